@@ -1,0 +1,129 @@
+#pragma once
+// A growable array of trivially copyable values that lives in its own memory mapping once it
+// is large: growth is an mremap (page tables move, bytes are not copied) and release gives the
+// pages straight back to the system. Loading relies on both to keep peak memory near the size
+// of what it keeps.
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+#include <sys/mman.h>
+
+namespace tracelens {
+
+template <typename T>
+class PodArray {
+    static_assert(std::is_trivially_copyable_v<T>, "PodArray holds plain values only");
+
+public:
+    PodArray() = default;
+    PodArray(const PodArray&) = delete;
+    PodArray& operator=(const PodArray&) = delete;
+    PodArray(PodArray&& other) noexcept { Swap(other); }
+    PodArray& operator=(PodArray&& other) noexcept {
+        if (this != &other) {
+            Release();
+            Swap(other);
+        }
+        return *this;
+    }
+    ~PodArray() { Release(); }
+
+    size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    size_t capacity() const { return m_capacity; }
+    T* data() { return m_data; }
+    const T* data() const { return m_data; }
+    T& operator[](size_t i) { return m_data[i]; }
+    const T& operator[](size_t i) const { return m_data[i]; }
+    T* begin() { return m_data; }
+    T* end() { return m_data + m_size; }
+    const T* begin() const { return m_data; }
+    const T* end() const { return m_data + m_size; }
+    T& back() { return m_data[m_size - 1]; }
+    const T& back() const { return m_data[m_size - 1]; }
+
+    void push_back(const T& value) {
+        if (m_size == m_capacity) Grow(m_size + 1);
+        m_data[m_size++] = value;
+    }
+    // Sets the size; new elements are zero-initialised only where fresh pages are (mmap),
+    // so callers write them before reading.
+    void resize(size_t size) {
+        if (size > m_capacity) Grow(size);
+        m_size = size;
+    }
+    void reserve(size_t capacity) {
+        if (capacity > m_capacity) GrowExactly(capacity);
+    }
+    void clear() { m_size = 0; }
+    // Gives the memory back now.
+    void Release() {
+        if (m_data) {
+            if (IsMapped(m_capacity)) {
+                munmap(m_data, BytesFor(m_capacity));
+            } else {
+                std::free(m_data);
+            }
+        }
+        m_data = nullptr;
+        m_size = m_capacity = 0;
+    }
+    // Bytes of address space held (resident or not).
+    size_t ReservedBytes() const { return m_capacity * sizeof(T); }
+
+private:
+    static constexpr size_t kMapThresholdBytes = 256 * 1024;
+    static constexpr size_t kPageBytes = 4096;
+
+    static size_t BytesFor(size_t capacity) {
+        const size_t bytes = capacity * sizeof(T);
+        return IsMapped(capacity) ? (bytes + kPageBytes - 1) / kPageBytes * kPageBytes : bytes;
+    }
+    static bool IsMapped(size_t capacity) { return capacity * sizeof(T) >= kMapThresholdBytes; }
+
+    void Grow(size_t needed) {
+        size_t capacity = m_capacity < 16 ? 16 : m_capacity + m_capacity / 2;
+        if (capacity < needed) capacity = needed;
+        GrowExactly(capacity);
+    }
+
+    void GrowExactly(size_t capacity) {
+        if (IsMapped(capacity)) {
+            const size_t newBytes = BytesFor(capacity);
+            void* memory;
+            if (m_data && IsMapped(m_capacity)) {
+                memory = mremap(m_data, BytesFor(m_capacity), newBytes, MREMAP_MAYMOVE);
+            } else {
+                memory = mmap(nullptr, newBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                if (memory != MAP_FAILED && m_data) {
+                    std::memcpy(memory, m_data, m_size * sizeof(T));
+                    std::free(m_data);
+                }
+            }
+            if (memory == MAP_FAILED) throw std::bad_alloc();
+            m_data = static_cast<T*>(memory);
+            m_capacity = newBytes / sizeof(T);
+        } else {
+            void* memory = std::realloc(m_data, capacity * sizeof(T));
+            if (!memory) throw std::bad_alloc();
+            m_data = static_cast<T*>(memory);
+            m_capacity = capacity;
+        }
+    }
+
+    void Swap(PodArray& other) noexcept {
+        std::swap(m_data, other.m_data);
+        std::swap(m_size, other.m_size);
+        std::swap(m_capacity, other.m_capacity);
+    }
+
+    T* m_data = nullptr;
+    size_t m_size = 0;
+    size_t m_capacity = 0;
+};
+
+}  // namespace tracelens

@@ -1,0 +1,93 @@
+#include "core/Time.hpp"
+
+#include <limits>
+
+namespace tracelens {
+namespace {
+
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+std::string_view Trim(std::string_view text) {
+    while (!text.empty() && IsSpace(text.front())) text.remove_prefix(1);
+    while (!text.empty() && IsSpace(text.back())) text.remove_suffix(1);
+    if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
+        text = text.substr(1, text.size() - 2);
+        while (!text.empty() && IsSpace(text.front())) text.remove_prefix(1);
+        while (!text.empty() && IsSpace(text.back())) text.remove_suffix(1);
+    }
+    return text;
+}
+
+}  // namespace
+
+DecimalError ParseScaledDecimal(std::string_view text, int decimalShift, int64_t* out) {
+    text = Trim(text);
+    if (text.empty()) return DecimalError::kEmpty;
+    size_t pos = 0;
+    bool negative = false;
+    if (text[pos] == '-' || text[pos] == '+') {
+        negative = text[pos] == '-';
+        ++pos;
+    }
+    // Mantissa digits with the decimal point remembered as an exponent adjustment.
+    const size_t digitsBegin = pos;
+    size_t integerDigits = 0, fractionDigits = 0;
+    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') ++pos, ++integerDigits;
+    const size_t fractionBegin = pos + 1;
+    if (pos < text.size() && text[pos] == '.') {
+        ++pos;
+        while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') ++pos, ++fractionDigits;
+    }
+    if (integerDigits + fractionDigits == 0) return DecimalError::kSyntax;
+    int64_t exponent = 0;
+    if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
+        ++pos;
+        bool expNegative = false;
+        if (pos < text.size() && (text[pos] == '-' || text[pos] == '+')) expNegative = text[pos++] == '-';
+        size_t expDigits = 0;
+        while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
+            if (exponent < 100000) exponent = exponent * 10 + (text[pos] - '0');
+            ++pos, ++expDigits;
+        }
+        if (expDigits == 0) return DecimalError::kSyntax;
+        if (expNegative) exponent = -exponent;
+    }
+    if (pos != text.size()) return DecimalError::kSyntax;
+
+    // The integer value is the digit string cut at 'pointAt' digits; the next digit rounds.
+    auto digitAt = [&](size_t i) -> int {
+        return i < integerDigits ? text[digitsBegin + i] - '0' : text[fractionBegin + (i - integerDigits)] - '0';
+    };
+    const size_t totalDigits = integerDigits + fractionDigits;
+    const int64_t pointAt = static_cast<int64_t>(integerDigits) + exponent + decimalShift;
+    constexpr __int128 kLimit = static_cast<__int128>(std::numeric_limits<int64_t>::max()) + 1;
+    __int128 value = 0;
+    for (int64_t i = 0; i < pointAt; ++i) {
+        const int digit = static_cast<size_t>(i) < totalDigits ? digitAt(i) : 0;
+        value = value * 10 + digit;
+        if (value > kLimit) return DecimalError::kOutOfRange;
+        if (static_cast<size_t>(i) >= totalDigits && value == 0 && i > 40) break;  // all zeros
+    }
+    if (pointAt >= 0 && static_cast<size_t>(pointAt) < totalDigits && digitAt(pointAt) >= 5) ++value;
+    if (negative) value = -value;
+    if (value > std::numeric_limits<int64_t>::max() || value < std::numeric_limits<int64_t>::min())
+        return DecimalError::kOutOfRange;
+    *out = static_cast<int64_t>(value);
+    return DecimalError::kNone;
+}
+
+DecimalError ParseMicrosToNs(std::string_view text, TimeNs* outNs) {
+    return ParseScaledDecimal(text, 3, outNs);
+}
+
+const char* DescribeDecimalError(DecimalError error) {
+    switch (error) {
+        case DecimalError::kNone: return "no error";
+        case DecimalError::kEmpty: return "empty number";
+        case DecimalError::kSyntax: return "not a decimal number";
+        case DecimalError::kOutOfRange: return "out of the int64 nanosecond range";
+    }
+    return "unknown";
+}
+
+}  // namespace tracelens

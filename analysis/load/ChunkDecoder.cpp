@@ -1,0 +1,565 @@
+#include "load/ChunkDecoder.hpp"
+
+#include <simdjson.h>
+
+#include <cstring>
+#include <unordered_map>
+
+#include "load/JsonScan.hpp"
+#include "load/JsonString.hpp"
+#include "load/TraceText.hpp"
+
+namespace tracelens {
+namespace ondemand = simdjson::ondemand;
+using simdjson::error_code;
+
+namespace {
+
+bool KeyIs(const char* raw, const char* literal, size_t length) {
+    return std::memcmp(raw, literal, length) == 0 && raw[length] == '"';
+}
+#define TL_KEY_IS(raw, literal) KeyIs(raw, literal, sizeof(literal) - 1)
+
+std::string_view TrimToken(std::string_view token) {
+    while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' || token.back() == '\t'))
+        token.remove_suffix(1);
+    return token;
+}
+
+std::string Quote(std::string_view text) {
+    constexpr size_t kShown = 40;
+    std::string out;
+    AppendJsonString(out, text.size() > kShown ? text.substr(0, kShown) : text);
+    if (text.size() > kShown) out.insert(out.size() - 1, "...");
+    return out;
+}
+
+struct TrackKey {
+    EntityId pid, tid;
+    bool operator==(const TrackKey& other) const { return pid == other.pid && tid == other.tid; }
+};
+struct TrackKeyHash {
+    size_t operator()(const TrackKey& key) const {
+        uint64_t h = static_cast<uint64_t>(key.pid.number) * 0x9E3779B97F4A7C15ull;
+        h ^= (static_cast<uint64_t>(key.tid.number) + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2));
+        h ^= (static_cast<uint64_t>(key.pid.text) << 32 | key.tid.text) * 0xC2B2AE3D27D4EB4Full;
+        return h ^ (h >> 31);
+    }
+};
+
+struct SeriesKey {
+    uint32_t track;
+    StringId name, key;
+    bool operator==(const SeriesKey& other) const {
+        return track == other.track && name == other.name && key == other.key;
+    }
+};
+struct SeriesKeyHash {
+    size_t operator()(const SeriesKey& key) const {
+        uint64_t h = (static_cast<uint64_t>(key.track) << 32 | key.name) * 0x9E3779B97F4A7C15ull;
+        return h ^ (key.key * 0xC2B2AE3D27D4EB4Full) ^ (h >> 29);
+    }
+};
+
+// The fields of one event, as raw tokens, before the phase says what they mean.
+struct EventFields {
+    std::string_view ph, name, cat, ts, dur, pid, tid, id, bp, scope, args;
+    bool hasTs = false, hasDur = false, hasPid = false, hasTid = false, hasId = false;
+};
+
+}  // namespace
+
+struct ChunkDecoder::Impl {
+    explicit Impl(const TraceText& text) : text(text) {}
+
+    const TraceText& text;
+    ondemand::parser parser;
+    ondemand::parser argsParser;
+    PodArray<char> buffer;
+    std::string scratch;
+    std::string nameScratch;
+    ChunkEvents* out = nullptr;
+    std::unordered_map<TrackKey, uint32_t, TrackKeyHash> trackIndex;
+    std::unordered_map<SeriesKey, uint32_t, SeriesKeyHash> seriesIndex;
+    TrackKey lastTrackKey{};
+    uint32_t lastTrack = UINT32_MAX;
+
+    void Begin(ChunkEvents& events) {
+        out = &events;
+        trackIndex.clear();
+        seriesIndex.clear();
+        lastTrack = UINT32_MAX;
+    }
+
+    StringId InternToken(std::string_view token) {
+        return out->strings.Intern(DecodeJsonString(token, nameScratch));
+    }
+
+    // A pid or tid token: numbers stay numbers; strings of plain digits become numbers too, so
+    // that "tid": "7" and "tid": 7 are one thread; other strings are kept as text.
+    bool ParseEntity(std::string_view token, EntityId* id) {
+        token = TrimToken(token);
+        *id = EntityId{};
+        if (token.empty()) return true;
+        if (token.front() == '"') {
+            const std::string_view text = DecodeJsonString(token, nameScratch);
+            const bool digits = !text.empty() && text.size() <= 18 &&
+                                text.find_first_not_of("0123456789") == std::string_view::npos &&
+                                (text.size() == 1 || text[0] != '0');
+            if (digits && ParseScaledDecimal(text, 0, &id->number) == DecimalError::kNone) return true;
+            id->text = out->strings.Intern(text);
+            return true;
+        }
+        if (token == "null") return true;
+        if (ParseScaledDecimal(token, 0, &id->number) == DecimalError::kNone) return true;
+        id->text = out->strings.Intern(token);
+        return false;
+    }
+
+    uint32_t TrackFor(const EntityId& pid, const EntityId& tid) {
+        const TrackKey key{pid, tid};
+        if (lastTrack != UINT32_MAX && key == lastTrackKey) return lastTrack;
+        auto [it, inserted] = trackIndex.try_emplace(key, static_cast<uint32_t>(out->tracks.size()));
+        if (inserted) {
+            ChunkTrack track;
+            track.pid = pid;
+            track.tid = tid;
+            out->tracks.push_back(std::move(track));
+        }
+        lastTrackKey = key;
+        lastTrack = it->second;
+        return it->second;
+    }
+
+    bool ParseTime(std::string_view token, const char* field, uint64_t offset, TimeNs* value) {
+        const DecimalError error = ParseMicrosToNs(token, value);
+        if (error == DecimalError::kNone) return true;
+        out->problems.Add(offset, std::string("\"") + field + "\" is " +
+                                      (error == DecimalError::kOutOfRange ? "out of range" : "not a number") +
+                                      ": " + std::string(TrimToken(token)) + "; event skipped");
+        return false;
+    }
+
+    error_code ReadFields(ondemand::object& object, EventFields& fields) {
+        for (auto fieldResult : object) {
+            ondemand::field field;
+            if (auto error = std::move(fieldResult).get(field)) return error;
+            const char* key = field.key().raw();
+            ondemand::value value = field.value();
+            switch (key[0]) {
+                case 'p':
+                    if (TL_KEY_IS(key, "ph")) {
+                        fields.ph = value.raw_json_token();
+                    } else if (TL_KEY_IS(key, "pid")) {
+                        fields.pid = value.raw_json_token();
+                        fields.hasPid = true;
+                    }
+                    break;
+                case 'n':
+                    if (TL_KEY_IS(key, "name")) fields.name = value.raw_json_token();
+                    break;
+                case 'c':
+                    if (TL_KEY_IS(key, "cat")) fields.cat = value.raw_json_token();
+                    break;
+                case 't':
+                    if (TL_KEY_IS(key, "ts")) {
+                        fields.ts = value.raw_json_token();
+                        fields.hasTs = true;
+                    } else if (TL_KEY_IS(key, "tid")) {
+                        fields.tid = value.raw_json_token();
+                        fields.hasTid = true;
+                    }
+                    break;
+                case 'd':
+                    if (TL_KEY_IS(key, "dur")) {
+                        fields.dur = value.raw_json_token();
+                        fields.hasDur = true;
+                    }
+                    break;
+                case 'i':
+                    if (TL_KEY_IS(key, "id")) {
+                        fields.id = value.raw_json_token();
+                        fields.hasId = true;
+                    } else if (TL_KEY_IS(key, "id2")) {
+                        ondemand::object id2;
+                        if (value.get_object().get(id2) == simdjson::SUCCESS) {
+                            if (auto error = id2.raw_json().get(fields.id)) return error;
+                            fields.hasId = true;
+                        }
+                    }
+                    break;
+                case 'b':
+                    if (TL_KEY_IS(key, "bp")) fields.bp = value.raw_json_token();
+                    break;
+                case 's':
+                    if (TL_KEY_IS(key, "s")) fields.scope = value.raw_json_token();
+                    break;
+                case 'a':
+                    if (TL_KEY_IS(key, "args")) {
+                        ondemand::object args;
+                        if (value.get_object().get(args) == simdjson::SUCCESS) {
+                            if (auto error = args.raw_json().get(fields.args)) return error;
+                        }
+                    }
+                    break;
+                default:
+                    break;
+            }
+        }
+        return simdjson::SUCCESS;
+    }
+
+    // The text of a flow or async id: strings decoded, numbers as written.
+    StringId IdText(std::string_view token) {
+        token = TrimToken(token);
+        if (!token.empty() && token.front() == '"') return InternToken(token);
+        return out->strings.Intern(token);
+    }
+
+    void AddMetadata(const EventFields& fields, uint32_t track, uint64_t offset) {
+        const std::string_view name = DecodeJsonString(fields.name, nameScratch);
+        MetadataKind kind;
+        const char* argKey;
+        if (name == "process_name") {
+            kind = MetadataKind::kProcessName, argKey = "name";
+        } else if (name == "thread_name") {
+            kind = MetadataKind::kThreadName, argKey = "name";
+        } else if (name == "process_labels") {
+            kind = MetadataKind::kProcessLabels, argKey = "labels";
+        } else if (name == "process_sort_index") {
+            kind = MetadataKind::kProcessSortIndex, argKey = "sort_index";
+        } else if (name == "thread_sort_index") {
+            kind = MetadataKind::kThreadSortIndex, argKey = "sort_index";
+        } else {
+            return;  // other metadata (trace_config, ...) is counted but not used
+        }
+        if (fields.args.empty()) {
+            out->problems.Add(offset, "metadata event " + Quote(name) + " has no \"args\" object");
+            return;
+        }
+        ondemand::document doc;
+        std::string_view token;
+        const simdjson::padded_string_view view(fields.args.data(), fields.args.size(),
+                                                fields.args.size() + simdjson::SIMDJSON_PADDING);
+        if (argsParser.iterate(view).get(doc) || doc.find_field_unordered(argKey).raw_json_token().get(token)) {
+            out->problems.Add(offset, "metadata event " + Quote(name) + " has no \"args\"." + argKey);
+            return;
+        }
+        RawMetadata record{offset, track, kind, 0, 0};
+        token = TrimToken(token);
+        if (kind == MetadataKind::kProcessSortIndex || kind == MetadataKind::kThreadSortIndex) {
+            if (ParseScaledDecimal(token, 0, &record.number) != DecimalError::kNone) {
+                out->problems.Add(offset, "\"sort_index\" is not an integer: " + std::string(token));
+                return;
+            }
+        } else {
+            record.text = token.front() == '"' ? InternToken(token) : out->strings.Intern(token);
+        }
+        out->metadata.push_back(record);
+    }
+
+    void AddCounter(const EventFields& fields, uint32_t track, TimeNs ts, uint64_t offset) {
+        if (fields.args.empty()) {
+            out->problems.Add(offset, "counter event has no \"args\" object");
+            return;
+        }
+        StringId name = InternToken(fields.name);
+        if (fields.hasId) {
+            // Chrome shows counters with an id as "name id": they are separate series.
+            std::string combined(out->strings.Get(name));
+            combined += ' ';
+            combined += DecodeJsonString(TrimToken(fields.id), nameScratch);
+            name = out->strings.Intern(combined);
+        }
+        ondemand::document doc;
+        ondemand::object args;
+        const simdjson::padded_string_view view(fields.args.data(), fields.args.size(),
+                                                fields.args.size() + simdjson::SIMDJSON_PADDING);
+        if (argsParser.iterate(view).get(doc) || doc.get_object().get(args)) {
+            out->problems.Add(offset, "counter \"args\" is not an object");
+            return;
+        }
+        for (auto fieldResult : args) {
+            ondemand::field field;
+            if (std::move(fieldResult).get(field)) break;
+            std::string_view key;
+            if (field.unescaped_key().get(key)) break;
+            const StringId keyId = out->strings.Intern(key);
+            double value;
+            if (field.value().get_double().get(value)) {
+                // Numbers written as strings are accepted; anything else is not a sample.
+                std::string_view token = TrimToken(field.value().raw_json_token());
+                if (token.size() < 2 || token.front() != '"') continue;
+                const std::string text(token.substr(1, token.size() - 2));
+                char* end = nullptr;
+                value = std::strtod(text.c_str(), &end);
+                if (end == text.c_str() || *end != '\0') continue;
+            }
+            const SeriesKey seriesKey{track, name, keyId};
+            auto [it, inserted] = seriesIndex.try_emplace(seriesKey, static_cast<uint32_t>(out->counterSeries.size()));
+            if (inserted) out->counterSeries.push_back({track, name, keyId});
+            out->counters.push_back({ts, value, it->second});
+        }
+    }
+
+    error_code DecodeEvent(ondemand::value element, uint64_t offset) {
+        ondemand::object object;
+        if (auto error = element.get_object().get(object)) return error;
+        EventFields fields;
+        if (auto error = ReadFields(object, fields)) return error;
+        ChunkEvents& events = *out;
+
+        const std::string_view ph = DecodeJsonString(fields.ph, scratch);
+        if (ph.size() == 1 && static_cast<unsigned char>(ph[0]) < 128) {
+            ++events.phases.byChar[static_cast<unsigned char>(ph[0])];
+        } else {
+            ++events.phases.other;
+            events.problems.Add(offset, fields.ph.empty() ? std::string("event has no \"ph\"; skipped")
+                                                          : "unknown phase " + Quote(ph) + "; event skipped");
+            return simdjson::SUCCESS;
+        }
+        const char phase = ph[0];
+        EntityId pid, tid;
+        if (!ParseEntity(fields.pid, &pid)) events.problems.Add(offset, "\"pid\" is not an integer; kept as text");
+        if (!ParseEntity(fields.tid, &tid)) events.problems.Add(offset, "\"tid\" is not an integer; kept as text");
+
+        if (phase == 'M') {
+            AddMetadata(fields, TrackFor(pid, tid), offset);
+            return simdjson::SUCCESS;
+        }
+        static constexpr std::string_view kDrawnPhases = "XBEbenSFTpiIRCstf";
+        if (kDrawnPhases.find(phase) == std::string_view::npos) return simdjson::SUCCESS;  // counted only
+
+        TimeNs ts = 0;
+        if (!fields.hasTs) {
+            events.problems.Add(offset, "\"ts\" is missing; event skipped");
+            return simdjson::SUCCESS;
+        }
+        if (!ParseTime(fields.ts, "ts", offset, &ts)) return simdjson::SUCCESS;
+        const uint32_t track = TrackFor(pid, tid);
+
+        switch (phase) {
+            case 'X': {
+                TimeNs dur = 0;
+                if (!fields.hasDur) {
+                    events.problems.Add(offset, "complete event has no \"dur\"; drawn as 0 ns");
+                } else if (!ParseTime(fields.dur, "dur", offset, &dur)) {
+                    return simdjson::SUCCESS;
+                }
+                if (dur < 0) {
+                    events.problems.Add(offset, "\"dur\" is negative (" + std::string(TrimToken(fields.dur)) +
+                                                    "); drawn as 0 ns");
+                    dur = 0;
+                }
+                if (ts > INT64_MAX - dur) {
+                    events.problems.Add(offset, "\"ts\" + \"dur\" is out of range; event skipped");
+                    return simdjson::SUCCESS;
+                }
+                events.tracks[track].slices.push_back(
+                    {ts, dur, offset, InternToken(fields.name), InternToken(fields.cat)});
+                break;
+            }
+            case 'B':
+            case 'E':
+                events.tracks[track].boundaries.push_back({ts, offset, InternToken(fields.name), InternToken(fields.cat),
+                                                           phase == 'B' ? BoundaryKind::kBegin : BoundaryKind::kEnd});
+                break;
+            case 'b':
+            case 'e':
+            case 'n':
+            case 'S':
+            case 'F':
+            case 'T':
+            case 'p': {
+                if (!fields.hasId) {
+                    events.problems.Add(offset, std::string("async event '") + phase + "' has no \"id\"; skipped");
+                    return simdjson::SUCCESS;
+                }
+                const AsyncKind kind = (phase == 'b' || phase == 'S')   ? AsyncKind::kBegin
+                                       : (phase == 'e' || phase == 'F') ? AsyncKind::kEnd
+                                                                        : AsyncKind::kInstant;
+                events.asyncs.push_back({ts, offset, InternToken(fields.name), InternToken(fields.cat),
+                                         IdText(fields.id), track, kind});
+                break;
+            }
+            case 'i':
+            case 'I':
+            case 'R': {
+                const std::string_view scope = DecodeJsonString(fields.scope, scratch);
+                const InstantScope instantScope = scope == "g"   ? InstantScope::kGlobal
+                                                  : scope == "p" ? InstantScope::kProcess
+                                                                 : InstantScope::kThread;
+                events.instants.push_back({ts, offset, InternToken(fields.name), track, instantScope});
+                break;
+            }
+            case 'C':
+                AddCounter(fields, track, ts, offset);
+                break;
+            case 's':
+            case 't':
+            case 'f': {
+                if (!fields.hasId) {
+                    events.problems.Add(offset, std::string("flow event '") + phase + "' has no \"id\"; skipped");
+                    return simdjson::SUCCESS;
+                }
+                const bool enclosing = DecodeJsonString(fields.bp, scratch) == "e" || phase == 's';
+                const FlowPhase flowPhase =
+                    phase == 's' ? FlowPhase::kStart : phase == 't' ? FlowPhase::kStep : FlowPhase::kFinish;
+                events.flows.push_back({ts, offset, InternToken(fields.name), InternToken(fields.cat),
+                                        IdText(fields.id), track, flowPhase, enclosing});
+                break;
+            }
+            default:
+                break;
+        }
+        return simdjson::SUCCESS;
+    }
+
+    // Parses one element in place (or from a repaired copy) and decodes it.
+    error_code DecodeOne(const char* begin, const char* end, uint64_t offset) {
+        const uint64_t readable = text.data() + text.size() + kTextPaddingBytes - begin;
+        ondemand::document doc;
+        if (auto error = parser.iterate(begin, end - begin, readable).get(doc)) return error;
+        ondemand::value value;
+        if (auto error = doc.get_value().get(value)) return error;
+        return DecodeEvent(value, offset);
+    }
+};
+
+ChunkDecoder::ChunkDecoder(const TraceText& text) : m_impl(std::make_unique<Impl>(text)) {}
+ChunkDecoder::~ChunkDecoder() = default;
+
+bool ChunkDecoder::DecodeFast(uint64_t beginOffset, uint64_t endOffset, ChunkEvents& out) {
+    Impl& impl = *m_impl;
+    impl.Begin(out);
+    const uint64_t length = endOffset - beginOffset;
+    impl.buffer.resize(length + 2 + simdjson::SIMDJSON_PADDING);
+    char* buffer = impl.buffer.data();
+    buffer[0] = '[';
+    std::memcpy(buffer + 1, impl.text.data() + beginOffset, length);
+    buffer[length + 1] = ']';
+    std::memset(buffer + length + 2, 0, simdjson::SIMDJSON_PADDING);
+
+    ondemand::document doc;
+    if (impl.parser.iterate(buffer, length + 2, impl.buffer.size()).get(doc)) return false;
+    ondemand::array array;
+    if (doc.get_array().get(array)) return false;
+    for (auto elementResult : array) {
+        ondemand::value element;
+        if (std::move(elementResult).get(element)) return false;
+        const char* location;
+        if (element.current_location().get(location)) return false;
+        const uint64_t offset = beginOffset + static_cast<uint64_t>(location - (buffer + 1));
+        if (impl.DecodeEvent(element, offset)) return false;
+        ++out.eventCount;
+    }
+    out.beginOffset = beginOffset;
+    return true;
+}
+
+void ChunkDecoder::DecodeSlow(uint64_t beginOffset, uint64_t stopOffset, ChunkEvents& out) {
+    Impl& impl = *m_impl;
+    impl.Begin(out);
+    const char* const base = impl.text.data();
+    const char* const end = base + impl.text.size();
+    const char* p = base + beginOffset;
+    out.beginOffset = beginOffset;
+    bool expectComma = false;
+    auto offsetOf = [base](const char* at) { return static_cast<uint64_t>(at - base); };
+    for (;;) {
+        p = SkipWhitespace(p, end);
+        if (p >= end) {
+            // Chrome's format allows the closing ']' to be missing after the last event.
+            out.endOffset = impl.text.size();
+            out.reachedArrayEnd = true;
+            return;
+        }
+        if (*p == ']') {
+            out.endOffset = offsetOf(p);
+            out.reachedArrayEnd = true;
+            return;
+        }
+        if (*p == ',') {
+            if (!expectComma) out.problems.Add(offsetOf(p), "unexpected ',' where an event was expected");
+            expectComma = false;
+            ++p;
+            continue;
+        }
+        if (offsetOf(p) >= stopOffset) {
+            out.endOffset = offsetOf(p);
+            return;
+        }
+        if (expectComma) out.problems.Add(offsetOf(p), "expected ',' or ']' after an event");
+        const ScanResult scan = SkipValue(p, end);
+        if (scan.status == ScanStatus::kOk && *p != '{') {
+            ++out.eventCount;
+            out.problems.Add(offsetOf(p), "expected an event object, found " +
+                                              Quote(std::string_view(p, std::min<size_t>(scan.end - p, 40))) + "; skipped");
+            p = scan.end;
+            expectComma = true;
+            continue;
+        }
+        if (scan.status == ScanStatus::kUnexpected) {
+            ++out.eventCount;
+            const char shown = *p;
+            out.problems.Add(offsetOf(p), std::string("expected an event object, found '") +
+                                              (shown >= 32 && shown < 127 ? std::string(1, shown) : "?") + "'");
+            const char* next = FindLikelyEventStart(p, end, end);
+            if (!next) {
+                out.endOffset = impl.text.size();
+                out.reachedArrayEnd = true;
+                return;
+            }
+            p = next;
+            expectComma = false;
+            continue;
+        }
+        if (scan.status == ScanStatus::kTruncated) {
+            // A string or bracket never closes: either the file was cut here, or this event is
+            // malformed and swallowed the rest; resume at the next plausible event if any.
+            ++out.eventCount;
+            const char* next = FindLikelyEventStart(p, end, end);
+            if (next) {
+                out.problems.Add(offsetOf(p), "malformed event (an unterminated string or object); skipped");
+                p = next;
+                expectComma = false;
+                continue;
+            }
+            out.problems.Add(offsetOf(p), "file is truncated: the event starting here is incomplete (the file ends at byte " +
+                                              std::to_string(impl.text.size()) + ")");
+            out.endOffset = impl.text.size();
+            out.reachedArrayEnd = true;
+            return;
+        }
+        ++out.eventCount;
+        error_code error = impl.DecodeOne(p, scan.end, offsetOf(p));
+        if (error == simdjson::UTF8_ERROR) {
+            // Keep the event: replace the bad bytes in a copy (same length, same offsets).
+            const uint64_t length = scan.end - p;
+            impl.buffer.resize(length + simdjson::SIMDJSON_PADDING);
+            std::memcpy(impl.buffer.data(), p, length);
+            std::memset(impl.buffer.data() + length, 0, simdjson::SIMDJSON_PADDING);
+            ReplaceInvalidUtf8(impl.buffer.data(), length);
+            ondemand::document doc;
+            ondemand::value value;
+            error = impl.parser.iterate(impl.buffer.data(), length, impl.buffer.size()).get(doc);
+            if (!error) error = doc.get_value().get(value);
+            if (!error) error = impl.DecodeEvent(value, offsetOf(p));
+            if (!error) out.problems.Add(offsetOf(p), "invalid UTF-8 in the event; bad bytes shown as '?'");
+        }
+        if (error) {
+            out.problems.Add(offsetOf(p), std::string("malformed event: ") + simdjson::error_message(error) + "; skipped");
+            const char* next = FindLikelyEventStart(p + 1, scan.end, end);
+            if (next && next < scan.end) {
+                // The bad event hid others behind a broken string: go back for them.
+                p = next;
+                expectComma = false;
+                continue;
+            }
+        }
+        p = scan.end;
+        expectComma = true;
+    }
+}
+
+}  // namespace tracelens

@@ -1,0 +1,36 @@
+#pragma once
+// Byte-level JSON scanning without building anything: skipping values, finding the event
+// array and plausible event boundaries. Used to cut the file into chunks, to recover after a
+// malformed event, and to find the extent of one event for on-demand parsing.
+#include <cstdint>
+
+namespace tracelens {
+
+enum class ScanStatus : uint8_t { kOk, kTruncated, kUnexpected };
+
+struct ScanResult {
+    ScanStatus status = ScanStatus::kOk;
+    const char* end = nullptr;  // one past the value (kOk) or where scanning stopped
+};
+
+const char* SkipWhitespace(const char* p, const char* end);
+
+// Skips one JSON value starting at 'p' (after white space). Strings are skipped with their
+// escapes; objects and arrays by bracket depth, without recursion, so any nesting depth is
+// fine. Does not validate what it skips. O(length of the value).
+ScanResult SkipValue(const char* p, const char* end);
+
+// Skips a string whose opening quote is at 'p'.
+ScanResult SkipString(const char* p, const char* end);
+
+// Where the event array of a trace starts: the byte after its '['. Accepts a bare array or an
+// object with a "traceEvents" key among others. Returns nullptr when neither is found;
+// 'whatWasFound' then describes the first significant byte.
+const char* FindEventArray(const char* begin, const char* end, const char** problemAt);
+
+// The first position at or after 'from' (and before 'limit') that looks like the start of an
+// event in the top-level array: '}' ws ',' ws '{' ws '"' key. Returns the '{' or nullptr.
+// A guess: callers verify it by parsing from a known boundary.
+const char* FindLikelyEventStart(const char* from, const char* limit, const char* textEnd);
+
+}  // namespace tracelens

@@ -1,0 +1,142 @@
+#pragma once
+// What one chunk of the event array decodes to, before chunks are merged into the model.
+// Strings here are ids in the chunk's own StringPool; tracks are the chunk's own indices.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "core/PodArray.hpp"
+#include "core/Status.hpp"
+#include "core/StringPool.hpp"
+#include "core/Time.hpp"
+
+namespace tracelens {
+
+// A pid or tid: JSON numbers and strings both occur (Kineto writes "tid": "stream 7").
+struct EntityId {
+    int64_t number = 0;
+    StringId text = 0;  // nonzero: the id was a string
+    bool operator==(const EntityId& other) const { return number == other.number && text == other.text; }
+};
+
+// Complete ('X') or matched ('B'/'E') slice. 'ref' is the byte offset of the event in the text.
+struct RawSlice {
+    TimeNs startNs;
+    TimeNs durNs;
+    uint64_t ref;
+    StringId name;
+    StringId category;
+};
+static_assert(sizeof(RawSlice) == 32);
+
+enum class BoundaryKind : uint8_t { kBegin, kEnd };
+struct RawBoundary {
+    TimeNs ts;
+    uint64_t ref;
+    StringId name;
+    StringId category;
+    BoundaryKind kind;
+};
+
+enum class AsyncKind : uint8_t { kBegin, kEnd, kInstant };
+struct RawAsync {
+    TimeNs ts;
+    uint64_t ref;
+    StringId name;
+    StringId category;
+    StringId id;
+    uint32_t track;  // the thread it was written on; the slice goes to its process
+    AsyncKind kind;
+};
+
+enum class InstantScope : uint8_t { kThread, kProcess, kGlobal };
+struct RawInstant {
+    TimeNs ts;
+    uint64_t ref;
+    StringId name;
+    uint32_t track;
+    InstantScope scope;
+};
+
+struct RawCounter {
+    TimeNs ts;
+    double value;
+    uint32_t series;  // index into ChunkEvents::counterSeries
+};
+
+// A counter series is one key of one counter event name in one process.
+struct CounterSeriesKey {
+    uint32_t track;  // a track of the process (tid ignored)
+    StringId name;
+    StringId key;
+};
+
+enum class FlowPhase : uint8_t { kStart, kStep, kFinish };
+struct RawFlow {
+    TimeNs ts;
+    uint64_t ref;
+    StringId name;
+    StringId category;
+    StringId id;  // the id as text: Ascend ids exceed 2^64
+    uint32_t track;
+    FlowPhase phase;
+    bool bindToEnclosing;  // "bp": "e", or a start without bp
+};
+
+enum class MetadataKind : uint8_t { kProcessName, kProcessLabels, kProcessSortIndex, kThreadName, kThreadSortIndex };
+struct RawMetadata {
+    uint64_t ref;
+    uint32_t track;
+    MetadataKind kind;
+    StringId text;
+    int64_t number;
+};
+
+// One (pid, tid) seen in the chunk.
+struct ChunkTrack {
+    EntityId pid;
+    EntityId tid;
+    PodArray<RawSlice> slices;
+    PodArray<RawBoundary> boundaries;
+};
+
+// Phases are counted by their character; anything longer or unusual goes to 'other'.
+struct PhaseCounts {
+    std::array<uint64_t, 128> byChar{};
+    uint64_t other = 0;
+    void Add(const PhaseCounts& more) {
+        for (size_t i = 0; i < byChar.size(); ++i) byChar[i] += more.byChar[i];
+        other += more.other;
+    }
+};
+
+constexpr size_t kMaxKeptProblems = 100;
+
+// Problems of one chunk: all are counted, the first ones kept with their places.
+struct ProblemList {
+    std::vector<ImportProblem> kept;
+    uint64_t count = 0;
+    void Add(uint64_t offset, std::string message) {
+        ++count;
+        if (kept.size() < kMaxKeptProblems) kept.push_back({offset, 0, 0, std::move(message)});
+    }
+};
+
+struct ChunkEvents {
+    StringPool strings;
+    std::vector<ChunkTrack> tracks;
+    PodArray<RawAsync> asyncs;
+    PodArray<RawInstant> instants;
+    PodArray<RawCounter> counters;
+    std::vector<CounterSeriesKey> counterSeries;
+    PodArray<RawFlow> flows;
+    std::vector<RawMetadata> metadata;
+    PhaseCounts phases;
+    uint64_t eventCount = 0;  // elements of the event array, malformed ones included
+    ProblemList problems;
+    uint64_t beginOffset = 0;  // where this chunk's first element starts
+    uint64_t endOffset = 0;    // where the element after its last one starts (or the array's end)
+    bool reachedArrayEnd = false;
+};
+
+}  // namespace tracelens

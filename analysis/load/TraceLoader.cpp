@@ -1,0 +1,173 @@
+#include "load/TraceLoader.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "load/ChunkDecoder.hpp"
+#include "load/JsonScan.hpp"
+#include "model/ModelBuilder.hpp"
+
+namespace tracelens {
+namespace {
+
+struct ChunkPlan {
+    uint64_t begin = 0;      // offset of the chunk's first element (a guess except for chunk 0)
+    uint64_t fastEnd = 0;    // just after the '}' of its last element (0: no fast path)
+    uint64_t stop = UINT64_MAX;  // where the next chunk begins
+};
+
+// Cuts [first, size) at likely event boundaries about every 'chunkBytes'.
+std::vector<ChunkPlan> PlanChunks(const TraceText& text, uint64_t first, uint64_t chunkBytes) {
+    const char* base = text.data();
+    const char* end = base + text.size();
+    std::vector<uint64_t> starts{first};
+    constexpr uint64_t kSearchWindow = 4ull << 20;
+    for (uint64_t nominal = first + chunkBytes; nominal + chunkBytes / 4 < text.size(); nominal += chunkBytes) {
+        if (nominal <= starts.back()) continue;
+        const char* limit = base + std::min<uint64_t>(text.size(), nominal + kSearchWindow);
+        const char* start = FindLikelyEventStart(base + nominal, limit, end);
+        if (start) starts.push_back(static_cast<uint64_t>(start - base));
+    }
+    std::vector<ChunkPlan> plan(starts.size());
+    for (size_t i = 0; i < starts.size(); ++i) {
+        plan[i].begin = starts[i];
+        if (i + 1 < starts.size()) {
+            plan[i].stop = starts[i + 1];
+            // Step back over ", " to the closing brace of the last element.
+            const char* p = base + starts[i + 1] - 1;
+            while (p > base && *p != '}') --p;
+            plan[i].fastEnd = static_cast<uint64_t>(p - base) + 1;
+        }
+    }
+    return plan;
+}
+
+void FillLineColumns(const TraceText& text, std::vector<ImportProblem>& problems) {
+    // Problems are sorted by offset: one pass over the text counts the lines.
+    const char* base = text.data();
+    uint64_t line = 1, lineStart = 0, scanned = 0;
+    for (ImportProblem& problem : problems) {
+        const uint64_t target = std::min<uint64_t>(problem.byteOffset, text.size());
+        while (scanned < target) {
+            const void* newline = std::memchr(base + scanned, '\n', target - scanned);
+            if (!newline) {
+                scanned = target;
+                break;
+            }
+            scanned = static_cast<uint64_t>(static_cast<const char*>(newline) - base) + 1;
+            ++line;
+            lineStart = scanned;
+        }
+        problem.line = static_cast<uint32_t>(std::min<uint64_t>(line, UINT32_MAX));
+        problem.column = static_cast<uint32_t>(std::min<uint64_t>(target - lineStart + 1, UINT32_MAX));
+    }
+}
+
+}  // namespace
+
+std::string FormatProblem(const std::string& file, const ImportProblem& problem) {
+    return file + ":" + std::to_string(problem.line) + ":" + std::to_string(problem.column) +
+           ": error: " + problem.message;
+}
+
+Result<std::unique_ptr<TraceModel>> LoadTrace(const std::string& path, const LoadOptions& options,
+                                              LoadProgress* progress) {
+    Result<TraceText> text = TraceText::Open(path, options.text);
+    if (!text.ok()) return text.status();
+    return LoadTraceText(std::move(text.value()), path, options, progress);
+}
+
+Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::string& name,
+                                                  const LoadOptions& options, LoadProgress* progress) {
+    auto model = std::make_unique<TraceModel>();
+    model->path = name;
+    model->text = std::move(text);
+    const TraceText& source = model->text;
+    if (progress) {
+        progress->bytesTotal = source.size();
+        progress->stage = 1;
+    }
+    const char* base = source.data();
+    const char* problemAt = nullptr;
+    const char* arrayStart = FindEventArray(base, base + source.size(), &problemAt);
+    if (!arrayStart) {
+        if (source.size() == 0 || SkipWhitespace(base, base + source.size()) == base + source.size()) {
+            std::string message = name + ": error: the file is empty";
+            for (const ImportProblem& p : source.problems()) message += "; " + p.message;
+            return Status::Error(message);
+        }
+        ImportProblem where{static_cast<uint64_t>(problemAt - base), 0, 0,
+                            "not a trace: expected a JSON array of events or an object with a \"traceEvents\" array"};
+        std::vector<ImportProblem> one{where};
+        FillLineColumns(source, one);
+        return Status::Error(FormatProblem(name, one[0]));
+    }
+
+    const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    const uint64_t first = static_cast<uint64_t>(arrayStart - base);
+    const std::vector<ChunkPlan> plan = PlanChunks(source, first, std::max<uint64_t>(options.chunkBytes, 4096));
+    std::vector<ChunkEvents> chunks(plan.size());
+    std::vector<char> fastOk(plan.size(), 0);
+
+    // Parallel: every chunk but the last takes the fast path from its guessed start.
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+        ChunkDecoder decoder(source);
+        for (size_t i; (i = next.fetch_add(1)) < plan.size();) {
+            const ChunkPlan& piece = plan[i];
+            const char* firstByte = SkipWhitespace(base + piece.begin, base + source.size());
+            const bool startsWithEvent = firstByte < base + source.size() && *firstByte == '{';
+            if (piece.fastEnd > piece.begin && startsWithEvent) {
+                const uint64_t begin = static_cast<uint64_t>(firstByte - base);
+                if (decoder.DecodeFast(begin, piece.fastEnd, chunks[i])) {
+                    chunks[i].beginOffset = piece.begin;
+                    chunks[i].endOffset = piece.stop;
+                    fastOk[i] = 1;
+                } else {
+                    chunks[i] = ChunkEvents();
+                }
+            }
+            if (!fastOk[i]) decoder.DecodeSlow(piece.begin, piece.stop, chunks[i]);
+            if (progress) progress->bytesDone += (piece.stop == UINT64_MAX ? source.size() : piece.stop) - piece.begin;
+        }
+    };
+    {
+        std::vector<std::thread> pool;
+        for (unsigned i = 1; i < std::min<size_t>(threads, plan.size()); ++i) pool.emplace_back(worker);
+        worker();
+        for (auto& thread : pool) thread.join();
+    }
+
+    // Sequential check: each chunk must begin where the previous one really ended; a guess that
+    // fell inside an event (or a chunk after a bad event) is decoded again from the true place.
+    ChunkDecoder decoder(source);
+    uint64_t position = first;
+    size_t kept = 0;
+    for (size_t i = 0; i < plan.size(); ++i) {
+        if (chunks[i].beginOffset != position) {
+            chunks[i] = ChunkEvents();
+            decoder.DecodeSlow(position, plan[i].stop, chunks[i]);
+        }
+        position = chunks[i].endOffset;
+        kept = i + 1;
+        if (chunks[i].reachedArrayEnd) break;
+    }
+    chunks.resize(kept);
+    const bool closed = !chunks.empty() && chunks.back().reachedArrayEnd && chunks.back().endOffset < source.size();
+    if (!closed) {
+        chunks.back().problems.Add(source.size(),
+                                   "the event array is not closed with ']' (the file may be truncated); "
+                                   "every complete event was loaded");
+    }
+    for (const ImportProblem& p : source.problems()) chunks.back().problems.Add(p.byteOffset, p.message);
+
+    if (progress) progress->stage = 2;
+    BuildModel(chunks, threads, *model);
+    FillLineColumns(source, model->report.problems);
+    if (progress) progress->stage = 3;
+    return model;
+}
+
+}  // namespace tracelens

@@ -1,0 +1,39 @@
+#pragma once
+// Loads one Chrome Trace Event JSON file (.json or .json.gz) into a TraceModel, on all cores.
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/Status.hpp"
+#include "load/TraceText.hpp"
+#include "model/TraceModel.hpp"
+
+namespace tracelens {
+
+struct LoadOptions {
+    unsigned threads = 0;                  // 0 = every core
+    uint64_t chunkBytes = 16ull << 20;     // target size of one parallel piece of the event array
+    TraceTextOptions text;
+};
+
+// Progress that another thread may read while a load runs.
+struct LoadProgress {
+    std::atomic<uint64_t> bytesTotal{0};
+    std::atomic<uint64_t> bytesDone{0};
+    std::atomic<int> stage{0};  // 0 reading, 1 parsing, 2 indexing, 3 done
+};
+
+// Loads 'path'. Fails only when the file cannot be read or holds no trace at all; every other
+// problem is reported in model.report and the rest of the file still loads.
+Result<std::unique_ptr<TraceModel>> LoadTrace(const std::string& path, const LoadOptions& options = {},
+                                              LoadProgress* progress = nullptr);
+
+// Same, from text already in memory (tests, the benchmark). 'name' is used in messages.
+Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::string& name,
+                                                  const LoadOptions& options = {}, LoadProgress* progress = nullptr);
+
+// "file:line:column: error: message", the place counted in bytes of the (inflated) text.
+std::string FormatProblem(const std::string& file, const ImportProblem& problem);
+
+}  // namespace tracelens

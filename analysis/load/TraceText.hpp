@@ -1,0 +1,56 @@
+#pragma once
+// The bytes of one trace file, ready for simdjson: a read-only mapping of the file, or the
+// streamed inflation of a gzip file, always followed by readable zero padding.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/PodArray.hpp"
+#include "core/Status.hpp"
+
+namespace tracelens {
+
+struct TraceTextOptions {
+    // Inflated .gz text may not grow past this many bytes (a gzip bomb stops here, with a
+    // message, keeping what came before). 0 = three quarters of the memory available now.
+    uint64_t maxInflatedBytes = 0;
+};
+
+class TraceText {
+public:
+    TraceText() = default;
+    TraceText(TraceText&& other) noexcept;
+    TraceText& operator=(TraceText&& other) noexcept;
+    TraceText(const TraceText&) = delete;
+    TraceText& operator=(const TraceText&) = delete;
+    ~TraceText();
+
+    // Maps or inflates 'path'. Fails only when nothing can be read at all.
+    static Result<TraceText> Open(const std::string& path, const TraceTextOptions& options = {});
+    // Wraps a copy of 'text' (tests, generated data).
+    static TraceText FromString(const std::string& text);
+
+    const char* data() const { return m_data; }
+    uint64_t size() const { return m_size; }
+    bool compressed() const { return m_compressed; }
+    uint64_t fileBytes() const { return m_fileBytes; }
+    // Problems met while reading the bytes (truncated gzip, size limit), in text offsets.
+    const std::vector<ImportProblem>& problems() const { return m_problems; }
+
+private:
+    void Reset();
+
+    const char* m_data = nullptr;
+    uint64_t m_size = 0;
+    uint64_t m_fileBytes = 0;
+    void* m_mapping = nullptr;
+    uint64_t m_mappingBytes = 0;
+    PodArray<char> m_inflated;
+    bool m_compressed = false;
+    std::vector<ImportProblem> m_problems;
+};
+
+// Bytes of zero padding guaranteed readable after data() + size().
+constexpr uint64_t kTextPaddingBytes = 64;
+
+}  // namespace tracelens

@@ -1,0 +1,40 @@
+#pragma once
+// Merges the decoded chunks of one trace, in file order, into a TraceModel.
+#include <vector>
+
+#include "load/RawEvents.hpp"
+#include "model/TraceModel.hpp"
+
+namespace tracelens {
+
+// Consumes 'chunks' (their memory is released as it is merged). The result depends only on
+// the events and their order in the file, never on where the file was cut into chunks.
+// Per-track work runs on 'threads' threads.
+void BuildModel(std::vector<ChunkEvents>& chunks, unsigned threads, TraceModel& model);
+
+// Lays out slices given in display order (start ascending, longer first at equal starts,
+// then file order) into rows: nesting depth, plus extra rows for slices that overlap a
+// neighbour without nesting. O(n).
+class RowBuilder {
+public:
+    explicit RowBuilder(Track& track) : m_track(track) {}
+    void Add(const RawSlice& slice);
+    // Moves the rows into the track: nested rows first, then overlap rows.
+    void Finish();
+
+private:
+    Track& m_track;
+    std::vector<Row> m_nested;
+    std::vector<Row> m_overlap;
+    std::vector<TimeNs> m_openEnds;
+    std::vector<TimeNs> m_overlapEnds;
+};
+
+// Display order of raw slices: start ascending, longer first, then file order.
+inline bool SliceBefore(const RawSlice& a, const RawSlice& b) {
+    if (a.startNs != b.startNs) return a.startNs < b.startNs;
+    if (a.durNs != b.durNs) return a.durNs > b.durNs;
+    return a.ref < b.ref;
+}
+
+}  // namespace tracelens

@@ -1,0 +1,47 @@
+#include "model/TraceModel.hpp"
+
+namespace tracelens {
+
+std::string EntityText(const EntityId& id, const StringPool& strings) {
+    return id.text ? std::string(strings.Get(id.text)) : std::to_string(id.number);
+}
+
+std::string TraceModel::ProcessLabel(uint32_t process) const {
+    const Process& p = processes[process];
+    const std::string pid = EntityText(p.pid, strings);
+    if (p.name == 0) return "Process " + pid;
+    return std::string(strings.Get(p.name)) + " (" + pid + ")";
+}
+
+std::string TraceModel::TrackLabel(uint32_t track) const {
+    const Track& t = tracks[track];
+    switch (t.kind) {
+        case TrackKind::kAsync:
+            return "Async events";
+        case TrackKind::kCounter: {
+            std::string label(strings.Get(t.name));
+            const std::string_view key = strings.Get(t.counterKey);
+            if (!key.empty() && key != "value" && key != label) label += " · " + std::string(key);
+            return label;
+        }
+        case TrackKind::kThread:
+            break;
+    }
+    if (t.name != 0) return std::string(strings.Get(t.name));
+    return "Thread " + EntityText(t.tid, strings);
+}
+
+uint64_t TraceModel::MemoryBytes() const {
+    uint64_t bytes = strings.MemoryBytes() + tracks.capacity() * sizeof(Track) + flows.capacity() * sizeof(Flow);
+    for (const Track& track : tracks) {
+        for (const Row& row : track.rows) {
+            bytes += row.start.ReservedBytes() + row.end.ReservedBytes() + row.name.ReservedBytes() +
+                     row.ref.ReservedBytes();
+        }
+        bytes += track.instantTs.ReservedBytes() + track.instantName.ReservedBytes() + track.instantRef.ReservedBytes();
+        bytes += track.counterTs.ReservedBytes() + track.counterValue.ReservedBytes();
+    }
+    return bytes;
+}
+
+}  // namespace tracelens

@@ -1,0 +1,109 @@
+#pragma once
+// The loaded trace: processes ► tracks ► rows of non-overlapping slices, as struct-of-arrays.
+// Built once by the loader, then only read (the viewer holds it const).
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/PodArray.hpp"
+#include "core/Status.hpp"
+#include "core/StringPool.hpp"
+#include "core/Time.hpp"
+#include "load/RawEvents.hpp"
+#include "load/TraceText.hpp"
+
+namespace tracelens {
+
+enum class RowKind : uint8_t {
+    kNested,   // depth d of properly nested slices
+    kOverlap,  // slices that overlap a neighbour without nesting (kept, unlike Perfetto)
+    kAsync,    // a lane of async slices
+};
+
+// Slices that never overlap, sorted by start (so ends are sorted too).
+struct Row {
+    PodArray<TimeNs> start;
+    PodArray<TimeNs> end;
+    PodArray<StringId> name;
+    PodArray<uint64_t> ref;  // byte offset of the event in the trace text (args parsed on demand)
+    RowKind kind = RowKind::kNested;
+    uint32_t depth = 0;
+    size_t size() const { return start.size(); }
+};
+
+enum class TrackKind : uint8_t { kThread, kAsync, kCounter };
+
+struct Track {
+    TrackKind kind = TrackKind::kThread;
+    uint32_t process = 0;
+    EntityId tid;
+    StringId name = 0;  // thread_name, or the counter series name
+    int64_t sortIndex = 0;
+    bool hasSortIndex = false;
+    std::vector<Row> rows;
+    uint64_t sliceCount = 0;
+    uint64_t overlapSliceCount = 0;  // slices put in kOverlap rows
+    // Instants written on this thread (or, for process and global scope, on it as well).
+    PodArray<TimeNs> instantTs;
+    PodArray<StringId> instantName;
+    PodArray<uint64_t> instantRef;
+    // Counter samples, sorted by time (kCounter tracks only).
+    PodArray<TimeNs> counterTs;
+    PodArray<double> counterValue;
+    StringId counterKey = 0;  // the args key of this series
+};
+
+struct Process {
+    EntityId pid;
+    StringId name = 0;
+    StringId labels = 0;
+    int64_t sortIndex = 0;
+    bool hasSortIndex = false;
+    std::vector<uint32_t> tracks;  // display order
+};
+
+// One arrow from one flow event to the next of the same (category, id).
+struct Flow {
+    TimeNs fromTs, toTs;
+    uint32_t fromTrack, toTrack;
+    uint64_t fromRef, toRef;
+    StringId name, category, id;
+    bool fromEnclosing, toEnclosing;  // bind to the enclosing slice ("bp": "e") or the next one
+};
+
+struct ImportReport {
+    uint64_t eventCount = 0;
+    PhaseCounts phases;
+    uint64_t problemCount = 0;
+    std::vector<ImportProblem> problems;  // the first ones, by place in the file
+    uint64_t matchedFlows = 0;            // arrows drawn
+    uint64_t unmatchedFlowEvents = 0;     // flow events that belong to no arrow
+    uint64_t unmatchedBegins = 0;         // 'B' without 'E'
+    uint64_t unmatchedEnds = 0;           // 'E' without 'B'
+};
+
+struct TraceModel {
+    std::string path;
+    TraceText text;
+    StringPool strings;
+    std::vector<Process> processes;  // display order
+    std::vector<Track> tracks;       // indexed by track id; display order is per process
+    std::vector<Flow> flows;         // sorted by fromTs
+    ImportReport report;
+    TimeNs firstNs = 0, lastNs = 0;  // earliest timestamp and latest end
+    uint64_t sliceCount = 0, instantCount = 0, counterSampleCount = 0;
+
+    std::string_view Name(StringId id) const { return strings.Get(id); }
+    // "name" of a process or its pid when unnamed.
+    std::string ProcessLabel(uint32_t process) const;
+    // "name" of a track, or "Thread <tid>" style fallbacks.
+    std::string TrackLabel(uint32_t track) const;
+    // Bytes held by the model beyond the trace text (arrays, strings).
+    uint64_t MemoryBytes() const;
+};
+
+// Text of an entity id (number or string).
+std::string EntityText(const EntityId& id, const StringPool& strings);
+
+}  // namespace tracelens

@@ -1,0 +1,252 @@
+// tracelens-bench: load, index and query speed and memory on generated Ascend-like traces.
+//
+//   tracelens-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] [--threads T] [--keep]
+//
+// For each size it writes a trace with the project's generator, then, each in a fresh child
+// process so that peak memory is its own: a bare single-threaded simdjson On-Demand walk over
+// the file (every field of every event touched), and tracelens's load + index. It prints both
+// times and their ratio, throughput, peak resident memory and bytes per event beyond the mapped
+// file, and viewport query times for random windows from the whole trace down to 1 µs.
+#include <simdjson.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "TraceGenerator.hpp"
+#include "index/RowQuery.hpp"
+#include "load/TraceLoader.hpp"
+#include "load/TraceText.hpp"
+
+using namespace tracelens;
+namespace ondemand = simdjson::ondemand;
+
+namespace {
+
+double Now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+uint64_t ReadStatusKb(const char* key) {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind(key, 0) == 0) return std::strtoull(line.c_str() + std::strlen(key), nullptr, 10);
+    return 0;
+}
+
+void ResetPeakRss() {
+    std::ofstream clear("/proc/self/clear_refs");
+    clear << "5";
+}
+
+struct Measure {
+    double seconds = 0;
+    uint64_t peakBytes = 0;
+    uint64_t baseBytes = 0;
+    uint64_t items = 0;  // events walked or loaded
+    double queryMedianUs[8] = {};
+    double queryP99Us[8] = {};
+    double queryItems[8] = {};
+    double queryWindowNs[8] = {};
+    int zoomLevels = 0;
+};
+
+// Runs 'work' in a child process and returns what it measured.
+Measure InChild(const std::function<Measure()>& work) {
+    int pipeFds[2];
+    if (pipe(pipeFds) != 0) std::abort();
+    const pid_t child = fork();
+    if (child == 0) {
+        close(pipeFds[0]);
+        Measure measure = work();
+        if (write(pipeFds[1], &measure, sizeof measure) != sizeof measure) _exit(1);
+        _exit(0);
+    }
+    close(pipeFds[1]);
+    Measure measure;
+    if (read(pipeFds[0], &measure, sizeof measure) != sizeof measure) {
+        std::fprintf(stderr, "benchmark child failed\n");
+        std::exit(1);
+    }
+    close(pipeFds[0]);
+    int status = 0;
+    waitpid(child, &status, 0);
+    return measure;
+}
+
+// The reference: one thread, simdjson On-Demand, every field of every event visited.
+Measure BareWalk(const std::string& path) {
+    Measure measure;
+    measure.baseBytes = ReadStatusKb("VmRSS:") * 1024;
+    ResetPeakRss();
+    const double start = Now();
+    auto text = TraceText::Open(path);
+    if (!text.ok()) std::abort();
+    ondemand::parser parser;
+    ondemand::document doc;
+    const TraceText& t = text.value();
+    if (parser.iterate(t.data(), t.size(), t.size() + kTextPaddingBytes).get(doc)) std::abort();
+    ondemand::array events;
+    if (doc.get_array().get(events)) std::abort();
+    uint64_t checksum = 0;
+    for (auto eventResult : events) {
+        ondemand::object event;
+        if (eventResult.get_object().get(event)) std::abort();
+        for (auto fieldResult : event) {
+            ondemand::field field;
+            if (std::move(fieldResult).get(field)) std::abort();
+            const std::string_view token = field.value().raw_json_token();
+            checksum += token.size() + static_cast<unsigned char>(*field.key().raw());
+        }
+        ++measure.items;
+    }
+    measure.seconds = Now() - start;
+    measure.peakBytes = ReadStatusKb("VmHWM:") * 1024;
+    if (checksum == 42) std::puts("");
+    return measure;
+}
+
+Measure LoadAndQuery(const std::string& path, unsigned threads) {
+    Measure measure;
+    measure.baseBytes = ReadStatusKb("VmRSS:") * 1024;
+    ResetPeakRss();
+    LoadOptions options;
+    options.threads = threads;
+    const double start = Now();
+    auto loaded = LoadTrace(path, options);
+    measure.seconds = Now() - start;
+    measure.peakBytes = ReadStatusKb("VmHWM:") * 1024;
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "%s\n", loaded.message().c_str());
+        std::abort();
+    }
+    const TraceModel& model = *loaded.value();
+    measure.items = model.report.eventCount;
+
+    // Viewport queries: every row of every track, as a frame at 1920 px would ask.
+    std::mt19937_64 random(7);
+    const TimeNs span = std::max<TimeNs>(1, model.lastNs - model.firstNs);
+    std::vector<TimeNs> windows;
+    for (TimeNs w = span; w >= 1000; w /= 10) windows.push_back(w);
+    windows.push_back(1000);
+    if (windows.size() > 8) windows.erase(windows.begin() + 1, windows.begin() + (windows.size() - 7));
+    std::vector<VisibleItem> items;
+    for (size_t level = 0; level < windows.size(); ++level) {
+        const TimeNs window = windows[level];
+        std::vector<double> times;
+        uint64_t returned = 0;
+        constexpr int kQueries = 200;
+        for (int q = 0; q < kQueries; ++q) {
+            const TimeNs startNs = model.firstNs + static_cast<TimeNs>(random() % static_cast<uint64_t>(std::max<TimeNs>(1, span - window + 1)));
+            const double t0 = Now();
+            items.clear();
+            for (const Track& track : model.tracks)
+                for (const Row& row : track.rows) QueryVisible(row, startNs, startNs + window, std::max<TimeNs>(1, window / 1920), items);
+            times.push_back((Now() - t0) * 1e6);
+            returned += items.size();
+        }
+        std::sort(times.begin(), times.end());
+        measure.queryMedianUs[level] = times[times.size() / 2];
+        measure.queryP99Us[level] = times[times.size() * 99 / 100];
+        measure.queryItems[level] = static_cast<double>(returned) / kQueries;
+        measure.queryWindowNs[level] = static_cast<double>(window);
+    }
+    measure.zoomLevels = static_cast<int>(windows.size());
+    return measure;
+}
+
+std::string WindowText(double ns) {
+    char text[32];
+    if (ns >= 1e9) std::snprintf(text, sizeof text, "%.3g s", ns / 1e9);
+    else if (ns >= 1e6) std::snprintf(text, sizeof text, "%.3g ms", ns / 1e6);
+    else std::snprintf(text, sizeof text, "%.3g µs", ns / 1e3);
+    return text;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<uint64_t> sizes{100000, 1000000, 10000000};
+    std::string dir = "/tmp";
+    int repeat = 3;
+    unsigned threads = 0;
+    bool keep = false;
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
+            sizes.clear();
+            std::string list = argv[++i];
+            for (size_t pos = 0; pos <= list.size();) {
+                const size_t comma = std::min(list.find(',', pos), list.size());
+                sizes.push_back(static_cast<uint64_t>(std::strtod(list.substr(pos, comma - pos).c_str(), nullptr)));
+                pos = comma + 1;
+            }
+        } else if (!std::strcmp(argv[i], "--dir") && i + 1 < argc) {
+            dir = argv[++i];
+        } else if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) {
+            repeat = std::max(1, std::atoi(argv[++i]));
+        } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
+            threads = static_cast<unsigned>(std::atoi(argv[++i]));
+        } else if (!std::strcmp(argv[i], "--keep")) {
+            keep = true;
+        } else {
+            std::fprintf(stderr, "usage: tracelens-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] [--threads T] [--keep]\n");
+            return 2;
+        }
+    }
+    std::printf("tracelens-bench: %ld cores, best of %d runs, simdjson %s, On-Demand for %s\n", sysconf(_SC_NPROCESSORS_ONLN), repeat,
+                "3.0.1", simdjson::builtin_implementation()->name().c_str());
+    for (const uint64_t size : sizes) {
+        const std::string path = dir + "/tracelens-bench-" + std::to_string(size) + ".json";
+        GeneratorOptions options;
+        options.events = size;
+        options.seed = 42;
+        struct stat info {};
+        if (stat(path.c_str(), &info) != 0) {
+            std::FILE* file = std::fopen(path.c_str(), "wb");
+            if (!file) {
+                std::perror(path.c_str());
+                return 1;
+            }
+            GenerateTrace(options, file);
+            std::fclose(file);
+            stat(path.c_str(), &info);
+        }
+        const double megabytes = static_cast<double>(info.st_size) / 1e6;
+        Measure walk, load;
+        walk.seconds = load.seconds = 1e30;
+        for (int r = 0; r < repeat; ++r) {
+            const Measure w = InChild([&] { return BareWalk(path); });
+            if (w.seconds < walk.seconds) walk = w;
+            const Measure l = InChild([&] { return LoadAndQuery(path, threads); });
+            if (l.seconds < load.seconds) load = l;
+        }
+        const double extraBytes = static_cast<double>(load.peakBytes) - static_cast<double>(load.baseBytes) - static_cast<double>(info.st_size);
+        std::printf("\n%llu events, %.1f MB (%s)\n", static_cast<unsigned long long>(load.items), megabytes, path.c_str());
+        std::printf("  bare simdjson walk, 1 thread : %8.3f s  %8.1f MB/s\n", walk.seconds, megabytes / walk.seconds);
+        std::printf("  tracelens load + index       : %8.3f s  %8.1f MB/s  %6.2f M events/s  ratio to walk %.2f\n",
+                    load.seconds, megabytes / load.seconds, static_cast<double>(load.items) / load.seconds / 1e6,
+                    load.seconds / walk.seconds);
+        std::printf("  peak resident                : %8.1f MB  (%.1f bytes/event beyond the %.1f MB file)\n",
+                    static_cast<double>(load.peakBytes) / 1e6, extraBytes / static_cast<double>(load.items), megabytes);
+        std::printf("  viewport queries, all rows, 1920 px, 200 random windows per zoom:\n");
+        for (int level = 0; level < load.zoomLevels; ++level)
+            std::printf("    window %-9s  median %9.1f µs  p99 %9.1f µs  %9.0f items/query\n",
+                        WindowText(load.queryWindowNs[level]).c_str(), load.queryMedianUs[level], load.queryP99Us[level],
+                        load.queryItems[level]);
+        std::fflush(stdout);
+        if (!keep) std::remove(path.c_str());
+    }
+    return 0;
+}
