@@ -21,6 +21,16 @@ std::string_view Trim(std::string_view text) {
 }  // namespace
 
 DecimalError ParseScaledDecimal(std::string_view text, int decimalShift, int64_t* out) {
+    if (decimalShift == 0 && !text.empty() && text.size() <= 18) {
+        // Plain non-negative integers (pids, tids, sort indices) need none of the general path.
+        uint64_t value = 0;
+        size_t i = 0;
+        while (i < text.size() && static_cast<unsigned>(text[i] - '0') < 10) value = value * 10 + static_cast<unsigned>(text[i++] - '0');
+        if (i == text.size()) {
+            *out = static_cast<int64_t>(value);
+            return DecimalError::kNone;
+        }
+    }
     text = Trim(text);
     if (text.empty()) return DecimalError::kEmpty;
     size_t pos = 0;
@@ -77,6 +87,34 @@ DecimalError ParseScaledDecimal(std::string_view text, int decimalShift, int64_t
 }
 
 DecimalError ParseMicrosToNs(std::string_view text, TimeNs* outNs) {
+    // Fast path for what profilers write: optional quotes, digits, optionally '.' and up to
+    // three decimals ("1736408883688177.930", 145.57, 12). Anything else takes the general path.
+    const char* p = text.data();
+    const char* end = p + text.size();
+    while (end > p && (end[-1] == ' ' || end[-1] == '\n' || end[-1] == '\r' || end[-1] == '\t')) --end;
+    if (p < end && *p == '"') {
+        ++p;
+        if (end > p && end[-1] == '"') --end;
+    }
+    uint64_t value = 0;
+    const char* digitsBegin = p;
+    while (p < end && static_cast<unsigned>(*p - '0') < 10) value = value * 10 + static_cast<unsigned>(*p++ - '0');
+    const size_t integerDigits = static_cast<size_t>(p - digitsBegin);
+    if (integerDigits > 0 && integerDigits <= 15) {
+        int fractionDigits = 0;
+        if (p < end && *p == '.') {
+            ++p;
+            while (p < end && fractionDigits < 3 && static_cast<unsigned>(*p - '0') < 10) {
+                value = value * 10 + static_cast<unsigned>(*p++ - '0');
+                ++fractionDigits;
+            }
+        }
+        if (p == end && (fractionDigits > 0 || p[-1] != '.')) {
+            for (; fractionDigits < 3; ++fractionDigits) value *= 10;
+            *outNs = static_cast<TimeNs>(value);
+            return DecimalError::kNone;
+        }
+    }
     return ParseScaledDecimal(text, 3, outNs);
 }
 

@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include <array>
 #include <cstring>
 #include <unordered_map>
 
@@ -81,19 +82,39 @@ struct ChunkDecoder::Impl {
     ChunkEvents* out = nullptr;
     std::unordered_map<TrackKey, uint32_t, TrackKeyHash> trackIndex;
     std::unordered_map<SeriesKey, uint32_t, SeriesKeyHash> seriesIndex;
-    TrackKey lastTrackKey{};
-    uint32_t lastTrack = UINT32_MAX;
 
     void Begin(ChunkEvents& events) {
         out = &events;
         trackIndex.clear();
         seriesIndex.clear();
-        lastTrack = UINT32_MAX;
+        stringCache.fill(CachedString{});
+        trackCache.fill(CachedTrack{});
     }
 
-    StringId InternToken(std::string_view token) {
-        return out->strings.Intern(DecodeJsonString(token, nameScratch));
+    // Names repeat on almost every event: a small direct-mapped cache keyed by the string's
+    // length and edges avoids hashing the whole string each time.
+    struct CachedString {
+        std::string_view text;
+        StringId id = 0;
+    };
+    std::array<CachedString, 4096> stringCache{};
+
+    StringId InternText(std::string_view text) {
+        if (text.empty()) return 0;
+        uint64_t head = 0, tail = 0;
+        std::memcpy(&head, text.data(), std::min<size_t>(8, text.size()));
+        std::memcpy(&tail, text.data() + text.size() - std::min<size_t>(8, text.size()), std::min<size_t>(8, text.size()));
+        const uint64_t key = (head * 0x9E3779B97F4A7C15ull) ^ (tail * 0xC2B2AE3D27D4EB4Full) ^ text.size();
+        CachedString& slot = stringCache[(key >> 40) & (stringCache.size() - 1)];
+        if (slot.text.size() == text.size() && std::memcmp(slot.text.data(), text.data(), text.size()) == 0)
+            return slot.id;
+        const StringId id = out->strings.Intern(text);
+        slot.text = out->strings.Get(id);
+        slot.id = id;
+        return id;
     }
+
+    StringId InternToken(std::string_view token) { return InternText(DecodeJsonString(token, nameScratch)); }
 
     // A pid or tid token: numbers stay numbers; strings of plain digits become numbers too, so
     // that "tid": "7" and "tid": 7 are one thread; other strings are kept as text.
@@ -116,9 +137,16 @@ struct ChunkDecoder::Impl {
         return false;
     }
 
+    struct CachedTrack {
+        TrackKey key{};
+        uint32_t track = UINT32_MAX;
+    };
+    std::array<CachedTrack, 64> trackCache{};
+
     uint32_t TrackFor(const EntityId& pid, const EntityId& tid) {
         const TrackKey key{pid, tid};
-        if (lastTrack != UINT32_MAX && key == lastTrackKey) return lastTrack;
+        CachedTrack& slot = trackCache[(static_cast<uint64_t>(pid.number ^ (tid.number * 31) ^ (tid.text * 17)) * 0x9E3779B97F4A7C15ull) >> 58];
+        if (slot.track != UINT32_MAX && slot.key == key) return slot.track;
         auto [it, inserted] = trackIndex.try_emplace(key, static_cast<uint32_t>(out->tracks.size()));
         if (inserted) {
             ChunkTrack track;
@@ -126,8 +154,8 @@ struct ChunkDecoder::Impl {
             track.tid = tid;
             out->tracks.push_back(std::move(track));
         }
-        lastTrackKey = key;
-        lastTrack = it->second;
+        slot.key = key;
+        slot.track = it->second;
         return it->second;
     }
 
@@ -355,8 +383,8 @@ struct ChunkDecoder::Impl {
                     events.problems.Add(offset, "\"ts\" + \"dur\" is out of range; event skipped");
                     return simdjson::SUCCESS;
                 }
-                events.tracks[track].slices.push_back(
-                    {ts, dur, offset, InternToken(fields.name), InternToken(fields.cat)});
+                // The category of a slice is not kept: it is read from the file when shown.
+                events.tracks[track].slices.push_back({ts, dur, offset, InternToken(fields.name), 0});
                 break;
             }
             case 'B':

@@ -107,7 +107,7 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
 
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     const uint64_t first = static_cast<uint64_t>(arrayStart - base);
-    const std::vector<ChunkPlan> plan = PlanChunks(source, first, std::max<uint64_t>(options.chunkBytes, 4096));
+    const std::vector<ChunkPlan> plan = PlanChunks(source, first, std::max<uint64_t>(options.chunkBytes, 256));
     std::vector<ChunkEvents> chunks(plan.size());
     std::vector<char> fastOk(plan.size(), 0);
 

@@ -13,7 +13,7 @@ namespace tracelens {
 
 struct LoadOptions {
     unsigned threads = 0;                  // 0 = every core
-    uint64_t chunkBytes = 16ull << 20;     // target size of one parallel piece of the event array
+    uint64_t chunkBytes = 4ull << 20;       // target size of one parallel piece of the event array
     TraceTextOptions text;
 };
 

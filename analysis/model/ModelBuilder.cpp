@@ -434,6 +434,9 @@ private:
 
     void MatchFlows() {
         std::vector<RawFlow> flows;
+        size_t total = 0;
+        for (const ChunkEvents& chunk : m_chunks) total += chunk.flows.size();
+        flows.reserve(total);
         for (uint32_t c = 0; c < m_chunks.size(); ++c) {
             for (RawFlow f : m_chunks[c].flows) {
                 f.name = Global(c, f.name);

@@ -1,0 +1,65 @@
+#include <doctest/doctest.h>
+
+#include <random>
+
+#include "TestSupport.hpp"
+
+using namespace tracelens;
+using namespace tracelens::test;
+
+namespace {
+
+// Events whose strings hold what a naive cutter would take for event boundaries.
+std::string TrickyTrace(int events, uint64_t seed) {
+    std::mt19937_64 random(seed);
+    const char* names[] = {R"(plain)", R"(quote \" inside)", R"(}, {\"ph\": \"X\")", R"(bracket ] [ })",
+                           R"(escaped backslash \\)", R"(}, {)", R"(unicode \u00e9)"};
+    std::string out = "[";
+    for (int i = 0; i < events; ++i) {
+        if (i) out += i % 3 ? ", " : ",\n";
+        const int kind = static_cast<int>(random() % 10);
+        const std::string name = names[random() % 7];
+        const std::string ts = std::to_string(1736408883688177ll + i * 3) + "." + std::to_string(100 + random() % 900);
+        const std::string pid = std::to_string(1 + random() % 3), tid = std::to_string(random() % 4);
+        if (kind < 6) {
+            out += R"({"ph": "X", "name": ")" + name + R"(", "pid": )" + pid + R"(, "tid": )" + tid + R"(, "ts": ")" + ts +
+                   R"(", "dur": )" + std::to_string(random() % 5) + R"(, "args": {"list": [{"a": "}, {\"b\": 1}"}, {"b": [1, 2]}]}})";
+        } else if (kind < 8) {
+            out += R"({"name": "HostToDevice", "ph": ")" + std::string(kind == 6 ? "s" : "f") +
+                   R"(", "cat": "HostToDevice", "id": ")" + std::to_string(40004068119343529983ull % 1000 + i / 2) +
+                   R"(", "pid": )" + pid + R"(, "tid": )" + tid + R"(, "ts": ")" + ts + R"("})";
+        } else if (kind == 8) {
+            out += R"({"ph": "C", "name": "mem", "pid": )" + pid + R"(, "tid": 0, "ts": ")" + ts + R"(", "args": {"KB": )" +
+                   std::to_string(random() % 100) + "}}";
+        } else {
+            out += R"({"ph": ")" + std::string(random() % 2 ? "B" : "E") + R"(", "name": ")" + name + R"(", "pid": )" + pid +
+                   R"(, "tid": )" + tid + R"(, "ts": )" + ts + "}";
+        }
+    }
+    return out + "]";
+}
+
+}  // namespace
+
+TEST_CASE("parallel chunked loading gives exactly the single-threaded result, event for event") {
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+        const std::string json = TrickyTrace(3000, seed);
+        const std::string reference = DumpModel(*LoadJson(json, 1, 1ull << 30));
+        for (uint64_t chunkBytes : {256ull, 1000ull, 4096ull, 65536ull}) {
+            CAPTURE(seed);
+            CAPTURE(chunkBytes);
+            CHECK(DumpModel(*LoadJson(json, 2, chunkBytes)) == reference);
+            CHECK(DumpModel(*LoadJson(json, 4, chunkBytes)) == reference);
+        }
+    }
+}
+
+TEST_CASE("chunked loading of a damaged file reports the same problems as one thread") {
+    std::string json = TrickyTrace(2000, 9);
+    json[json.size() / 3] = '#';
+    json[json.size() / 2] = '"';
+    json.resize(json.size() * 9 / 10);
+    const std::string reference = DumpModel(*LoadJson(json, 1, 1ull << 30));
+    CHECK(DumpModel(*LoadJson(json, 2, 512)) == reference);
+    CHECK(DumpModel(*LoadJson(json, 3, 4096)) == reference);
+}

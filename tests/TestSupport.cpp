@@ -1,0 +1,68 @@
+#include "TestSupport.hpp"
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include <cstdio>
+
+namespace tracelens::test {
+
+std::unique_ptr<TraceModel> LoadJson(const std::string& json, unsigned threads, uint64_t chunkBytes) {
+    LoadOptions options;
+    options.threads = threads;
+    options.chunkBytes = chunkBytes;
+    auto result = LoadTraceText(TraceText::FromString(json), "test.json", options);
+    REQUIRE_MESSAGE(result.ok(), (result.ok() ? "" : result.message()));
+    return std::move(result.value());
+}
+
+std::string DumpModel(const TraceModel& model) {
+    std::string out;
+    auto line = [&](const std::string& text) { out += text + "\n"; };
+    for (uint32_t p = 0; p < model.processes.size(); ++p) {
+        line("process " + model.ProcessLabel(p) + " labels=" + std::string(model.Name(model.processes[p].labels)));
+        for (uint32_t t : model.processes[p].tracks) {
+            const Track& track = model.tracks[t];
+            line(" track " + model.TrackLabel(t) + " kind=" + std::to_string(static_cast<int>(track.kind)));
+            for (const Row& row : track.rows) {
+                line("  row kind=" + std::to_string(static_cast<int>(row.kind)) + " depth=" + std::to_string(row.depth));
+                for (size_t i = 0; i < row.size(); ++i)
+                    line("   " + std::to_string(row.start[i]) + " " + std::to_string(row.end[i]) + " " +
+                         std::string(model.Name(row.name[i])) + " @" + std::to_string(row.ref[i]));
+            }
+            for (size_t i = 0; i < track.instantTs.size(); ++i)
+                line("  instant " + std::to_string(track.instantTs[i]) + " " + std::string(model.Name(track.instantName[i])));
+            for (size_t i = 0; i < track.counterTs.size(); ++i)
+                line("  sample " + std::to_string(track.counterTs[i]) + " " + std::to_string(track.counterValue[i]));
+        }
+    }
+    for (const Flow& flow : model.flows)
+        line("flow " + std::string(model.Name(flow.category)) + ":" + std::string(model.Name(flow.id)) + " " +
+             std::to_string(flow.fromTs) + "@" + model.TrackLabel(flow.fromTrack) + " -> " + std::to_string(flow.toTs) +
+             "@" + model.TrackLabel(flow.toTrack));
+    line("events " + std::to_string(model.report.eventCount) + " problems " + std::to_string(model.report.problemCount));
+    for (const ImportProblem& p : model.report.problems)
+        line("problem " + std::to_string(p.byteOffset) + " " + p.message);
+    return out;
+}
+
+std::string FixturesDir() {
+    const std::string dir = TRACELENS_FIXTURES_DIR;
+    struct stat info {};
+    if (stat(dir.c_str(), &info) != 0) {
+        MESSAGE("skipped: real fixtures not found at " << dir);
+        return "";
+    }
+    return dir;
+}
+
+std::string ProblemText(const TraceModel& model) {
+    std::string out;
+    for (const ImportProblem& p : model.report.problems) {
+        if (!out.empty()) out += "\n";
+        out += std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + p.message;
+    }
+    return out;
+}
+
+}  // namespace tracelens::test

@@ -1,0 +1,23 @@
+#pragma once
+// Helpers shared by the tests: loading from text and a canonical dump of a model.
+#include <memory>
+#include <string>
+
+#include "load/TraceLoader.hpp"
+
+namespace tracelens::test {
+
+// Loads 'json' as a trace; the test fails when nothing loads.
+std::unique_ptr<TraceModel> LoadJson(const std::string& json, unsigned threads = 1, uint64_t chunkBytes = 4 << 20);
+
+// Every process, track, row, slice, instant, counter sample and flow as text, in order, with
+// names resolved: two loads of the same events give the same dump.
+std::string DumpModel(const TraceModel& model);
+
+// The fixtures folder, or "" (and a message) when it is not there.
+std::string FixturesDir();
+
+// Kept problem messages joined by '\n', each as "line:column: message".
+std::string ProblemText(const TraceModel& model);
+
+}  // namespace tracelens::test
