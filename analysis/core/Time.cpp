@@ -100,7 +100,8 @@ DecimalError ParseMicrosToNs(std::string_view text, TimeNs* outNs) {
     const char* digitsBegin = p;
     while (p < end && static_cast<unsigned>(*p - '0') < 10) value = value * 10 + static_cast<unsigned>(*p++ - '0');
     const size_t integerDigits = static_cast<size_t>(p - digitsBegin);
-    if (integerDigits > 0 && integerDigits <= 15) {
+    // Up to 16 integer digits (µs since the epoch) and 3 decimals fit in a uint64.
+    if (integerDigits > 0 && integerDigits <= 16) {
         int fractionDigits = 0;
         if (p < end && *p == '.') {
             ++p;
@@ -111,8 +112,10 @@ DecimalError ParseMicrosToNs(std::string_view text, TimeNs* outNs) {
         }
         if (p == end && (fractionDigits > 0 || p[-1] != '.')) {
             for (; fractionDigits < 3; ++fractionDigits) value *= 10;
-            *outNs = static_cast<TimeNs>(value);
-            return DecimalError::kNone;
+            if (value <= static_cast<uint64_t>(INT64_MAX)) {
+                *outNs = static_cast<TimeNs>(value);
+                return DecimalError::kNone;
+            }
         }
     }
     return ParseScaledDecimal(text, 3, outNs);

@@ -16,10 +16,15 @@ using simdjson::error_code;
 
 namespace {
 
-bool KeyIs(const char* raw, const char* literal, size_t length) {
-    return std::memcmp(raw, literal, length) == 0 && raw[length] == '"';
+// True when the raw key text (after its opening quote) is exactly 'literal'. The length is a
+// compile-time constant, so this compiles to a few byte compares.
+template <size_t N>
+inline bool KeyIs(const char* raw, const char (&literal)[N]) {
+    for (size_t i = 0; i + 1 < N; ++i)
+        if (raw[i] != literal[i]) return false;
+    return raw[N - 1] == '"';
 }
-#define TL_KEY_IS(raw, literal) KeyIs(raw, literal, sizeof(literal) - 1)
+#define TL_KEY_IS(raw, literal) KeyIs(raw, literal)
 
 std::string_view TrimToken(std::string_view token) {
     while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' || token.back() == '\t'))
@@ -330,7 +335,17 @@ struct ChunkDecoder::Impl {
         }
     }
 
-    error_code DecodeEvent(ondemand::value element, uint64_t offset) {
+    // The id of a flow: hashed, with its place relative to the event for exact comparison.
+    void SetFlowId(std::string_view token, const char* eventStart, RawFlow& flow) {
+        token = TrimToken(token);
+        if (token.size() >= 2 && token.front() == '"' && token.back() == '"') token = token.substr(1, token.size() - 2);
+        flow.key = HashBytes(token) ^ (HashBytes(out->strings.Get(flow.category)) * 0x9E3779B97F4A7C15ull);
+        const uint64_t delta = static_cast<uint64_t>(token.data() - eventStart);
+        flow.idOffset = delta < kIdTooFar ? static_cast<uint16_t>(delta) : kIdTooFar;
+        flow.idLength = token.size() < kIdTooLong ? static_cast<uint8_t>(token.size()) : kIdTooLong;
+    }
+
+    error_code DecodeEvent(ondemand::value element, uint64_t offset, const char* eventStart) {
         ondemand::object object;
         if (auto error = element.get_object().get(object)) return error;
         EventFields fields;
@@ -384,12 +399,12 @@ struct ChunkDecoder::Impl {
                     return simdjson::SUCCESS;
                 }
                 // The category of a slice is not kept: it is read from the file when shown.
-                events.tracks[track].slices.push_back({ts, dur, offset, InternToken(fields.name), 0});
+                events.tracks[track].slices.push_back({ts, dur, offset, InternToken(fields.name)});
                 break;
             }
             case 'B':
             case 'E':
-                events.tracks[track].boundaries.push_back({ts, offset, InternToken(fields.name), InternToken(fields.cat),
+                events.tracks[track].boundaries.push_back({ts, offset, InternToken(fields.name), 0,
                                                            phase == 'B' ? BoundaryKind::kBegin : BoundaryKind::kEnd});
                 break;
             case 'b':
@@ -433,8 +448,9 @@ struct ChunkDecoder::Impl {
                 const bool enclosing = DecodeJsonString(fields.bp, scratch) == "e" || phase == 's';
                 const FlowPhase flowPhase =
                     phase == 's' ? FlowPhase::kStart : phase == 't' ? FlowPhase::kStep : FlowPhase::kFinish;
-                events.flows.push_back({ts, offset, InternToken(fields.name), InternToken(fields.cat),
-                                        IdText(fields.id), track, flowPhase, enclosing});
+                RawFlow flow{ts, offset, 0, InternToken(fields.cat), track, 0, 0, flowPhase, enclosing};
+                SetFlowId(fields.id, eventStart, flow);
+                events.flows.push_back(flow);
                 break;
             }
             default:
@@ -450,7 +466,7 @@ struct ChunkDecoder::Impl {
         if (auto error = parser.iterate(begin, end - begin, readable).get(doc)) return error;
         ondemand::value value;
         if (auto error = doc.get_value().get(value)) return error;
-        return DecodeEvent(value, offset);
+        return DecodeEvent(value, offset, begin);
     }
 };
 
@@ -478,7 +494,7 @@ bool ChunkDecoder::DecodeFast(uint64_t beginOffset, uint64_t endOffset, ChunkEve
         const char* location;
         if (element.current_location().get(location)) return false;
         const uint64_t offset = beginOffset + static_cast<uint64_t>(location - (buffer + 1));
-        if (impl.DecodeEvent(element, offset)) return false;
+        if (impl.DecodeEvent(element, offset, location)) return false;
         ++out.eventCount;
     }
     out.beginOffset = beginOffset;
@@ -572,7 +588,7 @@ void ChunkDecoder::DecodeSlow(uint64_t beginOffset, uint64_t stopOffset, ChunkEv
             ondemand::value value;
             error = impl.parser.iterate(impl.buffer.data(), length, impl.buffer.size()).get(doc);
             if (!error) error = doc.get_value().get(value);
-            if (!error) error = impl.DecodeEvent(value, offsetOf(p));
+            if (!error) error = impl.DecodeEvent(value, offsetOf(p), impl.buffer.data());
             if (!error) out.problems.Add(offsetOf(p), "invalid UTF-8 in the event; bad bytes shown as '?'");
         }
         if (error) {

@@ -20,14 +20,23 @@ struct EntityId {
 };
 
 // Complete ('X') or matched ('B'/'E') slice. 'ref' is the byte offset of the event in the text.
+// Packed: a trace holds hundreds of millions of these while it loads.
+#pragma pack(push, 4)
 struct RawSlice {
     TimeNs startNs;
     TimeNs durNs;
     uint64_t ref;
     StringId name;
-    StringId category;
 };
-static_assert(sizeof(RawSlice) == 32);
+#pragma pack(pop)
+static_assert(sizeof(RawSlice) == 28);
+
+// Display order of raw slices: start ascending, longer first, then file order.
+inline bool SliceBefore(const RawSlice& a, const RawSlice& b) {
+    if (a.startNs != b.startNs) return a.startNs < b.startNs;
+    if (a.durNs != b.durNs) return a.durNs > b.durNs;
+    return a.ref < b.ref;
+}
 
 enum class BoundaryKind : uint8_t { kBegin, kEnd };
 struct RawBoundary {
@@ -72,16 +81,29 @@ struct CounterSeriesKey {
 };
 
 enum class FlowPhase : uint8_t { kStart, kStep, kFinish };
+// A flow event. Its id is not interned (ids are mostly unique, and there are as many as flow
+// events): it is matched by a hash of (category, id), and the text at ref + idOffset settles a
+// hash collision.
 struct RawFlow {
     TimeNs ts;
     uint64_t ref;
-    StringId name;
+    uint64_t key;  // hash of category and id text
     StringId category;
-    StringId id;  // the id as text: Ascend ids exceed 2^64
     uint32_t track;
+    uint16_t idOffset;  // from ref; kIdTooFar when the id is not within 64 KiB of the event start
+    uint8_t idLength;   // kIdTooLong when longer
     FlowPhase phase;
     bool bindToEnclosing;  // "bp": "e", or a start without bp
 };
+constexpr uint16_t kIdTooFar = 0xFFFF;
+constexpr uint8_t kIdTooLong = 0xFF;
+
+// Flow events in matching order: by key, then time, then file order.
+inline bool FlowBefore(const RawFlow& a, const RawFlow& b) {
+    if (a.key != b.key) return a.key < b.key;
+    if (a.ts != b.ts) return a.ts < b.ts;
+    return a.ref < b.ref;
+}
 
 enum class MetadataKind : uint8_t { kProcessName, kProcessLabels, kProcessSortIndex, kThreadName, kThreadSortIndex };
 struct RawMetadata {

@@ -184,14 +184,14 @@ private:
             }
             const RawBoundary begin = open.back();
             open.pop_back();
-            slices.push_back({begin.ts, b.ts - begin.ts, begin.ref, begin.name, begin.category});
+            slices.push_back({begin.ts, b.ts - begin.ts, begin.ref, begin.name});
         }
         // Slices that never end are drawn to the end of their thread's last event.
         const TimeNs lastTs = boundaries.back().ts;
         for (const RawBoundary& begin : open) {
             problems.Add(begin.ref, "'B' event without a matching 'E'; drawn until the thread's last event");
             ++m_unmatchedBegins;
-            slices.push_back({begin.ts, lastTs - begin.ts, begin.ref, begin.name, begin.category});
+            slices.push_back({begin.ts, lastTs - begin.ts, begin.ref, begin.name});
         }
         std::sort(slices.begin(), slices.end(), SliceBefore);
         return slices;
@@ -202,11 +202,8 @@ private:
         PodArray<RawSlice> matched = MatchBeginEnd(trackId, problems);
         for (const PieceRef& piece : m_pieces[trackId]) {
             auto& slices = m_chunks[piece.chunk].tracks[piece.localTrack].slices;
-            for (RawSlice& slice : slices) {
-                slice.name = Global(piece.chunk, slice.name);
-                slice.category = Global(piece.chunk, slice.category);
-            }
-            std::sort(slices.begin(), slices.end(), SliceBefore);
+            // Sorted on the parsing threads already; remapping names keeps the order.
+            for (RawSlice& slice : slices) slice.name = Global(piece.chunk, slice.name);
             if (!slices.empty()) sources.push_back(&slices);
         }
         if (!matched.empty()) sources.push_back(&matched);
@@ -302,7 +299,7 @@ private:
                     }
                     const RawAsync begin = open.back();
                     open.pop_back();
-                    slicesByProcess[process].push_back({begin.ts, a.ts - begin.ts, begin.ref, begin.name, begin.category});
+                    slicesByProcess[process].push_back({begin.ts, a.ts - begin.ts, begin.ref, begin.name});
                 } else {
                     Track& track = m_model.tracks[ProcessTrack(trackByProcess, TrackKind::kAsync, process)];
                     track.instantTs.push_back(a.ts);
@@ -312,7 +309,7 @@ private:
             }
             for (const RawAsync& begin : open) {
                 m_extraProblems.Add(begin.ref, "async begin without a matching end; drawn as 0 ns");
-                slicesByProcess[process].push_back({begin.ts, 0, begin.ref, begin.name, begin.category});
+                slicesByProcess[process].push_back({begin.ts, 0, begin.ref, begin.name});
             }
             i = groupEnd;
         }
@@ -432,72 +429,118 @@ private:
             if (track.kind == TrackKind::kThread) SortInstants(track);
     }
 
+    // The id text of a flow event, for settling hash collisions.
+    std::string_view FlowIdText(const RawFlow& flow) const {
+        if (flow.idOffset == kIdTooFar || flow.idLength == kIdTooLong) return {};
+        return std::string_view(m_model.text.data() + flow.ref + flow.idOffset, flow.idLength);
+    }
+
     void MatchFlows() {
-        std::vector<RawFlow> flows;
+        // Each chunk's flows are sorted by (key, time, file order): a k-way merge visits every
+        // (category, id) group in time order without copying all flow events.
         size_t total = 0;
-        for (const ChunkEvents& chunk : m_chunks) total += chunk.flows.size();
-        flows.reserve(total);
+        std::vector<size_t> position(m_chunks.size(), 0);
+        auto later = [&](uint32_t a, uint32_t b) {
+            return FlowBefore(m_chunks[b].flows[position[b]], m_chunks[a].flows[position[a]]);
+        };
+        std::priority_queue<uint32_t, std::vector<uint32_t>, decltype(later)> heads(later);
         for (uint32_t c = 0; c < m_chunks.size(); ++c) {
-            for (RawFlow f : m_chunks[c].flows) {
-                f.name = Global(c, f.name);
-                f.category = Global(c, f.category);
-                f.id = Global(c, f.id);
-                f.track = m_trackRemap[c][f.track];
-                flows.push_back(f);
-            }
-            m_chunks[c].flows.Release();
+            total += m_chunks[c].flows.size();
+            if (!m_chunks[c].flows.empty()) heads.push(c);
         }
-        std::sort(flows.begin(), flows.end(), [](const RawFlow& a, const RawFlow& b) {
-            if (a.category != b.category) return a.category < b.category;
-            if (a.id != b.id) return a.id < b.id;
-            if (a.ts != b.ts) return a.ts < b.ts;
-            return a.ref < b.ref;
-        });
-        ImportReport& report = m_model.report;
-        for (size_t i = 0; i < flows.size();) {
-            size_t groupEnd = i;
-            while (groupEnd < flows.size() && flows[groupEnd].category == flows[i].category &&
-                   flows[groupEnd].id == flows[i].id)
-                ++groupEnd;
-            // Each step or finish joins the latest start or step before it; one start may feed
-            // several finishes (Ascend writes 1 's' and 2 'f' for some HostToDevice ids). A finish
-            // earlier than every start (device and host clocks disagree) joins the first start.
-            const RawFlow* firstStart = nullptr;
-            for (size_t k = i; k < groupEnd && !firstStart; ++k)
-                if (flows[k].phase == FlowPhase::kStart) firstStart = &flows[k];
-            const RawFlow* source = nullptr;
-            bool sourceUsed = false;
-            bool firstStartUsed = false;
-            for (size_t k = i; k < groupEnd; ++k) {
-                const RawFlow& f = flows[k];
-                if (f.phase == FlowPhase::kStart) {
-                    if (source && !sourceUsed) ++report.unmatchedFlowEvents;
-                    source = &f;
-                    sourceUsed = &f == firstStart && firstStartUsed;
-                    continue;
-                }
-                const RawFlow* from = source ? source : firstStart;
-                if (!from) {
-                    ++report.unmatchedFlowEvents;
-                    continue;
-                }
-                m_model.flows.push_back({from->ts, f.ts, from->track, f.track, from->ref, f.ref, from->name,
-                                         from->category, from->id, from->bindToEnclosing, f.bindToEnclosing});
-                ++report.matchedFlows;
-                if (source) sourceUsed = true;
-                else firstStartUsed = true;
-                if (f.phase == FlowPhase::kStep) {
-                    source = &f;
-                    sourceUsed = false;
-                }
+        m_model.flows.reserve(total);
+        std::vector<RawFlow> group;
+        auto flush = [&] {
+            if (!group.empty()) MatchFlowsWithKey(group);
+            group.clear();
+        };
+        while (!heads.empty()) {
+            const uint32_t c = heads.top();
+            heads.pop();
+            RawFlow flow = m_chunks[c].flows[position[c]];
+            flow.category = Global(c, flow.category);
+            flow.track = m_trackRemap[c][flow.track];
+            if (!group.empty() && group.front().key != flow.key) flush();
+            group.push_back(flow);
+            if (++position[c] < m_chunks[c].flows.size()) {
+                heads.push(c);
+            } else {
+                m_chunks[c].flows.Release();
             }
-            if (source && !sourceUsed) ++report.unmatchedFlowEvents;
-            i = groupEnd;
         }
+        flush();
         std::sort(m_model.flows.begin(), m_model.flows.end(), [](const Flow& a, const Flow& b) {
             if (a.fromTs != b.fromTs) return a.fromTs < b.fromTs;
             return a.fromRef < b.fromRef;
         });
+    }
+
+    // One hash key's events (merged chunks keep time order within the key). Equal hashes with
+    // different category or id text are split first. Reading the id text is a random access into
+    // the trace, so the common pair of one start and one finish trusts the 64-bit hash: a
+    // collision there needs two ids whose hashes agree and whose other ends are both missing.
+    void MatchFlowsWithKey(std::vector<RawFlow>& group) {
+        if (group.size() == 1 || (group.size() == 2 && group[0].phase != group[1].phase &&
+                                  group[0].category == group[1].category)) {
+            MatchFlowGroup(group.data(), group.data() + group.size());
+            return;
+        }
+        const std::string_view firstText = FlowIdText(group.front());
+        bool oneId = true;
+        for (const RawFlow& f : group) oneId = oneId && f.category == group.front().category && FlowIdText(f) == firstText;
+        if (oneId) {
+            MatchFlowGroup(group.data(), group.data() + group.size());
+            return;
+        }
+        std::stable_sort(group.begin(), group.end(), [&](const RawFlow& a, const RawFlow& b) {
+            if (a.category != b.category) return a.category < b.category;
+            return FlowIdText(a) < FlowIdText(b);
+        });
+        for (size_t k = 0; k < group.size();) {
+            size_t end = k;
+            while (end < group.size() && group[end].category == group[k].category &&
+                   FlowIdText(group[end]) == FlowIdText(group[k]))
+                ++end;
+            MatchFlowGroup(group.data() + k, group.data() + end);
+            k = end;
+        }
+    }
+
+    // Flow events of one (category, id), in time order, become arrows. Each step or finish joins
+    // the latest start or step before it; one start may feed several finishes (Ascend writes 1
+    // 's' and 2 'f' for some HostToDevice ids). A finish earlier than every start (device and host
+    // clocks disagree) joins the first start.
+    void MatchFlowGroup(const RawFlow* begin, const RawFlow* end) {
+        ImportReport& report = m_model.report;
+        const RawFlow* firstStart = nullptr;
+        for (const RawFlow* f = begin; f < end && !firstStart; ++f)
+            if (f->phase == FlowPhase::kStart) firstStart = f;
+        const RawFlow* source = nullptr;
+        bool sourceUsed = false;
+        bool firstStartUsed = false;
+        for (const RawFlow* f = begin; f < end; ++f) {
+            if (f->phase == FlowPhase::kStart) {
+                if (source && !sourceUsed) ++report.unmatchedFlowEvents;
+                source = f;
+                sourceUsed = f == firstStart && firstStartUsed;
+                continue;
+            }
+            const RawFlow* from = source ? source : firstStart;
+            if (!from) {
+                ++report.unmatchedFlowEvents;
+                continue;
+            }
+            m_model.flows.push_back({from->ts, f->ts, from->ref, f->ref, from->track, f->track, from->category,
+                                     from->bindToEnclosing, f->bindToEnclosing});
+            ++report.matchedFlows;
+            if (source) sourceUsed = true;
+            else firstStartUsed = true;
+            if (f->phase == FlowPhase::kStep) {
+                source = f;
+                sourceUsed = false;
+            }
+        }
+        if (source && !sourceUsed) ++report.unmatchedFlowEvents;
     }
 
     void MergeReports() {

@@ -30,11 +30,4 @@ private:
     std::vector<TimeNs> m_overlapEnds;
 };
 
-// Display order of raw slices: start ascending, longer first, then file order.
-inline bool SliceBefore(const RawSlice& a, const RawSlice& b) {
-    if (a.startNs != b.startNs) return a.startNs < b.startNs;
-    if (a.durNs != b.durNs) return a.durNs > b.durNs;
-    return a.ref < b.ref;
-}
-
 }  // namespace tracelens

@@ -32,7 +32,7 @@ std::string TraceModel::TrackLabel(uint32_t track) const {
 }
 
 uint64_t TraceModel::MemoryBytes() const {
-    uint64_t bytes = strings.MemoryBytes() + tracks.capacity() * sizeof(Track) + flows.capacity() * sizeof(Flow);
+    uint64_t bytes = strings.MemoryBytes() + tracks.capacity() * sizeof(Track) + flows.ReservedBytes();
     for (const Track& track : tracks) {
         for (const Row& row : track.rows) {
             bytes += row.start.ReservedBytes() + row.end.ReservedBytes() + row.name.ReservedBytes() +

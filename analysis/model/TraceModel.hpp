@@ -63,14 +63,16 @@ struct Process {
     std::vector<uint32_t> tracks;  // display order
 };
 
-// One arrow from one flow event to the next of the same (category, id).
+// One arrow from one flow event to the next of the same (category, id). The name and id are
+// read from the text (fromRef) when shown.
 struct Flow {
     TimeNs fromTs, toTs;
-    uint32_t fromTrack, toTrack;
     uint64_t fromRef, toRef;
-    StringId name, category, id;
+    uint32_t fromTrack, toTrack;
+    StringId category;
     bool fromEnclosing, toEnclosing;  // bind to the enclosing slice ("bp": "e") or the next one
 };
+static_assert(sizeof(Flow) == 48);
 
 struct ImportReport {
     uint64_t eventCount = 0;
@@ -89,7 +91,7 @@ struct TraceModel {
     StringPool strings;
     std::vector<Process> processes;  // display order
     std::vector<Track> tracks;       // indexed by track id; display order is per process
-    std::vector<Flow> flows;         // sorted by fromTs
+    PodArray<Flow> flows;            // sorted by fromTs
     ImportReport report;
     TimeNs firstNs = 0, lastNs = 0;  // earliest timestamp and latest end
     uint64_t sliceCount = 0, instantCount = 0, counterSampleCount = 0;
