@@ -10,6 +10,7 @@
 
 #include "load/ChunkDecoder.hpp"
 #include "load/JsonScan.hpp"
+#include "load/TracePath.hpp"
 #include "model/ModelBuilder.hpp"
 
 namespace tracelens {
@@ -86,9 +87,11 @@ std::string FormatProblem(const std::string& file, const ImportProblem& problem)
 
 Result<std::unique_ptr<TraceModel>> LoadTrace(const std::string& path, const LoadOptions& options,
                                               LoadProgress* progress) {
-    Result<TraceText> text = TraceText::Open(path, options.text);
+    const Result<std::string> file = ResolveTraceFile(path);
+    if (!file.ok()) return file.status();
+    Result<TraceText> text = TraceText::Open(file.value(), options.text);
     if (!text.ok()) return text.status();
-    return LoadTraceText(std::move(text.value()), path, options, progress);
+    return LoadTraceText(std::move(text.value()), file.value(), options, progress);
 }
 
 Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::string& name,

@@ -1,0 +1,33 @@
+#include "load/TracePath.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <vector>
+
+namespace tracelens {
+
+Result<std::string> ResolveTraceFile(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    if (!fs::is_directory(path, error)) return path;
+    for (const char* candidate : {"ASCEND_PROFILER_OUTPUT/trace_view.json", "trace_view.json"}) {
+        const fs::path file = fs::path(path) / candidate;
+        if (fs::is_regular_file(file, error)) return file.string();
+    }
+    std::vector<std::string> traces;
+    for (fs::directory_iterator it(path, fs::directory_options::skip_permission_denied, error), end; !error && it != end;
+         it.increment(error)) {
+        const std::string name = it->path().filename().string();
+        const bool json = name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
+        const bool gz = name.size() > 8 && name.compare(name.size() - 8, 8, ".json.gz") == 0;
+        if ((json || gz) && it->is_regular_file(error)) traces.push_back(it->path().string());
+    }
+    if (error) return Status::Error(path + ": error: cannot list the folder: " + error.message());
+    if (traces.empty())
+        return Status::Error(path + ": error: no trace in this folder (looked for ASCEND_PROFILER_OUTPUT/trace_view.json, "
+                                    "trace_view.json and *.json)");
+    std::sort(traces.begin(), traces.end());
+    return traces.front();
+}
+
+}  // namespace tracelens

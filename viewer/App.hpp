@@ -1,0 +1,67 @@
+#pragma once
+// The window: GLFW, OpenGL 3.3 core through libepoxy, Dear ImGui, the main loop, and the
+// layout of the timeline and its side panel. Nothing else.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Fonts.hpp"
+#include "KeyScript.hpp"
+#include "LoadJob.hpp"
+#include "panels/DetailsPanel.hpp"
+#include "panels/ImportIssuesPanel.hpp"
+#include "panels/RangeStatsPanel.hpp"
+#include "panels/SearchPanel.hpp"
+#include "render/BoxRenderer.hpp"
+#include "timeline/TimelineView.hpp"
+
+struct GLFWwindow;
+
+namespace tracelens {
+
+struct ViewerOptions {
+    std::string path;
+    std::string screenshotPath;  // headless: render, write this PNG, exit
+    int width = 1600, height = 900;
+    std::string keys;            // played before the screenshot
+    std::string panel;           // side panel tab to show: details, range, search, issues
+};
+
+class App {
+public:
+    int Run(const ViewerOptions& options);
+    void Open(const std::string& path);  // also from drag and drop
+
+private:
+    bool Init(std::string* error);
+    void Shutdown();
+    void Frame(float dt);
+    void DrawMenuBar();
+    void DrawToolbar();
+    void DrawLoading();
+    void DrawSidePanel();
+    void DrawOpenDialog();
+    void DrawFrameOverlay();
+    void TakeLoadedModel();
+    void RememberRecent(const std::string& path);
+
+    ViewerOptions m_options;
+    GLFWwindow* m_window = nullptr;
+    FontSet m_fonts;
+    BoxRenderer m_boxes;
+    LoadJob m_load;
+    std::unique_ptr<TraceModel> m_model;
+    std::unique_ptr<TimelineView> m_timeline;
+    std::string m_loadError;
+    DetailsPanel m_details;
+    ImportIssuesPanel m_issues;
+    RangeStatsPanel m_range;
+    SearchPanel m_search;
+    int m_sideTab = 0;
+    bool m_openDialog = false;
+    char m_openPath[1024] = {};
+    std::vector<std::string> m_recent;
+    double m_lastCpuMs = 0;
+};
+
+}  // namespace tracelens

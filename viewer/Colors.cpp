@@ -1,0 +1,66 @@
+#include "Colors.hpp"
+
+#include <cmath>
+
+#include "core/StringPool.hpp"
+
+namespace tracelens {
+namespace {
+
+Rgba FromHsl(float hue, float saturation, float lightness) {
+    auto channel = [&](float n) {
+        const float k = std::fmod(n + hue / 30.0f, 12.0f);
+        const float a = saturation * std::fmin(lightness, 1.0f - lightness);
+        return lightness - a * std::fmax(-1.0f, std::fmin(std::fmin(k - 3.0f, 9.0f - k), 1.0f));
+    };
+    return {channel(0), channel(8), channel(4), 1.0f};
+}
+
+constexpr Rgba kComputing{0.20f, 0.55f, 0.85f, 1.0f};
+constexpr Rgba kCommunication{0.95f, 0.60f, 0.15f, 1.0f};
+constexpr Rgba kCommunicationExposed{0.86f, 0.24f, 0.20f, 1.0f};
+constexpr Rgba kFree{0.55f, 0.57f, 0.60f, 1.0f};
+
+}  // namespace
+
+const LegendEntry kTimeClassLegend[4] = {
+    {"Computing", kComputing},
+    {"Communication", kCommunication},
+    {"Communication, not overlapped", kCommunicationExposed},
+    {"Free", kFree},
+};
+
+const Rgba* TimeClassColor(std::string_view name) {
+    if (name == "Computing") return &kComputing;
+    if (name == "Communication") return &kCommunication;
+    if (name == "Communication(Not Overlapped)") return &kCommunicationExposed;
+    if (name == "Free") return &kFree;
+    return nullptr;
+}
+
+Rgba ColorForName(std::string_view name) {
+    if (const Rgba* fixed = TimeClassColor(name)) return *fixed;
+    const uint64_t hash = HashBytes(name);
+    // Communication operators keep to warm hues so they read as communication at a glance.
+    const bool communication = name.rfind("hcom_", 0) == 0 || name.find("AllReduce") != std::string_view::npos ||
+                               name.find("allReduce") != std::string_view::npos || name.rfind("nccl", 0) == 0 ||
+                               name.rfind("Notify", 0) == 0 || name.rfind("Memcpy", 0) == 0;
+    float hue = communication ? 15.0f + static_cast<float>(hash % 40) : static_cast<float>(hash % 360);
+    // Keep compute names away from the reserved warm band.
+    if (!communication && hue > 5.0f && hue < 60.0f) hue += 120.0f;
+    const float saturation = 0.45f + static_cast<float>((hash >> 12) % 25) / 100.0f;
+    const float lightness = 0.40f + static_cast<float>((hash >> 20) % 14) / 100.0f;
+    return FromHsl(hue, saturation, lightness);
+}
+
+uint32_t PackColor(const Rgba& color) {
+    auto byte = [](float v) { return static_cast<uint32_t>(std::lround(std::fmin(1.0f, std::fmax(0.0f, v)) * 255.0f)); };
+    return byte(color.r) | byte(color.g) << 8 | byte(color.b) << 16 | byte(color.a) << 24;
+}
+
+Rgba Dimmed(const Rgba& color) {
+    const float grey = (color.r + color.g + color.b) / 3.0f;
+    return {grey * 0.35f + 0.12f, grey * 0.35f + 0.12f, grey * 0.35f + 0.13f, 1.0f};
+}
+
+}  // namespace tracelens

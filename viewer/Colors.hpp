@@ -1,0 +1,29 @@
+#pragma once
+// Stable colours: a slice name always gets the same colour, in any trace and any session;
+// time classes of the tuning method (compute, communication, free) get fixed ones.
+#include <cstdint>
+#include <string_view>
+
+namespace tracelens {
+
+struct Rgba {
+    float r, g, b, a;
+};
+
+// Colour of a slice name: a hash picks a hue, lightness is kept readable under white text.
+Rgba ColorForName(std::string_view name);
+
+// Fixed colours for Ascend time classes, or nullptr when 'name' is not one of them.
+const Rgba* TimeClassColor(std::string_view name);
+
+uint32_t PackColor(const Rgba& color);  // ImGui's IM_COL32 layout
+Rgba Dimmed(const Rgba& color);         // for slices that do not match a search
+
+// The legend of the fixed colours, in display order.
+struct LegendEntry {
+    const char* label;
+    Rgba color;
+};
+extern const LegendEntry kTimeClassLegend[4];
+
+}  // namespace tracelens

@@ -1,0 +1,52 @@
+#include "KeyScript.hpp"
+
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+
+#include <cctype>
+
+namespace tracelens {
+
+bool KeyScript::Parse(const std::string& text, std::string* error) {
+    m_keys.clear();
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '{') {
+            const size_t close = text.find('}', i);
+            const std::string name = close == std::string::npos ? text.substr(i) : text.substr(i + 1, close - i - 1);
+            int key = GLFW_KEY_UNKNOWN;
+            if (name == "Home") key = GLFW_KEY_HOME;
+            else if (name == "End") key = GLFW_KEY_END;
+            else if (name == "Enter") key = GLFW_KEY_ENTER;
+            else if (name == "Esc") key = GLFW_KEY_ESCAPE;
+            else if (name == "Shift") key = GLFW_KEY_LEFT_SHIFT;
+            if (key == GLFW_KEY_UNKNOWN || close == std::string::npos) {
+                *error = "unknown key name {" + name + "} in --keys";
+                return false;
+            }
+            m_keys.push_back(key);
+            i = close;
+        } else if (std::isalnum(static_cast<unsigned char>(c))) {
+            m_keys.push_back(std::toupper(static_cast<unsigned char>(c)));  // GLFW letter keys are ASCII
+        } else if (c != ' ') {
+            *error = std::string("unknown key '") + c + "' in --keys";
+            return false;
+        }
+    }
+    return true;
+}
+
+bool KeyScript::Step(GLFWwindow* window) {
+    if (m_next >= m_keys.size()) return false;
+    const int key = m_keys[m_next];
+    // Press on the first frame, hold, release, then one frame with no key down.
+    if (m_frame == 0) ImGui_ImplGlfw_KeyCallback(window, key, 0, GLFW_PRESS, 0);
+    if (m_frame == kHoldFrames) ImGui_ImplGlfw_KeyCallback(window, key, 0, GLFW_RELEASE, 0);
+    if (++m_frame > kHoldFrames + 1) {
+        m_frame = 0;
+        ++m_next;
+    }
+    return true;
+}
+
+}  // namespace tracelens

@@ -1,0 +1,41 @@
+#pragma once
+// Plain view state of the timeline: what is visible, selected and hovered. The model is never
+// changed by the viewer; a person's actions change this.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/Time.hpp"
+
+namespace tracelens {
+
+// One slice: its track, row and index in the row.
+struct SliceRef {
+    uint32_t track = UINT32_MAX;
+    uint32_t row = 0;
+    uint32_t index = 0;
+    bool valid() const { return track != UINT32_MAX; }
+    bool operator==(const SliceRef& other) const {
+        return track == other.track && row == other.row && index == other.index;
+    }
+};
+
+struct ViewState {
+    // Visible time range, in ns relative to the trace's first timestamp; doubles keep sub-ns
+    // zoom smooth, and relative values stay exact for any trace shorter than about 100 days.
+    double viewStartNs = 0;
+    double viewEndNs = 1;
+    float scrollY = 0;
+
+    SliceRef selected;
+    SliceRef hovered;
+    bool hasRange = false;  // a range selection, shift-drag
+    TimeNs rangeStartNs = 0, rangeEndNs = 0;  // relative
+    std::vector<uint32_t> rangeTracks;
+
+    std::string search;
+    bool showFlows = true;
+    bool showFrameOverlay = false;
+};
+
+}  // namespace tracelens

@@ -1,0 +1,69 @@
+#include "ViewerMain.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "App.hpp"
+
+#ifndef TRACELENS_ASSETS_DIR
+#define TRACELENS_ASSETS_DIR ""
+#endif
+
+namespace tracelens {
+namespace {
+
+void Usage() {
+    std::fprintf(stderr,
+                 "usage: tracelens [PATH] [--screenshot OUT.png] [--size WxH] [--keys KEYS] [--panel NAME]\n"
+                 "       tracelens stats PATH [--json]\n"
+                 "  PATH          a trace (.json, .json.gz); without it, the bundled sample\n"
+                 "  --screenshot  render through the real pipeline (needs an X server or Xvfb), write a PNG, exit\n"
+                 "  --keys        keys played first, each held 0.1 s: W/S zoom, A/D pan, F frame, {Home} all\n"
+                 "  --panel       side panel to show: details, range, search, issues\n");
+}
+
+std::string DefaultSample() {
+    return std::string(TRACELENS_ASSETS_DIR) + "/sample_rank0_ascend_pt";
+}
+
+}  // namespace
+
+int RunViewer(int argc, char** argv) {
+    ViewerOptions options;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+        if (arg == "--screenshot") {
+            const char* path = value();
+            if (!path) return Usage(), 2;
+            options.screenshotPath = path;
+        } else if (arg == "--size") {
+            const char* size = value();
+            if (!size || std::sscanf(size, "%dx%d", &options.width, &options.height) != 2 || options.width < 200 ||
+                options.height < 150)
+                return Usage(), 2;
+        } else if (arg == "--keys") {
+            const char* keys = value();
+            if (!keys) return Usage(), 2;
+            options.keys = keys;
+        } else if (arg == "--panel") {
+            const char* panel = value();
+            if (!panel) return Usage(), 2;
+            options.panel = panel;
+        } else if (arg == "--help" || arg == "-h") {
+            Usage();
+            return 0;
+        } else if (!arg.empty() && arg[0] != '-' && options.path.empty()) {
+            options.path = arg;
+        } else {
+            Usage();
+            return 2;
+        }
+    }
+    if (options.path.empty()) options.path = DefaultSample();
+    App app;
+    return app.Run(options);
+}
+
+}  // namespace tracelens

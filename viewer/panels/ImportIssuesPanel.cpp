@@ -1,0 +1,33 @@
+#include "panels/ImportIssuesPanel.hpp"
+
+#include <imgui.h>
+
+#include "load/TraceLoader.hpp"
+
+namespace tracelens {
+
+void ImportIssuesPanel::DrawContents(const TraceModel& model) {
+    const ImportReport& report = model.report;
+    if (report.problemCount == 0) {
+        ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1), "No import problems: every event loaded.");
+    } else {
+        ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1), "%llu problems; the first %zu by place in the file:",
+                           static_cast<unsigned long long>(report.problemCount), report.problems.size());
+    }
+    ImGui::Text("%llu events read; %llu flow arrows, %llu flow events without a partner",
+                static_cast<unsigned long long>(report.eventCount), static_cast<unsigned long long>(report.matchedFlows),
+                static_cast<unsigned long long>(report.unmatchedFlowEvents));
+    ImGui::Separator();
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(report.problems.size()));
+    while (clipper.Step()) {
+        for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+            const std::string line = FormatProblem(model.path, report.problems[static_cast<size_t>(i)]);
+            ImGui::PushTextWrapPos(0);
+            ImGui::TextUnformatted(line.c_str());
+            ImGui::PopTextWrapPos();
+        }
+    }
+}
+
+}  // namespace tracelens

@@ -1,0 +1,132 @@
+#include "panels/RangeStatsPanel.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "load/JsonString.hpp"
+#include "stats/TraceSummary.hpp"
+#include "timeline/TimelineView.hpp"
+
+namespace tracelens {
+namespace {
+
+enum Column { kName, kCount, kTotal, kSelf, kAverage, kMin, kMax, kShare, kColumnCount };
+
+std::string CsvField(std::string_view text) {
+    if (text.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(text);
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+}  // namespace
+
+std::string RangeStatsPanel::ToCsv(const TraceModel& model, const RangeStatsResult& stats) {
+    std::string csv = "name,count,total_ns,self_ns,average_ns,min_ns,max_ns,share_of_range\n";
+    for (const NameStats& s : stats.byName) {
+        csv += CsvField(model.Name(s.name)) + "," + std::to_string(s.count) + "," + std::to_string(s.totalNs) + "," +
+               std::to_string(s.selfNs) + "," + std::to_string(s.totalNs / static_cast<TimeNs>(std::max<uint64_t>(1, s.count))) +
+               "," + std::to_string(s.minNs) + "," + std::to_string(s.maxNs) + "," +
+               std::to_string(stats.rangeNs > 0 ? static_cast<double>(s.clippedNs) / static_cast<double>(stats.rangeNs) : 0.0) +
+               "\n";
+    }
+    return csv;
+}
+
+void RangeStatsPanel::SortRows(const TraceModel& model) {
+    auto key = [&](const NameStats& s) -> double {
+        switch (m_sortColumn) {
+            case kCount: return static_cast<double>(s.count);
+            case kSelf: return static_cast<double>(s.selfNs);
+            case kAverage: return static_cast<double>(s.totalNs) / static_cast<double>(std::max<uint64_t>(1, s.count));
+            case kMin: return static_cast<double>(s.minNs);
+            case kMax: return static_cast<double>(s.maxNs);
+            case kShare: return static_cast<double>(s.clippedNs);
+            default: return static_cast<double>(s.totalNs);
+        }
+    };
+    std::stable_sort(m_stats.byName.begin(), m_stats.byName.end(), [&](const NameStats& a, const NameStats& b) {
+        if (m_sortColumn == kName) {
+            const bool less = model.Name(a.name) < model.Name(b.name);
+            return m_sortAscending ? less : model.Name(b.name) < model.Name(a.name);
+        }
+        return m_sortAscending ? key(a) < key(b) : key(a) > key(b);
+    });
+}
+
+void RangeStatsPanel::DrawContents(TimelineView& timeline) {
+    const ViewState& state = timeline.state();
+    const TraceModel& model = timeline.model();
+    if (!state.hasRange || state.rangeTracks.empty()) {
+        ImGui::TextDisabled("Shift-drag over the tracks (or drag on the ruler for all tracks)");
+        ImGui::TextDisabled("to see statistics of a time range.");
+        m_valid = false;
+        return;
+    }
+    if (!m_valid || m_start != state.rangeStartNs || m_end != state.rangeEndNs || m_tracks != state.rangeTracks) {
+        m_start = state.rangeStartNs;
+        m_end = state.rangeEndNs;
+        m_tracks = state.rangeTracks;
+        m_stats = ComputeRangeStats(model, m_tracks, model.firstNs + m_start, model.firstNs + m_end);
+        m_valid = true;
+        SortRows(model);
+    }
+    ImGui::Text("%s .. %s: %s over %zu tracks, %llu slices", timeline.RelativeTime(model.firstNs + m_start).c_str(),
+                timeline.RelativeTime(model.firstNs + m_end).c_str(), FormatDuration(m_end - m_start).c_str(), m_tracks.size(),
+                static_cast<unsigned long long>(m_stats.sliceCount));
+    if (ImGui::Button("Copy as CSV")) ImGui::SetClipboardText(ToCsv(model, m_stats).c_str());
+    ImGui::SameLine();
+    if (ImGui::Button("Zoom to range (F)"))
+        timeline.ShowRange(static_cast<double>(m_start), static_cast<double>(m_end), true);
+    const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                                  ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("range", kColumnCount, flags)) return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch, 0, kName);
+    ImGui::TableSetupColumn("Count", 0, 0, kCount);
+    ImGui::TableSetupColumn("Total", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 0, kTotal);
+    ImGui::TableSetupColumn("Self", ImGuiTableColumnFlags_PreferSortDescending, 0, kSelf);
+    ImGui::TableSetupColumn("Average", ImGuiTableColumnFlags_PreferSortDescending, 0, kAverage);
+    ImGui::TableSetupColumn("Min", 0, 0, kMin);
+    ImGui::TableSetupColumn("Max", ImGuiTableColumnFlags_PreferSortDescending, 0, kMax);
+    ImGui::TableSetupColumn("% of range", ImGuiTableColumnFlags_PreferSortDescending, 0, kShare);
+    ImGui::TableHeadersRow();
+    if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty && specs->SpecsCount > 0) {
+        m_sortColumn = static_cast<int>(specs->Specs[0].ColumnUserID);
+        m_sortAscending = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
+        SortRows(model);
+        specs->SpecsDirty = false;
+    }
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(m_stats.byName.size()));
+    while (clipper.Step()) {
+        for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+            const NameStats& s = m_stats.byName[static_cast<size_t>(i)];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            const std::string_view name = model.Name(s.name);
+            ImGui::TextUnformatted(name.data(), name.data() + name.size());
+            ImGui::TableNextColumn();
+            ImGui::Text("%llu", static_cast<unsigned long long>(s.count));
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(FormatDuration(s.totalNs).c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(FormatDuration(s.selfNs).c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(FormatDuration(s.totalNs / static_cast<TimeNs>(std::max<uint64_t>(1, s.count))).c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(FormatDuration(s.minNs).c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(FormatDuration(s.maxNs).c_str());
+            ImGui::TableNextColumn();
+            ImGui::Text("%.1f %%", m_end > m_start ? 100.0 * static_cast<double>(s.clippedNs) / static_cast<double>(m_end - m_start) : 0.0);
+        }
+    }
+    ImGui::EndTable();
+}
+
+}  // namespace tracelens

@@ -1,0 +1,30 @@
+#pragma once
+// Statistics of the range selection (shift-drag): one row per name with count, total, self
+// time, average, min, max and share of the range; sortable; copied as CSV.
+#include <string>
+#include <vector>
+
+#include "index/RangeStats.hpp"
+
+namespace tracelens {
+
+class TimelineView;
+
+class RangeStatsPanel {
+public:
+    void DrawContents(TimelineView& timeline);
+    // The table as CSV text (header line, then one line per name).
+    static std::string ToCsv(const TraceModel& model, const RangeStatsResult& stats);
+
+private:
+    void SortRows(const TraceModel& model);
+
+    TimeNs m_start = 0, m_end = 0;
+    std::vector<uint32_t> m_tracks;
+    RangeStatsResult m_stats;
+    bool m_valid = false;
+    int m_sortColumn = 2;
+    bool m_sortAscending = false;
+};
+
+}  // namespace tracelens

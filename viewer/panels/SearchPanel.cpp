@@ -1,0 +1,103 @@
+#include "panels/SearchPanel.hpp"
+
+#include <imgui.h>
+
+#include "stats/TraceSummary.hpp"
+#include "timeline/TimelineView.hpp"
+
+namespace tracelens {
+
+void SearchPanel::Step(TimelineView& timeline, bool forward) {
+    const auto& matches = timeline.search().Matches();
+    if (matches.empty()) return;
+    const ViewState& state = timeline.state();
+    if (state.selected.valid()) {
+        // Continue from the selection when it is a match, else from the view's centre.
+        size_t position = timeline.search().FirstAtOrAfter(timeline.SliceStart(state.selected));
+        while (position < matches.size() && !(matches[position].slice == state.selected) &&
+               matches[position].startNs == timeline.SliceStart(state.selected))
+            ++position;
+        if (position < matches.size() && matches[position].slice == state.selected) {
+            m_current = forward ? (position + 1) % matches.size() : (position + matches.size() - 1) % matches.size();
+        } else {
+            m_current = forward ? position % matches.size() : (position + matches.size() - 1) % matches.size();
+        }
+    } else {
+        const TimeNs center = timeline.model().firstNs + static_cast<TimeNs>((state.viewStartNs + state.viewEndNs) / 2);
+        const size_t position = timeline.search().FirstAtOrAfter(center);
+        m_current = forward ? position % matches.size() : (position + matches.size() - 1) % matches.size();
+    }
+    timeline.Select(matches[m_current].slice, true);
+}
+
+void SearchPanel::DrawToolbar(TimelineView& timeline) {
+    if (m_focusInput) {
+        ImGui::SetKeyboardFocusHere();
+        m_focusInput = false;
+    }
+    ImGui::SetNextItemWidth(260);
+    const bool enter = ImGui::InputTextWithHint("##search", "search names (Ctrl+F)", m_input, sizeof m_input,
+                                                ImGuiInputTextFlags_EnterReturnsTrue);
+    if (m_ran != m_input) {
+        m_ran = m_input;
+        timeline.search().Run(timeline.model(), m_ran);
+        m_current = 0;
+    }
+    if (enter) {
+        Step(timeline, !ImGui::GetIO().KeyShift);
+        ImGui::SetKeyboardFocusHere(-1);  // keep typing / pressing Enter
+    }
+    ImGui::SameLine();
+    const SearchIndex& search = timeline.search();
+    if (search.Active()) {
+        ImGui::Text("%llu matches", static_cast<unsigned long long>(search.Count()));
+        ImGui::SameLine();
+        if (ImGui::ArrowButton("##previous", ImGuiDir_Up)) Step(timeline, false);
+        ImGui::SameLine();
+        if (ImGui::ArrowButton("##next", ImGuiDir_Down)) Step(timeline, true);
+    } else {
+        ImGui::TextDisabled("Enter: next, Shift+Enter: previous");
+    }
+}
+
+void SearchPanel::DrawContents(TimelineView& timeline) {
+    const SearchIndex& search = timeline.search();
+    if (!search.Active()) {
+        ImGui::TextDisabled("Type in the search box: every slice whose name contains the text,");
+        ImGui::TextDisabled("case-insensitive, is highlighted and the rest dimmed.");
+        return;
+    }
+    ImGui::Text("%llu matches for \"%s\"", static_cast<unsigned long long>(search.Count()), search.Query().c_str());
+    if (search.Count() > search.Matches().size()) ImGui::TextDisabled("(the first %zu are listed)", search.Matches().size());
+    const TraceModel& model = timeline.model();
+    if (!ImGui::BeginTable("matches", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit)) return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("Start");
+    ImGui::TableSetupColumn("Duration");
+    ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(search.Matches().size()));
+    while (clipper.Step()) {
+        for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+            const SearchMatch& match = search.Matches()[static_cast<size_t>(i)];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::PushID(i);
+            const bool selected = timeline.state().selected == match.slice;
+            if (ImGui::Selectable(timeline.RelativeTime(match.startNs).c_str(), selected, ImGuiSelectableFlags_SpanAllColumns)) {
+                m_current = static_cast<size_t>(i);
+                timeline.Select(match.slice, true);
+            }
+            ImGui::PopID();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(FormatDuration(timeline.SliceEnd(match.slice) - match.startNs).c_str());
+            ImGui::TableNextColumn();
+            const std::string_view name = model.Name(timeline.SliceName(match.slice));
+            ImGui::TextUnformatted(name.data(), name.data() + name.size());
+        }
+    }
+    ImGui::EndTable();
+}
+
+}  // namespace tracelens

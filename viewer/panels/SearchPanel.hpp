@@ -1,0 +1,27 @@
+#pragma once
+// Search: a box in the toolbar (Enter: next match, Shift+Enter: previous) and a list of the
+// matches in the side panel.
+#include <string>
+
+namespace tracelens {
+
+class TimelineView;
+
+class SearchPanel {
+public:
+    // The toolbar part: input, match count, previous / next.
+    void DrawToolbar(TimelineView& timeline);
+    // The list of matches.
+    void DrawContents(TimelineView& timeline);
+    // Selects the next (or previous) match after the current selection.
+    void Step(TimelineView& timeline, bool forward);
+    void FocusInput() { m_focusInput = true; }
+
+private:
+    char m_input[256] = {};
+    std::string m_ran;
+    bool m_focusInput = false;
+    size_t m_current = 0;
+};
+
+}  // namespace tracelens

@@ -1,0 +1,35 @@
+#include "render/Screenshot.hpp"
+
+#include <epoxy/gl.h>
+#include <stb/stb_image_write.h>
+
+#include <vector>
+
+namespace tracelens {
+
+bool WriteScreenshot(const std::string& path, int widthPx, int heightPx, std::string* error) {
+    std::vector<unsigned char> pixels(static_cast<size_t>(widthPx) * heightPx * 4);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, widthPx, heightPx, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+    // OpenGL's rows run bottom-up; PNG's top-down. Alpha is forced opaque.
+    std::vector<unsigned char> flipped(pixels.size());
+    const size_t rowBytes = static_cast<size_t>(widthPx) * 4;
+    for (int y = 0; y < heightPx; ++y) {
+        const unsigned char* source = pixels.data() + (static_cast<size_t>(heightPx - 1 - y)) * rowBytes;
+        unsigned char* target = flipped.data() + static_cast<size_t>(y) * rowBytes;
+        for (size_t x = 0; x < rowBytes; x += 4) {
+            target[x] = source[x];
+            target[x + 1] = source[x + 1];
+            target[x + 2] = source[x + 2];
+            target[x + 3] = 255;
+        }
+    }
+    if (!stbi_write_png(path.c_str(), widthPx, heightPx, 4, flipped.data(), static_cast<int>(rowBytes))) {
+        *error = "cannot write " + path;
+        return false;
+    }
+    return true;
+}
+
+}  // namespace tracelens

@@ -1,0 +1,58 @@
+#include "timeline/SearchIndex.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace tracelens {
+namespace {
+
+bool ContainsIgnoringCase(std::string_view haystack, const std::string& lowerNeedle) {
+    if (lowerNeedle.size() > haystack.size()) return false;
+    for (size_t i = 0; i + lowerNeedle.size() <= haystack.size(); ++i) {
+        size_t k = 0;
+        while (k < lowerNeedle.size() &&
+               std::tolower(static_cast<unsigned char>(haystack[i + k])) == static_cast<unsigned char>(lowerNeedle[k]))
+            ++k;
+        if (k == lowerNeedle.size()) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+void SearchIndex::Run(const TraceModel& model, const std::string& query) {
+    m_query = query;
+    m_matches.clear();
+    m_count = 0;
+    m_nameMatches.assign(model.strings.size(), 0);
+    if (query.empty()) return;
+    std::string lower(query);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    bool any = false;
+    for (StringId id = 1; id < model.strings.size(); ++id)
+        if (ContainsIgnoringCase(model.strings.Get(id), lower)) m_nameMatches[id] = 1, any = true;
+    if (!any) return;
+    for (uint32_t t = 0; t < model.tracks.size(); ++t) {
+        const Track& track = model.tracks[t];
+        for (uint32_t r = 0; r < track.rows.size(); ++r) {
+            const Row& row = track.rows[r];
+            for (uint32_t i = 0; i < row.size(); ++i) {
+                if (!m_nameMatches[row.name[i]]) continue;
+                ++m_count;
+                if (m_matches.size() < kMaxListed) m_matches.push_back({row.start[i], {t, r, i}});
+            }
+        }
+    }
+    std::sort(m_matches.begin(), m_matches.end(), [](const SearchMatch& a, const SearchMatch& b) {
+        if (a.startNs != b.startNs) return a.startNs < b.startNs;
+        return a.slice.track < b.slice.track;
+    });
+}
+
+size_t SearchIndex::FirstAtOrAfter(TimeNs t) const {
+    const auto it = std::lower_bound(m_matches.begin(), m_matches.end(), t,
+                                     [](const SearchMatch& m, TimeNs value) { return m.startNs < value; });
+    return it == m_matches.end() ? 0 : static_cast<size_t>(it - m_matches.begin());
+}
+
+}  // namespace tracelens

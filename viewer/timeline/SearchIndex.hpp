@@ -1,0 +1,40 @@
+#pragma once
+// Case-insensitive substring search over slice names: which names match, and every matching
+// slice in time order for next / previous.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ViewState.hpp"
+#include "model/TraceModel.hpp"
+
+namespace tracelens {
+
+struct SearchMatch {
+    TimeNs startNs;
+    SliceRef slice;
+};
+
+class SearchIndex {
+public:
+    // Runs the search. O(distinct names · length + slices). Keeps at most kMaxListed matches
+    // in the list; the count is always exact.
+    void Run(const TraceModel& model, const std::string& query);
+    bool Active() const { return !m_query.empty(); }
+    bool NameMatches(StringId name) const { return name < m_nameMatches.size() && m_nameMatches[name]; }
+    uint64_t Count() const { return m_count; }
+    const std::vector<SearchMatch>& Matches() const { return m_matches; }
+    const std::string& Query() const { return m_query; }
+    // Index of the first match starting at or after 't' (wrapping), for next / previous.
+    size_t FirstAtOrAfter(TimeNs t) const;
+
+    static constexpr size_t kMaxListed = 1000000;
+
+private:
+    std::string m_query;
+    std::vector<char> m_nameMatches;
+    std::vector<SearchMatch> m_matches;
+    uint64_t m_count = 0;
+};
+
+}  // namespace tracelens

@@ -1,0 +1,245 @@
+#include "timeline/TimelineView.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "index/RowQuery.hpp"
+#include "stats/TraceSummary.hpp"
+
+namespace tracelens {
+namespace {
+constexpr float kHeaderWidthPx = 290.0f;
+constexpr float kMinimapHeightPx = 30.0f;
+constexpr float kRulerHeightPx = 38.0f;
+constexpr float kScrollbarWidthPx = 10.0f;
+}  // namespace
+
+TimelineView::TimelineView(const TraceModel& model) : m_model(model) {
+    m_nameColors.resize(model.strings.size());
+    m_nameColorKnown.assign(model.strings.size(), 0);
+    // Counter scales are fixed per track, so that bars do not jump while panning.
+    m_counterMax.assign(model.tracks.size(), 0.0);
+    m_counterMin.assign(model.tracks.size(), 0.0);
+    for (uint32_t t = 0; t < model.tracks.size(); ++t) {
+        const Track& track = model.tracks[t];
+        for (const double value : track.counterValue) {
+            m_counterMax[t] = std::max(m_counterMax[t], value);
+            m_counterMin[t] = std::min(m_counterMin[t], value);
+        }
+    }
+    m_flowCategoryIndex.assign(model.strings.size(), -1);
+    for (const Flow& flow : model.flows) {
+        if (m_flowCategoryIndex[flow.category] < 0) {
+            m_flowCategoryIndex[flow.category] = static_cast<int32_t>(m_flowCategories.size());
+            m_flowCategories.push_back(flow.category);
+            m_flowCategoryShown.push_back(1);
+        }
+        m_maxFlowSpanNs = std::max(m_maxFlowSpanNs, std::abs(flow.toTs - flow.fromTs));
+    }
+    BuildMinimap();
+    ShowAll();
+}
+
+TimeNs TimelineView::AbsoluteNs(double relativeNs) const {
+    const double clamped = std::max(-9.0e18, std::min(9.0e18, relativeNs));
+    return m_model.firstNs + static_cast<TimeNs>(std::floor(clamped));
+}
+
+const Rgba& TimelineView::NameColor(StringId name) {
+    if (!m_nameColorKnown[name]) {
+        m_nameColors[name] = ColorForName(m_model.strings.Get(name));
+        m_nameColorKnown[name] = 1;
+    }
+    return m_nameColors[name];
+}
+
+std::string TimelineView::RelativeTime(TimeNs absoluteNs) const {
+    return "+" + FormatDuration(absoluteNs - m_model.firstNs);
+}
+
+void TimelineView::ShowAll() {
+    const double span = std::max<double>(1000.0, static_cast<double>(m_model.lastNs - m_model.firstNs));
+    ShowRange(0, span, true);
+}
+
+void TimelineView::ShowRange(double startNs, double endNs, bool withMargin) {
+    double width = std::max(endNs - startNs, 20.0);
+    double margin = withMargin ? width * 0.03 : 0.0;
+    m_state.viewStartNs = startNs - margin;
+    m_state.viewEndNs = startNs + width + margin;
+    ClampView();
+}
+
+void TimelineView::ExpandToTrack(uint32_t track) {
+    const uint32_t process = m_model.tracks[track].process;
+    if (process < m_layout.collapsedProcess.size() && m_layout.collapsedProcess[process]) {
+        m_layout.collapsedProcess[process] = 0;
+        m_layoutDirty = true;
+    }
+    if (track < m_layout.hiddenTrack.size() && m_layout.hiddenTrack[track]) {
+        m_layout.hiddenTrack[track] = 0;
+        m_layoutDirty = true;
+    }
+}
+
+void TimelineView::Select(const SliceRef& slice, bool frame) {
+    m_state.selected = slice;
+    if (!slice.valid()) return;
+    ExpandToTrack(slice.track);
+    if (m_layoutDirty) {
+        m_layout.Build(m_model, m_metrics);
+        m_layoutDirty = false;
+    }
+    if (frame) {
+        const double start = static_cast<double>(SliceStart(slice) - m_model.firstNs);
+        const double end = static_cast<double>(SliceEnd(slice) - m_model.firstNs);
+        ShowRange(start, std::max(end, start + 50.0), true);
+    }
+    // Scroll vertically so that the slice's row is on screen.
+    if (const Lane* lane = m_layout.FindTrack(slice.track); lane && !lane->pinned) {
+        const float rowY = lane->y + static_cast<float>(slice.row) * m_metrics.rowHeight;
+        const float visible = m_canvas.bodyBottom - m_canvas.bodyTop - m_layout.pinnedHeight();
+        if (visible > 0 && (rowY < m_scrollY || rowY > m_scrollY + visible - m_metrics.rowHeight))
+            m_scrollY = std::max(0.0f, rowY - visible / 3.0f);
+    }
+}
+
+const EventDetails& TimelineView::Details(uint64_t ref) {
+    auto it = m_detailsCache.find(ref);
+    if (it != m_detailsCache.end()) return it->second;
+    if (m_detailsCache.size() > 256) m_detailsCache.clear();
+    return m_detailsCache.emplace(ref, ReadEventDetails(m_model.text, ref)).first->second;
+}
+
+TimeNs TimelineView::SelfTime(const SliceRef& s) const {
+    const Track& track = m_model.tracks[s.track];
+    const Row& row = track.rows[s.row];
+    const TimeNs start = row.start[s.index], end = row.end[s.index];
+    TimeNs self = end - start;
+    if (row.kind != RowKind::kNested || s.row + 1 >= track.rows.size()) return self;
+    const Row& child = track.rows[s.row + 1];
+    if (child.kind != RowKind::kNested) return self;
+    for (size_t i = FirstEndingAfter(child, start); i < child.size() && child.start[i] < end; ++i)
+        if (child.start[i] >= start) self -= std::min(child.end[i], end) - child.start[i];
+    return self;
+}
+
+SliceRef TimelineView::Parent(const SliceRef& s) const {
+    const Track& track = m_model.tracks[s.track];
+    if (s.row == 0 || track.rows[s.row].kind != RowKind::kNested) return {};
+    const Row& parent = track.rows[s.row - 1];
+    const int64_t hit = HitTest(parent, SliceStart(s), 0);
+    if (hit < 0) return {};
+    return {s.track, s.row - 1, static_cast<uint32_t>(hit)};
+}
+
+std::vector<SliceRef> TimelineView::Children(const SliceRef& s, size_t limit) const {
+    std::vector<SliceRef> children;
+    const Track& track = m_model.tracks[s.track];
+    if (s.row + 1 >= track.rows.size() || track.rows[s.row + 1].kind != RowKind::kNested) return children;
+    const Row& child = track.rows[s.row + 1];
+    const TimeNs start = SliceStart(s), end = SliceEnd(s);
+    for (size_t i = FirstEndingAfter(child, start); i < child.size() && child.start[i] < end && children.size() < limit; ++i)
+        if (child.start[i] >= start) children.push_back({s.track, s.row + 1, static_cast<uint32_t>(i)});
+    return children;
+}
+
+SliceRef TimelineView::EnclosingSlice(uint32_t trackId, TimeNs t) const {
+    const Track& track = m_model.tracks[trackId];
+    SliceRef best;
+    for (uint32_t r = 0; r < track.rows.size(); ++r) {
+        if (track.rows[r].kind != RowKind::kNested) break;
+        const int64_t hit = HitTest(track.rows[r], t, 0);
+        if (hit < 0) break;
+        best = {trackId, r, static_cast<uint32_t>(hit)};
+    }
+    return best;
+}
+
+void TimelineView::Draw(BoxRenderer& boxes, float frameDt) {
+    const auto started = std::chrono::steady_clock::now();
+    if (m_layoutDirty) {
+        m_layout.Build(m_model, m_metrics);
+        m_layoutDirty = false;
+    }
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImVec2 size = ImGui::GetContentRegionAvail();
+    m_canvas.headerX0 = origin.x;
+    m_canvas.x0 = origin.x + kHeaderWidthPx;
+    m_canvas.x1 = std::max(m_canvas.x0 + 50.0f, origin.x + size.x - kScrollbarWidthPx);
+    m_canvas.minimapY = origin.y;
+    m_canvas.rulerY = origin.y + kMinimapHeightPx;
+    m_canvas.bodyTop = m_canvas.rulerY + kRulerHeightPx;
+    m_canvas.bodyBottom = std::max(m_canvas.bodyTop + 10.0f, origin.y + size.y);
+    m_canvas.pxPerNs = (m_canvas.x1 - m_canvas.x0) / (m_state.viewEndNs - m_state.viewStartNs);
+
+    ImGui::InvisibleButton("##timeline", ImVec2(std::max(size.x, 1.0f), std::max(size.y, 1.0f)),
+                           ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
+    HandleKeys(frameDt);
+    HandleMouse();
+    if (m_layoutDirty) {
+        m_layout.Build(m_model, m_metrics);
+        m_layoutDirty = false;
+    }
+    m_canvas.pxPerNs = (m_canvas.x1 - m_canvas.x0) / (m_state.viewEndNs - m_state.viewStartNs);
+
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddRectFilled(ImVec2(origin.x, origin.y), ImVec2(origin.x + size.x, origin.y + size.y), IM_COL32(24, 26, 30, 255));
+    DrawMinimap(draw);
+    DrawRuler(draw);
+
+    // Body: pinned tracks stay on top, the rest scrolls.
+    const float pinnedHeight = std::min(m_layout.pinnedHeight(), (m_canvas.bodyBottom - m_canvas.bodyTop) * 0.5f);
+    const float scrollTop = m_canvas.bodyTop + pinnedHeight;
+    m_maxScrollY = std::max(0.0f, m_layout.totalHeight() - (m_canvas.bodyBottom - scrollTop) + 40.0f);
+    m_scrollY = std::clamp(m_scrollY, 0.0f, m_maxScrollY);
+    const float originY = scrollTop - m_scrollY;
+
+    boxes.Clear();
+    m_labels.clear();
+    m_overlayTexts.clear();
+    m_hover = Hover{};
+    draw->PushClipRect(ImVec2(origin.x, scrollTop), ImVec2(origin.x + size.x, m_canvas.bodyBottom), true);
+    DrawLanes(draw, boxes, m_layout.lanes(), originY, scrollTop, m_canvas.bodyBottom);
+    draw->PopClipRect();
+    if (pinnedHeight > 0) {
+        draw->PushClipRect(ImVec2(origin.x, m_canvas.bodyTop), ImVec2(origin.x + size.x, scrollTop), true);
+        draw->AddRectFilled(ImVec2(origin.x, m_canvas.bodyTop), ImVec2(origin.x + size.x, scrollTop), IM_COL32(30, 33, 40, 255));
+        DrawLanes(draw, boxes, m_layout.pinnedLanes(), m_canvas.bodyTop, m_canvas.bodyTop, scrollTop);
+        draw->PopClipRect();
+        draw->AddLine(ImVec2(origin.x, scrollTop), ImVec2(origin.x + size.x, scrollTop), IM_COL32(120, 130, 150, 255), 2.0f);
+    }
+    // One instanced draw call for every box of the frame, clipped to the slice area.
+    draw->PushClipRect(ImVec2(m_canvas.x0, m_canvas.bodyTop), ImVec2(m_canvas.x1, m_canvas.bodyBottom), true);
+    boxes.Submit(draw);
+    DrawLabels(draw);
+    if (m_state.showFlows) DrawFlows(draw, originY, m_canvas.bodyTop);
+    if (m_state.hasRange) {
+        const float rx0 = static_cast<float>(ToX(static_cast<double>(m_state.rangeStartNs)));
+        const float rx1 = static_cast<float>(ToX(static_cast<double>(m_state.rangeEndNs)));
+        draw->AddRectFilled(ImVec2(rx0, m_canvas.bodyTop), ImVec2(rx1, m_canvas.bodyBottom), IM_COL32(90, 160, 255, 40));
+        draw->AddLine(ImVec2(rx0, m_canvas.bodyTop), ImVec2(rx0, m_canvas.bodyBottom), IM_COL32(90, 160, 255, 200));
+        draw->AddLine(ImVec2(rx1, m_canvas.bodyTop), ImVec2(rx1, m_canvas.bodyBottom), IM_COL32(90, 160, 255, 200));
+    }
+    draw->PopClipRect();
+
+    // Vertical scrollbar.
+    if (m_maxScrollY > 0) {
+        const float trackTop = scrollTop, trackBottom = m_canvas.bodyBottom;
+        const float visible = trackBottom - trackTop;
+        const float thumb = std::max(24.0f, visible * visible / (visible + m_maxScrollY));
+        const float thumbY = trackTop + (visible - thumb) * (m_scrollY / m_maxScrollY);
+        const float sx = origin.x + size.x - kScrollbarWidthPx + 2;
+        draw->AddRectFilled(ImVec2(sx, thumbY), ImVec2(sx + kScrollbarWidthPx - 4, thumbY + thumb), IM_COL32(110, 115, 125, 200), 3.0f);
+    }
+    if (ImGui::IsItemHovered() && !m_dragging && !m_rangeDragging) DrawHoverTooltip();
+
+    m_frameStats.boxes = boxes.Count();
+    m_frameStats.labels = m_labels.size();
+    m_frameStats.cpuMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+}
+
+}  // namespace tracelens

@@ -1,0 +1,167 @@
+#pragma once
+// The timeline: process ► track tree, time ruler, minimap, slices from the level-of-detail
+// query drawn as one instanced batch, counters, instants and flows, with Tracy- and
+// chrome://tracing-style navigation. One file per feature (Timeline_*.cpp).
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "Colors.hpp"
+#include "ViewState.hpp"
+#include "index/RowQuery.hpp"
+#include "load/EventDetails.hpp"
+#include "model/TraceModel.hpp"
+#include "render/BoxRenderer.hpp"
+#include "timeline/SearchIndex.hpp"
+#include "timeline/TrackLayout.hpp"
+
+struct ImDrawList;
+struct ImVec2;
+
+namespace tracelens {
+
+struct FrameStats {
+    double cpuMs = 0;
+    size_t boxes = 0;
+    size_t labels = 0;
+    size_t flows = 0;
+};
+
+class TimelineView {
+public:
+    explicit TimelineView(const TraceModel& model);
+
+    // Draws the timeline into the current ImGui window region. 'frameDt' drives held-key motion.
+    void Draw(BoxRenderer& boxes, float frameDt);
+
+    ViewState& state() { return m_state; }
+    const ViewState& state() const { return m_state; }
+    const TraceModel& model() const { return m_model; }
+    SearchIndex& search() { return m_search; }
+    const FrameStats& frameStats() const { return m_frameStats; }
+    const std::vector<StringId>& flowCategories() const { return m_flowCategories; }
+    std::vector<char>& flowCategoryShown() { return m_flowCategoryShown; }
+
+    // Navigation, also used by panels: show [start, end) (relative ns) with a margin.
+    void ShowRange(double startNs, double endNs, bool withMargin = true);
+    void ShowAll();
+    // Selects a slice and scrolls it into view.
+    void Select(const SliceRef& slice, bool frame);
+    void ExpandToTrack(uint32_t track);
+    // Cached details (args) of the event at 'ref'.
+    const EventDetails& Details(uint64_t ref);
+
+    // Slice helpers for panels and tooltips.
+    TimeNs SliceStart(const SliceRef& s) const { return m_model.tracks[s.track].rows[s.row].start[s.index]; }
+    TimeNs SliceEnd(const SliceRef& s) const { return m_model.tracks[s.track].rows[s.row].end[s.index]; }
+    StringId SliceName(const SliceRef& s) const { return m_model.tracks[s.track].rows[s.row].name[s.index]; }
+    TimeNs SelfTime(const SliceRef& s) const;
+    SliceRef Parent(const SliceRef& s) const;
+    std::vector<SliceRef> Children(const SliceRef& s, size_t limit) const;
+    // The deepest slice of 'track' enclosing absolute time 't', for flow ends.
+    SliceRef EnclosingSlice(uint32_t track, TimeNs t) const;
+    // "+12.345 ms" from the trace start.
+    std::string RelativeTime(TimeNs absoluteNs) const;
+
+    const Rgba& NameColor(StringId name);
+
+private:
+    // Geometry of this frame.
+    struct Canvas {
+        float x0, x1;          // slice area, window pixels
+        float headerX0;        // track header column
+        float bodyTop, bodyBottom;
+        float rulerY, minimapY;
+        double pxPerNs;
+    };
+    double ToX(double relativeNs) const { return m_canvas.x0 + (relativeNs - m_state.viewStartNs) * m_canvas.pxPerNs; }
+    double ToRelativeNs(double x) const { return m_state.viewStartNs + (x - m_canvas.x0) / m_canvas.pxPerNs; }
+    TimeNs AbsoluteNs(double relativeNs) const;
+
+    // Timeline_Navigation.cpp
+    void HandleKeys(float frameDt);
+    void HandleMouse();
+    void ZoomAround(double anchorRelativeNs, double factor);
+    void Pan(double deltaNs);
+    void ClampView();
+    // Timeline_Ruler.cpp
+    void DrawRuler(ImDrawList* draw);
+    void DrawLegend(ImDrawList* draw, float x, float y);
+    // Timeline_Minimap.cpp
+    void BuildMinimap();
+    void DrawMinimap(ImDrawList* draw);
+    // Timeline_Slices.cpp
+    void DrawLanes(ImDrawList* draw, BoxRenderer& boxes, const std::vector<Lane>& lanes, float originY, float clipTop,
+                   float clipBottom);
+    void DrawSliceTrack(ImDrawList* draw, BoxRenderer& boxes, const Lane& lane, float laneY);
+    void DrawHeader(ImDrawList* draw, const Lane& lane, float laneY);
+    void DrawLabels(ImDrawList* draw);
+    void DrawHoverTooltip();
+    void DrawInstants(ImDrawList* draw, const Track& track, float laneY);
+    // Timeline_Counters.cpp
+    void DrawCounterTrack(ImDrawList* draw, BoxRenderer& boxes, const Lane& lane, float laneY);
+    // Timeline_Flows.cpp
+    void DrawFlows(ImDrawList* draw, float originY, float pinnedOriginY);
+    float FlowEndY(uint32_t track, TimeNs t, float originY, float pinnedOriginY) const;
+
+    const TraceModel& m_model;
+    ViewState m_state;
+    LayoutMetrics m_metrics;
+    TrackLayout m_layout;
+    bool m_layoutDirty = true;
+    Canvas m_canvas{};
+    SearchIndex m_search;
+    FrameStats m_frameStats;
+
+    // Names to colours, computed on first use.
+    std::vector<Rgba> m_nameColors;
+    std::vector<char> m_nameColorKnown;
+
+    // Per-frame scratch, kept to avoid allocations.
+    std::vector<VisibleItem> m_items;
+    std::vector<CounterBucket> m_buckets;
+    struct PendingLabel {
+        float x0, x1, y;
+        StringId name;
+        bool dark;
+    };
+    std::vector<PendingLabel> m_labels;
+    struct OverlayText {
+        float x, y;
+        std::string text;
+    };
+    std::vector<OverlayText> m_overlayTexts;  // drawn over the boxes (counter scales)
+
+    // Hover: what the mouse is over this frame.
+    struct Hover {
+        SliceRef slice;
+        uint32_t mergedCount = 0;  // > 1 when over a merged run
+        TimeNs mergedStart = 0, mergedEnd = 0;
+        uint32_t counterTrack = UINT32_MAX;
+        TimeNs timeNs = 0;
+    } m_hover;
+
+    // Navigation state.
+    float m_zoomHeld = 0, m_panHeld = 0;
+    bool m_dragging = false, m_rangeDragging = false, m_minimapDragging = false;
+    float m_dragStartX = 0, m_dragStartY = 0;
+    double m_dragStartViewNs = 0;
+    float m_dragStartScroll = 0;
+    float m_scrollY = 0, m_maxScrollY = 0;
+
+    // Counter scale, per track.
+    std::vector<double> m_counterMax;
+    std::vector<double> m_counterMin;
+    // Flows.
+    std::vector<StringId> m_flowCategories;
+    std::vector<char> m_flowCategoryShown;  // by category index
+    std::vector<int32_t> m_flowCategoryIndex;  // StringId -> index
+    TimeNs m_maxFlowSpanNs = 0;
+    // Minimap density, whole trace.
+    std::vector<float> m_minimap;
+
+    std::unordered_map<uint64_t, EventDetails> m_detailsCache;
+};
+
+}  // namespace tracelens

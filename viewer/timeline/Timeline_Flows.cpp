@@ -1,0 +1,76 @@
+// Flows drawn as straight arrows from source to destination, so that their slant is faithful:
+// a tilted HostToDevice line is a healthy launch-ahead pipeline, a vertical one a device that
+// waits for the host (seed 004).
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "timeline/TimelineView.hpp"
+
+namespace tracelens {
+namespace {
+constexpr int kMaxFlowsPerFrame = 20000;
+}
+
+float TimelineView::FlowEndY(uint32_t track, TimeNs t, float originY, float pinnedOriginY) const {
+    const Lane* lane = m_layout.FindTrack(track);
+    if (!lane) return -1.0f;
+    const SliceRef slice = EnclosingSlice(track, t);
+    const float row = slice.valid() ? static_cast<float>(slice.row) : 0.0f;
+    return (lane->pinned ? pinnedOriginY : originY) + lane->y + (row + 0.5f) * m_metrics.rowHeight;
+}
+
+void TimelineView::DrawFlows(ImDrawList* draw, float originY, float pinnedOriginY) {
+    m_frameStats.flows = 0;
+    const PodArray<Flow>& flows = m_model.flows;
+    if (flows.empty()) return;
+    const TimeNs viewStart = AbsoluteNs(m_state.viewStartNs), viewEnd = AbsoluteNs(m_state.viewEndNs);
+    // Flows are sorted by source time; none spans more than m_maxFlowSpanNs.
+    const TimeNs from = viewStart > INT64_MIN + m_maxFlowSpanNs ? viewStart - m_maxFlowSpanNs : INT64_MIN;
+    const Flow* begin = std::lower_bound(flows.begin(), flows.end(), from,
+                                         [](const Flow& f, TimeNs t) { return f.fromTs < t; });
+    // Count first: many arrows at once are drawn fainter so the slices stay readable.
+    int visible = 0;
+    for (const Flow* f = begin; f != flows.end() && f->fromTs <= viewEnd + m_maxFlowSpanNs && visible < kMaxFlowsPerFrame; ++f)
+        if (std::max(f->fromTs, f->toTs) >= viewStart && std::min(f->fromTs, f->toTs) <= viewEnd) ++visible;
+    const float baseAlpha = visible > 2000 ? 0.18f : visible > 300 ? 0.35f : visible > 60 ? 0.6f : 0.85f;
+    int drawn = 0;
+    bool capped = false;
+    for (const Flow* f = begin; f != flows.end() && f->fromTs <= viewEnd + m_maxFlowSpanNs; ++f) {
+        if (std::max(f->fromTs, f->toTs) < viewStart || std::min(f->fromTs, f->toTs) > viewEnd) continue;
+        const int32_t category = m_flowCategoryIndex[f->category];
+        if (category < 0 || !m_flowCategoryShown[static_cast<size_t>(category)]) continue;
+        if (drawn == kMaxFlowsPerFrame) {
+            capped = true;
+            break;
+        }
+        const float y0 = FlowEndY(f->fromTrack, f->fromTs, originY, pinnedOriginY);
+        const float y1 = FlowEndY(f->toTrack, f->toTs, originY, pinnedOriginY);
+        if (y0 < 0 || y1 < 0) continue;
+        const float x0 = static_cast<float>(ToX(static_cast<double>(f->fromTs - m_model.firstNs)));
+        const float x1 = static_cast<float>(ToX(static_cast<double>(f->toTs - m_model.firstNs)));
+        const Rgba color = NameColor(f->category);
+        const bool related = m_state.selected.valid() &&
+                             ((f->fromTrack == m_state.selected.track || f->toTrack == m_state.selected.track));
+        const ImU32 packed = PackColor({color.r * 0.5f + 0.5f, color.g * 0.5f + 0.5f, color.b * 0.5f + 0.5f, related ? 1.0f : baseAlpha});
+        draw->AddLine(ImVec2(x0, y0), ImVec2(x1, y1), packed, related ? 2.0f : 1.2f);
+        // Arrow head at the destination.
+        const float dx = x1 - x0, dy = y1 - y0;
+        const float length = std::sqrt(dx * dx + dy * dy);
+        if (length > 8.0f) {
+            const float ux = dx / length, uy = dy / length;
+            draw->AddTriangleFilled(ImVec2(x1, y1), ImVec2(x1 - 7 * ux + 3.5f * uy, y1 - 7 * uy - 3.5f * ux),
+                                    ImVec2(x1 - 7 * ux - 3.5f * uy, y1 - 7 * uy + 3.5f * ux), packed);
+        }
+        draw->AddCircleFilled(ImVec2(x0, y0), 2.0f, packed);
+        ++drawn;
+    }
+    m_frameStats.flows = static_cast<size_t>(drawn);
+    if (capped) {
+        const char* note = "too many flows at this zoom: the first 20000 are drawn; zoom in (W) for all";
+        draw->AddText(ImVec2(m_canvas.x0 + 8, m_canvas.bodyBottom - 20), IM_COL32(255, 200, 120, 255), note);
+    }
+}
+
+}  // namespace tracelens

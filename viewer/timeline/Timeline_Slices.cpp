@@ -1,0 +1,267 @@
+// Slice tracks: boxes from the level-of-detail query, labels where they fit, track headers,
+// instants, and the tooltip of what is under the mouse.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "index/RowQuery.hpp"
+#include "stats/TraceSummary.hpp"
+#include "timeline/TimelineView.hpp"
+
+namespace tracelens {
+namespace {
+
+constexpr float kLabelMinWidthPx = 28.0f;
+constexpr float kMinBoxWidthPx = 1.0f;
+
+std::string CountText(uint64_t count) {
+    if (count >= 10000000) return std::to_string(count / 1000000) + "M";
+    if (count >= 10000) return std::to_string(count / 1000) + "k";
+    return std::to_string(count);
+}
+
+// The part of 'text' that fits 'widthPx', with an ellipsis when cut. Binary search on length.
+std::string_view Elide(std::string_view text, float widthPx, std::string& scratch) {
+    const ImFont* font = ImGui::GetFont();
+    const float size = ImGui::GetFontSize();
+    if (font->CalcTextSizeA(size, FLT_MAX, 0, text.data(), text.data() + text.size()).x <= widthPx) return text;
+    const float ellipsis = font->CalcTextSizeA(size, FLT_MAX, 0, "…").x;
+    size_t low = 0, high = text.size();
+    while (low < high) {
+        const size_t mid = (low + high + 1) / 2;
+        if (font->CalcTextSizeA(size, FLT_MAX, 0, text.data(), text.data() + mid).x + ellipsis <= widthPx) low = mid;
+        else high = mid - 1;
+    }
+    // Do not cut a UTF-8 sequence in half.
+    while (low > 0 && (static_cast<unsigned char>(text[low]) & 0xC0) == 0x80) --low;
+    if (low == 0) return {};
+    scratch.assign(text.substr(0, low));
+    scratch += "…";
+    return scratch;
+}
+
+}  // namespace
+
+void TimelineView::DrawLanes(ImDrawList* draw, BoxRenderer& boxes, const std::vector<Lane>& lanes, float originY,
+                             float clipTop, float clipBottom) {
+    // Lanes are sorted by y: binary search the first visible one.
+    const float firstY = clipTop - originY;
+    auto it = std::lower_bound(lanes.begin(), lanes.end(), firstY,
+                               [](const Lane& lane, float y) { return lane.y + lane.height < y; });
+    for (; it != lanes.end(); ++it) {
+        const float laneY = originY + it->y;
+        if (laneY > clipBottom) break;
+        DrawHeader(draw, *it, laneY);
+        if (it->kind != Lane::Kind::kTrack) continue;
+        const Track& track = m_model.tracks[it->track];
+        if (track.kind == TrackKind::kCounter) {
+            DrawCounterTrack(draw, boxes, *it, laneY);
+        } else {
+            DrawSliceTrack(draw, boxes, *it, laneY);
+            DrawInstants(draw, track, laneY);
+        }
+        draw->AddLine(ImVec2(m_canvas.headerX0, laneY + it->height - 0.5f), ImVec2(m_canvas.x1, laneY + it->height - 0.5f),
+                      IM_COL32(255, 255, 255, 10));
+    }
+}
+
+void TimelineView::DrawHeader(ImDrawList* draw, const Lane& lane, float laneY) {
+    const ImGuiIO& io = ImGui::GetIO();
+    const float x0 = m_canvas.headerX0, x1 = m_canvas.x0 - 2;
+    const bool hovered = ImGui::IsItemHovered() && io.MousePos.x >= x0 && io.MousePos.x < x1 && io.MousePos.y >= laneY &&
+                         io.MousePos.y < laneY + lane.height;
+    ImGui::PushID(static_cast<int>(lane.kind == Lane::Kind::kProcessHeader ? lane.process : 100000 + lane.track));
+    if (lane.kind == Lane::Kind::kProcessHeader) {
+        const Process& process = m_model.processes[lane.process];
+        const bool collapsed = m_layout.collapsedProcess[lane.process];
+        draw->AddRectFilled(ImVec2(x0, laneY), ImVec2(m_canvas.x1, laneY + lane.height), IM_COL32(44, 48, 58, 255));
+        const std::string label = std::string(collapsed ? "▶ " : "▼ ") + m_model.ProcessLabel(lane.process);
+        draw->AddText(ImVec2(x0 + 6, laneY + 3), IM_COL32(235, 238, 245, 255), label.c_str());
+        const std::string_view labels = m_model.Name(process.labels);
+        if (!labels.empty()) {
+            const float w = ImGui::CalcTextSize(labels.data(), labels.data() + labels.size()).x;
+            draw->AddRectFilled(ImVec2(x1 - w - 12, laneY + 3), ImVec2(x1 - 4, laneY + lane.height - 3), IM_COL32(70, 90, 120, 255), 3.0f);
+            draw->AddText(ImVec2(x1 - w - 8, laneY + 3), IM_COL32(220, 230, 245, 255), labels.data(), labels.data() + labels.size());
+        }
+        if (hovered && ImGui::IsMouseReleased(ImGuiMouseButton_Left) && !m_dragging) {
+            m_layout.collapsedProcess[lane.process] = !collapsed;
+            m_layoutDirty = true;
+        }
+        ImGui::PopID();
+        return;
+    }
+    const Track& track = m_model.tracks[lane.track];
+    draw->AddRectFilled(ImVec2(x0, laneY), ImVec2(x1, laneY + lane.height - 1),
+                        hovered ? IM_COL32(48, 52, 62, 255) : IM_COL32(33, 36, 42, 255));
+    std::string label = (lane.pinned ? "⚑ " : "") + m_model.TrackLabel(lane.track);
+    uint64_t count = track.sliceCount + track.instantTs.size() + track.counterTs.size();
+    std::string scratch;
+    const std::string countText = CountText(count);
+    const float countWidth = ImGui::CalcTextSize(countText.c_str()).x;
+    const std::string_view shown = Elide(label, x1 - x0 - 24 - countWidth, scratch);
+    draw->AddText(ImVec2(x0 + 16, laneY + 2), IM_COL32(210, 214, 222, 255), shown.data(), shown.data() + shown.size());
+    draw->AddText(ImVec2(x1 - countWidth - 6, laneY + 2), IM_COL32(130, 136, 148, 255), countText.c_str());
+    if (hovered) {
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) ImGui::OpenPopup("track menu");
+        if (!ImGui::IsPopupOpen("track menu")) {
+            ImGui::BeginTooltip();
+            ImGui::Text("%s", m_model.TrackLabel(lane.track).c_str());
+            ImGui::TextDisabled("%s", m_model.ProcessLabel(track.process).c_str());
+            ImGui::Text("%llu slices, %zu rows, %zu instants, %zu counter samples", static_cast<unsigned long long>(track.sliceCount),
+                        track.rows.size(), track.instantTs.size(), track.counterTs.size());
+            if (track.overlapSliceCount)
+                ImGui::TextColored(ImVec4(1, 0.75f, 0.3f, 1), "%llu slices overlap without nesting (extra rows)",
+                                   static_cast<unsigned long long>(track.overlapSliceCount));
+            ImGui::TextDisabled("right-click: pin to top, hide");
+            ImGui::EndTooltip();
+        }
+    }
+    if (ImGui::BeginPopup("track menu")) {
+        if (ImGui::MenuItem(lane.pinned ? "Unpin" : "Pin to top")) {
+            m_layout.pinnedTrack[lane.track] = !lane.pinned;
+            m_layoutDirty = true;
+        }
+        if (ImGui::MenuItem("Hide")) {
+            m_layout.hiddenTrack[lane.track] = 1;
+            m_layoutDirty = true;
+        }
+        ImGui::EndPopup();
+    }
+    ImGui::PopID();
+}
+
+void TimelineView::DrawSliceTrack(ImDrawList* draw, BoxRenderer& boxes, const Lane& lane, float laneY) {
+    const Track& track = m_model.tracks[lane.track];
+    const TimeNs viewStart = AbsoluteNs(m_state.viewStartNs);
+    const TimeNs viewEnd = AbsoluteNs(m_state.viewEndNs) + 1;
+    const TimeNs minVisibleNs = std::max<TimeNs>(1, static_cast<TimeNs>(kMinBoxWidthPx / m_canvas.pxPerNs));
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const bool mouseInLane = ImGui::IsItemHovered() && mouse.y >= laneY && mouse.y < laneY + lane.height &&
+                             mouse.x >= m_canvas.x0 && mouse.x <= m_canvas.x1;
+    const bool searching = m_search.Active();
+    const float rowHeight = m_metrics.rowHeight;
+    for (uint32_t r = 0; r < track.rows.size(); ++r) {
+        const Row& row = track.rows[r];
+        const float y0 = laneY + r * rowHeight + 1, y1 = y0 + rowHeight - 2;
+        if (y1 < m_canvas.bodyTop || y0 > m_canvas.bodyBottom) continue;
+        m_items.clear();
+        QueryVisible(row, viewStart, viewEnd, minVisibleNs, m_items);
+        const bool mouseInRow = mouseInLane && mouse.y >= y0 - 1 && mouse.y < y1 + 1;
+        for (const VisibleItem& item : m_items) {
+            float x0 = static_cast<float>(ToX(static_cast<double>(item.startNs - m_model.firstNs)));
+            float x1 = static_cast<float>(ToX(static_cast<double>(item.endNs - m_model.firstNs)));
+            x0 = std::max(x0, m_canvas.x0 - 2);
+            x1 = std::min(std::max(x1, x0 + kMinBoxWidthPx), m_canvas.x1 + 2);
+            const StringId name = row.name[item.first];
+            Rgba color = NameColor(name);
+            if (searching && !(item.count == 1 ? m_search.NameMatches(name) : false)) color = Dimmed(color);
+            const bool selected = item.count == 1 && m_state.selected.track == lane.track && m_state.selected.row == r &&
+                                  m_state.selected.index == item.first;
+            const float style = item.count > 1 ? 1.0f : selected ? 2.0f : 0.0f;
+            boxes.Add({x0, y0, x1, y1, color.r, color.g, color.b, color.a, style});
+            if (item.count == 1 && x1 - x0 >= kLabelMinWidthPx) {
+                const float luminance = 0.299f * color.r + 0.587f * color.g + 0.114f * color.b;
+                m_labels.push_back({x0, x1, y0, name, luminance > 0.6f});
+            }
+            if (mouseInRow && mouse.x >= x0 - 1 && mouse.x <= x1 + 1) {
+                if (item.count > 1) {
+                    m_hover.mergedCount = item.count;
+                    m_hover.mergedStart = item.startNs;
+                    m_hover.mergedEnd = item.endNs;
+                    m_hover.slice = {};
+                } else {
+                    m_hover.slice = {lane.track, r, item.first};
+                    m_hover.mergedCount = 0;
+                }
+            }
+        }
+    }
+    (void)draw;
+}
+
+void TimelineView::DrawInstants(ImDrawList* draw, const Track& track, float laneY) {
+    if (track.instantTs.empty()) return;
+    const TimeNs viewStart = AbsoluteNs(m_state.viewStartNs), viewEnd = AbsoluteNs(m_state.viewEndNs);
+    const TimeNs* ts = track.instantTs.data();
+    const size_t n = track.instantTs.size();
+    size_t i = static_cast<size_t>(std::lower_bound(ts, ts + n, viewStart) - ts);
+    float lastX = -1e9f;
+    const float y = laneY + 1;
+    for (int drawn = 0; i < n && ts[i] <= viewEnd && drawn < 20000; ++i) {
+        const float x = static_cast<float>(ToX(static_cast<double>(ts[i] - m_model.firstNs)));
+        if (x - lastX < 2.0f) continue;  // one marker per couple of pixels
+        lastX = x;
+        ++drawn;
+        draw->AddTriangleFilled(ImVec2(x - 4, y), ImVec2(x + 4, y), ImVec2(x, y + 7), IM_COL32(255, 214, 90, 255));
+    }
+}
+
+void TimelineView::DrawLabels(ImDrawList* draw) {
+    std::string scratch;
+    for (const OverlayText& text : m_overlayTexts) {
+        const ImVec2 size = ImGui::CalcTextSize(text.text.c_str());
+        draw->AddRectFilled(ImVec2(text.x - 2, text.y), ImVec2(text.x + size.x + 2, text.y + size.y), IM_COL32(20, 22, 26, 190), 2.0f);
+        draw->AddText(ImVec2(text.x, text.y), IM_COL32(210, 214, 222, 255), text.text.c_str());
+    }
+    const ImU32 light = IM_COL32(255, 255, 255, 235), dark = IM_COL32(15, 15, 20, 255);
+    for (const PendingLabel& label : m_labels) {
+        const float x0 = std::max(label.x0, m_canvas.x0) + 3, x1 = std::min(label.x1, m_canvas.x1) - 3;
+        if (x1 - x0 < kLabelMinWidthPx - 6) continue;
+        const std::string_view text = Elide(m_model.Name(label.name), x1 - x0, scratch);
+        if (text.empty()) continue;
+        draw->AddText(ImVec2(x0, label.y), label.dark ? dark : light, text.data(), text.data() + text.size());
+    }
+}
+
+void TimelineView::DrawHoverTooltip() {
+    if (m_hover.mergedCount > 1) {
+        ImGui::BeginTooltip();
+        ImGui::Text("%u slices merged at this zoom", m_hover.mergedCount);
+        ImGui::TextDisabled("%s .. %s (%s); zoom in (W) to see them", RelativeTime(m_hover.mergedStart).c_str(),
+                            RelativeTime(m_hover.mergedEnd).c_str(), FormatDuration(m_hover.mergedEnd - m_hover.mergedStart).c_str());
+        ImGui::EndTooltip();
+        return;
+    }
+    if (m_hover.counterTrack != UINT32_MAX) {
+        const Track& track = m_model.tracks[m_hover.counterTrack];
+        const TimeNs* ts = track.counterTs.data();
+        const size_t n = track.counterTs.size();
+        const size_t i = static_cast<size_t>(std::upper_bound(ts, ts + n, m_hover.timeNs) - ts);
+        if (i == 0) return;
+        ImGui::BeginTooltip();
+        ImGui::Text("%s", m_model.TrackLabel(m_hover.counterTrack).c_str());
+        ImGui::Text("value %.6g at %s", track.counterValue[i - 1], RelativeTime(ts[i - 1]).c_str());
+        ImGui::EndTooltip();
+        return;
+    }
+    const SliceRef& s = m_hover.slice;
+    if (!s.valid()) return;
+    const Row& row = m_model.tracks[s.track].rows[s.row];
+    const TimeNs start = row.start[s.index], end = row.end[s.index];
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
+    const std::string_view name = m_model.Name(row.name[s.index]);
+    ImGui::TextUnformatted(name.data(), name.data() + name.size());
+    ImGui::PopTextWrapPos();
+    ImGui::Separator();
+    ImGui::Text("start     %s", RelativeTime(start).c_str());
+    ImGui::Text("duration  %s", FormatDuration(end - start).c_str());
+    ImGui::Text("self      %s", FormatDuration(SelfTime(s)).c_str());
+    ImGui::TextDisabled("%s · %s", m_model.ProcessLabel(m_model.tracks[s.track].process).c_str(),
+                        m_model.TrackLabel(s.track).c_str());
+    const EventDetails& details = Details(row.ref[s.index]);
+    int shown = 0;
+    for (const auto& [key, value] : details.args) {
+        if (shown++ == 5) {
+            ImGui::TextDisabled("… %zu more args: click to see all", details.args.size() - 5);
+            break;
+        }
+        const std::string text = value.size() > 80 ? value.substr(0, 80) + "…" : value;
+        ImGui::Text("%s: %s", key.c_str(), text.c_str());
+    }
+    ImGui::EndTooltip();
+}
+
+}  // namespace tracelens

@@ -1,0 +1,53 @@
+#pragma once
+// Vertical layout of the timeline: process headers and track lanes, with collapsed, hidden and
+// pinned state. Rebuilt only when that state changes, never per frame.
+#include <cstdint>
+#include <vector>
+
+#include "model/TraceModel.hpp"
+
+namespace tracelens {
+
+struct Lane {
+    enum class Kind : uint8_t { kProcessHeader, kTrack };
+    Kind kind;
+    uint32_t process;
+    uint32_t track;  // kTrack only
+    float y;         // from the top of the scrolled area
+    float height;
+    bool pinned;
+};
+
+struct LayoutMetrics {
+    float rowHeight = 18.0f;
+    float counterHeight = 40.0f;
+    float processHeaderHeight = 22.0f;
+    float trackGap = 4.0f;
+};
+
+class TrackLayout {
+public:
+    void Build(const TraceModel& model, const LayoutMetrics& metrics);
+    const std::vector<Lane>& lanes() const { return m_lanes; }
+    const std::vector<Lane>& pinnedLanes() const { return m_pinned; }
+    float totalHeight() const { return m_totalHeight; }
+    float pinnedHeight() const { return m_pinnedHeight; }
+    // The lane of a track, or null when it is collapsed away or hidden.
+    const Lane* FindTrack(uint32_t track) const;
+
+    std::vector<char> collapsedProcess;  // by process index
+    std::vector<char> hiddenTrack;       // by track id
+    std::vector<char> pinnedTrack;       // by track id
+
+private:
+    std::vector<Lane> m_lanes;
+    std::vector<Lane> m_pinned;
+    std::vector<int32_t> m_laneOfTrack;  // index into m_lanes, -1 none; pinned: -2 - index
+    float m_totalHeight = 0;
+    float m_pinnedHeight = 0;
+};
+
+// Height of a track's lane: one row per nesting depth, or the counter height.
+float TrackHeight(const Track& track, const LayoutMetrics& metrics);
+
+}  // namespace tracelens
