@@ -60,6 +60,30 @@ public:
         if (capacity > m_capacity) GrowExactly(capacity);
     }
     void clear() { m_size = 0; }
+    // Drops elements past 'size' and gives their whole pages back to the system at once, so
+    // that an array consumed from its end shrinks in memory as it goes.
+    void TruncateAndRelease(size_t size) {
+        if (size >= m_size) return;
+        m_size = size;
+        if (!m_data || !IsMapped(m_capacity)) return;
+        const size_t keepBytes = (size * sizeof(T) + kPageBytes - 1) / kPageBytes * kPageBytes;
+        const size_t heldBytes = BytesFor(m_capacity);
+        if (heldBytes - keepBytes < 64 * kPageBytes) return;  // not worth a system call yet
+        if (keepBytes == 0) {
+            Release();
+            return;
+        }
+        munmap(reinterpret_cast<char*>(m_data) + keepBytes, heldBytes - keepBytes);
+        m_capacity = keepBytes / sizeof(T);
+        if (!IsMapped(m_capacity)) {
+            // Too small now to count as mapped: move it to the heap so Release() stays right.
+            T* heap = static_cast<T*>(std::malloc(m_capacity * sizeof(T)));
+            if (!heap) throw std::bad_alloc();
+            std::memcpy(heap, m_data, m_size * sizeof(T));
+            munmap(m_data, keepBytes);
+            m_data = heap;
+        }
+    }
     // Gives the memory back now.
     void Release() {
         if (m_data) {
@@ -76,7 +100,7 @@ public:
     size_t ReservedBytes() const { return m_capacity * sizeof(T); }
 
 private:
-    static constexpr size_t kMapThresholdBytes = 256 * 1024;
+    static constexpr size_t kMapThresholdBytes = 16 * 1024;
     static constexpr size_t kPageBytes = 4096;
 
     static size_t BytesFor(size_t capacity) {

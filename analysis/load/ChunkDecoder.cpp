@@ -448,7 +448,17 @@ struct ChunkDecoder::Impl {
                 const bool enclosing = DecodeJsonString(fields.bp, scratch) == "e" || phase == 's';
                 const FlowPhase flowPhase =
                     phase == 's' ? FlowPhase::kStart : phase == 't' ? FlowPhase::kStep : FlowPhase::kFinish;
-                RawFlow flow{ts, offset, 0, InternToken(fields.cat), track, 0, 0, flowPhase, enclosing};
+                if (offset >= (uint64_t{1} << 40)) {
+                    events.problems.Add(offset, "flow events past the first TiB of a trace are not matched; skipped");
+                    return simdjson::SUCCESS;
+                }
+                RawFlow flow{};
+                flow.ts = ts;
+                flow.ref = offset;
+                flow.track = track;
+                flow.category = InternToken(fields.cat);
+                flow.phase = flowPhase;
+                flow.bindToEnclosing = enclosing;
                 SetFlowId(fields.id, eventStart, flow);
                 events.flows.push_back(flow);
                 break;

@@ -86,15 +86,16 @@ enum class FlowPhase : uint8_t { kStart, kStep, kFinish };
 // hash collision.
 struct RawFlow {
     TimeNs ts;
-    uint64_t ref;
-    uint64_t key;  // hash of category and id text
-    StringId category;
+    uint64_t key;             // hash of category and id text
+    uint64_t ref : 40;        // traces up to 1 TiB
+    uint64_t idOffset : 16;   // from ref; kIdTooFar when the id is not within 64 KiB of the event start
+    uint64_t idLength : 8;    // kIdTooLong when longer
     uint32_t track;
-    uint16_t idOffset;  // from ref; kIdTooFar when the id is not within 64 KiB of the event start
-    uint8_t idLength;   // kIdTooLong when longer
-    FlowPhase phase;
-    bool bindToEnclosing;  // "bp": "e", or a start without bp
+    StringId category : 29;
+    FlowPhase phase : 2;
+    bool bindToEnclosing : 1;  // "bp": "e", or a start without bp
 };
+static_assert(sizeof(RawFlow) == 32);
 constexpr uint16_t kIdTooFar = 0xFFFF;
 constexpr uint8_t kIdTooLong = 0xFF;
 

@@ -69,6 +69,15 @@ void FillLineColumns(const TraceText& text, std::vector<ImportProblem>& problems
     }
 }
 
+long ResidentMegabytes() {
+    long pages = 0, resident = 0;
+    if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(statm, "%ld %ld", &pages, &resident) != 2) resident = 0;
+        std::fclose(statm);
+    }
+    return resident * 4096 / 1000000;
+}
+
 // Sorting inside a chunk runs on the parsing threads; merging chunks is then a k-way merge.
 void SortChunk(ChunkEvents& chunk) {
     for (ChunkTrack& track : chunk.tracks)
@@ -182,9 +191,9 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     for (const ImportProblem& p : source.problems()) chunks.back().problems.Add(p.byteOffset, p.message);
 
     if (progress) progress->stage = 2;
-    if (std::getenv("TRACELENS_TIMING")) std::fprintf(stderr, "parse %.3f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - loadStart).count());
+    if (std::getenv("TRACELENS_TIMING")) std::fprintf(stderr, "parse %.3f s rss %ld MB\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - loadStart).count(), ResidentMegabytes());
     BuildModel(chunks, threads, *model);
-    if (std::getenv("TRACELENS_TIMING")) std::fprintf(stderr, "build %.3f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - loadStart).count());
+    if (std::getenv("TRACELENS_TIMING")) std::fprintf(stderr, "build %.3f s rss %ld MB\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - loadStart).count(), ResidentMegabytes());
     FillLineColumns(source, model->report.problems);
     if (progress) progress->stage = 3;
     return model;

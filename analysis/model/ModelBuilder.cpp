@@ -1,6 +1,8 @@
 #include "model/ModelBuilder.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <atomic>
 #include <functional>
 #include <map>
@@ -65,16 +67,29 @@ public:
         MergeTracks();
         ApplyMetadata();
         BuildThreadTracks();
+        Trace("thread tracks");
         BuildAsyncTracks();
         BuildCounterTracks();
         BuildInstants();
+        Trace("counters");
         MatchFlows();
+        Trace("flows");
         MergeReports();
         OrderForDisplay();
         ComputeSpan();
     }
 
 private:
+    static void Trace(const char* what) {
+        if (!std::getenv("TRACELENS_TIMING")) return;
+        long pages = 0, resident = 0;
+        if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
+            if (std::fscanf(statm, "%ld %ld", &pages, &resident) != 2) resident = 0;
+            std::fclose(statm);
+        }
+        std::fprintf(stderr, "  after %s: rss %ld MB\n", what, resident * 4096 / 1000000);
+    }
+
     StringId Global(uint32_t chunk, StringId local) const { return m_stringRemap[chunk][local]; }
     EntityId GlobalEntity(uint32_t chunk, EntityId id) const {
         if (id.text) id.text = Global(chunk, id.text);
@@ -436,37 +451,38 @@ private:
     }
 
     void MatchFlows() {
-        // Each chunk's flows are sorted by (key, time, file order): a k-way merge visits every
-        // (category, id) group in time order without copying all flow events.
+        // Each chunk's flows are sorted by (key, time, file order). A k-way merge from the ends
+        // visits every (category, id) group; taking from the ends lets each chunk's array shrink
+        // as it is consumed, so raw flow events and arrows are never all in memory together.
         size_t total = 0;
-        std::vector<size_t> position(m_chunks.size(), 0);
-        auto later = [&](uint32_t a, uint32_t b) {
-            return FlowBefore(m_chunks[b].flows[position[b]], m_chunks[a].flows[position[a]]);
+        std::vector<size_t> remaining(m_chunks.size(), 0);
+        auto earlier = [&](uint32_t a, uint32_t b) {
+            return FlowBefore(m_chunks[a].flows[remaining[a] - 1], m_chunks[b].flows[remaining[b] - 1]);
         };
-        std::priority_queue<uint32_t, std::vector<uint32_t>, decltype(later)> heads(later);
+        std::priority_queue<uint32_t, std::vector<uint32_t>, decltype(earlier)> tails(earlier);
         for (uint32_t c = 0; c < m_chunks.size(); ++c) {
-            total += m_chunks[c].flows.size();
-            if (!m_chunks[c].flows.empty()) heads.push(c);
+            remaining[c] = m_chunks[c].flows.size();
+            total += remaining[c];
+            if (remaining[c]) tails.push(c);
         }
         m_model.flows.reserve(total);
         std::vector<RawFlow> group;
         auto flush = [&] {
-            if (!group.empty()) MatchFlowsWithKey(group);
+            if (group.empty()) return;
+            std::reverse(group.begin(), group.end());  // taken latest first
+            MatchFlowsWithKey(group);
             group.clear();
         };
-        while (!heads.empty()) {
-            const uint32_t c = heads.top();
-            heads.pop();
-            RawFlow flow = m_chunks[c].flows[position[c]];
+        while (!tails.empty()) {
+            const uint32_t c = tails.top();
+            tails.pop();
+            RawFlow flow = m_chunks[c].flows[--remaining[c]];
             flow.category = Global(c, flow.category);
             flow.track = m_trackRemap[c][flow.track];
             if (!group.empty() && group.front().key != flow.key) flush();
             group.push_back(flow);
-            if (++position[c] < m_chunks[c].flows.size()) {
-                heads.push(c);
-            } else {
-                m_chunks[c].flows.Release();
-            }
+            m_chunks[c].flows.TruncateAndRelease(remaining[c]);
+            if (remaining[c]) tails.push(c);
         }
         flush();
         std::sort(m_model.flows.begin(), m_model.flows.end(), [](const Flow& a, const Flow& b) {

@@ -1,0 +1,99 @@
+// The viewer's logic without a window: search, selection, navigation, range statistics and the
+// key script parser. Links the viewer library but creates no GL context.
+#include <doctest/doctest.h>
+
+#include "KeyScript.hpp"
+#include "TestSupport.hpp"
+#include "panels/RangeStatsPanel.hpp"
+#include "timeline/SearchIndex.hpp"
+#include "timeline/TimelineView.hpp"
+
+using namespace tracelens;
+using namespace tracelens::test;
+
+namespace {
+
+const char* kTrace = R"([
+  {"ph": "M", "name": "process_name", "pid": 1, "tid": 0, "args": {"name": "Python"}},
+  {"ph": "X", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+  {"ph": "X", "name": "aten::matmul", "pid": 1, "tid": 1, "ts": 10, "dur": 30},
+  {"ph": "X", "name": "aten::add", "pid": 1, "tid": 1, "ts": 50, "dur": 20},
+  {"ph": "X", "name": "Launch, \"quoted\"", "pid": 1, "tid": 1, "ts": 12, "dur": 5},
+  {"ph": "X", "name": "MatMul_0", "pid": 2, "tid": 7, "ts": 45, "dur": 40},
+  {"ph": "s", "cat": "HostToDevice", "id": "99", "name": "h2d", "pid": 1, "tid": 1, "ts": 13},
+  {"ph": "f", "cat": "HostToDevice", "id": "99", "name": "h2d", "pid": 2, "tid": 7, "ts": 45, "bp": "e"}])";
+
+}  // namespace
+
+TEST_CASE("search matches names case-insensitively and lists matches in time order") {
+    auto model = LoadJson(kTrace);
+    SearchIndex search;
+    search.Run(*model, "MATMUL");
+    CHECK(search.Count() == 2);
+    REQUIRE(search.Matches().size() == 2);
+    CHECK(search.Matches()[0].startNs == 10000);
+    CHECK(search.Matches()[1].startNs == 45000);
+    CHECK(search.FirstAtOrAfter(20000) == 1);
+    CHECK(search.FirstAtOrAfter(90000) == 0);  // wraps
+    search.Run(*model, "no such name");
+    CHECK(search.Count() == 0);
+    CHECK(search.Active());
+    search.Run(*model, "");
+    CHECK_FALSE(search.Active());
+}
+
+TEST_CASE("selection knows its parent, children, self time and flows' far ends") {
+    auto model = LoadJson(kTrace);
+    TimelineView view(*model);
+    SearchIndex search;
+    search.Run(*model, "aten::matmul");
+    const SliceRef matmul = search.Matches()[0].slice;
+    view.Select(matmul, true);
+    CHECK(view.state().selected == matmul);
+    // Framing shows the slice with a margin.
+    CHECK(view.state().viewStartNs < 10000);
+    CHECK(view.state().viewEndNs > 40000);
+    CHECK(view.state().viewEndNs - view.state().viewStartNs < 40000);
+    const SliceRef parent = view.Parent(matmul);
+    REQUIRE(parent.valid());
+    CHECK(model->Name(view.SliceName(parent)) == "ProfilerStep#1");
+    const auto children = view.Children(parent, 10);
+    CHECK(children.size() == 2);
+    CHECK(view.SelfTime(parent) == 50000);
+    CHECK(view.SelfTime(matmul) == 25000);
+    const Flow& flow = model->flows[0];
+    const SliceRef source = view.EnclosingSlice(flow.fromTrack, flow.fromTs);
+    CHECK(model->Name(view.SliceName(source)) == "Launch, \"quoted\"");
+    const SliceRef target = view.EnclosingSlice(flow.toTrack, flow.toTs);
+    CHECK(model->Name(view.SliceName(target)) == "MatMul_0");
+}
+
+TEST_CASE("show all frames the whole trace and ranges keep a small margin") {
+    auto model = LoadJson(kTrace);
+    TimelineView view(*model);
+    view.ShowAll();
+    CHECK(view.state().viewStartNs <= 0);
+    CHECK(view.state().viewEndNs >= 100000);
+    view.ShowRange(20000, 30000, false);
+    CHECK(view.state().viewStartNs == 20000);
+    CHECK(view.state().viewEndNs == 30000);
+}
+
+TEST_CASE("range statistics copy as CSV with quoting") {
+    auto model = LoadJson(kTrace);
+    const RangeStatsResult stats = ComputeRangeStats(*model, AllSliceTracks(*model), model->firstNs, model->firstNs + 20000);
+    const std::string csv = RangeStatsPanel::ToCsv(*model, stats);
+    CHECK(csv.rfind("name,count,total_ns,self_ns,average_ns,min_ns,max_ns,share_of_range\n", 0) == 0);
+    CHECK(csv.find("\"Launch, \"\"quoted\"\"\",1,5000,5000,5000,5000,5000,0.250000\n") != std::string::npos);
+    CHECK(csv.find("ProfilerStep#1,1,100000,50000,100000,100000,100000,1.000000\n") != std::string::npos);
+}
+
+TEST_CASE("key scripts name letters and special keys, and refuse unknown names") {
+    KeyScript script;
+    std::string error;
+    CHECK(script.Parse("WWSD{Home}f", &error));
+    CHECK_FALSE(script.Empty());
+    CHECK_FALSE(script.Parse("W{Nope}", &error));
+    CHECK(error == "unknown key name {Nope} in --keys");
+    CHECK_FALSE(script.Parse("W-", &error));
+}

@@ -1,0 +1,112 @@
+// The real viewer under Xvfb: screenshots of the bundled sample checked for what they show,
+// and key sequences checked for how far they move the view.
+#include <doctest/doctest.h>
+#include <stb/stb_image.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+namespace {
+
+struct Run {
+    std::string output;
+    int status = -1;
+    long long viewStart = 0, viewEnd = 0;
+};
+
+Run Viewer(const std::string& arguments) {
+    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(TRACELENS_BINARY) + " " + arguments + " 2>&1";
+    Run run;
+    std::FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) run.output.append(buffer, n);
+    run.status = pclose(pipe);
+    const size_t at = run.output.find("view ");
+    if (at != std::string::npos) std::sscanf(run.output.c_str() + at, "view %lld %lld", &run.viewStart, &run.viewEnd);
+    return run;
+}
+
+struct Image {
+    int width = 0, height = 0;
+    std::unique_ptr<unsigned char, void (*)(void*)> pixels{nullptr, stbi_image_free};
+    // Pixels within 'tolerance' of a colour, in a rectangle.
+    int Count(int r, int g, int b, int x0, int y0, int x1, int y1, int tolerance = 6) const {
+        int count = 0;
+        for (int y = y0; y < y1; ++y)
+            for (int x = x0; x < x1; ++x) {
+                const unsigned char* p = pixels.get() + (static_cast<size_t>(y) * width + x) * 3;
+                if (std::abs(p[0] - r) <= tolerance && std::abs(p[1] - g) <= tolerance && std::abs(p[2] - b) <= tolerance) ++count;
+            }
+        return count;
+    }
+};
+
+Image Load(const std::string& path) {
+    Image image;
+    int channels = 0;
+    image.pixels.reset(stbi_load(path.c_str(), &image.width, &image.height, &channels, 3));
+    REQUIRE_MESSAGE(image.pixels != nullptr, "cannot read " << path);
+    return image;
+}
+
+std::string TempPng(const char* name) { return "/tmp/tracelens-" + std::to_string(::getpid()) + "-" + name + ".png"; }
+
+// Zoom and pan per key press, from the viewer's constants: a key is held 6 frames at 60 fps,
+// speed grows linearly to 3x over 1.2 s (see Timeline_Navigation.cpp).
+double HeldIntegral(double base) {
+    double sum = 0;
+    for (int k = 1; k <= 6; ++k) sum += base * (1.0 + 2.0 * (k / 60.0) / 1.2) / 60.0;
+    return sum;
+}
+
+}  // namespace
+
+TEST_CASE("the sample opens and its screenshot shows tracks in the expected colours") {
+    const std::string png = TempPng("sample");
+    const Run run = Viewer("--screenshot " + png + " --size 1600x900");
+    REQUIRE_MESSAGE(run.status == 0, run.output);
+    const Image image = Load(png);
+    CHECK(image.width == 1600);
+    CHECK(image.height == 900);
+    // The slice area (right of the 290 px track names, left of the side panel).
+    const int x0 = 300, x1 = 1160, y0 = 130, y1 = 880;
+    CHECK(image.Count(51, 140, 217, x0, y0, x1, y1) > 500);   // Computing, Overlap Analysis
+    CHECK(image.Count(242, 153, 38, x0, y0, x1, y1) > 100);   // Communication
+    CHECK(image.Count(219, 61, 51, x0, y0, x1, y1) > 100);    // Communication, not overlapped
+    // Track names are drawn: light text pixels in the name column.
+    CHECK(image.Count(210, 214, 222, 0, y0, 290, y1, 30) > 300);
+    std::remove(png.c_str());
+}
+
+TEST_CASE("W zooms in around the centre and D pans right by the expected amounts") {
+    const std::string png = TempPng("keys");
+    const Run home = Viewer("--screenshot " + png);
+    const Run zoomed = Viewer("--screenshot " + png + " --keys WWWW");
+    const Run panned = Viewer("--screenshot " + png + " --keys WWWWD");
+    const Run back = Viewer("--screenshot " + png + " --keys WWWWD{Home}");
+    REQUIRE(home.status == 0);
+    REQUIRE(zoomed.status == 0);
+    const double width0 = static_cast<double>(home.viewEnd - home.viewStart);
+    const double width1 = static_cast<double>(zoomed.viewEnd - zoomed.viewStart);
+    const double expectedZoom = std::exp(-4 * HeldIntegral(2.2));
+    CHECK(width1 / width0 == doctest::Approx(expectedZoom).epsilon(0.002));
+    // Zooming keeps the centre where it was (no mouse: the anchor is the centre).
+    CHECK((zoomed.viewStart + zoomed.viewEnd) / 2 == doctest::Approx((home.viewStart + home.viewEnd) / 2).epsilon(1e-9));
+    const double shift = static_cast<double>(panned.viewStart - zoomed.viewStart);
+    CHECK(shift / width1 == doctest::Approx(HeldIntegral(0.9)).epsilon(0.002));
+    CHECK(back.viewStart == home.viewStart);
+    CHECK(back.viewEnd == home.viewEnd);
+    std::remove(png.c_str());
+}
+
+TEST_CASE("a trace that cannot be opened is reported, not crashed on") {
+    const std::string png = TempPng("missing");
+    const Run run = Viewer("/nonexistent/trace.json --screenshot " + png);
+    CHECK(run.status != 0);
+    CHECK(run.output.find("/nonexistent/trace.json: error: cannot open the file: No such file or directory") != std::string::npos);
+    std::remove(png.c_str());
+}
