@@ -16,10 +16,7 @@ Row RandomRow(size_t n, uint64_t seed, TimeNs maxGap, TimeNs maxDur) {
     for (size_t i = 0; i < n; ++i) {
         t += static_cast<TimeNs>(random() % static_cast<uint64_t>(maxGap + 1));
         const TimeNs dur = static_cast<TimeNs>(random() % static_cast<uint64_t>(maxDur + 1));
-        row.start.push_back(t);
-        row.end.push_back(t + dur);
-        row.name.push_back(static_cast<StringId>(i % 7));
-        row.ref.push_back(i);
+        row.Append(t, t + dur, static_cast<StringId>(i % 7), i);
         t += dur;
     }
     return row;
@@ -59,10 +56,7 @@ TEST_CASE("the viewport query covers exactly the slices a brute-force scan finds
 TEST_CASE("a million 1 ns slices fold into at most one item per pixel") {
     Row row;
     for (TimeNs i = 0; i < 1000000; ++i) {
-        row.start.push_back(i * 2);
-        row.end.push_back(i * 2 + 1);
-        row.name.push_back(1);
-        row.ref.push_back(static_cast<uint64_t>(i));
+        row.Append(i * 2, i * 2 + 1, 1, static_cast<uint64_t>(i));
     }
     const TimeNs span = 2000000;
     const int pixels = 1920;

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "render/Screenshot.hpp"
 #include "stats/TraceSummary.hpp"
@@ -143,6 +144,11 @@ int App::Run(const ViewerOptions& options) {
         return 2;
     }
     Open(options.path);
+    if (options.frameBenchmark) {
+        const int code = RunFrameBenchmark();
+        Shutdown();
+        return code;
+    }
     const bool scripted = !options.screenshotPath.empty();
     int settleFrames = 3;
     int exitCode = 0;
@@ -203,6 +209,71 @@ int App::Run(const ViewerOptions& options) {
     return exitCode;
 }
 
+double App::RenderFrame(float dt, double* presentMs) {
+    const auto start = std::chrono::steady_clock::now();
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    ImGui::NewFrame();
+    Frame(dt);
+    ImGui::Render();
+    const auto built = std::chrono::steady_clock::now();
+    int width, height;
+    glfwGetFramebufferSize(m_window, &width, &height);
+    glViewport(0, 0, width, height);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    glfwSwapBuffers(m_window);
+    glFinish();
+    *presentMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - built).count();
+    return std::chrono::duration<double, std::milli>(built - start).count();
+}
+
+int App::RunFrameBenchmark() {
+    while (m_load.Running()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    TakeLoadedModel();
+    if (!m_timeline) {
+        std::fprintf(stderr, "%s\n", m_loadError.c_str());
+        return 1;
+    }
+    std::printf("frame benchmark: %s, %llu events, %d x %d px, GL renderer: %s\n", m_model->path.c_str(),
+                static_cast<unsigned long long>(m_model->report.eventCount), m_options.width, m_options.height,
+                reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+    std::printf("  frame CPU: input, level-of-detail queries, instance buffer and ImGui, up to ImGui::Render();\n"
+                "  GL draw + present: submission, swap and glFinish (with llvmpipe this is rasterizing on the CPU);\n"
+                "  boxes GPU: the instanced draw call, by timer query. 40 random windows per zoom.\n");
+    double presentMs = 0;
+    for (int i = 0; i < 5; ++i) RenderFrame(kScriptedFrameDt, &presentMs);  // warm up: fonts, buffers
+    const double span = std::max<double>(1000.0, static_cast<double>(m_model->lastNs - m_model->firstNs));
+    uint64_t seed = 12345;
+    std::printf("  %-14s %28s %26s %12s %8s\n", "window", "frame CPU median / p95", "GL draw + present median",
+                "boxes GPU", "boxes");
+    for (double window = span; window >= 999.0; window /= 10.0) {
+        std::vector<double> cpu, present, gpu;
+        size_t boxes = 0;
+        constexpr int kFrames = 40;
+        for (int f = 0; f < kFrames; ++f) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            const double start = window >= span ? 0.0 : static_cast<double>(seed >> 11) / 9007199254740992.0 * (span - window);
+            m_timeline->ShowRange(start, start + window, false);
+            cpu.push_back(RenderFrame(kScriptedFrameDt, &presentMs));
+            present.push_back(presentMs);
+            boxes = std::max(boxes, m_timeline->frameStats().boxes);
+            if (m_boxes.LastGpuMs() >= 0) gpu.push_back(m_boxes.LastGpuMs());
+        }
+        std::sort(cpu.begin(), cpu.end());
+        std::sort(present.begin(), present.end());
+        std::sort(gpu.begin(), gpu.end());
+        char gpuText[32] = "n/a";
+        if (!gpu.empty()) std::snprintf(gpuText, sizeof gpuText, "%.3f ms", gpu[gpu.size() / 2]);
+        std::printf("  %-14s %12.2f ms / %8.2f ms %23.2f ms %12s %8zu\n", FormatDuration(static_cast<TimeNs>(window)).c_str(),
+                    cpu[cpu.size() / 2], cpu[cpu.size() * 95 / 100], present[present.size() / 2], gpuText, boxes);
+        std::fflush(stdout);
+        if (window < 1999.0) break;
+    }
+    return 0;
+}
+
 void App::Frame(float dt) {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->WorkPos);
@@ -247,6 +318,10 @@ void App::DrawMenuBar() {
     if (m_timeline && ImGui::BeginMenu("View")) {
         ViewState& state = m_timeline->state();
         if (ImGui::MenuItem("Show everything", "Home")) m_timeline->ShowAll();
+        if (ImGui::MenuItem("Expand all processes")) m_timeline->SetAllCollapsed(false);
+        if (ImGui::MenuItem("Collapse all processes")) m_timeline->SetAllCollapsed(true);
+        if (ImGui::MenuItem("Show hidden tracks")) m_timeline->ShowHiddenTracks();
+        ImGui::Separator();
         ImGui::MenuItem("Flows", nullptr, &state.showFlows);
         if (ImGui::BeginMenu("Flow categories")) {
             auto& shown = m_timeline->flowCategoryShown();

@@ -25,6 +25,7 @@ struct ViewerOptions {
     int width = 1600, height = 900;
     std::string keys;            // played before the screenshot
     std::string panel;           // side panel tab to show: details, range, search, issues
+    bool frameBenchmark = false; // time frames at zoom levels from the whole trace to 1 µs, print, exit
 };
 
 class App {
@@ -44,6 +45,10 @@ private:
     void DrawFrameOverlay();
     void TakeLoadedModel();
     void RememberRecent(const std::string& path);
+    int RunFrameBenchmark();
+    // One frame. Returns the CPU time of building it (input, level-of-detail queries, instance
+    // buffer, ImGui) in ms; 'presentMs' gets the time of GL submission and buffer swap.
+    double RenderFrame(float dt, double* presentMs);
 
     ViewerOptions m_options;
     GLFWwindow* m_window = nullptr;

@@ -15,12 +15,13 @@ namespace {
 
 void Usage() {
     std::fprintf(stderr,
-                 "usage: tracelens [PATH] [--screenshot OUT.png] [--size WxH] [--keys KEYS] [--panel NAME]\n"
+                 "usage: tracelens [PATH] [--screenshot OUT.png] [--size WxH] [--keys KEYS] [--panel NAME] [--frame-benchmark]\n"
                  "       tracelens stats PATH [--json]\n"
                  "  PATH          a trace (.json, .json.gz); without it, the bundled sample\n"
                  "  --screenshot  render through the real pipeline (needs an X server or Xvfb), write a PNG, exit\n"
                  "  --keys        keys played first, each held 0.1 s: W/S zoom, A/D pan, F frame, {Home} all\n"
-                 "  --panel       side panel to show: details, range, search, issues\n");
+                 "  --panel       side panel to show: details, range, search, issues\n"
+                 "  --frame-benchmark  time frames from the whole trace down to 1 µs, print a table, exit\n");
 }
 
 std::string DefaultSample() {
@@ -51,6 +52,8 @@ int RunViewer(int argc, char** argv) {
             const char* panel = value();
             if (!panel) return Usage(), 2;
             options.panel = panel;
+        } else if (arg == "--frame-benchmark") {
+            options.frameBenchmark = true;
         } else if (arg == "--help" || arg == "-h") {
             Usage();
             return 0;

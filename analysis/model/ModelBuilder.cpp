@@ -14,10 +14,7 @@ namespace tracelens {
 namespace {
 
 void AppendToRow(Row& row, const RawSlice& slice) {
-    row.start.push_back(slice.startNs);
-    row.end.push_back(slice.startNs + slice.durNs);
-    row.name.push_back(slice.name);
-    row.ref.push_back(slice.ref);
+    row.Append(slice.startNs, slice.startNs + slice.durNs, slice.name, slice.ref);
 }
 
 struct EntityHash {

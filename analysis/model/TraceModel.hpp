@@ -21,15 +21,28 @@ enum class RowKind : uint8_t {
     kAsync,    // a lane of async slices
 };
 
+constexpr size_t kCoarseStride = 32;
+
 // Slices that never overlap, sorted by start (so ends are sorted too).
 struct Row {
     PodArray<TimeNs> start;
     PodArray<TimeNs> end;
     PodArray<StringId> name;
     PodArray<uint64_t> ref;  // byte offset of the event in the trace text (args parsed on demand)
+    // start[i * kCoarseStride] for every i: a 32x smaller copy that searches far ahead can run
+    // over while it stays in cache (see QueryVisible).
+    PodArray<TimeNs> coarseStart;
     RowKind kind = RowKind::kNested;
     uint32_t depth = 0;
     size_t size() const { return start.size(); }
+    // Appends a slice that starts at or after the last one (keeps coarseStart in step).
+    void Append(TimeNs startNs, TimeNs endNs, StringId nameId, uint64_t refOffset) {
+        if (start.size() % kCoarseStride == 0) coarseStart.push_back(startNs);
+        start.push_back(startNs);
+        end.push_back(endNs);
+        name.push_back(nameId);
+        ref.push_back(refOffset);
+    }
 };
 
 enum class TrackKind : uint8_t { kThread, kAsync, kCounter };

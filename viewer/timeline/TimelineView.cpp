@@ -85,6 +85,18 @@ void TimelineView::ExpandToTrack(uint32_t track) {
     }
 }
 
+size_t TimelineView::ShowHiddenTracks() {
+    size_t count = 0;
+    for (char& hidden : m_layout.hiddenTrack) count += hidden, hidden = 0;
+    m_layoutDirty = count > 0;
+    return count;
+}
+
+void TimelineView::SetAllCollapsed(bool collapsed) {
+    m_layout.collapsedProcess.assign(m_model.processes.size(), collapsed ? 1 : 0);
+    m_layoutDirty = true;
+}
+
 void TimelineView::Select(const SliceRef& slice, bool frame) {
     m_state.selected = slice;
     if (!slice.valid()) return;

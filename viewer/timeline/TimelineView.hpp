@@ -49,6 +49,9 @@ public:
     // Selects a slice and scrolls it into view.
     void Select(const SliceRef& slice, bool frame);
     void ExpandToTrack(uint32_t track);
+    // Hidden tracks (right-click ▸ Hide) come back; returns how many were hidden.
+    size_t ShowHiddenTracks();
+    void SetAllCollapsed(bool collapsed);
     // Cached details (args) of the event at 'ref'.
     const EventDetails& Details(uint64_t ref);
 

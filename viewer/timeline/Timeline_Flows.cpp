@@ -10,7 +10,7 @@
 
 namespace tracelens {
 namespace {
-constexpr int kMaxFlowsPerFrame = 20000;
+constexpr int kMaxFlowsPerFrame = 5000;  // more cannot be told apart; zooming in shows them all
 }
 
 float TimelineView::FlowEndY(uint32_t track, TimeNs t, float originY, float pinnedOriginY) const {
@@ -68,7 +68,7 @@ void TimelineView::DrawFlows(ImDrawList* draw, float originY, float pinnedOrigin
     }
     m_frameStats.flows = static_cast<size_t>(drawn);
     if (capped) {
-        const char* note = "too many flows at this zoom: the first 20000 are drawn; zoom in (W) for all";
+        const char* note = "many flows at this zoom: 5000 are drawn; zoom in (W) to see all";
         draw->AddText(ImVec2(m_canvas.x0 + 8, m_canvas.bodyBottom - 20), IM_COL32(255, 200, 120, 255), note);
     }
 }
