@@ -68,6 +68,36 @@ TEST_CASE("a million 1 ns slices fold into at most one item per pixel") {
     CHECK(total == 1000000);
 }
 
+TEST_CASE("zoomed-out queries of large rows fold the overview and still cover every slice") {
+    Row row = RandomRow(200000, 3, 40, 30);
+    BuildOverview(row);
+    REQUIRE(row.overviewResolutionNs > 0);
+    CHECK(row.overview.size() <= 2 * kOverviewItems + 2);
+    const TimeNs last = row.end[row.size() - 1];
+    for (int zoom = 1; zoom <= 64; zoom *= 4) {
+        const TimeNs a = last / 3, b = a + last / zoom;
+        const TimeNs minVisible = std::max<TimeNs>(row.overviewResolutionNs, (b - a) / 1920);
+        std::vector<VisibleItem> items;
+        QueryVisible(row, a, b, minVisible, items);
+        CHECK(items.size() <= static_cast<size_t>(2 * (b - a) / minVisible + 3));
+        std::vector<uint32_t> covered;
+        for (const VisibleItem& item : items) {
+            CHECK(item.endNs == row.end[item.first + item.count - 1]);
+            if (item.count > 1) CHECK(item.endNs - item.startNs < 3 * minVisible);
+            for (uint32_t k = 0; k < item.count; ++k) covered.push_back(item.first + k);
+        }
+        CHECK(std::adjacent_find(covered.begin(), covered.end(), [](uint32_t x, uint32_t y) { return y != x + 1; }) ==
+              covered.end());
+        // Items are contiguous runs, so covering the first and last overlapping slices covers all.
+        uint32_t firstInside = UINT32_MAX, lastInside = 0;
+        for (uint32_t i = 0; i < row.size(); ++i)
+            if (row.start[i] < b && row.end[i] > a) firstInside = std::min(firstInside, i), lastInside = i;
+        REQUIRE(!covered.empty());
+        CHECK(covered.front() <= firstInside);
+        CHECK(covered.back() >= lastInside);
+    }
+}
+
 TEST_CASE("hit testing finds the slice under the cursor, or a thin one nearby") {
     Row row;
     for (TimeNs s : {10, 20, 40}) {

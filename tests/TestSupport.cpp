@@ -37,7 +37,7 @@ std::string DumpModel(const TraceModel& model) {
         }
     }
     for (const Flow& flow : model.flows)
-        line("flow " + std::string(model.Name(flow.category)) + " @" + std::to_string(flow.fromRef) + " " +
+        line("flow " + std::string(model.Name(flow.category)) + " @" + std::to_string(flow.FromRef()) + " " +
              std::to_string(flow.fromTs) + "@" + model.TrackLabel(flow.fromTrack) + " -> " + std::to_string(flow.toTs) +
              "@" + model.TrackLabel(flow.toTrack));
     line("events " + std::to_string(model.report.eventCount) + " problems " + std::to_string(model.report.problemCount));

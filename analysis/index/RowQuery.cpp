@@ -24,22 +24,43 @@ size_t GallopTo(const TimeNs* values, size_t from, size_t n, TimeNs limit) {
     return static_cast<size_t>(std::lower_bound(values + low, values + high, limit) - values);
 }
 
-// The same over a row, using its coarse index for long jumps: the gallop runs over the 32x
-// smaller copy, then one block of 32 starts is searched.
-size_t RowGallopTo(const Row& row, size_t from, TimeNs limit) {
-    const size_t n = row.size();
-    const TimeNs* start = row.start.data();
-    if (from >= n || start[from] >= limit) return from;
-    // Short distances are cheaper in the row itself.
-    const size_t nearEnd = std::min(n, from + kCoarseStride);
-    if (start[nearEnd - 1] >= limit || row.coarseStart.size() != (n + kCoarseStride - 1) / kCoarseStride)
-        return GallopTo(start, from, n, limit);
-    // coarse[k] = start[k * 32]: find the first block whose first start is >= limit.
-    const size_t blocks = row.coarseStart.size();
-    const size_t block = GallopTo(row.coarseStart.data(), from / kCoarseStride + 1, blocks, limit);
-    const size_t low = std::max(from, (block - 1) * kCoarseStride);
-    const size_t high = std::min(n, block * kCoarseStride);
-    return static_cast<size_t>(std::lower_bound(start + low, start + high, limit) - start);
+// First overview item in [from, n) starting at or after 'limit'.
+size_t OverviewGallopTo(const OverviewItem* items, size_t from, size_t n, TimeNs limit) {
+    size_t low = from, step = 1, high = from;
+    while (high < n && items[high].startNs < limit) {
+        low = high + 1;
+        high = from + step;
+        step *= 2;
+    }
+    if (high > n) high = n;
+    return static_cast<size_t>(std::partition_point(items + low, items + high,
+                                                    [limit](const OverviewItem& item) { return item.startNs < limit; }) -
+                               items);
+}
+
+// The fold of QueryVisible over a row's overview items instead of its slices: the same rule,
+// one level up. Used when a pixel is wider than the overview's resolution.
+void QueryOverview(const Row& row, TimeNs viewStartNs, TimeNs viewEndNs, TimeNs minVisibleNs,
+                   std::vector<VisibleItem>& out) {
+    const OverviewItem* items = row.overview.data();
+    const size_t n = row.overview.size();
+    size_t i = static_cast<size_t>(std::partition_point(items, items + n, [viewStartNs](const OverviewItem& item) {
+                                       return item.endNs <= viewStartNs;
+                                   }) - items);
+    auto wide = [&](const OverviewItem& item) { return item.count == 1 && item.endNs - item.startNs >= minVisibleNs; };
+    while (i < n && items[i].startNs < viewEndNs) {
+        if (wide(items[i])) {
+            out.push_back({items[i].startNs, items[i].endNs, items[i].first, 1});
+            ++i;
+            continue;
+        }
+        const TimeNs runLimit = items[i].startNs > INT64_MAX - minVisibleNs ? INT64_MAX : items[i].startNs + minVisibleNs;
+        size_t j = OverviewGallopTo(items, i + 1, n, runLimit);
+        if (j - 1 > i && wide(items[j - 1])) --j;
+        const OverviewItem& last = items[j - 1];
+        out.push_back({items[i].startNs, last.endNs, items[i].first, last.first + last.count - items[i].first});
+        i = j;
+    }
 }
 
 }  // namespace
@@ -47,6 +68,10 @@ size_t RowGallopTo(const Row& row, size_t from, TimeNs limit) {
 void QueryVisible(const Row& row, TimeNs viewStartNs, TimeNs viewEndNs, TimeNs minVisibleNs,
                   std::vector<VisibleItem>& out) {
     if (minVisibleNs < 1) minVisibleNs = 1;
+    if (row.overviewResolutionNs > 0 && minVisibleNs >= row.overviewResolutionNs) {
+        QueryOverview(row, viewStartNs, viewEndNs, minVisibleNs, out);
+        return;
+    }
     const size_t n = row.size();
     const TimeNs* start = row.start.data();
     const TimeNs* end = row.end.data();
@@ -60,7 +85,7 @@ void QueryVisible(const Row& row, TimeNs viewStartNs, TimeNs viewEndNs, TimeNs m
             continue;
         }
         const TimeNs runLimit = start[i] > INT64_MAX - minVisibleNs ? INT64_MAX : start[i] + minVisibleNs;
-        size_t j = RowGallopTo(row, i + 1, runLimit);
+        size_t j = GallopTo(start, i + 1, n, runLimit);
         if (j - 1 > i && end[j - 1] - start[j - 1] >= minVisibleNs) --j;  // a wide last slice stands alone
         out.push_back({start[i], end[j - 1], static_cast<uint32_t>(i), static_cast<uint32_t>(j - i)});
         i = j;
@@ -87,6 +112,21 @@ int64_t HitTest(const Row& row, TimeNs t, TimeNs toleranceNs) {
     return best;
 }
 
+void BuildOverview(Row& row) {
+    row.overview.Release();
+    row.overviewResolutionNs = 0;
+    const size_t n = row.size();
+    if (n < kOverviewMinSlices) return;
+    const TimeNs span = row.end[n - 1] - row.start[0];
+    const TimeNs resolution = std::max<TimeNs>(1, span / static_cast<TimeNs>(kOverviewItems));
+    std::vector<VisibleItem> items;
+    QueryVisible(row, row.start[0], row.end[n - 1] + 1, resolution, items);
+    if (items.size() * 8 > n) return;  // the fold hardly shrinks this row: not worth keeping
+    row.overview.reserve(items.size());
+    for (const VisibleItem& item : items) row.overview.push_back({item.startNs, item.endNs, item.first, item.count});
+    row.overviewResolutionNs = resolution;
+}
+
 void QueryCounter(const Track& track, TimeNs viewStartNs, TimeNs viewEndNs, TimeNs bucketNs,
                   std::vector<CounterBucket>& out) {
     const size_t n = track.counterTs.size();
@@ -99,11 +139,11 @@ void QueryCounter(const Track& track, TimeNs viewStartNs, TimeNs viewEndNs, Time
     while (i < n && ts[i] < viewEndNs) {
         const TimeNs bucketStart = ts[i];
         const TimeNs bucketEnd = bucketStart > INT64_MAX - bucketNs ? INT64_MAX : bucketStart + bucketNs;
-        const size_t j = static_cast<size_t>(std::lower_bound(ts + i + 1, ts + n, bucketEnd) - ts);
+        const size_t j = GallopTo(ts, i + 1, n, bucketEnd);
         CounterBucket bucket{bucketStart, values[i], values[i], values[j - 1], static_cast<uint32_t>(i)};
         // Buckets are about a pixel wide: scanning their samples is bounded by what is drawn,
-        // except for very dense series, where a stride keeps it cheap and the extremes close.
-        const size_t stride = (j - i) > 64 ? (j - i) / 64 : 1;
+        // except for very dense series, where at most 16 evenly spaced samples stand for the rest.
+        const size_t stride = (j - i) > 16 ? (j - i) / 16 : 1;
         for (size_t k = i; k < j; k += stride) {
             bucket.minValue = std::min(bucket.minValue, values[k]);
             bucket.maxValue = std::max(bucket.maxValue, values[k]);

@@ -21,9 +21,15 @@ struct VisibleItem {
 // of narrower neighbours starting within minVisibleNs of the run's first slice becomes one merged
 // item that keeps its count. Rows never overlap, so only the run's last slice can be wide, and a
 // binary search finds the run's end without visiting it: each item costs O(log n) and items number
-// at most 2 per minVisibleNs of view plus 2, whatever the row's size.
+// at most 2 per minVisibleNs of view plus 2, whatever the row's size. When minVisibleNs is at
+// least the row's overview resolution, the same fold runs over the overview's items instead
+// (merged items are then up to 3 minVisibleNs wide).
 void QueryVisible(const Row& row, TimeNs viewStartNs, TimeNs viewEndNs, TimeNs minVisibleNs,
                   std::vector<VisibleItem>& out);
+
+// Folds a large row once at 1/kOverviewItems of its span, for zoomed-out queries. Rows under
+// kOverviewMinSlices get none. O(kOverviewItems · log n).
+void BuildOverview(Row& row);
 
 // The first slice whose end is after 't' (or row.size()). O(log n).
 size_t FirstEndingAfter(const Row& row, TimeNs t);

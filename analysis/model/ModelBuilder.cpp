@@ -4,11 +4,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <queue>
 #include <thread>
 #include <unordered_map>
+
+#include "index/RowQuery.hpp"
 
 namespace tracelens {
 namespace {
@@ -60,17 +63,16 @@ public:
         : m_chunks(chunks), m_threads(threads ? threads : 1), m_model(model) {}
 
     void Run() {
+        Trace("start");
         MergeStrings();
         MergeTracks();
         ApplyMetadata();
-        BuildThreadTracks();
-        Trace("thread tracks");
+        BuildThreadTracksAndFlows();
+        Trace("thread tracks and flows");
         BuildAsyncTracks();
         BuildCounterTracks();
         BuildInstants();
-        Trace("counters");
-        MatchFlows();
-        Trace("flows");
+        Trace("async, counters, instants");
         MergeReports();
         OrderForDisplay();
         ComputeSpan();
@@ -79,6 +81,8 @@ public:
 private:
     static void Trace(const char* what) {
         if (!std::getenv("TRACELENS_TIMING")) return;
+        static const auto started = std::chrono::steady_clock::now();
+        std::fprintf(stderr, "  %.3f s", std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
         long pages = 0, resident = 0;
         if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
             if (std::fscanf(statm, "%ld %ld", &pages, &resident) != 2) resident = 0;
@@ -245,15 +249,19 @@ private:
         rows.Finish();
     }
 
-    void BuildThreadTracks() {
+    // Thread tracks, and flows as one more task beside them: they touch different data.
+    void BuildThreadTracksAndFlows() {
         const size_t trackCount = m_model.tracks.size();
-        std::vector<uint64_t> sizes(trackCount, 0);
+        std::vector<uint64_t> sizes(trackCount + 1, 0);
         for (size_t t = 0; t < trackCount; ++t)
             for (const PieceRef& piece : m_pieces[t])
                 sizes[t] += m_chunks[piece.chunk].tracks[piece.localTrack].slices.size();
+        for (const ChunkEvents& chunk : m_chunks) sizes[trackCount] += 2 * chunk.flows.size();
         std::vector<ProblemList> problems(trackCount);
-        ParallelFor(trackCount, m_threads, sizes,
-                    [&](size_t t) { BuildThreadTrack(static_cast<uint32_t>(t), problems[t]); });
+        ParallelFor(trackCount + 1, m_threads, sizes, [&](size_t t) {
+            if (t == trackCount) MatchFlows();
+            else BuildThreadTrack(static_cast<uint32_t>(t), problems[t]);
+        });
         for (auto& list : problems) {
             m_extraProblems.count += list.count;
             for (auto& p : list.kept) m_extraProblems.kept.push_back(std::move(p));
@@ -448,74 +456,84 @@ private:
     }
 
     void MatchFlows() {
-        // Each chunk's flows are sorted by (key, time, file order). A k-way merge from the ends
-        // visits every (category, id) group; taking from the ends lets each chunk's array shrink
-        // as it is consumed, so raw flow events and arrows are never all in memory together.
+        // Flow keys are hashes, spread evenly: buckets by the key's top bits split the work into
+        // small independent pieces. Each chunk's flows are sorted by (key, time, file order), so a
+        // bucket is one contiguous range per chunk. Buckets go from the highest keys down, and every
+        // chunk's array is cut back behind them, so raw flow events shrink as arrows grow.
+        constexpr int kBucketBits = 10;
+        constexpr size_t kBuckets = size_t{1} << kBucketBits;
+        auto bucketOf = [](uint64_t key) { return static_cast<size_t>(key >> (64 - kBucketBits)); };
+        std::vector<std::vector<uint32_t>> bounds(m_chunks.size());
         size_t total = 0;
-        std::vector<size_t> remaining(m_chunks.size(), 0);
-        auto earlier = [&](uint32_t a, uint32_t b) {
-            return FlowBefore(m_chunks[a].flows[remaining[a] - 1], m_chunks[b].flows[remaining[b] - 1]);
-        };
-        std::priority_queue<uint32_t, std::vector<uint32_t>, decltype(earlier)> tails(earlier);
-        for (uint32_t c = 0; c < m_chunks.size(); ++c) {
-            remaining[c] = m_chunks[c].flows.size();
-            total += remaining[c];
-            if (remaining[c]) tails.push(c);
+        for (size_t c = 0; c < m_chunks.size(); ++c) {
+            const PodArray<RawFlow>& flows = m_chunks[c].flows;
+            std::vector<uint32_t>& bound = bounds[c];
+            bound.assign(kBuckets + 1, static_cast<uint32_t>(flows.size()));
+            size_t i = 0;
+            for (size_t b = 0; b < kBuckets; ++b) {
+                while (i < flows.size() && bucketOf(flows[i].key) < b) ++i;
+                bound[b] = static_cast<uint32_t>(i);
+            }
+            total += flows.size();
         }
         m_model.flows.reserve(total);
-        std::vector<RawFlow> group;
-        auto flush = [&] {
-            if (group.empty()) return;
-            std::reverse(group.begin(), group.end());  // taken latest first
-            MatchFlowsWithKey(group);
-            group.clear();
-        };
-        while (!tails.empty()) {
-            const uint32_t c = tails.top();
-            tails.pop();
-            RawFlow flow = m_chunks[c].flows[--remaining[c]];
-            flow.category = Global(c, flow.category);
-            flow.track = m_trackRemap[c][flow.track];
-            if (!group.empty() && group.front().key != flow.key) flush();
-            group.push_back(flow);
-            m_chunks[c].flows.TruncateAndRelease(remaining[c]);
-            if (remaining[c]) tails.push(c);
+        Trace("flow buckets");
+        std::vector<RawFlow> bucket;
+        for (size_t b = kBuckets; b-- > 0;) {
+            bucket.clear();
+            for (size_t c = 0; c < m_chunks.size(); ++c) {
+                PodArray<RawFlow>& flows = m_chunks[c].flows;
+                for (uint32_t i = bounds[c][b]; i < bounds[c][b + 1]; ++i) {
+                    RawFlow flow = flows[i];
+                    flow.category = Global(static_cast<uint32_t>(c), flow.category);
+                    flow.track = m_trackRemap[c][flow.track];
+                    bucket.push_back(flow);
+                }
+                flows.TruncateAndRelease(bounds[c][b]);
+            }
+            std::sort(bucket.begin(), bucket.end(), FlowBefore);
+            for (size_t i = 0; i < bucket.size();) {
+                size_t end = i + 1;
+                while (end < bucket.size() && bucket[end].key == bucket[i].key) ++end;
+                MatchFlowsWithKey(bucket.data() + i, bucket.data() + end);
+                i = end;
+            }
         }
-        flush();
+        Trace("flows matched");
         std::sort(m_model.flows.begin(), m_model.flows.end(), [](const Flow& a, const Flow& b) {
             if (a.fromTs != b.fromTs) return a.fromTs < b.fromTs;
-            return a.fromRef < b.fromRef;
+            return a.FromRef() < b.FromRef();
         });
+        Trace("flows sorted");
     }
 
-    // One hash key's events (merged chunks keep time order within the key). Equal hashes with
-    // different category or id text are split first. Reading the id text is a random access into
-    // the trace, so the common pair of one start and one finish trusts the 64-bit hash: a
-    // collision there needs two ids whose hashes agree and whose other ends are both missing.
-    void MatchFlowsWithKey(std::vector<RawFlow>& group) {
-        if (group.size() == 1 || (group.size() == 2 && group[0].phase != group[1].phase &&
-                                  group[0].category == group[1].category)) {
-            MatchFlowGroup(group.data(), group.data() + group.size());
+    // One hash key's events, in time order. Equal hashes with different category or id text are
+    // split first. Reading the id text is a random access into the trace, so the common pair of
+    // one start and one finish trusts the 64-bit hash: a collision there needs two ids whose
+    // hashes agree and whose other ends are both missing.
+    void MatchFlowsWithKey(RawFlow* begin, RawFlow* end) {
+        const size_t size = static_cast<size_t>(end - begin);
+        if (size == 1 || (size == 2 && begin[0].phase != begin[1].phase && begin[0].category == begin[1].category)) {
+            MatchFlowGroup(begin, end);
             return;
         }
-        const std::string_view firstText = FlowIdText(group.front());
+        const std::string_view firstText = FlowIdText(*begin);
         bool oneId = true;
-        for (const RawFlow& f : group) oneId = oneId && f.category == group.front().category && FlowIdText(f) == firstText;
+        for (const RawFlow* f = begin; f < end && oneId; ++f)
+            oneId = f->category == begin->category && FlowIdText(*f) == firstText;
         if (oneId) {
-            MatchFlowGroup(group.data(), group.data() + group.size());
+            MatchFlowGroup(begin, end);
             return;
         }
-        std::stable_sort(group.begin(), group.end(), [&](const RawFlow& a, const RawFlow& b) {
+        std::stable_sort(begin, end, [&](const RawFlow& a, const RawFlow& b) {
             if (a.category != b.category) return a.category < b.category;
             return FlowIdText(a) < FlowIdText(b);
         });
-        for (size_t k = 0; k < group.size();) {
-            size_t end = k;
-            while (end < group.size() && group[end].category == group[k].category &&
-                   FlowIdText(group[end]) == FlowIdText(group[k]))
-                ++end;
-            MatchFlowGroup(group.data() + k, group.data() + end);
-            k = end;
+        for (RawFlow* k = begin; k < end;) {
+            RawFlow* sameEnd = k;
+            while (sameEnd < end && sameEnd->category == k->category && FlowIdText(*sameEnd) == FlowIdText(*k)) ++sameEnd;
+            MatchFlowGroup(k, sameEnd);
+            k = sameEnd;
         }
     }
 
@@ -543,8 +561,8 @@ private:
                 ++report.unmatchedFlowEvents;
                 continue;
             }
-            m_model.flows.push_back({from->ts, f->ts, from->ref, f->ref, from->track, f->track, from->category,
-                                     from->bindToEnclosing, f->bindToEnclosing});
+            m_model.flows.push_back(Flow::Make(from->ts, f->ts, from->track, f->track, from->category, from->ref, f->ref,
+                                               from->bindToEnclosing, f->bindToEnclosing));
             ++report.matchedFlows;
             if (source) sourceUsed = true;
             else firstStartUsed = true;
@@ -696,6 +714,7 @@ void RowBuilder::Add(const RawSlice& slice) {
 void RowBuilder::Finish() {
     for (Row& row : m_nested) m_track.rows.push_back(std::move(row));
     for (Row& row : m_overlap) m_track.rows.push_back(std::move(row));
+    for (Row& row : m_track.rows) BuildOverview(row);
     m_nested.clear();
     m_overlap.clear();
 }

@@ -36,7 +36,7 @@ uint64_t TraceModel::MemoryBytes() const {
     for (const Track& track : tracks) {
         for (const Row& row : track.rows) {
             bytes += row.start.ReservedBytes() + row.end.ReservedBytes() + row.name.ReservedBytes() +
-                     row.ref.ReservedBytes() + row.coarseStart.ReservedBytes();
+                     row.ref.ReservedBytes() + row.overview.ReservedBytes();
         }
         bytes += track.instantTs.ReservedBytes() + track.instantName.ReservedBytes() + track.instantRef.ReservedBytes();
         bytes += track.counterTs.ReservedBytes() + track.counterValue.ReservedBytes();

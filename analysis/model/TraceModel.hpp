@@ -21,7 +21,16 @@ enum class RowKind : uint8_t {
     kAsync,    // a lane of async slices
 };
 
-constexpr size_t kCoarseStride = 32;
+// A run of slices [first, first + count) of a row, from the start of the first to the end of the
+// last, as the level of detail folds them.
+struct OverviewItem {
+    TimeNs startNs;
+    TimeNs endNs;
+    uint32_t first;
+    uint32_t count;
+};
+constexpr size_t kOverviewItems = 4096;       // at most about 2x this many items per row
+constexpr size_t kOverviewMinSlices = 65536;  // smaller rows are fast to query directly
 
 // Slices that never overlap, sorted by start (so ends are sorted too).
 struct Row {
@@ -29,15 +38,15 @@ struct Row {
     PodArray<TimeNs> end;
     PodArray<StringId> name;
     PodArray<uint64_t> ref;  // byte offset of the event in the trace text (args parsed on demand)
-    // start[i * kCoarseStride] for every i: a 32x smaller copy that searches far ahead can run
-    // over while it stays in cache (see QueryVisible).
-    PodArray<TimeNs> coarseStart;
+    // The row folded once at overviewResolutionNs (its span / kOverviewItems): zoomed-out views
+    // fold these few thousand items instead of searching the whole row (see QueryVisible).
+    PodArray<OverviewItem> overview;
+    TimeNs overviewResolutionNs = 0;  // 0: the row is small enough to query directly
     RowKind kind = RowKind::kNested;
     uint32_t depth = 0;
     size_t size() const { return start.size(); }
-    // Appends a slice that starts at or after the last one (keeps coarseStart in step).
+    // Appends a slice that starts at or after the last one.
     void Append(TimeNs startNs, TimeNs endNs, StringId nameId, uint64_t refOffset) {
-        if (start.size() % kCoarseStride == 0) coarseStart.push_back(startNs);
         start.push_back(startNs);
         end.push_back(endNs);
         name.push_back(nameId);
@@ -77,15 +86,24 @@ struct Process {
 };
 
 // One arrow from one flow event to the next of the same (category, id). The name and id are
-// read from the text (fromRef) when shown.
+// read from the text (at FromRef()) when shown. Byte offsets keep 40 bits (traces up to 1 TiB).
 struct Flow {
     TimeNs fromTs, toTs;
-    uint64_t fromRef, toRef;
     uint32_t fromTrack, toTrack;
     StringId category;
+    uint32_t fromRefLow, toRefLow;
+    uint8_t fromRefHigh, toRefHigh;
     bool fromEnclosing, toEnclosing;  // bind to the enclosing slice ("bp": "e") or the next one
+
+    static Flow Make(TimeNs fromTs, TimeNs toTs, uint32_t fromTrack, uint32_t toTrack, StringId category,
+                     uint64_t fromRef, uint64_t toRef, bool fromEnclosing, bool toEnclosing) {
+        return {fromTs, toTs, fromTrack, toTrack, category, static_cast<uint32_t>(fromRef), static_cast<uint32_t>(toRef),
+                static_cast<uint8_t>(fromRef >> 32), static_cast<uint8_t>(toRef >> 32), fromEnclosing, toEnclosing};
+    }
+    uint64_t FromRef() const { return uint64_t{fromRefHigh} << 32 | fromRefLow; }
+    uint64_t ToRef() const { return uint64_t{toRefHigh} << 32 | toRefLow; }
 };
-static_assert(sizeof(Flow) == 48);
+static_assert(sizeof(Flow) == 40);
 
 struct ImportReport {
     uint64_t eventCount = 0;

@@ -106,7 +106,7 @@ private:
     void DrawCounterTrack(ImDrawList* draw, BoxRenderer& boxes, const Lane& lane, float laneY);
     // Timeline_Flows.cpp
     void DrawFlows(ImDrawList* draw, float originY, float pinnedOriginY);
-    float FlowEndY(uint32_t track, TimeNs t, float originY, float pinnedOriginY) const;
+    float FlowEndY(uint32_t track, TimeNs t, float originY, float pinnedOriginY, bool exactDepth) const;
 
     const TraceModel& m_model;
     ViewState m_state;

@@ -13,10 +13,10 @@ namespace {
 constexpr int kMaxFlowsPerFrame = 5000;  // more cannot be told apart; zooming in shows them all
 }
 
-float TimelineView::FlowEndY(uint32_t track, TimeNs t, float originY, float pinnedOriginY) const {
+float TimelineView::FlowEndY(uint32_t track, TimeNs t, float originY, float pinnedOriginY, bool exactDepth) const {
     const Lane* lane = m_layout.FindTrack(track);
     if (!lane) return -1.0f;
-    const SliceRef slice = EnclosingSlice(track, t);
+    const SliceRef slice = exactDepth ? EnclosingSlice(track, t) : SliceRef{};
     const float row = slice.valid() ? static_cast<float>(slice.row) : 0.0f;
     return (lane->pinned ? pinnedOriginY : originY) + lane->y + (row + 0.5f) * m_metrics.rowHeight;
 }
@@ -35,6 +35,9 @@ void TimelineView::DrawFlows(ImDrawList* draw, float originY, float pinnedOrigin
     for (const Flow* f = begin; f != flows.end() && f->fromTs <= viewEnd + m_maxFlowSpanNs && visible < kMaxFlowsPerFrame; ++f)
         if (std::max(f->fromTs, f->toTs) >= viewStart && std::min(f->fromTs, f->toTs) <= viewEnd) ++visible;
     const float baseAlpha = visible > 2000 ? 0.18f : visible > 300 ? 0.35f : visible > 60 ? 0.6f : 0.85f;
+    // Finding the slice depth of each end costs a search per row; when hundreds of arrows are on
+    // screen their ends are drawn at the track's first row instead (level of detail for flows).
+    const bool exactDepth = visible <= 500;
     int drawn = 0;
     bool capped = false;
     for (const Flow* f = begin; f != flows.end() && f->fromTs <= viewEnd + m_maxFlowSpanNs; ++f) {
@@ -45,8 +48,8 @@ void TimelineView::DrawFlows(ImDrawList* draw, float originY, float pinnedOrigin
             capped = true;
             break;
         }
-        const float y0 = FlowEndY(f->fromTrack, f->fromTs, originY, pinnedOriginY);
-        const float y1 = FlowEndY(f->toTrack, f->toTs, originY, pinnedOriginY);
+        const float y0 = FlowEndY(f->fromTrack, f->fromTs, originY, pinnedOriginY, exactDepth);
+        const float y1 = FlowEndY(f->toTrack, f->toTs, originY, pinnedOriginY, exactDepth);
         if (y0 < 0 || y1 < 0) continue;
         const float x0 = static_cast<float>(ToX(static_cast<double>(f->fromTs - m_model.firstNs)));
         const float x1 = static_cast<float>(ToX(static_cast<double>(f->toTs - m_model.firstNs)));
@@ -55,7 +58,11 @@ void TimelineView::DrawFlows(ImDrawList* draw, float originY, float pinnedOrigin
                              ((f->fromTrack == m_state.selected.track || f->toTrack == m_state.selected.track));
         const ImU32 packed = PackColor({color.r * 0.5f + 0.5f, color.g * 0.5f + 0.5f, color.b * 0.5f + 0.5f, related ? 1.0f : baseAlpha});
         draw->AddLine(ImVec2(x0, y0), ImVec2(x1, y1), packed, related ? 2.0f : 1.2f);
-        // Arrow head at the destination.
+        // Arrow head at the destination, and a dot at the source, while few arrows are drawn.
+        if (!exactDepth) {
+            ++drawn;
+            continue;  // many arrows: lines only
+        }
         const float dx = x1 - x0, dy = y1 - y0;
         const float length = std::sqrt(dx * dx + dy * dy);
         if (length > 8.0f) {
