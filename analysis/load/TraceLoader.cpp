@@ -189,6 +189,9 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
                                    "every complete event was loaded");
     }
     for (const ImportProblem& p : source.problems()) chunks.back().problems.Add(p.byteOffset, p.message);
+    if (source.ShrankWhileMapped())
+        chunks.back().problems.Add(source.size(), "the file shrank while it was read (truncated by another process?): "
+                                                  "bytes past its new end read as zeros; everything before was loaded");
 
     if (progress) progress->stage = 2;
     if (std::getenv("TRACELENS_TIMING")) std::fprintf(stderr, "parse %.3f s rss %ld MB\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - loadStart).count(), ResidentMegabytes());

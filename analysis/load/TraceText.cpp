@@ -1,6 +1,8 @@
 #include "load/TraceText.hpp"
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -27,6 +29,66 @@ uint64_t AvailableMemoryBytes() {
         if (key == "MemAvailable:") return kilobytes * 1024;
     }
     return 8ull << 30;
+}
+
+// SIGBUS guard: reading a mapped page past the end of a file that another process truncated
+// raises SIGBUS. The handler maps a zero page over the faulting page of one of our mappings,
+// marks it, and lets the read go on, so the load ends with a message instead of a crash.
+constexpr int kGuardSlots = 64;
+struct GuardSlot {
+    std::atomic<uintptr_t> begin{0};
+    std::atomic<uintptr_t> end{0};
+    std::atomic<bool> faulted{false};
+};
+GuardSlot g_guards[kGuardSlots];
+std::atomic<bool> g_handlerInstalled{false};
+struct sigaction g_previousHandler {};
+
+void OnSigbus(int signal, siginfo_t* info, void* context) {
+    const uintptr_t address = reinterpret_cast<uintptr_t>(info->si_addr);
+    for (GuardSlot& slot : g_guards) {
+        if (address >= slot.begin.load() && address < slot.end.load()) {
+            void* page = reinterpret_cast<void*>(address & ~(kPageBytes - 1));
+            mmap(page, kPageBytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+            slot.faulted.store(true);
+            return;
+        }
+    }
+    // Not ours: behave as if we were never here.
+    if (g_previousHandler.sa_flags & SA_SIGINFO) {
+        g_previousHandler.sa_sigaction(signal, info, context);
+    } else if (g_previousHandler.sa_handler != SIG_IGN && g_previousHandler.sa_handler != SIG_DFL) {
+        g_previousHandler.sa_handler(signal);
+    } else {
+        ::signal(SIGBUS, SIG_DFL);
+        raise(SIGBUS);
+    }
+}
+
+int GuardMapping(const void* begin, uint64_t bytes) {
+    if (!g_handlerInstalled.exchange(true)) {
+        struct sigaction action {};
+        action.sa_sigaction = OnSigbus;
+        action.sa_flags = SA_SIGINFO | SA_NODEFER;
+        sigemptyset(&action.sa_mask);
+        sigaction(SIGBUS, &action, &g_previousHandler);
+    }
+    for (int i = 0; i < kGuardSlots; ++i) {
+        uintptr_t expected = 0;
+        if (g_guards[i].end.load() == 0 && g_guards[i].begin.compare_exchange_strong(expected, 1)) {
+            g_guards[i].faulted = false;
+            g_guards[i].end = reinterpret_cast<uintptr_t>(begin) + bytes;
+            g_guards[i].begin = reinterpret_cast<uintptr_t>(begin);
+            return i;
+        }
+    }
+    return -1;  // more than 64 files open at once: the rest are unguarded
+}
+
+void Unguard(int slot) {
+    if (slot < 0) return;
+    g_guards[slot].end = 0;
+    g_guards[slot].begin = 0;
 }
 
 std::string Errno(const std::string& path, const char* what) {
@@ -113,7 +175,9 @@ TraceText& TraceText::operator=(TraceText&& other) noexcept {
     m_mappingBytes = other.m_mappingBytes;
     m_inflated = std::move(other.m_inflated);
     m_compressed = other.m_compressed;
+    m_guardSlot = other.m_guardSlot;
     m_problems = std::move(other.m_problems);
+    other.m_guardSlot = -1;
     other.m_data = nullptr;
     other.m_mapping = nullptr;
     other.m_size = other.m_mappingBytes = 0;
@@ -122,7 +186,11 @@ TraceText& TraceText::operator=(TraceText&& other) noexcept {
 
 TraceText::~TraceText() { Reset(); }
 
+bool TraceText::ShrankWhileMapped() const { return m_guardSlot >= 0 && g_guards[m_guardSlot].faulted.load(); }
+
 void TraceText::Reset() {
+    Unguard(m_guardSlot);
+    m_guardSlot = -1;
     if (m_mapping) munmap(m_mapping, m_mappingBytes);
     m_mapping = nullptr;
     m_mappingBytes = 0;
@@ -196,6 +264,7 @@ Result<TraceText> TraceText::Open(const std::string& path, const TraceTextOption
     }
     text.m_mapping = reserved;
     text.m_mappingBytes = mappingBytes;
+    text.m_guardSlot = GuardMapping(mapped, fileBytes);
     text.m_data = static_cast<const char*>(mapped);
     text.m_size = fileBytes;
     return text;

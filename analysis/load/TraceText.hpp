@@ -36,6 +36,9 @@ public:
     uint64_t fileBytes() const { return m_fileBytes; }
     // Problems met while reading the bytes (truncated gzip, size limit), in text offsets.
     const std::vector<ImportProblem>& problems() const { return m_problems; }
+    // True when the mapped file shrank under us (another process truncated it): the pages past
+    // its new end were replaced by zeros instead of killing the process with SIGBUS.
+    bool ShrankWhileMapped() const;
 
 private:
     void Reset();
@@ -47,6 +50,7 @@ private:
     uint64_t m_mappingBytes = 0;
     PodArray<char> m_inflated;
     bool m_compressed = false;
+    int m_guardSlot = -1;  // SIGBUS guard of the mapping, -1 when none
     std::vector<ImportProblem> m_problems;
 };
 

@@ -1,0 +1,158 @@
+// The catalogue of hostile inputs: for each, the message and what is kept.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "TestSupport.hpp"
+#include "load/TracePath.hpp"
+
+using namespace tracelens;
+using namespace tracelens::test;
+
+namespace {
+
+std::string TempDir() {
+    const std::string dir = "/tmp/tracelens-hostile-" + std::to_string(::getpid());
+    mkdir(dir.c_str(), 0755);
+    return dir;
+}
+
+std::string Event(const std::string& name, int ts) {
+    return R"({"ph": "X", "name": ")" + name + R"(", "pid": 1, "tid": 1, "ts": )" + std::to_string(ts) + R"(, "dur": 1})";
+}
+
+}  // namespace
+
+TEST_CASE("binary garbage is not a trace, with the place it stopped making sense") {
+    std::string garbage = "\x89PNG\r\n\x1a\n";
+    for (int i = 0; i < 256; ++i) garbage += static_cast<char>(i * 37);
+    auto result = LoadTraceText(TraceText::FromString(garbage), "garbage.bin");
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.message().find("garbage.bin:1:1: error: not a trace") == 0);
+}
+
+TEST_CASE("garbage inside the event array costs only itself") {
+    auto model = LoadJson("[" + Event("a", 1) + ", \x01\x02\xff garbage, " + Event("b", 3) + "]");
+    CHECK(model->sliceCount == 2);
+    CHECK(model->report.problemCount >= 1);
+}
+
+TEST_CASE("args nested 100,000 deep do not overflow anything and the event keeps its fields") {
+    std::string deep = R"([{"ph": "X", "name": "deep", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"a": )";
+    deep += std::string(100000, '[') + std::string(100000, ']') + "}}, " + Event("after", 5) + "]";
+    auto model = LoadJson(deep);
+    CHECK(model->report.eventCount == 2);
+    CHECK(model->sliceCount == 2);
+    CHECK(model->report.problemCount == 0);
+}
+
+TEST_CASE("a 100 MB name loads") {
+    std::string json = R"([{"ph": "X", "name": ")" + std::string(100 << 20, 'x') + R"(", "pid": 1, "tid": 1, "ts": 1, "dur": 1}])";
+    auto model = LoadJson(json, 2);
+    REQUIRE(model->sliceCount == 1);
+    const Track& track = model->tracks[model->processes[0].tracks[0]];
+    CHECK(model->Name(track.rows[0].name[0]).size() == (100u << 20));
+}
+
+TEST_CASE("timestamps that are negative, NaN, huge or beyond int64 are reported; the rest loads") {
+    auto model = LoadJson("[" + Event("negative", -5) + R"(,
+{"ph": "X", "name": "nan", "pid": 1, "tid": 1, "ts": NaN, "dur": 1},
+{"ph": "X", "name": "huge", "pid": 1, "tid": 1, "ts": 1e300, "dur": 1},
+{"ph": "X", "name": "beyond", "pid": 1, "tid": 1, "ts": "9223372036854775808", "dur": 1},
+{"ph": "X", "name": "end overflows", "pid": 1, "tid": 1, "ts": 9223372036854775, "dur": 9000},
+)" + Event("fine", 7) + "]");
+    CHECK(model->sliceCount == 2);
+    CHECK(model->firstNs == -5000);
+    CHECK(ProblemText(*model) ==
+          "2:1: \"ts\" is not a number: NaN; event skipped\n"
+          "3:1: \"ts\" is out of range: 1e300; event skipped\n"
+          "4:1: \"ts\" is out of range: \"9223372036854775808\"; event skipped\n"
+          "5:1: \"ts\" + \"dur\" is out of range; event skipped");
+}
+
+TEST_CASE("repeated and conflicting metadata: the last record in the file wins") {
+    auto model = LoadJson(R"([
+{"ph": "M", "name": "thread_name", "pid": 1, "tid": 1, "args": {"name": "first"}},
+{"ph": "M", "name": "thread_name", "pid": 1, "tid": 1, "args": {"name": "second"}},
+{"ph": "M", "name": "thread_name", "pid": 1, "tid": 1, "args": {"name": 42}},
+{"ph": "M", "name": "process_sort_index", "pid": 1, "tid": 0, "args": {"sort_index": "x"}},
+{"ph": "M", "name": "process_name", "pid": 1, "tid": 0},
+)" + Event("a", 1) + "]");
+    CHECK(model->TrackLabel(model->processes[0].tracks[0]) == "42");
+    CHECK(model->report.problemCount == 2);
+}
+
+TEST_CASE("a zero-byte .json.gz and a gzip bomb are reported clearly") {
+    const std::string dir = TempDir();
+    std::ofstream(dir + "/empty.json.gz").close();
+    auto empty = LoadTrace(dir + "/empty.json.gz");
+    REQUIRE_FALSE(empty.ok());
+    CHECK(empty.message() == dir + "/empty.json.gz: error: the file is empty");
+
+    // 64 MiB of spaces inside an event array compress to about 64 KiB.
+    REQUIRE(std::system(("(printf '['; head -c 67108864 /dev/zero | tr '\\\\0' ' '; printf ']') | gzip -c > " + dir +
+                         "/bomb.json.gz").c_str()) == 0);
+    LoadOptions options;
+    options.text.maxInflatedBytes = 8 << 20;
+    auto bomb = LoadTrace(dir + "/bomb.json.gz", options);
+    REQUIRE(bomb.ok());
+    const std::string problems = ProblemText(*bomb.value());
+    CHECK(problems.find("inflated text exceeds the memory limit of 8388608 bytes; the rest of the compressed file was not read") !=
+          std::string::npos);
+    std::system(("rm -rf " + dir).c_str());
+}
+
+TEST_CASE("a folder with a link loop is searched without looping") {
+    const std::string dir = TempDir();
+    REQUIRE(symlink(".", (dir + "/loop").c_str()) == 0);
+    REQUIRE(symlink("self", (dir + "/self").c_str()) == 0);
+    auto resolved = ResolveTraceFile(dir);
+    REQUIRE_FALSE(resolved.ok());
+    CHECK(resolved.message().find("no trace in this folder") != std::string::npos);
+    std::ofstream(dir + "/trace.json") << "[" << Event("a", 1) << "]";
+    auto loaded = LoadTrace(dir);
+    REQUIRE(loaded.ok());
+    CHECK(loaded.value()->sliceCount == 1);
+    std::system(("rm -rf " + dir).c_str());
+}
+
+TEST_CASE("a file without read permission gives the system's reason") {
+    if (geteuid() == 0) {
+        MESSAGE("skipped: running as root, where file permissions do not stop reading");
+        return;
+    }
+    const std::string dir = TempDir();
+    std::ofstream(dir + "/secret.json") << "[]";
+    chmod((dir + "/secret.json").c_str(), 0);
+    auto result = LoadTrace(dir + "/secret.json");
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.message() == dir + "/secret.json: error: cannot open the file: Permission denied");
+    std::system(("rm -rf " + dir).c_str());
+}
+
+TEST_CASE("a file truncated by another process while it is mapped ends the load with a message, not SIGBUS") {
+    const std::string dir = TempDir();
+    const std::string path = dir + "/shrinking.json";
+    {
+        std::ofstream out(path);
+        out << "[";
+        for (int i = 0; i < 200000; ++i) out << (i ? ", " : "") << Event("op" + std::to_string(i % 50), i * 3);
+        out << "]";
+    }
+    auto text = TraceText::Open(path);
+    REQUIRE(text.ok());
+    const uint64_t size = text.value().size();
+    REQUIRE(truncate(path.c_str(), static_cast<off_t>(size / 2)) == 0);  // what a killed writer's restart does
+    auto result = LoadTraceText(std::move(text.value()), path);
+    REQUIRE(result.ok());
+    const TraceModel& model = *result.value();
+    CHECK(model.sliceCount > 90000);
+    CHECK(model.sliceCount < 110000);
+    CHECK(ProblemText(model).find("the file shrank while it was read") != std::string::npos);
+    std::system(("rm -rf " + dir).c_str());
+}
