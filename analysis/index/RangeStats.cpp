@@ -33,7 +33,10 @@ std::vector<uint32_t> AllSliceTracks(const TraceModel& model) {
 RangeStatsResult ComputeRangeStats(const TraceModel& model, const std::vector<uint32_t>& tracks,
                                    TimeNs startNs, TimeNs endNs) {
     RangeStatsResult result;
-    result.rangeNs = endNs - startNs;
+    // Saturating: callers may ask for everything with INT64_MIN .. INT64_MAX.
+    result.rangeNs = endNs <= startNs ? 0
+                     : (startNs < 0 && endNs > INT64_MAX + startNs) ? INT64_MAX
+                                                                     : endNs - startNs;
     std::vector<NameStats> byId(model.strings.size());
     for (uint32_t trackId : tracks) {
         const Track& track = model.tracks[trackId];

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstring>
 #include <unordered_map>
+#include <vector>
 
 #include "load/JsonScan.hpp"
 #include "load/JsonString.hpp"
@@ -539,11 +540,12 @@ void ChunkDecoder::DecodeSlow(uint64_t beginOffset, uint64_t stopOffset, ChunkEv
             ++p;
             continue;
         }
+        // Reported before a possible stop, so that a chunk boundary here changes nothing.
+        if (expectComma) out.problems.Add(offsetOf(p), "expected ',' or ']' after an event");
         if (offsetOf(p) >= stopOffset) {
             out.endOffset = offsetOf(p);
             return;
         }
-        if (expectComma) out.problems.Add(offsetOf(p), "expected ',' or ']' after an event");
         const ScanResult scan = SkipValue(p, end);
         if (scan.status == ScanStatus::kOk && *p != '{') {
             ++out.eventCount;

@@ -22,8 +22,10 @@ const char* FindQuoteOrBackslash(const char* p, const char* end) {
     return p;
 }
 
-// First byte in [p, end) that is one of " { } [ ].
+// First byte in [p, end) that is one of " { } [ ] or a backslash (invalid outside a string,
+// but simdjson takes it as escaping the next byte: see SkipValue).
 const char* FindStructural(const char* p, const char* end) {
+    const __m128i backslash = _mm_set1_epi8('\\');
     const __m128i quote = _mm_set1_epi8('"');
     const __m128i braceOpen = _mm_set1_epi8('{');
     const __m128i braceClose = _mm_set1_epi8('}');
@@ -35,11 +37,12 @@ const char* FindStructural(const char* p, const char* end) {
         hit = _mm_or_si128(hit, _mm_cmpeq_epi8(bytes, braceClose));
         hit = _mm_or_si128(hit, _mm_cmpeq_epi8(bytes, bracketOpen));
         hit = _mm_or_si128(hit, _mm_cmpeq_epi8(bytes, bracketClose));
+        hit = _mm_or_si128(hit, _mm_cmpeq_epi8(bytes, backslash));
         const int mask = _mm_movemask_epi8(hit);
         if (mask) return p + __builtin_ctz(mask);
         p += 16;
     }
-    while (p < end && *p != '"' && *p != '{' && *p != '}' && *p != '[' && *p != ']') ++p;
+    while (p < end && *p != '"' && *p != '{' && *p != '}' && *p != '[' && *p != ']' && *p != '\\') ++p;
     return p;
 }
 
@@ -88,6 +91,12 @@ ScanResult SkipValue(const char* p, const char* end) {
             case '[':
                 ++depth;
                 break;
+            case '\\':
+                // Invalid JSON outside a string, but simdjson's first stage takes a backslash as
+                // escaping the next byte wherever it is; reading it the same way keeps the
+                // element-by-element path and simdjson's whole-chunk path on the same elements.
+                p += 2;
+                continue;
             default:
                 if (--depth == 0) return {ScanStatus::kOk, p + 1};
                 break;

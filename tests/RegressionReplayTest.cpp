@@ -1,0 +1,38 @@
+// Every input that ever made a fuzz target crash, hang or disagree (tests/regressions/), and the
+// fuzz seeds (tests/corpus/json/), replayed through the loader on one and on two threads.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "TestSupport.hpp"
+#include "load/EventDetails.hpp"
+
+using namespace tracelens;
+using namespace tracelens::test;
+
+TEST_CASE("regression and seed inputs load the same on one and two threads, without crashing") {
+    size_t replayed = 0;
+    for (const char* folder : {"regressions", "corpus/json"}) {
+        for (const auto& entry : std::filesystem::directory_iterator(std::string(TRACELENS_TESTS_DIR) + "/" + folder)) {
+            if (!entry.is_regular_file() || entry.path().extension() == ".md") continue;
+            std::ifstream in(entry.path(), std::ios::binary);
+            std::stringstream bytes;
+            bytes << in.rdbuf();
+            CAPTURE(entry.path().string());
+            LoadOptions single, chunked;
+            single.threads = 1;
+            chunked.threads = 2;
+            chunked.chunkBytes = 256;
+            auto a = LoadTraceText(TraceText::FromString(bytes.str()), "replay.json", single);
+            auto b = LoadTraceText(TraceText::FromString(bytes.str()), "replay.json", chunked);
+            REQUIRE(a.ok() == b.ok());
+            if (a.ok()) CHECK(DumpModel(*a.value()) == DumpModel(*b.value()));
+            const TraceText text = TraceText::FromString(bytes.str());
+            for (uint64_t offset = 0; offset < text.size(); ++offset) ReadEventDetails(text, offset, 32);
+            ++replayed;
+        }
+    }
+    CHECK(replayed >= 4);
+}
