@@ -10,32 +10,24 @@ size_t FirstEndingAfter(const Row& row, TimeNs t) {
 
 namespace {
 
-// First index in [from, n) with values[index] >= limit. The answer is usually close to 'from'
-// (about one pixel's worth of slices away), so steps double from there before a binary search:
-// O(log distance) with nearby memory instead of O(log n) over the whole row.
-size_t GallopTo(const TimeNs* values, size_t from, size_t n, TimeNs limit) {
+// First index in [from, n) whose key is >= limit. The answer is usually close to 'from' (about
+// one pixel's worth of items away), so steps double from there before a binary search:
+// O(log distance) with nearby memory instead of O(log n) over the whole array.
+template <typename T, typename KeyOf>
+size_t GallopTo(const T* items, size_t from, size_t n, TimeNs limit, KeyOf key) {
     size_t low = from, step = 1, high = from;
-    while (high < n && values[high] < limit) {
+    while (high < n && key(items[high]) < limit) {
         low = high + 1;
         high = from + step;
         step *= 2;
     }
     if (high > n) high = n;
-    return static_cast<size_t>(std::lower_bound(values + low, values + high, limit) - values);
+    return static_cast<size_t>(
+        std::partition_point(items + low, items + high, [&](const T& item) { return key(item) < limit; }) - items);
 }
 
-// First overview item in [from, n) starting at or after 'limit'.
-size_t OverviewGallopTo(const OverviewItem* items, size_t from, size_t n, TimeNs limit) {
-    size_t low = from, step = 1, high = from;
-    while (high < n && items[high].startNs < limit) {
-        low = high + 1;
-        high = from + step;
-        step *= 2;
-    }
-    if (high > n) high = n;
-    return static_cast<size_t>(std::partition_point(items + low, items + high,
-                                                    [limit](const OverviewItem& item) { return item.startNs < limit; }) -
-                               items);
+size_t GallopTo(const TimeNs* values, size_t from, size_t n, TimeNs limit) {
+    return GallopTo(values, from, n, limit, [](TimeNs value) { return value; });
 }
 
 // The fold of QueryVisible over a row's overview items instead of its slices: the same rule,
@@ -55,7 +47,7 @@ void QueryOverview(const Row& row, TimeNs viewStartNs, TimeNs viewEndNs, TimeNs 
             continue;
         }
         const TimeNs runLimit = items[i].startNs > INT64_MAX - minVisibleNs ? INT64_MAX : items[i].startNs + minVisibleNs;
-        size_t j = OverviewGallopTo(items, i + 1, n, runLimit);
+        size_t j = GallopTo(items, i + 1, n, runLimit, [](const OverviewItem& item) { return item.startNs; });
         if (j - 1 > i && wide(items[j - 1])) --j;
         const OverviewItem& last = items[j - 1];
         out.push_back({items[i].startNs, last.endNs, items[i].first, last.first + last.count - items[i].first});

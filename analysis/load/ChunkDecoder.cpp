@@ -508,6 +508,10 @@ bool ChunkDecoder::DecodeFast(uint64_t beginOffset, uint64_t endOffset, ChunkEve
         if (impl.DecodeEvent(element, offset, location)) return false;
         ++out.eventCount;
     }
+    // On-Demand does not match brackets on its own: a stray '}' can end the array early. The
+    // chunk counts only if the array ended at the ']' appended behind it.
+    const char* rest = nullptr;
+    if (doc.current_location().get(rest) != simdjson::OUT_OF_BOUNDS) return false;
     out.beginOffset = beginOffset;
     return true;
 }
