@@ -103,6 +103,22 @@ TEST_CASE("W zooms in around the centre and D pans right by the expected amounts
     std::remove(png.c_str());
 }
 
+TEST_CASE("--search selects the first match and frames it; --range selects a range") {
+    const std::string png = TempPng("search");
+    const Run home = Viewer("--screenshot " + png);
+    const Run search = Viewer("--screenshot " + png + " --search hcom_allReduce");
+    REQUIRE(search.status == 0);
+    // The sample's first AllReduce lasts about a millisecond: framed with a 3 % margin.
+    const double width = static_cast<double>(search.viewEnd - search.viewStart);
+    CHECK(width < 2e6);
+    CHECK(width > 4e5);
+    CHECK(search.viewStart > home.viewStart);
+    const Run range = Viewer("--screenshot " + png + " --range 20,40 --panel range");
+    REQUIRE(range.status == 0);
+    CHECK(static_cast<double>(range.viewEnd - range.viewStart) == doctest::Approx(20e6 * 1.06).epsilon(0.001));
+    std::remove(png.c_str());
+}
+
 TEST_CASE("a trace that cannot be opened is reported, not crashed on") {
     const std::string png = TempPng("missing");
     const Run run = Viewer("/nonexistent/trace.json --screenshot " + png);

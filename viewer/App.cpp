@@ -126,6 +126,26 @@ void App::TakeLoadedModel() {
         m_timeline = std::make_unique<TimelineView>(*m_model);
         RememberRecent(m_load.Path());
         if (m_model->report.problemCount > 0) m_sideTab = 3;
+        ApplyCommandLineSelection();
+    }
+}
+
+void App::ApplyCommandLineSelection() {
+    if (!m_options.search.empty()) {
+        m_search.SetQuery(*m_timeline, m_options.search);
+        m_search.Step(*m_timeline, true);
+        if (m_options.panel.empty()) m_sideTab = 0;
+    }
+    if (m_options.rangeFromMs >= 0 && m_options.rangeToMs > m_options.rangeFromMs) {
+        ViewState& state = m_timeline->state();
+        state.hasRange = true;
+        state.rangeStartNs = static_cast<TimeNs>(m_options.rangeFromMs * 1e6);
+        state.rangeEndNs = static_cast<TimeNs>(m_options.rangeToMs * 1e6);
+        state.rangeTracks.clear();
+        for (const Process& process : m_model->processes)
+            for (uint32_t track : process.tracks) state.rangeTracks.push_back(track);
+        m_timeline->ShowRange(static_cast<double>(state.rangeStartNs), static_cast<double>(state.rangeEndNs), true);
+        m_sideTab = 1;
     }
 }
 

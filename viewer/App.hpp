@@ -26,6 +26,8 @@ struct ViewerOptions {
     std::string keys;            // played before the screenshot
     std::string panel;           // side panel tab to show: details, range, search, issues
     bool frameBenchmark = false; // time frames at zoom levels from the whole trace to 1 µs, print, exit
+    std::string search;          // run this search and select its first match
+    double rangeFromMs = -1, rangeToMs = -1;  // select this range (ms from the trace start), all tracks
 };
 
 class App {
@@ -44,6 +46,7 @@ private:
     void DrawOpenDialog();
     void DrawFrameOverlay();
     void TakeLoadedModel();
+    void ApplyCommandLineSelection();
     void RememberRecent(const std::string& path);
     int RunFrameBenchmark();
     // One frame. Returns the CPU time of building it (input, level-of-detail queries, instance

@@ -132,7 +132,11 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
 
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     const uint64_t first = static_cast<uint64_t>(arrayStart - base);
-    const std::vector<ChunkPlan> plan = PlanChunks(source, first, std::max<uint64_t>(options.chunkBytes, 256));
+    // Small files get smaller chunks, so that every core has work and the per-thread parser
+    // buffers (sized by the chunk) stay small next to the file.
+    const uint64_t perThread = (source.size() - first) / (uint64_t{threads} * 8);
+    const uint64_t chunkBytes = std::max<uint64_t>(std::min<uint64_t>(options.chunkBytes, std::max<uint64_t>(perThread, 256 << 10)), 256);
+    const std::vector<ChunkPlan> plan = PlanChunks(source, first, chunkBytes);
     std::vector<ChunkEvents> chunks(plan.size());
     std::vector<char> fastOk(plan.size(), 0);
 

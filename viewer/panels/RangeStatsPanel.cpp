@@ -75,18 +75,21 @@ void RangeStatsPanel::DrawContents(TimelineView& timeline) {
         m_valid = true;
         SortRows(model);
     }
+    ImGui::PushTextWrapPos(0);
     ImGui::Text("%s .. %s: %s over %zu tracks, %llu slices", timeline.RelativeTime(model.firstNs + m_start).c_str(),
                 timeline.RelativeTime(model.firstNs + m_end).c_str(), FormatDuration(m_end - m_start).c_str(), m_tracks.size(),
                 static_cast<unsigned long long>(m_stats.sliceCount));
+    ImGui::PopTextWrapPos();
     if (ImGui::Button("Copy as CSV")) ImGui::SetClipboardText(ToCsv(model, m_stats).c_str());
     ImGui::SameLine();
     if (ImGui::Button("Zoom to range (F)"))
         timeline.ShowRange(static_cast<double>(m_start), static_cast<double>(m_end), true);
     const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
-                                  ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+                                  ImGuiTableFlags_ScrollX | ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV |
+                                  ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("range", kColumnCount, flags)) return;
-    ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch, 0, kName);
+    ImGui::TableSetupScrollFreeze(1, 1);
+    ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthFixed, 170, kName);
     ImGui::TableSetupColumn("Count", 0, 0, kCount);
     ImGui::TableSetupColumn("Total", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 0, kTotal);
     ImGui::TableSetupColumn("Self", ImGuiTableColumnFlags_PreferSortDescending, 0, kSelf);

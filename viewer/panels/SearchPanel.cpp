@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 
+#include <cstdio>
+
 #include "stats/TraceSummary.hpp"
 #include "timeline/TimelineView.hpp"
 
@@ -28,6 +30,13 @@ void SearchPanel::Step(TimelineView& timeline, bool forward) {
         m_current = forward ? position % matches.size() : (position + matches.size() - 1) % matches.size();
     }
     timeline.Select(matches[m_current].slice, true);
+}
+
+void SearchPanel::SetQuery(TimelineView& timeline, const std::string& query) {
+    std::snprintf(m_input, sizeof m_input, "%s", query.c_str());
+    m_ran = m_input;
+    timeline.search().Run(timeline.model(), m_ran);
+    m_current = 0;
 }
 
 void SearchPanel::DrawToolbar(TimelineView& timeline) {

@@ -16,6 +16,8 @@ public:
     // Selects the next (or previous) match after the current selection.
     void Step(TimelineView& timeline, bool forward);
     void FocusInput() { m_focusInput = true; }
+    // Types 'query' into the box and runs it (the command line's --search).
+    void SetQuery(TimelineView& timeline, const std::string& query);
 
 private:
     char m_input[256] = {};
