@@ -11,19 +11,26 @@
 
 #include "TestSupport.hpp"
 #include "load/EventDetails.hpp"
+#include "load/KernelCsvLoader.hpp"
 
 using namespace tracelens;
 using namespace tracelens::test;
 
 TEST_CASE("regression and seed inputs load the same on one and two threads, without crashing") {
     size_t replayed = 0;
-    for (const char* folder : {"regressions", "corpus/json"}) {
+    for (const char* folder : {"regressions", "corpus/json", "corpus/csv"}) {
         for (const auto& entry : std::filesystem::directory_iterator(std::string(TRACELENS_TESTS_DIR) + "/" + folder)) {
             if (!entry.is_regular_file() || entry.path().extension() == ".md") continue;
             std::ifstream in(entry.path(), std::ios::binary);
             std::stringstream bytes;
             bytes << in.rdbuf();
             CAPTURE(entry.path().string());
+            if (entry.path().extension() == ".csv") {
+                auto csv = LoadKernelDetailsCsv(TraceText::FromString(bytes.str()), "replay.csv");
+                if (csv.ok()) CHECK(csv.value()->sliceCount <= csv.value()->report.eventCount);
+                ++replayed;
+                continue;
+            }
             LoadOptions single, chunked;
             single.threads = 1;
             chunked.threads = 2;

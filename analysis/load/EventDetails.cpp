@@ -1,7 +1,10 @@
 #include "load/EventDetails.hpp"
 
+#include <algorithm>
+
 #include <simdjson.h>
 
+#include "load/CsvReader.hpp"
 #include "load/JsonScan.hpp"
 #include "load/JsonString.hpp"
 
@@ -83,6 +86,26 @@ EventDetails ReadEventDetails(const TraceText& text, uint64_t offset, size_t max
             }
         }
         details.fields.emplace_back(std::move(keyText), ValueText(field.value(), end, maxValueBytes));
+    }
+    return details;
+}
+
+EventDetails ReadCsvRowDetails(const TraceText& text, uint64_t offset, const std::vector<std::string>& header) {
+    EventDetails details;
+    if (offset >= text.size()) {
+        details.error = "offset past the end of the file";
+        return details;
+    }
+    CsvReader reader(std::string_view(text.data() + offset, text.size() - offset));
+    std::vector<std::string_view> fields;
+    if (!reader.Next(fields)) {
+        details.error = "no row at this offset";
+        return details;
+    }
+    for (size_t i = 0; i < std::max(header.size(), fields.size()); ++i) {
+        std::string key = i < header.size() ? header[i] : "column " + std::to_string(i + 1);
+        std::string value = i < fields.size() ? std::string(TrimField(fields[i])) : std::string();
+        details.args.emplace_back(std::move(key), std::move(value));
     }
     return details;
 }

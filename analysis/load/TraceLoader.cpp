@@ -10,6 +10,7 @@
 
 #include "load/ChunkDecoder.hpp"
 #include "load/JsonScan.hpp"
+#include "load/KernelCsvLoader.hpp"
 #include "load/TracePath.hpp"
 #include "model/ModelBuilder.hpp"
 
@@ -48,6 +49,26 @@ std::vector<ChunkPlan> PlanChunks(const TraceText& text, uint64_t first, uint64_
     return plan;
 }
 
+long ResidentMegabytes() {
+    long pages = 0, resident = 0;
+    if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(statm, "%ld %ld", &pages, &resident) != 2) resident = 0;
+        std::fclose(statm);
+    }
+    return resident * 4096 / 1000000;
+}
+
+// Sorting inside a chunk runs on the parsing threads; merging chunks is then a k-way merge.
+void SortChunk(ChunkEvents& chunk) {
+    for (ChunkTrack& track : chunk.tracks)
+        if (!std::is_sorted(track.slices.begin(), track.slices.end(), SliceBefore))
+            std::sort(track.slices.begin(), track.slices.end(), SliceBefore);
+    if (!std::is_sorted(chunk.flows.begin(), chunk.flows.end(), FlowBefore))
+        std::sort(chunk.flows.begin(), chunk.flows.end(), FlowBefore);
+}
+
+}  // namespace
+
 void FillLineColumns(const TraceText& text, std::vector<ImportProblem>& problems) {
     // Problems are sorted by offset: one pass over the text counts the lines.
     const char* base = text.data();
@@ -69,26 +90,6 @@ void FillLineColumns(const TraceText& text, std::vector<ImportProblem>& problems
     }
 }
 
-long ResidentMegabytes() {
-    long pages = 0, resident = 0;
-    if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
-        if (std::fscanf(statm, "%ld %ld", &pages, &resident) != 2) resident = 0;
-        std::fclose(statm);
-    }
-    return resident * 4096 / 1000000;
-}
-
-// Sorting inside a chunk runs on the parsing threads; merging chunks is then a k-way merge.
-void SortChunk(ChunkEvents& chunk) {
-    for (ChunkTrack& track : chunk.tracks)
-        if (!std::is_sorted(track.slices.begin(), track.slices.end(), SliceBefore))
-            std::sort(track.slices.begin(), track.slices.end(), SliceBefore);
-    if (!std::is_sorted(chunk.flows.begin(), chunk.flows.end(), FlowBefore))
-        std::sort(chunk.flows.begin(), chunk.flows.end(), FlowBefore);
-}
-
-}  // namespace
-
 std::string FormatProblem(const std::string& file, const ImportProblem& problem) {
     return file + ":" + std::to_string(problem.line) + ":" + std::to_string(problem.column) +
            ": error: " + problem.message;
@@ -100,7 +101,10 @@ Result<std::unique_ptr<TraceModel>> LoadTrace(const std::string& path, const Loa
     if (!file.ok()) return file.status();
     Result<TraceText> text = TraceText::Open(file.value(), options.text);
     if (!text.ok()) return text.status();
-    return LoadTraceText(std::move(text.value()), file.value(), options, progress);
+    const std::string& resolved = file.value();
+    if (resolved.size() > 4 && resolved.compare(resolved.size() - 4, 4, ".csv") == 0)
+        return LoadKernelDetailsCsv(std::move(text.value()), resolved, options);
+    return LoadTraceText(std::move(text.value()), resolved, options, progress);
 }
 
 Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::string& name,

@@ -116,9 +116,13 @@ struct ImportReport {
     uint64_t unmatchedEnds = 0;           // 'E' without 'B'
 };
 
+enum class SourceFormat : uint8_t { kChromeJson, kCsv };
+
 struct TraceModel {
     std::string path;
     TraceText text;
+    SourceFormat format = SourceFormat::kChromeJson;
+    std::vector<std::string> csvHeader;  // kCsv: column names; refs are offsets of rows
     StringPool strings;
     std::vector<Process> processes;  // display order
     std::vector<Track> tracks;       // indexed by track id; display order is per process

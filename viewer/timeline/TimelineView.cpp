@@ -123,7 +123,9 @@ const EventDetails& TimelineView::Details(uint64_t ref) {
     auto it = m_detailsCache.find(ref);
     if (it != m_detailsCache.end()) return it->second;
     if (m_detailsCache.size() > 256) m_detailsCache.clear();
-    return m_detailsCache.emplace(ref, ReadEventDetails(m_model.text, ref)).first->second;
+    EventDetails details = m_model.format == SourceFormat::kCsv ? ReadCsvRowDetails(m_model.text, ref, m_model.csvHeader)
+                                                                : ReadEventDetails(m_model.text, ref);
+    return m_detailsCache.emplace(ref, std::move(details)).first->second;
 }
 
 TimeNs TimelineView::SelfTime(const SliceRef& s) const {

@@ -1,0 +1,41 @@
+#pragma once
+// RFC 4180 CSV as profilers write it: quoted fields with doubled quotes, commas and newlines
+// inside quotes, CRLF or LF, an optional byte-order mark, a missing final newline.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <deque>
+#include <vector>
+
+namespace tracelens {
+
+class CsvReader {
+public:
+    // 'text' must outlive the reader; a UTF-8 byte-order mark at its start is skipped.
+    explicit CsvReader(std::string_view text);
+
+    // Reads the next record. Fields are unquoted; views point into the text, or into the
+    // reader's own storage for quoted fields with doubled quotes (valid until the next call).
+    // 'recordOffset' gets the byte offset of the record. Returns false at the end of the text.
+    // Blank lines are skipped.
+    bool Next(std::vector<std::string_view>& fields, uint64_t* recordOffset = nullptr);
+
+    // True when the last record ended inside a quoted field that never closed.
+    bool LastRecordUnterminated() const { return m_unterminated; }
+    uint64_t Position() const { return m_position; }
+
+private:
+    std::string_view m_text;
+    uint64_t m_position = 0;
+    std::deque<std::string> m_storage;  // stable addresses: fields point into it
+    bool m_unterminated = false;
+};
+
+// Index of the column whose header is 'name' (compared after trimming white space), or -1.
+int FindColumn(const std::vector<std::string_view>& header, std::string_view name);
+
+// 'text' without surrounding white space (spaces, tabs, CR, LF): profilers end time values with a
+// tab so that spreadsheets keep their digits.
+std::string_view TrimField(std::string_view text);
+
+}  // namespace tracelens

@@ -1,0 +1,105 @@
+#include "load/KernelCsvLoader.hpp"
+
+#include <algorithm>
+#include <thread>
+#include <vector>
+
+#include "load/CsvReader.hpp"
+#include "model/ModelBuilder.hpp"
+
+namespace tracelens {
+namespace {
+
+std::string_view FieldOf(const std::vector<std::string_view>& fields, int column) {
+    return column >= 0 && static_cast<size_t>(column) < fields.size() ? TrimField(fields[static_cast<size_t>(column)])
+                                                                      : std::string_view();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const std::string& name,
+                                                         const LoadOptions& options) {
+    auto model = std::make_unique<TraceModel>();
+    model->path = name;
+    model->text = std::move(text);
+    model->format = SourceFormat::kCsv;
+    CsvReader reader(std::string_view(model->text.data(), model->text.size()));
+    std::vector<std::string_view> fields;
+    if (!reader.Next(fields)) return Status::Error(name + ": error: the file is empty");
+    for (std::string_view column : fields) model->csvHeader.emplace_back(TrimField(column));
+    std::vector<std::string_view> header(model->csvHeader.begin(), model->csvHeader.end());
+    const int nameColumn = FindColumn(header, "Name");
+    const int startColumn = FindColumn(header, "Start Time(us)");
+    const int durationColumn = FindColumn(header, "Duration(us)");
+    const int streamColumn = FindColumn(header, "Stream ID");
+    const int coreColumn = FindColumn(header, "Accelerator Core");
+    for (const auto& [column, label] : {std::pair{nameColumn, "Name"}, {startColumn, "Start Time(us)"},
+                                        {durationColumn, "Duration(us)"}}) {
+        if (column < 0)
+            return Status::Error(name + ":1:1: error: not a kernel_details.csv: no \"" + label + "\" column in the header");
+    }
+
+    std::vector<ChunkEvents> chunks(1);
+    ChunkEvents& chunk = chunks[0];
+    const StringId processName = chunk.strings.Intern("kernel_details.csv");
+    auto trackFor = [&](const EntityId& tid, const std::string& label) -> uint32_t {
+        for (uint32_t t = 0; t < chunk.tracks.size(); ++t)
+            if (chunk.tracks[t].tid == tid) return t;
+        ChunkTrack track;
+        track.pid = EntityId{};
+        track.tid = tid;
+        chunk.tracks.push_back(std::move(track));
+        const uint32_t index = static_cast<uint32_t>(chunk.tracks.size() - 1);
+        chunk.metadata.push_back({0, index, MetadataKind::kThreadName, chunk.strings.Intern(label), 0});
+        return index;
+    };
+    uint64_t offset = 0;
+    while (reader.Next(fields, &offset)) {
+        ++chunk.eventCount;
+        ++chunk.phases.byChar['X'];
+        const std::string_view startText = FieldOf(fields, startColumn);
+        const std::string_view durationText = FieldOf(fields, durationColumn);
+        TimeNs start = 0, duration = 0;
+        if (const DecimalError error = ParseMicrosToNs(startText, &start); error != DecimalError::kNone) {
+            chunk.problems.Add(offset, "column \"Start Time(us)\": " + std::string(DescribeDecimalError(error)) + ": \"" +
+                                           std::string(startText.substr(0, 40)) + "\"; row skipped");
+            continue;
+        }
+        if (const DecimalError error = ParseMicrosToNs(durationText, &duration); error != DecimalError::kNone) {
+            chunk.problems.Add(offset, "column \"Duration(us)\": " + std::string(DescribeDecimalError(error)) + ": \"" +
+                                           std::string(durationText.substr(0, 40)) + "\"; row skipped");
+            continue;
+        }
+        if (duration < 0 || start > INT64_MAX - duration) {
+            chunk.problems.Add(offset, "column \"Duration(us)\": negative or out of range; row skipped");
+            continue;
+        }
+        // One track per stream; rows without a stream (HCCL rows say N/A) go by accelerator core.
+        const std::string_view stream = FieldOf(fields, streamColumn);
+        int64_t streamNumber = 0;
+        uint32_t track;
+        if (!stream.empty() && ParseScaledDecimal(stream, 0, &streamNumber) == DecimalError::kNone) {
+            track = trackFor(EntityId{streamNumber, 0}, "Stream " + std::to_string(streamNumber));
+        } else {
+            std::string core(FieldOf(fields, coreColumn));
+            if (core.empty()) core = "(no stream or core)";
+            track = trackFor(EntityId{0, chunk.strings.Intern(core)}, core);
+        }
+        chunk.tracks[track].slices.push_back({start, duration, offset, chunk.strings.Intern(FieldOf(fields, nameColumn))});
+        if (reader.LastRecordUnterminated())
+            chunk.problems.Add(offset, "a quoted field never closes: the file is truncated inside this row");
+    }
+    if (chunk.tracks.empty()) {
+        ChunkTrack track;
+        track.pid = EntityId{};
+        chunk.tracks.push_back(std::move(track));
+    }
+    chunk.metadata.push_back({0, 0, MetadataKind::kProcessName, processName, 0});
+    for (ChunkTrack& track : chunk.tracks) std::sort(track.slices.begin(), track.slices.end(), SliceBefore);
+    const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    BuildModel(chunks, threads, *model);
+    FillLineColumns(model->text, model->report.problems);
+    return model;
+}
+
+}  // namespace tracelens
