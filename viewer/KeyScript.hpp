@@ -10,7 +10,8 @@ namespace tracelens {
 
 class KeyScript {
 public:
-    // Letters and digits are keys; {Home}, {End}, {Enter}, {Esc}, {Shift} name the others.
+    // Letters and digits are keys; {Home}, {End}, {Enter}, {Esc}, {Shift} name the others, and
+    // {Ctrl+O} holds Ctrl around a key.
     // Returns false with 'error' set for an unknown name.
     bool Parse(const std::string& text, std::string* error);
     // Advances one frame: presses or releases keys. Returns true while keys remain.
@@ -20,7 +21,11 @@ public:
     static constexpr int kHoldFrames = 6;  // 0.1 s at the scripted 60 frames per second
 
 private:
-    std::vector<int> m_keys;
+    struct Press {
+        int key;
+        bool withCtrl;
+    };
+    std::vector<Press> m_keys;
     size_t m_next = 0;
     int m_frame = 0;
 };
