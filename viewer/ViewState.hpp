@@ -33,7 +33,6 @@ struct ViewState {
     TimeNs rangeStartNs = 0, rangeEndNs = 0;  // relative
     std::vector<uint32_t> rangeTracks;
 
-    std::string search;
     bool showFlows = true;
     bool showFrameOverlay = false;
 };

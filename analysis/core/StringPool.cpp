@@ -75,18 +75,12 @@ std::string_view StringPool::CopyIntoArena(std::string_view text) {
     if (m_arenaBlocks.empty() || m_arenaUsed + text.size() > m_arenaBlockSize) {
         m_arenaBlockSize = text.size() > kArenaBlockBytes ? text.size() : kArenaBlockBytes;
         m_arenaBlocks.emplace_back(new char[m_arenaBlockSize]);
-        m_arenaBytes += m_arenaBlockSize;
         m_arenaUsed = 0;
     }
     char* destination = m_arenaBlocks.back().get() + m_arenaUsed;
     std::memcpy(destination, text.data(), text.size());
     m_arenaUsed += text.size();
     return std::string_view(destination, text.size());
-}
-
-size_t StringPool::MemoryBytes() const {
-    return m_strings.capacity() * sizeof(std::string_view) + m_hashes.capacity() * 8 +
-           m_slots.capacity() * sizeof(StringId) + m_arenaBytes;
 }
 
 }  // namespace tracelens

@@ -26,8 +26,6 @@ public:
 
     std::string_view Get(StringId id) const { return m_strings[id]; }
     size_t size() const { return m_strings.size(); }
-    // Bytes held by the pool itself (table, index, copies).
-    size_t MemoryBytes() const;
 
 private:
     StringId Insert(std::string_view text, bool copy);
@@ -40,7 +38,6 @@ private:
     std::vector<std::unique_ptr<char[]>> m_arenaBlocks;
     size_t m_arenaUsed = 0;
     size_t m_arenaBlockSize = 0;
-    size_t m_arenaBytes = 0;
 };
 
 // 64-bit hash of a byte string (FNV-1a folded 8 bytes at a time). Stable across runs.

@@ -405,7 +405,7 @@ struct ChunkDecoder::Impl {
             }
             case 'B':
             case 'E':
-                events.tracks[track].boundaries.push_back({ts, offset, InternToken(fields.name), 0,
+                events.tracks[track].boundaries.push_back({ts, offset, InternToken(fields.name),
                                                            phase == 'B' ? BoundaryKind::kBegin : BoundaryKind::kEnd});
                 break;
             case 'b':

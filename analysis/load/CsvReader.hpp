@@ -22,7 +22,6 @@ public:
 
     // True when the last record ended inside a quoted field that never closed.
     bool LastRecordUnterminated() const { return m_unterminated; }
-    uint64_t Position() const { return m_position; }
 
 private:
     std::string_view m_text;

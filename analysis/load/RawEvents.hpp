@@ -43,7 +43,6 @@ struct RawBoundary {
     TimeNs ts;
     uint64_t ref;
     StringId name;
-    StringId category;
     BoundaryKind kind;
 };
 

@@ -174,7 +174,6 @@ private:
             auto& local = m_chunks[piece.chunk].tracks[piece.localTrack].boundaries;
             for (RawBoundary b : local) {
                 b.name = Global(piece.chunk, b.name);
-                b.category = Global(piece.chunk, b.category);
                 boundaries.push_back(b);
             }
             local.Release();

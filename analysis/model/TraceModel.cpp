@@ -31,17 +31,4 @@ std::string TraceModel::TrackLabel(uint32_t track) const {
     return "Thread " + EntityText(t.tid, strings);
 }
 
-uint64_t TraceModel::MemoryBytes() const {
-    uint64_t bytes = strings.MemoryBytes() + tracks.capacity() * sizeof(Track) + flows.ReservedBytes();
-    for (const Track& track : tracks) {
-        for (const Row& row : track.rows) {
-            bytes += row.start.ReservedBytes() + row.end.ReservedBytes() + row.name.ReservedBytes() +
-                     row.ref.ReservedBytes() + row.overview.ReservedBytes();
-        }
-        bytes += track.instantTs.ReservedBytes() + track.instantName.ReservedBytes() + track.instantRef.ReservedBytes();
-        bytes += track.counterTs.ReservedBytes() + track.counterValue.ReservedBytes();
-    }
-    return bytes;
-}
-
 }  // namespace tracelens

@@ -136,8 +136,6 @@ struct TraceModel {
     std::string ProcessLabel(uint32_t process) const;
     // "name" of a track, or "Thread <tid>" style fallbacks.
     std::string TrackLabel(uint32_t track) const;
-    // Bytes held by the model beyond the trace text (arrays, strings).
-    uint64_t MemoryBytes() const;
 };
 
 // Text of an entity id (number or string).

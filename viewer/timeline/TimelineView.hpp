@@ -90,7 +90,6 @@ private:
     void ClampView();
     // Timeline_Ruler.cpp
     void DrawRuler(ImDrawList* draw);
-    void DrawLegend(ImDrawList* draw, float x, float y);
     // Timeline_Minimap.cpp
     void BuildMinimap();
     void DrawMinimap(ImDrawList* draw);

@@ -87,12 +87,4 @@ void TimelineView::DrawRuler(ImDrawList* draw) {
     draw->AddLine(ImVec2(m_canvas.headerX0, y1 - 1), ImVec2(m_canvas.x1 + 12, y1 - 1), IM_COL32(70, 75, 85, 255));
 }
 
-void TimelineView::DrawLegend(ImDrawList* draw, float x, float y) {
-    for (const LegendEntry& entry : kTimeClassLegend) {
-        draw->AddRectFilled(ImVec2(x, y + 3), ImVec2(x + 12, y + 15), PackColor(entry.color), 2.0f);
-        draw->AddText(ImVec2(x + 16, y), IM_COL32(210, 212, 218, 255), entry.label);
-        x += 22 + ImGui::CalcTextSize(entry.label).x;
-    }
-}
-
 }  // namespace tracelens
