@@ -2,9 +2,13 @@
 
 #include <cstdio>
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <string>
 
+#include "load/RankDirectory.hpp"
 #include "load/TraceLoader.hpp"
+#include "stats/RankAnalysis.hpp"
 #include "stats/TraceSummary.hpp"
 
 namespace tracelens {
@@ -21,22 +25,42 @@ int RunStatsCommand(int argc, char** argv) {
         } else if (path.empty() && argv[i][0] != '-') {
             path = argv[i];
         } else {
-            std::fprintf(stderr, "usage: tracelens stats PATH [--json] [--top N]\n");
-            return 2;
+            path.clear();
+            break;
         }
     }
     if (path.empty()) {
         std::fprintf(stderr, "usage: tracelens stats PATH [--json] [--top N]\n");
         return 2;
     }
+    // A rank folder adds its summaries (overview, operators, steps, communication) to the trace's.
+    std::optional<RankFiles> rank;
+    if (IsRankDirectory(path)) {
+        auto files = FindRankFiles(path);
+        if (files.ok()) rank = std::move(files.value());
+    }
+    std::unique_ptr<TraceModel> model;
     auto loaded = LoadTrace(path);
-    if (!loaded.ok()) {
+    if (loaded.ok()) model = std::move(loaded.value());
+    else if (!rank || !rank->traceView.empty() || !rank->kernelDetails.empty()) {
         std::fprintf(stderr, "%s\n", loaded.message().c_str());
         return 1;
     }
-    const TraceModel& model = *loaded.value();
-    const TraceSummary summary = Summarize(model, top > 0 ? static_cast<size_t>(top) : 20);
-    const std::string text = json ? SummaryToJson(model, summary) : SummaryToText(model, summary);
+    std::string text;
+    if (model) {
+        const TraceSummary summary = Summarize(*model, top > 0 ? static_cast<size_t>(top) : 20);
+        text = json ? SummaryToJson(*model, summary) : SummaryToText(*model, summary);
+    }
+    if (rank) {
+        const RankAnalysis analysis = AnalyzeRank(*rank, model.get());
+        if (json) {
+            // The trace summary's object gets one more key.
+            if (text.empty()) text = "{\"rank\": " + RankAnalysisToJson(analysis) + "}\n";
+            else text = text.substr(0, text.rfind('}')) + ", \"rank\": " + RankAnalysisToJson(analysis) + "}\n";
+        } else {
+            text += RankAnalysisToText(analysis);
+        }
+    }
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
 }

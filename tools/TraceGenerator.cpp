@@ -92,8 +92,8 @@ private:
 
 class Generator {
 public:
-    Generator(const GeneratorOptions& options, std::FILE* out)
-        : m_options(options), m_random(options.seed), m_writer(out, m_report) {
+    Generator(const GeneratorOptions& options, std::FILE* out, GeneratorRecord* record)
+        : m_options(options), m_random(options.seed), m_writer(out, m_report), m_record(record) {
         m_hostPid = 3096504 + static_cast<int64_t>(options.seed % 1000) * 7;
         // Device-side pids follow torch_npu's encoding: (host pid << 10) | (sort index << 5) | device.
         auto devicePid = [&](int sortIndex) { return (m_hostPid << 10) | (sortIndex << 5) | options.rank; };
@@ -319,6 +319,7 @@ private:
                          std::to_string(2 + stream) + ", \"Task Id\": " + std::to_string(sequence % 65536) +
                          ", \"Batch Id\": 0, \"Subtask Id\": 4294967295");
             deviceBusy.push_back({taskStart, taskStart + taskDur});
+            if (m_record) m_record->tasks.push_back({kind, 2 + stream, taskStart, taskDur});
             computeNs += taskDur;
             device = taskStart + taskDur;
 
@@ -360,17 +361,22 @@ private:
         // Overlap Analysis: compute, communication, the part of it not hidden, and free time.
         const int64_t stepEnd = commStart + commDur + m_random.Between(20000, 60000);
         int64_t cursor = stepStart;
+        int64_t freeNs = 0;
         for (const auto& [busyStart, busyEnd] : deviceBusy) {
-            if (busyStart > cursor) Complete(m_overlapPid, 3, "Free", cursor, busyStart - cursor, nullptr, "");
+            if (busyStart > cursor) Complete(m_overlapPid, 3, "Free", cursor, busyStart - cursor, nullptr, ""), freeNs += busyStart - cursor;
             Complete(m_overlapPid, 0, "Computing", busyStart, busyEnd - busyStart, nullptr, "");
             cursor = busyEnd;
         }
-        if (commStart > cursor) Complete(m_overlapPid, 3, "Free", cursor, commStart - cursor, nullptr, "");
+        if (commStart > cursor) Complete(m_overlapPid, 3, "Free", cursor, commStart - cursor, nullptr, ""), freeNs += commStart - cursor;
+        if (m_record) {
+            const size_t taskCount = deviceBusy.size();
+            m_record->steps.push_back({step + 1, stepStart, computeNs, freeNs, commStart, commDur, opName,
+                                       m_record->tasks.size() - taskCount, taskCount});
+        }
         Complete(m_overlapPid, 1, "Communication", commStart, commDur, nullptr, "");
         Complete(m_overlapPid, 2, "Communication(Not Overlapped)", commStart, commDur, nullptr, "");
         Complete(m_hostPid, m_mainTid, stepName.c_str(), stepStart, std::max(host, stepEnd) - stepStart, "cpu_op", "");
         m_nowNs = std::max(host, stepEnd) + 5000;
-        (void)computeNs;
     }
 
     GeneratorOptions m_options;
@@ -383,12 +389,24 @@ private:
     int64_t m_lastEndNs = 0;
     int64_t m_dequeueFreeNs = 0;
     uint64_t m_sequence = 1;
+    GeneratorRecord* m_record;
 };
 
 }  // namespace
 
-GeneratorReport GenerateTrace(const GeneratorOptions& options, std::FILE* out) {
-    return Generator(options, out).Run();
+GeneratorReport GenerateTrace(const GeneratorOptions& options, std::FILE* out, GeneratorRecord* record) {
+    return Generator(options, out, record).Run();
+}
+
+const char* GeneratedOperatorType(size_t kind) { return kOperators[kind % kOperatorCount]; }
+
+const char* GeneratedOperatorCore(size_t kind) {
+    switch (kind % kOperatorCount) {
+        case 0: case 3: case 12: return "AI_CORE";  // MatMul, Conv2D, FlashAttentionScore
+        case 13: return "AI_CPU";                    // Slice
+        case 7: return "MIX_AIV";                    // LayerNorm
+        default: return "AI_VECTOR_CORE";
+    }
 }
 
 }  // namespace tracelens

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace tracelens {
 
@@ -28,7 +29,37 @@ struct GeneratorReport {
     int64_t firstNs = 0, lastNs = 0;
 };
 
-// Writes the trace to 'out'. Returns what it wrote.
-GeneratorReport GenerateTrace(const GeneratorOptions& options, std::FILE* out);
+// What ran on the device, kept when asked for, so that the profiler's other files
+// (kernel_details.csv, step_trace_time.csv, communication.json, …) can be written to match.
+struct GeneratedTask {
+    size_t kind = 0;  // index into the operator list
+    uint32_t stream = 0;
+    int64_t startNs = 0, durNs = 0;
+};
+struct GeneratedStep {
+    uint64_t number = 0;  // as in "ProfilerStep#N"
+    int64_t startNs = 0;
+    int64_t computingNs = 0, freeNs = 0;
+    int64_t commStartNs = 0, commDurNs = 0;
+    std::string commName;
+    size_t firstTask = 0, taskCount = 0;
+};
+struct GeneratorRecord {
+    std::vector<GeneratedTask> tasks;
+    std::vector<GeneratedStep> steps;
+};
+
+// Writes the trace to 'out'. Returns what it wrote; fills 'record' when given.
+GeneratorReport GenerateTrace(const GeneratorOptions& options, std::FILE* out, GeneratorRecord* record = nullptr);
+
+// Operator type names of the generated device tasks (task names are "<type>_<kind>").
+const char* GeneratedOperatorType(size_t kind);
+const char* GeneratedOperatorCore(size_t kind);
+
+// Writes kernel_details.csv, step_trace_time.csv, op_statistic.csv, communication.json and
+// communication_matrix.json into 'outputDir' to match 'record', with the quirks of the real
+// files (trailing tabs, CRLF, quoted shapes). Returns false with 'error' set when a file cannot be written.
+bool WriteRankSideFiles(const GeneratorRecord& record, const GeneratorOptions& options, const std::string& outputDir,
+                        std::string* error);
 
 }  // namespace tracelens

@@ -14,7 +14,9 @@ void Usage() {
     std::fprintf(stderr,
                  "usage: tracelens-gen [--events N] [--seed S] [--rank R] [--streams K] --out FILE.json\n"
                  "       tracelens-gen [--events N] [--seed S] [--rank R] --rank-dir DIR\n"
-                 "  --rank-dir writes DIR/profiler_info_R.json and DIR/ASCEND_PROFILER_OUTPUT/trace_view.json\n");
+                 "  --rank-dir writes DIR/profiler_info_R.json and, in DIR/ASCEND_PROFILER_OUTPUT, trace_view.json,\n"
+                 "  kernel_details.csv, step_trace_time.csv, op_statistic.csv, communication.json and\n"
+                 "  communication_matrix.json\n");
 }
 
 }  // namespace
@@ -51,7 +53,7 @@ int main(int argc, char** argv) {
         mkdir(outputDir.c_str(), 0755);
         const std::string info = rankDir + "/profiler_info_" + std::to_string(options.rank) + ".json";
         if (std::FILE* file = std::fopen(info.c_str(), "w")) {
-            std::fprintf(file, "{\"config\": {\"common_config\": {\"_profiler_level\": \"Level1\", \"_export_type\": \"text\"}}, \"rank_id\": %u}\n",
+            std::fprintf(file, "{\"config\": {\"common_config\": {\"record_shapes\": true}, \"experimental_config\": {\"_profiler_level\": \"Level1\", \"_export_type\": \"text\"}}, \"rank_id\": %u}\n",
                          options.rank);
             std::fclose(file);
         }
@@ -62,9 +64,15 @@ int main(int argc, char** argv) {
         std::perror(out.c_str());
         return 1;
     }
-    const tracelens::GeneratorReport report = tracelens::GenerateTrace(options, file);
+    tracelens::GeneratorRecord record;
+    const tracelens::GeneratorReport report = tracelens::GenerateTrace(options, file, rankDir.empty() ? nullptr : &record);
     if (std::fclose(file) != 0) {
         std::perror(out.c_str());
+        return 1;
+    }
+    std::string error;
+    if (!rankDir.empty() && !tracelens::WriteRankSideFiles(record, options, rankDir + "/ASCEND_PROFILER_OUTPUT", &error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
         return 1;
     }
     std::fprintf(stderr, "%s: %llu events, %llu bytes\n", out.c_str(), static_cast<unsigned long long>(report.events),

@@ -93,4 +93,9 @@ bool CsvReader::Next(std::vector<std::string_view>& fields, uint64_t* recordOffs
     }
 }
 
+std::string_view FieldAt(const std::vector<std::string_view>& fields, int column) {
+    return column >= 0 && static_cast<size_t>(column) < fields.size() ? TrimField(fields[static_cast<size_t>(column)])
+                                                                      : std::string_view();
+}
+
 }  // namespace tracelens

@@ -33,6 +33,9 @@ private:
 // Index of the column whose header is 'name' (compared after trimming white space), or -1.
 int FindColumn(const std::vector<std::string_view>& header, std::string_view name);
 
+// Field 'column' of a record, trimmed; empty when the column is absent (-1) or the row is short.
+std::string_view FieldAt(const std::vector<std::string_view>& fields, int column);
+
 // 'text' without surrounding white space (spaces, tabs, CR, LF): profilers end time values with a
 // tab so that spreadsheets keep their digits.
 std::string_view TrimField(std::string_view text);

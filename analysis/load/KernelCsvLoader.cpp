@@ -8,15 +8,6 @@
 #include "model/ModelBuilder.hpp"
 
 namespace tracelens {
-namespace {
-
-std::string_view FieldOf(const std::vector<std::string_view>& fields, int column) {
-    return column >= 0 && static_cast<size_t>(column) < fields.size() ? TrimField(fields[static_cast<size_t>(column)])
-                                                                      : std::string_view();
-}
-
-}  // namespace
-
 Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const std::string& name,
                                                          const LoadOptions& options) {
     auto model = std::make_unique<TraceModel>();
@@ -57,8 +48,8 @@ Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const s
     while (reader.Next(fields, &offset)) {
         ++chunk.eventCount;
         ++chunk.phases.byChar['X'];
-        const std::string_view startText = FieldOf(fields, startColumn);
-        const std::string_view durationText = FieldOf(fields, durationColumn);
+        const std::string_view startText = FieldAt(fields, startColumn);
+        const std::string_view durationText = FieldAt(fields, durationColumn);
         TimeNs start = 0, duration = 0;
         if (const DecimalError error = ParseMicrosToNs(startText, &start); error != DecimalError::kNone) {
             chunk.problems.Add(offset, "column \"Start Time(us)\": " + std::string(DescribeDecimalError(error)) + ": \"" +
@@ -75,17 +66,17 @@ Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const s
             continue;
         }
         // One track per stream; rows without a stream (HCCL rows say N/A) go by accelerator core.
-        const std::string_view stream = FieldOf(fields, streamColumn);
+        const std::string_view stream = FieldAt(fields, streamColumn);
         int64_t streamNumber = 0;
         uint32_t track;
         if (!stream.empty() && ParseScaledDecimal(stream, 0, &streamNumber) == DecimalError::kNone) {
             track = trackFor(EntityId{streamNumber, 0}, "Stream " + std::to_string(streamNumber));
         } else {
-            std::string core(FieldOf(fields, coreColumn));
+            std::string core(FieldAt(fields, coreColumn));
             if (core.empty()) core = "(no stream or core)";
             track = trackFor(EntityId{0, chunk.strings.Intern(core)}, core);
         }
-        chunk.tracks[track].slices.push_back({start, duration, offset, chunk.strings.Intern(FieldOf(fields, nameColumn))});
+        chunk.tracks[track].slices.push_back({start, duration, offset, chunk.strings.Intern(FieldAt(fields, nameColumn))});
         if (reader.LastRecordUnterminated())
             chunk.problems.Add(offset, "a quoted field never closes: the file is truncated inside this row");
     }

@@ -70,6 +70,10 @@ void SortChunk(ChunkEvents& chunk) {
 }  // namespace
 
 void FillLineColumns(const TraceText& text, std::vector<ImportProblem>& problems) {
+    FillLineColumns(std::string_view(text.data(), text.size()), problems);
+}
+
+void FillLineColumns(std::string_view text, std::vector<ImportProblem>& problems) {
     // Problems are sorted by offset: one pass over the text counts the lines.
     const char* base = text.data();
     uint64_t line = 1, lineStart = 0, scanned = 0;

@@ -1,0 +1,391 @@
+#include "load/CommunicationJson.hpp"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+
+#include "load/TraceLoader.hpp"
+
+namespace tracelens {
+namespace {
+
+namespace od = simdjson::ondemand;
+
+// A file cut short (a job killed while writing) fails simdjson's first pass as a whole. Keep
+// every object that closed: cut after the last '}' or ']' that ended one and close the brackets
+// still open there. Returns "" when nothing closed. O(n).
+std::string CloseTruncated(std::string_view text, uint64_t* cutOffset) {
+    std::string open, openAtCut;
+    size_t cut = 0;
+    bool inString = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\') ++i;
+            else if (c == '"') inString = false;
+            continue;
+        }
+        if (c == '"') inString = true;
+        else if (c == '{' || c == '[') open += c;
+        else if ((c == '}' || c == ']') && !open.empty()) {
+            open.pop_back();
+            if (!open.empty()) {
+                cut = i + 1;
+                openAtCut = open;
+            }
+        }
+    }
+    if (cut == 0) return std::string();
+    *cutOffset = cut;
+    std::string closed(text.substr(0, cut));
+    for (auto it = openAtCut.rbegin(); it != openAtCut.rend(); ++it) closed += *it == '{' ? '}' : ']';
+    const size_t size = closed.size();
+    closed.resize(size + simdjson::SIMDJSON_PADDING, '\0');
+    closed.resize(size);
+    return closed;
+}
+
+// Reads one JSON file of the shape { step: { "p2p"|"collective": { key: {…} } } } and hands
+// every innermost object to 'visit'. Problems carry byte offsets into 'text'.
+class NestedReader {
+public:
+    NestedReader(std::string_view text, std::vector<ImportProblem>& problems) : m_text(text), m_problems(problems) {}
+
+    using Visitor = std::function<void(const std::string& step, const std::string& kind, std::string_view key, od::object)>;
+
+    // Returns false when the text is not JSON at all (the caller turns that into a fatal error).
+    bool Walk(const Visitor& visit, std::string* fatal) {
+        od::parser parser;
+        od::document document;
+        m_document = &document;
+        if (auto error = parser.iterate(m_text.data(), m_text.size(), m_text.size() + simdjson::SIMDJSON_PADDING).get(document)) {
+            uint64_t cut = 0;
+            m_closed = CloseTruncated(m_text, &cut);
+            if (m_closed.empty() ||
+                parser.iterate(m_closed.data(), m_closed.size(), m_closed.size() + simdjson::SIMDJSON_PADDING).get(document)) {
+                *fatal = std::string("not JSON: ") + simdjson::error_message(error);
+                return false;
+            }
+            m_problems.push_back({cut, 0, 0, std::string("the file is cut short or malformed after here (") +
+                                                 simdjson::error_message(error) + "); everything before was read"});
+        }
+        od::object steps;
+        if (document.get_object().get(steps)) {
+            *fatal = "the top level is not an object of steps";
+            return false;
+        }
+        for (auto stepField : steps) {
+            std::string_view stepKey;
+            od::object kinds;
+            if (Failed(stepField.unescaped_key().get(stepKey), document)) return true;
+            if (auto error = stepField.value().get_object().get(kinds)) {
+                if (Structural(error)) return Report(document, error), true;
+                Note(document, "\"" + std::string(stepKey) + "\" is not an object; skipped");
+                continue;
+            }
+            const std::string step(stepKey);
+            for (auto kindField : kinds) {
+                std::string_view kindKey;
+                od::object entries;
+                if (Failed(kindField.unescaped_key().get(kindKey), document)) return true;
+                if (auto error = kindField.value().get_object().get(entries)) {
+                    if (Structural(error)) return Report(document, error), true;
+                    Note(document, "\"" + std::string(kindKey) + "\" is not an object; skipped");
+                    continue;
+                }
+                const std::string kind(kindKey);
+                for (auto entry : entries) {
+                    std::string_view key;
+                    od::object body;
+                    if (Failed(entry.unescaped_key().get(key), document)) return true;
+                    if (auto error = entry.value().get_object().get(body)) {
+                        if (Structural(error)) return Report(document, error), true;
+                        Note(document, "\"" + std::string(key) + "\" is not an object; skipped");
+                        continue;
+                    }
+                    const std::string keyCopy(key);  // the view dies with the next string read
+                    visit(step, kind, keyCopy, body);
+                    if (m_stopped) return true;
+                }
+                if (m_stopped) return true;
+            }
+        }
+        const char* after = nullptr;
+        if (!m_stopped && !document.current_location().get(after))
+            NoteAt(after, "text after the end of the JSON object; ignored");
+        return true;
+    }
+
+    // Number at 'value' as exact decimal text, or a problem noted and false.
+    bool NumberText(od::value value, std::string_view field, std::string_view* text) {
+        od::json_type type;
+        if (value.type().get(type) || type != od::json_type::number) {
+            const std::string_view raw = value.raw_json_token();
+            NoteAt(raw.data(), "\"" + std::string(field) + "\" is not a number: " + std::string(raw.substr(0, 40)) + "; read as 0");
+            return false;
+        }
+        *text = value.raw_json_token();
+        while (!text->empty() && (text->back() == ' ' || text->back() == '\n' || text->back() == '\r' || text->back() == '\t'))
+            text->remove_suffix(1);
+        return true;
+    }
+
+    // Milliseconds as written, to ns exactly.
+    TimeNs Millis(od::value value, std::string_view field) {
+        std::string_view text;
+        int64_t ns = 0;
+        if (!NumberText(value, field, &text)) return 0;
+        if (ParseScaledDecimal(text, 6, &ns) != DecimalError::kNone) {
+            NoteAt(text.data(), "\"" + std::string(field) + "\" is out of range: " + std::string(text.substr(0, 40)) + "; read as 0");
+            return 0;
+        }
+        return ns;
+    }
+
+    double Double(od::value value, std::string_view field) {
+        std::string_view text;
+        if (!NumberText(value, field, &text)) return 0;
+        return std::strtod(std::string(text).c_str(), nullptr);
+    }
+
+    // A structural error inside an op: keep what was read, stop the walk, say where.
+    void Stop(simdjson::error_code error, const char* where) {
+        if (m_stopped) return;
+        const char* at = nullptr;
+        if (!m_document || m_document->current_location().get(at)) at = m_text.data() + m_text.size();
+        NoteAt(at, std::string("malformed JSON in ") + where + ": " + simdjson::error_message(error) +
+                       "; the rest of the file is not read");
+        m_stopped = true;
+    }
+    bool stopped() const { return m_stopped; }
+    static bool Structural(simdjson::error_code error) {
+        return error != simdjson::INCORRECT_TYPE && error != simdjson::NUMBER_ERROR;
+    }
+    void NoteAt(const char* where, std::string message) {
+        const uint64_t offset = where >= m_text.data() && where <= m_text.data() + m_text.size()
+                                    ? static_cast<uint64_t>(where - m_text.data())
+                                    : m_lastOffset;
+        m_lastOffset = offset;
+        m_problems.push_back({offset, 0, 0, std::move(message)});
+    }
+
+private:
+    bool Failed(simdjson::error_code error, od::document& document) {
+        if (!error) return false;
+        Report(document, error);
+        return true;
+    }
+    void Report(od::document& document, simdjson::error_code error) {
+        const char* at = nullptr;
+        if (document.current_location().get(at)) at = m_text.data() + m_text.size();
+        NoteAt(at, std::string("malformed JSON: ") + simdjson::error_message(error) + "; the rest of the file is not read");
+        m_stopped = true;
+    }
+    void Note(od::document& document, std::string message) {
+        const char* at = nullptr;
+        if (document.current_location().get(at)) at = m_text.data() + m_text.size();
+        NoteAt(at, std::move(message));
+    }
+
+    std::string_view m_text;
+    std::vector<ImportProblem>& m_problems;
+    od::document* m_document = nullptr;
+    std::string m_closed;  // the text with its open brackets closed, when it was cut short
+    uint64_t m_lastOffset = 0;
+    bool m_stopped = false;
+};
+
+void SplitKey(std::string_view key, std::string* name, std::string* group) {
+    const size_t at = key.rfind('@');
+    *name = std::string(key.substr(0, at));
+    *group = at == std::string_view::npos ? std::string() : std::string(key.substr(at + 1));
+}
+
+// "Size Distribution": {"2.064384": [12, 1.578891625], …}
+void ReadSizes(NestedReader& reader, od::object sizes, TransportBandwidth& out) {
+    for (auto field : sizes) {
+        std::string_view key;
+        if (field.unescaped_key().get(key)) return reader.Stop(simdjson::TAPE_ERROR, "Size Distribution");
+        PacketSizeBucket bucket;
+        bucket.sizeMb = std::strtod(std::string(key).c_str(), nullptr);
+        od::array pair;
+        if (auto error = field.value().get_array().get(pair)) {
+            if (NestedReader::Structural(error)) return reader.Stop(error, "Size Distribution");
+            continue;
+        }
+        int index = 0;
+        for (auto element : pair) {
+            od::value value;
+            if (auto error = element.get(value)) return reader.Stop(error, "Size Distribution");
+            if (index == 0) bucket.count = static_cast<uint64_t>(std::max(0.0, reader.Double(value, "Size Distribution count")));
+            else if (index == 1) bucket.totalNs = reader.Millis(value, "Size Distribution time");
+            ++index;
+        }
+        out.sizes.push_back(bucket);
+    }
+}
+
+void ReadBandwidth(NestedReader& reader, od::object transports, CommunicationOp& op) {
+    for (auto field : transports) {
+        std::string_view key;
+        od::object body;
+        if (field.unescaped_key().get(key)) return reader.Stop(simdjson::TAPE_ERROR, "Communication Bandwidth Info");
+        TransportBandwidth bandwidth;
+        bandwidth.transport = std::string(key);
+        bandwidth.bandwidthGBps = -1;
+        if (auto error = field.value().get_object().get(body)) {
+            if (NestedReader::Structural(error)) return reader.Stop(error, "Communication Bandwidth Info");
+            continue;
+        }
+        for (auto item : body) {
+            std::string_view name;
+            od::value value;
+            if (item.unescaped_key().get(name) || item.value().get(value))
+                return reader.Stop(simdjson::TAPE_ERROR, "Communication Bandwidth Info");
+            if (name == "Transit Size(MB)") bandwidth.transitSizeMb = reader.Double(value, name);
+            else if (name == "Transit Time(ms)") bandwidth.transitNs = reader.Millis(value, name);
+            else if (name == "Bandwidth(GB/s)") bandwidth.bandwidthGBps = reader.Double(value, name);
+            else if (name == "Large Packet Ratio") bandwidth.largePacketRatio = reader.Double(value, name);
+            else if (name == "Size Distribution") {
+                od::object sizes;
+                if (auto error = value.get_object().get(sizes)) {
+                    if (NestedReader::Structural(error)) return reader.Stop(error, "Size Distribution");
+                    continue;
+                }
+                ReadSizes(reader, sizes, bandwidth);
+            }
+            if (reader.stopped()) return;
+        }
+        op.bandwidth.push_back(std::move(bandwidth));
+    }
+}
+
+void ReadTimeInfo(NestedReader& reader, od::object info, CommunicationOp& op) {
+    for (auto item : info) {
+        std::string_view name;
+        od::value value;
+        if (item.unescaped_key().get(name) || item.value().get(value))
+            return reader.Stop(simdjson::TAPE_ERROR, "Communication Time Info");
+        if (name == "Start Timestamp(us)") {
+            std::string_view text;
+            if (reader.NumberText(value, name, &text)) {
+                op.hasStart = ParseMicrosToNs(text, &op.startNs) == DecimalError::kNone;
+                if (!op.hasStart) reader.NoteAt(text.data(), "\"Start Timestamp(us)\" is out of range; ignored");
+            }
+        } else if (name == "Elapse Time(ms)") op.elapseNs = reader.Millis(value, name);
+        else if (name == "Transit Time(ms)") op.transitNs = reader.Millis(value, name);
+        else if (name == "Wait Time(ms)") op.waitNs = reader.Millis(value, name);
+        else if (name == "Synchronization Time(ms)") op.syncNs = reader.Millis(value, name);
+        else if (name == "Idle Time(ms)") op.idleNs = reader.Millis(value, name);
+        else if (name == "Wait Time Ratio") op.waitRatio = reader.Double(value, name);
+        else if (name == "Synchronization Time Ratio") op.syncRatio = reader.Double(value, name);
+        if (reader.stopped()) return;
+    }
+}
+
+// "0-1" → 0, 1
+bool ParseLinkKey(std::string_view key, int* src, int* dst) {
+    const size_t dash = key.find('-');
+    if (dash == std::string_view::npos || dash == 0 || dash + 1 >= key.size()) return false;
+    int64_t a = 0, b = 0;
+    if (ParseScaledDecimal(key.substr(0, dash), 0, &a) != DecimalError::kNone ||
+        ParseScaledDecimal(key.substr(dash + 1), 0, &b) != DecimalError::kNone || a < 0 || b < 0 || a > 1 << 24 ||
+        b > 1 << 24)
+        return false;
+    *src = static_cast<int>(a);
+    *dst = static_cast<int>(b);
+    return true;
+}
+
+Status Finish(std::string_view text, const std::string& name, bool ok, const std::string& fatal,
+              std::vector<ImportProblem>& problems) {
+    std::stable_sort(problems.begin(), problems.end(),
+                     [](const ImportProblem& a, const ImportProblem& b) { return a.byteOffset < b.byteOffset; });
+    FillLineColumns(text, problems);
+    if (!ok) return Status::Error(name + ":1:1: error: " + fatal);
+    return Status();
+}
+
+}  // namespace
+
+Status ParseCommunicationJson(std::string_view text, const std::string& name, CommunicationOps& data) {
+    std::vector<ImportProblem>& problems = data.problems;
+    NestedReader reader(text, problems);
+    std::string fatal;
+    const bool ok = reader.Walk(
+        [&](const std::string& step, const std::string& kind, std::string_view key, od::object body) {
+            CommunicationOp op;
+            op.step = step;
+            op.kind = kind;
+            op.isTotal = key == "Total Op Info";
+            SplitKey(key, &op.name, &op.group);
+            for (auto section : body) {
+                std::string_view sectionName;
+                od::object sectionBody;
+                if (section.unescaped_key().get(sectionName)) return reader.Stop(simdjson::TAPE_ERROR, "operator");
+                if (auto error = section.value().get_object().get(sectionBody)) {
+                    if (NestedReader::Structural(error)) return reader.Stop(error, "operator");
+                    continue;
+                }
+                if (sectionName == "Communication Time Info") ReadTimeInfo(reader, sectionBody, op);
+                else if (sectionName == "Communication Bandwidth Info") ReadBandwidth(reader, sectionBody, op);
+                if (reader.stopped()) break;
+            }
+            data.ops.push_back(std::move(op));  // kept even when cut short: what was read is right
+        },
+        &fatal);
+    return Finish(text, name, ok, fatal, problems);
+}
+
+Status ParseCommunicationMatrixJson(std::string_view text, const std::string& name, CommunicationMatrix& data) {
+    std::vector<ImportProblem>& problems = data.problems;
+    NestedReader reader(text, problems);
+    std::string fatal;
+    const bool ok = reader.Walk(
+        [&](const std::string& step, const std::string& kind, std::string_view key, od::object body) {
+            const std::string group(key);
+            for (auto linkField : body) {
+                std::string_view linkKey;
+                od::object linkBody;
+                if (linkField.unescaped_key().get(linkKey)) return reader.Stop(simdjson::TAPE_ERROR, "link");
+                CommunicationLink link;
+                link.step = step;
+                link.kind = kind;
+                link.group = group;
+                const bool keyOk = ParseLinkKey(linkKey, &link.srcRank, &link.dstRank);
+                const std::string keyCopy(linkKey);
+                if (auto error = linkField.value().get_object().get(linkBody)) {
+                    if (NestedReader::Structural(error)) return reader.Stop(error, "link");
+                    continue;
+                }
+                if (!keyOk) {
+                    reader.NoteAt(nullptr, "link \"" + keyCopy.substr(0, 40) + "\" is not \"<src rank>-<dst rank>\"; skipped");
+                    continue;
+                }
+                for (auto item : linkBody) {
+                    std::string_view field;
+                    od::value value;
+                    if (item.unescaped_key().get(field) || item.value().get(value))
+                        return reader.Stop(simdjson::TAPE_ERROR, "link");
+                    if (field == "Transport Type") {
+                        std::string_view transport;
+                        if (!value.get_string().get(transport)) link.transport = std::string(transport);
+                    } else if (field == "Op Name") {
+                        std::string_view opName;
+                        if (!value.get_string().get(opName)) link.opName = std::string(opName);
+                    } else if (field == "Transit Size(MB)") link.transitSizeMb = reader.Double(value, field);
+                    else if (field == "Transit Time(ms)") link.transitNs = reader.Millis(value, field);
+                    else if (field == "Bandwidth(GB/s)") link.bandwidthGBps = reader.Double(value, field);
+                    if (reader.stopped()) return;
+                }
+                if (link.opName.empty()) link.opName = group.substr(0, group.rfind('@'));
+                data.links.push_back(std::move(link));
+            }
+        },
+        &fatal);
+    return Finish(text, name, ok, fatal, problems);
+}
+
+}  // namespace tracelens

@@ -1,0 +1,74 @@
+#pragma once
+// communication.json and communication_matrix.json (Ascend profilers, Level1/Level2, more than
+// one card): per step, per communication operator, where its time went and what each link carried.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/Status.hpp"
+#include "core/Time.hpp"
+
+namespace tracelens {
+
+// One bucket of "Size Distribution": packets of 'sizeMb' each.
+struct PacketSizeBucket {
+    double sizeMb = 0;
+    uint64_t count = 0;
+    TimeNs totalNs = 0;
+};
+
+// "Communication Bandwidth Info" for one transport (HCCS, PCIE, RDMA, SDMA, SIO).
+struct TransportBandwidth {
+    std::string transport;
+    double transitSizeMb = 0;
+    TimeNs transitNs = 0;
+    double bandwidthGBps = 0;      // < 0 when absent ("Total Op Info" has none)
+    double largePacketRatio = -1;  // < 0 when absent
+    std::vector<PacketSizeBucket> sizes;
+};
+
+struct CommunicationOp {
+    std::string step;   // "step50"
+    std::string kind;   // "collective" or "p2p"
+    std::string name;   // "hcom_allReduce__586_0_1"; "Total Op Info" for the summary entry
+    std::string group;  // the hash after '@', empty for the summary
+    bool isTotal = false;
+    bool hasStart = false;
+    TimeNs startNs = 0;  // µs since the epoch in the file, exact
+    TimeNs elapseNs = 0, transitNs = 0, waitNs = 0, syncNs = 0, idleNs = 0;
+    double waitRatio = 0, syncRatio = 0;
+    std::vector<TransportBandwidth> bandwidth;
+};
+
+// One link of communication_matrix.json.
+struct CommunicationLink {
+    std::string step, kind;
+    std::string group;   // the op level key: "allreduce-top1@…" (2025) or the op name (2023)
+    std::string opName;  // "Op Name" when the file has it, else the group key without its hash
+    int srcRank = -1, dstRank = -1;
+    std::string transport;  // LOCAL, HCCS, RDMA, …
+    double transitSizeMb = 0;
+    TimeNs transitNs = 0;
+    double bandwidthGBps = 0;
+};
+
+struct CommunicationOps {
+    std::vector<CommunicationOp> ops;
+    std::vector<ImportProblem> problems;  // with line and column filled in
+};
+
+struct CommunicationMatrix {
+    std::vector<CommunicationLink> links;
+    std::vector<ImportProblem> problems;
+};
+
+// Reads communication.json into data.ops. Every field is optional; a value of the wrong type is
+// reported with its place and read as 0; a structural error ends the read there, keeps what came
+// before it and reports where. 'text' needs simdjson::SIMDJSON_PADDING readable bytes past its end.
+// Fails only when the text is not a JSON object at all.
+Status ParseCommunicationJson(std::string_view paddedText, const std::string& name, CommunicationOps& data);
+
+// Reads communication_matrix.json into data.links, with the same rules.
+Status ParseCommunicationMatrixJson(std::string_view paddedText, const std::string& name, CommunicationMatrix& data);
+
+}  // namespace tracelens

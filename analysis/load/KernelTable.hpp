@@ -1,0 +1,39 @@
+#pragma once
+// kernel_details.csv as a table for statistics: one row per device task with its name, type,
+// accelerator core, start and duration. (KernelCsvLoader turns the same file into a timeline.)
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/Status.hpp"
+#include "core/StringPool.hpp"
+#include "core/Time.hpp"
+
+namespace tracelens {
+
+// What kind of unit ran a task, from the "Accelerator Core" column.
+enum class CoreClass : uint8_t { kAiCore, kAiCpu, kCommunication, kOther };
+
+// AI_CORE, AI_VECTOR_CORE, MIX_AIC, MIX_AIV → AI Core; AI_CPU → AI CPU; HCCL → communication.
+CoreClass ClassifyCore(std::string_view acceleratorCore);
+const char* CoreClassName(CoreClass coreClass);
+
+struct KernelRow {
+    StringId name = 0, type = 0, core = 0;  // in KernelTable::strings
+    CoreClass coreClass = CoreClass::kOther;
+    TimeNs startNs = 0, durNs = 0;
+};
+
+struct KernelTable {
+    StringPool strings;
+    std::vector<KernelRow> rows;  // in file order
+    std::vector<ImportProblem> problems;
+};
+
+// Reads the text of a kernel_details.csv; columns by header name. A row whose start or duration
+// is not a number is skipped and reported with its column. Fails only without Name, Start Time(us)
+// and Duration(us) columns. Communication rows are recognised by their core (HCCL) or, in files
+// without that column, by an "hcom_" name.
+Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& name);
+
+}  // namespace tracelens

@@ -1,0 +1,167 @@
+#include "load/RankDirectory.hpp"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+namespace tracelens {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool IsFile(const fs::path& path) {
+    std::error_code error;
+    return fs::is_regular_file(path, error);
+}
+
+// The N of "<prefix>N<suffix>", or -1.
+int NumberBetween(const std::string& name, const std::string& prefix, const std::string& suffix) {
+    if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+        return -1;
+    const std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+    if (digits.empty() || digits.size() > 6 || !std::all_of(digits.begin(), digits.end(), ::isdigit)) return -1;
+    return std::stoi(digits);
+}
+
+// "rank3_ascend_pt", "test_rank_3": the digits after the last "rank", or -1.
+int RankFromFolderName(const std::string& name) {
+    const size_t at = name.rfind("rank");
+    if (at == std::string::npos) return -1;
+    size_t i = at + 4;
+    if (i < name.size() && name[i] == '_') ++i;
+    size_t end = i;
+    while (end < name.size() && end - i < 6 && std::isdigit(static_cast<unsigned char>(name[end]))) ++end;
+    return end > i ? std::stoi(name.substr(i, end - i)) : -1;
+}
+
+// rank_id and the profiler level from profiler_info_N.json; the file's own problems go to
+// 'files.problems' and the rest of the folder still opens.
+void ReadProfilerInfo(const fs::path& path, RankFiles& files) {
+    simdjson::padded_string text;
+    if (auto error = simdjson::padded_string::load(path.string()).get(text)) {
+        files.problems.push_back(path.string() + ": error: cannot read: " + simdjson::error_message(error));
+        return;
+    }
+    simdjson::ondemand::parser parser;
+    simdjson::ondemand::document document;
+    if (auto error = parser.iterate(text).get(document)) {
+        files.problems.push_back(path.string() + ": error: not JSON: " + simdjson::error_message(error));
+        return;
+    }
+    int64_t rank = -1;
+    if (!document.find_field_unordered("rank_id").get(rank) && rank >= 0 && rank < 1000000) {
+        files.rankId = static_cast<int>(rank);
+        files.rankSource = path.filename().string() + " (rank_id)";
+    }
+    std::string_view level;
+    for (const char* pointer : {"/config/experimental_config/_profiler_level", "/config/common_config/_profiler_level"}) {
+        document.rewind();
+        if (!document.at_pointer(pointer).get_string().get(level)) {
+            files.profilerLevel = std::string(level);
+            break;
+        }
+    }
+}
+
+// Every known file name and where its path goes.
+struct KnownFile {
+    const RankFileKind* kind;
+    std::string RankFiles::*path;
+};
+const KnownFile kKnownFiles[] = {
+    {&kTraceViewFile, &RankFiles::traceView},
+    {&kKernelDetailsFile, &RankFiles::kernelDetails},
+    {&kStepTraceFile, &RankFiles::stepTrace},
+    {&kOpStatisticFile, &RankFiles::opStatistic},
+    {&kCommunicationFile, &RankFiles::communication},
+    {&kCommunicationMatrixFile, &RankFiles::communicationMatrix},
+    {&kMemoryRecordFile, &RankFiles::memoryRecord},
+    {&kOperatorMemoryFile, &RankFiles::operatorMemory},
+};
+
+// The folder that holds the profiler's files: ASCEND_PROFILER_OUTPUT inside 'root' when there
+// is one, else 'root' itself.
+fs::path OutputFolder(const fs::path& root) {
+    std::error_code error;
+    const fs::path nested = root / "ASCEND_PROFILER_OUTPUT";
+    return fs::is_directory(nested, error) ? nested : root;
+}
+
+}  // namespace
+
+const std::string& RankFiles::PathOf(const RankFileKind& kind) const {
+    for (const KnownFile& known : kKnownFiles)
+        if (known.kind == &kind) return this->*known.path;
+    static const std::string kNone;
+    return kNone;
+}
+
+bool RankFiles::HasAnyAnalysisFile() const {
+    return !kernelDetails.empty() || !stepTrace.empty() || !opStatistic.empty() || !communication.empty() ||
+           !communicationMatrix.empty();
+}
+
+bool IsRankDirectory(const std::string& path) {
+    std::error_code error;
+    if (!fs::is_directory(path, error)) return false;
+    const fs::path output = OutputFolder(path);
+    for (const KnownFile& known : kKnownFiles)
+        if (IsFile(output / known.kind->fileName)) return true;
+    return false;
+}
+
+Result<RankFiles> FindRankFiles(const std::string& path) {
+    std::error_code error;
+    if (!fs::is_directory(path, error)) return Status::Error(path + ": error: not a folder");
+    RankFiles files;
+    files.root = path;
+    fs::path root(path);
+    // The person may have opened ASCEND_PROFILER_OUTPUT itself: profiler_info lives one up.
+    fs::path infoFolder = root;
+    if (fs::path(root).filename() == "ASCEND_PROFILER_OUTPUT" ||
+        (root.filename().empty() && root.parent_path().filename() == "ASCEND_PROFILER_OUTPUT"))
+        infoFolder = fs::weakly_canonical(root / "..", error);
+    const fs::path output = OutputFolder(root);
+    files.outputDir = output.string();
+    bool any = false;
+    for (const KnownFile& known : kKnownFiles) {
+        const fs::path file = output / known.kind->fileName;
+        if (IsFile(file)) {
+            files.*known.path = file.string();
+            any = true;
+        }
+    }
+    if (!any)
+        return Status::Error(path + ": error: not a profiler folder: none of trace_view.json, kernel_details.csv, "
+                                    "step_trace_time.csv, communication.json in it or in its ASCEND_PROFILER_OUTPUT");
+    // The rank: profiler_info_N.json (its rank_id, else its N), else the folder's name.
+    std::vector<fs::path> infos;
+    for (fs::directory_iterator it(infoFolder, fs::directory_options::skip_permission_denied, error), end;
+         !error && it != end; it.increment(error)) {
+        if (NumberBetween(it->path().filename().string(), "profiler_info_", ".json") >= 0) infos.push_back(it->path());
+    }
+    std::sort(infos.begin(), infos.end());
+    if (!infos.empty()) {
+        ReadProfilerInfo(infos.front(), files);
+        if (files.rankId < 0) {
+            files.rankId = NumberBetween(infos.front().filename().string(), "profiler_info_", ".json");
+            files.rankSource = infos.front().filename().string() + " (file name)";
+        }
+    }
+    if (files.rankId < 0) {
+        const std::string folderName = fs::weakly_canonical(infoFolder, error).filename().string();
+        files.rankId = RankFromFolderName(folderName);
+        if (files.rankId >= 0) files.rankSource = "folder name " + folderName;
+    }
+    return files;
+}
+
+std::string MissingFileMessage(const RankFileKind& kind) {
+    return std::string(kind.fileName) + " is not in this folder. The Ascend profiler writes it with " +
+           kind.producedBy + ".";
+}
+
+}  // namespace tracelens

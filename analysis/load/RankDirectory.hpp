@@ -1,0 +1,58 @@
+#pragma once
+// Recognises an Ascend profiler rank folder (a *_ascend_pt or *_ascend_ms folder, its
+// ASCEND_PROFILER_OUTPUT folder, or any folder holding the profiler's files) and says which of
+// its files are there.
+#include <string>
+#include <vector>
+
+#include "core/Status.hpp"
+
+namespace tracelens {
+
+// One file a rank folder may hold, with the profiler setting that writes it (for the message a
+// view shows when it is missing).
+struct RankFileKind {
+    const char* fileName;
+    const char* producedBy;
+};
+
+inline constexpr RankFileKind kTraceViewFile{"trace_view.json", "any profiler level with export type Text"};
+inline constexpr RankFileKind kKernelDetailsFile{"kernel_details.csv",
+                                                 "ProfilerActivity.NPU with export type Text (any level)"};
+inline constexpr RankFileKind kStepTraceFile{"step_trace_time.csv",
+                                             "ProfilerActivity.NPU with export type Text (any level)"};
+inline constexpr RankFileKind kOpStatisticFile{"op_statistic.csv", "profiler_level=ProfilerLevel.Level1 or Level2"};
+inline constexpr RankFileKind kCommunicationFile{
+    "communication.json", "profiler_level=ProfilerLevel.Level1 or Level2, on more than one card"};
+inline constexpr RankFileKind kCommunicationMatrixFile{
+    "communication_matrix.json", "profiler_level=ProfilerLevel.Level1 or Level2, on more than one card"};
+inline constexpr RankFileKind kMemoryRecordFile{"memory_record.csv", "profile_memory=True"};
+inline constexpr RankFileKind kOperatorMemoryFile{"operator_memory.csv", "profile_memory=True"};
+
+struct RankFiles {
+    std::string root;       // the folder a person opened
+    std::string outputDir;  // where the profiler's files are (ASCEND_PROFILER_OUTPUT or root)
+    int rankId = -1;        // -1 when neither profiler_info_N.json nor a file name says
+    std::string rankSource; // where the rank id came from, for the overview
+    std::string profilerLevel;  // "Level0", "Level1", "Level2" or empty
+    // Full paths; empty when the file is not there.
+    std::string traceView, kernelDetails, stepTrace, opStatistic, communication, communicationMatrix,
+        memoryRecord, operatorMemory;
+    std::vector<std::string> problems;  // unreadable profiler_info file and the like
+
+    // The full path of 'kind' (empty when missing).
+    const std::string& PathOf(const RankFileKind& kind) const;
+    bool HasAnyAnalysisFile() const;
+};
+
+// True when 'path' is a folder that looks like a rank folder. Never follows more than the two
+// fixed levels (root, ASCEND_PROFILER_OUTPUT), so link loops cannot trap it.
+bool IsRankDirectory(const std::string& path);
+
+// The files of the rank folder 'path'. Fails when 'path' is not a folder or holds none of them.
+Result<RankFiles> FindRankFiles(const std::string& path);
+
+// "Missing communication.json: it is written with profiler_level=... ." for a view to show.
+std::string MissingFileMessage(const RankFileKind& kind);
+
+}  // namespace tracelens

@@ -1,0 +1,56 @@
+#include "load/StepTraceCsv.hpp"
+
+#include "load/CsvReader.hpp"
+#include "load/TraceLoader.hpp"
+
+namespace tracelens {
+
+const std::array<const char*, kStepPhaseCount> kStepPhaseColumns = {
+    "Computing", "Communication(Not Overlapped)", "Overlapped", "Communication", "Free", "Stage", "Bubble",
+    "Communication(Not Overlapped and Exclude Receive)", "Preparing"};
+
+TimeNs StepTrace::Total(StepPhase phase) const {
+    TimeNs total = 0;
+    for (const StepRow& row : rows) total += row.ns[phase];
+    return total;
+}
+
+Result<StepTrace> ParseStepTraceCsv(std::string_view text, const std::string& name) {
+    CsvReader reader(text);
+    std::vector<std::string_view> fields;
+    if (!reader.Next(fields)) return Status::Error(name + ": error: the file is empty");
+    const std::vector<std::string> headerCells(fields.begin(), fields.end());  // fields live until the next read
+    const std::vector<std::string_view> header(headerCells.begin(), headerCells.end());
+    const int stepColumn = FindColumn(header, "Step");
+    std::array<int, kStepPhaseCount> columns{};
+    StepTrace trace;
+    for (int phase = 0; phase < kStepPhaseCount; ++phase) {
+        columns[phase] = FindColumn(header, kStepPhaseColumns[phase]);
+        trace.hasColumn[phase] = columns[phase] >= 0;
+    }
+    if (stepColumn < 0 && columns[kStepComputing] < 0)
+        return Status::Error(name + ":1:1: error: not a step_trace_time.csv: no \"Step\" or \"Computing\" column");
+    uint64_t offset = 0;
+    while (reader.Next(fields, &offset)) {
+        StepRow row;
+        row.step = std::string(FieldAt(fields, stepColumn));
+        for (int phase = 0; phase < kStepPhaseCount; ++phase) {
+            const std::string_view cell = FieldAt(fields, columns[phase]);
+            if (columns[phase] < 0 || cell.empty()) continue;
+            if (const DecimalError error = ParseMicrosToNs(cell, &row.ns[phase]); error != DecimalError::kNone) {
+                row.ns[phase] = 0;
+                trace.problems.push_back({offset, 0, 0,
+                                          std::string("column \"") + kStepPhaseColumns[phase] + "\": " +
+                                              DescribeDecimalError(error) + ": \"" + std::string(cell.substr(0, 40)) +
+                                              "\"; read as 0"});
+            }
+        }
+        trace.rows.push_back(std::move(row));
+    }
+    if (reader.LastRecordUnterminated())
+        trace.problems.push_back({offset, 0, 0, "a quoted field never closes: the file is truncated inside this row"});
+    FillLineColumns(text, trace.problems);
+    return trace;
+}
+
+}  // namespace tracelens

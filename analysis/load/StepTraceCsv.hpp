@@ -1,0 +1,49 @@
+#pragma once
+// step_trace_time.csv: per training step, how the device's time splits into computing,
+// communication (overlapped or not), free time, and pipeline stage / bubble.
+#include <array>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/Status.hpp"
+#include "core/Time.hpp"
+
+namespace tracelens {
+
+enum StepPhase : int {
+    kStepComputing,
+    kStepCommNotOverlapped,
+    kStepOverlapped,
+    kStepCommunication,
+    kStepFree,
+    kStepStage,
+    kStepBubble,
+    kStepCommNotOverlappedExcludeReceive,
+    kStepPreparing,
+    kStepPhaseCount
+};
+
+// The header name of each phase column, as the profiler writes it.
+extern const std::array<const char*, kStepPhaseCount> kStepPhaseColumns;
+
+struct StepRow {
+    std::string step;  // the "Step" cell; empty when no schedule step was set
+    std::array<TimeNs, kStepPhaseCount> ns{};  // absent columns read 0
+};
+
+struct StepTrace {
+    std::vector<StepRow> rows;
+    std::array<bool, kStepPhaseCount> hasColumn{};
+    std::vector<ImportProblem> problems;  // with line and column filled in
+
+    // Sum of one phase over every step, ns.
+    TimeNs Total(StepPhase phase) const;
+};
+
+// Reads the text of a step_trace_time.csv. Columns are found by header name (older files have no
+// Preparing column); a cell that is not a number reads 0 and is reported with its column. Fails
+// only when the header has neither a Step nor a Computing column.
+Result<StepTrace> ParseStepTraceCsv(std::string_view text, const std::string& name);
+
+}  // namespace tracelens

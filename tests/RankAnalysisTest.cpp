@@ -1,0 +1,393 @@
+#include <doctest/doctest.h>
+
+#include <simdjson.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "TestSupport.hpp"
+#include "TraceGenerator.hpp"
+#include "load/CommunicationJson.hpp"
+#include "load/KernelTable.hpp"
+#include "load/RankDirectory.hpp"
+#include "load/StepTraceCsv.hpp"
+#include "load/TracePath.hpp"
+#include "stats/FuzzyMatch.hpp"
+#include "stats/RankAnalysis.hpp"
+
+using namespace tracelens;
+using namespace tracelens::test;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// simdjson reads past the end of its input: keep the padding in the string's capacity.
+std::string Padded(std::string text) {
+    const size_t size = text.size();
+    text.resize(size + simdjson::SIMDJSON_PADDING, '\0');
+    text.resize(size);
+    return text;
+}
+
+// A generated rank folder (trace and every side file) in a fresh temporary folder.
+fs::path GeneratedRank(uint32_t rank, uint64_t events) {
+    const fs::path root = fs::temp_directory_path() / ("tracelens_rank_test_" + std::to_string(rank) + "_" + std::to_string(events));
+    fs::remove_all(root);
+    fs::create_directories(root / "ASCEND_PROFILER_OUTPUT");
+    std::ofstream(root / ("profiler_info_" + std::to_string(rank) + ".json"))
+        << "{\"config\": {\"experimental_config\": {\"_profiler_level\": \"Level1\"}}, \"rank_id\": " << rank << "}";
+    GeneratorOptions options;
+    options.events = events;
+    options.rank = rank;
+    GeneratorRecord record;
+    std::FILE* file = std::fopen((root / "ASCEND_PROFILER_OUTPUT/trace_view.json").c_str(), "wb");
+    REQUIRE(file);
+    GenerateTrace(options, file, &record);
+    std::fclose(file);
+    std::string error;
+    REQUIRE_MESSAGE(WriteRankSideFiles(record, options, (root / "ASCEND_PROFILER_OUTPUT").string(), &error), error);
+    return root;
+}
+
+RankAnalysis AnalyzeFolder(const fs::path& folder, std::unique_ptr<TraceModel>* model) {
+    auto files = FindRankFiles(folder.string());
+    REQUIRE_MESSAGE(files.ok(), (files.ok() ? "" : files.message()));
+    if (!files.value().traceView.empty() || !files.value().kernelDetails.empty()) {
+        auto loaded = LoadTrace(folder.string());
+        REQUIRE_MESSAGE(loaded.ok(), (loaded.ok() ? "" : loaded.message()));
+        *model = std::move(loaded.value());
+    }
+    return AnalyzeRank(files.value(), model->get());
+}
+
+}  // namespace
+
+TEST_CASE("step_trace_time.csv reads every phase in exact nanoseconds, by header name") {
+    SUBCASE("2025 header with float noise and CRLF") {
+        auto steps = ParseStepTraceCsv(
+            "Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,"
+            "Communication(Not Overlapped and Exclude Receive),Preparing\r\n"
+            "50,8873.756000000001,101963.203,4028.6750000000175,105991.87800000001,25744.050000000003,136581.0,0,101963.203,17902.5\r\n",
+            "step_trace_time.csv");
+        REQUIRE(steps.ok());
+        REQUIRE(steps.value().rows.size() == 1);
+        const StepRow& row = steps.value().rows[0];
+        CHECK(row.step == "50");
+        CHECK(row.ns[kStepComputing] == 8873756);
+        CHECK(row.ns[kStepCommNotOverlapped] == 101963203);
+        CHECK(row.ns[kStepOverlapped] == 4028675);
+        CHECK(row.ns[kStepFree] == 25744050);
+        CHECK(row.ns[kStepStage] == 136581000);
+        CHECK(row.ns[kStepPreparing] == 17902500);
+        CHECK(steps.value().problems.empty());
+    }
+    SUBCASE("2023 header without Preparing, columns in another order") {
+        auto steps = ParseStepTraceCsv("Free,Step,Computing\n1.5,7,2\n", "old.csv");
+        REQUIRE(steps.ok());
+        CHECK_FALSE(steps.value().hasColumn[kStepPreparing]);
+        CHECK(steps.value().rows[0].step == "7");
+        CHECK(steps.value().rows[0].ns[kStepFree] == 1500);
+        CHECK(steps.value().rows[0].ns[kStepComputing] == 2000);
+    }
+    SUBCASE("a bad cell reads 0 and names its column and place") {
+        auto steps = ParseStepTraceCsv("Step,Computing,Free\n1,abc,3\n2,4,5\n", "s.csv");
+        REQUIRE(steps.ok());
+        REQUIRE(steps.value().rows.size() == 2);
+        CHECK(steps.value().rows[0].ns[kStepComputing] == 0);
+        CHECK(steps.value().rows[0].ns[kStepFree] == 3000);
+        REQUIRE(steps.value().problems.size() == 1);
+        CHECK(FormatProblem("s.csv", steps.value().problems[0]) ==
+              "s.csv:2:1: error: column \"Computing\": not a decimal number: \"abc\"; read as 0");
+    }
+    SUBCASE("a file that is not a step trace is refused with the reason") {
+        auto steps = ParseStepTraceCsv("a,b\n1,2\n", "x.csv");
+        REQUIRE_FALSE(steps.ok());
+        CHECK(steps.message() == "x.csv:1:1: error: not a step_trace_time.csv: no \"Step\" or \"Computing\" column");
+    }
+}
+
+TEST_CASE("the overview computed from kernels splits time into compute, overlap, communication alone and free") {
+    // compute [0,10) [5,20) [40,50) µs; communication [15,30) µs; nothing in [30,40).
+    auto table = ParseKernelTable("Name,Type,Accelerator Core,Start Time(us),Duration(us)\n"
+                                  "MatMul_1,MatMul,AI_CORE,1000\t,10\n"
+                                  "Add_1,Add,AI_VECTOR_CORE,1005\t,15\n"
+                                  "hcom_allReduce__1,hcom_allReduce_,HCCL,1015\t,15\n"
+                                  "Cast_1,Cast,AI_CPU,1040\t,10\n",
+                                  "kernel_details.csv");
+    REQUIRE(table.ok());
+    const OverviewFigures figures = OverviewFromKernels(table.value());
+    CHECK(figures.valid);
+    CHECK(figures.computingNs == 30000);
+    CHECK(figures.commOverlappedNs == 5000);
+    CHECK(figures.commNotOverlappedNs == 10000);
+    CHECK(figures.pureComputingNs == 25000);
+    CHECK(figures.freeNs == 10000);
+    CHECK(figures.totalNs == 50000);
+
+    const OperatorTables operators = OperatorsFromKernels(table.value());
+    REQUIRE(operators.byType.size() == 4);
+    CHECK(operators.byType[0].name == "Add");  // 15 µs, ahead of the other 15 µs by name
+    CHECK(operators.totalNs == 50000);
+    REQUIRE(operators.byCore.size() == 3);
+    CHECK(operators.byCore[0].coreClass == CoreClass::kAiCore);
+    CHECK(operators.byCore[0].totalNs == 25000);
+    CHECK(operators.byCore[1].coreClass == CoreClass::kAiCpu);
+    CHECK(operators.byCore[2].coreClass == CoreClass::kCommunication);
+
+    const auto advice = AdviseOnOverview(figures, TopComputeTypes(operators, 3));
+    REQUIRE(advice.size() == 2);
+    CHECK(advice[0].kind == AdviceKind::kCommunication);
+    CHECK(advice[0].text.find("10.000 µs (20.0 % of 50.000 µs)") != std::string::npos);
+    CHECK(advice[1].kind == AdviceKind::kScheduling);
+}
+
+TEST_CASE("communication.json keeps its times exact, its bandwidth per transport and its packet sizes") {
+    const std::string text = Padded(R"json({"step50": {"p2p": {}, "collective": {
+      "hcom_allReduce__586_0_1@17522688603477080586": {
+        "Communication Time Info": {"Start Timestamp(us)": 1736408883732241.5, "Elapse Time(ms)": 79.08952021875,
+          "Transit Time(ms)": 0.23918478124999998, "Wait Time(ms)": 5.64663284375, "Synchronization Time(ms)": 5.61569221875,
+          "Idle Time(ms)": 73.20370259375, "Wait Time Ratio": 0.9594, "Synchronization Time Ratio": 0.9591},
+        "Communication Bandwidth Info": {
+          "HCCS": {"Transit Size(MB)": 28.647232000000002, "Transit Time(ms)": 1.8168363437500001, "Bandwidth(GB/s)": 15.7676,
+                   "Large Packet Ratio": 0.0, "Size Distribution": {"2.064384": [12, 1.578891625], "1.937312": [2, 0.23794471875]}}}},
+      "Total Op Info": {"Communication Time Info": {"Elapse Time(ms)": 79.1},
+        "Communication Bandwidth Info": {"HCCS": {"Transit Time(ms)": 1.8, "Transit Size(MB)": 28.6, "Size Distribution": {}}}}}}})json");
+    CommunicationOps data;
+    REQUIRE(ParseCommunicationJson(text, "communication.json", data).ok());
+    CHECK(data.problems.empty());
+    REQUIRE(data.ops.size() == 2);
+    const CommunicationOp& op = data.ops[0];
+    CHECK(op.step == "step50");
+    CHECK(op.kind == "collective");
+    CHECK(op.name == "hcom_allReduce__586_0_1");
+    CHECK(op.group == "17522688603477080586");
+    CHECK(op.hasStart);
+    CHECK(op.startNs == 1736408883732241500);
+    CHECK(op.elapseNs == 79089520);  // 79.08952021875 ms rounded to the ns
+    CHECK(op.waitNs == 5646633);
+    CHECK(op.idleNs == 73203703);
+    CHECK(op.waitRatio == doctest::Approx(0.9594));
+    REQUIRE(op.bandwidth.size() == 1);
+    CHECK(op.bandwidth[0].transport == "HCCS");
+    CHECK(op.bandwidth[0].bandwidthGBps == doctest::Approx(15.7676));
+    REQUIRE(op.bandwidth[0].sizes.size() == 2);
+    CHECK(op.bandwidth[0].sizes[0].sizeMb == doctest::Approx(2.064384));
+    CHECK(op.bandwidth[0].sizes[0].count == 12);
+    CHECK(op.bandwidth[0].sizes[0].totalNs == 1578892);
+    CHECK(data.ops[1].isTotal);
+    CHECK(data.ops[1].bandwidth[0].bandwidthGBps < 0);  // absent in the summary
+
+    const CommunicationTotals totals = SumCommunication(data.ops);
+    CHECK(totals.operators == 1);
+    CHECK(totals.elapseNs == 79089520);
+    CHECK(totals.transports[0].transport == "HCCS");
+    CHECK(totals.transports[0].bandwidthGBps == doctest::Approx(28.647232 / 1.8168363));
+}
+
+TEST_CASE("broken communication JSON keeps the operators before the break and says where it is") {
+    SUBCASE("cut in the middle of the second operator") {
+        const std::string text = Padded(
+            "{\"step1\": {\"collective\": {\"a@1\": {\"Communication Time Info\": {\"Elapse Time(ms)\": 2}},\n"
+            "\"b@1\": {\"Communication Time Info\": {\"Elapse Time(ms)\": 3, \"Wait");
+        CommunicationOps data;
+        const Status status = ParseCommunicationJson(text, "communication.json", data);
+        CHECK(status.ok());
+        REQUIRE(data.ops.size() >= 1);
+        CHECK(data.ops[0].name == "a");
+        CHECK(data.ops[0].elapseNs == 2000000);
+        REQUIRE_FALSE(data.problems.empty());
+        CHECK(data.problems.back().message ==
+              "the file is cut short or malformed after here (A string is opened, but never closed.); everything "
+              "before was read");
+        CHECK(data.problems.back().line == 1);
+        CHECK(data.problems.back().column == 85);
+    }
+    SUBCASE("a value of the wrong type reads 0 and is reported at its place") {
+        const std::string text =
+            Padded("{\"step1\": {\"p2p\": {\"send@9\": {\"Communication Time Info\": {\"Elapse Time(ms)\": \"n/a\", \"Wait Time(ms)\": 1}}}}}");
+        CommunicationOps data;
+        REQUIRE(ParseCommunicationJson(text, "communication.json", data).ok());
+        REQUIRE(data.ops.size() == 1);
+        CHECK(data.ops[0].elapseNs == 0);
+        CHECK(data.ops[0].waitNs == 1000000);
+        REQUIRE(data.problems.size() == 1);
+        CHECK(FormatProblem("communication.json", data.problems[0]) ==
+              "communication.json:1:78: error: \"Elapse Time(ms)\" is not a number: \"n/a\"; read as 0");
+    }
+    SUBCASE("not JSON at all is refused") {
+        CommunicationOps data;
+        const Status status = ParseCommunicationJson(Padded("[1, 2]"), "communication.json", data);
+        REQUIRE_FALSE(status.ok());
+        CHECK(status.message() == "communication.json:1:1: error: the top level is not an object of steps");
+    }
+}
+
+TEST_CASE("communication_matrix.json gives one link per source and destination rank") {
+    const std::string text = Padded(R"json({"step50": {"p2p": {}, "collective": {"allreduce-top1@175": {
+      "0-0": {"Transport Type": "LOCAL", "Transit Size(MB)": 4.128775999999999, "Transit Time(ms)": 0.008220156250000001,
+              "Bandwidth(GB/s)": 502.2746, "Op Name": "hcom_allReduce__586_0_1"},
+      "0-1": {"Transit Time(ms)": 2.153383, "Bandwidth(GB/s)": 17.5452, "Transport Type": "HCCS", "Transit Size(MB)": 37.781504},
+      "zero-one": {"Transport Type": "HCCS"}}}}})json");
+    CommunicationMatrix data;
+    REQUIRE(ParseCommunicationMatrixJson(text, "communication_matrix.json", data).ok());
+    REQUIRE(data.links.size() == 2);
+    CHECK(data.links[0].srcRank == 0);
+    CHECK(data.links[0].dstRank == 0);
+    CHECK(data.links[0].transport == "LOCAL");
+    CHECK(data.links[0].opName == "hcom_allReduce__586_0_1");
+    CHECK(data.links[1].dstRank == 1);
+    CHECK(data.links[1].transitNs == 2153383);
+    CHECK(data.links[1].opName == "allreduce-top1");  // no "Op Name" (2023 files): the group key
+    REQUIRE(data.problems.size() == 1);
+    CHECK(data.problems[0].message == "link \"zero-one\" is not \"<src rank>-<dst rank>\"; skipped");
+}
+
+TEST_CASE("fuzzy operator search finds letters in order and ranks whole words first") {
+    CHECK(FuzzyScore("fas", "FlashAttentionScore") > 0);
+    CHECK(FuzzyScore("xyz", "FlashAttentionScore") == -1);
+    CHECK(FuzzyScore("", "Add") == 0);
+    CHECK(FuzzyScore("matmul", "MatMulV2") > FuzzyScore("matmul", "aten::batch_matmul_backward_fused"));
+    CHECK(FuzzyScore("mm", "MatMul") > 0);
+    CHECK(FuzzyScore("add", "Add") > FuzzyScore("add", "ApplyDecayed"));
+}
+
+TEST_CASE("a generated rank folder is recognised and its views agree with each other") {
+    const fs::path root = GeneratedRank(3, 20000);
+    CHECK(IsRankDirectory(root.string()));
+    CHECK(IsRankDirectory((root / "ASCEND_PROFILER_OUTPUT").string()));
+    CHECK_FALSE(IsRankDirectory((root / "profiler_info_3.json").string()));
+    std::unique_ptr<TraceModel> model;
+    const RankAnalysis analysis = AnalyzeFolder(root, &model);
+    CHECK(analysis.problems.empty());
+    CHECK(analysis.files.rankId == 3);
+    CHECK(analysis.files.profilerLevel == "Level1");
+    REQUIRE(analysis.steps);
+    REQUIRE(analysis.overview.valid);
+    CHECK(analysis.overview.source == "the trace's Overlap Analysis tracks");
+    // The trace's Overlap Analysis, the step trace and the kernels tell the same story.
+    CHECK(analysis.overview.computingNs == analysis.steps->Total(kStepComputing));
+    CHECK(analysis.overview.commNotOverlappedNs == analysis.steps->Total(kStepCommNotOverlapped));
+    CHECK(analysis.overview.freeNs == analysis.steps->Total(kStepFree));
+    REQUIRE(analysis.kernels);
+    CHECK(OverviewFromKernels(*analysis.kernels).computingNs == analysis.overview.computingNs);
+    // Every step is found on the timeline.
+    REQUIRE(analysis.stepSpans.size() == analysis.steps->rows.size());
+    for (const StepSpan& span : analysis.stepSpans) CHECK(span.found);
+    // op_statistic.csv counts what kernel_details.csv lists.
+    REQUIRE(analysis.opStatistic);
+    std::map<std::string, uint64_t> fromKernels, fromStatistic;
+    for (const OperatorStat& stat : OperatorsFromKernels(*analysis.kernels, false).byType) fromKernels[stat.name] = stat.count;
+    for (const OpStatisticRow& row : analysis.opStatistic->rows) fromStatistic[row.type] = row.count;
+    CHECK(fromKernels == fromStatistic);
+    REQUIRE(analysis.communication);
+    CHECK(analysis.communicationTotals.operators == analysis.steps->rows.size());
+    REQUIRE(analysis.matrix);
+    CHECK(analysis.matrix->links.size() == 3 * analysis.steps->rows.size());
+    CHECK(analysis.matrix->links[1].srcRank == 3);
+    CHECK(analysis.matrix->links[1].dstRank == 4);
+    fs::remove_all(root);
+}
+
+TEST_CASE("a rank folder without trace_view.json opens its kernel_details.csv; a missing file is named with its setting") {
+    const fs::path root = GeneratedRank(1, 3000);
+    fs::remove(root / "ASCEND_PROFILER_OUTPUT/trace_view.json");
+    fs::remove(root / "ASCEND_PROFILER_OUTPUT/communication.json");
+    auto resolved = ResolveTraceFile(root.string());
+    REQUIRE(resolved.ok());
+    CHECK(fs::path(resolved.value()).filename() == "kernel_details.csv");
+    std::unique_ptr<TraceModel> model;
+    const RankAnalysis analysis = AnalyzeFolder(root, &model);
+    CHECK(analysis.overview.source == "kernel_details.csv (computed from the tasks)");
+    CHECK_FALSE(analysis.communication);
+    CHECK(MissingFileMessage(kCommunicationFile) ==
+          "communication.json is not in this folder. The Ascend profiler writes it with "
+          "profiler_level=ProfilerLevel.Level1 or Level2, on more than one card.");
+    fs::remove_all(root);
+}
+
+TEST_CASE("the profiler's SQLite export is refused with what to record instead") {
+    const fs::path root = fs::temp_directory_path() / "tracelens_db_only";
+    fs::remove_all(root);
+    fs::create_directories(root / "ASCEND_PROFILER_OUTPUT");
+    std::ofstream(root / "ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db") << "SQLite format 3";
+    auto resolved = ResolveTraceFile(root.string());
+    REQUIRE_FALSE(resolved.ok());
+    CHECK(resolved.message().find("holds only the SQLite export (ascend_pytorch_profiler_0.db)") != std::string::npos);
+    fs::remove_all(root);
+}
+
+TEST_CASE("real rank folders: the overview matches step_trace_time.csv and op_statistic.csv matches the kernels") {
+    const std::string fixtures = FixturesDir();
+    if (fixtures.empty()) return;
+    for (const char* level : {"level0", "level1", "level2"}) {
+        for (const char* rank : {"rank0_ascend_pt", "rank1_ascend_pt"}) {
+            const fs::path folder = fs::path(fixtures) / "msinsight/test/data/pytorch/text" / level / rank;
+            CAPTURE(folder.string());
+            std::unique_ptr<TraceModel> model;
+            const RankAnalysis analysis = AnalyzeFolder(folder, &model);
+            CHECK(analysis.problems.empty());
+            CHECK(analysis.files.rankId == (rank[4] - '0'));
+            REQUIRE(analysis.steps);
+            REQUIRE(analysis.steps->rows.size() == 1);
+            REQUIRE(analysis.overview.valid);
+            // Within a µs: the CSV and the trace round their floats separately.
+            CHECK(std::llabs(analysis.overview.computingNs - analysis.steps->Total(kStepComputing)) <= 1000);
+            CHECK(std::llabs(analysis.overview.commNotOverlappedNs - analysis.steps->Total(kStepCommNotOverlapped)) <= 1000);
+            CHECK(std::llabs(analysis.overview.commOverlappedNs - analysis.steps->Total(kStepOverlapped)) <= 1000);
+            CHECK(std::llabs(analysis.overview.freeNs - analysis.steps->Total(kStepFree)) <= 1000);
+            REQUIRE(analysis.stepSpans.size() == 1);
+            CHECK(analysis.stepSpans[0].found);
+            if (analysis.opStatistic) {
+                std::map<std::string, uint64_t> fromKernels, fromStatistic;
+                for (const OperatorStat& stat : OperatorsFromKernels(*analysis.kernels, false).byType)
+                    fromKernels[stat.name] = stat.count;
+                for (const OpStatisticRow& row : analysis.opStatistic->rows) fromStatistic[row.type] = row.count;
+                CHECK(fromKernels == fromStatistic);
+            }
+            if (std::string(level) != "level0") {
+                REQUIRE(analysis.communication);
+                CHECK(analysis.communicationTotals.operators == 4);
+                REQUIRE(analysis.matrix);
+                CHECK(analysis.matrix->links.size() == 48);
+            }
+        }
+    }
+    // The 2023 folder: no trace_view.json, a short row in kernel_details.csv, 28 operators.
+    const fs::path old = fs::path(fixtures) / "msinsight/server/src/test/test_data/test_rank_0";
+    std::unique_ptr<TraceModel> model;
+    const RankAnalysis analysis = AnalyzeFolder(old, &model);
+    CHECK(analysis.files.rankId == 0);
+    REQUIRE(analysis.communication);
+    CHECK(analysis.communicationTotals.operators == 28);
+    CHECK(analysis.overview.source == "kernel_details.csv (computed from the tasks)");
+}
+
+TEST_CASE("tracelens stats DIR --json adds the rank's summaries") {
+    const fs::path root = GeneratedRank(2, 5000);
+    const std::string command = std::string(TRACELENS_BINARY) + " stats " + root.string() + " --json";
+    std::FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe);
+    std::string out;
+    char buffer[65536];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+    CHECK(pclose(pipe) == 0);
+    simdjson::dom::parser parser;
+    simdjson::dom::element document;
+    REQUIRE(parser.parse(out).get(document) == simdjson::SUCCESS);
+    simdjson::dom::object rank;
+    REQUIRE(document["rank"].get(rank) == simdjson::SUCCESS);
+    CHECK(int64_t(rank["rank_id"]) == 2);
+    CHECK(bool(rank["files"]["communication.json"]));
+    CHECK(int64_t(rank["overview"]["total_ns"]) > 0);
+    CHECK(std::string_view(rank["advice"].at(0)["kind"]).size() > 0);
+    CHECK(simdjson::dom::array(rank["operators"]["by_type"]).size() == 20);
+    CHECK(simdjson::dom::array(rank["steps"]).size() > 0);
+    CHECK(int64_t(rank["steps"].at(0)["start_ns"]) > 0);
+    CHECK(int64_t(rank["communication"]["operators"]) > 0);
+    CHECK(simdjson::dom::array(rank["links"]).size() > 0);
+    CHECK(int64_t(document["slices"]) > 0);  // the trace summary is still there
+    fs::remove_all(root);
+}
