@@ -7,6 +7,7 @@
 #include "panels/RangeStatsPanel.hpp"
 #include "timeline/SearchIndex.hpp"
 #include "timeline/TimelineView.hpp"
+#include "views/OperatorsView.hpp"
 
 using namespace tracelens;
 using namespace tracelens::test;
@@ -96,4 +97,29 @@ TEST_CASE("key scripts name letters and special keys, and refuse unknown names")
     CHECK_FALSE(script.Parse("W{Nope}", &error));
     CHECK(error == "unknown key name {Nope} in --keys");
     CHECK_FALSE(script.Parse("W-", &error));
+}
+
+TEST_CASE("an operator picked in the operator view highlights exactly its slices, not names that contain it") {
+    auto model = LoadJson(kTrace);
+    SearchIndex search;
+    search.RunNames(*model, {"MatMul_0", "NotInTheTrace"}, "MatMul");
+    CHECK(search.Active());
+    CHECK(search.Query() == "MatMul");
+    REQUIRE(search.Count() == 1);
+    const SliceRef match = search.Matches()[0].slice;
+    CHECK(model->Name(model->tracks[match.track].rows[match.row].name[match.index]) == "MatMul_0");
+    search.Run(*model, "matmul");  // the substring search finds aten::matmul too
+    CHECK(search.Count() == 2);
+}
+
+TEST_CASE("the operator filter keeps fuzzy matches, best first, and everything for an empty pattern") {
+    std::vector<OperatorStat> stats(4);
+    stats[0].name = "MatMulV2";
+    stats[1].name = "FlashAttentionScore";
+    stats[2].name = "TransData";
+    stats[3].name = "aten::batch_matmul_backward_fused";
+    CHECK(OperatorsView::Filter(stats, "") == std::vector<size_t>{0, 1, 2, 3});
+    CHECK(OperatorsView::Filter(stats, "fas") == std::vector<size_t>{1});
+    CHECK(OperatorsView::Filter(stats, "matmul") == std::vector<size_t>{0, 3});
+    CHECK(OperatorsView::Filter(stats, "zzz").empty());
 }

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -124,5 +125,74 @@ TEST_CASE("a trace that cannot be opened is reported, not crashed on") {
     const Run run = Viewer("/nonexistent/trace.json --screenshot " + png);
     CHECK(run.status != 0);
     CHECK(run.output.find("/nonexistent/trace.json: error: cannot open the file: No such file or directory") != std::string::npos);
+    std::remove(png.c_str());
+}
+
+namespace {
+
+// Pixels of the fixed time-class colours in a band of the screenshot.
+constexpr int kBlue[3] = {51, 140, 217}, kOrange[3] = {242, 153, 38}, kRed[3] = {219, 61, 51};
+
+int CountColour(const Image& image, const int (&rgb)[3], int y0, int y1) {
+    return image.Count(rgb[0], rgb[1], rgb[2], 0, y0, image.width, y1);
+}
+
+}  // namespace
+
+TEST_CASE("each analysis view of the sample draws its figures, and Ctrl+2 reaches the overview") {
+    const std::string png = TempPng("view");
+    SUBCASE("overview: a stacked bar of computing, communication not overlapped and free") {
+        const Run run = Viewer("--screenshot " + png + " --size 1600x900 --view overview");
+        REQUIRE_MESSAGE(run.status == 0, run.output);
+        const Image image = Load(png);
+        CHECK(CountColour(image, kBlue, 120, 170) > 20000);  // 62.7 % of a 1584 px × 34 px bar
+        CHECK(CountColour(image, kRed, 120, 170) > 10000);
+        CHECK(image.Count(210, 214, 222, 0, 200, 800, 340, 40) > 1000);  // the figures table
+    }
+    SUBCASE("the same view through the keyboard") {
+        const Run run = Viewer("--screenshot " + png + " --size 1600x900 --keys {Ctrl+2}");
+        REQUIRE_MESSAGE(run.status == 0, run.output);
+        const Image image = Load(png);
+        CHECK(CountColour(image, kBlue, 120, 170) > 20000);
+    }
+    SUBCASE("steps: one stacked bar per step") {
+        const Run run = Viewer("--screenshot " + png + " --size 1600x900 --view steps");
+        REQUIRE_MESSAGE(run.status == 0, run.output);
+        const Image image = Load(png);
+        CHECK(CountColour(image, kBlue, 160, 480) > 10000);
+        CHECK(CountColour(image, kRed, 160, 480) > 5000);
+    }
+    SUBCASE("operators: the core split, the table and the top-20 chart") {
+        const Run run = Viewer("--screenshot " + png + " --size 1600x900 --view operators");
+        REQUIRE_MESSAGE(run.status == 0, run.output);
+        const Image image = Load(png);
+        CHECK(CountColour(image, kBlue, 75, 110) > 10000);  // AI Core share
+        CHECK(CountColour(image, kRed, 75, 110) > 5000);    // communication share
+        CHECK(image.Count(210, 214, 222, 0, 140, 1000, 880, 40) > 3000);  // table text
+    }
+    SUBCASE("communication: transit, wait and idle, and the packet sizes") {
+        const Run run = Viewer("--screenshot " + png + " --size 1600x900 --view communication");
+        REQUIRE_MESSAGE(run.status == 0, run.output);
+        const Image image = Load(png);
+        CHECK(CountColour(image, kOrange, 70, 100) > 5000);
+        CHECK(CountColour(image, kOrange, 540, 740) > 2000);  // packet size bars
+    }
+    std::remove(png.c_str());
+}
+
+TEST_CASE("a view whose file is missing says which file and which profiler setting writes it") {
+    namespace fs = std::filesystem;
+    const fs::path sample = fs::path(TRACELENS_ASSETS_DIR) / "sample_rank0_ascend_pt";
+    const fs::path copy = fs::temp_directory_path() / ("tracelens-missing-" + std::to_string(::getpid()));
+    fs::remove_all(copy);
+    fs::copy(sample, copy, fs::copy_options::recursive);
+    fs::remove(copy / "ASCEND_PROFILER_OUTPUT/communication.json");
+    const std::string png = TempPng("missing");
+    const Run run = Viewer(copy.string() + " --screenshot " + png + " --size 1200x500 --view communication");
+    REQUIRE_MESSAGE(run.status == 0, run.output);
+    const Image image = Load(png);
+    CHECK(image.Count(51, 43, 26, 0, 40, 1200, 140, 4) > 20000);   // the notice's background
+    CHECK(image.Count(255, 199, 89, 0, 40, 1200, 140, 40) > 200);  // its title text
+    fs::remove_all(copy);
     std::remove(png.c_str());
 }

@@ -114,6 +114,7 @@ void App::RememberRecent(const std::string& path) {
 void App::Open(const std::string& path) {
     if (m_load.Running()) return;
     m_timeline.reset();
+    m_analysis.reset();
     m_model.reset();
     m_loadError.clear();
     m_load.Start(path);
@@ -122,6 +123,7 @@ void App::Open(const std::string& path) {
 
 void App::TakeLoadedModel() {
     m_model = m_load.Take(&m_loadError);
+    m_analysis = m_load.TakeAnalysis();
     if (m_model) {
         m_timeline = std::make_unique<TimelineView>(*m_model);
         RememberRecent(m_load.Path());
@@ -156,6 +158,9 @@ int App::Run(const ViewerOptions& options) {
         std::fprintf(stderr, "tracelens: %s\n", error.c_str());
         return 1;
     }
+    const char* views[] = {"timeline", "overview", "operators", "steps", "communication"};
+    for (int i = 0; i < 5; ++i)
+        if (options.view == views[i]) m_mainTab = i;
     if (options.panel == "range") m_sideTab = 1;
     else if (options.panel == "search") m_sideTab = 2;
     else if (options.panel == "issues") m_sideTab = 3;
@@ -317,23 +322,67 @@ void App::Frame(float dt) {
                      ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse);
     ImGui::PopStyleVar();
     DrawMenuBar();
-    if (!m_timeline) {
-        DrawLoading();
-    } else {
-        DrawToolbar();
-        const float height = ImGui::GetContentRegionAvail().y;
-        const float timelineWidth = ImGui::GetContentRegionAvail().x - kSidePanelWidth;
-        ImGui::BeginChild("timeline", ImVec2(timelineWidth, height), false, ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoScrollbar);
-        m_timeline->Draw(m_boxes, dt);
-        ImGui::EndChild();
-        ImGui::SameLine(0, 0);
-        ImGui::BeginChild("side", ImVec2(kSidePanelWidth, height), true);
-        DrawSidePanel();
-        ImGui::EndChild();
-        if (m_timeline->state().showFrameOverlay) DrawFrameOverlay();
-    }
+    if (!m_timeline) DrawLoading();
+    else DrawViewTabs(dt);
     ImGui::End();
     DrawOpenDialog();
+}
+
+void App::DrawTimelineTab(float dt) {
+    DrawToolbar();
+    const float height = ImGui::GetContentRegionAvail().y;
+    const float timelineWidth = ImGui::GetContentRegionAvail().x - kSidePanelWidth;
+    ImGui::BeginChild("timeline", ImVec2(timelineWidth, height), false, ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoScrollbar);
+    m_timeline->Draw(m_boxes, dt);
+    ImGui::EndChild();
+    ImGui::SameLine(0, 0);
+    ImGui::BeginChild("side", ImVec2(kSidePanelWidth, height), true);
+    DrawSidePanel();
+    ImGui::EndChild();
+    if (m_timeline->state().showFrameOverlay) DrawFrameOverlay();
+}
+
+// The views as tabs of one window; Ctrl+1 … Ctrl+5 switch between them.
+void App::DrawViewTabs(float dt) {
+    const ImGuiIO& io = ImGui::GetIO();
+    for (int i = 0; i < 5; ++i)
+        if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_1 + i, false)) m_mainTab = i;
+    static const char* const kTabs[] = {"Timeline", "Overview", "Operators", "Steps", "Communication"};
+    TimelineRequest request;
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 6);
+    if (ImGui::BeginTabBar("views")) {
+        for (int i = 0; i < 5; ++i) {
+            const std::string label = std::string(kTabs[i]) + "  (Ctrl+" + std::to_string(i + 1) + ")###view" + std::to_string(i);
+            if (!ImGui::BeginTabItem(label.c_str(), nullptr, m_mainTab == i ? ImGuiTabItemFlags_SetSelected : 0)) continue;
+            if (i == 0) {
+                DrawTimelineTab(dt);
+            } else {
+                ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
+                switch (i) {
+                    case 1: m_overview.Draw(*m_analysis, request); break;
+                    case 2: m_operators.Draw(*m_analysis, request); break;
+                    case 3: m_steps.Draw(*m_analysis, request); break;
+                    default: m_communication.Draw(*m_analysis, request); break;
+                }
+                ImGui::EndChild();
+            }
+            ImGui::EndTabItem();
+        }
+        m_mainTab = -1;
+        ImGui::EndTabBar();
+    }
+    ApplyRequest(request);
+}
+
+void App::ApplyRequest(const TimelineRequest& request) {
+    if (request.kind == TimelineRequest::kShowRange) {
+        m_timeline->ShowRange(static_cast<double>(request.startNs - m_model->firstNs),
+                              static_cast<double>(request.endNs - m_model->firstNs), true);
+    } else if (request.kind == TimelineRequest::kHighlightNames) {
+        m_search.SetNames(*m_timeline, request.names, request.label);
+        m_sideTab = 2;
+    }
+    if (request.switchToTimeline) m_mainTab = 0;
 }
 
 void App::DrawMenuBar() {

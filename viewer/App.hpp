@@ -14,6 +14,10 @@
 #include "panels/SearchPanel.hpp"
 #include "render/BoxRenderer.hpp"
 #include "timeline/TimelineView.hpp"
+#include "views/CommunicationView.hpp"
+#include "views/OperatorsView.hpp"
+#include "views/OverviewView.hpp"
+#include "views/StepsView.hpp"
 
 struct GLFWwindow;
 
@@ -25,6 +29,7 @@ struct ViewerOptions {
     int width = 1600, height = 900;
     std::string keys;            // played before the screenshot
     std::string panel;           // side panel tab to show: details, range, search, issues
+    std::string view;            // main view to show: timeline, overview, operators, steps, communication
     bool frameBenchmark = false; // time frames at zoom levels from the whole trace to 1 µs, print, exit
     std::string search;          // run this search and select its first match
     double rangeFromMs = -1, rangeToMs = -1;  // select this range (ms from the trace start), all tracks
@@ -43,6 +48,9 @@ private:
     void DrawToolbar();
     void DrawLoading();
     void DrawSidePanel();
+    void DrawTimelineTab(float dt);
+    void DrawViewTabs(float dt);
+    void ApplyRequest(const TimelineRequest& request);
     void DrawOpenDialog();
     void DrawFrameOverlay();
     void TakeLoadedModel();
@@ -60,6 +68,12 @@ private:
     LoadJob m_load;
     std::unique_ptr<TraceModel> m_model;
     std::unique_ptr<TimelineView> m_timeline;
+    std::unique_ptr<RankAnalysis> m_analysis;
+    OverviewView m_overview;
+    OperatorsView m_operators;
+    StepsView m_steps;
+    CommunicationView m_communication;
+    int m_mainTab = 0;  // requested main view, -1 once shown
     std::string m_loadError;
     DetailsPanel m_details;
     ImportIssuesPanel m_issues;

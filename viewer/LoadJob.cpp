@@ -1,6 +1,27 @@
 #include "LoadJob.hpp"
 
+#include <filesystem>
+
+#include "load/RankDirectory.hpp"
+
 namespace tracelens {
+namespace {
+
+// The rank folder 'path' belongs to: the path itself, or for a file its folder, or the folder
+// above an ASCEND_PROFILER_OUTPUT folder.
+RankFiles FindRankFor(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    fs::path folder = fs::is_directory(path, error) ? fs::path(path) : fs::path(path).parent_path();
+    if (folder.filename() == "ASCEND_PROFILER_OUTPUT") folder = folder.parent_path();
+    if (!folder.empty() && IsRankDirectory(folder.string())) {
+        auto files = FindRankFiles(folder.string());
+        if (files.ok()) return std::move(files.value());
+    }
+    return RankFiles{};
+}
+
+}  // namespace
 
 LoadJob::~LoadJob() {
     if (m_thread.joinable()) m_thread.join();
@@ -16,10 +37,13 @@ void LoadJob::Start(const std::string& path) {
     m_running = true;
     m_thread = std::thread([this, path] {
         auto result = LoadTrace(path, LoadOptions{}, &m_progress);
+        std::unique_ptr<RankAnalysis> analysis;
+        if (result.ok()) analysis = std::make_unique<RankAnalysis>(AnalyzeRank(FindRankFor(path), result.value().get()));
         {
             std::lock_guard<std::mutex> lock(m_mutex);
             if (result.ok()) {
                 m_model = std::move(result.value());
+                m_analysis = std::move(analysis);
                 m_error.clear();
             } else {
                 m_model.reset();

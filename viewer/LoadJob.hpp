@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "load/TraceLoader.hpp"
+#include "stats/RankAnalysis.hpp"
 
 namespace tracelens {
 
@@ -27,6 +28,9 @@ public:
     const std::string& Path() const { return m_path; }
     // The loaded model, or null with Error() set. Call once Finished() is true.
     std::unique_ptr<TraceModel> Take(std::string* error);
+    // The rank folder's summaries, computed after the trace on the same thread (never null after
+    // a successful load; its files are empty when the trace is not in a profiler folder).
+    std::unique_ptr<RankAnalysis> TakeAnalysis() { return std::move(m_analysis); }
 
 private:
     std::thread m_thread;
@@ -36,6 +40,7 @@ private:
     std::atomic<bool> m_finished{false};
     std::mutex m_mutex;
     std::unique_ptr<TraceModel> m_model;
+    std::unique_ptr<RankAnalysis> m_analysis;
     std::string m_error;
 };
 

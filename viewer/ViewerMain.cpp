@@ -16,12 +16,13 @@ namespace {
 void Usage() {
     std::fprintf(stderr,
                  "usage: tracelens [PATH] [--screenshot OUT.png] [--size WxH] [--keys KEYS] [--panel NAME]\n"
-                 "                 [--search TEXT] [--range A,B] [--frame-benchmark]\n"
+                 "                 [--view NAME] [--search TEXT] [--range A,B] [--frame-benchmark]\n"
                  "       tracelens stats PATH [--json]\n"
                  "  PATH          a trace (.json, .json.gz); without it, the bundled sample\n"
                  "  --screenshot  render through the real pipeline (needs an X server or Xvfb), write a PNG, exit\n"
                  "  --keys        keys played first, each held 0.1 s: W/S zoom, A/D pan, F frame, {Home} all\n"
                  "  --panel       side panel to show: details, range, search, issues\n"
+                 "  --view        view to show: timeline, overview, operators, steps, communication\n"
                  "  --search TEXT select the first slice whose name contains TEXT (as typing it and Enter)\n"
                  "  --range A,B   select the range from A to B ms after the trace start, on every track\n"
                  "  --frame-benchmark  time frames from the whole trace down to 1 µs, print a table, exit\n");
@@ -55,6 +56,10 @@ int RunViewer(int argc, char** argv) {
             const char* panel = value();
             if (!panel) return Usage(), 2;
             options.panel = panel;
+        } else if (arg == "--view") {
+            const char* view = value();
+            if (!view) return Usage(), 2;
+            options.view = view;
         } else if (arg == "--search") {
             const char* query = value();
             if (!query) return Usage(), 2;

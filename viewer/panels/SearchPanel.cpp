@@ -39,6 +39,13 @@ void SearchPanel::SetQuery(TimelineView& timeline, const std::string& query) {
     m_current = 0;
 }
 
+void SearchPanel::SetNames(TimelineView& timeline, const std::vector<std::string>& names, const std::string& label) {
+    std::snprintf(m_input, sizeof m_input, "%s", label.c_str());
+    m_ran = m_input;  // the box shows the label; the names, not a substring search, decide the matches
+    timeline.search().RunNames(timeline.model(), names, label);
+    m_current = 0;
+}
+
 void SearchPanel::DrawToolbar(TimelineView& timeline) {
     if (m_focusInput) {
         ImGui::SetKeyboardFocusHere();

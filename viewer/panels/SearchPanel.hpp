@@ -2,6 +2,7 @@
 // Search: a box in the toolbar (Enter: next match, Shift+Enter: previous) and a list of the
 // matches in the side panel.
 #include <string>
+#include <vector>
 
 namespace tracelens {
 
@@ -18,6 +19,8 @@ public:
     void FocusInput() { m_focusInput = true; }
     // Types 'query' into the box and runs it (the command line's --search).
     void SetQuery(TimelineView& timeline, const std::string& query);
+    // Highlights the slices named exactly one of 'names'; the box shows 'label'.
+    void SetNames(TimelineView& timeline, const std::vector<std::string>& names, const std::string& label);
 
 private:
     char m_input[256] = {};

@@ -31,7 +31,21 @@ void SearchIndex::Run(const TraceModel& model, const std::string& query) {
     bool any = false;
     for (StringId id = 1; id < model.strings.size(); ++id)
         if (ContainsIgnoringCase(model.strings.Get(id), lower)) m_nameMatches[id] = 1, any = true;
-    if (!any) return;
+    if (any) CollectMatches(model);
+}
+
+void SearchIndex::RunNames(const TraceModel& model, const std::vector<std::string>& names, const std::string& label) {
+    m_query = label;
+    m_matches.clear();
+    m_count = 0;
+    m_nameMatches.assign(model.strings.size(), 0);
+    bool any = false;
+    for (const std::string& name : names)
+        if (const StringId id = model.strings.Find(name)) m_nameMatches[id] = 1, any = true;
+    if (any) CollectMatches(model);
+}
+
+void SearchIndex::CollectMatches(const TraceModel& model) {
     for (uint32_t t = 0; t < model.tracks.size(); ++t) {
         const Track& track = model.tracks[t];
         for (uint32_t r = 0; r < track.rows.size(); ++r) {

@@ -20,6 +20,9 @@ public:
     // Runs the search. O(distinct names · length + slices). Keeps at most kMaxListed matches
     // in the list; the count is always exact.
     void Run(const TraceModel& model, const std::string& query);
+    // Matches slices named exactly one of 'names' (an operator picked in another view);
+    // 'label' is what the search box shows. Same cost as Run.
+    void RunNames(const TraceModel& model, const std::vector<std::string>& names, const std::string& label);
     bool Active() const { return !m_query.empty(); }
     bool NameMatches(StringId name) const { return name < m_nameMatches.size() && m_nameMatches[name]; }
     uint64_t Count() const { return m_count; }
@@ -31,6 +34,8 @@ public:
     static constexpr size_t kMaxListed = 1000000;
 
 private:
+    void CollectMatches(const TraceModel& model);
+
     std::string m_query;
     std::vector<char> m_nameMatches;
     std::vector<SearchMatch> m_matches;

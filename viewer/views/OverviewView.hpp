@@ -1,0 +1,15 @@
+#pragma once
+// Overview of one rank: where the device's time went (computing, pure computing, communication
+// overlapped or not, free) as a stacked bar and a table, the advice for the three problem
+// classes, and which profiler files the folder holds.
+#include "stats/RankAnalysis.hpp"
+#include "views/ViewCommon.hpp"
+
+namespace tracelens {
+
+class OverviewView {
+public:
+    void Draw(const RankAnalysis& analysis, TimelineRequest& request);
+};
+
+}  // namespace tracelens

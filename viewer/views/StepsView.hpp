@@ -1,0 +1,22 @@
+#pragma once
+// Steps of one rank: per step, computing, communication not overlapped, overlapped, free, and
+// stage / bubble when present, as stacked bars with a step selector and a table. Clicking a step
+// zooms the timeline to it.
+#include "stats/RankAnalysis.hpp"
+#include "views/ViewCommon.hpp"
+
+namespace tracelens {
+
+class StepsView {
+public:
+    void Draw(const RankAnalysis& analysis, TimelineRequest& request);
+
+private:
+    void DrawBars(const RankAnalysis& analysis, TimelineRequest& request, float height);
+    void DrawTable(const RankAnalysis& analysis, TimelineRequest& request);
+    void Choose(const RankAnalysis& analysis, size_t step, TimelineRequest& request);
+
+    size_t m_selected = 0;
+};
+
+}  // namespace tracelens

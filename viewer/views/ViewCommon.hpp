@@ -1,0 +1,50 @@
+#pragma once
+// Pieces the analysis views share: what a view asks of the timeline, the missing-file notice,
+// stacked bars with a legend, and number formatting with units.
+#include <string>
+#include <vector>
+
+#include "Colors.hpp"
+#include "core/Time.hpp"
+#include "load/RankDirectory.hpp"
+
+namespace tracelens {
+
+// What a view asks the application to do in the timeline; 'kind' kNone when nothing.
+struct TimelineRequest {
+    enum Kind { kNone, kShowRange, kHighlightNames } kind = kNone;
+    TimeNs startNs = 0, endNs = 0;  // absolute, as in the trace (kShowRange)
+    std::vector<std::string> names; // exact slice names (kHighlightNames)
+    std::string label;              // what the search box shows
+    bool switchToTimeline = false;
+};
+
+struct BarSegment {
+    const char* label;
+    double value;
+    Rgba color;
+};
+
+// The fixed time-class colours: pure computing, overlapped communication, communication alone, free.
+Rgba ComputingColor();
+Rgba OverlappedColor();
+Rgba NotOverlappedColor();
+Rgba FreeColor();
+
+// "<file> is not in this folder…" with the profiler setting that writes it, in a framed note.
+void DrawMissingFile(const RankFileKind& kind, const char* whatNeedsIt);
+
+// A horizontal stacked bar 'width' × 'height' px at the cursor; segments wider than their label
+// show it; hovering a segment shows label, value (as 'format' prints ns) and share.
+void DrawStackedBar(const std::vector<BarSegment>& segments, float width, float height);
+
+// One line of coloured squares and labels for 'segments'.
+void DrawLegend(const std::vector<BarSegment>& segments);
+
+// "12.3 %"
+std::string Percent(double share);
+
+// Section title in a brighter colour with a rule under it.
+void SectionTitle(const char* text);
+
+}  // namespace tracelens
