@@ -11,6 +11,7 @@
 #include "TraceGenerator.hpp"
 #include "load/CommunicationJson.hpp"
 #include "load/KernelTable.hpp"
+#include "load/MemoryCsv.hpp"
 #include "load/RankDirectory.hpp"
 #include "load/StepTraceCsv.hpp"
 #include "load/TracePath.hpp"
@@ -245,6 +246,37 @@ TEST_CASE("communication_matrix.json gives one link per source and destination r
     CHECK(data.problems[0].message == "link \"zero-one\" is not \"<src rank>-<dst rank>\"; skipped");
 }
 
+TEST_CASE("memory files give one curve per component and metric, and allocations with their lifetimes") {
+    auto record = ParseMemoryRecordCsv("Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Device Type\r\n"
+                                       "APP,1000.000\t,,2109.5,NPU:0\r\n"
+                                       "PTA,1002.500\t,900.25,1452.0,NPU:0\r\n"
+                                       "PTA,1001.000\t,950,1452.0,NPU:0\r\n"
+                                       "PTA,bad\t,1,1,NPU:0\r\n",
+                                       "memory_record.csv");
+    REQUIRE(record.ok());
+    REQUIRE(record.value().series.size() == 3);
+    const MemorySeries& allocated = record.value().series[1];
+    CHECK(allocated.component == "PTA");
+    CHECK(allocated.metric == "Allocated");
+    CHECK(allocated.timeNs == std::vector<TimeNs>{1001000, 1002500});  // sorted by time
+    CHECK(allocated.peakMb == 950);
+    CHECK(allocated.peakNs == 1001000);
+    REQUIRE(record.value().problems.size() == 1);
+    CHECK(FormatProblem("memory_record.csv", record.value().problems[0]) ==
+          "memory_record.csv:5:1: error: column \"Timestamp(us)\": not a decimal number: \"bad\"; row skipped");
+
+    auto memory = ParseOperatorMemoryCsv("Name,Size(KB),Allocation Time(us),Release Time(us),Duration(us)\n"
+                                         "aten::mm,147456.0,10.5\t,,\n"
+                                         "aten::add,64,11\t,12.25\t,1.25\t\n",
+                                         "operator_memory.csv");
+    REQUIRE(memory.ok());
+    REQUIRE(memory.value().allocations.size() == 2);
+    CHECK_FALSE(memory.value().allocations[0].released);
+    CHECK(memory.value().allocations[0].sizeKb == 147456.0);
+    CHECK(memory.value().allocations[1].released);
+    CHECK(memory.value().allocations[1].releaseNs == 12250);
+}
+
 TEST_CASE("fuzzy operator search finds letters in order and ranks whole words first") {
     CHECK(FuzzyScore("fas", "FlashAttentionScore") > 0);
     CHECK(FuzzyScore("xyz", "FlashAttentionScore") == -1);
@@ -288,6 +320,14 @@ TEST_CASE("a generated rank folder is recognised and its views agree with each o
     CHECK(analysis.matrix->links.size() == 3 * analysis.steps->rows.size());
     CHECK(analysis.matrix->links[1].srcRank == 3);
     CHECK(analysis.matrix->links[1].dstRank == 4);
+    REQUIRE(analysis.memoryRecord);
+    REQUIRE(analysis.memoryRecord->series.size() == 4);  // APP reserved; PTA allocated, reserved, active
+    CHECK(analysis.memoryRecord->series[0].component == "APP");
+    CHECK(analysis.memoryRecord->series[0].peakMb == doctest::Approx(2109.6015625));
+    REQUIRE(analysis.operatorMemory);
+    CHECK(analysis.operatorMemory->allocations.size() == std::min<size_t>(analysis.kernels->rows.size() - analysis.steps->rows.size(), 4000));
+    CHECK_FALSE(analysis.operatorMemory->allocations[49].released);
+    CHECK(analysis.operatorMemory->allocations[0].released);
     fs::remove_all(root);
 }
 
@@ -388,6 +428,8 @@ TEST_CASE("tracelens stats DIR --json adds the rank's summaries") {
     CHECK(int64_t(rank["steps"].at(0)["start_ns"]) > 0);
     CHECK(int64_t(rank["communication"]["operators"]) > 0);
     CHECK(simdjson::dom::array(rank["links"]).size() > 0);
+    CHECK(int64_t(rank["memory"]["allocations"]) > 0);
+    CHECK(simdjson::dom::array(rank["memory"]["series"]).size() == 4);
     CHECK(int64_t(document["slices"]) > 0);  // the trace summary is still there
     fs::remove_all(root);
 }

@@ -12,6 +12,13 @@
 #include "TestSupport.hpp"
 #include "load/EventDetails.hpp"
 #include "load/KernelCsvLoader.hpp"
+#include "load/RankDirectory.hpp"
+#include "stats/RankAnalysis.hpp"
+#include "fuzz/RankFolderInput.hpp"
+#include "load/CommunicationJson.hpp"
+#include "stats/CommunicationStats.hpp"
+
+#include <simdjson.h>
 
 using namespace tracelens;
 using namespace tracelens::test;
@@ -45,4 +52,46 @@ TEST_CASE("regression and seed inputs load the same on one and two threads, with
         }
     }
     CHECK(replayed >= 4);
+}
+
+TEST_CASE("rank-folder regression and seed inputs rebuild their folder and analyse without crashing") {
+    namespace fs = std::filesystem;
+    const fs::path root = fs::temp_directory_path() / "tracelens-rank-replay";
+    size_t replayed = 0;
+    for (const char* folder : {"regressions/rank", "corpus/rank"}) {
+        for (const auto& entry : fs::directory_iterator(std::string(TRACELENS_TESTS_DIR) + "/" + folder)) {
+            std::ifstream in(entry.path(), std::ios::binary);
+            const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            CAPTURE(entry.path().string());
+            fuzz::WriteRankFolderInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), root);
+            auto files = FindRankFiles(root.string());
+            CHECK(files.ok() == IsRankDirectory(root.string()));
+            if (files.ok()) CHECK_FALSE(RankAnalysisToJson(AnalyzeRank(files.value(), nullptr)).empty());
+            ++replayed;
+        }
+    }
+    fs::remove_all(root);
+    CHECK(replayed >= 4);
+}
+
+TEST_CASE("communication JSON regression and seed inputs parse without crashing, problems placed inside the text") {
+    namespace fs = std::filesystem;
+    size_t replayed = 0;
+    for (const char* folder : {"regressions/communication", "corpus/communication"}) {
+        for (const auto& entry : fs::directory_iterator(std::string(TRACELENS_TESTS_DIR) + "/" + folder)) {
+            std::ifstream in(entry.path(), std::ios::binary);
+            std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            CAPTURE(entry.path().string());
+            const size_t size = bytes.size();
+            bytes.resize(size + simdjson::SIMDJSON_PADDING, '\0');
+            CommunicationOps ops;
+            (void)ParseCommunicationJson(std::string_view(bytes.data(), size), "replay.json", ops);
+            for (const ImportProblem& problem : ops.problems) CHECK(problem.byteOffset <= size);
+            (void)SumCommunication(ops.ops);
+            CommunicationMatrix matrix;
+            (void)ParseCommunicationMatrixJson(std::string_view(bytes.data(), size), "replay.json", matrix);
+            ++replayed;
+        }
+    }
+    CHECK(replayed >= 5);
 }

@@ -177,6 +177,13 @@ TEST_CASE("each analysis view of the sample draws its figures, and Ctrl+2 reache
         CHECK(CountColour(image, kOrange, 70, 100) > 5000);
         CHECK(CountColour(image, kOrange, 540, 740) > 2000);  // packet size bars
     }
+    SUBCASE("memory: the curves and the allocation table") {
+        const Run run = Viewer("--screenshot " + png + " --size 1600x900 --view memory");
+        REQUIRE_MESSAGE(run.status == 0, run.output);
+        const Image image = Load(png);
+        CHECK(image.Count(77, 166, 242, 80, 120, 1600, 440, 12) > 300);  // the first curve's blue
+        CHECK(image.Count(210, 214, 222, 0, 700, 1600, 900, 40) > 1000);  // allocation rows
+    }
     std::remove(png.c_str());
 }
 

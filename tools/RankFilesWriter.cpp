@@ -156,6 +156,41 @@ void WriteMatrix(const GeneratorRecord& record, const GeneratorOptions& options,
     out.Write("}\n");
 }
 
+// Memory that grows through each step's forward pass and falls back at its end, as a training
+// step's activations do; time cells end with a tab, as torch_npu writes them.
+void WriteMemoryRecord(const GeneratorRecord& record, File& out) {
+    out.Write("Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type\r\n");
+    for (const GeneratedStep& step : record.steps) {
+        out.Write("APP," + Micros(step.startNs) + "\t,,2109.6015625,,,NPU:0\r\n");
+        for (size_t i = 0; i < step.taskCount; ++i) {
+            const GeneratedTask& task = record.tasks[step.firstTask + i];
+            const double allocated = 954.25 + 18.5 * static_cast<double>(i < step.taskCount / 2 ? i : step.taskCount - i);
+            char line[160];
+            std::snprintf(line, sizeof line, "PTA,%s\t,%.4f,1452.0,%.4f,897357296,NPU:0\r\n", Micros(task.startNs).c_str(),
+                          allocated, allocated);
+            out.Write(line);
+        }
+    }
+}
+
+void WriteOperatorMemory(const GeneratorRecord& record, File& out) {
+    out.Write("Name,Size(KB),Allocation Time(us),Release Time(us),Active Release Time(us),Duration(us),Active Duration(us),"
+              "Allocation Total Allocated(MB),Allocation Total Reserved(MB),Allocation Total Active(MB),"
+              "Release Total Allocated(MB),Release Total Reserved(MB),Release Total Active(MB),Stream Ptr,Device Type\r\n");
+    for (size_t i = 0; i < record.tasks.size() && i < 4000; ++i) {
+        const GeneratedTask& task = record.tasks[i];
+        const double sizeKb = 512.0 * static_cast<double>(1 + task.kind % 7) * (task.kind == 0 ? 8 : 1);
+        // Every 50th allocation is still held when the profile ends.
+        const bool released = i % 50 != 49;
+        const std::string release = released ? Micros(task.startNs + task.durNs) + "\t" : std::string();
+        const std::string held = released ? Micros(task.durNs) + "\t" : std::string();
+        char sizes[64];
+        std::snprintf(sizes, sizeof sizes, "%.1f", sizeKb);
+        out.Write(std::string("aten::") + GeneratedOperatorType(task.kind) + "," + sizes + "," + Micros(task.startNs) + "\t," +
+                  release + "," + release + "," + held + "," + held + ",960.0,1452.0,960.0,,,,897357296,NPU:0\r\n");
+    }
+}
+
 }  // namespace
 
 bool WriteRankSideFiles(const GeneratorRecord& record, const GeneratorOptions& options, const std::string& outputDir,
@@ -170,6 +205,8 @@ bool WriteRankSideFiles(const GeneratorRecord& record, const GeneratorOptions& o
         {"op_statistic.csv", [](const GeneratorRecord& r, const GeneratorOptions&, File& f) { WriteOpStatistic(r, f); }},
         {"communication.json", WriteCommunication},
         {"communication_matrix.json", WriteMatrix},
+        {"memory_record.csv", [](const GeneratorRecord& r, const GeneratorOptions&, File& f) { WriteMemoryRecord(r, f); }},
+        {"operator_memory.csv", [](const GeneratorRecord& r, const GeneratorOptions&, File& f) { WriteOperatorMemory(r, f); }},
     };
     for (const Output& output : outputs) {
         File file(outputDir + "/" + output.name, error);

@@ -56,8 +56,8 @@ GeneratorReport GenerateTrace(const GeneratorOptions& options, std::FILE* out, G
 const char* GeneratedOperatorType(size_t kind);
 const char* GeneratedOperatorCore(size_t kind);
 
-// Writes kernel_details.csv, step_trace_time.csv, op_statistic.csv, communication.json and
-// communication_matrix.json into 'outputDir' to match 'record', with the quirks of the real
+// Writes kernel_details.csv, step_trace_time.csv, op_statistic.csv, communication.json,
+// communication_matrix.json, memory_record.csv and operator_memory.csv into 'outputDir' to match 'record', with the quirks of the real
 // files (trailing tabs, CRLF, quoted shapes). Returns false with 'error' set when a file cannot be written.
 bool WriteRankSideFiles(const GeneratorRecord& record, const GeneratorOptions& options, const std::string& outputDir,
                         std::string* error);

@@ -15,8 +15,8 @@ void Usage() {
                  "usage: tracelens-gen [--events N] [--seed S] [--rank R] [--streams K] --out FILE.json\n"
                  "       tracelens-gen [--events N] [--seed S] [--rank R] --rank-dir DIR\n"
                  "  --rank-dir writes DIR/profiler_info_R.json and, in DIR/ASCEND_PROFILER_OUTPUT, trace_view.json,\n"
-                 "  kernel_details.csv, step_trace_time.csv, op_statistic.csv, communication.json and\n"
-                 "  communication_matrix.json\n");
+                 "  kernel_details.csv, step_trace_time.csv, op_statistic.csv, communication.json,\n"
+                 "  communication_matrix.json, memory_record.csv and operator_memory.csv\n");
 }
 
 }  // namespace

@@ -158,8 +158,8 @@ int App::Run(const ViewerOptions& options) {
         std::fprintf(stderr, "tracelens: %s\n", error.c_str());
         return 1;
     }
-    const char* views[] = {"timeline", "overview", "operators", "steps", "communication"};
-    for (int i = 0; i < 5; ++i)
+    const char* views[] = {"timeline", "overview", "operators", "steps", "communication", "memory"};
+    for (int i = 0; i < 6; ++i)
         if (options.view == views[i]) m_mainTab = i;
     if (options.panel == "range") m_sideTab = 1;
     else if (options.panel == "search") m_sideTab = 2;
@@ -342,16 +342,17 @@ void App::DrawTimelineTab(float dt) {
     if (m_timeline->state().showFrameOverlay) DrawFrameOverlay();
 }
 
-// The views as tabs of one window; Ctrl+1 … Ctrl+5 switch between them.
+// The views as tabs of one window; Ctrl+1 … Ctrl+6 switch between them.
 void App::DrawViewTabs(float dt) {
     const ImGuiIO& io = ImGui::GetIO();
-    for (int i = 0; i < 5; ++i)
+    constexpr int kViews = 6;
+    for (int i = 0; i < kViews; ++i)
         if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_1 + i, false)) m_mainTab = i;
-    static const char* const kTabs[] = {"Timeline", "Overview", "Operators", "Steps", "Communication"};
+    static const char* const kTabs[kViews] = {"Timeline", "Overview", "Operators", "Steps", "Communication", "Memory"};
     TimelineRequest request;
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 6);
     if (ImGui::BeginTabBar("views")) {
-        for (int i = 0; i < 5; ++i) {
+        for (int i = 0; i < kViews; ++i) {
             const std::string label = std::string(kTabs[i]) + "  (Ctrl+" + std::to_string(i + 1) + ")###view" + std::to_string(i);
             if (!ImGui::BeginTabItem(label.c_str(), nullptr, m_mainTab == i ? ImGuiTabItemFlags_SetSelected : 0)) continue;
             if (i == 0) {
@@ -362,7 +363,8 @@ void App::DrawViewTabs(float dt) {
                     case 1: m_overview.Draw(*m_analysis, request); break;
                     case 2: m_operators.Draw(*m_analysis, request); break;
                     case 3: m_steps.Draw(*m_analysis, request); break;
-                    default: m_communication.Draw(*m_analysis, request); break;
+                    case 4: m_communication.Draw(*m_analysis, request); break;
+                    default: m_memory.Draw(*m_analysis, request); break;
                 }
                 ImGui::EndChild();
             }

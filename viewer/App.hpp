@@ -15,6 +15,7 @@
 #include "render/BoxRenderer.hpp"
 #include "timeline/TimelineView.hpp"
 #include "views/CommunicationView.hpp"
+#include "views/MemoryView.hpp"
 #include "views/OperatorsView.hpp"
 #include "views/OverviewView.hpp"
 #include "views/StepsView.hpp"
@@ -29,7 +30,7 @@ struct ViewerOptions {
     int width = 1600, height = 900;
     std::string keys;            // played before the screenshot
     std::string panel;           // side panel tab to show: details, range, search, issues
-    std::string view;            // main view to show: timeline, overview, operators, steps, communication
+    std::string view;            // main view to show: timeline, overview, operators, steps, communication, memory
     bool frameBenchmark = false; // time frames at zoom levels from the whole trace to 1 µs, print, exit
     std::string search;          // run this search and select its first match
     double rangeFromMs = -1, rangeToMs = -1;  // select this range (ms from the trace start), all tracks
@@ -73,6 +74,7 @@ private:
     OperatorsView m_operators;
     StepsView m_steps;
     CommunicationView m_communication;
+    MemoryView m_memory;
     int m_mainTab = 0;  // requested main view, -1 once shown
     std::string m_loadError;
     DetailsPanel m_details;

@@ -22,7 +22,7 @@ void Usage() {
                  "  --screenshot  render through the real pipeline (needs an X server or Xvfb), write a PNG, exit\n"
                  "  --keys        keys played first, each held 0.1 s: W/S zoom, A/D pan, F frame, {Home} all\n"
                  "  --panel       side panel to show: details, range, search, issues\n"
-                 "  --view        view to show: timeline, overview, operators, steps, communication\n"
+                 "  --view        view to show: timeline, overview, operators, steps, communication, memory\n"
                  "  --search TEXT select the first slice whose name contains TEXT (as typing it and Enter)\n"
                  "  --range A,B   select the range from A to B ms after the trace start, on every track\n"
                  "  --frame-benchmark  time frames from the whole trace down to 1 µs, print a table, exit\n");

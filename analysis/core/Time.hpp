@@ -18,6 +18,21 @@ DecimalError ParseMicrosToNs(std::string_view text, TimeNs* outNs);
 // Same parser with another scale: value × 10^decimalShift, rounded to an integer.
 DecimalError ParseScaledDecimal(std::string_view text, int decimalShift, int64_t* out);
 
+// a + b, held at the int64 limits instead of overflowing: sums of durations read from files that
+// may hold anything.
+inline TimeNs SaturatingAdd(TimeNs a, TimeNs b) {
+    TimeNs sum;
+    if (__builtin_add_overflow(a, b, &sum)) return b > 0 ? INT64_MAX : INT64_MIN;
+    return sum;
+}
+
+// end - start for end >= start, held at INT64_MAX when the span does not fit.
+inline TimeNs SaturatingSpan(TimeNs startNs, TimeNs endNs) {
+    TimeNs span;
+    if (__builtin_sub_overflow(endNs, startNs, &span)) return INT64_MAX;
+    return span;
+}
+
 // Human text for a DecimalError, for import messages.
 const char* DescribeDecimalError(DecimalError error);
 

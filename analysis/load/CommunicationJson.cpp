@@ -144,6 +144,18 @@ public:
         return ns;
     }
 
+    // A count: a non-negative integer that fits 64 bits, else 0 with a problem noted.
+    uint64_t Count(od::value value, std::string_view field) {
+        std::string_view text;
+        int64_t count = 0;
+        if (!NumberText(value, field, &text)) return 0;
+        if (ParseScaledDecimal(text, 0, &count) != DecimalError::kNone || count < 0) {
+            NoteAt(text.data(), "\"" + std::string(field) + "\" is not a count: " + std::string(text.substr(0, 40)) + "; read as 0");
+            return 0;
+        }
+        return static_cast<uint64_t>(count);
+    }
+
     double Double(od::value value, std::string_view field) {
         std::string_view text;
         if (!NumberText(value, field, &text)) return 0;
@@ -219,7 +231,7 @@ void ReadSizes(NestedReader& reader, od::object sizes, TransportBandwidth& out) 
         for (auto element : pair) {
             od::value value;
             if (auto error = element.get(value)) return reader.Stop(error, "Size Distribution");
-            if (index == 0) bucket.count = static_cast<uint64_t>(std::max(0.0, reader.Double(value, "Size Distribution count")));
+            if (index == 0) bucket.count = reader.Count(value, "Size Distribution count");
             else if (index == 1) bucket.totalNs = reader.Millis(value, "Size Distribution time");
             ++index;
         }

@@ -15,6 +15,26 @@ int FindColumn(const std::vector<std::string_view>& header, std::string_view nam
     return -1;
 }
 
+int FindColumn(const std::vector<std::string>& header, std::string_view name) {
+    for (size_t i = 0; i < header.size(); ++i)
+        if (header[i] == name) return static_cast<int>(i);
+    return -1;
+}
+
+std::vector<std::string> ReadCsvHeader(CsvReader& reader) {
+    std::vector<std::string_view> fields;
+    std::vector<std::string> header;
+    if (reader.Next(fields))
+        for (std::string_view field : fields) header.emplace_back(TrimField(field));
+    return header;
+}
+
+std::string CsvCellProblem(std::string_view column, std::string_view what, std::string_view cell,
+                           std::string_view consequence) {
+    return "column \"" + std::string(column) + "\": " + std::string(what) + ": \"" + std::string(cell.substr(0, 40)) + "\"; " +
+           std::string(consequence);
+}
+
 CsvReader::CsvReader(std::string_view text) : m_text(text) {
     if (m_text.size() >= 3 && static_cast<unsigned char>(m_text[0]) == 0xEF && static_cast<unsigned char>(m_text[1]) == 0xBB &&
         static_cast<unsigned char>(m_text[2]) == 0xBF)

@@ -32,6 +32,19 @@ private:
 
 // Index of the column whose header is 'name' (compared after trimming white space), or -1.
 int FindColumn(const std::vector<std::string_view>& header, std::string_view name);
+int FindColumn(const std::vector<std::string>& header, std::string_view name);
+
+// The first record of 'reader' as trimmed strings (the reader's own fields only live until its
+// next record); empty when the text holds no record.
+std::vector<std::string> ReadCsvHeader(CsvReader& reader);
+
+// The problem text for a cell that could not be read: `column "Start Time(us)": not a decimal
+// number: "abc"; row skipped`. The cell is cut to 40 bytes.
+std::string CsvCellProblem(std::string_view column, std::string_view what, std::string_view cell,
+                           std::string_view consequence);
+
+// What a CSV reader says when the last record ends inside a quoted field.
+inline constexpr const char* kCsvUnterminatedRecord = "a quoted field never closes: the file is truncated inside this row";
 
 // Field 'column' of a record, trimmed; empty when the column is absent (-1) or the row is short.
 std::string_view FieldAt(const std::vector<std::string_view>& fields, int column);

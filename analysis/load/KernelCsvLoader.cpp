@@ -15,10 +15,10 @@ Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const s
     model->text = std::move(text);
     model->format = SourceFormat::kCsv;
     CsvReader reader(std::string_view(model->text.data(), model->text.size()));
+    model->csvHeader = ReadCsvHeader(reader);
+    if (model->csvHeader.empty()) return Status::Error(name + ": error: the file is empty");
+    const std::vector<std::string>& header = model->csvHeader;
     std::vector<std::string_view> fields;
-    if (!reader.Next(fields)) return Status::Error(name + ": error: the file is empty");
-    for (std::string_view column : fields) model->csvHeader.emplace_back(TrimField(column));
-    std::vector<std::string_view> header(model->csvHeader.begin(), model->csvHeader.end());
     const int nameColumn = FindColumn(header, "Name");
     const int startColumn = FindColumn(header, "Start Time(us)");
     const int durationColumn = FindColumn(header, "Duration(us)");
@@ -52,13 +52,11 @@ Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const s
         const std::string_view durationText = FieldAt(fields, durationColumn);
         TimeNs start = 0, duration = 0;
         if (const DecimalError error = ParseMicrosToNs(startText, &start); error != DecimalError::kNone) {
-            chunk.problems.Add(offset, "column \"Start Time(us)\": " + std::string(DescribeDecimalError(error)) + ": \"" +
-                                           std::string(startText.substr(0, 40)) + "\"; row skipped");
+            chunk.problems.Add(offset, CsvCellProblem("Start Time(us)", DescribeDecimalError(error), startText, "row skipped"));
             continue;
         }
         if (const DecimalError error = ParseMicrosToNs(durationText, &duration); error != DecimalError::kNone) {
-            chunk.problems.Add(offset, "column \"Duration(us)\": " + std::string(DescribeDecimalError(error)) + ": \"" +
-                                           std::string(durationText.substr(0, 40)) + "\"; row skipped");
+            chunk.problems.Add(offset, CsvCellProblem("Duration(us)", DescribeDecimalError(error), durationText, "row skipped"));
             continue;
         }
         if (duration < 0 || start > INT64_MAX - duration) {
@@ -78,7 +76,7 @@ Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const s
         }
         chunk.tracks[track].slices.push_back({start, duration, offset, chunk.strings.Intern(FieldAt(fields, nameColumn))});
         if (reader.LastRecordUnterminated())
-            chunk.problems.Add(offset, "a quoted field never closes: the file is truncated inside this row");
+            chunk.problems.Add(offset, kCsvUnterminatedRecord);
     }
     if (chunk.tracks.empty()) {
         ChunkTrack track;

@@ -23,10 +23,9 @@ const char* CoreClassName(CoreClass coreClass) {
 
 Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& name) {
     CsvReader reader(text);
+    const std::vector<std::string> header = ReadCsvHeader(reader);
+    if (header.empty()) return Status::Error(name + ": error: the file is empty");
     std::vector<std::string_view> fields;
-    if (!reader.Next(fields)) return Status::Error(name + ": error: the file is empty");
-    const std::vector<std::string> headerCells(fields.begin(), fields.end());
-    const std::vector<std::string_view> header(headerCells.begin(), headerCells.end());
     const int nameColumn = FindColumn(header, "Name");
     const int typeColumn = FindColumn(header, "Type");
     const int coreColumn = FindColumn(header, "Accelerator Core");
@@ -50,11 +49,11 @@ Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& n
             column = "Duration(us)";
             cell = duration;
         }
-        if (error == DecimalError::kNone && row.durNs < 0) error = DecimalError::kOutOfRange;
+        // Tasks start after the clock's zero and end within int64: the overview's sums then fit.
+        if (error == DecimalError::kNone && (row.durNs < 0 || row.startNs < 0 || row.startNs > INT64_MAX - row.durNs))
+            error = DecimalError::kOutOfRange;
         if (error != DecimalError::kNone) {
-            table.problems.push_back({offset, 0, 0,
-                                      std::string("column \"") + column + "\": " + DescribeDecimalError(error) + ": \"" +
-                                          std::string(cell.substr(0, 40)) + "\"; row skipped"});
+            table.problems.push_back({offset, 0, 0, CsvCellProblem(column, DescribeDecimalError(error), cell, "row skipped")});
             continue;
         }
         const std::string_view taskName = FieldAt(fields, nameColumn);
@@ -67,7 +66,7 @@ Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& n
         table.rows.push_back(row);
     }
     if (reader.LastRecordUnterminated())
-        table.problems.push_back({offset, 0, 0, "a quoted field never closes: the file is truncated inside this row"});
+        table.problems.push_back({offset, 0, 0, kCsvUnterminatedRecord});
     FillLineColumns(text, table.problems);
     return table;
 }

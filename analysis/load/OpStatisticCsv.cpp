@@ -7,10 +7,9 @@ namespace tracelens {
 
 Result<OpStatistic> ParseOpStatisticCsv(std::string_view text, const std::string& name) {
     CsvReader reader(text);
+    const std::vector<std::string> header = ReadCsvHeader(reader);
+    if (header.empty()) return Status::Error(name + ": error: the file is empty");
     std::vector<std::string_view> fields;
-    if (!reader.Next(fields)) return Status::Error(name + ": error: the file is empty");
-    const std::vector<std::string> headerCells(fields.begin(), fields.end());
-    const std::vector<std::string_view> header(headerCells.begin(), headerCells.end());
     const int typeColumn = FindColumn(header, "OP Type");
     if (typeColumn < 0) return Status::Error(name + ":1:1: error: not an op_statistic.csv: no \"OP Type\" column");
     const int coreColumn = FindColumn(header, "Core Type");
@@ -30,9 +29,7 @@ Result<OpStatistic> ParseOpStatisticCsv(std::string_view text, const std::string
     OpStatistic table;
     uint64_t offset = 0;
     auto report = [&](const char* column, DecimalError error, std::string_view cell) {
-        table.problems.push_back({offset, 0, 0,
-                                  std::string("column \"") + column + "\": " + DescribeDecimalError(error) + ": \"" +
-                                      std::string(cell.substr(0, 40)) + "\"; read as 0"});
+        table.problems.push_back({offset, 0, 0, CsvCellProblem(column, DescribeDecimalError(error), cell, "read as 0")});
     };
     while (reader.Next(fields, &offset)) {
         OpStatisticRow row;
@@ -61,7 +58,7 @@ Result<OpStatistic> ParseOpStatisticCsv(std::string_view text, const std::string
         table.rows.push_back(std::move(row));
     }
     if (reader.LastRecordUnterminated())
-        table.problems.push_back({offset, 0, 0, "a quoted field never closes: the file is truncated inside this row"});
+        table.problems.push_back({offset, 0, 0, kCsvUnterminatedRecord});
     FillLineColumns(text, table.problems);
     return table;
 }

@@ -45,21 +45,22 @@ void ReadProfilerInfo(const fs::path& path, RankFiles& files) {
         files.problems.push_back(path.string() + ": error: cannot read: " + simdjson::error_message(error));
         return;
     }
-    simdjson::ondemand::parser parser;
-    simdjson::ondemand::document document;
-    if (auto error = parser.iterate(text).get(document)) {
+    // A small file: the DOM parser validates all of it before any lookup, so a malformed file
+    // fails once here instead of leaving a half-read On-Demand document behind.
+    simdjson::dom::parser parser;
+    simdjson::dom::element document;
+    if (auto error = parser.parse(text).get(document)) {
         files.problems.push_back(path.string() + ": error: not JSON: " + simdjson::error_message(error));
         return;
     }
     int64_t rank = -1;
-    if (!document.find_field_unordered("rank_id").get(rank) && rank >= 0 && rank < 1000000) {
+    if (!document.at_pointer("/rank_id").get(rank) && rank >= 0 && rank < 1000000) {
         files.rankId = static_cast<int>(rank);
         files.rankSource = path.filename().string() + " (rank_id)";
     }
     std::string_view level;
     for (const char* pointer : {"/config/experimental_config/_profiler_level", "/config/common_config/_profiler_level"}) {
-        document.rewind();
-        if (!document.at_pointer(pointer).get_string().get(level)) {
+        if (!document.at_pointer(pointer).get(level)) {
             files.profilerLevel = std::string(level);
             break;
         }

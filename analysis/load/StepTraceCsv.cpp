@@ -11,16 +11,15 @@ const std::array<const char*, kStepPhaseCount> kStepPhaseColumns = {
 
 TimeNs StepTrace::Total(StepPhase phase) const {
     TimeNs total = 0;
-    for (const StepRow& row : rows) total += row.ns[phase];
+    for (const StepRow& row : rows) total = SaturatingAdd(total, row.ns[phase]);
     return total;
 }
 
 Result<StepTrace> ParseStepTraceCsv(std::string_view text, const std::string& name) {
     CsvReader reader(text);
+    const std::vector<std::string> header = ReadCsvHeader(reader);
+    if (header.empty()) return Status::Error(name + ": error: the file is empty");
     std::vector<std::string_view> fields;
-    if (!reader.Next(fields)) return Status::Error(name + ": error: the file is empty");
-    const std::vector<std::string> headerCells(fields.begin(), fields.end());  // fields live until the next read
-    const std::vector<std::string_view> header(headerCells.begin(), headerCells.end());
     const int stepColumn = FindColumn(header, "Step");
     std::array<int, kStepPhaseCount> columns{};
     StepTrace trace;
@@ -39,16 +38,14 @@ Result<StepTrace> ParseStepTraceCsv(std::string_view text, const std::string& na
             if (columns[phase] < 0 || cell.empty()) continue;
             if (const DecimalError error = ParseMicrosToNs(cell, &row.ns[phase]); error != DecimalError::kNone) {
                 row.ns[phase] = 0;
-                trace.problems.push_back({offset, 0, 0,
-                                          std::string("column \"") + kStepPhaseColumns[phase] + "\": " +
-                                              DescribeDecimalError(error) + ": \"" + std::string(cell.substr(0, 40)) +
-                                              "\"; read as 0"});
+                trace.problems.push_back(
+                    {offset, 0, 0, CsvCellProblem(kStepPhaseColumns[phase], DescribeDecimalError(error), cell, "read as 0")});
             }
         }
         trace.rows.push_back(std::move(row));
     }
     if (reader.LastRecordUnterminated())
-        trace.problems.push_back({offset, 0, 0, "a quoted field never closes: the file is truncated inside this row"});
+        trace.problems.push_back({offset, 0, 0, kCsvUnterminatedRecord});
     FillLineColumns(text, trace.problems);
     return trace;
 }

@@ -13,11 +13,11 @@ CommunicationTotals SumCommunication(const std::vector<CommunicationOp>& ops) {
     for (const CommunicationOp& op : ops) {
         if (op.isTotal) continue;
         ++totals.operators;
-        totals.elapseNs += op.elapseNs;
-        totals.transitNs += op.transitNs;
-        totals.waitNs += op.waitNs;
-        totals.syncNs += op.syncNs;
-        totals.idleNs += op.idleNs;
+        totals.elapseNs = SaturatingAdd(totals.elapseNs, op.elapseNs);
+        totals.transitNs = SaturatingAdd(totals.transitNs, op.transitNs);
+        totals.waitNs = SaturatingAdd(totals.waitNs, op.waitNs);
+        totals.syncNs = SaturatingAdd(totals.syncNs, op.syncNs);
+        totals.idleNs = SaturatingAdd(totals.idleNs, op.idleNs);
         for (const TransportBandwidth& bandwidth : op.bandwidth) {
             size_t index = 0;
             while (index < transports.size() && transports[index].transport != bandwidth.transport) ++index;
@@ -26,12 +26,12 @@ CommunicationTotals SumCommunication(const std::vector<CommunicationOp>& ops) {
                 buckets.emplace_back();
             }
             transports[index].transitSizeMb += bandwidth.transitSizeMb;
-            transports[index].transitNs += bandwidth.transitNs;
+            transports[index].transitNs = SaturatingAdd(transports[index].transitNs, bandwidth.transitNs);
             for (const PacketSizeBucket& size : bandwidth.sizes) {
                 PacketSizeBucket& bucket = buckets[index][size.sizeMb];
                 bucket.sizeMb = size.sizeMb;
                 bucket.count += size.count;
-                bucket.totalNs += size.totalNs;
+                bucket.totalNs = SaturatingAdd(bucket.totalNs, size.totalNs);
             }
         }
     }

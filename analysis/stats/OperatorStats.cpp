@@ -9,7 +9,7 @@ namespace {
 void AddSample(OperatorStat& stat, TimeNs durNs) {
     stat.minNs = stat.count ? std::min(stat.minNs, durNs) : durNs;
     stat.maxNs = stat.count ? std::max(stat.maxNs, durNs) : durNs;
-    stat.totalNs += durNs;
+    stat.totalNs = SaturatingAdd(stat.totalNs, durNs);
     ++stat.count;
 }
 
@@ -31,6 +31,17 @@ void AddCore(OperatorStat& stat, std::string_view core) {
     }
     if (!stat.core.empty()) stat.core += '/';
     stat.core += core;
+}
+
+// The per-class totals that hold anything, with their share of 'totalNs'.
+std::vector<CoreClassTotal> NonEmptyCoreTotals(const CoreClassTotal (&classes)[4], TimeNs totalNs) {
+    std::vector<CoreClassTotal> out;
+    for (CoreClassTotal total : classes) {
+        if (!total.count) continue;
+        total.share = totalNs > 0 ? static_cast<double>(total.totalNs) / static_cast<double>(totalNs) : 0.0;
+        out.push_back(total);
+    }
+    return out;
 }
 
 }  // namespace
@@ -62,16 +73,12 @@ OperatorTables OperatorsFromKernels(const KernelTable& kernels, bool includeComm
         }
         CoreClassTotal& total = classes[static_cast<int>(row.coreClass)];
         ++total.count;
-        total.totalNs += row.durNs;
-        tables.totalNs += row.durNs;
+        total.totalNs = SaturatingAdd(total.totalNs, row.durNs);
+        tables.totalNs = SaturatingAdd(tables.totalNs, row.durNs);
     }
     FinishTable(tables.byName, tables.totalNs);
     FinishTable(tables.byType, tables.totalNs);
-    for (CoreClassTotal& total : classes) {
-        if (!total.count) continue;
-        total.share = tables.totalNs > 0 ? static_cast<double>(total.totalNs) / static_cast<double>(tables.totalNs) : 0.0;
-        tables.byCore.push_back(total);
-    }
+    tables.byCore = NonEmptyCoreTotals(classes, tables.totalNs);
     tables.source = "kernel_details.csv";
     return tables;
 }
@@ -88,18 +95,14 @@ OperatorTables OperatorsFromOpStatistic(const OpStatistic& table) {
         stat.totalNs = row.totalNs;
         stat.minNs = row.minNs;
         stat.maxNs = row.maxNs;
-        tables.totalNs += row.totalNs;
+        tables.totalNs = SaturatingAdd(tables.totalNs, row.totalNs);
         CoreClassTotal& total = classes[static_cast<int>(stat.coreClass)];
         total.count += row.count;
-        total.totalNs += row.totalNs;
+        total.totalNs = SaturatingAdd(total.totalNs, row.totalNs);
         tables.byType.push_back(std::move(stat));
     }
     FinishTable(tables.byType, tables.totalNs);
-    for (CoreClassTotal& total : classes) {
-        if (!total.count) continue;
-        total.share = tables.totalNs > 0 ? static_cast<double>(total.totalNs) / static_cast<double>(tables.totalNs) : 0.0;
-        tables.byCore.push_back(total);
-    }
+    tables.byCore = NonEmptyCoreTotals(classes, tables.totalNs);
     tables.source = "op_statistic.csv (by type only)";
     return tables;
 }
@@ -108,7 +111,7 @@ std::vector<std::pair<std::string, double>> TopComputeTypes(const OperatorTables
     std::vector<std::pair<std::string, double>> top;
     TimeNs compute = 0;
     for (const OperatorStat& stat : tables.byType)
-        if (stat.coreClass != CoreClass::kCommunication) compute += stat.totalNs;
+        if (stat.coreClass != CoreClass::kCommunication) compute = SaturatingAdd(compute, stat.totalNs);
     for (const OperatorStat& stat : tables.byType) {
         if (top.size() >= count) break;
         if (stat.coreClass == CoreClass::kCommunication || compute <= 0) continue;

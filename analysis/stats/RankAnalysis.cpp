@@ -91,6 +91,18 @@ RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model) {
         if (!status.ok()) return analysis.problems.push_back(status.message());
         analysis.matrix = std::move(matrix);
     });
+    ReadFile(files.memoryRecord, analysis.problems, [&](std::string_view text) {
+        auto record = ParseMemoryRecordCsv(text, files.memoryRecord);
+        if (!record.ok()) return analysis.problems.push_back(record.message());
+        AddProblems(files.memoryRecord, record.value().problems, analysis.problems);
+        analysis.memoryRecord = std::move(record.value());
+    });
+    ReadFile(files.operatorMemory, analysis.problems, [&](std::string_view text) {
+        auto memory = ParseOperatorMemoryCsv(text, files.operatorMemory);
+        if (!memory.ok()) return analysis.problems.push_back(memory.message());
+        AddProblems(files.operatorMemory, memory.value().problems, analysis.problems);
+        analysis.operatorMemory = std::move(memory.value());
+    });
 
     if (analysis.kernels) analysis.operators = OperatorsFromKernels(*analysis.kernels);
     else if (analysis.opStatistic) analysis.operators = OperatorsFromOpStatistic(*analysis.opStatistic);

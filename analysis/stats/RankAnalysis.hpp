@@ -8,6 +8,7 @@
 
 #include "load/CommunicationJson.hpp"
 #include "load/KernelTable.hpp"
+#include "load/MemoryCsv.hpp"
 #include "load/OpStatisticCsv.hpp"
 #include "load/RankDirectory.hpp"
 #include "load/StepTraceCsv.hpp"
@@ -31,6 +32,8 @@ struct RankAnalysis {
     std::optional<OpStatistic> opStatistic;
     std::optional<CommunicationOps> communication;
     std::optional<CommunicationMatrix> matrix;
+    std::optional<MemoryRecord> memoryRecord;
+    std::optional<OperatorMemory> operatorMemory;
     // "file:line:column: error: message" for every problem met in these files (at most 100 per
     // file, then a count), and the errors of files that could not be read at all.
     std::vector<std::string> problems;

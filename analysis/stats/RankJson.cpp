@@ -1,4 +1,5 @@
 // RankAnalysis as JSON for other tools and as text for a terminal.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -186,6 +187,52 @@ void WriteLinks(JsonObject& rank, const RankAnalysis& analysis) {
     out += ']';
 }
 
+void WriteMemory(JsonObject& rank, const RankAnalysis& analysis) {
+    std::string& out = rank.Key("memory");
+    if (!analysis.memoryRecord && !analysis.operatorMemory) {
+        out += "null";
+        return;
+    }
+    JsonObject memory(out);
+    std::string& series = memory.Key("series");
+    series += '[';
+    if (analysis.memoryRecord) {
+        for (size_t i = 0; i < analysis.memoryRecord->series.size(); ++i) {
+            if (i) series += ", ";
+            const MemorySeries& s = analysis.memoryRecord->series[i];
+            JsonObject entry(series);
+            entry.String("component", s.component);
+            entry.String("metric", s.metric);
+            entry.Int("samples", static_cast<int64_t>(s.timeNs.size()));
+            entry.Real("peak_mb", s.peakMb);
+            entry.Int("peak_ns", s.peakNs);
+        }
+    }
+    series += ']';
+    if (!analysis.operatorMemory) {
+        memory.Key("allocations") += "null";
+        return;
+    }
+    const std::vector<OperatorAllocation>& allocations = analysis.operatorMemory->allocations;
+    memory.Int("allocations", static_cast<int64_t>(allocations.size()));
+    std::vector<size_t> order(allocations.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return allocations[a].sizeKb > allocations[b].sizeKb; });
+    std::string& largest = memory.Key("largest");
+    largest += '[';
+    for (size_t k = 0; k < order.size() && k < 10; ++k) {
+        if (k) largest += ", ";
+        const OperatorAllocation& a = allocations[order[k]];
+        JsonObject entry(largest);
+        entry.String("name", a.name);
+        entry.Real("size_kb", a.sizeKb);
+        entry.Int("allocation_ns", a.allocationNs);
+        if (a.released) entry.Int("release_ns", a.releaseNs);
+        else entry.Key("release_ns") += "null";
+    }
+    largest += ']';
+}
+
 }  // namespace
 
 std::string RankAnalysisToJson(const RankAnalysis& analysis) {
@@ -251,6 +298,7 @@ std::string RankAnalysisToJson(const RankAnalysis& analysis) {
         WriteSteps(rank, analysis);
         WriteCommunication(rank, analysis);
         WriteLinks(rank, analysis);
+        WriteMemory(rank, analysis);
     }
     return out;
 }

@@ -25,7 +25,7 @@ std::vector<Interval> Union(std::vector<Interval> intervals) {
 
 TimeNs Length(const std::vector<Interval>& disjoint) {
     TimeNs total = 0;
-    for (const Interval& interval : disjoint) total += interval.second - interval.first;
+    for (const Interval& interval : disjoint) total = SaturatingAdd(total, SaturatingSpan(interval.first, interval.second));
     return total;
 }
 
@@ -36,7 +36,7 @@ TimeNs IntersectionLength(const std::vector<Interval>& a, const std::vector<Inte
     while (i < a.size() && j < b.size()) {
         const TimeNs start = std::max(a[i].first, b[j].first);
         const TimeNs end = std::min(a[i].second, b[j].second);
-        if (end > start) total += end - start;
+        if (end > start) total = SaturatingAdd(total, SaturatingSpan(start, end));
         (a[i].second < b[j].second) ? ++i : ++j;
     }
     return total;
@@ -46,7 +46,7 @@ TimeNs TrackTotal(const Track& track) {
     TimeNs total = 0;
     for (const Row& row : track.rows)
         if (row.kind == RowKind::kNested && row.depth == 0)
-            for (size_t i = 0; i < row.size(); ++i) total += row.end[i] - row.start[i];
+            for (size_t i = 0; i < row.size(); ++i) total = SaturatingAdd(total, SaturatingSpan(row.start[i], row.end[i]));
     return total;
 }
 
@@ -67,15 +67,15 @@ OverviewFigures OverviewFromOverlapTracks(const TraceModel& model) {
         for (uint32_t trackIndex : process.tracks) {
             const Track& track = model.tracks[trackIndex];
             const std::string_view name = model.Name(track.name);
-            if (name == "Computing") figures.computingNs += TrackTotal(track), found = true;
-            else if (name == "Communication") communication += TrackTotal(track), found = true;
-            else if (name == "Communication(Not Overlapped)") figures.commNotOverlappedNs += TrackTotal(track), found = true;
-            else if (name == "Free") figures.freeNs += TrackTotal(track), found = true;
+            if (name == "Computing") figures.computingNs = SaturatingAdd(figures.computingNs, TrackTotal(track)), found = true;
+            else if (name == "Communication") communication = SaturatingAdd(communication, TrackTotal(track)), found = true;
+            else if (name == "Communication(Not Overlapped)") figures.commNotOverlappedNs = SaturatingAdd(figures.commNotOverlappedNs, TrackTotal(track)), found = true;
+            else if (name == "Free") figures.freeNs = SaturatingAdd(figures.freeNs, TrackTotal(track)), found = true;
         }
         if (!found) continue;
         figures.commOverlappedNs = std::max<TimeNs>(0, communication - figures.commNotOverlappedNs);
         figures.pureComputingNs = std::max<TimeNs>(0, figures.computingNs - figures.commOverlappedNs);
-        figures.totalNs = figures.computingNs + figures.commNotOverlappedNs + figures.freeNs;
+        figures.totalNs = SaturatingAdd(SaturatingAdd(figures.computingNs, figures.commNotOverlappedNs), figures.freeNs);
         figures.source = "the trace's Overlap Analysis tracks";
         figures.valid = figures.totalNs > 0;
         break;
@@ -100,7 +100,7 @@ OverviewFigures OverviewFromKernels(const KernelTable& kernels) {
     figures.commOverlappedNs = IntersectionLength(computeUnion, commUnion);
     figures.commNotOverlappedNs = Length(commUnion) - figures.commOverlappedNs;
     figures.pureComputingNs = figures.computingNs - figures.commOverlappedNs;
-    figures.totalNs = last - first;
+    figures.totalNs = SaturatingSpan(first, last);
     figures.freeNs = std::max<TimeNs>(0, figures.totalNs - figures.computingNs - figures.commNotOverlappedNs);
     figures.source = "kernel_details.csv (computed from the tasks)";
     figures.valid = figures.totalNs > 0;

@@ -1,10 +1,17 @@
-// libFuzzer target: any bytes as kernel_details.csv, and every record through the CSV reader.
+// libFuzzer target: any bytes as each of the profiler's CSV files (kernel_details.csv as a
+// timeline and as a table, step_trace_time.csv, op_statistic.csv), and every record through the
+// CSV reader.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "load/CsvReader.hpp"
 #include "load/KernelCsvLoader.hpp"
+#include "load/KernelTable.hpp"
+#include "load/OpStatisticCsv.hpp"
+#include "load/StepTraceCsv.hpp"
+#include "stats/OperatorStats.hpp"
+#include "stats/RankOverview.hpp"
 
 using namespace tracelens;
 
@@ -19,5 +26,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     auto model = LoadKernelDetailsCsv(TraceText::FromString(text), "fuzz.csv");
     (void)model;
+    if (auto table = ParseKernelTable(text, "fuzz.csv"); table.ok()) {
+        const OverviewFigures figures = OverviewFromKernels(table.value());
+        if (figures.valid && (figures.freeNs < 0 || figures.commOverlappedNs > figures.computingNs)) __builtin_trap();
+        (void)OperatorsFromKernels(table.value());
+    }
+    (void)ParseStepTraceCsv(text, "fuzz.csv");
+    if (auto statistic = ParseOpStatisticCsv(text, "fuzz.csv"); statistic.ok()) (void)OperatorsFromOpStatistic(statistic.value());
     return 0;
 }

@@ -12,13 +12,6 @@ namespace {
 
 enum Column { kStep, kName, kStart, kElapse, kTransit, kWait, kSync, kIdle, kWaitRatio, kSyncRatio, kColumnCount };
 
-void RightAligned(const std::string& text) {
-    const float width = ImGui::GetColumnWidth();
-    const float textWidth = ImGui::CalcTextSize(text.c_str()).x;
-    if (textWidth < width) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + width - textWidth);
-    ImGui::TextUnformatted(text.c_str());
-}
-
 std::string Fixed(double value, const char* unit) {
     char text[48];
     std::snprintf(text, sizeof text, "%.2f %s", value, unit);
@@ -50,14 +43,7 @@ void CommunicationView::DrawOperators(const RankAnalysis& analysis, TimelineRequ
     ImGui::TableSetupColumn("Wait ratio", ImGuiTableColumnFlags_PreferSortDescending, 80, kWaitRatio);
     ImGui::TableSetupColumn("Sync. ratio", ImGuiTableColumnFlags_PreferSortDescending, 80, kSyncRatio);
     ImGui::TableHeadersRow();
-    if (ImGuiTableSortSpecs* sort = ImGui::TableGetSortSpecs(); sort && sort->SpecsDirty) {
-        if (sort->SpecsCount > 0) {
-            m_sortColumn = static_cast<int>(sort->Specs[0].ColumnUserID);
-            m_sortAscending = sort->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
-        }
-        sort->SpecsDirty = false;
-        m_orderFor = nullptr;
-    }
+    if (TakeSortSpecs(&m_sortColumn, &m_sortAscending)) m_orderFor = nullptr;  // re-sort
     if (m_orderFor != &ops) {
         m_order.clear();
         for (size_t i = 0; i < ops.size(); ++i)

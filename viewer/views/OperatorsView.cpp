@@ -15,13 +15,6 @@ enum Column { kName, kType, kCore, kCount, kTotal, kAverage, kMin, kMax, kShare,
 
 constexpr size_t kTopCount = 20;
 
-void RightAligned(const std::string& text) {
-    const float width = ImGui::GetColumnWidth();
-    const float textWidth = ImGui::CalcTextSize(text.c_str()).x;
-    if (textWidth < width) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + width - textWidth);
-    ImGui::TextUnformatted(text.c_str());
-}
-
 }  // namespace
 
 std::vector<size_t> OperatorsView::Filter(const std::vector<OperatorStat>& stats, const std::string& pattern) {
@@ -73,14 +66,7 @@ void OperatorsView::DrawTable(const RankAnalysis& analysis, const std::vector<Op
     ImGui::TableSetupColumn("Max", ImGuiTableColumnFlags_WidthFixed, 90, kMax);
     ImGui::TableSetupColumn("Share", ImGuiTableColumnFlags_WidthFixed, 64, kShare);
     ImGui::TableHeadersRow();
-    if (ImGuiTableSortSpecs* sort = ImGui::TableGetSortSpecs(); sort && sort->SpecsDirty) {
-        if (sort->SpecsCount > 0) {
-            m_sortColumn = static_cast<int>(sort->Specs[0].ColumnUserID);
-            m_sortAscending = sort->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
-        }
-        sort->SpecsDirty = false;
-        m_rowsFor = nullptr;  // re-sort
-    }
+    if (TakeSortSpecs(&m_sortColumn, &m_sortAscending)) m_rowsFor = nullptr;  // re-sort
     if (m_rowsFor != &stats || m_filtered != m_filter) {
         m_filtered = m_filter;
         m_rows = Filter(stats, m_filtered);

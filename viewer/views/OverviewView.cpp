@@ -79,7 +79,9 @@ void DrawFiles(const RankFiles& files) {
                              {&kStepTraceFile, "Steps"},
                              {&kOpStatisticFile, "Operators by type (when kernel_details.csv is missing)"},
                              {&kCommunicationFile, "Communication"},
-                             {&kCommunicationMatrixFile, "Communication (links)"}};
+                             {&kCommunicationMatrixFile, "Communication (links)"},
+                             {&kMemoryRecordFile, "Memory (curves)"},
+                             {&kOperatorMemoryFile, "Memory (allocations)"}};
     for (const Entry& entry : entries) {
         const bool present = !files.PathOf(*entry.kind).empty();
         ImGui::TableNextRow();

@@ -28,6 +28,24 @@ void SectionTitle(const char* text) {
     ImGui::Dummy(ImVec2(0, 3));
 }
 
+void RightAligned(const std::string& text) {
+    const float width = ImGui::GetColumnWidth();
+    const float textWidth = ImGui::CalcTextSize(text.c_str()).x;
+    if (textWidth < width) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + width - textWidth);
+    ImGui::TextUnformatted(text.c_str());
+}
+
+bool TakeSortSpecs(int* column, bool* ascending) {
+    ImGuiTableSortSpecs* sort = ImGui::TableGetSortSpecs();
+    if (!sort || !sort->SpecsDirty) return false;
+    if (sort->SpecsCount > 0) {
+        *column = static_cast<int>(sort->Specs[0].ColumnUserID);
+        *ascending = sort->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
+    }
+    sort->SpecsDirty = false;
+    return true;
+}
+
 void DrawMissingFile(const RankFileKind& kind, const char* whatNeedsIt) {
     ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.20f, 0.17f, 0.10f, 1.0f));
     ImGui::BeginChild(kind.fileName, ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 3.4f), true);

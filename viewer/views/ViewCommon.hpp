@@ -47,4 +47,11 @@ std::string Percent(double share);
 // Section title in a brighter colour with a rule under it.
 void SectionTitle(const char* text);
 
+// Text right-aligned in the current table column (numbers line up).
+void RightAligned(const std::string& text);
+
+// Inside a sortable table after its headers: when the person changed the sort, sets 'column'
+// (the column's user id) and 'ascending' and returns true.
+bool TakeSortSpecs(int* column, bool* ascending);
+
 }  // namespace tracelens

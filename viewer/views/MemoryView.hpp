@@ -1,0 +1,28 @@
+#pragma once
+// Memory of one rank: allocated, reserved and active memory over time per component
+// (memory_record.csv) with their peaks, and every operator allocation (operator_memory.csv),
+// sortable, click to see its lifetime in the timeline.
+#include <vector>
+
+#include "stats/RankAnalysis.hpp"
+#include "views/ViewCommon.hpp"
+
+namespace tracelens {
+
+class MemoryView {
+public:
+    void Draw(const RankAnalysis& analysis, TimelineRequest& request);
+
+private:
+    void DrawCurves(const MemoryRecord& record, float height);
+    void DrawAllocations(const OperatorMemory& memory, TimelineRequest& request);
+
+    std::vector<char> m_shown;  // per series
+    std::vector<size_t> m_order;
+    const void* m_orderFor = nullptr;
+    int m_sortColumn = 1;
+    bool m_sortAscending = false;
+    size_t m_selected = SIZE_MAX;
+};
+
+}  // namespace tracelens
