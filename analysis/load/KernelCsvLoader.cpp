@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "load/CsvReader.hpp"
+#include "load/KernelTable.hpp"
 #include "model/ModelBuilder.hpp"
 
 namespace tracelens {
@@ -19,16 +20,10 @@ Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const s
     if (model->csvHeader.empty()) return Status::Error(name + ": error: the file is empty");
     const std::vector<std::string>& header = model->csvHeader;
     std::vector<std::string_view> fields;
-    const int nameColumn = FindColumn(header, "Name");
-    const int startColumn = FindColumn(header, "Start Time(us)");
-    const int durationColumn = FindColumn(header, "Duration(us)");
-    const int streamColumn = FindColumn(header, "Stream ID");
-    const int coreColumn = FindColumn(header, "Accelerator Core");
-    for (const auto& [column, label] : {std::pair{nameColumn, "Name"}, {startColumn, "Start Time(us)"},
-                                        {durationColumn, "Duration(us)"}}) {
-        if (column < 0)
-            return Status::Error(name + ":1:1: error: not a kernel_details.csv: no \"" + label + "\" column in the header");
-    }
+    const auto found = FindKernelColumns(header, name);
+    if (!found.ok()) return found.status();
+    const KernelColumns& c = found.value();
+    const int nameColumn = c.name, startColumn = c.start, durationColumn = c.duration, streamColumn = c.stream, coreColumn = c.core;
 
     std::vector<ChunkEvents> chunks(1);
     ChunkEvents& chunk = chunks[0];

@@ -21,21 +21,31 @@ const char* CoreClassName(CoreClass coreClass) {
     }
 }
 
+Result<KernelColumns> FindKernelColumns(const std::vector<std::string>& header, const std::string& fileName) {
+    KernelColumns columns;
+    columns.name = FindColumn(header, "Name");
+    columns.type = FindColumn(header, "Type");
+    columns.core = FindColumn(header, "Accelerator Core");
+    columns.start = FindColumn(header, "Start Time(us)");
+    columns.duration = FindColumn(header, "Duration(us)");
+    columns.stream = FindColumn(header, "Stream ID");
+    for (const auto& [column, label] : {std::pair{columns.name, "Name"}, {columns.start, "Start Time(us)"},
+                                        {columns.duration, "Duration(us)"}}) {
+        if (column < 0)
+            return Status::Error(fileName + ":1:1: error: not a kernel_details.csv: no \"" + label + "\" column in the header");
+    }
+    return columns;
+}
+
 Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& name) {
     CsvReader reader(text);
     const std::vector<std::string> header = ReadCsvHeader(reader);
     if (header.empty()) return Status::Error(name + ": error: the file is empty");
+    const auto found = FindKernelColumns(header, name);
+    if (!found.ok()) return found.status();
+    const KernelColumns& c = found.value();
+    const int nameColumn = c.name, typeColumn = c.type, coreColumn = c.core, startColumn = c.start, durationColumn = c.duration;
     std::vector<std::string_view> fields;
-    const int nameColumn = FindColumn(header, "Name");
-    const int typeColumn = FindColumn(header, "Type");
-    const int coreColumn = FindColumn(header, "Accelerator Core");
-    const int startColumn = FindColumn(header, "Start Time(us)");
-    const int durationColumn = FindColumn(header, "Duration(us)");
-    for (const auto& [column, label] : {std::pair{nameColumn, "Name"}, {startColumn, "Start Time(us)"},
-                                        {durationColumn, "Duration(us)"}}) {
-        if (column < 0)
-            return Status::Error(name + ":1:1: error: not a kernel_details.csv: no \"" + label + "\" column in the header");
-    }
     KernelTable table;
     uint64_t offset = 0;
     while (reader.Next(fields, &offset)) {

@@ -18,6 +18,15 @@ enum class CoreClass : uint8_t { kAiCore, kAiCpu, kCommunication, kOther };
 CoreClass ClassifyCore(std::string_view acceleratorCore);
 const char* CoreClassName(CoreClass coreClass);
 
+// Where kernel_details.csv keeps what tracelens reads; -1 for an optional column that is absent.
+struct KernelColumns {
+    int name = -1, type = -1, core = -1, start = -1, duration = -1, stream = -1;
+};
+
+// The columns of a kernel_details.csv header, by name (layouts differ between profiler levels and
+// versions). Fails, naming the column, when Name, Start Time(us) or Duration(us) is missing.
+Result<KernelColumns> FindKernelColumns(const std::vector<std::string>& header, const std::string& fileName);
+
 struct KernelRow {
     StringId name = 0, type = 0, core = 0;  // in KernelTable::strings
     CoreClass coreClass = CoreClass::kOther;
