@@ -38,7 +38,7 @@ TEST_CASE("binary garbage is not a trace, with the place it stopped making sense
 }
 
 TEST_CASE("garbage inside the event array costs only itself") {
-    auto model = LoadJson("[" + Event("a", 1) + ", \x01\x02\xff garbage, " + Event("b", 3) + "]");
+    auto model = LoadJson(std::string("[") + Event("a", 1) + ", \x01\x02\xff garbage, " + Event("b", 3) + "]");
     CHECK(model->sliceCount == 2);
     CHECK(model->report.problemCount >= 1);
 }
@@ -60,8 +60,8 @@ TEST_CASE("a 100 MB name loads") {
     CHECK(model->Name(track.rows[0].name[0]).size() == (100u << 20));
 }
 
-TEST_CASE("timestamps that are negative, NaN, huge or beyond int64 are reported; the rest loads") {
-    auto model = LoadJson("[" + Event("negative", -5) + R"(,
+TEST_CASE("timestamps that are negative, NaN, huge or beyond int64 are reported, and the rest loads") {
+    auto model = LoadJson(std::string("[") + Event("negative", -5) + R"(,
 {"ph": "X", "name": "nan", "pid": 1, "tid": 1, "ts": NaN, "dur": 1},
 {"ph": "X", "name": "huge", "pid": 1, "tid": 1, "ts": 1e300, "dur": 1},
 {"ph": "X", "name": "beyond", "pid": 1, "tid": 1, "ts": "9223372036854775808", "dur": 1},

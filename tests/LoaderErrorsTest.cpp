@@ -37,7 +37,7 @@ TEST_CASE("a truncated file keeps every complete event and says where it stopped
     }
 }
 
-TEST_CASE("a malformed event is skipped and counted with its place; the rest loads") {
+TEST_CASE("a malformed event is skipped and counted with its place, and the rest loads") {
     auto model = LoadJson(R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1},
 {"ph": "X", "name": "bad", "pid": 1, "tid": 1, "ts": , "dur": 1},
 {"ph": "X", "name": "n/a", "pid": 1, "tid": 1, "ts": "n/a", "dur": 1},

@@ -141,7 +141,7 @@ TEST_CASE("async begin and end pair by category and id and are laid out in lanes
     CHECK(model->sliceCount == 3);
 }
 
-TEST_CASE("pid and tid may be large numbers or strings; processes may appear only through threads") {
+TEST_CASE("pid and tid may be large numbers or strings, and processes may appear only through threads") {
     auto model = LoadJson(R"([
       {"name": "thread_name", "pid": 3089232096, "tid": 3099702, "args": {"name": "Thread 3099702"}, "ph": "M"},
       {"ph": "X", "name": "a", "pid": 3089232096, "tid": 3099702, "ts": 1, "dur": 1},

@@ -331,7 +331,7 @@ TEST_CASE("a generated rank folder is recognised and its views agree with each o
     fs::remove_all(root);
 }
 
-TEST_CASE("a rank folder without trace_view.json opens its kernel_details.csv; a missing file is named with its setting") {
+TEST_CASE("a rank folder without trace_view.json opens its kernel_details.csv, and a missing file is named with its setting") {
     const fs::path root = GeneratedRank(1, 3000);
     fs::remove(root / "ASCEND_PROFILER_OUTPUT/trace_view.json");
     fs::remove(root / "ASCEND_PROFILER_OUTPUT/communication.json");

@@ -104,7 +104,7 @@ TEST_CASE("W zooms in around the centre and D pans right by the expected amounts
     std::remove(png.c_str());
 }
 
-TEST_CASE("--search selects the first match and frames it; --range selects a range") {
+TEST_CASE("--search selects the first match and frames it, and --range selects a range") {
     const std::string png = TempPng("search");
     const Run home = Viewer("--screenshot " + png);
     const Run search = Viewer("--screenshot " + png + " --search hcom_allReduce");
