@@ -4,6 +4,7 @@
 // pages straight back to the system. Loading relies on both to keep peak memory near the size
 // of what it keeps.
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -84,6 +85,15 @@ public:
             m_data = heap;
         }
     }
+    // The values in [from, to) will not be read again: the whole pages inside that range go back
+    // to the system now, while the array keeps its size (those values read as zero afterwards).
+    // Threads may discard disjoint ranges of one array at the same time.
+    void DiscardPages(size_t from, size_t to) {
+        if (!m_data || !IsMapped(m_capacity) || from >= to) return;
+        const uintptr_t begin = (reinterpret_cast<uintptr_t>(m_data + from) + kPageBytes - 1) / kPageBytes * kPageBytes;
+        const uintptr_t end = reinterpret_cast<uintptr_t>(m_data + to) / kPageBytes * kPageBytes;
+        if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+    }
     // Gives the memory back now.
     void Release() {
         if (m_data) {
@@ -96,8 +106,6 @@ public:
         m_data = nullptr;
         m_size = m_capacity = 0;
     }
-    // Bytes of address space held (resident or not).
-    size_t ReservedBytes() const { return m_capacity * sizeof(T); }
 
 private:
     static constexpr size_t kMapThresholdBytes = 16 * 1024;
@@ -109,8 +117,12 @@ private:
     }
     static bool IsMapped(size_t capacity) { return capacity * sizeof(T) >= kMapThresholdBytes; }
 
-    void Grow(size_t needed) {
-        size_t capacity = m_capacity < 16 ? 16 : m_capacity + m_capacity / 2;
+    // Out of line, so that push_back inlines to a compare and a store.
+    [[gnu::noinline]] void Grow(size_t needed) {
+        // A mapped array grows fourfold up to 64 MiB: pages it never writes cost nothing, and each
+        // mremap flushes the TLB of every core running the process.
+        const bool quadruple = IsMapped(m_capacity) && m_capacity * sizeof(T) < (size_t{64} << 20);
+        size_t capacity = m_capacity < 16 ? 16 : quadruple ? m_capacity * 4 : m_capacity + m_capacity / 2;
         if (capacity < needed) capacity = needed;
         GrowExactly(capacity);
     }

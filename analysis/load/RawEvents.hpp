@@ -32,11 +32,15 @@ struct RawSlice {
 static_assert(sizeof(RawSlice) == 28);
 
 // Display order of raw slices: start ascending, longer first, then file order.
-inline bool SliceBefore(const RawSlice& a, const RawSlice& b) {
-    if (a.startNs != b.startNs) return a.startNs < b.startNs;
-    if (a.durNs != b.durNs) return a.durNs > b.durNs;
-    return a.ref < b.ref;
-}
+// A function object rather than a function, so that sorts inline the comparison.
+struct SliceOrder {
+    bool operator()(const RawSlice& a, const RawSlice& b) const {
+        if (a.startNs != b.startNs) return a.startNs < b.startNs;
+        if (a.durNs != b.durNs) return a.durNs > b.durNs;
+        return a.ref < b.ref;
+    }
+};
+inline constexpr SliceOrder SliceBefore{};
 
 enum class BoundaryKind : uint8_t { kBegin, kEnd };
 struct RawBoundary {
@@ -99,11 +103,14 @@ constexpr uint16_t kIdTooFar = 0xFFFF;
 constexpr uint8_t kIdTooLong = 0xFF;
 
 // Flow events in matching order: by key, then time, then file order.
-inline bool FlowBefore(const RawFlow& a, const RawFlow& b) {
-    if (a.key != b.key) return a.key < b.key;
-    if (a.ts != b.ts) return a.ts < b.ts;
-    return a.ref < b.ref;
-}
+struct FlowOrder {
+    bool operator()(const RawFlow& a, const RawFlow& b) const {
+        if (a.key != b.key) return a.key < b.key;
+        if (a.ts != b.ts) return a.ts < b.ts;
+        return a.ref < b.ref;
+    }
+};
+inline constexpr FlowOrder FlowBefore{};
 
 enum class MetadataKind : uint8_t { kProcessName, kProcessLabels, kProcessSortIndex, kThreadName, kThreadSortIndex };
 struct RawMetadata {

@@ -58,13 +58,12 @@ long ResidentMegabytes() {
     return resident * 4096 / 1000000;
 }
 
-// Sorting inside a chunk runs on the parsing threads; merging chunks is then a k-way merge.
+// Sorting slices inside a chunk runs on the parsing threads; merging chunks is then a k-way
+// merge. Flows are sorted later, once, bucket by bucket of their keys.
 void SortChunk(ChunkEvents& chunk) {
     for (ChunkTrack& track : chunk.tracks)
         if (!std::is_sorted(track.slices.begin(), track.slices.end(), SliceBefore))
             std::sort(track.slices.begin(), track.slices.end(), SliceBefore);
-    if (!std::is_sorted(chunk.flows.begin(), chunk.flows.end(), FlowBefore))
-        std::sort(chunk.flows.begin(), chunk.flows.end(), FlowBefore);
 }
 
 }  // namespace

@@ -11,7 +11,9 @@
 #include <thread>
 #include <unordered_map>
 
+#include "core/ParallelFor.hpp"
 #include "index/RowQuery.hpp"
+#include "model/FlowMatcher.hpp"
 
 namespace tracelens {
 namespace {
@@ -39,23 +41,6 @@ struct PieceRef {
     uint32_t chunk;
     uint32_t localTrack;
 };
-
-// Runs 'work(i)' for i in [0, count) on 'threads' threads, biggest items first.
-void ParallelFor(size_t count, unsigned threads, const std::vector<uint64_t>& sizes,
-                 const std::function<void(size_t)>& work) {
-    std::vector<size_t> order(count);
-    for (size_t i = 0; i < count; ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
-    std::atomic<size_t> next{0};
-    auto worker = [&] {
-        for (size_t i; (i = next.fetch_add(1)) < count;) work(order[i]);
-    };
-    const unsigned extra = std::min<size_t>(threads, count) > 1 ? std::min<size_t>(threads, count) - 1 : 0;
-    std::vector<std::thread> pool;
-    for (unsigned i = 0; i < extra; ++i) pool.emplace_back(worker);
-    worker();
-    for (auto& thread : pool) thread.join();
-}
 
 class Builder {
 public:
@@ -248,19 +233,24 @@ private:
         rows.Finish();
     }
 
-    // Thread tracks, and flows as one more task beside them: they touch different data.
+    // Thread tracks, and parts of the flow matching beside them: they touch different data.
     void BuildThreadTracksAndFlows() {
         const size_t trackCount = m_model.tracks.size();
-        std::vector<uint64_t> sizes(trackCount + 1, 0);
+        std::vector<uint64_t> sizes(trackCount, 0);
         for (size_t t = 0; t < trackCount; ++t)
             for (const PieceRef& piece : m_pieces[t])
                 sizes[t] += m_chunks[piece.chunk].tracks[piece.localTrack].slices.size();
-        for (const ChunkEvents& chunk : m_chunks) sizes[trackCount] += 2 * chunk.flows.size();
+        FlowMatcher flows(m_chunks, m_stringRemap, m_trackRemap, std::string_view(m_model.text.data(), m_model.text.size()));
+        flows.Gather(m_threads);
+        Trace("flows gathered");
+        for (size_t part = 0; part < flows.PartCount(); ++part) sizes.push_back(2 * flows.PartSize(part));
         std::vector<ProblemList> problems(trackCount);
-        ParallelFor(trackCount + 1, m_threads, sizes, [&](size_t t) {
-            if (t == trackCount) MatchFlows();
+        ParallelFor(sizes.size(), m_threads, sizes, [&](size_t t) {
+            if (t >= trackCount) flows.MatchPart(t - trackCount);
             else BuildThreadTrack(static_cast<uint32_t>(t), problems[t]);
         });
+        Trace("thread tracks built, flows matched");
+        flows.Finish(m_model.flows, m_model.report);
         for (auto& list : problems) {
             m_extraProblems.count += list.count;
             for (auto& p : list.kept) m_extraProblems.kept.push_back(std::move(p));
@@ -446,131 +436,6 @@ private:
         }
         for (Track& track : m_model.tracks)
             if (track.kind == TrackKind::kThread) SortInstants(track);
-    }
-
-    // The id text of a flow event, for settling hash collisions.
-    std::string_view FlowIdText(const RawFlow& flow) const {
-        if (flow.idOffset == kIdTooFar || flow.idLength == kIdTooLong) return {};
-        return std::string_view(m_model.text.data() + flow.ref + flow.idOffset, flow.idLength);
-    }
-
-    void MatchFlows() {
-        // Flow keys are hashes, spread evenly: buckets by the key's top bits split the work into
-        // small independent pieces. Each chunk's flows are sorted by (key, time, file order), so a
-        // bucket is one contiguous range per chunk. Buckets go from the highest keys down, and every
-        // chunk's array is cut back behind them, so raw flow events shrink as arrows grow.
-        constexpr int kBucketBits = 10;
-        constexpr size_t kBuckets = size_t{1} << kBucketBits;
-        auto bucketOf = [](uint64_t key) { return static_cast<size_t>(key >> (64 - kBucketBits)); };
-        std::vector<std::vector<uint32_t>> bounds(m_chunks.size());
-        size_t total = 0;
-        for (size_t c = 0; c < m_chunks.size(); ++c) {
-            const PodArray<RawFlow>& flows = m_chunks[c].flows;
-            std::vector<uint32_t>& bound = bounds[c];
-            bound.assign(kBuckets + 1, static_cast<uint32_t>(flows.size()));
-            size_t i = 0;
-            for (size_t b = 0; b < kBuckets; ++b) {
-                while (i < flows.size() && bucketOf(flows[i].key) < b) ++i;
-                bound[b] = static_cast<uint32_t>(i);
-            }
-            total += flows.size();
-        }
-        m_model.flows.reserve(total);
-        Trace("flow buckets");
-        std::vector<RawFlow> bucket;
-        for (size_t b = kBuckets; b-- > 0;) {
-            bucket.clear();
-            for (size_t c = 0; c < m_chunks.size(); ++c) {
-                PodArray<RawFlow>& flows = m_chunks[c].flows;
-                for (uint32_t i = bounds[c][b]; i < bounds[c][b + 1]; ++i) {
-                    RawFlow flow = flows[i];
-                    flow.category = Global(static_cast<uint32_t>(c), flow.category);
-                    flow.track = m_trackRemap[c][flow.track];
-                    bucket.push_back(flow);
-                }
-                flows.TruncateAndRelease(bounds[c][b]);
-            }
-            std::sort(bucket.begin(), bucket.end(), FlowBefore);
-            for (size_t i = 0; i < bucket.size();) {
-                size_t end = i + 1;
-                while (end < bucket.size() && bucket[end].key == bucket[i].key) ++end;
-                MatchFlowsWithKey(bucket.data() + i, bucket.data() + end);
-                i = end;
-            }
-        }
-        Trace("flows matched");
-        std::sort(m_model.flows.begin(), m_model.flows.end(), [](const Flow& a, const Flow& b) {
-            if (a.fromTs != b.fromTs) return a.fromTs < b.fromTs;
-            return a.FromRef() < b.FromRef();
-        });
-        Trace("flows sorted");
-    }
-
-    // One hash key's events, in time order. Equal hashes with different category or id text are
-    // split first. Reading the id text is a random access into the trace, so the common pair of
-    // one start and one finish trusts the 64-bit hash: a collision there needs two ids whose
-    // hashes agree and whose other ends are both missing.
-    void MatchFlowsWithKey(RawFlow* begin, RawFlow* end) {
-        const size_t size = static_cast<size_t>(end - begin);
-        if (size == 1 || (size == 2 && begin[0].phase != begin[1].phase && begin[0].category == begin[1].category)) {
-            MatchFlowGroup(begin, end);
-            return;
-        }
-        const std::string_view firstText = FlowIdText(*begin);
-        bool oneId = true;
-        for (const RawFlow* f = begin; f < end && oneId; ++f)
-            oneId = f->category == begin->category && FlowIdText(*f) == firstText;
-        if (oneId) {
-            MatchFlowGroup(begin, end);
-            return;
-        }
-        std::stable_sort(begin, end, [&](const RawFlow& a, const RawFlow& b) {
-            if (a.category != b.category) return a.category < b.category;
-            return FlowIdText(a) < FlowIdText(b);
-        });
-        for (RawFlow* k = begin; k < end;) {
-            RawFlow* sameEnd = k;
-            while (sameEnd < end && sameEnd->category == k->category && FlowIdText(*sameEnd) == FlowIdText(*k)) ++sameEnd;
-            MatchFlowGroup(k, sameEnd);
-            k = sameEnd;
-        }
-    }
-
-    // Flow events of one (category, id), in time order, become arrows. Each step or finish joins
-    // the latest start or step before it; one start may feed several finishes (Ascend writes 1
-    // 's' and 2 'f' for some HostToDevice ids). A finish earlier than every start (device and host
-    // clocks disagree) joins the first start.
-    void MatchFlowGroup(const RawFlow* begin, const RawFlow* end) {
-        ImportReport& report = m_model.report;
-        const RawFlow* firstStart = nullptr;
-        for (const RawFlow* f = begin; f < end && !firstStart; ++f)
-            if (f->phase == FlowPhase::kStart) firstStart = f;
-        const RawFlow* source = nullptr;
-        bool sourceUsed = false;
-        bool firstStartUsed = false;
-        for (const RawFlow* f = begin; f < end; ++f) {
-            if (f->phase == FlowPhase::kStart) {
-                if (source && !sourceUsed) ++report.unmatchedFlowEvents;
-                source = f;
-                sourceUsed = f == firstStart && firstStartUsed;
-                continue;
-            }
-            const RawFlow* from = source ? source : firstStart;
-            if (!from) {
-                ++report.unmatchedFlowEvents;
-                continue;
-            }
-            m_model.flows.push_back(Flow::Make(from->ts, f->ts, from->track, f->track, from->category, from->ref, f->ref,
-                                               from->bindToEnclosing, f->bindToEnclosing));
-            ++report.matchedFlows;
-            if (source) sourceUsed = true;
-            else firstStartUsed = true;
-            if (f->phase == FlowPhase::kStep) {
-                source = f;
-                sourceUsed = false;
-            }
-        }
-        if (source && !sourceUsed) ++report.unmatchedFlowEvents;
     }
 
     void MergeReports() {

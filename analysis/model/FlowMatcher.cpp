@@ -1,0 +1,213 @@
+#include "model/FlowMatcher.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/ParallelFor.hpp"
+
+namespace tracelens {
+namespace {
+
+constexpr int kBucketBits = 10;
+constexpr size_t kBuckets = size_t{1} << kBucketBits;
+
+size_t BucketOf(uint64_t key) { return static_cast<size_t>(key >> (64 - kBucketBits)); }
+
+// Arrows by source time, then by the places of both ends: a total order, so the result does not
+// depend on how the work was split.
+struct ArrowOrder {
+    bool operator()(const Flow& a, const Flow& b) const {
+        if (a.fromTs != b.fromTs) return a.fromTs < b.fromTs;
+        if (a.FromRef() != b.FromRef()) return a.FromRef() < b.FromRef();
+        return a.ToRef() < b.ToRef();
+    }
+};
+constexpr ArrowOrder ArrowBefore{};
+
+// Raw events are given back in pieces of at least this size: each return costs every core a
+// TLB flush.
+constexpr uint64_t kDiscardBytes = 1 << 20;
+
+}  // namespace
+
+FlowMatcher::FlowMatcher(std::vector<ChunkEvents>& chunks, const std::vector<std::vector<StringId>>& stringRemap,
+                         const std::vector<std::vector<uint32_t>>& trackRemap, std::string_view text)
+    : m_chunks(chunks), m_stringRemap(stringRemap), m_trackRemap(trackRemap), m_text(text) {}
+
+void FlowMatcher::Gather(unsigned threads) {
+    m_threads = std::max(1u, threads);
+    // Counts per chunk and bucket give every chunk its own slots in each bucket, so that chunks
+    // are moved in parallel and each one is read once, front to back.
+    const size_t chunkCount = m_chunks.size();
+    std::vector<std::vector<uint64_t>> slot(chunkCount, std::vector<uint64_t>(kBuckets, 0));
+    // Chunks are taken in file order: a chunk's slots lie just behind the previous chunk's in
+    // every bucket, so the pages written grow as fast as the chunks released, never ahead.
+    std::vector<uint64_t> fileOrder(chunkCount);
+    for (size_t c = 0; c < chunkCount; ++c) fileOrder[c] = chunkCount - c;
+    ParallelFor(chunkCount, threads, fileOrder, [&](size_t c) {
+        for (const RawFlow& flow : m_chunks[c].flows) ++slot[c][BucketOf(flow.key)];
+    });
+    m_bucketStart.assign(kBuckets + 1, 0);
+    uint64_t position = 0;
+    for (size_t b = 0; b < kBuckets; ++b) {
+        m_bucketStart[b] = position;
+        for (size_t c = 0; c < chunkCount; ++c) {
+            const uint64_t count = slot[c][b];
+            slot[c][b] = position;
+            position += count;
+        }
+    }
+    m_bucketStart[kBuckets] = position;
+    m_gathered.resize(position);
+    ParallelFor(chunkCount, threads, fileOrder, [&](size_t c) {
+        std::vector<uint64_t>& next = slot[c];
+        const std::vector<StringId>& strings = m_stringRemap[c];
+        const std::vector<uint32_t>& tracks = m_trackRemap[c];
+        for (RawFlow flow : m_chunks[c].flows) {
+            flow.category = strings[flow.category];
+            flow.track = tracks[flow.track];
+            m_gathered[next[BucketOf(flow.key)]++] = flow;
+        }
+        m_chunks[c].flows.Release();
+    });
+
+    // Parts of about equal size, several per thread so that none waits long for the last one.
+    const uint64_t parts = std::clamp<uint64_t>(uint64_t{threads} * 8, 1, kBuckets);
+    m_partBucket.assign(1, 0);
+    for (size_t b = 1; b < kBuckets; ++b)
+        if (m_bucketStart[b] * parts >= position * m_partBucket.size()) m_partBucket.push_back(b);
+    m_partBucket.push_back(kBuckets);
+    m_results.assign(PartCount(), PartResult{});
+    m_arrows.resize(position);
+}
+
+uint64_t FlowMatcher::PartSize(size_t part) const {
+    return m_bucketStart[m_partBucket[part + 1]] - m_bucketStart[m_partBucket[part]];
+}
+
+void FlowMatcher::MatchPart(size_t part) {
+    PartResult& result = m_results[part];
+    Flow* const first = m_arrows.data() + m_bucketStart[m_partBucket[part]];
+    Flow* out = first;
+    uint64_t kept = m_bucketStart[m_partBucket[part]];
+    for (size_t b = m_partBucket[part]; b < m_partBucket[part + 1]; ++b) {
+        RawFlow* const begin = m_gathered.data() + m_bucketStart[b];
+        RawFlow* const end = m_gathered.data() + m_bucketStart[b + 1];
+        std::sort(begin, end, FlowBefore);
+        for (RawFlow* i = begin; i < end;) {
+            RawFlow* same = i + 1;
+            while (same < end && same->key == i->key) ++same;
+            MatchKey(i, same, result, out);
+            i = same;
+        }
+        // Raw events shrink as arrows grow: the peak stays near the larger of the two.
+        if ((m_bucketStart[b + 1] - kept) * sizeof(RawFlow) >= kDiscardBytes) {
+            m_gathered.DiscardPages(kept, m_bucketStart[b + 1]);
+            kept = m_bucketStart[b + 1];
+        }
+    }
+    m_gathered.DiscardPages(kept, m_bucketStart[m_partBucket[part + 1]]);
+    result.arrows = static_cast<uint64_t>(out - first);
+}
+
+void FlowMatcher::Finish(PodArray<Flow>& flows, ImportReport& report) {
+    m_gathered.Release();
+    // Each part's arrows move down behind the previous part's, in place.
+    uint64_t total = 0;
+    for (size_t p = 0; p < m_results.size(); ++p) {
+        const PartResult& result = m_results[p];
+        const Flow* first = m_arrows.data() + m_bucketStart[m_partBucket[p]];
+        std::memmove(m_arrows.data() + total, first, result.arrows * sizeof(Flow));
+        total += result.arrows;
+        report.matchedFlows += result.arrows;
+        report.unmatchedFlowEvents += result.unmatched;
+    }
+    m_arrows.TruncateAndRelease(total);
+    // Sorted in place, in pieces split by value so that the threads sort them independently.
+    Flow* const begin = m_arrows.data();
+    std::vector<uint64_t> bounds{0};
+    for (unsigned piece = 1; piece < m_threads && total > 0; ++piece) {
+        const uint64_t at = total * piece / m_threads;
+        std::nth_element(begin + bounds.back(), begin + at, begin + total, ArrowBefore);
+        bounds.push_back(at);
+    }
+    bounds.push_back(total);
+    std::vector<uint64_t> sizes(bounds.size() - 1);
+    for (size_t i = 0; i + 1 < bounds.size(); ++i) sizes[i] = bounds[i + 1] - bounds[i];
+    ParallelFor(sizes.size(), m_threads, sizes,
+                [&](size_t i) { std::sort(begin + bounds[i], begin + bounds[i + 1], ArrowBefore); });
+    flows = std::move(m_arrows);
+}
+
+// The id text of a flow event, for settling hash collisions.
+std::string_view FlowMatcher::IdText(const RawFlow& flow) const {
+    if (flow.idOffset == kIdTooFar || flow.idLength == kIdTooLong) return {};
+    return m_text.substr(flow.ref + flow.idOffset, flow.idLength);
+}
+
+// One hash key's events, in time order. Equal hashes with different category or id text are
+// split first. Reading the id text is a random access into the trace, so the common pair of
+// one start and one finish trusts the 64-bit hash: a collision there needs two ids whose
+// hashes agree and whose other ends are both missing.
+void FlowMatcher::MatchKey(RawFlow* begin, RawFlow* end, PartResult& result, Flow*& out) const {
+    const size_t size = static_cast<size_t>(end - begin);
+    if (size == 1 || (size == 2 && begin[0].phase != begin[1].phase && begin[0].category == begin[1].category)) {
+        MatchGroup(begin, end, result, out);
+        return;
+    }
+    const std::string_view firstText = IdText(*begin);
+    bool oneId = true;
+    for (const RawFlow* f = begin; f < end && oneId; ++f)
+        oneId = f->category == begin->category && IdText(*f) == firstText;
+    if (oneId) {
+        MatchGroup(begin, end, result, out);
+        return;
+    }
+    std::stable_sort(begin, end, [&](const RawFlow& a, const RawFlow& b) {
+        if (a.category != b.category) return a.category < b.category;
+        return IdText(a) < IdText(b);
+    });
+    for (RawFlow* k = begin; k < end;) {
+        RawFlow* sameEnd = k;
+        while (sameEnd < end && sameEnd->category == k->category && IdText(*sameEnd) == IdText(*k)) ++sameEnd;
+        MatchGroup(k, sameEnd, result, out);
+        k = sameEnd;
+    }
+}
+
+// Flow events of one (category, id), in time order, become arrows. Each step or finish joins
+// the latest start or step before it; one start may feed several finishes (Ascend writes 1
+// 's' and 2 'f' for some HostToDevice ids). A finish earlier than every start (device and host
+// clocks disagree) joins the first start.
+void FlowMatcher::MatchGroup(const RawFlow* begin, const RawFlow* end, PartResult& result, Flow*& out) const {
+    const RawFlow* firstStart = nullptr;
+    for (const RawFlow* f = begin; f < end && !firstStart; ++f)
+        if (f->phase == FlowPhase::kStart) firstStart = f;
+    const RawFlow* source = nullptr;
+    bool sourceUsed = false;
+    bool firstStartUsed = false;
+    for (const RawFlow* f = begin; f < end; ++f) {
+        if (f->phase == FlowPhase::kStart) {
+            if (source && !sourceUsed) ++result.unmatched;
+            source = f;
+            sourceUsed = f == firstStart && firstStartUsed;
+            continue;
+        }
+        const RawFlow* from = source ? source : firstStart;
+        if (!from) {
+            ++result.unmatched;
+            continue;
+        }
+        *out++ = Flow::Make(from->ts, f->ts, from->track, f->track, from->category, from->ref, f->ref,
+                            from->bindToEnclosing, f->bindToEnclosing);
+        if (source) sourceUsed = true;
+        else firstStartUsed = true;
+        if (f->phase == FlowPhase::kStep) {
+            source = f;
+            sourceUsed = false;
+        }
+    }
+    if (source && !sourceUsed) ++result.unmatched;
+}
+
+}  // namespace tracelens
