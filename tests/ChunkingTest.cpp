@@ -26,7 +26,7 @@ std::string TrickyTrace(int events, uint64_t seed) {
                    R"(", "dur": )" + std::to_string(random() % 5) + R"(, "args": {"list": [{"a": "}, {\"b\": 1}"}, {"b": [1, 2]}]}})";
         } else if (kind < 8) {
             out += R"({"name": "HostToDevice", "ph": ")" + std::string(kind == 6 ? "s" : "f") +
-                   R"(", "cat": "HostToDevice", "id": ")" + std::to_string(40004068119343529983ull % 1000 + i / 2) +
+                   R"(", "cat": "HostToDevice", "id": ")" + "4000406811934352" + std::to_string(9000 + i / 2) +
                    R"(", "pid": )" + pid + R"(, "tid": )" + tid + R"(, "ts": ")" + ts + R"("})";
         } else if (kind == 8) {
             out += R"({"ph": "C", "name": "mem", "pid": )" + pid + R"(, "tid": 0, "ts": ")" + ts + R"(", "args": {"KB": )" +

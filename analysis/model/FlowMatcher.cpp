@@ -117,7 +117,7 @@ void FlowMatcher::Finish(PodArray<Flow>& flows, ImportReport& report) {
     for (size_t p = 0; p < m_results.size(); ++p) {
         const PartResult& result = m_results[p];
         const Flow* first = m_arrows.data() + m_bucketStart[m_partBucket[p]];
-        std::memmove(m_arrows.data() + total, first, result.arrows * sizeof(Flow));
+        if (result.arrows) std::memmove(m_arrows.data() + total, first, result.arrows * sizeof(Flow));
         total += result.arrows;
         report.matchedFlows += result.arrows;
         report.unmatchedFlowEvents += result.unmatched;
