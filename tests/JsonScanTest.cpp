@@ -48,5 +48,5 @@ TEST_CASE("JSON strings decode escapes and surrogate pairs") {
     std::string bad = "ok\xff\xfe!";
     CHECK_FALSE(IsValidUtf8(bad));
     CHECK(ReplaceInvalidUtf8(bad.data(), bad.size()) == 2);
-    CHECK(bad == "ok??!");
+    CHECK(bad == "ok?" "?!");  // split: "??!" would be a trigraph
 }
