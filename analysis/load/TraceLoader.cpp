@@ -5,8 +5,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #include <vector>
+
+#include <malloc.h>
 
 #include "load/ChunkDecoder.hpp"
 #include "load/JsonScan.hpp"
@@ -66,6 +69,15 @@ void SortChunk(ChunkEvents& chunk) {
             std::sort(track.slices.begin(), track.slices.end(), SliceBefore);
 }
 
+// The parsing threads free their parser buffers (megabytes each) when they finish. glibc then
+// raises its mmap threshold to that size, so that later buffers of that size come from the heap
+// and stay resident after they are freed: 12 MB more peak memory on a 167 MB trace. A fixed
+// threshold keeps every large buffer in its own mapping, given back on free.
+void KeepLargeBuffersMapped() {
+    static std::once_flag once;
+    std::call_once(once, [] { mallopt(M_MMAP_THRESHOLD, 128 * 1024); });
+}
+
 }  // namespace
 
 void FillLineColumns(const TraceText& text, std::vector<ImportProblem>& problems) {
@@ -113,6 +125,7 @@ Result<std::unique_ptr<TraceModel>> LoadTrace(const std::string& path, const Loa
 Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::string& name,
                                                   const LoadOptions& options, LoadProgress* progress) {
     const auto loadStart = std::chrono::steady_clock::now();
+    KeepLargeBuffersMapped();
     auto model = std::make_unique<TraceModel>();
     model->path = name;
     model->text = std::move(text);
@@ -139,10 +152,12 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
 
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     const uint64_t first = static_cast<uint64_t>(arrayStart - base);
-    // Small files get smaller chunks, so that every core has work and the per-thread parser
-    // buffers (sized by the chunk) stay small next to the file.
-    const uint64_t perThread = (source.size() - first) / (uint64_t{threads} * 8);
-    const uint64_t chunkBytes = std::max<uint64_t>(std::min<uint64_t>(options.chunkBytes, std::max<uint64_t>(perThread, 256 << 10)), 256);
+    // A chunk is a 64th of a thread's share of the file, between 1 MiB and the 4 MiB default:
+    // every core has work, and the per-thread parser buffers (copy and structural index, about
+    // twice the chunk) stay small next to the file. Below 1 MiB the per-chunk tables cost more
+    // than the smaller buffers save.
+    const uint64_t perThread = (source.size() - first) / (uint64_t{threads} * 64);
+    const uint64_t chunkBytes = std::max<uint64_t>(std::min<uint64_t>(options.chunkBytes, std::max<uint64_t>(perThread, 1 << 20)), 256);
     const std::vector<ChunkPlan> plan = PlanChunks(source, first, chunkBytes);
     std::vector<ChunkEvents> chunks(plan.size());
     std::vector<char> fastOk(plan.size(), 0);
