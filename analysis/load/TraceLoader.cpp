@@ -1,9 +1,6 @@
 #include "load/TraceLoader.hpp"
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -11,6 +8,7 @@
 
 #include <malloc.h>
 
+#include "core/LoadTiming.hpp"
 #include "load/ChunkDecoder.hpp"
 #include "load/JsonScan.hpp"
 #include "load/KernelCsvLoader.hpp"
@@ -50,15 +48,6 @@ std::vector<ChunkPlan> PlanChunks(const TraceText& text, uint64_t first, uint64_
         }
     }
     return plan;
-}
-
-long ResidentMegabytes() {
-    long pages = 0, resident = 0;
-    if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
-        if (std::fscanf(statm, "%ld %ld", &pages, &resident) != 2) resident = 0;
-        std::fclose(statm);
-    }
-    return resident * 4096 / 1000000;
 }
 
 // Sorting slices inside a chunk runs on the parsing threads; merging chunks is then a k-way
@@ -124,7 +113,7 @@ Result<std::unique_ptr<TraceModel>> LoadTrace(const std::string& path, const Loa
 
 Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::string& name,
                                                   const LoadOptions& options, LoadProgress* progress) {
-    const auto loadStart = std::chrono::steady_clock::now();
+    const LoadTiming timing;
     KeepLargeBuffersMapped();
     auto model = std::make_unique<TraceModel>();
     model->path = name;
@@ -156,8 +145,8 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     // every core has work, and the per-thread parser buffers (copy and structural index, about
     // twice the chunk) stay small next to the file. Below 1 MiB the per-chunk tables cost more
     // than the smaller buffers save.
-    const uint64_t perThread = (source.size() - first) / (uint64_t{threads} * 64);
-    const uint64_t chunkBytes = std::max<uint64_t>(std::min<uint64_t>(options.chunkBytes, std::max<uint64_t>(perThread, 1 << 20)), 256);
+    const uint64_t shareSixtyFourth = (source.size() - first) / (uint64_t{threads} * 64);
+    const uint64_t chunkBytes = std::max<uint64_t>(std::min<uint64_t>(options.chunkBytes, std::max<uint64_t>(shareSixtyFourth, 1 << 20)), 256);
     const std::vector<ChunkPlan> plan = PlanChunks(source, first, chunkBytes);
     std::vector<ChunkEvents> chunks(plan.size());
     std::vector<char> fastOk(plan.size(), 0);
@@ -220,9 +209,9 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
                                                   "bytes past its new end read as zeros; everything before was loaded");
 
     if (progress) progress->stage = 2;
-    if (std::getenv("TRACELENS_TIMING")) std::fprintf(stderr, "parse %.3f s rss %ld MB\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - loadStart).count(), ResidentMegabytes());
+    timing.Report("chunks parsed");
     BuildModel(chunks, threads, *model);
-    if (std::getenv("TRACELENS_TIMING")) std::fprintf(stderr, "build %.3f s rss %ld MB\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - loadStart).count(), ResidentMegabytes());
+    timing.Report("model built");
     FillLineColumns(source, model->report.problems);
     if (progress) progress->stage = 3;
     return model;

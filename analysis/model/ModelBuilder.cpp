@@ -1,16 +1,15 @@
 #include "model/ModelBuilder.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <atomic>
-#include <chrono>
 #include <functional>
 #include <map>
 #include <queue>
 #include <thread>
 #include <unordered_map>
 
+#include "core/LoadTiming.hpp"
 #include "core/ParallelFor.hpp"
 #include "index/RowQuery.hpp"
 #include "model/FlowMatcher.hpp"
@@ -48,34 +47,21 @@ public:
         : m_chunks(chunks), m_threads(threads ? threads : 1), m_model(model) {}
 
     void Run() {
-        Trace("start");
         MergeStrings();
         MergeTracks();
         ApplyMetadata();
         BuildThreadTracksAndFlows();
-        Trace("thread tracks and flows");
+        m_timing.Report("model: flow arrows ordered by time");
         BuildAsyncTracks();
         BuildCounterTracks();
         BuildInstants();
-        Trace("async, counters, instants");
+        m_timing.Report("model: async, counters, instants");
         MergeReports();
         OrderForDisplay();
         ComputeSpan();
     }
 
 private:
-    static void Trace(const char* what) {
-        if (!std::getenv("TRACELENS_TIMING")) return;
-        static const auto started = std::chrono::steady_clock::now();
-        std::fprintf(stderr, "  %.3f s", std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-        long pages = 0, resident = 0;
-        if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
-            if (std::fscanf(statm, "%ld %ld", &pages, &resident) != 2) resident = 0;
-            std::fclose(statm);
-        }
-        std::fprintf(stderr, "  after %s: rss %ld MB\n", what, resident * 4096 / 1000000);
-    }
-
     StringId Global(uint32_t chunk, StringId local) const { return m_stringRemap[chunk][local]; }
     EntityId GlobalEntity(uint32_t chunk, EntityId id) const {
         if (id.text) id.text = Global(chunk, id.text);
@@ -242,14 +228,14 @@ private:
                 sizes[t] += m_chunks[piece.chunk].tracks[piece.localTrack].slices.size();
         FlowMatcher flows(m_chunks, m_stringRemap, m_trackRemap, std::string_view(m_model.text.data(), m_model.text.size()));
         flows.Gather(m_threads);
-        Trace("flows gathered");
+        m_timing.Report("model: flows gathered");
         for (size_t part = 0; part < flows.PartCount(); ++part) sizes.push_back(2 * flows.PartSize(part));
         std::vector<ProblemList> problems(trackCount);
         ParallelFor(sizes.size(), m_threads, sizes, [&](size_t t) {
             if (t >= trackCount) flows.MatchPart(t - trackCount);
             else BuildThreadTrack(static_cast<uint32_t>(t), problems[t]);
         });
-        Trace("thread tracks built, flows matched");
+        m_timing.Report("model: thread tracks built, flows matched");
         flows.Finish(m_model.flows, m_model.report);
         for (auto& list : problems) {
             m_extraProblems.count += list.count;
@@ -536,6 +522,7 @@ private:
 
     std::vector<ChunkEvents>& m_chunks;
     unsigned m_threads;
+    LoadTiming m_timing;
     TraceModel& m_model;
     std::vector<std::vector<StringId>> m_stringRemap;
     std::vector<std::vector<uint32_t>> m_trackRemap;

@@ -1,0 +1,19 @@
+#pragma once
+// A breakdown of where a load spends its time and memory, for profiling the loader: printed to
+// stderr when the environment variable TRACELENS_TIMING is set, nothing otherwise.
+#include <chrono>
+
+namespace tracelens {
+
+class LoadTiming {
+public:
+    LoadTiming();
+    // One line: seconds since construction, resident memory now, and the stage just finished.
+    void Report(const char* stage) const;
+
+private:
+    bool m_enabled;
+    std::chrono::steady_clock::time_point m_start;
+};
+
+}  // namespace tracelens
