@@ -22,8 +22,7 @@ Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const s
     std::vector<std::string_view> fields;
     const auto found = FindKernelColumns(header, name);
     if (!found.ok()) return found.status();
-    const KernelColumns& c = found.value();
-    const int nameColumn = c.name, startColumn = c.start, durationColumn = c.duration, streamColumn = c.stream, coreColumn = c.core;
+    const KernelColumns& columns = found.value();
 
     std::vector<ChunkEvents> chunks(1);
     ChunkEvents& chunk = chunks[0];
@@ -43,8 +42,8 @@ Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const s
     while (reader.Next(fields, &offset)) {
         ++chunk.eventCount;
         ++chunk.phases.byChar['X'];
-        const std::string_view startText = FieldAt(fields, startColumn);
-        const std::string_view durationText = FieldAt(fields, durationColumn);
+        const std::string_view startText = FieldAt(fields, columns.start);
+        const std::string_view durationText = FieldAt(fields, columns.duration);
         TimeNs start = 0, duration = 0;
         if (const DecimalError error = ParseMicrosToNs(startText, &start); error != DecimalError::kNone) {
             chunk.problems.Add(offset, CsvCellProblem("Start Time(us)", DescribeDecimalError(error), startText, "row skipped"));
@@ -59,17 +58,17 @@ Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const s
             continue;
         }
         // One track per stream; rows without a stream (HCCL rows say N/A) go by accelerator core.
-        const std::string_view stream = FieldAt(fields, streamColumn);
+        const std::string_view stream = FieldAt(fields, columns.stream);
         int64_t streamNumber = 0;
         uint32_t track;
         if (!stream.empty() && ParseScaledDecimal(stream, 0, &streamNumber) == DecimalError::kNone) {
             track = trackFor(EntityId{streamNumber, 0}, "Stream " + std::to_string(streamNumber));
         } else {
-            std::string core(FieldAt(fields, coreColumn));
+            std::string core(FieldAt(fields, columns.core));
             if (core.empty()) core = "(no stream or core)";
             track = trackFor(EntityId{0, chunk.strings.Intern(core)}, core);
         }
-        chunk.tracks[track].slices.push_back({start, duration, offset, chunk.strings.Intern(FieldAt(fields, nameColumn))});
+        chunk.tracks[track].slices.push_back({start, duration, offset, chunk.strings.Intern(FieldAt(fields, columns.name))});
         if (reader.LastRecordUnterminated())
             chunk.problems.Add(offset, kCsvUnterminatedRecord);
     }

@@ -43,14 +43,13 @@ Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& n
     if (header.empty()) return Status::Error(name + ": error: the file is empty");
     const auto found = FindKernelColumns(header, name);
     if (!found.ok()) return found.status();
-    const KernelColumns& c = found.value();
-    const int nameColumn = c.name, typeColumn = c.type, coreColumn = c.core, startColumn = c.start, durationColumn = c.duration;
+    const KernelColumns& columns = found.value();
     std::vector<std::string_view> fields;
     KernelTable table;
     uint64_t offset = 0;
     while (reader.Next(fields, &offset)) {
         KernelRow row;
-        const std::string_view start = FieldAt(fields, startColumn), duration = FieldAt(fields, durationColumn);
+        const std::string_view start = FieldAt(fields, columns.start), duration = FieldAt(fields, columns.duration);
         DecimalError error = ParseMicrosToNs(start, &row.startNs);
         const char* column = "Start Time(us)";
         std::string_view cell = start;
@@ -66,12 +65,12 @@ Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& n
             table.problems.push_back({offset, 0, 0, CsvCellProblem(column, DescribeDecimalError(error), cell, "row skipped")});
             continue;
         }
-        const std::string_view taskName = FieldAt(fields, nameColumn);
-        const std::string_view core = FieldAt(fields, coreColumn);
+        const std::string_view taskName = FieldAt(fields, columns.name);
+        const std::string_view core = FieldAt(fields, columns.core);
         row.name = table.strings.Intern(taskName);
-        row.type = table.strings.Intern(typeColumn >= 0 ? FieldAt(fields, typeColumn) : taskName);
+        row.type = table.strings.Intern(columns.type >= 0 ? FieldAt(fields, columns.type) : taskName);
         row.core = table.strings.Intern(core);
-        row.coreClass = coreColumn >= 0 ? ClassifyCore(core)
+        row.coreClass = columns.core >= 0 ? ClassifyCore(core)
                                         : (taskName.substr(0, 5) == "hcom_" ? CoreClass::kCommunication : CoreClass::kOther);
         table.rows.push_back(row);
     }

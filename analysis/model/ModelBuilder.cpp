@@ -3,10 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <atomic>
-#include <functional>
 #include <map>
 #include <queue>
-#include <thread>
 #include <unordered_map>
 
 #include "core/LoadTiming.hpp"
