@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include "core/Time.hpp"
 
 using namespace tracelens;
@@ -45,4 +47,55 @@ TEST_CASE("what is not a number is refused with a reason") {
     CHECK(ParseMicrosToNs("9223372036854775.808", &value) == DecimalError::kOutOfRange);
     CHECK(ParseMicrosToNs("1.2.3", &value) == DecimalError::kSyntax);
     CHECK(ParseMicrosToNs("--1", &value) == DecimalError::kSyntax);
+}
+
+// The padded parser reads past the token, as it may inside simdjson's buffers: each case sits
+// in a buffer with trailing bytes that are not part of it.
+static DecimalError ParsePadded(const std::string& token, TimeNs* value) {
+    std::string buffer = token + ",\"ts\": 12345678901234567890}";
+    buffer.resize(buffer.size() + 64, '\0');
+    return ParseMicrosToNsPadded(std::string_view(buffer.data(), token.size()), value);
+}
+
+TEST_CASE("the padded parser agrees with the general one") {
+    const char* cases[] = {"\"1736408883688177.930\"", "1736408883688177.930", "\"1736405444092247\"",
+                           "9223372036854775.807", "9223372036854775.808", "9999999999999999.999",
+                           "17364088836881771.5", "5.0200000000000005", "0.60003125", "0.0005", "145.57",
+                           "12", "0", "-12.5", "1.5e3", "1E-3", " 7 ", "7 ", "\"42.000\t\"", "\"42\" ",
+                           "\"n/a\"", "NaN", "\"\"", "1e300", "1.2.3", "--1", "12.", "\"12.\"", "\"12",
+                           "12\"", ".5", "007.25", "\"1736408883688177.930\"\n  "};
+    for (const char* text : cases) {
+        CAPTURE(text);
+        TimeNs general = -1, padded = -1;
+        const DecimalError generalError = ParseMicrosToNs(text, &general);
+        CHECK(ParsePadded(text, &padded) == generalError);
+        if (generalError == DecimalError::kNone) CHECK(padded == general);
+    }
+}
+
+TEST_CASE("the padded parser agrees with the general one on random numbers") {
+    uint64_t state = 12345;
+    auto next = [&state](uint64_t range) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return (state >> 33) % range;
+    };
+    for (int i = 0; i < 20000; ++i) {
+        std::string text;
+        const bool quoted = next(2);
+        if (quoted) text += '"';
+        const uint64_t integerDigits = next(20);
+        for (uint64_t d = 0; d < integerDigits; ++d) text += static_cast<char>('0' + next(10));
+        if (next(3)) {
+            text += '.';
+            const uint64_t fractionDigits = next(8);
+            for (uint64_t d = 0; d < fractionDigits; ++d) text += static_cast<char>('0' + next(10));
+        }
+        if (quoted && next(8)) text += '"';
+        if (!next(4)) text += ' ';
+        CAPTURE(text);
+        TimeNs general = -1, padded = -1;
+        const DecimalError generalError = ParseMicrosToNs(text, &general);
+        CHECK(ParsePadded(text, &padded) == generalError);
+        if (generalError == DecimalError::kNone) CHECK(padded == general);
+    }
 }

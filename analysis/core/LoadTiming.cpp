@@ -16,7 +16,7 @@ void LoadTiming::Report(const char* stage) const {
         if (std::fscanf(statm, "%ld %ld", &pages, &residentPages) != 2) residentPages = 0;
         std::fclose(statm);
     }
-    std::fprintf(stderr, "%8.3f s  rss %6ld MB  %s\n", seconds, residentPages * 4096 / 1000000, stage);
+    std::fprintf(stderr, "%8.3f s  rss %9ld kB  %s\n", seconds, residentPages * 4, stage);
 }
 
 }  // namespace tracelens

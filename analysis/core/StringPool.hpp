@@ -25,6 +25,8 @@ public:
     StringId Find(std::string_view text) const;
 
     std::string_view Get(StringId id) const { return m_strings[id]; }
+    // HashBytes(Get(id)), kept from when it was added.
+    uint64_t Hash(StringId id) const { return m_hashes[id]; }
     size_t size() const { return m_strings.size(); }
 
 private:

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "core/DigitRun.hpp"
+
 namespace tracelens {
 namespace {
 
@@ -109,6 +111,13 @@ DecimalError ParseMicrosToNs(std::string_view text, TimeNs* outNs) {
                 value = value * 10 + static_cast<unsigned>(*p++ - '0');
                 ++fractionDigits;
             }
+            // Digits past the nanosecond (float noise such as 237.2180000000000005) round half
+            // away from zero, which only the first of them decides.
+            if (fractionDigits == 3 && p < end && static_cast<unsigned>(*p - '0') < 10) {
+                const bool roundUp = *p >= '5';
+                while (p < end && static_cast<unsigned>(*p - '0') < 10) ++p;
+                value += roundUp;
+            }
         }
         if (p == end && (fractionDigits > 0 || p[-1] != '.')) {
             for (; fractionDigits < 3; ++fractionDigits) value *= 10;
@@ -119,6 +128,33 @@ DecimalError ParseMicrosToNs(std::string_view text, TimeNs* outNs) {
         }
     }
     return ParseScaledDecimal(text, 3, outNs);
+}
+
+DecimalError ParseMicrosToNsPadded(std::string_view token, TimeNs* outNs) {
+    if (token.empty()) return ParseMicrosToNs(token, outNs);
+    const char* p = token.data();
+    const char* const end = p + token.size();
+    const bool quoted = *p == '"';
+    p += quoted;
+    uint64_t integer = 0, fraction = 0;
+    const int integerDigits = ReadDigitRun(p, &integer);
+    p += integerDigits;
+    int fractionDigits = -1;  // no decimal point
+    if (p < end && *p == '.') {
+        fractionDigits = ReadDigitRun(p + 1, &fraction);
+        p += 1 + fractionDigits;
+    }
+    bool closed = !quoted;
+    if (quoted && p < end && *p == '"') ++p, closed = true;
+    while (p < end && IsSpace(*p)) ++p;
+    // Anything else (more digits than a run holds, more than 3 decimals, "12.", signs,
+    // exponents, a missing quote) stops short of the end: the general parser takes it.
+    const bool plain = p == end && closed && integerDigits > 0 && fractionDigits != 0 && fractionDigits <= 3;
+    static constexpr uint64_t kScale[4] = {1000, 100, 10, 1};
+    const uint64_t ns = integer * 1000 + fraction * kScale[fractionDigits > 0 && fractionDigits <= 3 ? fractionDigits : 0];
+    if (!plain || ns > static_cast<uint64_t>(INT64_MAX)) return ParseMicrosToNs(token, outNs);
+    *outNs = static_cast<TimeNs>(ns);
+    return DecimalError::kNone;
 }
 
 const char* DescribeDecimalError(DecimalError error) {

@@ -15,6 +15,11 @@ enum class DecimalError : uint8_t { kNone, kEmpty, kSyntax, kOutOfRange };
 // O(length).
 DecimalError ParseMicrosToNs(std::string_view text, TimeNs* outNs);
 
+// ParseMicrosToNs for a raw JSON token inside a simdjson-padded buffer (16 bytes readable past
+// each of its digits). What profilers write (16 integer digits, up to 3 decimals, in quotes or
+// not) takes a path without a branch per digit; anything else goes to ParseMicrosToNs.
+DecimalError ParseMicrosToNsPadded(std::string_view token, TimeNs* outNs);
+
 // Same parser with another scale: value × 10^decimalShift, rounded to an integer.
 DecimalError ParseScaledDecimal(std::string_view text, int decimalShift, int64_t* out);
 

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/DigitRun.hpp"
 #include "load/JsonScan.hpp"
 #include "load/JsonString.hpp"
 #include "load/TraceText.hpp"
@@ -41,6 +42,27 @@ std::string Quote(std::string_view text) {
     return out;
 }
 
+// The first and last 8 bytes of a token (overlapping when it is shorter): together with its
+// size, the whole token when it has at most 16 bytes. Tokens lie in simdjson's padded buffers,
+// so 8 bytes can be read from any of them at once.
+struct TokenEdges {
+    uint64_t head = 0, tail = 0;
+    TokenEdges() = default;
+    explicit TokenEdges(std::string_view token) {
+        const size_t size = token.size();
+        if (size == 0) return;
+        std::memcpy(&head, token.data(), 8);
+        if (size >= 8) {
+            std::memcpy(&tail, token.data() + size - 8, 8);
+        } else {
+            head &= (uint64_t{1} << (8 * size)) - 1;
+            tail = head;
+        }
+    }
+    bool operator==(const TokenEdges& other) const { return head == other.head && tail == other.tail; }
+    uint64_t Hash(size_t size) const { return (head * 0x9E3779B97F4A7C15ull) ^ (tail * 0xC2B2AE3D27D4EB4Full) ^ size; }
+};
+
 struct TrackKey {
     EntityId pid, tid;
     bool operator==(const TrackKey& other) const { return pid == other.pid && tid == other.tid; }
@@ -68,10 +90,29 @@ struct SeriesKeyHash {
     }
 };
 
-// The fields of one event, as raw tokens, before the phase says what they mean.
-struct EventFields {
-    std::string_view ph, name, cat, ts, dur, pid, tid, id, bp, scope, args;
-    bool hasTs = false, hasDur = false, hasPid = false, hasTid = false, hasId = false;
+enum EventField : uint8_t { kPh, kName, kCat, kTs, kDur, kPid, kTid, kId, kBp, kScope, kArgs, kFieldCount };
+
+// The fields of one event, as raw tokens, before the phase says what they mean. Only the mask
+// of present fields is reset for each event: clearing all the tokens cost more than reading them.
+class EventFields {
+public:
+    void Set(EventField field, std::string_view token) {
+        m_tokens[field] = {token.data(), token.size()};
+        m_present |= 1u << field;
+    }
+    bool Has(EventField field) const { return (m_present >> field) & 1; }
+    // The raw token, or empty when the event does not have the field.
+    std::string_view operator[](EventField field) const {
+        return Has(field) ? std::string_view(m_tokens[field].data, m_tokens[field].size) : std::string_view();
+    }
+
+private:
+    struct Token {
+        const char* data;
+        size_t size;
+    };
+    Token m_tokens[kFieldCount];  // set only where m_present has the field's bit
+    uint32_t m_present = 0;
 };
 
 }  // namespace
@@ -93,38 +134,87 @@ struct ChunkDecoder::Impl {
         out = &events;
         trackIndex.clear();
         seriesIndex.clear();
-        stringCache.fill(CachedString{});
+        tokenCache.fill(CachedToken{});
+        entityCache.fill(CachedEntities{});
         trackCache.fill(CachedTrack{});
     }
 
-    // Names repeat on almost every event: a small direct-mapped cache keyed by the string's
-    // length and edges avoids hashing the whole string each time.
-    struct CachedString {
-        std::string_view text;
+    // Names repeat on almost every event: a small direct-mapped cache keyed by the raw token as
+    // written (quotes, escapes and all) skips decoding and hashing it. Equal raw tokens decode
+    // to equal names. The tokens point into the text or into the chunk's copy of it, which stay
+    // put while a chunk is decoded, except for the copy of a repaired event: 'cacheTokens' is
+    // off while one is decoded.
+    struct CachedToken {
+        const char* data = nullptr;
+        TokenEdges edges;
+        uint32_t size = 0;
         StringId id = 0;
     };
-    std::array<CachedString, 4096> stringCache{};
+    std::array<CachedToken, 4096> tokenCache{};
+    bool cacheTokens = true;
 
-    StringId InternText(std::string_view text) {
-        if (text.empty()) return 0;
-        uint64_t head = 0, tail = 0;
-        std::memcpy(&head, text.data(), std::min<size_t>(8, text.size()));
-        std::memcpy(&tail, text.data() + text.size() - std::min<size_t>(8, text.size()), std::min<size_t>(8, text.size()));
-        const uint64_t key = (head * 0x9E3779B97F4A7C15ull) ^ (tail * 0xC2B2AE3D27D4EB4Full) ^ text.size();
-        CachedString& slot = stringCache[(key >> 40) & (stringCache.size() - 1)];
-        if (slot.text.size() == text.size() && std::memcmp(slot.text.data(), text.data(), text.size()) == 0)
+    StringId InternToken(std::string_view token) {
+        if (token.empty()) return 0;
+        const TokenEdges edges(token);
+        CachedToken& slot = tokenCache[(edges.Hash(token.size()) >> 40) & (tokenCache.size() - 1)];
+        if (slot.data && slot.size == token.size() && slot.edges == edges &&
+            (token.size() <= 16 || std::memcmp(slot.data, token.data(), token.size()) == 0))
             return slot.id;
-        const StringId id = out->strings.Intern(text);
-        slot.text = out->strings.Get(id);
-        slot.id = id;
+        const std::string_view text = DecodeJsonString(token, nameScratch);
+        const StringId id = text.empty() ? 0 : out->strings.Intern(text);
+        if (cacheTokens && token.size() <= UINT32_MAX) slot = {token.data(), edges, static_cast<uint32_t>(token.size()), id};
         return id;
     }
 
-    StringId InternToken(std::string_view token) { return InternText(DecodeJsonString(token, nameScratch)); }
+    // Events of one thread follow each other: a small cache keyed by the raw pid and tid tokens
+    // (up to 16 bytes each, compared whole) skips parsing them. Only tokens that parse without
+    // a problem are cached, so that every event still reports its own.
+    struct CachedEntities {
+        TokenEdges pidEdges, tidEdges;
+        uint32_t pidSize = UINT32_MAX, tidSize = UINT32_MAX;
+        EntityId pid, tid;
+    };
+    std::array<CachedEntities, 256> entityCache{};
+
+    void ParseEntities(std::string_view pidToken, std::string_view tidToken, uint64_t offset, EntityId* pid, EntityId* tid) {
+        const bool cacheable = pidToken.size() <= 16 && tidToken.size() <= 16;
+        const TokenEdges pidEdges(pidToken), tidEdges(tidToken);
+        const uint64_t key = pidEdges.Hash(pidToken.size()) ^ (tidEdges.Hash(tidToken.size()) * 31);
+        CachedEntities& slot = entityCache[(key >> 40) & (entityCache.size() - 1)];
+        if (cacheable && slot.pidSize == pidToken.size() && slot.tidSize == tidToken.size() &&
+            slot.pidEdges == pidEdges && slot.tidEdges == tidEdges) {
+            *pid = slot.pid;
+            *tid = slot.tid;
+            return;
+        }
+        const bool pidOk = ParseEntity(pidToken, pid);
+        const bool tidOk = ParseEntity(tidToken, tid);
+        if (!pidOk) out->problems.Add(offset, "\"pid\" is not an integer; kept as text");
+        if (!tidOk) out->problems.Add(offset, "\"tid\" is not an integer; kept as text");
+        if (cacheable && pidOk && tidOk)
+            slot = {pidEdges, tidEdges, static_cast<uint32_t>(pidToken.size()), static_cast<uint32_t>(tidToken.size()), *pid, *tid};
+    }
+
+    // The phase of an event: one ASCII character, or 0 for anything else.
+    char PhaseOf(std::string_view token) {
+        // As written by every profiler: the character in quotes, nothing to decode.
+        if (token.size() >= 3 && token[0] == '"' && token[2] == '"' && token[1] != '\\')
+            return static_cast<unsigned char>(token[1]) < 128 ? token[1] : 0;
+        const std::string_view ph = DecodeJsonString(token, scratch);
+        return ph.size() == 1 && static_cast<unsigned char>(ph[0]) < 128 ? ph[0] : 0;
+    }
 
     // A pid or tid token: numbers stay numbers; strings of plain digits become numbers too, so
     // that "tid": "7" and "tid": 7 are one thread; other strings are kept as text.
     bool ParseEntity(std::string_view token, EntityId* id) {
+        // Fast path for what profilers write: a plain number of up to 15 digits (the token lies
+        // in a padded buffer, as ReadDigitRun needs).
+        uint64_t number = 0;
+        const size_t digits = token.empty() ? 0 : static_cast<size_t>(ReadDigitRun(token.data(), &number));
+        if (digits > 0 && digits < 16 && TrimToken(token).size() == digits) {
+            *id = EntityId{static_cast<int64_t>(number), 0};
+            return true;
+        }
         token = TrimToken(token);
         *id = EntityId{};
         if (token.empty()) return true;
@@ -166,7 +256,7 @@ struct ChunkDecoder::Impl {
     }
 
     bool ParseTime(std::string_view token, const char* field, uint64_t offset, TimeNs* value) {
-        const DecimalError error = ParseMicrosToNs(token, value);
+        const DecimalError error = ParseMicrosToNsPadded(token, value);
         if (error == DecimalError::kNone) return true;
         out->problems.Add(offset, std::string("\"") + field + "\" is " +
                                       (error == DecimalError::kOutOfRange ? "out of range" : "not a number") +
@@ -183,56 +273,54 @@ struct ChunkDecoder::Impl {
             switch (key[0]) {
                 case 'p':
                     if (TL_KEY_IS(key, "ph")) {
-                        fields.ph = value.raw_json_token();
+                        fields.Set(kPh, value.raw_json_token());
                     } else if (TL_KEY_IS(key, "pid")) {
-                        fields.pid = value.raw_json_token();
-                        fields.hasPid = true;
+                        fields.Set(kPid, value.raw_json_token());
                     }
                     break;
                 case 'n':
-                    if (TL_KEY_IS(key, "name")) fields.name = value.raw_json_token();
+                    if (TL_KEY_IS(key, "name")) fields.Set(kName, value.raw_json_token());
                     break;
                 case 'c':
-                    if (TL_KEY_IS(key, "cat")) fields.cat = value.raw_json_token();
+                    if (TL_KEY_IS(key, "cat")) fields.Set(kCat, value.raw_json_token());
                     break;
                 case 't':
                     if (TL_KEY_IS(key, "ts")) {
-                        fields.ts = value.raw_json_token();
-                        fields.hasTs = true;
+                        fields.Set(kTs, value.raw_json_token());
                     } else if (TL_KEY_IS(key, "tid")) {
-                        fields.tid = value.raw_json_token();
-                        fields.hasTid = true;
+                        fields.Set(kTid, value.raw_json_token());
                     }
                     break;
                 case 'd':
                     if (TL_KEY_IS(key, "dur")) {
-                        fields.dur = value.raw_json_token();
-                        fields.hasDur = true;
+                        fields.Set(kDur, value.raw_json_token());
                     }
                     break;
                 case 'i':
                     if (TL_KEY_IS(key, "id")) {
-                        fields.id = value.raw_json_token();
-                        fields.hasId = true;
+                        fields.Set(kId, value.raw_json_token());
                     } else if (TL_KEY_IS(key, "id2")) {
                         ondemand::object id2;
                         if (value.get_object().get(id2) == simdjson::SUCCESS) {
-                            if (auto error = id2.raw_json().get(fields.id)) return error;
-                            fields.hasId = true;
+                            std::string_view raw;
+                            if (auto error = id2.raw_json().get(raw)) return error;
+                            fields.Set(kId, raw);
                         }
                     }
                     break;
                 case 'b':
-                    if (TL_KEY_IS(key, "bp")) fields.bp = value.raw_json_token();
+                    if (TL_KEY_IS(key, "bp")) fields.Set(kBp, value.raw_json_token());
                     break;
                 case 's':
-                    if (TL_KEY_IS(key, "s")) fields.scope = value.raw_json_token();
+                    if (TL_KEY_IS(key, "s")) fields.Set(kScope, value.raw_json_token());
                     break;
                 case 'a':
                     if (TL_KEY_IS(key, "args")) {
                         ondemand::object args;
                         if (value.get_object().get(args) == simdjson::SUCCESS) {
-                            if (auto error = args.raw_json().get(fields.args)) return error;
+                            std::string_view raw;
+                            if (auto error = args.raw_json().get(raw)) return error;
+                            fields.Set(kArgs, raw);
                         }
                     }
                     break;
@@ -251,7 +339,7 @@ struct ChunkDecoder::Impl {
     }
 
     void AddMetadata(const EventFields& fields, uint32_t track, uint64_t offset) {
-        const std::string_view name = DecodeJsonString(fields.name, nameScratch);
+        const std::string_view name = DecodeJsonString(fields[kName], nameScratch);
         MetadataKind kind;
         const char* argKey;
         if (name == "process_name") {
@@ -267,14 +355,14 @@ struct ChunkDecoder::Impl {
         } else {
             return;  // other metadata (trace_config, ...) is counted but not used
         }
-        if (fields.args.empty()) {
+        if (fields[kArgs].empty()) {
             out->problems.Add(offset, "metadata event " + Quote(name) + " has no \"args\" object");
             return;
         }
         ondemand::document doc;
         std::string_view token;
-        const simdjson::padded_string_view view(fields.args.data(), fields.args.size(),
-                                                fields.args.size() + simdjson::SIMDJSON_PADDING);
+        const simdjson::padded_string_view view(fields[kArgs].data(), fields[kArgs].size(),
+                                                fields[kArgs].size() + simdjson::SIMDJSON_PADDING);
         if (argsParser.iterate(view).get(doc) || doc.find_field_unordered(argKey).raw_json_token().get(token)) {
             out->problems.Add(offset, "metadata event " + Quote(name) + " has no \"args\"." + argKey);
             return;
@@ -293,22 +381,22 @@ struct ChunkDecoder::Impl {
     }
 
     void AddCounter(const EventFields& fields, uint32_t track, TimeNs ts, uint64_t offset) {
-        if (fields.args.empty()) {
+        if (fields[kArgs].empty()) {
             out->problems.Add(offset, "counter event has no \"args\" object");
             return;
         }
-        StringId name = InternToken(fields.name);
-        if (fields.hasId) {
+        StringId name = InternToken(fields[kName]);
+        if (fields.Has(kId)) {
             // Chrome shows counters with an id as "name id": they are separate series.
             std::string combined(out->strings.Get(name));
             combined += ' ';
-            combined += DecodeJsonString(TrimToken(fields.id), nameScratch);
+            combined += DecodeJsonString(TrimToken(fields[kId]), nameScratch);
             name = out->strings.Intern(combined);
         }
         ondemand::document doc;
         ondemand::object args;
-        const simdjson::padded_string_view view(fields.args.data(), fields.args.size(),
-                                                fields.args.size() + simdjson::SIMDJSON_PADDING);
+        const simdjson::padded_string_view view(fields[kArgs].data(), fields[kArgs].size(),
+                                                fields[kArgs].size() + simdjson::SIMDJSON_PADDING);
         if (argsParser.iterate(view).get(doc) || doc.get_object().get(args)) {
             out->problems.Add(offset, "counter \"args\" is not an object");
             return;
@@ -340,7 +428,7 @@ struct ChunkDecoder::Impl {
     void SetFlowId(std::string_view token, const char* eventStart, RawFlow& flow) {
         token = TrimToken(token);
         if (token.size() >= 2 && token.front() == '"' && token.back() == '"') token = token.substr(1, token.size() - 2);
-        flow.key = HashBytes(token) ^ (HashBytes(out->strings.Get(flow.category)) * 0x9E3779B97F4A7C15ull);
+        flow.key = HashBytes(token) ^ (out->strings.Hash(flow.category) * 0x9E3779B97F4A7C15ull);
         const uint64_t delta = static_cast<uint64_t>(token.data() - eventStart);
         flow.idOffset = delta < kIdTooFar ? static_cast<uint16_t>(delta) : kIdTooFar;
         flow.idLength = token.size() < kIdTooLong ? static_cast<uint8_t>(token.size()) : kIdTooLong;
@@ -353,19 +441,18 @@ struct ChunkDecoder::Impl {
         if (auto error = ReadFields(object, fields)) return error;
         ChunkEvents& events = *out;
 
-        const std::string_view ph = DecodeJsonString(fields.ph, scratch);
-        if (ph.size() == 1 && static_cast<unsigned char>(ph[0]) < 128) {
-            ++events.phases.byChar[static_cast<unsigned char>(ph[0])];
+        const char phase = PhaseOf(fields[kPh]);
+        if (phase) {
+            ++events.phases.byChar[static_cast<unsigned char>(phase)];
         } else {
             ++events.phases.other;
-            events.problems.Add(offset, fields.ph.empty() ? std::string("event has no \"ph\"; skipped")
-                                                          : "unknown phase " + Quote(ph) + "; event skipped");
+            events.problems.Add(offset, fields[kPh].empty() ? std::string("event has no \"ph\"; skipped")
+                                                            : "unknown phase " + Quote(DecodeJsonString(fields[kPh], scratch)) +
+                                                                  "; event skipped");
             return simdjson::SUCCESS;
         }
-        const char phase = ph[0];
         EntityId pid, tid;
-        if (!ParseEntity(fields.pid, &pid)) events.problems.Add(offset, "\"pid\" is not an integer; kept as text");
-        if (!ParseEntity(fields.tid, &tid)) events.problems.Add(offset, "\"tid\" is not an integer; kept as text");
+        ParseEntities(fields[kPid], fields[kTid], offset, &pid, &tid);
 
         if (phase == 'M') {
             AddMetadata(fields, TrackFor(pid, tid), offset);
@@ -375,23 +462,23 @@ struct ChunkDecoder::Impl {
         if (kDrawnPhases.find(phase) == std::string_view::npos) return simdjson::SUCCESS;  // counted only
 
         TimeNs ts = 0;
-        if (!fields.hasTs) {
+        if (!fields.Has(kTs)) {
             events.problems.Add(offset, "\"ts\" is missing; event skipped");
             return simdjson::SUCCESS;
         }
-        if (!ParseTime(fields.ts, "ts", offset, &ts)) return simdjson::SUCCESS;
+        if (!ParseTime(fields[kTs], "ts", offset, &ts)) return simdjson::SUCCESS;
         const uint32_t track = TrackFor(pid, tid);
 
         switch (phase) {
             case 'X': {
                 TimeNs dur = 0;
-                if (!fields.hasDur) {
+                if (!fields.Has(kDur)) {
                     events.problems.Add(offset, "complete event has no \"dur\"; drawn as 0 ns");
-                } else if (!ParseTime(fields.dur, "dur", offset, &dur)) {
+                } else if (!ParseTime(fields[kDur], "dur", offset, &dur)) {
                     return simdjson::SUCCESS;
                 }
                 if (dur < 0) {
-                    events.problems.Add(offset, "\"dur\" is negative (" + std::string(TrimToken(fields.dur)) +
+                    events.problems.Add(offset, "\"dur\" is negative (" + std::string(TrimToken(fields[kDur])) +
                                                     "); drawn as 0 ns");
                     dur = 0;
                 }
@@ -400,12 +487,12 @@ struct ChunkDecoder::Impl {
                     return simdjson::SUCCESS;
                 }
                 // The category of a slice is not kept: it is read from the file when shown.
-                events.tracks[track].slices.push_back({ts, dur, offset, InternToken(fields.name)});
+                events.tracks[track].slices.push_back({ts, dur, offset, InternToken(fields[kName])});
                 break;
             }
             case 'B':
             case 'E':
-                events.tracks[track].boundaries.push_back({ts, offset, InternToken(fields.name),
+                events.tracks[track].boundaries.push_back({ts, offset, InternToken(fields[kName]),
                                                            phase == 'B' ? BoundaryKind::kBegin : BoundaryKind::kEnd});
                 break;
             case 'b':
@@ -415,25 +502,25 @@ struct ChunkDecoder::Impl {
             case 'F':
             case 'T':
             case 'p': {
-                if (!fields.hasId) {
+                if (!fields.Has(kId)) {
                     events.problems.Add(offset, std::string("async event '") + phase + "' has no \"id\"; skipped");
                     return simdjson::SUCCESS;
                 }
                 const AsyncKind kind = (phase == 'b' || phase == 'S')   ? AsyncKind::kBegin
                                        : (phase == 'e' || phase == 'F') ? AsyncKind::kEnd
                                                                         : AsyncKind::kInstant;
-                events.asyncs.push_back({ts, offset, InternToken(fields.name), InternToken(fields.cat),
-                                         IdText(fields.id), track, kind});
+                events.asyncs.push_back({ts, offset, InternToken(fields[kName]), InternToken(fields[kCat]),
+                                         IdText(fields[kId]), track, kind});
                 break;
             }
             case 'i':
             case 'I':
             case 'R': {
-                const std::string_view scope = DecodeJsonString(fields.scope, scratch);
+                const std::string_view scope = DecodeJsonString(fields[kScope], scratch);
                 const InstantScope instantScope = scope == "g"   ? InstantScope::kGlobal
                                                   : scope == "p" ? InstantScope::kProcess
                                                                  : InstantScope::kThread;
-                events.instants.push_back({ts, offset, InternToken(fields.name), track, instantScope});
+                events.instants.push_back({ts, offset, InternToken(fields[kName]), track, instantScope});
                 break;
             }
             case 'C':
@@ -442,11 +529,11 @@ struct ChunkDecoder::Impl {
             case 's':
             case 't':
             case 'f': {
-                if (!fields.hasId) {
+                if (!fields.Has(kId)) {
                     events.problems.Add(offset, std::string("flow event '") + phase + "' has no \"id\"; skipped");
                     return simdjson::SUCCESS;
                 }
-                const bool enclosing = DecodeJsonString(fields.bp, scratch) == "e" || phase == 's';
+                const bool enclosing = DecodeJsonString(fields[kBp], scratch) == "e" || phase == 's';
                 const FlowPhase flowPhase =
                     phase == 's' ? FlowPhase::kStart : phase == 't' ? FlowPhase::kStep : FlowPhase::kFinish;
                 if (offset >= (uint64_t{1} << 40)) {
@@ -457,10 +544,10 @@ struct ChunkDecoder::Impl {
                 flow.ts = ts;
                 flow.ref = offset;
                 flow.track = track;
-                flow.category = InternToken(fields.cat);
+                flow.category = InternToken(fields[kCat]);
                 flow.phase = flowPhase;
                 flow.bindToEnclosing = enclosing;
-                SetFlowId(fields.id, eventStart, flow);
+                SetFlowId(fields[kId], eventStart, flow);
                 events.flows.push_back(flow);
                 break;
             }
@@ -604,7 +691,9 @@ void ChunkDecoder::DecodeSlow(uint64_t beginOffset, uint64_t stopOffset, ChunkEv
             ondemand::value value;
             error = impl.parser.iterate(impl.buffer.data(), length, impl.buffer.size()).get(doc);
             if (!error) error = doc.get_value().get(value);
+            impl.cacheTokens = false;  // the copy is overwritten by the next repair
             if (!error) error = impl.DecodeEvent(value, offsetOf(p), impl.buffer.data());
+            impl.cacheTokens = true;
             if (!error) out.problems.Add(offsetOf(p), "invalid UTF-8 in the event; bad bytes shown as '?'");
         }
         if (error) {
