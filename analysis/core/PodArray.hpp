@@ -3,6 +3,7 @@
 // is large: growth is an mremap (page tables move, bytes are not copied) and release gives the
 // pages straight back to the system. Loading relies on both to keep peak memory near the size
 // of what it keeps.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -109,6 +110,7 @@ public:
 
 private:
     static constexpr size_t kMapThresholdBytes = 16 * 1024;
+    static constexpr size_t kFirstMappingBytes = 1024 * 1024;
     static constexpr size_t kPageBytes = 4096;
 
     static size_t BytesFor(size_t capacity) {
@@ -124,6 +126,9 @@ private:
         const bool quadruple = IsMapped(m_capacity) && m_capacity * sizeof(T) < (size_t{64} << 20);
         size_t capacity = m_capacity < 16 ? 16 : quadruple ? m_capacity * 4 : m_capacity + m_capacity / 2;
         if (capacity < needed) capacity = needed;
+        // The first mapping reserves 1 MiB of address space at once: the arrays of a chunk being
+        // decoded then rarely grow again, and each growth of a mapping is a system call.
+        if (IsMapped(capacity) && !IsMapped(m_capacity)) capacity = std::max(capacity, kFirstMappingBytes / sizeof(T));
         GrowExactly(capacity);
     }
 

@@ -1,9 +1,11 @@
 #include "core/StringPool.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace tracelens {
 namespace {
+constexpr size_t kFirstArenaBlockBytes = 4 << 10;
 constexpr size_t kArenaBlockBytes = 1 << 20;
 }
 
@@ -73,7 +75,10 @@ void StringPool::Rehash(size_t slotCount) {
 
 std::string_view StringPool::CopyIntoArena(std::string_view text) {
     if (m_arenaBlocks.empty() || m_arenaUsed + text.size() > m_arenaBlockSize) {
-        m_arenaBlockSize = text.size() > kArenaBlockBytes ? text.size() : kArenaBlockBytes;
+        // Blocks double from a small first one: a chunk of a trace interns a few hundred names,
+        // and a block of its own mapping would cost two system calls and a page for each chunk.
+        const size_t next = m_arenaBlocks.empty() ? kFirstArenaBlockBytes : std::min(m_arenaBlockSize * 2, kArenaBlockBytes);
+        m_arenaBlockSize = std::max(text.size(), next);
         m_arenaBlocks.emplace_back(new char[m_arenaBlockSize]);
         m_arenaUsed = 0;
     }
