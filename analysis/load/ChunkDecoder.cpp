@@ -571,6 +571,12 @@ struct ChunkDecoder::Impl {
 ChunkDecoder::ChunkDecoder(const TraceText& text) : m_impl(std::make_unique<Impl>(text)) {}
 ChunkDecoder::~ChunkDecoder() = default;
 
+void ChunkDecoder::Reserve(uint64_t chunkBytes) {
+    // The fast path parses the chunk behind a '[' and before a ']'.
+    if (m_impl->parser.allocate(chunkBytes + 2) != simdjson::SUCCESS) return;  // iterate() retries and reports
+    m_impl->buffer.reserve(chunkBytes + 2 + simdjson::SIMDJSON_PADDING);
+}
+
 bool ChunkDecoder::DecodeFast(uint64_t beginOffset, uint64_t endOffset, ChunkEvents& out) {
     Impl& impl = *m_impl;
     impl.Begin(out);

@@ -17,6 +17,10 @@ public:
     ChunkDecoder(const ChunkDecoder&) = delete;
     ChunkDecoder& operator=(const ChunkDecoder&) = delete;
 
+    // Sizes the parser and the copy buffer once for chunks of up to 'chunkBytes': each growth
+    // would give the old buffers back and fault in new ones.
+    void Reserve(uint64_t chunkBytes);
+
     // Fast path: the events in [beginOffset, endOffset) (from an event's '{' to just after the
     // last event's '}') are copied behind a '[' and parsed as one document by simdjson.
     // Returns false on any JSON error; 'out' is then unusable and the slow path must run.

@@ -151,10 +151,15 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     std::vector<ChunkEvents> chunks(plan.size());
     std::vector<char> fastOk(plan.size(), 0);
 
+    uint64_t largestChunk = 0;
+    for (const ChunkPlan& piece : plan)
+        if (piece.fastEnd > piece.begin) largestChunk = std::max(largestChunk, piece.fastEnd - piece.begin);
+
     // Parallel: every chunk but the last takes the fast path from its guessed start.
     std::atomic<size_t> next{0};
     auto worker = [&] {
         ChunkDecoder decoder(source);
+        decoder.Reserve(largestChunk);
         for (size_t i; (i = next.fetch_add(1)) < plan.size();) {
             const ChunkPlan& piece = plan[i];
             const char* firstByte = SkipWhitespace(base + piece.begin, base + source.size());
