@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include "TestSupport.hpp"
 
 using namespace tracelens;
@@ -121,6 +123,28 @@ TEST_CASE("flows match by category and id text, ids beyond 2^64 included, one st
     CHECK(model->flows[0].toTs == 20000);
     CHECK(model->flows[0].toEnclosing);
     CHECK(model->Name(model->flows[2].category) == "async_npu");
+}
+
+TEST_CASE("flow ids far from their event's start or longer than 255 bytes match, whatever the chunks") {
+    const std::string longId(300, 'x');
+    const std::string padding(70000, 'p');  // puts the id more than 64 KiB into its event
+    auto flow = [](const std::string& ph, const std::string& id, double ts, const std::string& before) {
+        return "{\"ph\": \"" + ph + "\", \"cat\": \"c\", \"name\": \"n\", \"pid\": 1, \"tid\": 1, \"ts\": " +
+               std::to_string(ts) + before + ", \"id\": " + id + ", \"bp\": \"e\"}";
+    };
+    const std::string farArgs = ", \"args\": {\"pad\": \"" + padding + "\"}";
+    const std::string json = "[" + flow("s", "\"" + longId + "\"", 1, "") + ",\n" +
+                             flow("f", "\"" + longId + "\"", 2, "") + ",\n" +
+                             flow("s", "\"near and far\"", 3, "") + ",\n" +
+                             flow("f", "\"near and far\"", 4, farArgs) + ",\n" +
+                             flow("s", "\"far only\"", 5, farArgs) + ",\n" +
+                             flow("s", "7", 6, "") + ",\n" + flow("f", "\"7\"", 7, farArgs) + "]";
+    auto single = LoadJson(json);
+    CHECK(single->report.matchedFlows == 3);
+    CHECK(single->report.unmatchedFlowEvents == 1);
+    CHECK(single->report.problemCount == 0);
+    auto parallel = LoadJson(json, 2, 1024);
+    CHECK(DumpModel(*parallel) == DumpModel(*single));
 }
 
 TEST_CASE("async begin and end pair by category and id and are laid out in lanes") {

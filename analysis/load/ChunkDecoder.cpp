@@ -424,14 +424,16 @@ struct ChunkDecoder::Impl {
         }
     }
 
-    // The id of a flow: hashed, with its place relative to the event for exact comparison.
+    // The place of a flow's id relative to its event, where the matcher reads it to compute
+    // the flow's key; an id that cannot be found that way has its key computed now.
     void SetFlowId(std::string_view token, const char* eventStart, RawFlow& flow) {
         token = TrimToken(token);
         if (token.size() >= 2 && token.front() == '"' && token.back() == '"') token = token.substr(1, token.size() - 2);
-        flow.key = HashBytes(token) ^ (out->strings.Hash(flow.category) * 0x9E3779B97F4A7C15ull);
         const uint64_t delta = static_cast<uint64_t>(token.data() - eventStart);
         flow.idOffset = delta < kIdTooFar ? static_cast<uint16_t>(delta) : kIdTooFar;
         flow.idLength = token.size() < kIdTooLong ? static_cast<uint8_t>(token.size()) : kIdTooLong;
+        if (flow.idOffset == kIdTooFar || flow.idLength == kIdTooLong)
+            out->farFlowKeys.push_back({out->flows.size(), FlowKey(token, out->strings.Hash(flow.category))});
     }
 
     error_code DecodeEvent(ondemand::value element, uint64_t offset, const char* eventStart) {

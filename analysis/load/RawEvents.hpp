@@ -3,6 +3,7 @@
 // Strings here are ids in the chunk's own StringPool; tracks are the chunk's own indices.
 #include <array>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "core/PodArray.hpp"
@@ -85,11 +86,11 @@ struct CounterSeriesKey {
 
 enum class FlowPhase : uint8_t { kStart, kStep, kFinish };
 // A flow event. Its id is not interned (ids are mostly unique, and there are as many as flow
-// events): it is matched by a hash of (category, id), and the text at ref + idOffset settles a
-// hash collision.
+// events): it is matched by FlowKey, a hash of (category, id) that the matcher computes from the
+// id's text at ref + idOffset, where it also settles a hash collision. Not keeping the key here
+// saves 8 of 32 bytes for each flow event while the chunks wait to be merged.
 struct RawFlow {
     TimeNs ts;
-    uint64_t key;             // hash of category and id text
     uint64_t ref : 40;        // traces up to 1 TiB
     uint64_t idOffset : 16;   // from ref; kIdTooFar when the id is not within 64 KiB of the event start
     uint64_t idLength : 8;    // kIdTooLong when longer
@@ -98,19 +99,22 @@ struct RawFlow {
     FlowPhase phase : 2;
     bool bindToEnclosing : 1;  // "bp": "e", or a start without bp
 };
-static_assert(sizeof(RawFlow) == 32);
+static_assert(sizeof(RawFlow) == 24);
 constexpr uint16_t kIdTooFar = 0xFFFF;
 constexpr uint8_t kIdTooLong = 0xFF;
 
-// Flow events in matching order: by key, then time, then file order.
-struct FlowOrder {
-    bool operator()(const RawFlow& a, const RawFlow& b) const {
-        if (a.key != b.key) return a.key < b.key;
-        if (a.ts != b.ts) return a.ts < b.ts;
-        return a.ref < b.ref;
-    }
+// The matching key of a flow event: its id as text (a string's quotes stripped, so that 7 and
+// "7" match) hashed with its category's HashBytes.
+inline uint64_t FlowKey(std::string_view idText, uint64_t categoryHash) {
+    return HashBytes(idText) ^ (categoryHash * 0x9E3779B97F4A7C15ull);
+}
+
+// The key of a flow event whose id cannot be found again from the event (kIdTooFar or
+// kIdTooLong): computed while the event is decoded. 'index' is its place in ChunkEvents::flows.
+struct FarFlowKey {
+    uint64_t index;
+    uint64_t key;
 };
-inline constexpr FlowOrder FlowBefore{};
 
 enum class MetadataKind : uint8_t { kProcessName, kProcessLabels, kProcessSortIndex, kThreadName, kThreadSortIndex };
 struct RawMetadata {
@@ -159,6 +163,7 @@ struct ChunkEvents {
     PodArray<RawCounter> counters;
     std::vector<CounterSeriesKey> counterSeries;
     PodArray<RawFlow> flows;
+    std::vector<FarFlowKey> farFlowKeys;  // by index; rare
     std::vector<RawMetadata> metadata;
     PhaseCounts phases;
     uint64_t eventCount = 0;  // elements of the event array, malformed ones included

@@ -8,7 +8,9 @@
 namespace tracelens {
 namespace {
 
-constexpr int kBucketBits = 10;
+// 256 buckets: the first chunks moved write a page of every bucket at once, ahead of the
+// memory they release, so fewer buckets keep that lead small (1 MiB).
+constexpr int kBucketBits = 8;
 constexpr size_t kBuckets = size_t{1} << kBucketBits;
 
 size_t BucketOf(uint64_t key) { return static_cast<size_t>(key >> (64 - kBucketBits)); }
@@ -24,6 +26,17 @@ struct ArrowOrder {
 };
 constexpr ArrowOrder ArrowBefore{};
 
+// Flow events in matching order: by key, then time, then file order.
+struct FlowOrder {
+    template <typename Keyed>
+    bool operator()(const Keyed& a, const Keyed& b) const {
+        if (a.key != b.key) return a.key < b.key;
+        if (a.flow.ts != b.flow.ts) return a.flow.ts < b.flow.ts;
+        return a.flow.ref < b.flow.ref;
+    }
+};
+constexpr FlowOrder FlowBefore{};
+
 // Raw events are given back in pieces of at least this size: each return costs every core a
 // TLB flush.
 constexpr uint64_t kDiscardBytes = 1 << 20;
@@ -34,10 +47,33 @@ FlowMatcher::FlowMatcher(std::vector<ChunkEvents>& chunks, const std::vector<std
                          const std::vector<std::vector<uint32_t>>& trackRemap, std::string_view text)
     : m_chunks(chunks), m_stringRemap(stringRemap), m_trackRemap(trackRemap), m_text(text) {}
 
+// The keys of a chunk's flow events, in order: from the id texts, or kept by the decoder for
+// ids it could not point at.
+class FlowMatcher::ChunkKeys {
+public:
+    ChunkKeys(const FlowMatcher& matcher, const ChunkEvents& chunk)
+        : m_matcher(matcher), m_chunk(chunk), m_far(chunk.farFlowKeys.begin()) {}
+    uint64_t Next() {
+        const size_t index = m_index++;
+        if (m_far != m_chunk.farFlowKeys.end() && m_far->index == index) return (m_far++)->key;
+        const RawFlow& flow = m_chunk.flows[index];
+        return FlowKey(m_matcher.m_text.substr(flow.ref + flow.idOffset, flow.idLength),
+                       m_chunk.strings.Hash(flow.category));
+    }
+
+private:
+    const FlowMatcher& m_matcher;
+    const ChunkEvents& m_chunk;
+    std::vector<FarFlowKey>::const_iterator m_far;
+    size_t m_index = 0;
+};
+
 void FlowMatcher::Gather(unsigned threads) {
     m_threads = std::max(1u, threads);
     // Counts per chunk and bucket give every chunk its own slots in each bucket, so that chunks
-    // are moved in parallel and each one is read once, front to back.
+    // are moved in parallel and each one is read once, front to back. The keys are computed
+    // from the id texts in both passes: holding them between the passes would cost 8 bytes a
+    // flow event at the moment memory peaks.
     const size_t chunkCount = m_chunks.size();
     std::vector<std::vector<uint64_t>> slot(chunkCount, std::vector<uint64_t>(kBuckets, 0));
     // Chunks are taken in file order: a chunk's slots lie just behind the previous chunk's in
@@ -45,7 +81,8 @@ void FlowMatcher::Gather(unsigned threads) {
     std::vector<uint64_t> fileOrder(chunkCount);
     for (size_t c = 0; c < chunkCount; ++c) fileOrder[c] = chunkCount - c;
     ParallelFor(chunkCount, threads, fileOrder, [&](size_t c) {
-        for (const RawFlow& flow : m_chunks[c].flows) ++slot[c][BucketOf(flow.key)];
+        ChunkKeys keys(*this, m_chunks[c]);
+        for (size_t i = 0; i < m_chunks[c].flows.size(); ++i) ++slot[c][BucketOf(keys.Next())];
     });
     m_bucketStart.assign(kBuckets + 1, 0);
     uint64_t position = 0;
@@ -63,12 +100,15 @@ void FlowMatcher::Gather(unsigned threads) {
         std::vector<uint64_t>& next = slot[c];
         const std::vector<StringId>& strings = m_stringRemap[c];
         const std::vector<uint32_t>& tracks = m_trackRemap[c];
+        ChunkKeys keys(*this, m_chunks[c]);
         for (RawFlow flow : m_chunks[c].flows) {
+            const uint64_t key = keys.Next();
             flow.category = strings[flow.category];
             flow.track = tracks[flow.track];
-            m_gathered[next[BucketOf(flow.key)]++] = flow;
+            m_gathered[next[BucketOf(key)]++] = {key, flow};
         }
         m_chunks[c].flows.Release();
+        m_chunks[c].farFlowKeys = {};
     });
 
     // Parts of about equal size, several per thread so that none waits long for the last one.
@@ -91,17 +131,17 @@ void FlowMatcher::MatchPart(size_t part) {
     Flow* out = first;
     uint64_t kept = m_bucketStart[m_partBucket[part]];
     for (size_t b = m_partBucket[part]; b < m_partBucket[part + 1]; ++b) {
-        RawFlow* const begin = m_gathered.data() + m_bucketStart[b];
-        RawFlow* const end = m_gathered.data() + m_bucketStart[b + 1];
+        KeyedFlow* const begin = m_gathered.data() + m_bucketStart[b];
+        KeyedFlow* const end = m_gathered.data() + m_bucketStart[b + 1];
         std::sort(begin, end, FlowBefore);
-        for (RawFlow* i = begin; i < end;) {
-            RawFlow* same = i + 1;
+        for (KeyedFlow* i = begin; i < end;) {
+            KeyedFlow* same = i + 1;
             while (same < end && same->key == i->key) ++same;
             MatchKey(i, same, result, out);
             i = same;
         }
         // Raw events shrink as arrows grow: the peak stays near the larger of the two.
-        if ((m_bucketStart[b + 1] - kept) * sizeof(RawFlow) >= kDiscardBytes) {
+        if ((m_bucketStart[b + 1] - kept) * sizeof(KeyedFlow) >= kDiscardBytes) {
             m_gathered.DiscardPages(kept, m_bucketStart[b + 1]);
             kept = m_bucketStart[b + 1];
         }
@@ -149,27 +189,29 @@ std::string_view FlowMatcher::IdText(const RawFlow& flow) const {
 // split first. Reading the id text is a random access into the trace, so the common pair of
 // one start and one finish trusts the 64-bit hash: a collision there needs two ids whose
 // hashes agree and whose other ends are both missing.
-void FlowMatcher::MatchKey(RawFlow* begin, RawFlow* end, PartResult& result, Flow*& out) const {
+void FlowMatcher::MatchKey(KeyedFlow* begin, KeyedFlow* end, PartResult& result, Flow*& out) const {
     const size_t size = static_cast<size_t>(end - begin);
-    if (size == 1 || (size == 2 && begin[0].phase != begin[1].phase && begin[0].category == begin[1].category)) {
+    if (size == 1 || (size == 2 && begin[0].flow.phase != begin[1].flow.phase &&
+                      begin[0].flow.category == begin[1].flow.category)) {
         MatchGroup(begin, end, result, out);
         return;
     }
-    const std::string_view firstText = IdText(*begin);
+    auto sameId = [this](const KeyedFlow& a, const KeyedFlow& b) {
+        return a.flow.category == b.flow.category && IdText(a.flow) == IdText(b.flow);
+    };
     bool oneId = true;
-    for (const RawFlow* f = begin; f < end && oneId; ++f)
-        oneId = f->category == begin->category && IdText(*f) == firstText;
+    for (const KeyedFlow* f = begin; f < end && oneId; ++f) oneId = sameId(*f, *begin);
     if (oneId) {
         MatchGroup(begin, end, result, out);
         return;
     }
-    std::stable_sort(begin, end, [&](const RawFlow& a, const RawFlow& b) {
-        if (a.category != b.category) return a.category < b.category;
-        return IdText(a) < IdText(b);
+    std::stable_sort(begin, end, [&](const KeyedFlow& a, const KeyedFlow& b) {
+        if (a.flow.category != b.flow.category) return a.flow.category < b.flow.category;
+        return IdText(a.flow) < IdText(b.flow);
     });
-    for (RawFlow* k = begin; k < end;) {
-        RawFlow* sameEnd = k;
-        while (sameEnd < end && sameEnd->category == k->category && IdText(*sameEnd) == IdText(*k)) ++sameEnd;
+    for (KeyedFlow* k = begin; k < end;) {
+        KeyedFlow* sameEnd = k;
+        while (sameEnd < end && sameId(*sameEnd, *k)) ++sameEnd;
         MatchGroup(k, sameEnd, result, out);
         k = sameEnd;
     }
@@ -179,14 +221,15 @@ void FlowMatcher::MatchKey(RawFlow* begin, RawFlow* end, PartResult& result, Flo
 // the latest start or step before it; one start may feed several finishes (Ascend writes 1
 // 's' and 2 'f' for some HostToDevice ids). A finish earlier than every start (device and host
 // clocks disagree) joins the first start.
-void FlowMatcher::MatchGroup(const RawFlow* begin, const RawFlow* end, PartResult& result, Flow*& out) const {
+void FlowMatcher::MatchGroup(const KeyedFlow* begin, const KeyedFlow* end, PartResult& result, Flow*& out) const {
     const RawFlow* firstStart = nullptr;
-    for (const RawFlow* f = begin; f < end && !firstStart; ++f)
-        if (f->phase == FlowPhase::kStart) firstStart = f;
+    for (const KeyedFlow* k = begin; k < end && !firstStart; ++k)
+        if (k->flow.phase == FlowPhase::kStart) firstStart = &k->flow;
     const RawFlow* source = nullptr;
     bool sourceUsed = false;
     bool firstStartUsed = false;
-    for (const RawFlow* f = begin; f < end; ++f) {
+    for (const KeyedFlow* k = begin; k < end; ++k) {
+        const RawFlow* f = &k->flow;
         if (f->phase == FlowPhase::kStart) {
             if (source && !sourceUsed) ++result.unmatched;
             source = f;

@@ -21,9 +21,9 @@ public:
     FlowMatcher(std::vector<ChunkEvents>& chunks, const std::vector<std::vector<StringId>>& stringRemap,
                 const std::vector<std::vector<uint32_t>>& trackRemap, std::string_view text);
 
-    // Moves every chunk's flow events, with model ids, into one array ordered by bucket, on
-    // 'threads' threads (Finish uses as many); each chunk's own array is released as soon as it
-    // has been moved.
+    // Moves every chunk's flow events, keyed and with model ids, into one array ordered by
+    // bucket, on 'threads' threads (Finish uses as many); each chunk's own array is released as
+    // soon as it has been moved.
     void Gather(unsigned threads);
 
     size_t PartCount() const { return m_partBucket.size() - 1; }
@@ -40,8 +40,14 @@ private:
         uint64_t arrows = 0;     // written at m_arrows[first raw event of the part]
         uint64_t unmatched = 0;  // flow events that belong to no arrow
     };
-    void MatchKey(RawFlow* begin, RawFlow* end, PartResult& result, Flow*& out) const;
-    void MatchGroup(const RawFlow* begin, const RawFlow* end, PartResult& result, Flow*& out) const;
+    // A flow event with its key, as the matcher sorts them.
+    struct KeyedFlow {
+        uint64_t key;
+        RawFlow flow;
+    };
+    class ChunkKeys;
+    void MatchKey(KeyedFlow* begin, KeyedFlow* end, PartResult& result, Flow*& out) const;
+    void MatchGroup(const KeyedFlow* begin, const KeyedFlow* end, PartResult& result, Flow*& out) const;
     std::string_view IdText(const RawFlow& flow) const;
 
     std::vector<ChunkEvents>& m_chunks;
@@ -50,7 +56,7 @@ private:
     std::string_view m_text;
     std::vector<uint64_t> m_bucketStart;  // raw events of bucket b: [m_bucketStart[b], m_bucketStart[b + 1])
     std::vector<size_t> m_partBucket;     // buckets of part p: [m_partBucket[p], m_partBucket[p + 1])
-    PodArray<RawFlow> m_gathered;
+    PodArray<KeyedFlow> m_gathered;
     PodArray<Flow> m_arrows;  // part p writes its arrows from m_bucketStart[first bucket of p]: never more than its events
     std::vector<PartResult> m_results;
     unsigned m_threads = 1;
