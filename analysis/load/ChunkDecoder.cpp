@@ -176,7 +176,7 @@ struct ChunkDecoder::Impl {
     };
     std::array<CachedEntities, 256> entityCache{};
 
-    void ParseEntities(std::string_view pidToken, std::string_view tidToken, uint64_t offset, EntityId* pid, EntityId* tid) {
+    [[gnu::always_inline]] void ParseEntities(std::string_view pidToken, std::string_view tidToken, uint64_t offset, EntityId* pid, EntityId* tid) {
         const bool cacheable = pidToken.size() <= 16 && tidToken.size() <= 16;
         const TokenEdges pidEdges(pidToken), tidEdges(tidToken);
         const uint64_t key = pidEdges.Hash(pidToken.size()) ^ (tidEdges.Hash(tidToken.size()) * 31);
@@ -264,7 +264,8 @@ struct ChunkDecoder::Impl {
         return false;
     }
 
-    error_code ReadFields(ondemand::object& object, EventFields& fields) {
+    // Inlined into DecodeEvent, so that the tokens stay in registers rather than in memory.
+    [[gnu::always_inline]] error_code ReadFields(ondemand::object& object, EventFields& fields) {
         for (auto fieldResult : object) {
             ondemand::field field;
             if (auto error = std::move(fieldResult).get(field)) return error;
@@ -424,16 +425,18 @@ struct ChunkDecoder::Impl {
         }
     }
 
-    // The place of a flow's id relative to its event, where the matcher reads it to compute
-    // the flow's key; an id that cannot be found that way has its key computed now.
+    // The place of a flow's id relative to its event, where the matcher reads it again to
+    // compute the flow's key, and the key's bucket; an id that cannot be found that way has its
+    // whole key kept.
     void SetFlowId(std::string_view token, const char* eventStart, RawFlow& flow) {
         token = TrimToken(token);
         if (token.size() >= 2 && token.front() == '"' && token.back() == '"') token = token.substr(1, token.size() - 2);
         const uint64_t delta = static_cast<uint64_t>(token.data() - eventStart);
         flow.idOffset = delta < kIdTooFar ? static_cast<uint16_t>(delta) : kIdTooFar;
         flow.idLength = token.size() < kIdTooLong ? static_cast<uint8_t>(token.size()) : kIdTooLong;
-        if (flow.idOffset == kIdTooFar || flow.idLength == kIdTooLong)
-            out->farFlowKeys.push_back({out->flows.size(), FlowKey(token, out->strings.Hash(flow.category))});
+        const uint64_t key = FlowKey(token, out->strings.Hash(flow.category));
+        out->flowBuckets.push_back(FlowBucket(key));
+        if (flow.idOffset == kIdTooFar || flow.idLength == kIdTooLong) out->farFlowKeys.push_back({out->flows.size(), key});
     }
 
     error_code DecodeEvent(ondemand::value element, uint64_t offset, const char* eventStart) {

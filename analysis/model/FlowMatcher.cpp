@@ -8,12 +8,9 @@
 namespace tracelens {
 namespace {
 
-// 256 buckets: the first chunks moved write a page of every bucket at once, ahead of the
-// memory they release, so fewer buckets keep that lead small (1 MiB).
-constexpr int kBucketBits = 8;
-constexpr size_t kBuckets = size_t{1} << kBucketBits;
+constexpr size_t kBuckets = kFlowBuckets;
 
-size_t BucketOf(uint64_t key) { return static_cast<size_t>(key >> (64 - kBucketBits)); }
+size_t BucketOf(uint64_t key) { return FlowBucket(key); }
 
 // Arrows by source time, then by the places of both ends: a total order, so the result does not
 // depend on how the work was split.
@@ -55,6 +52,13 @@ public:
         : m_matcher(matcher), m_chunk(chunk), m_far(chunk.farFlowKeys.begin()) {}
     uint64_t Next() {
         const size_t index = m_index++;
+        // The ids lie hundreds of bytes apart in a text long gone from the caches: asking for
+        // one a few events ahead keeps several reads from memory in flight.
+        constexpr size_t kAhead = 16;
+        if (index + kAhead < m_chunk.flows.size()) {
+            const RawFlow& later = m_chunk.flows[index + kAhead];
+            __builtin_prefetch(m_matcher.m_text.data() + later.ref + later.idOffset);
+        }
         if (m_far != m_chunk.farFlowKeys.end() && m_far->index == index) return (m_far++)->key;
         const RawFlow& flow = m_chunk.flows[index];
         return FlowKey(m_matcher.m_text.substr(flow.ref + flow.idOffset, flow.idLength),
@@ -70,10 +74,9 @@ private:
 
 void FlowMatcher::Gather(unsigned threads) {
     m_threads = std::max(1u, threads);
-    // Counts per chunk and bucket give every chunk its own slots in each bucket, so that chunks
-    // are moved in parallel and each one is read once, front to back. The keys are computed
-    // from the id texts in both passes: holding them between the passes would cost 8 bytes a
-    // flow event at the moment memory peaks.
+    // Counts per chunk and bucket (the decoder noted each event's bucket) give every chunk its
+    // own slots in each bucket, so that chunks are moved in parallel and each one is read once,
+    // front to back.
     const size_t chunkCount = m_chunks.size();
     std::vector<std::vector<uint64_t>> slot(chunkCount, std::vector<uint64_t>(kBuckets, 0));
     // Chunks are taken in file order: a chunk's slots lie just behind the previous chunk's in
@@ -81,8 +84,7 @@ void FlowMatcher::Gather(unsigned threads) {
     std::vector<uint64_t> fileOrder(chunkCount);
     for (size_t c = 0; c < chunkCount; ++c) fileOrder[c] = chunkCount - c;
     ParallelFor(chunkCount, threads, fileOrder, [&](size_t c) {
-        ChunkKeys keys(*this, m_chunks[c]);
-        for (size_t i = 0; i < m_chunks[c].flows.size(); ++i) ++slot[c][BucketOf(keys.Next())];
+        for (const uint8_t bucket : m_chunks[c].flowBuckets) ++slot[c][bucket];
     });
     m_bucketStart.assign(kBuckets + 1, 0);
     uint64_t position = 0;
@@ -108,6 +110,7 @@ void FlowMatcher::Gather(unsigned threads) {
             m_gathered[next[BucketOf(key)]++] = {key, flow};
         }
         m_chunks[c].flows.Release();
+        m_chunks[c].flowBuckets.Release();
         m_chunks[c].farFlowKeys = {};
     });
 
