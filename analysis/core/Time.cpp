@@ -21,6 +21,24 @@ std::string_view Trim(std::string_view text) {
     return text;
 }
 
+// "1736408883688177.930" with its quotes, as Ascend profilers write every timestamp: 16 digits,
+// a point and 3 digits, read as three words. False for anything else.
+bool ParseAscendTimestamp(std::string_view token, TimeNs* outNs) {
+    using namespace digit_run_detail;
+    if (token.size() != 22 || token[0] != '"' || token[17] != '.' || token[21] != '"') return false;
+    uint64_t high, low, fraction;
+    std::memcpy(&high, token.data() + 1, 8);
+    std::memcpy(&low, token.data() + 9, 8);
+    std::memcpy(&fraction, token.data() + 18, 8);
+    fraction = (fraction & 0xFFFFFFull) | 0x3030303030000000ull;  // the 3 decimals, then '0's
+    if (NonDigitBytes(high) | NonDigitBytes(low) | NonDigitBytes(fraction)) return false;
+    const uint64_t micros = ValueOfDigits(high, 8) * 100000000 + ValueOfDigits(low, 8);
+    const uint64_t ns = micros * 1000 + ValueOfDigits(fraction, 3);
+    if (ns > static_cast<uint64_t>(INT64_MAX)) return false;
+    *outNs = static_cast<TimeNs>(ns);
+    return true;
+}
+
 }  // namespace
 
 DecimalError ParseScaledDecimal(std::string_view text, int decimalShift, int64_t* out) {
@@ -131,24 +149,6 @@ DecimalError ParseMicrosToNs(std::string_view text, TimeNs* outNs) {
     return ParseScaledDecimal(text, 3, outNs);
 }
 
-// "1736408883688177.930" with its quotes, as Ascend profilers write every timestamp: 16 digits,
-// a point and 3 digits, read as three words. False for anything else.
-static bool ParseAscendTimestamp(std::string_view token, TimeNs* outNs) {
-    using namespace digit_run_detail;
-    if (token.size() != 22 || token[0] != '"' || token[17] != '.' || token[21] != '"') return false;
-    uint64_t high, low, fraction;
-    std::memcpy(&high, token.data() + 1, 8);
-    std::memcpy(&low, token.data() + 9, 8);
-    std::memcpy(&fraction, token.data() + 18, 8);
-    fraction = (fraction & 0xFFFFFFull) | 0x3030303030000000ull;  // the 3 decimals, then '0's
-    if (NonDigitBytes(high) | NonDigitBytes(low) | NonDigitBytes(fraction)) return false;
-    const uint64_t micros = ValueOfDigits(high, 8) * 100000000 + ValueOfDigits(low, 8);
-    const uint64_t ns = micros * 1000 + ValueOfDigits(fraction, 3);
-    if (ns > static_cast<uint64_t>(INT64_MAX)) return false;
-    *outNs = static_cast<TimeNs>(ns);
-    return true;
-}
-
 DecimalError ParseMicrosToNsPadded(std::string_view token, TimeNs* outNs) {
     if (ParseAscendTimestamp(token, outNs)) return DecimalError::kNone;
     if (token.empty()) return ParseMicrosToNs(token, outNs);
@@ -170,9 +170,10 @@ DecimalError ParseMicrosToNsPadded(std::string_view token, TimeNs* outNs) {
     // Anything else (more digits than a run holds, more than 3 decimals, "12.", signs,
     // exponents, a missing quote) stops short of the end: the general parser takes it.
     const bool plain = p == end && closed && integerDigits > 0 && fractionDigits != 0 && fractionDigits <= 3;
+    if (!plain) return ParseMicrosToNs(token, outNs);
     static constexpr uint64_t kScale[4] = {1000, 100, 10, 1};
-    const uint64_t ns = integer * 1000 + fraction * kScale[fractionDigits > 0 && fractionDigits <= 3 ? fractionDigits : 0];
-    if (!plain || ns > static_cast<uint64_t>(INT64_MAX)) return ParseMicrosToNs(token, outNs);
+    const uint64_t ns = integer * 1000 + fraction * kScale[fractionDigits < 0 ? 0 : fractionDigits];
+    if (ns > static_cast<uint64_t>(INT64_MAX)) return ParseMicrosToNs(token, outNs);
     *outNs = static_cast<TimeNs>(ns);
     return DecimalError::kNone;
 }

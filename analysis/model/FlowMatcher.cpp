@@ -8,10 +8,6 @@
 namespace tracelens {
 namespace {
 
-constexpr size_t kBuckets = kFlowBuckets;
-
-size_t BucketOf(uint64_t key) { return FlowBucket(key); }
-
 // Arrows by source time, then by the places of both ends: a total order, so the result does not
 // depend on how the work was split.
 struct ArrowOrder {
@@ -78,7 +74,7 @@ void FlowMatcher::Gather(unsigned threads) {
     // own slots in each bucket, so that chunks are moved in parallel and each one is read once,
     // front to back.
     const size_t chunkCount = m_chunks.size();
-    std::vector<std::vector<uint64_t>> slot(chunkCount, std::vector<uint64_t>(kBuckets, 0));
+    std::vector<std::vector<uint64_t>> slot(chunkCount, std::vector<uint64_t>(kFlowBuckets, 0));
     // Chunks are taken in file order: a chunk's slots lie just behind the previous chunk's in
     // every bucket, so the pages written grow as fast as the chunks released, never ahead.
     std::vector<uint64_t> fileOrder(chunkCount);
@@ -86,9 +82,9 @@ void FlowMatcher::Gather(unsigned threads) {
     ParallelFor(chunkCount, threads, fileOrder, [&](size_t c) {
         for (const uint8_t bucket : m_chunks[c].flowBuckets) ++slot[c][bucket];
     });
-    m_bucketStart.assign(kBuckets + 1, 0);
+    m_bucketStart.assign(kFlowBuckets + 1, 0);
     uint64_t position = 0;
-    for (size_t b = 0; b < kBuckets; ++b) {
+    for (size_t b = 0; b < kFlowBuckets; ++b) {
         m_bucketStart[b] = position;
         for (size_t c = 0; c < chunkCount; ++c) {
             const uint64_t count = slot[c][b];
@@ -96,7 +92,7 @@ void FlowMatcher::Gather(unsigned threads) {
             position += count;
         }
     }
-    m_bucketStart[kBuckets] = position;
+    m_bucketStart[kFlowBuckets] = position;
     m_gathered.resize(position);
     ParallelFor(chunkCount, threads, fileOrder, [&](size_t c) {
         std::vector<uint64_t>& next = slot[c];
@@ -107,7 +103,7 @@ void FlowMatcher::Gather(unsigned threads) {
             const uint64_t key = keys.Next();
             flow.category = strings[flow.category];
             flow.track = tracks[flow.track];
-            m_gathered[next[BucketOf(key)]++] = {key, flow};
+            m_gathered[next[FlowBucket(key)]++] = {key, flow};
         }
         m_chunks[c].flows.Release();
         m_chunks[c].flowBuckets.Release();
@@ -115,11 +111,11 @@ void FlowMatcher::Gather(unsigned threads) {
     });
 
     // Parts of about equal size, several per thread so that none waits long for the last one.
-    const uint64_t parts = std::clamp<uint64_t>(uint64_t{threads} * 8, 1, kBuckets);
+    const uint64_t parts = std::clamp<uint64_t>(uint64_t{threads} * 8, 1, kFlowBuckets);
     m_partBucket.assign(1, 0);
-    for (size_t b = 1; b < kBuckets; ++b)
+    for (size_t b = 1; b < kFlowBuckets; ++b)
         if (m_bucketStart[b] * parts >= position * m_partBucket.size()) m_partBucket.push_back(b);
-    m_partBucket.push_back(kBuckets);
+    m_partBucket.push_back(kFlowBuckets);
     m_results.assign(PartCount(), PartResult{});
     m_arrows.resize(position);
 }
