@@ -32,6 +32,24 @@ TEST_CASE("the event array is found in both top-level shapes") {
     CHECK(FindEventArray(none.data(), none.data() + none.size(), &problem) == nullptr);
 }
 
+TEST_CASE("the array's end is read from the file's tail only when nothing else can follow it") {
+    auto lastEventAndEnd = [](const std::string& text) -> std::string {
+        const char* lastEvent = nullptr;
+        const char* close = FindPlainArrayEnd(text.data(), text.data() + text.size(), &lastEvent);
+        if (!close) return "none";
+        return std::to_string(lastEvent - text.data()) + " " + std::to_string(close - text.data());
+    };
+    CHECK(lastEventAndEnd(R"([{"a": 1}, {"b": 2}])") == "18 19");
+    CHECK(lastEventAndEnd("[{}]\n\n") == "2 3");
+    CHECK(lastEventAndEnd(R"({"traceEvents": [{} ] } )") == "18 20");
+    CHECK(lastEventAndEnd(R"({"traceEvents": [{}], "otherData": {}})") == "none");
+    CHECK(lastEventAndEnd(R"({"traceEvents": [{}], "x": [{}]})") == "29 30");  // a wrong guess: parsing refutes it
+    CHECK(lastEventAndEnd("[]") == "none");
+    CHECK(lastEventAndEnd(R"([{"a": 1}, {"b")") == "none");
+    CHECK(lastEventAndEnd("   ") == "none");
+    CHECK(lastEventAndEnd("") == "none");
+}
+
 TEST_CASE("likely event starts are never taken from inside a string") {
     const std::string text = R"({"name": "x}, {\"y\": 1"}, {"ph": "X"})";
     const char* start = FindLikelyEventStart(text.data(), text.data() + text.size(), text.data() + text.size());

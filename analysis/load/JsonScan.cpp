@@ -46,11 +46,27 @@ const char* FindStructural(const char* p, const char* end) {
     return p;
 }
 
+// The last byte before 'end' that is not white space, or nullptr.
+const char* LastSignificant(const char* begin, const char* end) {
+    while (end > begin && IsSpace(end[-1])) --end;
+    return end > begin ? end - 1 : nullptr;
+}
+
 }  // namespace
 
 const char* SkipWhitespace(const char* p, const char* end) {
     while (p < end && IsSpace(*p)) ++p;
     return p;
+}
+
+const char* FindPlainArrayEnd(const char* begin, const char* end, const char** lastEvent) {
+    const char* close = LastSignificant(begin, end);
+    if (close && *close == '}') close = LastSignificant(begin, close);
+    if (!close || *close != ']') return nullptr;
+    const char* last = LastSignificant(begin, close);
+    if (!last || *last != '}') return nullptr;
+    *lastEvent = last;
+    return close;
 }
 
 ScanResult SkipString(const char* p, const char* end) {

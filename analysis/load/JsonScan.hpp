@@ -33,4 +33,11 @@ const char* FindEventArray(const char* begin, const char* end, const char** prob
 // A guess: callers verify it by parsing from a known boundary.
 const char* FindLikelyEventStart(const char* from, const char* limit, const char* textEnd);
 
+// The closing ']' of the event array when the file ends as most traces do: with that ']' and
+// white space (a bare array), or with ']' and the '}' of the object around it. '*lastEvent'
+// is then the '}' of the event just before it. Returns nullptr when the tail looks different
+// (more keys after the array, an empty array, a truncated file). A guess like the one above:
+// callers verify it by parsing.
+const char* FindPlainArrayEnd(const char* begin, const char* end, const char** lastEvent);
+
 }  // namespace tracelens

@@ -22,6 +22,7 @@ struct ChunkPlan {
     uint64_t begin = 0;      // offset of the chunk's first element (a guess except for chunk 0)
     uint64_t fastEnd = 0;    // just after the '}' of its last element (0: no fast path)
     uint64_t stop = UINT64_MAX;  // where the next chunk begins
+    uint64_t arrayEnd = 0;       // the last chunk's guess at the array's ']' (0: none)
 };
 
 // Cuts [first, size) at likely event boundaries about every 'chunkBytes'.
@@ -46,6 +47,13 @@ std::vector<ChunkPlan> PlanChunks(const TraceText& text, uint64_t first, uint64_
             while (p > base && *p != '}') --p;
             plan[i].fastEnd = static_cast<uint64_t>(p - base) + 1;
         }
+    }
+    // The last chunk ends at the array's ']'. Where the file's tail makes that plain, it takes
+    // the fast path too, instead of parsing its events one by one while the other threads wait.
+    const char* lastEvent = nullptr;
+    if (const char* close = FindPlainArrayEnd(base + plan.back().begin, end, &lastEvent)) {
+        plan.back().fastEnd = static_cast<uint64_t>(lastEvent - base) + 1;
+        plan.back().arrayEnd = static_cast<uint64_t>(close - base);
     }
     return plan;
 }
@@ -168,7 +176,8 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
                 const uint64_t begin = static_cast<uint64_t>(firstByte - base);
                 if (decoder.DecodeFast(begin, piece.fastEnd, chunks[i])) {
                     chunks[i].beginOffset = piece.begin;
-                    chunks[i].endOffset = piece.stop;
+                    chunks[i].endOffset = piece.arrayEnd ? piece.arrayEnd : piece.stop;
+                    chunks[i].reachedArrayEnd = piece.arrayEnd != 0;
                     fastOk[i] = 1;
                 } else {
                     chunks[i] = ChunkEvents();
