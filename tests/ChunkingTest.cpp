@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <random>
+#include <utility>
 
 #include "TestSupport.hpp"
 
@@ -53,12 +54,16 @@ TEST_CASE("parallel chunked loading gives exactly the single-threaded result, ev
         const std::string bare = std::string(head.size(), ' ') + array + "\n";
         const std::string reference = DumpModel(*LoadJson(object, 1, 1ull << 30));
         CHECK(DumpModel(*LoadJson(bare, 1, 1ull << 30)) == reference);
-        for (uint64_t chunkBytes : {256ull, 1000ull, 4096ull, 65536ull}) {
+        // Chunks of one run each, and chunks of many runs that simdjson parses one after another.
+        const std::pair<uint64_t, uint64_t> sizes[] = {{256, 256}, {1000, 1000}, {4096, 4096}, {65536, 65536},
+                                                       {65536, 1000}, {16384, 300}};
+        for (const auto& [chunkBytes, runBytes] : sizes) {
             CAPTURE(seed);
             CAPTURE(chunkBytes);
+            CAPTURE(runBytes);
             for (const std::string* json : {&object, &bare}) {
-                CHECK(DumpModel(*LoadJson(*json, 2, chunkBytes)) == reference);
-                CHECK(DumpModel(*LoadJson(*json, 4, chunkBytes)) == reference);
+                CHECK(DumpModel(*LoadJson(*json, 2, chunkBytes, runBytes)) == reference);
+                CHECK(DumpModel(*LoadJson(*json, 4, chunkBytes, runBytes)) == reference);
             }
         }
     }

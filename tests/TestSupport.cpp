@@ -7,10 +7,11 @@
 
 namespace tracelens::test {
 
-std::unique_ptr<TraceModel> LoadJson(const std::string& json, unsigned threads, uint64_t chunkBytes) {
+std::unique_ptr<TraceModel> LoadJson(const std::string& json, unsigned threads, uint64_t chunkBytes, uint64_t runBytes) {
     LoadOptions options;
     options.threads = threads;
     options.chunkBytes = chunkBytes;
+    options.runBytes = runBytes;
     auto result = LoadTraceText(TraceText::FromString(json), "test.json", options);
     REQUIRE_MESSAGE(result.ok(), (result.ok() ? "" : result.message()));
     return std::move(result.value());

@@ -576,41 +576,43 @@ struct ChunkDecoder::Impl {
 ChunkDecoder::ChunkDecoder(const TraceText& text) : m_impl(std::make_unique<Impl>(text)) {}
 ChunkDecoder::~ChunkDecoder() = default;
 
-void ChunkDecoder::Reserve(uint64_t chunkBytes) {
-    // The fast path parses the chunk behind a '[' and before a ']'.
-    if (m_impl->parser.allocate(chunkBytes + 2) != simdjson::SUCCESS) return;  // iterate() retries and reports
-    m_impl->buffer.reserve(chunkBytes + 2 + simdjson::SIMDJSON_PADDING);
+void ChunkDecoder::Reserve(uint64_t runBytes) {
+    // The fast path parses a run behind a '[' and before a ']'.
+    if (m_impl->parser.allocate(runBytes + 2) != simdjson::SUCCESS) return;  // iterate() retries and reports
+    m_impl->buffer.reserve(runBytes + 2 + simdjson::SIMDJSON_PADDING);
 }
 
-bool ChunkDecoder::DecodeFast(uint64_t beginOffset, uint64_t endOffset, ChunkEvents& out) {
+bool ChunkDecoder::DecodeFast(std::span<const EventRun> runs, ChunkEvents& out) {
     Impl& impl = *m_impl;
     impl.Begin(out);
-    const uint64_t length = endOffset - beginOffset;
-    impl.buffer.resize(length + 2 + simdjson::SIMDJSON_PADDING);
-    char* buffer = impl.buffer.data();
-    buffer[0] = '[';
-    std::memcpy(buffer + 1, impl.text.data() + beginOffset, length);
-    buffer[length + 1] = ']';
-    std::memset(buffer + length + 2, 0, simdjson::SIMDJSON_PADDING);
+    for (const EventRun& run : runs) {
+        const uint64_t length = run.end - run.begin;
+        impl.buffer.resize(length + 2 + simdjson::SIMDJSON_PADDING);
+        char* buffer = impl.buffer.data();
+        buffer[0] = '[';
+        std::memcpy(buffer + 1, impl.text.data() + run.begin, length);
+        buffer[length + 1] = ']';
+        std::memset(buffer + length + 2, 0, simdjson::SIMDJSON_PADDING);
 
-    ondemand::document doc;
-    if (impl.parser.iterate(buffer, length + 2, impl.buffer.size()).get(doc)) return false;
-    ondemand::array array;
-    if (doc.get_array().get(array)) return false;
-    for (auto elementResult : array) {
-        ondemand::value element;
-        if (std::move(elementResult).get(element)) return false;
-        const char* location;
-        if (element.current_location().get(location)) return false;
-        const uint64_t offset = beginOffset + static_cast<uint64_t>(location - (buffer + 1));
-        if (impl.DecodeEvent(element, offset, location)) return false;
-        ++out.eventCount;
+        ondemand::document doc;
+        if (impl.parser.iterate(buffer, length + 2, impl.buffer.size()).get(doc)) return false;
+        ondemand::array array;
+        if (doc.get_array().get(array)) return false;
+        for (auto elementResult : array) {
+            ondemand::value element;
+            if (std::move(elementResult).get(element)) return false;
+            const char* location;
+            if (element.current_location().get(location)) return false;
+            const uint64_t offset = run.begin + static_cast<uint64_t>(location - (buffer + 1));
+            if (impl.DecodeEvent(element, offset, location)) return false;
+            ++out.eventCount;
+        }
+        // On-Demand does not match brackets on its own: a stray '}' can end the array early. The
+        // run counts only if the array ended at the ']' appended behind it.
+        const char* rest = nullptr;
+        if (doc.current_location().get(rest) != simdjson::OUT_OF_BOUNDS) return false;
     }
-    // On-Demand does not match brackets on its own: a stray '}' can end the array early. The
-    // chunk counts only if the array ended at the ']' appended behind it.
-    const char* rest = nullptr;
-    if (doc.current_location().get(rest) != simdjson::OUT_OF_BOUNDS) return false;
-    out.beginOffset = beginOffset;
+    if (!runs.empty()) out.beginOffset = runs.front().begin;
     return true;
 }
 

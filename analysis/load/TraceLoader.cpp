@@ -19,41 +19,57 @@ namespace tracelens {
 namespace {
 
 struct ChunkPlan {
-    uint64_t begin = 0;      // offset of the chunk's first element (a guess except for chunk 0)
-    uint64_t fastEnd = 0;    // just after the '}' of its last element (0: no fast path)
+    uint64_t begin = 0;          // offset of the chunk's first element (a guess except for chunk 0)
     uint64_t stop = UINT64_MAX;  // where the next chunk begins
     uint64_t arrayEnd = 0;       // the last chunk's guess at the array's ']' (0: none)
+    std::vector<EventRun> runs;  // the chunk as guessed runs of whole events; empty: no fast path
 };
 
-// Cuts [first, size) at likely event boundaries about every 'chunkBytes'.
-std::vector<ChunkPlan> PlanChunks(const TraceText& text, uint64_t first, uint64_t chunkBytes) {
+// Cuts [first, size) at likely event boundaries about every 'runBytes' into runs, and groups
+// runs into chunks of about 'chunkBytes'. A chunk is what one thread decodes into one table;
+// a run is what simdjson parses at once.
+std::vector<ChunkPlan> PlanChunks(const TraceText& text, uint64_t first, uint64_t chunkBytes, uint64_t runBytes) {
     const char* base = text.data();
     const char* end = base + text.size();
     std::vector<uint64_t> starts{first};
     constexpr uint64_t kSearchWindow = 4ull << 20;
-    for (uint64_t nominal = first + chunkBytes; nominal + chunkBytes / 4 < text.size(); nominal += chunkBytes) {
+    for (uint64_t nominal = first + runBytes; nominal < text.size(); nominal += runBytes) {
         if (nominal <= starts.back()) continue;
         const char* limit = base + std::min<uint64_t>(text.size(), nominal + kSearchWindow);
         const char* start = FindLikelyEventStart(base + nominal, limit, end);
         if (start) starts.push_back(static_cast<uint64_t>(start - base));
     }
-    std::vector<ChunkPlan> plan(starts.size());
+    // Each run ends at the closing brace of its last element, just before the ", " ahead of the
+    // next run. The last run ends at the array's ']' where the file's tail makes that plain, so
+    // that the last chunk is parsed whole like the others instead of event by event while the
+    // other threads wait.
+    std::vector<EventRun> runs(starts.size());
     for (size_t i = 0; i < starts.size(); ++i) {
-        plan[i].begin = starts[i];
+        runs[i].begin = static_cast<uint64_t>(SkipWhitespace(base + starts[i], end) - base);
         if (i + 1 < starts.size()) {
-            plan[i].stop = starts[i + 1];
-            // Step back over ", " to the closing brace of the last element.
             const char* p = base + starts[i + 1] - 1;
             while (p > base && *p != '}') --p;
-            plan[i].fastEnd = static_cast<uint64_t>(p - base) + 1;
+            runs[i].end = static_cast<uint64_t>(p - base) + 1;
         }
     }
-    // The last chunk ends at the array's ']'. Where the file's tail makes that plain, it takes
-    // the fast path too, instead of parsing its events one by one while the other threads wait.
     const char* lastEvent = nullptr;
-    if (const char* close = FindPlainArrayEnd(base + plan.back().begin, end, &lastEvent)) {
-        plan.back().fastEnd = static_cast<uint64_t>(lastEvent - base) + 1;
-        plan.back().arrayEnd = static_cast<uint64_t>(close - base);
+    const char* close = FindPlainArrayEnd(base + starts.back(), end, &lastEvent);
+    if (close) runs.back().end = static_cast<uint64_t>(lastEvent - base) + 1;
+
+    std::vector<ChunkPlan> plan;
+    for (size_t i = 0; i < starts.size(); ++i) {
+        if (i == 0 || starts[i] - plan.back().begin >= chunkBytes) {
+            if (!plan.empty()) plan.back().stop = starts[i];
+            plan.emplace_back().begin = starts[i];
+        }
+        plan.back().runs.push_back(runs[i]);
+    }
+    if (close) plan.back().arrayEnd = static_cast<uint64_t>(close - base);
+    for (ChunkPlan& chunk : plan) {
+        const bool whole = std::all_of(chunk.runs.begin(), chunk.runs.end(), [&](const EventRun& run) {
+            return run.end > run.begin && base[run.begin] == '{';
+        });
+        if (!whole) chunk.runs.clear();
     }
     return plan;
 }
@@ -150,31 +166,28 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     const uint64_t first = static_cast<uint64_t>(arrayStart - base);
     // A chunk is a 64th of a thread's share of the file, between 1 MiB and the 4 MiB default:
-    // every core has work, and the per-thread parser buffers (copy and structural index, about
-    // twice the chunk) stay small next to the file. Below 1 MiB the per-chunk tables cost more
-    // than the smaller buffers save.
+    // every core has work, and the per-chunk tables (a page or more for each array) stay few.
+    // simdjson parses a chunk in runs of 256 KiB, so that each thread's copy of a run and its
+    // structural index (together about twice the run) stay in the core's cache.
     const uint64_t shareSixtyFourth = (source.size() - first) / (uint64_t{threads} * 64);
     const uint64_t chunkBytes = std::max<uint64_t>(std::min<uint64_t>(options.chunkBytes, std::max<uint64_t>(shareSixtyFourth, 1 << 20)), 256);
-    const std::vector<ChunkPlan> plan = PlanChunks(source, first, chunkBytes);
+    const std::vector<ChunkPlan> plan = PlanChunks(source, first, chunkBytes, std::min(chunkBytes, options.runBytes));
     std::vector<ChunkEvents> chunks(plan.size());
     std::vector<char> fastOk(plan.size(), 0);
 
-    uint64_t largestChunk = 0;
-    for (const ChunkPlan& piece : plan)
-        if (piece.fastEnd > piece.begin) largestChunk = std::max(largestChunk, piece.fastEnd - piece.begin);
+    uint64_t largestRun = 0;
+    for (const ChunkPlan& chunk : plan)
+        for (const EventRun& run : chunk.runs) largestRun = std::max(largestRun, run.end - run.begin);
 
-    // Parallel: every chunk but the last takes the fast path from its guessed start.
+    // Parallel: each chunk takes the fast path from its guessed start where it has one.
     std::atomic<size_t> next{0};
     auto worker = [&] {
         ChunkDecoder decoder(source);
-        decoder.Reserve(largestChunk);
+        decoder.Reserve(largestRun);
         for (size_t i; (i = next.fetch_add(1)) < plan.size();) {
             const ChunkPlan& piece = plan[i];
-            const char* firstByte = SkipWhitespace(base + piece.begin, base + source.size());
-            const bool startsWithEvent = firstByte < base + source.size() && *firstByte == '{';
-            if (piece.fastEnd > piece.begin && startsWithEvent) {
-                const uint64_t begin = static_cast<uint64_t>(firstByte - base);
-                if (decoder.DecodeFast(begin, piece.fastEnd, chunks[i])) {
+            if (!piece.runs.empty()) {
+                if (decoder.DecodeFast(piece.runs, chunks[i])) {
                     chunks[i].beginOffset = piece.begin;
                     chunks[i].endOffset = piece.arrayEnd ? piece.arrayEnd : piece.stop;
                     chunks[i].reachedArrayEnd = piece.arrayEnd != 0;
