@@ -8,7 +8,8 @@ namespace tracelens {
 class LoadTiming {
 public:
     LoadTiming();
-    // One line: seconds since construction, resident memory now, and the stage just finished.
+    // One line: seconds since construction, resident memory now and at most so far, and the
+    // stage just finished.
     void Report(const char* stage) const;
 
 private:
