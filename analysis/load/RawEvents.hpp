@@ -109,10 +109,10 @@ inline uint64_t FlowKey(std::string_view idText, uint64_t categoryHash) {
     return HashBytes(idText) ^ (categoryHash * 0x9E3779B97F4A7C15ull);
 }
 
-// Flow events are matched in buckets of their keys' top bits. 256 of them: the first chunks
-// gathered write a page of every bucket before they release much, and that lead stays 1 MiB.
+// Flow events are matched in buckets of their keys' top bits; the decoder notes the top 8. At
+// most 256 buckets: the first chunks gathered write a page of every bucket before they release
+// much, and that lead stays 1 MiB. Small traces take fewer (see FlowMatcher::Gather).
 constexpr int kFlowBucketBits = 8;
-constexpr size_t kFlowBuckets = size_t{1} << kFlowBucketBits;
 inline uint8_t FlowBucket(uint64_t key) { return static_cast<uint8_t>(key >> (64 - kFlowBucketBits)); }
 
 // The key of a flow event whose id cannot be found again from the event (kIdTooFar or

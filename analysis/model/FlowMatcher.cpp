@@ -74,17 +74,26 @@ void FlowMatcher::Gather(unsigned threads) {
     // own slots in each bucket, so that chunks are moved in parallel and each one is read once,
     // front to back.
     const size_t chunkCount = m_chunks.size();
-    std::vector<std::vector<uint64_t>> slot(chunkCount, std::vector<uint64_t>(kFlowBuckets, 0));
+    // Every bucket has a page being written while the chunks are moved, so a small trace takes
+    // fewer buckets (coarser runs of the decoder's): that lead stays a 16th of the events moved.
+    uint64_t flowCount = 0;
+    for (const ChunkEvents& chunk : m_chunks) flowCount += chunk.flows.size();
+    const uint64_t pages = flowCount * sizeof(KeyedFlow) / 4096;
+    int bucketBits = kFlowBucketBits;
+    while (bucketBits > 0 && (uint64_t{1} << bucketBits) * 16 > pages) --bucketBits;
+    const int shift = kFlowBucketBits - bucketBits;
+    const size_t buckets = size_t{1} << bucketBits;
+    std::vector<std::vector<uint64_t>> slot(chunkCount, std::vector<uint64_t>(buckets, 0));
     // Chunks are taken in file order: a chunk's slots lie just behind the previous chunk's in
     // every bucket, so the pages written grow as fast as the chunks released, never ahead.
     std::vector<uint64_t> fileOrder(chunkCount);
     for (size_t c = 0; c < chunkCount; ++c) fileOrder[c] = chunkCount - c;
     ParallelFor(chunkCount, threads, fileOrder, [&](size_t c) {
-        for (const uint8_t bucket : m_chunks[c].flowBuckets) ++slot[c][bucket];
+        for (const uint8_t bucket : m_chunks[c].flowBuckets) ++slot[c][bucket >> shift];
     });
-    m_bucketStart.assign(kFlowBuckets + 1, 0);
+    m_bucketStart.assign(buckets + 1, 0);
     uint64_t position = 0;
-    for (size_t b = 0; b < kFlowBuckets; ++b) {
+    for (size_t b = 0; b < buckets; ++b) {
         m_bucketStart[b] = position;
         for (size_t c = 0; c < chunkCount; ++c) {
             const uint64_t count = slot[c][b];
@@ -92,7 +101,7 @@ void FlowMatcher::Gather(unsigned threads) {
             position += count;
         }
     }
-    m_bucketStart[kFlowBuckets] = position;
+    m_bucketStart[buckets] = position;
     m_gathered.resize(position);
     ParallelFor(chunkCount, threads, fileOrder, [&](size_t c) {
         std::vector<uint64_t>& next = slot[c];
@@ -103,7 +112,7 @@ void FlowMatcher::Gather(unsigned threads) {
             const uint64_t key = keys.Next();
             flow.category = strings[flow.category];
             flow.track = tracks[flow.track];
-            m_gathered[next[FlowBucket(key)]++] = {key, flow};
+            m_gathered[next[FlowBucket(key) >> shift]++] = {key, flow};
         }
         m_chunks[c].flows.Release();
         m_chunks[c].flowBuckets.Release();
@@ -111,11 +120,11 @@ void FlowMatcher::Gather(unsigned threads) {
     });
 
     // Parts of about equal size, several per thread so that none waits long for the last one.
-    const uint64_t parts = std::clamp<uint64_t>(uint64_t{threads} * 8, 1, kFlowBuckets);
+    const uint64_t parts = std::clamp<uint64_t>(uint64_t{threads} * 8, 1, buckets);
     m_partBucket.assign(1, 0);
-    for (size_t b = 1; b < kFlowBuckets; ++b)
+    for (size_t b = 1; b < buckets; ++b)
         if (m_bucketStart[b] * parts >= position * m_partBucket.size()) m_partBucket.push_back(b);
-    m_partBucket.push_back(kFlowBuckets);
+    m_partBucket.push_back(buckets);
     m_results.assign(PartCount(), PartResult{});
     m_arrows.resize(position);
 }
