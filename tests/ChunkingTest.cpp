@@ -78,3 +78,19 @@ TEST_CASE("chunked loading of a damaged file reports the same problems as one th
     CHECK(DumpModel(*LoadJson(json, 2, 512)) == reference);
     CHECK(DumpModel(*LoadJson(json, 3, 4096)) == reference);
 }
+
+TEST_CASE("names stay right when the runs of one chunk are parsed one after another in one buffer") {
+    // Names of one length with the same first and last eight bytes, one event per run: each
+    // name lies at the same place in the run buffer as the previous run's.
+    std::string json = "[";
+    for (int i = 0; i < 40; ++i) {
+        if (i) json += ",";
+        json += R"({"ph": "X", "name": "Prefix__)" + std::string(1, static_cast<char>('a' + i % 26)) +
+                R"(__Suffix", "pid": 1, "tid": 1, "ts": )" + std::to_string(10 + i * 10) + R"(, "dur": 5})";
+    }
+    json += "]";
+    const std::string reference = DumpModel(*LoadJson(json, 1, 1ull << 30));
+    CHECK(reference.find("Prefix__b__Suffix") != std::string::npos);
+    CHECK(DumpModel(*LoadJson(json, 1, 1ull << 30, 64)) == reference);
+    CHECK(DumpModel(*LoadJson(json, 2, 1ull << 30, 64)) == reference);
+}

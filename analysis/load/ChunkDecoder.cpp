@@ -132,6 +132,7 @@ struct ChunkDecoder::Impl {
 
     void Begin(ChunkEvents& events) {
         out = &events;
+        bufferToText = 0;
         trackIndex.clear();
         seriesIndex.clear();
         tokenCache.fill(CachedToken{});
@@ -141,9 +142,10 @@ struct ChunkDecoder::Impl {
 
     // Names repeat on almost every event: a small direct-mapped cache keyed by the raw token as
     // written (quotes, escapes and all) skips decoding and hashing it. Equal raw tokens decode
-    // to equal names. The tokens point into the text or into the chunk's copy of it, which stay
-    // put while a chunk is decoded, except for the copy of a repaired event: 'cacheTokens' is
-    // off while one is decoded.
+    // to equal names. The cache keeps where the token lies in the text, which stays put: a token
+    // in the run buffer lies 'bufferToText' bytes before its place in the text, and the buffer
+    // is overwritten by the next run. A repaired event's copy has no place in the text:
+    // 'cacheTokens' is off while one is decoded.
     struct CachedToken {
         const char* data = nullptr;
         TokenEdges edges;
@@ -152,6 +154,7 @@ struct ChunkDecoder::Impl {
     };
     std::array<CachedToken, 4096> tokenCache{};
     bool cacheTokens = true;
+    ptrdiff_t bufferToText = 0;
 
     StringId InternToken(std::string_view token) {
         if (token.empty()) return 0;
@@ -162,7 +165,8 @@ struct ChunkDecoder::Impl {
             return slot.id;
         const std::string_view text = DecodeJsonString(token, nameScratch);
         const StringId id = text.empty() ? 0 : out->strings.Intern(text);
-        if (cacheTokens && token.size() <= UINT32_MAX) slot = {token.data(), edges, static_cast<uint32_t>(token.size()), id};
+        if (cacheTokens && token.size() <= UINT32_MAX)
+            slot = {token.data() + bufferToText, edges, static_cast<uint32_t>(token.size()), id};
         return id;
     }
 
@@ -593,6 +597,8 @@ bool ChunkDecoder::DecodeFast(std::span<const EventRun> runs, ChunkEvents& out) 
         std::memcpy(buffer + 1, impl.text.data() + run.begin, length);
         buffer[length + 1] = ']';
         std::memset(buffer + length + 2, 0, simdjson::SIMDJSON_PADDING);
+
+        impl.bufferToText = (impl.text.data() + run.begin) - (buffer + 1);
 
         ondemand::document doc;
         if (impl.parser.iterate(buffer, length + 2, impl.buffer.size()).get(doc)) return false;
