@@ -8,13 +8,14 @@ namespace tracelens {
 class LoadTiming {
 public:
     LoadTiming();
-    // One line: seconds since construction, resident memory now and at most so far, and the
-    // stage just finished.
+    // One line: seconds since construction, CPU seconds of all threads since construction,
+    // resident memory now and at most so far, and the stage just finished.
     void Report(const char* stage) const;
 
 private:
     bool m_enabled;
     std::chrono::steady_clock::time_point m_start;
+    double m_cpuStart;
 };
 
 }  // namespace tracelens
