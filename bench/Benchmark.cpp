@@ -3,8 +3,9 @@
 //   tracelens-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] [--threads T] [--keep]
 //
 // For each size it writes a trace with the project's generator, then, each in a fresh child
-// process so that peak memory is its own and with the file just read into the page cache: a bare single-threaded simdjson On-Demand walk over
-// the file (every field of every event touched), and tracelens's load + index. It prints both
+// process so that peak memory is its own and with the file just read into the page cache: a
+// bare single-threaded simdjson On-Demand walk over the file (every field of every event
+// touched), and tracelens's load + index. It prints both
 // times and their ratio, throughput, peak resident memory and bytes per event beyond the mapped
 // file, and viewport query times for random windows from the whole trace down to 1 µs.
 #include <fcntl.h>
@@ -68,8 +69,8 @@ struct Measure {
 
 // Reads the whole file once, so that the run measured next finds it in the page cache: the
 // parse is measured, not the disk. Some machines give the page cache back within seconds (one
-// of ours: a 167 MB file read just before was 18% cached 20 s later), so this runs before
-// every measured run, the walk's and the load's alike.
+// of ours: a 167 MB file read just before was 64% cached 17 s later and 18% 37 s later), so
+// this runs before every measured run, the walk's and the load's alike.
 // The block is static: a heap block freed here would stay resident in the heap that the child
 // inherits, and the load would reuse it unseen by the peak.
 void ReadIntoPageCache(const std::string& path) {

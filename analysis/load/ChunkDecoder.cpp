@@ -618,7 +618,6 @@ bool ChunkDecoder::DecodeFast(std::span<const EventRun> runs, ChunkEvents& out) 
         const char* rest = nullptr;
         if (doc.current_location().get(rest) != simdjson::OUT_OF_BOUNDS) return false;
     }
-    if (!runs.empty()) out.beginOffset = runs.front().begin;
     return true;
 }
 
