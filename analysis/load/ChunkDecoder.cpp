@@ -429,18 +429,16 @@ struct ChunkDecoder::Impl {
         }
     }
 
-    // The place of a flow's id relative to its event, where the matcher reads it again to
-    // compute the flow's key, and the key's bucket; an id that cannot be found that way has its
-    // whole key kept.
+    // The flow's key, and the place of its id relative to its event, where the matcher reads
+    // it again should two ids share a key.
     void SetFlowId(std::string_view token, const char* eventStart, RawFlow& flow) {
         token = TrimToken(token);
         if (token.size() >= 2 && token.front() == '"' && token.back() == '"') token = token.substr(1, token.size() - 2);
         const uint64_t delta = static_cast<uint64_t>(token.data() - eventStart);
         flow.idOffset = delta < kIdTooFar ? static_cast<uint16_t>(delta) : kIdTooFar;
         flow.idLength = token.size() < kIdTooLong ? static_cast<uint8_t>(token.size()) : kIdTooLong;
-        const uint64_t key = FlowKey(token, out->strings.Hash(flow.category));
-        out->flowBuckets.push_back(FlowBucket(key));
-        if (flow.idOffset == kIdTooFar || flow.idLength == kIdTooLong) out->farFlowKeys.push_back({out->flows.size(), key});
+        flow.key = FlowKey(token, out->strings.Hash(flow.category));
+        ++out->flowsPerBucket[FlowBucket(flow.key)];
     }
 
     error_code DecodeEvent(ondemand::value element, uint64_t offset, const char* eventStart) {

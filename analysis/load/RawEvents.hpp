@@ -86,10 +86,10 @@ struct CounterSeriesKey {
 
 enum class FlowPhase : uint8_t { kStart, kStep, kFinish };
 // A flow event. Its id is not interned (ids are mostly unique, and there are as many as flow
-// events): it is matched by FlowKey, a hash of (category, id) that the matcher computes from the
-// id's text at ref + idOffset, where it also settles a hash collision. Not keeping the key here
-// saves 8 of 32 bytes for each flow event while the chunks wait to be merged.
+// events): it is matched by 'key', a hash of (category, id) computed while the id is at hand.
+// Where two ids share a hash, the matcher reads the id again at ref + idOffset in the text.
 struct RawFlow {
+    uint64_t key;
     TimeNs ts;
     uint64_t ref : 40;        // traces up to 1 TiB
     uint64_t idOffset : 16;   // from ref; kIdTooFar when the id is not within 64 KiB of the event start
@@ -99,7 +99,7 @@ struct RawFlow {
     FlowPhase phase : 2;
     bool bindToEnclosing : 1;  // "bp": "e", or a start without bp
 };
-static_assert(sizeof(RawFlow) == 24);
+static_assert(sizeof(RawFlow) == 32);
 constexpr uint16_t kIdTooFar = 0xFFFF;
 constexpr uint8_t kIdTooLong = 0xFF;
 
@@ -109,18 +109,11 @@ inline uint64_t FlowKey(std::string_view idText, uint64_t categoryHash) {
     return HashBytes(idText) ^ (categoryHash * 0x9E3779B97F4A7C15ull);
 }
 
-// Flow events are matched in buckets of their keys' top bits; the decoder notes the top 8. At
+// Flow events are matched in buckets of their keys' top bits; the decoder counts the top 8. At
 // most 256 buckets: the first chunks gathered write a page of every bucket before they release
 // much, and that lead stays 1 MiB. Small traces take fewer (see FlowMatcher::Gather).
 constexpr int kFlowBucketBits = 8;
 inline uint8_t FlowBucket(uint64_t key) { return static_cast<uint8_t>(key >> (64 - kFlowBucketBits)); }
-
-// The key of a flow event whose id cannot be found again from the event (kIdTooFar or
-// kIdTooLong): computed while the event is decoded. 'index' is its place in ChunkEvents::flows.
-struct FarFlowKey {
-    uint64_t index;
-    uint64_t key;
-};
 
 enum class MetadataKind : uint8_t { kProcessName, kProcessLabels, kProcessSortIndex, kThreadName, kThreadSortIndex };
 struct RawMetadata {
@@ -169,8 +162,7 @@ struct ChunkEvents {
     PodArray<RawCounter> counters;
     std::vector<CounterSeriesKey> counterSeries;
     PodArray<RawFlow> flows;
-    PodArray<uint8_t> flowBuckets;        // FlowBucket of each flow's key, noted while its id is at hand
-    std::vector<FarFlowKey> farFlowKeys;  // by index; rare
+    std::array<uint32_t, 1 << kFlowBucketBits> flowsPerBucket{};  // by FlowBucket of their keys
     std::vector<RawMetadata> metadata;
     PhaseCounts phases;
     uint64_t eventCount = 0;  // elements of the event array, malformed ones included

@@ -21,11 +21,10 @@ constexpr ArrowOrder ArrowBefore{};
 
 // Flow events in matching order: by key, then time, then file order.
 struct FlowOrder {
-    template <typename Keyed>
-    bool operator()(const Keyed& a, const Keyed& b) const {
+    bool operator()(const RawFlow& a, const RawFlow& b) const {
         if (a.key != b.key) return a.key < b.key;
-        if (a.flow.ts != b.flow.ts) return a.flow.ts < b.flow.ts;
-        return a.flow.ref < b.flow.ref;
+        if (a.ts != b.ts) return a.ts < b.ts;
+        return a.ref < b.ref;
     }
 };
 constexpr FlowOrder FlowBefore{};
@@ -40,83 +39,46 @@ FlowMatcher::FlowMatcher(std::vector<ChunkEvents>& chunks, const std::vector<std
                          const std::vector<std::vector<uint32_t>>& trackRemap, std::string_view text)
     : m_chunks(chunks), m_stringRemap(stringRemap), m_trackRemap(trackRemap), m_text(text) {}
 
-// The keys of a chunk's flow events, in order: from the id texts, or kept by the decoder for
-// ids it could not point at.
-class FlowMatcher::ChunkKeys {
-public:
-    ChunkKeys(const FlowMatcher& matcher, const ChunkEvents& chunk)
-        : m_matcher(matcher), m_chunk(chunk), m_far(chunk.farFlowKeys.begin()) {}
-    uint64_t Next() {
-        const size_t index = m_index++;
-        // The ids lie hundreds of bytes apart in a text long gone from the caches: asking for
-        // one a few events ahead keeps several reads from memory in flight.
-        constexpr size_t kAhead = 16;
-        if (index + kAhead < m_chunk.flows.size()) {
-            const RawFlow& later = m_chunk.flows[index + kAhead];
-            __builtin_prefetch(m_matcher.m_text.data() + later.ref + later.idOffset);
-        }
-        if (m_far != m_chunk.farFlowKeys.end() && m_far->index == index) return (m_far++)->key;
-        const RawFlow& flow = m_chunk.flows[index];
-        return FlowKey(m_matcher.m_text.substr(flow.ref + flow.idOffset, flow.idLength),
-                       m_chunk.strings.Hash(flow.category));
-    }
-
-private:
-    const FlowMatcher& m_matcher;
-    const ChunkEvents& m_chunk;
-    std::vector<FarFlowKey>::const_iterator m_far;
-    size_t m_index = 0;
-};
-
 void FlowMatcher::Gather(unsigned threads) {
     m_threads = std::max(1u, threads);
-    // Counts per chunk and bucket (the decoder noted each event's bucket) give every chunk its
-    // own slots in each bucket, so that chunks are moved in parallel and each one is read once,
-    // front to back.
+    // The decoder counted each chunk's events per bucket: every chunk gets its own slots in each
+    // bucket, so that chunks are moved in parallel and each one is read once, front to back.
     const size_t chunkCount = m_chunks.size();
     // Every bucket has a page being written while the chunks are moved, so a small trace takes
     // fewer buckets (coarser runs of the decoder's): that lead stays a 16th of the events moved.
     uint64_t flowCount = 0;
     for (const ChunkEvents& chunk : m_chunks) flowCount += chunk.flows.size();
-    const uint64_t pages = flowCount * sizeof(KeyedFlow) / 4096;
+    const uint64_t pages = flowCount * sizeof(RawFlow) / 4096;
     int bucketBits = kFlowBucketBits;
     while (bucketBits > 0 && (uint64_t{1} << bucketBits) * 16 > pages) --bucketBits;
     const int shift = kFlowBucketBits - bucketBits;
     const size_t buckets = size_t{1} << bucketBits;
     std::vector<std::vector<uint64_t>> slot(chunkCount, std::vector<uint64_t>(buckets, 0));
-    // Chunks are taken in file order: a chunk's slots lie just behind the previous chunk's in
-    // every bucket, so the pages written grow as fast as the chunks released, never ahead.
-    std::vector<uint64_t> fileOrder(chunkCount);
-    for (size_t c = 0; c < chunkCount; ++c) fileOrder[c] = chunkCount - c;
-    ParallelFor(chunkCount, threads, fileOrder, [&](size_t c) {
-        for (const uint8_t bucket : m_chunks[c].flowBuckets) ++slot[c][bucket >> shift];
-    });
     m_bucketStart.assign(buckets + 1, 0);
     uint64_t position = 0;
     for (size_t b = 0; b < buckets; ++b) {
         m_bucketStart[b] = position;
         for (size_t c = 0; c < chunkCount; ++c) {
-            const uint64_t count = slot[c][b];
             slot[c][b] = position;
-            position += count;
+            for (size_t fine = b << shift; fine < (b + 1) << shift; ++fine) position += m_chunks[c].flowsPerBucket[fine];
         }
     }
     m_bucketStart[buckets] = position;
     m_gathered.resize(position);
+    // Chunks are taken in file order: a chunk's slots lie just behind the previous chunk's in
+    // every bucket, so the pages written grow as fast as the chunks released, never ahead.
+    std::vector<uint64_t> fileOrder(chunkCount);
+    for (size_t c = 0; c < chunkCount; ++c) fileOrder[c] = chunkCount - c;
     ParallelFor(chunkCount, threads, fileOrder, [&](size_t c) {
         std::vector<uint64_t>& next = slot[c];
         const std::vector<StringId>& strings = m_stringRemap[c];
         const std::vector<uint32_t>& tracks = m_trackRemap[c];
-        ChunkKeys keys(*this, m_chunks[c]);
         for (RawFlow flow : m_chunks[c].flows) {
-            const uint64_t key = keys.Next();
             flow.category = strings[flow.category];
             flow.track = tracks[flow.track];
-            m_gathered[next[FlowBucket(key) >> shift]++] = {key, flow};
+            m_gathered[next[FlowBucket(flow.key) >> shift]++] = flow;
         }
         m_chunks[c].flows.Release();
-        m_chunks[c].flowBuckets.Release();
-        m_chunks[c].farFlowKeys = {};
     });
 
     // Parts of about equal size, several per thread so that none waits long for the last one.
@@ -139,52 +101,97 @@ void FlowMatcher::MatchPart(size_t part) {
     Flow* out = first;
     uint64_t kept = m_bucketStart[m_partBucket[part]];
     for (size_t b = m_partBucket[part]; b < m_partBucket[part + 1]; ++b) {
-        KeyedFlow* const begin = m_gathered.data() + m_bucketStart[b];
-        KeyedFlow* const end = m_gathered.data() + m_bucketStart[b + 1];
+        RawFlow* const begin = m_gathered.data() + m_bucketStart[b];
+        RawFlow* const end = m_gathered.data() + m_bucketStart[b + 1];
         std::sort(begin, end, FlowBefore);
-        for (KeyedFlow* i = begin; i < end;) {
-            KeyedFlow* same = i + 1;
+        for (RawFlow* i = begin; i < end;) {
+            RawFlow* same = i + 1;
             while (same < end && same->key == i->key) ++same;
             MatchKey(i, same, result, out);
             i = same;
         }
         // Raw events shrink as arrows grow: the peak stays near the larger of the two.
-        if ((m_bucketStart[b + 1] - kept) * sizeof(KeyedFlow) >= kDiscardBytes) {
+        if ((m_bucketStart[b + 1] - kept) * sizeof(RawFlow) >= kDiscardBytes) {
             m_gathered.DiscardPages(kept, m_bucketStart[b + 1]);
             kept = m_bucketStart[b + 1];
         }
     }
     m_gathered.DiscardPages(kept, m_bucketStart[m_partBucket[part + 1]]);
     result.arrows = static_cast<uint64_t>(out - first);
+    // Sorted here, where the threads share the work with the tracks; Finish merges the parts.
+    std::sort(first, out, ArrowBefore);
 }
 
 void FlowMatcher::Finish(PodArray<Flow>& flows, ImportReport& report) {
     m_gathered.Release();
-    // Each part's arrows move down behind the previous part's, in place.
+    std::vector<SortedArrows> parts;
     uint64_t total = 0;
     for (size_t p = 0; p < m_results.size(); ++p) {
         const PartResult& result = m_results[p];
         const Flow* first = m_arrows.data() + m_bucketStart[m_partBucket[p]];
-        if (result.arrows) std::memmove(m_arrows.data() + total, first, result.arrows * sizeof(Flow));
+        if (result.arrows) parts.push_back({first, first + result.arrows});
         total += result.arrows;
         report.matchedFlows += result.arrows;
         report.unmatchedFlowEvents += result.unmatched;
     }
-    m_arrows.TruncateAndRelease(total);
-    // Sorted in place, in pieces split by value so that the threads sort them independently.
-    Flow* const begin = m_arrows.data();
-    std::vector<uint64_t> bounds{0};
-    for (unsigned piece = 1; piece < m_threads && total > 0; ++piece) {
-        const uint64_t at = total * piece / m_threads;
-        std::nth_element(begin + bounds.back(), begin + at, begin + total, ArrowBefore);
-        bounds.push_back(at);
+    flows.Release();
+    flows.resize(total);
+    // The output is cut by value into one piece per thread, at arrows of the largest part: each
+    // thread merges the arrows of its value range from every part into its own place.
+    const size_t pieces = total > 0 ? m_threads : 0;
+    std::vector<std::vector<SortedArrows>> pieceInputs(pieces);
+    std::vector<uint64_t> pieceOutput(pieces, 0), pieceSizes(pieces, 0);
+    if (pieces > 0) {
+        const SortedArrows& largest = *std::max_element(parts.begin(), parts.end(), [](const SortedArrows& a, const SortedArrows& b) {
+            return a.end - a.begin < b.end - b.begin;
+        });
+        std::vector<const Flow*> cut(parts.size());
+        for (size_t p = 0; p < parts.size(); ++p) cut[p] = parts[p].begin;
+        uint64_t output = 0;
+        for (size_t piece = 0; piece < pieces; ++piece) {
+            pieceOutput[piece] = output;
+            const bool last = piece + 1 == pieces;
+            const Flow* splitter = last ? nullptr : largest.begin + (largest.end - largest.begin) * (piece + 1) / pieces;
+            for (size_t p = 0; p < parts.size(); ++p) {
+                const Flow* end = last ? parts[p].end : std::lower_bound(cut[p], parts[p].end, *splitter, ArrowBefore);
+                if (end > cut[p]) pieceInputs[piece].push_back({cut[p], end});
+                output += static_cast<uint64_t>(end - cut[p]);
+                cut[p] = end;
+            }
+            pieceSizes[piece] = output - pieceOutput[piece];
+        }
     }
-    bounds.push_back(total);
-    std::vector<uint64_t> sizes(bounds.size() - 1);
-    for (size_t i = 0; i + 1 < bounds.size(); ++i) sizes[i] = bounds[i + 1] - bounds[i];
-    ParallelFor(sizes.size(), m_threads, sizes,
-                [&](size_t i) { std::sort(begin + bounds[i], begin + bounds[i + 1], ArrowBefore); });
-    flows = std::move(m_arrows);
+    ParallelFor(pieces, m_threads, pieceSizes,
+                [&](size_t piece) { MergeArrows(pieceInputs[piece], flows.data() + pieceOutput[piece]); });
+    m_arrows.Release();
+}
+
+// Merges sorted runs of arrows (pieces of m_arrows) into one sorted run at 'out'. What has been
+// read of a run goes back to the system as the merge goes, so that the arrows are not held
+// twice.
+void FlowMatcher::MergeArrows(std::vector<SortedArrows>& runs, Flow* out) {
+    std::vector<const Flow*> kept(runs.size());
+    for (size_t r = 0; r < runs.size(); ++r) kept[r] = runs[r].begin;
+    auto later = [&](size_t a, size_t b) { return ArrowBefore(*runs[b].begin, *runs[a].begin); };
+    std::vector<size_t> heap;
+    for (size_t r = 0; r < runs.size(); ++r) heap.push_back(r);
+    std::make_heap(heap.begin(), heap.end(), later);
+    const Flow* const base = m_arrows.data();
+    while (!heap.empty()) {
+        std::pop_heap(heap.begin(), heap.end(), later);
+        const size_t r = heap.back();
+        SortedArrows& run = runs[r];
+        *out++ = *run.begin++;
+        if (static_cast<uint64_t>(run.begin - kept[r]) * sizeof(Flow) >= kDiscardBytes / 16 || run.begin == run.end) {
+            m_arrows.DiscardPages(static_cast<size_t>(kept[r] - base), static_cast<size_t>(run.begin - base));
+            kept[r] = run.begin;
+        }
+        if (run.begin == run.end) {
+            heap.pop_back();
+        } else {
+            std::push_heap(heap.begin(), heap.end(), later);
+        }
+    }
 }
 
 // The id text of a flow event, for settling hash collisions.
@@ -197,28 +204,28 @@ std::string_view FlowMatcher::IdText(const RawFlow& flow) const {
 // split first. Reading the id text is a random access into the trace, so the common pair of
 // one start and one finish trusts the 64-bit hash: a collision there needs two ids whose
 // hashes agree and whose other ends are both missing.
-void FlowMatcher::MatchKey(KeyedFlow* begin, KeyedFlow* end, PartResult& result, Flow*& out) const {
+void FlowMatcher::MatchKey(RawFlow* begin, RawFlow* end, PartResult& result, Flow*& out) const {
     const size_t size = static_cast<size_t>(end - begin);
-    if (size == 1 || (size == 2 && begin[0].flow.phase != begin[1].flow.phase &&
-                      begin[0].flow.category == begin[1].flow.category)) {
+    if (size == 1 || (size == 2 && begin[0].phase != begin[1].phase &&
+                      begin[0].category == begin[1].category)) {
         MatchGroup(begin, end, result, out);
         return;
     }
-    auto sameId = [this](const KeyedFlow& a, const KeyedFlow& b) {
-        return a.flow.category == b.flow.category && IdText(a.flow) == IdText(b.flow);
+    auto sameId = [this](const RawFlow& a, const RawFlow& b) {
+        return a.category == b.category && IdText(a) == IdText(b);
     };
     bool oneId = true;
-    for (const KeyedFlow* f = begin; f < end && oneId; ++f) oneId = sameId(*f, *begin);
+    for (const RawFlow* f = begin; f < end && oneId; ++f) oneId = sameId(*f, *begin);
     if (oneId) {
         MatchGroup(begin, end, result, out);
         return;
     }
-    std::stable_sort(begin, end, [&](const KeyedFlow& a, const KeyedFlow& b) {
-        if (a.flow.category != b.flow.category) return a.flow.category < b.flow.category;
-        return IdText(a.flow) < IdText(b.flow);
+    std::stable_sort(begin, end, [&](const RawFlow& a, const RawFlow& b) {
+        if (a.category != b.category) return a.category < b.category;
+        return IdText(a) < IdText(b);
     });
-    for (KeyedFlow* k = begin; k < end;) {
-        KeyedFlow* sameEnd = k;
+    for (RawFlow* k = begin; k < end;) {
+        RawFlow* sameEnd = k;
         while (sameEnd < end && sameId(*sameEnd, *k)) ++sameEnd;
         MatchGroup(k, sameEnd, result, out);
         k = sameEnd;
@@ -229,15 +236,14 @@ void FlowMatcher::MatchKey(KeyedFlow* begin, KeyedFlow* end, PartResult& result,
 // the latest start or step before it; one start may feed several finishes (Ascend writes 1
 // 's' and 2 'f' for some HostToDevice ids). A finish earlier than every start (device and host
 // clocks disagree) joins the first start.
-void FlowMatcher::MatchGroup(const KeyedFlow* begin, const KeyedFlow* end, PartResult& result, Flow*& out) const {
+void FlowMatcher::MatchGroup(const RawFlow* begin, const RawFlow* end, PartResult& result, Flow*& out) const {
     const RawFlow* firstStart = nullptr;
-    for (const KeyedFlow* k = begin; k < end && !firstStart; ++k)
-        if (k->flow.phase == FlowPhase::kStart) firstStart = &k->flow;
+    for (const RawFlow* f = begin; f < end && !firstStart; ++f)
+        if (f->phase == FlowPhase::kStart) firstStart = f;
     const RawFlow* source = nullptr;
     bool sourceUsed = false;
     bool firstStartUsed = false;
-    for (const KeyedFlow* k = begin; k < end; ++k) {
-        const RawFlow* f = &k->flow;
+    for (const RawFlow* f = begin; f < end; ++f) {
         if (f->phase == FlowPhase::kStart) {
             if (source && !sourceUsed) ++result.unmatched;
             source = f;

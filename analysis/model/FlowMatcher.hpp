@@ -40,14 +40,13 @@ private:
         uint64_t arrows = 0;     // written at m_arrows[first raw event of the part]
         uint64_t unmatched = 0;  // flow events that belong to no arrow
     };
-    // A flow event with its key, as the matcher sorts them.
-    struct KeyedFlow {
-        uint64_t key;
-        RawFlow flow;
+    struct SortedArrows {
+        const Flow* begin;
+        const Flow* end;
     };
-    class ChunkKeys;
-    void MatchKey(KeyedFlow* begin, KeyedFlow* end, PartResult& result, Flow*& out) const;
-    void MatchGroup(const KeyedFlow* begin, const KeyedFlow* end, PartResult& result, Flow*& out) const;
+    void MergeArrows(std::vector<SortedArrows>& runs, Flow* out);
+    void MatchKey(RawFlow* begin, RawFlow* end, PartResult& result, Flow*& out) const;
+    void MatchGroup(const RawFlow* begin, const RawFlow* end, PartResult& result, Flow*& out) const;
     std::string_view IdText(const RawFlow& flow) const;
 
     std::vector<ChunkEvents>& m_chunks;
@@ -56,7 +55,7 @@ private:
     std::string_view m_text;
     std::vector<uint64_t> m_bucketStart;  // raw events of bucket b: [m_bucketStart[b], m_bucketStart[b + 1])
     std::vector<size_t> m_partBucket;     // buckets of part p: [m_partBucket[p], m_partBucket[p + 1])
-    PodArray<KeyedFlow> m_gathered;
+    PodArray<RawFlow> m_gathered;
     PodArray<Flow> m_arrows;  // part p writes its arrows from m_bucketStart[first bucket of p]: never more than its events
     std::vector<PartResult> m_results;
     unsigned m_threads = 1;
