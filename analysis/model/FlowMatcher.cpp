@@ -170,16 +170,24 @@ void FlowMatcher::Finish(PodArray<Flow>& flows, ImportReport& report) {
 // read of a run goes back to the system as the merge goes, so that the arrows are not held
 // twice.
 void FlowMatcher::MergeArrows(std::vector<SortedArrows>& runs, Flow* out) {
+    // A heap of the runs' next arrows, each with its time beside it so that most comparisons
+    // read no arrow. The arrow taken is replaced by the next of its run, sifted down once.
+    struct Head {
+        TimeNs ts;
+        size_t run;
+    };
+    auto before = [&](const Head& a, const Head& b) {
+        if (a.ts != b.ts) return a.ts < b.ts;
+        return ArrowBefore(*runs[a.run].begin, *runs[b.run].begin);
+    };
+    std::vector<Head> heap;
+    for (size_t r = 0; r < runs.size(); ++r) heap.push_back({runs[r].begin->fromTs, r});
+    std::make_heap(heap.begin(), heap.end(), [&](const Head& a, const Head& b) { return before(b, a); });
     std::vector<const Flow*> kept(runs.size());
     for (size_t r = 0; r < runs.size(); ++r) kept[r] = runs[r].begin;
-    auto later = [&](size_t a, size_t b) { return ArrowBefore(*runs[b].begin, *runs[a].begin); };
-    std::vector<size_t> heap;
-    for (size_t r = 0; r < runs.size(); ++r) heap.push_back(r);
-    std::make_heap(heap.begin(), heap.end(), later);
     const Flow* const base = m_arrows.data();
     while (!heap.empty()) {
-        std::pop_heap(heap.begin(), heap.end(), later);
-        const size_t r = heap.back();
+        const size_t r = heap[0].run;
         SortedArrows& run = runs[r];
         *out++ = *run.begin++;
         if (static_cast<uint64_t>(run.begin - kept[r]) * sizeof(Flow) >= kDiscardBytes / 16 || run.begin == run.end) {
@@ -187,10 +195,20 @@ void FlowMatcher::MergeArrows(std::vector<SortedArrows>& runs, Flow* out) {
             kept[r] = run.begin;
         }
         if (run.begin == run.end) {
+            heap[0] = heap.back();
             heap.pop_back();
+            if (heap.empty()) break;
         } else {
-            std::push_heap(heap.begin(), heap.end(), later);
+            heap[0].ts = run.begin->fromTs;
         }
+        const Head moving = heap[0];
+        size_t at = 0;
+        for (size_t child; (child = 2 * at + 1) < heap.size(); at = child) {
+            if (child + 1 < heap.size() && before(heap[child + 1], heap[child])) ++child;
+            if (!before(heap[child], moving)) break;
+            heap[at] = heap[child];
+        }
+        heap[at] = moving;
     }
 }
 
