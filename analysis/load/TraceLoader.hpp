@@ -13,7 +13,7 @@ namespace tracelens {
 
 struct LoadOptions {
     unsigned threads = 0;                  // 0 = every core
-    uint64_t chunkBytes = 4ull << 20;       // target size of one parallel piece of the event array
+    uint64_t chunkBytes = 8ull << 20;       // target size of one parallel piece of the event array
     uint64_t runBytes = 256ull << 10;       // target size of what simdjson parses at once, inside a chunk
     TraceTextOptions text;
 };
