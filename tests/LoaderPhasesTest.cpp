@@ -147,6 +147,29 @@ TEST_CASE("flow ids far from their event's start or longer than 255 bytes match,
     CHECK(DumpModel(*parallel) == DumpModel(*single));
 }
 
+TEST_CASE("one flow id with a hundred steps, written out of time order, chains in time order") {
+    // One key's events fill one sub-bucket of the matcher's sort far beyond its insertion sort.
+    std::string json = "[";
+    constexpr int kEvents = 100;
+    for (int i = 0; i < kEvents; ++i) {
+        const int ts = (i * 37) % kEvents;  // every time once, out of order
+        const char* ph = ts == 0 ? "s" : ts == kEvents - 1 ? "f" : "t";
+        json += std::string(i ? ",\n" : "") + "{\"ph\": \"" + ph + "\", \"cat\": \"c\", \"id\": 5, \"name\": \"n\", \"pid\": 1, \"tid\": " +
+                std::to_string(1 + ts % 3) + ", \"ts\": " + std::to_string(ts) + "}";
+    }
+    json += "]";
+    auto single = LoadJson(json);
+    CHECK(single->report.matchedFlows == kEvents - 1);
+    CHECK(single->report.unmatchedFlowEvents == 0);
+    REQUIRE(single->flows.size() == kEvents - 1);
+    for (uint32_t i = 0; i < single->flows.size(); ++i) {
+        CHECK(single->flows[i].fromTs == i * 1000);
+        CHECK(single->flows[i].toTs == (i + 1) * 1000);
+    }
+    auto parallel = LoadJson(json, 2, 512);
+    CHECK(DumpModel(*parallel) == DumpModel(*single));
+}
+
 TEST_CASE("async begin and end pair by category and id and are laid out in lanes") {
     auto model = LoadJson(R"([
       {"ph": "b", "cat": "io", "id": "0x1", "name": "read", "pid": 3, "tid": 1, "ts": 0},

@@ -1,6 +1,7 @@
 #include "model/FlowMatcher.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "core/ParallelFor.hpp"
@@ -28,6 +29,35 @@ struct FlowOrder {
     }
 };
 constexpr FlowOrder FlowBefore{};
+
+// Copies one bucket's flow events into 'sorted', in FlowOrder: a counting pass on the next 8 bits
+// of their keys spreads them into sub-buckets of a few events each, which insertion sort
+// finishes (std::sort where one holds many, as when one id repeats).
+void SortBucket(const RawFlow* begin, const RawFlow* end, std::vector<RawFlow>& sorted) {
+    auto digit = [](const RawFlow& f) { return static_cast<size_t>(f.key >> (64 - kFlowBucketBits - 8)) & 0xFF; };
+    std::array<size_t, 257> start{};
+    for (const RawFlow* f = begin; f < end; ++f) ++start[digit(*f) + 1];
+    for (size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
+    sorted.resize(static_cast<size_t>(end - begin));
+    std::array<size_t, 256> next;
+    std::copy(start.begin(), start.end() - 1, next.begin());
+    for (const RawFlow* f = begin; f < end; ++f) sorted[next[digit(*f)]++] = *f;
+    constexpr size_t kInsertionSortMost = 32;
+    for (size_t d = 0; d < 256; ++d) {
+        RawFlow* const first = sorted.data() + start[d];
+        RawFlow* const last = sorted.data() + start[d + 1];
+        if (last - first > static_cast<ptrdiff_t>(kInsertionSortMost)) {
+            std::sort(first, last, FlowBefore);
+            continue;
+        }
+        for (RawFlow* i = first + 1; i < last; ++i) {
+            const RawFlow value = *i;
+            RawFlow* j = i;
+            for (; j > first && FlowBefore(value, j[-1]); --j) *j = j[-1];
+            *j = value;
+        }
+    }
+}
 
 // Raw events are given back in pieces of at least this size: each return costs every core a
 // TLB flush.
@@ -100,10 +130,11 @@ void FlowMatcher::MatchPart(size_t part) {
     Flow* const first = m_arrows.data() + m_bucketStart[m_partBucket[part]];
     Flow* out = first;
     uint64_t kept = m_bucketStart[m_partBucket[part]];
+    std::vector<RawFlow> sorted;
     for (size_t b = m_partBucket[part]; b < m_partBucket[part + 1]; ++b) {
-        RawFlow* const begin = m_gathered.data() + m_bucketStart[b];
-        RawFlow* const end = m_gathered.data() + m_bucketStart[b + 1];
-        std::sort(begin, end, FlowBefore);
+        SortBucket(m_gathered.data() + m_bucketStart[b], m_gathered.data() + m_bucketStart[b + 1], sorted);
+        RawFlow* const begin = sorted.data();
+        RawFlow* const end = begin + sorted.size();
         for (RawFlow* i = begin; i < end;) {
             RawFlow* same = i + 1;
             while (same < end && same->key == i->key) ++same;
