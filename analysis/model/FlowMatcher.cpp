@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 
 #include "core/ParallelFor.hpp"
 
@@ -46,7 +45,9 @@ void SortBucket(const RawFlow* begin, const RawFlow* end, std::vector<RawFlow>& 
     for (size_t d = 0; d < 256; ++d) {
         RawFlow* const first = sorted.data() + start[d];
         RawFlow* const last = sorted.data() + start[d + 1];
-        if (last - first > static_cast<ptrdiff_t>(kInsertionSortMost)) {
+        const ptrdiff_t size = last - first;
+        if (size < 2) continue;  // also where 'sorted' is empty and has no data to point into
+        if (size > static_cast<ptrdiff_t>(kInsertionSortMost)) {
             std::sort(first, last, FlowBefore);
             continue;
         }
