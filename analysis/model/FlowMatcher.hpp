@@ -21,7 +21,7 @@ public:
     FlowMatcher(std::vector<ChunkEvents>& chunks, const std::vector<std::vector<StringId>>& stringRemap,
                 const std::vector<std::vector<uint32_t>>& trackRemap, std::string_view text);
 
-    // Moves every chunk's flow events, keyed and with model ids, into one array ordered by
+    // Moves every chunk's flow events, with model ids, into one array ordered by
     // bucket, on 'threads' threads (Finish uses as many); each chunk's own array is released as
     // soon as it has been moved.
     void Gather(unsigned threads);
