@@ -200,7 +200,7 @@ void FlowMatcher::Finish(PodArray<Flow>& flows, ImportReport& report) {
 
 // Merges sorted runs of arrows (pieces of m_arrows) into one sorted run at 'out'. What has been
 // read of a run goes back to the system as the merge goes, so that the arrows are not held
-// twice.
+// twice: in steps of a 16th of kDiscardBytes, since every run holds back up to one step.
 void FlowMatcher::MergeArrows(std::vector<SortedArrows>& runs, Flow* out) {
     // A heap of the runs' next arrows, each with its time beside it so that most comparisons
     // read no arrow. The arrow taken is replaced by the next of its run, sifted down once.
