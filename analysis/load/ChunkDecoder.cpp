@@ -582,6 +582,7 @@ void ChunkDecoder::Reserve(uint64_t runBytes) {
     // The fast path parses a run behind a '[' and before a ']'.
     if (m_impl->parser.allocate(runBytes + 2) != simdjson::SUCCESS) return;  // iterate() retries and reports
     m_impl->buffer.reserve(runBytes + 2 + simdjson::SIMDJSON_PADDING);
+    m_impl->buffer.Populate(0, m_impl->buffer.capacity());  // every run is copied into it
 }
 
 bool ChunkDecoder::DecodeFast(std::span<const EventRun> runs, ChunkEvents& out) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -212,13 +213,15 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
 
     // Sequential check: each chunk must begin where the previous one really ended; a guess that
     // fell inside an event (or a chunk after a bad event) is decoded again from the true place.
-    ChunkDecoder decoder(source);
+    // The decoder is made only when needed: its caches are 150 KB of fresh pages.
+    std::optional<ChunkDecoder> decoder;
     uint64_t position = first;
     size_t kept = 0;
     for (size_t i = 0; i < plan.size(); ++i) {
         if (chunks[i].beginOffset != position) {
             chunks[i] = ChunkEvents();
-            decoder.DecodeSlow(position, plan[i].stop, chunks[i]);
+            if (!decoder) decoder.emplace(source);
+            decoder->DecodeSlow(position, plan[i].stop, chunks[i]);
             SortChunk(chunks[i]);
         }
         position = chunks[i].endOffset;

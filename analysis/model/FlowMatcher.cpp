@@ -133,6 +133,10 @@ void FlowMatcher::MatchPart(size_t part) {
     uint64_t kept = m_bucketStart[m_partBucket[part]];
     std::vector<RawFlow> sorted;
     for (size_t b = m_partBucket[part]; b < m_partBucket[part + 1]; ++b) {
+        // A bucket's events are mostly pairs: half as many arrows. Pages populated and not
+        // written stay resident until Finish, so none are populated on a guess beyond that.
+        const size_t written = static_cast<size_t>(out - m_arrows.data());
+        m_arrows.Populate(written, written + (m_bucketStart[b + 1] - m_bucketStart[b]) / 2);
         SortBucket(m_gathered.data() + m_bucketStart[b], m_gathered.data() + m_bucketStart[b + 1], sorted);
         RawFlow* const begin = sorted.data();
         RawFlow* const end = begin + sorted.size();
@@ -194,14 +198,19 @@ void FlowMatcher::Finish(PodArray<Flow>& flows, ImportReport& report) {
         }
     }
     ParallelFor(pieces, m_threads, pieceSizes,
-                [&](size_t piece) { MergeArrows(pieceInputs[piece], flows.data() + pieceOutput[piece]); });
+                [&](size_t piece) { MergeArrows(pieceInputs[piece], flows, pieceOutput[piece], pieceOutput[piece] + pieceSizes[piece]); });
     m_arrows.Release();
 }
 
-// Merges sorted runs of arrows (pieces of m_arrows) into one sorted run at 'out'. What has been
+// Merges sorted runs of arrows (pieces of m_arrows) into flows[outBegin, outEnd). What has been
 // read of a run goes back to the system as the merge goes, so that the arrows are not held
-// twice: in steps of a 16th of kDiscardBytes, since every run holds back up to one step.
-void FlowMatcher::MergeArrows(std::vector<SortedArrows>& runs, Flow* out) {
+// twice: in steps of a 16th of kDiscardBytes, since every run holds back up to one step. The
+// output's pages are populated ahead in steps of the same size.
+void FlowMatcher::MergeArrows(std::vector<SortedArrows>& runs, PodArray<Flow>& flows, size_t outBegin, size_t outEnd) {
+    constexpr size_t kStep = kDiscardBytes / 16 / sizeof(Flow);
+    Flow* out = flows.data() + outBegin;
+    Flow* populated = out;
+    Flow* const outLast = flows.data() + outEnd;
     // A heap of the runs' next arrows, each with its time beside it so that most comparisons
     // read no arrow. The arrow taken is replaced by the next of its run, sifted down once.
     struct Head {
@@ -221,6 +230,10 @@ void FlowMatcher::MergeArrows(std::vector<SortedArrows>& runs, Flow* out) {
     while (!heap.empty()) {
         const size_t r = heap[0].run;
         SortedArrows& run = runs[r];
+        if (out == populated) {
+            populated = std::min(out + kStep, outLast);
+            flows.Populate(static_cast<size_t>(out - flows.data()), static_cast<size_t>(populated - flows.data()));
+        }
         *out++ = *run.begin++;
         if (static_cast<uint64_t>(run.begin - kept[r]) * sizeof(Flow) >= kDiscardBytes / 16 || run.begin == run.end) {
             m_arrows.DiscardPages(static_cast<size_t>(kept[r] - base), static_cast<size_t>(run.begin - base));

@@ -44,7 +44,7 @@ private:
         const Flow* begin;
         const Flow* end;
     };
-    void MergeArrows(std::vector<SortedArrows>& runs, Flow* out);
+    void MergeArrows(std::vector<SortedArrows>& runs, PodArray<Flow>& flows, size_t outBegin, size_t outEnd);
     void MatchKey(RawFlow* begin, RawFlow* end, PartResult& result, Flow*& out) const;
     void MatchGroup(const RawFlow* begin, const RawFlow* end, PartResult& result, Flow*& out) const;
     std::string_view IdText(const RawFlow& flow) const;

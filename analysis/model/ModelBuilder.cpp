@@ -57,9 +57,28 @@ public:
         MergeReports();
         OrderForDisplay();
         ComputeSpan();
+        ReleaseSparePages();
     }
 
 private:
+    // Arrays filled by push_back populate pages ahead of their last value (see PodArray); the
+    // model keeps only what it holds.
+    void ReleaseSparePages() {
+        for (Track& track : m_model.tracks) {
+            for (Row& row : track.rows) {
+                row.start.ReleaseSpare();
+                row.end.ReleaseSpare();
+                row.name.ReleaseSpare();
+                row.ref.ReleaseSpare();
+            }
+            track.instantTs.ReleaseSpare();
+            track.instantName.ReleaseSpare();
+            track.instantRef.ReleaseSpare();
+            track.counterTs.ReleaseSpare();
+            track.counterValue.ReleaseSpare();
+        }
+    }
+
     StringId Global(uint32_t chunk, StringId local) const { return m_stringRemap[chunk][local]; }
     EntityId GlobalEntity(uint32_t chunk, EntityId id) const {
         if (id.text) id.text = Global(chunk, id.text);
