@@ -193,6 +193,8 @@ private:
             } else {
                 memory = mmap(nullptr, newBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
                 if (memory != MAP_FAILED && m_data) {
+                    // The values move from the heap: their pages are made at once, not faulted one by one.
+                    PopulatePages(reinterpret_cast<uintptr_t>(memory), (m_size * sizeof(T) + kPageBytes - 1) / kPageBytes * kPageBytes);
                     std::memcpy(memory, m_data, m_size * sizeof(T));
                     std::free(m_data);
                 }
