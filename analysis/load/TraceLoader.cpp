@@ -166,14 +166,15 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
 
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     const uint64_t first = static_cast<uint64_t>(arrayStart - base);
-    // A chunk is an eighth of a thread's share of the file, between 2 MiB and the 8 MiB default:
+    // A chunk is an eighth of a thread's share of the file, between 4 MiB and the 8 MiB default:
     // every core has work and waits little for the last chunk, and chunks stay few. Each chunk
     // has its own tables: a mapping for each large array, given back one by one while the model
-    // is built (each time a TLB flush on every core), and a string pool merged into the model's.
+    // is built (each time a TLB flush on every core: 50 to 200 µs while the other core is busy,
+    // on one of our virtual machines), and a string pool merged into the model's.
     // simdjson parses a chunk in runs of 256 KiB, so that each thread's copy of a run and its
     // structural index (together about twice the run) stay in the core's cache.
     const uint64_t shareEighth = (source.size() - first) / (uint64_t{threads} * 8);
-    const uint64_t chunkBytes = std::max<uint64_t>(std::min<uint64_t>(options.chunkBytes, std::max<uint64_t>(shareEighth, 2 << 20)), 256);
+    const uint64_t chunkBytes = std::max<uint64_t>(std::min<uint64_t>(options.chunkBytes, std::max<uint64_t>(shareEighth, 4 << 20)), 256);
     const std::vector<ChunkPlan> plan = PlanChunks(source, first, chunkBytes, std::min(chunkBytes, options.runBytes));
     std::vector<ChunkEvents> chunks(plan.size());
     std::vector<char> fastOk(plan.size(), 0);
