@@ -69,6 +69,16 @@ TEST_CASE("parallel chunked loading gives exactly the single-threaded result, ev
     }
 }
 
+TEST_CASE("flow events of one large chunk, given back in steps while gathered, match as in small chunks") {
+    // 20,000 events hold about 4,000 flow events: one chunk of them spans two steps of 64 KiB of
+    // the gather, small chunks none.
+    const std::string array = TrickyTrace(20000, 9);
+    const std::string reference = DumpModel(*LoadJson(array, 1, 1ull << 30));
+    CHECK(reference.find("flow") != std::string::npos);
+    CHECK(DumpModel(*LoadJson(array, 2, 65536, 16384)) == reference);
+    CHECK(DumpModel(*LoadJson(array, 2, 1ull << 30)) == reference);
+}
+
 TEST_CASE("chunked loading of a damaged file reports the same problems as one thread") {
     std::string json = TrickyTrace(2000, 9);
     json[json.size() / 3] = '#';

@@ -98,18 +98,29 @@ void FlowMatcher::Gather(unsigned threads) {
     m_gathered.resize(position);
     // Chunks are taken in file order: a chunk's slots lie just behind the previous chunk's in
     // every bucket, so the pages written grow as fast as the chunks released, never ahead.
+    // A 16th of the events in each step, 64 KiB to 1 MiB: about 16 returns of pages in all,
+    // each a TLB flush on every core.
+    const size_t discardStep = std::clamp<uint64_t>(flowCount * sizeof(RawFlow) / 16, kDiscardBytes / 16, kDiscardBytes) / sizeof(RawFlow);
     std::vector<uint64_t> fileOrder(chunkCount);
     for (size_t c = 0; c < chunkCount; ++c) fileOrder[c] = chunkCount - c;
     ParallelFor(chunkCount, threads, fileOrder, [&](size_t c) {
         std::vector<uint64_t>& next = slot[c];
         const std::vector<StringId>& strings = m_stringRemap[c];
         const std::vector<uint32_t>& tracks = m_trackRemap[c];
-        for (RawFlow flow : m_chunks[c].flows) {
-            flow.category = strings[flow.category];
-            flow.track = tracks[flow.track];
-            m_gathered[next[FlowBucket(flow.key) >> shift]++] = flow;
+        // What has been moved goes back to the system in steps, so that each thread holds
+        // little more than one step of a chunk twice.
+        PodArray<RawFlow>& flows = m_chunks[c].flows;
+        for (size_t begin = 0; begin < flows.size(); begin += discardStep) {
+            const size_t end = std::min(flows.size(), begin + discardStep);
+            for (size_t i = begin; i < end; ++i) {
+                RawFlow flow = flows[i];
+                flow.category = strings[flow.category];
+                flow.track = tracks[flow.track];
+                m_gathered[next[FlowBucket(flow.key) >> shift]++] = flow;
+            }
+            if (end < flows.size()) flows.DiscardPages(begin, end);
         }
-        m_chunks[c].flows.Release();
+        flows.Release();
     });
 
     // Parts of about equal size, several per thread so that none waits long for the last one.
