@@ -221,7 +221,8 @@ private:
     T* m_data = nullptr;
     size_t m_size = 0;
     size_t m_capacity = 0;
-    size_t m_ready = 0;  // push_back's fast path runs below this: pages populated or heap memory
+    size_t m_ready = 0;  // push_back's fast path runs below this, at most the capacity: the end of
+                         // the pages populated ahead or of a resize, or the heap block's end
 };
 
 }  // namespace tracelens
