@@ -79,6 +79,22 @@ TEST_CASE("flow events of one large chunk, given back in steps while gathered, m
     CHECK(DumpModel(*LoadJson(array, 2, 1ull << 30)) == reference);
 }
 
+TEST_CASE("flow arrows merged by all threads come in the order of arrows sorted in place") {
+    const std::string array = TrickyTrace(20000, 11);
+    LoadOptions options;
+    options.threads = 1;
+    options.chunkBytes = 1ull << 30;
+    const std::string sortedInPlace = DumpModel(*LoadJson(array, options));
+    CHECK(sortedInPlace.find("flow") != std::string::npos);
+    options.flowSortInPlaceBytes = 0;
+    for (unsigned threads : {1u, 2u, 3u}) {
+        CAPTURE(threads);
+        options.threads = threads;
+        options.chunkBytes = 65536;
+        CHECK(DumpModel(*LoadJson(array, options)) == sortedInPlace);
+    }
+}
+
 TEST_CASE("chunked loading of a damaged file reports the same problems as one thread") {
     std::string json = TrickyTrace(2000, 9);
     json[json.size() / 3] = '#';

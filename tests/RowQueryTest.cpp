@@ -104,7 +104,7 @@ TEST_CASE("hit testing finds the slice under the cursor, or a thin one nearby") 
         row.start.push_back(s);
         row.end.push_back(s + 5);
         row.name.push_back(0);
-        row.ref.push_back(0);
+        row.refLow.push_back(0);
     }
     CHECK(HitTest(row, 12, 0) == 0);
     CHECK(HitTest(row, 16, 0) == -1);

@@ -12,6 +12,10 @@ std::unique_ptr<TraceModel> LoadJson(const std::string& json, unsigned threads, 
     options.threads = threads;
     options.chunkBytes = chunkBytes;
     options.runBytes = runBytes;
+    return LoadJson(json, options);
+}
+
+std::unique_ptr<TraceModel> LoadJson(const std::string& json, const LoadOptions& options) {
     auto result = LoadTraceText(TraceText::FromString(json), "test.json", options);
     REQUIRE_MESSAGE(result.ok(), (result.ok() ? "" : result.message()));
     return std::move(result.value());
@@ -29,7 +33,7 @@ std::string DumpModel(const TraceModel& model) {
                 line("  row kind=" + std::to_string(static_cast<int>(row.kind)) + " depth=" + std::to_string(row.depth));
                 for (size_t i = 0; i < row.size(); ++i)
                     line("   " + std::to_string(row.start[i]) + " " + std::to_string(row.end[i]) + " " +
-                         std::string(model.Name(row.name[i])) + " @" + std::to_string(row.ref[i]));
+                         std::string(model.Name(row.name[i])) + " @" + std::to_string(row.Ref(i)));
             }
             for (size_t i = 0; i < track.instantTs.size(); ++i)
                 line("  instant " + std::to_string(track.instantTs[i]) + " " + std::string(model.Name(track.instantName[i])));
@@ -38,9 +42,10 @@ std::string DumpModel(const TraceModel& model) {
         }
     }
     for (const Flow& flow : model.flows)
-        line("flow " + std::string(model.Name(flow.category)) + " @" + std::to_string(flow.FromRef()) + " " +
-             std::to_string(flow.fromTs) + "@" + model.TrackLabel(flow.fromTrack) + " -> " + std::to_string(flow.toTs) +
-             "@" + model.TrackLabel(flow.toTrack));
+        line("flow " + std::string(model.Name(model.FlowCategory(flow))) + " @" + std::to_string(flow.fromRef) + " " +
+             std::to_string(flow.fromTs) + "@" + model.TrackLabel(model.FlowFromTrack(flow)) + " -> " +
+             std::to_string(flow.toTs) + "@" + model.TrackLabel(model.FlowToTrack(flow)) + " @" + std::to_string(flow.toRef) +
+             (flow.fromEnclosing ? " from-enclosing" : "") + (flow.toEnclosing ? " to-enclosing" : ""));
     line("events " + std::to_string(model.report.eventCount) + " problems " + std::to_string(model.report.problemCount));
     for (const ImportProblem& p : model.report.problems)
         line("problem " + std::to_string(p.byteOffset) + " " + p.message);

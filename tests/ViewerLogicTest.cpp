@@ -63,9 +63,9 @@ TEST_CASE("selection knows its parent, children, self time and flows' far ends")
     CHECK(view.SelfTime(parent) == 50000);
     CHECK(view.SelfTime(matmul) == 25000);
     const Flow& flow = model->flows[0];
-    const SliceRef source = view.EnclosingSlice(flow.fromTrack, flow.fromTs);
+    const SliceRef source = view.EnclosingSlice(model->FlowFromTrack(flow), flow.fromTs);
     CHECK(model->Name(view.SliceName(source)) == "Launch, \"quoted\"");
-    const SliceRef target = view.EnclosingSlice(flow.toTrack, flow.toTs);
+    const SliceRef target = view.EnclosingSlice(model->FlowToTrack(flow), flow.toTs);
     CHECK(model->Name(view.SliceName(target)) == "MatMul_0");
 }
 

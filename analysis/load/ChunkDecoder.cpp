@@ -129,12 +129,15 @@ struct ChunkDecoder::Impl {
     ChunkEvents* out = nullptr;
     std::unordered_map<TrackKey, uint32_t, TrackKeyHash> trackIndex;
     std::unordered_map<SeriesKey, uint32_t, SeriesKeyHash> seriesIndex;
+    std::unordered_map<uint64_t, uint32_t> flowOriginIndex;  // (track << 32 | category) -> index
 
     void Begin(ChunkEvents& events) {
         out = &events;
         bufferToText = 0;
         trackIndex.clear();
         seriesIndex.clear();
+        flowOriginIndex.clear();
+        flowOriginCache.fill(CachedFlowOrigin{});
         tokenCache.fill(CachedToken{});
         entityCache.fill(CachedEntities{});
         trackCache.fill(CachedTrack{});
@@ -152,7 +155,7 @@ struct ChunkDecoder::Impl {
         uint32_t size = 0;
         StringId id = 0;
     };
-    std::array<CachedToken, 4096> tokenCache{};
+    std::array<CachedToken, 2048> tokenCache{};
     bool cacheTokens = true;
     ptrdiff_t bufferToText = 0;
 
@@ -256,6 +259,32 @@ struct ChunkDecoder::Impl {
         }
         slot.key = key;
         slot.track = it->second;
+        return it->second;
+    }
+
+    // Flow events of a thread mostly share a few categories: a small cache before the table.
+    struct CachedFlowOrigin {
+        uint64_t key = UINT64_MAX;
+        uint32_t origin = 0;
+    };
+    std::array<CachedFlowOrigin, 64> flowOriginCache{};
+
+    // The index of (track, category) in the chunk's flow origins; kMaxFlowOrigins when the table
+    // is full.
+    uint32_t FlowOriginFor(uint32_t track, StringId category) {
+        const uint64_t key = uint64_t{track} << 32 | category;
+        CachedFlowOrigin& slot = flowOriginCache[(key * 0x9E3779B97F4A7C15ull) >> 58];
+        if (slot.key == key) return slot.origin;
+        const auto size = static_cast<uint32_t>(out->flowOrigins.size());
+        auto [it, inserted] = flowOriginIndex.try_emplace(key, size);
+        if (inserted) {
+            if (size == kMaxFlowOrigins) {
+                flowOriginIndex.erase(it);
+                return kMaxFlowOrigins;
+            }
+            out->flowOrigins.push_back({track, category});
+        }
+        slot = {key, it->second};
         return it->second;
     }
 
@@ -431,13 +460,11 @@ struct ChunkDecoder::Impl {
 
     // The flow's key, and the place of its id relative to its event, where the matcher reads
     // it again should two ids share a key.
-    void SetFlowId(std::string_view token, const char* eventStart, RawFlow& flow) {
+    void SetFlowId(std::string_view token, const char* eventStart, StringId category, RawFlow& flow) {
         token = TrimToken(token);
-        if (token.size() >= 2 && token.front() == '"' && token.back() == '"') token = token.substr(1, token.size() - 2);
         const uint64_t delta = static_cast<uint64_t>(token.data() - eventStart);
         flow.idOffset = delta < kIdTooFar ? static_cast<uint16_t>(delta) : kIdTooFar;
-        flow.idLength = token.size() < kIdTooLong ? static_cast<uint8_t>(token.size()) : kIdTooLong;
-        flow.key = FlowKey(token, out->strings.Hash(flow.category));
+        flow.key = FlowKey(FlowIdText(token), out->strings.Hash(category));
         ++out->flowsPerBucket[FlowBucket(flow.key)];
     }
 
@@ -494,7 +521,7 @@ struct ChunkDecoder::Impl {
                     return simdjson::SUCCESS;
                 }
                 // The category of a slice is not kept: it is read from the file when shown.
-                events.tracks[track].slices.push_back({ts, dur, offset, InternToken(fields[kName])});
+                events.AddSlice(track, ts, dur, offset, InternToken(fields[kName]));
                 break;
             }
             case 'B':
@@ -543,18 +570,20 @@ struct ChunkDecoder::Impl {
                 const bool enclosing = DecodeJsonString(fields[kBp], scratch) == "e" || phase == 's';
                 const FlowPhase flowPhase =
                     phase == 's' ? FlowPhase::kStart : phase == 't' ? FlowPhase::kStep : FlowPhase::kFinish;
-                if (offset >= (uint64_t{1} << 40)) {
-                    events.problems.Add(offset, "flow events past the first TiB of a trace are not matched; skipped");
+                const StringId category = InternToken(fields[kCat]);
+                const uint32_t origin = FlowOriginFor(track, category);
+                if (origin == kMaxFlowOrigins) {
+                    events.problems.Add(offset, "flow events on more than " + std::to_string(kMaxFlowOrigins) +
+                                                    " (thread, category) pairs in one part of the file are not matched; skipped");
                     return simdjson::SUCCESS;
                 }
                 RawFlow flow{};
                 flow.ts = ts;
                 flow.ref = offset;
-                flow.track = track;
-                flow.category = InternToken(fields[kCat]);
+                flow.origin = origin;
                 flow.phase = flowPhase;
                 flow.bindToEnclosing = enclosing;
-                SetFlowId(fields[kId], eventStart, flow);
+                SetFlowId(fields[kId], eventStart, category, flow);
                 events.flows.push_back(flow);
                 break;
             }
@@ -588,6 +617,7 @@ void ChunkDecoder::Reserve(uint64_t runBytes) {
 bool ChunkDecoder::DecodeFast(std::span<const EventRun> runs, ChunkEvents& out) {
     Impl& impl = *m_impl;
     impl.Begin(out);
+    if (!runs.empty()) out.refBase = runs.front().begin;
     for (const EventRun& run : runs) {
         const uint64_t length = run.end - run.begin;
         impl.buffer.resize(length + 2 + simdjson::SIMDJSON_PADDING);
@@ -627,6 +657,7 @@ void ChunkDecoder::DecodeSlow(uint64_t beginOffset, uint64_t stopOffset, ChunkEv
     const char* const end = base + impl.text.size();
     const char* p = base + beginOffset;
     out.beginOffset = beginOffset;
+    out.refBase = beginOffset;
     bool expectComma = false;
     auto offsetOf = [base](const char* at) { return static_cast<uint64_t>(at - base); };
     for (;;) {

@@ -68,7 +68,7 @@ Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const s
             if (core.empty()) core = "(no stream or core)";
             track = trackFor(EntityId{0, chunk.strings.Intern(core)}, core);
         }
-        chunk.tracks[track].slices.push_back({start, duration, offset, chunk.strings.Intern(FieldAt(fields, columns.name))});
+        chunk.AddSlice(track, start, duration, offset, chunk.strings.Intern(FieldAt(fields, columns.name)));
         if (reader.LastRecordUnterminated())
             chunk.problems.Add(offset, kCsvUnterminatedRecord);
     }
@@ -78,7 +78,10 @@ Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const s
         chunk.tracks.push_back(std::move(track));
     }
     chunk.metadata.push_back({0, 0, MetadataKind::kProcessName, processName, 0});
-    for (ChunkTrack& track : chunk.tracks) std::sort(track.slices.begin(), track.slices.end(), SliceBefore);
+    for (ChunkTrack& track : chunk.tracks) {
+        std::sort(track.slices.begin(), track.slices.end(), SliceBefore);
+        std::sort(track.wideSlices.begin(), track.wideSlices.end(), SliceBefore);
+    }
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     BuildModel(chunks, threads, *model);
     FillLineColumns(model->text, model->report.problems);

@@ -20,8 +20,9 @@ struct EntityId {
     bool operator==(const EntityId& other) const { return number == other.number && text == other.text; }
 };
 
-// Complete ('X') or matched ('B'/'E') slice. 'ref' is the byte offset of the event in the text.
-// Packed: a trace holds hundreds of millions of these while it loads.
+// A slice with the byte offset of its event in the text ('ref'): a complete ('X') event, a
+// matched 'B'/'E' pair or async pair. Packed: a trace holds hundreds of millions of slices while
+// it loads.
 #pragma pack(push, 4)
 struct RawSlice {
     TimeNs startNs;
@@ -32,10 +33,25 @@ struct RawSlice {
 #pragma pack(pop)
 static_assert(sizeof(RawSlice) == 28);
 
-// Display order of raw slices: start ascending, longer first, then file order.
-// A function object rather than a function, so that sorts inline the comparison.
+// A complete event as a chunk keeps it, in 20 bytes: 'ref' counts from the chunk's refBase, and
+// the duration has 32 bits (4.29 s). The rare slice that needs more (a longer one, or one 4 GiB
+// or more past the start of a chunk that holds a giant event) is kept as a RawSlice instead.
+#pragma pack(push, 4)
+struct ChunkSlice {
+    TimeNs startNs;
+    uint32_t durNs;
+    uint32_t ref;
+    StringId name;
+};
+#pragma pack(pop)
+static_assert(sizeof(ChunkSlice) == 20);
+
+// Display order of slices: start ascending, longer first, then file order (slices of one chunk
+// compare their refs from the same base). A function object rather than a function, so that
+// sorts inline the comparison.
 struct SliceOrder {
-    bool operator()(const RawSlice& a, const RawSlice& b) const {
+    template <typename Slice>
+    bool operator()(const Slice& a, const Slice& b) const {
         if (a.startNs != b.startNs) return a.startNs < b.startNs;
         if (a.durNs != b.durNs) return a.durNs > b.durNs;
         return a.ref < b.ref;
@@ -85,35 +101,53 @@ struct CounterSeriesKey {
 };
 
 enum class FlowPhase : uint8_t { kStart, kStep, kFinish };
-// A flow event. Its id is not interned (ids are mostly unique, and there are as many as flow
-// events): it is matched by 'key', a hash of (category, id) computed while the id is at hand.
-// Where two ids share a hash, the matcher reads the id again at ref + idOffset in the text.
-struct RawFlow {
-    uint64_t key;
-    TimeNs ts;
-    uint64_t ref : 40;        // traces up to 1 TiB
-    uint64_t idOffset : 16;   // from ref; kIdTooFar when the id is not within 64 KiB of the event start
-    uint64_t idLength : 8;    // kIdTooLong when longer
+
+// The thread and category of flow events. An event keeps the index of its pair in a table of
+// these: a trace has few distinct pairs, and the event stays 24 bytes.
+struct FlowOrigin {
     uint32_t track;
-    StringId category : 29;
+    StringId category;
+    bool operator==(const FlowOrigin& other) const = default;
+};
+// An origin index has 21 bits; the highest value marks events whose origin did not fit.
+constexpr uint32_t kNoFlowOrigin = (1u << 21) - 1;
+constexpr uint32_t kMaxFlowOrigins = kNoFlowOrigin;
+
+// A flow event: there are twice as many as arrows, so it is kept small. Its id is not interned
+// (ids are mostly unique): it is matched by 'key', 48 bits of a hash of (category, id) computed
+// while the id is at hand. Where two events share a key, the matcher reads their ids again in
+// the text, at ref + idOffset.
+struct RawFlow {
+    uint64_t key : 48;
+    uint64_t idOffset : 16;  // from ref; kIdTooFar when the id is not within 64 KiB of the event start
+    TimeNs ts;
+    uint64_t ref : 40;     // traces up to 1 TiB
+    uint32_t origin : 21;  // in ChunkEvents::flowOrigins, then in the matcher's table
     FlowPhase phase : 2;
     bool bindToEnclosing : 1;  // "bp": "e", or a start without bp
 };
-static_assert(sizeof(RawFlow) == 32);
+static_assert(sizeof(RawFlow) == 24);
 constexpr uint16_t kIdTooFar = 0xFFFF;
-constexpr uint8_t kIdTooLong = 0xFF;
+constexpr int kFlowKeyBits = 48;
 
-// The matching key of a flow event: its id as text (a string's quotes stripped, so that 7 and
-// "7" match) hashed with its category's HashBytes.
+// The text a flow event's id is matched by, from its raw "id" token without trailing white
+// space: a string's quotes are stripped, so that 7 and "7" match.
+inline std::string_view FlowIdText(std::string_view token) {
+    if (token.size() >= 2 && token.front() == '"' && token.back() == '"') return token.substr(1, token.size() - 2);
+    return token;
+}
+
+// The matching key of a flow event: its FlowIdText hashed with its category's HashBytes. The
+// hash's top bits are kept: they are the best mixed.
 inline uint64_t FlowKey(std::string_view idText, uint64_t categoryHash) {
-    return HashBytes(idText) ^ (categoryHash * 0x9E3779B97F4A7C15ull);
+    return (HashBytes(idText) ^ (categoryHash * 0x9E3779B97F4A7C15ull)) >> (64 - kFlowKeyBits);
 }
 
 // Flow events are matched in buckets of their keys' top bits; the decoder counts the top 8. At
 // most 256 buckets: the first chunks gathered write a page of every bucket before they release
 // much, and that lead stays 1 MiB. Small traces take fewer (see FlowMatcher::Gather).
 constexpr int kFlowBucketBits = 8;
-inline uint8_t FlowBucket(uint64_t key) { return static_cast<uint8_t>(key >> (64 - kFlowBucketBits)); }
+inline uint8_t FlowBucket(uint64_t key) { return static_cast<uint8_t>(key >> (kFlowKeyBits - kFlowBucketBits)); }
 
 enum class MetadataKind : uint8_t { kProcessName, kProcessLabels, kProcessSortIndex, kThreadName, kThreadSortIndex };
 struct RawMetadata {
@@ -128,7 +162,8 @@ struct RawMetadata {
 struct ChunkTrack {
     EntityId pid;
     EntityId tid;
-    PodArray<RawSlice> slices;
+    PodArray<ChunkSlice> slices;
+    PodArray<RawSlice> wideSlices;  // those that do not fit a ChunkSlice
     PodArray<RawBoundary> boundaries;
 };
 
@@ -162,14 +197,25 @@ struct ChunkEvents {
     PodArray<RawCounter> counters;
     std::vector<CounterSeriesKey> counterSeries;
     PodArray<RawFlow> flows;
+    std::vector<FlowOrigin> flowOrigins;
     std::array<uint32_t, 1 << kFlowBucketBits> flowsPerBucket{};  // by FlowBucket of their keys
     std::vector<RawMetadata> metadata;
     PhaseCounts phases;
     uint64_t eventCount = 0;  // elements of the event array, malformed ones included
     ProblemList problems;
+    uint64_t refBase = 0;      // where the refs of ChunkSlice count from
     uint64_t beginOffset = 0;  // where this chunk's first element starts
     uint64_t endOffset = 0;    // where the element after its last one starts (or the array's end)
     bool reachedArrayEnd = false;
+
+    void AddSlice(uint32_t track, TimeNs startNs, TimeNs durNs, uint64_t ref, StringId name) {
+        const uint64_t fromBase = ref - refBase;
+        if (fromBase <= UINT32_MAX && static_cast<uint64_t>(durNs) <= UINT32_MAX) {
+            tracks[track].slices.push_back({startNs, static_cast<uint32_t>(durNs), static_cast<uint32_t>(fromBase), name});
+        } else {
+            tracks[track].wideSlices.push_back({startNs, durNs, ref, name});
+        }
+    }
 };
 
 }  // namespace tracelens

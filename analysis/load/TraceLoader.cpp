@@ -78,9 +78,11 @@ std::vector<ChunkPlan> PlanChunks(const TraceText& text, uint64_t first, uint64_
 // Sorting slices inside a chunk runs on the parsing threads; merging chunks is then a k-way
 // merge. Flows are sorted later, once, bucket by bucket of their keys.
 void SortChunk(ChunkEvents& chunk) {
-    for (ChunkTrack& track : chunk.tracks)
+    for (ChunkTrack& track : chunk.tracks) {
         if (!std::is_sorted(track.slices.begin(), track.slices.end(), SliceBefore))
             std::sort(track.slices.begin(), track.slices.end(), SliceBefore);
+        std::sort(track.wideSlices.begin(), track.wideSlices.end(), SliceBefore);
+    }
 }
 
 // The parsing threads free their parser buffers (megabytes each) when they finish. glibc then
@@ -250,7 +252,7 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     // the model frees them: what is left free on those heaps stays resident until trimmed
     // (about 0.6 MB of the 4 MB a 100k-event trace takes beyond its file).
     malloc_trim(0);
-    BuildModel(chunks, threads, *model);
+    BuildModel(chunks, threads, *model, options.flowSortInPlaceBytes);
     malloc_trim(0);
     timing.Report("model built");
     FillLineColumns(source, model->report.problems);

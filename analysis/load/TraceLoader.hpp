@@ -7,6 +7,7 @@
 
 #include "core/Status.hpp"
 #include "load/TraceText.hpp"
+#include "model/ModelBuilder.hpp"
 #include "model/TraceModel.hpp"
 
 namespace tracelens {
@@ -15,6 +16,7 @@ struct LoadOptions {
     unsigned threads = 0;                  // 0 = every core
     uint64_t chunkBytes = 8ull << 20;       // target size of one parallel piece of the event array
     uint64_t runBytes = 256ull << 10;       // target size of what simdjson parses at once, inside a chunk
+    uint64_t flowSortInPlaceBytes = kFlowSortInPlaceBytes;  // arrows up to this size are sorted in place, not merged
     TraceTextOptions text;
 };
 

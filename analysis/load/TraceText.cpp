@@ -1,5 +1,6 @@
 #include "load/TraceText.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -224,6 +225,11 @@ Result<TraceText> TraceText::Open(const std::string& path, const TraceTextOption
         return Status::Error(path + ": error: is a directory, not a trace file");
     }
     const uint64_t fileBytes = static_cast<uint64_t>(info.st_size);
+    if (fileBytes >= kMaxTextBytes) {
+        ::close(fd);
+        return Status::Error(path + ": error: the file is " + std::to_string(fileBytes) +
+                             " bytes; traces of 1 TiB or more are not supported");
+    }
     TraceText text;
     text.m_fileBytes = fileBytes;
     if (fileBytes == 0) {
@@ -252,6 +258,7 @@ Result<TraceText> TraceText::Open(const std::string& path, const TraceTextOption
     const auto* bytes = static_cast<const unsigned char*>(mapped);
     if (fileBytes >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b) {
         uint64_t limit = options.maxInflatedBytes ? options.maxInflatedBytes : AvailableMemoryBytes() / 4 * 3;
+        limit = std::min(limit, kMaxTextBytes - 1);
         Inflate(bytes, fileBytes, limit, text.m_inflated, text.m_problems);
         munmap(reserved, mappingBytes);
         const uint64_t inflated = text.m_inflated.size();

@@ -56,5 +56,7 @@ private:
 
 // Bytes of zero padding guaranteed readable after data() + size().
 constexpr uint64_t kTextPaddingBytes = 64;
+// Byte offsets of events are kept in 40 bits: texts of 1 TiB or more are refused.
+constexpr uint64_t kMaxTextBytes = uint64_t{1} << 40;
 
 }  // namespace tracelens

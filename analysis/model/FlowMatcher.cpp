@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
+#include <unordered_map>
 
 #include "core/ParallelFor.hpp"
+#include "load/JsonScan.hpp"
 
 namespace tracelens {
 namespace {
@@ -13,8 +16,8 @@ namespace {
 struct ArrowOrder {
     bool operator()(const Flow& a, const Flow& b) const {
         if (a.fromTs != b.fromTs) return a.fromTs < b.fromTs;
-        if (a.FromRef() != b.FromRef()) return a.FromRef() < b.FromRef();
-        return a.ToRef() < b.ToRef();
+        if (a.fromRef != b.fromRef) return a.fromRef < b.fromRef;
+        return a.toRef < b.toRef;
     }
 };
 constexpr ArrowOrder ArrowBefore{};
@@ -29,24 +32,30 @@ struct FlowOrder {
 };
 constexpr FlowOrder FlowBefore{};
 
-// Copies one bucket's flow events into 'sorted', in FlowOrder: a counting pass on the next 8 bits
-// of their keys spreads them into sub-buckets of a few events each, which insertion sort
-// finishes (std::sort where one holds many, as when one id repeats).
-void SortBucket(const RawFlow* begin, const RawFlow* end, std::vector<RawFlow>& sorted) {
-    auto digit = [](const RawFlow& f) { return static_cast<size_t>(f.key >> (64 - kFlowBucketBits - 8)) & 0xFF; };
+// Sorts one bucket's flow events in place into FlowOrder: a counting pass on the next 8 bits of
+// their keys, then swaps that take each event to its sub-bucket (an American flag sort), leave
+// sub-buckets of a few events each, which insertion sort finishes (std::sort where one holds
+// many, as when one id repeats). In place, so that a bucket never takes memory twice.
+void SortBucket(RawFlow* begin, RawFlow* end) {
+    auto digit = [](const RawFlow& f) { return static_cast<size_t>(f.key >> (kFlowKeyBits - kFlowBucketBits - 8)) & 0xFF; };
     std::array<size_t, 257> start{};
     for (const RawFlow* f = begin; f < end; ++f) ++start[digit(*f) + 1];
     for (size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
-    sorted.resize(static_cast<size_t>(end - begin));
     std::array<size_t, 256> next;
     std::copy(start.begin(), start.end() - 1, next.begin());
-    for (const RawFlow* f = begin; f < end; ++f) sorted[next[digit(*f)]++] = *f;
+    for (size_t d = 0; d < 256; ++d) {
+        while (next[d] < start[d + 1]) {
+            RawFlow value = begin[next[d]];
+            for (size_t home = digit(value); home != d; home = digit(value)) std::swap(value, begin[next[home]++]);
+            begin[next[d]++] = value;
+        }
+    }
     constexpr size_t kInsertionSortMost = 32;
     for (size_t d = 0; d < 256; ++d) {
-        RawFlow* const first = sorted.data() + start[d];
-        RawFlow* const last = sorted.data() + start[d + 1];
+        RawFlow* const first = begin + start[d];
+        RawFlow* const last = begin + start[d + 1];
         const ptrdiff_t size = last - first;
-        if (size < 2) continue;  // also where 'sorted' is empty and has no data to point into
+        if (size < 2) continue;
         if (size > static_cast<ptrdiff_t>(kInsertionSortMost)) {
             std::sort(first, last, FlowBefore);
             continue;
@@ -60,9 +69,36 @@ void SortBucket(const RawFlow* begin, const RawFlow* end, std::vector<RawFlow>& 
     }
 }
 
-// Raw events are given back in pieces of at least this size: each return costs every core a
-// TLB flush.
+// The raw "id" token (or "id2" object) of the event object at 'event', found by walking its
+// top-level keys: the last one wins, as when the decoder read it. Empty when the walk fails.
+std::string_view ScanFlowIdToken(const char* event, const char* end) {
+    std::string_view token;
+    const char* p = SkipWhitespace(event, end);
+    if (p >= end || *p != '{') return token;
+    for (p = SkipWhitespace(p + 1, end); p < end && *p == '"';) {
+        const ScanResult key = SkipString(p, end);
+        if (key.status != ScanStatus::kOk) break;
+        const std::string_view name(p + 1, static_cast<size_t>(key.end - p - 2));
+        p = SkipWhitespace(key.end, end);
+        if (p >= end || *p != ':') break;
+        p = SkipWhitespace(p + 1, end);
+        const ScanResult value = SkipValue(p, end);
+        if (value.status != ScanStatus::kOk) break;
+        if (name == "id" || (name == "id2" && *p == '{')) token = std::string_view(p, static_cast<size_t>(value.end - p));
+        p = SkipWhitespace(value.end, end);
+        if (p >= end || *p != ',') break;
+        p = SkipWhitespace(p + 1, end);
+    }
+    return token;
+}
+
+// Raw events are given back in pieces of at most this size, and arrows read by the merge in
+// pieces of a 16th of it: each return costs every core a TLB flush.
 constexpr uint64_t kDiscardBytes = 1 << 20;
+
+// A part of the matching holds at least this many bytes of flow events: the merge of the parts'
+// arrows holds back up to a step of each part, so a small trace is cut into few parts.
+constexpr uint64_t kLeastPartBytes = 512 << 10;
 
 }  // namespace
 
@@ -70,8 +106,31 @@ FlowMatcher::FlowMatcher(std::vector<ChunkEvents>& chunks, const std::vector<std
                          const std::vector<std::vector<uint32_t>>& trackRemap, std::string_view text)
     : m_chunks(chunks), m_stringRemap(stringRemap), m_trackRemap(trackRemap), m_text(text) {}
 
+// Every chunk's (track, category) pairs in the model's ids, numbered once across the trace.
+void FlowMatcher::MapOrigins() {
+    std::unordered_map<uint64_t, uint32_t> index;
+    m_originRemap.resize(m_chunks.size());
+    for (size_t c = 0; c < m_chunks.size(); ++c) {
+        for (const FlowOrigin& local : m_chunks[c].flowOrigins) {
+            const FlowOrigin origin{m_trackRemap[c][local.track], m_stringRemap[c][local.category]};
+            auto [it, inserted] = index.try_emplace(uint64_t{origin.track} << 32 | origin.category,
+                                                    static_cast<uint32_t>(m_origins.size()));
+            if (inserted) {
+                if (m_origins.size() < kMaxFlowOrigins) {
+                    m_origins.push_back(origin);
+                } else {
+                    it->second = kNoFlowOrigin;
+                }
+            }
+            m_originRemap[c].push_back(it->second);
+        }
+        m_chunks[c].flowOrigins = {};
+    }
+}
+
 void FlowMatcher::Gather(unsigned threads) {
     m_threads = std::max(1u, threads);
+    MapOrigins();
     // The decoder counted each chunk's events per bucket: every chunk gets its own slots in each
     // bucket, so that chunks are moved in parallel and each one is read once, front to back.
     const size_t chunkCount = m_chunks.size();
@@ -99,14 +158,15 @@ void FlowMatcher::Gather(unsigned threads) {
     // Chunks are taken in file order: a chunk's slots lie just behind the previous chunk's in
     // every bucket, so the pages written grow as fast as the chunks released, never ahead.
     // A 16th of the events in each step, 64 KiB to 1 MiB: about 16 returns of pages in all,
-    // each a TLB flush on every core.
-    const size_t discardStep = std::clamp<uint64_t>(flowCount * sizeof(RawFlow) / 16, kDiscardBytes / 16, kDiscardBytes) / sizeof(RawFlow);
+    // each a TLB flush on every core. The matching gives them back in steps of the same size.
+    m_discardBytes = std::clamp<uint64_t>(flowCount * sizeof(RawFlow) / 16, kDiscardBytes / 16, kDiscardBytes);
+    const size_t discardStep = m_discardBytes / sizeof(RawFlow);
     std::vector<uint64_t> fileOrder(chunkCount);
     for (size_t c = 0; c < chunkCount; ++c) fileOrder[c] = chunkCount - c;
+    std::vector<uint64_t> dropped(chunkCount, 0), firstDropped(chunkCount, UINT64_MAX);
     ParallelFor(chunkCount, threads, fileOrder, [&](size_t c) {
         std::vector<uint64_t>& next = slot[c];
-        const std::vector<StringId>& strings = m_stringRemap[c];
-        const std::vector<uint32_t>& tracks = m_trackRemap[c];
+        const std::vector<uint32_t>& origins = m_originRemap[c];
         // What has been moved goes back to the system in steps, so that each thread holds
         // little more than one step of a chunk twice.
         PodArray<RawFlow>& flows = m_chunks[c].flows;
@@ -114,20 +174,26 @@ void FlowMatcher::Gather(unsigned threads) {
             const size_t end = std::min(flows.size(), begin + discardStep);
             for (size_t i = begin; i < end; ++i) {
                 RawFlow flow = flows[i];
-                flow.category = strings[flow.category];
-                flow.track = tracks[flow.track];
+                flow.origin = origins[flow.origin];
+                if (flow.origin == kNoFlowOrigin && dropped[c]++ == 0) firstDropped[c] = flow.ref;
                 m_gathered[next[FlowBucket(flow.key) >> shift]++] = flow;
             }
             if (end < flows.size()) flows.DiscardPages(begin, end);
         }
         flows.Release();
     });
+    for (size_t c = 0; c < chunkCount; ++c) {
+        m_dropped += dropped[c];
+        m_firstDroppedRef = std::min(m_firstDroppedRef, firstDropped[c]);
+    }
 
-    // Parts of about equal size, several per thread so that none waits long for the last one.
-    const uint64_t parts = std::clamp<uint64_t>(uint64_t{threads} * 8, 1, buckets);
+    // Parts of about equal size, several per thread so that none waits long for the last one,
+    // where the trace is large enough.
+    const uint64_t parts = std::clamp<uint64_t>(flowCount * sizeof(RawFlow) / kLeastPartBytes, threads, uint64_t{threads} * 8);
+    const uint64_t partCount = std::min<uint64_t>(parts, buckets);
     m_partBucket.assign(1, 0);
     for (size_t b = 1; b < buckets; ++b)
-        if (m_bucketStart[b] * parts >= position * m_partBucket.size()) m_partBucket.push_back(b);
+        if (m_bucketStart[b] * partCount >= position * m_partBucket.size()) m_partBucket.push_back(b);
     m_partBucket.push_back(buckets);
     m_results.assign(PartCount(), PartResult{});
     m_arrows.resize(position);
@@ -141,35 +207,44 @@ void FlowMatcher::MatchPart(size_t part) {
     PartResult& result = m_results[part];
     Flow* const first = m_arrows.data() + m_bucketStart[m_partBucket[part]];
     Flow* out = first;
-    uint64_t kept = m_bucketStart[m_partBucket[part]];
-    std::vector<RawFlow> sorted;
+    Flow* populated = first;
+    // The part's arrows never outnumber its events: nothing is populated, or given back, past
+    // that, where the next part writes.
+    Flow* const last = m_arrows.data() + m_bucketStart[m_partBucket[part + 1]];
+    RawFlow* const raw = m_gathered.data();
+    // Raw events shrink as arrows grow, a step at a time: the peak stays near the larger of the two.
+    const size_t step = m_discardBytes / sizeof(RawFlow);
+    size_t kept = m_bucketStart[m_partBucket[part]];
     for (size_t b = m_partBucket[part]; b < m_partBucket[part + 1]; ++b) {
-        // A bucket's events are mostly pairs: half as many arrows. Pages populated and not
-        // written stay resident until Finish, so none are populated on a guess beyond that.
-        const size_t written = static_cast<size_t>(out - m_arrows.data());
-        m_arrows.Populate(written, written + (m_bucketStart[b + 1] - m_bucketStart[b]) / 2);
-        SortBucket(m_gathered.data() + m_bucketStart[b], m_gathered.data() + m_bucketStart[b + 1], sorted);
-        RawFlow* const begin = sorted.data();
-        RawFlow* const end = begin + sorted.size();
-        for (RawFlow* i = begin; i < end;) {
+        RawFlow* const end = raw + m_bucketStart[b + 1];
+        SortBucket(raw + m_bucketStart[b], end);
+        for (RawFlow* i = raw + m_bucketStart[b]; i < end;) {
+            if (out >= populated) {
+                // Events are mostly pairs: half as many arrows. Pages populated and not written
+                // stay resident until Finish, so none are populated on a guess beyond that.
+                populated = std::min(out + step / 2, last);
+                m_arrows.Populate(static_cast<size_t>(out - m_arrows.data()), static_cast<size_t>(populated - m_arrows.data()));
+            }
             RawFlow* same = i + 1;
             while (same < end && same->key == i->key) ++same;
             MatchKey(i, same, result, out);
             i = same;
-        }
-        // Raw events shrink as arrows grow: the peak stays near the larger of the two.
-        if ((m_bucketStart[b + 1] - kept) * sizeof(RawFlow) >= kDiscardBytes) {
-            m_gathered.DiscardPages(kept, m_bucketStart[b + 1]);
-            kept = m_bucketStart[b + 1];
+            if (static_cast<size_t>(i - raw) - kept >= step) {
+                m_gathered.DiscardPages(kept, static_cast<size_t>(i - raw));
+                kept = static_cast<size_t>(i - raw);
+            }
         }
     }
     m_gathered.DiscardPages(kept, m_bucketStart[m_partBucket[part + 1]]);
+    m_arrows.DiscardPages(static_cast<size_t>(out - m_arrows.data()), static_cast<size_t>(populated - m_arrows.data()));
     result.arrows = static_cast<uint64_t>(out - first);
     // Sorted here, where the threads share the work with the tracks; Finish merges the parts.
     std::sort(first, out, ArrowBefore);
 }
 
-void FlowMatcher::Finish(PodArray<Flow>& flows, ImportReport& report) {
+void FlowMatcher::Finish(PodArray<Flow>& flows, std::vector<FlowOrigin>& origins, ImportReport& report,
+                         uint64_t sortInPlaceBytes) {
+    origins = std::move(m_origins);
     m_gathered.Release();
     std::vector<SortedArrows> parts;
     uint64_t total = 0;
@@ -182,6 +257,29 @@ void FlowMatcher::Finish(PodArray<Flow>& flows, ImportReport& report) {
         report.unmatchedFlowEvents += result.unmatched;
     }
     flows.Release();
+    if (total * sizeof(Flow) <= sortInPlaceBytes) {
+        // Few arrows: the parts move to the front of their array, which is sorted where it lies
+        // and becomes the result. A merge into a new array would hold them twice for a moment,
+        // and its steps of giving pages back are as large as all the arrows of a small trace.
+        // Each part lies at or after its new place, and moves in steps: what has moved from past
+        // the result's end goes back to the system as the move goes.
+        constexpr size_t kStep = kDiscardBytes / 16 / sizeof(Flow);
+        const Flow* const base = m_arrows.data();
+        size_t to = 0;
+        for (const SortedArrows& part : parts) {
+            const size_t begin = static_cast<size_t>(part.begin - base), end = static_cast<size_t>(part.end - base);
+            for (size_t from = begin; from < end; from += kStep) {
+                const size_t count = std::min(kStep, end - from);
+                if (to != from) std::memmove(m_arrows.data() + to, m_arrows.data() + from, count * sizeof(Flow));
+                to += count;
+                if (from + count > total) m_arrows.DiscardPages(std::max<size_t>(begin, total), from + count);
+            }
+        }
+        std::sort(m_arrows.data(), m_arrows.data() + total, ArrowBefore);
+        m_arrows.TruncateAndRelease(total);
+        flows = std::move(m_arrows);
+        return;
+    }
     flows.resize(total);
     // The output is cut by value into one piece per thread, at arrows of the largest part: each
     // thread merges the arrows of its value range from every part into its own place.
@@ -270,8 +368,10 @@ void FlowMatcher::MergeArrows(std::vector<SortedArrows>& runs, PodArray<Flow>& f
 
 // The id text of a flow event, for settling hash collisions.
 std::string_view FlowMatcher::IdText(const RawFlow& flow) const {
-    if (flow.idOffset == kIdTooFar || flow.idLength == kIdTooLong) return {};
-    return m_text.substr(flow.ref + flow.idOffset, flow.idLength);
+    const char* const end = m_text.data() + m_text.size();
+    if (flow.idOffset == kIdTooFar) return FlowIdText(ScanFlowIdToken(m_text.data() + flow.ref, end));
+    const char* const token = m_text.data() + flow.ref + flow.idOffset;
+    return FlowIdText(std::string_view(token, static_cast<size_t>(SkipValue(token, end).end - token)));
 }
 
 // One hash key's events, in time order. Equal hashes with different category or id text are
@@ -280,13 +380,13 @@ std::string_view FlowMatcher::IdText(const RawFlow& flow) const {
 // hashes agree and whose other ends are both missing.
 void FlowMatcher::MatchKey(RawFlow* begin, RawFlow* end, PartResult& result, Flow*& out) const {
     const size_t size = static_cast<size_t>(end - begin);
-    if (size == 1 || (size == 2 && begin[0].phase != begin[1].phase &&
-                      begin[0].category == begin[1].category)) {
+    auto category = [this](const RawFlow& f) { return f.origin == kNoFlowOrigin ? 0 : m_origins[f.origin].category; };
+    if (size == 1 || (size == 2 && begin[0].phase != begin[1].phase && category(begin[0]) == category(begin[1]))) {
         MatchGroup(begin, end, result, out);
         return;
     }
-    auto sameId = [this](const RawFlow& a, const RawFlow& b) {
-        return a.category == b.category && IdText(a) == IdText(b);
+    auto sameId = [&](const RawFlow& a, const RawFlow& b) {
+        return category(a) == category(b) && IdText(a) == IdText(b);
     };
     bool oneId = true;
     for (const RawFlow* f = begin; f < end && oneId; ++f) oneId = sameId(*f, *begin);
@@ -295,7 +395,7 @@ void FlowMatcher::MatchKey(RawFlow* begin, RawFlow* end, PartResult& result, Flo
         return;
     }
     std::stable_sort(begin, end, [&](const RawFlow& a, const RawFlow& b) {
-        if (a.category != b.category) return a.category < b.category;
+        if (category(a) != category(b)) return category(a) < category(b);
         return IdText(a) < IdText(b);
     });
     for (RawFlow* k = begin; k < end;) {
@@ -313,11 +413,15 @@ void FlowMatcher::MatchKey(RawFlow* begin, RawFlow* end, PartResult& result, Flo
 void FlowMatcher::MatchGroup(const RawFlow* begin, const RawFlow* end, PartResult& result, Flow*& out) const {
     const RawFlow* firstStart = nullptr;
     for (const RawFlow* f = begin; f < end && !firstStart; ++f)
-        if (f->phase == FlowPhase::kStart) firstStart = f;
+        if (f->phase == FlowPhase::kStart && f->origin != kNoFlowOrigin) firstStart = f;
     const RawFlow* source = nullptr;
     bool sourceUsed = false;
     bool firstStartUsed = false;
     for (const RawFlow* f = begin; f < end; ++f) {
+        if (f->origin == kNoFlowOrigin) {  // left out (see DroppedEvents)
+            ++result.unmatched;
+            continue;
+        }
         if (f->phase == FlowPhase::kStart) {
             if (source && !sourceUsed) ++result.unmatched;
             source = f;
@@ -329,8 +433,15 @@ void FlowMatcher::MatchGroup(const RawFlow* begin, const RawFlow* end, PartResul
             ++result.unmatched;
             continue;
         }
-        *out++ = Flow::Make(from->ts, f->ts, from->track, f->track, from->category, from->ref, f->ref,
-                            from->bindToEnclosing, f->bindToEnclosing);
+        Flow& arrow = *out++;
+        arrow.fromTs = from->ts;
+        arrow.toTs = f->ts;
+        arrow.fromRef = from->ref;
+        arrow.fromOrigin = from->origin;
+        arrow.fromEnclosing = from->bindToEnclosing;
+        arrow.toEnclosing = f->bindToEnclosing;
+        arrow.toRef = f->ref;
+        arrow.toOrigin = f->origin;
         if (source) sourceUsed = true;
         else firstStartUsed = true;
         if (f->phase == FlowPhase::kStep) {

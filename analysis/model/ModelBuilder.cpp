@@ -39,10 +39,34 @@ struct PieceRef {
     uint32_t localTrack;
 };
 
+// One sorted array of slices that the k-way merge of a thread reads: a chunk's compact slices
+// (refs from the chunk's refBase) or slices with whole refs.
+class SliceSource {
+public:
+    SliceSource(PodArray<ChunkSlice>& compact, uint64_t refBase) : m_compact(&compact), m_refBase(refBase) {}
+    explicit SliceSource(PodArray<RawSlice>& wide) : m_wide(&wide) {}
+
+    size_t size() const { return m_compact ? m_compact->size() : m_wide->size(); }
+    RawSlice operator[](size_t i) const {
+        if (!m_compact) return (*m_wide)[i];
+        const ChunkSlice& slice = (*m_compact)[i];
+        return {slice.startNs, slice.durNs, m_refBase + slice.ref, slice.name};
+    }
+    void Release() {
+        if (m_compact) m_compact->Release();
+        else m_wide->Release();
+    }
+
+private:
+    PodArray<ChunkSlice>* m_compact = nullptr;
+    PodArray<RawSlice>* m_wide = nullptr;
+    uint64_t m_refBase = 0;
+};
+
 class Builder {
 public:
-    Builder(std::vector<ChunkEvents>& chunks, unsigned threads, TraceModel& model)
-        : m_chunks(chunks), m_threads(threads ? threads : 1), m_model(model) {}
+    Builder(std::vector<ChunkEvents>& chunks, unsigned threads, uint64_t flowSortInPlaceBytes, TraceModel& model)
+        : m_chunks(chunks), m_threads(threads ? threads : 1), m_flowSortInPlaceBytes(flowSortInPlaceBytes), m_model(model) {}
 
     void Run() {
         MergeStrings();
@@ -62,15 +86,10 @@ public:
 
 private:
     // Arrays filled by push_back populate pages ahead of their last value (see PodArray); the
-    // model keeps only what it holds.
+    // model keeps only what it holds. (Thread tracks gave theirs back as each was finished.)
     void ReleaseSparePages() {
         for (Track& track : m_model.tracks) {
-            for (Row& row : track.rows) {
-                row.start.ReleaseSpare();
-                row.end.ReleaseSpare();
-                row.name.ReleaseSpare();
-                row.ref.ReleaseSpare();
-            }
+            for (Row& row : track.rows) row.ReleaseSpare();
             track.instantTs.ReleaseSpare();
             track.instantName.ReleaseSpare();
             track.instantRef.ReleaseSpare();
@@ -201,32 +220,39 @@ private:
     }
 
     void BuildThreadTrack(uint32_t trackId, ProblemList& problems) {
-        std::vector<PodArray<RawSlice>*> sources;
+        std::vector<SliceSource> sources;
         PodArray<RawSlice> matched = MatchBeginEnd(trackId, problems);
         for (const PieceRef& piece : m_pieces[trackId]) {
-            auto& slices = m_chunks[piece.chunk].tracks[piece.localTrack].slices;
+            ChunkEvents& chunk = m_chunks[piece.chunk];
+            ChunkTrack& local = chunk.tracks[piece.localTrack];
             // Sorted on the parsing threads already; remapping names keeps the order.
-            for (RawSlice& slice : slices) slice.name = Global(piece.chunk, slice.name);
-            if (!slices.empty()) sources.push_back(&slices);
+            for (ChunkSlice& slice : local.slices) slice.name = Global(piece.chunk, slice.name);
+            for (RawSlice& slice : local.wideSlices) slice.name = Global(piece.chunk, slice.name);
+            if (!local.slices.empty()) sources.emplace_back(local.slices, chunk.refBase);
+            if (!local.wideSlices.empty()) sources.emplace_back(local.wideSlices);
         }
-        if (!matched.empty()) sources.push_back(&matched);
+        if (!matched.empty()) sources.emplace_back(matched);
 
         // k-way merge; each source is released as soon as it is used up.
         RowBuilder rows(m_model.tracks[trackId]);
         using Head = std::pair<size_t, size_t>;  // (source, position)
         auto later = [&](const Head& a, const Head& b) {
-            return SliceBefore((*sources[b.first])[b.second], (*sources[a.first])[a.second]);
+            return SliceBefore(sources[b.first][b.second], sources[a.first][a.second]);
         };
         std::priority_queue<Head, std::vector<Head>, decltype(later)> heads(later);
         for (size_t s = 0; s < sources.size(); ++s) heads.push({s, 0});
         while (!heads.empty()) {
             auto [source, position] = heads.top();
             heads.pop();
-            PodArray<RawSlice>& slices = *sources[source];
+            SliceSource& slices = sources[source];
             // Take a whole run while this source stays first (the usual case: chunks follow in time).
-            const RawSlice* bound = heads.empty() ? nullptr : &(*sources[heads.top().first])[heads.top().second];
             size_t end = position;
-            while (end < slices.size() && (!bound || !SliceBefore(*bound, slices[end]))) rows.Add(slices[end++]);
+            if (heads.empty()) {
+                while (end < slices.size()) rows.Add(slices[end++]);
+            } else {
+                const RawSlice bound = sources[heads.top().first][heads.top().second];
+                while (end < slices.size() && !SliceBefore(bound, slices[end])) rows.Add(slices[end++]);
+            }
             if (end < slices.size()) {
                 heads.push({source, end});
             } else {
@@ -242,7 +268,8 @@ private:
         std::vector<uint64_t> sizes(trackCount, 0);
         for (size_t t = 0; t < trackCount; ++t)
             for (const PieceRef& piece : m_pieces[t])
-                sizes[t] += m_chunks[piece.chunk].tracks[piece.localTrack].slices.size();
+                sizes[t] += m_chunks[piece.chunk].tracks[piece.localTrack].slices.size() +
+                            m_chunks[piece.chunk].tracks[piece.localTrack].wideSlices.size();
         FlowMatcher flows(m_chunks, m_stringRemap, m_trackRemap, std::string_view(m_model.text.data(), m_model.text.size()));
         flows.Gather(m_threads);
         m_timing.Report("model: flows gathered");
@@ -253,7 +280,11 @@ private:
             else BuildThreadTrack(static_cast<uint32_t>(t), problems[t]);
         });
         m_timing.Report("model: thread tracks built, flows matched");
-        flows.Finish(m_model.flows, m_model.report);
+        flows.Finish(m_model.flows, m_model.flowOrigins, m_model.report, m_flowSortInPlaceBytes);
+        if (flows.DroppedEvents() > 0)
+            m_extraProblems.Add(flows.FirstDroppedRef(),
+                                std::to_string(flows.DroppedEvents()) + " flow events from here on are not matched: the trace has flow "
+                                "events on more than " + std::to_string(kMaxFlowOrigins) + " (thread, category) pairs");
         for (auto& list : problems) {
             m_extraProblems.count += list.count;
             for (auto& p : list.kept) m_extraProblems.kept.push_back(std::move(p));
@@ -539,6 +570,7 @@ private:
 
     std::vector<ChunkEvents>& m_chunks;
     unsigned m_threads;
+    uint64_t m_flowSortInPlaceBytes;
     LoadTiming m_timing;
     TraceModel& m_model;
     std::vector<std::vector<StringId>> m_stringRemap;
@@ -582,13 +614,18 @@ void RowBuilder::Add(const RawSlice& slice) {
 void RowBuilder::Finish() {
     for (Row& row : m_nested) m_track.rows.push_back(std::move(row));
     for (Row& row : m_overlap) m_track.rows.push_back(std::move(row));
-    for (Row& row : m_track.rows) BuildOverview(row);
+    // Complete: the rows give back their spare pages now, not when the whole model is built,
+    // while other threads still build theirs.
+    for (Row& row : m_track.rows) {
+        row.ReleaseSpare();
+        BuildOverview(row);
+    }
     m_nested.clear();
     m_overlap.clear();
 }
 
-void BuildModel(std::vector<ChunkEvents>& chunks, unsigned threads, TraceModel& model) {
-    Builder(chunks, threads, model).Run();
+void BuildModel(std::vector<ChunkEvents>& chunks, unsigned threads, TraceModel& model, uint64_t flowSortInPlaceBytes) {
+    Builder(chunks, threads, flowSortInPlaceBytes, model).Run();
 }
 
 }  // namespace tracelens

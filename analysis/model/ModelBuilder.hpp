@@ -7,10 +7,15 @@
 
 namespace tracelens {
 
+// Flow arrows up to this many bytes are sorted where they were matched; more are merged into a
+// new array by all threads (see FlowMatcher::Finish).
+constexpr uint64_t kFlowSortInPlaceBytes = 4 << 20;
+
 // Consumes 'chunks' (their memory is released as it is merged). The result depends only on
 // the events and their order in the file, never on where the file was cut into chunks.
 // Per-track work runs on 'threads' threads.
-void BuildModel(std::vector<ChunkEvents>& chunks, unsigned threads, TraceModel& model);
+void BuildModel(std::vector<ChunkEvents>& chunks, unsigned threads, TraceModel& model,
+                uint64_t flowSortInPlaceBytes = kFlowSortInPlaceBytes);
 
 // Lays out slices given in display order (start ascending, longer first at equal starts,
 // then file order) into rows: nesting depth, plus extra rows for slices that overlap a

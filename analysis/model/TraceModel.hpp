@@ -37,7 +37,10 @@ struct Row {
     PodArray<TimeNs> start;
     PodArray<TimeNs> end;
     PodArray<StringId> name;
-    PodArray<uint64_t> ref;  // byte offset of the event in the trace text (args parsed on demand)
+    // The byte offset of each slice's event in the trace text (its args are parsed on demand):
+    // the low 32 bits, and the bits above only once the row holds an offset past 4 GiB.
+    PodArray<uint32_t> refLow;
+    PodArray<uint8_t> refHigh;
     // The row folded once at overviewResolutionNs (its span / kOverviewItems): zoomed-out views
     // fold these few thousand items instead of searching the whole row (see QueryVisible).
     PodArray<OverviewItem> overview;
@@ -45,12 +48,25 @@ struct Row {
     RowKind kind = RowKind::kNested;
     uint32_t depth = 0;
     size_t size() const { return start.size(); }
+    uint64_t Ref(size_t i) const { return refHigh.empty() ? refLow[i] : uint64_t{refHigh[i]} << 32 | refLow[i]; }
     // Appends a slice that starts at or after the last one.
     void Append(TimeNs startNs, TimeNs endNs, StringId nameId, uint64_t refOffset) {
         start.push_back(startNs);
         end.push_back(endNs);
         name.push_back(nameId);
-        ref.push_back(refOffset);
+        refLow.push_back(static_cast<uint32_t>(refOffset));
+        if (refOffset > UINT32_MAX || !refHigh.empty()) {
+            while (refHigh.size() + 1 < refLow.size()) refHigh.push_back(0);  // the slices before it
+            refHigh.push_back(static_cast<uint8_t>(refOffset >> 32));
+        }
+    }
+    // Gives back the pages that push_back populated ahead, once the row is complete.
+    void ReleaseSpare() {
+        start.ReleaseSpare();
+        end.ReleaseSpare();
+        name.ReleaseSpare();
+        refLow.ReleaseSpare();
+        refHigh.ReleaseSpare();
     }
 };
 
@@ -85,25 +101,20 @@ struct Process {
     std::vector<uint32_t> tracks;  // display order
 };
 
-// One arrow from one flow event to the next of the same (category, id). The name and id are
-// read from the text (at FromRef()) when shown. Byte offsets keep 40 bits (traces up to 1 TiB).
+// One arrow from one flow event to the next of the same (category, id), in 32 bytes: the thread
+// and category of each end are an index into TraceModel::flowOrigins (a trace has few distinct
+// pairs), and the name and id are read from the text (at fromRef) when shown. Byte offsets keep
+// 40 bits (see kMaxTextBytes).
 struct Flow {
     TimeNs fromTs, toTs;
-    uint32_t fromTrack, toTrack;
-    StringId category;
-    uint32_t fromRefLow, toRefLow;
-    uint8_t fromRefHigh, toRefHigh;
-    bool fromEnclosing, toEnclosing;  // bind to the enclosing slice ("bp": "e") or the next one
-
-    static Flow Make(TimeNs fromTs, TimeNs toTs, uint32_t fromTrack, uint32_t toTrack, StringId category,
-                     uint64_t fromRef, uint64_t toRef, bool fromEnclosing, bool toEnclosing) {
-        return {fromTs, toTs, fromTrack, toTrack, category, static_cast<uint32_t>(fromRef), static_cast<uint32_t>(toRef),
-                static_cast<uint8_t>(fromRef >> 32), static_cast<uint8_t>(toRef >> 32), fromEnclosing, toEnclosing};
-    }
-    uint64_t FromRef() const { return uint64_t{fromRefHigh} << 32 | fromRefLow; }
-    uint64_t ToRef() const { return uint64_t{toRefHigh} << 32 | toRefLow; }
+    uint64_t fromRef : 40;
+    uint32_t fromOrigin : 21;
+    bool fromEnclosing : 1;  // bind to the enclosing slice ("bp": "e") or the next one
+    bool toEnclosing : 1;
+    uint64_t toRef : 40;
+    uint32_t toOrigin : 21;
 };
-static_assert(sizeof(Flow) == 40);
+static_assert(sizeof(Flow) == 32);
 
 struct ImportReport {
     uint64_t eventCount = 0;
@@ -127,11 +138,15 @@ struct TraceModel {
     std::vector<Process> processes;  // display order
     std::vector<Track> tracks;       // indexed by track id; display order is per process
     PodArray<Flow> flows;            // sorted by fromTs
+    std::vector<FlowOrigin> flowOrigins;  // the (track, category) pairs that flows point into
     ImportReport report;
     TimeNs firstNs = 0, lastNs = 0;  // earliest timestamp and latest end
     uint64_t sliceCount = 0, instantCount = 0, counterSampleCount = 0;
 
     std::string_view Name(StringId id) const { return strings.Get(id); }
+    uint32_t FlowFromTrack(const Flow& flow) const { return flowOrigins[flow.fromOrigin].track; }
+    uint32_t FlowToTrack(const Flow& flow) const { return flowOrigins[flow.toOrigin].track; }
+    StringId FlowCategory(const Flow& flow) const { return flowOrigins[flow.fromOrigin].category; }
     // "name" of a process or its pid when unnamed.
     std::string ProcessLabel(uint32_t process) const;
     // "name" of a track, or "Thread <tid>" style fallbacks.

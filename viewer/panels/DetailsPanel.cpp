@@ -34,11 +34,12 @@ void DetailsPanel::Refresh(TimelineView& timeline) {
     const TimeNs start = timeline.SliceStart(m_for), end = timeline.SliceEnd(m_for);
     for (uint32_t i = 0; i < model.flows.size(); ++i) {
         const Flow& flow = model.flows[i];
-        if (flow.fromTrack == m_for.track && flow.fromTs >= start && flow.fromTs <= end &&
-            timeline.EnclosingSlice(flow.fromTrack, flow.fromTs) == m_for && m_flowsOut.size() < kMaxListedFlows)
+        const uint32_t fromTrack = model.FlowFromTrack(flow), toTrack = model.FlowToTrack(flow);
+        if (fromTrack == m_for.track && flow.fromTs >= start && flow.fromTs <= end &&
+            timeline.EnclosingSlice(fromTrack, flow.fromTs) == m_for && m_flowsOut.size() < kMaxListedFlows)
             m_flowsOut.push_back(i);
-        if (flow.toTrack == m_for.track && flow.toTs >= start && flow.toTs <= end &&
-            timeline.EnclosingSlice(flow.toTrack, flow.toTs) == m_for && m_flowsIn.size() < kMaxListedFlows)
+        if (toTrack == m_for.track && flow.toTs >= start && flow.toTs <= end &&
+            timeline.EnclosingSlice(toTrack, flow.toTs) == m_for && m_flowsIn.size() < kMaxListedFlows)
             m_flowsIn.push_back(i);
     }
 }
@@ -76,7 +77,7 @@ void DetailsPanel::DrawContents(TimelineView& timeline) {
         rowText("depth", std::to_string(row.depth) + (row.kind == RowKind::kOverlap ? " (overlap row)" : ""));
         ImGui::EndTable();
     }
-    const EventDetails& details = timeline.Details(row.ref[selected.index]);
+    const EventDetails& details = timeline.Details(row.Ref(selected.index));
     if (!details.error.empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "cannot read the event: %s", details.error.c_str());
     if (ImGui::CollapsingHeader("Arguments", ImGuiTreeNodeFlags_DefaultOpen)) {
         if (details.args.empty()) ImGui::TextDisabled("no args");
@@ -97,7 +98,7 @@ void DetailsPanel::DrawContents(TimelineView& timeline) {
     }
     if (ImGui::CollapsingHeader("Event fields")) {
         for (const auto& [key, value] : details.fields) ImGui::Text("%s: %s", key.c_str(), value.c_str());
-        ImGui::TextDisabled("byte offset %llu in the file", static_cast<unsigned long long>(row.ref[selected.index]));
+        ImGui::TextDisabled("byte offset %llu in the file", static_cast<unsigned long long>(row.Ref(selected.index)));
     }
     const std::string flowsHeader = "Flows (" + std::to_string(m_flowsOut.size()) + " out, " +
                                     std::to_string(m_flowsIn.size()) + " in)";
@@ -105,11 +106,11 @@ void DetailsPanel::DrawContents(TimelineView& timeline) {
         auto flowList = [&](const std::vector<uint32_t>& list, bool outgoing) {
             for (uint32_t index : list) {
                 const Flow& flow = model.flows[index];
-                const uint32_t otherTrack = outgoing ? flow.toTrack : flow.fromTrack;
+                const uint32_t otherTrack = outgoing ? model.FlowToTrack(flow) : model.FlowFromTrack(flow);
                 const TimeNs otherTs = outgoing ? flow.toTs : flow.fromTs;
                 const SliceRef other = timeline.EnclosingSlice(otherTrack, otherTs);
                 ImGui::PushID(static_cast<int>(index));
-                const std::string label = std::string(outgoing ? "→ " : "← ") + std::string(model.Name(flow.category)) +
+                const std::string label = std::string(outgoing ? "→ " : "← ") + std::string(model.Name(model.FlowCategory(flow))) +
                                           " to " + model.TrackLabel(otherTrack) + " at " + timeline.RelativeTime(otherTs) +
                                           " (" + FormatDuration(flow.toTs - flow.fromTs) + " later)";
                 if (ImGui::Selectable(label.c_str()) && other.valid()) timeline.Select(other, true);

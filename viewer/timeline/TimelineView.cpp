@@ -32,9 +32,10 @@ TimelineView::TimelineView(const TraceModel& model) : m_model(model) {
     }
     m_flowCategoryIndex.assign(model.strings.size(), -1);
     for (const Flow& flow : model.flows) {
-        if (m_flowCategoryIndex[flow.category] < 0) {
-            m_flowCategoryIndex[flow.category] = static_cast<int32_t>(m_flowCategories.size());
-            m_flowCategories.push_back(flow.category);
+        const StringId category = model.FlowCategory(flow);
+        if (m_flowCategoryIndex[category] < 0) {
+            m_flowCategoryIndex[category] = static_cast<int32_t>(m_flowCategories.size());
+            m_flowCategories.push_back(category);
             m_flowCategoryShown.push_back(1);
         }
         m_maxFlowSpanNs = std::max(m_maxFlowSpanNs, std::abs(flow.toTs - flow.fromTs));

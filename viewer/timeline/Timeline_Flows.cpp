@@ -42,20 +42,22 @@ void TimelineView::DrawFlows(ImDrawList* draw, float originY, float pinnedOrigin
     bool capped = false;
     for (const Flow* f = begin; f != flows.end() && f->fromTs <= viewEnd + m_maxFlowSpanNs; ++f) {
         if (std::max(f->fromTs, f->toTs) < viewStart || std::min(f->fromTs, f->toTs) > viewEnd) continue;
-        const int32_t category = m_flowCategoryIndex[f->category];
+        const StringId categoryName = m_model.FlowCategory(*f);
+        const int32_t category = m_flowCategoryIndex[categoryName];
         if (category < 0 || !m_flowCategoryShown[static_cast<size_t>(category)]) continue;
         if (drawn == kMaxFlowsPerFrame) {
             capped = true;
             break;
         }
-        const float y0 = FlowEndY(f->fromTrack, f->fromTs, originY, pinnedOriginY, exactDepth);
-        const float y1 = FlowEndY(f->toTrack, f->toTs, originY, pinnedOriginY, exactDepth);
+        const uint32_t fromTrack = m_model.FlowFromTrack(*f), toTrack = m_model.FlowToTrack(*f);
+        const float y0 = FlowEndY(fromTrack, f->fromTs, originY, pinnedOriginY, exactDepth);
+        const float y1 = FlowEndY(toTrack, f->toTs, originY, pinnedOriginY, exactDepth);
         if (y0 < 0 || y1 < 0) continue;
         const float x0 = static_cast<float>(ToX(static_cast<double>(f->fromTs - m_model.firstNs)));
         const float x1 = static_cast<float>(ToX(static_cast<double>(f->toTs - m_model.firstNs)));
-        const Rgba color = NameColor(f->category);
+        const Rgba color = NameColor(categoryName);
         const bool related = m_state.selected.valid() &&
-                             ((f->fromTrack == m_state.selected.track || f->toTrack == m_state.selected.track));
+                             ((fromTrack == m_state.selected.track || toTrack == m_state.selected.track));
         const ImU32 packed = PackColor({color.r * 0.5f + 0.5f, color.g * 0.5f + 0.5f, color.b * 0.5f + 0.5f, related ? 1.0f : baseAlpha});
         draw->AddLine(ImVec2(x0, y0), ImVec2(x1, y1), packed, related ? 2.0f : 1.2f);
         // Arrow head at the destination, and a dot at the source, while few arrows are drawn.

@@ -251,7 +251,7 @@ void TimelineView::DrawHoverTooltip() {
     ImGui::Text("self      %s", FormatDuration(SelfTime(s)).c_str());
     ImGui::TextDisabled("%s · %s", m_model.ProcessLabel(m_model.tracks[s.track].process).c_str(),
                         m_model.TrackLabel(s.track).c_str());
-    const EventDetails& details = Details(row.ref[s.index]);
+    const EventDetails& details = Details(row.Ref(s.index));
     int shown = 0;
     for (const auto& [key, value] : details.args) {
         if (shown++ == 5) {
