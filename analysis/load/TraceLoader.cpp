@@ -249,8 +249,7 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     if (progress) progress->stage = 2;
     timing.Report("chunks parsed");
     // The chunks' small tables grew on the heaps of the threads that parsed them, and building
-    // the model frees them: what is left free on those heaps stays resident until trimmed
-    // (about 0.6 MB of the 4 MB a 100k-event trace takes beyond its file).
+    // the model frees them: what is left free on those heaps stays resident until trimmed.
     malloc_trim(0);
     BuildModel(chunks, threads, *model, options.flowSortInPlaceBytes);
     malloc_trim(0);

@@ -283,8 +283,8 @@ private:
         flows.Finish(m_model.flows, m_model.flowOrigins, m_model.report, m_flowSortInPlaceBytes);
         if (flows.DroppedEvents() > 0)
             m_extraProblems.Add(flows.FirstDroppedRef(),
-                                std::to_string(flows.DroppedEvents()) + " flow events from here on are not matched: the trace has flow "
-                                "events on more than " + std::to_string(kMaxFlowOrigins) + " (thread, category) pairs");
+                                std::to_string(flows.DroppedEvents()) + " flow events, the first here, are not matched: the trace has "
+                                "flow events on more than " + std::to_string(kMaxFlowOrigins) + " (thread, category) pairs");
         for (auto& list : problems) {
             m_extraProblems.count += list.count;
             for (auto& p : list.kept) m_extraProblems.kept.push_back(std::move(p));
