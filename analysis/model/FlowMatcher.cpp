@@ -96,10 +96,6 @@ std::string_view ScanFlowIdToken(const char* event, const char* end) {
 // pieces of a 16th of it: each return costs every core a TLB flush.
 constexpr uint64_t kDiscardBytes = 1 << 20;
 
-// A part of the matching holds at least this many bytes of flow events: the merge of the parts'
-// arrows holds back up to a step of each part, so a small trace is cut into few parts.
-constexpr uint64_t kLeastPartBytes = 512 << 10;
-
 }  // namespace
 
 FlowMatcher::FlowMatcher(std::vector<ChunkEvents>& chunks, const std::vector<std::vector<StringId>>& stringRemap,
@@ -187,10 +183,8 @@ void FlowMatcher::Gather(unsigned threads) {
         m_firstDroppedRef = std::min(m_firstDroppedRef, firstDropped[c]);
     }
 
-    // Parts of about equal size, several per thread so that none waits long for the last one,
-    // where the trace is large enough.
-    const uint64_t parts = std::clamp<uint64_t>(flowCount * sizeof(RawFlow) / kLeastPartBytes, threads, uint64_t{threads} * 8);
-    const uint64_t partCount = std::min<uint64_t>(parts, buckets);
+    // Parts of about equal size, several per thread so that none waits long for the last one.
+    const uint64_t partCount = std::clamp<uint64_t>(uint64_t{threads} * 8, 1, buckets);
     m_partBucket.assign(1, 0);
     for (size_t b = 1; b < buckets; ++b)
         if (m_bucketStart[b] * partCount >= position * m_partBucket.size()) m_partBucket.push_back(b);
