@@ -1,5 +1,7 @@
 #include "StatsCommand.hpp"
 
+#include "CompareCommand.hpp"
+
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -14,6 +16,7 @@
 namespace tracelens {
 
 int RunStatsCommand(int argc, char** argv) {
+    if (argc >= 3 && std::strcmp(argv[2], "--compare") == 0) return RunCompareCommand(argc, argv);
     std::string path;
     bool json = false;
     int top = 20;
@@ -30,7 +33,7 @@ int RunStatsCommand(int argc, char** argv) {
         }
     }
     if (path.empty()) {
-        std::fprintf(stderr, "usage: tracelens stats PATH [--json] [--top N]\n");
+        std::fprintf(stderr, "usage: tracelens stats PATH [--json] [--top N]\n       tracelens stats --compare A B [--json]\n");
         return 2;
     }
     // A rank folder adds its summaries (overview, operators, steps, communication) to the trace's.

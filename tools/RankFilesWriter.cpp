@@ -1,4 +1,6 @@
 // The profiler's other files of a generated rank folder, consistent with its trace_view.json.
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <map>
 #include <string>
@@ -77,7 +79,7 @@ void WriteOpStatistic(const GeneratorRecord& record, File& out) {
     std::map<size_t, Totals> byKind;
     int64_t all = 0;
     for (const GeneratedTask& task : record.tasks) {
-        Totals& totals = byKind[task.kind % 20];
+        Totals& totals = byKind[task.kind == kExtraOperatorKind ? task.kind : task.kind % 20];
         ++totals.count;
         totals.total += task.durNs;
         totals.min = std::min(totals.min, task.durNs);
@@ -214,6 +216,34 @@ bool WriteRankSideFiles(const GeneratorRecord& record, const GeneratorOptions& o
         output.write(record, options, file);
     }
     return true;
+}
+
+bool WriteRankDirectory(const GeneratorOptions& options, const std::string& rankDir, std::string* error,
+                        GeneratorReport* report) {
+    const std::string outputDir = rankDir + "/ASCEND_PROFILER_OUTPUT";
+    mkdir(rankDir.c_str(), 0755);
+    mkdir(outputDir.c_str(), 0755);
+    {
+        File info(rankDir + "/profiler_info_" + std::to_string(options.rank) + ".json", error);
+        if (!info) return false;
+        info.Write("{\"config\": {\"common_config\": {\"record_shapes\": true}, \"experimental_config\": "
+                   "{\"_profiler_level\": \"Level1\", \"_export_type\": \"text\"}}, \"rank_id\": " +
+                   std::to_string(options.rank) + "}\n");
+    }
+    const std::string tracePath = outputDir + "/trace_view.json";
+    std::FILE* trace = std::fopen(tracePath.c_str(), "wb");
+    if (!trace) {
+        *error = tracePath + ": cannot write";
+        return false;
+    }
+    GeneratorRecord record;
+    const GeneratorReport written = GenerateTrace(options, trace, &record);
+    if (std::fclose(trace) != 0) {
+        *error = tracePath + ": cannot write";
+        return false;
+    }
+    if (report) *report = written;
+    return WriteRankSideFiles(record, options, outputDir, error);
 }
 
 }  // namespace tracelens

@@ -27,13 +27,15 @@ private:
 
 const char* const kOperators[] = {"MatMul", "Add", "Mul", "Conv2D", "BatchNorm", "ReLU", "Softmax",
                                   "LayerNorm", "Transpose", "Cast", "ReduceSum", "Gelu", "FlashAttentionScore",
-                                  "Slice", "ConcatD", "TransData", "MemSet", "Sub", "RealDiv", "Adam"};
+                                  "Slice", "ConcatD", "TransData", "MemSet", "Sub", "RealDiv", "Adam",
+                                  "DropOutDoMask"};
 const char* const kAtenOps[] = {"aten::matmul", "aten::add", "aten::mul", "aten::conv2d", "aten::batch_norm",
                                 "aten::relu", "aten::softmax", "aten::layer_norm", "aten::transpose",
                                 "aten::to", "aten::sum", "aten::gelu", "aten::scaled_dot_product_attention",
                                 "aten::slice", "aten::cat", "aten::contiguous", "aten::zero_", "aten::sub",
                                 "aten::div", "aten::_foreach_add_"};
-constexpr size_t kOperatorCount = sizeof(kOperators) / sizeof(kOperators[0]);
+constexpr size_t kOperatorCount = kExtraOperatorKind;  // what random draws pick from
+static_assert(sizeof(kOperators) / sizeof(kOperators[0]) == kOperatorCount + 1);
 
 class Writer {
 public:
@@ -93,7 +95,7 @@ private:
 class Generator {
 public:
     Generator(const GeneratorOptions& options, std::FILE* out, GeneratorRecord* record)
-        : m_options(options), m_random(options.seed), m_writer(out, m_report), m_record(record) {
+        : m_options(options), m_random(options.seed), m_noise(options.seed ^ 0x5EEDull), m_writer(out, m_report), m_record(record) {
         m_hostPid = 3096504 + static_cast<int64_t>(options.seed % 1000) * 7;
         // Device-side pids follow torch_npu's encoding: (host pid << 10) | (sort index << 5) | device.
         auto devicePid = [&](int sortIndex) { return (m_hostPid << 10) | (sortIndex << 5) | options.rank; };
@@ -106,20 +108,25 @@ public:
         m_mainTid = m_hostPid;
         m_dequeueTid = m_hostPid + 3198;
         m_cannTid = m_hostPid + 3198;
-        m_nowNs = 1736408883688177930ll + static_cast<int64_t>(options.rank) * 1373;
+        m_nowNs = 1736408883688177930ll + static_cast<int64_t>(options.rank) * 1373 + options.clockOffsetNs;
     }
 
     GeneratorReport Run() {
         m_report.firstNs = m_nowNs;
         WriteMetadata();
         uint64_t step = 0;
-        while (m_report.events < m_options.events) WriteStep(step++);
+        while (BudgetedEvents() < m_options.events) WriteStep(step++);
         m_writer.Finish();
         m_report.lastNs = m_lastEndNs;
         return m_report;
     }
 
 private:
+    // Events that count towards options.events: planted ones never, and with stableSteps not the
+    // Overlap Analysis either (its gaps depend on timing), so that both sides of a comparison pair
+    // write the same steps and operators.
+    uint64_t BudgetedEvents() const { return m_report.events - m_unbudgetedEvents; }
+
     void Metadata(int64_t pid, int64_t tid, const char* name, const char* argKey, const std::string& value,
                   bool hostStyle) {
         m_writer.BeginEvent('M');
@@ -212,7 +219,7 @@ private:
         char text[48];
         if (durNs % 1000 == 0) {
             std::snprintf(text, sizeof text, "%lld", static_cast<long long>(durNs / 1000));
-        } else if (m_random.Below(16) == 0) {
+        } else if (m_noise.Below(16) == 0) {
             std::snprintf(text, sizeof text, "%lld.%03lld0000000000005", static_cast<long long>(durNs / 1000),
                           static_cast<long long>(durNs % 1000));
         } else {
@@ -273,7 +280,7 @@ private:
         int64_t device = stepStart + 150000;
         int64_t computeNs = 0;
         std::vector<std::pair<int64_t, int64_t>> deviceBusy;
-        for (int op = 0; op < operatorCount && m_report.events < m_options.events + 64; ++op) {
+        for (int op = 0; op < operatorCount && BudgetedEvents() < m_options.events + 64; ++op) {
             const size_t kind = m_random.Below(kOperatorCount);
             const int64_t launchGap = m_random.Between(2000, 9000);
             const int64_t atenDur = m_random.Between(30000, 90000);
@@ -310,7 +317,8 @@ private:
 
             // The device task: never before its launch, queued behind earlier tasks.
             const uint32_t stream = static_cast<uint32_t>(m_random.Below(m_options.streams));
-            const int64_t taskDur = m_random.Between(8000, 160000) + (kind == 0 ? 120000 : 0);
+            int64_t taskDur = m_random.Between(8000, 160000) + (kind == 0 ? 120000 : 0);
+            if (static_cast<int>(kind) == m_options.slowOperatorKind) taskDur *= 2;
             device = std::max(device + m_random.Between(500, 3000), nodeStart + nodeDur / 2 + 20000);
             const int64_t taskStart = device;
             Complete(m_hardwarePid, 2 + stream, (std::string(kOperators[kind]) + "_" + std::to_string(kind)).c_str(),
@@ -339,6 +347,19 @@ private:
             if (op % 3 == 0) Counter(m_memPid, "APP/HBM", "KB", taskStart, 2000000 + static_cast<int64_t>(m_random.Below(500000)));
             host = atenStart + atenDur + launchGap;
         }
+        if (m_options.extraOperator) {
+            // Takes no random draw, so that the rest of the trace stays as without it.
+            const int64_t taskStart = device + 1500;
+            const int64_t taskDur = 45000;
+            Complete(m_hardwarePid, 2, "DropOutDoMask_20", taskStart, taskDur, nullptr,
+                     "\"Model Id\": 4294967295, \"Task Type\": \"AI_VECTOR_CORE\", \"Physic Stream Id\": 2");
+            ++m_unbudgetedEvents;
+            deviceBusy.push_back({taskStart, taskStart + taskDur});
+            if (m_record) m_record->tasks.push_back({kExtraOperatorKind, 2, taskStart, taskDur});
+            computeNs += taskDur;
+            device = taskStart + taskDur;
+        }
+        if (step + 1 == m_options.slowFreeStep) device += m_options.slowFreeNs;
         // The step's AllReduce on HCCL, with its plane tasks.
         const int64_t commStart = device + m_random.Between(2000, 8000);
         const int64_t commDur = m_random.Between(400000, 1200000);
@@ -360,6 +381,7 @@ private:
         }
         // Overlap Analysis: compute, communication, the part of it not hidden, and free time.
         const int64_t stepEnd = commStart + commDur + m_random.Between(20000, 60000);
+        const uint64_t eventsBefore = m_report.events;
         int64_t cursor = stepStart;
         int64_t freeNs = 0;
         for (const auto& [busyStart, busyEnd] : deviceBusy) {
@@ -375,12 +397,16 @@ private:
         }
         Complete(m_overlapPid, 1, "Communication", commStart, commDur, nullptr, "");
         Complete(m_overlapPid, 2, "Communication(Not Overlapped)", commStart, commDur, nullptr, "");
+        if (m_options.stableSteps) m_unbudgetedEvents += m_report.events - eventsBefore;
         Complete(m_hostPid, m_mainTid, stepName.c_str(), stepStart, std::max(host, stepEnd) - stepStart, "cpu_op", "");
         m_nowNs = std::max(host, stepEnd) + 5000;
     }
 
     GeneratorOptions m_options;
     Random m_random;
+    // Float noise in durations draws from its own stream: whether a duration gets noise depends on
+    // its value, and a planted difference must not shift the draws of everything after it.
+    Random m_noise;
     GeneratorReport m_report;
     Writer m_writer;
     int64_t m_hostPid, m_cannPid, m_hardwarePid, m_freqPid, m_hcclPid, m_memPid, m_overlapPid;
@@ -389,6 +415,7 @@ private:
     int64_t m_lastEndNs = 0;
     int64_t m_dequeueFreeNs = 0;
     uint64_t m_sequence = 1;
+    uint64_t m_unbudgetedEvents = 0;
     GeneratorRecord* m_record;
 };
 
@@ -398,9 +425,28 @@ GeneratorReport GenerateTrace(const GeneratorOptions& options, std::FILE* out, G
     return Generator(options, out, record).Run();
 }
 
-const char* GeneratedOperatorType(size_t kind) { return kOperators[kind % kOperatorCount]; }
+const char* GeneratedOperatorType(size_t kind) {
+    return kOperators[kind == kExtraOperatorKind ? kind : kind % kOperatorCount];
+}
+
+GeneratorOptions ComparisonSideA(const GeneratorOptions& options) {
+    GeneratorOptions a = options;
+    a.stableSteps = true;
+    return a;
+}
+
+GeneratorOptions ComparisonSideB(const GeneratorOptions& options) {
+    GeneratorOptions b = ComparisonSideA(options);
+    b.rank = options.rank + 1;
+    b.slowOperatorKind = 0;
+    b.extraOperator = true;
+    b.slowFreeStep = 3;
+    b.clockOffsetNs = 5000000000ll;
+    return b;
+}
 
 const char* GeneratedOperatorCore(size_t kind) {
+    if (kind == kExtraOperatorKind) return "AI_VECTOR_CORE";
     switch (kind % kOperatorCount) {
         case 0: case 3: case 12: return "AI_CORE";  // MatMul, Conv2D, FlashAttentionScore
         case 13: return "AI_CPU";                    // Slice

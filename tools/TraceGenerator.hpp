@@ -17,7 +17,26 @@ struct GeneratorOptions {
     uint64_t seed = 1;
     uint32_t rank = 0;
     uint32_t streams = 2;       // compute streams on the device
+    // Differences planted for comparison tests (side B of a pair); none by default. The random
+    // draws stay the same, so everything else matches the trace written without them.
+    int slowOperatorKind = -1;      // device tasks of this kind take twice as long
+    bool extraOperator = false;     // one more task per step, of a kind the other side never runs
+    uint64_t slowFreeStep = 0;      // this step (its ProfilerStep#N) waits 'slowFreeNs' more before its AllReduce
+    int64_t slowFreeNs = 3000000;
+    int64_t clockOffsetNs = 0;      // added to every timestamp
+    // Count only events whose number never depends on timing towards 'events', so that the two
+    // sides of a comparison pair write the same steps and operators.
+    bool stableSteps = false;
 };
+
+// The kind of the task only 'extraOperator' writes: "DropOutDoMask_20".
+constexpr size_t kExtraOperatorKind = 20;
+
+// The comparison pair the tests and `tracelens-gen --compare-pair` write. A: 'options' with
+// stable steps. B: the same with rank + 1, MatMul (kind 0) twice as slow, DropOutDoMask only on
+// B, step 3 with 3 ms more free time, and a clock 5 s ahead.
+GeneratorOptions ComparisonSideA(const GeneratorOptions& options);
+GeneratorOptions ComparisonSideB(const GeneratorOptions& options);
 
 // What was written, for tests and the benchmark to compare with.
 struct GeneratorReport {
@@ -61,5 +80,10 @@ const char* GeneratedOperatorCore(size_t kind);
 // files (trailing tabs, CRLF, quoted shapes). Returns false with 'error' set when a file cannot be written.
 bool WriteRankSideFiles(const GeneratorRecord& record, const GeneratorOptions& options, const std::string& outputDir,
                         std::string* error);
+
+// Writes a whole rank folder: DIR/profiler_info_R.json and, in DIR/ASCEND_PROFILER_OUTPUT, the
+// trace and every side file. Returns false with 'error' set when something cannot be written.
+bool WriteRankDirectory(const GeneratorOptions& options, const std::string& rankDir, std::string* error,
+                        GeneratorReport* report = nullptr);
 
 }  // namespace tracelens

@@ -1,27 +1,8 @@
 #include "LoadJob.hpp"
 
-#include <filesystem>
-
-#include "load/RankDirectory.hpp"
+#include "stats/LoadedRank.hpp"
 
 namespace tracelens {
-namespace {
-
-// The rank folder 'path' belongs to: the path itself, or for a file its folder, or the folder
-// above an ASCEND_PROFILER_OUTPUT folder.
-RankFiles FindRankFor(const std::string& path) {
-    namespace fs = std::filesystem;
-    std::error_code error;
-    fs::path folder = fs::is_directory(path, error) ? fs::path(path) : fs::path(path).parent_path();
-    if (folder.filename() == "ASCEND_PROFILER_OUTPUT") folder = folder.parent_path();
-    if (!folder.empty() && IsRankDirectory(folder.string())) {
-        auto files = FindRankFiles(folder.string());
-        if (files.ok()) return std::move(files.value());
-    }
-    return RankFiles{};
-}
-
-}  // namespace
 
 LoadJob::~LoadJob() {
     if (m_thread.joinable()) m_thread.join();

@@ -5,6 +5,7 @@
 
 #include "load/TraceLoader.hpp"
 #include "load/TraceText.hpp"
+#include "stats/ProfilerSteps.hpp"
 
 namespace tracelens {
 namespace {
@@ -33,22 +34,12 @@ void ReadFile(const std::string& path, std::vector<std::string>& problems, Parse
 
 std::vector<StepSpan> PlaceSteps(const StepTrace& steps, const TraceModel& model) {
     std::vector<StepSpan> spans(steps.rows.size());
-    std::unordered_map<StringId, size_t> wanted;
+    std::unordered_map<std::string, const ProfilerStepSpan*> byStep;
+    const std::vector<ProfilerStepSpan> placed = FindProfilerSteps(model);
+    for (const ProfilerStepSpan& span : placed) byStep.emplace(span.step, &span);
     for (size_t i = 0; i < steps.rows.size(); ++i) {
-        if (steps.rows[i].step.empty()) continue;
-        const StringId id = model.strings.Find("ProfilerStep#" + steps.rows[i].step);
-        if (id) wanted.emplace(id, i);
-    }
-    if (wanted.empty()) return spans;
-    for (const Track& track : model.tracks) {
-        for (const Row& row : track.rows) {
-            for (size_t i = 0; i < row.size(); ++i) {
-                auto it = wanted.find(row.name[i]);
-                if (it == wanted.end()) continue;
-                StepSpan& span = spans[it->second];
-                if (!span.found || row.start[i] < span.startNs) span = {true, row.start[i], row.end[i]};
-            }
-        }
+        const auto it = byStep.find(steps.rows[i].step);
+        if (it != byStep.end()) spans[i] = {true, it->second->startNs, it->second->endNs};
     }
     return spans;
 }

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "load/JsonString.hpp"
+#include "stats/JsonWriter.hpp"
 #include "stats/RankAnalysis.hpp"
 #include "stats/TraceSummary.hpp"
 
@@ -11,32 +11,6 @@ namespace tracelens {
 namespace {
 
 constexpr size_t kTopOperators = 20;
-
-std::string Number(double value) {
-    if (!std::isfinite(value)) return "null";
-    char text[40];
-    std::snprintf(text, sizeof text, "%.9g", value);
-    return text;
-}
-
-class JsonObject {
-public:
-    explicit JsonObject(std::string& out) : m_out(out) { m_out += '{'; }
-    ~JsonObject() { m_out += '}'; }
-    std::string& Key(const char* key) {
-        if (m_count++) m_out += ", ";
-        AppendJsonString(m_out, key);
-        m_out += ": ";
-        return m_out;
-    }
-    void Int(const char* key, int64_t value) { Key(key) += std::to_string(value); }
-    void Real(const char* key, double value) { Key(key) += Number(value); }
-    void String(const char* key, std::string_view value) { AppendJsonString(Key(key), value); }
-
-private:
-    std::string& m_out;
-    int m_count = 0;
-};
 
 void OperatorArray(std::string& out, const std::vector<OperatorStat>& stats, bool byName) {
     out += '[';

@@ -1,0 +1,46 @@
+#pragma once
+// A small JSON object writer for the stats commands: keys in the order written, numbers as the
+// README's schemas say (integers for ns, %.9g for reals, null for what is not finite).
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "load/JsonString.hpp"
+
+namespace tracelens {
+
+// "%.9g" of 'value', or "null" when it is not finite.
+inline std::string JsonNumber(double value) {
+    if (!std::isfinite(value)) return "null";
+    char text[40];
+    std::snprintf(text, sizeof text, "%.9g", value);
+    return text;
+}
+
+// Writes '{' now and '}' when it goes out of scope; Key() returns the output to write a value.
+class JsonObject {
+public:
+    explicit JsonObject(std::string& out) : m_out(out) { m_out += '{'; }
+    ~JsonObject() { m_out += '}'; }
+    JsonObject(const JsonObject&) = delete;
+    JsonObject& operator=(const JsonObject&) = delete;
+
+    std::string& Key(const char* key) {
+        if (m_count++) m_out += ", ";
+        AppendJsonString(m_out, key);
+        m_out += ": ";
+        return m_out;
+    }
+    void Int(const char* key, int64_t value) { Key(key) += std::to_string(value); }
+    void Real(const char* key, double value) { Key(key) += JsonNumber(value); }
+    void String(const char* key, std::string_view value) { AppendJsonString(Key(key), value); }
+    void Null(const char* key) { Key(key) += "null"; }
+
+private:
+    std::string& m_out;
+    int m_count = 0;
+};
+
+}  // namespace tracelens

@@ -1,0 +1,36 @@
+#include "stats/LoadedRank.hpp"
+
+#include <filesystem>
+
+namespace tracelens {
+
+RankFiles FindRankFor(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    fs::path folder = fs::is_directory(path, error) ? fs::path(path) : fs::path(path).parent_path();
+    if (folder.filename() == "ASCEND_PROFILER_OUTPUT") folder = folder.parent_path();
+    if (!folder.empty() && IsRankDirectory(folder.string())) {
+        auto files = FindRankFiles(folder.string());
+        if (files.ok()) return std::move(files.value());
+    }
+    return RankFiles{};
+}
+
+Result<LoadedRank> LoadRank(const std::string& path, const LoadOptions& options, LoadProgress* progress) {
+    LoadedRank rank;
+    rank.path = path;
+    const RankFiles files = FindRankFor(path);
+    auto loaded = LoadTrace(path, options, progress);
+    if (loaded.ok()) {
+        rank.model = std::move(loaded.value());
+    } else {
+        std::error_code error;
+        const bool folderWithoutTimeline = std::filesystem::is_directory(path, error) && files.HasAnyAnalysisFile() &&
+                                           files.traceView.empty() && files.kernelDetails.empty();
+        if (!folderWithoutTimeline) return loaded.status();
+    }
+    rank.analysis = std::make_unique<RankAnalysis>(AnalyzeRank(files, rank.model.get()));
+    return rank;
+}
+
+}  // namespace tracelens

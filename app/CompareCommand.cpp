@@ -1,0 +1,96 @@
+#include "CompareCommand.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "stats/Comparison.hpp"
+
+namespace tracelens {
+namespace {
+
+void Usage() {
+    std::fprintf(stderr,
+                 "usage: tracelens stats --compare A B [--json] [--top N] [--align step:N | operator:NAME[#K] | start]\n"
+                 "                       [--step N[:M]]\n"
+                 "  A, B      traces, rank folders or kernel_details.csv files\n"
+                 "  --align   align B's clock on A's at step N, at the K-th run (from 1) of operator NAME, or at\n"
+                 "            the trace starts; default: the first step both have\n"
+                 "  --step    compare only step N of A with step M of B (default M = N)\n");
+}
+
+// "step:50", "operator:MatMul_0#3", "start"; false when malformed.
+bool ParseAlignment(const std::string& text, AlignmentRequest& request) {
+    if (text == "start") {
+        request.by = AlignBy::kStart;
+        return true;
+    }
+    if (text.rfind("step:", 0) == 0) {
+        request.by = AlignBy::kStep;
+        request.step = text.substr(5);
+        return !request.step.empty();
+    }
+    if (text.rfind("operator:", 0) == 0) {
+        request.by = AlignBy::kOperator;
+        request.operatorName = text.substr(9);
+        const size_t hash = request.operatorName.rfind('#');
+        if (hash != std::string::npos) {
+            const long run = std::atol(request.operatorName.c_str() + hash + 1);
+            if (run < 1) return false;
+            request.occurrence = static_cast<uint64_t>(run - 1);
+            request.operatorName.resize(hash);
+        }
+        return !request.operatorName.empty();
+    }
+    return false;
+}
+
+}  // namespace
+
+int RunCompareCommand(int argc, char** argv) {
+    std::string pathA, pathB;
+    bool json = false;
+    size_t top = 20;
+    ComparisonOptions options;
+    for (int i = 3; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const bool hasValue = i + 1 < argc;
+        if (arg == "--json") {
+            json = true;
+        } else if (arg == "--top" && hasValue) {
+            top = static_cast<size_t>(std::max(1, std::atoi(argv[++i])));
+        } else if (arg == "--align" && hasValue) {
+            if (!ParseAlignment(argv[++i], options.align)) return Usage(), 2;
+        } else if (arg == "--step" && hasValue) {
+            const std::string steps = argv[++i];
+            const size_t colon = steps.find(':');
+            options.stepA = steps.substr(0, colon);
+            options.stepB = colon == std::string::npos ? options.stepA : steps.substr(colon + 1);
+            if (options.stepA.empty() || options.stepB.empty()) return Usage(), 2;
+        } else if (!arg.empty() && arg[0] != '-' && pathA.empty()) {
+            pathA = arg;
+        } else if (!arg.empty() && arg[0] != '-' && pathB.empty()) {
+            pathB = arg;
+        } else {
+            return Usage(), 2;
+        }
+    }
+    if (pathA.empty() || pathB.empty()) return Usage(), 2;
+    LoadedPair pair = LoadRankPair(pathA, pathB);
+    for (const Result<LoadedRank>* side : {&pair.a, &pair.b}) {
+        if (!side->ok()) {
+            std::fprintf(stderr, "%s\n", side->message().c_str());
+            return 1;
+        }
+    }
+    const Comparison comparison = CompareRanks(pair.a.value(), pair.b.value(), options);
+    if (!comparison.note.empty()) std::fprintf(stderr, "tracelens: %s\n", comparison.note.c_str());
+    const std::string text = json ? TraceDiffToJson(comparison.a, comparison.b, comparison.diff)
+                                  : TraceDiffToText(comparison.a, comparison.b, comparison.diff, top);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
+}
+
+}  // namespace tracelens

@@ -1,0 +1,297 @@
+// Comparison of two ranks: a generated pair with planted differences must come out with exactly
+// those differences first, aligned so that B's clock gap disappears; the real two-rank runs must
+// compare without problems; `stats --compare --json` keeps its schema.
+#include <doctest/doctest.h>
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "TestSupport.hpp"
+#include "TraceGenerator.hpp"
+#include "stats/Comparison.hpp"
+
+using namespace tracelens;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A generated comparison pair (A and B rank folders), written once per test binary.
+const fs::path& GeneratedPair() {
+    static const fs::path root = [] {
+        const fs::path dir = fs::temp_directory_path() / "tracelens_compare_pair_test";
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        GeneratorOptions options;
+        options.events = 40000;
+        std::string error;
+        REQUIRE_MESSAGE(WriteRankDirectory(ComparisonSideA(options), (dir / "a").string(), &error), error);
+        REQUIRE_MESSAGE(WriteRankDirectory(ComparisonSideB(options), (dir / "b").string(), &error), error);
+        return dir;
+    }();
+    return root;
+}
+
+struct LoadedComparison {
+    LoadedPair pair;
+    Comparison comparison;
+};
+
+LoadedComparison CompareFolders(const fs::path& a, const fs::path& b, const ComparisonOptions& options = {}) {
+    LoadedComparison result{LoadRankPair(a.string(), b.string()), {}};
+    REQUIRE_MESSAGE(result.pair.a.ok(), (result.pair.a.ok() ? "" : result.pair.a.message()));
+    REQUIRE_MESSAGE(result.pair.b.ok(), (result.pair.b.ok() ? "" : result.pair.b.message()));
+    result.comparison = CompareRanks(result.pair.a.value(), result.pair.b.value(), options);
+    return result;
+}
+
+const SummaryOperator* FindOperator(const RankSummary& summary, const std::string& name) {
+    for (const SummaryOperator& op : summary.operators)
+        if (op.name == name) return &op;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("the diff of the generated pair finds exactly the planted differences first") {
+    const LoadedComparison loaded = CompareFolders(GeneratedPair() / "a", GeneratedPair() / "b");
+    const TraceDiff& diff = loaded.comparison.diff;
+    CHECK(loaded.comparison.a.operatorSource == "kernel_details.csv");
+    CHECK(loaded.comparison.a.rankId == 0);
+    CHECK(loaded.comparison.b.rankId == 1);
+
+    REQUIRE(diff.operators.size() >= 3);
+    // MatMul twice as slow on B, same count.
+    CHECK(diff.operators[0].name == "MatMul_0");
+    CHECK(diff.operators[0].countA == diff.operators[0].countB);
+    CHECK(diff.operators[0].totalB == 2 * diff.operators[0].totalA);
+    REQUIRE(diff.operators[0].Ratio().has_value());
+    CHECK(*diff.operators[0].Ratio() == doctest::Approx(2.0));
+    // DropOutDoMask only on B: count 0 and no ratio on A's side.
+    CHECK(diff.operators[1].name == "DropOutDoMask_20");
+    CHECK(diff.operators[1].countA == 0);
+    CHECK(diff.operators[1].countB > 0);
+    CHECK_FALSE(diff.operators[1].Ratio().has_value());
+    // Nothing else differs.
+    for (size_t i = 2; i < diff.operators.size(); ++i) {
+        CAPTURE(diff.operators[i].name);
+        CHECK(diff.operators[i].DiffNs() == 0);
+        CHECK(diff.operators[i].countA == diff.operators[i].countB);
+    }
+    REQUIRE(diff.types.size() >= 2);
+    CHECK(diff.types[0].name == "MatMul");
+    CHECK(diff.types[1].name == "DropOutDoMask");
+
+    // Step 3 waits 3 ms more before its AllReduce: the largest step difference, in free time.
+    const auto largest = std::max_element(diff.steps.begin(), diff.steps.end(), [](const StepDiff& x, const StepDiff& y) {
+        return std::llabs(x.DiffNs()) < std::llabs(y.DiffNs());
+    });
+    REQUIRE(largest != diff.steps.end());
+    CHECK(largest->step == "3");
+    REQUIRE(largest->hasPhases);
+    CHECK(largest->phasesB[kStepFree] - largest->phasesA[kStepFree] >= 3000000);
+    for (const StepDiff& step : diff.steps) {
+        CHECK(step.inA);
+        CHECK(step.inB);
+    }
+    // The same communication operators on both sides, with the same durations.
+    REQUIRE_FALSE(diff.communication.empty());
+    for (const CommunicationDiff& op : diff.communication) {
+        CHECK(op.inA);
+        CHECK(op.inB);
+        CHECK(op.DiffNs() == 0);
+    }
+    REQUIRE(diff.overviewA.valid);
+    REQUIRE(diff.overviewB.valid);
+    CHECK(diff.overviewB.freeNs - diff.overviewA.freeNs >= 3000000);
+    CHECK(diff.overviewB.computingNs > diff.overviewA.computingNs);
+}
+
+TEST_CASE("aligning on the first step removes the 5 s clock gap between the sides") {
+    const LoadedComparison loaded = CompareFolders(GeneratedPair() / "a", GeneratedPair() / "b");
+    const Alignment& alignment = loaded.comparison.diff.alignment;
+    CHECK(alignment.by == AlignBy::kStep);
+    CHECK(alignment.step == "1");
+    CHECK(alignment.note.empty());
+    // B's clock runs 5 s and 1373 ns (the generator's rank skew) ahead of A's.
+    CHECK(alignment.offsetNs == -5000001373);
+    const RankSummary& a = loaded.comparison.a;
+    const RankSummary& b = loaded.comparison.b;
+    CHECK(b.FindStep("1")->startNs + alignment.offsetNs == a.FindStep("1")->startNs);
+    // Operators that first run before the first planted difference (a slowed MatMul, or B's extra
+    // operator) start at the same aligned time.
+    const TimeNs firstPlanted = std::min(FindOperator(a, "MatMul_0")->firstStartNs,
+                                         FindOperator(b, "DropOutDoMask_20")->firstStartNs + alignment.offsetNs);
+    int compared = 0;
+    for (const SummaryOperator& op : a.operators) {
+        if (op.firstStartNs >= firstPlanted) continue;
+        const SummaryOperator* other = FindOperator(b, op.name);
+        REQUIRE(other != nullptr);
+        CHECK(other->firstStartNs + alignment.offsetNs == op.firstStartNs);
+        ++compared;
+    }
+    CHECK(compared > 0);
+}
+
+TEST_CASE("alignment follows a chosen step, a chosen operator run, or the trace starts") {
+    const fs::path& root = GeneratedPair();
+    SUBCASE("a chosen step") {
+        ComparisonOptions options;
+        options.align.step = "2";
+        const LoadedComparison loaded = CompareFolders(root / "a", root / "b", options);
+        const Alignment& alignment = loaded.comparison.diff.alignment;
+        CHECK(alignment.step == "2");
+        CHECK(loaded.comparison.b.FindStep("2")->startNs + alignment.offsetNs == loaded.comparison.a.FindStep("2")->startNs);
+    }
+    SUBCASE("the second run of an operator") {
+        ComparisonOptions options;
+        options.align = AlignmentRequest{AlignBy::kOperator, "", "", "Adam_19", 1};
+        const LoadedComparison loaded = CompareFolders(root / "a", root / "b", options);
+        const Alignment& alignment = loaded.comparison.diff.alignment;
+        CHECK(alignment.by == AlignBy::kOperator);
+        const auto startA = OperatorOccurrenceStart(*loaded.pair.a.value().analysis, loaded.pair.a.value().model.get(), "Adam_19", 1);
+        const auto startB = OperatorOccurrenceStart(*loaded.pair.b.value().analysis, loaded.pair.b.value().model.get(), "Adam_19", 1);
+        REQUIRE(startA);
+        REQUIRE(startB);
+        CHECK(*startA > FindOperator(loaded.comparison.a, "Adam_19")->firstStartNs);
+        CHECK(alignment.offsetNs == *startA - *startB);
+    }
+    SUBCASE("an operator that is not there falls back to the first step, and says so") {
+        ComparisonOptions options;
+        options.align = AlignmentRequest{AlignBy::kOperator, "", "", "NoSuchOperator", 0};
+        const LoadedComparison loaded = CompareFolders(root / "a", root / "b", options);
+        CHECK(loaded.comparison.diff.alignment.by == AlignBy::kStep);
+        CHECK(loaded.comparison.diff.alignment.note == "operator NoSuchOperator run 1 is not on both sides");
+    }
+    SUBCASE("the trace starts") {
+        ComparisonOptions options;
+        options.align.by = AlignBy::kStart;
+        const LoadedComparison loaded = CompareFolders(root / "a", root / "b", options);
+        CHECK(loaded.comparison.diff.alignment.by == AlignBy::kStart);
+        CHECK(loaded.comparison.diff.alignment.offsetNs == loaded.comparison.a.firstNs - loaded.comparison.b.firstNs);
+    }
+}
+
+TEST_CASE("one step of A compared with one step of B counts only that step's operators") {
+    ComparisonOptions options;
+    options.stepA = "3";
+    options.stepB = "3";
+    const LoadedComparison loaded = CompareFolders(GeneratedPair() / "a", GeneratedPair() / "b", options);
+    CHECK(loaded.comparison.note.empty());
+    const SummaryStep* step = loaded.comparison.a.FindStep("3");
+    REQUIRE(step != nullptr);
+    // Counted independently: kernel rows of A that start inside step 3.
+    const KernelTable& kernels = *loaded.pair.a.value().analysis->kernels;
+    uint64_t expected = 0;
+    for (const KernelRow& row : kernels.rows) expected += row.startNs >= step->startNs && row.startNs < step->endNs;
+    uint64_t counted = 0;
+    for (const OperatorDiff& op : loaded.comparison.diff.operators) counted += op.countA;
+    CHECK(counted == expected);
+    CHECK(counted < kernels.rows.size() / 10);
+    CHECK(loaded.comparison.diff.alignment.step == "3");
+    CHECK(loaded.comparison.diff.operators[0].name == "MatMul_0");
+}
+
+TEST_CASE("two traces without steps or rank folders are aligned on their starts and compared by slice names") {
+    const fs::path dir = fs::temp_directory_path() / "tracelens_compare_plain";
+    fs::create_directories(dir);
+    const std::string a = R"([{"ph":"X","name":"gemm","pid":1,"tid":1,"ts":10,"dur":5},{"ph":"X","name":"gemm","pid":1,"tid":1,"ts":20,"dur":5}])";
+    const std::string b = R"([{"ph":"X","name":"gemm","pid":1,"tid":1,"ts":1000010,"dur":9},{"ph":"X","name":"relu","pid":1,"tid":1,"ts":1000030,"dur":1}])";
+    for (const auto& [name, text] : {std::pair{"a.json", a}, std::pair{"b.json", b}}) {
+        std::FILE* file = std::fopen((dir / name).c_str(), "wb");
+        REQUIRE(file);
+        std::fwrite(text.data(), 1, text.size(), file);
+        std::fclose(file);
+    }
+    const LoadedComparison loaded = CompareFolders(dir / "a.json", dir / "b.json");
+    const TraceDiff& diff = loaded.comparison.diff;
+    CHECK(loaded.comparison.a.operatorSource == "all slices");
+    CHECK(diff.alignment.by == AlignBy::kStart);
+    CHECK(diff.alignment.note == "no ProfilerStep#N slice is in both traces");
+    CHECK(diff.alignment.offsetNs == -1000000000);
+    REQUIRE(diff.operators.size() == 2);
+    CHECK(diff.operators[0].name == "gemm");
+    CHECK(diff.operators[0].totalA == 10000);
+    CHECK(diff.operators[0].totalB == 9000);
+    CHECK(diff.operators[1].name == "relu");
+    CHECK(diff.operators[1].countA == 0);
+    CHECK(loaded.comparison.a.rankId == -1);
+}
+
+TEST_CASE("stats --compare --json writes the documented keys") {
+    const std::string command = std::string(TRACELENS_BINARY) + " stats --compare " + (GeneratedPair() / "a").string() +
+                                " " + (GeneratedPair() / "b").string() + " --json";
+    std::FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe);
+    std::string json;
+    char buffer[65536];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) json.append(buffer, n);
+    CHECK(pclose(pipe) == 0);
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    REQUIRE(parser.parse(json).get(root) == simdjson::SUCCESS);
+    CHECK(std::string_view(root["a"]["path"]) == (GeneratedPair() / "a").string());
+    CHECK(int64_t(root["a"]["rank_id"]) == 0);
+    CHECK(int64_t(root["b"]["rank_id"]) == 1);
+    CHECK(std::string_view(root["alignment"]["by"]) == "step");
+    CHECK(std::string_view(root["alignment"]["step"]) == "1");
+    CHECK(int64_t(root["alignment"]["offset_ns"]) == -5000001373);
+    simdjson::dom::array operators = root["operators"];
+    REQUIRE(operators.size() > 2);
+    simdjson::dom::element first = operators.at(0);
+    CHECK(std::string_view(first["name"]) == "MatMul_0");
+    CHECK(int64_t(first["diff_ns"]) == int64_t(first["total_ns_b"]) - int64_t(first["total_ns_a"]));
+    CHECK(double(first["ratio"]) == doctest::Approx(2.0));
+    simdjson::dom::element second = operators.at(1);
+    CHECK(uint64_t(second["count_a"]) == 0);
+    CHECK(second["ratio"].is_null());
+    int64_t previous = INT64_MAX;
+    for (simdjson::dom::element op : operators) {
+        const int64_t size = std::llabs(int64_t(op["diff_ns"]));
+        CHECK(size <= previous);
+        previous = size;
+    }
+    CHECK(std::string_view(root["types"].at(0)["type"]) == "MatMul");
+    CHECK(root["overview"]["a"]["free_ns"].is_int64());
+    CHECK(root["overview"]["diff"]["free_ns"].is_int64());
+    simdjson::dom::array steps = root["steps"];
+    REQUIRE(steps.size() > 3);
+    CHECK(std::string_view(steps.at(0)["step"]) == "1");
+    CHECK(steps.at(0)["a_ns"].is_int64());
+    CHECK(steps.at(0)["b_ns"].is_int64());
+    CHECK(steps.at(0)["diff_ns"].is_int64());
+}
+
+TEST_CASE("the real two-rank runs compare rank 0 with rank 1 without problems") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) return;
+    for (const char* level : {"level0", "level1", "level2"}) {
+        CAPTURE(level);
+        const fs::path root = fs::path(fixtures) / "msinsight/test/data/pytorch/text" / level;
+        const LoadedComparison loaded = CompareFolders(root / "rank0_ascend_pt", root / "rank1_ascend_pt");
+        for (const Result<LoadedRank>* side : {&loaded.pair.a, &loaded.pair.b}) {
+            CHECK(side->value().model->report.problemCount == 0);
+            CHECK(side->value().analysis->problems.empty());
+        }
+        const Comparison& comparison = loaded.comparison;
+        CHECK(comparison.a.rankId == 0);
+        CHECK(comparison.b.rankId == 1);
+        CHECK(comparison.diff.alignment.by == AlignBy::kStep);
+        CHECK(comparison.diff.alignment.step == "50");
+        // Every kernel row is counted once, on its side.
+        uint64_t countA = 0, countB = 0;
+        for (const OperatorDiff& op : comparison.diff.operators) countA += op.countA, countB += op.countB;
+        CHECK(countA == loaded.pair.a.value().analysis->kernels->rows.size());
+        CHECK(countB == loaded.pair.b.value().analysis->kernels->rows.size());
+        // Both ranks ran the same program: the same operator names on both sides.
+        for (const OperatorDiff& op : comparison.diff.operators) {
+            CAPTURE(op.name);
+            CHECK(op.countA == op.countB);
+        }
+        // The AllReduce that waits for the other rank differs most.
+        CHECK(comparison.diff.operators[0].name.rfind("hcom_allReduce_", 0) == 0);
+    }
+}
