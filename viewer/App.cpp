@@ -24,7 +24,7 @@ namespace tracelens {
 namespace {
 
 constexpr float kScriptedFrameDt = 1.0f / 60.0f;
-constexpr float kSidePanelWidth = 430.0f;
+constexpr float kSidePanelWidth = 430.0f;  // of the timeline tab, for the frame overlay
 constexpr int kMaxScriptedFrames = 20000;
 
 std::string RecentFile() {
@@ -82,7 +82,7 @@ bool App::Init(std::string* error) {
     ImGui_ImplOpenGL3_Init("#version 330 core");
     g_app = this;
     glfwSetDropCallback(m_window, DropCallback);
-    if (!m_boxes.Init(error)) return false;
+    if (!m_boxes.Init(error) || !m_boxesB.Init(error)) return false;
     std::ifstream recent(RecentFile());
     for (std::string line; std::getline(recent, line);)
         if (!line.empty()) m_recent.push_back(line);
@@ -91,6 +91,7 @@ bool App::Init(std::string* error) {
 
 void App::Shutdown() {
     m_boxes.Release();
+    m_boxesB.Release();
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
@@ -112,43 +113,92 @@ void App::RememberRecent(const std::string& path) {
 }
 
 void App::Open(const std::string& path) {
-    if (m_load.Running()) return;
-    m_timeline.reset();
-    m_analysis.reset();
-    m_model.reset();
-    m_loadError.clear();
-    m_load.Start(path);
-    glfwSetWindowTitle(m_window, ("tracelens — " + path).c_str());
+    const DocumentId id = m_workspace.Open(path);
+    if (m_openToCompare && ActiveDocument()) {
+        m_workspace.Compare(m_active, id);
+        m_comparisonTab = true;
+        m_selectDocumentTab = 2;
+        m_mainTab = 0;
+    } else {
+        m_activateWhenLoaded = id;
+    }
+    m_openToCompare = false;
 }
 
-void App::TakeLoadedModel() {
-    m_model = m_load.Take(&m_loadError);
-    m_analysis = m_load.TakeAnalysis();
-    if (m_model) {
-        m_timeline = std::make_unique<TimelineView>(*m_model);
-        RememberRecent(m_load.Path());
-        if (m_model->report.problemCount > 0) m_sideTab = 3;
-        ApplyCommandLineSelection();
+bool App::ShowingComparison() {
+    ComparisonPair* pair = m_workspace.comparison();
+    return m_comparisonTab && pair && m_workspace.Find(pair->a) && m_workspace.Find(pair->b);
+}
+
+void App::TakeLoadedDocuments() {
+    for (const DocumentId id : m_workspace.Poll()) {
+        Document& document = *m_workspace.Find(id);
+        RememberRecent(document.rank.path);
+        if (id == m_activateWhenLoaded || !m_active) {
+            m_active = id;
+            if (!m_comparisonTab) m_selectDocumentTab = 2;
+            glfwSetWindowTitle(m_window, ("tracelens — " + document.rank.path).c_str());
+        }
+        if (!m_commandLineApplied) {
+            ApplyCommandLineSelection(document);
+            m_commandLineApplied = true;
+        }
     }
 }
 
-void App::ApplyCommandLineSelection() {
+void App::ApplyCommandLineSelection(Document& document) {
+    TimelineView& timeline = *document.timeline;
+    if (m_options.panel == "range") document.views.sideTab = 1;
+    else if (m_options.panel == "search") document.views.sideTab = 2;
+    else if (m_options.panel == "issues") document.views.sideTab = 3;
     if (!m_options.search.empty()) {
-        m_search.SetQuery(*m_timeline, m_options.search);
-        m_search.Step(*m_timeline, true);
-        if (m_options.panel.empty()) m_sideTab = 0;
+        document.views.search.SetQuery(timeline, m_options.search);
+        document.views.search.Step(timeline, true);
+        if (m_options.panel.empty()) document.views.sideTab = 0;
     }
     if (m_options.rangeFromMs >= 0 && m_options.rangeToMs > m_options.rangeFromMs) {
-        ViewState& state = m_timeline->state();
+        ViewState& state = timeline.state();
         state.hasRange = true;
         state.rangeStartNs = static_cast<TimeNs>(m_options.rangeFromMs * 1e6);
         state.rangeEndNs = static_cast<TimeNs>(m_options.rangeToMs * 1e6);
         state.rangeTracks.clear();
-        for (const Process& process : m_model->processes)
+        for (const Process& process : document.model().processes)
             for (uint32_t track : process.tracks) state.rangeTracks.push_back(track);
-        m_timeline->ShowRange(static_cast<double>(state.rangeStartNs), static_cast<double>(state.rangeEndNs), true);
-        m_sideTab = 1;
+        timeline.ShowRange(static_cast<double>(state.rangeStartNs), static_cast<double>(state.rangeEndNs), true);
+        document.views.sideTab = 1;
     }
+}
+
+// Scripted keys play once everything asked for is on screen: every load done and, for a
+// comparison, its diff (and so its alignment) ready.
+bool App::ReadyForScript() {
+    if (m_workspace.loads().Busy() || m_workspace.documents().empty()) return false;
+    if (!m_options.comparePath.empty()) {
+        ComparisonPair* pair = m_workspace.comparison();
+        return pair && pair->Ready();
+    }
+    return true;
+}
+
+void App::PrintViews() {
+    auto print = [](const char* label, const Document& document) {
+        const ViewState& view = document.timeline->state();
+        std::printf("%s %lld %lld\n", label,
+                    static_cast<long long>(document.model().firstNs + static_cast<TimeNs>(view.viewStartNs)),
+                    static_cast<long long>(document.model().firstNs + static_cast<TimeNs>(view.viewEndNs)));
+    };
+    ComparisonPair* pair = m_workspace.comparison();
+    if (ShowingComparison()) {
+        print("view", *m_workspace.Find(pair->a));
+        print("view_b", *m_workspace.Find(pair->b));
+        if (const Comparison* comparison = pair->Ready())
+            std::printf("offset %lld\n", static_cast<long long>(comparison->diff.alignment.offsetNs));
+        return;
+    }
+    Document& document = *ActiveDocument();
+    print("view", document);
+    const FrameStats& stats = document.timeline->frameStats();
+    std::printf("boxes %zu labels %zu flows %zu cpu_ms %.3f\n", stats.boxes, stats.labels, stats.flows, stats.cpuMs);
 }
 
 int App::Run(const ViewerOptions& options) {
@@ -158,19 +208,23 @@ int App::Run(const ViewerOptions& options) {
         std::fprintf(stderr, "tracelens: %s\n", error.c_str());
         return 1;
     }
-    const char* views[] = {"timeline", "overview", "operators", "steps", "communication", "memory"};
-    for (int i = 0; i < 6; ++i)
-        if (options.view == views[i]) m_mainTab = i;
-    if (options.panel == "range") m_sideTab = 1;
-    else if (options.panel == "search") m_sideTab = 2;
-    else if (options.panel == "issues") m_sideTab = 3;
     KeyScript script;
     if (!script.Parse(options.keys, &error)) {
         std::fprintf(stderr, "tracelens: %s\n", error.c_str());
         Shutdown();
         return 2;
     }
-    Open(options.path);
+    if (!options.comparePath.empty()) {
+        m_workspace.OpenComparison(options.path, options.comparePath);
+        m_comparisonTab = true;
+        m_selectDocumentTab = 2;
+    } else {
+        Open(options.path);
+    }
+    const ViewScope scope = options.comparePath.empty() ? ViewScope::kDocument : ViewScope::kComparison;
+    const std::vector<const ViewEntry*> views = ViewsOf(scope);
+    for (size_t i = 0; i < views.size(); ++i)
+        if (options.view == views[i]->name) m_mainTab = static_cast<int>(i);
     if (options.frameBenchmark) {
         const int code = RunFrameBenchmark();
         Shutdown();
@@ -185,8 +239,8 @@ int App::Run(const ViewerOptions& options) {
         const auto now = std::chrono::steady_clock::now();
         const float dt = scripted ? kScriptedFrameDt : std::min(0.1f, std::chrono::duration<float>(now - last).count());
         last = now;
-        if (m_load.Finished()) TakeLoadedModel();
-        const bool ready = !m_load.Running() && !m_load.Finished();
+        TakeLoadedDocuments();
+        const bool ready = ReadyForScript();
         // Scripted keys play once the trace is on screen, through GLFW's key callback path.
         if (scripted && ready && settleFrames == 0 && !script.Step(m_window)) settleFrames = -1;
         const auto cpuStart = std::chrono::steady_clock::now();
@@ -205,22 +259,20 @@ int App::Run(const ViewerOptions& options) {
         glClear(GL_COLOR_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         if (scripted) {
+            const bool failed = !m_workspace.loads().Busy() &&
+                                (m_workspace.documents().empty() || (!options.comparePath.empty() && !m_workspace.comparison()));
             if (ready && settleFrames > 0) --settleFrames;
             // After the keys (settleFrames == -1), two more frames let hover and layout settle.
-            if (ready && settleFrames < 0 && --settleFrames < -3) {
+            if ((ready && settleFrames < 0 && --settleFrames < -3) || failed) {
                 if (!WriteScreenshot(options.screenshotPath, width, height, &error)) {
                     std::fprintf(stderr, "tracelens: %s\n", error.c_str());
                     exitCode = 1;
                 }
-                if (m_timeline) {
-                    const ViewState& view = m_timeline->state();
-                    std::printf("view %lld %lld\n", static_cast<long long>(m_model->firstNs + static_cast<TimeNs>(view.viewStartNs)),
-                                static_cast<long long>(m_model->firstNs + static_cast<TimeNs>(view.viewEndNs)));
-                    std::printf("boxes %zu labels %zu flows %zu cpu_ms %.3f\n", m_timeline->frameStats().boxes,
-                                m_timeline->frameStats().labels, m_timeline->frameStats().flows, m_timeline->frameStats().cpuMs);
-                } else {
-                    std::fprintf(stderr, "%s\n", m_loadError.c_str());
+                if (failed) {
+                    for (const std::string& message : m_workspace.errors()) std::fprintf(stderr, "%s\n", message.c_str());
                     exitCode = 1;
+                } else {
+                    PrintViews();
                 }
                 break;
             }
@@ -268,21 +320,26 @@ double App::RenderFrame(float dt, double* presentMs) {
 }
 
 int App::RunFrameBenchmark() {
-    while (m_load.Running()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    TakeLoadedModel();
-    if (!m_timeline) {
-        std::fprintf(stderr, "%s\n", m_loadError.c_str());
+    while (m_workspace.loads().Busy()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        TakeLoadedDocuments();
+    }
+    Document* document = ActiveDocument();
+    if (!document) {
+        for (const std::string& error : m_workspace.errors()) std::fprintf(stderr, "%s\n", error.c_str());
         return 1;
     }
-    std::printf("frame benchmark: %s, %llu events, %d x %d px, GL renderer: %s\n", m_model->path.c_str(),
-                static_cast<unsigned long long>(m_model->report.eventCount), m_options.width, m_options.height,
+    const TraceModel* model = &document->model();
+    TimelineView* timeline = document->timeline.get();
+    std::printf("frame benchmark: %s, %llu events, %d x %d px, GL renderer: %s\n", model->path.c_str(),
+                static_cast<unsigned long long>(model->report.eventCount), m_options.width, m_options.height,
                 reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
     std::printf("  frame CPU: this thread's CPU time for input, level-of-detail queries, instance buffer and ImGui\n"
                 "  GL draw + present: submission, swap and glFinish (with llvmpipe this is rasterizing on the CPU);\n"
                 "  boxes GPU: the instanced draw call, by timer query. 40 random windows per zoom.\n");
     double presentMs = 0;
     for (int i = 0; i < 5; ++i) RenderFrame(kScriptedFrameDt, &presentMs);  // warm up: fonts, buffers
-    const double span = std::max<double>(1000.0, static_cast<double>(m_model->lastNs - m_model->firstNs));
+    const double span = std::max<double>(1000.0, static_cast<double>(model->lastNs - model->firstNs));
     uint64_t seed = 12345;
     std::printf("  %-14s %28s %26s %12s %8s\n", "window", "frame CPU median / p95", "GL draw + present median",
                 "boxes GPU", "boxes");
@@ -293,10 +350,10 @@ int App::RunFrameBenchmark() {
         for (int f = 0; f < kFrames; ++f) {
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
             const double start = window >= span ? 0.0 : static_cast<double>(seed >> 11) / 9007199254740992.0 * (span - window);
-            m_timeline->ShowRange(start, start + window, false);
+            timeline->ShowRange(start, start + window, false);
             cpu.push_back(RenderFrame(kScriptedFrameDt, &presentMs));
             present.push_back(presentMs);
-            boxes = std::max(boxes, m_timeline->frameStats().boxes);
+            boxes = std::max(boxes, timeline->frameStats().boxes);
             if (m_boxes.LastGpuMs() >= 0) gpu.push_back(m_boxes.LastGpuMs());
         }
         std::sort(cpu.begin(), cpu.end());
@@ -322,50 +379,115 @@ void App::Frame(float dt) {
                      ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse);
     ImGui::PopStyleVar();
     DrawMenuBar();
-    if (!m_timeline) DrawLoading();
-    else DrawViewTabs(dt);
+    DrawLoads();
+    if (!m_workspace.documents().empty()) {
+        // One document alone needs no bar: the window's title and the menu bar name it.
+        if (m_workspace.documents().size() > 1 || m_workspace.comparison()) DrawDocumentBar();
+        if (ShowingComparison() || ActiveDocument()) DrawViewTabs(dt);
+    }
     ImGui::End();
     DrawOpenDialog();
+    if (!ShowingComparison() && ActiveDocument() && ActiveDocument()->timeline->state().showFrameOverlay) DrawFrameOverlay();
 }
 
-void App::DrawTimelineTab(float dt) {
-    DrawToolbar();
-    const float height = ImGui::GetContentRegionAvail().y;
-    const float timelineWidth = ImGui::GetContentRegionAvail().x - kSidePanelWidth;
-    ImGui::BeginChild("timeline", ImVec2(timelineWidth, height), false, ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoScrollbar);
-    m_timeline->Draw(m_boxes, dt);
-    ImGui::EndChild();
-    ImGui::SameLine(0, 0);
-    ImGui::BeginChild("side", ImVec2(kSidePanelWidth, height), true);
-    DrawSidePanel();
-    ImGui::EndChild();
-    if (m_timeline->state().showFrameOverlay) DrawFrameOverlay();
+// Every running load with its progress and a Cancel button; the errors of loads that failed.
+// Centred while nothing is open yet, a strip above the documents otherwise.
+void App::DrawLoads() {
+    const std::vector<LoadStatus> running = m_workspace.loads().Running();
+    const bool alone = m_workspace.documents().empty();
+    if (running.empty() && (!alone || m_workspace.errors().empty())) return;
+    const ImVec2 size = ImGui::GetContentRegionAvail();
+    if (alone) ImGui::SetCursorPos(ImVec2(size.x * 0.25f, size.y * 0.4f));
+    else ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 8);
+    ImGui::BeginGroup();
+    const float barWidth = alone ? size.x * 0.5f : 360.0f;
+    for (const LoadStatus& load : running) {
+        ImGui::PushID(static_cast<int>(load.id));
+        if (alone) ImGui::Text("Loading %s", load.path.c_str());
+        ImGui::ProgressBar(load.fraction, ImVec2(barWidth, 0), load.stage);
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Cancel")) m_workspace.loads().Cancel(load.id);
+        if (!alone) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("%s", load.path.c_str());
+        }
+        ImGui::PopID();
+    }
+    if (alone && running.empty()) {
+        ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "Cannot open the trace:");
+        ImGui::PushTextWrapPos(size.x * 0.75f);
+        ImGui::TextUnformatted(m_workspace.errors().back().c_str());
+        ImGui::PopTextWrapPos();
+        if (ImGui::Button("Open another file…")) m_openDialog = true;
+    }
+    ImGui::EndGroup();
 }
 
-// The views as tabs of one window; Ctrl+1 … Ctrl+6 switch between them.
+// One tab per open document (closable) and one for the comparison.
+void App::DrawDocumentBar() {
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 6);
+    if (!ImGui::BeginTabBar("documents", ImGuiTabBarFlags_AutoSelectNewTabs | ImGuiTabBarFlags_FittingPolicyScroll)) return;
+    // A requested tab is set selected for two frames (ImGui switches on the next one); meanwhile
+    // the bar's current tab does not count as the person's choice.
+    const bool select = m_selectDocumentTab > 0;
+    DocumentId closed = 0;
+    for (const auto& document : m_workspace.documents()) {
+        bool open = true;
+        const std::string label = document->Title() + "###doc" + std::to_string(document->id);
+        const bool requested = select && !m_comparisonTab && document->id == m_active;
+        if (requested) --m_selectDocumentTab;
+        if (ImGui::BeginTabItem(label.c_str(), &open, requested ? ImGuiTabItemFlags_SetSelected : 0)) {
+            if (!select && (m_comparisonTab || m_active != document->id)) {
+                m_comparisonTab = false;
+                m_active = document->id;
+                m_mainTab = 0;
+            }
+            ImGui::EndTabItem();
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", document->rank.path.c_str());
+        if (!open) closed = document->id;
+    }
+    ComparisonPair* pair = m_workspace.comparison();
+    if (pair && m_workspace.Find(pair->a) && m_workspace.Find(pair->b)) {
+        bool open = true;
+        const std::string label = "Compare  A: " + m_workspace.Find(pair->a)->Title() + "  ·  B: " +
+                                  m_workspace.Find(pair->b)->Title() + "###compare";
+        if (select && m_comparisonTab) --m_selectDocumentTab;
+        if (ImGui::BeginTabItem(label.c_str(), &open, select && m_comparisonTab ? ImGuiTabItemFlags_SetSelected : 0)) {
+            if (!select && !m_comparisonTab) m_comparisonTab = true, m_mainTab = 0;
+            ImGui::EndTabItem();
+        }
+        if (!open) m_workspace.EndComparison(), m_comparisonTab = false;
+    }
+    ImGui::EndTabBar();
+    if (closed) {
+        m_workspace.Close(closed);
+        if (closed == m_active) m_active = m_workspace.documents().empty() ? 0 : m_workspace.documents().front()->id;
+    }
+}
+
+// The views of the shown tab; Ctrl+1 … switch between them.
 void App::DrawViewTabs(float dt) {
+    const bool comparison = ShowingComparison();
+    const std::vector<const ViewEntry*> views = ViewsOf(comparison ? ViewScope::kComparison : ViewScope::kDocument);
     const ImGuiIO& io = ImGui::GetIO();
-    constexpr int kViews = 6;
-    for (int i = 0; i < kViews; ++i)
-        if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_1 + i, false)) m_mainTab = i;
-    static const char* const kTabs[kViews] = {"Timeline", "Overview", "Operators", "Steps", "Communication", "Memory"};
+    for (size_t i = 0; i < views.size() && i < 9; ++i)
+        if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_1 + static_cast<int>(i), false)) m_mainTab = static_cast<int>(i);
     TimelineRequest request;
+    ViewContext context{m_workspace, comparison ? nullptr : ActiveDocument(), comparison ? m_workspace.comparison() : nullptr,
+                        m_boxes, m_boxesB, dt, request};
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 6);
     if (ImGui::BeginTabBar("views")) {
-        for (int i = 0; i < kViews; ++i) {
-            const std::string label = std::string(kTabs[i]) + "  (Ctrl+" + std::to_string(i + 1) + ")###view" + std::to_string(i);
-            if (!ImGui::BeginTabItem(label.c_str(), nullptr, m_mainTab == i ? ImGuiTabItemFlags_SetSelected : 0)) continue;
-            if (i == 0) {
-                DrawTimelineTab(dt);
+        for (size_t i = 0; i < views.size(); ++i) {
+            const std::string label = std::string(views[i]->title) + "  (Ctrl+" + std::to_string(i + 1) + ")###view" +
+                                      std::to_string(i);
+            const bool requested = m_mainTab == static_cast<int>(i);
+            if (!ImGui::BeginTabItem(label.c_str(), nullptr, requested ? ImGuiTabItemFlags_SetSelected : 0)) continue;
+            if (std::string(views[i]->name) == "timeline") {
+                views[i]->draw(context);
             } else {
                 ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
-                switch (i) {
-                    case 1: m_overview.Draw(*m_analysis, request); break;
-                    case 2: m_operators.Draw(*m_analysis, request); break;
-                    case 3: m_steps.Draw(*m_analysis, request); break;
-                    case 4: m_communication.Draw(*m_analysis, request); break;
-                    default: m_memory.Draw(*m_analysis, request); break;
-                }
+                views[i]->draw(context);
                 ImGui::EndChild();
             }
             ImGui::EndTabItem();
@@ -373,46 +495,70 @@ void App::DrawViewTabs(float dt) {
         m_mainTab = -1;
         ImGui::EndTabBar();
     }
+    if (!comparison) request.document = m_active;
     ApplyRequest(request);
 }
 
 void App::ApplyRequest(const TimelineRequest& request) {
-    if (request.kind == TimelineRequest::kShowRange) {
-        m_timeline->ShowRange(static_cast<double>(request.startNs - m_model->firstNs),
-                              static_cast<double>(request.endNs - m_model->firstNs), true);
-    } else if (request.kind == TimelineRequest::kHighlightNames) {
-        m_search.SetNames(*m_timeline, request.names, request.label);
-        m_sideTab = 2;
-    }
     if (request.switchToTimeline) m_mainTab = 0;
+    Document* document = m_workspace.Find(request.document);
+    if (!document) return;
+    TimelineView& timeline = *document->timeline;
+    if (request.kind == TimelineRequest::kShowRange) {
+        timeline.ShowRange(static_cast<double>(request.startNs - document->model().firstNs),
+                           static_cast<double>(request.endNs - document->model().firstNs), true);
+    } else if (request.kind == TimelineRequest::kHighlightNames) {
+        document->views.search.SetNames(timeline, request.names, request.label);
+        document->views.sideTab = 2;
+    }
 }
 
 void App::DrawMenuBar() {
     if (!ImGui::BeginMenuBar()) return;
+    Document* active = ShowingComparison() ? nullptr : ActiveDocument();
     if (ImGui::BeginMenu("File")) {
-        if (ImGui::MenuItem("Open…", "Ctrl+O")) m_openDialog = true;
+        if (ImGui::MenuItem("Open…", "Ctrl+O")) m_openDialog = true, m_openToCompare = false;
+        if (ImGui::MenuItem("Compare with…", nullptr, false, active != nullptr)) m_openDialog = true, m_openToCompare = true;
+        if (ImGui::BeginMenu("Compare with open document", active && m_workspace.documents().size() > 1)) {
+            for (const auto& document : m_workspace.documents()) {
+                if (document.get() == active) continue;
+                if (ImGui::MenuItem(document->Title().c_str())) {
+                    m_workspace.Compare(active->id, document->id);
+                    m_comparisonTab = true, m_selectDocumentTab = 2;
+                    m_mainTab = 0;
+                }
+            }
+            ImGui::EndMenu();
+        }
         if (ImGui::BeginMenu("Open recent", !m_recent.empty())) {
             for (const std::string& recent : m_recent)
                 if (ImGui::MenuItem(recent.c_str())) Open(recent);
             ImGui::EndMenu();
         }
+        if (ImGui::MenuItem("Close document", nullptr, false, active != nullptr)) {
+            m_workspace.Close(active->id);
+            m_active = m_workspace.documents().empty() ? 0 : m_workspace.documents().front()->id;
+            active = nullptr;
+        }
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) glfwSetWindowShouldClose(m_window, 1);
         ImGui::EndMenu();
     }
-    if (m_timeline && ImGui::BeginMenu("View")) {
-        ViewState& state = m_timeline->state();
-        if (ImGui::MenuItem("Show everything", "Home")) m_timeline->ShowAll();
-        if (ImGui::MenuItem("Expand all processes")) m_timeline->SetAllCollapsed(false);
-        if (ImGui::MenuItem("Collapse all processes")) m_timeline->SetAllCollapsed(true);
-        if (ImGui::MenuItem("Show hidden tracks")) m_timeline->ShowHiddenTracks();
+    if (active && ImGui::BeginMenu("View")) {
+        TimelineView& timeline = *active->timeline;
+        ViewState& state = timeline.state();
+        if (ImGui::MenuItem("Show everything", "Home")) timeline.ShowAll();
+        if (ImGui::MenuItem("Expand all processes")) timeline.SetAllCollapsed(false);
+        if (ImGui::MenuItem("Collapse all processes")) timeline.SetAllCollapsed(true);
+        if (ImGui::MenuItem("Show hidden tracks")) timeline.ShowHiddenTracks();
         ImGui::Separator();
         ImGui::MenuItem("Flows", nullptr, &state.showFlows);
         if (ImGui::BeginMenu("Flow categories")) {
-            auto& shown = m_timeline->flowCategoryShown();
-            const auto& categories = m_timeline->flowCategories();
+            auto& shown = timeline.flowCategoryShown();
+            const auto& categories = timeline.flowCategories();
             for (size_t i = 0; i < categories.size(); ++i) {
                 bool on = shown[i];
-                const std::string label(m_model->Name(categories[i]).empty() ? "(no category)" : m_model->Name(categories[i]));
+                const std::string_view name = active->model().Name(categories[i]);
+                const std::string label(name.empty() ? "(no category)" : name);
                 if (ImGui::MenuItem(label.c_str(), nullptr, &on)) shown[i] = on;
             }
             if (categories.empty()) ImGui::TextDisabled("this trace has no flows");
@@ -428,84 +574,21 @@ void App::DrawMenuBar() {
         ImGui::Text("drag     pan; Shift+drag: range statistics");
         ImGui::Text("click    select; F: frame selection; Home: everything");
         ImGui::Text("Ctrl+F   search; Enter / Shift+Enter: next / previous");
+        ImGui::Text("Compare: L syncs the time axes on and off; Tab picks the half the keys move");
         ImGui::EndMenu();
     }
-    if (m_model) {
-        const std::string summary = m_model->path + "  ·  " + std::to_string(m_model->report.eventCount) + " events  ·  " +
-                                    FormatDuration(m_model->lastNs - m_model->firstNs);
+    if (active) {
+        const TraceModel& model = active->model();
+        const std::string summary = model.path + "  ·  " + std::to_string(model.report.eventCount) + " events  ·  " +
+                                    FormatDuration(model.lastNs - model.firstNs);
         ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(summary.c_str()).x - 16);
         ImGui::TextDisabled("%s", summary.c_str());
     }
     ImGui::EndMenuBar();
     const ImGuiIO& io = ImGui::GetIO();
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_O, false)) m_openDialog = true;
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_O, false)) m_openDialog = true, m_openToCompare = false;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) glfwSetWindowShouldClose(m_window, 1);
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_F, false)) m_search.FocusInput();
-}
-
-void App::DrawToolbar() {
-    ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() + 8, ImGui::GetCursorPosY() + 4));
-    m_search.DrawToolbar(*m_timeline);
-    ImGui::SameLine(0, 30);
-    const ImVec2 legendAt = ImGui::GetCursorScreenPos();
-    float x = legendAt.x;
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    for (const LegendEntry& entry : kTimeClassLegend) {
-        draw->AddRectFilled(ImVec2(x, legendAt.y + 4), ImVec2(x + 12, legendAt.y + 16), PackColor(entry.color), 2.0f);
-        draw->AddText(ImVec2(x + 16, legendAt.y + 1), IM_COL32(205, 208, 215, 255), entry.label);
-        x += 28 + ImGui::CalcTextSize(entry.label).x;
-    }
-    draw->AddRectFilled(ImVec2(x, legendAt.y + 4), ImVec2(x + 12, legendAt.y + 16), IM_COL32(120, 120, 130, 255), 2.0f);
-    for (float s = 0; s < 12; s += 4)
-        draw->AddLine(ImVec2(x + s, legendAt.y + 16), ImVec2(x + s + 4, legendAt.y + 4), IM_COL32(60, 60, 66, 255), 1.5f);
-    draw->AddText(ImVec2(x + 16, legendAt.y + 1), IM_COL32(205, 208, 215, 255), "merged slices (zoom in)");
-    ImGui::NewLine();
-    ImGui::Dummy(ImVec2(0, 2));
-}
-
-void App::DrawLoading() {
-    const ImVec2 size = ImGui::GetContentRegionAvail();
-    ImGui::SetCursorPos(ImVec2(size.x * 0.25f, size.y * 0.4f));
-    ImGui::BeginGroup();
-    if (m_load.Running()) {
-        ImGui::Text("Loading %s", m_load.Path().c_str());
-        ImGui::ProgressBar(m_load.Fraction(), ImVec2(size.x * 0.5f, 0), m_load.StageText());
-    } else if (!m_loadError.empty()) {
-        ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "Cannot open the trace:");
-        ImGui::PushTextWrapPos(size.x * 0.75f);
-        ImGui::TextUnformatted(m_loadError.c_str());
-        ImGui::PopTextWrapPos();
-        if (ImGui::Button("Open another file…")) m_openDialog = true;
-    }
-    ImGui::EndGroup();
-}
-
-void App::DrawSidePanel() {
-    const char* tabs[] = {"Details", "Range", "Search", "Import issues"};
-    if (ImGui::BeginTabBar("side")) {
-        for (int i = 0; i < 4; ++i) {
-            std::string label = tabs[i];
-            if (i == 3 && m_model->report.problemCount) label += " (" + std::to_string(m_model->report.problemCount) + ")";
-            label += "###tab" + std::to_string(i);
-            const bool requested = m_sideTab == i;
-            if (ImGui::BeginTabItem(label.c_str(), nullptr, requested ? ImGuiTabItemFlags_SetSelected : 0)) {
-                switch (i) {
-                    case 0: m_details.DrawContents(*m_timeline); break;
-                    case 1: m_range.DrawContents(*m_timeline); break;
-                    case 2: m_search.DrawContents(*m_timeline); break;
-                    default: m_issues.DrawContents(*m_model); break;
-                }
-                ImGui::EndTabItem();
-            }
-        }
-        m_sideTab = -1;
-        ImGui::EndTabBar();
-    }
-    // A new range selection or search brings its tab forward.
-    static bool hadRange = false;
-    const bool hasRange = m_timeline->state().hasRange;
-    if (hasRange && !hadRange) m_sideTab = 1;
-    hadRange = hasRange;
+    if (active && io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_F, false)) active->views.search.FocusInput();
 }
 
 void App::DrawOpenDialog() {
@@ -515,11 +598,12 @@ void App::DrawOpenDialog() {
     }
     ImGui::SetNextWindowSize(ImVec2(720, 460), ImGuiCond_Appearing);
     if (!ImGui::BeginPopupModal("Open a trace")) return;
-    ImGui::TextDisabled("A Chrome trace (.json, .json.gz) or a profiler folder; or drop it on the window.");
+    if (m_openToCompare) ImGui::TextDisabled("Compare the shown document (A) with this trace or rank folder (B).");
+    else ImGui::TextDisabled("A Chrome trace (.json, .json.gz), a kernel_details.csv or a profiler folder; or drop it on the window.");
     ImGui::SetNextItemWidth(-90);
     const bool enter = ImGui::InputText("##path", m_openPath, sizeof m_openPath, ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
-    if ((ImGui::Button("Open") || enter) && m_openPath[0]) {
+    if ((ImGui::Button(m_openToCompare ? "Compare" : "Open") || enter) && m_openPath[0]) {
         Open(m_openPath);
         ImGui::CloseCurrentPopup();
     }
@@ -551,7 +635,7 @@ void App::DrawOpenDialog() {
 }
 
 void App::DrawFrameOverlay() {
-    const FrameStats& stats = m_timeline->frameStats();
+    const FrameStats& stats = ActiveDocument()->timeline->frameStats();
     ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x - kSidePanelWidth - 290, 70));
     ImGui::SetNextWindowBgAlpha(0.8f);
     ImGui::Begin("frame", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs);

@@ -26,6 +26,7 @@ bool KeyScript::Parse(const std::string& text, std::string* error) {
             else if (name == "Enter") key = GLFW_KEY_ENTER;
             else if (name == "Esc") key = GLFW_KEY_ESCAPE;
             else if (name == "Shift") key = GLFW_KEY_LEFT_SHIFT;
+            else if (name == "Tab") key = GLFW_KEY_TAB;
             if (key == GLFW_KEY_UNKNOWN || close == std::string::npos) {
                 *error = "unknown key name {" + name + "} in --keys";
                 return false;

@@ -16,13 +16,18 @@ namespace {
 void Usage() {
     std::fprintf(stderr,
                  "usage: tracelens [PATH] [--screenshot OUT.png] [--size WxH] [--keys KEYS] [--panel NAME]\n"
+                 "       tracelens --compare A B [--screenshot OUT.png] [--view timeline|compare] [--keys KEYS]\n"
                  "                 [--view NAME] [--search TEXT] [--range A,B] [--frame-benchmark]\n"
                  "       tracelens stats PATH [--json]\n"
+                 "       tracelens stats --compare A B [--json]\n"
                  "  PATH          a trace (.json, .json.gz); without it, the bundled sample\n"
                  "  --screenshot  render through the real pipeline (needs an X server or Xvfb), write a PNG, exit\n"
                  "  --keys        keys played first, each held 0.1 s: W/S zoom, A/D pan, F frame, {Home} all\n"
                  "  --panel       side panel to show: details, range, search, issues\n"
-                 "  --view        view to show: timeline, overview, operators, steps, communication, memory\n"
+                 "  --compare     open A and B (traces, rank folders or kernel_details.csv) and compare them: two\n"
+                 "                timelines on one aligned time axis, and the diff (--view compare)\n"
+                 "  --view        view to show: timeline, overview, operators, steps, communication, memory;\n"
+                 "                with --compare: timeline or compare\n"
                  "  --search TEXT select the first slice whose name contains TEXT (as typing it and Enter)\n"
                  "  --range A,B   select the range from A to B ms after the trace start, on every track\n"
                  "  --frame-benchmark  time frames from the whole trace down to 1 µs, print a table, exit\n");
@@ -39,7 +44,13 @@ int RunViewer(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
-        if (arg == "--screenshot") {
+        if (arg == "--compare") {
+            const char* a = value();
+            const char* b = value();
+            if (!a || !b) return Usage(), 2;
+            options.path = a;
+            options.comparePath = b;
+        } else if (arg == "--screenshot") {
             const char* path = value();
             if (!path) return Usage(), 2;
             options.screenshotPath = path;

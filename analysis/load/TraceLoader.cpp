@@ -194,6 +194,7 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
         ChunkDecoder decoder(source);
         decoder.Reserve(largestRun);
         for (size_t i; (i = next.fetch_add(1)) < plan.size();) {
+            if (progress && progress->cancel.load(std::memory_order_relaxed)) break;
             const ChunkPlan& piece = plan[i];
             if (!piece.runs.empty()) {
                 if (decoder.DecodeFast(piece.runs, chunks[i])) {
@@ -216,6 +217,8 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
         worker();
         for (auto& thread : pool) thread.join();
     }
+
+    if (progress && progress->cancel) return Status::Error(name + ": cancelled");
 
     // Sequential check: each chunk must begin where the previous one really ended; a guess that
     // fell inside an event (or a chunk after a bad event) is decoded again from the true place.

@@ -25,6 +25,9 @@ struct LoadProgress {
     std::atomic<uint64_t> bytesTotal{0};
     std::atomic<uint64_t> bytesDone{0};
     std::atomic<int> stage{0};  // 0 reading, 1 parsing, 2 indexing, 3 done
+    // Set by another thread to stop the load: it ends after the chunks being parsed, failing with
+    // "<file>: cancelled".
+    std::atomic<bool> cancel{false};
 };
 
 // Loads 'path'. Fails only when the file cannot be read or holds no trace at all; every other

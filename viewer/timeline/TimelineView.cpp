@@ -74,6 +74,11 @@ void TimelineView::ShowRange(double startNs, double endNs, bool withMargin) {
     ClampView();
 }
 
+void TimelineView::SetViewRange(double startNs, double endNs) {
+    m_state.viewStartNs = startNs;
+    m_state.viewEndNs = std::max(endNs, startNs + 1.0);
+}
+
 void TimelineView::ExpandToTrack(uint32_t track) {
     const uint32_t process = m_model.tracks[track].process;
     if (process < m_layout.collapsedProcess.size() && m_layout.collapsedProcess[process]) {

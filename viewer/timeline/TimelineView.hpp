@@ -45,6 +45,11 @@ public:
 
     // Navigation, also used by panels: show [start, end) (relative ns) with a margin.
     void ShowRange(double startNs, double endNs, bool withMargin = true);
+    // Shows exactly [start, end) (relative ns), even past the trace's ends: a comparison keeps
+    // the other timeline on the same aligned times.
+    void SetViewRange(double startNs, double endNs);
+    // Whether W/A/S/D, F, Home and Esc act on this timeline (a comparison gives them to one half).
+    void SetKeyboardEnabled(bool enabled) { m_keyboardEnabled = enabled; }
     void ShowAll();
     // Selects a slice and scrolls it into view.
     void Select(const SliceRef& slice, bool frame);
@@ -145,6 +150,7 @@ private:
     } m_hover;
 
     // Navigation state.
+    bool m_keyboardEnabled = true;
     float m_zoomHeld = 0, m_panHeld = 0;
     bool m_dragging = false, m_rangeDragging = false, m_minimapDragging = false;
     float m_dragStartX = 0, m_dragStartY = 0;

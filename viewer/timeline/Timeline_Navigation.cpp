@@ -43,7 +43,10 @@ void TimelineView::Pan(double deltaNs) {
 
 void TimelineView::HandleKeys(float frameDt) {
     const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantTextInput) return;
+    if (io.WantTextInput || !m_keyboardEnabled) {
+        m_zoomHeld = m_panHeld = 0;
+        return;
+    }
     const ImVec2 mouse = io.MousePos;
     const bool mouseOnCanvas = mouse.x >= m_canvas.x0 && mouse.x <= m_canvas.x1 && mouse.y >= m_canvas.minimapY &&
                                mouse.y <= m_canvas.bodyBottom;

@@ -10,9 +10,11 @@
 
 namespace tracelens {
 
-// What a view asks the application to do in the timeline; 'kind' kNone when nothing.
+// What a view asks the application to do in the timeline of document 'document' (the caller of
+// the view fills it in); 'kind' kNone when nothing.
 struct TimelineRequest {
     enum Kind { kNone, kShowRange, kHighlightNames } kind = kNone;
+    uint32_t document = 0;          // a DocumentId
     TimeNs startNs = 0, endNs = 0;  // absolute, as in the trace (kShowRange)
     std::vector<std::string> names; // exact slice names (kHighlightNames)
     std::string label;              // what the search box shows

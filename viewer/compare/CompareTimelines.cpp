@@ -1,0 +1,112 @@
+// Two timelines one above the other on one time axis: A on top, B below with its clock moved by
+// the alignment's offset. WASD, wheel, drag and the minimap move the half they act on; with sync
+// on, the other half follows. Each half keeps its own tracks, hover, selection and details.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <cmath>
+
+#include "stats/TraceSummary.hpp"
+#include "views/ViewRegistry.hpp"
+
+namespace tracelens {
+namespace {
+
+constexpr float kHeaderHeightPx = 26.0f;
+
+// What is added to A's relative times to get B's relative times at the same aligned moment.
+double RelativeShift(const Document& a, const Document& b, TimeNs offsetNs) {
+    return static_cast<double>(a.model().firstNs - offsetNs - b.model().firstNs);
+}
+
+std::string OffsetText(const Comparison* comparison) {
+    if (!comparison) return "aligning…";
+    const Alignment& alignment = comparison->diff.alignment;
+    const TimeNs offset = alignment.offsetNs;
+    std::string text = "aligned on ";
+    if (alignment.by == AlignBy::kStep) {
+        text += "step " + alignment.step;
+        if (alignment.stepB != alignment.step) text += " (B: step " + alignment.stepB + ")";
+    } else if (alignment.by == AlignBy::kOperator) {
+        text += alignment.operatorName + " run " + std::to_string(alignment.occurrence + 1);
+    } else {
+        text += "the trace starts";
+    }
+    text += ": B's clock " + std::string(offset >= 0 ? "+" : "-") + FormatDuration(std::llabs(offset));
+    if (!alignment.note.empty()) text += "  (" + alignment.note + ")";
+    return text;
+}
+
+void DrawHeader(const char* side, const Document& document, bool focused, const std::string& extra) {
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    draw->AddRectFilled(at, ImVec2(at.x + width, at.y + kHeaderHeightPx),
+                        focused ? IM_COL32(44, 62, 92, 255) : IM_COL32(34, 37, 44, 255));
+    const std::string title = std::string(side) + "  " + document.Title() + "   " + document.rank.path;
+    draw->AddText(ImVec2(at.x + 8, at.y + 5), IM_COL32(225, 228, 235, 255), title.c_str());
+    if (!extra.empty()) {
+        const float extraWidth = ImGui::CalcTextSize(extra.c_str()).x;
+        draw->AddText(ImVec2(at.x + width - extraWidth - 10, at.y + 5), IM_COL32(170, 200, 240, 255), extra.c_str());
+    }
+    ImGui::Dummy(ImVec2(width, kHeaderHeightPx));
+}
+
+bool Changed(const ViewState& view, double lastStart, double lastEnd) {
+    return view.viewStartNs != lastStart || view.viewEndNs != lastEnd;
+}
+
+// Draws one half in a child window of 'height'; returns whether the mouse is over it.
+bool DrawHalf(const char* id, Document& document, BoxRenderer& boxes, float frameDt, float height) {
+    ImGui::BeginChild(id, ImVec2(0, height), false, ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoScrollbar);
+    const bool hovered = ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem);
+    document.timeline->Draw(boxes, frameDt);
+    ImGui::EndChild();
+    return hovered;
+}
+
+}  // namespace
+
+void DrawCompareTimelines(ViewContext& context) {
+    ComparisonPair& pair = *context.comparison;
+    CompareViewState& view = pair.view;
+    Document& a = *context.workspace.Find(pair.a);
+    Document& b = *context.workspace.Find(pair.b);
+    const Comparison* comparison = pair.Ready();
+    const TimeNs offset = comparison ? comparison->diff.alignment.offsetNs : a.model().firstNs - b.model().firstNs;
+    const double shift = RelativeShift(a, b, offset);
+
+    const ImGuiIO& io = ImGui::GetIO();
+    if (!io.WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_TAB, false)) view.focusB = !view.focusB;
+    if (!io.WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_L, false)) view.sync = !view.sync, view.placed = false;
+    ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() + 8, ImGui::GetCursorPosY() + 3));
+    if (ImGui::Checkbox("Sync time axes (L)", &view.sync)) view.placed = false;
+    ImGui::SameLine(0, 24);
+    ImGui::TextDisabled("Keys move the highlighted half (Tab or the mouse picks it).  %s", OffsetText(comparison).c_str());
+
+    if (!view.placed && comparison && view.sync) {
+        b.timeline->SetViewRange(a.timeline->state().viewStartNs + shift, a.timeline->state().viewEndNs + shift);
+        view.placed = true;
+    }
+    a.timeline->SetKeyboardEnabled(!view.focusB);
+    b.timeline->SetKeyboardEnabled(view.focusB);
+
+    const float halfHeight = std::floor((ImGui::GetContentRegionAvail().y - 2 * kHeaderHeightPx - 4) * 0.5f);
+    DrawHeader("A", a, !view.focusB, "");
+    const bool overA = DrawHalf("compare_a", a, context.boxes, context.frameDt, halfHeight);
+    ViewState& stateA = a.timeline->state();
+    ViewState& stateB = b.timeline->state();
+    if (view.sync && Changed(stateA, view.lastStartA, view.lastEndA))
+        b.timeline->SetViewRange(stateA.viewStartNs + shift, stateA.viewEndNs + shift);
+    ImGui::Dummy(ImVec2(0, 4));
+    DrawHeader("B", b, view.focusB, view.sync ? "" : "sync off");
+    const bool overB = DrawHalf("compare_b", b, context.boxesB, context.frameDt, halfHeight);
+    if (view.sync && Changed(stateB, view.lastStartB, view.lastEndB) && !Changed(stateA, view.lastStartA, view.lastEndA))
+        a.timeline->SetViewRange(stateB.viewStartNs - shift, stateB.viewEndNs - shift);
+    if (overA && io.MouseDelta.x * io.MouseDelta.x + io.MouseDelta.y * io.MouseDelta.y > 0) view.focusB = false;
+    if (overB && io.MouseDelta.x * io.MouseDelta.x + io.MouseDelta.y * io.MouseDelta.y > 0) view.focusB = true;
+    view.lastStartA = stateA.viewStartNs, view.lastEndA = stateA.viewEndNs;
+    view.lastStartB = stateB.viewStartNs, view.lastEndB = stateB.viewEndNs;
+}
+
+}  // namespace tracelens

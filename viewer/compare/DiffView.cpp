@@ -1,0 +1,283 @@
+// The diff of two documents: operators by name or type (count, total and average in A and B, the
+// difference and the ratio, largest difference first, the sign in colour), the overview figures,
+// per-step times and communication operators side by side. Selecting an operator highlights it
+// in both timelines and brings them to its first run. Step pickers compare one step of A with
+// one step of B and align on them.
+#include <imgui.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "stats/TraceSummary.hpp"
+#include "views/ViewRegistry.hpp"
+
+namespace tracelens {
+namespace {
+
+const ImVec4 kSlower(1.0f, 0.50f, 0.42f, 1.0f);  // B takes longer
+const ImVec4 kFaster(0.45f, 0.82f, 0.50f, 1.0f);  // B takes less
+
+std::string Signed(TimeNs ns) { return (ns > 0 ? "+" : ns < 0 ? "-" : "") + FormatDuration(std::llabs(ns)); }
+
+void DiffCell(TimeNs diff) {
+    const std::string text = Signed(diff);
+    if (diff == 0) return RightAligned(text);
+    ImGui::PushStyleColor(ImGuiCol_Text, diff > 0 ? kSlower : kFaster);
+    RightAligned(text);
+    ImGui::PopStyleColor();
+}
+
+void RatioCell(std::optional<double> ratio) {
+    if (!ratio) return RightAligned("only B");
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f×", *ratio);
+    if (std::fabs(*ratio - 1.0) < 0.005) return RightAligned(text);
+    ImGui::PushStyleColor(ImGuiCol_Text, *ratio > 1.0 ? kSlower : kFaster);
+    RightAligned(text);
+    ImGui::PopStyleColor();
+}
+
+// Highlights the operator (or every operator of the type) in both timelines and shows its first
+// run: A's, with B following on the aligned axis, or each its own when sync is off.
+void SelectOperator(ViewContext& context, const Comparison& comparison, const OperatorDiff& row) {
+    ComparisonPair& pair = *context.comparison;
+    pair.view.selected = row.name;
+    std::vector<std::string> names;
+    if (pair.view.byType) {
+        for (const RankSummary* side : {&comparison.a, &comparison.b})
+            for (const SummaryOperator& op : side->operators)
+                if (op.type == row.name) names.push_back(op.name);
+    } else {
+        names.push_back(row.name);
+    }
+    const TimeNs durationNs = row.countA ? row.AverageA() : row.AverageB();
+    for (const auto& [id, first] : {std::pair{pair.a, row.firstStartA}, std::pair{pair.b, row.firstStartB}}) {
+        Document* document = context.workspace.Find(id);
+        document->views.search.SetNames(*document->timeline, names, row.name);
+        document->views.sideTab = 2;
+        if (first < 0 || (pair.view.sync && id == pair.b && row.firstStartA >= 0)) continue;
+        const double start = static_cast<double>(first - document->model().firstNs);
+        document->timeline->ShowRange(start - 20.0 * durationNs, start + 21.0 * durationNs, false);
+    }
+    pair.view.placed = !(pair.view.sync && row.firstStartA >= 0);  // B follows A's new view
+    context.request.switchToTimeline = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);
+}
+
+void DrawOperatorTable(ViewContext& context, const Comparison& comparison, float height) {
+    CompareViewState& view = context.comparison->view;
+    const std::vector<OperatorDiff>& rows = view.byType ? comparison.diff.types : comparison.diff.operators;
+    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY |
+                                       ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("operators", 9, kFlags, ImVec2(0, height))) return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn(view.byType ? "Type" : "Operator", ImGuiTableColumnFlags_WidthStretch);
+    for (const char* title : {"Count A", "Count B", "Total A", "Total B", "Avg A", "Avg B", "B − A", "B / A"})
+        ImGui::TableSetupColumn(title);
+    ImGui::TableHeadersRow();
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(rows.size()));
+    while (clipper.Step()) {
+        for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+            const OperatorDiff& row = rows[static_cast<size_t>(i)];
+            ImGui::PushID(i);
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            if (ImGui::Selectable(row.name.c_str(), view.selected == row.name,
+                                  ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowDoubleClick))
+                SelectOperator(context, comparison, row);
+            if (ImGui::IsItemHovered() && !view.byType) ImGui::SetTooltip("%s\ntype %s", row.name.c_str(), row.type.c_str());
+            ImGui::TableNextColumn();
+            RightAligned(std::to_string(row.countA));
+            ImGui::TableNextColumn();
+            RightAligned(std::to_string(row.countB));
+            ImGui::TableNextColumn();
+            RightAligned(FormatDuration(row.totalA));
+            ImGui::TableNextColumn();
+            RightAligned(FormatDuration(row.totalB));
+            ImGui::TableNextColumn();
+            RightAligned(row.countA ? FormatDuration(row.AverageA()) : "-");
+            ImGui::TableNextColumn();
+            RightAligned(row.countB ? FormatDuration(row.AverageB()) : "-");
+            ImGui::TableNextColumn();
+            DiffCell(row.DiffNs());
+            ImGui::TableNextColumn();
+            RatioCell(row.Ratio());
+            ImGui::PopID();
+        }
+    }
+    ImGui::EndTable();
+}
+
+void FigureRow(const char* label, TimeNs a, TimeNs b) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(label);
+    ImGui::TableNextColumn();
+    RightAligned(FormatDuration(a));
+    ImGui::TableNextColumn();
+    RightAligned(FormatDuration(b));
+    ImGui::TableNextColumn();
+    DiffCell(b - a);
+}
+
+void DrawOverview(const Comparison& comparison) {
+    const OverviewFigures& a = comparison.diff.overviewA;
+    const OverviewFigures& b = comparison.diff.overviewB;
+    if (!a.valid || !b.valid) {
+        ImGui::TextDisabled("No overview on %s: neither Overlap Analysis tracks nor kernel_details.csv.",
+                            !a.valid ? "A" : "B");
+        return;
+    }
+    if (!ImGui::BeginTable("overview", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
+    for (const char* title : {"", "A", "B", "B − A"}) ImGui::TableSetupColumn(title);
+    ImGui::TableHeadersRow();
+    FigureRow("Computing", a.computingNs, b.computingNs);
+    FigureRow("Pure computing", a.pureComputingNs, b.pureComputingNs);
+    FigureRow("Communication, overlapped", a.commOverlappedNs, b.commOverlappedNs);
+    FigureRow("Communication, not overlapped", a.commNotOverlappedNs, b.commNotOverlappedNs);
+    FigureRow("Free", a.freeNs, b.freeNs);
+    FigureRow("Total", a.totalNs, b.totalNs);
+    ImGui::EndTable();
+}
+
+void DrawSteps(const Comparison& comparison, float height) {
+    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
+    if (!ImGui::BeginTable("steps", 6, kFlags, ImVec2(0, height))) return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    for (const char* title : {"Step", "A", "B", "B − A", "Free A", "Free B"}) ImGui::TableSetupColumn(title);
+    ImGui::TableHeadersRow();
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(comparison.diff.steps.size()));
+    while (clipper.Step()) {
+        for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+            const StepDiff& row = comparison.diff.steps[static_cast<size_t>(i)];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(row.step.c_str());
+            ImGui::TableNextColumn();
+            RightAligned(row.inA ? FormatDuration(row.aNs) : "-");
+            ImGui::TableNextColumn();
+            RightAligned(row.inB ? FormatDuration(row.bNs) : "-");
+            ImGui::TableNextColumn();
+            if (row.inA && row.inB) DiffCell(row.DiffNs());
+            ImGui::TableNextColumn();
+            RightAligned(row.hasPhases ? FormatDuration(row.phasesA[kStepFree]) : "-");
+            ImGui::TableNextColumn();
+            RightAligned(row.hasPhases ? FormatDuration(row.phasesB[kStepFree]) : "-");
+        }
+    }
+    ImGui::EndTable();
+}
+
+void DrawCommunication(const Comparison& comparison, float height) {
+    if (comparison.diff.communication.empty()) {
+        ImGui::TextDisabled("No communication.json on either side.");
+        return;
+    }
+    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
+    if (!ImGui::BeginTable("communication", 6, kFlags, ImVec2(0, height))) return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    for (const char* title : {"Operator", "Elapse A", "Elapse B", "B − A", "Wait A", "Wait B"}) ImGui::TableSetupColumn(title);
+    ImGui::TableHeadersRow();
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(comparison.diff.communication.size()));
+    while (clipper.Step()) {
+        for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+            const CommunicationDiff& row = comparison.diff.communication[static_cast<size_t>(i)];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::Text("%s  %s", row.step.c_str(), row.name.c_str());
+            ImGui::TableNextColumn();
+            RightAligned(row.inA ? FormatDuration(row.elapseA) : "-");
+            ImGui::TableNextColumn();
+            RightAligned(row.inB ? FormatDuration(row.elapseB) : "-");
+            ImGui::TableNextColumn();
+            DiffCell(row.DiffNs());
+            ImGui::TableNextColumn();
+            RightAligned(FormatDuration(row.waitA));
+            ImGui::TableNextColumn();
+            RightAligned(FormatDuration(row.waitB));
+        }
+    }
+    ImGui::EndTable();
+}
+
+// A combo of a summary's placed steps; returns true when the choice changed.
+bool StepPicker(const char* label, const RankSummary& summary, int* index) {
+    const std::string preview = *index >= 0 && *index < static_cast<int>(summary.steps.size())
+                                    ? "step " + summary.steps[static_cast<size_t>(*index)].step
+                                    : "first common step";
+    bool changed = false;
+    ImGui::SetNextItemWidth(170);
+    if (ImGui::BeginCombo(label, preview.c_str())) {
+        for (size_t i = 0; i < summary.steps.size(); ++i) {
+            if (!summary.steps[i].placed) continue;
+            const std::string name = "step " + summary.steps[i].step;
+            if (ImGui::Selectable(name.c_str(), *index == static_cast<int>(i))) *index = static_cast<int>(i), changed = true;
+        }
+        ImGui::EndCombo();
+    }
+    return changed;
+}
+
+void DrawStepControls(ViewContext& context, const Comparison& comparison) {
+    CompareViewState& view = context.comparison->view;
+    // The pickers list the whole runs' steps, also while the diff covers one step only.
+    const Document* a = context.workspace.Find(context.comparison->a);
+    const Document* b = context.workspace.Find(context.comparison->b);
+    bool changed = StepPicker("Step of A", a->summary, &view.stepA);
+    ImGui::SameLine(0, 16);
+    changed |= StepPicker("Step of B", b->summary, &view.stepB);
+    ImGui::SameLine(0, 16);
+    changed |= ImGui::Checkbox("Diff only these steps", &view.onlySteps);
+    if (!changed || view.stepA < 0) return;
+    ComparisonOptions options;
+    const std::string stepA = a->summary.steps[static_cast<size_t>(view.stepA)].step;
+    const std::string stepB = view.stepB >= 0 ? b->summary.steps[static_cast<size_t>(view.stepB)].step : stepA;
+    options.align.step = stepA;
+    options.align.stepB = stepB;
+    if (view.onlySteps) options.stepA = stepA, options.stepB = stepB;
+    context.workspace.Recompare(options);
+    (void)comparison;
+}
+
+}  // namespace
+
+void DrawDiffView(ViewContext& context) {
+    const Comparison* comparison = context.comparison->Ready();
+    if (!comparison) {
+        ImGui::TextDisabled("computing the diff…");
+        return;
+    }
+    ImGui::BeginChild("diff", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
+    ImGui::Text("A  %s   (operators from %s)", comparison->a.path.c_str(), comparison->a.operatorSource.c_str());
+    ImGui::Text("B  %s   (operators from %s)", comparison->b.path.c_str(), comparison->b.operatorSource.c_str());
+    if (!comparison->note.empty()) ImGui::TextColored(kSlower, "%s", comparison->note.c_str());
+    DrawStepControls(context, *comparison);
+    ImGui::Separator();
+    const float height = ImGui::GetContentRegionAvail().y;
+    const float width = ImGui::GetContentRegionAvail().x;
+    ImGui::BeginChild("left", ImVec2(width * 0.58f, height));
+    SectionTitle("Operators, largest difference first");
+    ImGui::SameLine(0, 20);
+    if (ImGui::RadioButton("by name", !context.comparison->view.byType)) context.comparison->view.byType = false;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("by type", context.comparison->view.byType)) context.comparison->view.byType = true;
+    DrawOperatorTable(context, *comparison, ImGui::GetContentRegionAvail().y);
+    ImGui::EndChild();
+    ImGui::SameLine(0, 12);
+    ImGui::BeginChild("right", ImVec2(0, height));
+    SectionTitle("Overview");
+    DrawOverview(*comparison);
+    ImGui::Dummy(ImVec2(0, 6));
+    SectionTitle("Steps");
+    const float rest = ImGui::GetContentRegionAvail().y;
+    DrawSteps(*comparison, rest * 0.5f - 30);
+    ImGui::Dummy(ImVec2(0, 6));
+    SectionTitle("Communication operators");
+    DrawCommunication(*comparison, ImGui::GetContentRegionAvail().y);
+    ImGui::EndChild();
+    ImGui::EndChild();
+}
+
+}  // namespace tracelens

@@ -1,0 +1,83 @@
+// The Timeline view of one document: search box and legend, the timeline, and its side panel
+// (details, range statistics, search matches, import issues).
+#include <imgui.h>
+
+#include <string>
+
+#include "views/ViewRegistry.hpp"
+
+namespace tracelens {
+namespace {
+
+constexpr float kSidePanelWidth = 430.0f;
+
+void DrawLegend() {
+    const ImVec2 legendAt = ImGui::GetCursorScreenPos();
+    float x = legendAt.x;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    for (const LegendEntry& entry : kTimeClassLegend) {
+        draw->AddRectFilled(ImVec2(x, legendAt.y + 4), ImVec2(x + 12, legendAt.y + 16), PackColor(entry.color), 2.0f);
+        draw->AddText(ImVec2(x + 16, legendAt.y + 1), IM_COL32(205, 208, 215, 255), entry.label);
+        x += 28 + ImGui::CalcTextSize(entry.label).x;
+    }
+    draw->AddRectFilled(ImVec2(x, legendAt.y + 4), ImVec2(x + 12, legendAt.y + 16), IM_COL32(120, 120, 130, 255), 2.0f);
+    for (float s = 0; s < 12; s += 4)
+        draw->AddLine(ImVec2(x + s, legendAt.y + 16), ImVec2(x + s + 4, legendAt.y + 4), IM_COL32(60, 60, 66, 255), 1.5f);
+    draw->AddText(ImVec2(x + 16, legendAt.y + 1), IM_COL32(205, 208, 215, 255), "merged slices (zoom in)");
+}
+
+void DrawToolbar(Document& document) {
+    ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() + 8, ImGui::GetCursorPosY() + 4));
+    document.views.search.DrawToolbar(*document.timeline);
+    ImGui::SameLine(0, 30);
+    DrawLegend();
+    ImGui::NewLine();
+    ImGui::Dummy(ImVec2(0, 2));
+}
+
+void DrawSidePanel(Document& document) {
+    DocumentViews& views = document.views;
+    TimelineView& timeline = *document.timeline;
+    const uint64_t problems = document.model().report.problemCount;
+    const char* tabs[] = {"Details", "Range", "Search", "Import issues"};
+    if (ImGui::BeginTabBar("side")) {
+        for (int i = 0; i < 4; ++i) {
+            std::string label = tabs[i];
+            if (i == 3 && problems) label += " (" + std::to_string(problems) + ")";
+            label += "###tab" + std::to_string(i);
+            if (!ImGui::BeginTabItem(label.c_str(), nullptr, views.sideTab == i ? ImGuiTabItemFlags_SetSelected : 0)) continue;
+            switch (i) {
+                case 0: views.details.DrawContents(timeline); break;
+                case 1: views.range.DrawContents(timeline); break;
+                case 2: views.search.DrawContents(timeline); break;
+                default: views.issues.DrawContents(document.model()); break;
+            }
+            ImGui::EndTabItem();
+        }
+        views.sideTab = -1;
+        ImGui::EndTabBar();
+    }
+    // A new range selection brings its tab forward.
+    const bool hasRange = timeline.state().hasRange;
+    if (hasRange && !views.hadRange) views.sideTab = 1;
+    views.hadRange = hasRange;
+}
+
+}  // namespace
+
+void DrawTimelineTab(ViewContext& context) {
+    Document& document = *context.document;
+    DrawToolbar(document);
+    const float height = ImGui::GetContentRegionAvail().y;
+    const float timelineWidth = ImGui::GetContentRegionAvail().x - kSidePanelWidth;
+    ImGui::BeginChild("timeline", ImVec2(timelineWidth, height), false,
+                      ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoScrollbar);
+    document.timeline->Draw(context.boxes, context.frameDt);
+    ImGui::EndChild();
+    ImGui::SameLine(0, 0);
+    ImGui::BeginChild("side", ImVec2(kSidePanelWidth, height), true);
+    DrawSidePanel(document);
+    ImGui::EndChild();
+}
+
+}  // namespace tracelens

@@ -1,0 +1,43 @@
+#pragma once
+// Every main view, listed once (ViewRegistry.cpp): its name for --view, its tab title, whether it
+// shows one document or the comparison of two, and how it draws. Adding a view is one line there.
+#include <vector>
+
+#include "render/BoxRenderer.hpp"
+#include "views/ViewCommon.hpp"
+#include "workspace/Workspace.hpp"
+
+namespace tracelens {
+
+// What a view is given to draw: the workspace and what it shows.
+struct ViewContext {
+    Workspace& workspace;
+    Document* document;          // kDocument views: the document shown
+    ComparisonPair* comparison;  // kComparison views: the pair shown (both documents loaded)
+    BoxRenderer& boxes;          // the timeline's instanced boxes
+    BoxRenderer& boxesB;         // a second batch, for the lower timeline of a comparison
+    float frameDt;
+    TimelineRequest& request;    // what the view asks of the document's timeline
+};
+
+enum class ViewScope { kDocument, kComparison };
+
+struct ViewEntry {
+    const char* name;   // for --view
+    const char* title;  // tab title
+    ViewScope scope;
+    void (*draw)(ViewContext& context);
+};
+
+// Every view, in tab order.
+const std::vector<ViewEntry>& Views();
+
+// The views of one scope, in tab order (Ctrl+1 … selects among them).
+std::vector<const ViewEntry*> ViewsOf(ViewScope scope);
+
+// Draw functions of views that live in their own files.
+void DrawTimelineTab(ViewContext& context);
+void DrawCompareTimelines(ViewContext& context);
+void DrawDiffView(ViewContext& context);
+
+}  // namespace tracelens

@@ -1,0 +1,56 @@
+#pragma once
+// One opened trace, rank folder or kernel_details.csv: its model and analysis (immutable once
+// loaded), its small summary, the timeline's derived data and view state, and the state of every
+// view and panel that shows it. Everything that points into the model lives here, so nothing
+// outlives or confuses the document it belongs to.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "panels/DetailsPanel.hpp"
+#include "panels/ImportIssuesPanel.hpp"
+#include "panels/RangeStatsPanel.hpp"
+#include "panels/SearchPanel.hpp"
+#include "stats/LoadedRank.hpp"
+#include "stats/RankSummary.hpp"
+#include "timeline/TimelineView.hpp"
+#include "views/CommunicationView.hpp"
+#include "views/MemoryView.hpp"
+#include "views/OperatorsView.hpp"
+#include "views/OverviewView.hpp"
+#include "views/StepsView.hpp"
+
+namespace tracelens {
+
+// Never reused within a run; 0 means none.
+using DocumentId = uint32_t;
+
+// Sort orders, filters and selections of the views, per document.
+struct DocumentViews {
+    OverviewView overview;
+    OperatorsView operators;
+    StepsView steps;
+    CommunicationView communication;
+    MemoryView memory;
+    DetailsPanel details;
+    RangeStatsPanel range;
+    SearchPanel search;
+    ImportIssuesPanel issues;
+    int sideTab = 0;  // requested side panel tab, -1 once shown
+    bool hadRange = false;  // a range selection was shown last frame
+};
+
+struct Document {
+    DocumentId id = 0;
+    LoadedRank rank;      // model (never null in a document) and analysis
+    RankSummary summary;  // built on the loading thread
+    std::unique_ptr<TimelineView> timeline;  // built on the loading thread: minimap, counter scales, flows
+    DocumentViews views;
+
+    const TraceModel& model() const { return *rank.model; }
+    const RankAnalysis& analysis() const { return *rank.analysis; }
+    // "rank 3 · trace_view.json", or the file name outside a rank folder.
+    std::string Title() const;
+};
+
+}  // namespace tracelens

@@ -1,0 +1,95 @@
+#include "workspace/LoadQueue.hpp"
+
+#include <algorithm>
+
+namespace tracelens {
+namespace {
+
+float Fraction(const LoadProgress& progress) {
+    const uint64_t total = progress.bytesTotal.load();
+    if (total == 0) return 0.0f;
+    const float parsed = static_cast<float>(progress.bytesDone.load()) / static_cast<float>(total);
+    // Parsing is about three quarters of a load; indexing the rest.
+    return progress.stage.load() >= 2 ? 0.8f : 0.75f * std::min(parsed, 1.0f);
+}
+
+const char* StageText(const LoadProgress& progress) {
+    switch (progress.stage.load()) {
+        case 0: return "reading";
+        case 1: return "parsing events";
+        case 2: return "building tracks and index";
+        default: return "summarising";
+    }
+}
+
+}  // namespace
+
+LoadQueue::~LoadQueue() {
+    for (auto& job : m_jobs) job->progress.cancel = true;
+    for (auto& job : m_jobs)
+        if (job->thread.joinable()) job->thread.join();
+}
+
+void LoadQueue::Run(Job& job, unsigned threads) {
+    LoadOptions options;
+    options.threads = threads;
+    auto loaded = LoadRank(job.path, options, &job.progress);
+    if (!loaded.ok()) {
+        job.error = loaded.message();
+    } else if (!loaded.value().model) {
+        job.error = job.path + ": error: the folder holds no timeline (trace_view.json or kernel_details.csv)";
+    } else {
+        // Everything the views derive from the document is built here, not on the UI thread.
+        auto document = std::make_unique<Document>();
+        document->id = job.id;
+        document->rank = std::move(loaded.value());
+        document->summary = SummarizeRank(document->analysis(), &document->model(), job.path);
+        document->timeline = std::make_unique<TimelineView>(document->model());
+        if (document->model().report.problemCount > 0) document->views.sideTab = 3;
+        job.document = std::move(document);
+    }
+    job.done = true;
+}
+
+void LoadQueue::Start(DocumentId id, const std::string& path, unsigned share) {
+    auto job = std::make_unique<Job>();
+    job->id = id;
+    job->path = path;
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency() / std::max(1u, share));
+    Job& started = *job;
+    m_jobs.push_back(std::move(job));
+    started.thread = std::thread([&started, threads] { Run(started, threads); });
+}
+
+void LoadQueue::Cancel(DocumentId id) {
+    for (auto& job : m_jobs)
+        if (job->id == id) job->progress.cancel = true;
+}
+
+bool LoadQueue::IsLoading(DocumentId id) const {
+    return std::any_of(m_jobs.begin(), m_jobs.end(), [id](const auto& job) { return job->id == id; });
+}
+
+std::vector<LoadStatus> LoadQueue::Running() const {
+    std::vector<LoadStatus> running;
+    for (const auto& job : m_jobs)
+        running.push_back({job->id, job->path, Fraction(job->progress), StageText(job->progress)});
+    return running;
+}
+
+std::vector<LoadQueue::Finished> LoadQueue::TakeFinished() {
+    std::vector<Finished> finished;
+    for (auto it = m_jobs.begin(); it != m_jobs.end();) {
+        Job& job = **it;
+        if (!job.done) {
+            ++it;
+            continue;
+        }
+        job.thread.join();
+        finished.push_back({job.id, job.path, std::move(job.document), job.error});
+        it = m_jobs.erase(it);
+    }
+    return finished;
+}
+
+}  // namespace tracelens

@@ -1,0 +1,63 @@
+#pragma once
+// Loads documents on background threads, several at once, each with its own progress; a load can
+// be cancelled. The window keeps drawing and shows the progress of each.
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "load/TraceLoader.hpp"
+#include "workspace/Document.hpp"
+
+namespace tracelens {
+
+struct LoadStatus {
+    DocumentId id;
+    std::string path;
+    float fraction;     // 0..1
+    const char* stage;  // "parsing events", …
+};
+
+class LoadQueue {
+public:
+    LoadQueue() = default;
+    LoadQueue(const LoadQueue&) = delete;
+    LoadQueue& operator=(const LoadQueue&) = delete;
+    ~LoadQueue();  // cancels what still runs and waits for it
+
+    // Starts loading 'path' as document 'id'. 'share' loads started together split the cores
+    // between them (two sides of a comparison: 2), so that they cost no more than one after the
+    // other.
+    void Start(DocumentId id, const std::string& path, unsigned share = 1);
+    // Asks the load to stop; it then finishes with an error saying it was cancelled.
+    void Cancel(DocumentId id);
+    bool Busy() const { return !m_jobs.empty(); }
+    bool IsLoading(DocumentId id) const;
+    std::vector<LoadStatus> Running() const;
+
+    struct Finished {
+        DocumentId id;
+        std::string path;
+        std::unique_ptr<Document> document;  // null when the load failed
+        std::string error;
+    };
+    // The loads that ended since the last call, in the order they ended.
+    std::vector<Finished> TakeFinished();
+
+private:
+    struct Job {
+        DocumentId id = 0;
+        std::string path;
+        LoadProgress progress;
+        std::thread thread;
+        std::atomic<bool> done{false};
+        std::unique_ptr<Document> document;
+        std::string error;
+    };
+    static void Run(Job& job, unsigned threads);
+
+    std::vector<std::unique_ptr<Job>> m_jobs;
+};
+
+}  // namespace tracelens

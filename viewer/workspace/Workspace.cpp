@@ -1,0 +1,93 @@
+#include "workspace/Workspace.hpp"
+
+#include <algorithm>
+
+namespace tracelens {
+
+const Comparison* ComparisonPair::Ready() const {
+    if (!diff.valid() || diff.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return nullptr;
+    return &diff.get();
+}
+
+DocumentId Workspace::Open(const std::string& path) {
+    const DocumentId id = m_nextId++;
+    m_loads.Start(id, path);
+    return id;
+}
+
+void Workspace::OpenComparison(const std::string& pathA, const std::string& pathB) {
+    const DocumentId a = m_nextId++;
+    const DocumentId b = m_nextId++;
+    m_loads.Start(a, pathA, 2);
+    m_loads.Start(b, pathB, 2);
+    Compare(a, b);
+}
+
+void Workspace::Compare(DocumentId a, DocumentId b, const ComparisonOptions& options) {
+    CompareViewState view;
+    if (m_comparison && m_comparison->a == a && m_comparison->b == b) view = m_comparison->view;
+    view.placed = false;  // the alignment may change: B is placed again
+    m_comparison = std::make_unique<ComparisonPair>();
+    m_comparison->view = view;
+    m_comparison->a = a;
+    m_comparison->b = b;
+    m_comparison->options = options;
+    StartDiffWhenLoaded();
+}
+
+void Workspace::Recompare(const ComparisonOptions& options) {
+    if (!m_comparison) return;
+    Compare(m_comparison->a, m_comparison->b, options);
+}
+
+void Workspace::StartDiffWhenLoaded() {
+    if (!m_comparison || m_comparison->diff.valid()) return;
+    const Document* a = Find(m_comparison->a);
+    const Document* b = Find(m_comparison->b);
+    if (!a || !b) return;
+    // The documents are immutable and outlive the diff: Close() waits for it before freeing them.
+    const LoadedRank* rankA = &a->rank;
+    const LoadedRank* rankB = &b->rank;
+    const ComparisonOptions options = m_comparison->options;
+    m_comparison->diff = std::async(std::launch::async, [rankA, rankB, options] {
+        return CompareRanks(*rankA, *rankB, options);
+    }).share();
+}
+
+void Workspace::EndComparison() {
+    // The diff reads both documents: it finishes before they can be closed.
+    if (m_comparison && m_comparison->diff.valid()) m_comparison->diff.wait();
+    m_comparison.reset();
+}
+
+void Workspace::Close(DocumentId id) {
+    m_loads.Cancel(id);
+    if (m_comparison && (m_comparison->a == id || m_comparison->b == id)) EndComparison();
+    m_documents.erase(std::remove_if(m_documents.begin(), m_documents.end(),
+                                     [id](const std::unique_ptr<Document>& d) { return d->id == id; }),
+                      m_documents.end());
+}
+
+std::vector<DocumentId> Workspace::Poll() {
+    std::vector<DocumentId> opened;
+    for (LoadQueue::Finished& finished : m_loads.TakeFinished()) {
+        if (!finished.document) {
+            m_errors.push_back(finished.error);
+            if (m_comparison && (m_comparison->a == finished.id || m_comparison->b == finished.id))
+                m_comparison.reset();
+            continue;
+        }
+        opened.push_back(finished.id);
+        m_documents.push_back(std::move(finished.document));
+    }
+    if (!opened.empty()) StartDiffWhenLoaded();
+    return opened;
+}
+
+Document* Workspace::Find(DocumentId id) {
+    for (auto& document : m_documents)
+        if (document->id == id) return document.get();
+    return nullptr;
+}
+
+}  // namespace tracelens

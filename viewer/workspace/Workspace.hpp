@@ -1,0 +1,71 @@
+#pragma once
+// Every document the window holds, the loads still running, and the comparison of two of them.
+// Opening never replaces or waits: each path becomes a document of its own once it loads.
+#include <future>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "stats/Comparison.hpp"
+#include "workspace/Document.hpp"
+#include "workspace/LoadQueue.hpp"
+
+namespace tracelens {
+
+// How the comparison is shown: what a person chose in its views.
+struct CompareViewState {
+    bool sync = true;     // one time axis: moving either timeline moves the other
+    bool focusB = false;  // which timeline the keys move (the one under the mouse, or Tab)
+    bool placed = false;  // B's view has been set from A's since the alignment changed
+    double lastStartA = 0, lastEndA = 0, lastStartB = 0, lastEndB = 0;  // views after the last frame
+    bool byType = false;  // the diff's operator table by type instead of by name
+    std::string selected;  // the operator (or type) selected in the diff
+    int stepA = -1, stepB = -1;  // indexes into the summaries' steps chosen in the step pickers
+    bool onlySteps = false;      // the diff covers only the chosen steps
+};
+
+// Two documents shown against each other, and their diff computed off the UI thread.
+struct ComparisonPair {
+    DocumentId a = 0, b = 0;
+    ComparisonOptions options;
+    std::shared_future<Comparison> diff;  // valid once both documents are loaded
+    CompareViewState view;
+    // The diff, or null while it is computed.
+    const Comparison* Ready() const;
+};
+
+class Workspace {
+public:
+    // Starts loading 'path'; returns the id its document will have.
+    DocumentId Open(const std::string& path);
+    // Starts loading both sides of a comparison, each on half of the cores.
+    void OpenComparison(const std::string& pathA, const std::string& pathB);
+    // Compares two loaded (or loading) documents.
+    void Compare(DocumentId a, DocumentId b, const ComparisonOptions& options = {});
+    // Recomputes the diff with other options (another alignment, one step of each).
+    void Recompare(const ComparisonOptions& options);
+    void Close(DocumentId id);
+    // Ends the comparison; both documents stay open.
+    void EndComparison();
+
+    // Takes finished loads in: call once per frame. Returns the ids that became documents.
+    std::vector<DocumentId> Poll();
+
+    Document* Find(DocumentId id);
+    const std::vector<std::unique_ptr<Document>>& documents() const { return m_documents; }
+    LoadQueue& loads() { return m_loads; }
+    // Messages of loads that failed, newest last.
+    const std::vector<std::string>& errors() const { return m_errors; }
+    ComparisonPair* comparison() { return m_comparison.get(); }
+
+private:
+    void StartDiffWhenLoaded();
+
+    std::vector<std::unique_ptr<Document>> m_documents;
+    LoadQueue m_loads;
+    std::vector<std::string> m_errors;
+    std::unique_ptr<ComparisonPair> m_comparison;
+    DocumentId m_nextId = 1;
+};
+
+}  // namespace tracelens
