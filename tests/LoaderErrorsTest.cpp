@@ -114,3 +114,12 @@ TEST_CASE("gzip files load, also when their size is a page multiple or they are 
     CHECK(paged.value()->report.problemCount == 0);
     std::system(("rm -rf " + dir).c_str());
 }
+
+TEST_CASE("a load asked to cancel stops and says so, naming the file") {
+    LoadProgress progress;
+    progress.cancel = true;
+    auto result = LoadTraceText(TraceText::FromString(R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1}])"),
+                                "big.json", LoadOptions{}, &progress);
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.message() == "big.json: cancelled");
+}

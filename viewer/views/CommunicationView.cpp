@@ -43,8 +43,8 @@ void CommunicationView::DrawOperators(const RankAnalysis& analysis, TimelineRequ
     ImGui::TableSetupColumn("Wait ratio", ImGuiTableColumnFlags_PreferSortDescending, 80, kWaitRatio);
     ImGui::TableSetupColumn("Sync. ratio", ImGuiTableColumnFlags_PreferSortDescending, 80, kSyncRatio);
     ImGui::TableHeadersRow();
-    if (TakeSortSpecs(&m_sortColumn, &m_sortAscending)) m_orderFor = nullptr;  // re-sort
-    if (m_orderFor != &ops) {
+    if (TakeSortSpecs(&m_sortColumn, &m_sortAscending)) m_orderValid = false;  // re-sort
+    if (!m_orderValid) {
         m_order.clear();
         for (size_t i = 0; i < ops.size(); ++i)
             if (!ops[i].isTotal) m_order.push_back(i);
@@ -74,7 +74,7 @@ void CommunicationView::DrawOperators(const RankAnalysis& analysis, TimelineRequ
             }
             return m_sortAscending ? key(x) < key(y) : key(x) > key(y);
         });
-        m_orderFor = &ops;
+        m_orderValid = true;
     }
     // Starts are shown from the first operator's start: the file's clock is the trace's.
     TimeNs firstStart = INT64_MAX;

@@ -19,7 +19,7 @@ private:
     void DrawLinks(const RankAnalysis& analysis);
 
     std::vector<size_t> m_order;  // operator rows in display order
-    const void* m_orderFor = nullptr;
+    bool m_orderValid = false;  // the view belongs to one document: only a new sort invalidates it
     int m_sortColumn = 0;
     bool m_sortAscending = true;
     size_t m_selected = SIZE_MAX;

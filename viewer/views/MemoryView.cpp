@@ -143,7 +143,7 @@ void MemoryView::DrawAllocations(const OperatorMemory& memory, TimelineRequest& 
     ImGui::TableSetupColumn("Released at", 0, 110, kReleased);
     ImGui::TableSetupColumn("Held for", ImGuiTableColumnFlags_PreferSortDescending, 110, kHeld);
     ImGui::TableHeadersRow();
-    if (TakeSortSpecs(&m_sortColumn, &m_sortAscending)) m_orderFor = nullptr;  // re-sort
+    if (TakeSortSpecs(&m_sortColumn, &m_sortAscending)) m_orderValid = false;  // re-sort
     TimeNs first = INT64_MAX, last = INT64_MIN;
     for (const OperatorAllocation& a : allocations) {
         first = std::min(first, a.allocationNs);
@@ -151,7 +151,7 @@ void MemoryView::DrawAllocations(const OperatorMemory& memory, TimelineRequest& 
     }
     // Memory never released is held until the end of the profile.
     auto held = [&](const OperatorAllocation& a) { return (a.released ? a.releaseNs : last) - a.allocationNs; };
-    if (m_orderFor != &memory) {
+    if (!m_orderValid) {
         m_order.resize(allocations.size());
         for (size_t i = 0; i < m_order.size(); ++i) m_order[i] = i;
         std::stable_sort(m_order.begin(), m_order.end(), [&](size_t a, size_t b) {
@@ -167,7 +167,7 @@ void MemoryView::DrawAllocations(const OperatorMemory& memory, TimelineRequest& 
             }
             return m_sortAscending ? p < q : p > q;
         });
-        m_orderFor = &memory;
+        m_orderValid = true;
     }
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(m_order.size()));

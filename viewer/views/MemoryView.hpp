@@ -19,7 +19,7 @@ private:
 
     std::vector<char> m_shown;  // per series
     std::vector<size_t> m_order;
-    const void* m_orderFor = nullptr;
+    bool m_orderValid = false;  // the view belongs to one document: only a new sort invalidates it
     int m_sortColumn = 1;
     bool m_sortAscending = false;
     size_t m_selected = SIZE_MAX;

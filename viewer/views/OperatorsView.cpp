@@ -66,11 +66,11 @@ void OperatorsView::DrawTable(const RankAnalysis& analysis, const std::vector<Op
     ImGui::TableSetupColumn("Max", ImGuiTableColumnFlags_WidthFixed, 90, kMax);
     ImGui::TableSetupColumn("Share", ImGuiTableColumnFlags_WidthFixed, 64, kShare);
     ImGui::TableHeadersRow();
-    if (TakeSortSpecs(&m_sortColumn, &m_sortAscending)) m_rowsFor = nullptr;  // re-sort
-    if (m_rowsFor != &stats || m_filtered != m_filter) {
+    if (TakeSortSpecs(&m_sortColumn, &m_sortAscending)) m_rowsValid = false;  // re-sort
+    if (!m_rowsValid || m_filtered != m_filter) {
         m_filtered = m_filter;
         m_rows = Filter(stats, m_filtered);
-        m_rowsFor = &stats;
+        m_rowsValid = true;
         if (m_sortColumn >= 0 && (m_filtered.empty() || m_sortColumn != kName)) {
             auto key = [&](const OperatorStat& s) -> double {
                 switch (m_sortColumn) {
@@ -215,9 +215,9 @@ void OperatorsView::Draw(const RankAnalysis& analysis, TimelineRequest& request)
     if (tables.byName.empty()) m_byType = true;
     ImGui::TextDisabled("from %s", tables.source.c_str());
     ImGui::SameLine(0, 24);
-    if (ImGui::RadioButton("by name", !m_byType) && !tables.byName.empty()) m_byType = false, m_rowsFor = nullptr;
+    if (ImGui::RadioButton("by name", !m_byType) && !tables.byName.empty()) m_byType = false, m_rowsValid = false;
     ImGui::SameLine();
-    if (ImGui::RadioButton("by type", m_byType)) m_byType = true, m_rowsFor = nullptr;
+    if (ImGui::RadioButton("by type", m_byType)) m_byType = true, m_rowsValid = false;
     ImGui::SameLine(0, 24);
     ImGui::SetNextItemWidth(380);
     ImGui::InputTextWithHint("##filter", "fuzzy search, e.g. \"fas\" for FlashAttentionScore", m_filter, sizeof m_filter);

@@ -28,7 +28,7 @@ private:
     char m_filter[128] = {};
     std::string m_filtered;
     std::vector<size_t> m_rows;   // indexes into the current table, in display order
-    const void* m_rowsFor = nullptr;
+    bool m_rowsValid = false;     // false after a new sort or table (by name / by type)
     int m_sortColumn = -1;        // -1: the filter's order
     bool m_sortAscending = false;
     std::string m_selected;

@@ -1,0 +1,107 @@
+// The comparison through the real viewer under Xvfb: two timelines on one aligned axis that keys
+// move together, or one at a time with sync off; and the diff view.
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CompareRun {
+    std::string output;
+    int status = -1;
+    long long startA = 0, endA = 0, startB = 0, endB = 0, offset = 0;
+    bool parsed = false;
+};
+
+const fs::path& Pair() {
+    static const fs::path root = [] {
+        const fs::path dir = fs::temp_directory_path() / ("tracelens_compare_viewer_" + std::to_string(::getpid()));
+        fs::remove_all(dir);
+        const std::string command = std::string(TRACELENS_GEN) + " --events 30000 --compare-pair " + dir.string() + " 2>/dev/null";
+        REQUIRE(std::system(command.c_str()) == 0);
+        return dir;
+    }();
+    return root;
+}
+
+CompareRun Compare(const std::string& arguments) {
+    const std::string png = "/tmp/tracelens-compare-" + std::to_string(::getpid()) + ".png";
+    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(TRACELENS_BINARY) + " --compare " +
+                                (Pair() / "a").string() + " " + (Pair() / "b").string() + " --screenshot " + png +
+                                " --size 1600x900 " + arguments + " 2>&1";
+    CompareRun run;
+    std::FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) run.output.append(buffer, n);
+    run.status = pclose(pipe);
+    const size_t at = run.output.find("view ");
+    run.parsed = at != std::string::npos &&
+                 std::sscanf(run.output.c_str() + at, "view %lld %lld\nview_b %lld %lld\noffset %lld", &run.startA, &run.endA,
+                             &run.startB, &run.endB, &run.offset) == 5;
+    std::remove(png.c_str());
+    return run;
+}
+
+// B's view shows the aligned times of A's: B's clock plus the offset is A's clock.
+void CheckAligned(const CompareRun& run) {
+    CHECK(std::llabs(run.startB + run.offset - run.startA) <= 2);
+    CHECK(std::llabs(run.endB + run.offset - run.endA) <= 2);
+}
+
+}  // namespace
+
+TEST_CASE("the two timelines open aligned on the first step and keys move both together") {
+    const CompareRun opened = Compare("");
+    REQUIRE_MESSAGE(opened.status == 0, opened.output);
+    REQUIRE_MESSAGE(opened.parsed, opened.output);
+    CHECK(opened.offset == -5000001373);  // B's clock is 5 s ahead
+    CheckAligned(opened);
+
+    const CompareRun moved = Compare("--keys WWWDD");
+    REQUIRE_MESSAGE(moved.parsed, moved.output);
+    CHECK(moved.endA - moved.startA < (opened.endA - opened.startA) / 2);  // zoomed in
+    CHECK(moved.startA > opened.startA);                                   // and panned right
+    CheckAligned(moved);
+}
+
+TEST_CASE("with sync off (L) the keys move only the half they belong to (Tab switches)") {
+    const CompareRun opened = Compare("");
+    REQUIRE_MESSAGE(opened.parsed, opened.output);
+    const CompareRun onlyA = Compare("--keys LWWW");
+    REQUIRE_MESSAGE(onlyA.parsed, onlyA.output);
+    CHECK(onlyA.endA - onlyA.startA < (opened.endA - opened.startA) / 2);
+    CHECK(onlyA.startB == opened.startB);
+    CHECK(onlyA.endB == opened.endB);
+
+    const CompareRun onlyB = Compare("--keys L{Tab}WWW");
+    REQUIRE_MESSAGE(onlyB.parsed, onlyB.output);
+    CHECK(onlyB.startA == opened.startA);
+    CHECK(onlyB.endA == opened.endA);
+    CHECK(onlyB.endB - onlyB.startB < (opened.endB - opened.startB) / 2);
+
+    // Sync back on: B is placed on A's aligned times again.
+    const CompareRun resynced = Compare("--keys L{Tab}WWWL");
+    REQUIRE_MESSAGE(resynced.parsed, resynced.output);
+    CheckAligned(resynced);
+}
+
+TEST_CASE("the diff view draws its tables with the differences in colour") {
+    const std::string png = "/tmp/tracelens-diff-" + std::to_string(::getpid()) + ".png";
+    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(TRACELENS_BINARY) + " --compare " +
+                                (Pair() / "a").string() + " " + (Pair() / "b").string() + " --screenshot " + png +
+                                " --size 1600x900 --view compare 2>&1";
+    REQUIRE(std::system(command.c_str()) == 0);
+    std::FILE* file = std::fopen(png.c_str(), "rb");
+    REQUIRE(file != nullptr);
+    std::fseek(file, 0, SEEK_END);
+    CHECK(std::ftell(file) > 20000);  // a screen of text, not an empty window
+    std::fclose(file);
+    std::remove(png.c_str());
+}

@@ -1,0 +1,154 @@
+// The workspace without a window: several documents loading at once, each with its own id,
+// summary and view state; closing one frees everything that pointed into it. The analysis views
+// are drawn into a headless ImGui context, so that their sort caches run for real (and, in the
+// sanitizer build, under AddressSanitizer).
+#include <doctest/doctest.h>
+#include <imgui.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include "views/ViewRegistry.hpp"
+#include "workspace/Workspace.hpp"
+
+using namespace tracelens;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A generated comparison pair, written by tracelens-gen once per test binary.
+const fs::path& GeneratedPair() {
+    static const fs::path root = [] {
+        const fs::path dir = fs::temp_directory_path() / ("tracelens_workspace_pair_" + std::to_string(::getpid()));
+        fs::remove_all(dir);
+        const std::string command = std::string(TRACELENS_GEN) + " --events 30000 --compare-pair " + dir.string() + " 2>/dev/null";
+        REQUIRE(std::system(command.c_str()) == 0);
+        return dir;
+    }();
+    return root;
+}
+
+void WaitForLoads(Workspace& workspace) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (workspace.loads().Busy() && std::chrono::steady_clock::now() < deadline) {
+        workspace.Poll();
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    workspace.Poll();
+    REQUIRE_FALSE(workspace.loads().Busy());
+}
+
+// A headless ImGui context: fonts built, no renderer; frames are built and thrown away.
+class HeadlessImGui {
+public:
+    HeadlessImGui() {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.DisplaySize = ImVec2(1600, 900);
+        io.IniFilename = nullptr;
+        // As the OpenGL 3 backend says of itself: draw lists may pass 64k vertices.
+        io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
+        unsigned char* pixels;
+        int width, height;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    }
+    ~HeadlessImGui() { ImGui::DestroyContext(); }
+    // Draws every document view of 'document' in one frame.
+    void DrawDocumentViews(Workspace& workspace, Document& document) {
+        ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+        ImGui::NewFrame();
+        TimelineRequest request;
+        BoxRenderer unusedBoxes, unusedBoxesB;  // the timeline view is not drawn here
+        ViewContext context{workspace, &document, nullptr, unusedBoxes, unusedBoxesB, 1.0f / 60.0f, request};
+        for (const ViewEntry& view : Views()) {
+            if (view.scope != ViewScope::kDocument || std::string(view.name) == "timeline") continue;
+            // A window each, as the tabs of the real window are: one draw list per view.
+            ImGui::SetNextWindowSize(ImVec2(1600, 900));
+            ImGui::Begin(view.name);
+            view.draw(context);
+            ImGui::End();
+        }
+        ImGui::Render();
+    }
+};
+
+}  // namespace
+
+TEST_CASE("two documents load at once, each with its own id, model, summary and timeline") {
+    Workspace workspace;
+    const DocumentId a = workspace.Open((GeneratedPair() / "a").string());
+    const DocumentId b = workspace.Open((GeneratedPair() / "b").string());
+    CHECK(a != b);
+    CHECK(workspace.loads().Running().size() == 2);
+    WaitForLoads(workspace);
+    REQUIRE(workspace.documents().size() == 2);
+    Document* documentA = workspace.Find(a);
+    Document* documentB = workspace.Find(b);
+    REQUIRE(documentA != nullptr);
+    REQUIRE(documentB != nullptr);
+    CHECK(documentA->Title() == "rank 0 · a");
+    CHECK(documentB->Title() == "rank 1 · b");
+    CHECK(documentA->summary.operators.size() > 10);
+    CHECK(documentA->timeline != nullptr);
+    CHECK(&documentA->timeline->model() == &documentA->model());
+    workspace.Close(a);
+    CHECK(workspace.Find(a) == nullptr);
+    CHECK(workspace.Find(b) == documentB);
+    // Ids are never reused.
+    const DocumentId again = workspace.Open((GeneratedPair() / "a").string());
+    CHECK(again != a);
+    CHECK(again != b);
+    WaitForLoads(workspace);
+}
+
+TEST_CASE("a load that fails says why and leaves the other documents alone") {
+    Workspace workspace;
+    workspace.Open((GeneratedPair() / "a").string());
+    workspace.Open("/nonexistent/trace.json");
+    WaitForLoads(workspace);
+    CHECK(workspace.documents().size() == 1);
+    REQUIRE(workspace.errors().size() == 1);
+    CHECK(workspace.errors()[0].find("/nonexistent/trace.json") != std::string::npos);
+}
+
+TEST_CASE("a comparison opened in the workspace is diffed off the UI thread once both sides load") {
+    Workspace workspace;
+    workspace.OpenComparison((GeneratedPair() / "a").string(), (GeneratedPair() / "b").string());
+    ComparisonPair* pair = workspace.comparison();
+    REQUIRE(pair != nullptr);
+    CHECK(pair->Ready() == nullptr);
+    WaitForLoads(workspace);
+    REQUIRE(workspace.comparison() != nullptr);
+    workspace.comparison()->diff.wait();
+    const Comparison* comparison = workspace.comparison()->Ready();
+    REQUIRE(comparison != nullptr);
+    CHECK(comparison->diff.operators[0].name == "MatMul_0");
+    CHECK(comparison->diff.alignment.offsetNs == -5000001373);
+    // Closing a side ends the comparison first (its diff read both documents).
+    workspace.Close(workspace.comparison()->b);
+    CHECK(workspace.comparison() == nullptr);
+}
+
+TEST_CASE("views keep their sort caches per document: rank 0 sorted, closed, then rank 1 sorted") {
+    HeadlessImGui imgui;
+    Workspace workspace;
+    const DocumentId first = workspace.Open((GeneratedPair() / "a").string());
+    WaitForLoads(workspace);
+    REQUIRE(workspace.Find(first) != nullptr);
+    for (int frame = 0; frame < 3; ++frame) imgui.DrawDocumentViews(workspace, *workspace.Find(first));
+    workspace.Close(first);
+    // A smaller rank: tables that a stale cache would index past.
+    const fs::path small = fs::temp_directory_path() / ("tracelens_workspace_small_" + std::to_string(::getpid()));
+    fs::remove_all(small);
+    REQUIRE(std::system((std::string(TRACELENS_GEN) + " --events 3000 --rank 1 --rank-dir " + small.string() + " 2>/dev/null").c_str()) == 0);
+    const DocumentId second = workspace.Open(small.string());
+    WaitForLoads(workspace);
+    Document* document = workspace.Find(second);
+    REQUIRE(document != nullptr);
+    CHECK(document->analysis().kernels->rows.size() < 400);
+    for (int frame = 0; frame < 3; ++frame) imgui.DrawDocumentViews(workspace, *document);
+    fs::remove_all(small);
+}
