@@ -1,6 +1,6 @@
 // tracelens-bench: load, index and query speed and memory on generated Ascend-like traces.
 //
-//   tracelens-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] [--threads T] [--keep]
+//   tracelens-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] [--threads T] [--keep] [--compare]
 //
 // For each size it writes a trace with the project's generator, then, each in a fresh child
 // process so that peak memory is its own and with the file just read into the page cache: a
@@ -8,6 +8,8 @@
 // touched), and tracelens's load + index. It prints both
 // times and their ratio, throughput, peak resident memory and bytes per event beyond the mapped
 // file, and viewport query times for random windows from the whole trace down to 1 µs.
+// With --compare it writes a comparison pair of each size instead and times loading both one
+// after the other against loading them at once, and the diff once both are loaded.
 #include <fcntl.h>
 #include <simdjson.h>
 #include <sys/resource.h>
@@ -30,6 +32,7 @@
 #include "index/RowQuery.hpp"
 #include "load/TraceLoader.hpp"
 #include "load/TraceText.hpp"
+#include "stats/Comparison.hpp"
 
 using namespace tracelens;
 namespace ondemand = simdjson::ondemand;
@@ -193,6 +196,101 @@ Measure LoadAndQuery(const std::string& path, unsigned threads) {
     return measure;
 }
 
+struct CompareMeasure {
+    double sequentialSeconds = 0, pairSeconds = 0, diffSeconds = 0;
+    uint64_t events = 0;
+};
+
+// Both sides one after the other on every core, then both at once (LoadRankPair), then the diff.
+// In a child process, so that the page cache and heap of one run do not help the next.
+CompareMeasure LoadPairAndDiff(const std::string& pathA, const std::string& pathB) {
+    CompareMeasure measure;
+    double start = Now();
+    {
+        auto a = LoadRank(pathA);
+        auto b = LoadRank(pathB);
+        if (!a.ok() || !b.ok()) std::abort();
+        measure.sequentialSeconds = Now() - start;
+    }
+    ReadIntoPageCache(pathA);
+    ReadIntoPageCache(pathB);
+    start = Now();
+    LoadedPair pair = LoadRankPair(pathA, pathB);
+    measure.pairSeconds = Now() - start;
+    if (!pair.a.ok() || !pair.b.ok()) std::abort();
+    start = Now();
+    const Comparison comparison = CompareRanks(pair.a.value(), pair.b.value(), {});
+    measure.diffSeconds = Now() - start;
+    measure.events = pair.a.value().model->report.eventCount + pair.b.value().model->report.eventCount;
+    if (comparison.diff.operators.empty()) std::abort();
+    return measure;
+}
+
+CompareMeasure CompareInChild(const std::string& pathA, const std::string& pathB) {
+    int pipeFds[2];
+    if (pipe(pipeFds) != 0) std::abort();
+    const pid_t child = fork();
+    if (child == 0) {
+        close(pipeFds[0]);
+        const CompareMeasure measure = LoadPairAndDiff(pathA, pathB);
+        if (write(pipeFds[1], &measure, sizeof measure) != sizeof measure) _exit(1);
+        _exit(0);
+    }
+    close(pipeFds[1]);
+    CompareMeasure measure;
+    if (read(pipeFds[0], &measure, sizeof measure) != sizeof measure) {
+        std::fprintf(stderr, "benchmark child failed\n");
+        std::exit(1);
+    }
+    close(pipeFds[0]);
+    int status = 0;
+    waitpid(child, &status, 0);
+    return measure;
+}
+
+bool WriteTrace(const std::string& path, const GeneratorOptions& options) {
+    struct stat info {};
+    if (stat(path.c_str(), &info) == 0) return true;
+    std::FILE* file = std::fopen(path.c_str(), "wb");
+    if (!file) {
+        std::perror(path.c_str());
+        return false;
+    }
+    GenerateTrace(options, file);
+    return std::fclose(file) == 0;
+}
+
+int RunCompareBenchmark(const std::vector<uint64_t>& sizes, const std::string& dir, int repeat, bool keep) {
+    for (const uint64_t size : sizes) {
+        GeneratorOptions options;
+        options.events = size;
+        options.seed = 42;
+        const std::string pathA = dir + "/tracelens-bench-compare-" + std::to_string(size) + "-a.json";
+        const std::string pathB = dir + "/tracelens-bench-compare-" + std::to_string(size) + "-b.json";
+        if (!WriteTrace(pathA, ComparisonSideA(options)) || !WriteTrace(pathB, ComparisonSideB(options))) return 1;
+        CompareMeasure best;
+        best.sequentialSeconds = best.pairSeconds = best.diffSeconds = 1e30;
+        for (int r = 0; r < repeat; ++r) {
+            ReadIntoPageCache(pathA);
+            ReadIntoPageCache(pathB);
+            const CompareMeasure m = CompareInChild(pathA, pathB);
+            best.sequentialSeconds = std::min(best.sequentialSeconds, m.sequentialSeconds);
+            best.pairSeconds = std::min(best.pairSeconds, m.pairSeconds);
+            best.diffSeconds = std::min(best.diffSeconds, m.diffSeconds);
+            best.events = m.events;
+        }
+        std::printf("\ncomparison pair of %llu events in all (%s, %s)\n", static_cast<unsigned long long>(best.events),
+                    pathA.c_str(), pathB.c_str());
+        std::printf("  load A, then B, each on every core : %8.3f s\n", best.sequentialSeconds);
+        std::printf("  load A and B at once, half each    : %8.3f s  (%.2f of one after the other)\n", best.pairSeconds,
+                    best.pairSeconds / best.sequentialSeconds);
+        std::printf("  summaries, alignment and diff      : %8.3f s\n", best.diffSeconds);
+        std::fflush(stdout);
+        if (!keep) std::remove(pathA.c_str()), std::remove(pathB.c_str());
+    }
+    return 0;
+}
+
 std::string WindowText(double ns) {
     char text[32];
     if (ns >= 1e9) std::snprintf(text, sizeof text, "%.3g s", ns / 1e9);
@@ -209,6 +307,7 @@ int main(int argc, char** argv) {
     int repeat = 3;
     unsigned threads = 0;
     bool keep = false;
+    bool compare = false;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
             sizes.clear();
@@ -226,8 +325,10 @@ int main(int argc, char** argv) {
             threads = static_cast<unsigned>(std::atoi(argv[++i]));
         } else if (!std::strcmp(argv[i], "--keep")) {
             keep = true;
+        } else if (!std::strcmp(argv[i], "--compare")) {
+            compare = true;
         } else {
-            std::fprintf(stderr, "usage: tracelens-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] [--threads T] [--keep]\n");
+            std::fprintf(stderr, "usage: tracelens-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] [--threads T] [--keep] [--compare]\n");
             return 2;
         }
     }
@@ -236,6 +337,7 @@ int main(int argc, char** argv) {
     std::printf("tracelens-bench: %ld cores, best of %d runs, simdjson %s, On-Demand compiled for %s\n",
                 sysconf(_SC_NPROCESSORS_ONLN), repeat, TRACELENS_EXPAND_TEXT(SIMDJSON_VERSION),
                 TRACELENS_EXPAND_TEXT(SIMDJSON_BUILTIN_IMPLEMENTATION));
+    if (compare) return RunCompareBenchmark(sizes, dir, repeat, keep);
     for (const uint64_t size : sizes) {
         const std::string path = dir + "/tracelens-bench-" + std::to_string(size) + ".json";
         GeneratorOptions options;

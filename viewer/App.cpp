@@ -173,6 +173,8 @@ void App::ApplyCommandLineSelection(Document& document) {
 // comparison, its diff (and so its alignment) ready.
 bool App::ReadyForScript() {
     if (m_workspace.loads().Busy() || m_workspace.documents().empty()) return false;
+    for (const auto& document : m_workspace.documents())
+        if (document->views.search.Searching() || document->views.range.Computing()) return false;
     if (!m_options.comparePath.empty()) {
         ComparisonPair* pair = m_workspace.comparison();
         return pair && pair->Ready();
@@ -366,10 +368,52 @@ int App::RunFrameBenchmark() {
         std::fflush(stdout);
         if (window < 1999.0) break;
     }
+    BenchmarkInteractions(*document);
     return 0;
 }
 
+// Frames while a person types a search and drags a range over the whole trace: both run off
+// the UI thread, so no frame may wait for a whole-trace scan.
+void App::BenchmarkInteractions(Document& document) {
+    TimelineView& timeline = *document.timeline;
+    timeline.ShowAll();
+    double presentMs = 0;
+    auto report = [](const char* what, std::vector<double> cpu) {
+        std::sort(cpu.begin(), cpu.end());
+        std::printf("  %-34s frame CPU median %.2f ms, max %.2f ms over %zu frames\n", what, cpu[cpu.size() / 2], cpu.back(),
+                    cpu.size());
+    };
+    std::vector<double> cpu;
+    const std::string query = "aten::matmul";
+    for (size_t typed = 1; typed <= query.size(); ++typed) {
+        document.views.search.TypeQuery(query.substr(0, typed));
+        for (int frame = 0; frame < 3; ++frame) cpu.push_back(RenderFrame(kScriptedFrameDt, &presentMs));
+    }
+    while (document.views.search.Searching()) cpu.push_back(RenderFrame(kScriptedFrameDt, &presentMs));
+    report("typing a search (12 keys)", cpu);
+    std::printf("  %-34s %llu matches\n", "", static_cast<unsigned long long>(timeline.search().Count()));
+
+    cpu.clear();
+    ViewState& state = timeline.state();
+    state.rangeTracks.clear();
+    for (const Process& process : document.model().processes)
+        for (uint32_t track : process.tracks) state.rangeTracks.push_back(track);
+    state.hasRange = true;
+    document.views.sideTab = 1;
+    const TimeNs span = document.model().lastNs - document.model().firstNs;
+    constexpr int kDragFrames = 60;
+    for (int frame = 1; frame <= kDragFrames; ++frame) {
+        state.rangeStartNs = 0;
+        state.rangeEndNs = span * frame / kDragFrames;
+        cpu.push_back(RenderFrame(kScriptedFrameDt, &presentMs));
+    }
+    while (document.views.range.Computing()) cpu.push_back(RenderFrame(kScriptedFrameDt, &presentMs));
+    report("dragging a range over every track", cpu);
+}
+
 void App::Frame(float dt) {
+    // Searches finished in the background show in their timeline, whichever view is shown.
+    for (const auto& document : m_workspace.documents()) document->views.search.TakeFinished(*document->timeline);
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->WorkPos);
     ImGui::SetNextWindowSize(viewport->WorkSize);

@@ -71,10 +71,17 @@ void RangeStatsPanel::DrawContents(TimelineView& timeline) {
         m_start = state.rangeStartNs;
         m_end = state.rangeEndNs;
         m_tracks = state.rangeTracks;
-        m_stats = ComputeRangeStats(model, m_tracks, model.firstNs + m_start, model.firstNs + m_end);
+        // Off the UI thread: a range over a whole large trace takes longer than a frame.
+        m_job.Request([&model, tracks = m_tracks, start = model.firstNs + m_start, end = model.firstNs + m_end] {
+            return ComputeRangeStats(model, tracks, start, end);
+        });
         m_valid = true;
+    }
+    if (auto stats = m_job.TakeResult()) {
+        m_stats = std::move(*stats);
         SortRows(model);
     }
+    if (m_job.Busy()) ImGui::TextDisabled("computing…");
     ImGui::PushTextWrapPos(0);
     ImGui::Text("%s .. %s: %s over %zu tracks, %llu slices", timeline.RelativeTime(model.firstNs + m_start).c_str(),
                 timeline.RelativeTime(model.firstNs + m_end).c_str(), FormatDuration(m_end - m_start).c_str(), m_tracks.size(),

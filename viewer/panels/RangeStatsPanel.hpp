@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "BackgroundJob.hpp"
 #include "index/RangeStats.hpp"
 
 namespace tracelens {
@@ -13,6 +14,7 @@ class TimelineView;
 class RangeStatsPanel {
 public:
     void DrawContents(TimelineView& timeline);
+    bool Computing() const { return m_job.Busy(); }
     // The table as CSV text (header line, then one line per name).
     static std::string ToCsv(const TraceModel& model, const RangeStatsResult& stats);
 
@@ -21,8 +23,9 @@ private:
 
     TimeNs m_start = 0, m_end = 0;
     std::vector<uint32_t> m_tracks;
-    RangeStatsResult m_stats;
-    bool m_valid = false;
+    RangeStatsResult m_stats;     // of the last finished computation
+    bool m_valid = false;         // m_start, m_end and m_tracks are what was last asked for
+    BackgroundJob<RangeStatsResult> m_job;
     int m_sortColumn = 2;
     bool m_sortAscending = false;
 };

@@ -35,15 +35,35 @@ void SearchPanel::Step(TimelineView& timeline, bool forward) {
 void SearchPanel::SetQuery(TimelineView& timeline, const std::string& query) {
     std::snprintf(m_input, sizeof m_input, "%s", query.c_str());
     m_ran = m_input;
-    timeline.search().Run(timeline.model(), m_ran);
+    const TraceModel& model = timeline.model();
+    m_job.Request([&model, query] {
+        SearchIndex index;
+        index.Run(model, query);
+        return index;
+    });
+    if (auto index = m_job.Wait()) timeline.search() = std::move(*index);
     m_current = 0;
 }
+
+void SearchPanel::TypeQuery(const std::string& query) { std::snprintf(m_input, sizeof m_input, "%s", query.c_str()); }
 
 void SearchPanel::SetNames(TimelineView& timeline, const std::vector<std::string>& names, const std::string& label) {
     std::snprintf(m_input, sizeof m_input, "%s", label.c_str());
     m_ran = m_input;  // the box shows the label; the names, not a substring search, decide the matches
-    timeline.search().RunNames(timeline.model(), names, label);
+    const TraceModel& model = timeline.model();
+    m_job.Request([&model, names, label] {
+        SearchIndex index;
+        index.RunNames(model, names, label);
+        return index;
+    });
     m_current = 0;
+}
+
+void SearchPanel::TakeFinished(TimelineView& timeline) {
+    if (auto index = m_job.TakeResult()) {
+        timeline.search() = std::move(*index);
+        m_current = 0;
+    }
 }
 
 void SearchPanel::DrawToolbar(TimelineView& timeline) {
@@ -56,16 +76,23 @@ void SearchPanel::DrawToolbar(TimelineView& timeline) {
                                                 ImGuiInputTextFlags_EnterReturnsTrue);
     if (m_ran != m_input) {
         m_ran = m_input;
-        timeline.search().Run(timeline.model(), m_ran);
-        m_current = 0;
+        const TraceModel& model = timeline.model();
+        m_job.Request([&model, query = m_ran] {
+            SearchIndex index;
+            index.Run(model, query);
+            return index;
+        });
     }
+    TakeFinished(timeline);
     if (enter) {
         Step(timeline, !ImGui::GetIO().KeyShift);
         ImGui::SetKeyboardFocusHere(-1);  // keep typing / pressing Enter
     }
     ImGui::SameLine();
     const SearchIndex& search = timeline.search();
-    if (search.Active()) {
+    if (m_job.Busy()) {
+        ImGui::TextDisabled("searching…");
+    } else if (search.Active()) {
         ImGui::Text("%llu matches", static_cast<unsigned long long>(search.Count()));
         ImGui::SameLine();
         if (ImGui::ArrowButton("##previous", ImGuiDir_Up)) Step(timeline, false);

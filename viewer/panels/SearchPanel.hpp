@@ -1,8 +1,12 @@
 #pragma once
 // Search: a box in the toolbar (Enter: next match, Shift+Enter: previous) and a list of the
-// matches in the side panel.
+// matches in the side panel. Searches run off the UI thread; the timeline shows the last
+// finished one until the next is ready.
 #include <string>
 #include <vector>
+
+#include "BackgroundJob.hpp"
+#include "timeline/SearchIndex.hpp"
 
 namespace tracelens {
 
@@ -17,16 +21,22 @@ public:
     // Selects the next (or previous) match after the current selection.
     void Step(TimelineView& timeline, bool forward);
     void FocusInput() { m_focusInput = true; }
-    // Types 'query' into the box and runs it (the command line's --search).
+    // Types 'query' into the box and runs it to the end (the command line's --search).
     void SetQuery(TimelineView& timeline, const std::string& query);
-    // Highlights the slices named exactly one of 'names'; the box shows 'label'.
+    // Types 'query' into the box as a person would: the search starts in the background.
+    void TypeQuery(const std::string& query);
+    // Highlights the slices named exactly one of 'names' (in the background); the box shows 'label'.
     void SetNames(TimelineView& timeline, const std::vector<std::string>& names, const std::string& label);
+    // Takes a finished search into the timeline. Called by DrawToolbar; public for headless use.
+    void TakeFinished(TimelineView& timeline);
+    bool Searching() const { return m_job.Busy(); }
 
 private:
     char m_input[256] = {};
     std::string m_ran;
     bool m_focusInput = false;
     size_t m_current = 0;
+    BackgroundJob<SearchIndex> m_job;
 };
 
 }  // namespace tracelens
