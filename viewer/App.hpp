@@ -52,8 +52,9 @@ private:
     int RunFrameBenchmark();
     void BenchmarkInteractions(Document& document);
     // One frame. Returns the CPU time of building it (input, level-of-detail queries, instance
-    // buffer, ImGui) in ms; 'presentMs' gets the time of GL submission and buffer swap.
-    double RenderFrame(float dt, double* presentMs);
+    // buffer, ImGui) in ms; 'presentMs' gets the time of GL submission and buffer swap, and
+    // 'buildWallMs' (when given) the wall time of building it.
+    double RenderFrame(float dt, double* presentMs, double* buildWallMs = nullptr);
     Document* ActiveDocument() { return m_workspace.Find(m_active); }
     bool ShowingComparison();
 
