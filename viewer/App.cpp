@@ -439,6 +439,10 @@ void App::Frame(float dt) {
         if (ShowingComparison() || ActiveDocument()) DrawViewTabs(dt);
     }
     ImGui::End();
+    if (ComparisonPair* pair = m_workspace.comparison(); pair && pair->view.requested) {
+        const ComparisonOptions options = *pair->view.requested;  // the pair is replaced
+        m_workspace.Recompare(options);
+    }
     DrawOpenDialog();
     if (!ShowingComparison() && ActiveDocument() && ActiveDocument()->timeline->state().showFrameOverlay) DrawFrameOverlay();
 }

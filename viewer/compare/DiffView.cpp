@@ -85,7 +85,18 @@ void DrawOperatorTable(ViewContext& context, const Comparison& comparison, float
             if (ImGui::Selectable(row.name.c_str(), view.selected == row.name,
                                   ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowDoubleClick))
                 SelectOperator(context, comparison, row);
-            if (ImGui::IsItemHovered() && !view.byType) ImGui::SetTooltip("%s\ntype %s", row.name.c_str(), row.type.c_str());
+            if (ImGui::IsItemHovered() && !view.byType)
+                ImGui::SetTooltip("%s\ntype %s\nright-click: align the timelines on its first run", row.name.c_str(),
+                                  row.type.c_str());
+            if (!view.byType && row.countA && row.countB && ImGui::BeginPopupContextItem("align")) {
+                if (ImGui::MenuItem("Align A and B on its first run")) {
+                    ComparisonOptions options;
+                    options.align.by = AlignBy::kOperator;
+                    options.align.operatorName = row.name;
+                    view.requested = options;
+                }
+                ImGui::EndPopup();
+            }
             ImGui::TableNextColumn();
             RightAligned(std::to_string(row.countA));
             ImGui::TableNextColumn();
@@ -237,7 +248,7 @@ void DrawStepControls(ViewContext& context, const Comparison& comparison) {
     options.align.step = stepA;
     options.align.stepB = stepB;
     if (view.onlySteps) options.stepA = stepA, options.stepB = stepB;
-    context.workspace.Recompare(options);
+    view.requested = options;
     (void)comparison;
 }
 

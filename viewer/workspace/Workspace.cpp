@@ -27,6 +27,7 @@ void Workspace::Compare(DocumentId a, DocumentId b, const ComparisonOptions& opt
     CompareViewState view;
     if (m_comparison && m_comparison->a == a && m_comparison->b == b) view = m_comparison->view;
     view.placed = false;  // the alignment may change: B is placed again
+    view.requested.reset();
     m_comparison = std::make_unique<ComparisonPair>();
     m_comparison->view = view;
     m_comparison->a = a;

@@ -2,6 +2,7 @@
 // Every document the window holds, the loads still running, and the comparison of two of them.
 // Opening never replaces or waits: each path becomes a document of its own once it loads.
 #include <future>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,9 @@ struct CompareViewState {
     std::string selected;  // the operator (or type) selected in the diff
     int stepA = -1, stepB = -1;  // indexes into the summaries' steps chosen in the step pickers
     bool onlySteps = false;      // the diff covers only the chosen steps
+    // Another alignment or step asked for in a view; the application recompares after the frame's
+    // views are drawn, since the views hold pointers into the current diff while they draw.
+    std::optional<ComparisonOptions> requested;
 };
 
 // Two documents shown against each other, and their diff computed off the UI thread.
