@@ -26,6 +26,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "TraceGenerator.hpp"
@@ -86,18 +87,20 @@ void ReadIntoPageCache(const std::string& path) {
 }
 
 // Runs 'work' in a child process and returns what it measured.
-Measure InChild(const std::function<Measure()>& work) {
+// Runs 'work' in a fresh child process and returns what it measured (a plain struct).
+template <typename Work, typename Result = std::invoke_result_t<Work>>
+Result InChild(const Work& work) {
     int pipeFds[2];
     if (pipe(pipeFds) != 0) std::abort();
     const pid_t child = fork();
     if (child == 0) {
         close(pipeFds[0]);
-        Measure measure = work();
+        Result measure = work();
         if (write(pipeFds[1], &measure, sizeof measure) != sizeof measure) _exit(1);
         _exit(0);
     }
     close(pipeFds[1]);
-    Measure measure;
+    Result measure;
     if (read(pipeFds[0], &measure, sizeof measure) != sizeof measure) {
         std::fprintf(stderr, "benchmark child failed\n");
         std::exit(1);
@@ -202,7 +205,7 @@ struct CompareMeasure {
 };
 
 // Both sides one after the other on every core, then both at once (LoadRankPair), then the diff.
-// In a child process, so that the page cache and heap of one run do not help the next.
+// Run in a child process, so that the heap of one run does not help the next.
 CompareMeasure LoadPairAndDiff(const std::string& pathA, const std::string& pathB) {
     CompareMeasure measure;
     double start = Now();
@@ -223,28 +226,6 @@ CompareMeasure LoadPairAndDiff(const std::string& pathA, const std::string& path
     measure.diffSeconds = Now() - start;
     measure.events = pair.a.value().model->report.eventCount + pair.b.value().model->report.eventCount;
     if (comparison.diff.operators.empty()) std::abort();
-    return measure;
-}
-
-CompareMeasure CompareInChild(const std::string& pathA, const std::string& pathB) {
-    int pipeFds[2];
-    if (pipe(pipeFds) != 0) std::abort();
-    const pid_t child = fork();
-    if (child == 0) {
-        close(pipeFds[0]);
-        const CompareMeasure measure = LoadPairAndDiff(pathA, pathB);
-        if (write(pipeFds[1], &measure, sizeof measure) != sizeof measure) _exit(1);
-        _exit(0);
-    }
-    close(pipeFds[1]);
-    CompareMeasure measure;
-    if (read(pipeFds[0], &measure, sizeof measure) != sizeof measure) {
-        std::fprintf(stderr, "benchmark child failed\n");
-        std::exit(1);
-    }
-    close(pipeFds[0]);
-    int status = 0;
-    waitpid(child, &status, 0);
     return measure;
 }
 
@@ -273,7 +254,7 @@ int RunCompareBenchmark(const std::vector<uint64_t>& sizes, const std::string& d
         for (int r = 0; r < repeat; ++r) {
             ReadIntoPageCache(pathA);
             ReadIntoPageCache(pathB);
-            const CompareMeasure m = CompareInChild(pathA, pathB);
+            const CompareMeasure m = InChild([&] { return LoadPairAndDiff(pathA, pathB); });
             best.sequentialSeconds = std::min(best.sequentialSeconds, m.sequentialSeconds);
             best.pairSeconds = std::min(best.pairSeconds, m.pairSeconds);
             best.diffSeconds = std::min(best.diffSeconds, m.diffSeconds);

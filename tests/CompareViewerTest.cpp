@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <string>
 
+#include "TestSupport.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -36,11 +38,7 @@ CompareRun Compare(const std::string& arguments) {
                                 (Pair() / "a").string() + " " + (Pair() / "b").string() + " --screenshot " + png +
                                 " --size 1600x900 " + arguments + " 2>&1";
     CompareRun run;
-    std::FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) run.output.append(buffer, n);
-    run.status = pclose(pipe);
+    run.output = tracelens::test::RunCommand(command, &run.status);
     const size_t at = run.output.find("view ");
     run.parsed = at != std::string::npos &&
                  std::sscanf(run.output.c_str() + at, "view %lld %lld\nview_b %lld %lld\noffset %lld", &run.startA, &run.endA,

@@ -224,12 +224,9 @@ TEST_CASE("two traces without steps or rank folders are aligned on their starts 
 TEST_CASE("stats --compare --json writes the documented keys") {
     const std::string command = std::string(TRACELENS_BINARY) + " stats --compare " + (GeneratedPair() / "a").string() +
                                 " " + (GeneratedPair() / "b").string() + " --json";
-    std::FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe);
-    std::string json;
-    char buffer[65536];
-    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) json.append(buffer, n);
-    CHECK(pclose(pipe) == 0);
+    int status = -1;
+    const std::string json = test::RunCommand(command, &status);
+    CHECK(status == 0);
     simdjson::dom::parser parser;
     simdjson::dom::element root;
     REQUIRE(parser.parse(json).get(root) == simdjson::SUCCESS);

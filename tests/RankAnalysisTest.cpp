@@ -408,12 +408,9 @@ TEST_CASE("real rank folders: the overview matches step_trace_time.csv and op_st
 TEST_CASE("tracelens stats DIR --json adds the rank's summaries") {
     const fs::path root = GeneratedRank(2, 5000);
     const std::string command = std::string(TRACELENS_BINARY) + " stats " + root.string() + " --json";
-    std::FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe);
-    std::string out;
-    char buffer[65536];
-    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-    CHECK(pclose(pipe) == 0);
+    int status = -1;
+    const std::string out = test::RunCommand(command, &status);
+    CHECK(status == 0);
     simdjson::dom::parser parser;
     simdjson::dom::element document;
     REQUIRE(parser.parse(out).get(document) == simdjson::SUCCESS);

@@ -71,4 +71,17 @@ std::string ProblemText(const TraceModel& model) {
     return out;
 }
 
+std::string RunCommand(const std::string& command, int* status) {
+    std::string out;
+    std::FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe) {
+        *status = -1;
+        return out;
+    }
+    char buffer[65536];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+    *status = pclose(pipe);
+    return out;
+}
+
 }  // namespace tracelens::test

@@ -19,6 +19,10 @@ std::string DumpModel(const TraceModel& model);
 // The fixtures folder, or "" (and a message) when it is not there.
 std::string FixturesDir();
 
+// Runs a shell command and returns what it printed on standard output; 'status' gets pclose's
+// status (0 when it exited with 0).
+std::string RunCommand(const std::string& command, int* status);
+
 // Kept problem messages joined by '\n', each as "line:column: message".
 std::string ProblemText(const TraceModel& model);
 

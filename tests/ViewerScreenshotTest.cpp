@@ -10,6 +10,8 @@
 #include <memory>
 #include <string>
 
+#include "TestSupport.hpp"
+
 namespace {
 
 struct Run {
@@ -21,11 +23,7 @@ struct Run {
 Run Viewer(const std::string& arguments) {
     const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(TRACELENS_BINARY) + " " + arguments + " 2>&1";
     Run run;
-    std::FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) run.output.append(buffer, n);
-    run.status = pclose(pipe);
+    run.output = tracelens::test::RunCommand(command, &run.status);
     const size_t at = run.output.find("view ");
     if (at != std::string::npos) std::sscanf(run.output.c_str() + at, "view %lld %lld", &run.viewStart, &run.viewEnd);
     return run;
