@@ -1,6 +1,7 @@
 #pragma once
 // The window: GLFW, OpenGL 3.3 core through libepoxy, Dear ImGui, the main loop, the menus, the
-// bar of open documents and the tabs of the views (listed in views/ViewRegistry.cpp).
+// bar of open documents and the tabs of the views (listed in views/ViewRegistry.cpp). The frame
+// benchmark is in App_Benchmark.cpp.
 #include <string>
 #include <vector>
 
@@ -13,6 +14,9 @@
 struct GLFWwindow;
 
 namespace tracelens {
+
+// Headless runs and the frame benchmark advance time by a fixed 60 frames per second.
+inline constexpr float kScriptedFrameDt = 1.0f / 60.0f;
 
 struct ViewerOptions {
     std::string path;

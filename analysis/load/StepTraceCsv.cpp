@@ -9,6 +9,10 @@ const std::array<const char*, kStepPhaseCount> kStepPhaseColumns = {
     "Computing", "Communication(Not Overlapped)", "Overlapped", "Communication", "Free", "Stage", "Bubble",
     "Communication(Not Overlapped and Exclude Receive)", "Preparing"};
 
+const std::array<const char*, kStepPhaseCount> kStepPhaseJsonKeys = {
+    "computing_ns", "communication_not_overlapped_ns", "overlapped_ns", "communication_ns", "free_ns", "stage_ns",
+    "bubble_ns", "communication_not_overlapped_exclude_receive_ns", "preparing_ns"};
+
 TimeNs StepTrace::Total(StepPhase phase) const {
     TimeNs total = 0;
     for (const StepRow& row : rows) total = SaturatingAdd(total, row.ns[phase]);

@@ -26,6 +26,8 @@ enum StepPhase : int {
 
 // The header name of each phase column, as the profiler writes it.
 extern const std::array<const char*, kStepPhaseCount> kStepPhaseColumns;
+// The key of each phase in the JSON that `tracelens stats` writes ("free_ns", …).
+extern const std::array<const char*, kStepPhaseCount> kStepPhaseJsonKeys;
 
 struct StepRow {
     std::string step;  // the "Step" cell; empty when no schedule step was set

@@ -32,10 +32,6 @@ void OperatorArray(std::string& out, const std::vector<OperatorStat>& stats, boo
     out += ']';
 }
 
-const char* const kStepJsonKeys[kStepPhaseCount] = {
-    "computing_ns", "communication_not_overlapped_ns", "overlapped_ns", "communication_ns", "free_ns", "stage_ns",
-    "bubble_ns", "communication_not_overlapped_exclude_receive_ns", "preparing_ns"};
-
 void WriteOverview(JsonObject& rank, const RankAnalysis& analysis) {
     std::string& out = rank.Key("overview");
     if (!analysis.overview.valid) {
@@ -66,7 +62,7 @@ void WriteSteps(JsonObject& rank, const RankAnalysis& analysis) {
         JsonObject step(out);
         step.String("step", row.step);
         for (int phase = 0; phase < kStepPhaseCount; ++phase)
-            if (analysis.steps->hasColumn[phase]) step.Int(kStepJsonKeys[phase], row.ns[phase]);
+            if (analysis.steps->hasColumn[phase]) step.Int(kStepPhaseJsonKeys[phase], row.ns[phase]);
         const StepSpan span = i < analysis.stepSpans.size() ? analysis.stepSpans[i] : StepSpan{};
         if (span.found) {
             step.Int("start_ns", span.startNs);

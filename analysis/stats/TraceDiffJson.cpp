@@ -8,10 +8,6 @@
 namespace tracelens {
 namespace {
 
-const char* const kStepPhaseKeys[kStepPhaseCount] = {
-    "computing_ns", "communication_not_overlapped_ns", "overlapped_ns", "communication_ns", "free_ns", "stage_ns",
-    "bubble_ns", "communication_not_overlapped_exclude_receive_ns", "preparing_ns"};
-
 void WriteSide(JsonObject& root, const char* key, const RankSummary& side) {
     JsonObject object(root.Key(key));
     object.String("path", side.path);
@@ -110,7 +106,7 @@ void WriteSteps(JsonObject& root, const TraceDiff& diff) {
         else object.Null("diff_ns");
         if (!row.hasPhases) continue;
         for (int phase = 0; phase < kStepPhaseCount; ++phase) {
-            const std::string key = kStepPhaseKeys[phase];
+            const std::string key = kStepPhaseJsonKeys[phase];
             object.Int((key + "_a").c_str(), row.phasesA[phase]);
             object.Int((key + "_b").c_str(), row.phasesB[phase]);
         }
