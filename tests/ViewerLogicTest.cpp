@@ -123,3 +123,21 @@ TEST_CASE("the operator filter keeps fuzzy matches, best first, and everything f
     CHECK(OperatorsView::Filter(stats, "matmul") == std::vector<size_t>{0, 3});
     CHECK(OperatorsView::Filter(stats, "zzz").empty());
 }
+
+TEST_CASE("slice references carry their document, and a timeline refuses another document's") {
+    auto model = LoadJson(kTrace);
+    TimelineView timeline(*model, 7);
+    SearchIndex search;
+    search.Run(*model, "matmul", timeline.documentId());
+    REQUIRE(search.Count() == 2);
+    const SliceRef own = search.Matches()[0].slice;
+    CHECK(own.document == 7);
+    timeline.Select(own, false);
+    CHECK(timeline.state().selected == own);
+    CHECK(timeline.Parent(own).document == 7);
+    SliceRef foreign = own;
+    foreign.document = 3;  // the same indexes, into another document's model
+    CHECK_FALSE(foreign == own);
+    timeline.Select(foreign, false);
+    CHECK(timeline.state().selected == own);
+}

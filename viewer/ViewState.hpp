@@ -9,14 +9,16 @@
 
 namespace tracelens {
 
-// One slice: its track, row and index in the row.
+// One slice: its track, row and index in the row, and the document (a DocumentId; 0 outside a
+// workspace) whose model they index, so that a reference is never used on another document.
 struct SliceRef {
     uint32_t track = UINT32_MAX;
     uint32_t row = 0;
     uint32_t index = 0;
+    uint32_t document = 0;
     bool valid() const { return track != UINT32_MAX; }
     bool operator==(const SliceRef& other) const {
-        return track == other.track && row == other.row && index == other.index;
+        return track == other.track && row == other.row && index == other.index && document == other.document;
     }
 };
 

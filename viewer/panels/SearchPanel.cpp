@@ -36,9 +36,9 @@ void SearchPanel::SetQuery(TimelineView& timeline, const std::string& query) {
     std::snprintf(m_input, sizeof m_input, "%s", query.c_str());
     m_ran = m_input;
     const TraceModel& model = timeline.model();
-    m_job.Request([&model, query] {
+    m_job.Request([&model, query, document = timeline.documentId()] {
         SearchIndex index;
-        index.Run(model, query);
+        index.Run(model, query, document);
         return index;
     });
     if (auto index = m_job.Wait()) timeline.search() = std::move(*index);
@@ -51,9 +51,9 @@ void SearchPanel::SetNames(TimelineView& timeline, const std::vector<std::string
     std::snprintf(m_input, sizeof m_input, "%s", label.c_str());
     m_ran = m_input;  // the box shows the label; the names, not a substring search, decide the matches
     const TraceModel& model = timeline.model();
-    m_job.Request([&model, names, label] {
+    m_job.Request([&model, names, label, document = timeline.documentId()] {
         SearchIndex index;
-        index.RunNames(model, names, label);
+        index.RunNames(model, names, label, document);
         return index;
     });
     m_current = 0;
@@ -77,9 +77,9 @@ void SearchPanel::DrawToolbar(TimelineView& timeline) {
     if (m_ran != m_input) {
         m_ran = m_input;
         const TraceModel& model = timeline.model();
-        m_job.Request([&model, query = m_ran] {
+        m_job.Request([&model, query = m_ran, document = timeline.documentId()] {
             SearchIndex index;
-            index.Run(model, query);
+            index.Run(model, query, document);
             return index;
         });
     }

@@ -20,7 +20,7 @@ bool ContainsIgnoringCase(std::string_view haystack, const std::string& lowerNee
 
 }  // namespace
 
-void SearchIndex::Run(const TraceModel& model, const std::string& query) {
+void SearchIndex::Run(const TraceModel& model, const std::string& query, uint32_t document) {
     m_query = query;
     m_matches.clear();
     m_count = 0;
@@ -31,10 +31,11 @@ void SearchIndex::Run(const TraceModel& model, const std::string& query) {
     bool any = false;
     for (StringId id = 1; id < model.strings.size(); ++id)
         if (ContainsIgnoringCase(model.strings.Get(id), lower)) m_nameMatches[id] = 1, any = true;
-    if (any) CollectMatches(model);
+    if (any) CollectMatches(model, document);
 }
 
-void SearchIndex::RunNames(const TraceModel& model, const std::vector<std::string>& names, const std::string& label) {
+void SearchIndex::RunNames(const TraceModel& model, const std::vector<std::string>& names, const std::string& label,
+                           uint32_t document) {
     m_query = label;
     m_matches.clear();
     m_count = 0;
@@ -42,10 +43,10 @@ void SearchIndex::RunNames(const TraceModel& model, const std::vector<std::strin
     bool any = false;
     for (const std::string& name : names)
         if (const StringId id = model.strings.Find(name)) m_nameMatches[id] = 1, any = true;
-    if (any) CollectMatches(model);
+    if (any) CollectMatches(model, document);
 }
 
-void SearchIndex::CollectMatches(const TraceModel& model) {
+void SearchIndex::CollectMatches(const TraceModel& model, uint32_t document) {
     for (uint32_t t = 0; t < model.tracks.size(); ++t) {
         const Track& track = model.tracks[t];
         for (uint32_t r = 0; r < track.rows.size(); ++r) {
@@ -53,7 +54,7 @@ void SearchIndex::CollectMatches(const TraceModel& model) {
             for (uint32_t i = 0; i < row.size(); ++i) {
                 if (!m_nameMatches[row.name[i]]) continue;
                 ++m_count;
-                if (m_matches.size() < kMaxListed) m_matches.push_back({row.start[i], {t, r, i}});
+                if (m_matches.size() < kMaxListed) m_matches.push_back({row.start[i], {t, r, i, document}});
             }
         }
     }

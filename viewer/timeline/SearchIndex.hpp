@@ -19,10 +19,12 @@ class SearchIndex {
 public:
     // Runs the search. O(distinct names · length + slices). Keeps at most kMaxListed matches
     // in the list; the count is always exact.
-    void Run(const TraceModel& model, const std::string& query);
+    // 'document' is stamped on the matches' SliceRefs.
+    void Run(const TraceModel& model, const std::string& query, uint32_t document = 0);
     // Matches slices named exactly one of 'names' (an operator picked in another view);
     // 'label' is what the search box shows. Same cost as Run.
-    void RunNames(const TraceModel& model, const std::vector<std::string>& names, const std::string& label);
+    void RunNames(const TraceModel& model, const std::vector<std::string>& names, const std::string& label,
+                  uint32_t document = 0);
     bool Active() const { return !m_query.empty(); }
     bool NameMatches(StringId name) const { return name < m_nameMatches.size() && m_nameMatches[name]; }
     uint64_t Count() const { return m_count; }
@@ -34,7 +36,7 @@ public:
     static constexpr size_t kMaxListed = 1000000;
 
 private:
-    void CollectMatches(const TraceModel& model);
+    void CollectMatches(const TraceModel& model, uint32_t document);
 
     std::string m_query;
     std::vector<char> m_nameMatches;

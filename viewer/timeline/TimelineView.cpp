@@ -17,7 +17,7 @@ constexpr float kRulerHeightPx = 38.0f;
 constexpr float kScrollbarWidthPx = 10.0f;
 }  // namespace
 
-TimelineView::TimelineView(const TraceModel& model) : m_model(model) {
+TimelineView::TimelineView(const TraceModel& model, uint32_t documentId) : m_model(model), m_documentId(documentId) {
     m_nameColors.resize(model.strings.size());
     m_nameColorKnown.assign(model.strings.size(), 0);
     // Counter scales are fixed per track, so that bars do not jump while panning.
@@ -104,6 +104,7 @@ void TimelineView::SetAllCollapsed(bool collapsed) {
 }
 
 void TimelineView::Select(const SliceRef& slice, bool frame) {
+    if (slice.valid() && slice.document != m_documentId) return;
     m_state.selected = slice;
     if (!slice.valid()) return;
     ExpandToTrack(slice.track);
@@ -153,7 +154,7 @@ SliceRef TimelineView::Parent(const SliceRef& s) const {
     const Row& parent = track.rows[s.row - 1];
     const int64_t hit = HitTest(parent, SliceStart(s), 0);
     if (hit < 0) return {};
-    return {s.track, s.row - 1, static_cast<uint32_t>(hit)};
+    return {s.track, s.row - 1, static_cast<uint32_t>(hit), m_documentId};
 }
 
 std::vector<SliceRef> TimelineView::Children(const SliceRef& s, size_t limit) const {
@@ -163,7 +164,7 @@ std::vector<SliceRef> TimelineView::Children(const SliceRef& s, size_t limit) co
     const Row& child = track.rows[s.row + 1];
     const TimeNs start = SliceStart(s), end = SliceEnd(s);
     for (size_t i = FirstEndingAfter(child, start); i < child.size() && child.start[i] < end && children.size() < limit; ++i)
-        if (child.start[i] >= start) children.push_back({s.track, s.row + 1, static_cast<uint32_t>(i)});
+        if (child.start[i] >= start) children.push_back({s.track, s.row + 1, static_cast<uint32_t>(i), m_documentId});
     return children;
 }
 
@@ -174,7 +175,7 @@ SliceRef TimelineView::EnclosingSlice(uint32_t trackId, TimeNs t) const {
         if (track.rows[r].kind != RowKind::kNested) break;
         const int64_t hit = HitTest(track.rows[r], t, 0);
         if (hit < 0) break;
-        best = {trackId, r, static_cast<uint32_t>(hit)};
+        best = {trackId, r, static_cast<uint32_t>(hit), m_documentId};
     }
     return best;
 }

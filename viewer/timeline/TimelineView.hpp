@@ -30,7 +30,8 @@ struct FrameStats {
 
 class TimelineView {
 public:
-    explicit TimelineView(const TraceModel& model);
+    // 'documentId' is stamped on every SliceRef this timeline hands out.
+    explicit TimelineView(const TraceModel& model, uint32_t documentId = 0);
 
     // Draws the timeline into the current ImGui window region. 'frameDt' drives held-key motion.
     void Draw(BoxRenderer& boxes, float frameDt);
@@ -38,6 +39,7 @@ public:
     ViewState& state() { return m_state; }
     const ViewState& state() const { return m_state; }
     const TraceModel& model() const { return m_model; }
+    uint32_t documentId() const { return m_documentId; }
     SearchIndex& search() { return m_search; }
     const FrameStats& frameStats() const { return m_frameStats; }
     const std::vector<StringId>& flowCategories() const { return m_flowCategories; }
@@ -51,7 +53,7 @@ public:
     // Whether W/A/S/D, F, Home and Esc act on this timeline (a comparison gives them to one half).
     void SetKeyboardEnabled(bool enabled) { m_keyboardEnabled = enabled; }
     void ShowAll();
-    // Selects a slice and scrolls it into view.
+    // Selects a slice and scrolls it into view; a slice of another document is refused.
     void Select(const SliceRef& slice, bool frame);
     void ExpandToTrack(uint32_t track);
     // Hidden tracks (right-click ▸ Hide) come back; returns how many were hidden.
@@ -113,6 +115,7 @@ private:
     float FlowEndY(uint32_t track, TimeNs t, float originY, float pinnedOriginY, bool exactDepth) const;
 
     const TraceModel& m_model;
+    uint32_t m_documentId = 0;
     ViewState m_state;
     LayoutMetrics m_metrics;
     TrackLayout m_layout;

@@ -172,7 +172,7 @@ void TimelineView::DrawSliceTrack(ImDrawList* draw, BoxRenderer& boxes, const La
                     m_hover.mergedEnd = item.endNs;
                     m_hover.slice = {};
                 } else {
-                    m_hover.slice = {lane.track, r, item.first};
+                    m_hover.slice = {lane.track, r, item.first, m_documentId};
                     m_hover.mergedCount = 0;
                 }
             }

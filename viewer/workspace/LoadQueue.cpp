@@ -44,7 +44,7 @@ void LoadQueue::Run(Job& job, unsigned threads) {
         document->id = job.id;
         document->rank = std::move(loaded.value());
         document->summary = SummarizeRank(document->analysis(), &document->model(), job.path);
-        document->timeline = std::make_unique<TimelineView>(document->model());
+        document->timeline = std::make_unique<TimelineView>(document->model(), job.id);
         if (document->model().report.problemCount > 0) document->views.sideTab = 3;
         job.document = std::move(document);
     }
