@@ -201,3 +201,21 @@ TEST_CASE("a view whose file is missing says which file and which profiler setti
     fs::remove_all(copy);
     std::remove(png.c_str());
 }
+
+TEST_CASE("an idle window uses under 2 % of a core over 10 s") {
+    // The real window, no script: the sample loads, then nothing touches it for 10 s. CPU time of
+    // the whole process (the GL rasterizer's threads included) from /proc, in clock ticks.
+    const std::string script =
+        std::string(TRACELENS_BINARY) + " & p=$!; sleep 4; a=$(awk '{print $14+$15}' /proc/$p/stat); sleep 10; "
+        "b=$(awk '{print $14+$15}' /proc/$p/stat); kill $p; echo idle_ticks $((b-a)) per_second $(getconf CLK_TCK)";
+    int status = -1;
+    const std::string output =
+        tracelens::test::RunCommand("xvfb-run -a -s '-screen 0 1920x1080x24' sh -c \"" + script + "\" 2>&1", &status);
+    long ticks = -1, perSecond = 0;
+    const size_t at = output.find("idle_ticks");
+    REQUIRE_MESSAGE(at != std::string::npos, output);
+    REQUIRE(std::sscanf(output.c_str() + at, "idle_ticks %ld per_second %ld", &ticks, &perSecond) == 2);
+    REQUIRE(perSecond > 0);
+    CHECK(ticks >= 0);
+    CHECK(static_cast<double>(ticks) / static_cast<double>(perSecond) < 0.02 * 10.0);
+}

@@ -21,6 +21,9 @@
 namespace tracelens {
 namespace {
 
+constexpr double kIdleWakeSeconds = 1.0;  // an idle window looks for background work now and then
+constexpr int kFramesAfterInput = 3;
+
 constexpr float kSidePanelWidth = 430.0f;  // of the timeline tab, for the frame overlay
 constexpr int kMaxScriptedFrames = 20000;
 
@@ -31,8 +34,25 @@ std::string RecentFile() {
 
 App* g_app = nullptr;
 
+// Counts what wakes the window: input, resizes, exposure. Installed before ImGui's backend,
+// which calls them from its own callbacks.
+int g_windowEvents = 0;
+
 void DropCallback(GLFWwindow*, int count, const char** paths) {
+    ++g_windowEvents;
     if (g_app && count > 0) g_app->Open(paths[0]);
+}
+
+void CountEvents(GLFWwindow* window) {
+    glfwSetKeyCallback(window, [](GLFWwindow*, int, int, int, int) { ++g_windowEvents; });
+    glfwSetCharCallback(window, [](GLFWwindow*, unsigned) { ++g_windowEvents; });
+    glfwSetMouseButtonCallback(window, [](GLFWwindow*, int, int, int) { ++g_windowEvents; });
+    glfwSetCursorPosCallback(window, [](GLFWwindow*, double, double) { ++g_windowEvents; });
+    glfwSetCursorEnterCallback(window, [](GLFWwindow*, int) { ++g_windowEvents; });
+    glfwSetScrollCallback(window, [](GLFWwindow*, double, double) { ++g_windowEvents; });
+    glfwSetWindowFocusCallback(window, [](GLFWwindow*, int) { ++g_windowEvents; });
+    glfwSetWindowSizeCallback(window, [](GLFWwindow*, int, int) { ++g_windowEvents; });
+    glfwSetWindowRefreshCallback(window, [](GLFWwindow*) { ++g_windowEvents; });
 }
 
 void ApplyStyle() {
@@ -75,6 +95,7 @@ bool App::Init(std::string* error) {
     io.IniFilename = nullptr;  // the layout is fixed; nothing to remember between runs
     ApplyStyle();
     m_fonts = LoadFonts(15.0f);
+    CountEvents(m_window);
     ImGui_ImplGlfw_InitForOpenGL(m_window, true);
     ImGui_ImplOpenGL3_Init("#version 330 core");
     g_app = this;
@@ -120,6 +141,23 @@ void App::Open(const std::string& path) {
         m_activateWhenLoaded = id;
     }
     m_openToCompare = false;
+}
+
+bool App::NeedsAnotherFrame() {
+    if (m_framesAfterInput > 0) {
+        --m_framesAfterInput;  // ImGui settles hover and layout a frame or two after an event
+        return true;
+    }
+    const ImGuiIO& io = ImGui::GetIO();
+    for (const bool down : io.MouseDown)
+        if (down) return true;
+    for (const int key : {GLFW_KEY_W, GLFW_KEY_A, GLFW_KEY_S, GLFW_KEY_D})
+        if (ImGui::IsKeyDown(key)) return true;  // held keys move the view every frame
+    if (m_workspace.loads().Busy()) return true;
+    if (ComparisonPair* pair = m_workspace.comparison(); pair && pair->diff.valid() && !pair->Ready()) return true;
+    for (const auto& document : m_workspace.documents())
+        if (document->views.search.Searching() || document->views.range.Computing()) return true;
+    return false;
 }
 
 bool App::ShowingComparison() {
@@ -234,7 +272,16 @@ int App::Run(const ViewerOptions& options) {
     int exitCode = 0;
     auto last = std::chrono::steady_clock::now();
     for (int frame = 0; !glfwWindowShouldClose(m_window); ++frame) {
-        glfwPollEvents();
+        // Nothing moves unless something changed: a person's input wakes the loop, and work in
+        // the background (or a key held) keeps it drawing. Idle, the window costs no CPU.
+        if (scripted || NeedsAnotherFrame()) {
+            glfwPollEvents();
+        } else {
+            const int eventsBefore = g_windowEvents;
+            glfwWaitEventsTimeout(kIdleWakeSeconds);
+            if (g_windowEvents == eventsBefore && !NeedsAnotherFrame()) continue;  // woke for nothing
+            m_framesAfterInput = kFramesAfterInput;
+        }
         const auto now = std::chrono::steady_clock::now();
         const float dt = scripted ? kScriptedFrameDt : std::min(0.1f, std::chrono::duration<float>(now - last).count());
         last = now;

@@ -61,6 +61,9 @@ private:
     double RenderFrame(float dt, double* presentMs, double* buildWallMs = nullptr);
     Document* ActiveDocument() { return m_workspace.Find(m_active); }
     bool ShowingComparison();
+    // Whether the loop must draw again without waiting for input: a key or button held, a load,
+    // search, range statistics or diff running, or a frame just after input.
+    bool NeedsAnotherFrame();
 
     ViewerOptions m_options;
     GLFWwindow* m_window = nullptr;
@@ -78,6 +81,7 @@ private:
     char m_openPath[1024] = {};
     std::vector<std::string> m_recent;
     double m_lastCpuMs = 0;
+    int m_framesAfterInput = 0;
 };
 
 }  // namespace tracelens
