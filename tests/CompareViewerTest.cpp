@@ -62,7 +62,7 @@ TEST_CASE("the two timelines open aligned on the first step and keys move both t
     CHECK(opened.offset == -5000001373);  // B's clock is 5 s ahead
     CheckAligned(opened);
 
-    const CompareRun moved = Compare("--keys WWWDD");
+    const CompareRun moved = Compare("--keys WWWWDD");
     REQUIRE_MESSAGE(moved.parsed, moved.output);
     CHECK(moved.endA - moved.startA < (opened.endA - opened.startA) / 2);  // zoomed in
     CHECK(moved.startA > opened.startA);                                   // and panned right
@@ -72,20 +72,20 @@ TEST_CASE("the two timelines open aligned on the first step and keys move both t
 TEST_CASE("with sync off (L) the keys move only the half they belong to (Tab switches)") {
     const CompareRun opened = Compare("");
     REQUIRE_MESSAGE(opened.parsed, opened.output);
-    const CompareRun onlyA = Compare("--keys LWWW");
+    const CompareRun onlyA = Compare("--keys LWWWW");
     REQUIRE_MESSAGE(onlyA.parsed, onlyA.output);
     CHECK(onlyA.endA - onlyA.startA < (opened.endA - opened.startA) / 2);
     CHECK(onlyA.startB == opened.startB);
     CHECK(onlyA.endB == opened.endB);
 
-    const CompareRun onlyB = Compare("--keys L{Tab}WWW");
+    const CompareRun onlyB = Compare("--keys L{Tab}WWWW");
     REQUIRE_MESSAGE(onlyB.parsed, onlyB.output);
     CHECK(onlyB.startA == opened.startA);
     CHECK(onlyB.endA == opened.endA);
     CHECK(onlyB.endB - onlyB.startB < (opened.endB - opened.startB) / 2);
 
     // Sync back on: B is placed on A's aligned times again.
-    const CompareRun resynced = Compare("--keys L{Tab}WWWL");
+    const CompareRun resynced = Compare("--keys L{Tab}WWWWL");
     REQUIRE_MESSAGE(resynced.parsed, resynced.output);
     CheckAligned(resynced);
 }

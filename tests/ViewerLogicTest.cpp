@@ -141,3 +141,17 @@ TEST_CASE("slice references carry their document, and a timeline refuses another
     timeline.Select(foreign, false);
     CHECK(timeline.state().selected == own);
 }
+
+TEST_CASE("zoom-out and panning stop at the trace with a 5 % margin") {
+    auto model = LoadJson(kTrace);
+    TimelineView timeline(*model);
+    const double span = static_cast<double>(model->lastNs - model->firstNs);
+    timeline.ShowRange(-1e12, 1e12, false);  // far wider than the trace, mostly before it
+    CHECK(timeline.state().viewStartNs == doctest::Approx(-0.05 * span));
+    CHECK(timeline.state().viewEndNs == doctest::Approx(1.05 * span));
+    timeline.ShowRange(5.0 * span, 5.0 * span + 40.0, false);  // narrow, far past the end
+    CHECK(timeline.state().viewEndNs == doctest::Approx(1.05 * span));
+    CHECK(timeline.state().viewEndNs - timeline.state().viewStartNs == doctest::Approx(40.0));
+    timeline.ShowRange(-5.0 * span, -5.0 * span + 40.0, false);  // and far before the start
+    CHECK(timeline.state().viewStartNs == doctest::Approx(-0.05 * span));
+}

@@ -55,10 +55,11 @@ Image Load(const std::string& path) {
 std::string TempPng(const char* name) { return "/tmp/tracelens-" + std::to_string(::getpid()) + "-" + name + ".png"; }
 
 // Zoom and pan per key press, from the viewer's constants: a key is held 6 frames at 60 fps,
-// speed grows linearly to 3x over 1.2 s (see Timeline_Navigation.cpp).
-double HeldIntegral(double base) {
+// speed grows linearly to 'maxSpeedup' times over 'accelerationSeconds' (Timeline_Navigation.cpp:
+// zoom 1.6x over 1.5 s, pan 3x over 1.2 s).
+double HeldIntegral(double base, double maxSpeedup, double accelerationSeconds) {
     double sum = 0;
-    for (int k = 1; k <= 6; ++k) sum += base * (1.0 + 2.0 * (k / 60.0) / 1.2) / 60.0;
+    for (int k = 1; k <= 6; ++k) sum += base * (1.0 + (maxSpeedup - 1.0) * (k / 60.0) / accelerationSeconds) / 60.0;
     return sum;
 }
 
@@ -91,12 +92,12 @@ TEST_CASE("W zooms in around the centre and D pans right by the expected amounts
     REQUIRE(zoomed.status == 0);
     const double width0 = static_cast<double>(home.viewEnd - home.viewStart);
     const double width1 = static_cast<double>(zoomed.viewEnd - zoomed.viewStart);
-    const double expectedZoom = std::exp(-4 * HeldIntegral(2.2));
+    const double expectedZoom = std::exp(-4 * HeldIntegral(2.2, 1.6, 1.5));
     CHECK(width1 / width0 == doctest::Approx(expectedZoom).epsilon(0.002));
     // Zooming keeps the centre where it was (no mouse: the anchor is the centre).
     CHECK((zoomed.viewStart + zoomed.viewEnd) / 2 == doctest::Approx((home.viewStart + home.viewEnd) / 2).epsilon(1e-9));
     const double shift = static_cast<double>(panned.viewStart - zoomed.viewStart);
-    CHECK(shift / width1 == doctest::Approx(HeldIntegral(0.9)).epsilon(0.002));
+    CHECK(shift / width1 == doctest::Approx(HeldIntegral(0.9, 3.0, 1.2)).epsilon(0.002));
     CHECK(back.viewStart == home.viewStart);
     CHECK(back.viewEnd == home.viewEnd);
     std::remove(png.c_str());
