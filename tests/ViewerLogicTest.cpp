@@ -5,6 +5,7 @@
 #include "KeyScript.hpp"
 #include "TestSupport.hpp"
 #include "panels/RangeStatsPanel.hpp"
+#include "timeline/RulerTicks.hpp"
 #include "timeline/SearchIndex.hpp"
 #include "timeline/TimelineView.hpp"
 #include "views/OperatorsView.hpp"
@@ -154,4 +155,60 @@ TEST_CASE("zoom-out and panning stop at the trace with a 5 % margin") {
     CHECK(timeline.state().viewEndNs - timeline.state().viewStartNs == doctest::Approx(40.0));
     timeline.ShowRange(-5.0 * span, -5.0 * span + 40.0, false);  // and far before the start
     CHECK(timeline.state().viewStartNs == doctest::Approx(-0.05 * span));
+}
+
+namespace {
+
+// What a label says, in ns: "131 ms" → 131e6, "+20 ns" → 20, "0" → 0.
+double LabelNs(const std::string& label) {
+    double value = 0;
+    char unit[8] = {};
+    if (label == "0") return 0;
+    REQUIRE(std::sscanf(label.c_str(), "%lf %7s", &value, unit) == 2);
+    const std::string u = unit;
+    return value * (u == "s" ? 1e9 : u == "ms" ? 1e6 : u == "µs" ? 1e3 : 1.0);
+}
+
+float EightPxPerChar(const std::string& text) { return 8.0f * static_cast<float>(text.size()); }
+
+}  // namespace
+
+TEST_CASE("ruler labels say their tick's time, and only labels that fit whole are shown") {
+    SUBCASE("a view starting just before 131 ms: the left label is not clipped into '1000 µs'") {
+        const RulerLayout ruler = LayoutRuler(130.99e6, 131.99e6, 1000, 90, EightPxPerChar);
+        CHECK_FALSE(ruler.fromAnchor);
+        int shown = 0;
+        for (const RulerTick& tick : ruler.ticks) {
+            if (tick.label.empty()) continue;
+            CHECK(LabelNs(tick.label) == doctest::Approx(tick.ns));
+            if (!tick.labelled) continue;
+            ++shown;
+            CHECK(tick.x + 3.0f >= 0.0f);
+            CHECK(tick.x + 3.0f + EightPxPerChar(tick.label) <= 1000.0f);
+        }
+        CHECK(shown >= 5);
+    }
+    SUBCASE("a label that would run past the right edge is not shown") {
+        const RulerLayout ruler = LayoutRuler(0, 1e6, 1000, 90, EightPxPerChar);
+        for (const RulerTick& tick : ruler.ticks)
+            if (!tick.label.empty() && tick.x + 3.0f + EightPxPerChar(tick.label) > 1000.0f) CHECK_FALSE(tick.labelled);
+    }
+    SUBCASE("deep zoom far into a long trace counts from an anchor, in short labels") {
+        const double start = 131000123.0;  // 131 ms, a 2 µs view
+        const RulerLayout ruler = LayoutRuler(start, start + 2000, 1000, 90, EightPxPerChar);
+        REQUIRE(ruler.fromAnchor);
+        CHECK(ruler.anchorNs >= start);
+        CHECK(LabelNs(ruler.anchorLabel) == doctest::Approx(ruler.anchorNs));
+        CHECK(ruler.anchorLabel == "131.0002 ms");
+        for (const RulerTick& tick : ruler.ticks) {
+            if (tick.label.empty()) continue;
+            CHECK(tick.label.size() <= 9);
+            const double offset = tick.label[0] == '-' ? -LabelNs(tick.label.substr(1)) : LabelNs(tick.label);
+            CHECK(offset == doctest::Approx(tick.ns - ruler.anchorNs));
+        }
+    }
+    SUBCASE("the cursor's time has the precision of a pixel") {
+        CHECK(CursorLabel(131000123.0, 2.0) == "131.000123 ms");
+        CHECK(CursorLabel(1.5e9, 1e6) == "1.500 s");
+    }
 }

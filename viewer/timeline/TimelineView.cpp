@@ -246,6 +246,7 @@ void TimelineView::Draw(BoxRenderer& boxes, float frameDt) {
         draw->AddLine(ImVec2(rx1, m_canvas.bodyTop), ImVec2(rx1, m_canvas.bodyBottom), IM_COL32(90, 160, 255, 200));
     }
     draw->PopClipRect();
+    DrawCursorAndMeasure(draw);
 
     // Vertical scrollbar.
     if (m_maxScrollY > 0) {

@@ -97,6 +97,8 @@ private:
     void ClampView();
     // Timeline_Ruler.cpp
     void DrawRuler(ImDrawList* draw);
+    // The line and time under the mouse, and the length of the selected range, over the ruler.
+    void DrawCursorAndMeasure(ImDrawList* draw);
     // Timeline_Minimap.cpp
     void BuildMinimap();
     void DrawMinimap(ImDrawList* draw);
