@@ -2,9 +2,13 @@
 // key script parser. Links the viewer library but creates no GL context.
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "KeyScript.hpp"
 #include "TestSupport.hpp"
 #include "panels/RangeStatsPanel.hpp"
+#include "panels/SearchPanel.hpp"
 #include "timeline/RulerTicks.hpp"
 #include "timeline/SearchIndex.hpp"
 #include "timeline/TimelineView.hpp"
@@ -211,4 +215,22 @@ TEST_CASE("ruler labels say their tick's time, and only labels that fit whole ar
         CHECK(CursorLabel(131000123.0, 2.0) == "131.000123 ms");
         CHECK(CursorLabel(1.5e9, 1e6) == "1.500 s");
     }
+}
+
+TEST_CASE("an operator highlighted from another view brings the timeline to its first match") {
+    auto model = LoadJson(kTrace);
+    TimelineView timeline(*model);
+    timeline.ShowRange(0, 5000, false);  // somewhere else: the match at 45 µs is not in view
+    SearchPanel panel;
+    panel.SetNames(timeline, {"MatMul_0"}, "MatMul_0");
+    for (int i = 0; i < 10000 && (panel.Searching() || !timeline.search().Active()); ++i) {
+        panel.TakeFinished(timeline);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    REQUIRE(timeline.search().Count() == 1);
+    const SliceRef match = timeline.search().Matches()[0].slice;
+    CHECK(timeline.state().selected == match);
+    const double start = static_cast<double>(timeline.SliceStart(match) - model->firstNs);
+    CHECK(timeline.state().viewStartNs <= start);
+    CHECK(timeline.state().viewEndNs >= start);
 }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "TestSupport.hpp"
 
@@ -219,4 +220,32 @@ TEST_CASE("an idle window uses under 2 % of a core over 10 s") {
     REQUIRE(perSecond > 0);
     CHECK(ticks >= 0);
     CHECK(static_cast<double>(ticks) / static_cast<double>(perSecond) < 0.02 * 10.0);
+}
+
+namespace {
+
+// "search N selected START" of a run: the matches and the selected slice's start (-1: none).
+std::pair<long long, long long> SearchState(const Run& run) {
+    long long matches = -1, selected = -2;
+    const size_t at = run.output.find("search ");
+    if (at != std::string::npos) std::sscanf(run.output.c_str() + at, "search %lld selected %lld", &matches, &selected);
+    return {matches, selected};
+}
+
+}  // namespace
+
+TEST_CASE("Enter and Shift+Enter step through search matches wherever the focus is, and Esc clears the search") {
+    const std::string png = TempPng("stepping");
+    const Run first = Viewer("--screenshot " + png + " --search hcom_allReduce");
+    const Run second = Viewer("--screenshot " + png + " --search hcom_allReduce --keys {Enter}");
+    const Run third = Viewer("--screenshot " + png + " --search hcom_allReduce --keys {Enter}{Enter}");
+    const Run cleared = Viewer("--screenshot " + png + " --search hcom_allReduce --keys {Enter}{Esc}");
+    const auto [count, firstStart] = SearchState(first);
+    CHECK(count == 41);  // one AllReduce per step of the sample
+    CHECK(firstStart > 0);
+    CHECK(SearchState(second).second > firstStart);
+    CHECK(SearchState(third).second > SearchState(second).second);
+    CHECK(SearchState(cleared).first == 0);
+    CHECK(SearchState(cleared).second == -1);
+    std::remove(png.c_str());
 }

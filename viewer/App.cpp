@@ -236,6 +236,10 @@ void App::PrintViews() {
     print("view", document);
     const FrameStats& stats = document.timeline->frameStats();
     std::printf("boxes %zu labels %zu flows %zu cpu_ms %.3f\n", stats.boxes, stats.labels, stats.flows, stats.cpuMs);
+    const SearchIndex& search = document.timeline->search();
+    const SliceRef selected = document.timeline->state().selected;
+    std::printf("search %llu selected %lld\n", static_cast<unsigned long long>(search.Active() ? search.Count() : 0),
+                static_cast<long long>(selected.valid() ? document.timeline->SliceStart(selected) : -1));
 }
 
 int App::Run(const ViewerOptions& options) {

@@ -53,7 +53,7 @@ void SelectOperator(ViewContext& context, const Comparison& comparison, const Op
     const TimeNs durationNs = row.countA ? row.AverageA() : row.AverageB();
     for (const auto& [id, first] : {std::pair{pair.a, row.firstStartA}, std::pair{pair.b, row.firstStartB}}) {
         Document* document = context.workspace.Find(id);
-        document->views.search.SetNames(*document->timeline, names, row.name);
+        document->views.search.SetNames(*document->timeline, names, row.name, false);
         document->views.sideTab = 2;
         if (first < 0 || (pair.view.sync && id == pair.b && row.firstStartA >= 0)) continue;
         const double start = static_cast<double>(first - document->model().firstNs);

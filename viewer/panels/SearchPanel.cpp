@@ -47,7 +47,9 @@ void SearchPanel::SetQuery(TimelineView& timeline, const std::string& query) {
 
 void SearchPanel::TypeQuery(const std::string& query) { std::snprintf(m_input, sizeof m_input, "%s", query.c_str()); }
 
-void SearchPanel::SetNames(TimelineView& timeline, const std::vector<std::string>& names, const std::string& label) {
+void SearchPanel::SetNames(TimelineView& timeline, const std::vector<std::string>& names, const std::string& label,
+                           bool goToFirst) {
+    m_goToFirst = goToFirst;
     std::snprintf(m_input, sizeof m_input, "%s", label.c_str());
     m_ran = m_input;  // the box shows the label; the names, not a substring search, decide the matches
     const TraceModel& model = timeline.model();
@@ -60,10 +62,28 @@ void SearchPanel::SetNames(TimelineView& timeline, const std::vector<std::string
 }
 
 void SearchPanel::TakeFinished(TimelineView& timeline) {
-    if (auto index = m_job.TakeResult()) {
-        timeline.search() = std::move(*index);
-        m_current = 0;
-    }
+    auto index = m_job.TakeResult();
+    if (!index) return;
+    timeline.search() = std::move(*index);
+    m_current = 0;
+    if (m_goToFirst && !timeline.search().Matches().empty()) timeline.Select(timeline.search().Matches()[0].slice, true);
+    m_goToFirst = false;
+}
+
+void SearchPanel::Clear(TimelineView& timeline) {
+    m_input[0] = '\0';
+    m_ran.clear();
+    m_goToFirst = false;
+    m_job.Request([] { return SearchIndex(); });  // also drops a search still running
+    timeline.search() = SearchIndex();
+    m_current = 0;
+}
+
+void SearchPanel::HandleKeys(TimelineView& timeline) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantTextInput) return;
+    if (timeline.search().Active() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false)) Step(timeline, !io.KeyShift);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) && (timeline.search().Active() || m_job.Busy())) Clear(timeline);
 }
 
 void SearchPanel::DrawToolbar(TimelineView& timeline) {
@@ -90,10 +110,15 @@ void SearchPanel::DrawToolbar(TimelineView& timeline) {
     }
     ImGui::SameLine();
     const SearchIndex& search = timeline.search();
+    const auto& matches = search.Matches();
+    const bool onMatch = m_current < matches.size() && matches[m_current].slice == timeline.state().selected;
     if (m_job.Busy()) {
         ImGui::TextDisabled("searching…");
     } else if (search.Active()) {
-        ImGui::Text("%llu matches", static_cast<unsigned long long>(search.Count()));
+        const unsigned long long count = search.Count();
+        if (onMatch) ImGui::Text("%zu of %llu", m_current + 1, count);
+        else if (count == 1) ImGui::TextUnformatted("1 match");
+        else ImGui::Text("%llu matches", count);
         ImGui::SameLine();
         if (ImGui::ArrowButton("##previous", ImGuiDir_Up)) Step(timeline, false);
         ImGui::SameLine();

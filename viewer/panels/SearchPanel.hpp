@@ -26,7 +26,14 @@ public:
     // Types 'query' into the box as a person would: the search starts in the background.
     void TypeQuery(const std::string& query);
     // Highlights the slices named exactly one of 'names' (in the background); the box shows 'label'.
-    void SetNames(TimelineView& timeline, const std::vector<std::string>& names, const std::string& label);
+    // With 'goToFirst', the first match is selected and framed once the search is done.
+    void SetNames(TimelineView& timeline, const std::vector<std::string>& names, const std::string& label,
+                  bool goToFirst = true);
+    // Empties the box and the highlight (Esc).
+    void Clear(TimelineView& timeline);
+    // Enter / Shift+Enter (next, previous) and Esc wherever the keyboard focus is, when no text
+    // field takes them. Call once per frame while the timeline is shown.
+    void HandleKeys(TimelineView& timeline);
     // Takes a finished search into the timeline. Called by DrawToolbar; public for headless use.
     void TakeFinished(TimelineView& timeline);
     bool Searching() const { return m_job.Busy(); }
@@ -36,6 +43,7 @@ private:
     std::string m_ran;
     bool m_focusInput = false;
     size_t m_current = 0;
+    bool m_goToFirst = false;  // select the first match when the running search is done
     BackgroundJob<SearchIndex> m_job;
 };
 

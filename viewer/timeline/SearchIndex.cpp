@@ -23,6 +23,7 @@ bool ContainsIgnoringCase(std::string_view haystack, const std::string& lowerNee
 void SearchIndex::Run(const TraceModel& model, const std::string& query, uint32_t document) {
     m_query = query;
     m_matches.clear();
+    m_rowMatchStarts.clear();
     m_count = 0;
     m_nameMatches.assign(model.strings.size(), 0);
     if (query.empty()) return;
@@ -38,6 +39,7 @@ void SearchIndex::RunNames(const TraceModel& model, const std::vector<std::strin
                            uint32_t document) {
     m_query = label;
     m_matches.clear();
+    m_rowMatchStarts.clear();
     m_count = 0;
     m_nameMatches.assign(model.strings.size(), 0);
     bool any = false;
@@ -51,13 +53,18 @@ void SearchIndex::CollectMatches(const TraceModel& model, uint32_t document) {
         const Track& track = model.tracks[t];
         for (uint32_t r = 0; r < track.rows.size(); ++r) {
             const Row& row = track.rows[r];
+            std::vector<TimeNs>* rowStarts = nullptr;
             for (uint32_t i = 0; i < row.size(); ++i) {
                 if (!m_nameMatches[row.name[i]]) continue;
                 ++m_count;
                 if (m_matches.size() < kMaxListed) m_matches.push_back({row.start[i], {t, r, i, document}});
+                if (m_count > kMaxIndexed) continue;
+                if (!rowStarts) rowStarts = &m_rowMatchStarts[uint64_t{t} << 32 | r];
+                rowStarts->push_back(row.start[i]);
             }
         }
     }
+    if (m_count > kMaxIndexed) m_rowMatchStarts.clear();
     std::sort(m_matches.begin(), m_matches.end(), [](const SearchMatch& a, const SearchMatch& b) {
         if (a.startNs != b.startNs) return a.startNs < b.startNs;
         return a.slice.track < b.slice.track;
@@ -68,6 +75,14 @@ size_t SearchIndex::FirstAtOrAfter(TimeNs t) const {
     const auto it = std::lower_bound(m_matches.begin(), m_matches.end(), t,
                                      [](const SearchMatch& m, TimeNs value) { return m.startNs < value; });
     return it == m_matches.end() ? 0 : static_cast<size_t>(it - m_matches.begin());
+}
+
+bool SearchIndex::RowHasMatchIn(uint32_t track, uint32_t row, TimeNs startNs, TimeNs endNs) const {
+    if (m_count > kMaxIndexed) return true;
+    const auto it = m_rowMatchStarts.find(uint64_t{track} << 32 | row);
+    if (it == m_rowMatchStarts.end()) return false;
+    const auto first = std::lower_bound(it->second.begin(), it->second.end(), startNs);
+    return first != it->second.end() && *first <= endNs;
 }
 
 }  // namespace tracelens

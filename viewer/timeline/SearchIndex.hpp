@@ -3,6 +3,7 @@
 // slice in time order for next / previous.
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ViewState.hpp"
@@ -32,6 +33,12 @@ public:
     const std::string& Query() const { return m_query; }
     // Index of the first match starting at or after 't' (wrapping), for next / previous.
     size_t FirstAtOrAfter(TimeNs t) const;
+    // Whether a match of row 'row' of 'track' starts in [startNs, endNs]: a merged run of
+    // sub-pixel slices that holds one is drawn as a match. O(log matches of the row); true for
+    // any run when there are more than kMaxIndexed matches (not indexed).
+    bool RowHasMatchIn(uint32_t track, uint32_t row, TimeNs startNs, TimeNs endNs) const;
+
+    static constexpr uint64_t kMaxIndexed = 4000000;
 
     static constexpr size_t kMaxListed = 1000000;
 
@@ -42,6 +49,8 @@ private:
     std::vector<char> m_nameMatches;
     std::vector<SearchMatch> m_matches;
     uint64_t m_count = 0;
+    // Start times of the matches of each (track, row), in row order (rows are sorted by start).
+    std::unordered_map<uint64_t, std::vector<TimeNs>> m_rowMatchStarts;
 };
 
 }  // namespace tracelens

@@ -15,6 +15,7 @@ namespace {
 
 constexpr float kLabelMinWidthPx = 28.0f;
 constexpr float kMinBoxWidthPx = 1.0f;
+constexpr float kMinMatchWidthPx = 3.0f;  // a search match is never narrower
 
 std::string CountText(uint64_t count) {
     if (count >= 10000000) return std::to_string(count / 1000000) + "M";
@@ -156,10 +157,15 @@ void TimelineView::DrawSliceTrack(ImDrawList* draw, BoxRenderer& boxes, const La
             x1 = std::min(std::max(x1, x0 + kMinBoxWidthPx), m_canvas.x1 + 2);
             const StringId name = row.name[item.first];
             Rgba color = NameColor(name);
-            if (searching && !(item.count == 1 ? m_search.NameMatches(name) : false)) color = Dimmed(color);
+            // A match stays bright and at least 3 px wide, also inside a merged run of sub-pixel
+            // slices, so that a highlighted operator can be found at any zoom.
+            const bool match = searching && (item.count == 1 ? m_search.NameMatches(name)
+                                                             : m_search.RowHasMatchIn(lane.track, r, item.startNs, item.endNs));
+            if (searching && !match) color = Dimmed(color);
+            if (match) x1 = std::max(x1, x0 + kMinMatchWidthPx);
             const bool selected = item.count == 1 && m_state.selected.track == lane.track && m_state.selected.row == r &&
                                   m_state.selected.index == item.first;
-            const float style = item.count > 1 ? 1.0f : selected ? 2.0f : 0.0f;
+            const float style = item.count > 1 && !match ? 1.0f : selected ? 2.0f : 0.0f;
             boxes.Add({x0, y0, x1, y1, color.r, color.g, color.b, color.a, style});
             if (item.count == 1 && x1 - x0 >= kLabelMinWidthPx) {
                 const float luminance = 0.299f * color.r + 0.587f * color.g + 0.114f * color.b;

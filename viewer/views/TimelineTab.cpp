@@ -29,6 +29,7 @@ void DrawLegend() {
 void DrawToolbar(Document& document) {
     ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() + 8, ImGui::GetCursorPosY() + 4));
     document.views.search.DrawToolbar(*document.timeline);
+    document.views.search.HandleKeys(*document.timeline);
     ImGui::SameLine(0, 30);
     DrawLegend();
     ImGui::NewLine();
