@@ -249,3 +249,21 @@ TEST_CASE("Enter and Shift+Enter step through search matches wherever the focus 
     CHECK(SearchState(cleared).second == -1);
     std::remove(png.c_str());
 }
+
+TEST_CASE("flows: none over the data by default, the selection's chain when selected, every flow with V") {
+    const std::string png = TempPng("flows");
+    auto flows = [](const Run& run) {
+        long long count = -1;
+        const size_t at = run.output.find(" flows ");
+        if (at != std::string::npos) std::sscanf(run.output.c_str() + at, " flows %lld", &count);
+        return count;
+    };
+    const Run plain = Viewer("--screenshot " + png + " --keys WW");
+    const Run all = Viewer("--screenshot " + png + " --keys WWV");
+    const Run selected = Viewer("--screenshot " + png + " --search aten::matmul --keys SSSSSSSS");
+    CHECK(flows(plain) == 0);
+    CHECK(flows(all) > 1000);
+    // aten::matmul launches MatMul_0 (torch_to_npu), which CANN's launch also points at.
+    CHECK(flows(selected) == 2);
+    std::remove(png.c_str());
+}

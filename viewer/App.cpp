@@ -527,6 +527,7 @@ void App::DrawMenuBar() {
         if (ImGui::MenuItem("Show hidden tracks")) timeline.ShowHiddenTracks();
         ImGui::Separator();
         ImGui::MenuItem("Flows", nullptr, &state.showFlows);
+        ImGui::MenuItem("Every flow, not only the selection's", "V", &state.showAllFlows, state.showFlows);
         if (ImGui::BeginMenu("Flow categories")) {
             auto& shown = timeline.flowCategoryShown();
             const auto& categories = timeline.flowCategories();

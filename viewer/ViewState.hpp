@@ -36,6 +36,9 @@ struct ViewState {
     std::vector<uint32_t> rangeTracks;
 
     bool showFlows = true;
+    // Every flow of the shown categories (V), instead of those of the selected and hovered
+    // slices and the chains they start.
+    bool showAllFlows = false;
     bool showFrameOverlay = false;
 };
 

@@ -31,16 +31,11 @@ void DetailsPanel::Refresh(TimelineView& timeline) {
     m_flowsIn.clear();
     if (!m_for.valid()) return;
     const TraceModel& model = timeline.model();
-    const TimeNs start = timeline.SliceStart(m_for), end = timeline.SliceEnd(m_for);
     for (uint32_t i = 0; i < model.flows.size(); ++i) {
         const Flow& flow = model.flows[i];
         const uint32_t fromTrack = model.FlowFromTrack(flow), toTrack = model.FlowToTrack(flow);
-        if (fromTrack == m_for.track && flow.fromTs >= start && flow.fromTs <= end &&
-            timeline.EnclosingSlice(fromTrack, flow.fromTs) == m_for && m_flowsOut.size() < kMaxListedFlows)
-            m_flowsOut.push_back(i);
-        if (toTrack == m_for.track && flow.toTs >= start && flow.toTs <= end &&
-            timeline.EnclosingSlice(toTrack, flow.toTs) == m_for && m_flowsIn.size() < kMaxListedFlows)
-            m_flowsIn.push_back(i);
+        if (m_flowsOut.size() < kMaxListedFlows && timeline.FlowEndOn(m_for, fromTrack, flow.fromTs)) m_flowsOut.push_back(i);
+        if (m_flowsIn.size() < kMaxListedFlows && timeline.FlowEndOn(m_for, toTrack, flow.toTs)) m_flowsIn.push_back(i);
     }
 }
 

@@ -180,6 +180,11 @@ SliceRef TimelineView::EnclosingSlice(uint32_t trackId, TimeNs t) const {
     return best;
 }
 
+bool TimelineView::FlowEndOn(const SliceRef& slice, uint32_t track, TimeNs t) const {
+    if (!slice.valid() || track != slice.track || t < SliceStart(slice) || t > SliceEnd(slice)) return false;
+    return EnclosingSlice(track, t) == slice;
+}
+
 void TimelineView::Draw(BoxRenderer& boxes, float frameDt) {
     const auto started = std::chrono::steady_clock::now();
     if (m_layoutDirty) {
@@ -236,8 +241,8 @@ void TimelineView::Draw(BoxRenderer& boxes, float frameDt) {
     // One instanced draw call for every box of the frame, clipped to the slice area.
     draw->PushClipRect(ImVec2(m_canvas.x0, m_canvas.bodyTop), ImVec2(m_canvas.x1, m_canvas.bodyBottom), true);
     boxes.Submit(draw);
+    if (m_state.showFlows) DrawFlows(draw, originY, m_canvas.bodyTop);  // under the labels
     DrawLabels(draw);
-    if (m_state.showFlows) DrawFlows(draw, originY, m_canvas.bodyTop);
     if (m_state.hasRange) {
         const float rx0 = static_cast<float>(ToX(static_cast<double>(m_state.rangeStartNs)));
         const float rx1 = static_cast<float>(ToX(static_cast<double>(m_state.rangeEndNs)));

@@ -71,6 +71,8 @@ public:
     std::vector<SliceRef> Children(const SliceRef& s, size_t limit) const;
     // The deepest slice of 'track' enclosing absolute time 't', for flow ends.
     SliceRef EnclosingSlice(uint32_t track, TimeNs t) const;
+    // Whether a flow end at ('track', 't') belongs to 'slice' (it is the deepest slice there).
+    bool FlowEndOn(const SliceRef& slice, uint32_t track, TimeNs t) const;
     // "+12.345 ms" from the trace start.
     std::string RelativeTime(TimeNs absoluteNs) const;
 
@@ -114,6 +116,10 @@ private:
     void DrawCounterTrack(ImDrawList* draw, BoxRenderer& boxes, const Lane& lane, float laneY);
     // Timeline_Flows.cpp
     void DrawFlows(ImDrawList* draw, float originY, float pinnedOriginY);
+    // The selected and hovered slices and the slices their flows lead to (a few hops): whose
+    // arrows are drawn when not every flow is.
+    void CollectFlowFocus(const Flow* begin, TimeNs viewStart, TimeNs viewEnd);
+    bool OnFlowFocus(uint32_t track, TimeNs t) const;
     float FlowEndY(uint32_t track, TimeNs t, float originY, float pinnedOriginY, bool exactDepth) const;
 
     const TraceModel& m_model;
@@ -171,6 +177,7 @@ private:
     std::vector<char> m_flowCategoryShown;  // by category index
     std::vector<int32_t> m_flowCategoryIndex;  // StringId -> index
     TimeNs m_maxFlowSpanNs = 0;
+    std::vector<SliceRef> m_flowFocus;  // this frame's, see CollectFlowFocus
     // Minimap density, whole trace.
     std::vector<float> m_minimap;
 

@@ -87,6 +87,7 @@ void TimelineView::HandleKeys(float frameDt) {
         }
     }
     if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) ShowAll();
+    if (ImGui::IsKeyPressed(GLFW_KEY_V, false)) m_state.showAllFlows = !m_state.showAllFlows;
     if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
         m_state.selected = {};
         m_state.hasRange = false;
