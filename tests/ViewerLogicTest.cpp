@@ -2,10 +2,15 @@
 // key script parser. Links the viewer library but creates no GL context.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "KeyScript.hpp"
+#include "LayoutSettings.hpp"
 #include "TestSupport.hpp"
 #include "panels/RangeStatsPanel.hpp"
 #include "panels/SearchPanel.hpp"
@@ -233,4 +238,31 @@ TEST_CASE("an operator highlighted from another view brings the timeline to its 
     const double start = static_cast<double>(timeline.SliceStart(match) - model->firstNs);
     CHECK(timeline.state().viewStartNs <= start);
     CHECK(timeline.state().viewEndNs >= start);
+}
+
+TEST_CASE("layout settings come back as saved, and bad or missing values keep the defaults") {
+    const std::string path = "/tmp/tracelens-layout-test-" + std::to_string(::getpid()) + "/layout.txt";
+    LayoutSettings saved;
+    saved.windowWidth = 1234;
+    saved.windowHeight = 777;
+    saved.sidePanelWidth = 512;
+    saved.sidePanelShown = false;
+    saved.headerWidth = 333;
+    REQUIRE(saved.Save(path));
+    const LayoutSettings loaded = LayoutSettings::Load(path);
+    CHECK(loaded.windowWidth == 1234);
+    CHECK(loaded.windowHeight == 777);
+    CHECK(loaded.sidePanelWidth == 512);
+    CHECK_FALSE(loaded.sidePanelShown);
+    CHECK(loaded.headerWidth == 333);
+    {
+        std::ofstream out(path);
+        out << "side_panel_width 5\nheader_width banana\nwindow_width 99999\nsomething_else 3\n";
+    }
+    const LayoutSettings defaults = LayoutSettings::Load(path);
+    CHECK(defaults.sidePanelWidth == LayoutSettings().sidePanelWidth);
+    CHECK(defaults.headerWidth == LayoutSettings().headerWidth);
+    CHECK(defaults.windowWidth == 0);
+    CHECK(LayoutSettings::Load("/nonexistent/layout.txt").sidePanelShown);
+    std::filesystem::remove_all(std::filesystem::path(path).parent_path());
 }

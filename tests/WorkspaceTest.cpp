@@ -62,7 +62,8 @@ public:
         ImGui::NewFrame();
         TimelineRequest request;
         BoxRenderer unusedBoxes, unusedBoxesB;  // the timeline view is not drawn here
-        ViewContext context{workspace, &document, nullptr, unusedBoxes, unusedBoxesB, 1.0f / 60.0f, request};
+        LayoutSettings layout;
+        ViewContext context{workspace, &document, nullptr, unusedBoxes, unusedBoxesB, 1.0f / 60.0f, request, layout};
         for (const ViewEntry& view : Views()) {
             if (view.scope != ViewScope::kDocument || std::string(view.name) == "timeline") continue;
             // A window each, as the tabs of the real window are: one draw list per view.

@@ -24,7 +24,6 @@ namespace {
 constexpr double kIdleWakeSeconds = 1.0;  // an idle window looks for background work now and then
 constexpr int kFramesAfterInput = 3;
 
-constexpr float kSidePanelWidth = 430.0f;  // of the timeline tab, for the frame overlay
 constexpr int kMaxScriptedFrames = 20000;
 
 std::string RecentFile() {
@@ -81,7 +80,18 @@ bool App::Init(std::string* error) {
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GL_TRUE);
     glfwWindowHint(GLFW_DOUBLEBUFFER, GL_TRUE);
-    m_window = glfwCreateWindow(m_options.width, m_options.height, "tracelens", nullptr, nullptr);
+    const bool headless = !m_options.screenshotPath.empty() || m_options.frameBenchmark;
+    if (!headless) m_layout = LayoutSettings::Load(LayoutSettings::DefaultPath());
+    int width = m_options.width, height = m_options.height;
+    if (!headless && !m_options.sizeGiven) {
+        if (m_layout.windowWidth > 0) {
+            width = m_layout.windowWidth, height = m_layout.windowHeight;
+        } else if (const GLFWvidmode* mode = glfwGetVideoMode(glfwGetPrimaryMonitor())) {
+            // The first run: most of the screen, whatever its size.
+            width = std::max(800, mode->width * 9 / 10), height = std::max(500, mode->height * 85 / 100);
+        }
+    }
+    m_window = glfwCreateWindow(width, height, "tracelens", nullptr, nullptr);
     if (!m_window) {
         *error = "cannot open an OpenGL 3.3 core window";
         glfwTerminate();
@@ -108,6 +118,10 @@ bool App::Init(std::string* error) {
 }
 
 void App::Shutdown() {
+    if (m_options.screenshotPath.empty() && !m_options.frameBenchmark) {
+        glfwGetWindowSize(m_window, &m_layout.windowWidth, &m_layout.windowHeight);
+        m_layout.Save(LayoutSettings::DefaultPath());
+    }
     m_boxes.Release();
     m_boxesB.Release();
     ImGui_ImplOpenGL3_Shutdown();
@@ -450,7 +464,7 @@ void App::DrawViewTabs(float dt) {
         if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_1 + static_cast<int>(i), false)) m_mainTab = static_cast<int>(i);
     TimelineRequest request;
     ViewContext context{m_workspace, comparison ? nullptr : ActiveDocument(), comparison ? m_workspace.comparison() : nullptr,
-                        m_boxes, m_boxesB, dt, request};
+                        m_boxes, m_boxesB, dt, request, m_layout};
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 6);
     if (ImGui::BeginTabBar("views")) {
         for (size_t i = 0; i < views.size(); ++i) {
@@ -612,7 +626,9 @@ void App::DrawOpenDialog() {
 
 void App::DrawFrameOverlay() {
     const FrameStats& stats = ActiveDocument()->timeline->frameStats();
-    ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x - kSidePanelWidth - 290, 70));
+    // Bottom right of the timeline, clear of the ruler and the side panel.
+    const float right = ImGui::GetIO().DisplaySize.x - (m_layout.sidePanelShown ? m_layout.sidePanelWidth + 6 : 0) - 16;
+    ImGui::SetNextWindowPos(ImVec2(right, ImGui::GetIO().DisplaySize.y - 16), ImGuiCond_Always, ImVec2(1, 1));
     ImGui::SetNextWindowBgAlpha(0.8f);
     ImGui::Begin("frame", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs);
     ImGui::Text("frame CPU %.2f ms (timeline %.2f ms)", m_lastCpuMs, stats.cpuMs);

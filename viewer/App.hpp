@@ -7,6 +7,7 @@
 
 #include "Fonts.hpp"
 #include "KeyScript.hpp"
+#include "LayoutSettings.hpp"
 #include "render/BoxRenderer.hpp"
 #include "views/ViewRegistry.hpp"
 #include "workspace/Workspace.hpp"
@@ -23,6 +24,7 @@ struct ViewerOptions {
     std::string comparePath;     // with 'path': open both and compare them
     std::string screenshotPath;  // headless: render, write this PNG, exit
     int width = 1600, height = 900;
+    bool sizeGiven = false;      // --size: else the window takes its remembered or the screen's size
     std::string keys;            // played before the screenshot
     std::string panel;           // side panel tab to show: details, range, search, issues
     std::string view;            // main view to show, by its registry name
@@ -70,6 +72,7 @@ private:
     FontSet m_fonts;
     BoxRenderer m_boxes, m_boxesB;
     Workspace m_workspace;
+    LayoutSettings m_layout;
     DocumentId m_active = 0;          // the document shown (when not the comparison)
     DocumentId m_activateWhenLoaded = 0;
     bool m_comparisonTab = false;     // the comparison is the shown tab

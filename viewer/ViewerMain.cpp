@@ -56,6 +56,7 @@ int RunViewer(int argc, char** argv) {
             options.screenshotPath = path;
         } else if (arg == "--size") {
             const char* size = value();
+            options.sizeGiven = true;
             if (!size || std::sscanf(size, "%dx%d", &options.width, &options.height) != 2 || options.width < 200 ||
                 options.height < 150)
                 return Usage(), 2;

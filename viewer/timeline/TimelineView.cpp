@@ -11,7 +11,6 @@
 
 namespace tracelens {
 namespace {
-constexpr float kHeaderWidthPx = 290.0f;
 constexpr float kMinimapHeightPx = 30.0f;
 constexpr float kRulerHeightPx = 38.0f;
 constexpr float kScrollbarWidthPx = 10.0f;
@@ -194,7 +193,8 @@ void TimelineView::Draw(BoxRenderer& boxes, float frameDt) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 size = ImGui::GetContentRegionAvail();
     m_canvas.headerX0 = origin.x;
-    m_canvas.x0 = origin.x + kHeaderWidthPx;
+    m_headerWidthPx = std::clamp(m_headerWidthPx, 120.0f, std::max(120.0f, size.x - 200.0f));
+    m_canvas.x0 = origin.x + m_headerWidthPx;
     m_canvas.x1 = std::max(m_canvas.x0 + 50.0f, origin.x + size.x - kScrollbarWidthPx);
     m_canvas.minimapY = origin.y;
     m_canvas.rulerY = origin.y + kMinimapHeightPx;

@@ -50,6 +50,9 @@ public:
     // Shows exactly [start, end) (relative ns), even past the trace's ends: a comparison keeps
     // the other timeline on the same aligned times.
     void SetViewRange(double startNs, double endNs);
+    // Width of the track-name column; a person drags its right edge (read it back after Draw).
+    void SetHeaderWidth(float widthPx) { m_headerWidthPx = widthPx; }
+    float headerWidth() const { return m_headerWidthPx; }
     // Whether W/A/S/D, F, Home and Esc act on this timeline (a comparison gives them to one half).
     void SetKeyboardEnabled(bool enabled) { m_keyboardEnabled = enabled; }
     void ShowAll();
@@ -162,6 +165,8 @@ private:
 
     // Navigation state.
     bool m_keyboardEnabled = true;
+    float m_headerWidthPx = 290.0f;
+    bool m_headerResizing = false;
     float m_zoomHeld = 0, m_panHeld = 0;
     bool m_dragging = false, m_rangeDragging = false, m_minimapDragging = false;
     float m_dragStartX = 0, m_dragStartY = 0;

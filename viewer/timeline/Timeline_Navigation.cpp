@@ -103,6 +103,15 @@ void TimelineView::HandleMouse() {
     const bool inMinimap = hovered && mouse.y >= m_canvas.minimapY && mouse.y < m_canvas.rulerY && mouse.x >= m_canvas.x0;
     const bool inRuler = hovered && mouse.y >= m_canvas.rulerY && mouse.y < m_canvas.bodyTop && mouse.x >= m_canvas.x0;
 
+    // The track-name column's right edge: drag it to resize the column.
+    const bool onHeaderEdge = hovered && std::fabs(mouse.x - m_canvas.x0) <= 3.0f && mouse.y >= m_canvas.bodyTop;
+    if (onHeaderEdge || m_headerResizing) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+    if (onHeaderEdge && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) m_headerResizing = true;
+    if (m_headerResizing) {
+        if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) m_headerWidthPx = std::max(120.0f, mouse.x - m_canvas.headerX0);
+        else m_headerResizing = false;
+        return;
+    }
     if (hovered && io.MouseWheel != 0.0f) {
         if (inHeaders || io.KeyShift) {
             m_scrollY -= io.MouseWheel * 3.0f * m_metrics.rowHeight;

@@ -1,6 +1,9 @@
 // The Timeline view of one document: search box and legend, the timeline, and its side panel
 // (details, range statistics, search matches, import issues).
+#include <GLFW/glfw3.h>
 #include <imgui.h>
+
+#include <algorithm>
 
 #include <string>
 
@@ -9,7 +12,7 @@
 namespace tracelens {
 namespace {
 
-constexpr float kSidePanelWidth = 430.0f;
+constexpr float kSplitterWidthPx = 6.0f;
 
 void DrawLegend() {
     const ImVec2 legendAt = ImGui::GetCursorScreenPos();
@@ -66,17 +69,42 @@ void DrawSidePanel(Document& document) {
 
 }  // namespace
 
+// The bar between the timeline and the side panel: drag to resize the panel.
+void DrawSplitter(LayoutSettings& layout, float height, float availableWidth) {
+    ImGui::InvisibleButton("##splitter", ImVec2(kSplitterWidthPx, height));
+    const bool active = ImGui::IsItemActive();
+    if (ImGui::IsItemHovered() || active) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+    if (active) {
+        layout.sidePanelWidth = std::clamp(layout.sidePanelWidth - ImGui::GetIO().MouseDelta.x,
+                                           LayoutSettings::kMinSidePanelWidth, std::max(LayoutSettings::kMinSidePanelWidth,
+                                                                                        availableWidth - 300.0f));
+    }
+    const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(min.x + 2, min.y), ImVec2(max.x - 2, max.y),
+                                              active ? IM_COL32(90, 160, 255, 255) : IM_COL32(60, 64, 74, 255));
+}
+
 void DrawTimelineTab(ViewContext& context) {
     Document& document = *context.document;
+    LayoutSettings& layout = context.layout;
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_B, false)) layout.sidePanelShown = !layout.sidePanelShown;
     DrawToolbar(document);
     const float height = ImGui::GetContentRegionAvail().y;
-    const float timelineWidth = ImGui::GetContentRegionAvail().x - kSidePanelWidth;
+    const float available = ImGui::GetContentRegionAvail().x;
+    const float sideWidth = layout.sidePanelShown ? std::min(layout.sidePanelWidth, available - 300.0f) : 0.0f;
+    const float timelineWidth = available - (layout.sidePanelShown ? sideWidth + kSplitterWidthPx : 0.0f);
     ImGui::BeginChild("timeline", ImVec2(timelineWidth, height), false,
                       ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoScrollbar);
+    document.timeline->SetHeaderWidth(layout.headerWidth);
     document.timeline->Draw(context.boxes, context.frameDt);
+    layout.headerWidth = document.timeline->headerWidth();
     ImGui::EndChild();
+    if (!layout.sidePanelShown) return;
     ImGui::SameLine(0, 0);
-    ImGui::BeginChild("side", ImVec2(kSidePanelWidth, height), true);
+    DrawSplitter(layout, height, available);
+    ImGui::SameLine(0, 0);
+    ImGui::BeginChild("side", ImVec2(sideWidth, height), true);
     DrawSidePanel(document);
     ImGui::EndChild();
 }

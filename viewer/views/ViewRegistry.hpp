@@ -3,6 +3,7 @@
 // shows one document or the comparison of two, and how it draws. Adding a view is one line there.
 #include <vector>
 
+#include "LayoutSettings.hpp"
 #include "render/BoxRenderer.hpp"
 #include "views/ViewCommon.hpp"
 #include "workspace/Workspace.hpp"
@@ -18,6 +19,7 @@ struct ViewContext {
     BoxRenderer& boxesB;         // a second batch, for the lower timeline of a comparison
     float frameDt;
     TimelineRequest& request;    // what the view asks of the document's timeline
+    LayoutSettings& layout;      // panel and column sizes a person chose
 };
 
 enum class ViewScope { kDocument, kComparison };

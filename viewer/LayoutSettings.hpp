@@ -1,0 +1,25 @@
+#pragma once
+// Sizes a person chose, kept between runs in ~/.config/tracelens/layout.txt: the window, the side
+// panel (and whether it is shown), the track-name column. Headless runs neither read nor write it,
+// so that screenshots do not depend on the machine's history.
+#include <string>
+
+namespace tracelens {
+
+struct LayoutSettings {
+    int windowWidth = 0, windowHeight = 0;  // 0: size the first window to the screen
+    float sidePanelWidth = 430.0f;
+    bool sidePanelShown = true;
+    float headerWidth = 290.0f;  // the timeline's track-name column
+
+    static constexpr float kMinSidePanelWidth = 240.0f, kMinHeaderWidth = 120.0f;
+
+    // Reads 'path' ("key value" lines); unknown keys and bad values keep the defaults.
+    static LayoutSettings Load(const std::string& path);
+    // Writes them; returns false when the file cannot be written.
+    bool Save(const std::string& path) const;
+    // ~/.config/tracelens/layout.txt
+    static std::string DefaultPath();
+};
+
+}  // namespace tracelens
