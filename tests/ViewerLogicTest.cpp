@@ -16,6 +16,7 @@
 #include "panels/SearchPanel.hpp"
 #include "timeline/RulerTicks.hpp"
 #include "timeline/SearchIndex.hpp"
+#include "timeline/ValueFormat.hpp"
 #include "timeline/TimelineView.hpp"
 #include "views/OperatorsView.hpp"
 
@@ -265,4 +266,16 @@ TEST_CASE("layout settings come back as saved, and bad or missing values keep th
     CHECK(defaults.windowWidth == 0);
     CHECK(LayoutSettings::Load("/nonexistent/layout.txt").sidePanelShown);
     std::filesystem::remove_all(std::filesystem::path(path).parent_path());
+}
+
+TEST_CASE("counter values read with units, and narrow columns get three significant digits") {
+    CHECK(CounterValueText(2494000, "KB") == "2.49 GB");
+    CHECK(CounterValueText(512, "B") == "512 B");
+    CHECK(CounterValueText(1800, "MHz") == "1800 MHz");
+    CHECK(CounterValueText(123456789, "") == "123 M");
+    CHECK(CounterValueText(0.5, "") == "0.5");
+    CHECK(CompactDuration(3729000) == "3.73 ms");
+    CHECK(CompactDuration(123456) == "123 µs");
+    CHECK(CompactDuration(12) == "12 ns");
+    CHECK(CompactDuration(45678) == "45.7 µs");
 }

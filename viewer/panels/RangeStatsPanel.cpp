@@ -1,5 +1,7 @@
 #include "panels/RangeStatsPanel.hpp"
 
+#include "timeline/ValueFormat.hpp"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -87,23 +89,32 @@ void RangeStatsPanel::DrawContents(TimelineView& timeline) {
                 timeline.RelativeTime(model.firstNs + m_end).c_str(), FormatDuration(m_end - m_start).c_str(), m_tracks.size(),
                 static_cast<unsigned long long>(m_stats.sliceCount));
     ImGui::PopTextWrapPos();
-    if (ImGui::Button("Copy as CSV")) ImGui::SetClipboardText(ToCsv(model, m_stats).c_str());
+    if (ImGui::Button("Copy as CSV")) {
+        ImGui::SetClipboardText(ToCsv(model, m_stats).c_str());
+        m_copiedRows = m_stats.byName.size();
+        m_copiedAt = ImGui::GetTime();
+    }
     ImGui::SameLine();
     if (ImGui::Button("Zoom to range (F)"))
         timeline.ShowRange(static_cast<double>(m_start), static_cast<double>(m_end), true);
+    if (ImGui::GetTime() - m_copiedAt < 3.0) {
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.55f, 1.0f), "copied %zu rows", m_copiedRows);
+    }
+    // Every column in view at the panel's default width: short headers, three significant digits
+    // (the exact figures are in the CSV and the tooltip), the name column taking what is left.
     const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
-                                  ImGuiTableFlags_ScrollX | ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV |
-                                  ImGuiTableFlags_SizingFixedFit;
+                                  ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("range", kColumnCount, flags)) return;
     ImGui::TableSetupScrollFreeze(1, 1);
-    ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthFixed, 170, kName);
+    ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch, 0, kName);
     ImGui::TableSetupColumn("Count", 0, 0, kCount);
     ImGui::TableSetupColumn("Total", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 0, kTotal);
     ImGui::TableSetupColumn("Self", ImGuiTableColumnFlags_PreferSortDescending, 0, kSelf);
-    ImGui::TableSetupColumn("Average", ImGuiTableColumnFlags_PreferSortDescending, 0, kAverage);
+    ImGui::TableSetupColumn("Avg", ImGuiTableColumnFlags_PreferSortDescending, 0, kAverage);
     ImGui::TableSetupColumn("Min", 0, 0, kMin);
     ImGui::TableSetupColumn("Max", ImGuiTableColumnFlags_PreferSortDescending, 0, kMax);
-    ImGui::TableSetupColumn("% of range", ImGuiTableColumnFlags_PreferSortDescending, 0, kShare);
+    ImGui::TableSetupColumn("%", ImGuiTableColumnFlags_PreferSortDescending, 0, kShare);
     ImGui::TableHeadersRow();
     if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty && specs->SpecsCount > 0) {
         m_sortColumn = static_cast<int>(specs->Specs[0].ColumnUserID);
@@ -120,20 +131,20 @@ void RangeStatsPanel::DrawContents(TimelineView& timeline) {
             ImGui::TableNextColumn();
             const std::string_view name = model.Name(s.name);
             ImGui::TextUnformatted(name.data(), name.data() + name.size());
+            const TimeNs averageNs = s.totalNs / static_cast<TimeNs>(std::max<uint64_t>(1, s.count));
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("%.*s\ncount %llu\ntotal %s\nself %s\naverage %s\nmin %s\nmax %s", static_cast<int>(name.size()),
+                                  name.data(), static_cast<unsigned long long>(s.count), FormatDuration(s.totalNs).c_str(),
+                                  FormatDuration(s.selfNs).c_str(), FormatDuration(averageNs).c_str(),
+                                  FormatDuration(s.minNs).c_str(), FormatDuration(s.maxNs).c_str());
             ImGui::TableNextColumn();
             ImGui::Text("%llu", static_cast<unsigned long long>(s.count));
+            for (const TimeNs ns : {s.totalNs, s.selfNs, averageNs, s.minNs, s.maxNs}) {
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(CompactDuration(ns).c_str());
+            }
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(FormatDuration(s.totalNs).c_str());
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(FormatDuration(s.selfNs).c_str());
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(FormatDuration(s.totalNs / static_cast<TimeNs>(std::max<uint64_t>(1, s.count))).c_str());
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(FormatDuration(s.minNs).c_str());
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(FormatDuration(s.maxNs).c_str());
-            ImGui::TableNextColumn();
-            ImGui::Text("%.1f %%", m_end > m_start ? 100.0 * static_cast<double>(s.clippedNs) / static_cast<double>(m_end - m_start) : 0.0);
+            ImGui::Text("%.1f", m_end > m_start ? 100.0 * static_cast<double>(s.clippedNs) / static_cast<double>(m_end - m_start) : 0.0);
         }
     }
     ImGui::EndTable();

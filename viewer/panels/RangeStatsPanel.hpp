@@ -26,6 +26,8 @@ private:
     RangeStatsResult m_stats;     // of the last finished computation
     bool m_valid = false;         // m_start, m_end and m_tracks are what was last asked for
     BackgroundJob<RangeStatsResult> m_job;
+    double m_copiedAt = -100;  // ImGui time of the last Copy as CSV, for its note
+    size_t m_copiedRows = 0;
     int m_sortColumn = 2;
     bool m_sortAscending = false;
 };

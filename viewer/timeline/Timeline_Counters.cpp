@@ -7,6 +7,7 @@
 
 #include "index/RowQuery.hpp"
 #include "timeline/TimelineView.hpp"
+#include "timeline/ValueFormat.hpp"
 
 namespace tracelens {
 
@@ -34,9 +35,7 @@ void TimelineView::DrawCounterTrack(ImDrawList* draw, BoxRenderer& boxes, const 
         const float h = static_cast<float>((bucket.maxValue - minValue) / range) * (bottom - top);
         boxes.Add({x0, bottom - std::max(h, 0.5f), x1, bottom, color.r, color.g, color.b, 0.9f, 3.0f});
     }
-    char scale[64];
-    std::snprintf(scale, sizeof scale, "%.4g", maxValue);
-    m_overlayTexts.push_back({m_canvas.x0 + 4, laneY + 1, scale});
+    m_overlayTexts.push_back({m_canvas.x0 + 4, laneY + 1, CounterValueText(maxValue, m_model.Name(track.counterKey))});
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     if (ImGui::IsItemHovered() && mouse.y >= laneY && mouse.y < laneY + lane.height && mouse.x >= m_canvas.x0) {
         m_hover.counterTrack = lane.track;

@@ -9,6 +9,7 @@
 #include "index/RowQuery.hpp"
 #include "stats/TraceSummary.hpp"
 #include "timeline/TimelineView.hpp"
+#include "timeline/ValueFormat.hpp"
 
 namespace tracelens {
 namespace {
@@ -238,7 +239,8 @@ void TimelineView::DrawHoverTooltip() {
         if (i == 0) return;
         ImGui::BeginTooltip();
         ImGui::Text("%s", m_model.TrackLabel(m_hover.counterTrack).c_str());
-        ImGui::Text("value %.6g at %s", track.counterValue[i - 1], RelativeTime(ts[i - 1]).c_str());
+        ImGui::Text("%s at %s (%.10g %s)", CounterValueText(track.counterValue[i - 1], m_model.Name(track.counterKey)).c_str(),
+                    RelativeTime(ts[i - 1]).c_str(), track.counterValue[i - 1], std::string(m_model.Name(track.counterKey)).c_str());
         ImGui::EndTooltip();
         return;
     }
