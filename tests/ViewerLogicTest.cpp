@@ -279,3 +279,25 @@ TEST_CASE("counter values read with units, and narrow columns get three signific
     CHECK(CompactDuration(12) == "12 ns");
     CHECK(CompactDuration(45678) == "45.7 µs");
 }
+
+TEST_CASE("a jump along a flow keeps the zoom when the target fits, and centres it with context around") {
+    auto model = LoadJson(kTrace);
+    TimelineView timeline(*model);
+    const Flow& flow = model->flows[0];
+    const SliceRef target = timeline.EnclosingSlice(model->FlowToTrack(flow), flow.toTs);
+    REQUIRE(target.valid());
+    timeline.ShowRange(0, 100000, false);  // 100 µs wide; the 40 µs target fits
+    timeline.Reveal(target);
+    CHECK(timeline.state().selected == target);
+    const ViewState& view = timeline.state();
+    CHECK(view.viewEndNs - view.viewStartNs == doctest::Approx(100000));
+    const double start = static_cast<double>(timeline.SliceStart(target) - model->firstNs);
+    const double end = static_cast<double>(timeline.SliceEnd(target) - model->firstNs);
+    CHECK(start > view.viewStartNs);
+    CHECK(end < view.viewEndNs);
+    timeline.ShowRange(0, 1000, false);  // too narrow: zoomed out to the target with context around
+    timeline.Reveal(target);
+    CHECK(timeline.state().viewStartNs < start);
+    CHECK(timeline.state().viewEndNs > end);
+    CHECK(timeline.state().viewEndNs - timeline.state().viewStartNs > 1.5 * (end - start));
+}

@@ -18,7 +18,7 @@ void SliceButton(TimelineView& timeline, const SliceRef& slice, const char* pref
     ImGui::PushID(static_cast<int>(slice.index * 31 + slice.row * 7 + slice.track));
     const std::string label = std::string(prefix) + std::string(name.substr(0, 80)) + "  (" +
                               FormatDuration(timeline.SliceEnd(slice) - timeline.SliceStart(slice)) + ")";
-    if (ImGui::Selectable(label.c_str())) timeline.Select(slice, true);
+    if (ImGui::Selectable(label.c_str())) timeline.Reveal(slice);
     ImGui::PopID();
 }
 
@@ -62,7 +62,9 @@ void DetailsPanel::DrawContents(TimelineView& timeline) {
             ImGui::TableNextColumn();
             ImGui::TextDisabled("%s", key);
             ImGui::TableNextColumn();
+            ImGui::PushTextWrapPos(0);
             ImGui::TextUnformatted(value.c_str());
+            ImGui::PopTextWrapPos();
         };
         rowText("start", timeline.RelativeTime(start));
         rowText("end", timeline.RelativeTime(end));
@@ -92,7 +94,9 @@ void DetailsPanel::DrawContents(TimelineView& timeline) {
         }
     }
     if (ImGui::CollapsingHeader("Event fields")) {
+        ImGui::PushTextWrapPos(0);
         for (const auto& [key, value] : details.fields) ImGui::Text("%s: %s", key.c_str(), value.c_str());
+        ImGui::PopTextWrapPos();
         ImGui::TextDisabled("byte offset %llu in the file", static_cast<unsigned long long>(row.Ref(selected.index)));
     }
     const std::string flowsHeader = "Flows (" + std::to_string(m_flowsOut.size()) + " out, " +
@@ -106,9 +110,10 @@ void DetailsPanel::DrawContents(TimelineView& timeline) {
                 const SliceRef other = timeline.EnclosingSlice(otherTrack, otherTs);
                 ImGui::PushID(static_cast<int>(index));
                 const std::string label = std::string(outgoing ? "→ " : "← ") + std::string(model.Name(model.FlowCategory(flow))) +
-                                          " to " + model.TrackLabel(otherTrack) + " at " + timeline.RelativeTime(otherTs) +
-                                          " (" + FormatDuration(flow.toTs - flow.fromTs) + " later)";
-                if (ImGui::Selectable(label.c_str()) && other.valid()) timeline.Select(other, true);
+                                          (outgoing ? " to " : " from ") + model.TrackLabel(otherTrack) + " at " +
+                                          timeline.RelativeTime(otherTs) + " (" + FormatDuration(flow.toTs - flow.fromTs) +
+                                          (outgoing ? " later)" : " earlier)");
+                if (ImGui::Selectable(label.c_str()) && other.valid()) timeline.Reveal(other);
                 ImGui::PopID();
             }
         };

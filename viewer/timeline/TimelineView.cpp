@@ -125,6 +125,20 @@ void TimelineView::Select(const SliceRef& slice, bool frame) {
     }
 }
 
+void TimelineView::Reveal(const SliceRef& slice) {
+    Select(slice, false);
+    if (!(m_state.selected == slice) || !slice.valid()) return;
+    const double start = static_cast<double>(SliceStart(slice) - m_model.firstNs);
+    const double end = std::max(static_cast<double>(SliceEnd(slice) - m_model.firstNs), start + 50.0);
+    const double width = m_state.viewEndNs - m_state.viewStartNs;
+    if (end - start <= width * 0.6) {
+        const double centre = (start + end) * 0.5;
+        ShowRange(centre - width * 0.5, centre + width * 0.5, false);
+    } else {
+        ShowRange(start - (end - start), end + (end - start), false);
+    }
+}
+
 const EventDetails& TimelineView::Details(uint64_t ref) {
     auto it = m_detailsCache.find(ref);
     if (it != m_detailsCache.end()) return it->second;

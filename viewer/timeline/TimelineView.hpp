@@ -58,6 +58,9 @@ public:
     void ShowAll();
     // Selects a slice and scrolls it into view; a slice of another document is refused.
     void Select(const SliceRef& slice, bool frame);
+    // Selects a slice and shows it with context: the zoom stays when it fits (centred on it),
+    // else it takes the middle third of the view. For jumps along flows and to parents.
+    void Reveal(const SliceRef& slice);
     void ExpandToTrack(uint32_t track);
     // Hidden tracks (right-click ▸ Hide) come back; returns how many were hidden.
     size_t ShowHiddenTracks();
