@@ -11,10 +11,12 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
 
+#include "HelpWindow.hpp"
 #include "render/Screenshot.hpp"
 #include "stats/TraceSummary.hpp"
 
@@ -40,6 +42,15 @@ int g_windowEvents = 0;
 void DropCallback(GLFWwindow*, int count, const char** paths) {
     ++g_windowEvents;
     if (g_app && count > 0) g_app->Open(paths[0]);
+}
+
+// What the Open dialog lists besides folders (unless "every file" is ticked).
+bool IsTraceFileName(const std::string& name) {
+    auto endsWith = [&](const char* suffix) {
+        const size_t n = std::strlen(suffix);
+        return name.size() >= n && name.compare(name.size() - n, n, suffix) == 0;
+    };
+    return endsWith(".json") || endsWith(".json.gz") || endsWith(".csv") || endsWith(".gz");
 }
 
 void CountEvents(GLFWwindow* window) {
@@ -376,6 +387,7 @@ void App::Frame(float dt) {
         m_workspace.Recompare(options);
     }
     DrawOpenDialog();
+    if (m_showHelp) DrawHelp(&m_showHelp);
     if (!ShowingComparison() && ActiveDocument() && ActiveDocument()->timeline->state().showFrameOverlay) DrawFrameOverlay();
 }
 
@@ -558,13 +570,7 @@ void App::DrawMenuBar() {
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {
-        ImGui::Text("W / S    zoom in / out at the mouse (hold: faster)");
-        ImGui::Text("A / D    pan left / right");
-        ImGui::Text("wheel    zoom; Shift+wheel or wheel on names: scroll");
-        ImGui::Text("drag     pan; Shift+drag: range statistics");
-        ImGui::Text("click    select; F: frame selection; Home: everything");
-        ImGui::Text("Ctrl+F   search; Enter / Shift+Enter: next / previous");
-        ImGui::Text("Compare: L syncs the time axes on and off; Tab picks the half the keys move");
+        if (ImGui::MenuItem("Keys and mouse", "? or F1")) m_showHelp = true;
         ImGui::EndMenu();
     }
     if (active) {
@@ -577,6 +583,10 @@ void App::DrawMenuBar() {
     ImGui::EndMenuBar();
     const ImGuiIO& io = ImGui::GetIO();
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_O, false)) m_openDialog = true, m_openToCompare = false;
+    if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) m_showHelp = !m_showHelp;
+    if (!io.WantTextInput)
+        for (const ImWchar c : io.InputQueueCharacters)
+            if (c == '?') m_showHelp = !m_showHelp;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) glfwSetWindowShouldClose(m_window, 1);
     if (active && io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_F, false)) active->views.search.FocusInput();
 }
@@ -601,12 +611,15 @@ void App::DrawOpenDialog() {
     std::error_code ignored;
     std::filesystem::path folder = m_openPath[0] ? std::filesystem::path(m_openPath) : std::filesystem::current_path(ignored);
     if (!std::filesystem::is_directory(folder, ignored)) folder = folder.parent_path();
+    ImGui::Text("in %s", folder.string().c_str());
+    ImGui::SameLine();
+    ImGui::Checkbox("every file", &m_openShowAll);
     ImGui::BeginChild("entries", ImVec2(0, -30), true);
     if (ImGui::Selectable("..")) std::snprintf(m_openPath, sizeof m_openPath, "%s", folder.parent_path().string().c_str());
     std::vector<std::filesystem::directory_entry> entries;
     for (std::filesystem::directory_iterator it(folder, std::filesystem::directory_options::skip_permission_denied, ignored), end;
          !ignored && it != end; it.increment(ignored))
-        entries.push_back(*it);
+        if (m_openShowAll || it->is_directory(ignored) || IsTraceFileName(it->path().filename().string())) entries.push_back(*it);
     std::sort(entries.begin(), entries.end());
     for (const auto& entry : entries) {
         const bool isFolder = entry.is_directory(ignored);

@@ -81,6 +81,8 @@ private:
     bool m_commandLineApplied = false;
     bool m_openDialog = false;
     bool m_openToCompare = false;     // the Open dialog compares what it opens with the shown document
+    bool m_openShowAll = false;       // the Open dialog lists every file, not only traces
+    bool m_showHelp = false;
     char m_openPath[1024] = {};
     std::vector<std::string> m_recent;
     double m_lastCpuMs = 0;

@@ -27,6 +27,7 @@ bool KeyScript::Parse(const std::string& text, std::string* error) {
             else if (name == "Esc") key = GLFW_KEY_ESCAPE;
             else if (name == "Shift") key = GLFW_KEY_LEFT_SHIFT;
             else if (name == "Tab") key = GLFW_KEY_TAB;
+            else if (name == "F1") key = GLFW_KEY_F1;
             if (key == GLFW_KEY_UNKNOWN || close == std::string::npos) {
                 *error = "unknown key name {" + name + "} in --keys";
                 return false;

@@ -14,11 +14,13 @@ namespace {
 
 constexpr float kSplitterWidthPx = 6.0f;
 
-void DrawLegend() {
+// The time classes' fixed colours only mean something in an Ascend trace's Overlap Analysis.
+void DrawLegend(bool timeClasses) {
     const ImVec2 legendAt = ImGui::GetCursorScreenPos();
     float x = legendAt.x;
     ImDrawList* draw = ImGui::GetWindowDrawList();
     for (const LegendEntry& entry : kTimeClassLegend) {
+        if (!timeClasses) break;
         draw->AddRectFilled(ImVec2(x, legendAt.y + 4), ImVec2(x + 12, legendAt.y + 16), PackColor(entry.color), 2.0f);
         draw->AddText(ImVec2(x + 16, legendAt.y + 1), IM_COL32(205, 208, 215, 255), entry.label);
         x += 28 + ImGui::CalcTextSize(entry.label).x;
@@ -34,7 +36,7 @@ void DrawToolbar(Document& document) {
     document.views.search.DrawToolbar(*document.timeline);
     document.views.search.HandleKeys(*document.timeline);
     ImGui::SameLine(0, 30);
-    DrawLegend();
+    DrawLegend(document.hasOverlapAnalysis);
     ImGui::NewLine();
     ImGui::Dummy(ImVec2(0, 2));
 }

@@ -46,6 +46,7 @@ struct Document {
     RankSummary summary;  // built on the loading thread
     std::unique_ptr<TimelineView> timeline;  // built on the loading thread: minimap, counter scales, flows
     DocumentViews views;
+    bool hasOverlapAnalysis = false;  // an Ascend trace with the time classes the legend explains
 
     const TraceModel& model() const { return *rank.model; }
     const RankAnalysis& analysis() const { return *rank.analysis; }

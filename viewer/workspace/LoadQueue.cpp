@@ -45,6 +45,8 @@ void LoadQueue::Run(Job& job, unsigned threads) {
         document->rank = std::move(loaded.value());
         document->summary = SummarizeRank(document->analysis(), &document->model(), job.path);
         document->timeline = std::make_unique<TimelineView>(document->model(), job.id);
+        for (uint32_t p = 0; p < document->model().processes.size(); ++p)
+            document->hasOverlapAnalysis |= document->model().ProcessLabel(p).rfind("Overlap Analysis", 0) == 0;
         if (document->model().report.problemCount > 0) document->views.sideTab = 3;
         job.document = std::move(document);
     }

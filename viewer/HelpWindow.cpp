@@ -1,0 +1,76 @@
+#include "HelpWindow.hpp"
+
+#include <imgui.h>
+
+namespace tracelens {
+namespace {
+
+struct Binding {
+    const char* input;
+    const char* action;
+};
+
+// Every key and mouse action, by where it acts. Keep in step with the README's table.
+const Binding kTimeline[] = {
+    {"W / S", "zoom in / out at the mouse (held: up to 1.6 times faster)"},
+    {"A / D", "pan left / right (held: faster)"},
+    {"wheel", "zoom at the mouse"},
+    {"Shift+wheel, wheel on names", "scroll the tracks"},
+    {"drag", "pan, both directions"},
+    {"double-click", "zoom out"},
+    {"click", "select a slice: Details shows its args, flows, parent and children"},
+    {"Shift+drag", "select a time range on the tracks under it: Range statistics"},
+    {"drag on the ruler", "select a time range on every track; its length shows over the ruler"},
+    {"F", "frame the selection (or the range)"},
+    {"Home", "show everything"},
+    {"Esc", "clear the selection, the range and the search"},
+    {"V", "every flow, or only those of the selected and hovered slices"},
+    {"right-click a track name", "pin it to the top, or hide it"},
+    {"drag a name column's or the side panel's edge", "resize it"},
+    {"minimap: click or drag", "move the view"},
+};
+const Binding kEverywhere[] = {
+    {"Ctrl+F", "search names; Enter / Shift+Enter: next / previous match, wherever the focus is"},
+    {"Ctrl+1 … Ctrl+6", "the views: Timeline, Overview, Operators, Steps, Communication, Memory"},
+    {"Ctrl+B", "hide or show the side panel"},
+    {"Ctrl+O", "open a trace, a rank folder or a kernel_details.csv (or drop it on the window)"},
+    {"Ctrl+Q", "quit"},
+    {"? or F1", "this window"},
+};
+const Binding kCompare[] = {
+    {"Ctrl+1 / Ctrl+2", "the two timelines / the diff"},
+    {"L", "sync the two time axes on or off"},
+    {"Tab", "pick the half the keys move (the mouse over a half picks it too)"},
+    {"click a diff row", "highlight the operator in both timelines, at its first run; right-click: align on it"},
+};
+
+void Section(const char* title, const Binding* bindings, int count) {
+    ImGui::TextColored(ImVec4(0.6f, 0.78f, 1.0f, 1.0f), "%s", title);
+    if (!ImGui::BeginTable(title, 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
+    for (int i = 0; i < count; ++i) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(bindings[i].input);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(bindings[i].action);
+    }
+    ImGui::EndTable();
+    ImGui::Dummy(ImVec2(0, 6));
+}
+
+}  // namespace
+
+void DrawHelp(bool* open) {
+    ImGui::SetNextWindowSize(ImVec2(760, 0), ImGuiCond_Appearing);
+    ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    if (!ImGui::Begin("Keys and mouse", open, ImGuiWindowFlags_NoCollapse)) {
+        ImGui::End();
+        return;
+    }
+    Section("Timeline", kTimeline, IM_ARRAYSIZE(kTimeline));
+    Section("Everywhere", kEverywhere, IM_ARRAYSIZE(kEverywhere));
+    Section("Comparison", kCompare, IM_ARRAYSIZE(kCompare));
+    ImGui::End();
+}
+
+}  // namespace tracelens
