@@ -506,8 +506,14 @@ void App::ApplyRequest(const TimelineRequest& request) {
     if (!document) return;
     TimelineView& timeline = *document->timeline;
     if (request.kind == TimelineRequest::kShowRange) {
-        timeline.ShowRange(static_cast<double>(request.startNs - document->model().firstNs),
-                           static_cast<double>(request.endNs - document->model().firstNs), true);
+        const TimeNs firstNs = document->model().firstNs;
+        timeline.ShowRange(static_cast<double>(request.startNs - firstNs), static_cast<double>(request.endNs - firstNs), true);
+        // Marked, so that the person sees what the jump was to.
+        ViewState& state = timeline.state();
+        state.hasMark = true;
+        state.markStartNs = request.startNs - firstNs;
+        state.markEndNs = request.endNs - firstNs;
+        state.markLabel = request.label;
     } else if (request.kind == TimelineRequest::kHighlightNames) {
         document->views.search.SetNames(timeline, request.names, request.label);
         document->views.sideTab = 2;

@@ -35,6 +35,11 @@ struct ViewState {
     TimeNs rangeStartNs = 0, rangeEndNs = 0;  // relative
     std::vector<uint32_t> rangeTracks;
 
+    // What a jump from another view (a step, an allocation, a communication operator) marked.
+    bool hasMark = false;
+    TimeNs markStartNs = 0, markEndNs = 0;  // relative
+    std::string markLabel;
+
     bool showFlows = true;
     // Every flow of the shown categories (V), instead of those of the selected and hovered
     // slices and the chains they start.

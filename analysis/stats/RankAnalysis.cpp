@@ -95,6 +95,7 @@ RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model) {
         analysis.operatorMemory = std::move(memory.value());
     });
 
+    if (model) analysis.hasTrace = true, analysis.traceStartNs = model->firstNs;
     if (analysis.kernels) analysis.operators = OperatorsFromKernels(*analysis.kernels);
     else if (analysis.opStatistic) analysis.operators = OperatorsFromOpStatistic(*analysis.opStatistic);
     if (model) analysis.overview = OverviewFromOverlapTracks(*model);

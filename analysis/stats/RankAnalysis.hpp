@@ -43,6 +43,10 @@ struct RankAnalysis {
     OperatorTables operators;
     CommunicationTotals communicationTotals;
     std::vector<StepSpan> stepSpans;  // one per steps->rows
+    // The trace's first timestamp, where the timeline counts from: every view shows its times
+    // from the same origin. traceStartNs is 0 without a trace.
+    bool hasTrace = false;
+    TimeNs traceStartNs = 0;
 };
 
 // Reads every analysis file 'files' names, then computes the summaries. 'model' (may be null) is

@@ -264,6 +264,19 @@ void TimelineView::Draw(BoxRenderer& boxes, float frameDt) {
         draw->AddLine(ImVec2(rx0, m_canvas.bodyTop), ImVec2(rx0, m_canvas.bodyBottom), IM_COL32(90, 160, 255, 200));
         draw->AddLine(ImVec2(rx1, m_canvas.bodyTop), ImVec2(rx1, m_canvas.bodyBottom), IM_COL32(90, 160, 255, 200));
     }
+    if (m_state.hasMark) {
+        const float mx0 = static_cast<float>(ToX(static_cast<double>(m_state.markStartNs)));
+        const float mx1 = std::max(mx0 + 2.0f, static_cast<float>(ToX(static_cast<double>(m_state.markEndNs))));
+        draw->AddRectFilled(ImVec2(mx0, m_canvas.bodyTop), ImVec2(mx1, m_canvas.bodyBottom), IM_COL32(255, 196, 64, 28));
+        draw->AddRect(ImVec2(mx0, m_canvas.bodyTop), ImVec2(mx1, m_canvas.bodyBottom), IM_COL32(255, 196, 64, 200), 0, 0, 2.0f);
+        if (!m_state.markLabel.empty()) {
+            const ImVec2 size = ImGui::CalcTextSize(m_state.markLabel.c_str());
+            const float x = std::clamp(mx0 + 4, m_canvas.x0 + 2, m_canvas.x1 - size.x - 8);
+            draw->AddRectFilled(ImVec2(x - 3, m_canvas.bodyTop + 2), ImVec2(x + size.x + 3, m_canvas.bodyTop + 4 + size.y),
+                                IM_COL32(255, 196, 64, 230), 3.0f);
+            draw->AddText(ImVec2(x, m_canvas.bodyTop + 3), IM_COL32(30, 30, 30, 255), m_state.markLabel.c_str());
+        }
+    }
     draw->PopClipRect();
     DrawCursorAndMeasure(draw);
 

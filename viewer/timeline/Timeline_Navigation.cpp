@@ -91,6 +91,7 @@ void TimelineView::HandleKeys(float frameDt) {
     if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
         m_state.selected = {};
         m_state.hasRange = false;
+        m_state.hasMark = false;
     }
 }
 

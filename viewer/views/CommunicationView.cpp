@@ -34,7 +34,7 @@ void CommunicationView::DrawOperators(const RankAnalysis& analysis, TimelineRequ
     ImGui::TableSetupScrollFreeze(2, 1);
     ImGui::TableSetupColumn("Step", ImGuiTableColumnFlags_DefaultSort, 70, kStep);
     ImGui::TableSetupColumn("Operator", ImGuiTableColumnFlags_WidthStretch, 0, kName);
-    ImGui::TableSetupColumn("Start", 0, 100, kStart);
+    ImGui::TableSetupColumn(analysis.hasTrace ? "Start (timeline)" : "Start (from the first)", 0, 100, kStart);
     ImGui::TableSetupColumn("Elapse", ImGuiTableColumnFlags_PreferSortDescending, 90, kElapse);
     ImGui::TableSetupColumn("Transit", ImGuiTableColumnFlags_PreferSortDescending, 90, kTransit);
     ImGui::TableSetupColumn("Wait", ImGuiTableColumnFlags_PreferSortDescending, 90, kWait);
@@ -76,10 +76,12 @@ void CommunicationView::DrawOperators(const RankAnalysis& analysis, TimelineRequ
         });
         m_orderValid = true;
     }
-    // Starts are shown from the first operator's start: the file's clock is the trace's.
+    // Starts are shown on the timeline's axis (from the trace's first timestamp: the file's clock
+    // is the trace's); without a trace, from the first operator, as the column header says.
     TimeNs firstStart = INT64_MAX;
     for (const CommunicationOp& op : ops)
         if (op.hasStart) firstStart = std::min(firstStart, op.startNs);
+    if (analysis.hasTrace) firstStart = analysis.traceStartNs;
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(m_order.size()));
     while (clipper.Step()) {
@@ -96,6 +98,7 @@ void CommunicationView::DrawOperators(const RankAnalysis& analysis, TimelineRequ
                     request.startNs = op.startNs;
                     request.endNs = op.startNs + std::max<TimeNs>(op.elapseNs, 1000);
                     request.switchToTimeline = true;
+                    request.label = op.name;
                 }
             }
             if (ImGui::IsItemHovered())

@@ -46,7 +46,7 @@ bool ValueAt(const MemorySeries& series, TimeNs t, double* value) {
 
 }  // namespace
 
-void MemoryView::DrawCurves(const MemoryRecord& record, float height) {
+void MemoryView::DrawCurves(const MemoryRecord& record, float height, TimeNs originNs) {
     if (m_shown.size() != record.series.size()) {
         // "Active" mostly repeats "Allocated": off at first.
         m_shown.clear();
@@ -98,8 +98,9 @@ void MemoryView::DrawCurves(const MemoryRecord& record, float height) {
         const std::string label = AxisLabel(mb, top);
         draw->AddText(ImVec2(x0 - 6 - ImGui::CalcTextSize(label.c_str()).x, y - 8), IM_COL32(160, 165, 175, 255), label.c_str());
     }
-    const std::string span = "+" + FormatDuration(last - first);
-    draw->AddText(ImVec2(x0, origin.y + plotHeight + 4), IM_COL32(160, 165, 175, 255), "+0 ns");
+    const std::string span = "+" + FormatDuration(last - originNs);
+    const std::string begin = "+" + FormatDuration(first - originNs);
+    draw->AddText(ImVec2(x0, origin.y + plotHeight + 4), IM_COL32(160, 165, 175, 255), begin.c_str());
     draw->AddText(ImVec2(x0 + width - ImGui::CalcTextSize(span.c_str()).x, origin.y + plotHeight + 4), IM_COL32(160, 165, 175, 255),
                   span.c_str());
     for (size_t i = 0; i < record.series.size(); ++i) {
@@ -121,7 +122,7 @@ void MemoryView::DrawCurves(const MemoryRecord& record, float height) {
         const float mouseX = std::clamp(ImGui::GetIO().MousePos.x, x0, x0 + width);
         const TimeNs t = first + static_cast<TimeNs>(static_cast<double>(mouseX - x0) / width * static_cast<double>(last - first));
         draw->AddLine(ImVec2(mouseX, origin.y), ImVec2(mouseX, origin.y + plotHeight), IM_COL32(255, 255, 255, 120));
-        std::string text = "+" + FormatDuration(t - first);
+        std::string text = "+" + FormatDuration(t - originNs);
         for (size_t i = 0; i < record.series.size(); ++i) {
             double value = 0;
             if (m_shown[i] && ValueAt(record.series[i], t, &value))
@@ -131,7 +132,7 @@ void MemoryView::DrawCurves(const MemoryRecord& record, float height) {
     }
 }
 
-void MemoryView::DrawAllocations(const OperatorMemory& memory, TimelineRequest& request) {
+void MemoryView::DrawAllocations(const OperatorMemory& memory, TimelineRequest& request, TimeNs originNs) {
     const std::vector<OperatorAllocation>& allocations = memory.allocations;
     const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                   ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
@@ -184,15 +185,16 @@ void MemoryView::DrawAllocations(const OperatorMemory& memory, TimelineRequest& 
                 request.startNs = a.allocationNs;
                 request.endNs = a.allocationNs + std::max<TimeNs>(held(a), 1000);
                 request.switchToTimeline = true;
+                request.label = a.name + " holds " + Megabytes(a.sizeKb / 1024);
             }
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("click: show the time this memory was held in the timeline");
             ImGui::PopID();
             ImGui::TableNextColumn();
             RightAligned(Megabytes(a.sizeKb / 1024));
             ImGui::TableNextColumn();
-            RightAligned("+" + FormatDuration(a.allocationNs - first));
+            RightAligned("+" + FormatDuration(a.allocationNs - originNs));
             ImGui::TableNextColumn();
-            RightAligned(a.released ? "+" + FormatDuration(a.releaseNs - first) : std::string("not released"));
+            RightAligned(a.released ? "+" + FormatDuration(a.releaseNs - originNs) : std::string("not released"));
             ImGui::TableNextColumn();
             RightAligned(FormatDuration(held(a)) + (a.released ? "" : "+"));
         }
@@ -201,9 +203,21 @@ void MemoryView::DrawAllocations(const OperatorMemory& memory, TimelineRequest& 
 }
 
 void MemoryView::Draw(const RankAnalysis& analysis, TimelineRequest& request) {
-    SectionTitle("Memory over time (memory_record.csv; dots mark each curve's peak)");
+    // Times count from the timeline's origin; without a trace, from the first time of the files.
+    TimeNs originNs = analysis.traceStartNs;
+    if (!analysis.hasTrace) {
+        originNs = INT64_MAX;
+        if (analysis.memoryRecord)
+            for (const MemorySeries& series : analysis.memoryRecord->series)
+                if (!series.timeNs.empty()) originNs = std::min(originNs, series.timeNs.front());
+        if (analysis.operatorMemory)
+            for (const OperatorAllocation& a : analysis.operatorMemory->allocations) originNs = std::min(originNs, a.allocationNs);
+        if (originNs == INT64_MAX) originNs = 0;
+    }
+    SectionTitle(analysis.hasTrace ? "Memory over time (memory_record.csv; dots mark each curve's peak; times on the timeline's axis)"
+                                   : "Memory over time (memory_record.csv; dots mark each curve's peak; times from the first sample)");
     if (analysis.memoryRecord) {
-        DrawCurves(*analysis.memoryRecord, std::max(200.0f, ImGui::GetContentRegionAvail().y * 0.42f));
+        DrawCurves(*analysis.memoryRecord, std::max(200.0f, ImGui::GetContentRegionAvail().y * 0.42f), originNs);
         if (ImGui::BeginTable("peaks", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
             ImGui::TableSetupColumn("Curve", 0, 220);
             ImGui::TableSetupColumn("Peak", 0, 100);
@@ -224,7 +238,7 @@ void MemoryView::Draw(const RankAnalysis& analysis, TimelineRequest& request) {
         DrawMissingFile(kMemoryRecordFile, "The memory curves");
     }
     SectionTitle("Allocations by operator (operator_memory.csv; click one to see it in the timeline)");
-    if (analysis.operatorMemory) DrawAllocations(*analysis.operatorMemory, request);
+    if (analysis.operatorMemory) DrawAllocations(*analysis.operatorMemory, request, originNs);
     else DrawMissingFile(kOperatorMemoryFile, "The allocation table");
 }
 

@@ -14,8 +14,9 @@ public:
     void Draw(const RankAnalysis& analysis, TimelineRequest& request);
 
 private:
-    void DrawCurves(const MemoryRecord& record, float height);
-    void DrawAllocations(const OperatorMemory& memory, TimelineRequest& request);
+    // Times are shown from 'originNs', the timeline's origin (or the data's first time).
+    void DrawCurves(const MemoryRecord& record, float height, TimeNs originNs);
+    void DrawAllocations(const OperatorMemory& memory, TimelineRequest& request, TimeNs originNs);
 
     std::vector<char> m_shown;  // per series
     std::vector<size_t> m_order;

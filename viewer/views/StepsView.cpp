@@ -38,6 +38,7 @@ void StepsView::Choose(const RankAnalysis& analysis, size_t step, TimelineReques
         request.startNs = analysis.stepSpans[step].startNs;
         request.endNs = analysis.stepSpans[step].endNs;
         request.switchToTimeline = true;
+        request.label = "step " + analysis.steps->rows[step].step;
     }
 }
 

@@ -17,7 +17,7 @@ struct TimelineRequest {
     uint32_t document = 0;          // a DocumentId
     TimeNs startNs = 0, endNs = 0;  // absolute, as in the trace (kShowRange)
     std::vector<std::string> names; // exact slice names (kHighlightNames)
-    std::string label;              // what the search box shows
+    std::string label;              // what the search box shows (kHighlightNames), or names the mark (kShowRange)
     bool switchToTimeline = false;
 };
 
