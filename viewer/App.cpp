@@ -44,6 +44,34 @@ void DropCallback(GLFWwindow*, int count, const char** paths) {
     if (g_app && count > 0) g_app->Open(paths[0]);
 }
 
+// A key pressed and released before the next frame (a quick tap while the window waited, or a
+// tool's synthetic key) would never be seen as down by ImGui 1.86, which keeps only whether a key
+// is down: its release is held back to the frame after.
+struct HeldRelease {
+    int key, scancode, mods;
+};
+std::vector<int> g_pressedThisFrame;
+std::vector<HeldRelease> g_heldReleases;
+
+void KeyCallback(GLFWwindow* window, int key, int scancode, int action, int mods) {
+    if (action == GLFW_PRESS) g_pressedThisFrame.push_back(key);
+    if (action == GLFW_RELEASE &&
+        std::find(g_pressedThisFrame.begin(), g_pressedThisFrame.end(), key) != g_pressedThisFrame.end()) {
+        ++g_windowEvents;
+        g_heldReleases.push_back({key, scancode, mods});
+        return;
+    }
+    ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+}
+
+// Before a frame: the releases held back from the frame before reach ImGui now.
+void ReleaseHeldKeys(GLFWwindow* window) {
+    g_pressedThisFrame.clear();
+    std::vector<HeldRelease> releases;
+    releases.swap(g_heldReleases);
+    for (const HeldRelease& r : releases) ImGui_ImplGlfw_KeyCallback(window, r.key, r.scancode, GLFW_RELEASE, r.mods);
+}
+
 // What the Open dialog lists besides folders (unless "every file" is ticked).
 bool IsTraceFileName(const std::string& name) {
     auto endsWith = [&](const char* suffix) {
@@ -118,6 +146,7 @@ bool App::Init(std::string* error) {
     m_fonts = LoadFonts(15.0f);
     CountEvents(m_window);
     ImGui_ImplGlfw_InitForOpenGL(m_window, true);
+    glfwSetKeyCallback(m_window, KeyCallback);  // in front of ImGui's, which it calls
     ImGui_ImplOpenGL3_Init("#version 330 core");
     g_app = this;
     glfwSetDropCallback(m_window, DropCallback);
@@ -169,6 +198,7 @@ void App::Open(const std::string& path) {
 }
 
 bool App::NeedsAnotherFrame() {
+    if (!g_heldReleases.empty()) return true;
     if (m_framesAfterInput > 0) {
         --m_framesAfterInput;  // ImGui settles hover and layout a frame or two after an event
         return true;
@@ -303,6 +333,7 @@ int App::Run(const ViewerOptions& options) {
     for (int frame = 0; !glfwWindowShouldClose(m_window); ++frame) {
         // Nothing moves unless something changed: a person's input wakes the loop, and work in
         // the background (or a key held) keeps it drawing. Idle, the window costs no CPU.
+        ReleaseHeldKeys(m_window);
         if (scripted || NeedsAnotherFrame()) {
             glfwPollEvents();
         } else {

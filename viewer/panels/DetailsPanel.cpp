@@ -62,9 +62,7 @@ void DetailsPanel::DrawContents(TimelineView& timeline) {
             ImGui::TableNextColumn();
             ImGui::TextDisabled("%s", key);
             ImGui::TableNextColumn();
-            ImGui::PushTextWrapPos(0);
             ImGui::TextUnformatted(value.c_str());
-            ImGui::PopTextWrapPos();
         };
         rowText("start", timeline.RelativeTime(start));
         rowText("end", timeline.RelativeTime(end));
