@@ -230,12 +230,15 @@ TEST_CASE("phases that are not drawn are counted, unknown ones reported") {
     auto model = LoadJson(R"([
       {"ph": "P", "name": "sample", "pid": 1, "tid": 1, "ts": 1},
       {"ph": "O", "name": "object", "pid": 1, "tid": 1, "ts": 1, "id": "1"},
-      {"ph": "ZZ", "name": "what", "pid": 1, "tid": 1, "ts": 1}])");
-    CHECK(model->report.eventCount == 3);
+      {"ph": "ZZ", "name": "what", "pid": 1, "tid": 1, "ts": 1},
+      {"ph": "", "name": "nothing", "pid": 1, "tid": 1, "ts": 1}])");
+    CHECK(model->report.eventCount == 4);
     CHECK(model->report.phases.byChar['P'] == 1);
     CHECK(model->report.phases.byChar['O'] == 1);
+    CHECK(model->report.phases.byChar['Z'] == 1);  // read by its first character, as Perfetto does
     CHECK(model->report.phases.other == 1);
-    CHECK(ProblemText(*model) == "4:7: unknown phase \"ZZ\"; event skipped");
+    CHECK(ProblemText(*model) == "4:7: phase \"ZZ\" is longer than one character; read as 'Z', as Perfetto does\n"
+                                 "5:7: unknown phase \"\"; event skipped");
 }
 
 TEST_CASE("metadata sort indices order processes and threads") {

@@ -101,6 +101,7 @@ public:
         m_present |= 1u << field;
     }
     bool Has(EventField field) const { return (m_present >> field) & 1; }
+    bool Empty() const { return m_present == 0; }
     // The raw token, or empty when the event does not have the field.
     std::string_view operator[](EventField field) const {
         return Has(field) ? std::string_view(m_tokens[field].data, m_tokens[field].size) : std::string_view();
@@ -202,13 +203,16 @@ struct ChunkDecoder::Impl {
             slot = {pidEdges, tidEdges, static_cast<uint32_t>(pidToken.size()), static_cast<uint32_t>(tidToken.size()), *pid, *tid};
     }
 
-    // The phase of an event: one ASCII character, or 0 for anything else.
-    char PhaseOf(std::string_view token) {
+    // The phase of an event: one ASCII character, or 0 for anything else. A longer phase is read
+    // by its first character, as Perfetto reads it; '*longer' says so.
+    char PhaseOf(std::string_view token, bool* longer) {
         // As written by every profiler: the character in quotes, nothing to decode.
         if (token.size() >= 3 && token[0] == '"' && token[2] == '"' && token[1] != '\\')
             return static_cast<unsigned char>(token[1]) < 128 ? token[1] : 0;
         const std::string_view ph = DecodeJsonString(token, scratch);
-        return ph.size() == 1 && static_cast<unsigned char>(ph[0]) < 128 ? ph[0] : 0;
+        if (ph.empty() || static_cast<unsigned char>(ph[0]) >= 128 || token.empty() || token[0] != '"') return 0;
+        *longer = ph.size() > 1;
+        return ph[0];
     }
 
     // A pid or tid token: numbers stay numbers; strings of plain digits become numbers too, so
@@ -238,6 +242,14 @@ struct ChunkDecoder::Impl {
         if (ParseScaledDecimal(token, 0, &id->number) == DecimalError::kNone) return true;
         id->text = out->strings.Intern(token);
         return false;
+    }
+
+    // Whether the element starting at 'start' is "{}" (white space allowed inside).
+    static bool IsEmptyObject(const char* start) {
+        if (!start || *start != '{') return false;
+        ++start;
+        while (*start == ' ' || *start == '\n' || *start == '\r' || *start == '\t') ++start;
+        return *start == '}';
     }
 
     struct CachedTrack {
@@ -475,9 +487,14 @@ struct ChunkDecoder::Impl {
         if (auto error = ReadFields(object, fields)) return error;
         ChunkEvents& events = *out;
 
-        const char phase = PhaseOf(fields[kPh]);
+        if (fields.Empty() && IsEmptyObject(eventStart)) return simdjson::SUCCESS;  // JAX/XLA end with {}
+        bool longerPhase = false;
+        const char phase = PhaseOf(fields[kPh], &longerPhase);
         if (phase) {
             ++events.phases.byChar[static_cast<unsigned char>(phase)];
+            if (longerPhase)
+                events.problems.Add(offset, "phase " + Quote(DecodeJsonString(fields[kPh], scratch)) +
+                                                " is longer than one character; read as '" + phase + "', as Perfetto does");
         } else {
             ++events.phases.other;
             events.problems.Add(offset, fields[kPh].empty() ? std::string("event has no \"ph\"; skipped")
@@ -486,7 +503,10 @@ struct ChunkDecoder::Impl {
             return simdjson::SUCCESS;
         }
         EntityId pid, tid;
-        ParseEntities(fields[kPid], fields[kTid], offset, &pid, &tid);
+        // Without a "tid" an event belongs to its process's main thread (tid = pid), as in
+        // Perfetto; metadata without one names the process.
+        const bool tidFromPid = phase != 'M' && !fields.Has(kTid) && fields.Has(kPid);
+        ParseEntities(fields[kPid], tidFromPid ? fields[kPid] : fields[kTid], offset, &pid, &tid);
 
         if (phase == 'M') {
             AddMetadata(fields, TrackFor(pid, tid), offset);

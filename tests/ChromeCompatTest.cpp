@@ -1,0 +1,35 @@
+// What other tools write that Perfetto accepts: each quirk loads as Perfetto reads it, with the
+// exact count and message.
+#include <doctest/doctest.h>
+
+#include "TestSupport.hpp"
+
+using namespace tracelens;
+using namespace tracelens::test;
+
+TEST_CASE("a phase longer than one character is read by its first character, with one problem line") {
+    auto model = LoadJson(R"([{"ph": "XXX", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}])");
+    CHECK(model->sliceCount == 1);
+    CHECK(model->report.phases.byChar['X'] == 1);
+    CHECK(model->report.phases.other == 0);
+    CHECK(ProblemText(*model) == "1:2: phase \"XXX\" is longer than one character; read as 'X', as Perfetto does");
+}
+
+TEST_CASE("a trailing empty event {} (JAX/XLA) is skipped without a word") {
+    auto model = LoadJson(R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}, { }])");
+    CHECK(model->sliceCount == 1);
+    CHECK(model->report.problemCount == 0);
+    CHECK(model->report.eventCount == 2);
+}
+
+TEST_CASE("an event with a pid and no tid belongs to the process's main thread, tid = pid") {
+    auto model = LoadJson(R"([{"ph": "X", "name": "outer", "pid": 7, "ts": 1, "dur": 10},
+                              {"ph": "X", "name": "inner", "pid": 7, "tid": 7, "ts": 2, "dur": 3}])");
+    CHECK(model->report.problemCount == 0);
+    REQUIRE(model->tracks.size() == 1);
+    const Track& track = model->tracks[0];
+    CHECK(track.tid.number == 7);
+    REQUIRE(track.rows.size() == 2);  // nested: outer at depth 0, inner at depth 1
+    CHECK(model->Name(track.rows[0].name[0]) == "outer");
+    CHECK(model->Name(track.rows[1].name[0]) == "inner");
+}
