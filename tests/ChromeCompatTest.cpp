@@ -33,3 +33,16 @@ TEST_CASE("an event with a pid and no tid belongs to the process's main thread, 
     CHECK(model->Name(track.rows[0].name[0]) == "outer");
     CHECK(model->Name(track.rows[1].name[0]) == "inner");
 }
+
+TEST_CASE("a B closed by an E of another name is kept as one slice, and said") {
+    auto model = LoadJson(R"([{"ph": "B", "name": "load", "pid": 1, "tid": 1, "ts": 1},
+                              {"ph": "E", "name": "save", "pid": 1, "tid": 1, "ts": 5},
+                              {"ph": "B", "name": "same", "pid": 1, "tid": 1, "ts": 6},
+                              {"ph": "E", "name": "same", "pid": 1, "tid": 1, "ts": 7},
+                              {"ph": "B", "name": "unnamed end", "pid": 1, "tid": 1, "ts": 8},
+                              {"ph": "E", "pid": 1, "tid": 1, "ts": 9}])");
+    CHECK(model->sliceCount == 3);
+    REQUIRE(model->tracks.size() == 1);
+    CHECK(model->Name(model->tracks[0].rows[0].name[0]) == "load");
+    CHECK(ProblemText(*model) == "2:31: 'E' named \"save\" closes 'B' named \"load\"; kept as one slice named after the 'B'");
+}

@@ -206,6 +206,12 @@ private:
             }
             const RawBoundary begin = open.back();
             open.pop_back();
+            // An 'E' may repeat its 'B''s name; one that names another slice is kept as the pair
+            // Perfetto keeps, and said.
+            if (b.name != 0 && b.name != begin.name) {
+                problems.Add(b.ref, "'E' named \"" + std::string(m_model.strings.Get(b.name)) + "\" closes 'B' named \"" +
+                                        std::string(m_model.strings.Get(begin.name)) + "\"; kept as one slice named after the 'B'");
+            }
             slices.push_back({begin.ts, b.ts - begin.ts, begin.ref, begin.name});
         }
         // Slices that never end are drawn to the end of their thread's last event.
