@@ -46,3 +46,21 @@ TEST_CASE("a B closed by an E of another name is kept as one slice, and said") {
     CHECK(model->Name(model->tracks[0].rows[0].name[0]) == "load");
     CHECK(ProblemText(*model) == "2:31: 'E' named \"save\" closes 'B' named \"load\"; kept as one slice named after the 'B'");
 }
+
+TEST_CASE("a comma before an event's closing brace keeps the event, with a message") {
+    auto model = LoadJson(R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2, },
+                              {"ph": "X", "name": "b", "pid": 1, "tid": 1, "ts": 5, "dur": 2}])");
+    CHECK(model->sliceCount == 2);
+    CHECK(ProblemText(*model) == "1:2: a comma before a closing '}' or ']'; read as if it were not there");
+}
+
+TEST_CASE("raw control characters inside strings keep the event and its text, one message") {
+    auto model = LoadJson("[{\"ph\": \"X\", \"name\": \"two\nlines\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 2},\n"
+                          " {\"ph\": \"X\", \"name\": \"a\ttab\", \"pid\": 1, \"tid\": 1, \"ts\": 5, \"dur\": 2}]");
+    CHECK(model->sliceCount == 2);
+    REQUIRE(model->tracks.size() == 1);
+    CHECK(model->Name(model->tracks[0].rows[0].name[0]) == "two lines");
+    CHECK(model->Name(model->tracks[0].rows[0].name[1]) == "a tab");
+    CHECK(ProblemText(*model) == "1:2: a raw control character (a newline or a tab) inside a string; read as a space "
+                                 "(further ones in this part of the file are not listed)");
+}

@@ -613,6 +613,51 @@ struct ChunkDecoder::Impl {
         return simdjson::SUCCESS;
     }
 
+    // What Chrome's and Perfetto's JSON readers forgive and simdjson does not: a comma before a
+    // closing '}' or ']', and raw control characters (a newline, a tab) inside strings. Repairs a
+    // copy of the event in place, same length, so that every offset stays the file's: the comma
+    // and the control characters become spaces. Decodes it and says what was repaired, the control
+    // characters once per chunk. Returns the error of the repaired event, or the first one when
+    // there was nothing to repair.
+    error_code DecodeRepaired(const char* event, uint64_t length, uint64_t offset, ChunkEvents& events, error_code first) {
+        buffer.resize(length + simdjson::SIMDJSON_PADDING);
+        std::memcpy(buffer.data(), event, length);
+        std::memset(buffer.data() + length, 0, simdjson::SIMDJSON_PADDING);
+        bool commas = false, controls = false, inString = false;
+        for (uint64_t i = 0; i < length; ++i) {
+            char& c = buffer[i];
+            if (inString) {
+                if (c == '\\') ++i;
+                else if (c == '"') inString = false;
+                else if (static_cast<unsigned char>(c) < 0x20) c = ' ', controls = true;
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == ',') {
+                uint64_t next = i + 1;
+                while (next < length && (buffer[next] == ' ' || buffer[next] == '\n' || buffer[next] == '\r' || buffer[next] == '\t'))
+                    ++next;
+                if (next < length && (buffer[next] == '}' || buffer[next] == ']')) c = ' ', commas = true;
+            }
+        }
+        if (!commas && !controls) return first;
+        ondemand::document doc;
+        ondemand::value value;
+        error_code error = parser.iterate(buffer.data(), length, buffer.size()).get(doc);
+        if (!error) error = doc.get_value().get(value);
+        cacheTokens = false;  // the copy is overwritten by the next repair
+        if (!error) error = DecodeEvent(value, offset, buffer.data());
+        cacheTokens = true;
+        if (error) return error;
+        if (commas) events.problems.Add(offset, "a comma before a closing '}' or ']'; read as if it were not there");
+        if (controls && !reportedControlCharacters) {
+            events.problems.Add(offset, "a raw control character (a newline or a tab) inside a string; read as a space "
+                                        "(further ones in this part of the file are not listed)");
+            reportedControlCharacters = true;
+        }
+        return simdjson::SUCCESS;
+    }
+    bool reportedControlCharacters = false;
+
     // Parses one element in place (or from a repaired copy) and decodes it.
     error_code DecodeOne(const char* begin, const char* end, uint64_t offset) {
         const uint64_t readable = text.data() + text.size() + kTextPaddingBytes - begin;
@@ -764,6 +809,7 @@ void ChunkDecoder::DecodeSlow(uint64_t beginOffset, uint64_t stopOffset, ChunkEv
             impl.cacheTokens = true;
             if (!error) out.problems.Add(offsetOf(p), "invalid UTF-8 in the event; bad bytes shown as '?'");
         }
+        if (error) error = impl.DecodeRepaired(p, scan.end - p, offsetOf(p), out, error);
         if (error) {
             out.problems.Add(offsetOf(p), std::string("malformed event: ") + simdjson::error_message(error) + "; skipped");
             const char* next = FindLikelyEventStart(p + 1, scan.end, end);
