@@ -1,7 +1,8 @@
 #include "Fonts.hpp"
 
+#include "InstallPaths.hpp"
+
 #include <imgui.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <string>
@@ -9,20 +10,10 @@
 namespace tracelens {
 namespace {
 
-std::string ExecutableDir() {
-    char path[4096];
-    const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
-    if (length <= 0) return ".";
-    std::string text(path, static_cast<size_t>(length));
-    return text.substr(0, text.rfind('/'));
-}
-
 std::string FindFont(const char* name, const char* systemDir) {
-    const std::string candidates[] = {ExecutableDir() + "/fonts/" + name, ExecutableDir() + "/../fonts/" + name,
-                                      std::string(systemDir) + "/" + name};
-    for (const std::string& candidate : candidates)
-        if (access(candidate.c_str(), R_OK) == 0) return candidate;
-    return "";
+    const std::string dir = ExecutableDir();
+    return FirstReadable({dir + "/fonts/" + name, dir + "/../fonts/" + name, dir + "/../share/tracelens/fonts/" + name,
+                          std::string(systemDir) + "/" + name});
 }
 
 // Latin, Greek, Cyrillic, punctuation and the symbols the UI uses (arrows, ellipsis, µ, ×).

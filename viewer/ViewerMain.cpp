@@ -5,6 +5,7 @@
 #include <string>
 
 #include "App.hpp"
+#include "InstallPaths.hpp"
 
 #ifndef TRACELENS_ASSETS_DIR
 #define TRACELENS_ASSETS_DIR ""
@@ -33,8 +34,12 @@ void Usage() {
                  "  --frame-benchmark  time frames from the whole trace down to 1 µs, print a table, exit\n");
 }
 
+// The bundled sample: in the source tree the build came from, or installed beside the program.
 std::string DefaultSample() {
-    return std::string(TRACELENS_ASSETS_DIR) + "/sample_rank0_ascend_pt";
+    const std::string name = "/sample_rank0_ascend_pt";
+    const std::string found = FirstReadable({std::string(TRACELENS_ASSETS_DIR) + name,
+                                             ExecutableDir() + "/../share/tracelens/assets" + name});
+    return found.empty() ? std::string(TRACELENS_ASSETS_DIR) + name : found;
 }
 
 }  // namespace
