@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "TestSupport.hpp"
+#include "stats/TraceSummary.hpp"
 
 using namespace tracelens;
 using namespace tracelens::test;
@@ -63,4 +64,40 @@ TEST_CASE("raw control characters inside strings keep the event and its text, on
     CHECK(model->Name(model->tracks[0].rows[0].name[1]) == "a tab");
     CHECK(ProblemText(*model) == "1:2: a raw control character (a newline or a tab) inside a string; read as a space "
                                  "(further ones in this part of the file are not listed)");
+}
+
+TEST_CASE("a slice that never ends reaches the end of the trace, holds what follows, and is counted as unfinished") {
+    auto model = LoadJson(R"([{"ph": "B", "name": "hang", "pid": 1, "tid": 1, "ts": 10},
+                              {"ph": "X", "name": "after", "pid": 1, "tid": 1, "ts": 20, "dur": 5},
+                              {"ph": "X", "name": "elsewhere", "pid": 2, "tid": 2, "ts": 1, "dur": 99},
+                              {"ph": "b", "name": "request", "cat": "net", "id": "7", "pid": 2, "tid": 2, "ts": 30},
+                              {"ph": "b", "name": "second", "cat": "net", "id": "8", "pid": 2, "tid": 2, "ts": 40},
+                              {"ph": "e", "name": "second", "cat": "net", "id": "8", "pid": 2, "tid": 2, "ts": 50}])");
+    CHECK(model->lastNs == 100000);  // the end of "elsewhere": open ends do not count
+    REQUIRE(model->unfinished.size() == 2);
+    const Track& thread = model->tracks[model->processes[0].tracks[0]];
+    REQUIRE(thread.rows.size() == 2);
+    CHECK(model->Name(thread.rows[0].name[0]) == "hang");
+    CHECK(thread.rows[0].end[0] == model->lastNs);
+    CHECK(model->Name(thread.rows[1].name[0]) == "after");  // nested inside the open slice
+    CHECK(model->IsUnfinished(model->processes[0].tracks[0], 0, 0));
+    CHECK_FALSE(model->IsUnfinished(model->processes[0].tracks[0], 1, 0));
+    // The unfinished async request keeps its lane to the end; the finished one takes another.
+    bool asyncOpen = false;
+    for (const UnfinishedSlice& u : model->unfinished) {
+        const Row& row = model->tracks[u.track].rows[u.row];
+        CHECK(row.end[u.index] == model->lastNs);
+        asyncOpen |= model->Name(row.name[u.index]) == "request";
+    }
+    CHECK(asyncOpen);
+    CHECK(ProblemText(*model) ==
+          "1:2: 'B' event without a matching 'E'; drawn to the end of the trace as unfinished\n"
+          "4:31: async begin without a matching end; drawn to the end of the trace as unfinished");
+}
+
+TEST_CASE("stats counts unfinished slices apart") {
+    auto model = LoadJson(R"([{"ph": "B", "name": "hang", "pid": 1, "tid": 1, "ts": 10},
+                              {"ph": "X", "name": "done", "pid": 1, "tid": 1, "ts": 20, "dur": 5}])");
+    const std::string json = SummaryToJson(*model, Summarize(*model, 20));
+    CHECK(json.find("\"slices\": 2, \"overlapping_slices\": 0, \"unfinished_slices\": 1,") != std::string::npos);
 }

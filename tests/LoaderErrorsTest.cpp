@@ -67,7 +67,7 @@ TEST_CASE("E without B and B without E are reported and what can be drawn is dra
     CHECK(model->report.unmatchedBegins == 1);
     CHECK(ProblemText(*model) ==
           "2:1: 'E' event without a matching 'B' on its thread; ignored\n"
-          "3:1: 'B' event without a matching 'E'; drawn until the thread's last event");
+          "3:1: 'B' event without a matching 'E'; drawn to the end of the trace as unfinished");
 }
 
 TEST_CASE("invalid UTF-8 in a name keeps the event with the bad bytes replaced") {

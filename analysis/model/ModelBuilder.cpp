@@ -63,6 +63,10 @@ private:
     uint64_t m_refBase = 0;
 };
 
+// The end of a slice that never ended, while the model is built: later than any real time, so
+// that everything after it on its thread nests inside.
+constexpr TimeNs kOpenEndNs = INT64_MAX / 4;
+
 class Builder {
 public:
     Builder(std::vector<ChunkEvents>& chunks, unsigned threads, uint64_t flowSortInPlaceBytes, TraceModel& model)
@@ -81,6 +85,7 @@ public:
         MergeReports();
         OrderForDisplay();
         ComputeSpan();
+        CloseOpenEnds();
         ReleaseSparePages();
     }
 
@@ -214,12 +219,12 @@ private:
             }
             slices.push_back({begin.ts, b.ts - begin.ts, begin.ref, begin.name});
         }
-        // Slices that never end are drawn to the end of their thread's last event.
-        const TimeNs lastTs = boundaries.back().ts;
+        // Slices that never end (a hang, a killed job) stay open: everything after them on the
+        // thread nests inside, and CloseOpenEnds draws them to the end of the trace.
         for (const RawBoundary& begin : open) {
-            problems.Add(begin.ref, "'B' event without a matching 'E'; drawn until the thread's last event");
+            problems.Add(begin.ref, "'B' event without a matching 'E'; drawn to the end of the trace as unfinished");
             ++m_unmatchedBegins;
-            slices.push_back({begin.ts, lastTs - begin.ts, begin.ref, begin.name});
+            slices.push_back({begin.ts, kOpenEndNs - begin.ts, begin.ref, begin.name});
         }
         std::sort(slices.begin(), slices.end(), SliceBefore);
         return slices;
@@ -357,8 +362,8 @@ private:
                 }
             }
             for (const RawAsync& begin : open) {
-                m_extraProblems.Add(begin.ref, "async begin without a matching end; drawn as 0 ns");
-                slicesByProcess[process].push_back({begin.ts, 0, begin.ref, begin.name});
+                m_extraProblems.Add(begin.ref, "async begin without a matching end; drawn to the end of the trace as unfinished");
+                slicesByProcess[process].push_back({begin.ts, kOpenEndNs - begin.ts, begin.ref, begin.name});
             }
             i = groupEnd;
         }
@@ -551,7 +556,10 @@ private:
             for (const Row& row : track.rows) {
                 if (row.size() == 0) continue;
                 first = std::min(first, row.start[0]);
-                last = std::max(last, row.end[row.size() - 1]);
+                // Open ends do not count: they end where the rest of the trace does.
+                size_t i = row.size();
+                while (i > 0 && row.end[i - 1] >= kOpenEndNs) last = std::max(last, row.start[--i]);
+                if (i > 0) last = std::max(last, row.end[i - 1]);
                 m_model.sliceCount += row.size();
             }
             if (!track.instantTs.empty()) {
@@ -572,6 +580,25 @@ private:
         if (first > last) first = last = 0;
         m_model.firstNs = first;
         m_model.lastNs = last;
+    }
+
+    // Slices that never ended reach the end of the trace; the model lists them. An open slice is
+    // always the last of its row (whatever follows nests inside it, or takes another lane), so
+    // the row's ends stay sorted.
+    void CloseOpenEnds() {
+        for (uint32_t t = 0; t < m_model.tracks.size(); ++t) {
+            std::vector<Row>& rows = m_model.tracks[t].rows;
+            for (uint32_t r = 0; r < rows.size(); ++r) {
+                Row& row = rows[r];
+                for (size_t i = row.size(); i > 0 && row.end[i - 1] >= kOpenEndNs; --i) {
+                    row.end[i - 1] = std::max(m_model.lastNs, row.start[i - 1]);
+                    m_model.unfinished.push_back({t, r, static_cast<uint32_t>(i - 1)});
+                }
+                for (size_t k = row.overview.size(); k > 0 && row.overview[k - 1].endNs >= kOpenEndNs; --k)
+                    row.overview[k - 1].endNs = std::max(m_model.lastNs, row.overview[k - 1].startNs);
+            }
+        }
+        std::sort(m_model.unfinished.begin(), m_model.unfinished.end());
     }
 
     std::vector<ChunkEvents>& m_chunks;

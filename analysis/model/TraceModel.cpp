@@ -1,5 +1,7 @@
 #include "model/TraceModel.hpp"
 
+#include <algorithm>
+
 namespace tracelens {
 
 std::string EntityText(const EntityId& id, const StringPool& strings) {
@@ -29,6 +31,10 @@ std::string TraceModel::TrackLabel(uint32_t track) const {
     }
     if (t.name != 0) return std::string(strings.Get(t.name));
     return "Thread " + EntityText(t.tid, strings);
+}
+
+bool TraceModel::IsUnfinished(uint32_t track, uint32_t row, uint32_t index) const {
+    return std::binary_search(unfinished.begin(), unfinished.end(), UnfinishedSlice{track, row, index});
 }
 
 }  // namespace tracelens

@@ -129,6 +129,12 @@ struct ImportReport {
 
 enum class SourceFormat : uint8_t { kChromeJson, kCsv };
 
+// A slice that never ended ('B' without 'E', async begin without end): drawn to the trace's end.
+struct UnfinishedSlice {
+    uint32_t track, row, index;
+    auto operator<=>(const UnfinishedSlice&) const = default;
+};
+
 struct TraceModel {
     std::string path;
     TraceText text;
@@ -142,6 +148,10 @@ struct TraceModel {
     ImportReport report;
     TimeNs firstNs = 0, lastNs = 0;  // earliest timestamp and latest end
     uint64_t sliceCount = 0, instantCount = 0, counterSampleCount = 0;
+    std::vector<UnfinishedSlice> unfinished;  // sorted
+
+    // Whether the slice never ended (it is drawn to lastNs). O(log unfinished).
+    bool IsUnfinished(uint32_t track, uint32_t row, uint32_t index) const;
 
     std::string_view Name(StringId id) const { return strings.Get(id); }
     uint32_t FlowFromTrack(const Flow& flow) const { return flowOrigins[flow.fromOrigin].track; }

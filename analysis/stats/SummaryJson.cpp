@@ -20,6 +20,7 @@ std::string SummaryToJson(const TraceModel& model, const TraceSummary& summary) 
     out += ", \"tracks\": " + std::to_string(summary.tracks);
     out += ", \"slices\": " + std::to_string(summary.slices);
     out += ", \"overlapping_slices\": " + std::to_string(summary.overlappingSlices);
+    out += ", \"unfinished_slices\": " + std::to_string(model.unfinished.size());
     out += ", \"flows\": {\"matched\": " + std::to_string(summary.flowsMatched) +
            ", \"unmatched\": " + std::to_string(summary.flowsUnmatched) + "}";
     out += ", \"counter_samples\": " + std::to_string(summary.counterSamples);
@@ -68,6 +69,7 @@ std::string SummaryToText(const TraceModel& model, const TraceSummary& summary) 
     row("tracks", summary.tracks);
     row("slices", summary.slices);
     if (summary.overlappingSlices) row("overlapping", summary.overlappingSlices);
+    if (!model.unfinished.empty()) row("unfinished (never ended)", model.unfinished.size());
     std::snprintf(line, sizeof line, "  flows         %llu matched, %llu unmatched flow events\n",
                   static_cast<unsigned long long>(summary.flowsMatched),
                   static_cast<unsigned long long>(summary.flowsUnmatched));

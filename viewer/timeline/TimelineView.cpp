@@ -241,6 +241,7 @@ void TimelineView::Draw(BoxRenderer& boxes, float frameDt) {
     boxes.Clear();
     m_labels.clear();
     m_overlayTexts.clear();
+    m_openEnds.clear();
     m_hover = Hover{};
     draw->PushClipRect(ImVec2(origin.x, scrollTop), ImVec2(origin.x + size.x, m_canvas.bodyBottom), true);
     DrawLanes(draw, boxes, m_layout.lanes(), originY, scrollTop, m_canvas.bodyBottom);
@@ -255,6 +256,11 @@ void TimelineView::Draw(BoxRenderer& boxes, float frameDt) {
     // One instanced draw call for every box of the frame, clipped to the slice area.
     draw->PushClipRect(ImVec2(m_canvas.x0, m_canvas.bodyTop), ImVec2(m_canvas.x1, m_canvas.bodyBottom), true);
     boxes.Submit(draw);
+    for (const OpenEnd& open : m_openEnds) {
+        const float mid = (open.y0 + open.y1) * 0.5f, half = (open.y1 - open.y0) * 0.35f;
+        draw->AddLine(ImVec2(open.x - 3, mid - half), ImVec2(open.x + 1, mid), IM_COL32(20, 20, 20, 220), 2.0f);
+        draw->AddLine(ImVec2(open.x + 1, mid), ImVec2(open.x - 3, mid + half), IM_COL32(20, 20, 20, 220), 2.0f);
+    }
     if (m_state.showFlows) DrawFlows(draw, originY, m_canvas.bodyTop);  // under the labels
     DrawLabels(draw);
     if (m_state.hasRange) {

@@ -156,6 +156,10 @@ private:
         std::string text;
     };
     std::vector<OverlayText> m_overlayTexts;  // drawn over the boxes (counter scales)
+    struct OpenEnd {
+        float x, y0, y1;
+    };
+    std::vector<OpenEnd> m_openEnds;  // chevrons at the end of unfinished slices, drawn over the boxes
 
     // Hover: what the mouse is over this frame.
     struct Hover {

@@ -168,6 +168,13 @@ void TimelineView::DrawSliceTrack(ImDrawList* draw, BoxRenderer& boxes, const La
                                   m_state.selected.index == item.first;
             const float style = item.count > 1 && !match ? 1.0f : selected ? 2.0f : 0.0f;
             boxes.Add({x0, y0, x1, y1, color.r, color.g, color.b, color.a, style});
+            // A slice that never ended (a hang is what a person looks for): an open end of
+            // chevrons at the right, where the trace stops.
+            if (item.count == 1 && item.endNs == m_model.lastNs && m_model.IsUnfinished(lane.track, r, item.first)) {
+                const float right = std::min(x1, m_canvas.x1);
+                for (float cx = right - 4.0f; cx > std::max(x0, right - 40.0f); cx -= 7.0f)
+                    m_openEnds.push_back({cx, y0, y1});
+            }
             if (item.count == 1 && x1 - x0 >= kLabelMinWidthPx) {
                 const float luminance = 0.299f * color.r + 0.587f * color.g + 0.114f * color.b;
                 m_labels.push_back({x0, x1, y0, name, luminance > 0.6f});
@@ -253,6 +260,8 @@ void TimelineView::DrawHoverTooltip() {
     const std::string_view name = m_model.Name(row.name[s.index]);
     ImGui::TextUnformatted(name.data(), name.data() + name.size());
     ImGui::PopTextWrapPos();
+    if (end == m_model.lastNs && m_model.IsUnfinished(s.track, s.row, s.index))
+        ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "unfinished: it never ended (no matching end event); drawn to the end of the trace");
     ImGui::Separator();
     ImGui::Text("start     %s", RelativeTime(start).c_str());
     ImGui::Text("duration  %s", FormatDuration(end - start).c_str());
