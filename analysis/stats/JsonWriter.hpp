@@ -43,4 +43,18 @@ private:
     int m_count = 0;
 };
 
+// Writes '[', then each item of 'items' as an object filled by write(object, item), then ']'.
+template <typename Items, typename Write>
+void JsonArrayOfObjects(std::string& out, const Items& items, const Write& write) {
+    out += '[';
+    bool first = true;
+    for (const auto& item : items) {
+        if (!first) out += ", ";
+        first = false;
+        JsonObject object(out);
+        write(object, item);
+    }
+    out += ']';
+}
+
 }  // namespace tracelens

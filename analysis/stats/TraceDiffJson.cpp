@@ -32,12 +32,7 @@ void WriteAlignment(JsonObject& root, const Alignment& alignment) {
 }
 
 void WriteOperators(JsonObject& root, const char* key, const std::vector<OperatorDiff>& rows, bool byName) {
-    std::string& out = root.Key(key);
-    out += '[';
-    for (size_t i = 0; i < rows.size(); ++i) {
-        if (i) out += ", ";
-        const OperatorDiff& row = rows[i];
-        JsonObject object(out);
+    JsonArrayOfObjects(root.Key(key), rows, [&](JsonObject& object, const OperatorDiff& row) {
         if (byName) object.String("name", row.name);
         object.String("type", row.type);
         object.Int("count_a", static_cast<int64_t>(row.countA));
@@ -49,8 +44,7 @@ void WriteOperators(JsonObject& root, const char* key, const std::vector<Operato
         object.Int("diff_ns", row.DiffNs());
         if (const auto ratio = row.Ratio()) object.Real("ratio", *ratio);
         else object.Null("ratio");
-    }
-    out += ']';
+    });
 }
 
 void WriteFigures(JsonObject& object, const OverviewFigures& o) {
@@ -91,12 +85,7 @@ void WriteOverview(JsonObject& root, const TraceDiff& diff) {
 }
 
 void WriteSteps(JsonObject& root, const TraceDiff& diff) {
-    std::string& out = root.Key("steps");
-    out += '[';
-    for (size_t i = 0; i < diff.steps.size(); ++i) {
-        if (i) out += ", ";
-        const StepDiff& row = diff.steps[i];
-        JsonObject object(out);
+    JsonArrayOfObjects(root.Key("steps"), diff.steps, [](JsonObject& object, const StepDiff& row) {
         object.String("step", row.step);
         if (row.inA) object.Int("a_ns", row.aNs);
         else object.Null("a_ns");
@@ -104,23 +93,17 @@ void WriteSteps(JsonObject& root, const TraceDiff& diff) {
         else object.Null("b_ns");
         if (row.inA && row.inB) object.Int("diff_ns", row.DiffNs());
         else object.Null("diff_ns");
-        if (!row.hasPhases) continue;
+        if (!row.hasPhases) return;
         for (int phase = 0; phase < kStepPhaseCount; ++phase) {
             const std::string key = kStepPhaseJsonKeys[phase];
             object.Int((key + "_a").c_str(), row.phasesA[phase]);
             object.Int((key + "_b").c_str(), row.phasesB[phase]);
         }
-    }
-    out += ']';
+    });
 }
 
 void WriteCommunication(JsonObject& root, const TraceDiff& diff) {
-    std::string& out = root.Key("communication");
-    out += '[';
-    for (size_t i = 0; i < diff.communication.size(); ++i) {
-        if (i) out += ", ";
-        const CommunicationDiff& row = diff.communication[i];
-        JsonObject object(out);
+    JsonArrayOfObjects(root.Key("communication"), diff.communication, [](JsonObject& object, const CommunicationDiff& row) {
         object.String("step", row.step);
         object.String("name", row.name);
         object.Int("elapse_ns_a", row.elapseA);
@@ -132,8 +115,7 @@ void WriteCommunication(JsonObject& root, const TraceDiff& diff) {
         object.Int("idle_ns_a", row.idleA);
         object.Int("idle_ns_b", row.idleB);
         object.Int("diff_ns", row.DiffNs());
-    }
-    out += ']';
+    });
 }
 
 std::string SignedDuration(TimeNs ns) { return (ns >= 0 ? "+" : "-") + FormatDuration(ns >= 0 ? ns : -ns); }
