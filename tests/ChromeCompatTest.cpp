@@ -101,3 +101,47 @@ TEST_CASE("stats counts unfinished slices apart") {
     const std::string json = SummaryToJson(*model, Summarize(*model, 20));
     CHECK(json.find("\"slices\": 2, \"overlapping_slices\": 0, \"unfinished_slices\": 1,") != std::string::npos);
 }
+
+TEST_CASE("flows of the newer form (bind_id with flow_out / flow_in) join their slices, and are counted") {
+    auto model = LoadJson(R"([
+      {"ph": "X", "name": "launch", "pid": 1, "tid": 1, "ts": 10, "dur": 5, "bind_id": 42, "flow_out": true},
+      {"ph": "X", "name": "relay", "pid": 1, "tid": 3, "ts": 15, "dur": 2, "bind_id": "42", "flow_in": true, "flow_out": true},
+      {"ph": "X", "name": "kernel", "pid": 1, "tid": 2, "ts": 20, "dur": 5, "bind_id": 42, "flow_in": true},
+      {"ph": "B", "name": "orphan", "pid": 1, "tid": 1, "ts": 30, "bind_id": "43", "flow_out": true},
+      {"ph": "E", "pid": 1, "tid": 1, "ts": 31},
+      {"ph": "X", "name": "plain", "pid": 1, "tid": 1, "ts": 40, "dur": 1, "bind_id": 44}])");
+    CHECK(model->report.problemCount == 0);
+    CHECK(model->sliceCount == 5);
+    CHECK(model->report.matchedFlows == 2);        // launch → relay → kernel
+    CHECK(model->report.unmatchedFlowEvents == 1); // the orphan's start
+    REQUIRE(model->flows.size() == 2);
+    const Flow& first = model->flows[0];
+    CHECK(first.fromTs == 10000);
+    CHECK(first.toTs == 15000);
+    CHECK(model->Name(model->FlowCategory(first)) == "bind_id");
+    CHECK(model->flows[1].fromTs == 15000);
+    CHECK(model->flows[1].toTs == 20000);
+    CHECK(model->tracks[model->FlowFromTrack(first)].tid.number == 1);
+    CHECK(model->tracks[model->FlowToTrack(model->flows[1])].tid.number == 2);
+}
+
+TEST_CASE("bind_id flows whose keys collide are told apart by their bind_id text, also far into the event") {
+    // The ids of LoaderPhasesTest's collision: their keys agree in every category.
+    const std::string farArgs = ", \"args\": {\"pad\": \"" + std::string(70000, 'p') + "\"}";
+    auto slice = [](const char* direction, const char* id, int ts, const std::string& before) {
+        return std::string("{\"ph\": \"X\", \"name\": \"n\", \"pid\": 1, \"tid\": ") + std::to_string(ts) +
+               ", \"ts\": " + std::to_string(ts) + ", \"dur\": 1" + before + ", \"bind_id\": \"" + id + "\", \"" + direction +
+               "\": true}";
+    };
+    const std::string json = "[" + slice("flow_out", "id12187489", 1, "") + ",\n" + slice("flow_out", "id53365378", 2, farArgs) +
+                             ",\n" + slice("flow_in", "id53365378", 3, "") + ",\n" + slice("flow_in", "id12187489", 4, farArgs) + "]";
+    auto model = LoadJson(json);
+    CHECK(model->report.problemCount == 0);
+    CHECK(model->report.unmatchedFlowEvents == 0);
+    REQUIRE(model->flows.size() == 2);
+    CHECK(model->flows[0].fromTs == 1000);
+    CHECK(model->flows[0].toTs == 4000);
+    CHECK(model->flows[1].fromTs == 2000);
+    CHECK(model->flows[1].toTs == 3000);
+    CHECK(DumpModel(*LoadJson(json, 2, 1024)) == DumpModel(*model));
+}

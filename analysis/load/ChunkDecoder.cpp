@@ -90,7 +90,9 @@ struct SeriesKeyHash {
     }
 };
 
-enum EventField : uint8_t { kPh, kName, kCat, kTs, kDur, kPid, kTid, kId, kBp, kScope, kArgs, kFieldCount };
+enum EventField : uint8_t {
+    kPh, kName, kCat, kTs, kDur, kPid, kTid, kId, kBp, kScope, kArgs, kBindId, kFlowIn, kFlowOut, kFieldCount
+};
 
 // The fields of one event, as raw tokens, before the phase says what they mean. Only the mask
 // of present fields is reset for each event: clearing all the tokens cost more than reading them.
@@ -356,6 +358,11 @@ struct ChunkDecoder::Impl {
                     break;
                 case 'b':
                     if (TL_KEY_IS(key, "bp")) fields.Set(kBp, value.raw_json_token());
+                    else if (TL_KEY_IS(key, "bind_id")) fields.Set(kBindId, value.raw_json_token());
+                    break;
+                case 'f':
+                    if (TL_KEY_IS(key, "flow_in")) fields.Set(kFlowIn, value.raw_json_token());
+                    else if (TL_KEY_IS(key, "flow_out")) fields.Set(kFlowOut, value.raw_json_token());
                     break;
                 case 's':
                     if (TL_KEY_IS(key, "s")) fields.Set(kScope, value.raw_json_token());
@@ -480,6 +487,30 @@ struct ChunkDecoder::Impl {
         ++out->flowsPerBucket[FlowBucket(flow.key)];
     }
 
+    // Chrome's flow events v2: a slice with "bind_id" and "flow_out": true starts an arrow that
+    // ends at the slice with the same "bind_id" and "flow_in": true (both: the arrow goes on).
+    // Matched like 's' / 't' / 'f' events bound to the slices themselves, in one category of
+    // their own, since v2 ids join slices whatever their categories.
+    void AddBoundFlow(const EventFields& fields, uint32_t track, TimeNs ts, uint64_t offset, const char* eventStart) {
+        const bool in = TrimToken(fields[kFlowIn]) == "true", outgoing = TrimToken(fields[kFlowOut]) == "true";
+        if (!in && !outgoing) return;
+        const StringId category = out->strings.Intern("bind_id");  // each chunk has its own strings
+        const uint32_t origin = FlowOriginFor(track, category);
+        if (origin == kMaxFlowOrigins) {
+            out->problems.Add(offset, "flow events on more than " + std::to_string(kMaxFlowOrigins) +
+                                          " (thread, category) pairs in one part of the file are not matched; skipped");
+            return;
+        }
+        RawFlow flow{};
+        flow.ts = ts;
+        flow.ref = offset;
+        flow.origin = origin;
+        flow.phase = in && outgoing ? FlowPhase::kStep : outgoing ? FlowPhase::kStart : FlowPhase::kFinish;
+        flow.bindToEnclosing = true;
+        SetFlowId(fields[kBindId], eventStart, category, flow);
+        out->flows.push_back(flow);
+    }
+
     error_code DecodeEvent(ondemand::value element, uint64_t offset, const char* eventStart) {
         ondemand::object object;
         if (auto error = element.get_object().get(object)) return error;
@@ -542,12 +573,14 @@ struct ChunkDecoder::Impl {
                 }
                 // The category of a slice is not kept: it is read from the file when shown.
                 events.AddSlice(track, ts, dur, offset, InternToken(fields[kName]));
+                if (fields.Has(kBindId)) AddBoundFlow(fields, track, ts, offset, eventStart);
                 break;
             }
             case 'B':
             case 'E':
                 events.tracks[track].boundaries.push_back({ts, offset, InternToken(fields[kName]),
                                                            phase == 'B' ? BoundaryKind::kBegin : BoundaryKind::kEnd});
+                if (phase == 'B' && fields.Has(kBindId)) AddBoundFlow(fields, track, ts, offset, eventStart);
                 break;
             case 'b':
             case 'e':

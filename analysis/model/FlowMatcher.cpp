@@ -69,9 +69,10 @@ void SortBucket(RawFlow* begin, RawFlow* end) {
     }
 }
 
-// The raw "id" token (or "id2" object) of the event object at 'event', found by walking its
-// top-level keys: the last one wins, as when the decoder read it. Empty when the walk fails.
-std::string_view ScanFlowIdToken(const char* event, const char* end) {
+// The raw "id" token (or "id2" object; "bind_id" for flows v2) of the event object at 'event',
+// found by walking its top-level keys: the last one wins, as when the decoder read it. Empty
+// when the walk fails.
+std::string_view ScanFlowIdToken(const char* event, const char* end, bool boundFlow) {
     std::string_view token;
     const char* p = SkipWhitespace(event, end);
     if (p >= end || *p != '{') return token;
@@ -84,7 +85,8 @@ std::string_view ScanFlowIdToken(const char* event, const char* end) {
         p = SkipWhitespace(p + 1, end);
         const ScanResult value = SkipValue(p, end);
         if (value.status != ScanStatus::kOk) break;
-        if (name == "id" || (name == "id2" && *p == '{')) token = std::string_view(p, static_cast<size_t>(value.end - p));
+        const bool idKey = boundFlow ? name == "bind_id" : name == "id" || (name == "id2" && *p == '{');
+        if (idKey) token = std::string_view(p, static_cast<size_t>(value.end - p));
         p = SkipWhitespace(value.end, end);
         if (p >= end || *p != ',') break;
         p = SkipWhitespace(p + 1, end);
@@ -99,8 +101,10 @@ constexpr uint64_t kDiscardBytes = 1 << 20;
 }  // namespace
 
 FlowMatcher::FlowMatcher(std::vector<ChunkEvents>& chunks, const std::vector<std::vector<StringId>>& stringRemap,
-                         const std::vector<std::vector<uint32_t>>& trackRemap, std::string_view text)
-    : m_chunks(chunks), m_stringRemap(stringRemap), m_trackRemap(trackRemap), m_text(text) {}
+                         const std::vector<std::vector<uint32_t>>& trackRemap, std::string_view text,
+                         StringId boundFlowCategory)
+    : m_chunks(chunks), m_stringRemap(stringRemap), m_trackRemap(trackRemap), m_text(text),
+      m_boundFlowCategory(boundFlowCategory) {}
 
 // Every chunk's (track, category) pairs in the model's ids, numbered once across the trace.
 void FlowMatcher::MapOrigins() {
@@ -363,7 +367,11 @@ void FlowMatcher::MergeArrows(std::vector<SortedArrows>& runs, PodArray<Flow>& f
 // The id text of a flow event, for settling hash collisions.
 std::string_view FlowMatcher::IdText(const RawFlow& flow) const {
     const char* const end = m_text.data() + m_text.size();
-    if (flow.idOffset == kIdTooFar) return FlowIdText(ScanFlowIdToken(m_text.data() + flow.ref, end));
+    if (flow.idOffset == kIdTooFar) {
+        const bool bound = m_boundFlowCategory != 0 && flow.origin != kNoFlowOrigin &&
+                           m_origins[flow.origin].category == m_boundFlowCategory;
+        return FlowIdText(ScanFlowIdToken(m_text.data() + flow.ref, end, bound));
+    }
     const char* const token = m_text.data() + flow.ref + flow.idOffset;
     return FlowIdText(std::string_view(token, static_cast<size_t>(SkipValue(token, end).end - token)));
 }

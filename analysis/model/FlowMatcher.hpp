@@ -18,8 +18,10 @@ class FlowMatcher {
 public:
     // 'stringRemap' and 'trackRemap' turn a chunk's string ids and track indices into the
     // model's; 'text' is the trace, where ids are read back to settle hash collisions.
+    // 'boundFlowCategory' is the model's id of "bind_id", the category of flows v2 (0: none),
+    // whose ids are read from their "bind_id" key.
     FlowMatcher(std::vector<ChunkEvents>& chunks, const std::vector<std::vector<StringId>>& stringRemap,
-                const std::vector<std::vector<uint32_t>>& trackRemap, std::string_view text);
+                const std::vector<std::vector<uint32_t>>& trackRemap, std::string_view text, StringId boundFlowCategory);
 
     // Moves every chunk's flow events, with model ids, into one array ordered by
     // bucket, on 'threads' threads (Finish uses as many); each chunk's own array is released as
@@ -61,6 +63,7 @@ private:
     const std::vector<std::vector<StringId>>& m_stringRemap;
     const std::vector<std::vector<uint32_t>>& m_trackRemap;
     std::string_view m_text;
+    StringId m_boundFlowCategory;
     std::vector<FlowOrigin> m_origins;                 // the model's tracks and strings
     std::vector<std::vector<uint32_t>> m_originRemap;  // per chunk: its origin index -> m_origins index
     uint64_t m_dropped = 0;
