@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "stats/JsonWriter.hpp"
+#include "stats/OverviewJson.hpp"
 #include "stats/RankAnalysis.hpp"
 #include "stats/TraceSummary.hpp"
 
@@ -41,12 +41,7 @@ void WriteOverview(JsonObject& rank, const RankAnalysis& analysis) {
     const OverviewFigures& o = analysis.overview;
     JsonObject overview(out);
     overview.String("source", o.source);
-    overview.Int("computing_ns", o.computingNs);
-    overview.Int("pure_computing_ns", o.pureComputingNs);
-    overview.Int("communication_overlapped_ns", o.commOverlappedNs);
-    overview.Int("communication_not_overlapped_ns", o.commNotOverlappedNs);
-    overview.Int("free_ns", o.freeNs);
-    overview.Int("total_ns", o.totalNs);
+    WriteOverviewFigures(overview, o);
 }
 
 void WriteSteps(JsonObject& rank, const RankAnalysis& analysis) {

@@ -1,7 +1,7 @@
 // TraceDiff as JSON for other tools and as text for a terminal.
 #include <cstdio>
 
-#include "stats/JsonWriter.hpp"
+#include "stats/OverviewJson.hpp"
 #include "stats/TraceDiff.hpp"
 #include "stats/TraceSummary.hpp"
 
@@ -47,15 +47,6 @@ void WriteOperators(JsonObject& root, const char* key, const std::vector<Operato
     });
 }
 
-void WriteFigures(JsonObject& object, const OverviewFigures& o) {
-    object.Int("computing_ns", o.computingNs);
-    object.Int("pure_computing_ns", o.pureComputingNs);
-    object.Int("communication_overlapped_ns", o.commOverlappedNs);
-    object.Int("communication_not_overlapped_ns", o.commNotOverlappedNs);
-    object.Int("free_ns", o.freeNs);
-    object.Int("total_ns", o.totalNs);
-}
-
 void WriteOverview(JsonObject& root, const TraceDiff& diff) {
     JsonObject object(root.Key("overview"));
     for (const auto& [key, figures] : {std::pair{"a", &diff.overviewA}, std::pair{"b", &diff.overviewB}}) {
@@ -65,7 +56,7 @@ void WriteOverview(JsonObject& root, const TraceDiff& diff) {
         }
         JsonObject side(object.Key(key));
         side.String("source", figures->source);
-        WriteFigures(side, *figures);
+        WriteOverviewFigures(side, *figures);
     }
     if (!diff.overviewA.valid || !diff.overviewB.valid) {
         object.Null("diff");
@@ -81,7 +72,7 @@ void WriteOverview(JsonObject& root, const TraceDiff& diff) {
     delta.freeNs = b.freeNs - a.freeNs;
     delta.totalNs = b.totalNs - a.totalNs;
     JsonObject side(object.Key("diff"));
-    WriteFigures(side, delta);
+    WriteOverviewFigures(side, delta);
 }
 
 void WriteSteps(JsonObject& root, const TraceDiff& diff) {
