@@ -90,6 +90,8 @@ void DrawCompareTimelines(ViewContext& context) {
     }
     a.timeline->SetKeyboardEnabled(!view.focusB);
     b.timeline->SetKeyboardEnabled(view.focusB);
+    a.timeline->SetRulerShiftNs(0);
+    b.timeline->SetRulerShiftNs(-shift);  // B's ruler reads A's times at the aligned moments
 
     const float halfHeight = std::floor((ImGui::GetContentRegionAvail().y - 2 * kHeaderHeightPx - 4) * 0.5f);
     DrawHeader("A", a, !view.focusB, "");

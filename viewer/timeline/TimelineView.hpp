@@ -53,6 +53,9 @@ public:
     // Width of the track-name column; a person drags its right edge (read it back after Draw).
     void SetHeaderWidth(float widthPx) { m_headerWidthPx = widthPx; }
     float headerWidth() const { return m_headerWidthPx; }
+    // Added to this timeline's relative times on its ruler: a comparison shows B's ruler on A's
+    // axis (0: the trace's own).
+    void SetRulerShiftNs(double shiftNs) { m_rulerShiftNs = shiftNs; }
     // Whether W/A/S/D, F, Home and Esc act on this timeline (a comparison gives them to one half).
     void SetKeyboardEnabled(bool enabled) { m_keyboardEnabled = enabled; }
     void ShowAll();
@@ -173,6 +176,7 @@ private:
     // Navigation state.
     bool m_keyboardEnabled = true;
     float m_headerWidthPx = 290.0f;
+    double m_rulerShiftNs = 0;
     bool m_headerResizing = false;
     float m_zoomHeld = 0, m_panHeld = 0;
     bool m_dragging = false, m_rangeDragging = false, m_minimapDragging = false;

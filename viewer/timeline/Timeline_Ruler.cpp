@@ -37,7 +37,9 @@ std::string AbsoluteText(TimeNs ns) {
 void TimelineView::DrawRuler(ImDrawList* draw) {
     const float y0 = m_canvas.rulerY, y1 = m_canvas.bodyTop;
     draw->AddRectFilled(ImVec2(m_canvas.headerX0, y0), ImVec2(m_canvas.x1 + 12, y1), IM_COL32(34, 37, 43, 255));
-    const RulerLayout ruler = LayoutRuler(m_state.viewStartNs, m_state.viewEndNs, m_canvas.x1 - m_canvas.x0, kMinTickSpacingPx,
+    // Labels count on the ruler's axis: the trace's own, or another timeline's it is aligned to.
+    const RulerLayout ruler = LayoutRuler(m_state.viewStartNs + m_rulerShiftNs, m_state.viewEndNs + m_rulerShiftNs,
+                                          m_canvas.x1 - m_canvas.x0, kMinTickSpacingPx,
                                           [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; });
     draw->PushClipRect(ImVec2(m_canvas.x0, y0), ImVec2(m_canvas.x1, m_canvas.bodyBottom), true);
     for (const RulerTick& tick : ruler.ticks) {
@@ -85,7 +87,7 @@ void TimelineView::DrawCursorAndMeasure(ImDrawList* draw) {
                             mouse.y >= m_canvas.rulerY && mouse.y <= m_canvas.bodyBottom;
     if (overCanvas && !m_dragging) {
         draw->AddLine(ImVec2(mouse.x, y0), ImVec2(mouse.x, m_canvas.bodyBottom), IM_COL32(255, 255, 255, 70));
-        const std::string time = CursorLabel(ToRelativeNs(mouse.x), 1.0 / m_canvas.pxPerNs);
+        const std::string time = CursorLabel(ToRelativeNs(mouse.x) + m_rulerShiftNs, 1.0 / m_canvas.pxPerNs);
         const float textWidth = ImGui::CalcTextSize(time.c_str()).x;
         const float x = std::min(mouse.x + 4, m_canvas.x1 - textWidth - 6);
         draw->AddRectFilled(ImVec2(x - 2, y1 - 20), ImVec2(x + textWidth + 4, y1 - 3), IM_COL32(60, 64, 74, 255), 3.0f);

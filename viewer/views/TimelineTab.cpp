@@ -99,6 +99,7 @@ void DrawTimelineTab(ViewContext& context) {
     ImGui::BeginChild("timeline", ImVec2(timelineWidth, height), false,
                       ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoScrollbar);
     document.timeline->SetHeaderWidth(layout.headerWidth);
+    document.timeline->SetRulerShiftNs(0);  // alone, a timeline counts from its own start
     document.timeline->Draw(context.boxes, context.frameDt);
     layout.headerWidth = document.timeline->headerWidth();
     ImGui::EndChild();
