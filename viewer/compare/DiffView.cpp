@@ -231,7 +231,7 @@ bool StepPicker(const char* label, const RankSummary& summary, int* index) {
     return changed;
 }
 
-void DrawStepControls(ViewContext& context, const Comparison& comparison) {
+void DrawStepControls(ViewContext& context) {
     CompareViewState& view = context.comparison->view;
     // The pickers list the whole runs' steps, also while the diff covers one step only.
     const Document* a = context.workspace.Find(context.comparison->a);
@@ -249,7 +249,6 @@ void DrawStepControls(ViewContext& context, const Comparison& comparison) {
     options.align.stepB = stepB;
     if (view.onlySteps) options.stepA = stepA, options.stepB = stepB;
     view.requested = options;
-    (void)comparison;
 }
 
 }  // namespace
@@ -264,7 +263,7 @@ void DrawDiffView(ViewContext& context) {
     ImGui::Text("A  %s   (operators from %s)", comparison->a.path.c_str(), comparison->a.operatorSource.c_str());
     ImGui::Text("B  %s   (operators from %s)", comparison->b.path.c_str(), comparison->b.operatorSource.c_str());
     if (!comparison->note.empty()) ImGui::TextColored(kSlower, "%s", comparison->note.c_str());
-    DrawStepControls(context, *comparison);
+    DrawStepControls(context);
     ImGui::Separator();
     const float height = ImGui::GetContentRegionAvail().y;
     const float width = ImGui::GetContentRegionAvail().x;
