@@ -3,11 +3,16 @@
 #include "CompareCommand.hpp"
 
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 
+#include "cluster/Cluster.hpp"
+#include "cluster/ClusterFolder.hpp"
+#include "cluster/ClusterJson.hpp"
 #include "load/RankDirectory.hpp"
 #include "load/TraceLoader.hpp"
 #include "stats/RankAnalysis.hpp"
@@ -35,6 +40,17 @@ int RunStatsCommand(int argc, char** argv) {
     if (path.empty()) {
         std::fprintf(stderr, "usage: tracelens stats PATH [--json] [--top N]\n       tracelens stats --compare A B [--json]\n");
         return 2;
+    }
+    // A cluster folder: the cluster's summary, under its own key.
+    if (IsClusterDirectory(path)) {
+        auto cluster = LoadCluster(path, std::max(1u, std::thread::hardware_concurrency()));
+        if (!cluster.ok()) {
+            std::fprintf(stderr, "%s\n", cluster.message().c_str());
+            return 1;
+        }
+        const std::string text = json ? "{\"cluster\": " + ClusterToJson(cluster.value()) + "}\n" : ClusterToText(cluster.value());
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return 0;
     }
     // A rank folder adds its summaries (overview, operators, steps, communication) to the trace's.
     std::optional<RankFiles> rank;

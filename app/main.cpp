@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "StatsCommand.hpp"
+#include "SummarizeCommand.hpp"
 
 #ifdef TRACELENS_HAS_VIEWER
 #include "ViewerMain.hpp"
@@ -10,6 +11,7 @@
 
 int main(int argc, char** argv) {
     if (argc >= 2 && std::strcmp(argv[1], "stats") == 0) return tracelens::RunStatsCommand(argc, argv);
+    if (argc >= 2 && std::strcmp(argv[1], "summarize") == 0) return tracelens::RunSummarizeCommand(argc, argv);
 #ifdef TRACELENS_HAS_VIEWER
     return tracelens::RunViewer(argc, argv);
 #else

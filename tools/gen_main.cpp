@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "ClusterGenerator.hpp"
 #include "TraceGenerator.hpp"
 
 namespace {
@@ -20,14 +21,20 @@ void Usage() {
                  "  communication_matrix.json, memory_record.csv and operator_memory.csv\n"
                  "  --compare-pair writes the rank folders DIR/a (rank 0) and DIR/b (rank 1), B with planted\n"
                  "  differences: MatMul twice as slow, DropOutDoMask only on B, step 3 with 3 ms more free time,\n"
-                 "  and a clock 5 s ahead\n");
+                 "  and a clock 5 s ahead\n"
+                 "       tracelens-gen --cluster DIR [--ranks N] [--steps S] [--seed S] [--ranks-per-node K]\n"
+                 "                     [--slow-rank R] [--slow-link SRC-DST]\n"
+                 "  --cluster writes DIR/rank_R_ascend_pt for R in 0..N-1 (default 16 ranks, 10 steps, 8 per node): one\n"
+                 "  synchronous job; --slow-rank makes R compute 25 %% longer (the others wait for it), --slow-link runs\n"
+                 "  the link SRC->DST (a ring neighbour or a peer in the same node) at a quarter of its bandwidth\n");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     tracelens::GeneratorOptions options;
-    std::string out, rankDir, pairDir;
+    std::string out, rankDir, pairDir, clusterDir;
+    tracelens::ClusterOptions cluster;
     for (int i = 1; i < argc; ++i) {
         auto next = [&]() -> const char* {
             if (i + 1 >= argc) {
@@ -43,10 +50,34 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--out")) out = next();
         else if (!std::strcmp(argv[i], "--rank-dir")) rankDir = next();
         else if (!std::strcmp(argv[i], "--compare-pair")) pairDir = next();
+        else if (!std::strcmp(argv[i], "--cluster")) clusterDir = next();
+        else if (!std::strcmp(argv[i], "--ranks")) cluster.ranks = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+        else if (!std::strcmp(argv[i], "--steps")) cluster.steps = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+        else if (!std::strcmp(argv[i], "--ranks-per-node")) cluster.ranksPerNode = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+        else if (!std::strcmp(argv[i], "--slow-rank")) cluster.slowRank = std::atoi(next());
+        else if (!std::strcmp(argv[i], "--slow-link")) {
+            if (std::sscanf(next(), "%d-%d", &cluster.slowLinkSrc, &cluster.slowLinkDst) != 2) {
+                Usage();
+                return 2;
+            }
+        }
         else {
             Usage();
             return 2;
         }
+    }
+    if (!clusterDir.empty()) {
+        cluster.seed = options.seed;
+        std::string error;
+        uint64_t bytes = 0;
+        if (!out.empty() || !rankDir.empty() || !pairDir.empty() || !tracelens::WriteCluster(cluster, clusterDir, &error, &bytes)) {
+            if (error.empty()) Usage();
+            else std::fprintf(stderr, "%s\n", error.c_str());
+            return error.empty() ? 2 : 1;
+        }
+        std::fprintf(stderr, "%s: %u ranks, %u steps, %llu bytes\n", clusterDir.c_str(), cluster.ranks, cluster.steps,
+                     static_cast<unsigned long long>(bytes));
+        return 0;
     }
     if ((out.empty() + rankDir.empty() + pairDir.empty()) != 2 || options.streams == 0) {
         Usage();

@@ -297,6 +297,22 @@ void ReadTimeInfo(NestedReader& reader, od::object info, CommunicationOp& op) {
     }
 }
 
+// The sections of one operator's object: "Communication Time Info", "Communication Bandwidth Info".
+void ReadOpSections(NestedReader& reader, od::object body, CommunicationOp& op) {
+    for (auto section : body) {
+        std::string_view sectionName;
+        od::object sectionBody;
+        if (section.unescaped_key().get(sectionName)) return reader.Stop(simdjson::TAPE_ERROR, "operator");
+        if (auto error = section.value().get_object().get(sectionBody)) {
+            if (NestedReader::Structural(error)) return reader.Stop(error, "operator");
+            continue;
+        }
+        if (sectionName == "Communication Time Info") ReadTimeInfo(reader, sectionBody, op);
+        else if (sectionName == "Communication Bandwidth Info") ReadBandwidth(reader, sectionBody, op);
+        if (reader.stopped()) return;
+    }
+}
+
 // "0-1" → 0, 1
 bool ParseLinkKey(std::string_view key, int* src, int* dst) {
     const size_t dash = key.find('-');
@@ -333,19 +349,45 @@ Status ParseCommunicationJson(std::string_view text, const std::string& name, Co
             op.kind = kind;
             op.isTotal = key == "Total Op Info";
             SplitKey(key, &op.name, &op.group);
-            for (auto section : body) {
-                std::string_view sectionName;
-                od::object sectionBody;
-                if (section.unescaped_key().get(sectionName)) return reader.Stop(simdjson::TAPE_ERROR, "operator");
-                if (auto error = section.value().get_object().get(sectionBody)) {
+            ReadOpSections(reader, body, op);
+            data.ops.push_back(std::move(op));  // kept even when cut short: what was read is right
+        },
+        &fatal);
+    return Finish(text, name, ok, fatal, problems);
+}
+
+Status ParseClusterCommunicationJson(std::string_view text, const std::string& name, CommunicationOps& data) {
+    std::vector<ImportProblem>& problems = data.problems;
+    NestedReader reader(text, problems);
+    std::string fatal;
+    const bool ok = reader.Walk(
+        [&](const std::string& group, const std::string& step, std::string_view key, od::object ranks) {
+            const std::string opKey(key);
+            for (auto rankField : ranks) {
+                std::string_view rankKey;
+                od::object body;
+                if (rankField.unescaped_key().get(rankKey)) return reader.Stop(simdjson::TAPE_ERROR, "operator");
+                int64_t rank = -1;
+                const bool rankOk = ParseScaledDecimal(rankKey, 0, &rank) == DecimalError::kNone && rank >= 0 && rank < 1 << 24;
+                const std::string rankCopy(rankKey);
+                if (auto error = rankField.value().get_object().get(body)) {
                     if (NestedReader::Structural(error)) return reader.Stop(error, "operator");
                     continue;
                 }
-                if (sectionName == "Communication Time Info") ReadTimeInfo(reader, sectionBody, op);
-                else if (sectionName == "Communication Bandwidth Info") ReadBandwidth(reader, sectionBody, op);
-                if (reader.stopped()) break;
+                if (!rankOk) {
+                    reader.NoteAt(nullptr, "rank \"" + rankCopy.substr(0, 40) + "\" is not a rank id; skipped");
+                    continue;
+                }
+                CommunicationOp op;
+                op.step = step;
+                op.kind = group;
+                op.rank = static_cast<int>(rank);
+                op.isTotal = opKey == "Total Op Info";
+                SplitKey(opKey, &op.name, &op.group);
+                ReadOpSections(reader, body, op);
+                data.ops.push_back(std::move(op));
+                if (reader.stopped()) return;
             }
-            data.ops.push_back(std::move(op));  // kept even when cut short: what was read is right
         },
         &fatal);
     return Finish(text, name, ok, fatal, problems);

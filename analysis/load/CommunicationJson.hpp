@@ -33,6 +33,7 @@ struct CommunicationOp {
     std::string name;   // "hcom_allReduce__586_0_1"; "Total Op Info" for the summary entry
     std::string group;  // the hash after '@', empty for the summary
     bool isTotal = false;
+    int rank = -1;      // the rank it ran on: cluster_communication.json only
     bool hasStart = false;
     TimeNs startNs = 0;  // µs since the epoch in the file, exact
     TimeNs elapseNs = 0, transitNs = 0, waitNs = 0, syncNs = 0, idleNs = 0;
@@ -68,7 +69,14 @@ struct CommunicationMatrix {
 // Fails only when the text is not a JSON object at all.
 Status ParseCommunicationJson(std::string_view paddedText, const std::string& name, CommunicationOps& data);
 
-// Reads communication_matrix.json into data.links, with the same rules.
+// Reads msprof-analyze's cluster_communication.json ({ group: { step: { op: { rank: {…} } } } })
+// into data.ops, one per operator and rank, with the same rules: 'kind' holds the group ("p2p",
+// "(0, 1, 2, 3)") and 'rank' the rank.
+Status ParseClusterCommunicationJson(std::string_view paddedText, const std::string& name, CommunicationOps& data);
+
+// Reads communication_matrix.json into data.links, with the same rules. msprof-analyze's
+// cluster_communication_matrix.json has the same shape with the group where the step is and the
+// step where the kind is.
 Status ParseCommunicationMatrixJson(std::string_view paddedText, const std::string& name, CommunicationMatrix& data);
 
 }  // namespace tracelens

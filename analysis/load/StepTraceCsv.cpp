@@ -13,6 +13,10 @@ const std::array<const char*, kStepPhaseCount> kStepPhaseJsonKeys = {
     "computing_ns", "communication_not_overlapped_ns", "overlapped_ns", "communication_ns", "free_ns", "stage_ns",
     "bubble_ns", "communication_not_overlapped_exclude_receive_ns", "preparing_ns"};
 
+TimeNs StepWallNs(const StepRow& row) {
+    return SaturatingAdd(SaturatingAdd(row.ns[kStepComputing], row.ns[kStepCommNotOverlapped]), row.ns[kStepFree]);
+}
+
 TimeNs StepTrace::Total(StepPhase phase) const {
     TimeNs total = 0;
     for (const StepRow& row : rows) total = SaturatingAdd(total, row.ns[phase]);
@@ -25,6 +29,7 @@ Result<StepTrace> ParseStepTraceCsv(std::string_view text, const std::string& na
     if (header.empty()) return Status::Error(name + ": error: the file is empty");
     std::vector<std::string_view> fields;
     const int stepColumn = FindColumn(header, "Step");
+    const int typeColumn = FindColumn(header, "Type"), indexColumn = FindColumn(header, "Index");
     std::array<int, kStepPhaseCount> columns{};
     StepTrace trace;
     for (int phase = 0; phase < kStepPhaseCount; ++phase) {
@@ -37,6 +42,8 @@ Result<StepTrace> ParseStepTraceCsv(std::string_view text, const std::string& na
     while (reader.Next(fields, &offset)) {
         StepRow row;
         row.step = std::string(FieldAt(fields, stepColumn));
+        if (typeColumn >= 0) row.type = std::string(FieldAt(fields, typeColumn));
+        if (indexColumn >= 0) row.index = std::string(FieldAt(fields, indexColumn));
         for (int phase = 0; phase < kStepPhaseCount; ++phase) {
             const std::string_view cell = FieldAt(fields, columns[phase]);
             if (columns[phase] < 0 || cell.empty()) continue;

@@ -32,7 +32,14 @@ extern const std::array<const char*, kStepPhaseCount> kStepPhaseJsonKeys;
 struct StepRow {
     std::string step;  // the "Step" cell; empty when no schedule step was set
     std::array<TimeNs, kStepPhaseCount> ns{};  // absent columns read 0
+    // msprof-analyze's cluster_step_trace_time.csv only: "rank" or "stage", and the rank id or
+    // the stage's ranks ("(0, 1, 2, 3)"). Empty in a rank's own file.
+    std::string type, index;
 };
+
+// A step's wall time as the profiler divides it: computing + communication not overlapped +
+// free (what its Stage column holds without pipeline parallelism); Preparing lies before it.
+TimeNs StepWallNs(const StepRow& row);
 
 struct StepTrace {
     std::vector<StepRow> rows;

@@ -124,7 +124,9 @@ std::vector<SummaryStep> CollectSteps(const RankAnalysis& analysis, const TraceM
 
 TimeNs SummaryStep::DurationNs() const {
     if (placed) return endNs - startNs;
-    return phases[kStepComputing] + phases[kStepCommNotOverlapped] + phases[kStepFree];
+    StepRow row;
+    row.ns = phases;
+    return StepWallNs(row);
 }
 
 const SummaryStep* RankSummary::FindStep(const std::string& name) const {

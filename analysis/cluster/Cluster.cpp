@@ -1,0 +1,170 @@
+#include "cluster/Cluster.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "cluster/AnalysisOutputReader.hpp"
+#include "cluster/ClusterFolder.hpp"
+#include "cluster/ClusterRankFile.hpp"
+#include "core/ParallelFor.hpp"
+#include "load/AnalysisFile.hpp"
+
+namespace tracelens {
+namespace {
+
+bool IsNumber(const std::string& text) {
+    return !text.empty() && text.size() < 12 && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Reads every rank of 'folders' (folders or summary files) on 'threads' threads.
+std::vector<ClusterRank> ReadRanks(const ClusterFolders& folders, unsigned threads, ClusterProgress* progress) {
+    const bool fromFolders = !folders.rankFolders.empty();
+    const size_t count = fromFolders ? folders.rankFolders.size() : folders.summaryFiles.size();
+    std::vector<ClusterRank> ranks(count);
+    if (progress) progress->ranksTotal = static_cast<uint32_t>(count);
+    ParallelFor(count, threads, std::vector<uint64_t>(count, 1), [&](size_t i) {
+        if (progress && progress->cancel) return;
+        if (fromFolders) {
+            ranks[i] = SummarizeRankFolder(folders.rankFolders[i]);
+        } else {
+            const std::string& path = folders.summaryFiles[i];
+            ReadAnalysisFile(path, ranks[i].problems, [&](std::string_view text) {
+                auto read = ReadRankSummary(text, path);
+                if (read.ok()) ranks[i] = std::move(read.value());
+                else ranks[i].problems.push_back(read.message());
+            });
+            if (ranks[i].path.empty()) ranks[i].path = path;
+        }
+        if (progress) ++progress->ranksDone;
+    });
+    return ranks;
+}
+
+// Orders the ranks by id, keeps the first of each id, numbers those without one after the
+// largest, and reports each of these decisions.
+void SettleRankIds(Cluster& cluster) {
+    std::stable_sort(cluster.ranks.begin(), cluster.ranks.end(),
+                     [](const ClusterRank& a, const ClusterRank& b) { return a.rankId < b.rankId; });
+    int next = cluster.ranks.empty() ? 0 : std::max(0, cluster.ranks.back().rankId + 1);
+    std::vector<ClusterRank> kept;
+    kept.reserve(cluster.ranks.size());
+    for (ClusterRank& rank : cluster.ranks) {
+        if (rank.rankId < 0) {
+            rank.rankId = next++;
+            cluster.problems.push_back(rank.path + ": no rank id (no profiler_info_N.json, no rank in the folder name); shown as rank " +
+                                       std::to_string(rank.rankId));
+            rank.rankSource = "numbered after the others";
+        } else if (!kept.empty() && kept.back().rankId == rank.rankId) {
+            if (cluster.duplicateRanks.empty() || cluster.duplicateRanks.back() != rank.rankId)
+                cluster.duplicateRanks.push_back(rank.rankId);
+            cluster.problems.push_back("rank " + std::to_string(rank.rankId) + " appears twice: " + kept.back().path + " and " +
+                                       rank.path + "; the second is left out");
+            continue;
+        }
+        kept.push_back(std::move(rank));
+    }
+    std::sort(kept.begin(), kept.end(), [](const ClusterRank& a, const ClusterRank& b) { return a.rankId < b.rankId; });
+    cluster.ranks = std::move(kept);
+    int expected = 0;
+    for (const ClusterRank& rank : cluster.ranks) {
+        for (; expected < rank.rankId; ++expected) cluster.missingRanks.push_back(expected);
+        expected = rank.rankId + 1;
+    }
+    if (!cluster.missingRanks.empty())
+        cluster.problems.push_back(std::to_string(cluster.missingRanks.size()) + " rank ids missing below the largest (" +
+                                   std::to_string(cluster.ranks.back().rankId) + "): " + FormatRankList(cluster.missingRanks));
+}
+
+void CollectSteps(Cluster& cluster) {
+    std::set<std::string> steps;
+    for (const ClusterRank& rank : cluster.ranks)
+        for (const StepRow& row : rank.steps) steps.insert(row.step);
+    cluster.steps.assign(steps.begin(), steps.end());
+    SortSteps(cluster.steps);
+}
+
+}  // namespace
+
+int Cluster::IndexOfRank(int rankId) const {
+    const auto it = std::lower_bound(ranks.begin(), ranks.end(), rankId,
+                                     [](const ClusterRank& rank, int id) { return rank.rankId < id; });
+    return it != ranks.end() && it->rankId == rankId ? static_cast<int>(it - ranks.begin()) : -1;
+}
+
+int Cluster::IndexOfStep(const std::string& step) const {
+    for (size_t i = 0; i < steps.size(); ++i)
+        if (steps[i] == step) return static_cast<int>(i);
+    return -1;
+}
+
+void SortSteps(std::vector<std::string>& steps) {
+    std::sort(steps.begin(), steps.end(), [](const std::string& a, const std::string& b) {
+        const bool na = IsNumber(a), nb = IsNumber(b);
+        if (na != nb) return na;
+        if (na) return std::stoll(a) < std::stoll(b);
+        return a < b;
+    });
+}
+
+std::string FormatRankList(const std::vector<int>& ranks) {
+    std::string text;
+    for (size_t i = 0; i < ranks.size();) {
+        size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+        if (!text.empty()) text += ", ";
+        text += std::to_string(ranks[i]);
+        if (j > i) text += "-" + std::to_string(ranks[j]);
+        i = j + 1;
+    }
+    return text;
+}
+
+std::vector<ClusterGroup> GroupsFromCollectives(const std::vector<ClusterRank>& ranks) {
+    std::map<std::string, std::pair<bool, std::set<int>>> byHash;  // hash → (p2p, ranks)
+    for (const ClusterRank& rank : ranks) {
+        std::vector<bool> seen(rank.names.size(), false);
+        for (const RankCollective& collective : rank.collectives) {
+            if (seen[collective.group]) continue;
+            seen[collective.group] = true;
+            const std::string& hash = rank.Name(collective.group);
+            if (hash.empty()) continue;
+            auto& entry = byHash[hash];
+            entry.first = entry.first || collective.p2p;
+            entry.second.insert(rank.rankId);
+        }
+    }
+    std::vector<ClusterGroup> groups;
+    for (auto& [hash, entry] : byHash)
+        groups.push_back({hash, entry.first ? "p2p" : "collective", std::vector<int>(entry.second.begin(), entry.second.end())});
+    std::stable_sort(groups.begin(), groups.end(),
+                     [](const ClusterGroup& a, const ClusterGroup& b) { return a.ranks.size() > b.ranks.size(); });
+    return groups;
+}
+
+Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterProgress* progress) {
+    const ClusterFolders folders = FindClusterFolders(path);
+    Cluster cluster;
+    cluster.root = path;
+    cluster.problems = folders.problems;
+    if (folders.RankCount() > 0) {
+        cluster.source = folders.rankFolders.empty() ? "rank summary files" : "rank folders";
+        cluster.ranks = ReadRanks(folders, std::max(1u, threads), progress);
+        if (progress && progress->cancel) return Status::Error(path + ": cancelled");
+        cluster.groups = GroupsFromCollectives(cluster.ranks);
+    } else if (!folders.analysisOutput.empty()) {
+        cluster.source = "cluster_analysis_output";
+        if (Status status = ReadAnalysisOutput(folders.analysisOutput, cluster); !status.ok()) return status;
+    } else {
+        return Status::Error(path + ": error: not a cluster folder: no rank folders (*_ascend_pt, *_ascend_ms, "
+                                    "ASCEND_PROFILER_OUTPUT), no rank_summary_N.json files and no cluster_analysis_output in it");
+    }
+    SettleRankIds(cluster);
+    CollectSteps(cluster);
+    for (const ClusterRank& rank : cluster.ranks)
+        for (const std::string& problem : rank.problems) cluster.problems.push_back("rank " + std::to_string(rank.rankId) + ": " + problem);
+    return cluster;
+}
+
+}  // namespace tracelens

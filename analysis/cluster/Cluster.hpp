@@ -1,0 +1,58 @@
+#pragma once
+// A whole multi-rank job as the cluster views see it: every rank's small summary (ClusterRank),
+// the communication groups, the steps, and what was wrong with the folder (duplicate or missing
+// rank ids, unreadable files). Loaded in parallel; never the ranks' traces.
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cluster/ClusterRank.hpp"
+#include "core/Status.hpp"
+
+namespace tracelens {
+
+struct ClusterGroup {
+    std::string name;   // the group's hash, or the profiler's own name ("(0, 1, 2, 3)")
+    std::string kind;   // "collective", "p2p" or "stage"
+    std::vector<int> ranks;  // rank ids, ascending
+};
+
+struct Cluster {
+    std::string root;
+    std::string source;  // "rank folders", "rank summary files" or "cluster_analysis_output"
+    std::vector<ClusterRank> ranks;  // ascending rank id, each id once
+    std::vector<ClusterGroup> groups;  // largest first
+    std::vector<std::string> steps;    // every step any rank has, in step order
+    std::vector<int> missingRanks;     // ids below the largest that no rank has
+    std::vector<int> duplicateRanks;   // ids that more than one folder claimed (the first kept)
+    std::vector<std::string> problems; // folder-level problems, then each rank's file problems
+
+    // Index into 'ranks' of rank 'rankId', or -1. O(log ranks).
+    int IndexOfRank(int rankId) const;
+    // Index into 'steps' of 'step', or -1. O(steps).
+    int IndexOfStep(const std::string& step) const;
+};
+
+// Shared with the thread that loads a cluster: how far it is, and a request to stop.
+struct ClusterProgress {
+    std::atomic<uint32_t> ranksDone{0}, ranksTotal{0};
+    std::atomic<bool> cancel{false};
+};
+
+// Loads the cluster folder 'path' on up to 'threads' threads. Rank folders are preferred; without
+// them, rank summary files; without those, a cluster_analysis_output. Fails when the folder holds
+// none of these, or when cancelled.
+Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterProgress* progress = nullptr);
+
+// Groups from the ranks' communication operators: the ranks that ran operators of the same group
+// hash form a group. Used when the folder has no communication_group.json.
+std::vector<ClusterGroup> GroupsFromCollectives(const std::vector<ClusterRank>& ranks);
+
+// Steps in step order: numeric names by value, then the others by name.
+void SortSteps(std::vector<std::string>& steps);
+
+// "0-7, 9, 12-15": rank ids as ranges, for messages.
+std::string FormatRankList(const std::vector<int>& ranks);
+
+}  // namespace tracelens

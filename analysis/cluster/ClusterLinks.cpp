@@ -1,0 +1,81 @@
+#include "cluster/ClusterLinks.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "cluster/RobustStats.hpp"
+
+namespace tracelens {
+
+std::vector<MatrixCell> BuildMatrix(const Cluster& cluster, const std::string& op) {
+    struct PerTransport {
+        std::map<std::string, double> sizeByTransport;
+        MatrixCell cell;
+    };
+    std::map<std::pair<int, int>, PerTransport> cells;
+    for (const ClusterRank& rank : cluster.ranks) {
+        for (const RankLink& link : rank.links) {
+            if (!op.empty() && rank.Name(link.op) != op) continue;
+            PerTransport& entry = cells[{link.srcRank, link.dstRank}];
+            entry.cell.srcRank = link.srcRank, entry.cell.dstRank = link.dstRank;
+            entry.cell.transitSizeMb += link.transitSizeMb;
+            entry.cell.transitNs = SaturatingAdd(entry.cell.transitNs, link.transitNs);
+            entry.sizeByTransport[link.transport] += link.transitSizeMb;
+        }
+    }
+    std::vector<MatrixCell> out;
+    out.reserve(cells.size());
+    for (auto& [key, entry] : cells) {
+        double most = -1;
+        for (const auto& [transport, size] : entry.sizeByTransport)
+            if (size > most) most = size, entry.cell.transport = transport;
+        out.push_back(std::move(entry.cell));
+    }
+    return out;
+}
+
+std::vector<std::string> MatrixOperators(const Cluster& cluster) {
+    std::map<std::string, double> sizes;
+    for (const ClusterRank& rank : cluster.ranks)
+        for (const RankLink& link : rank.links) sizes[rank.Name(link.op)] += link.transitSizeMb;
+    std::vector<std::pair<std::string, double>> sorted(sizes.begin(), sizes.end());
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::vector<std::string> names;
+    for (auto& [name, size] : sorted) names.push_back(name);
+    return names;
+}
+
+std::vector<SlowLink> FindSlowLinks(const std::vector<MatrixCell>& cells) {
+    std::map<std::string, std::vector<const MatrixCell*>> byTransport;
+    for (const MatrixCell& cell : cells)
+        if (cell.srcRank != cell.dstRank && cell.transport != "LOCAL" && cell.transitNs > 0) byTransport[cell.transport].push_back(&cell);
+    std::vector<SlowLink> slow;
+    for (const auto& [transport, links] : byTransport) {
+        if (links.size() < 3) continue;  // too few links of this type to know what normal is
+        std::vector<double> sizes, bandwidths;
+        for (const MatrixCell* cell : links) sizes.push_back(cell->transitSizeMb);
+        const double medianSize = MedianAndMad(sizes).median;
+        for (const MatrixCell* cell : links)
+            if (cell->transitSizeMb >= medianSize / 2) bandwidths.push_back(cell->BandwidthGBps());
+        if (bandwidths.size() < 3) continue;
+        const double median = MedianAndMad(bandwidths).median;
+        for (const MatrixCell* cell : links) {
+            if (cell->transitSizeMb < medianSize / 2 || cell->BandwidthGBps() >= kSlowLinkRatio * median) continue;
+            slow.push_back({cell->srcRank, cell->dstRank, transport, cell->BandwidthGBps(), median, cell->transitSizeMb});
+        }
+    }
+    std::sort(slow.begin(), slow.end(), [](const SlowLink& a, const SlowLink& b) {
+        return a.bandwidthGBps / a.medianGBps < b.bandwidthGBps / b.medianGBps;
+    });
+    return slow;
+}
+
+std::string DescribeSlowLink(const SlowLink& slow) {
+    char text[200];
+    std::snprintf(text, sizeof text, "link %d → %d (%s): %.2f GB/s against a median of %.2f GB/s for %s links", slow.srcRank,
+                  slow.dstRank, slow.transport.c_str(), slow.bandwidthGBps, slow.medianGBps, slow.transport.c_str());
+    return text;
+}
+
+}  // namespace tracelens

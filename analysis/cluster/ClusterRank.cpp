@@ -1,0 +1,133 @@
+#include "cluster/ClusterRank.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "load/AnalysisFile.hpp"
+#include "load/CommunicationJson.hpp"
+#include "load/KernelTable.hpp"
+#include "stats/OperatorStats.hpp"
+
+namespace tracelens {
+
+OverviewFigures OverviewFromSteps(const std::vector<StepRow>& steps) {
+    OverviewFigures figures;
+    for (const StepRow& row : steps) {
+        figures.computingNs = SaturatingAdd(figures.computingNs, row.ns[kStepComputing]);
+        figures.commOverlappedNs = SaturatingAdd(figures.commOverlappedNs, row.ns[kStepOverlapped]);
+        figures.commNotOverlappedNs = SaturatingAdd(figures.commNotOverlappedNs, row.ns[kStepCommNotOverlapped]);
+        figures.freeNs = SaturatingAdd(figures.freeNs, row.ns[kStepFree]);
+    }
+    figures.pureComputingNs = std::max<TimeNs>(0, figures.computingNs - figures.commOverlappedNs);
+    figures.totalNs = SaturatingAdd(SaturatingAdd(figures.pureComputingNs, figures.commOverlappedNs),
+                                    SaturatingAdd(figures.commNotOverlappedNs, figures.freeNs));
+    figures.source = "step_trace_time.csv";
+    figures.valid = figures.totalNs > 0;
+    return figures;
+}
+
+void AddRankCollectives(const std::vector<CommunicationOp>& ops, ClusterRank& rank) {
+    rank.collectives.reserve(rank.collectives.size() + ops.size());
+    for (const CommunicationOp& op : ops) {
+        if (op.isTotal) continue;
+        RankCollective collective;
+        collective.step = StepFromKey(op.step);
+        collective.name = rank.Intern(op.name);
+        collective.group = rank.Intern(op.group);
+        collective.p2p = op.kind == "p2p";
+        collective.startNs = op.hasStart ? op.startNs : 0;
+        collective.elapseNs = op.elapseNs, collective.transitNs = op.transitNs, collective.waitNs = op.waitNs;
+        collective.syncNs = op.syncNs, collective.idleNs = op.idleNs;
+        rank.collectives.push_back(std::move(collective));
+    }
+}
+
+// Links summed over steps, per (operator, source, destination, transport): the matrix a person
+// reads is per operator or summed, and one entry per step would make a thousand-rank cluster's
+// summaries a thousand times larger.
+void AddRankLinks(const std::vector<CommunicationLink>& links, ClusterRank& rank) {
+    std::map<std::tuple<std::string, std::string, int, int, std::string>, RankLink> summed;
+    for (const CommunicationLink& link : links) {
+        if (link.group == "Total Op Info") continue;  // the file's own sum of the others
+        const size_t at = link.group.rfind('@');
+        const std::string op = at == std::string::npos ? link.group : link.group.substr(0, at);
+        const std::string group = at == std::string::npos ? std::string() : link.group.substr(at + 1);
+        RankLink& sum = summed[{op, group, link.srcRank, link.dstRank, link.transport}];
+        sum.srcRank = link.srcRank, sum.dstRank = link.dstRank, sum.transport = link.transport;
+        sum.transitSizeMb += link.transitSizeMb;
+        sum.transitNs = SaturatingAdd(sum.transitNs, link.transitNs);
+        ++sum.count;
+        if (sum.count == 1) sum.op = rank.Intern(op), sum.group = rank.Intern(group);
+    }
+    rank.links.reserve(summed.size());
+    for (auto& [key, link] : summed) rank.links.push_back(std::move(link));
+}
+
+namespace {
+
+void AddOperatorTypes(const KernelTable& kernels, ClusterRank& rank) {
+    const OperatorTables tables = OperatorsFromKernels(kernels);
+    for (const OperatorStat& stat : tables.byType) rank.operatorTypes.push_back({stat.name, stat.count, stat.totalNs});
+    if (!rank.overview.valid) rank.overview = OverviewFromKernels(kernels);
+}
+
+}  // namespace
+
+uint32_t ClusterRank::Intern(const std::string& name) {
+    for (uint32_t i = 0; i < names.size(); ++i)
+        if (names[i] == name) return i;
+    names.push_back(name);
+    return static_cast<uint32_t>(names.size() - 1);
+}
+
+const StepRow* ClusterRank::FindStep(const std::string& step) const {
+    for (const StepRow& row : steps)
+        if (row.step == step) return &row;
+    return nullptr;
+}
+
+std::string StepFromKey(const std::string& key) {
+    if (key.size() > 4 && key.compare(0, 4, "step") == 0) return key.substr(4);
+    return key;
+}
+
+ClusterRank SummarizeRankFolder(const RankFiles& files) {
+    ClusterRank rank;
+    rank.rankId = files.rankId;
+    rank.path = files.root;
+    rank.rankSource = files.rankSource;
+    rank.profilerLevel = files.profilerLevel;
+    rank.problems = files.problems;
+    ReadAnalysisFile(files.stepTrace, rank.problems, [&](std::string_view text) {
+        auto steps = ParseStepTraceCsv(text, files.stepTrace);
+        if (!steps.ok()) return rank.problems.push_back(steps.message());
+        AddFileProblems(files.stepTrace, steps.value().problems, rank.problems);
+        rank.steps = std::move(steps.value().rows);
+        rank.hasPhase = steps.value().hasColumn;
+        rank.overview = OverviewFromSteps(rank.steps);
+    });
+    ReadAnalysisFile(files.communication, rank.problems, [&](std::string_view text) {
+        CommunicationOps ops;
+        const Status status = ParseCommunicationJson(text, files.communication, ops);
+        AddFileProblems(files.communication, ops.problems, rank.problems);
+        if (!status.ok()) return rank.problems.push_back(status.message());
+        AddRankCollectives(ops.ops, rank);
+    });
+    ReadAnalysisFile(files.communicationMatrix, rank.problems, [&](std::string_view text) {
+        CommunicationMatrix matrix;
+        const Status status = ParseCommunicationMatrixJson(text, files.communicationMatrix, matrix);
+        AddFileProblems(files.communicationMatrix, matrix.problems, rank.problems);
+        if (!status.ok()) return rank.problems.push_back(status.message());
+        AddRankLinks(matrix.links, rank);
+    });
+    ReadAnalysisFile(files.kernelDetails, rank.problems, [&](std::string_view text) {
+        auto table = ParseKernelTable(text, files.kernelDetails);
+        if (!table.ok()) return rank.problems.push_back(table.message());
+        AddFileProblems(files.kernelDetails, table.value().problems, rank.problems);
+        AddOperatorTypes(table.value(), rank);
+    });
+    return rank;
+}
+
+}  // namespace tracelens

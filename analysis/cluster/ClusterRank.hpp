@@ -1,0 +1,87 @@
+#pragma once
+// The small summary of one rank that every cluster view works on: its step phases, overview
+// figures, communication operators, its row of the communication matrix and its operator
+// totals by type. Kilobytes, read from the rank folder's small files (never its trace), and a
+// plain value that can be written to a file and read back (ClusterRankFile.hpp), so that
+// summarising thousands of ranks can run where the data lives, one process per node.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/Time.hpp"
+#include "load/CommunicationJson.hpp"
+#include "load/RankDirectory.hpp"
+#include "load/StepTraceCsv.hpp"
+#include "stats/RankOverview.hpp"
+
+namespace tracelens {
+
+// One communication operator as one rank saw it (communication.json, "Communication Time Info").
+struct RankCollective {
+    std::string step;    // "50": the step key without its "step" prefix
+    uint32_t name = 0;   // index into ClusterRank::names: "hcom_allReduce__586_0_1"
+    uint32_t group = 0;  // index into ClusterRank::names: the hash after '@' (empty when none)
+    bool p2p = false;
+    TimeNs startNs = 0;  // absolute, on the rank's clock; 0 when the file has none
+    TimeNs elapseNs = 0, transitNs = 0, waitNs = 0, syncNs = 0, idleNs = 0;
+};
+
+// One link from this rank, summed over every step and every entry of the same operator.
+struct RankLink {
+    uint32_t op = 0;     // index into ClusterRank::names: "allreduce-top1", "hcom_broadcast__483_0"
+    uint32_t group = 0;  // index into ClusterRank::names
+    int srcRank = -1, dstRank = -1;
+    std::string transport;  // HCCS, PCIE, RDMA, SDMA, SIO, LOCAL
+    double transitSizeMb = 0;
+    TimeNs transitNs = 0;
+    uint32_t count = 0;  // entries summed
+
+    // MB per ms = GB/s; 0 without time.
+    double BandwidthGBps() const { return transitNs > 0 ? transitSizeMb / (static_cast<double>(transitNs) / 1e6) : 0.0; }
+};
+
+struct RankOperatorType {
+    std::string type;
+    uint64_t count = 0;
+    TimeNs totalNs = 0;
+};
+
+struct ClusterRank {
+    int rankId = -1;
+    std::string path;        // the rank folder or summary file it was read from
+    std::string rankSource;  // where the rank id came from
+    std::string profilerLevel;
+    std::vector<StepRow> steps;  // step_trace_time.csv, in file order
+    std::array<bool, kStepPhaseCount> hasPhase{};
+    OverviewFigures overview;    // from the step phases, else from kernel_details.csv
+    std::vector<std::string> names;  // operator and group names the collectives and links point into
+    std::vector<RankCollective> collectives;  // in file order; "Total Op Info" left out
+    std::vector<RankLink> links;              // this rank's links (src = rank, or any for older files)
+    std::vector<RankOperatorType> operatorTypes;  // by type, largest total first
+    // Problems met in this rank's files, "file:line:column: error: message".
+    std::vector<std::string> problems;
+
+    const std::string& Name(uint32_t index) const { return names[index]; }
+    // The index of 'name' in 'names', added when new. O(names).
+    uint32_t Intern(const std::string& name);
+    // The step row named 'step', or null.
+    const StepRow* FindStep(const std::string& step) const;
+};
+
+// The collectives of 'ops' ("Total Op Info" left out) appended to rank.collectives.
+void AddRankCollectives(const std::vector<CommunicationOp>& ops, ClusterRank& rank);
+// 'links' summed per (operator, source, destination, transport) into rank.links.
+void AddRankLinks(const std::vector<CommunicationLink>& links, ClusterRank& rank);
+// The overview from the step phases (the same figures on every rank, so shares compare).
+OverviewFigures OverviewFromSteps(const std::vector<StepRow>& steps);
+
+// Reads the summary of the rank folder 'files' from step_trace_time.csv, communication.json,
+// communication_matrix.json and kernel_details.csv. Never fails: what cannot be read is in
+// 'problems'. O(size of those files).
+ClusterRank SummarizeRankFolder(const RankFiles& files);
+
+// "step50" → "50"; any other text unchanged.
+std::string StepFromKey(const std::string& key);
+
+}  // namespace tracelens

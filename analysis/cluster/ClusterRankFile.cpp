@@ -1,0 +1,255 @@
+#include "cluster/ClusterRankFile.hpp"
+
+#include <simdjson.h>
+
+#include "stats/JsonWriter.hpp"
+#include "stats/OverviewJson.hpp"
+
+namespace tracelens {
+namespace {
+
+constexpr int64_t kFormatVersion = 1;
+
+void AppendArrayOfStrings(std::string& out, const std::vector<std::string>& items) {
+    out += '[';
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (i) out += ", ";
+        AppendJsonString(out, items[i]);
+    }
+    out += ']';
+}
+
+// Reads the fields of one summary; each failure names where it is.
+class SummaryReader {
+public:
+    explicit SummaryReader(const std::string& name) : m_name(name) {}
+
+    Status Read(simdjson::dom::element root, ClusterRank& rank) {
+        int64_t version = 0;
+        if (root["tracelens_rank_summary"].get(version) || version != kFormatVersion)
+            return Fail("", "no \"tracelens_rank_summary\": " + std::to_string(kFormatVersion) + " key: not a rank summary of this version");
+        int64_t id = -1;
+        if (root["rank"].get(id) || id < -1 || id > 1 << 24) return Fail("rank", "expected a rank id");
+        rank.rankId = static_cast<int>(id);
+        Text(root, "path", rank.path), Text(root, "rank_source", rank.rankSource), Text(root, "profiler_level", rank.profilerLevel);
+        simdjson::dom::array array;
+        if (!root["phases"].get(array))
+            for (auto phase : array) {
+                std::string_view key;
+                if (phase.get(key)) return Fail("phases", "expected strings");
+                for (int p = 0; p < kStepPhaseCount; ++p)
+                    if (key == kStepPhaseJsonKeys[p]) rank.hasPhase[p] = true;
+            }
+        if (Status s = Rows(root, "steps", kStepPhaseCount + 1, [&](simdjson::dom::array row) {
+                StepRow step;
+                auto it = row.begin();
+                if (!String(*it, step.step)) return false;
+                for (int p = 0; p < kStepPhaseCount; ++p)
+                    if (!Int(*++it, step.ns[p])) return false;
+                rank.steps.push_back(std::move(step));
+                return true;
+            });
+            !s.ok())
+            return s;
+        simdjson::dom::object overview;
+        if (!root["overview"].get(overview)) {
+            OverviewFigures& f = rank.overview;
+            Int(overview["computing_ns"], f.computingNs), Int(overview["pure_computing_ns"], f.pureComputingNs);
+            Int(overview["communication_overlapped_ns"], f.commOverlappedNs);
+            Int(overview["communication_not_overlapped_ns"], f.commNotOverlappedNs);
+            Int(overview["free_ns"], f.freeNs), Int(overview["total_ns"], f.totalNs);
+            Text(overview, "source", f.source);
+            f.valid = f.totalNs > 0;
+        }
+        if (!root["names"].get(array))
+            for (auto item : array) {
+                std::string name;
+                if (!String(item, name)) return Fail("names", "expected strings");
+                rank.names.push_back(std::move(name));
+            }
+        const auto nameIndex = [&](simdjson::dom::element e, uint32_t& index) {
+            int64_t value = 0;
+            if (!Int(e, value) || value < 0 || static_cast<uint64_t>(value) >= rank.names.size()) return false;
+            index = static_cast<uint32_t>(value);
+            return true;
+        };
+        if (Status s = Rows(root, "collectives", 10, [&](simdjson::dom::array row) {
+                RankCollective c;
+                auto it = row.begin();
+                int64_t p2p = 0;
+                const bool ok = String(*it, c.step) && nameIndex(*++it, c.name) && nameIndex(*++it, c.group) &&
+                                Int(*++it, p2p) && Int(*++it, c.startNs) && Int(*++it, c.elapseNs) &&
+                                Int(*++it, c.transitNs) && Int(*++it, c.waitNs) && Int(*++it, c.syncNs) && Int(*++it, c.idleNs);
+                c.p2p = p2p != 0;
+                rank.collectives.push_back(std::move(c));
+                return ok;
+            });
+            !s.ok())
+            return s;
+        if (Status s = Rows(root, "links", 8, [&](simdjson::dom::array row) {
+                RankLink l;
+                auto it = row.begin();
+                int64_t src = 0, dst = 0, count = 0;
+                const bool ok = nameIndex(*it, l.op) && nameIndex(*++it, l.group) && Int(*++it, src) && Int(*++it, dst) &&
+                                String(*++it, l.transport) && Real(*++it, l.transitSizeMb) && Int(*++it, l.transitNs) &&
+                                Int(*++it, count);
+                l.srcRank = static_cast<int>(src), l.dstRank = static_cast<int>(dst), l.count = static_cast<uint32_t>(count);
+                rank.links.push_back(std::move(l));
+                return ok;
+            });
+            !s.ok())
+            return s;
+        if (Status s = Rows(root, "operator_types", 3, [&](simdjson::dom::array row) {
+                RankOperatorType t;
+                auto it = row.begin();
+                int64_t count = 0;
+                const bool ok = String(*it, t.type) && Int(*++it, count) && Int(*++it, t.totalNs);
+                t.count = static_cast<uint64_t>(count);
+                rank.operatorTypes.push_back(std::move(t));
+                return ok;
+            });
+            !s.ok())
+            return s;
+        if (!root["problems"].get(array))
+            for (auto item : array) {
+                std::string problem;
+                if (String(item, problem)) rank.problems.push_back(std::move(problem));
+            }
+        return Status();
+    }
+
+private:
+    Status Fail(const std::string& where, const std::string& what) const {
+        return Status::Error(m_name + ": error: " + (where.empty() ? "" : "\"" + where + "\": ") + what);
+    }
+    using Element = simdjson::simdjson_result<simdjson::dom::element>;
+    static bool String(Element e, std::string& out) {
+        std::string_view text;
+        if (e.get(text)) return false;
+        out = std::string(text);
+        return true;
+    }
+    template <typename Object>
+    static void Text(Object object, const char* key, std::string& out) {
+        String(object[key], out);
+    }
+    static bool String(simdjson::dom::element e, std::string& out) { return String(Element(std::move(e)), out); }
+    static bool Int(Element e, int64_t& out) { return !e.get(out); }
+    static bool Int(simdjson::dom::element e, int64_t& out) { return !e.get(out); }
+    static bool Real(simdjson::dom::element e, double& out) {
+        if (!e.get(out)) return true;
+        int64_t whole = 0;
+        if (e.get(whole)) return false;
+        out = static_cast<double>(whole);
+        return true;
+    }
+    // Each row of the array 'key' must be an array of 'width' values read by 'read'.
+    template <typename Read>
+    Status Rows(simdjson::dom::element root, const char* key, size_t width, const Read& read) {
+        simdjson::dom::array rows;
+        if (root[key].get(rows)) return Status();  // absent: nothing of that kind
+        size_t index = 0;
+        for (auto item : rows) {
+            simdjson::dom::array row;
+            if (item.get(row) || row.size() != width || !read(row))
+                return Fail(std::string(key) + "[" + std::to_string(index) + "]",
+                            "expected an array of " + std::to_string(width) + " values of the documented types");
+            ++index;
+        }
+        return Status();
+    }
+
+    const std::string& m_name;
+};
+
+}  // namespace
+
+std::string RankSummaryFileName(int rankId) { return "rank_summary_" + std::to_string(rankId) + ".json"; }
+
+bool IsRankSummaryFileName(const std::string& fileName) {
+    const std::string prefix = "rank_summary_", suffix = ".json";
+    if (fileName.size() <= prefix.size() + suffix.size() || fileName.compare(0, prefix.size(), prefix) != 0 ||
+        fileName.compare(fileName.size() - suffix.size(), suffix.size(), suffix) != 0)
+        return false;
+    for (size_t i = prefix.size(); i < fileName.size() - suffix.size(); ++i)
+        if (fileName[i] < '0' || fileName[i] > '9') return false;
+    return true;
+}
+
+std::string WriteRankSummary(const ClusterRank& rank) {
+    std::string out;
+    {
+        JsonObject root(out);
+        root.Int("tracelens_rank_summary", kFormatVersion);
+        root.Int("rank", rank.rankId);
+        root.String("path", rank.path);
+        root.String("rank_source", rank.rankSource);
+        root.String("profiler_level", rank.profilerLevel);
+        std::vector<std::string> phases;
+        for (int p = 0; p < kStepPhaseCount; ++p)
+            if (rank.hasPhase[p]) phases.push_back(kStepPhaseJsonKeys[p]);
+        AppendArrayOfStrings(root.Key("phases"), phases);
+        std::string& steps = root.Key("steps");
+        steps += '[';
+        for (size_t i = 0; i < rank.steps.size(); ++i) {
+            steps += i ? ",\n [" : "\n [";
+            AppendJsonString(steps, rank.steps[i].step);
+            for (const TimeNs ns : rank.steps[i].ns) steps += ", " + std::to_string(ns);
+            steps += ']';
+        }
+        steps += ']';
+        {
+            JsonObject overview(root.Key("overview"));
+            WriteOverviewFigures(overview, rank.overview);
+            overview.String("source", rank.overview.source);
+        }
+        AppendArrayOfStrings(root.Key("names"), rank.names);
+        std::string& collectives = root.Key("collectives");
+        collectives += '[';
+        for (size_t i = 0; i < rank.collectives.size(); ++i) {
+            const RankCollective& c = rank.collectives[i];
+            collectives += i ? ",\n [" : "\n [";
+            AppendJsonString(collectives, c.step);
+            for (const int64_t value : {int64_t{c.name}, int64_t{c.group}, int64_t{c.p2p}, c.startNs, c.elapseNs, c.transitNs,
+                                        c.waitNs, c.syncNs, c.idleNs})
+                collectives += ", " + std::to_string(value);
+            collectives += ']';
+        }
+        collectives += ']';
+        std::string& links = root.Key("links");
+        links += '[';
+        for (size_t i = 0; i < rank.links.size(); ++i) {
+            const RankLink& l = rank.links[i];
+            links += (i ? ",\n [" : "\n [") + std::to_string(l.op) + ", " + std::to_string(l.group) + ", " +
+                     std::to_string(l.srcRank) + ", " + std::to_string(l.dstRank) + ", ";
+            AppendJsonString(links, l.transport);
+            links += ", " + JsonNumber(l.transitSizeMb) + ", " + std::to_string(l.transitNs) + ", " + std::to_string(l.count) + "]";
+        }
+        links += ']';
+        std::string& types = root.Key("operator_types");
+        types += '[';
+        for (size_t i = 0; i < rank.operatorTypes.size(); ++i) {
+            const RankOperatorType& t = rank.operatorTypes[i];
+            types += i ? ",\n [" : "\n [";
+            AppendJsonString(types, t.type);
+            types += ", " + std::to_string(t.count) + ", " + std::to_string(t.totalNs) + "]";
+        }
+        types += ']';
+        AppendArrayOfStrings(root.Key("problems"), rank.problems);
+    }
+    out += '\n';
+    return out;
+}
+
+Result<ClusterRank> ReadRankSummary(std::string_view paddedText, const std::string& name) {
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    if (auto error = parser.parse(paddedText.data(), paddedText.size(), false).get(root))
+        return Status::Error(name + ": error: not JSON: " + simdjson::error_message(error));
+    ClusterRank rank;
+    SummaryReader reader(name);
+    if (Status status = reader.Read(root, rank); !status.ok()) return status;
+    return rank;
+}
+
+}  // namespace tracelens

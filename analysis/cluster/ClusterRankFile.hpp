@@ -1,0 +1,25 @@
+#pragma once
+// A ClusterRank as a small JSON file ("rank_summary_<rank>.json") and back: `tracelens summarize`
+// writes it next to the data, and a folder of these files opens as a cluster without the ranks'
+// own files. Arrays of arrays keep it to a few hundred bytes per step.
+#include <string>
+#include <string_view>
+
+#include "cluster/ClusterRank.hpp"
+#include "core/Status.hpp"
+
+namespace tracelens {
+
+// The file name a summary of rank 'rankId' is written under.
+std::string RankSummaryFileName(int rankId);
+
+// True for "rank_summary_<N>.json".
+bool IsRankSummaryFileName(const std::string& fileName);
+
+std::string WriteRankSummary(const ClusterRank& rank);
+
+// Reads what WriteRankSummary wrote. 'text' needs simdjson::SIMDJSON_PADDING readable bytes past
+// its end. Fails, naming the file and the field or item, when the text is not such a summary.
+Result<ClusterRank> ReadRankSummary(std::string_view paddedText, const std::string& name);
+
+}  // namespace tracelens

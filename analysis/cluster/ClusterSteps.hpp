@@ -1,0 +1,58 @@
+#pragma once
+// Step trace across ranks: one row per rank with its phases, for one step or averaged over the
+// steps each rank has; and the ranks that are slow by robust statistics and by a margin that
+// matters in practice.
+#include <array>
+#include <string>
+#include <vector>
+
+#include "cluster/Cluster.hpp"
+
+namespace tracelens {
+
+// The columns of the step table: the profiler's phases, then the step's wall time.
+inline constexpr int kStepTimeColumn = kStepPhaseCount;
+inline constexpr int kStepColumnCount = kStepPhaseCount + 1;
+
+// "Computing", …, "Step time".
+const char* StepColumnName(int column);
+// "computing", …, "step_time": the phase names of `stats --json`.
+const char* StepColumnKey(int column);
+
+struct StepTableRow {
+    int rankId = -1;
+    bool present = false;  // the rank has the step (or, averaged, any step)
+    std::array<TimeNs, kStepColumnCount> ns{};
+};
+
+struct StepTable {
+    std::string step;  // empty: averaged over steps
+    std::vector<StepTableRow> rows;  // one per cluster rank, in rank order
+    std::array<bool, kStepColumnCount> hasColumn{};  // some rank's file has it
+};
+
+// 'stepIndex' into cluster.steps, or -1 for the average over each rank's steps. O(ranks × steps).
+StepTable BuildStepTable(const Cluster& cluster, int stepIndex);
+
+// A rank flagged as slow: its value of 'column' lies more than kSlowScore robust deviations
+// above the median of the ranks compared, and at least kSlowShareOfStep of the median step time
+// above it, so that jitter of a fraction of a percent never raises a flag on a thousand ranks.
+struct SlowRank {
+    int rankId = -1;
+    int column = 0;
+    TimeNs valueNs = 0, medianNs = 0, madNs = 0;
+    double score = 0;  // robust z of the value
+};
+
+inline constexpr double kSlowScore = 3.5;
+inline constexpr double kSlowShareOfStep = 0.03;
+
+// The slow ranks of 'table', each once, under the phase where it loses the most time (the step
+// time only when no phase explains it); 'onlyRanks' (when not empty) restricts the comparison to
+// these rank ids. Largest excess first.
+std::vector<SlowRank> FindSlowRanks(const StepTable& table, const std::vector<int>& onlyRanks = {});
+
+// "rank 5: Computing 126.0 ms against a median of 100.2 ms (MAD 0.3 ms), +25.7 %".
+std::string DescribeSlowRank(const SlowRank& slow);
+
+}  // namespace tracelens

@@ -1,0 +1,21 @@
+#pragma once
+// Median and median absolute deviation: statistics a few outliers cannot move, so that the one
+// slow rank among a thousand stands out instead of dragging the yardstick with it.
+#include <vector>
+
+namespace tracelens {
+
+struct RobustSpread {
+    double median = 0;
+    double mad = 0;  // median of |x - median|
+};
+
+// O(n) on average (nth_element); 'values' is reordered.
+RobustSpread MedianAndMad(std::vector<double>& values);
+
+// How many MADs above the median 'value' lies, scaled so that it reads like a z-score for normal
+// data (MAD × 1.4826 estimates the standard deviation). A MAD of 0 gives +inf for any value above
+// the median, 0 otherwise.
+double RobustScore(double value, const RobustSpread& spread);
+
+}  // namespace tracelens

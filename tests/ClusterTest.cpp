@@ -1,0 +1,346 @@
+// Cluster views' analysis: a generated cluster with a planted slow rank and a planted slow link
+// must flag exactly those; jitter on a thousand ranks must flag nothing; the per-rank summary
+// survives a round trip through its file; duplicate and missing rank ids are reported; the real
+// two-rank runs and the real 16-rank cluster_analysis_output open as clusters.
+#include <doctest/doctest.h>
+
+#include <simdjson.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "ClusterGenerator.hpp"
+#include "TestSupport.hpp"
+#include "cluster/Cluster.hpp"
+#include "cluster/ClusterCommunication.hpp"
+#include "cluster/ClusterFindings.hpp"
+#include "cluster/ClusterFolder.hpp"
+#include "cluster/ClusterLinks.hpp"
+#include "cluster/ClusterRankFile.hpp"
+#include "cluster/ClusterSteps.hpp"
+
+using namespace tracelens;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh folder for one test process (ctest may run several at once).
+fs::path TempDir(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("tracelens_" + name + "_" + std::to_string(getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+Cluster Generate(const fs::path& dir, ClusterOptions options) {
+    std::string error;
+    REQUIRE_MESSAGE(WriteCluster(options, dir.string(), &error), error);
+    auto cluster = LoadCluster(dir.string(), 2);
+    REQUIRE_MESSAGE(cluster.ok(), cluster.message());
+    return std::move(cluster.value());
+}
+
+std::string ReadText(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
+
+TEST_CASE("a generated cluster flags exactly its planted slow rank and slow link") {
+    const fs::path dir = TempDir("cluster_planted");
+    ClusterOptions options;
+    options.ranks = 64;
+    options.steps = 12;
+    options.slowRank = 37;
+    options.slowLinkSrc = 12, options.slowLinkDst = 13;
+    const Cluster cluster = Generate(dir, options);
+    CHECK(cluster.source == "rank folders");
+    REQUIRE(cluster.ranks.size() == 64);
+    CHECK(cluster.steps.size() == 12);
+    CHECK(cluster.steps.front() == "1");
+    CHECK(cluster.steps.back() == "12");
+    CHECK(cluster.problems.empty());
+
+    const std::vector<SlowRank> slow = FindSlowRanks(BuildStepTable(cluster, -1));
+    REQUIRE(slow.size() == 1);
+    CHECK(slow[0].rankId == 37);
+    CHECK(slow[0].column == kStepComputing);
+    CHECK(slow[0].valueNs > slow[0].medianNs * 6 / 5);
+    // Every single step says the same.
+    for (int s = 0; s < static_cast<int>(cluster.steps.size()); ++s) {
+        const std::vector<SlowRank> inStep = FindSlowRanks(BuildStepTable(cluster, s));
+        REQUIRE(inStep.size() == 1);
+        CHECK(inStep[0].rankId == 37);
+    }
+
+    const std::vector<SlowLink> links = FindSlowLinks(BuildMatrix(cluster));
+    REQUIRE(links.size() == 1);
+    CHECK(links[0].srcRank == 12);
+    CHECK(links[0].dstRank == 13);
+    CHECK(links[0].transport == "HCCS");
+    CHECK(links[0].bandwidthGBps == doctest::Approx(links[0].medianGBps / kSlowLinkFactor).epsilon(0.01));
+
+    // The allReduce over all ranks: everyone waits for rank 37, which waits least.
+    const std::vector<CollectiveKey> collectives = ListCollectives(cluster);
+    // Per step: the allReduce over all ranks and one allGather in each of the 8 nodes.
+    REQUIRE(collectives.size() == 12 * 9);
+    CHECK(collectives.front().step == "1");
+    CHECK(collectives.front().ranks == 64);
+    const std::vector<CollectiveOnRank> across = CollectiveAcrossRanks(cluster, "1", collectives.front().name);
+    REQUIRE(across.size() == 64);
+    CHECK(RankEveryoneWaitsFor(across) == 37);
+
+    // One step time for all ranks in every step (a synchronous job).
+    const std::vector<StepOverview> overview = BuildTimeOverview(cluster);
+    REQUIRE(overview.size() == 12);
+    for (const StepOverview& step : overview) {
+        CHECK(step.minNs == step.maxNs);
+        CHECK(step.meanWaitNs > 0);
+        CHECK(step.meanCommunicationNs > step.meanWaitNs);
+    }
+
+    // The group reading names rank 37 as the computing problem.
+    const std::vector<ClusterFinding> findings = FindClusterProblems(cluster);
+    bool computing = false;
+    for (const ClusterFinding& finding : findings)
+        if (finding.kind == AdviceKind::kCompute) computing = finding.ranks == std::vector<int>{37};
+    CHECK(computing);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a generated cluster without planted faults flags nothing") {
+    const fs::path dir = TempDir("cluster_healthy");
+    ClusterOptions options;
+    options.ranks = 48;
+    options.steps = 6;
+    options.seed = 9;
+    const Cluster cluster = Generate(dir, options);
+    CHECK(FindSlowRanks(BuildStepTable(cluster, -1)).empty());
+    CHECK(FindSlowLinks(BuildMatrix(cluster)).empty());
+    for (const ClusterFinding& finding : FindClusterProblems(cluster)) CHECK(finding.kind != AdviceKind::kCompute);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a slow link between nodes is flagged among the RDMA links") {
+    const fs::path dir = TempDir("cluster_rdma");
+    ClusterOptions options;
+    options.ranks = 32;
+    options.steps = 4;
+    options.slowLinkSrc = 15, options.slowLinkDst = 16;
+    const Cluster cluster = Generate(dir, options);
+    const std::vector<SlowLink> links = FindSlowLinks(BuildMatrix(cluster));
+    REQUIRE(links.size() == 1);
+    CHECK(links[0].srcRank == 15);
+    CHECK(links[0].dstRank == 16);
+    CHECK(links[0].transport == "RDMA");
+    CHECK(FindSlowRanks(BuildStepTable(cluster, -1)).empty());
+    fs::remove_all(dir);
+}
+
+TEST_CASE("jitter of a fraction of a percent on a thousand ranks raises no flag") {
+    Cluster cluster;
+    std::mt19937_64 random(42);
+    std::uniform_real_distribution<double> jitter(0.994, 1.006);
+    for (int r = 0; r < 1000; ++r) {
+        ClusterRank rank;
+        rank.rankId = r;
+        rank.hasPhase[kStepComputing] = rank.hasPhase[kStepCommNotOverlapped] = rank.hasPhase[kStepFree] = true;
+        for (int s = 0; s < 5; ++s) {
+            StepRow row;
+            row.step = std::to_string(s);
+            row.ns[kStepComputing] = static_cast<TimeNs>(80e6 * jitter(random));
+            row.ns[kStepCommNotOverlapped] = static_cast<TimeNs>(15e6 * jitter(random));
+            row.ns[kStepFree] = static_cast<TimeNs>(2e6 * jitter(random));
+            rank.steps.push_back(row);
+        }
+        cluster.ranks.push_back(std::move(rank));
+    }
+    cluster.steps = {"0", "1", "2", "3", "4"};
+    CHECK(FindSlowRanks(BuildStepTable(cluster, -1)).empty());
+    for (int s = 0; s < 5; ++s) CHECK(FindSlowRanks(BuildStepTable(cluster, s)).empty());
+    // A rank 2 % slower in computing: far outside the jitter, but under what matters (3 % of
+    // the step): still no flag. At 10 % it is flagged.
+    for (StepRow& row : cluster.ranks[500].steps) row.ns[kStepComputing] = static_cast<TimeNs>(80e6 * 1.02);
+    CHECK(FindSlowRanks(BuildStepTable(cluster, -1)).empty());
+    for (StepRow& row : cluster.ranks[500].steps) row.ns[kStepComputing] = static_cast<TimeNs>(80e6 * 1.10);
+    const std::vector<SlowRank> slow = FindSlowRanks(BuildStepTable(cluster, -1));
+    REQUIRE(slow.size() == 1);
+    CHECK(slow[0].rankId == 500);
+    CHECK(DescribeSlowRank(slow[0]).find("Computing") != std::string::npos);
+}
+
+TEST_CASE("a rank summary survives its file, and a folder of summary files opens as the same cluster") {
+    const fs::path dir = TempDir("cluster_summaries");
+    ClusterOptions options;
+    options.ranks = 16;
+    options.steps = 5;
+    options.slowRank = 3;
+    options.slowLinkSrc = 4, options.slowLinkDst = 5;
+    const Cluster original = Generate(dir / "job", options);
+    fs::create_directories(dir / "summaries");
+    for (const ClusterRank& rank : original.ranks) {
+        const std::string text = WriteRankSummary(rank);
+        std::ofstream(dir / "summaries" / RankSummaryFileName(rank.rankId)) << text;
+        const simdjson::padded_string padded(text);
+        auto read = ReadRankSummary(std::string_view(padded.data(), padded.size()), "summary");
+        REQUIRE_MESSAGE(read.ok(), read.message());
+        CHECK(WriteRankSummary(read.value()) == text);
+    }
+    auto reopened = LoadCluster((dir / "summaries").string(), 2);
+    REQUIRE(reopened.ok());
+    CHECK(reopened.value().source == "rank summary files");
+    CHECK(reopened.value().ranks.size() == 16);
+    const std::vector<SlowRank> slow = FindSlowRanks(BuildStepTable(reopened.value(), -1));
+    REQUIRE(slow.size() == 1);
+    CHECK(slow[0].rankId == 3);
+    const std::vector<SlowLink> links = FindSlowLinks(BuildMatrix(reopened.value()));
+    REQUIRE(links.size() == 1);
+    CHECK(links[0].srcRank == 4);
+
+    // A damaged summary names the file and the item, and the other ranks still open.
+    std::string text = ReadText(dir / "summaries" / RankSummaryFileName(7));
+    const size_t steps = text.find("\"steps\": [");
+    REQUIRE(steps != std::string::npos);
+    text.replace(text.find('[', steps + 10), 1, "[\"x\", ");
+    std::ofstream(dir / "summaries" / RankSummaryFileName(7)) << text;
+    auto damaged = LoadCluster((dir / "summaries").string(), 2);
+    REQUIRE(damaged.ok());
+    CHECK(damaged.value().ranks.size() == 16);
+    bool named = false;
+    for (const std::string& problem : damaged.value().problems)
+        named = named || (problem.find("rank_summary_7.json") != std::string::npos && problem.find("steps[0]") != std::string::npos);
+    CHECK(named);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("duplicate and missing rank ids are reported; the first of a duplicate is kept") {
+    const fs::path dir = TempDir("cluster_ids");
+    ClusterOptions options;
+    options.ranks = 5;
+    options.steps = 2;
+    std::string error;
+    REQUIRE(WriteCluster(options, dir.string(), &error));
+    fs::copy(dir / "rank_1_ascend_pt", dir / "zz_copy_of_rank_1", fs::copy_options::recursive);
+    fs::remove_all(dir / "rank_2_ascend_pt");
+    auto cluster = LoadCluster(dir.string(), 2);
+    REQUIRE(cluster.ok());
+    CHECK(cluster.value().ranks.size() == 4);
+    CHECK(cluster.value().duplicateRanks == std::vector<int>{1});
+    CHECK(cluster.value().missingRanks == std::vector<int>{2});
+    CHECK(cluster.value().ranks[1].path.find("rank_1_ascend_pt") != std::string::npos);
+    std::string problems;
+    for (const std::string& problem : cluster.value().problems) problems += problem + "\n";
+    CHECK(problems.find("rank 1 appears twice") != std::string::npos);
+    CHECK(problems.find("missing") != std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a folder that is not a cluster says what it lacks") {
+    const fs::path dir = TempDir("cluster_empty");
+    CHECK_FALSE(IsClusterDirectory(dir.string()));
+    auto cluster = LoadCluster(dir.string(), 1);
+    REQUIRE_FALSE(cluster.ok());
+    CHECK(cluster.message().find("not a cluster folder") != std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("real two-rank runs open as clusters") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) return;
+    for (const char* level : {"level0", "level1", "level2"}) {
+        CAPTURE(level);
+        const std::string path = fixtures + "/msinsight/test/data/pytorch/text/" + level;
+        CHECK(IsClusterDirectory(path));
+        auto cluster = LoadCluster(path, 2);
+        REQUIRE_MESSAGE(cluster.ok(), cluster.message());
+        REQUIRE(cluster.value().ranks.size() == 2);
+        CHECK(cluster.value().ranks[0].rankId == 0);
+        CHECK(cluster.value().ranks[1].rankId == 1);
+        CHECK(cluster.value().steps == std::vector<std::string>{"50"});
+        CHECK(cluster.value().missingRanks.empty());
+        for (const ClusterRank& rank : cluster.value().ranks) CHECK(rank.overview.valid);
+        if (std::string(level) != "level0") {
+            // Level1 and Level2 write communication files: both ranks ran the same collectives.
+            const std::vector<CollectiveKey> collectives = ListCollectives(cluster.value());
+            REQUIRE_FALSE(collectives.empty());
+            CHECK(collectives.front().ranks == 2);
+            CHECK_FALSE(BuildMatrix(cluster.value()).empty());
+            CHECK(cluster.value().groups.size() >= 1);
+        }
+    }
+}
+
+TEST_CASE("the real 16-rank cluster_analysis_output opens as a cluster") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) return;
+    const std::string path = fixtures + "/msinsight/server/src/test/test_data/cluster_analysis_output";
+    CHECK(IsClusterDirectory(path));
+    auto loaded = LoadCluster(path, 2);
+    REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+    const Cluster& cluster = loaded.value();
+    CHECK(cluster.source == "cluster_analysis_output");
+    REQUIRE(cluster.ranks.size() == 16);
+    CHECK(cluster.steps == std::vector<std::string>{"2"});
+    CHECK(cluster.problems.empty());
+    // Rank 11 of cluster_step_trace_time.csv: Computing 79880.36 µs.
+    const StepTable table = BuildStepTable(cluster, 0);
+    CHECK(table.rows[11].ns[kStepComputing] == 79879360);
+    CHECK(table.rows[8].ns[kStepBubble] == 178320265);
+    // Two pipeline stages from the file's stage rows, and the groups of communication_group.json.
+    int stages = 0;
+    for (const ClusterGroup& group : cluster.groups) stages += group.kind == "stage";
+    CHECK(stages == 2);
+    CHECK(cluster.groups.front().ranks.size() == 16);
+    // cluster_communication.json (trimmed in this sample to ranks 0 and 1) gives them their
+    // collectives; the matrix its links.
+    CHECK(cluster.ranks[0].collectives.size() == 3);  // four entries, one of them "Total Op Info"
+    CHECK(cluster.ranks[1].collectives.size() == 3);
+    CHECK(cluster.ranks[2].collectives.empty());
+    const std::vector<MatrixCell> cells = BuildMatrix(cluster);
+    CHECK_FALSE(cells.empty());
+    bool rdma = false;
+    for (const MatrixCell& cell : cells) rdma = rdma || (cell.srcRank == 0 && cell.dstRank == 8 && cell.transport == "RDMA");
+    CHECK(rdma);
+}
+
+TEST_CASE("stats CLUSTER --json has the documented cluster key") {
+    const fs::path dir = TempDir("cluster_stats");
+    ClusterOptions options;
+    options.ranks = 16;
+    options.steps = 3;
+    options.slowRank = 9;
+    options.slowLinkSrc = 0, options.slowLinkDst = 1;
+    std::string error;
+    REQUIRE(WriteCluster(options, dir.string(), &error));
+    int status = -1;
+    const std::string json = test::RunCommand(std::string(TRACELENS_BINARY) + " stats " + dir.string() + " --json", &status);
+    REQUIRE(status == 0);
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    REQUIRE(!parser.parse(json).get(root));
+    simdjson::dom::object cluster;
+    REQUIRE(!root["cluster"].get(cluster));
+    CHECK(int64_t(cluster["ranks"]) == 16);
+    CHECK(simdjson::dom::array(cluster["rank_ids"]).size() == 16);
+    CHECK(int64_t(cluster["steps"]) == 3);
+    simdjson::dom::array slowRanks = cluster["slow_ranks"];
+    REQUIRE(slowRanks.size() == 1);
+    CHECK(int64_t(slowRanks.at(0)["rank"]) == 9);
+    CHECK(std::string_view(slowRanks.at(0)["phase"]) == "computing");
+    CHECK(int64_t(slowRanks.at(0)["value_ns"]) > int64_t(slowRanks.at(0)["median_ns"]));
+    CHECK(int64_t(slowRanks.at(0)["mad_ns"]) >= 0);
+    simdjson::dom::array slowLinks = cluster["slow_links"];
+    REQUIRE(slowLinks.size() == 1);
+    CHECK(int64_t(slowLinks.at(0)["src"]) == 0);
+    CHECK(int64_t(slowLinks.at(0)["dst"]) == 1);
+    CHECK(std::string_view(slowLinks.at(0)["transport"]) == "HCCS");
+    CHECK(double(slowLinks.at(0)["bandwidth_gbps"]) < double(slowLinks.at(0)["median_gbps"]));
+    CHECK(simdjson::dom::array(cluster["groups"]).size() >= 2);
+    CHECK(int64_t(cluster["problems"]["count"]) == 0);
+    CHECK(simdjson::dom::array(cluster["problems"]["first"]).size() == 0);
+    fs::remove_all(dir);
+}

@@ -1,0 +1,30 @@
+#pragma once
+// Writes a whole generated multi-rank job: one rank folder per rank, each with
+// profiler_info_R.json and, in ASCEND_PROFILER_OUTPUT, step_trace_time.csv, communication.json,
+// communication_matrix.json, kernel_details.csv and a small trace_view.json, all consistent with
+// one synchronous training run. Optionally with a planted slow rank (it computes longer; the
+// others wait for it in every collective) and a planted slow link (a quarter of its bandwidth).
+// Deterministic for a seed.
+#include <cstdint>
+#include <string>
+
+namespace tracelens {
+
+struct ClusterOptions {
+    uint32_t ranks = 16;
+    uint32_t steps = 10;
+    uint32_t ranksPerNode = 8;  // HCCS inside a node, RDMA between nodes
+    uint64_t seed = 1;
+    int slowRank = -1;          // computes 25 % longer in every step
+    int slowLinkSrc = -1, slowLinkDst = -1;  // this link (of the ring) runs at a quarter of its bandwidth
+};
+
+// How much longer the slow rank computes, and how much slower the slow link is.
+inline constexpr double kSlowRankFactor = 1.25;
+inline constexpr double kSlowLinkFactor = 4.0;
+
+// Writes DIR/rank_R_ascend_pt for every rank. Returns false with 'error' set when a file cannot
+// be written; 'bytes' (when given) gets how much was written.
+bool WriteCluster(const ClusterOptions& options, const std::string& dir, std::string* error, uint64_t* bytes = nullptr);
+
+}  // namespace tracelens

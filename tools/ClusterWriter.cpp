@@ -1,0 +1,318 @@
+// A generated synchronous data-parallel job: every step, each rank runs the same compute
+// operators, then an allReduce over all ranks (a ring: HCCS inside a node, RDMA between nodes),
+// then an allGather inside its node (HCCS to every peer). A rank that arrives late at the
+// allReduce makes every other rank wait for it.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "ClusterGenerator.hpp"
+
+namespace tracelens {
+namespace {
+
+struct Operator {
+    const char* type;
+    int64_t baseNs;
+};
+constexpr Operator kOperators[] = {
+    {"MatMul", 18000000}, {"Add", 2500000},     {"LayerNorm", 4000000}, {"Softmax", 6000000},
+    {"MatMul", 16000000}, {"Gelu", 5000000},    {"MatMul", 20000000},   {"Mul", 3000000},
+};
+constexpr size_t kOperatorCount = sizeof kOperators / sizeof kOperators[0];
+
+constexpr double kRingSizeMb = 32.0, kMeshSizeMb = 4.0;
+constexpr double kHccsGBps = 18.0, kRdmaGBps = 24.0;
+constexpr int64_t kStepGapNs = 2000000;  // free time of the last rank to finish a step
+constexpr int64_t kFirstStepNs = int64_t{1736408883} * 1000000000;
+
+uint64_t Mix(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+// A factor in [1 - spread, 1 + spread], the same for the same inputs.
+double Jitter(uint64_t seed, uint64_t a, uint64_t b, uint64_t c, double spread) {
+    const double unit = static_cast<double>(Mix(seed ^ Mix(a ^ Mix(b ^ Mix(c)))) >> 11) / 9007199254740992.0;
+    return 1.0 + spread * (2 * unit - 1);
+}
+
+std::string Micros(int64_t ns) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%lld.%03lld", static_cast<long long>(ns / 1000), static_cast<long long>(ns % 1000));
+    return text;
+}
+
+std::string Millis(int64_t ns) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%.6f", static_cast<double>(ns) / 1e6);
+    return text;
+}
+
+std::string Real(double value) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%.4f", value);
+    return text;
+}
+
+// One rank's share of one step.
+struct RankStep {
+    int64_t computingNs = 0;
+    std::vector<int64_t> opNs;
+    int64_t ringStartNs = 0, ringElapseNs = 0, ringWaitNs = 0, ringTransitNs = 0;
+    int64_t meshStartNs = 0, meshElapseNs = 0, meshWaitNs = 0, meshTransitNs = 0;
+    int64_t freeNs = 0;
+};
+
+struct Link {
+    int dst;
+    const char* transport;
+    double sizeMb;
+    int64_t transitNs;
+};
+
+class Job {
+public:
+    explicit Job(const ClusterOptions& options) : m_o(options) {}
+
+    int NodeOf(int rank) const { return rank / static_cast<int>(m_o.ranksPerNode); }
+    int RingNext(int rank) const { return (rank + 1) % static_cast<int>(m_o.ranks); }
+
+    Link RingLink(int rank) const {
+        const int dst = RingNext(rank);
+        const bool local = NodeOf(dst) == NodeOf(rank);
+        double bandwidth = local ? kHccsGBps : kRdmaGBps;
+        if (rank == m_o.slowLinkSrc && dst == m_o.slowLinkDst) bandwidth /= kSlowLinkFactor;
+        return {dst, local ? "HCCS" : "RDMA", kRingSizeMb, static_cast<int64_t>(kRingSizeMb / bandwidth * 1e6)};
+    }
+
+    std::vector<Link> MeshLinks(int rank) const {
+        std::vector<Link> links;
+        const int first = NodeOf(rank) * static_cast<int>(m_o.ranksPerNode);
+        for (int peer = first; peer < first + static_cast<int>(m_o.ranksPerNode) && peer < static_cast<int>(m_o.ranks); ++peer) {
+            if (peer == rank) continue;
+            double bandwidth = kHccsGBps;
+            if (rank == m_o.slowLinkSrc && peer == m_o.slowLinkDst) bandwidth /= kSlowLinkFactor;
+            links.push_back({peer, "HCCS", kMeshSizeMb, static_cast<int64_t>(kMeshSizeMb / bandwidth * 1e6)});
+        }
+        return links;
+    }
+
+    // Every rank's timing of step 's', and the step's length (the same on every rank).
+    std::vector<RankStep> Step(uint32_t s, int64_t* periodNs) const {
+        const int n = static_cast<int>(m_o.ranks);
+        std::vector<RankStep> ranks(n);
+        int64_t latest = 0;
+        for (int r = 0; r < n; ++r) {
+            RankStep& step = ranks[r];
+            const double factor = r == m_o.slowRank ? kSlowRankFactor : 1.0;
+            for (size_t k = 0; k < kOperatorCount; ++k) {
+                const int64_t ns = static_cast<int64_t>(static_cast<double>(kOperators[k].baseNs) * factor *
+                                                        Jitter(m_o.seed, r, s, k, 0.004));
+                step.opNs.push_back(ns);
+                step.computingNs += ns;
+            }
+            latest = std::max(latest, step.computingNs);
+        }
+        // The ring allReduce ends together on every rank: after the last rank arrives and the
+        // slowest link of the ring has carried its share.
+        int64_t ringTransit = 0;
+        for (int r = 0; r < n; ++r) ringTransit = std::max(ringTransit, RingLink(r).transitNs);
+        const int64_t ringEnd = latest + ringTransit;
+        int64_t end = 0;
+        std::vector<int64_t> meshEndOfNode((n + m_o.ranksPerNode - 1) / m_o.ranksPerNode, 0);
+        for (int r = 0; r < n; ++r) {
+            int64_t slowest = 0;
+            for (const Link& link : MeshLinks(r)) slowest = std::max(slowest, link.transitNs);
+            meshEndOfNode[NodeOf(r)] = std::max(meshEndOfNode[NodeOf(r)], ringEnd + slowest);
+        }
+        for (int r = 0; r < n; ++r) {
+            RankStep& step = ranks[r];
+            step.ringStartNs = step.computingNs;
+            step.ringWaitNs = latest - step.computingNs;
+            step.ringTransitNs = RingLink(r).transitNs;
+            step.ringElapseNs = ringEnd - step.computingNs;
+            step.meshStartNs = ringEnd;
+            step.meshElapseNs = meshEndOfNode[NodeOf(r)] - ringEnd;
+            int64_t own = 0;
+            for (const Link& link : MeshLinks(r)) own = std::max(own, link.transitNs);
+            step.meshTransitNs = own;
+            step.meshWaitNs = step.meshElapseNs - own;
+            end = std::max(end, meshEndOfNode[NodeOf(r)]);
+        }
+        *periodNs = end + static_cast<int64_t>(kStepGapNs * Jitter(m_o.seed, 7, s, 0, 0.2));
+        for (int r = 0; r < n; ++r) ranks[r].freeNs = *periodNs - meshEndOfNode[NodeOf(r)];
+        return ranks;
+    }
+
+    const ClusterOptions& options() const { return m_o; }
+
+private:
+    const ClusterOptions& m_o;
+};
+
+class Output {
+public:
+    Output(const std::string& path, std::string* error, uint64_t* bytes) : m_path(path), m_error(error), m_bytes(bytes) {}
+    std::string text;
+    bool Close() {
+        std::FILE* file = std::fopen(m_path.c_str(), "wb");
+        if (!file || std::fwrite(text.data(), 1, text.size(), file) != text.size()) {
+            if (file) std::fclose(file);
+            *m_error = m_path + ": cannot write";
+            return false;
+        }
+        if (m_bytes) *m_bytes += text.size();
+        return std::fclose(file) == 0;
+    }
+
+private:
+    std::string m_path;
+    std::string* m_error;
+    uint64_t* m_bytes;
+};
+
+std::string GroupHash(uint64_t seed, uint64_t group) { return std::to_string(Mix(seed * 131 + group) % 9000000000000000000ull + 1000000000000000000ull); }
+
+std::string TimeInfo(int64_t startNs, int64_t elapse, int64_t transit, int64_t wait) {
+    const int64_t idle = std::max<int64_t>(0, elapse - transit - wait);
+    const double ratio = wait + transit > 0 ? static_cast<double>(wait) / static_cast<double>(wait + transit) : 0.0;
+    return "\"Communication Time Info\": {\"Start Timestamp(us)\": " + Micros(startNs) + ", \"Elapse Time(ms)\": " + Millis(elapse) +
+           ", \"Transit Time(ms)\": " + Millis(transit) + ", \"Wait Time(ms)\": " + Millis(wait) +
+           ", \"Synchronization Time(ms)\": " + Millis(wait) + ", \"Idle Time(ms)\": " + Millis(idle) + ", \"Wait Time Ratio\": " +
+           Real(ratio) + ", \"Synchronization Time Ratio\": " + Real(ratio) + "}";
+}
+
+std::string BandwidthInfo(const std::vector<Link>& links) {
+    static const char* const kTransports[] = {"RDMA", "HCCS", "PCIE", "SDMA", "SIO"};
+    std::string out = "\"Communication Bandwidth Info\": {";
+    for (size_t t = 0; t < 5; ++t) {
+        double size = 0;
+        int64_t time = 0;
+        for (const Link& link : links)
+            if (std::string(link.transport) == kTransports[t] || (t == 3 && std::string(link.transport) == "HCCS"))
+                size += link.sizeMb, time += link.transitNs;
+        const double bandwidth = time > 0 ? size / (static_cast<double>(time) / 1e6) : 0;
+        out += std::string(t ? ", " : "") + "\"" + kTransports[t] + "\": {\"Transit Size(MB)\": " + Real(size) +
+               ", \"Transit Time(ms)\": " + Millis(time) + ", \"Bandwidth(GB/s)\": " + Real(bandwidth) +
+               ", \"Large Packet Ratio\": " + (size > 0 ? "1.0" : "0") + ", \"Size Distribution\": {" +
+               (size > 0 ? "\"" + Real(links.front().sizeMb) + "\": [" + std::to_string(links.size()) + ", " + Millis(time) + "]" : "") +
+               "}}";
+    }
+    return out + "}";
+}
+
+std::string MatrixLinks(int rank, const std::vector<Link>& links, const std::string& opName) {
+    std::string out;
+    for (size_t i = 0; i < links.size(); ++i) {
+        const Link& link = links[i];
+        out += std::string(i ? ", " : "") + "\"" + std::to_string(rank) + "-" + std::to_string(link.dst) +
+               "\": {\"Transport Type\": \"" + link.transport + "\", \"Transit Size(MB)\": " + Real(link.sizeMb) +
+               ", \"Transit Time(ms)\": " + Millis(link.transitNs) + ", \"Bandwidth(GB/s)\": " +
+               Real(link.sizeMb / (static_cast<double>(link.transitNs) / 1e6)) + ", \"Op Name\": \"" + opName + "\"}";
+    }
+    return out;
+}
+
+bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>>& steps, const std::vector<int64_t>& starts,
+               const std::string& dir, std::string* error, uint64_t* bytes) {
+    const ClusterOptions& o = job.options();
+    const std::string rankDir = dir + "/rank_" + std::to_string(rank) + "_ascend_pt";
+    const std::string out = rankDir + "/ASCEND_PROFILER_OUTPUT";
+    mkdir(rankDir.c_str(), 0755);
+    mkdir(out.c_str(), 0755);
+    const std::string ringHash = GroupHash(o.seed, 1000000), meshHash = GroupHash(o.seed, job.NodeOf(rank));
+    const std::string ringName = "hcom_allReduce__" + ringHash.substr(ringHash.size() - 3) + "_0_1";
+    const std::string meshName = "hcom_allGather__" + meshHash.substr(meshHash.size() - 3) + "_1_1";
+    const Link ring = job.RingLink(rank);
+    const std::vector<Link> mesh = job.MeshLinks(rank);
+
+    Output info(rankDir + "/profiler_info_" + std::to_string(rank) + ".json", error, bytes);
+    info.text = "{\"config\": {\"common_config\": {\"record_shapes\": true}, \"experimental_config\": {\"_profiler_level\": "
+                "\"Level1\", \"_export_type\": \"text\"}}, \"rank_id\": " + std::to_string(rank) + "}\n";
+
+    Output stepTrace(out + "/step_trace_time.csv", error, bytes);
+    stepTrace.text = "Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,"
+                     "Communication(Not Overlapped and Exclude Receive),Preparing\n";
+    Output comm(out + "/communication.json", error, bytes);
+    Output matrix(out + "/communication_matrix.json", error, bytes);
+    Output kernels(out + "/kernel_details.csv", error, bytes);
+    kernels.text = "Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us)\r\n";
+    Output trace(out + "/trace_view.json", error, bytes);
+    trace.text = "[{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"Python\"}},\n"
+                 "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 2, \"tid\": 0, \"args\": {\"name\": \"Ascend Hardware\"}},\n"
+                 "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 3, \"tid\": 0, \"args\": {\"name\": \"HCCL\"}}";
+    comm.text = "{";
+    matrix.text = "{";
+    auto slice = [&](int pid, const std::string& name, int64_t start, int64_t dur) {
+        trace.text += ",\n{\"name\": \"" + name + "\", \"ph\": \"X\", \"pid\": " + std::to_string(pid) +
+                      ", \"tid\": 0, \"ts\": \"" + Micros(start) + "\", \"dur\": " + Micros(dur) + "}";
+    };
+    for (uint32_t s = 0; s < o.steps; ++s) {
+        const RankStep& step = steps[s][rank];
+        const int64_t t0 = starts[s];
+        const std::string number = std::to_string(s + 1);
+        const int64_t notOverlapped = step.ringElapseNs + step.meshElapseNs;
+        stepTrace.text += number + "," + Micros(step.computingNs) + "," + Micros(notOverlapped) + ",0," + Micros(notOverlapped) +
+                          "," + Micros(step.freeNs) + "," + Micros(step.computingNs + notOverlapped + step.freeNs) + ",0," +
+                          Micros(notOverlapped) + ",0\n";
+        slice(1, "ProfilerStep#" + number, t0, step.computingNs + notOverlapped + step.freeNs);
+        int64_t at = t0;
+        for (size_t k = 0; k < step.opNs.size(); ++k) {
+            const std::string name = std::string(kOperators[k].type) + "_" + std::to_string(k);
+            kernels.text += number + "," + name + "," + kOperators[k].type + ",AI_CORE," + Micros(at) + "\t," +
+                            Micros(step.opNs[k]) + ",0\r\n";
+            slice(2, name, at, step.opNs[k]);
+            at += step.opNs[k];
+        }
+        kernels.text += number + "," + ringName + ",hcom_allReduce_,HCCL," + Micros(t0 + step.ringStartNs) + "\t," +
+                        Micros(step.ringElapseNs) + ",0\r\n";
+        kernels.text += number + "," + meshName + ",hcom_allGather_,HCCL," + Micros(t0 + step.meshStartNs) + "\t," +
+                        Micros(step.meshElapseNs) + ",0\r\n";
+        slice(3, ringName, t0 + step.ringStartNs, step.ringElapseNs);
+        slice(3, meshName, t0 + step.meshStartNs, step.meshElapseNs);
+        comm.text += std::string(s ? ",\n" : "\n") + "\"step" + number + "\": {\"p2p\": {}, \"collective\": {\"" + ringName + "@" +
+                     ringHash + "\": {" + TimeInfo(t0 + step.ringStartNs, step.ringElapseNs, step.ringTransitNs, step.ringWaitNs) +
+                     ", " + BandwidthInfo({ring}) + "}, \"" + meshName + "@" + meshHash + "\": {" +
+                     TimeInfo(t0 + step.meshStartNs, step.meshElapseNs, step.meshTransitNs, step.meshWaitNs) + ", " +
+                     BandwidthInfo(mesh) + "}}}";
+        matrix.text += std::string(s ? ",\n" : "\n") + "\"step" + number + "\": {\"p2p\": {}, \"collective\": {\"allreduce-middle@" +
+                       ringHash + "\": {" + MatrixLinks(rank, {ring}, ringName) + "}, \"allgather-middle@" + meshHash + "\": {" +
+                       MatrixLinks(rank, mesh, meshName) + "}}}";
+    }
+    comm.text += "}\n";
+    matrix.text += "}\n";
+    trace.text += "\n]\n";
+    return info.Close() && stepTrace.Close() && comm.Close() && matrix.Close() && kernels.Close() && trace.Close();
+}
+
+}  // namespace
+
+bool WriteCluster(const ClusterOptions& options, const std::string& dir, std::string* error, uint64_t* bytes) {
+    if (options.ranks == 0 || options.steps == 0 || options.ranksPerNode == 0) {
+        *error = "a cluster needs at least one rank, one step and one rank per node";
+        return false;
+    }
+    mkdir(dir.c_str(), 0755);
+    const Job job(options);
+    std::vector<std::vector<RankStep>> steps(options.steps);
+    std::vector<int64_t> starts(options.steps);
+    int64_t start = kFirstStepNs;
+    for (uint32_t s = 0; s < options.steps; ++s) {
+        int64_t period = 0;
+        steps[s] = job.Step(s, &period);
+        starts[s] = start;
+        start += period;
+    }
+    for (uint32_t r = 0; r < options.ranks; ++r)
+        if (!WriteRank(job, static_cast<int>(r), steps, starts, dir, error, bytes)) return false;
+    return true;
+}
+
+}  // namespace tracelens
