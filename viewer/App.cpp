@@ -17,6 +17,7 @@
 
 
 #include "HelpWindow.hpp"
+#include "cluster/ClusterFolder.hpp"
 #include "render/Screenshot.hpp"
 #include "stats/TraceSummary.hpp"
 
@@ -222,18 +223,58 @@ bool App::ShowingComparison() {
 
 void App::TakeLoadedDocuments() {
     for (const DocumentId id : m_workspace.Poll()) {
-        Document& document = *m_workspace.Find(id);
-        RememberRecent(document.rank.path);
+        Document* document = m_workspace.Find(id);
+        ClusterDocument* cluster = m_workspace.FindCluster(id);
+        RememberRecent(document ? document->rank.path : cluster->cluster.root);
         if (id == m_activateWhenLoaded || !m_active) {
             m_active = id;
             if (!m_comparisonTab) m_selectDocumentTab = 2;
-            glfwSetWindowTitle(m_window, ("tracelens — " + document.rank.path).c_str());
+            glfwSetWindowTitle(m_window, ("tracelens — " + (document ? document->rank.path : cluster->cluster.root)).c_str());
+            if (id == m_activateWhenLoaded && !m_viewWhenLoaded.empty()) {
+                const std::vector<const ViewEntry*> views = ViewsOf(document ? ViewScope::kDocument : ViewScope::kCluster);
+                for (size_t i = 0; i < views.size(); ++i)
+                    if (m_viewWhenLoaded == views[i]->name) m_mainTab = static_cast<int>(i);
+                m_viewWhenLoaded.clear();
+            }
         }
-        if (!m_commandLineApplied) {
-            ApplyCommandLineSelection(document);
+        if (!m_commandLineApplied && document) {
+            ApplyCommandLineSelection(*document);
+            m_commandLineApplied = true;
+        }
+        if (!m_commandLineApplied && cluster) {
+            for (size_t i = 0; i < cluster->cluster.steps.size(); ++i)
+                if (cluster->cluster.steps[i] == m_options.step) cluster->selection.step = static_cast<int>(i);
             m_commandLineApplied = true;
         }
     }
+}
+
+DocumentId App::FirstOpen() const {
+    if (!m_workspace.documents().empty()) return m_workspace.documents().front()->id;
+    if (!m_workspace.clusters().empty()) return m_workspace.clusters().front()->id;
+    return 0;
+}
+
+void App::ApplyClusterRequest(const ClusterRequest& request) {
+    const ClusterDocument* cluster = m_workspace.FindCluster(request.cluster);
+    if (request.kind == ClusterRequest::kNone || !cluster) return;
+    auto pathOf = [&](int rankId) {
+        const int index = cluster->cluster.IndexOfRank(rankId);
+        return index < 0 ? std::string() : cluster->cluster.ranks[index].path;
+    };
+    const std::string a = pathOf(request.rankA);
+    if (a.empty()) return;
+    if (request.kind == ClusterRequest::kOpenRank) {
+        m_activateWhenLoaded = m_workspace.Open(a);
+        m_viewWhenLoaded = request.view;
+        return;
+    }
+    const std::string b = pathOf(request.rankB);
+    if (b.empty()) return;
+    m_workspace.OpenComparison(a, b);
+    m_comparisonTab = true;
+    m_selectDocumentTab = 2;
+    m_mainTab = 0;
 }
 
 void App::ApplyCommandLineSelection(Document& document) {
@@ -262,7 +303,7 @@ void App::ApplyCommandLineSelection(Document& document) {
 // Scripted keys play once everything asked for is on screen: every load done and, for a
 // comparison, its diff (and so its alignment) ready.
 bool App::ReadyForScript() {
-    if (m_workspace.loads().Busy() || m_workspace.documents().empty()) return false;
+    if (m_workspace.loads().Busy() || m_workspace.OpenCount() == 0) return false;
     for (const auto& document : m_workspace.documents())
         if (document->views.search.Searching() || document->views.range.Computing()) return false;
     if (!m_options.comparePath.empty()) {
@@ -285,6 +326,12 @@ void App::PrintViews() {
         print("view_b", *m_workspace.Find(pair->b));
         if (const Comparison* comparison = pair->Ready())
             std::printf("offset %lld\n", static_cast<long long>(comparison->diff.alignment.offsetNs));
+        return;
+    }
+    if (ClusterDocument* cluster = ActiveCluster()) {
+        std::printf("cluster ranks %zu steps %zu groups %zu slow_ranks %zu slow_links %zu step %d rank %d\n", cluster->cluster.ranks.size(),
+                    cluster->cluster.steps.size(), cluster->cluster.groups.size(), cluster->slowRanks.size(), cluster->slowLinks.size(),
+                    cluster->selection.step, cluster->selection.rank);
         return;
     }
     Document& document = *ActiveDocument();
@@ -317,7 +364,9 @@ int App::Run(const ViewerOptions& options) {
     } else {
         Open(options.path);
     }
-    const ViewScope scope = options.comparePath.empty() ? ViewScope::kDocument : ViewScope::kComparison;
+    const ViewScope scope = !options.comparePath.empty()         ? ViewScope::kComparison
+                            : IsClusterDirectory(options.path) ? ViewScope::kCluster
+                                                               : ViewScope::kDocument;
     const std::vector<const ViewEntry*> views = ViewsOf(scope);
     for (size_t i = 0; i < views.size(); ++i)
         if (options.view == views[i]->name) m_mainTab = static_cast<int>(i);
@@ -366,7 +415,7 @@ int App::Run(const ViewerOptions& options) {
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         if (scripted) {
             const bool failed = !m_workspace.loads().Busy() &&
-                                (m_workspace.documents().empty() || (!options.comparePath.empty() && !m_workspace.comparison()));
+                                (m_workspace.OpenCount() == 0 || (!options.comparePath.empty() && !m_workspace.comparison()));
             if (ready && settleFrames > 0) --settleFrames;
             // After the keys (settleFrames == -1), two more frames let hover and layout settle.
             if ((ready && settleFrames < 0 && --settleFrames < -3) || failed) {
@@ -407,10 +456,10 @@ void App::Frame(float dt) {
     ImGui::PopStyleVar();
     DrawMenuBar();
     DrawLoads();
-    if (!m_workspace.documents().empty()) {
+    if (m_workspace.OpenCount() > 0) {
         // One document alone needs no bar: the window's title and the menu bar name it.
-        if (m_workspace.documents().size() > 1 || m_workspace.comparison()) DrawDocumentBar();
-        if (ShowingComparison() || ActiveDocument()) DrawViewTabs(dt);
+        if (m_workspace.OpenCount() > 1 || m_workspace.comparison()) DrawDocumentBar();
+        if (ShowingComparison() || ActiveDocument() || ActiveCluster()) DrawViewTabs(dt);
     }
     ImGui::End();
     if (ComparisonPair* pair = m_workspace.comparison(); pair && pair->view.requested) {
@@ -426,7 +475,7 @@ void App::Frame(float dt) {
 // Centred while nothing is open yet, a strip above the documents otherwise.
 void App::DrawLoads() {
     const std::vector<LoadStatus> running = m_workspace.loads().Running();
-    const bool alone = m_workspace.documents().empty();
+    const bool alone = m_workspace.OpenCount() == 0;
     if (running.empty() && (!alone || m_workspace.errors().empty())) return;
     const ImVec2 size = ImGui::GetContentRegionAvail();
     if (alone) ImGui::SetCursorPos(ImVec2(size.x * 0.25f, size.y * 0.4f));
@@ -479,6 +528,22 @@ void App::DrawDocumentBar() {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", document->rank.path.c_str());
         if (!open) closed = document->id;
     }
+    for (const auto& cluster : m_workspace.clusters()) {
+        bool open = true;
+        const std::string label = cluster->Title() + "###doc" + std::to_string(cluster->id);
+        const bool requested = select && !m_comparisonTab && cluster->id == m_active;
+        if (requested) --m_selectDocumentTab;
+        if (ImGui::BeginTabItem(label.c_str(), &open, requested ? ImGuiTabItemFlags_SetSelected : 0)) {
+            if (!select && (m_comparisonTab || m_active != cluster->id)) {
+                m_comparisonTab = false;
+                m_active = cluster->id;
+                m_mainTab = 0;
+            }
+            ImGui::EndTabItem();
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", cluster->cluster.root.c_str());
+        if (!open) closed = cluster->id;
+    }
     ComparisonPair* pair = m_workspace.comparison();
     if (pair && m_workspace.Find(pair->a) && m_workspace.Find(pair->b)) {
         bool open = true;
@@ -494,20 +559,23 @@ void App::DrawDocumentBar() {
     ImGui::EndTabBar();
     if (closed) {
         m_workspace.Close(closed);
-        if (closed == m_active) m_active = m_workspace.documents().empty() ? 0 : m_workspace.documents().front()->id;
+        if (closed == m_active) m_active = FirstOpen();
     }
 }
 
 // The views of the shown tab; Ctrl+1 … switch between them.
 void App::DrawViewTabs(float dt) {
     const bool comparison = ShowingComparison();
-    const std::vector<const ViewEntry*> views = ViewsOf(comparison ? ViewScope::kComparison : ViewScope::kDocument);
+    ClusterDocument* cluster = ActiveCluster();
+    const std::vector<const ViewEntry*> views =
+        ViewsOf(comparison ? ViewScope::kComparison : cluster ? ViewScope::kCluster : ViewScope::kDocument);
     const ImGuiIO& io = ImGui::GetIO();
     for (size_t i = 0; i < views.size() && i < 9; ++i)
         if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_1 + static_cast<int>(i), false)) m_mainTab = static_cast<int>(i);
     TimelineRequest request;
+    ClusterRequest clusterRequest;
     ViewContext context{m_workspace, comparison ? nullptr : ActiveDocument(), comparison ? m_workspace.comparison() : nullptr,
-                        m_boxes, m_boxesB, dt, request, m_layout};
+                        cluster, m_boxes, m_boxesB, dt, request, m_layout, clusterRequest};
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 6);
     if (ImGui::BeginTabBar("views")) {
         for (size_t i = 0; i < views.size(); ++i) {
@@ -529,6 +597,7 @@ void App::DrawViewTabs(float dt) {
     }
     if (!comparison) request.document = m_active;
     ApplyRequest(request);
+    ApplyClusterRequest(clusterRequest);
 }
 
 void App::ApplyRequest(const TimelineRequest& request) {
@@ -575,7 +644,7 @@ void App::DrawMenuBar() {
         }
         if (ImGui::MenuItem("Close document", nullptr, false, active != nullptr)) {
             m_workspace.Close(active->id);
-            m_active = m_workspace.documents().empty() ? 0 : m_workspace.documents().front()->id;
+            m_active = FirstOpen();
             active = nullptr;
         }
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) glfwSetWindowShouldClose(m_window, 1);

@@ -28,6 +28,7 @@ struct ViewerOptions {
     std::string keys;            // played before the screenshot
     std::string panel;           // side panel tab to show: details, range, search, issues
     std::string view;            // main view to show, by its registry name
+    std::string step;            // a cluster: the step the cluster views show
     bool frameBenchmark = false; // time frames at zoom levels from the whole trace to 1 µs, print, exit
     std::string search;          // run this search and select its first match
     double rangeFromMs = -1, rangeToMs = -1;  // select this range (ms from the trace start), all tracks
@@ -62,6 +63,11 @@ private:
     // 'buildWallMs' (when given) the wall time of building it.
     double RenderFrame(float dt, double* presentMs, double* buildWallMs = nullptr);
     Document* ActiveDocument() { return m_workspace.Find(m_active); }
+    ClusterDocument* ActiveCluster() { return ShowingComparison() ? nullptr : m_workspace.FindCluster(m_active); }
+    // Opens the ranks a cluster view asked for, as documents or as a comparison.
+    void ApplyClusterRequest(const ClusterRequest& request);
+    // The first document or cluster, 0 when none is open.
+    DocumentId FirstOpen() const;
     bool ShowingComparison();
     // Whether the loop must draw again without waiting for input: a key or button held, a load,
     // search, range statistics or diff running, or a frame just after input.
@@ -73,7 +79,8 @@ private:
     BoxRenderer m_boxes, m_boxesB;
     Workspace m_workspace;
     LayoutSettings m_layout;
-    DocumentId m_active = 0;          // the document shown (when not the comparison)
+    DocumentId m_active = 0;          // the document or cluster shown (when not the comparison)
+    std::string m_viewWhenLoaded;     // the view to show once m_activateWhenLoaded opens
     DocumentId m_activateWhenLoaded = 0;
     bool m_comparisonTab = false;     // the comparison is the shown tab
     int m_selectDocumentTab = 0;      // frames left to bring the shown tab forward in the bar

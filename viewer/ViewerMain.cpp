@@ -19,16 +19,20 @@ void Usage() {
                  "usage: tracelens [PATH] [--screenshot OUT.png] [--size WxH] [--keys KEYS] [--panel NAME]\n"
                  "       tracelens --compare A B [--screenshot OUT.png] [--view timeline|compare] [--keys KEYS]\n"
                  "                 [--view NAME] [--search TEXT] [--range A,B] [--frame-benchmark]\n"
+                 "       tracelens CLUSTER_DIR [--view steps|overview|matrix|communication|time] [--step N]\n"
                  "       tracelens stats PATH [--json]\n"
+                 "       tracelens summarize RANK_DIR... [--out DIR]\n"
                  "       tracelens stats --compare A B [--json]\n"
-                 "  PATH          a trace (.json, .json.gz); without it, the bundled sample\n"
+                 "  PATH          a trace (.json, .json.gz), a rank folder or a cluster folder (several rank folders,\n"
+                 "                rank_summary_N.json files or a cluster_analysis_output); without it, the bundled sample\n"
                  "  --screenshot  render through the real pipeline (needs an X server or Xvfb), write a PNG, exit\n"
                  "  --keys        keys played first, each held 0.1 s: W/S zoom, A/D pan, F frame, {Home} all\n"
                  "  --panel       side panel to show: details, range, search, issues\n"
                  "  --compare     open A and B (traces, rank folders or kernel_details.csv) and compare them: two\n"
                  "                timelines on one aligned time axis, and the diff (--view compare)\n"
                  "  --view        view to show: timeline, overview, operators, steps, communication, memory;\n"
-                 "                with --compare: timeline or compare\n"
+                 "                with --compare: timeline or compare; a cluster: steps, overview, matrix, communication, time\n"
+                 "  --step N      a cluster: show step N in the cluster views (else the average over steps)\n"
                  "  --search TEXT select the first slice whose name contains TEXT (as typing it and Enter)\n"
                  "  --range A,B   select the range from A to B ms after the trace start, on every track\n"
                  "  --frame-benchmark  time frames from the whole trace down to 1 µs, print a table, exit\n");
@@ -77,6 +81,10 @@ int RunViewer(int argc, char** argv) {
             const char* view = value();
             if (!view) return Usage(), 2;
             options.view = view;
+        } else if (arg == "--step") {
+            const char* step = value();
+            if (!step) return Usage(), 2;
+            options.step = step;
         } else if (arg == "--search") {
             const char* query = value();
             if (!query) return Usage(), 2;

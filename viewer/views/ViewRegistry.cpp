@@ -13,6 +13,11 @@ const std::vector<ViewEntry>& Views() {
         {"memory", "Memory", S::kDocument, [](ViewContext& c) { c.document->views.memory.Draw(c.document->analysis(), c.request); }},
         {"timeline", "Timelines A / B", S::kComparison, DrawCompareTimelines},
         {"compare", "Diff", S::kComparison, DrawDiffView},
+        {"steps", "Step trace", S::kCluster, DrawClusterSteps},
+        {"overview", "Overview by rank", S::kCluster, DrawClusterOverview},
+        {"matrix", "Communication matrix", S::kCluster, DrawCommunicationMatrix},
+        {"communication", "Communication across ranks", S::kCluster, DrawCollectives},
+        {"time", "Time overview", S::kCluster, DrawTimeOverview},
     };
     return views;
 }

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "LayoutSettings.hpp"
+#include "cluster/ClusterCommon.hpp"
 #include "render/BoxRenderer.hpp"
 #include "views/ViewCommon.hpp"
 #include "workspace/Workspace.hpp"
@@ -15,14 +16,16 @@ struct ViewContext {
     Workspace& workspace;
     Document* document;          // kDocument views: the document shown
     ComparisonPair* comparison;  // kComparison views: the pair shown (both documents loaded)
+    ClusterDocument* cluster;    // kCluster views: the cluster shown
     BoxRenderer& boxes;          // the timeline's instanced boxes
     BoxRenderer& boxesB;         // a second batch, for the lower timeline of a comparison
     float frameDt;
     TimelineRequest& request;    // what the view asks of the document's timeline
     LayoutSettings& layout;      // panel and column sizes a person chose
+    ClusterRequest& clusterRequest;  // what a cluster view asks to open
 };
 
-enum class ViewScope { kDocument, kComparison };
+enum class ViewScope { kDocument, kComparison, kCluster };
 
 struct ViewEntry {
     const char* name;   // for --view
@@ -41,5 +44,10 @@ std::vector<const ViewEntry*> ViewsOf(ViewScope scope);
 void DrawTimelineTab(ViewContext& context);
 void DrawCompareTimelines(ViewContext& context);
 void DrawDiffView(ViewContext& context);
+void DrawClusterSteps(ViewContext& context);
+void DrawClusterOverview(ViewContext& context);
+void DrawCommunicationMatrix(ViewContext& context);
+void DrawCollectives(ViewContext& context);
+void DrawTimeOverview(ViewContext& context);
 
 }  // namespace tracelens

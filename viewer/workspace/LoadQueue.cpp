@@ -2,8 +2,15 @@
 
 #include <algorithm>
 
+#include "cluster/ClusterFolder.hpp"
+
 namespace tracelens {
 namespace {
+
+float ClusterFraction(const ClusterProgress& progress) {
+    const uint32_t total = progress.ranksTotal.load();
+    return total ? 0.95f * static_cast<float>(progress.ranksDone.load()) / static_cast<float>(total) : 0.0f;
+}
 
 float Fraction(const LoadProgress& progress) {
     const uint64_t total = progress.bytesTotal.load();
@@ -25,12 +32,30 @@ const char* StageText(const LoadProgress& progress) {
 }  // namespace
 
 LoadQueue::~LoadQueue() {
-    for (auto& job : m_jobs) job->progress.cancel = true;
+    for (auto& job : m_jobs) job->progress.cancel = true, job->clusterProgress.cancel = true;
     for (auto& job : m_jobs)
         if (job->thread.joinable()) job->thread.join();
 }
 
+void LoadQueue::RunCluster(Job& job, unsigned threads) {
+    auto loaded = LoadCluster(job.path, threads, &job.clusterProgress);
+    if (!loaded.ok()) {
+        job.error = loaded.message();
+    } else {
+        auto cluster = std::make_unique<ClusterDocument>();
+        cluster->id = job.id;
+        cluster->cluster = std::move(loaded.value());
+        cluster->Derive();
+        job.cluster = std::move(cluster);
+    }
+    job.done = true;
+}
+
 void LoadQueue::Run(Job& job, unsigned threads) {
+    if (IsClusterDirectory(job.path)) {
+        job.isCluster = true;
+        return RunCluster(job, threads);
+    }
     LoadOptions options;
     options.threads = threads;
     auto loaded = LoadRank(job.path, options, &job.progress);
@@ -65,7 +90,7 @@ void LoadQueue::Start(DocumentId id, const std::string& path, unsigned share) {
 
 void LoadQueue::Cancel(DocumentId id) {
     for (auto& job : m_jobs)
-        if (job->id == id) job->progress.cancel = true;
+        if (job->id == id) job->progress.cancel = true, job->clusterProgress.cancel = true;
 }
 
 bool LoadQueue::IsLoading(DocumentId id) const {
@@ -75,7 +100,8 @@ bool LoadQueue::IsLoading(DocumentId id) const {
 std::vector<LoadStatus> LoadQueue::Running() const {
     std::vector<LoadStatus> running;
     for (const auto& job : m_jobs)
-        running.push_back({job->id, job->path, Fraction(job->progress), StageText(job->progress)});
+        running.push_back(job->isCluster ? LoadStatus{job->id, job->path, ClusterFraction(job->clusterProgress), "reading rank summaries"}
+                                         : LoadStatus{job->id, job->path, Fraction(job->progress), StageText(job->progress)});
     return running;
 }
 
@@ -88,7 +114,7 @@ std::vector<LoadQueue::Finished> LoadQueue::TakeFinished() {
             continue;
         }
         job.thread.join();
-        finished.push_back({job.id, job.path, std::move(job.document), job.error});
+        finished.push_back({job.id, job.path, std::move(job.document), std::move(job.cluster), job.error});
         it = m_jobs.erase(it);
     }
     return finished;

@@ -7,7 +7,9 @@
 #include <thread>
 #include <vector>
 
+#include "cluster/Cluster.hpp"
 #include "load/TraceLoader.hpp"
+#include "workspace/ClusterDocument.hpp"
 #include "workspace/Document.hpp"
 
 namespace tracelens {
@@ -26,7 +28,8 @@ public:
     LoadQueue& operator=(const LoadQueue&) = delete;
     ~LoadQueue();  // cancels what still runs and waits for it
 
-    // Starts loading 'path' as document 'id'. 'share' loads started together split the cores
+    // Starts loading 'path' as document 'id': a cluster folder becomes a ClusterDocument, anything
+    // else a Document. 'share' loads started together split the cores
     // between them (two sides of a comparison: 2), so that they cost no more than one after the
     // other.
     void Start(DocumentId id, const std::string& path, unsigned share = 1);
@@ -39,8 +42,9 @@ public:
     struct Finished {
         DocumentId id;
         std::string path;
-        std::unique_ptr<Document> document;  // null when the load failed
-        std::string error;
+        std::unique_ptr<Document> document;  // a trace or rank folder; null otherwise
+        std::unique_ptr<ClusterDocument> cluster;  // a cluster folder; null otherwise
+        std::string error;  // when both are null
     };
     // The loads that ended since the last call, in the order they ended.
     std::vector<Finished> TakeFinished();
@@ -50,12 +54,16 @@ private:
         DocumentId id = 0;
         std::string path;
         LoadProgress progress;
+        ClusterProgress clusterProgress;
+        std::atomic<bool> isCluster{false};
         std::thread thread;
         std::atomic<bool> done{false};
         std::unique_ptr<Document> document;
+        std::unique_ptr<ClusterDocument> cluster;
         std::string error;
     };
     static void Run(Job& job, unsigned threads);
+    static void RunCluster(Job& job, unsigned threads);
 
     std::vector<std::unique_ptr<Job>> m_jobs;
 };

@@ -67,11 +67,19 @@ void Workspace::Close(DocumentId id) {
     m_documents.erase(std::remove_if(m_documents.begin(), m_documents.end(),
                                      [id](const std::unique_ptr<Document>& d) { return d->id == id; }),
                       m_documents.end());
+    m_clusters.erase(std::remove_if(m_clusters.begin(), m_clusters.end(),
+                                    [id](const std::unique_ptr<ClusterDocument>& c) { return c->id == id; }),
+                     m_clusters.end());
 }
 
 std::vector<DocumentId> Workspace::Poll() {
     std::vector<DocumentId> opened;
     for (LoadQueue::Finished& finished : m_loads.TakeFinished()) {
+        if (finished.cluster) {
+            opened.push_back(finished.id);
+            m_clusters.push_back(std::move(finished.cluster));
+            continue;
+        }
         if (!finished.document) {
             m_errors.push_back(finished.error);
             if (m_comparison && (m_comparison->a == finished.id || m_comparison->b == finished.id))
@@ -83,6 +91,12 @@ std::vector<DocumentId> Workspace::Poll() {
     }
     if (!opened.empty()) StartDiffWhenLoaded();
     return opened;
+}
+
+ClusterDocument* Workspace::FindCluster(DocumentId id) {
+    for (auto& cluster : m_clusters)
+        if (cluster->id == id) return cluster.get();
+    return nullptr;
 }
 
 Document* Workspace::Find(DocumentId id) {

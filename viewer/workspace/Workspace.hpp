@@ -48,15 +48,21 @@ public:
     void Compare(DocumentId a, DocumentId b, const ComparisonOptions& options = {});
     // Recomputes the diff with other options (another alignment, one step of each).
     void Recompare(const ComparisonOptions& options);
+    // Closes a document or a cluster.
     void Close(DocumentId id);
     // Ends the comparison; both documents stay open.
     void EndComparison();
 
-    // Takes finished loads in: call once per frame. Returns the ids that became documents.
+    // Takes finished loads in: call once per frame. Returns the ids that became documents or
+    // clusters.
     std::vector<DocumentId> Poll();
 
     Document* Find(DocumentId id);
+    ClusterDocument* FindCluster(DocumentId id);
     const std::vector<std::unique_ptr<Document>>& documents() const { return m_documents; }
+    const std::vector<std::unique_ptr<ClusterDocument>>& clusters() const { return m_clusters; }
+    // Documents and clusters together.
+    size_t OpenCount() const { return m_documents.size() + m_clusters.size(); }
     LoadQueue& loads() { return m_loads; }
     // Messages of loads that failed, newest last.
     const std::vector<std::string>& errors() const { return m_errors; }
@@ -66,6 +72,7 @@ private:
     void StartDiffWhenLoaded();
 
     std::vector<std::unique_ptr<Document>> m_documents;
+    std::vector<std::unique_ptr<ClusterDocument>> m_clusters;
     LoadQueue m_loads;
     std::vector<std::string> m_errors;
     std::unique_ptr<ComparisonPair> m_comparison;

@@ -1,0 +1,164 @@
+#include "cluster/ClusterCommon.hpp"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "views/ViewCommon.hpp"
+
+namespace tracelens {
+
+void DrawStepAndGroupPickers(ClusterDocument& document, bool withStep) {
+    const Cluster& cluster = document.cluster;
+    ClusterSelection& selection = document.selection;
+    if (withStep) {
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextUnformatted("Step");
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(190);
+        const std::string current = selection.step < 0 ? "average of " + std::to_string(cluster.steps.size()) + " steps"
+                                                       : cluster.steps[selection.step];
+        if (ImGui::BeginCombo("##step", current.c_str())) {
+            if (ImGui::Selectable("average over steps", selection.step < 0)) selection.step = -1;
+            for (size_t i = 0; i < cluster.steps.size(); ++i)
+                if (ImGui::Selectable(cluster.steps[i].c_str(), selection.step == static_cast<int>(i))) selection.step = static_cast<int>(i);
+            ImGui::EndCombo();
+        }
+        ImGui::SameLine(0, 20);
+    }
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Group");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(260);
+    auto groupLabel = [&](int index) {
+        if (index < 0) return "all " + std::to_string(cluster.ranks.size()) + " ranks";
+        const ClusterGroup& group = cluster.groups[index];
+        std::string name = group.name.size() > 24 ? group.name.substr(0, 21) + "…" : group.name;
+        return group.kind + " " + name + " (" + std::to_string(group.ranks.size()) + " ranks)";
+    };
+    if (ImGui::BeginCombo("##group", groupLabel(selection.group).c_str())) {
+        if (ImGui::Selectable(groupLabel(-1).c_str(), selection.group < 0)) selection.group = -1;
+        for (size_t i = 0; i < cluster.groups.size(); ++i) {
+            ImGui::PushID(static_cast<int>(i));
+            if (ImGui::Selectable(groupLabel(static_cast<int>(i)).c_str(), selection.group == static_cast<int>(i)))
+                selection.group = static_cast<int>(i);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("ranks %s", FormatRankList(cluster.groups[i].ranks).c_str());
+            ImGui::PopID();
+        }
+        ImGui::EndCombo();
+    }
+}
+
+void SelectRank(ClusterDocument& cluster, int rankId) {
+    if (cluster.selection.rank == rankId) return;
+    cluster.selection.previousRank = cluster.selection.rank;
+    cluster.selection.rank = rankId;
+}
+
+int MedianRank(const ClusterDocument& cluster) {
+    std::vector<const StepTableRow*> rows;
+    for (const StepTableRow& row : cluster.averagedSteps.rows)
+        if (row.present) rows.push_back(&row);
+    if (rows.empty()) return cluster.cluster.ranks.empty() ? -1 : cluster.cluster.ranks.front().rankId;
+    std::nth_element(rows.begin(), rows.begin() + static_cast<long>(rows.size() / 2), rows.end(),
+                     [](const StepTableRow* a, const StepTableRow* b) { return a->ns[kStepTimeColumn] < b->ns[kStepTimeColumn]; });
+    return rows[rows.size() / 2]->rankId;
+}
+
+void RankRightClick(ClusterDocument& cluster, int rankId) {
+    if (!ImGui::IsItemClicked(ImGuiMouseButton_Right)) return;
+    SelectRank(cluster, rankId);
+    cluster.views.rankMenuAsked = true;
+}
+
+void DrawRankMenu(ClusterDocument& cluster, ClusterRequest& request) {
+    if (cluster.views.rankMenuAsked) ImGui::OpenPopup("rank menu");
+    cluster.views.rankMenuAsked = false;
+    const int rankId = cluster.selection.rank;
+    if (rankId < 0 || !ImGui::BeginPopup("rank menu")) return;
+    ImGui::TextDisabled("rank %d", rankId);
+    const bool can = cluster.CanOpenRanks();
+    request.cluster = cluster.id;
+    if (ImGui::MenuItem("Open timeline", "Enter", false, can)) request.kind = ClusterRequest::kOpenRank, request.rankA = rankId, request.view = "timeline";
+    if (ImGui::MenuItem("Open overview", nullptr, false, can)) request.kind = ClusterRequest::kOpenRank, request.rankA = rankId, request.view = "overview";
+    if (ImGui::MenuItem("Open operators", nullptr, false, can)) request.kind = ClusterRequest::kOpenRank, request.rankA = rankId, request.view = "operators";
+    const int previous = cluster.selection.previousRank;
+    if (previous >= 0 && previous != rankId) {
+        const std::string label = "Compare with rank " + std::to_string(previous) + " (selected before)";
+        if (ImGui::MenuItem(label.c_str(), nullptr, false, can)) request.kind = ClusterRequest::kCompareRanks, request.rankA = rankId, request.rankB = previous;
+    }
+    const int median = MedianRank(cluster);
+    if (median >= 0 && median != rankId) {
+        const std::string label = "Compare with rank " + std::to_string(median) + " (median step time)";
+        if (ImGui::MenuItem(label.c_str(), nullptr, false, can)) request.kind = ClusterRequest::kCompareRanks, request.rankA = rankId, request.rankB = median;
+    }
+    if (!can) ImGui::TextDisabled("this cluster came from %s: no rank folders to open", cluster.cluster.source.c_str());
+    ImGui::EndPopup();
+}
+
+void DrawSelectedRankActions(ClusterDocument& cluster, ClusterRequest& request) {
+    const int rank = cluster.selection.rank;
+    if (rank < 0) {
+        ImGui::TextDisabled("Click a rank to select it; right-click for its timeline, overview, operators or a comparison.");
+        return;
+    }
+    ImGui::AlignTextToFramePadding();
+    ImGui::Text("Rank %d:", rank);
+    ImGui::BeginDisabled(!cluster.CanOpenRanks());
+    request.cluster = cluster.id;
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Timeline (Enter)") ||
+        (!ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_ENTER, false) && cluster.CanOpenRanks()))
+        request.kind = ClusterRequest::kOpenRank, request.rankA = rank, request.view = "timeline";
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Overview")) request.kind = ClusterRequest::kOpenRank, request.rankA = rank, request.view = "overview";
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Operators")) request.kind = ClusterRequest::kOpenRank, request.rankA = rank, request.view = "operators";
+    const int other = cluster.selection.previousRank >= 0 && cluster.selection.previousRank != rank ? cluster.selection.previousRank
+                                                                                                     : MedianRank(cluster);
+    if (other >= 0 && other != rank) {
+        ImGui::SameLine();
+        const std::string label = "Compare with rank " + std::to_string(other) + " (C)";
+        if (ImGui::SmallButton(label.c_str()) ||
+            (!ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_C, false) && cluster.CanOpenRanks()))
+            request.kind = ClusterRequest::kCompareRanks, request.rankA = rank, request.rankB = other;
+    }
+    ImGui::EndDisabled();
+    if (!cluster.CanOpenRanks()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(from %s: no rank folders to open)", cluster.cluster.source.c_str());
+    }
+}
+
+double NiceTickStep(double range, int count) {
+    if (range <= 0 || count <= 0) return 1;
+    const double raw = range / count;
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    for (const double factor : {1.0, 2.0, 5.0, 10.0})
+        if (power * factor >= raw) return power * factor;
+    return power * 10;
+}
+
+Rgba StepColumnColor(int column) {
+    switch (column) {
+        case kStepComputing: return ComputingColor();
+        case kStepCommNotOverlapped: return NotOverlappedColor();
+        case kStepOverlapped: return OverlappedColor();
+        case kStepFree: return FreeColor();
+        case kStepBubble: return Rgba{0.62f, 0.45f, 0.80f, 1};
+        case kStepPreparing: return Rgba{0.55f, 0.60f, 0.65f, 1};
+        default: return Rgba{0.80f, 0.82f, 0.86f, 1};
+    }
+}
+
+std::string Ms(TimeNs ns) {
+    char text[32];
+    const double ms = static_cast<double>(ns) / 1e6;
+    std::snprintf(text, sizeof text, ms >= 100 ? "%.1f ms" : ms >= 10 ? "%.2f ms" : "%.3f ms", ms);
+    return text;
+}
+
+}  // namespace tracelens

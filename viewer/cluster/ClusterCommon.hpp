@@ -1,0 +1,52 @@
+#pragma once
+// What the cluster views share: the step and group pickers at their top, the actions on a rank
+// (open its timeline, overview or operators; compare it with another), a value axis with round
+// ticks, and the colours of the phases.
+#include <string>
+#include <vector>
+
+#include "Colors.hpp"
+#include "workspace/ClusterDocument.hpp"
+
+struct ImDrawList;
+
+namespace tracelens {
+
+// What a cluster view asks the application to do with the cluster's ranks.
+struct ClusterRequest {
+    enum Kind { kNone, kOpenRank, kCompareRanks } kind = kNone;
+    DocumentId cluster = 0;
+    int rankA = -1, rankB = -1;  // rank ids
+    std::string view;            // the view to show once the rank is open: "timeline", "overview", "operators"
+};
+
+// The step picker (averaged or one step) and the group picker, on one line.
+void DrawStepAndGroupPickers(ClusterDocument& cluster, bool withStep = true);
+
+// Selects 'rankId' in every cluster view (the one selected before becomes the "compare with").
+void SelectRank(ClusterDocument& cluster, int rankId);
+
+// A right click on the last item selects rank 'rankId' and asks for its menu.
+void RankRightClick(ClusterDocument& cluster, int rankId);
+
+// The menu of the selected rank, once asked for (call once per frame, outside tables): open its
+// timeline, overview or operators, compare it with the rank selected before or the median rank.
+void DrawRankMenu(ClusterDocument& cluster, ClusterRequest& request);
+
+// A row of buttons acting on the selected rank (Enter opens its timeline); nothing when none is
+// selected.
+void DrawSelectedRankActions(ClusterDocument& cluster, ClusterRequest& request);
+
+// The rank whose averaged step time is the median: the yardstick to compare an odd rank with.
+int MedianRank(const ClusterDocument& cluster);
+
+// Round tick spacing (1, 2 or 5 × a power of ten) giving about 'count' ticks over 'range'.
+double NiceTickStep(double range, int count);
+
+// The colour of a step table column (phases in their time-class colours).
+Rgba StepColumnColor(int column);
+
+// A value in ms with three significant digits, for axes and cards.
+std::string Ms(TimeNs ns);
+
+}  // namespace tracelens

@@ -1,0 +1,195 @@
+// Communication across ranks: one collective on every rank that ran it, with where each rank's
+// time went (transit, wait, idle) and its wait ratio; the rank the others wait for is the one
+// that waits least. Below, how long every collective of the cluster took.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "cluster/ClusterCommon.hpp"
+#include "views/ViewCommon.hpp"
+#include "views/ViewRegistry.hpp"
+
+namespace tracelens {
+namespace {
+
+const Rgba kTransitColor{0.30f, 0.60f, 0.95f, 1}, kWaitColor{0.96f, 0.60f, 0.22f, 1}, kIdleColor{0.45f, 0.46f, 0.50f, 1};
+
+// The collective picker: the collectives of the chosen step (the first step when averaged).
+void DrawCollectivePicker(ClusterDocument& document) {
+    const std::vector<CollectiveKey>& all = document.collectives;
+    if (document.selection.step >= 0) {
+        // Keep the chosen collective in the chosen step.
+        const std::string& step = document.cluster.steps[document.selection.step];
+        if (all[document.views.collective].step != step)
+            for (size_t i = 0; i < all.size(); ++i)
+                if (all[i].step == step) {
+                    document.views.collective = static_cast<int>(i);
+                    break;
+                }
+    }
+    const CollectiveKey& chosen = all[document.views.collective];
+    ImGui::SameLine(0, 20);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Collective");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(420);
+    auto label = [](const CollectiveKey& key) {
+        return key.name + "   step " + key.step + " · " + std::to_string(key.ranks) + " ranks · longest " + Ms(key.maxElapseNs);
+    };
+    if (ImGui::BeginCombo("##collective", label(chosen).c_str())) {
+        for (size_t i = 0; i < all.size(); ++i) {
+            if (all[i].step != chosen.step) continue;
+            ImGui::PushID(static_cast<int>(i));
+            if (ImGui::Selectable(label(all[i]).c_str(), document.views.collective == static_cast<int>(i))) document.views.collective = static_cast<int>(i);
+            ImGui::PopID();
+        }
+        ImGui::EndCombo();
+    }
+}
+
+void DrawRankChart(ClusterDocument& document, const std::vector<CollectiveOnRank>& ranks, int waitedFor, float height,
+                   ClusterRequest& request) {
+    const float axis = 76, rightAxis = 48;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x - axis - rightAxis;
+    const float top = origin.y + 6, bottom = origin.y + height - 22;
+    TimeNs longest = 1;
+    for (const CollectiveOnRank& rank : ranks) longest = std::max(longest, rank.elapseNs);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const double tick = NiceTickStep(static_cast<double>(longest), 4);
+    for (double value = 0; value <= static_cast<double>(longest) * 1.0001; value += tick) {
+        const float y = bottom - (bottom - top) * static_cast<float>(value / static_cast<double>(longest));
+        draw->AddLine(ImVec2(origin.x + axis, y), ImVec2(origin.x + axis + width, y), IM_COL32(255, 255, 255, 22));
+        const std::string text = Ms(static_cast<TimeNs>(value));
+        draw->AddText(ImVec2(origin.x + axis - 6 - ImGui::CalcTextSize(text.c_str()).x, y - 7), IM_COL32(160, 165, 175, 255), text.c_str());
+    }
+    for (int percent = 0; percent <= 100; percent += 50) {
+        const float y = bottom - (bottom - top) * static_cast<float>(percent) / 100;
+        const std::string text = std::to_string(percent) + " %";
+        draw->AddText(ImVec2(origin.x + axis + width + 6, y - 7), IM_COL32(230, 230, 235, 200), text.c_str());
+    }
+    const float slot = width / static_cast<float>(std::max<size_t>(1, ranks.size()));
+    const float bar = std::max(1.0f, slot * (slot > 6 ? 0.75f : 1.0f));
+    const float labelEvery = std::max(1.0f, std::ceil(36 / slot));
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    int hovered = -1;
+    std::vector<ImVec2> ratio;
+    auto yOf = [&](TimeNs ns) { return bottom - (bottom - top) * static_cast<float>(static_cast<double>(ns) / static_cast<double>(longest)); };
+    for (size_t i = 0; i < ranks.size(); ++i) {
+        const CollectiveOnRank& rank = ranks[i];
+        const float x = origin.x + axis + slot * static_cast<float>(i);
+        const TimeNs transit = std::min(rank.transitNs, rank.elapseNs);
+        const TimeNs wait = std::min(rank.waitNs, rank.elapseNs - transit);
+        const bool grey = !document.InGroup(rank.rankId);
+        draw->AddRectFilled(ImVec2(x, yOf(transit)), ImVec2(x + bar, bottom), PackColor(grey ? kIdleColor : kTransitColor));
+        draw->AddRectFilled(ImVec2(x, yOf(transit + wait)), ImVec2(x + bar, yOf(transit)), PackColor(grey ? kIdleColor : kWaitColor));
+        draw->AddRectFilled(ImVec2(x, yOf(rank.elapseNs)), ImVec2(x + bar, yOf(transit + wait)), PackColor(kIdleColor));
+        ratio.push_back(ImVec2(x + bar / 2, bottom - (bottom - top) * static_cast<float>(rank.WaitRatio())));
+        if (rank.rankId == waitedFor) draw->AddRect(ImVec2(x - 2, top - 2), ImVec2(x + bar + 2, bottom + 1), IM_COL32(255, 80, 70, 255), 0, 0, 2);
+        if (rank.rankId == document.selection.rank)
+            draw->AddRect(ImVec2(x - 1, top), ImVec2(x + bar + 1, bottom), IM_COL32(255, 255, 255, 255), 0, 0, 1.5f);
+        if (static_cast<float>(i) - labelEvery * std::floor(static_cast<float>(i) / labelEvery) < 0.5f) {
+            const std::string text = std::to_string(rank.rankId);
+            draw->AddText(ImVec2(x + bar / 2 - ImGui::CalcTextSize(text.c_str()).x / 2, bottom + 4), IM_COL32(160, 165, 175, 255), text.c_str());
+        }
+        if (mouse.x >= x && mouse.x < x + slot && mouse.y >= top && mouse.y <= bottom) hovered = static_cast<int>(i);
+    }
+    if (ratio.size() > 1) draw->AddPolyline(ratio.data(), static_cast<int>(ratio.size()), IM_COL32(235, 235, 240, 200), 0, 1.5f);
+    for (const ImVec2& point : ratio) draw->AddCircleFilled(point, 2.5f, IM_COL32(235, 235, 240, 230));
+    ImGui::InvisibleButton("ranks", ImVec2(axis + width + rightAxis, height));
+    if (hovered >= 0 && ImGui::IsItemHovered()) {
+        const CollectiveOnRank& rank = ranks[hovered];
+        ImGui::BeginTooltip();
+        ImGui::Text("rank %d", rank.rankId);
+        ImGui::Text("elapse   %s", Ms(rank.elapseNs).c_str());
+        ImGui::Text("transit  %s", Ms(rank.transitNs).c_str());
+        ImGui::Text("wait     %s", Ms(rank.waitNs).c_str());
+        ImGui::Text("sync     %s", Ms(rank.syncNs).c_str());
+        ImGui::Text("idle     %s", Ms(rank.idleNs).c_str());
+        ImGui::Text("wait ratio %.1f %%", 100 * rank.WaitRatio());
+        ImGui::EndTooltip();
+        if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) SelectRank(document, rank.rankId);
+        RankRightClick(document, rank.rankId);
+    }
+    DrawLegend({{"Transit", 0, kTransitColor}, {"Wait", 0, kWaitColor}, {"Idle", 0, kIdleColor}});
+    ImGui::SameLine(0, 20);
+    ImGui::TextDisabled("white line: wait ratio = wait / (wait + transit), right axis");
+}
+
+// How long every collective on every rank took: a histogram on a log scale, with the chosen
+// collective's ranks marked.
+void DrawDurationDistribution(const ClusterDocument& document, const std::vector<CollectiveOnRank>& chosen, float height) {
+    const std::vector<TimeNs>& all = document.collectiveDurations;
+    if (all.empty()) return;
+    const double lo = std::log10(std::max<double>(1000, static_cast<double>(all.front())));
+    const double hi = std::max(lo + 1, std::log10(std::max<double>(1000, static_cast<double>(all.back()))) + 1e-9);
+    constexpr int kBins = 48;
+    std::vector<uint32_t> bins(kBins, 0);
+    auto binOf = [&](TimeNs ns) {
+        const double v = std::log10(std::max<double>(1000, static_cast<double>(ns)));
+        return std::clamp(static_cast<int>((v - lo) / (hi - lo) * kBins), 0, kBins - 1);
+    };
+    for (const TimeNs ns : all) ++bins[binOf(ns)];
+    const uint32_t most = *std::max_element(bins.begin(), bins.end());
+    const float axis = 76;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x - axis - 48;
+    const float top = origin.y + 4, bottom = origin.y + height - 20;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    for (int b = 0; b < kBins; ++b) {
+        if (!bins[b]) continue;
+        const float x0 = origin.x + axis + width * static_cast<float>(b) / kBins, x1 = origin.x + axis + width * static_cast<float>(b + 1) / kBins - 1;
+        const float h = (bottom - top) * std::sqrt(static_cast<float>(bins[b]) / static_cast<float>(most));
+        draw->AddRectFilled(ImVec2(x0, bottom - h), ImVec2(x1, bottom), IM_COL32(120, 130, 150, 255));
+    }
+    for (const CollectiveOnRank& rank : chosen) {
+        const float x = origin.x + axis + width * (static_cast<float>(binOf(rank.elapseNs)) + 0.5f) / kBins;
+        draw->AddLine(ImVec2(x, bottom - 6), ImVec2(x, bottom + 2), IM_COL32(255, 200, 90, 255), 2);
+    }
+    for (double decade = std::ceil(lo); decade <= hi; decade += 1) {
+        const float x = origin.x + axis + width * static_cast<float>((decade - lo) / (hi - lo));
+        const std::string text = Ms(static_cast<TimeNs>(std::pow(10.0, decade)));
+        draw->AddLine(ImVec2(x, top), ImVec2(x, bottom), IM_COL32(255, 255, 255, 25));
+        draw->AddText(ImVec2(x - ImGui::CalcTextSize(text.c_str()).x / 2, bottom + 3), IM_COL32(160, 165, 175, 255), text.c_str());
+    }
+    ImGui::Dummy(ImVec2(axis + width, height));
+    ImGui::TextDisabled("%zu collectives on all ranks; log time axis; bar height: square root of the count; yellow ticks: the chosen collective's ranks",
+                        all.size());
+}
+
+}  // namespace
+
+void DrawCollectives(ViewContext& context) {
+    ClusterDocument& document = *context.cluster;
+    DrawStepAndGroupPickers(document);
+    if (document.collectives.empty()) {
+        DrawMissingFile(kCommunicationFile, "Communication across ranks");
+        return;
+    }
+    DrawCollectivePicker(document);
+    const CollectiveKey& key = document.collectives[document.views.collective];
+    const std::vector<CollectiveOnRank> ranks = CollectiveAcrossRanks(document.cluster, key.step, key.name);
+    const int waitedFor = RankEveryoneWaitsFor(ranks);
+    SectionTitle(("Step " + key.step + ", " + key.name + ": each rank's time in it").c_str());
+    if (waitedFor >= 0) {
+        const auto it = std::find_if(ranks.begin(), ranks.end(), [&](const CollectiveOnRank& r) { return r.rankId == waitedFor; });
+        std::vector<TimeNs> waits;
+        for (const CollectiveOnRank& rank : ranks) waits.push_back(rank.waitNs);
+        std::nth_element(waits.begin(), waits.begin() + static_cast<long>(waits.size() / 2), waits.end());
+        ImGui::TextColored(ImVec4(1, 0.5f, 0.45f, 1),
+                           "Rank %d waits %s against %s for the median rank: it arrives last and the others wait for it (framed red).",
+                           waitedFor, Ms(it->waitNs).c_str(), Ms(waits[waits.size() / 2]).c_str());
+    } else {
+        ImGui::TextDisabled("No rank stands out: every rank waits about as long as the others.");
+    }
+    DrawSelectedRankActions(document, context.clusterRequest);
+    const float available = ImGui::GetContentRegionAvail().y;
+    DrawRankChart(document, ranks, waitedFor, std::max(200.0f, available * 0.58f), context.clusterRequest);
+    ImGui::Spacing();
+    SectionTitle("Duration of every collective (elapse)");
+    DrawDurationDistribution(document, ranks, std::max(100.0f, ImGui::GetContentRegionAvail().y - 30));
+    DrawRankMenu(document, context.clusterRequest);
+}
+
+}  // namespace tracelens

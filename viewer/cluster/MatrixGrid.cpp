@@ -1,0 +1,85 @@
+#include "cluster/MatrixGrid.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace tracelens {
+
+int TransportIndex(const std::string& transport) {
+    for (int i = 0; i < kTransportCount - 1; ++i)
+        if (transport == kTransportNames[i]) return i;
+    return kTransportCount - 1;
+}
+
+float MetricValue(const MatrixCell& cell, MatrixMetric metric) {
+    switch (metric) {
+        case MatrixMetric::kBandwidth: return static_cast<float>(cell.BandwidthGBps());
+        case MatrixMetric::kSize: return static_cast<float>(cell.transitSizeMb);
+        case MatrixMetric::kTime: return static_cast<float>(static_cast<double>(cell.transitNs) / 1e6);
+        case MatrixMetric::kTransport: return static_cast<float>(TransportIndex(cell.transport));
+    }
+    return 0;
+}
+
+void MatrixGrid::Build(const std::vector<MatrixCell>& cells, const std::vector<int>& rankIds, MatrixMetric metric) {
+    m_metric = metric;
+    m_rankIds = rankIds;
+    for (const MatrixCell& cell : cells) m_rankIds.push_back(cell.srcRank), m_rankIds.push_back(cell.dstRank);
+    std::sort(m_rankIds.begin(), m_rankIds.end());
+    m_rankIds.erase(std::unique(m_rankIds.begin(), m_rankIds.end()), m_rankIds.end());
+    m_levels.clear();
+    const int dim = static_cast<int>(m_rankIds.size());
+    constexpr float kEmpty = std::numeric_limits<float>::quiet_NaN();
+    Level base;
+    base.dim = dim;
+    base.value.assign(static_cast<size_t>(dim) * dim, kEmpty);
+    base.transport.assign(static_cast<size_t>(dim) * dim, 0);
+    m_min = std::numeric_limits<float>::max(), m_max = std::numeric_limits<float>::lowest();
+    for (const MatrixCell& cell : cells) {
+        const size_t at = static_cast<size_t>(IndexOf(cell.srcRank)) * dim + static_cast<size_t>(IndexOf(cell.dstRank));
+        base.value[at] = MetricValue(cell, metric);
+        base.transport[at] = static_cast<uint8_t>(TransportIndex(cell.transport));
+        m_min = std::min(m_min, base.value[at]), m_max = std::max(m_max, base.value[at]);
+    }
+    if (cells.empty()) m_min = m_max = 0;
+    m_levels.push_back(std::move(base));
+    // The slowest link of a block shows for bandwidth; the largest size or time otherwise.
+    const bool keepLeast = metric == MatrixMetric::kBandwidth;
+    while (m_levels.back().dim > 1) {
+        const Level& fine = m_levels.back();
+        Level coarse;
+        coarse.dim = (fine.dim + 1) / 2;
+        coarse.block = fine.block * 2;
+        coarse.value.assign(static_cast<size_t>(coarse.dim) * coarse.dim, kEmpty);
+        coarse.transport.assign(static_cast<size_t>(coarse.dim) * coarse.dim, 0);
+        for (int y = 0; y < fine.dim; ++y) {
+            for (int x = 0; x < fine.dim; ++x) {
+                const float v = fine.value[static_cast<size_t>(y) * fine.dim + x];
+                if (std::isnan(v)) continue;
+                const size_t at = static_cast<size_t>(y / 2) * coarse.dim + static_cast<size_t>(x / 2);
+                float& out = coarse.value[at];
+                if (std::isnan(out) || (keepLeast ? v < out : v > out)) {
+                    out = v;
+                    coarse.transport[at] = fine.transport[static_cast<size_t>(y) * fine.dim + x];
+                }
+            }
+        }
+        m_levels.push_back(std::move(coarse));
+    }
+}
+
+int MatrixGrid::IndexOf(int rankId) const {
+    const auto it = std::lower_bound(m_rankIds.begin(), m_rankIds.end(), rankId);
+    return it != m_rankIds.end() && *it == rankId ? static_cast<int>(it - m_rankIds.begin()) : -1;
+}
+
+const MatrixGrid::Level& MatrixGrid::LevelFor(double cellPx, double minPx) const {
+    static const Level kNone;
+    if (m_levels.empty()) return kNone;
+    size_t level = 0;
+    while (level + 1 < m_levels.size() && cellPx * m_levels[level].block < minPx) ++level;
+    return m_levels[level];
+}
+
+}  // namespace tracelens

@@ -1,0 +1,330 @@
+// The communication matrix: source ranks down, destination ranks across, each link a cell
+// coloured by bandwidth, transit size, transit time or transport type. Cells go to the GPU as
+// instances (BoxRenderer); zoomed out, a cell stands for a block of links (its slowest bandwidth,
+// or largest size or time), so a 1024 × 1024 matrix draws as fast as a small one. Wheel zooms at
+// the mouse, drag pans, double-click shows the whole matrix.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "cluster/ClusterCommon.hpp"
+#include "views/ViewCommon.hpp"
+#include "views/ViewRegistry.hpp"
+
+namespace tracelens {
+namespace {
+
+constexpr float kSidePanelWidth = 330;
+constexpr float kLeftLabels = 44, kTopLabels = 22;
+constexpr double kMinBlockPx = 3;  // a drawn cell is never smaller than this
+
+const char* const kMetricNames[] = {"Bandwidth (GB/s)", "Transit size (MB)", "Transit time (ms)", "Transport type"};
+
+Rgba TransportColor(int index) {
+    static const Rgba colors[kTransportCount] = {{0.30f, 0.60f, 0.95f, 1}, {0.40f, 0.78f, 0.40f, 1}, {0.96f, 0.60f, 0.22f, 1},
+                                                 {0.25f, 0.78f, 0.75f, 1}, {0.90f, 0.45f, 0.70f, 1}, {0.55f, 0.55f, 0.58f, 1},
+                                                 {0.80f, 0.80f, 0.45f, 1}};
+    return colors[std::clamp(index, 0, kTransportCount - 1)];
+}
+
+// Viridis, dark to bright: a slow link is a dark cell among bright ones.
+Rgba Viridis(float t) {
+    static const Rgba stops[] = {{0.267f, 0.005f, 0.329f, 1}, {0.229f, 0.322f, 0.545f, 1}, {0.128f, 0.567f, 0.551f, 1},
+                                 {0.369f, 0.789f, 0.383f, 1}, {0.993f, 0.906f, 0.144f, 1}};
+    t = std::clamp(t, 0.0f, 1.0f) * 4;
+    const int i = std::min(3, static_cast<int>(t));
+    const float f = t - static_cast<float>(i);
+    const Rgba& a = stops[i];
+    const Rgba& b = stops[i + 1];
+    return {a.r + (b.r - a.r) * f, a.g + (b.g - a.g) * f, a.b + (b.b - a.b) * f, 1};
+}
+
+// Where a value lies between the grid's smallest and largest, on a log scale (links span
+// several orders of magnitude: LOCAL copies at hundreds of GB/s, RDMA at tens).
+float Normalised(const MatrixGrid& grid, float value) {
+    const float lo = grid.MinValue(), hi = grid.MaxValue();
+    if (hi <= lo) return 1;
+    if (lo > 0) return (std::log(value) - std::log(lo)) / (std::log(hi) - std::log(lo));
+    return (value - lo) / (hi - lo);
+}
+
+Rgba CellColor(const MatrixGrid& grid, float value, uint8_t transport) {
+    if (grid.metric() == MatrixMetric::kTransport) return TransportColor(transport);
+    return Viridis(Normalised(grid, value));
+}
+
+std::string ValueText(MatrixMetric metric, double value) {
+    char text[48];
+    switch (metric) {
+        case MatrixMetric::kBandwidth: std::snprintf(text, sizeof text, "%.2f GB/s", value); break;
+        case MatrixMetric::kSize: std::snprintf(text, sizeof text, "%.2f MB", value); break;
+        case MatrixMetric::kTime: std::snprintf(text, sizeof text, "%.3f ms", value); break;
+        case MatrixMetric::kTransport: return kTransportNames[std::clamp(static_cast<int>(value), 0, kTransportCount - 1)];
+    }
+    return text;
+}
+
+// The link (source, destination) among 'cells' (sorted), or null.
+const MatrixCell* FindCell(const std::vector<MatrixCell>& cells, int src, int dst) {
+    const auto it = std::lower_bound(cells.begin(), cells.end(), std::make_pair(src, dst), [](const MatrixCell& cell, const std::pair<int, int>& key) {
+        return std::make_pair(cell.srcRank, cell.dstRank) < key;
+    });
+    return it != cells.end() && it->srcRank == src && it->dstRank == dst ? &*it : nullptr;
+}
+
+struct MatrixLayout {
+    ImVec2 origin;   // top-left of the plot
+    float size = 0;  // the plot is a square
+    double cellPx = 1;
+    double firstIndex = 0;  // the (fractional) rank index at the plot's left and top edges
+
+    float X(double index) const { return origin.x + static_cast<float>((index - firstIndex) * cellPx); }
+    float Y(double index) const { return origin.y + static_cast<float>((index - firstIndex) * cellPx); }
+};
+
+MatrixLayout Layout(const ClusterViewsState& views, int dim, ImVec2 origin, float size) {
+    MatrixLayout layout;
+    layout.origin = origin, layout.size = size;
+    layout.cellPx = static_cast<double>(size) / std::max(1, dim) * views.matrixZoom;
+    layout.firstIndex = views.matrixCenterX * dim - size / 2 / layout.cellPx;
+    return layout;
+}
+
+void Navigate(ClusterViewsState& views, const MatrixLayout& layout, int dim, bool hovered) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (!hovered || dim == 0) return;
+    auto clampCenter = [&] {
+        views.matrixZoom = std::clamp(views.matrixZoom, 1.0, std::max(1.0, dim / 4.0));
+        const double half = 0.5 / views.matrixZoom;
+        views.matrixCenterX = std::clamp(views.matrixCenterX, half, 1 - half);
+        views.matrixCenterY = views.matrixCenterX;  // one square view: rows and columns stay aligned on the diagonal
+    };
+    if (io.MouseWheel != 0) {
+        // Zoom at the mouse: the index under it stays under it.
+        const double under = layout.firstIndex + (io.MousePos.x - layout.origin.x) / layout.cellPx;
+        views.matrixZoom *= std::pow(1.25, io.MouseWheel);
+        clampCenter();
+        const double cellPx = static_cast<double>(layout.size) / dim * views.matrixZoom;
+        views.matrixCenterX = (under - (io.MousePos.x - layout.origin.x) / cellPx + layout.size / 2 / cellPx) / dim;
+        clampCenter();
+    }
+    if (ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2)) {
+        const ImVec2 delta = io.MouseDelta;
+        views.matrixCenterX -= (delta.x + delta.y) / 2 / layout.cellPx / dim;
+        clampCenter();
+    }
+    if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) views.matrixZoom = 1, views.matrixCenterX = 0.5, clampCenter();
+    if (!io.WantTextInput) {
+        if (ImGui::IsKeyDown(GLFW_KEY_W)) views.matrixZoom *= 1.04, clampCenter();
+        if (ImGui::IsKeyDown(GLFW_KEY_S)) views.matrixZoom /= 1.04, clampCenter();
+        if (ImGui::IsKeyDown(GLFW_KEY_A)) views.matrixCenterX -= 0.01 / views.matrixZoom, clampCenter();
+        if (ImGui::IsKeyDown(GLFW_KEY_D)) views.matrixCenterX += 0.01 / views.matrixZoom, clampCenter();
+    }
+}
+
+void DrawLabels(ImDrawList* draw, const MatrixLayout& layout, const MatrixGrid& grid) {
+    const std::vector<int>& ids = grid.RankIds();
+    const float widest = ImGui::CalcTextSize(std::to_string(ids.empty() ? 0 : ids.back()).c_str()).x;
+    // Labels every 1, 2, 5, 10, 20, … ranks: as dense as they fit without touching.
+    int every = 1;
+    for (int power = 1; layout.cellPx * every < widest + 8 && power < 1 << 24; power *= 10)
+        for (const int factor : {1, 2, 5})
+            if (layout.cellPx * (every = factor * power) >= widest + 8) break;
+    const int first = std::max(0, static_cast<int>(std::floor(layout.firstIndex)));
+    const int last = std::min(static_cast<int>(ids.size()) - 1, static_cast<int>(std::ceil(layout.firstIndex + layout.size / layout.cellPx)));
+    const ImU32 color = IM_COL32(165, 170, 180, 255);
+    for (int i = first - first % every; i <= last; i += every) {
+        if (i < first) continue;
+        const std::string label = std::to_string(ids[i]);
+        const float w = ImGui::CalcTextSize(label.c_str()).x;
+        const float center = static_cast<float>(layout.cellPx / 2);
+        draw->AddText(ImVec2(layout.X(i) + center - w / 2, layout.origin.y - kTopLabels + 3), color, label.c_str());
+        draw->AddText(ImVec2(layout.origin.x - w - 6, layout.Y(i) + center - 7), color, label.c_str());
+    }
+}
+
+void DrawCells(ViewContext& context, ClusterDocument& document, const MatrixCache& cache, const MatrixLayout& layout) {
+    const MatrixGrid& grid = cache.grid;
+    const MatrixGrid::Level& level = grid.LevelFor(layout.cellPx, kMinBlockPx);
+    std::vector<bool> inGroup(grid.RankIds().size());
+    for (size_t i = 0; i < inGroup.size(); ++i) inGroup[i] = document.InGroup(grid.RankIds()[i]);
+    const double blockPx = layout.cellPx * level.block;
+    const int first = std::max(0, static_cast<int>(std::floor(layout.firstIndex / level.block)));
+    const int last = std::min(level.dim - 1, static_cast<int>(std::ceil((layout.firstIndex + layout.size / layout.cellPx) / level.block)));
+    BoxRenderer& boxes = context.boxes;
+    boxes.Clear();
+    for (int y = first; y <= last; ++y) {
+        for (int x = first; x <= last; ++x) {
+            const size_t at = static_cast<size_t>(y) * level.dim + x;
+            const float value = level.value[at];
+            if (std::isnan(value)) continue;
+            Rgba color = CellColor(grid, value, level.transport[at]);
+            if (!inGroup[static_cast<size_t>(y) * level.block] || !inGroup[static_cast<size_t>(x) * level.block])
+                color = {0.24f, 0.25f, 0.27f, 1};
+            const float x0 = layout.X(static_cast<double>(x) * level.block), y0 = layout.Y(static_cast<double>(y) * level.block);
+            boxes.Add({x0, y0, x0 + static_cast<float>(blockPx), y0 + static_cast<float>(blockPx), color.r, color.g, color.b, color.a, 0});
+        }
+    }
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->PushClipRect(layout.origin, ImVec2(layout.origin.x + layout.size, layout.origin.y + layout.size), true);
+    draw->AddRectFilled(layout.origin, ImVec2(layout.origin.x + layout.size, layout.origin.y + layout.size), IM_COL32(22, 24, 28, 255));
+    boxes.Submit(draw);
+    // Slow links: a red frame at any zoom, at least a few pixels wide, so that one cell among a
+    // million is still found.
+    for (const SlowLink& slow : cache.slow) {
+        const int src = grid.IndexOf(slow.srcRank), dst = grid.IndexOf(slow.dstRank);
+        if (src < 0 || dst < 0) continue;
+        const float cx = layout.X(dst + 0.5), cy = layout.Y(src + 0.5);
+        const float half = std::max(6.0f, static_cast<float>(layout.cellPx / 2) + 2);
+        draw->AddRect(ImVec2(cx - half, cy - half), ImVec2(cx + half, cy + half), IM_COL32(255, 70, 60, 255), 0, 0, 2.5f);
+    }
+    const int selected = grid.IndexOf(document.selection.rank);
+    if (selected >= 0) {
+        const ImU32 line = IM_COL32(255, 255, 255, 90);
+        draw->AddRect(ImVec2(layout.origin.x, layout.Y(selected)), ImVec2(layout.origin.x + layout.size, layout.Y(selected + 1)), line);
+        draw->AddRect(ImVec2(layout.X(selected), layout.origin.y), ImVec2(layout.X(selected + 1), layout.origin.y + layout.size), line);
+    }
+    draw->PopClipRect();
+}
+
+void DrawHover(ClusterDocument& document, const MatrixCache& cache, const MatrixLayout& layout) {
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const int dim = cache.grid.Dim();
+    const int x = static_cast<int>(std::floor(layout.firstIndex + (mouse.x - layout.origin.x) / layout.cellPx));
+    const int y = static_cast<int>(std::floor(layout.firstIndex + (mouse.y - layout.origin.y) / layout.cellPx));
+    if (x < 0 || y < 0 || x >= dim || y >= dim) return;
+    const int src = cache.grid.RankIds()[y], dst = cache.grid.RankIds()[x];
+    ImGui::BeginTooltip();
+    ImGui::Text("rank %d → rank %d", src, dst);
+    if (const MatrixCell* cell = FindCell(cache.cells, src, dst)) {
+        ImGui::Text("transport   %s", cell->transport.c_str());
+        ImGui::Text("size        %.3f MB", cell->transitSizeMb);
+        ImGui::Text("time        %.3f ms", static_cast<double>(cell->transitNs) / 1e6);
+        ImGui::Text("bandwidth   %.2f GB/s", cell->BandwidthGBps());
+        for (const SlowLink& slow : cache.slow)
+            if (slow.srcRank == src && slow.dstRank == dst)
+                ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "slow: %.0f %% of the median %.2f GB/s of %s links",
+                                   100 * slow.bandwidthGBps / slow.medianGBps, slow.medianGBps, slow.transport.c_str());
+        if (!document.InGroup(src) || !document.InGroup(dst)) ImGui::TextDisabled("outside the chosen group");
+    } else {
+        ImGui::TextDisabled("no link");
+    }
+    ImGui::TextDisabled("click: select rank %d · right-click: open or compare · wheel: zoom · drag: pan", src);
+    ImGui::EndTooltip();
+    if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && ImGui::GetIO().MouseDragMaxDistanceSqr[0] < 16) SelectRank(document, src);
+    RankRightClick(document, src);
+}
+
+void DrawSidePanel(ClusterDocument& document, const MatrixCache& cache, double cellPx) {
+    ClusterViewsState& views = document.views;
+    SectionTitle("Colour");
+    for (int metric = 0; metric < 4; ++metric) ImGui::RadioButton(kMetricNames[metric], &views.matrixMetric, metric);
+    ImGui::Spacing();
+    ImGui::TextUnformatted("Operator");
+    ImGui::SetNextItemWidth(-1);
+    const std::string current = views.matrixOperator < 0 ? "all operators, summed" : document.matrixOperators[views.matrixOperator];
+    if (ImGui::BeginCombo("##operator", current.c_str())) {
+        if (ImGui::Selectable("all operators, summed", views.matrixOperator < 0)) views.matrixOperator = -1;
+        for (size_t i = 0; i < document.matrixOperators.size(); ++i)
+            if (ImGui::Selectable(document.matrixOperators[i].c_str(), views.matrixOperator == static_cast<int>(i))) views.matrixOperator = static_cast<int>(i);
+        ImGui::EndCombo();
+    }
+    ImGui::Spacing();
+    const MatrixGrid& grid = cache.grid;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    if (grid.metric() == MatrixMetric::kTransport) {
+        for (int i = 0; i < kTransportCount - 1; ++i) {
+            const ImVec2 at = ImGui::GetCursorScreenPos();
+            draw->AddRectFilled(ImVec2(at.x, at.y + 2), ImVec2(at.x + 14, at.y + 14), PackColor(TransportColor(i)));
+            ImGui::Dummy(ImVec2(18, 14));
+            ImGui::SameLine();
+            ImGui::TextUnformatted(kTransportNames[i]);
+        }
+    } else {
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const float width = ImGui::GetContentRegionAvail().x - 8;
+        for (int i = 0; i < 64; ++i) {
+            const float x0 = at.x + width * static_cast<float>(i) / 64, x1 = at.x + width * static_cast<float>(i + 1) / 64 + 1;
+            draw->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1, at.y + 14), PackColor(Viridis(static_cast<float>(i) / 63)));
+        }
+        ImGui::Dummy(ImVec2(width, 16));
+        const MatrixMetric metric = grid.metric();
+        const std::string lo = ValueText(metric, grid.MinValue()), hi = ValueText(metric, grid.MaxValue());
+        ImGui::TextUnformatted(lo.c_str());
+        ImGui::SameLine(width - ImGui::CalcTextSize(hi.c_str()).x);
+        ImGui::TextUnformatted(hi.c_str());
+        ImGui::TextDisabled("log scale%s; grey: outside the group", metric == MatrixMetric::kBandwidth ? ", dark = slow" : "");
+        const MatrixGrid::Level& level = grid.LevelFor(cellPx, kMinBlockPx);
+        if (level.block > 1)
+            ImGui::TextDisabled("zoomed out: a cell shows %s of %d × %d links", metric == MatrixMetric::kBandwidth ? "the slowest" : "the largest",
+                                level.block, level.block);
+    }
+    ImGui::Spacing();
+    SectionTitle("Slow links");
+    if (cache.slow.empty()) ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.55f, 1), "none");
+    ImGui::TextDisabled("under %.0f %% of the median bandwidth of links of the same transport that carried a comparable size",
+                        kSlowLinkRatio * 100);
+    for (size_t i = 0; i < cache.slow.size() && i < 12; ++i) {
+        const SlowLink& slow = cache.slow[i];
+        ImGui::PushID(static_cast<int>(i));
+        char label[160];
+        std::snprintf(label, sizeof label, "%d → %d  %s  %.2f GB/s (median %.2f)", slow.srcRank, slow.dstRank, slow.transport.c_str(),
+                      slow.bandwidthGBps, slow.medianGBps);
+        if (ImGui::Selectable(label)) {
+            // Zoom in on it.
+            const int dim = grid.Dim();
+            views.matrixZoom = std::max(views.matrixZoom, std::min(dim / 4.0, 8.0));
+            views.matrixCenterX = (grid.IndexOf(slow.srcRank) + grid.IndexOf(slow.dstRank) + 1) / 2.0 / std::max(1, dim);
+            SelectRank(document, slow.srcRank);
+        }
+        ImGui::PopID();
+    }
+    ImGui::Spacing();
+    SectionTitle("Reading the matrix");
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("1. Transit size first: does any card send more or less than its peers (work divided unevenly)?");
+    ImGui::TextDisabled("2. Then transit time: a card with a very short time was likely busy elsewhere, and its peers waited for it.");
+    ImGui::TextDisabled("3. Then bandwidth: a spread between links of one transport, or an abnormal value, points at a bad link or card. "
+                        "A slow link is one dark cell in a bright row and column; a slow card, a dark row or column.");
+    ImGui::PopTextWrapPos();
+}
+
+}  // namespace
+
+void DrawCommunicationMatrix(ViewContext& context) {
+    ClusterDocument& document = *context.cluster;
+    DrawStepAndGroupPickers(document, false);
+    ImGui::SameLine(0, 20);
+    ImGui::TextDisabled("rows: source rank, columns: destination rank; summed over every step");
+    const MatrixCache& cache = document.MatrixShown();
+    if (cache.grid.Dim() == 0) {
+        DrawMissingFile(kCommunicationMatrixFile, "The communication matrix");
+        return;
+    }
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const float size = std::max(120.0f, std::min(avail.x - kSidePanelWidth - kLeftLabels - 16, avail.y - kTopLabels - 8));
+    const ImVec2 origin(start.x + kLeftLabels, start.y + kTopLabels);
+    ImGui::SetCursorScreenPos(origin);
+    ImGui::InvisibleButton("matrix", ImVec2(size, size));
+    const bool hovered = ImGui::IsItemHovered();
+    const int dim = cache.grid.Dim();
+    Navigate(document.views, Layout(document.views, dim, origin, size), dim, hovered || ImGui::IsItemActive());
+    const MatrixLayout layout = Layout(document.views, dim, origin, size);
+    DrawCells(context, document, cache, layout);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->PushClipRect(ImVec2(start.x, start.y), ImVec2(origin.x + size, origin.y + size), true);
+    DrawLabels(draw, layout, cache.grid);
+    draw->PopClipRect();
+    if (hovered) DrawHover(document, cache, layout);
+    DrawRankMenu(document, context.clusterRequest);
+    ImGui::SetCursorScreenPos(ImVec2(origin.x + size + 16, start.y));
+    ImGui::BeginChild("matrix side", ImVec2(0, avail.y), false);
+    DrawSidePanel(document, cache, layout.cellPx);
+    ImGui::EndChild();
+}
+
+}  // namespace tracelens

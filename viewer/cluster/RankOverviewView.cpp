@@ -1,0 +1,117 @@
+// The per-rank overview across a communication group: each rank's time as shares of computing,
+// communication (overlapped or not) and free, side by side, with the findings of the tuning
+// method's rules above them.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "cluster/ClusterCommon.hpp"
+#include "views/ViewCommon.hpp"
+#include "views/ViewRegistry.hpp"
+
+namespace tracelens {
+namespace {
+
+std::vector<BarSegment> Shares(const OverviewFigures& f) {
+    return {{"Pure computing", f.Share(f.pureComputingNs), ComputingColor()},
+            {"Communication, overlapped", f.Share(f.commOverlappedNs), OverlappedColor()},
+            {"Communication, not overlapped", f.Share(f.commNotOverlappedNs), NotOverlappedColor()},
+            {"Free", f.Share(f.freeNs), FreeColor()}};
+}
+
+void DrawFindings(ClusterDocument& document, const std::vector<ClusterFinding>& findings) {
+    SectionTitle("Findings");
+    if (findings.empty()) {
+        ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.55f, 1), "Healthy: no spread of computing or free share over %.0f points, "
+                           "communication not overlapped under %.0f %%.", kShareSpreadPoints * 100, kCommunicationShare * 100);
+        return;
+    }
+    for (size_t i = 0; i < findings.size(); ++i) {
+        const ClusterFinding& finding = findings[i];
+        const ImVec4 color = finding.kind == AdviceKind::kCompute      ? ImVec4(0.45f, 0.75f, 1, 1)
+                             : finding.kind == AdviceKind::kScheduling ? ImVec4(0.85f, 0.85f, 0.5f, 1)
+                                                                       : ImVec4(1, 0.65f, 0.35f, 1);
+        ImGui::PushID(static_cast<int>(i));
+        ImGui::Bullet();
+        ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - 10);
+        ImGui::TextColored(color, "%s", finding.text.c_str());
+        ImGui::PopTextWrapPos();
+        if (!finding.ranks.empty() && ImGui::IsItemClicked()) SelectRank(document, finding.ranks.front());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("click: select rank %d", finding.ranks.front());
+        ImGui::PopID();
+    }
+}
+
+// One column per rank of the group, its shares stacked to 100 %.
+void DrawShareChart(ClusterDocument& document, ClusterRequest& request) {
+    std::vector<const ClusterRank*> ranks;
+    for (const ClusterRank& rank : document.cluster.ranks)
+        if (document.InGroup(rank.rankId) && rank.overview.valid) ranks.push_back(&rank);
+    if (ranks.empty()) {
+        DrawMissingFile(kStepTraceFile, "The overview across ranks");
+        return;
+    }
+    const float axis = 44, height = std::max(180.0f, ImGui::GetContentRegionAvail().y - 60);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x - axis - 8;
+    const float plotTop = origin.y + 4, plotBottom = origin.y + height - 22;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    for (int percent = 0; percent <= 100; percent += 25) {
+        const float y = plotBottom - (plotBottom - plotTop) * static_cast<float>(percent) / 100;
+        draw->AddLine(ImVec2(origin.x + axis, y), ImVec2(origin.x + axis + width, y), IM_COL32(255, 255, 255, 25));
+        const std::string label = std::to_string(percent) + " %";
+        draw->AddText(ImVec2(origin.x + axis - 6 - ImGui::CalcTextSize(label.c_str()).x, y - 7), IM_COL32(160, 165, 175, 255), label.c_str());
+    }
+    const float slot = width / static_cast<float>(ranks.size());
+    const float barWidth = std::max(1.0f, slot * (slot > 6 ? 0.8f : 1.0f));
+    const float labelEvery = std::max(1.0f, std::ceil(36 / slot));
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    int hovered = -1;
+    for (size_t i = 0; i < ranks.size(); ++i) {
+        const float x = origin.x + axis + slot * static_cast<float>(i);
+        float y = plotBottom;
+        for (const BarSegment& segment : Shares(ranks[i]->overview)) {
+            const float h = (plotBottom - plotTop) * static_cast<float>(segment.value);
+            draw->AddRectFilled(ImVec2(x, y - h), ImVec2(x + barWidth, y), PackColor(segment.color));
+            y -= h;
+        }
+        if (ranks[i]->rankId == document.selection.rank)
+            draw->AddRect(ImVec2(x - 1, plotTop - 1), ImVec2(x + barWidth + 1, plotBottom + 1), IM_COL32(255, 255, 255, 255), 0, 0, 2);
+        if (static_cast<float>(i) - labelEvery * std::floor(static_cast<float>(i) / labelEvery) < 0.5f) {
+            const std::string label = std::to_string(ranks[i]->rankId);
+            draw->AddText(ImVec2(x + barWidth / 2 - ImGui::CalcTextSize(label.c_str()).x / 2, plotBottom + 4), IM_COL32(160, 165, 175, 255),
+                          label.c_str());
+        }
+        if (mouse.x >= x && mouse.x < x + slot && mouse.y >= plotTop && mouse.y <= plotBottom) hovered = static_cast<int>(i);
+    }
+    ImGui::InvisibleButton("shares", ImVec2(axis + width, height));
+    if (hovered >= 0 && ImGui::IsItemHovered()) {
+        const ClusterRank& rank = *ranks[hovered];
+        ImGui::BeginTooltip();
+        ImGui::Text("rank %d (%s)", rank.rankId, rank.overview.source.c_str());
+        for (const BarSegment& segment : Shares(rank.overview)) ImGui::Text("%-30s %s", segment.label, Percent(segment.value).c_str());
+        ImGui::TextDisabled("click: select · right-click: open or compare");
+        ImGui::EndTooltip();
+        if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) SelectRank(document, rank.rankId);
+        RankRightClick(document, rank.rankId);
+    }
+    DrawRankMenu(document, request);
+    DrawLegend(Shares(ranks.front()->overview));
+}
+
+}  // namespace
+
+void DrawClusterOverview(ViewContext& context) {
+    ClusterDocument& document = *context.cluster;
+    DrawStepAndGroupPickers(document, false);
+    const std::string groupName = document.selection.group < 0 ? "all ranks" : "group " + document.cluster.groups[document.selection.group].name;
+    DrawFindings(document, document.selection.group < 0 ? document.findings
+                                                        : FindGroupProblems(document.cluster, document.GroupRanks(), groupName));
+    ImGui::Spacing();
+    SectionTitle("Time of each rank, as shares (over every step the rank has)");
+    DrawSelectedRankActions(document, context.clusterRequest);
+    DrawShareChart(document, context.clusterRequest);
+}
+
+}  // namespace tracelens

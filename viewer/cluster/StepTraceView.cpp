@@ -1,0 +1,195 @@
+// Step trace across ranks: the distribution of each phase over the ranks (box plots), then one
+// row per rank with every phase, sortable, with the slow ranks flagged.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "cluster/ClusterCommon.hpp"
+#include "views/ViewRegistry.hpp"
+#include "views/ViewCommon.hpp"
+
+namespace tracelens {
+namespace {
+
+constexpr int kFlagColumnId = kStepColumnCount;
+constexpr int kRankColumnId = -1;
+
+// The columns shown, in table order: step time first, then the phases the files have and that
+// are not zero on every rank (no pipeline: no bubble); 'hidden' gets the names of the others.
+std::vector<int> ShownColumns(const StepTable& table, std::string* hidden) {
+    std::vector<int> columns = {kStepTimeColumn};
+    for (const int column : {kStepComputing, kStepCommNotOverlapped, kStepOverlapped, kStepCommunication, kStepFree, kStepStage,
+                             kStepBubble, kStepPreparing}) {
+        if (!table.hasColumn[column]) continue;
+        const bool any = std::any_of(table.rows.begin(), table.rows.end(), [&](const StepTableRow& row) { return row.ns[column] != 0; });
+        if (any) columns.push_back(column);
+        else *hidden += (hidden->empty() ? "" : ", ") + std::string(StepColumnName(column));
+    }
+    return columns;
+}
+
+const char* ShortName(int column) {
+    switch (column) {
+        case kStepTimeColumn: return "Step time";
+        case kStepCommNotOverlapped: return "Not overlapped";
+        case kStepCommunication: return "Communication";
+        default: return StepColumnName(column);
+    }
+}
+
+struct Box {
+    double min = 0, q1 = 0, median = 0, q3 = 0, max = 0;
+};
+
+Box BoxOf(std::vector<double> values) {
+    Box box;
+    if (values.empty()) return box;
+    std::sort(values.begin(), values.end());
+    auto at = [&](double q) { return values[static_cast<size_t>(std::lround(q * static_cast<double>(values.size() - 1)))]; };
+    return {values.front(), at(0.25), at(0.5), at(0.75), values.back()};
+}
+
+// One box plot per shown column, each on its own scale (whiskers at min and max), the flagged
+// ranks as red marks and the selected rank as a white one.
+void DrawDistributions(ClusterDocument& document, const StepTableCache& cache, const std::vector<int>& columns) {
+    const float height = 96, gap = 10;
+    const float width = (ImGui::GetContentRegionAvail().x - gap * static_cast<float>(columns.size() - 1)) / static_cast<float>(columns.size());
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const std::vector<StepTableRow>& rows = cache.table.rows;
+    for (size_t c = 0; c < columns.size(); ++c) {
+        const int column = columns[c];
+        std::vector<double> values;
+        for (const int i : cache.order)
+            if (rows[i].present) values.push_back(static_cast<double>(rows[i].ns[column]));
+        const Box box = BoxOf(values);
+        const float x0 = origin.x + static_cast<float>(c) * (width + gap);
+        const float top = origin.y + 18, bottom = origin.y + height - 16;
+        draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + width, origin.y + height), IM_COL32(255, 255, 255, 10), 3);
+        draw->AddText(ImVec2(x0 + 6, origin.y + 2), IM_COL32(200, 205, 215, 255), ShortName(column));
+        const double span = std::max(box.max - box.min, 1.0);
+        auto xOf = [&](double v) { return x0 + 8 + static_cast<float>((v - box.min) / span) * (width - 16); };
+        const float mid = (top + bottom) / 2;
+        const ImU32 color = PackColor(StepColumnColor(column));
+        draw->AddLine(ImVec2(xOf(box.min), mid), ImVec2(xOf(box.max), mid), IM_COL32(170, 175, 185, 255));
+        draw->AddLine(ImVec2(xOf(box.min), mid - 6), ImVec2(xOf(box.min), mid + 6), IM_COL32(170, 175, 185, 255));
+        draw->AddLine(ImVec2(xOf(box.max), mid - 6), ImVec2(xOf(box.max), mid + 6), IM_COL32(170, 175, 185, 255));
+        draw->AddRectFilled(ImVec2(xOf(box.q1), mid - 10), ImVec2(std::max(xOf(box.q3), xOf(box.q1) + 2), mid + 10), color);
+        draw->AddLine(ImVec2(xOf(box.median), mid - 12), ImVec2(xOf(box.median), mid + 12), IM_COL32(20, 20, 24, 255), 2);
+        for (const SlowRank& slow : cache.slow)
+            if (slow.column == column)
+                draw->AddTriangleFilled(ImVec2(xOf(static_cast<double>(slow.valueNs)), mid + 12), ImVec2(xOf(static_cast<double>(slow.valueNs)) - 5, mid + 20),
+                                        ImVec2(xOf(static_cast<double>(slow.valueNs)) + 5, mid + 20), IM_COL32(255, 90, 80, 255));
+        const int selected = document.cluster.IndexOfRank(document.selection.rank);
+        if (selected >= 0 && rows[selected].present) {
+            const float x = xOf(static_cast<double>(rows[selected].ns[column]));
+            draw->AddLine(ImVec2(x, mid - 14), ImVec2(x, mid + 14), IM_COL32(255, 255, 255, 255), 2);
+        }
+        const std::string median = "median " + Ms(static_cast<TimeNs>(box.median));
+        const std::string range = Ms(static_cast<TimeNs>(box.min)) + " … " + Ms(static_cast<TimeNs>(box.max));
+        draw->AddText(ImVec2(x0 + width - 6 - ImGui::CalcTextSize(median.c_str()).x, origin.y + 2), IM_COL32(200, 205, 215, 255), median.c_str());
+        draw->AddText(ImVec2(x0 + 6, bottom), IM_COL32(150, 155, 165, 255), range.c_str());
+        ImGui::SetCursorScreenPos(ImVec2(x0, origin.y));
+        ImGui::PushID(column);
+        ImGui::InvisibleButton("box", ImVec2(width, height));
+        if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            ImGui::Text("%s over %zu ranks", ShortName(column), values.size());
+            ImGui::Text("min %s   q1 %s   median %s   q3 %s   max %s", Ms(static_cast<TimeNs>(box.min)).c_str(),
+                        Ms(static_cast<TimeNs>(box.q1)).c_str(), Ms(static_cast<TimeNs>(box.median)).c_str(),
+                        Ms(static_cast<TimeNs>(box.q3)).c_str(), Ms(static_cast<TimeNs>(box.max)).c_str());
+            ImGui::TextDisabled("box: middle half of the ranks; bar: median; red marks: slow ranks; white: the selected rank");
+            ImGui::EndTooltip();
+        }
+        ImGui::PopID();
+    }
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height + 6));
+}
+
+void DrawFlags(ClusterDocument& document, const StepTableCache& cache) {
+    if (cache.slow.empty()) {
+        ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.55f, 1), "No slow rank");
+        ImGui::SameLine();
+        ImGui::TextDisabled("(a rank is flagged when a phase lies over %.1f robust deviations (MAD) above the median and at "
+                            "least %.0f %% of the median step time above it)", kSlowScore, kSlowShareOfStep * 100);
+        return;
+    }
+    ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%zu slow rank%s:", cache.slow.size(), cache.slow.size() == 1 ? "" : "s");
+    for (size_t i = 0; i < cache.slow.size() && i < 4; ++i) {
+        ImGui::PushID(static_cast<int>(i));
+        if (ImGui::SmallButton(DescribeSlowRank(cache.slow[i]).c_str())) SelectRank(document, cache.slow[i].rankId);
+        ImGui::PopID();
+    }
+    if (cache.slow.size() > 4) ImGui::TextDisabled("and %zu more: sort by the Flag column", cache.slow.size() - 4);
+}
+
+}  // namespace
+
+void DrawClusterSteps(ViewContext& context) {
+    ClusterDocument& document = *context.cluster;
+    DrawStepAndGroupPickers(document);
+    const StepTableCache& cache = document.StepTableShown();
+    if (!cache.table.hasColumn[kStepComputing]) {
+        DrawMissingFile(kStepTraceFile, "The step trace across ranks");
+        return;
+    }
+    std::string hidden;
+    const std::vector<int> columns = ShownColumns(cache.table, &hidden);
+    DrawFlags(document, cache);
+    DrawDistributions(document, cache, columns);
+    DrawSelectedRankActions(document, context.clusterRequest);
+    if (!hidden.empty()) {
+        ImGui::SameLine(0, 30);
+        ImGui::TextDisabled("zero on every rank, not shown: %s", hidden.c_str());
+    }
+    const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingStretchProp;
+    if (!ImGui::BeginTable("steps", static_cast<int>(columns.size()) + 2, flags)) return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("Rank", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_WidthFixed, 60, kRankColumnId);
+    for (const int column : columns) ImGui::TableSetupColumn(ShortName(column), ImGuiTableColumnFlags_PreferSortDescending, 1.0f, column);
+    ImGui::TableSetupColumn("Flag", ImGuiTableColumnFlags_PreferSortDescending, 2.6f, kFlagColumnId);
+    ImGui::TableHeadersRow();
+    TakeSortSpecs(&document.views.stepSortColumn, &document.views.stepSortAscending);
+    const StepTableCache& shown = document.StepTableShown();
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(shown.order.size()));
+    while (clipper.Step()) {
+        for (int line = clipper.DisplayStart; line < clipper.DisplayEnd; ++line) {
+            const StepTableRow& row = shown.table.rows[shown.order[line]];
+            const SlowRank* slow = nullptr;
+            for (const SlowRank& s : shown.slow)
+                if (s.rankId == row.rankId) slow = &s;
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            const std::string label = std::to_string(row.rankId);
+            if (ImGui::Selectable(label.c_str(), document.selection.rank == row.rankId, ImGuiSelectableFlags_SpanAllColumns))
+                SelectRank(document, row.rankId);
+            RankRightClick(document, row.rankId);
+            for (const int column : columns) {
+                ImGui::TableNextColumn();
+                if (!row.present) {
+                    ImGui::TextDisabled("–");
+                    continue;
+                }
+                const bool flagged = slow && slow->column == column;
+                if (flagged) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.4f, 1));
+                RightAligned(Ms(row.ns[column]));
+                if (flagged) ImGui::PopStyleColor();
+            }
+            ImGui::TableNextColumn();
+            if (slow) {
+                const double share = slow->medianNs > 0 ? 100.0 * static_cast<double>(slow->valueNs - slow->medianNs) / static_cast<double>(slow->medianNs) : 0;
+                ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "slow: %s %+.1f %% (median %s, MAD %s)", ShortName(slow->column), share,
+                                   Ms(slow->medianNs).c_str(), Ms(slow->madNs).c_str());
+            } else if (!row.present) {
+                ImGui::TextDisabled("no such step");
+            }
+        }
+    }
+    ImGui::EndTable();
+    DrawRankMenu(document, context.clusterRequest);
+}
+
+}  // namespace tracelens

@@ -1,0 +1,97 @@
+#pragma once
+// One opened cluster folder: every rank's small summary, what the cluster views derive from them
+// (built on the loading thread), and the state of those views. A rank's own trace is never part
+// of it: a person opens a rank from any cluster view, and it becomes a Document of its own.
+#include <string>
+#include <vector>
+
+#include "cluster/Cluster.hpp"
+#include "cluster/ClusterCommunication.hpp"
+#include "cluster/ClusterFindings.hpp"
+#include "cluster/ClusterLinks.hpp"
+#include "cluster/ClusterSteps.hpp"
+#include "cluster/MatrixGrid.hpp"
+#include "workspace/Document.hpp"
+
+namespace tracelens {
+
+// What the cluster views share: the step and the group a person chose, and the rank selected.
+struct ClusterSelection {
+    int step = -1;    // index into cluster.steps; -1: averaged over steps
+    int group = -1;   // index into cluster.groups; -1: every rank
+    int rank = -1;    // rank id selected in any cluster view; -1: none
+    int previousRank = -1;  // the one selected before it ("compare with…")
+};
+
+// Per-view state of the cluster views (sort orders, zoom, choices).
+struct ClusterViewsState {
+    int stepSortColumn = -1;  // a step column, kStepColumnCount for the flags, -1 for the rank
+    bool stepSortAscending = true;
+    int stepDistributionColumn = kStepTimeColumn;
+    int matrixMetric = 0;     // bandwidth, transit size, transit time, transport type
+    int matrixOperator = -1;  // index into ClusterDocument::matrixOperators; -1: all summed
+    double matrixZoom = 1.0;  // cells per pixel scale: 1 fits the whole matrix
+    double matrixCenterX = 0.5, matrixCenterY = 0.5;  // the point of the matrix at the view's centre, 0..1
+    int collective = 0;       // index into ClusterDocument::collectives
+    bool rankMenuAsked = false;  // a right click on a rank this frame
+};
+
+// The step table as shown: for the chosen step and group, with its flags and row order; rebuilt
+// only when one of them changes.
+struct StepTableCache {
+    int step = -2, group = -2, sortColumn = -2;
+    bool ascending = false;
+    StepTable table;
+    std::vector<SlowRank> slow;
+    std::vector<int> order;  // indexes into table.rows: the group's ranks in the shown order
+};
+
+// The matrix as drawn: the links of the chosen operator, their slow links and the grid of the
+// chosen metric; rebuilt only when the operator or the metric changes.
+struct MatrixCache {
+    int metric = -1, op = -2;
+    std::vector<MatrixCell> cells;  // sorted by (source, destination)
+    std::vector<SlowLink> slow;
+    MatrixGrid grid;
+};
+
+struct ClusterDocument {
+    DocumentId id = 0;
+    Cluster cluster;
+    // Derived on the loading thread.
+    StepTable averagedSteps;
+    std::vector<SlowRank> slowRanks;  // over the averaged steps, all ranks
+    std::vector<MatrixCell> matrix;   // every link, summed over operators
+    std::vector<SlowLink> slowLinks;
+    std::vector<std::string> matrixOperators;
+    std::vector<ClusterFinding> findings;
+    std::vector<StepOverview> timeOverview;
+    std::vector<CollectiveKey> collectives;
+    std::vector<TimeNs> collectiveDurations;  // every collective on every rank, ascending
+    ClusterSelection selection;
+    ClusterViewsState views;
+    StepTableCache stepCache;
+    MatrixCache matrixCache;
+
+    // The matrix of the chosen operator and metric. O(ranks²) when something changed, else O(1).
+    const MatrixCache& MatrixShown();
+
+    // The step table of the chosen step and group, sorted as chosen. O(ranks log ranks) when
+    // something changed, else O(1).
+    const StepTableCache& StepTableShown();
+
+    // "cluster · 64 ranks · name of the folder".
+    std::string Title() const;
+    // Everything derived from 'cluster'. O(ranks × (steps + collectives + links)).
+    void Derive();
+    // The rank ids of the chosen group (all ranks when none is chosen).
+    std::vector<int> GroupRanks() const;
+    // True when 'rankId' is in the chosen group.
+    bool InGroup(int rankId) const;
+    // The slow-rank flag of 'rankId' over the averaged steps, or null.
+    const SlowRank* SlowRankOf(int rankId) const;
+    // Whether ranks can be opened: the cluster came from rank folders.
+    bool CanOpenRanks() const { return cluster.source == "rank folders"; }
+};
+
+}  // namespace tracelens
