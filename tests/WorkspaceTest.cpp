@@ -13,6 +13,7 @@
 
 #include "views/ViewRegistry.hpp"
 #include "workspace/Workspace.hpp"
+#include <unistd.h>
 
 using namespace tracelens;
 namespace fs = std::filesystem;
@@ -63,7 +64,8 @@ public:
         TimelineRequest request;
         BoxRenderer unusedBoxes, unusedBoxesB;  // the timeline view is not drawn here
         LayoutSettings layout;
-        ViewContext context{workspace, &document, nullptr, unusedBoxes, unusedBoxesB, 1.0f / 60.0f, request, layout};
+        ClusterRequest clusterRequest;
+        ViewContext context{workspace, &document, nullptr, nullptr, unusedBoxes, unusedBoxesB, 1.0f / 60.0f, request, layout, clusterRequest};
         for (const ViewEntry& view : Views()) {
             if (view.scope != ViewScope::kDocument || std::string(view.name) == "timeline") continue;
             // A window each, as the tabs of the real window are: one draw list per view.
@@ -73,6 +75,25 @@ public:
             ImGui::End();
         }
         ImGui::Render();
+    }
+    // Draws every cluster view of 'cluster' in one frame; returns what the views asked for.
+    ClusterRequest DrawClusterViews(Workspace& workspace, ClusterDocument& cluster) {
+        ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+        ImGui::NewFrame();
+        TimelineRequest request;
+        ClusterRequest clusterRequest;
+        BoxRenderer boxes, boxesB;  // only collected: no GL context here
+        LayoutSettings layout;
+        ViewContext context{workspace, nullptr, nullptr, &cluster, boxes, boxesB, 1.0f / 60.0f, request, layout, clusterRequest};
+        for (const ViewEntry& view : Views()) {
+            if (view.scope != ViewScope::kCluster) continue;
+            ImGui::SetNextWindowSize(ImVec2(1600, 900));
+            ImGui::Begin(view.name);
+            view.draw(context);
+            ImGui::End();
+        }
+        ImGui::Render();
+        return clusterRequest;
     }
 };
 
@@ -152,4 +173,48 @@ TEST_CASE("views keep their sort caches per document: rank 0 sorted, closed, the
     CHECK(document->analysis().kernels->rows.size() < 400);
     for (int frame = 0; frame < 3; ++frame) imgui.DrawDocumentViews(workspace, *document);
     fs::remove_all(small);
+}
+
+TEST_CASE("a cluster folder opens as one cluster document whose views draw for every step, group and metric") {
+    HeadlessImGui imgui;
+    const fs::path dir = fs::temp_directory_path() / ("tracelens_workspace_cluster_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    REQUIRE(std::system((std::string(TRACELENS_GEN) + " --cluster " + dir.string() +
+                         " --ranks 24 --steps 4 --slow-rank 5 --slow-link 9-10 2>/dev/null").c_str()) == 0);
+    Workspace workspace;
+    const DocumentId id = workspace.Open(dir.string());
+    WaitForLoads(workspace);
+    CHECK(workspace.documents().empty());
+    ClusterDocument* cluster = workspace.FindCluster(id);
+    REQUIRE(cluster != nullptr);
+    CHECK(cluster->Title().find("24 ranks") != std::string::npos);
+    REQUIRE(cluster->report.slowRanks.size() == 1);
+    CHECK(cluster->report.slowRanks[0].rankId == 5);
+    REQUIRE(cluster->report.slowLinks.size() == 1);
+    for (int step = -1; step < 4; ++step) {
+        cluster->selection.step = step;
+        for (int group = -1; group < 2; ++group) {
+            cluster->selection.group = group;
+            for (int metric = 0; metric < 4; ++metric) {
+                cluster->views.matrixMetric = metric;
+                imgui.DrawClusterViews(workspace, *cluster);
+            }
+        }
+    }
+    // Sorting by the flag column puts the slow rank first.
+    cluster->selection.step = -1, cluster->selection.group = -1;
+    cluster->views.stepSortColumn = kStepColumnCount;
+    const StepTableCache& shown = cluster->StepTableShown();
+    CHECK(shown.table.rows[shown.order.front()].rankId == 5);
+    // One operator's matrix: the allGather of a node has links only inside the node.
+    cluster->views.matrixOperator = 1;
+    imgui.DrawClusterViews(workspace, *cluster);
+    CHECK(cluster->MatrixShown().cells.size() < cluster->report.matrix.size());
+    // A rank selected in one view is selected in all; a cluster from rank folders can open it.
+    cluster->selection.rank = 5;
+    CHECK(cluster->CanOpenRanks());
+    imgui.DrawClusterViews(workspace, *cluster);
+    workspace.Close(id);
+    CHECK(workspace.FindCluster(id) == nullptr);
+    fs::remove_all(dir);
 }

@@ -19,11 +19,15 @@ struct Operator {
     const char* type;
     int64_t baseNs;
 };
-constexpr Operator kOperators[] = {
-    {"MatMul", 18000000}, {"Add", 2500000},     {"LayerNorm", 4000000}, {"Softmax", 6000000},
-    {"MatMul", 16000000}, {"Gelu", 5000000},    {"MatMul", 20000000},   {"Mul", 3000000},
+// One transformer layer's device operators; a step runs kLayers of them.
+constexpr Operator kLayerOperators[] = {
+    {"MatMul", 6000000}, {"Add", 830000},     {"LayerNorm", 1330000}, {"Softmax", 2000000},
+    {"MatMul", 5330000}, {"Gelu", 1670000},   {"MatMul", 6670000},    {"Mul", 1000000},
 };
-constexpr size_t kOperatorCount = sizeof kOperators / sizeof kOperators[0];
+constexpr size_t kLayerSize = sizeof kLayerOperators / sizeof kLayerOperators[0];
+constexpr size_t kLayers = 3;
+constexpr size_t kOperatorCount = kLayerSize * kLayers;
+const Operator& OperatorAt(size_t k) { return kLayerOperators[k % kLayerSize]; }
 
 constexpr double kRingSizeMb = 32.0, kMeshSizeMb = 4.0;
 constexpr double kHccsGBps = 18.0, kRdmaGBps = 24.0;
@@ -113,7 +117,7 @@ public:
             RankStep& step = ranks[r];
             const double factor = r == m_o.slowRank ? kSlowRankFactor : 1.0;
             for (size_t k = 0; k < kOperatorCount; ++k) {
-                const int64_t ns = static_cast<int64_t>(static_cast<double>(kOperators[k].baseNs) * factor *
+                const int64_t ns = static_cast<int64_t>(static_cast<double>(OperatorAt(k).baseNs) * factor *
                                                         Jitter(m_o.seed, r, s, k, 0.004));
                 step.opNs.push_back(ns);
                 step.computingNs += ns;
@@ -243,7 +247,10 @@ bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>
     Output comm(out + "/communication.json", error, bytes);
     Output matrix(out + "/communication_matrix.json", error, bytes);
     Output kernels(out + "/kernel_details.csv", error, bytes);
-    kernels.text = "Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us)\r\n";
+    // The Level1 columns as torch_npu writes them: the start time ends with a tab, shapes are quoted.
+    kernels.text = "Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start Time(us),Duration(us),"
+                   "Wait Time(us),Block Dim,Mix Block Dim,HF32 Eligible,Input Shapes,Input Data Types,Input Formats,"
+                   "Output Shapes,Output Data Types,Output Formats\r\n";
     Output trace(out + "/trace_view.json", error, bytes);
     trace.text = "[{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"Python\"}},\n"
                  "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 2, \"tid\": 0, \"args\": {\"name\": \"Ascend Hardware\"}},\n"
@@ -265,16 +272,17 @@ bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>
         slice(1, "ProfilerStep#" + number, t0, step.computingNs + notOverlapped + step.freeNs);
         int64_t at = t0;
         for (size_t k = 0; k < step.opNs.size(); ++k) {
-            const std::string name = std::string(kOperators[k].type) + "_" + std::to_string(k);
-            kernels.text += number + "," + name + "," + kOperators[k].type + ",AI_CORE," + Micros(at) + "\t," +
-                            Micros(step.opNs[k]) + ",0\r\n";
+            const std::string name = std::string(OperatorAt(k).type) + "_" + std::to_string(k);
+            kernels.text += number + ",4294967295," + std::to_string(k) + ",2," + name + "," + OperatorAt(k).type + ",dynamic,AI_CORE," +
+                            Micros(at) + "\t," + Micros(step.opNs[k]) + ",0,24,0,NO,\"\"\"32,1024;1024,1024\"\"\",FLOAT16;FLOAT16,ND;ND,"
+                            "\"\"\"32,1024\"\"\",FLOAT16,ND\r\n";
             slice(2, name, at, step.opNs[k]);
             at += step.opNs[k];
         }
-        kernels.text += number + "," + ringName + ",hcom_allReduce_,HCCL," + Micros(t0 + step.ringStartNs) + "\t," +
-                        Micros(step.ringElapseNs) + ",0\r\n";
-        kernels.text += number + "," + meshName + ",hcom_allGather_,HCCL," + Micros(t0 + step.meshStartNs) + "\t," +
-                        Micros(step.meshElapseNs) + ",0\r\n";
+        kernels.text += number + ",4294967295,N/A,N/A," + ringName + ",hcom_allReduce_,N/A,HCCL," + Micros(t0 + step.ringStartNs) +
+                        "\t," + Micros(step.ringElapseNs) + ",0,0,0,N/A,N/A,N/A,N/A,N/A,N/A,N/A\r\n";
+        kernels.text += number + ",4294967295,N/A,N/A," + meshName + ",hcom_allGather_,N/A,HCCL," + Micros(t0 + step.meshStartNs) +
+                        "\t," + Micros(step.meshElapseNs) + ",0,0,0,N/A,N/A,N/A,N/A,N/A,N/A,N/A\r\n";
         slice(3, ringName, t0 + step.ringStartNs, step.ringElapseNs);
         slice(3, meshName, t0 + step.meshStartNs, step.meshElapseNs);
         comm.text += std::string(s ? ",\n" : "\n") + "\"step" + number + "\": {\"p2p\": {}, \"collective\": {\"" + ringName + "@" +

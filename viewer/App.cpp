@@ -265,13 +265,24 @@ void App::ApplyClusterRequest(const ClusterRequest& request) {
     const std::string a = pathOf(request.rankA);
     if (a.empty()) return;
     if (request.kind == ClusterRequest::kOpenRank) {
-        m_activateWhenLoaded = m_workspace.Open(a);
+        // A rank opened before is shown again, not loaded twice.
+        const DocumentId id = m_workspace.OpenOnce(a);
+        if (Document* open = m_workspace.Find(id)) {
+            m_active = open->id;
+            m_comparisonTab = false;
+            m_selectDocumentTab = 2;
+            const std::vector<const ViewEntry*> views = ViewsOf(ViewScope::kDocument);
+            for (size_t i = 0; i < views.size(); ++i)
+                if (request.view == views[i]->name) m_mainTab = static_cast<int>(i);
+            return;
+        }
+        m_activateWhenLoaded = id;
         m_viewWhenLoaded = request.view;
         return;
     }
     const std::string b = pathOf(request.rankB);
     if (b.empty()) return;
-    m_workspace.OpenComparison(a, b);
+    m_workspace.Compare(m_workspace.OpenOnce(a), m_workspace.OpenOnce(b));
     m_comparisonTab = true;
     m_selectDocumentTab = 2;
     m_mainTab = 0;
@@ -330,7 +341,7 @@ void App::PrintViews() {
     }
     if (ClusterDocument* cluster = ActiveCluster()) {
         std::printf("cluster ranks %zu steps %zu groups %zu slow_ranks %zu slow_links %zu step %d rank %d\n", cluster->cluster.ranks.size(),
-                    cluster->cluster.steps.size(), cluster->cluster.groups.size(), cluster->slowRanks.size(), cluster->slowLinks.size(),
+                    cluster->cluster.steps.size(), cluster->cluster.groups.size(), cluster->report.slowRanks.size(), cluster->report.slowLinks.size(),
                     cluster->selection.step, cluster->selection.rank);
         return;
     }

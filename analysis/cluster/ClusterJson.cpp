@@ -1,8 +1,6 @@
 #include "cluster/ClusterJson.hpp"
 
-#include "cluster/ClusterFindings.hpp"
-#include "cluster/ClusterLinks.hpp"
-#include "cluster/ClusterSteps.hpp"
+#include "cluster/ClusterReport.hpp"
 #include "stats/JsonWriter.hpp"
 
 namespace tracelens {
@@ -25,8 +23,7 @@ void JsonArray(std::string& out, const Items& items, const Append& append) {
 }  // namespace
 
 std::string ClusterToJson(const Cluster& cluster) {
-    const StepTable averaged = BuildStepTable(cluster, -1);
-    const std::vector<MatrixCell> matrix = BuildMatrix(cluster);
+    const ClusterReport report = BuildClusterReport(cluster);
     std::string out;
     {
         JsonObject root(out);
@@ -37,14 +34,14 @@ std::string ClusterToJson(const Cluster& cluster) {
         JsonArray(root.Key("duplicate_rank_ids"), cluster.duplicateRanks, [](std::string& o, int id) { o += std::to_string(id); });
         root.Int("steps", static_cast<int64_t>(cluster.steps.size()));
         JsonArray(root.Key("step_ids"), cluster.steps, [](std::string& o, const std::string& s) { AppendJsonString(o, s); });
-        JsonArrayOfObjects(root.Key("slow_ranks"), FindSlowRanks(averaged), [](JsonObject& o, const SlowRank& slow) {
+        JsonArrayOfObjects(root.Key("slow_ranks"), report.slowRanks, [](JsonObject& o, const SlowRank& slow) {
             o.Int("rank", slow.rankId);
             o.String("phase", StepColumnKey(slow.column));
             o.Int("value_ns", slow.valueNs);
             o.Int("median_ns", slow.medianNs);
             o.Int("mad_ns", slow.madNs);
         });
-        JsonArrayOfObjects(root.Key("slow_links"), FindSlowLinks(matrix), [](JsonObject& o, const SlowLink& slow) {
+        JsonArrayOfObjects(root.Key("slow_links"), report.slowLinks, [](JsonObject& o, const SlowLink& slow) {
             o.Int("src", slow.srcRank);
             o.Int("dst", slow.dstRank);
             o.String("transport", slow.transport);
@@ -56,7 +53,7 @@ std::string ClusterToJson(const Cluster& cluster) {
             o.String("kind", group.kind);
             JsonArray(o.Key("ranks"), group.ranks, [](std::string& s, int id) { s += std::to_string(id); });
         });
-        JsonArrayOfObjects(root.Key("findings"), FindClusterProblems(cluster), [](JsonObject& o, const ClusterFinding& f) {
+        JsonArrayOfObjects(root.Key("findings"), report.findings, [](JsonObject& o, const ClusterFinding& f) {
             o.String("kind", AdviceKindName(f.kind));
             o.String("group", f.group);
             JsonArray(o.Key("ranks"), f.ranks, [](std::string& s, int id) { s += std::to_string(id); });
@@ -75,13 +72,14 @@ std::string ClusterToText(const Cluster& cluster) {
     std::string out = "cluster " + cluster.root + " (" + cluster.source + "): " + std::to_string(cluster.ranks.size()) +
                       " ranks, " + std::to_string(cluster.steps.size()) + " steps, " + std::to_string(cluster.groups.size()) +
                       " communication groups\n";
-    const std::vector<SlowRank> slowRanks = FindSlowRanks(BuildStepTable(cluster, -1));
+    const ClusterReport report = BuildClusterReport(cluster);
+    const std::vector<SlowRank>& slowRanks = report.slowRanks;
     out += "slow ranks: " + std::string(slowRanks.empty() ? "none\n" : "\n");
     for (const SlowRank& slow : slowRanks) out += "  " + DescribeSlowRank(slow) + "\n";
-    const std::vector<SlowLink> slowLinks = FindSlowLinks(BuildMatrix(cluster));
+    const std::vector<SlowLink>& slowLinks = report.slowLinks;
     out += "slow links: " + std::string(slowLinks.empty() ? "none\n" : "\n");
     for (const SlowLink& slow : slowLinks) out += "  " + DescribeSlowLink(slow) + "\n";
-    for (const ClusterFinding& finding : FindClusterProblems(cluster)) out += finding.text + "\n";
+    for (const ClusterFinding& finding : report.findings) out += finding.text + "\n";
     if (!cluster.problems.empty()) out += std::to_string(cluster.problems.size()) + " problems:\n";
     for (size_t i = 0; i < cluster.problems.size() && i < kFirstProblems; ++i) out += "  " + cluster.problems[i] + "\n";
     return out;

@@ -9,28 +9,41 @@
 namespace tracelens {
 
 std::vector<MatrixCell> BuildMatrix(const Cluster& cluster, const std::string& op) {
-    struct PerTransport {
-        std::map<std::string, double> sizeByTransport;
-        MatrixCell cell;
+    // Every link entry, sorted by (source, destination), then summed per cell: a sort of a flat
+    // array, not a tree of cells, so that a 1024 × 1024 full mesh builds in a fraction of a second.
+    struct Entry {
+        int src, dst;
+        const std::string* transport;
+        double sizeMb;
+        TimeNs transitNs;
     };
-    std::map<std::pair<int, int>, PerTransport> cells;
-    for (const ClusterRank& rank : cluster.ranks) {
-        for (const RankLink& link : rank.links) {
-            if (!op.empty() && rank.Name(link.op) != op) continue;
-            PerTransport& entry = cells[{link.srcRank, link.dstRank}];
-            entry.cell.srcRank = link.srcRank, entry.cell.dstRank = link.dstRank;
-            entry.cell.transitSizeMb += link.transitSizeMb;
-            entry.cell.transitNs = SaturatingAdd(entry.cell.transitNs, link.transitNs);
-            entry.sizeByTransport[link.transport] += link.transitSizeMb;
-        }
-    }
+    std::vector<Entry> entries;
+    for (const ClusterRank& rank : cluster.ranks)
+        for (const RankLink& link : rank.links)
+            if (op.empty() || rank.Name(link.op) == op)
+                entries.push_back({link.srcRank, link.dstRank, &link.transport, link.transitSizeMb, link.transitNs});
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+        return a.src != b.src ? a.src < b.src : a.dst != b.dst ? a.dst < b.dst : *a.transport < *b.transport;
+    });
     std::vector<MatrixCell> out;
-    out.reserve(cells.size());
-    for (auto& [key, entry] : cells) {
+    for (size_t i = 0; i < entries.size();) {
+        MatrixCell cell;
+        cell.srcRank = entries[i].src, cell.dstRank = entries[i].dst;
         double most = -1;
-        for (const auto& [transport, size] : entry.sizeByTransport)
-            if (size > most) most = size, entry.cell.transport = transport;
-        out.push_back(std::move(entry.cell));
+        size_t j = i;
+        while (j < entries.size() && entries[j].src == cell.srcRank && entries[j].dst == cell.dstRank) {
+            // Entries of one transport lie together: sum them, keep the transport that moved most.
+            const std::string& transport = *entries[j].transport;
+            double size = 0;
+            for (; j < entries.size() && entries[j].src == cell.srcRank && entries[j].dst == cell.dstRank && *entries[j].transport == transport; ++j) {
+                size += entries[j].sizeMb;
+                cell.transitNs = SaturatingAdd(cell.transitNs, entries[j].transitNs);
+            }
+            cell.transitSizeMb += size;
+            if (size > most) most = size, cell.transport = transport;
+        }
+        out.push_back(std::move(cell));
+        i = j;
     }
     return out;
 }

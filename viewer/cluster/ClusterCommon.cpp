@@ -19,8 +19,9 @@ void DrawStepAndGroupPickers(ClusterDocument& document, bool withStep) {
         ImGui::TextUnformatted("Step");
         ImGui::SameLine();
         ImGui::SetNextItemWidth(190);
-        const std::string current = selection.step < 0 ? "average of " + std::to_string(cluster.steps.size()) + " steps"
-                                                       : cluster.steps[selection.step];
+        const size_t steps = cluster.steps.size();
+        const std::string current = selection.step < 0 ? (steps == 1 ? "the only step" : "average of " + std::to_string(steps) + " steps")
+                                                       : "step " + cluster.steps[selection.step];
         if (ImGui::BeginCombo("##step", current.c_str())) {
             if (ImGui::Selectable("average over steps", selection.step < 0)) selection.step = -1;
             for (size_t i = 0; i < cluster.steps.size(); ++i)
@@ -60,7 +61,7 @@ void SelectRank(ClusterDocument& cluster, int rankId) {
 
 int MedianRank(const ClusterDocument& cluster) {
     std::vector<const StepTableRow*> rows;
-    for (const StepTableRow& row : cluster.averagedSteps.rows)
+    for (const StepTableRow& row : cluster.report.averagedSteps.rows)
         if (row.present) rows.push_back(&row);
     if (rows.empty()) return cluster.cluster.ranks.empty() ? -1 : cluster.cluster.ranks.front().rankId;
     std::nth_element(rows.begin(), rows.begin() + static_cast<long>(rows.size() / 2), rows.end(),

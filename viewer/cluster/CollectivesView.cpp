@@ -17,7 +17,7 @@ const Rgba kTransitColor{0.30f, 0.60f, 0.95f, 1}, kWaitColor{0.96f, 0.60f, 0.22f
 
 // The collective picker: the collectives of the chosen step (the first step when averaged).
 void DrawCollectivePicker(ClusterDocument& document) {
-    const std::vector<CollectiveKey>& all = document.collectives;
+    const std::vector<CollectiveKey>& all = document.report.collectives;
     if (document.selection.step >= 0) {
         // Keep the chosen collective in the chosen step.
         const std::string& step = document.cluster.steps[document.selection.step];
@@ -120,7 +120,7 @@ void DrawRankChart(ClusterDocument& document, const std::vector<CollectiveOnRank
 // How long every collective on every rank took: a histogram on a log scale, with the chosen
 // collective's ranks marked.
 void DrawDurationDistribution(const ClusterDocument& document, const std::vector<CollectiveOnRank>& chosen, float height) {
-    const std::vector<TimeNs>& all = document.collectiveDurations;
+    const std::vector<TimeNs>& all = document.report.collectiveDurations;
     if (all.empty()) return;
     const double lo = std::log10(std::max<double>(1000, static_cast<double>(all.front())));
     const double hi = std::max(lo + 1, std::log10(std::max<double>(1000, static_cast<double>(all.back()))) + 1e-9);
@@ -163,12 +163,12 @@ void DrawDurationDistribution(const ClusterDocument& document, const std::vector
 void DrawCollectives(ViewContext& context) {
     ClusterDocument& document = *context.cluster;
     DrawStepAndGroupPickers(document);
-    if (document.collectives.empty()) {
+    if (document.report.collectives.empty()) {
         DrawMissingFile(kCommunicationFile, "Communication across ranks");
         return;
     }
     DrawCollectivePicker(document);
-    const CollectiveKey& key = document.collectives[document.views.collective];
+    const CollectiveKey& key = document.report.collectives[document.views.collective];
     const std::vector<CollectiveOnRank> ranks = CollectiveAcrossRanks(document.cluster, key.step, key.name);
     const int waitedFor = RankEveryoneWaitsFor(ranks);
     SectionTitle(("Step " + key.step + ", " + key.name + ": each rank's time in it").c_str());

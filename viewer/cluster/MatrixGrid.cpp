@@ -35,14 +35,18 @@ void MatrixGrid::Build(const std::vector<MatrixCell>& cells, const std::vector<i
     base.dim = dim;
     base.value.assign(static_cast<size_t>(dim) * dim, kEmpty);
     base.transport.assign(static_cast<size_t>(dim) * dim, 0);
+    // The colour scale spans the links between ranks: a rank's copies to itself (hundreds of GB/s)
+    // would otherwise push every real link into the dark end.
+    const bool anyBetween = std::any_of(cells.begin(), cells.end(), [](const MatrixCell& c) { return c.srcRank != c.dstRank; });
     m_min = std::numeric_limits<float>::max(), m_max = std::numeric_limits<float>::lowest();
     for (const MatrixCell& cell : cells) {
         const size_t at = static_cast<size_t>(IndexOf(cell.srcRank)) * dim + static_cast<size_t>(IndexOf(cell.dstRank));
         base.value[at] = MetricValue(cell, metric);
         base.transport[at] = static_cast<uint8_t>(TransportIndex(cell.transport));
+        if (anyBetween && cell.srcRank == cell.dstRank) continue;
         m_min = std::min(m_min, base.value[at]), m_max = std::max(m_max, base.value[at]);
     }
-    if (cells.empty()) m_min = m_max = 0;
+    if (m_min > m_max) m_min = m_max = 0;
     m_levels.push_back(std::move(base));
     // The slowest link of a block shows for bandwidth; the largest size or time otherwise.
     const bool keepLeast = metric == MatrixMetric::kBandwidth;

@@ -38,7 +38,8 @@ public:
     // The coarsest level whose cells are still at least 'minPx' pixels wide at 'cellPx' pixels
     // per link.
     const Level& LevelFor(double cellPx, double minPx) const;
-    // Smallest and largest value over every link (0, 0 without links).
+    // Smallest and largest value over the links between ranks (a rank's links to itself only
+    // when there is nothing else); 0, 0 without links. Values outside are drawn at the ends.
     float MinValue() const { return m_min; }
     float MaxValue() const { return m_max; }
     MatrixMetric metric() const { return m_metric; }

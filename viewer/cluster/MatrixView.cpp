@@ -47,6 +47,7 @@ Rgba Viridis(float t) {
 float Normalised(const MatrixGrid& grid, float value) {
     const float lo = grid.MinValue(), hi = grid.MaxValue();
     if (hi <= lo) return 1;
+    value = std::clamp(value, lo, hi);
     if (lo > 0) return (std::log(value) - std::log(lo)) / (std::log(hi) - std::log(lo));
     return (value - lo) / (hi - lo);
 }
@@ -225,11 +226,11 @@ void DrawSidePanel(ClusterDocument& document, const MatrixCache& cache, double c
     ImGui::Spacing();
     ImGui::TextUnformatted("Operator");
     ImGui::SetNextItemWidth(-1);
-    const std::string current = views.matrixOperator < 0 ? "all operators, summed" : document.matrixOperators[views.matrixOperator];
+    const std::string current = views.matrixOperator < 0 ? "all operators, summed" : document.report.matrixOperators[views.matrixOperator];
     if (ImGui::BeginCombo("##operator", current.c_str())) {
         if (ImGui::Selectable("all operators, summed", views.matrixOperator < 0)) views.matrixOperator = -1;
-        for (size_t i = 0; i < document.matrixOperators.size(); ++i)
-            if (ImGui::Selectable(document.matrixOperators[i].c_str(), views.matrixOperator == static_cast<int>(i))) views.matrixOperator = static_cast<int>(i);
+        for (size_t i = 0; i < document.report.matrixOperators.size(); ++i)
+            if (ImGui::Selectable(document.report.matrixOperators[i].c_str(), views.matrixOperator == static_cast<int>(i))) views.matrixOperator = static_cast<int>(i);
         ImGui::EndCombo();
     }
     ImGui::Spacing();
@@ -256,7 +257,8 @@ void DrawSidePanel(ClusterDocument& document, const MatrixCache& cache, double c
         ImGui::TextUnformatted(lo.c_str());
         ImGui::SameLine(width - ImGui::CalcTextSize(hi.c_str()).x);
         ImGui::TextUnformatted(hi.c_str());
-        ImGui::TextDisabled("log scale%s; grey: outside the group", metric == MatrixMetric::kBandwidth ? ", dark = slow" : "");
+        ImGui::TextDisabled("log scale over the links between ranks%s; grey: outside the group",
+                            metric == MatrixMetric::kBandwidth ? ", dark = slow" : "");
         const MatrixGrid::Level& level = grid.LevelFor(cellPx, kMinBlockPx);
         if (level.block > 1)
             ImGui::TextDisabled("zoomed out: a cell shows %s of %d × %d links", metric == MatrixMetric::kBandwidth ? "the slowest" : "the largest",

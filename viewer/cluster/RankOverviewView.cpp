@@ -106,7 +106,7 @@ void DrawClusterOverview(ViewContext& context) {
     ClusterDocument& document = *context.cluster;
     DrawStepAndGroupPickers(document, false);
     const std::string groupName = document.selection.group < 0 ? "all ranks" : "group " + document.cluster.groups[document.selection.group].name;
-    DrawFindings(document, document.selection.group < 0 ? document.findings
+    DrawFindings(document, document.selection.group < 0 ? document.report.findings
                                                         : FindGroupProblems(document.cluster, document.GroupRanks(), groupName));
     ImGui::Spacing();
     SectionTitle("Time of each rank, as shares (over every step the rank has)");

@@ -53,7 +53,7 @@ Box BoxOf(std::vector<double> values) {
 // One box plot per shown column, each on its own scale (whiskers at min and max), the flagged
 // ranks as red marks and the selected rank as a white one.
 void DrawDistributions(ClusterDocument& document, const StepTableCache& cache, const std::vector<int>& columns) {
-    const float height = 96, gap = 10;
+    const float height = 112, gap = 10;
     const float width = (ImGui::GetContentRegionAvail().x - gap * static_cast<float>(columns.size() - 1)) / static_cast<float>(columns.size());
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -65,7 +65,7 @@ void DrawDistributions(ClusterDocument& document, const StepTableCache& cache, c
             if (rows[i].present) values.push_back(static_cast<double>(rows[i].ns[column]));
         const Box box = BoxOf(values);
         const float x0 = origin.x + static_cast<float>(c) * (width + gap);
-        const float top = origin.y + 18, bottom = origin.y + height - 16;
+        const float top = origin.y + 18, bottom = origin.y + height - 34;
         draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + width, origin.y + height), IM_COL32(255, 255, 255, 10), 3);
         draw->AddText(ImVec2(x0 + 6, origin.y + 2), IM_COL32(200, 205, 215, 255), ShortName(column));
         const double span = std::max(box.max - box.min, 1.0);
@@ -88,8 +88,8 @@ void DrawDistributions(ClusterDocument& document, const StepTableCache& cache, c
         }
         const std::string median = "median " + Ms(static_cast<TimeNs>(box.median));
         const std::string range = Ms(static_cast<TimeNs>(box.min)) + " … " + Ms(static_cast<TimeNs>(box.max));
-        draw->AddText(ImVec2(x0 + width - 6 - ImGui::CalcTextSize(median.c_str()).x, origin.y + 2), IM_COL32(200, 205, 215, 255), median.c_str());
-        draw->AddText(ImVec2(x0 + 6, bottom), IM_COL32(150, 155, 165, 255), range.c_str());
+        draw->AddText(ImVec2(x0 + 6, bottom + 2), IM_COL32(200, 205, 215, 255), median.c_str());
+        draw->AddText(ImVec2(x0 + 6, bottom + 17), IM_COL32(150, 155, 165, 255), range.c_str());
         ImGui::SetCursorScreenPos(ImVec2(x0, origin.y));
         ImGui::PushID(column);
         ImGui::InvisibleButton("box", ImVec2(width, height));

@@ -33,7 +33,7 @@ Axis AxisFor(double largest) {
 
 void DrawTimeOverview(ViewContext& context) {
     ClusterDocument& document = *context.cluster;
-    const std::vector<StepOverview>& steps = document.timeOverview;
+    const std::vector<StepOverview>& steps = document.report.timeOverview;
     DrawStepAndGroupPickers(document);
     if (steps.empty()) {
         DrawMissingFile(kStepTraceFile, "The time overview");
@@ -63,7 +63,8 @@ void DrawTimeOverview(ViewContext& context) {
         draw->AddText(ImVec2(x0 + width + 6, yRight(v) - 7), PackColor(kCommColor), text.c_str());
     }
     draw->AddText(ImVec2(origin.x + 4, origin.y + 2), PackColor(kMedianColor), "step time");
-    draw->AddText(ImVec2(x0 + width + 6, origin.y + 2), PackColor(kCommColor), "comm., wait");
+    const char* rightCaption = "comm., wait";
+    draw->AddText(ImVec2(x0 + width + rightAxis - 4 - ImGui::CalcTextSize(rightCaption).x, origin.y + 2), PackColor(kCommColor), rightCaption);
     // The band between the fastest and the slowest rank, then each rank's line when few.
     for (size_t s = 0; s + 1 < steps.size(); ++s) {
         const ImVec2 quad[4] = {ImVec2(xOf(s), yLeft(static_cast<double>(steps[s].maxNs))), ImVec2(xOf(s + 1), yLeft(static_cast<double>(steps[s + 1].maxNs))),
@@ -81,6 +82,15 @@ void DrawTimeOverview(ViewContext& context) {
                               selected ? 2.0f : 1.0f);
         }
     }
+    // Each step's spread as a bar too, so that one step alone still shows it.
+    for (size_t s = 0; s < steps.size(); ++s) {
+        draw->AddLine(ImVec2(xOf(s), yLeft(static_cast<double>(steps[s].minNs))), ImVec2(xOf(s), yLeft(static_cast<double>(steps[s].maxNs))),
+                      PackColor(Rgba{0.40f, 0.55f, 0.80f, 0.8f}), 3);
+        if (cluster.ranks.size() <= kMostRankLines)
+            for (size_t r = 0; r < cluster.ranks.size(); ++r)
+                if (steps[s].rankStepNs[r] >= 0 && document.InGroup(cluster.ranks[r].rankId))
+                    draw->AddCircle(ImVec2(xOf(s), yLeft(static_cast<double>(steps[s].rankStepNs[r]))), 3, IM_COL32(170, 195, 240, 140));
+    }
     std::vector<ImVec2> median, comm, wait;
     for (size_t s = 0; s < steps.size(); ++s) {
         median.push_back(ImVec2(xOf(s), yLeft(static_cast<double>(steps[s].medianNs))));
@@ -90,6 +100,7 @@ void DrawTimeOverview(ViewContext& context) {
     draw->AddPolyline(median.data(), static_cast<int>(median.size()), PackColor(kMedianColor), 0, 2);
     draw->AddPolyline(comm.data(), static_cast<int>(comm.size()), PackColor(kCommColor), 0, 2);
     draw->AddPolyline(wait.data(), static_cast<int>(wait.size()), PackColor(kWaitColor), 0, 2);
+    for (const ImVec2& p : median) draw->AddCircleFilled(p, 3.5f, PackColor(kMedianColor));
     for (const ImVec2& p : comm) draw->AddCircleFilled(p, 3, PackColor(kCommColor));
     for (const ImVec2& p : wait) draw->AddCircleFilled(p, 3, PackColor(kWaitColor));
     // Step labels along the bottom, as dense as they fit.
@@ -127,7 +138,7 @@ void DrawTimeOverview(ViewContext& context) {
                 {"Communication (right axis)", 0, kCommColor}, {"Waiting (right axis)", 0, kWaitColor}});
     if (cluster.ranks.size() <= kMostRankLines) {
         ImGui::SameLine(0, 20);
-        ImGui::TextDisabled("faint lines: each rank; white: the selected rank");
+        ImGui::TextDisabled("faint lines and rings: each rank; white: the selected rank");
     }
 }
 

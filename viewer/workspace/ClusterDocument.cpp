@@ -13,18 +13,8 @@ std::string ClusterDocument::Title() const {
 }
 
 void ClusterDocument::Derive() {
-    averagedSteps = BuildStepTable(cluster, -1);
-    slowRanks = FindSlowRanks(averagedSteps);
-    matrix = BuildMatrix(cluster);
-    slowLinks = FindSlowLinks(matrix);
-    matrixOperators = MatrixOperators(cluster);
-    findings = FindClusterProblems(cluster);
-    timeOverview = BuildTimeOverview(cluster);
-    collectives = ListCollectives(cluster);
-    collectiveDurations.clear();
-    for (const ClusterRank& rank : cluster.ranks)
-        for (const RankCollective& collective : rank.collectives) collectiveDurations.push_back(collective.elapseNs);
-    std::sort(collectiveDurations.begin(), collectiveDurations.end());
+    report = BuildClusterReport(cluster);
+    const std::vector<CollectiveKey>& collectives = report.collectives;
     // The collective a person most likely wants first: the longest of the first step.
     views.collective = 0;
     for (size_t i = 1; i < collectives.size() && collectives[i].step == collectives.front().step; ++i)
@@ -50,7 +40,7 @@ const StepTableCache& ClusterDocument::StepTableShown() {
         cache.ascending == views.stepSortAscending)
         return cache;
     if (cache.step != selection.step || cache.group != selection.group) {
-        cache.table = selection.step < 0 ? averagedSteps : BuildStepTable(cluster, selection.step);
+        cache.table = selection.step < 0 ? report.averagedSteps : BuildStepTable(cluster, selection.step);
         cache.slow = FindSlowRanks(cache.table, selection.group < 0 ? std::vector<int>() : GroupRanks());
     }
     cache.step = selection.step, cache.group = selection.group;
@@ -79,11 +69,11 @@ const StepTableCache& ClusterDocument::StepTableShown() {
 
 const MatrixCache& ClusterDocument::MatrixShown() {
     MatrixCache& cache = matrixCache;
-    const int op = views.matrixOperator >= 0 && views.matrixOperator < static_cast<int>(matrixOperators.size()) ? views.matrixOperator : -1;
+    const int op = views.matrixOperator >= 0 && views.matrixOperator < static_cast<int>(report.matrixOperators.size()) ? views.matrixOperator : -1;
     if (cache.metric == views.matrixMetric && cache.op == op) return cache;
     if (cache.op != op) {
-        cache.cells = op < 0 ? matrix : BuildMatrix(cluster, matrixOperators[op]);
-        cache.slow = op < 0 ? slowLinks : FindSlowLinks(cache.cells);
+        cache.cells = op < 0 ? report.matrix : BuildMatrix(cluster, report.matrixOperators[op]);
+        cache.slow = op < 0 ? report.slowLinks : FindSlowLinks(cache.cells);
     }
     std::vector<int> rankIds;
     for (const ClusterRank& rank : cluster.ranks) rankIds.push_back(rank.rankId);
@@ -93,7 +83,7 @@ const MatrixCache& ClusterDocument::MatrixShown() {
 }
 
 const SlowRank* ClusterDocument::SlowRankOf(int rankId) const {
-    for (const SlowRank& slow : slowRanks)
+    for (const SlowRank& slow : report.slowRanks)
         if (slow.rankId == rankId) return &slow;
     return nullptr;
 }

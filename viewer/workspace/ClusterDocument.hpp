@@ -6,10 +6,7 @@
 #include <vector>
 
 #include "cluster/Cluster.hpp"
-#include "cluster/ClusterCommunication.hpp"
-#include "cluster/ClusterFindings.hpp"
-#include "cluster/ClusterLinks.hpp"
-#include "cluster/ClusterSteps.hpp"
+#include "cluster/ClusterReport.hpp"
 #include "cluster/MatrixGrid.hpp"
 #include "workspace/Document.hpp"
 
@@ -58,16 +55,7 @@ struct MatrixCache {
 struct ClusterDocument {
     DocumentId id = 0;
     Cluster cluster;
-    // Derived on the loading thread.
-    StepTable averagedSteps;
-    std::vector<SlowRank> slowRanks;  // over the averaged steps, all ranks
-    std::vector<MatrixCell> matrix;   // every link, summed over operators
-    std::vector<SlowLink> slowLinks;
-    std::vector<std::string> matrixOperators;
-    std::vector<ClusterFinding> findings;
-    std::vector<StepOverview> timeOverview;
-    std::vector<CollectiveKey> collectives;
-    std::vector<TimeNs> collectiveDurations;  // every collective on every rank, ascending
+    ClusterReport report;  // derived on the loading thread
     ClusterSelection selection;
     ClusterViewsState views;
     StepTableCache stepCache;

@@ -15,6 +15,14 @@ DocumentId Workspace::Open(const std::string& path) {
     return id;
 }
 
+DocumentId Workspace::OpenOnce(const std::string& path) {
+    for (const auto& document : m_documents)
+        if (document->rank.path == path) return document->id;
+    for (const LoadStatus& load : m_loads.Running())
+        if (load.path == path) return load.id;
+    return Open(path);
+}
+
 void Workspace::OpenComparison(const std::string& pathA, const std::string& pathB) {
     const DocumentId a = m_nextId++;
     const DocumentId b = m_nextId++;

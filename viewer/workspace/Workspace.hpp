@@ -42,6 +42,8 @@ class Workspace {
 public:
     // Starts loading 'path'; returns the id its document will have.
     DocumentId Open(const std::string& path);
+    // The id of the document of 'path' when it is open or loading, else starts loading it.
+    DocumentId OpenOnce(const std::string& path);
     // Starts loading both sides of a comparison, each on half of the cores.
     void OpenComparison(const std::string& pathA, const std::string& pathB);
     // Compares two loaded (or loading) documents.
