@@ -10,6 +10,10 @@
 // file, and viewport query times for random windows from the whole trace down to 1 µs.
 // With --compare it writes a comparison pair of each size instead and times loading both one
 // after the other against loading them at once, and the diff once both are loaded.
+// With --cluster RANKS[,RANKS…] [--steps S] it writes a generated cluster of each size (rank
+// folders with a planted slow rank and slow link), then times opening it to the cluster views
+// (every rank's summary read on every core, then every view's derivation) with peak memory,
+// and, in the same run, bench/cluster_read.py reading the same files with Python's csv and json.
 #include <fcntl.h>
 #include <simdjson.h>
 #include <sys/resource.h>
@@ -22,14 +26,19 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <random>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
+#include "ClusterGenerator.hpp"
 #include "TraceGenerator.hpp"
+#include "cluster/Cluster.hpp"
+#include "cluster/ClusterReport.hpp"
 #include "index/RowQuery.hpp"
 #include "load/TraceLoader.hpp"
 #include "load/TraceText.hpp"
@@ -272,6 +281,97 @@ int RunCompareBenchmark(const std::vector<uint64_t>& sizes, const std::string& d
     return 0;
 }
 
+struct ClusterMeasure {
+    double loadSeconds = 0, reportSeconds = 0;
+    uint64_t peakBytes = 0, baseBytes = 0;
+    uint32_t ranks = 0, steps = 0, slowRanks = 0, slowLinks = 0;
+    uint64_t links = 0;
+};
+
+ClusterMeasure OpenCluster(const std::string& dir, unsigned threads) {
+    ClusterMeasure measure;
+    measure.baseBytes = ReadStatusKb("VmRSS:") * 1024;
+    ResetPeakRss();
+    const double start = Now();
+    auto cluster = LoadCluster(dir, threads ? threads : std::max(1u, std::thread::hardware_concurrency()));
+    if (!cluster.ok()) std::abort();
+    measure.loadSeconds = Now() - start;
+    const ClusterReport report = BuildClusterReport(cluster.value());
+    measure.reportSeconds = Now() - start - measure.loadSeconds;
+    measure.peakBytes = ReadStatusKb("VmHWM:") * 1024;
+    measure.ranks = static_cast<uint32_t>(cluster.value().ranks.size());
+    measure.steps = static_cast<uint32_t>(cluster.value().steps.size());
+    measure.slowRanks = static_cast<uint32_t>(report.slowRanks.size());
+    measure.slowLinks = static_cast<uint32_t>(report.slowLinks.size());
+    measure.links = report.matrix.size();
+    return measure;
+}
+
+// Every file under 'dir' read once, so that the runs measured find them in the page cache.
+uint64_t ReadTreeIntoPageCache(const std::string& dir) {
+    uint64_t bytes = 0;
+    std::error_code error;
+    for (auto it = std::filesystem::recursive_directory_iterator(dir, error); !error && it != std::filesystem::recursive_directory_iterator();
+         it.increment(error)) {
+        if (!it->is_regular_file(error)) continue;
+        ReadIntoPageCache(it->path().string());
+        bytes += it->file_size(error);
+    }
+    return bytes;
+}
+
+int RunClusterBenchmark(const std::vector<uint64_t>& sizes, uint32_t steps, const std::string& dir, int repeat, unsigned threads,
+                        bool keep) {
+    for (const uint64_t size : sizes) {
+        ClusterOptions options;
+        options.ranks = static_cast<uint32_t>(size);
+        options.steps = steps;
+        options.slowRank = static_cast<int>(size * 2 / 3);
+        options.slowLinkSrc = static_cast<int>(size / 3), options.slowLinkDst = static_cast<int>(size / 3 + 1);
+        const std::string path = dir + "/tracelens-bench-cluster-" + std::to_string(size) + "x" + std::to_string(steps);
+        struct stat info {};
+        if (stat(path.c_str(), &info) != 0) {
+            std::string error;
+            if (!WriteCluster(options, path, &error)) {
+                std::fprintf(stderr, "%s\n", error.c_str());
+                return 1;
+            }
+        }
+        ClusterMeasure best;
+        best.loadSeconds = 1e30;
+        uint64_t bytes = 0;
+        for (int r = 0; r < repeat; ++r) {
+            bytes = ReadTreeIntoPageCache(path);
+            const ClusterMeasure m = InChild([&] { return OpenCluster(path, threads); });
+            if (m.loadSeconds + m.reportSeconds < best.loadSeconds + best.reportSeconds) best = m;
+        }
+        std::printf("\ncluster of %u ranks x %u steps, %.1f MB of rank files (%s)\n", best.ranks, best.steps,
+                    static_cast<double>(bytes) / 1e6, path.c_str());
+        std::printf("  tracelens: read every rank's summary : %8.3f s\n", best.loadSeconds);
+        std::printf("  tracelens: every cluster view's data  : %8.3f s  (%u slow rank, %u slow link, %llu links)\n",
+                    best.reportSeconds, best.slowRanks, best.slowLinks, static_cast<unsigned long long>(best.links));
+        std::printf("  tracelens: open to the cluster views  : %8.3f s, peak resident %.1f MB\n", best.loadSeconds + best.reportSeconds,
+                    static_cast<double>(best.peakBytes) / 1e6);
+        const std::string script = std::string(TRACELENS_SOURCE_DIR) + "/bench/cluster_read.py";
+        ReadTreeIntoPageCache(path);
+        std::FILE* python = popen(("python3 " + script + " " + path + " 2>&1").c_str(), "r");
+        char line[512] = {};
+        double seconds = 0;
+        unsigned long long peakKb = 0;
+        const bool ran = python && std::fgets(line, sizeof line, python) &&
+                         std::sscanf(std::strstr(line, "seconds") ? std::strstr(line, "seconds") : "", "seconds %lf peak_kb %llu", &seconds, &peakKb) == 2;
+        if (python) pclose(python);
+        if (ran)
+            std::printf("  Python csv + json, one process       : %8.3f s, peak resident %.1f MB  (%.1fx the time of tracelens)\n", seconds,
+                        static_cast<double>(peakKb) / 1e3, seconds / (best.loadSeconds + best.reportSeconds));
+        else
+            std::printf("  Python comparison not run: %s\n", line[0] ? line : "python3 not found");
+        std::fflush(stdout);
+        if (!keep) std::filesystem::remove_all(path);
+    }
+    return 0;
+}
+
 std::string WindowText(double ns) {
     char text[32];
     if (ns >= 1e9) std::snprintf(text, sizeof text, "%.3g s", ns / 1e9);
@@ -288,7 +388,8 @@ int main(int argc, char** argv) {
     int repeat = 3;
     unsigned threads = 0;
     bool keep = false;
-    bool compare = false;
+    bool compare = false, cluster = false;
+    uint32_t steps = 50;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
             sizes.clear();
@@ -308,8 +409,20 @@ int main(int argc, char** argv) {
             keep = true;
         } else if (!std::strcmp(argv[i], "--compare")) {
             compare = true;
+        } else if (!std::strcmp(argv[i], "--cluster") && i + 1 < argc) {
+            cluster = true;
+            sizes.clear();
+            std::string list = argv[++i];
+            for (size_t pos = 0; pos <= list.size();) {
+                const size_t comma = std::min(list.find(',', pos), list.size());
+                sizes.push_back(std::strtoull(list.substr(pos, comma - pos).c_str(), nullptr, 10));
+                pos = comma + 1;
+            }
+        } else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) {
+            steps = static_cast<uint32_t>(std::max(1, std::atoi(argv[++i])));
         } else {
-            std::fprintf(stderr, "usage: tracelens-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] [--threads T] [--keep] [--compare]\n");
+            std::fprintf(stderr, "usage: tracelens-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] [--threads T] [--keep] [--compare]\n"
+                                 "       tracelens-bench --cluster RANKS[,RANKS...] [--steps S] [--dir DIR] [--repeat N] [--keep]\n");
             return 2;
         }
     }
@@ -319,6 +432,7 @@ int main(int argc, char** argv) {
                 sysconf(_SC_NPROCESSORS_ONLN), repeat, TRACELENS_EXPAND_TEXT(SIMDJSON_VERSION),
                 TRACELENS_EXPAND_TEXT(SIMDJSON_BUILTIN_IMPLEMENTATION));
     if (compare) return RunCompareBenchmark(sizes, dir, repeat, keep);
+    if (cluster) return RunClusterBenchmark(sizes, steps, dir, repeat, threads, keep);
     for (const uint64_t size : sizes) {
         const std::string path = dir + "/tracelens-bench-" + std::to_string(size) + ".json";
         GeneratorOptions options;

@@ -57,6 +57,7 @@ private:
     bool ReadyForScript();
     void PrintViews();
     int RunFrameBenchmark();
+    int RunClusterFrameBenchmark();
     void BenchmarkInteractions(Document& document);
     // One frame. Returns the CPU time of building it (input, level-of-detail queries, instance
     // buffer, ImGui) in ms; 'presentMs' gets the time of GL submission and buffer swap, and

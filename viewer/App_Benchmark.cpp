@@ -7,6 +7,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 #include <cfloat>
 #include <chrono>
 #include <cstdio>
@@ -57,6 +59,7 @@ int App::RunFrameBenchmark() {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         TakeLoadedDocuments();
     }
+    if (ActiveCluster()) return RunClusterFrameBenchmark();
     Document* document = ActiveDocument();
     if (!document) {
         for (const std::string& error : m_workspace.errors()) std::fprintf(stderr, "%s\n", error.c_str());
@@ -100,6 +103,49 @@ int App::RunFrameBenchmark() {
         if (window < 1999.0) break;
     }
     BenchmarkInteractions(*document);
+    return 0;
+}
+
+// Every cluster view in turn, 60 frames each: the step table sorted by another column every 10
+// frames, the matrix zoomed from the whole matrix into a corner and panned, the other views as
+// they are drawn.
+int App::RunClusterFrameBenchmark() {
+    ClusterDocument& cluster = *ActiveCluster();
+    std::printf("cluster frame benchmark: %s, %zu ranks, %zu steps, %zu links, %d x %d px, GL renderer: %s\n", cluster.cluster.root.c_str(),
+                cluster.cluster.ranks.size(), cluster.cluster.steps.size(), cluster.report.matrix.size(), m_options.width,
+                m_options.height, reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+    std::printf("  frame CPU: this thread's CPU time to build the frame (ImGui, tables, charts, the matrix's instances)\n");
+    const std::vector<const ViewEntry*> views = ViewsOf(ViewScope::kCluster);
+    double presentMs = 0;
+    for (size_t v = 0; v < views.size(); ++v) {
+        m_mainTab = static_cast<int>(v);
+        for (int i = 0; i < 4; ++i) RenderFrame(kScriptedFrameDt, &presentMs);  // the tab switches, caches fill
+        std::vector<double> cpu, present;
+        size_t instances = 0;
+        constexpr int kFrames = 60;
+        for (int f = 0; f < kFrames; ++f) {
+            if (std::string(views[v]->name) == "steps" && f % 10 == 0) {
+                cluster.views.stepSortColumn = f / 10 % kStepColumnCount;
+                cluster.views.stepSortAscending = f / 10 % 2 == 0;
+            }
+            if (std::string(views[v]->name) == "matrix") {
+                cluster.views.matrixZoom = std::pow(1.1, f);
+                cluster.views.matrixCenterX = 0.5 + 0.4 * static_cast<double>(f) / kFrames;
+                if (f == kFrames / 2) cluster.views.matrixMetric = 2;
+            }
+            if (std::string(views[v]->name) != "steps" && f % 20 == 10) cluster.selection.step = (cluster.selection.step + 2) % std::max<int>(1, static_cast<int>(cluster.cluster.steps.size()));
+            cpu.push_back(RenderFrame(kScriptedFrameDt, &presentMs));
+            present.push_back(presentMs);
+            instances = std::max(instances, m_boxes.Count());
+        }
+        std::sort(cpu.begin(), cpu.end());
+        std::sort(present.begin(), present.end());
+        std::printf("  %-28s frame CPU median %6.2f ms, p95 %6.2f ms, max %6.2f ms; GL draw + present median %6.2f ms%s\n",
+                    views[v]->title, cpu[cpu.size() / 2], cpu[cpu.size() * 95 / 100], cpu.back(), present[present.size() / 2],
+                    std::string(views[v]->name) == "matrix" ? (", up to " + std::to_string(instances) + " cell instances").c_str() : "");
+        std::fflush(stdout);
+        cluster.selection.step = -1;
+    }
     return 0;
 }
 

@@ -24,10 +24,16 @@ float MetricValue(const MatrixCell& cell, MatrixMetric metric) {
 
 void MatrixGrid::Build(const std::vector<MatrixCell>& cells, const std::vector<int>& rankIds, MatrixMetric metric) {
     m_metric = metric;
-    m_rankIds = rankIds;
-    for (const MatrixCell& cell : cells) m_rankIds.push_back(cell.srcRank), m_rankIds.push_back(cell.dstRank);
-    std::sort(m_rankIds.begin(), m_rankIds.end());
-    m_rankIds.erase(std::unique(m_rankIds.begin(), m_rankIds.end()), m_rankIds.end());
+    // The axis through a table indexed by rank id: a full mesh of 1024 ranks has a million
+    // links, and a sort or a search per link would cost a visible frame.
+    int largest = rankIds.empty() ? -1 : *std::max_element(rankIds.begin(), rankIds.end());
+    for (const MatrixCell& cell : cells) largest = std::max({largest, cell.srcRank, cell.dstRank});
+    std::vector<int> indexOf(static_cast<size_t>(largest + 1), -1);
+    for (const int id : rankIds) indexOf[id] = 0;
+    for (const MatrixCell& cell : cells) indexOf[cell.srcRank] = indexOf[cell.dstRank] = 0;
+    m_rankIds.clear();
+    for (int id = 0; id <= largest; ++id)
+        if (indexOf[id] == 0) indexOf[id] = static_cast<int>(m_rankIds.size()), m_rankIds.push_back(id);
     m_levels.clear();
     const int dim = static_cast<int>(m_rankIds.size());
     constexpr float kEmpty = std::numeric_limits<float>::quiet_NaN();
@@ -40,7 +46,7 @@ void MatrixGrid::Build(const std::vector<MatrixCell>& cells, const std::vector<i
     const bool anyBetween = std::any_of(cells.begin(), cells.end(), [](const MatrixCell& c) { return c.srcRank != c.dstRank; });
     m_min = std::numeric_limits<float>::max(), m_max = std::numeric_limits<float>::lowest();
     for (const MatrixCell& cell : cells) {
-        const size_t at = static_cast<size_t>(IndexOf(cell.srcRank)) * dim + static_cast<size_t>(IndexOf(cell.dstRank));
+        const size_t at = static_cast<size_t>(indexOf[cell.srcRank]) * dim + static_cast<size_t>(indexOf[cell.dstRank]);
         base.value[at] = MetricValue(cell, metric);
         base.transport[at] = static_cast<uint8_t>(TransportIndex(cell.transport));
         if (anyBetween && cell.srcRank == cell.dstRank) continue;
