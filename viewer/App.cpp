@@ -244,6 +244,7 @@ void App::TakeLoadedDocuments() {
         if (!m_commandLineApplied && cluster) {
             for (size_t i = 0; i < cluster->cluster.steps.size(); ++i)
                 if (cluster->cluster.steps[i] == m_options.step) cluster->selection.step = static_cast<int>(i);
+            if (cluster->cluster.IndexOfRank(m_options.rank) >= 0) SelectRank(*cluster, m_options.rank);
             m_commandLineApplied = true;
         }
     }

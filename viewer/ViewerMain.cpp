@@ -1,6 +1,7 @@
 #include "ViewerMain.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -19,7 +20,7 @@ void Usage() {
                  "usage: tracelens [PATH] [--screenshot OUT.png] [--size WxH] [--keys KEYS] [--panel NAME]\n"
                  "       tracelens --compare A B [--screenshot OUT.png] [--view timeline|compare] [--keys KEYS]\n"
                  "                 [--view NAME] [--search TEXT] [--range A,B] [--frame-benchmark]\n"
-                 "       tracelens CLUSTER_DIR [--view steps|overview|matrix|communication|time] [--step N]\n"
+                 "       tracelens CLUSTER_DIR [--view steps|overview|matrix|communication|time] [--step N] [--rank R]\n"
                  "       tracelens stats PATH [--json]\n"
                  "       tracelens summarize RANK_DIR... [--out DIR]\n"
                  "       tracelens stats --compare A B [--json]\n"
@@ -33,6 +34,7 @@ void Usage() {
                  "  --view        view to show: timeline, overview, operators, steps, communication, memory;\n"
                  "                with --compare: timeline or compare; a cluster: steps, overview, matrix, communication, time\n"
                  "  --step N      a cluster: show step N in the cluster views (else the average over steps)\n"
+                 "  --rank R      a cluster: select rank R (Enter then opens its timeline, C compares it)\n"
                  "  --search TEXT select the first slice whose name contains TEXT (as typing it and Enter)\n"
                  "  --range A,B   select the range from A to B ms after the trace start, on every track\n"
                  "  --frame-benchmark  time frames from the whole trace down to 1 µs, print a table, exit\n");
@@ -85,6 +87,10 @@ int RunViewer(int argc, char** argv) {
             const char* step = value();
             if (!step) return Usage(), 2;
             options.step = step;
+        } else if (arg == "--rank") {
+            const char* rank = value();
+            if (!rank) return Usage(), 2;
+            options.rank = std::atoi(rank);
         } else if (arg == "--search") {
             const char* query = value();
             if (!query) return Usage(), 2;

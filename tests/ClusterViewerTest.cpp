@@ -1,0 +1,107 @@
+// The cluster views through the real viewer under Xvfb: a generated cluster with a planted slow
+// rank and slow link opens to each view, which shows them; a selected rank opens with Enter and
+// compares with C; --step chooses the step every cluster view shows.
+#include <doctest/doctest.h>
+#include <stb/stb_image.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "TestSupport.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path& Cluster() {
+    static const fs::path root = [] {
+        const fs::path dir = fs::temp_directory_path() / ("tracelens_cluster_viewer_" + std::to_string(::getpid()));
+        fs::remove_all(dir);
+        const std::string command =
+            std::string(TRACELENS_GEN) + " --cluster " + dir.string() + " --ranks 16 --steps 5 --slow-rank 11 --slow-link 3-4 2>/dev/null";
+        REQUIRE(std::system(command.c_str()) == 0);
+        return dir;
+    }();
+    return root;
+}
+
+struct Run {
+    std::string output;
+    int status = -1;
+    std::string png;
+};
+
+Run Viewer(const std::string& arguments, const std::string& name) {
+    Run run;
+    run.png = "/tmp/tracelens-cluster-" + std::to_string(::getpid()) + "-" + name + ".png";
+    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(TRACELENS_BINARY) + " " +
+                                Cluster().string() + " --size 1600x900 --screenshot " + run.png + " " + arguments + " 2>&1";
+    run.output = tracelens::test::RunCommand(command, &run.status);
+    return run;
+}
+
+// Pixels within a few levels of (r, g, b) in the whole image.
+int CountColor(const std::string& png, int r, int g, int b) {
+    int width = 0, height = 0, channels = 0;
+    std::unique_ptr<unsigned char, void (*)(void*)> pixels(stbi_load(png.c_str(), &width, &height, &channels, 3), stbi_image_free);
+    REQUIRE_MESSAGE(pixels != nullptr, "cannot read " << png);
+    int count = 0;
+    for (int i = 0; i < width * height; ++i) {
+        const unsigned char* p = pixels.get() + static_cast<size_t>(i) * 3;
+        if (std::abs(p[0] - r) <= 8 && std::abs(p[1] - g) <= 8 && std::abs(p[2] - b) <= 8) ++count;
+    }
+    return count;
+}
+
+}  // namespace
+
+TEST_CASE("each cluster view opens on a generated cluster and shows its planted slow rank and slow link") {
+    for (const char* view : {"steps", "overview", "matrix", "communication", "time"}) {
+        CAPTURE(view);
+        const Run run = Viewer(std::string("--view ") + view, view);
+        REQUIRE(run.status == 0);
+        CHECK(run.output.find("cluster ranks 16 steps 5 groups 3 slow_ranks 1 slow_links 1") != std::string::npos);
+        if (std::string(view) == "matrix") CHECK(CountColor(run.png, 255, 70, 60) > 40);      // the slow link's red frame
+        if (std::string(view) == "steps") CHECK(CountColor(run.png, 255, 115, 102) > 40);     // the slow rank's flag
+        if (std::string(view) == "communication") CHECK(CountColor(run.png, 255, 80, 70) > 40);  // the rank all wait for
+        std::remove(run.png.c_str());
+    }
+}
+
+TEST_CASE("--step chooses the step of every cluster view") {
+    const Run run = Viewer("--view time --step 4", "step");
+    REQUIRE(run.status == 0);
+    CHECK(run.output.find("step 3 rank -1") != std::string::npos);  // the index of step "4"
+    std::remove(run.png.c_str());
+}
+
+TEST_CASE("a selected rank opens as a document with Enter, and C compares it with the median rank") {
+    const Run opened = Viewer("--rank 11 --keys {Enter}", "enter");
+    REQUIRE(opened.status == 0);
+    CHECK(opened.output.find("view ") != std::string::npos);  // a timeline is shown: the rank's document
+    CHECK(opened.output.find("cluster ranks") == std::string::npos);
+    std::remove(opened.png.c_str());
+    const Run compared = Viewer("--rank 11 --keys c", "compare");
+    REQUIRE(compared.status == 0);
+    CHECK(compared.output.find("view_b ") != std::string::npos);
+    CHECK(compared.output.find("offset 0") != std::string::npos);  // one clock: the steps start together
+    std::remove(compared.png.c_str());
+}
+
+TEST_CASE("the real 16-rank cluster_analysis_output opens to the step trace") {
+    const std::string fixtures = tracelens::test::FixturesDir();
+    if (fixtures.empty()) return;
+    const std::string png = "/tmp/tracelens-cluster-" + std::to_string(::getpid()) + "-real.png";
+    int status = -1;
+    const std::string output = tracelens::test::RunCommand(
+        "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(TRACELENS_BINARY) + " " + fixtures +
+            "/msinsight/server/src/test/test_data/cluster_analysis_output --size 1600x900 --screenshot " + png + " 2>&1",
+        &status);
+    CHECK(status == 0);
+    CHECK(output.find("cluster ranks 16 steps 1") != std::string::npos);
+    std::remove(png.c_str());
+}
