@@ -344,3 +344,36 @@ TEST_CASE("stats CLUSTER --json has the documented cluster key") {
     CHECK(simdjson::dom::array(cluster["problems"]["first"]).size() == 0);
     fs::remove_all(dir);
 }
+
+TEST_CASE("MindInsight's older cluster layout opens: steps in 10 ns ticks, communication from hccl_raw") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) return;
+    const std::string path = fixtures + "/mindinsight/tests/utils/resource/cluster_propose";
+    CHECK(IsClusterDirectory(path));
+    auto loaded = LoadCluster(path, 2);
+    REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+    const Cluster& cluster = loaded.value();
+    CHECK(cluster.source == "MindInsight step_trace_raw files");
+    CHECK(cluster.layout == StepLayout::kMindInsight);
+    REQUIRE(cluster.ranks.size() == 4);
+    // Steps 1 to 5; the file's "-" row (MindInsight's own average) is not a step.
+    CHECK(cluster.steps == std::vector<std::string>{"1", "2", "3", "4", "5"});
+    CHECK(cluster.problems.empty());
+    // Rank 1, step 2: iteration_interval 81911, fp_and_bp 17912287, tail 96071 ticks of 10 ns;
+    // they add up to the step's total (18090269 ticks).
+    const StepRow* step = cluster.ranks[1].FindStep("2");
+    REQUIRE(step != nullptr);
+    CHECK(step->ns[kStepFree] == 819110);
+    CHECK(step->ns[kStepComputing] == 179122870);
+    CHECK(step->ns[kStepCommNotOverlapped] == 960710);
+    CHECK(StepWallNs(*step) == 180902690);
+    CHECK(std::string(StepColumnName(kStepComputing, cluster.layout)) == "Forward and backward");
+    // hccl_raw_0.csv, step 1: communication_cost 2.60018 ms, wait_cost 270.25056 ms.
+    REQUIRE_FALSE(cluster.ranks[0].collectives.empty());
+    CHECK(cluster.ranks[0].collectives[0].step == "1");
+    CHECK(cluster.ranks[0].collectives[0].elapseNs == 2600180);
+    CHECK(cluster.ranks[0].collectives[0].waitNs == 270250560);
+    // The pipeline-parallel file gives stage and bubble (ms): rank 0, step 1: 121.8989 and 56.3973.
+    CHECK(cluster.ranks[0].FindStep("1")->ns[kStepStage] == 121898900);
+    CHECK(cluster.ranks[0].FindStep("1")->ns[kStepBubble] == 56397300);
+}

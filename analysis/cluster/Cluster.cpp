@@ -8,6 +8,7 @@
 #include "cluster/AnalysisOutputReader.hpp"
 #include "cluster/ClusterFolder.hpp"
 #include "cluster/ClusterRankFile.hpp"
+#include "cluster/MindInsightReader.hpp"
 #include "core/ParallelFor.hpp"
 #include "load/AnalysisFile.hpp"
 
@@ -18,16 +19,20 @@ bool IsNumber(const std::string& text) {
     return !text.empty() && text.size() < 12 && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// Reads every rank of 'folders' (folders or summary files) on 'threads' threads.
+// Reads every rank of 'folders' (folders, else summary files, else step_trace_raw files) on
+// 'threads' threads.
 std::vector<ClusterRank> ReadRanks(const ClusterFolders& folders, unsigned threads, ClusterProgress* progress) {
     const bool fromFolders = !folders.rankFolders.empty();
-    const size_t count = fromFolders ? folders.rankFolders.size() : folders.summaryFiles.size();
+    const bool fromSummaries = !fromFolders && !folders.summaryFiles.empty();
+    const size_t count = fromFolders ? folders.rankFolders.size() : fromSummaries ? folders.summaryFiles.size() : folders.stepTraceRawFiles.size();
     std::vector<ClusterRank> ranks(count);
     if (progress) progress->ranksTotal = static_cast<uint32_t>(count);
     ParallelFor(count, threads, std::vector<uint64_t>(count, 1), [&](size_t i) {
         if (progress && progress->cancel) return;
         if (fromFolders) {
             ranks[i] = SummarizeRankFolder(folders.rankFolders[i]);
+        } else if (!fromSummaries) {
+            ranks[i] = ReadMindInsightRank(folders.stepTraceRawFiles[i]);
         } else {
             const std::string& path = folders.summaryFiles[i];
             ReadAnalysisFile(path, ranks[i].problems, [&](std::string_view text) {
@@ -149,7 +154,10 @@ Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterPr
     cluster.root = path;
     cluster.problems = folders.problems;
     if (folders.RankCount() > 0) {
-        cluster.source = folders.rankFolders.empty() ? "rank summary files" : "rank folders";
+        cluster.source = !folders.rankFolders.empty()   ? "rank folders"
+                         : !folders.summaryFiles.empty() ? "rank summary files"
+                                                         : "MindInsight step_trace_raw files";
+        if (folders.rankFolders.empty() && folders.summaryFiles.empty()) cluster.layout = StepLayout::kMindInsight;
         cluster.ranks = ReadRanks(folders, std::max(1u, threads), progress);
         if (progress && progress->cancel) return Status::Error(path + ": cancelled");
         cluster.groups = GroupsFromCollectives(cluster.ranks);

@@ -18,9 +18,16 @@ struct ClusterGroup {
     std::vector<int> ranks;  // rank ids, ascending
 };
 
+// What the step phases mean. MindInsight's older cluster layout (step_trace_raw files) divides a
+// step into the interval before it, forward and backward, and the tail after backward (mostly
+// the gradient AllReduce); they are kept in the Free, Computing and Communication (not
+// overlapped) phases, which they sum to the step like those do, and named as MindInsight names them.
+enum class StepLayout { kAscend, kMindInsight };
+
 struct Cluster {
     std::string root;
-    std::string source;  // "rank folders", "rank summary files" or "cluster_analysis_output"
+    StepLayout layout = StepLayout::kAscend;
+    std::string source;  // "rank folders", "rank summary files", "cluster_analysis_output", "MindInsight step_trace_raw files"
     std::vector<ClusterRank> ranks;  // ascending rank id, each id once
     std::vector<ClusterGroup> groups;  // largest first
     std::vector<std::string> steps;    // every step any rank has, in step order

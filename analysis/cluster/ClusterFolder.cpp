@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "cluster/ClusterRankFile.hpp"
+#include "cluster/MindInsightReader.hpp"
 
 namespace tracelens {
 namespace {
@@ -39,6 +40,7 @@ void Walk(const fs::path& folder, int depth, ClusterFolders& found) {
         if (it->is_symlink(typeError)) continue;  // a link loop must not trap the walk
         if (it->is_directory(typeError)) children.push_back(it->path());
         else if (IsRankSummaryFileName(it->path().filename().string())) found.summaryFiles.push_back(it->path().string());
+        else if (RankOfStepTraceRaw(it->path().filename().string()) >= 0) found.stepTraceRawFiles.push_back(it->path().string());
     }
     std::sort(children.begin(), children.end());
     for (const fs::path& child : children) Walk(child, depth + 1, found);
@@ -53,6 +55,7 @@ ClusterFolders FindClusterFolders(const std::string& path) {
     if (!fs::is_directory(path, error)) return found;
     Walk(fs::path(path), 0, found);
     std::sort(found.summaryFiles.begin(), found.summaryFiles.end());
+    std::sort(found.stepTraceRawFiles.begin(), found.stepTraceRawFiles.end());
     return found;
 }
 

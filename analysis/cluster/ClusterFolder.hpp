@@ -1,7 +1,8 @@
 #pragma once
 // Finds what a cluster folder holds: rank folders at any depth (*_ascend_pt, *_ascend_ms,
 // ASCEND_PROFILER_OUTPUT, folders holding the profiler's files), rank summary files written by
-// `tracelens summarize`, and msprof-analyze's cluster_analysis_output.
+// `tracelens summarize`, msprof-analyze's cluster_analysis_output, and MindInsight's older
+// step_trace_raw_N_detail_time.csv files.
 #include <string>
 #include <vector>
 
@@ -14,16 +15,17 @@ struct ClusterFolders {
     std::vector<RankFiles> rankFolders;     // in path order
     std::vector<std::string> summaryFiles;  // rank_summary_N.json, in path order
     std::string analysisOutput;             // a cluster_analysis_output folder, or empty
+    std::vector<std::string> stepTraceRawFiles;  // MindInsight's step_trace_raw_N_detail_time.csv
     std::vector<std::string> problems;      // rank folders that could not be read
 
-    size_t RankCount() const { return rankFolders.size() + summaryFiles.size(); }
+    size_t RankCount() const { return rankFolders.size() + summaryFiles.size() + stepTraceRawFiles.size(); }
 };
 
 // Walks 'path' up to 8 levels deep without following links; a rank folder's inside is not
 // walked further. O(entries walked).
 ClusterFolders FindClusterFolders(const std::string& path);
 
-// True when 'path' is a folder holding two or more ranks (folders or summary files) or a
+// True when 'path' is a folder holding two or more ranks (folders, summary or step_trace_raw files) or a
 // cluster_analysis_output: what opens as a cluster rather than as one document.
 bool IsClusterDirectory(const std::string& path);
 

@@ -36,7 +36,7 @@ std::string ClusterToJson(const Cluster& cluster) {
         JsonArray(root.Key("step_ids"), cluster.steps, [](std::string& o, const std::string& s) { AppendJsonString(o, s); });
         JsonArrayOfObjects(root.Key("slow_ranks"), report.slowRanks, [](JsonObject& o, const SlowRank& slow) {
             o.Int("rank", slow.rankId);
-            o.String("phase", StepColumnKey(slow.column));
+            o.String("phase", StepColumnKey(slow.column, slow.layout));
             o.Int("value_ns", slow.valueNs);
             o.Int("median_ns", slow.medianNs);
             o.Int("mad_ns", slow.madNs);

@@ -22,12 +22,22 @@ void AddRow(const StepRow& row, std::array<TimeNs, kStepColumnCount>& sum) {
 
 }  // namespace
 
-const char* StepColumnName(int column) {
+const char* StepColumnName(int column, StepLayout layout) {
     if (column == kStepTimeColumn) return "Step time";
+    if (layout == StepLayout::kMindInsight) {
+        if (column == kStepFree) return "Step interval";
+        if (column == kStepComputing) return "Forward and backward";
+        if (column == kStepCommNotOverlapped) return "Step tail";
+    }
     return kStepPhaseColumns[column];
 }
 
-const char* StepColumnKey(int column) {
+const char* StepColumnKey(int column, StepLayout layout) {
+    if (layout == StepLayout::kMindInsight) {
+        if (column == kStepFree) return "step_interval";
+        if (column == kStepComputing) return "forward_backward";
+        if (column == kStepCommNotOverlapped) return "step_tail";
+    }
     static const char* const keys[kStepColumnCount] = {
         "computing", "communication_not_overlapped", "overlapped", "communication", "free", "stage", "bubble",
         "communication_not_overlapped_exclude_receive", "preparing", "step_time"};
@@ -36,6 +46,7 @@ const char* StepColumnKey(int column) {
 
 StepTable BuildStepTable(const Cluster& cluster, int stepIndex) {
     StepTable table;
+    table.layout = cluster.layout;
     if (stepIndex >= 0 && stepIndex < static_cast<int>(cluster.steps.size())) table.step = cluster.steps[stepIndex];
     table.rows.resize(cluster.ranks.size());
     for (size_t r = 0; r < cluster.ranks.size(); ++r) {
@@ -82,7 +93,7 @@ std::vector<SlowRank> FindSlowRanks(const StepTable& table, const std::vector<in
             const double value = static_cast<double>(row->ns[column]);
             const double score = RobustScore(value, spread);
             if (score <= kSlowScore || value - spread.median < matters || matters <= 0) return std::nullopt;
-            return SlowRank{row->rankId, column, row->ns[column], static_cast<TimeNs>(std::llround(spread.median)),
+            return SlowRank{row->rankId, column, table.layout, row->ns[column], static_cast<TimeNs>(std::llround(spread.median)),
                             static_cast<TimeNs>(std::llround(spread.mad)), score};
         };
         std::optional<SlowRank> worst;
@@ -103,7 +114,7 @@ std::string DescribeSlowRank(const SlowRank& slow) {
     char share[32];
     std::snprintf(share, sizeof share, "%+.1f %%",
                   slow.medianNs > 0 ? 100.0 * static_cast<double>(slow.valueNs - slow.medianNs) / static_cast<double>(slow.medianNs) : 0.0);
-    return "rank " + std::to_string(slow.rankId) + ": " + StepColumnName(slow.column) + " " + FormatDuration(slow.valueNs) +
+    return "rank " + std::to_string(slow.rankId) + ": " + StepColumnName(slow.column, slow.layout) + " " + FormatDuration(slow.valueNs) +
            " against a median of " + FormatDuration(slow.medianNs) + " (MAD " + FormatDuration(slow.madNs) + "), " + share;
 }
 

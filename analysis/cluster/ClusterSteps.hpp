@@ -14,10 +14,10 @@ namespace tracelens {
 inline constexpr int kStepTimeColumn = kStepPhaseCount;
 inline constexpr int kStepColumnCount = kStepPhaseCount + 1;
 
-// "Computing", …, "Step time".
-const char* StepColumnName(int column);
+// "Computing", …, "Step time" ("Forward and backward", … in MindInsight's layout).
+const char* StepColumnName(int column, StepLayout layout = StepLayout::kAscend);
 // "computing", …, "step_time": the phase names of `stats --json`.
-const char* StepColumnKey(int column);
+const char* StepColumnKey(int column, StepLayout layout = StepLayout::kAscend);
 
 struct StepTableRow {
     int rankId = -1;
@@ -26,6 +26,7 @@ struct StepTableRow {
 };
 
 struct StepTable {
+    StepLayout layout = StepLayout::kAscend;
     std::string step;  // empty: averaged over steps
     std::vector<StepTableRow> rows;  // one per cluster rank, in rank order
     std::array<bool, kStepColumnCount> hasColumn{};  // some rank's file has it
@@ -40,6 +41,7 @@ StepTable BuildStepTable(const Cluster& cluster, int stepIndex);
 struct SlowRank {
     int rankId = -1;
     int column = 0;
+    StepLayout layout = StepLayout::kAscend;  // how to name the column
     TimeNs valueNs = 0, medianNs = 0, madNs = 0;
     double score = 0;  // robust z of the value
 };

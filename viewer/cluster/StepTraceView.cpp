@@ -24,12 +24,13 @@ std::vector<int> ShownColumns(const StepTable& table, std::string* hidden) {
         if (!table.hasColumn[column]) continue;
         const bool any = std::any_of(table.rows.begin(), table.rows.end(), [&](const StepTableRow& row) { return row.ns[column] != 0; });
         if (any) columns.push_back(column);
-        else *hidden += (hidden->empty() ? "" : ", ") + std::string(StepColumnName(column));
+        else *hidden += (hidden->empty() ? "" : ", ") + std::string(StepColumnName(column, table.layout));
     }
     return columns;
 }
 
-const char* ShortName(int column) {
+const char* ShortName(int column, StepLayout layout) {
+    if (layout == StepLayout::kMindInsight) return StepColumnName(column, layout);
     switch (column) {
         case kStepTimeColumn: return "Step time";
         case kStepCommNotOverlapped: return "Not overlapped";
@@ -67,7 +68,7 @@ void DrawDistributions(ClusterDocument& document, const StepTableCache& cache, c
         const float x0 = origin.x + static_cast<float>(c) * (width + gap);
         const float top = origin.y + 18, bottom = origin.y + height - 34;
         draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + width, origin.y + height), IM_COL32(255, 255, 255, 10), 3);
-        draw->AddText(ImVec2(x0 + 6, origin.y + 2), IM_COL32(200, 205, 215, 255), ShortName(column));
+        draw->AddText(ImVec2(x0 + 6, origin.y + 2), IM_COL32(200, 205, 215, 255), ShortName(column, cache.table.layout));
         const double span = std::max(box.max - box.min, 1.0);
         auto xOf = [&](double v) { return x0 + 8 + static_cast<float>((v - box.min) / span) * (width - 16); };
         const float mid = (top + bottom) / 2;
@@ -95,7 +96,7 @@ void DrawDistributions(ClusterDocument& document, const StepTableCache& cache, c
         ImGui::InvisibleButton("box", ImVec2(width, height));
         if (ImGui::IsItemHovered()) {
             ImGui::BeginTooltip();
-            ImGui::Text("%s over %zu ranks", ShortName(column), values.size());
+            ImGui::Text("%s over %zu ranks", ShortName(column, cache.table.layout), values.size());
             ImGui::Text("min %s   q1 %s   median %s   q3 %s   max %s", Ms(static_cast<TimeNs>(box.min)).c_str(),
                         Ms(static_cast<TimeNs>(box.q1)).c_str(), Ms(static_cast<TimeNs>(box.median)).c_str(),
                         Ms(static_cast<TimeNs>(box.q3)).c_str(), Ms(static_cast<TimeNs>(box.max)).c_str());
@@ -148,7 +149,7 @@ void DrawClusterSteps(ViewContext& context) {
     if (!ImGui::BeginTable("steps", static_cast<int>(columns.size()) + 2, flags)) return;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("Rank", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_WidthFixed, 60, kRankColumnId);
-    for (const int column : columns) ImGui::TableSetupColumn(ShortName(column), ImGuiTableColumnFlags_PreferSortDescending, 1.0f, column);
+    for (const int column : columns) ImGui::TableSetupColumn(ShortName(column, cache.table.layout), ImGuiTableColumnFlags_PreferSortDescending, 1.0f, column);
     ImGui::TableSetupColumn("Flag", ImGuiTableColumnFlags_PreferSortDescending, 2.6f, kFlagColumnId);
     ImGui::TableHeadersRow();
     TakeSortSpecs(&document.views.stepSortColumn, &document.views.stepSortAscending);
@@ -181,7 +182,7 @@ void DrawClusterSteps(ViewContext& context) {
             ImGui::TableNextColumn();
             if (slow) {
                 const double share = slow->medianNs > 0 ? 100.0 * static_cast<double>(slow->valueNs - slow->medianNs) / static_cast<double>(slow->medianNs) : 0;
-                ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "slow: %s %+.1f %% (median %s, MAD %s)", ShortName(slow->column), share,
+                ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "slow: %s %+.1f %% (median %s, MAD %s)", ShortName(slow->column, shown.table.layout), share,
                                    Ms(slow->medianNs).c_str(), Ms(slow->madNs).c_str());
             } else if (!row.present) {
                 ImGui::TextDisabled("no such step");
