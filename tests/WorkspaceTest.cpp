@@ -209,7 +209,10 @@ TEST_CASE("a cluster folder opens as one cluster document whose views draw for e
     // One operator's matrix: the allGather of a node has links only inside the node.
     cluster->views.matrixOperator = 1;
     imgui.DrawClusterViews(workspace, *cluster);
-    CHECK(cluster->MatrixShown().cells.size() < cluster->report.matrix.size());
+    cluster->WaitForMatrix();
+    REQUIRE(cluster->MatrixShown() != nullptr);
+    CHECK(cluster->MatrixShown()->op == 1);
+    CHECK(cluster->MatrixShown()->cells->size() < cluster->report.matrix.size());
     // A rank selected in one view is selected in all; a cluster from rank folders can open it.
     cluster->selection.rank = 5;
     CHECK(cluster->CanOpenRanks());

@@ -4,6 +4,8 @@
 // communication_matrix.json, kernel_details.csv and a small trace_view.json, all consistent with
 // one synchronous training run. Optionally with a planted slow rank (it computes longer; the
 // others wait for it in every collective) and a planted slow link (a quarter of its bandwidth).
+// Steps 6, 16, 26, … are 8 ms longer on every rank (the data loader stalls): free time, not a
+// slow rank.
 // Deterministic for a seed.
 #include <cstdint>
 #include <string>

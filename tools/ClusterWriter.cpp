@@ -32,6 +32,7 @@ const Operator& OperatorAt(size_t k) { return kLayerOperators[k % kLayerSize]; }
 constexpr double kRingSizeMb = 32.0, kMeshSizeMb = 4.0;
 constexpr double kHccsGBps = 18.0, kRdmaGBps = 24.0;
 constexpr int64_t kStepGapNs = 2000000;  // free time of the last rank to finish a step
+constexpr int64_t kDataStallNs = 8000000;  // the data loader's stall every tenth step
 constexpr int64_t kFirstStepNs = int64_t{1736408883} * 1000000000;
 
 uint64_t Mix(uint64_t x) {
@@ -151,6 +152,7 @@ public:
             end = std::max(end, meshEndOfNode[NodeOf(r)]);
         }
         *periodNs = end + static_cast<int64_t>(kStepGapNs * Jitter(m_o.seed, 7, s, 0, 0.2));
+        if ((s + 1) % 10 == 6) *periodNs += kDataStallNs;  // steps 6, 16, …: every rank waits for its data
         for (int r = 0; r < n; ++r) ranks[r].freeNs = *periodNs - meshEndOfNode[NodeOf(r)];
         return ranks;
     }

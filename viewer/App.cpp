@@ -213,6 +213,8 @@ bool App::NeedsAnotherFrame() {
     if (ComparisonPair* pair = m_workspace.comparison(); pair && pair->diff.valid() && !pair->Ready()) return true;
     for (const auto& document : m_workspace.documents())
         if (document->views.search.Searching() || document->views.range.Computing()) return true;
+    for (const auto& cluster : m_workspace.clusters())
+        if (cluster->MatrixUpdating()) return true;
     return false;
 }
 
@@ -318,6 +320,8 @@ bool App::ReadyForScript() {
     if (m_workspace.loads().Busy() || m_workspace.OpenCount() == 0) return false;
     for (const auto& document : m_workspace.documents())
         if (document->views.search.Searching() || document->views.range.Computing()) return false;
+    for (const auto& cluster : m_workspace.clusters())
+        if (cluster->MatrixUpdating()) return false;
     if (!m_options.comparePath.empty()) {
         ComparisonPair* pair = m_workspace.comparison();
         return pair && pair->Ready();

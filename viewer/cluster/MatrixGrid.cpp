@@ -34,31 +34,40 @@ void MatrixGrid::Build(const std::vector<MatrixCell>& cells, const std::vector<i
     m_rankIds.clear();
     for (int id = 0; id <= largest; ++id)
         if (indexOf[id] == 0) indexOf[id] = static_cast<int>(m_rankIds.size()), m_rankIds.push_back(id);
-    m_levels.clear();
+    // The levels' arrays are refilled in place: fresh pages cost a fault each on first write,
+    // more than the fill itself for a million cells.
     const int dim = static_cast<int>(m_rankIds.size());
     constexpr float kEmpty = std::numeric_limits<float>::quiet_NaN();
-    Level base;
+    size_t levels = 1;
+    for (int d = dim; d > 1; d = (d + 1) / 2) ++levels;
+    m_levels.resize(dim > 0 ? levels : 0);
+    if (dim == 0) return;
+    Level& base = m_levels[0];
     base.dim = dim;
+    base.block = 1;
     base.value.assign(static_cast<size_t>(dim) * dim, kEmpty);
     base.transport.assign(static_cast<size_t>(dim) * dim, 0);
     // The colour scale spans the links between ranks: a rank's copies to itself (hundreds of GB/s)
     // would otherwise push every real link into the dark end.
     const bool anyBetween = std::any_of(cells.begin(), cells.end(), [](const MatrixCell& c) { return c.srcRank != c.dstRank; });
     m_min = std::numeric_limits<float>::max(), m_max = std::numeric_limits<float>::lowest();
+    const std::string* lastTransport = nullptr;  // neighbouring cells mostly share one: name it once
+    uint8_t transportIndex = 0;
     for (const MatrixCell& cell : cells) {
         const size_t at = static_cast<size_t>(indexOf[cell.srcRank]) * dim + static_cast<size_t>(indexOf[cell.dstRank]);
-        base.value[at] = MetricValue(cell, metric);
-        base.transport[at] = static_cast<uint8_t>(TransportIndex(cell.transport));
+        if (!lastTransport || cell.transport != *lastTransport)
+            transportIndex = static_cast<uint8_t>(TransportIndex(cell.transport)), lastTransport = &cell.transport;
+        base.value[at] = metric == MatrixMetric::kTransport ? static_cast<float>(transportIndex) : MetricValue(cell, metric);
+        base.transport[at] = transportIndex;
         if (anyBetween && cell.srcRank == cell.dstRank) continue;
         m_min = std::min(m_min, base.value[at]), m_max = std::max(m_max, base.value[at]);
     }
     if (m_min > m_max) m_min = m_max = 0;
-    m_levels.push_back(std::move(base));
     // The slowest link of a block shows for bandwidth; the largest size or time otherwise.
     const bool keepLeast = metric == MatrixMetric::kBandwidth;
-    while (m_levels.back().dim > 1) {
-        const Level& fine = m_levels.back();
-        Level coarse;
+    for (size_t level = 1; level < m_levels.size(); ++level) {
+        const Level& fine = m_levels[level - 1];
+        Level& coarse = m_levels[level];
         coarse.dim = (fine.dim + 1) / 2;
         coarse.block = fine.block * 2;
         coarse.value.assign(static_cast<size_t>(coarse.dim) * coarse.dim, kEmpty);
@@ -75,7 +84,6 @@ void MatrixGrid::Build(const std::vector<MatrixCell>& cells, const std::vector<i
                 }
             }
         }
-        m_levels.push_back(std::move(coarse));
     }
 }
 

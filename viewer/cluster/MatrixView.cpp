@@ -200,7 +200,7 @@ void DrawHover(ClusterDocument& document, const MatrixCache& cache, const Matrix
     const int src = cache.grid.RankIds()[y], dst = cache.grid.RankIds()[x];
     ImGui::BeginTooltip();
     ImGui::Text("rank %d → rank %d", src, dst);
-    if (const MatrixCell* cell = FindCell(cache.cells, src, dst)) {
+    if (const MatrixCell* cell = FindCell(*cache.cells, src, dst)) {
         ImGui::Text("transport   %s", cell->transport.c_str());
         ImGui::Text("size        %.3f MB", cell->transitSizeMb);
         ImGui::Text("time        %.3f ms", static_cast<double>(cell->transitNs) / 1e6);
@@ -301,10 +301,19 @@ void DrawCommunicationMatrix(ViewContext& context) {
     DrawStepAndGroupPickers(document, false);
     ImGui::SameLine(0, 20);
     ImGui::TextDisabled("rows: source rank, columns: destination rank; summed over every step");
-    const MatrixCache& cache = document.MatrixShown();
+    const MatrixCache* shown = document.MatrixShown();
+    if (!shown) {
+        ImGui::TextDisabled("Building the matrix…");
+        return;
+    }
+    const MatrixCache& cache = *shown;
     if (cache.grid.Dim() == 0) {
         DrawMissingFile(kCommunicationMatrixFile, "The communication matrix");
         return;
+    }
+    if (document.MatrixUpdating()) {
+        ImGui::SameLine(0, 20);
+        ImGui::TextColored(ImVec4(1, 0.8f, 0.4f, 1), "updating…");
     }
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const ImVec2 start = ImGui::GetCursorScreenPos();

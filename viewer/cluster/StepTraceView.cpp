@@ -154,6 +154,18 @@ void DrawClusterSteps(ViewContext& context) {
     ImGui::TableHeadersRow();
     TakeSortSpecs(&document.views.stepSortColumn, &document.views.stepSortAscending);
     const StepTableCache& shown = document.StepTableShown();
+    // A rank selected elsewhere (a flag, another view, --rank) is scrolled into view once.
+    if (document.selection.rank != document.views.stepScrolledRank) {
+        document.views.stepScrolledRank = document.selection.rank;
+        const auto at = std::find_if(shown.order.begin(), shown.order.end(),
+                                     [&](int i) { return shown.table.rows[i].rankId == document.selection.rank; });
+        if (at != shown.order.end()) {
+            const float rowHeight = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2;
+            const float visible = ImGui::GetWindowHeight();
+            const float y = static_cast<float>(at - shown.order.begin()) * rowHeight;
+            if (y < ImGui::GetScrollY() || y > ImGui::GetScrollY() + visible - 2 * rowHeight) ImGui::SetScrollY(std::max(0.0f, y - visible / 3));
+        }
+    }
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(shown.order.size()));
     while (clipper.Step()) {

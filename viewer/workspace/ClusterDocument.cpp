@@ -67,19 +67,36 @@ const StepTableCache& ClusterDocument::StepTableShown() {
     return cache;
 }
 
-const MatrixCache& ClusterDocument::MatrixShown() {
-    MatrixCache& cache = matrixCache;
+const MatrixCache* ClusterDocument::MatrixShown() {
+    if (auto built = matrixJob.TakeResult()) matrixCache = std::move(*built);
     const int op = views.matrixOperator >= 0 && views.matrixOperator < static_cast<int>(report.matrixOperators.size()) ? views.matrixOperator : -1;
-    if (cache.metric == views.matrixMetric && cache.op == op) return cache;
-    if (cache.op != op) {
-        cache.cells = op < 0 ? report.matrix : BuildMatrix(cluster, report.matrixOperators[op]);
-        cache.slow = op < 0 ? report.slowLinks : FindSlowLinks(cache.cells);
-    }
+    const int metric = views.matrixMetric;
+    if (metric == matrixRequestedMetric && op == matrixRequestedOp) return matrixCache.get();
+    matrixRequestedMetric = metric, matrixRequestedOp = op;
+    // The links of all operators are the report's own; another operator's are built once and
+    // kept while only the metric changes.
+    std::shared_ptr<const std::vector<MatrixCell>> cells;
+    if (op < 0) cells = std::shared_ptr<const std::vector<MatrixCell>>(&report.matrix, [](const std::vector<MatrixCell>*) {});
+    else if (matrixCache && matrixCache->op == op) cells = matrixCache->cells;
     std::vector<int> rankIds;
     for (const ClusterRank& rank : cluster.ranks) rankIds.push_back(rank.rankId);
-    cache.grid.Build(cache.cells, rankIds, static_cast<MatrixMetric>(views.matrixMetric));
-    cache.metric = views.matrixMetric, cache.op = op;
-    return cache;
+    const std::string opName = op < 0 ? std::string() : report.matrixOperators[op];
+    const Cluster* source = &cluster;
+    const std::vector<SlowLink>* allSlow = &report.slowLinks;
+    matrixJob.Request([=]() {
+        auto cache = std::make_unique<MatrixCache>();
+        cache->metric = metric, cache->op = op;
+        cache->cells = cells ? cells : std::make_shared<const std::vector<MatrixCell>>(BuildMatrix(*source, opName));
+        cache->slow = op < 0 ? *allSlow : FindSlowLinks(*cache->cells);
+        cache->grid.Build(*cache->cells, rankIds, static_cast<MatrixMetric>(metric));
+        return cache;
+    });
+    return matrixCache.get();
+}
+
+void ClusterDocument::WaitForMatrix() {
+    MatrixShown();
+    if (auto built = matrixJob.Wait()) matrixCache = std::move(*built);
 }
 
 const SlowRank* ClusterDocument::SlowRankOf(int rankId) const {

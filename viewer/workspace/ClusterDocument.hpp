@@ -2,9 +2,11 @@
 // One opened cluster folder: every rank's small summary, what the cluster views derive from them
 // (built on the loading thread), and the state of those views. A rank's own trace is never part
 // of it: a person opens a rank from any cluster view, and it becomes a Document of its own.
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "BackgroundJob.hpp"
 #include "cluster/Cluster.hpp"
 #include "cluster/ClusterReport.hpp"
 #include "cluster/MatrixGrid.hpp"
@@ -31,6 +33,7 @@ struct ClusterViewsState {
     double matrixCenterX = 0.5, matrixCenterY = 0.5;  // the point of the matrix at the view's centre, 0..1
     int collective = 0;       // index into ClusterDocument::collectives
     bool rankMenuAsked = false;  // a right click on a rank this frame
+    int stepScrolledRank = -1;   // the selected rank the step table last scrolled to
 };
 
 // The step table as shown: for the chosen step and group, with its flags and row order; rebuilt
@@ -44,10 +47,11 @@ struct StepTableCache {
 };
 
 // The matrix as drawn: the links of the chosen operator, their slow links and the grid of the
-// chosen metric; rebuilt only when the operator or the metric changes.
+// chosen metric; rebuilt off the UI thread when the operator or the metric changes (a million
+// links take tens of milliseconds, more than a frame).
 struct MatrixCache {
     int metric = -1, op = -2;
-    std::vector<MatrixCell> cells;  // sorted by (source, destination)
+    std::shared_ptr<const std::vector<MatrixCell>> cells;  // sorted by (source, destination)
     std::vector<SlowLink> slow;
     MatrixGrid grid;
 };
@@ -59,10 +63,18 @@ struct ClusterDocument {
     ClusterSelection selection;
     ClusterViewsState views;
     StepTableCache stepCache;
-    MatrixCache matrixCache;
+    std::unique_ptr<MatrixCache> matrixCache;
+    int matrixRequestedMetric = -1, matrixRequestedOp = -2;
+    // Declared after what it reads: destroyed (and so waited for) first.
+    BackgroundJob<std::unique_ptr<MatrixCache>> matrixJob;
 
-    // The matrix of the chosen operator and metric. O(ranks²) when something changed, else O(1).
-    const MatrixCache& MatrixShown();
+    // The matrix last built (null before the first), and a build of the chosen operator and metric
+    // started when they differ from it. O(1) on the UI thread.
+    const MatrixCache* MatrixShown();
+    // True while a newer matrix is being built.
+    bool MatrixUpdating() const { return matrixJob.Busy(); }
+    // Waits for the matrix being built (tests and headless runs).
+    void WaitForMatrix();
 
     // The step table of the chosen step and group, sorted as chosen. O(ranks log ranks) when
     // something changed, else O(1).
