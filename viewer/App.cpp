@@ -658,8 +658,8 @@ void App::DrawMenuBar() {
                 if (ImGui::MenuItem(recent.c_str())) Open(recent);
             ImGui::EndMenu();
         }
-        if (ImGui::MenuItem("Close document", nullptr, false, active != nullptr)) {
-            m_workspace.Close(active->id);
+        if (ImGui::MenuItem("Close document", nullptr, false, active != nullptr || ActiveCluster() != nullptr)) {
+            m_workspace.Close(active ? active->id : ActiveCluster()->id);
             m_active = FirstOpen();
             active = nullptr;
         }
@@ -701,6 +701,18 @@ void App::DrawMenuBar() {
                                     FormatDuration(model.lastNs - model.firstNs);
         ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(summary.c_str()).x - 16);
         ImGui::TextDisabled("%s", summary.c_str());
+    } else if (const ClusterDocument* cluster = ActiveCluster()) {
+        const std::string summary = cluster->cluster.root + "  ·  " + std::to_string(cluster->cluster.ranks.size()) + " ranks  ·  " +
+                                    std::to_string(cluster->cluster.steps.size()) + " steps  ·  " + cluster->cluster.source +
+                                    (cluster->cluster.problems.empty() ? "" : "  ·  " + std::to_string(cluster->cluster.problems.size()) + " problems");
+        ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(summary.c_str()).x - 16);
+        ImGui::TextDisabled("%s", summary.c_str());
+        if (ImGui::IsItemHovered() && !cluster->cluster.problems.empty()) {
+            ImGui::BeginTooltip();
+            for (size_t i = 0; i < cluster->cluster.problems.size() && i < 20; ++i) ImGui::TextUnformatted(cluster->cluster.problems[i].c_str());
+            if (cluster->cluster.problems.size() > 20) ImGui::TextDisabled("and %zu more (tracelens stats CLUSTER lists them)", cluster->cluster.problems.size() - 20);
+            ImGui::EndTooltip();
+        }
     }
     ImGui::EndMenuBar();
     const ImGuiIO& io = ImGui::GetIO();
@@ -721,7 +733,7 @@ void App::DrawOpenDialog() {
     ImGui::SetNextWindowSize(ImVec2(720, 460), ImGuiCond_Appearing);
     if (!ImGui::BeginPopupModal("Open a trace")) return;
     if (m_openToCompare) ImGui::TextDisabled("Compare the shown document (A) with this trace or rank folder (B).");
-    else ImGui::TextDisabled("A Chrome trace (.json, .json.gz), a kernel_details.csv or a profiler folder; or drop it on the window.");
+    else ImGui::TextDisabled("A Chrome trace (.json, .json.gz), a kernel_details.csv, a profiler folder or a cluster folder; or drop it on the window.");
     ImGui::SetNextItemWidth(-90);
     const bool enter = ImGui::InputText("##path", m_openPath, sizeof m_openPath, ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();

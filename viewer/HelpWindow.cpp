@@ -33,7 +33,7 @@ const Binding kEverywhere[] = {
     {"Ctrl+F", "search names; Enter / Shift+Enter: next / previous match, wherever the focus is"},
     {"Ctrl+1 … Ctrl+6", "the views: Timeline, Overview, Operators, Steps, Communication, Memory"},
     {"Ctrl+B", "hide or show the side panel"},
-    {"Ctrl+O", "open a trace, a rank folder or a kernel_details.csv (or drop it on the window)"},
+    {"Ctrl+O", "open a trace, a rank folder, a cluster folder or a kernel_details.csv (or drop it on the window)"},
     {"Ctrl+Q", "quit"},
     {"? or F1", "this window"},
 };
@@ -42,6 +42,16 @@ const Binding kCompare[] = {
     {"L", "sync the two time axes on or off"},
     {"Tab", "pick the half the keys move (the mouse over a half picks it too)"},
     {"click a diff row", "highlight the operator in both timelines, at its first run; right-click: align on it"},
+};
+
+const Binding kCluster[] = {
+    {"Ctrl+1 … Ctrl+5", "Step trace, Overview by rank, Communication matrix, Communication across ranks, Time overview"},
+    {"click a rank", "select it in every cluster view (a row, a bar, a matrix row)"},
+    {"Enter", "open the selected rank's timeline (the buttons: its overview, its operators)"},
+    {"C", "compare the selected rank with the one selected before it, or with the median rank"},
+    {"right-click a rank", "the same, as a menu"},
+    {"click a step (Time overview)", "show that step in every cluster view"},
+    {"matrix: wheel, drag, W/A/S/D", "zoom at the mouse, pan; double-click shows the whole matrix"},
 };
 
 void Section(const char* title, const Binding* bindings, int count) {
@@ -70,6 +80,7 @@ void DrawHelp(bool* open) {
     Section("Timeline", kTimeline, IM_ARRAYSIZE(kTimeline));
     Section("Everywhere", kEverywhere, IM_ARRAYSIZE(kEverywhere));
     Section("Comparison", kCompare, IM_ARRAYSIZE(kCompare));
+    Section("Cluster", kCluster, IM_ARRAYSIZE(kCluster));
     ImGui::End();
 }
 

@@ -51,6 +51,22 @@ void DrawStepAndGroupPickers(ClusterDocument& document, bool withStep) {
         }
         ImGui::EndCombo();
     }
+    // What is wrong with the folder is said where every cluster view starts, not only in stats.
+    if (!cluster.problems.empty()) {
+        ImGui::SameLine(0, 20);
+        ImGui::AlignTextToFramePadding();
+        const std::string& first = cluster.problems.front();
+        ImGui::TextColored(ImVec4(1, 0.75f, 0.35f, 1), "%zu problem%s: %s%s", cluster.problems.size(),
+                           cluster.problems.size() == 1 ? "" : "s", first.size() > 90 ? (first.substr(0, 87) + "…").c_str() : first.c_str(),
+                           cluster.problems.size() > 1 ? "  (hover for all)" : "");
+        if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            for (size_t i = 0; i < cluster.problems.size() && i < 30; ++i) ImGui::TextUnformatted(cluster.problems[i].c_str());
+            if (cluster.problems.size() > 30)
+                ImGui::TextDisabled("and %zu more: tracelens stats %s lists them", cluster.problems.size() - 30, cluster.root.c_str());
+            ImGui::EndTooltip();
+        }
+    }
 }
 
 void SelectRank(ClusterDocument& cluster, int rankId) {

@@ -221,6 +221,9 @@ void DrawHover(ClusterDocument& document, const MatrixCache& cache, const Matrix
 
 void DrawSidePanel(ClusterDocument& document, const MatrixCache& cache, double cellPx) {
     ClusterViewsState& views = document.views;
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("Rows: source rank; columns: destination rank; summed over every step.");
+    ImGui::PopTextWrapPos();
     SectionTitle("Colour");
     for (int metric = 0; metric < 4; ++metric) ImGui::RadioButton(kMetricNames[metric], &views.matrixMetric, metric);
     ImGui::Spacing();
@@ -299,8 +302,6 @@ void DrawSidePanel(ClusterDocument& document, const MatrixCache& cache, double c
 void DrawCommunicationMatrix(ViewContext& context) {
     ClusterDocument& document = *context.cluster;
     DrawStepAndGroupPickers(document, false);
-    ImGui::SameLine(0, 20);
-    ImGui::TextDisabled("rows: source rank, columns: destination rank; summed over every step");
     const MatrixCache* shown = document.MatrixShown();
     if (!shown) {
         ImGui::TextDisabled("Building the matrix…");
