@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ClusterGenerator.hpp"
+#include "GeneratedText.hpp"
 
 namespace tracelens {
 namespace {
@@ -46,18 +47,6 @@ uint64_t Mix(uint64_t x) {
 double Jitter(uint64_t seed, uint64_t a, uint64_t b, uint64_t c, double spread) {
     const double unit = static_cast<double>(Mix(seed ^ Mix(a ^ Mix(b ^ Mix(c)))) >> 11) / 9007199254740992.0;
     return 1.0 + spread * (2 * unit - 1);
-}
-
-std::string Micros(int64_t ns) {
-    char text[40];
-    std::snprintf(text, sizeof text, "%lld.%03lld", static_cast<long long>(ns / 1000), static_cast<long long>(ns % 1000));
-    return text;
-}
-
-std::string Millis(int64_t ns) {
-    char text[40];
-    std::snprintf(text, sizeof text, "%.6f", static_cast<double>(ns) / 1e6);
-    return text;
 }
 
 std::string Real(double value) {

@@ -5,22 +5,11 @@
 #include <map>
 #include <string>
 
+#include "GeneratedText.hpp"
 #include "TraceGenerator.hpp"
 
 namespace tracelens {
 namespace {
-
-std::string Micros(int64_t ns) {
-    char text[40];
-    std::snprintf(text, sizeof text, "%lld.%03lld", static_cast<long long>(ns / 1000), static_cast<long long>(ns % 1000));
-    return text;
-}
-
-std::string Millis(int64_t ns) {
-    char text[40];
-    std::snprintf(text, sizeof text, "%.9g", static_cast<double>(ns) / 1e6);
-    return text;
-}
 
 class File {
 public:

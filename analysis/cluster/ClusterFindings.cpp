@@ -58,24 +58,20 @@ std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster, const std:
     const size_t n = computing.size();
     const std::string over = groupName == "all ranks" ? " over all " + std::to_string(n) + " ranks"
                                                       : " over the " + std::to_string(n) + " ranks of " + groupName;
-    const double computingMedian = median(computing);
-    if (auto above = Above(computing, computingMedian, kShareSpreadPoints); !above.empty()) {
-        ClusterFinding f{AdviceKind::kCompute, groupName, "", {}};
-        f.text = "Computing problem: the computing share spreads across cards" + over + ": " + NameRanks(above, 5) +
-                 " against a median of " + Percent(computingMedian) +
-                 ". Look at these ranks' operators: a slow card, a slower kernel or more work given to it.";
+    // A spread of one share across the cards: the ranks far above the median, named.
+    auto spread = [&](AdviceKind kind, const std::vector<RankShare>& shares, const char* what, const char* advice) {
+        const double middle = median(shares);
+        const std::vector<RankShare> above = Above(shares, middle, kShareSpreadPoints);
+        if (above.empty()) return;
+        ClusterFinding f{kind, groupName, "", {}};
+        f.text = std::string(what) + over + ": " + NameRanks(above, 5) + " against a median of " + Percent(middle) + ". " + advice;
         for (const RankShare& s : above) f.ranks.push_back(s.rankId);
         findings.push_back(std::move(f));
-    }
-    const double freeMedian = median(free);
-    if (auto above = Above(free, freeMedian, kShareSpreadPoints); !above.empty()) {
-        ClusterFinding f{AdviceKind::kScheduling, groupName, "", {}};
-        f.text = "Scheduling problem: the free share spreads across cards" + over + ": " + NameRanks(above, 5) +
-                 " against a median of " + Percent(freeMedian) +
-                 ". The host does not keep these devices fed: look for Python or data-loading work between their kernels.";
-        for (const RankShare& s : above) f.ranks.push_back(s.rankId);
-        findings.push_back(std::move(f));
-    }
+    };
+    spread(AdviceKind::kCompute, computing, "Computing problem: the computing share spreads across cards",
+           "Look at these ranks' operators: a slow card, a slower kernel or more work given to it.");
+    spread(AdviceKind::kScheduling, free, "Scheduling problem: the free share spreads across cards",
+           "The host does not keep these devices fed: look for Python or data-loading work between their kernels.");
     const double commMedian = median(comm);
     if (commMedian > kCommunicationShare) {
         std::vector<RankShare> most = comm;

@@ -8,18 +8,6 @@ namespace {
 
 constexpr size_t kFirstProblems = 20;
 
-template <typename Items, typename Append>
-void JsonArray(std::string& out, const Items& items, const Append& append) {
-    out += '[';
-    bool first = true;
-    for (const auto& item : items) {
-        if (!first) out += ", ";
-        first = false;
-        append(out, item);
-    }
-    out += ']';
-}
-
 }  // namespace
 
 std::string ClusterToJson(const Cluster& cluster) {

@@ -11,12 +11,7 @@ namespace {
 constexpr int64_t kFormatVersion = 1;
 
 void AppendArrayOfStrings(std::string& out, const std::vector<std::string>& items) {
-    out += '[';
-    for (size_t i = 0; i < items.size(); ++i) {
-        if (i) out += ", ";
-        AppendJsonString(out, items[i]);
-    }
-    out += ']';
+    JsonArray(out, items, [](std::string& text, const std::string& item) { AppendJsonString(text, item); });
 }
 
 // Reads the fields of one summary; each failure names where it is.

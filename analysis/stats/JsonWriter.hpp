@@ -43,18 +43,26 @@ private:
     int m_count = 0;
 };
 
-// Writes '[', then each item of 'items' as an object filled by write(object, item), then ']'.
-template <typename Items, typename Write>
-void JsonArrayOfObjects(std::string& out, const Items& items, const Write& write) {
+// Writes '[', then each item of 'items' as append(out, item) writes it, comma-separated, then ']'.
+template <typename Items, typename Append>
+void JsonArray(std::string& out, const Items& items, const Append& append) {
     out += '[';
     bool first = true;
     for (const auto& item : items) {
         if (!first) out += ", ";
         first = false;
-        JsonObject object(out);
-        write(object, item);
+        append(out, item);
     }
     out += ']';
+}
+
+// Writes '[', then each item of 'items' as an object filled by write(object, item), then ']'.
+template <typename Items, typename Write>
+void JsonArrayOfObjects(std::string& out, const Items& items, const Write& write) {
+    JsonArray(out, items, [&](std::string& text, const auto& item) {
+        JsonObject object(text);
+        write(object, item);
+    });
 }
 
 }  // namespace tracelens

@@ -1,0 +1,22 @@
+#pragma once
+// Numbers as the Ascend profilers write them, for the generators: microseconds with three
+// decimals ("1736408883688177.930") and milliseconds as a short decimal ("2.153383").
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace tracelens {
+
+inline std::string Micros(int64_t ns) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%lld.%03lld", static_cast<long long>(ns / 1000), static_cast<long long>(ns % 1000));
+    return text;
+}
+
+inline std::string Millis(int64_t ns) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%.9g", static_cast<double>(ns) / 1e6);
+    return text;
+}
+
+}  // namespace tracelens
