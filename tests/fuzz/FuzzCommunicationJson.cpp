@@ -1,5 +1,6 @@
-// libFuzzer target: any bytes as communication.json and as communication_matrix.json. Every
-// problem must have a place inside the text, and the totals must come out finite.
+// libFuzzer target: any bytes as communication.json, as msprof-analyze's
+// cluster_communication.json, as communication_matrix.json, and as a rank summary file. Every
+// problem must have a place inside the text; a summary that reads back must write what it read.
 #include <simdjson.h>
 
 #include <cmath>
@@ -7,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "cluster/ClusterRankFile.hpp"
 #include "load/CommunicationJson.hpp"
 #include "stats/CommunicationStats.hpp"
 
@@ -29,5 +31,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (problem.byteOffset > size || problem.line == 0) __builtin_trap();
     for (const CommunicationLink& link : matrix.links)
         if (link.srcRank < 0 || link.dstRank < 0) __builtin_trap();
+    CommunicationOps clusterOps;
+    (void)ParseClusterCommunicationJson(view, "fuzz.json", clusterOps);
+    for (const ImportProblem& problem : clusterOps.problems)
+        if (problem.byteOffset > size || problem.line == 0) __builtin_trap();
+    for (const CommunicationOp& op : clusterOps.ops)
+        if (op.rank < 0) __builtin_trap();
+    auto summary = ReadRankSummary(view, "fuzz.json");
+    if (summary.ok()) {
+        // Every index into the names table was checked on the way in.
+        for (const RankCollective& c : summary.value().collectives)
+            if (c.name >= summary.value().names.size() || c.group >= summary.value().names.size()) __builtin_trap();
+        (void)WriteRankSummary(summary.value());
+    }
     return 0;
 }

@@ -13,7 +13,8 @@
 namespace tracelens {
 namespace {
 
-const Rgba kTransitColor{0.30f, 0.60f, 0.95f, 1}, kWaitColor{0.96f, 0.60f, 0.22f, 1}, kIdleColor{0.45f, 0.46f, 0.50f, 1};
+const Rgba kTransitColor{0.30f, 0.60f, 0.95f, 1}, kWaitColor{0.96f, 0.60f, 0.22f, 1}, kSyncColor{0.72f, 0.40f, 0.10f, 1},
+    kIdleColor{0.45f, 0.46f, 0.50f, 1};
 
 // The collective picker: the collectives of the chosen step (the first step when averaged).
 void DrawCollectivePicker(ClusterDocument& document) {
@@ -81,9 +82,11 @@ void DrawRankChart(ClusterDocument& document, const std::vector<CollectiveOnRank
         const float x = origin.x + axis + slot * static_cast<float>(i);
         const TimeNs transit = std::min(rank.transitNs, rank.elapseNs);
         const TimeNs wait = std::min(rank.waitNs, rank.elapseNs - transit);
+        const TimeNs sync = std::clamp<TimeNs>(rank.syncNs, 0, wait);  // synchronisation is part of the wait
         const bool grey = !document.InGroup(rank.rankId);
         draw->AddRectFilled(ImVec2(x, yOf(transit)), ImVec2(x + bar, bottom), PackColor(grey ? kIdleColor : kTransitColor));
-        draw->AddRectFilled(ImVec2(x, yOf(transit + wait)), ImVec2(x + bar, yOf(transit)), PackColor(grey ? kIdleColor : kWaitColor));
+        draw->AddRectFilled(ImVec2(x, yOf(transit + sync)), ImVec2(x + bar, yOf(transit)), PackColor(grey ? kIdleColor : kSyncColor));
+        draw->AddRectFilled(ImVec2(x, yOf(transit + wait)), ImVec2(x + bar, yOf(transit + sync)), PackColor(grey ? kIdleColor : kWaitColor));
         draw->AddRectFilled(ImVec2(x, yOf(rank.elapseNs)), ImVec2(x + bar, yOf(transit + wait)), PackColor(kIdleColor));
         ratio.push_back(ImVec2(x + bar / 2, bottom - (bottom - top) * static_cast<float>(rank.WaitRatio())));
         if (rank.rankId == waitedFor) draw->AddRect(ImVec2(x - 2, top - 2), ImVec2(x + bar + 2, bottom + 1), IM_COL32(255, 80, 70, 255), 0, 0, 2);
@@ -112,7 +115,8 @@ void DrawRankChart(ClusterDocument& document, const std::vector<CollectiveOnRank
         if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) SelectRank(document, rank.rankId);
         RankRightClick(document, rank.rankId);
     }
-    DrawLegend({{"Transit", 0, kTransitColor}, {"Wait", 0, kWaitColor}, {"Idle", 0, kIdleColor}});
+    DrawLegend({{"Transit", 0, kTransitColor}, {"Synchronisation (part of the wait)", 0, kSyncColor}, {"Wait", 0, kWaitColor},
+                {"Idle", 0, kIdleColor}});
     ImGui::SameLine(0, 20);
     ImGui::TextDisabled("white line: wait ratio = wait / (wait + transit), right axis");
 }
