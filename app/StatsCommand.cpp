@@ -13,6 +13,7 @@
 #include "cluster/Cluster.hpp"
 #include "cluster/ClusterFolder.hpp"
 #include "cluster/ClusterJson.hpp"
+#include "marey/MareyJson.hpp"
 #include "load/RankDirectory.hpp"
 #include "load/TraceLoader.hpp"
 #include "stats/RankAnalysis.hpp"
@@ -48,7 +49,10 @@ int RunStatsCommand(int argc, char** argv) {
             std::fprintf(stderr, "%s\n", cluster.message().c_str());
             return 1;
         }
-        const std::string text = json ? "{\"cluster\": " + ClusterToJson(cluster.value()) + "}\n" : ClusterToText(cluster.value());
+        const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+        const std::string text = json ? "{\"cluster\": " + ClusterToJson(cluster.value()) + ",\n \"marey\": " +
+                                            MareyToJson(cluster.value(), threads) + "}\n"
+                                      : ClusterToText(cluster.value());
         std::fwrite(text.data(), 1, text.size(), stdout);
         return 0;
     }

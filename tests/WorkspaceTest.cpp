@@ -65,7 +65,9 @@ public:
         BoxRenderer unusedBoxes, unusedBoxesB;  // the timeline view is not drawn here
         LayoutSettings layout;
         ClusterRequest clusterRequest;
-        ViewContext context{workspace, &document, nullptr, nullptr, unusedBoxes, unusedBoxesB, 1.0f / 60.0f, request, layout, clusterRequest};
+        MareyRenderer unusedMarey;
+        ViewContext context{workspace, &document, nullptr, nullptr, unusedBoxes, unusedBoxesB, 1.0f / 60.0f, request, layout, clusterRequest,
+                            unusedMarey};
         for (const ViewEntry& view : Views()) {
             if (view.scope != ViewScope::kDocument || std::string(view.name) == "timeline") continue;
             // A window each, as the tabs of the real window are: one draw list per view.
@@ -84,7 +86,8 @@ public:
         ClusterRequest clusterRequest;
         BoxRenderer boxes, boxesB;  // only collected: no GL context here
         LayoutSettings layout;
-        ViewContext context{workspace, nullptr, nullptr, &cluster, boxes, boxesB, 1.0f / 60.0f, request, layout, clusterRequest};
+        MareyRenderer marey;  // only collected as well
+        ViewContext context{workspace, nullptr, nullptr, &cluster, boxes, boxesB, 1.0f / 60.0f, request, layout, clusterRequest, marey};
         for (const ViewEntry& view : Views()) {
             if (view.scope != ViewScope::kCluster) continue;
             ImGui::SetNextWindowSize(ImVec2(1600, 900));

@@ -19,11 +19,17 @@ struct ClusterOptions {
     uint64_t seed = 1;
     int slowRank = -1;          // computes 25 % longer in every step
     int slowLinkSrc = -1, slowLinkDst = -1;  // this link (of the ring) runs at a quarter of its bandwidth
+    uint32_t layers = 3;        // 8 device operators a layer: 24 a step by default
+    int slowOperator = -1;      // the step's operator of this index takes twice as long on every rank
+    // Each rank a stage of one pipeline, in rank order: a stage starts an operator once the stage
+    // before it has finished it, so a slow stage delays every stage after it.
+    bool pipeline = false;
 };
 
 // How much longer the slow rank computes, and how much slower the slow link is.
 inline constexpr double kSlowRankFactor = 1.25;
 inline constexpr double kSlowLinkFactor = 4.0;
+inline constexpr double kSlowOperatorFactor = 2.0;
 
 // Writes DIR/rank_R_ascend_pt for every rank. Returns false with 'error' set when a file cannot
 // be written; 'bytes' (when given) gets how much was written.

@@ -26,9 +26,8 @@ constexpr Operator kLayerOperators[] = {
     {"MatMul", 5330000}, {"Gelu", 1670000},   {"MatMul", 6670000},    {"Mul", 1000000},
 };
 constexpr size_t kLayerSize = sizeof kLayerOperators / sizeof kLayerOperators[0];
-constexpr size_t kLayers = 3;
-constexpr size_t kOperatorCount = kLayerSize * kLayers;
 const Operator& OperatorAt(size_t k) { return kLayerOperators[k % kLayerSize]; }
+constexpr int64_t kStageHopNs = 50000;  // a pipeline's activation reaches the next stage this much later
 
 constexpr double kRingSizeMb = 32.0, kMeshSizeMb = 4.0;
 constexpr double kHccsGBps = 18.0, kRdmaGBps = 24.0;
@@ -57,8 +56,9 @@ std::string Real(double value) {
 
 // One rank's share of one step.
 struct RankStep {
-    int64_t computingNs = 0;
-    std::vector<int64_t> opNs;
+    int64_t computingNs = 0;     // the operators' time, gaps left out
+    int64_t computeEndNs = 0;    // the end of the last operator
+    std::vector<int64_t> opNs, opStartNs;  // per operator, from the step's start
     int64_t ringStartNs = 0, ringElapseNs = 0, ringWaitNs = 0, ringTransitNs = 0;
     int64_t meshStartNs = 0, meshElapseNs = 0, meshWaitNs = 0, meshTransitNs = 0;
     int64_t freeNs = 0;
@@ -103,16 +103,24 @@ public:
         const int n = static_cast<int>(m_o.ranks);
         std::vector<RankStep> ranks(n);
         int64_t latest = 0;
+        const size_t operators = kLayerSize * std::max<uint32_t>(1, m_o.layers);
         for (int r = 0; r < n; ++r) {
             RankStep& step = ranks[r];
             const double factor = r == m_o.slowRank ? kSlowRankFactor : 1.0;
-            for (size_t k = 0; k < kOperatorCount; ++k) {
-                const int64_t ns = static_cast<int64_t>(static_cast<double>(OperatorAt(k).baseNs) * factor *
-                                                        Jitter(m_o.seed, r, s, k, 0.004));
+            int64_t at = 0;
+            for (size_t k = 0; k < operators; ++k) {
+                const double slowOperator = static_cast<int>(k) == m_o.slowOperator ? kSlowOperatorFactor : 1.0;
+                const int64_t ns = static_cast<int64_t>(static_cast<double>(OperatorAt(k).baseNs) / m_o.layers * 3 * factor *
+                                                        slowOperator * Jitter(m_o.seed, r, s, k, 0.004));
+                // A pipeline stage starts an operator once the stage before it has finished it.
+                if (m_o.pipeline && r > 0) at = std::max(at, ranks[r - 1].opStartNs[k] + ranks[r - 1].opNs[k] + kStageHopNs);
                 step.opNs.push_back(ns);
+                step.opStartNs.push_back(at);
                 step.computingNs += ns;
+                at += ns;
             }
-            latest = std::max(latest, step.computingNs);
+            step.computeEndNs = at;
+            latest = std::max(latest, step.computeEndNs);
         }
         // The ring allReduce ends together on every rank: after the last rank arrives and the
         // slowest link of the ring has carried its share.
@@ -128,10 +136,10 @@ public:
         }
         for (int r = 0; r < n; ++r) {
             RankStep& step = ranks[r];
-            step.ringStartNs = step.computingNs;
-            step.ringWaitNs = latest - step.computingNs;
+            step.ringStartNs = step.computeEndNs;
+            step.ringWaitNs = latest - step.computeEndNs;
             step.ringTransitNs = RingLink(r).transitNs;
-            step.ringElapseNs = ringEnd - step.computingNs;
+            step.ringElapseNs = ringEnd - step.computeEndNs;
             step.meshStartNs = ringEnd;
             step.meshElapseNs = meshEndOfNode[NodeOf(r)] - ringEnd;
             int64_t own = 0;
@@ -257,18 +265,21 @@ bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>
         const int64_t t0 = starts[s];
         const std::string number = std::to_string(s + 1);
         const int64_t notOverlapped = step.ringElapseNs + step.meshElapseNs;
+        // A pipeline stage's waits for the stage before it are its bubble: free time inside the
+        // stage's compute, which the step's phases count as free.
+        const int64_t bubble = step.computeEndNs - step.computingNs;
+        const int64_t free = step.freeNs + bubble;
+        const int64_t wall = step.computingNs + notOverlapped + free;
         stepTrace.text += number + "," + Micros(step.computingNs) + "," + Micros(notOverlapped) + ",0," + Micros(notOverlapped) +
-                          "," + Micros(step.freeNs) + "," + Micros(step.computingNs + notOverlapped + step.freeNs) + ",0," +
-                          Micros(notOverlapped) + ",0\n";
-        slice(1, "ProfilerStep#" + number, t0, step.computingNs + notOverlapped + step.freeNs);
-        int64_t at = t0;
+                          "," + Micros(free) + "," + Micros(wall - bubble) + "," + Micros(bubble) + "," + Micros(notOverlapped) + ",0\n";
+        slice(1, "ProfilerStep#" + number, t0, wall);
         for (size_t k = 0; k < step.opNs.size(); ++k) {
+            const int64_t at = t0 + step.opStartNs[k];
             const std::string name = std::string(OperatorAt(k).type) + "_" + std::to_string(k);
             kernels.text += number + ",4294967295," + std::to_string(k) + ",2," + name + "," + OperatorAt(k).type + ",dynamic,AI_CORE," +
                             Micros(at) + "\t," + Micros(step.opNs[k]) + ",0,24,0,NO,\"\"\"32,1024;1024,1024\"\"\",FLOAT16;FLOAT16,ND;ND,"
                             "\"\"\"32,1024\"\"\",FLOAT16,ND\r\n";
             slice(2, name, at, step.opNs[k]);
-            at += step.opNs[k];
         }
         kernels.text += number + ",4294967295,N/A,N/A," + ringName + ",hcom_allReduce_,N/A,HCCL," + Micros(t0 + step.ringStartNs) +
                         "\t," + Micros(step.ringElapseNs) + ",0,0,0,N/A,N/A,N/A,N/A,N/A,N/A,N/A\r\n";

@@ -1,6 +1,7 @@
 // tracelens-gen: writes a generated Ascend-like trace, or a whole rank directory.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -23,10 +24,12 @@ void Usage() {
                  "  differences: MatMul twice as slow, DropOutDoMask only on B, step 3 with 3 ms more free time,\n"
                  "  and a clock 5 s ahead\n"
                  "       tracelens-gen --cluster DIR [--ranks N] [--steps S] [--seed S] [--ranks-per-node K]\n"
-                 "                     [--slow-rank R] [--slow-link SRC-DST]\n"
+                 "                     [--slow-rank R] [--slow-link SRC-DST] [--layers L] [--slow-operator K] [--pipeline]\n"
                  "  --cluster writes DIR/rank_R_ascend_pt for R in 0..N-1 (default 16 ranks, 10 steps, 8 per node): one\n"
                  "  synchronous job; --slow-rank makes R compute 25 %% longer (the others wait for it), --slow-link runs\n"
-                 "  the link SRC->DST (a ring neighbour or a peer in the same node) at a quarter of its bandwidth\n");
+                 "  the link SRC->DST (a ring neighbour or a peer in the same node) at a quarter of its bandwidth;\n"
+                 "  --layers gives each step 8*L operators (default 3), --slow-operator makes the K-th of them twice\n"
+                 "  as slow on every rank, --pipeline makes each rank a stage of one pipeline in rank order\n");
 }
 
 }  // namespace
@@ -55,6 +58,9 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--steps")) cluster.steps = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
         else if (!std::strcmp(argv[i], "--ranks-per-node")) cluster.ranksPerNode = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
         else if (!std::strcmp(argv[i], "--slow-rank")) cluster.slowRank = std::atoi(next());
+        else if (!std::strcmp(argv[i], "--layers")) cluster.layers = static_cast<uint32_t>(std::max(1, std::atoi(next())));
+        else if (!std::strcmp(argv[i], "--slow-operator")) cluster.slowOperator = std::atoi(next());
+        else if (!std::strcmp(argv[i], "--pipeline")) cluster.pipeline = true;
         else if (!std::strcmp(argv[i], "--slow-link")) {
             if (std::sscanf(next(), "%d-%d", &cluster.slowLinkSrc, &cluster.slowLinkDst) != 2) {
                 Usage();

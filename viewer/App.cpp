@@ -151,7 +151,7 @@ bool App::Init(std::string* error) {
     ImGui_ImplOpenGL3_Init("#version 330 core");
     g_app = this;
     glfwSetDropCallback(m_window, DropCallback);
-    if (!m_boxes.Init(error) || !m_boxesB.Init(error)) return false;
+    if (!m_boxes.Init(error) || !m_boxesB.Init(error) || !m_marey.Init(error)) return false;
     std::ifstream recent(RecentFile());
     for (std::string line; std::getline(recent, line);)
         if (!line.empty()) m_recent.push_back(line);
@@ -165,6 +165,7 @@ void App::Shutdown() {
     }
     m_boxes.Release();
     m_boxesB.Release();
+    m_marey.Release();
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
@@ -214,7 +215,7 @@ bool App::NeedsAnotherFrame() {
     for (const auto& document : m_workspace.documents())
         if (document->views.search.Searching() || document->views.range.Computing()) return true;
     for (const auto& cluster : m_workspace.clusters())
-        if (cluster->MatrixUpdating()) return true;
+        if (cluster->MatrixUpdating() || cluster->marey.job.Busy()) return true;
     return false;
 }
 
@@ -237,6 +238,11 @@ void App::TakeLoadedDocuments() {
                 for (size_t i = 0; i < views.size(); ++i)
                     if (m_viewWhenLoaded == views[i]->name) m_mainTab = static_cast<int>(i);
                 m_viewWhenLoaded.clear();
+            }
+            if (id == m_activateWhenLoaded && document && m_requestWhenLoaded.kind != TimelineRequest::kNone) {
+                m_requestWhenLoaded.document = id;
+                ApplyRequest(m_requestWhenLoaded);
+                m_requestWhenLoaded = TimelineRequest();
             }
         }
         if (!m_commandLineApplied && document) {
@@ -268,7 +274,14 @@ void App::ApplyClusterRequest(const ClusterRequest& request) {
     const std::string a = pathOf(request.rankA);
     if (a.empty()) return;
     if (request.kind == ClusterRequest::kOpenRank) {
-        // A rank opened before is shown again, not loaded twice.
+        // A rank opened before is shown again, not loaded twice; a range asked for is shown in
+        // its timeline once it is there.
+        TimelineRequest range;
+        if (request.endNs > request.startNs) {
+            range.kind = TimelineRequest::kShowRange;
+            range.startNs = request.startNs, range.endNs = request.endNs;
+            range.label = request.label;
+        }
         const DocumentId id = m_workspace.OpenOnce(a);
         if (Document* open = m_workspace.Find(id)) {
             m_active = open->id;
@@ -277,10 +290,12 @@ void App::ApplyClusterRequest(const ClusterRequest& request) {
             const std::vector<const ViewEntry*> views = ViewsOf(ViewScope::kDocument);
             for (size_t i = 0; i < views.size(); ++i)
                 if (request.view == views[i]->name) m_mainTab = static_cast<int>(i);
+            if (range.kind != TimelineRequest::kNone) range.document = id, ApplyRequest(range);
             return;
         }
         m_activateWhenLoaded = id;
         m_viewWhenLoaded = request.view;
+        m_requestWhenLoaded = range;
         return;
     }
     const std::string b = pathOf(request.rankB);
@@ -321,7 +336,7 @@ bool App::ReadyForScript() {
     for (const auto& document : m_workspace.documents())
         if (document->views.search.Searching() || document->views.range.Computing()) return false;
     for (const auto& cluster : m_workspace.clusters())
-        if (cluster->MatrixUpdating()) return false;
+        if (cluster->MatrixUpdating() || cluster->marey.job.Busy()) return false;
     if (!m_options.comparePath.empty()) {
         ComparisonPair* pair = m_workspace.comparison();
         return pair && pair->Ready();
@@ -591,7 +606,7 @@ void App::DrawViewTabs(float dt) {
     TimelineRequest request;
     ClusterRequest clusterRequest;
     ViewContext context{m_workspace, comparison ? nullptr : ActiveDocument(), comparison ? m_workspace.comparison() : nullptr,
-                        cluster, m_boxes, m_boxesB, dt, request, m_layout, clusterRequest};
+                        cluster, m_boxes, m_boxesB, dt, request, m_layout, clusterRequest, m_marey};
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 6);
     if (ImGui::BeginTabBar("views")) {
         for (size_t i = 0; i < views.size(); ++i) {

@@ -79,10 +79,12 @@ private:
     GLFWwindow* m_window = nullptr;
     FontSet m_fonts;
     BoxRenderer m_boxes, m_boxesB;
+    MareyRenderer m_marey;
     Workspace m_workspace;
     LayoutSettings m_layout;
     DocumentId m_active = 0;          // the document or cluster shown (when not the comparison)
     std::string m_viewWhenLoaded;     // the view to show once m_activateWhenLoaded opens
+    TimelineRequest m_requestWhenLoaded;  // what to show in its timeline then (a Marey click: the operator)
     DocumentId m_activateWhenLoaded = 0;
     bool m_comparisonTab = false;     // the comparison is the shown tab
     int m_selectDocumentTab = 0;      // frames left to bring the shown tab forward in the bar

@@ -29,6 +29,7 @@ Result<KernelColumns> FindKernelColumns(const std::vector<std::string>& header, 
     columns.start = FindColumn(header, "Start Time(us)");
     columns.duration = FindColumn(header, "Duration(us)");
     columns.stream = FindColumn(header, "Stream ID");
+    columns.step = FindColumn(header, "Step Id");
     for (const auto& [column, label] : {std::pair{columns.name, "Name"}, {columns.start, "Start Time(us)"},
                                         {columns.duration, "Duration(us)"}}) {
         if (column < 0)
@@ -70,6 +71,7 @@ Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& n
         row.name = table.strings.Intern(taskName);
         row.type = table.strings.Intern(columns.type >= 0 ? FieldAt(fields, columns.type) : taskName);
         row.core = table.strings.Intern(core);
+        row.step = table.strings.Intern(FieldAt(fields, columns.step));
         row.coreClass = columns.core >= 0 ? ClassifyCore(core)
                                         : (taskName.substr(0, 5) == "hcom_" ? CoreClass::kCommunication : CoreClass::kOther);
         table.rows.push_back(row);

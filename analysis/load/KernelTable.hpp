@@ -20,7 +20,7 @@ const char* CoreClassName(CoreClass coreClass);
 
 // Where kernel_details.csv keeps what tracelens reads; -1 for an optional column that is absent.
 struct KernelColumns {
-    int name = -1, type = -1, core = -1, start = -1, duration = -1, stream = -1;
+    int name = -1, type = -1, core = -1, start = -1, duration = -1, stream = -1, step = -1;
 };
 
 // The columns of a kernel_details.csv header, by name (layouts differ between profiler levels and
@@ -29,6 +29,7 @@ Result<KernelColumns> FindKernelColumns(const std::vector<std::string>& header, 
 
 struct KernelRow {
     StringId name = 0, type = 0, core = 0;  // in KernelTable::strings
+    StringId step = 0;  // the "Step Id" cell ("50"), in KernelTable::strings; empty without the column
     CoreClass coreClass = CoreClass::kOther;
     TimeNs startNs = 0, durNs = 0;
 };

@@ -18,6 +18,8 @@ struct ClusterRequest {
     DocumentId cluster = 0;
     int rankA = -1, rankB = -1;  // rank ids
     std::string view;            // the view to show once the rank is open: "timeline", "overview", "operators"
+    TimeNs startNs = 0, endNs = 0;  // with the timeline: show and mark this range (absolute), when endNs > startNs
+    std::string label;              // names the marked range
 };
 
 // The step picker (averaged or one step) and the group picker, on one line.

@@ -18,6 +18,7 @@ const std::vector<ViewEntry>& Views() {
         {"matrix", "Communication matrix", S::kCluster, DrawCommunicationMatrix},
         {"communication", "Communication across ranks", S::kCluster, DrawCollectives},
         {"time", "Time overview", S::kCluster, DrawTimeOverview},
+        {"marey", "Marey", S::kCluster, DrawMarey},
     };
     return views;
 }

@@ -6,6 +6,7 @@
 #include "LayoutSettings.hpp"
 #include "cluster/ClusterCommon.hpp"
 #include "render/BoxRenderer.hpp"
+#include "render/MareyRenderer.hpp"
 #include "views/ViewCommon.hpp"
 #include "workspace/Workspace.hpp"
 
@@ -23,6 +24,7 @@ struct ViewContext {
     TimelineRequest& request;    // what the view asks of the document's timeline
     LayoutSettings& layout;      // panel and column sizes a person chose
     ClusterRequest& clusterRequest;  // what a cluster view asks to open
+    MareyRenderer& marey;            // the Marey view's bars and bands
 };
 
 enum class ViewScope { kDocument, kComparison, kCluster };
@@ -49,5 +51,6 @@ void DrawClusterOverview(ViewContext& context);
 void DrawCommunicationMatrix(ViewContext& context);
 void DrawCollectives(ViewContext& context);
 void DrawTimeOverview(ViewContext& context);
+void DrawMarey(ViewContext& context);
 
 }  // namespace tracelens

@@ -9,6 +9,7 @@
 #include "BackgroundJob.hpp"
 #include "cluster/Cluster.hpp"
 #include "cluster/ClusterReport.hpp"
+#include "cluster/MareyState.hpp"
 #include "cluster/MatrixGrid.hpp"
 #include "workspace/Document.hpp"
 
@@ -65,8 +66,9 @@ struct ClusterDocument {
     StepTableCache stepCache;
     std::unique_ptr<MatrixCache> matrixCache;
     int matrixRequestedMetric = -1, matrixRequestedOp = -2;
-    // Declared after what it reads: destroyed (and so waited for) first.
+    // Declared after what they read: destroyed (and so waited for) first.
     BackgroundJob<std::unique_ptr<MatrixCache>> matrixJob;
+    MareyState marey;
 
     // The matrix last built (null before the first), and a build of the chosen operator and metric
     // started when they differ from it. O(1) on the UI thread.

@@ -1,0 +1,235 @@
+#include "marey/Marey.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+#include "core/ParallelFor.hpp"
+#include "load/AnalysisFile.hpp"
+#include "load/RankDirectory.hpp"
+
+namespace tracelens {
+namespace {
+
+struct KeyHash {
+    size_t operator()(const std::pair<uint32_t, uint32_t>& key) const { return (static_cast<size_t>(key.first) << 32) ^ key.second; }
+};
+
+TimeNs Median(std::vector<TimeNs>& values) {
+    if (values.empty()) return 0;
+    std::nth_element(values.begin(), values.begin() + static_cast<long>(values.size() / 2), values.end());
+    return values[values.size() / 2];
+}
+
+}  // namespace
+
+std::string MareyStep::KeyLabel(uint32_t key) const {
+    const MareyKey& k = keys[key];
+    return names[k.name] + (k.occurrence ? " #" + std::to_string(k.occurrence + 1) : std::string());
+}
+
+std::vector<int> MareyDeviceOrder(const Cluster& cluster) {
+    std::vector<const ClusterGroup*> stages;
+    for (const ClusterGroup& group : cluster.groups)
+        if (group.kind == "stage") stages.push_back(&group);
+    if (stages.empty())
+        for (const ClusterGroup& group : cluster.groups)
+            if (group.kind == "p2p" && group.ranks.size() > 1) stages.push_back(&group);
+    std::sort(stages.begin(), stages.end(), [](const ClusterGroup* a, const ClusterGroup* b) { return a->ranks.front() < b->ranks.front(); });
+    std::vector<int> order;
+    std::set<int> placed;
+    for (const ClusterGroup* stage : stages)
+        for (const int rank : stage->ranks)
+            if (cluster.IndexOfRank(rank) >= 0 && placed.insert(rank).second) order.push_back(rank);
+    for (const ClusterRank& rank : cluster.ranks)
+        if (placed.insert(rank.rankId).second) order.push_back(rank.rankId);
+    return order;
+}
+
+MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables, const std::vector<int>& rankIds, const std::string& step) {
+    MareyStep result;
+    result.step = step;
+    std::unordered_map<std::string, uint32_t> nameIndex;
+    std::unordered_map<std::pair<uint32_t, uint32_t>, uint32_t, KeyHash> keyIndex;
+    result.devices.resize(rankIds.size());
+    for (size_t d = 0; d < rankIds.size(); ++d) {
+        MareyDevice& device = result.devices[d];
+        device.rankId = rankIds[d];
+        const KernelTable* table = tables[d];
+        if (!table) {
+            if (device.problem.empty()) device.problem = "no kernel_details.csv";
+            continue;
+        }
+        // The step's rows in start order; a table without a Step Id column is one step.
+        std::vector<const KernelRow*> rows;
+        const StringId stepId = table->strings.Find(step);
+        const bool anyStep = std::all_of(table->rows.begin(), table->rows.end(), [](const KernelRow& row) { return row.step == 0; });
+        for (const KernelRow& row : table->rows)
+            if (anyStep || (stepId != 0 && row.step == stepId)) rows.push_back(&row);
+        std::stable_sort(rows.begin(), rows.end(), [](const KernelRow* a, const KernelRow* b) { return a->startNs < b->startNs; });
+        if (rows.empty()) {
+            device.problem = "no operator of step " + step + " in kernel_details.csv";
+            continue;
+        }
+        device.stepStartNs = rows.front()->startNs;
+        std::unordered_map<uint32_t, uint32_t> runs;  // name → runs seen so far on this device
+        for (const KernelRow* row : rows) {
+            const std::string name(table->strings.Get(row->name));
+            auto [nameIt, newName] = nameIndex.emplace(name, static_cast<uint32_t>(result.names.size()));
+            if (newName) result.names.push_back(name);
+            const uint32_t occurrence = runs[nameIt->second]++;
+            auto [keyIt, newKey] = keyIndex.emplace(std::make_pair(nameIt->second, occurrence), static_cast<uint32_t>(result.keys.size()));
+            if (newKey) result.keys.push_back({nameIt->second, occurrence, row->coreClass});
+            device.ops.push_back({keyIt->second, row->startNs - device.stepStartNs, row->startNs - device.stepStartNs + row->durNs});
+            result.spanNs = std::max(result.spanNs, device.ops.back().endNs);
+        }
+    }
+    // One clock when the devices' starts lie within a step of each other (one job's hosts agree
+    // to far better than that; a clock off by seconds does not).
+    TimeNs first = INT64_MAX, last = INT64_MIN;
+    for (const MareyDevice& device : result.devices)
+        if (!device.ops.empty()) first = std::min(first, device.stepStartNs), last = std::max(last, device.stepStartNs);
+    result.sharedClock = first <= last && last - first < result.spanNs;
+    if (result.sharedClock) {
+        result.spanNs = 0;
+        for (MareyDevice& device : result.devices) {
+            if (device.ops.empty()) continue;
+            const TimeNs shift = device.stepStartNs - first;
+            for (MareyOp& op : device.ops) op.startNs += shift, op.endNs += shift;
+            device.stepStartNs = first;
+            result.spanNs = std::max(result.spanNs, device.ops.back().endNs);
+            for (const MareyOp& op : device.ops) result.spanNs = std::max(result.spanNs, op.endNs);
+        }
+    }
+    for (MareyDevice& device : result.devices) {
+        device.opOfKey.assign(result.keys.size(), -1);
+        for (size_t i = 0; i < device.ops.size(); ++i) device.opOfKey[device.ops[i].key] = static_cast<int32_t>(i);
+    }
+    return result;
+}
+
+std::vector<std::optional<KernelTable>> LoadKernelTables(const Cluster& cluster, const std::vector<int>& rankIds, unsigned threads,
+                                                         std::vector<std::string>& problems) {
+    std::vector<std::optional<KernelTable>> tables(rankIds.size());
+    problems.assign(rankIds.size(), std::string());
+    ParallelFor(rankIds.size(), std::max(1u, threads), std::vector<uint64_t>(rankIds.size(), 1), [&](size_t i) {
+        const int index = cluster.IndexOfRank(rankIds[i]);
+        if (index < 0) return;
+        auto files = FindRankFiles(cluster.ranks[index].path);
+        if (!files.ok() || files.value().kernelDetails.empty()) {
+            problems[i] = "no kernel_details.csv in " + cluster.ranks[index].path + " (" + MissingFileMessage(kKernelDetailsFile) + ")";
+            return;
+        }
+        std::vector<std::string> readProblems;
+        ReadAnalysisFile(files.value().kernelDetails, readProblems, [&](std::string_view text) {
+            auto table = ParseKernelTable(text, files.value().kernelDetails);
+            if (table.ok()) tables[i] = std::move(table.value());
+            else readProblems.push_back(table.message());
+        });
+        if (!readProblems.empty()) problems[i] = readProblems.front();
+    });
+    return tables;
+}
+
+MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds, const std::string& step, unsigned threads) {
+    std::vector<std::string> problems;
+    const std::vector<std::optional<KernelTable>> tables = LoadKernelTables(cluster, rankIds, threads, problems);
+    std::vector<const KernelTable*> pointers;
+    for (const auto& table : tables) pointers.push_back(table ? &*table : nullptr);
+    MareyStep result = BuildMareyStep(pointers, rankIds, step);
+    for (size_t i = 0; i < rankIds.size(); ++i)
+        if (!problems[i].empty() && result.devices[i].ops.empty()) result.devices[i].problem = problems[i];
+    return result;
+}
+
+MareyMatchCount CountMatches(const MareyStep& step) {
+    MareyMatchCount count;
+    for (size_t d = 0; d + 1 < step.devices.size(); ++d)
+        for (const MareyOp& op : step.devices[d].ops)
+            ++(step.devices[d + 1].opOfKey[op.key] >= 0 ? count.matched : count.unmatched);
+    return count;
+}
+
+std::vector<DeviceSlant> DeviceSlants(const MareyStep& step) {
+    std::vector<DeviceSlant> slants;
+    for (size_t d = 0; d < step.devices.size(); ++d) {
+        DeviceSlant slant{step.devices[d].rankId, 0, 0};
+        if (d > 0) {
+            std::vector<TimeNs> later;
+            const MareyDevice& above = step.devices[d - 1];
+            for (const MareyOp& op : step.devices[d].ops)
+                if (above.opOfKey[op.key] >= 0) later.push_back(op.endNs - above.ops[above.opOfKey[op.key]].endNs);
+            slant.operators = later.size();
+            slant.slantNs = Median(later);
+        }
+        slants.push_back(slant);
+    }
+    return slants;
+}
+
+int SlowestDevice(const std::vector<DeviceSlant>& slants, TimeNs* excessNs) {
+    if (slants.size() < 3) return -1;
+    std::vector<TimeNs> values;
+    for (size_t d = 1; d < slants.size(); ++d) values.push_back(slants[d].slantNs);
+    const TimeNs median = Median(values);
+    size_t worst = 1;
+    for (size_t d = 2; d < slants.size(); ++d)
+        if (slants[d].slantNs > slants[worst].slantNs) worst = d;
+    if (excessNs) *excessNs = slants[worst].slantNs - median;
+    return slants[worst].rankId;
+}
+
+std::vector<MareyRow> MareyRows(const MareyStep& step, const std::vector<std::vector<size_t>>& collapsed) {
+    std::vector<int> stageOf(step.devices.size(), -1);
+    for (size_t s = 0; s < collapsed.size(); ++s)
+        for (const size_t d : collapsed[s])
+            if (d < stageOf.size()) stageOf[d] = static_cast<int>(s);
+    std::vector<MareyRow> rows;
+    std::vector<bool> stageDone(collapsed.size(), false);
+    for (size_t d = 0; d < step.devices.size(); ++d) {
+        if (stageOf[d] < 0) {
+            rows.push_back({"rank " + std::to_string(step.devices[d].rankId), {d}});
+            continue;
+        }
+        if (stageDone[stageOf[d]]) continue;
+        stageDone[stageOf[d]] = true;
+        MareyRow row;
+        std::vector<int> ranks;
+        for (const size_t member : collapsed[stageOf[d]]) row.devices.push_back(member), ranks.push_back(step.devices[member].rankId);
+        std::sort(ranks.begin(), ranks.end());
+        row.label = "ranks " + FormatRankList(ranks);
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+std::vector<MareyShape> MareyShapes(const MareyStep& step, const std::vector<MareyRow>& rows) {
+    // Each row's span of each operator: the union over its devices.
+    const size_t keys = step.keys.size();
+    std::vector<std::vector<std::pair<TimeNs, TimeNs>>> spans(rows.size(), std::vector<std::pair<TimeNs, TimeNs>>(keys, {-1, -1}));
+    for (size_t r = 0; r < rows.size(); ++r) {
+        for (const size_t d : rows[r].devices) {
+            for (const MareyOp& op : step.devices[d].ops) {
+                auto& span = spans[r][op.key];
+                if (span.first < 0) span = {op.startNs, op.endNs};
+                else span = {std::min(span.first, op.startNs), std::max(span.second, op.endNs)};
+            }
+        }
+    }
+    std::vector<MareyShape> shapes;
+    for (size_t r = 0; r < rows.size(); ++r) {
+        for (size_t k = 0; k < keys; ++k) {
+            const auto& top = spans[r][k];
+            if (top.first < 0) continue;
+            const uint32_t row = static_cast<uint32_t>(r), key = static_cast<uint32_t>(k);
+            shapes.push_back({row, key, false, top.first, top.second, top.first, top.second});
+            if (r + 1 >= rows.size()) continue;
+            const auto& bottom = spans[r + 1][k];
+            if (bottom.first >= 0) shapes.push_back({row, key, true, top.first, top.second, bottom.first, bottom.second});
+        }
+    }
+    return shapes;
+}
+
+}  // namespace tracelens

@@ -1,0 +1,117 @@
+#pragma once
+// The Marey view's data: for one step, every device's operators (from its kernel_details.csv)
+// on one time axis from the device's first operator of the step, and which operator on one
+// device is the same operator on the next.
+//
+// The matching rule: within a step, a device's operators are taken in start order, and the k-th
+// run of name N on one device is the same operator as the k-th run of N on another ("MatMul_6",
+// occurrence 2). Where a device has no k-th run of N, no polygon is drawn to or from it: a missing
+// operator never borrows another's place.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cluster/Cluster.hpp"
+#include "load/KernelTable.hpp"
+
+namespace tracelens {
+
+struct MareyOp {
+    uint32_t key = 0;  // index into MareyStep::keys
+    TimeNs startNs = 0, endNs = 0;  // from MareyDevice::stepStartNs
+};
+
+struct MareyDevice {
+    int rankId = -1;
+    // Absolute, on the device's clock: where its times count from. One moment for every device
+    // when their clocks agree (MareyStep::sharedClock), else each device's first operator of the step.
+    TimeNs stepStartNs = 0;
+    std::vector<MareyOp> ops;  // by start
+    std::vector<int32_t> opOfKey;  // per key: index into ops, -1 when the device lacks it
+    std::string problem;  // why the device has no operators, when it has none
+};
+
+// One matched operator: a name and which of its runs in the step.
+struct MareyKey {
+    uint32_t name = 0;        // index into MareyStep::names
+    uint32_t occurrence = 0;  // 0-based
+    CoreClass coreClass = CoreClass::kOther;
+};
+
+struct MareyStep {
+    std::string step;
+    std::vector<std::string> names;
+    std::vector<MareyKey> keys;
+    std::vector<MareyDevice> devices;  // in display order
+    TimeNs spanNs = 0;  // the longest device's step
+    // The devices' clocks agree: their first operators of the step lie within one step of each
+    // other, so that all count from the earliest and a pipeline's stages show their true delays.
+    bool sharedClock = false;
+
+    // "MatMul_6 #2".
+    std::string KeyLabel(uint32_t key) const;
+};
+
+// Rank ids in pipeline order: the cluster's stage groups (or point-to-point groups) in the
+// order of their first rank, each in rank order, then the ranks of no stage; else rank order.
+std::vector<int> MareyDeviceOrder(const Cluster& cluster);
+
+// The kernel_details.csv of each rank of 'rankIds', read on up to 'threads' threads; a rank
+// without one gets nothing and a line in 'problems' (one per rank, empty when fine).
+std::vector<std::optional<KernelTable>> LoadKernelTables(const Cluster& cluster, const std::vector<int>& rankIds, unsigned threads,
+                                                         std::vector<std::string>& problems);
+
+// Reads the operators of step 'step' from the kernel_details.csv of each rank in 'rankIds' (in
+// that order), on up to 'threads' threads. A rank without the file, or without the step, is a
+// device with no operators and a problem saying why. O(rows of those files).
+MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds, const std::string& step, unsigned threads);
+
+// The same from tables already read (tests, the generator's own tables): 'tables[i]' is rank
+// 'rankIds[i]'s kernel_details.csv.
+MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables, const std::vector<int>& rankIds, const std::string& step);
+
+// Operators of the step matched between neighbouring devices, and those that are not.
+struct MareyMatchCount {
+    uint64_t matched = 0;    // polygons drawn between neighbours
+    uint64_t unmatched = 0;  // runs on a device whose neighbour below lacks them
+};
+MareyMatchCount CountMatches(const MareyStep& step);
+
+// The slant a device adds: the median, over the operators it shares with the device above it,
+// of how much later it ends them. A slow device ends every operator later than the device above
+// (and, in a pipeline, every device below inherits that delay without adding to it), so its
+// slant stands out; in a healthy job every slant is about the same. The first device has none.
+struct DeviceSlant {
+    int rankId = -1;
+    TimeNs slantNs = 0;
+    uint64_t operators = 0;  // shared with the device above
+};
+std::vector<DeviceSlant> DeviceSlants(const MareyStep& step);
+
+// The device whose slant exceeds the median slant by the most; -1 with fewer than 3 devices.
+int SlowestDevice(const std::vector<DeviceSlant>& slants, TimeNs* excessNs = nullptr);
+
+// A row of the view: one device, or a collapsed stage of several, whose operator spans are the
+// union of its devices' ([first start, last end] of the same operator over them).
+struct MareyRow {
+    std::string label;            // "rank 5", "stage 0-7"
+    std::vector<size_t> devices;  // indexes into MareyStep::devices
+};
+
+// One row per device, except the stages in 'collapsed' (each a list of device indexes), which
+// become one row each in place of their devices.
+std::vector<MareyRow> MareyRows(const MareyStep& step, const std::vector<std::vector<size_t>>& collapsed);
+
+// An operator on a row, or the band joining it to the same operator on the row below.
+struct MareyShape {
+    uint32_t row = 0;  // the upper row
+    uint32_t key = 0;
+    bool band = false;  // false: the operator's bar on 'row'; true: the band from 'row' to row + 1
+    TimeNs topStartNs = 0, topEndNs = 0, bottomStartNs = 0, bottomEndNs = 0;  // equal top and bottom for a bar
+};
+
+// Every bar and every band of 'rows'. O(rows × keys).
+std::vector<MareyShape> MareyShapes(const MareyStep& step, const std::vector<MareyRow>& rows);
+
+}  // namespace tracelens

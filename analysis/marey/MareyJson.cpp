@@ -1,0 +1,70 @@
+#include "marey/MareyJson.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "marey/Marey.hpp"
+#include "stats/JsonWriter.hpp"
+
+namespace tracelens {
+
+std::string MareyToJson(const Cluster& cluster, unsigned threads) {
+    const std::vector<int> order = MareyDeviceOrder(cluster);
+    std::vector<std::string> problems;
+    const std::vector<std::optional<KernelTable>> tables = LoadKernelTables(cluster, order, threads, problems);
+    std::vector<const KernelTable*> pointers;
+    for (const auto& table : tables) pointers.push_back(table ? &*table : nullptr);
+    struct StepFigures {
+        std::string step;
+        size_t operators = 0;
+        MareyMatchCount count;
+        int slowest = -1;
+        TimeNs excessNs = 0;
+        std::vector<DeviceSlant> slants;
+    };
+    std::vector<StepFigures> steps;
+    for (const std::string& step : cluster.steps) {
+        const MareyStep marey = BuildMareyStep(pointers, order, step);
+        StepFigures figures{step, marey.keys.size(), CountMatches(marey), -1, 0, DeviceSlants(marey)};
+        figures.slowest = SlowestDevice(figures.slants, &figures.excessNs);
+        steps.push_back(std::move(figures));
+    }
+    // The slowest device over the steps: the one most often slowest, with its median excess.
+    std::map<int, std::vector<TimeNs>> excessOf;
+    for (const StepFigures& figures : steps)
+        if (figures.slowest >= 0) excessOf[figures.slowest].push_back(figures.excessNs);
+    int slowest = -1;
+    for (const auto& [rank, excesses] : excessOf)
+        if (slowest < 0 || excesses.size() > excessOf[slowest].size()) slowest = rank;
+    std::string out;
+    {
+        JsonObject root(out);
+        JsonArray(root.Key("devices"), order, [](std::string& o, int rank) { o += std::to_string(rank); });
+        JsonArrayOfObjects(root.Key("steps"), steps, [](JsonObject& o, const StepFigures& figures) {
+            o.String("step", figures.step);
+            o.Int("operators", static_cast<int64_t>(figures.operators));
+            o.Int("matched", static_cast<int64_t>(figures.count.matched));
+            o.Int("unmatched", static_cast<int64_t>(figures.count.unmatched));
+            if (figures.slowest >= 0) o.Int("slowest_device", figures.slowest);
+            else o.Null("slowest_device");
+            o.Int("slant_excess_ns", figures.excessNs);
+        });
+        if (slowest < 0) {
+            root.Null("slowest_device");
+        } else {
+            std::vector<TimeNs> excesses = excessOf[slowest];
+            std::nth_element(excesses.begin(), excesses.begin() + static_cast<long>(excesses.size() / 2), excesses.end());
+            JsonObject device(root.Key("slowest_device"));
+            device.Int("rank", slowest);
+            device.Int("steps_slowest", static_cast<int64_t>(excessOf[slowest].size()));
+            device.Int("slant_excess_ns", excesses[excesses.size() / 2]);
+        }
+        std::vector<std::string> missing;
+        for (size_t i = 0; i < problems.size(); ++i)
+            if (!problems[i].empty()) missing.push_back("rank " + std::to_string(order[i]) + ": " + problems[i]);
+        JsonArray(root.Key("problems"), missing, [](std::string& o, const std::string& p) { AppendJsonString(o, p); });
+    }
+    return out;
+}
+
+}  // namespace tracelens

@@ -1,0 +1,55 @@
+#pragma once
+// What the Marey view of a cluster keeps between frames: the step loaded off the UI thread, its
+// rows (devices, or collapsed stages), the instances for the GPU, and the view range.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "BackgroundJob.hpp"
+#include "marey/Marey.hpp"
+#include "render/MareyRenderer.hpp"
+
+namespace tracelens {
+
+// Memory over the step on one device (memory_record.csv), for the blocks and the line chart.
+struct MareyMemory {
+    bool present = false;
+    double peakMb = 0;
+    std::vector<TimeNs> timeNs;  // from the device's step start
+    std::vector<double> megabytes;
+};
+
+// One load: the step's operators on every device shown, their memory, and the bars and bands
+// with every device its own row.
+struct MareyLoad {
+    std::string step;
+    std::vector<int> rankIds;
+    MareyStep marey;
+    std::vector<MareyMemory> memory;  // per device
+    std::vector<DeviceSlant> slants;
+    MareyMatchCount matches;
+    std::vector<MareyInstance> instances;  // for 'rows' below, built on the loading thread
+};
+
+struct MareyState {
+    BackgroundJob<std::shared_ptr<MareyLoad>> job;
+    std::shared_ptr<MareyLoad> load;
+    std::string requestedStep;
+    std::vector<int> requestedRanks;
+    int devicesPerStage = 0;  // 0: the cluster's stage groups
+    std::vector<std::vector<size_t>> stages;  // device indexes per stage
+    std::vector<bool> collapsed;              // per stage
+    std::vector<MareyRow> rows;
+    uint64_t layoutVersion = 0;  // changes whenever the instances must be uploaded again
+    double viewStartNs = 0, viewEndNs = 0;  // from the step's start
+    bool brushing = false;
+    float brushStartX = 0;
+    int selectedDevice = -1;  // the device whose memory the chart shows
+};
+
+// The instances of 'rows': a bar per operator per row, a band per operator shared by two
+// neighbouring rows; computing green, communication orange, AI CPU violet, other grey.
+std::vector<MareyInstance> MareyInstances(const MareyStep& step, const std::vector<MareyRow>& rows);
+
+}  // namespace tracelens

@@ -1,0 +1,491 @@
+// The Marey view: devices down the side in pipeline order, time across from each device's first
+// operator of the step, each operator a bar on its device's row and a band to the same operator
+// on the row below (seed 000, Figures 4-6). Parallel bands: healthy; one band wide on every
+// device: that operator is slow; bands that bend at one device: that device is slow. Bars and
+// bands are GPU instances written once per step and layout (MareyRenderer); a frame sets the
+// view and draws them in one call.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <thread>
+
+#include "cluster/ClusterCommon.hpp"
+#include "load/AnalysisFile.hpp"
+#include "load/MemoryCsv.hpp"
+#include "load/RankDirectory.hpp"
+#include "stats/TraceSummary.hpp"
+#include "timeline/RulerTicks.hpp"
+#include "views/ViewCommon.hpp"
+#include "views/ViewRegistry.hpp"
+
+namespace tracelens {
+namespace {
+
+constexpr size_t kMostDevices = 256;
+constexpr float kGutter = 190, kRuler = 24, kMemoryChart = 90;
+constexpr double kMinWindowNs = 50000;  // times are floats on the GPU: 50 µs across keeps them exact to the pixel
+
+Rgba ClassColor(CoreClass coreClass) {
+    switch (coreClass) {
+        case CoreClass::kAiCore: return {0.30f, 0.72f, 0.36f, 1};
+        case CoreClass::kCommunication: return {0.96f, 0.60f, 0.22f, 1};
+        case CoreClass::kAiCpu: return {0.62f, 0.45f, 0.85f, 1};
+        default: return {0.60f, 0.62f, 0.66f, 1};
+    }
+}
+
+MareyMemory LoadMemory(const std::string& rankPath, TimeNs stepStartNs, TimeNs spanNs) {
+    MareyMemory memory;
+    auto files = FindRankFiles(rankPath);
+    if (!files.ok() || files.value().memoryRecord.empty()) return memory;
+    std::vector<std::string> problems;
+    ReadAnalysisFile(files.value().memoryRecord, problems, [&](std::string_view text) {
+        auto record = ParseMemoryRecordCsv(text, files.value().memoryRecord);
+        if (!record.ok()) return;
+        // The framework's allocations (PTA) when recorded, else the allocated series that peaks highest.
+        const MemorySeries* chosen = nullptr;
+        for (const MemorySeries& series : record.value().series) {
+            if (series.metric != "Allocated") continue;
+            if (!chosen || (series.component == "PTA" && chosen->component != "PTA") ||
+                (chosen->component != "PTA" && series.peakMb > chosen->peakMb))
+                chosen = &series;
+        }
+        if (!chosen) return;
+        memory.present = true;
+        memory.peakMb = chosen->peakMb;
+        for (size_t i = 0; i < chosen->timeNs.size(); ++i) {
+            const TimeNs t = chosen->timeNs[i] - stepStartNs;
+            if (t < 0 || t > spanNs) continue;
+            memory.timeNs.push_back(t);
+            memory.megabytes.push_back(chosen->megabytes[i]);
+        }
+    });
+    return memory;
+}
+
+std::shared_ptr<MareyLoad> Load(const Cluster* cluster, const std::vector<int>& rankIds, const std::string& step) {
+    auto load = std::make_shared<MareyLoad>();
+    load->step = step;
+    load->rankIds = rankIds;
+    load->marey = LoadMareyStep(*cluster, rankIds, step, std::max(1u, std::thread::hardware_concurrency()));
+    for (const MareyDevice& device : load->marey.devices) {
+        const int index = cluster->IndexOfRank(device.rankId);
+        load->memory.push_back(index < 0 ? MareyMemory() : LoadMemory(cluster->ranks[index].path, device.stepStartNs, load->marey.spanNs));
+    }
+    load->slants = DeviceSlants(load->marey);
+    load->matches = CountMatches(load->marey);
+    load->instances = MareyInstances(load->marey, MareyRows(load->marey, {}));
+    return load;
+}
+
+// The devices shown: the cluster's pipeline order, restricted to the chosen group.
+std::vector<int> ShownRanks(const ClusterDocument& document) {
+    std::vector<int> ranks;
+    for (const int rank : MareyDeviceOrder(document.cluster))
+        if (document.InGroup(rank) && ranks.size() < kMostDevices) ranks.push_back(rank);
+    return ranks;
+}
+
+// Stages: the cluster's stage groups among the shown devices, else runs of 'devicesPerStage'.
+std::vector<std::vector<size_t>> Stages(const ClusterDocument& document, const MareyStep& step, int devicesPerStage) {
+    std::vector<std::vector<size_t>> stages;
+    if (devicesPerStage <= 0) {
+        for (const ClusterGroup& group : document.cluster.groups) {
+            if (group.kind != "stage" && group.kind != "p2p") continue;
+            std::vector<size_t> members;
+            for (size_t d = 0; d < step.devices.size(); ++d)
+                if (std::binary_search(group.ranks.begin(), group.ranks.end(), step.devices[d].rankId)) members.push_back(d);
+            if (members.size() > 1) stages.push_back(members);
+        }
+        return stages;
+    }
+    for (size_t d = 0; d < step.devices.size(); d += static_cast<size_t>(devicesPerStage)) {
+        std::vector<size_t> members;
+        for (size_t m = d; m < std::min(step.devices.size(), d + static_cast<size_t>(devicesPerStage)); ++m) members.push_back(m);
+        if (members.size() > 1) stages.push_back(members);
+    }
+    return stages;
+}
+
+void Relayout(ClusterDocument& document) {
+    MareyState& state = document.marey;
+    const MareyStep& step = state.load->marey;
+    std::vector<std::vector<size_t>> collapsed;
+    for (size_t s = 0; s < state.stages.size(); ++s)
+        if (state.collapsed[s]) collapsed.push_back(state.stages[s]);
+    state.rows = MareyRows(step, collapsed);
+    ++state.layoutVersion;
+}
+
+// Takes a finished load in and starts one when the step or the devices shown changed.
+void Refresh(ClusterDocument& document) {
+    MareyState& state = document.marey;
+    if (auto loaded = state.job.TakeResult()) {
+        state.load = std::move(*loaded);
+        state.viewStartNs = 0, state.viewEndNs = static_cast<double>(std::max<TimeNs>(state.load->marey.spanNs, 1000));
+        state.stages = Stages(document, state.load->marey, state.devicesPerStage);
+        state.collapsed.assign(state.stages.size(), false);
+        state.rows = MareyRows(state.load->marey, {});
+        ++state.layoutVersion;
+        state.selectedDevice = -1;
+    }
+    const std::vector<std::string>& steps = document.cluster.steps;
+    if (steps.empty()) return;
+    const std::string step = steps[std::max(0, document.selection.step)];
+    const std::vector<int> ranks = ShownRanks(document);
+    if (step == state.requestedStep && ranks == state.requestedRanks) return;
+    state.requestedStep = step;
+    state.requestedRanks = ranks;
+    const Cluster* cluster = &document.cluster;
+    state.job.Request([cluster, ranks, step] { return Load(cluster, ranks, step); });
+}
+
+struct Plot {
+    ImVec2 origin;  // top-left of the first row
+    float width = 0, rowPx = 0, barPx = 0;
+    double startNs = 0, nsPerPx = 1;
+    float X(double ns) const { return origin.x + static_cast<float>((ns - startNs) / nsPerPx); }
+    double Ns(float x) const { return startNs + (x - origin.x) * nsPerPx; }
+};
+
+void ClampView(MareyState& state) {
+    const double span = static_cast<double>(std::max<TimeNs>(state.load->marey.spanNs, 1000));
+    double width = std::clamp(state.viewEndNs - state.viewStartNs, kMinWindowNs, span * 1.05);
+    double start = std::clamp(state.viewStartNs, -span * 0.025, span * 1.025 - width);
+    state.viewStartNs = start, state.viewEndNs = start + width;
+}
+
+void Navigate(MareyState& state, const Plot& plot, bool hovered, bool doubleClicked) {
+    const ImGuiIO& io = ImGui::GetIO();
+    const double width = state.viewEndNs - state.viewStartNs;
+    auto zoomAt = [&](double factor, float x) {
+        const double at = plot.Ns(x);
+        state.viewStartNs = at - (at - state.viewStartNs) * factor;
+        state.viewEndNs = at + (state.viewEndNs - at) * factor;
+    };
+    const float mouseX = hovered ? io.MousePos.x : plot.origin.x + plot.width / 2;
+    if (hovered && io.MouseWheel != 0) zoomAt(std::pow(0.8, io.MouseWheel), io.MousePos.x);
+    if (!io.WantTextInput) {
+        const float dt = io.DeltaTime;
+        if (ImGui::IsKeyDown(GLFW_KEY_W)) zoomAt(std::pow(0.25, dt), mouseX);
+        if (ImGui::IsKeyDown(GLFW_KEY_S)) zoomAt(std::pow(4.0, dt), mouseX);
+        if (ImGui::IsKeyDown(GLFW_KEY_A)) state.viewStartNs -= width * dt, state.viewEndNs -= width * dt;
+        if (ImGui::IsKeyDown(GLFW_KEY_D)) state.viewStartNs += width * dt, state.viewEndNs += width * dt;
+        if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) doubleClicked = true;
+    }
+    if (doubleClicked) state.viewStartNs = 0, state.viewEndNs = static_cast<double>(state.load->marey.spanNs);
+    ClampView(state);
+}
+
+// The operator under the mouse on row 'row', as a device index and an op index; false if none.
+bool HitTest(const MareyState& state, size_t row, double ns, double slackNs, size_t* device, size_t* op) {
+    const MareyStep& step = state.load->marey;
+    for (const size_t d : state.rows[row].devices) {
+        const std::vector<MareyOp>& ops = step.devices[d].ops;
+        auto it = std::upper_bound(ops.begin(), ops.end(), ns + slackNs, [](double t, const MareyOp& o) { return t < static_cast<double>(o.startNs); });
+        // Operators of different streams overlap: look back over the few that started before.
+        for (int back = 0; back < 16 && it != ops.begin(); ++back) {
+            --it;
+            if (static_cast<double>(it->endNs) + slackNs >= ns) {
+                *device = d, *op = static_cast<size_t>(it - ops.begin());
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+void DrawTooltip(const MareyState& state, size_t device, size_t opIndex) {
+    const MareyStep& step = state.load->marey;
+    const MareyOp& op = step.devices[device].ops[opIndex];
+    ImGui::BeginTooltip();
+    ImGui::Text("%s", step.KeyLabel(op.key).c_str());
+    ImGui::TextDisabled("%s · times from %s of step %s", CoreClassName(step.keys[op.key].coreClass),
+                        step.sharedClock ? "the first operator on any device" : "each device's first operator", step.step.c_str());
+    if (ImGui::BeginTable("devices", 4, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+        ImGui::TableSetupColumn("device");
+        ImGui::TableSetupColumn("start");
+        ImGui::TableSetupColumn("end");
+        ImGui::TableSetupColumn("duration");
+        ImGui::TableHeadersRow();
+        size_t shown = 0;
+        for (size_t d = 0; d < step.devices.size() && shown < 32; ++d, ++shown) {
+            const int32_t at = step.devices[d].opOfKey[op.key];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            if (d == device) ImGui::TextColored(ImVec4(1, 1, 0.6f, 1), "rank %d", step.devices[d].rankId);
+            else ImGui::Text("rank %d", step.devices[d].rankId);
+            if (at < 0) {
+                ImGui::TableNextColumn();
+                ImGui::TextDisabled("not run");
+                continue;
+            }
+            const MareyOp& other = step.devices[d].ops[at];
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(FormatDuration(other.startNs).c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(FormatDuration(other.endNs).c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(FormatDuration(other.endNs - other.startNs).c_str());
+        }
+        ImGui::EndTable();
+        if (step.devices.size() > 32) ImGui::TextDisabled("and %zu more devices", step.devices.size() - 32);
+    }
+    ImGui::TextDisabled("click: open rank %d's timeline at it", step.devices[device].rankId);
+    ImGui::EndTooltip();
+}
+
+void DrawRuler(ImDrawList* draw, const Plot& plot, float top) {
+    const RulerLayout ruler = LayoutRuler(plot.startNs, plot.startNs + plot.width * plot.nsPerPx, plot.width, 90,
+                                          [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; });
+    for (const RulerTick& tick : ruler.ticks) {
+        const float x = plot.origin.x + tick.x;
+        const bool major = !tick.label.empty();
+        draw->AddLine(ImVec2(x, top + (major ? 10 : 16)), ImVec2(x, top + kRuler), IM_COL32(160, 165, 175, 255));
+        if (major && tick.labelled) draw->AddText(ImVec2(x + 3, top), IM_COL32(190, 195, 205, 255), tick.label.c_str());
+    }
+}
+
+// Blocks left of each row: peak memory when recorded; FLOPs need files this profile lacks.
+void DrawGutter(ClusterDocument& document, ImDrawList* draw, const Plot& plot, float gutterX) {
+    MareyState& state = document.marey;
+    const MareyStep& step = state.load->marey;
+    double peak = 1;
+    for (const MareyMemory& memory : state.load->memory) peak = std::max(peak, memory.peakMb);
+    for (size_t r = 0; r < state.rows.size(); ++r) {
+        const float y = plot.origin.y + static_cast<float>(r) * plot.rowPx;
+        const MareyRow& row = state.rows[r];
+        const bool slow = row.devices.size() == 1 && step.devices[row.devices[0]].rankId == document.selection.rank;
+        draw->AddText(ImVec2(gutterX + 4, y + plot.barPx / 2 - 7), slow ? IM_COL32(255, 255, 255, 255) : IM_COL32(185, 190, 200, 255),
+                      row.label.c_str());
+        // PeakMem: a block whose width is the device's peak against the largest.
+        double rowPeak = 0;
+        for (const size_t d : row.devices) rowPeak = std::max(rowPeak, state.load->memory[d].peakMb);
+        if (rowPeak > 0) {
+            const float x0 = gutterX + kGutter - 58, width = static_cast<float>(48 * rowPeak / peak);
+            draw->AddRectFilled(ImVec2(x0, y), ImVec2(x0 + width, y + plot.barPx), IM_COL32(90, 150, 220, 255));
+        }
+    }
+}
+
+void DrawMemoryChart(const MareyState& state, const Plot& plot, float top) {
+    const int device = state.selectedDevice >= 0 ? state.selectedDevice : 0;
+    if (device >= static_cast<int>(state.load->memory.size())) return;
+    const MareyMemory& memory = state.load->memory[device];
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const std::string title = "memory allocated, rank " + std::to_string(state.load->marey.devices[device].rankId) +
+                              (state.selectedDevice < 0 ? " (click a row's label for another)" : "");
+    draw->AddText(ImVec2(plot.origin.x - kGutter + 4, top), IM_COL32(170, 175, 185, 255), title.c_str());
+    if (!memory.present || memory.timeNs.empty()) {
+        draw->AddText(ImVec2(plot.origin.x, top + 20), IM_COL32(150, 155, 165, 255),
+                      memory.present ? "no memory sample inside this step"
+                                     : "no memory_record.csv for this rank: the Ascend profiler writes it with profile_memory=True");
+        return;
+    }
+    double lo = memory.megabytes.front(), hi = lo;
+    for (const double mb : memory.megabytes) lo = std::min(lo, mb), hi = std::max(hi, mb);
+    if (hi <= lo) hi = lo + 1;
+    std::vector<ImVec2> points;
+    const float bottom = top + kMemoryChart - 6;
+    for (size_t i = 0; i < memory.timeNs.size(); ++i) {
+        const float x = std::clamp(plot.X(static_cast<double>(memory.timeNs[i])), plot.origin.x, plot.origin.x + plot.width);
+        const float y = bottom - static_cast<float>((memory.megabytes[i] - lo) / (hi - lo)) * (kMemoryChart - 30);
+        if (!points.empty()) points.push_back(ImVec2(x, points.back().y));  // a step curve: memory holds until the next sample
+        points.push_back(ImVec2(x, y));
+    }
+    draw->AddPolyline(points.data(), static_cast<int>(points.size()), IM_COL32(90, 150, 220, 255), 0, 1.5f);
+    char range[96];
+    std::snprintf(range, sizeof range, "%.0f … %.0f MB (peak of the run %.0f MB)", lo, hi, memory.peakMb);
+    draw->AddText(ImVec2(plot.origin.x - kGutter + 4, top + 18), IM_COL32(150, 155, 165, 255), range);
+}
+
+}  // namespace
+
+std::vector<MareyInstance> MareyInstances(const MareyStep& step, const std::vector<MareyRow>& rows) {
+    // The class's colour, lighter or darker by the operator's name: neighbouring operators of one
+    // class stay apart, and an operator keeps its shade on every device.
+    std::vector<Rgba> colors;
+    for (const MareyKey& key : step.keys) {
+        const Rgba base = ClassColor(key.coreClass);
+        const float shade = 0.72f + 0.5f * static_cast<float>(std::hash<std::string>{}(step.names[key.name]) % 1000) / 1000.0f;
+        colors.push_back({std::min(1.0f, base.r * shade), std::min(1.0f, base.g * shade), std::min(1.0f, base.b * shade), 1});
+    }
+    std::vector<MareyInstance> instances;
+    const std::vector<MareyShape> shapes = MareyShapes(step, rows);
+    instances.reserve(shapes.size());
+    for (const MareyShape& shape : shapes) {
+        const Rgba& color = colors[shape.key];
+        instances.push_back({static_cast<float>(shape.topStartNs), static_cast<float>(shape.topEndNs), static_cast<float>(shape.bottomStartNs),
+                             static_cast<float>(shape.bottomEndNs), static_cast<float>(shape.row), shape.band ? 1.0f : 0.0f, color.r,
+                             color.g, color.b, shape.band ? 0.42f : 1.0f});
+    }
+    return instances;
+}
+
+void DrawMarey(ViewContext& context) {
+    ClusterDocument& document = *context.cluster;
+    MareyState& state = document.marey;
+    DrawStepAndGroupPickers(document);
+    if (document.selection.step < 0 && !document.cluster.steps.empty()) {
+        ImGui::SameLine(0, 20);
+        ImGui::TextDisabled("the Marey view shows one step: step %s", document.cluster.steps.front().c_str());
+    }
+    Refresh(document);
+    if (!state.load) {
+        ImGui::TextDisabled(document.cluster.steps.empty() ? "This cluster has no steps." : "Reading the devices' kernel_details.csv…");
+        return;
+    }
+    const MareyStep& step = state.load->marey;
+    if (state.job.Busy()) {
+        ImGui::SameLine(0, 20);
+        ImGui::TextColored(ImVec4(1, 0.8f, 0.4f, 1), "loading step %s…", state.requestedStep.c_str());
+    }
+    if (step.keys.empty()) {
+        DrawMissingFile(kKernelDetailsFile, "The Marey view");
+        for (const MareyDevice& device : step.devices)
+            if (!device.problem.empty()) ImGui::TextDisabled("rank %d: %s", device.rankId, device.problem.c_str());
+        return;
+    }
+    // The legend, the matching rule and what the bands say.
+    DrawLegend({{"Computing (AI Core)", 0, ClassColor(CoreClass::kAiCore)}, {"Communication", 0, ClassColor(CoreClass::kCommunication)},
+                {"AI CPU", 0, ClassColor(CoreClass::kAiCpu)}, {"Other", 0, ClassColor(CoreClass::kOther)}});
+    ImGui::SameLine(0, 20);
+    ImGui::TextDisabled("a band joins the k-th run of an operator on a device to its k-th run on the row below; none where a device lacks it");
+    TimeNs excess = 0;
+    const int slowest = SlowestDevice(state.load->slants, &excess);
+    if (slowest >= 0 && excess > 0) {
+        TimeNs slant = 0;
+        for (const DeviceSlant& s : state.load->slants)
+            if (s.rankId == slowest) slant = s.slantNs;
+        ImGui::TextColored(ImVec4(1, 0.5f, 0.45f, 1),
+                           "Step %s: rank %d adds the most slant: it ends its operators %s later than the device above it, %s more than the median device.",
+                           step.step.c_str(), slowest, FormatDuration(slant).c_str(), FormatDuration(excess).c_str());
+    }
+    ImGui::SameLine(0, 20);
+    ImGui::TextDisabled("%zu operators · %llu bands · %llu runs without a partner below", step.keys.size(),
+                        static_cast<unsigned long long>(state.load->matches.matched), static_cast<unsigned long long>(state.load->matches.unmatched));
+    // Stages: the cluster's stage groups, or runs of N devices; a collapsed stage is one row.
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Stages");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(160);
+    if (ImGui::SliderInt("##stage", &state.devicesPerStage, 0, std::max<int>(2, static_cast<int>(step.devices.size())),
+                         state.devicesPerStage == 0 ? "from the groups" : "%d devices each")) {
+        state.stages = Stages(document, step, state.devicesPerStage);
+        state.collapsed.assign(state.stages.size(), false);
+        Relayout(document);
+    }
+    ImGui::SameLine();
+    ImGui::BeginDisabled(state.stages.empty());
+    if (ImGui::SmallButton("Collapse all")) state.collapsed.assign(state.stages.size(), true), Relayout(document);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Expand all")) state.collapsed.assign(state.stages.size(), false), Relayout(document);
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::TextDisabled(state.stages.empty() ? "(no stage groups: choose a stage size)" : "%zu stages; click a stage's bracket to collapse it", state.stages.size());
+    ImGui::SameLine(0, 20);
+    ImGui::TextDisabled(step.sharedClock ? "one clock for all devices" : "each device from its own first operator (their clocks disagree)");
+    ImGui::SameLine(0, 20);
+    ImGui::TextDisabled("FLOPs, FLOPS: no flops_summary file (MindSpore's FLOPs analysis; torch_npu: with_flops=True)");
+
+    // The plot.
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    Plot plot;
+    plot.origin = ImVec2(start.x + kGutter, start.y + kRuler);
+    plot.width = std::max(100.0f, avail.x - kGutter - 8);
+    const float rowsHeight = std::max(60.0f, avail.y - kRuler - kMemoryChart - 4);
+    plot.rowPx = std::max(3.0f, std::min(40.0f, rowsHeight / static_cast<float>(std::max<size_t>(1, state.rows.size()))));
+    plot.barPx = std::max(2.0f, plot.rowPx * 0.4f);
+    ImGui::SetCursorScreenPos(plot.origin);
+    ImGui::InvisibleButton("marey", ImVec2(plot.width, plot.rowPx * static_cast<float>(state.rows.size())));
+    const bool hovered = ImGui::IsItemHovered();
+    plot.startNs = state.viewStartNs;
+    plot.nsPerPx = (state.viewEndNs - state.viewStartNs) / plot.width;
+    Navigate(state, plot, hovered, hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left));
+    plot.startNs = state.viewStartNs;
+    plot.nsPerPx = (state.viewEndNs - state.viewStartNs) / plot.width;
+
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float plotBottom = plot.origin.y + plot.rowPx * static_cast<float>(state.rows.size());
+    draw->AddRectFilled(ImVec2(plot.origin.x, plot.origin.y), ImVec2(plot.origin.x + plot.width, plotBottom), IM_COL32(22, 24, 28, 255));
+    DrawRuler(draw, plot, start.y);
+    const uint64_t tag = (static_cast<uint64_t>(document.id) << 32) | state.layoutVersion;
+    if (!context.marey.Holds(tag))
+        context.marey.SetInstances(state.layoutVersion == 1 && state.rows.size() == step.devices.size() ? state.load->instances
+                                                                                                          : MareyInstances(step, state.rows),
+                                   tag);
+    draw->PushClipRect(ImVec2(plot.origin.x, plot.origin.y), ImVec2(plot.origin.x + plot.width, plotBottom), true);
+    MareyTransform transform;
+    transform.originX = plot.origin.x, transform.originY = plot.origin.y;
+    transform.viewStartNs = static_cast<float>(plot.startNs), transform.nsPerPx = static_cast<float>(plot.nsPerPx);
+    transform.rowPx = plot.rowPx, transform.barPx = plot.barPx;
+    context.marey.Submit(draw, transform);
+    // The brush: a drag selects the range to zoom into.
+    const ImGuiIO& io = ImGui::GetIO();
+    if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) state.brushing = true, state.brushStartX = io.MousePos.x;
+    if (state.brushing) {
+        const float x0 = std::min(state.brushStartX, io.MousePos.x), x1 = std::max(state.brushStartX, io.MousePos.x);
+        draw->AddRectFilled(ImVec2(x0, plot.origin.y), ImVec2(x1, plotBottom), IM_COL32(255, 255, 255, 40));
+        if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+            state.brushing = false;
+            if (x1 - x0 > 4) state.viewStartNs = plot.Ns(x0), state.viewEndNs = plot.Ns(x1), ClampView(state);
+        }
+    }
+    draw->PopClipRect();
+    DrawGutter(document, draw, plot, start.x);
+    // Stage brackets in the gutter: click to collapse or expand.
+    for (size_t s = 0; s < state.stages.size(); ++s) {
+        size_t first = state.rows.size(), last = 0;
+        for (size_t r = 0; r < state.rows.size(); ++r)
+            for (const size_t d : state.rows[r].devices)
+                if (std::find(state.stages[s].begin(), state.stages[s].end(), d) != state.stages[s].end()) first = std::min(first, r), last = std::max(last, r);
+        if (first > last) continue;
+        const float y0 = plot.origin.y + static_cast<float>(first) * plot.rowPx, y1 = plot.origin.y + static_cast<float>(last) * plot.rowPx + plot.barPx;
+        const float x = start.x + 2;
+        draw->AddLine(ImVec2(x, y0), ImVec2(x, y1), IM_COL32(150, 170, 210, 255), 2);
+        ImGui::SetCursorScreenPos(ImVec2(x - 2, y0));
+        ImGui::PushID(static_cast<int>(s));
+        if (ImGui::InvisibleButton("stage", ImVec2(8, std::max(4.0f, y1 - y0)))) {
+            state.collapsed[s] = !state.collapsed[s];
+            Relayout(document);
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip(state.collapsed[s] ? "expand this stage" : "collapse this stage into one row");
+        ImGui::PopID();
+    }
+    // Row labels select the device whose memory the chart shows.
+    for (size_t r = 0; r < state.rows.size(); ++r) {
+        ImGui::SetCursorScreenPos(ImVec2(start.x + 10, plot.origin.y + static_cast<float>(r) * plot.rowPx));
+        ImGui::PushID(static_cast<int>(r) + 100000);
+        if (ImGui::InvisibleButton("row", ImVec2(kGutter - 70, std::max(3.0f, plot.barPx)))) {
+            state.selectedDevice = static_cast<int>(state.rows[r].devices.front());
+            SelectRank(document, step.devices[state.rows[r].devices.front()].rankId);
+        }
+        ImGui::PopID();
+    }
+    // Hover and click.
+    if (hovered && !state.brushing) {
+        const int row = static_cast<int>((io.MousePos.y - plot.origin.y) / plot.rowPx);
+        size_t device = 0, op = 0;
+        if (row >= 0 && row < static_cast<int>(state.rows.size()) &&
+            HitTest(state, static_cast<size_t>(row), plot.Ns(io.MousePos.x), plot.nsPerPx * 2, &device, &op)) {
+            DrawTooltip(state, device, op);
+            if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 16 && document.CanOpenRanks()) {
+                const MareyDevice& chosen = step.devices[device];
+                ClusterRequest& request = context.clusterRequest;
+                request.kind = ClusterRequest::kOpenRank, request.cluster = document.id, request.rankA = chosen.rankId;
+                request.view = "timeline";
+                request.startNs = chosen.stepStartNs + chosen.ops[op].startNs;
+                request.endNs = chosen.stepStartNs + chosen.ops[op].endNs;
+                request.label = step.KeyLabel(chosen.ops[op].key);
+            }
+        }
+    }
+    DrawMemoryChart(state, plot, plotBottom + 4);
+    ImGui::SetCursorScreenPos(ImVec2(start.x, plotBottom + kMemoryChart));
+}
+
+}  // namespace tracelens
