@@ -217,7 +217,7 @@ TEST_CASE("a rank summary survives its file, and a folder of summary files opens
     fs::remove_all(dir);
 }
 
-TEST_CASE("duplicate and missing rank ids are reported; the first of a duplicate is kept") {
+TEST_CASE("duplicate and missing rank ids are reported, and the first of a duplicate is kept") {
     const fs::path dir = TempDir("cluster_ids");
     ClusterOptions options;
     options.ranks = 5;
@@ -342,6 +342,17 @@ TEST_CASE("stats CLUSTER --json has the documented cluster key") {
     CHECK(simdjson::dom::array(cluster["groups"]).size() >= 2);
     CHECK(int64_t(cluster["problems"]["count"]) == 0);
     CHECK(simdjson::dom::array(cluster["problems"]["first"]).size() == 0);
+    // The Marey view's figures: 16 devices in order, every step matched, rank 9 the slowest.
+    simdjson::dom::object marey;
+    REQUIRE(!root["marey"].get(marey));
+    CHECK(simdjson::dom::array(marey["devices"]).size() == 16);
+    simdjson::dom::array steps = marey["steps"];
+    REQUIRE(steps.size() == 3);
+    CHECK(int64_t(steps.at(0)["operators"]) == 27);
+    CHECK(int64_t(steps.at(0)["matched"]) == 15 * 26 - 1);
+    CHECK(int64_t(steps.at(0)["unmatched"]) == 1);
+    CHECK(int64_t(marey["slowest_device"]["rank"]) == 9);
+    CHECK(int64_t(marey["slowest_device"]["slant_excess_ns"]) > 5000000);
     fs::remove_all(dir);
 }
 

@@ -60,7 +60,7 @@ int CountColor(const std::string& png, int r, int g, int b) {
 }  // namespace
 
 TEST_CASE("each cluster view opens on a generated cluster and shows its planted slow rank and slow link") {
-    for (const char* view : {"steps", "overview", "matrix", "communication", "time"}) {
+    for (const char* view : {"steps", "overview", "matrix", "communication", "time", "marey"}) {
         CAPTURE(view);
         const Run run = Viewer(std::string("--view ") + view, view);
         REQUIRE(run.status == 0);
@@ -68,6 +68,7 @@ TEST_CASE("each cluster view opens on a generated cluster and shows its planted 
         if (std::string(view) == "matrix") CHECK(CountColor(run.png, 255, 70, 60) > 40);      // the slow link's red frame
         if (std::string(view) == "steps") CHECK(CountColor(run.png, 255, 115, 102) > 40);     // the slow rank's flag
         if (std::string(view) == "communication") CHECK(CountColor(run.png, 255, 80, 70) > 40);  // the rank all wait for
+        if (std::string(view) == "marey") CHECK(CountColor(run.png, 255, 128, 115) > 40);       // the slowest device's finding
         std::remove(run.png.c_str());
     }
 }
@@ -104,4 +105,15 @@ TEST_CASE("the real 16-rank cluster_analysis_output opens to the step trace") {
     CHECK(status == 0);
     CHECK(output.find("cluster ranks 16 steps 1") != std::string::npos);
     std::remove(png.c_str());
+}
+
+TEST_CASE("the Marey view of step 3 draws the bars and bands of every device") {
+    const Run run = Viewer("--view marey --step 3", "marey");
+    REQUIRE(run.status == 0);
+    CHECK(run.output.find("step 2") != std::string::npos);
+    // Computing bars (green, shaded per operator) fill much of the plot.
+    int green = 0;
+    for (const int g : {150, 170, 190, 210}) green += CountColor(run.png, g * 30 / 72, g, g * 36 / 72);
+    CHECK(green > 2000);
+    std::remove(run.png.c_str());
 }

@@ -45,13 +45,15 @@ const Binding kCompare[] = {
 };
 
 const Binding kCluster[] = {
-    {"Ctrl+1 … Ctrl+5", "Step trace, Overview by rank, Communication matrix, Communication across ranks, Time overview"},
+    {"Ctrl+1 … Ctrl+6", "Step trace, Overview by rank, Communication matrix, Communication across ranks, Time overview, Marey"},
     {"click a rank", "select it in every cluster view (a row, a bar, a matrix row)"},
     {"Enter", "open the selected rank's timeline (the buttons: its overview, its operators)"},
     {"C", "compare the selected rank with the one selected before it, or with the median rank"},
     {"right-click a rank", "the same, as a menu"},
     {"click a step (Time overview)", "show that step in every cluster view"},
     {"matrix: wheel, drag, W/A/S/D", "zoom at the mouse, pan; double-click shows the whole matrix"},
+    {"Marey: drag, double-click, wheel, W/A/S/D", "zoom into the range dragged, show the whole step, zoom, pan"},
+    {"Marey: click an operator", "open that rank's timeline at it; click a row's name: its memory below"},
 };
 
 void Section(const char* title, const Binding* bindings, int count) {

@@ -254,7 +254,15 @@ void DrawGutter(ClusterDocument& document, ImDrawList* draw, const Plot& plot, f
     MareyState& state = document.marey;
     const MareyStep& step = state.load->marey;
     double peak = 1;
-    for (const MareyMemory& memory : state.load->memory) peak = std::max(peak, memory.peakMb);
+    bool anyMemory = false;
+    for (const MareyMemory& memory : state.load->memory) peak = std::max(peak, memory.peakMb), anyMemory = anyMemory || memory.present;
+    if (anyMemory) {
+        draw->AddText(ImVec2(gutterX + kGutter - 64, plot.origin.y - kRuler + 2), IM_COL32(130, 170, 230, 255), "PeakMem");
+        char text[48];
+        std::snprintf(text, sizeof text, "longest: %.0f MB", peak);
+        if (ImGui::IsMouseHoveringRect(ImVec2(gutterX + kGutter - 64, plot.origin.y - kRuler), ImVec2(gutterX + kGutter, plot.origin.y)))
+            ImGui::SetTooltip("peak allocated memory of each device (memory_record.csv), as a bar; %s", text);
+    }
     for (size_t r = 0; r < state.rows.size(); ++r) {
         const float y = plot.origin.y + static_cast<float>(r) * plot.rowPx;
         const MareyRow& row = state.rows[r];
@@ -364,7 +372,7 @@ void DrawMarey(ViewContext& context) {
                            "Step %s: rank %d adds the most slant: it ends its operators %s later than the device above it, %s more than the median device.",
                            step.step.c_str(), slowest, FormatDuration(slant).c_str(), FormatDuration(excess).c_str());
     }
-    ImGui::SameLine(0, 20);
+    if (slowest >= 0 && excess > 0) ImGui::SameLine(0, 20);
     ImGui::TextDisabled("%zu operators · %llu bands · %llu runs without a partner below", step.keys.size(),
                         static_cast<unsigned long long>(state.load->matches.matched), static_cast<unsigned long long>(state.load->matches.unmatched));
     // Stages: the cluster's stage groups, or runs of N devices; a collapsed stage is one row.

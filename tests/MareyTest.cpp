@@ -1,0 +1,168 @@
+// The Marey view's data, headless: a generated pipeline with a planted slow device and a planted
+// slow operator must show both (the slant the slow device adds to every band below it, the
+// operator twice as long on every device); operators match by name and run within the step;
+// collapsed stages take the union; the real two-rank Level1 run matches its operators.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
+#include "ClusterGenerator.hpp"
+#include "TestSupport.hpp"
+#include "cluster/Cluster.hpp"
+#include "marey/Marey.hpp"
+
+using namespace tracelens;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Generated {
+    fs::path dir;
+    Cluster cluster;
+    ~Generated() { fs::remove_all(dir); }
+};
+
+std::unique_ptr<Generated> Generate(const std::string& name, const ClusterOptions& options) {
+    auto generated = std::make_unique<Generated>();
+    generated->dir = fs::temp_directory_path() / ("tracelens_marey_" + name + "_" + std::to_string(getpid()));
+    fs::remove_all(generated->dir);
+    std::string error;
+    REQUIRE_MESSAGE(WriteCluster(options, generated->dir.string(), &error), error);
+    auto cluster = LoadCluster(generated->dir.string(), 2);
+    REQUIRE_MESSAGE(cluster.ok(), cluster.message());
+    generated->cluster = std::move(cluster.value());
+    return generated;
+}
+
+// The device's run of 'name' (the first), or null.
+const MareyOp* Find(const MareyStep& step, size_t device, const std::string& name) {
+    for (const MareyOp& op : step.devices[device].ops)
+        if (step.names[step.keys[op.key].name] == name && step.keys[op.key].occurrence == 0) return &op;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("a pipeline's slow device adds its slant to every band below it, and a slow operator is wide on every device") {
+    ClusterOptions options;
+    options.ranks = 16;
+    options.steps = 2;
+    options.pipeline = true;
+    options.slowRank = 6;
+    options.slowOperator = 10;  // LayerNorm_10: LayerNorm_2 is the same operator in the layer before
+    const auto generated = Generate("pipeline", options);
+    const std::vector<int> order = MareyDeviceOrder(generated->cluster);
+    REQUIRE(order.size() == 16);
+    CHECK(std::is_sorted(order.begin(), order.end()));
+    const MareyStep step = LoadMareyStep(generated->cluster, order, "1", 2);
+    REQUIRE(step.devices.size() == 16);
+    CHECK(step.sharedClock);
+    // 24 compute operators, the allReduce over all ranks and each node's allGather.
+    CHECK(step.keys.size() == 27);
+    // Every device's operators but the node's allGather have a partner on the device below: the
+    // allGather of ranks 0-7 is not the allGather of ranks 8-15.
+    const MareyMatchCount count = CountMatches(step);
+    CHECK(count.matched == 15 * 26 - 1);
+    CHECK(count.unmatched == 1);
+
+    // The slow operator: twice its twin of the layer before, on every device.
+    for (size_t d = 0; d < 16; ++d) {
+        const MareyOp* slow = Find(step, d, "LayerNorm_10");
+        const MareyOp* twin = Find(step, d, "LayerNorm_2");
+        REQUIRE(slow != nullptr);
+        REQUIRE(twin != nullptr);
+        const double ratio = static_cast<double>(slow->endNs - slow->startNs) / static_cast<double>(twin->endNs - twin->startNs);
+        CHECK(ratio == doctest::Approx(kSlowOperatorFactor).epsilon(0.02));
+    }
+
+    // The bands of the last compute operator: the band into device 6 is shifted by what device 6
+    // adds; the bands below it keep the delay and add only their own hop.
+    const std::vector<MareyRow> rows = MareyRows(step, {});
+    REQUIRE(rows.size() == 16);
+    const std::vector<MareyShape> shapes = MareyShapes(step, rows);
+    std::vector<TimeNs> shift(16, 0);  // shift[d]: the band from device d - 1 to device d, at its end
+    for (const MareyShape& shape : shapes)
+        if (shape.band && step.names[step.keys[shape.key].name] == "Mul_23") shift[shape.row + 1] = shape.bottomEndNs - shape.topEndNs;
+    std::vector<TimeNs> others;
+    for (size_t d = 1; d < 16; ++d)
+        if (d != 6) others.push_back(shift[d]);
+    const TimeNs most = *std::max_element(others.begin(), others.end());
+    CHECK(shift[6] > most + 3000000);  // the 25 % slower device: over 3 ms more
+    // Every device below the slow one ends the operator at least that much later than the ones above.
+    const TimeNs added = shift[6] - *std::min_element(others.begin(), others.end());
+    for (size_t d = 7; d < 16; ++d) {
+        const MareyOp* op = Find(step, d, "Mul_23");
+        const MareyOp* above = Find(step, 5, "Mul_23");
+        CHECK(op->endNs - above->endNs >= added);
+    }
+    // The same device is the slowest by the slant it adds.
+    TimeNs excess = 0;
+    CHECK(SlowestDevice(DeviceSlants(step), &excess) == 6);
+    CHECK(excess > 3000000);
+}
+
+TEST_CASE("in a data-parallel job the slow device's bands slant in and back out") {
+    ClusterOptions options;
+    options.ranks = 12;
+    options.steps = 1;
+    options.slowRank = 4;
+    const auto generated = Generate("dp", options);
+    const MareyStep step = LoadMareyStep(generated->cluster, MareyDeviceOrder(generated->cluster), "1", 2);
+    const std::vector<DeviceSlant> slants = DeviceSlants(step);
+    REQUIRE(slants.size() == 12);
+    CHECK(SlowestDevice(slants) == 4);
+    CHECK(slants[4].slantNs > 5000000);   // ends its operators later than rank 3
+    CHECK(slants[5].slantNs < -5000000);  // rank 5 ends them earlier again
+    for (size_t d = 1; d < 12; ++d)
+        if (d != 4 && d != 5) CHECK(std::llabs(slants[d].slantNs) < 500000);
+}
+
+TEST_CASE("a collapsed stage is one row spanning its devices' runs of each operator") {
+    ClusterOptions options;
+    options.ranks = 8;
+    options.steps = 1;
+    options.pipeline = true;
+    const auto generated = Generate("stages", options);
+    const MareyStep step = LoadMareyStep(generated->cluster, MareyDeviceOrder(generated->cluster), "1", 2);
+    const std::vector<MareyRow> rows = MareyRows(step, {{0, 1, 2, 3}});
+    REQUIRE(rows.size() == 5);
+    CHECK(rows[0].label == "ranks 0-3");
+    CHECK(rows[1].label == "rank 4");
+    for (const MareyShape& shape : MareyShapes(step, rows)) {
+        if (shape.row != 0 || shape.band || step.names[step.keys[shape.key].name] != "MatMul_0") continue;
+        CHECK(shape.topStartNs == Find(step, 0, "MatMul_0")->startNs);
+        CHECK(shape.topEndNs == Find(step, 3, "MatMul_0")->endNs);
+    }
+}
+
+TEST_CASE("a device without kernel_details.csv or without the step is a device with no operators, said why") {
+    ClusterOptions options;
+    options.ranks = 4;
+    options.steps = 2;
+    const auto generated = Generate("missing", options);
+    fs::remove(generated->dir / "rank_2_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / "kernel_details.csv");
+    const MareyStep step = LoadMareyStep(generated->cluster, {0, 1, 2, 3}, "2", 2);
+    CHECK(step.devices[2].ops.empty());
+    CHECK(step.devices[2].problem.find("kernel_details.csv") != std::string::npos);
+    CHECK_FALSE(step.devices[1].ops.empty());
+    const MareyStep absent = LoadMareyStep(generated->cluster, {0, 1}, "9", 2);
+    CHECK(absent.keys.empty());
+    CHECK(absent.devices[0].problem.find("no operator of step 9") != std::string::npos);
+}
+
+TEST_CASE("the real two-rank Level1 run matches its operators across the two devices") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) return;
+    auto cluster = LoadCluster(fixtures + "/msinsight/test/data/pytorch/text/level1", 2);
+    REQUIRE(cluster.ok());
+    const MareyStep step = LoadMareyStep(cluster.value(), {0, 1}, "50", 2);
+    REQUIRE(step.devices.size() == 2);
+    CHECK(step.devices[0].ops.size() == 191);  // the step's rows of rank 0's kernel_details.csv
+    const MareyMatchCount count = CountMatches(step);
+    CHECK(count.matched > 150);
+    CHECK(count.matched + count.unmatched == step.devices[0].ops.size());
+}
