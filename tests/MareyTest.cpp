@@ -166,3 +166,28 @@ TEST_CASE("the real two-rank Level1 run matches its operators across the two dev
     CHECK(count.matched > 150);
     CHECK(count.matched + count.unmatched == step.devices[0].ops.size());
 }
+
+TEST_CASE("several steps on one axis: operators match within their own step") {
+    ClusterOptions options;
+    options.ranks = 6;
+    options.steps = 3;
+    const auto generated = Generate("steps", options);
+    const std::vector<int> order = MareyDeviceOrder(generated->cluster);
+    const MareyStep one = LoadMareyStep(generated->cluster, order, "2", 2);
+    const MareyStep two = LoadMareyStep(generated->cluster, order, std::vector<std::string>{"2", "3"}, 2);
+    CHECK(two.step == "2-3");
+    CHECK(two.keys.size() == 2 * one.keys.size());
+    CHECK(two.spanNs > one.spanNs * 3 / 2);
+    CHECK(CountMatches(two).matched == 2 * CountMatches(one).matched);
+    // The same operator of the second step comes a step later, and says which step it is.
+    const auto keyOf = [&](const MareyStep& step, const std::string& label) {
+        for (uint32_t k = 0; k < step.keys.size(); ++k)
+            if (step.KeyLabel(k) == label) return static_cast<int>(k);
+        return -1;
+    };
+    const int first = keyOf(two, "MatMul_0 · step 2"), second = keyOf(two, "MatMul_0 · step 3");
+    REQUIRE(first >= 0);
+    REQUIRE(second >= 0);
+    const MareyDevice& device = two.devices[0];
+    CHECK(device.ops[device.opOfKey[second]].startNs - device.ops[device.opOfKey[first]].startNs > 70000000);  // a step computes 74 ms
+}

@@ -26,7 +26,8 @@ TimeNs Median(std::vector<TimeNs>& values) {
 
 std::string MareyStep::KeyLabel(uint32_t key) const {
     const MareyKey& k = keys[key];
-    return names[k.name] + (k.occurrence ? " #" + std::to_string(k.occurrence + 1) : std::string());
+    return names[k.name] + (k.occurrence ? " #" + std::to_string(k.occurrence + 1) : std::string()) +
+           (steps.size() > 1 ? " · step " + steps[k.step] : std::string());
 }
 
 std::vector<int> MareyDeviceOrder(const Cluster& cluster) {
@@ -48,8 +49,14 @@ std::vector<int> MareyDeviceOrder(const Cluster& cluster) {
 }
 
 MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables, const std::vector<int>& rankIds, const std::string& step) {
+    return BuildMareyStep(tables, rankIds, std::vector<std::string>{step});
+}
+
+MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables, const std::vector<int>& rankIds,
+                         const std::vector<std::string>& steps) {
     MareyStep result;
-    result.step = step;
+    result.steps = steps;
+    result.step = steps.empty() ? std::string() : steps.size() == 1 ? steps.front() : steps.front() + "-" + steps.back();
     std::unordered_map<std::string, uint32_t> nameIndex;
     std::unordered_map<std::pair<uint32_t, uint32_t>, uint32_t, KeyHash> keyIndex;
     result.devices.resize(rankIds.size());
@@ -61,26 +68,34 @@ MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables, const st
             if (device.problem.empty()) device.problem = "no kernel_details.csv";
             continue;
         }
-        // The step's rows in start order; a table without a Step Id column is one step.
-        std::vector<const KernelRow*> rows;
-        const StringId stepId = table->strings.Find(step);
+        // The steps' rows in start order; a table without a Step Id column is one step.
+        std::unordered_map<StringId, uint32_t> stepOf;  // the table's step string → index into 'steps'
+        for (uint32_t i = 0; i < steps.size(); ++i)
+            if (const StringId id = table->strings.Find(steps[i]); id != 0) stepOf.emplace(id, i);
+        std::vector<std::pair<const KernelRow*, uint32_t>> rows;  // with the step's index
         const bool anyStep = std::all_of(table->rows.begin(), table->rows.end(), [](const KernelRow& row) { return row.step == 0; });
-        for (const KernelRow& row : table->rows)
-            if (anyStep || (stepId != 0 && row.step == stepId)) rows.push_back(&row);
-        std::stable_sort(rows.begin(), rows.end(), [](const KernelRow* a, const KernelRow* b) { return a->startNs < b->startNs; });
+        for (const KernelRow& row : table->rows) {
+            if (anyStep) {
+                rows.push_back({&row, 0});
+            } else if (const auto it = stepOf.find(row.step); it != stepOf.end()) {
+                rows.push_back({&row, it->second});
+            }
+        }
+        std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first->startNs < b.first->startNs; });
         if (rows.empty()) {
-            device.problem = "no operator of step " + step + " in kernel_details.csv";
+            device.problem = "no operator of step " + result.step + " in kernel_details.csv";
             continue;
         }
-        device.stepStartNs = rows.front()->startNs;
-        std::unordered_map<uint32_t, uint32_t> runs;  // name → runs seen so far on this device
-        for (const KernelRow* row : rows) {
+        device.stepStartNs = rows.front().first->startNs;
+        std::unordered_map<uint64_t, uint32_t> runs;  // (step, name) → runs seen so far on this device
+        for (const auto& [row, stepIndex] : rows) {
             const std::string name(table->strings.Get(row->name));
             auto [nameIt, newName] = nameIndex.emplace(name, static_cast<uint32_t>(result.names.size()));
             if (newName) result.names.push_back(name);
-            const uint32_t occurrence = runs[nameIt->second]++;
-            auto [keyIt, newKey] = keyIndex.emplace(std::make_pair(nameIt->second, occurrence), static_cast<uint32_t>(result.keys.size()));
-            if (newKey) result.keys.push_back({nameIt->second, occurrence, row->coreClass});
+            const uint32_t occurrence = runs[uint64_t{stepIndex} << 32 | nameIt->second]++;
+            auto [keyIt, newKey] = keyIndex.emplace(std::make_pair(nameIt->second, stepIndex << 24 | (occurrence & 0xFFFFFF)),
+                                                    static_cast<uint32_t>(result.keys.size()));
+            if (newKey) result.keys.push_back({nameIt->second, occurrence, row->coreClass, stepIndex});
             device.ops.push_back({keyIt->second, row->startNs - device.stepStartNs, row->startNs - device.stepStartNs + row->durNs});
             result.spanNs = std::max(result.spanNs, device.ops.back().endNs);
         }
@@ -133,6 +148,11 @@ std::vector<std::optional<KernelTable>> LoadKernelTables(const Cluster& cluster,
 }
 
 MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds, const std::string& step, unsigned threads) {
+    return LoadMareyStep(cluster, rankIds, std::vector<std::string>{step}, threads);
+}
+
+MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds, const std::vector<std::string>& step,
+                        unsigned threads) {
     std::vector<std::string> problems;
     const std::vector<std::optional<KernelTable>> tables = LoadKernelTables(cluster, rankIds, threads, problems);
     std::vector<const KernelTable*> pointers;

@@ -5,7 +5,7 @@
 //
 // The matching rule: within a step, a device's operators are taken in start order, and the k-th
 // run of name N on one device is the same operator as the k-th run of N on another ("MatMul_6",
-// occurrence 2). Where a device has no k-th run of N, no polygon is drawn to or from it: a missing
+// occurrence 2); with several steps shown, runs are counted within each step. Where a device has no k-th run of N, no polygon is drawn to or from it: a missing
 // operator never borrows another's place.
 #include <cstdint>
 #include <optional>
@@ -37,10 +37,12 @@ struct MareyKey {
     uint32_t name = 0;        // index into MareyStep::names
     uint32_t occurrence = 0;  // 0-based
     CoreClass coreClass = CoreClass::kOther;
+    uint32_t step = 0;        // index into MareyStep::steps
 };
 
 struct MareyStep {
-    std::string step;
+    std::string step;  // "50", or "50-52" for several
+    std::vector<std::string> steps;  // the steps shown, in order
     std::vector<std::string> names;
     std::vector<MareyKey> keys;
     std::vector<MareyDevice> devices;  // in display order
@@ -66,10 +68,15 @@ std::vector<std::optional<KernelTable>> LoadKernelTables(const Cluster& cluster,
 // that order), on up to 'threads' threads. A rank without the file, or without the step, is a
 // device with no operators and a problem saying why. O(rows of those files).
 MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds, const std::string& step, unsigned threads);
+// Several consecutive steps on one axis: operators match within their own step.
+MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds, const std::vector<std::string>& steps,
+                        unsigned threads);
 
 // The same from tables already read (tests, the generator's own tables): 'tables[i]' is rank
 // 'rankIds[i]'s kernel_details.csv.
 MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables, const std::vector<int>& rankIds, const std::string& step);
+MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables, const std::vector<int>& rankIds,
+                         const std::vector<std::string>& steps);
 
 // Operators of the step matched between neighbouring devices, and those that are not.
 struct MareyMatchCount {

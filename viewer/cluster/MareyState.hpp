@@ -23,7 +23,7 @@ struct MareyMemory {
 // One load: the step's operators on every device shown, their memory, and the bars and bands
 // with every device its own row.
 struct MareyLoad {
-    std::string step;
+    std::vector<std::string> steps;
     std::vector<int> rankIds;
     MareyStep marey;
     std::vector<MareyMemory> memory;  // per device
@@ -35,7 +35,8 @@ struct MareyLoad {
 struct MareyState {
     BackgroundJob<std::shared_ptr<MareyLoad>> job;
     std::shared_ptr<MareyLoad> load;
-    std::string requestedStep;
+    std::vector<std::string> requestedSteps;
+    int stepsShown = 1;  // consecutive steps from the chosen one
     std::vector<int> requestedRanks;
     int devicesPerStage = 0;  // 0: the cluster's stage groups
     std::vector<std::vector<size_t>> stages;  // device indexes per stage

@@ -66,11 +66,11 @@ MareyMemory LoadMemory(const std::string& rankPath, TimeNs stepStartNs, TimeNs s
     return memory;
 }
 
-std::shared_ptr<MareyLoad> Load(const Cluster* cluster, const std::vector<int>& rankIds, const std::string& step) {
+std::shared_ptr<MareyLoad> Load(const Cluster* cluster, const std::vector<int>& rankIds, const std::vector<std::string>& steps) {
     auto load = std::make_shared<MareyLoad>();
-    load->step = step;
+    load->steps = steps;
     load->rankIds = rankIds;
-    load->marey = LoadMareyStep(*cluster, rankIds, step, std::max(1u, std::thread::hardware_concurrency()));
+    load->marey = LoadMareyStep(*cluster, rankIds, steps, std::max(1u, std::thread::hardware_concurrency()));
     for (const MareyDevice& device : load->marey.devices) {
         const int index = cluster->IndexOfRank(device.rankId);
         load->memory.push_back(index < 0 ? MareyMemory() : LoadMemory(cluster->ranks[index].path, device.stepStartNs, load->marey.spanNs));
@@ -132,15 +132,17 @@ void Refresh(ClusterDocument& document) {
         ++state.layoutVersion;
         state.selectedDevice = -1;
     }
-    const std::vector<std::string>& steps = document.cluster.steps;
-    if (steps.empty()) return;
-    const std::string step = steps[std::max(0, document.selection.step)];
+    const std::vector<std::string>& all = document.cluster.steps;
+    if (all.empty()) return;
+    const size_t first = static_cast<size_t>(std::max(0, document.selection.step));
+    std::vector<std::string> steps;
+    for (size_t i = first; i < all.size() && steps.size() < static_cast<size_t>(std::max(1, state.stepsShown)); ++i) steps.push_back(all[i]);
     const std::vector<int> ranks = ShownRanks(document);
-    if (step == state.requestedStep && ranks == state.requestedRanks) return;
-    state.requestedStep = step;
+    if (steps == state.requestedSteps && ranks == state.requestedRanks) return;
+    state.requestedSteps = steps;
     state.requestedRanks = ranks;
     const Cluster* cluster = &document.cluster;
-    state.job.Request([cluster, ranks, step] { return Load(cluster, ranks, step); });
+    state.job.Request([cluster, ranks, steps] { return Load(cluster, ranks, steps); });
 }
 
 struct Plot {
@@ -337,9 +339,15 @@ void DrawMarey(ViewContext& context) {
     ClusterDocument& document = *context.cluster;
     MareyState& state = document.marey;
     DrawStepAndGroupPickers(document);
+    ImGui::SameLine(0, 20);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Steps shown");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(110);
+    ImGui::SliderInt("##steps", &state.stepsShown, 1, 8, state.stepsShown == 1 ? "1 step" : "%d steps");
     if (document.selection.step < 0 && !document.cluster.steps.empty()) {
-        ImGui::SameLine(0, 20);
-        ImGui::TextDisabled("the Marey view shows one step: step %s", document.cluster.steps.front().c_str());
+        ImGui::SameLine(0, 12);
+        ImGui::TextDisabled("(from step %s: the average is not a step)", document.cluster.steps.front().c_str());
     }
     Refresh(document);
     if (!state.load) {
@@ -349,7 +357,7 @@ void DrawMarey(ViewContext& context) {
     const MareyStep& step = state.load->marey;
     if (state.job.Busy()) {
         ImGui::SameLine(0, 20);
-        ImGui::TextColored(ImVec4(1, 0.8f, 0.4f, 1), "loading step %s…", state.requestedStep.c_str());
+        ImGui::TextColored(ImVec4(1, 0.8f, 0.4f, 1), "loading…");
     }
     if (step.keys.empty()) {
         DrawMissingFile(kKernelDetailsFile, "The Marey view");
