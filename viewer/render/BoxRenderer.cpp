@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include "EmbeddedShaders.hpp"
+#include "render/CommandScissor.hpp"
 
 namespace tracelens {
 
@@ -49,13 +50,7 @@ void BoxRenderer::DrawCallback(const ImDrawList*, const ImDrawCmd* command) {
 void BoxRenderer::Draw(const ImDrawCmd* command) {
     if (m_boxes.empty()) return;
     const ImGuiIO& io = ImGui::GetIO();
-    const ImVec2 scale = io.DisplayFramebufferScale;
-    const int framebufferHeight = static_cast<int>(io.DisplaySize.y * scale.y);
-    // Boxes are clipped to the timeline canvas like everything else ImGui draws there.
-    const ImVec4 clip = command->ClipRect;
-    glEnable(GL_SCISSOR_TEST);
-    glScissor(static_cast<int>(clip.x * scale.x), framebufferHeight - static_cast<int>(clip.w * scale.y),
-              static_cast<int>((clip.z - clip.x) * scale.x), static_cast<int>((clip.w - clip.y) * scale.y));
+    ScissorToCommand(command);  // clipped to the canvas like everything ImGui draws there
     glDisable(GL_BLEND);
 
     // Timer query results are read one frame late so the GPU is never waited for.

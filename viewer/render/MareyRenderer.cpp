@@ -6,6 +6,7 @@
 #include <cstddef>
 
 #include "EmbeddedShaders.hpp"
+#include "render/CommandScissor.hpp"
 
 namespace tracelens {
 
@@ -62,12 +63,7 @@ void MareyRenderer::DrawCallback(const ImDrawList*, const ImDrawCmd* command) {
 void MareyRenderer::Draw(const ImDrawCmd* command) {
     if (m_instances.empty()) return;
     const ImGuiIO& io = ImGui::GetIO();
-    const ImVec2 scale = io.DisplayFramebufferScale;
-    const int framebufferHeight = static_cast<int>(io.DisplaySize.y * scale.y);
-    const ImVec4 clip = command->ClipRect;
-    glEnable(GL_SCISSOR_TEST);
-    glScissor(static_cast<int>(clip.x * scale.x), framebufferHeight - static_cast<int>(clip.w * scale.y),
-              static_cast<int>((clip.z - clip.x) * scale.x), static_cast<int>((clip.w - clip.y) * scale.y));
+    ScissorToCommand(command);  // clipped to the canvas like everything ImGui draws there
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glUseProgram(m_program.id());
