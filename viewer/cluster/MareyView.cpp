@@ -402,6 +402,12 @@ void DrawMarey(ViewContext& context) {
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::TextDisabled(state.stages.empty() ? "(no stage groups: choose a stage size)" : "%zu stages; click a stage's bracket to collapse it", state.stages.size());
+    size_t inGroup = 0;
+    for (const ClusterRank& rank : document.cluster.ranks) inGroup += document.InGroup(rank.rankId);
+    if (inGroup > step.devices.size()) {
+        ImGui::SameLine(0, 20);
+        ImGui::TextColored(ImVec4(1, 0.75f, 0.35f, 1), "the first %zu of %zu devices: choose a group or stage above", step.devices.size(), inGroup);
+    }
     ImGui::SameLine(0, 20);
     ImGui::TextDisabled(step.sharedClock ? "one clock for all devices" : "each device from its own first operator (their clocks disagree)");
     ImGui::SameLine(0, 20);
