@@ -201,6 +201,9 @@ void App::Open(const std::string& path) {
 
 bool App::NeedsAnotherFrame() {
     if (!g_heldReleases.empty()) return true;
+    // A view tab asked for (--view, a rank opened on a view) takes ImGui two frames to lay out
+    // and select: an idle window would show the frame in between, with no tabs drawn.
+    if (m_mainTab >= 0 && (ShowingComparison() || ActiveDocument() || ActiveCluster())) return true;
     if (m_framesAfterInput > 0) {
         --m_framesAfterInput;  // ImGui settles hover and layout a frame or two after an event
         return true;
@@ -225,7 +228,9 @@ bool App::ShowingComparison() {
 }
 
 void App::TakeLoadedDocuments() {
-    for (const DocumentId id : m_workspace.Poll()) {
+    const std::vector<DocumentId> opened = m_workspace.Poll();
+    if (!opened.empty()) m_framesAfterInput = kFramesAfterInput;  // the new tabs settle before the window idles
+    for (const DocumentId id : opened) {
         Document* document = m_workspace.Find(id);
         ClusterDocument* cluster = m_workspace.FindCluster(id);
         RememberRecent(document ? document->rank.path : cluster->cluster.root);

@@ -134,7 +134,7 @@ int App::RunClusterFrameBenchmark() {
             }
             if (std::string(views[v]->name) == "matrix") {
                 cluster.views.matrixZoom = std::pow(1.1, f);
-                cluster.views.matrixCenterX = 0.5 + 0.4 * static_cast<double>(f) / kFrames;
+                cluster.views.matrixCenterX = cluster.views.matrixCenterY = 0.5 + 0.4 * static_cast<double>(f) / kFrames;
                 if (f == kFrames / 2) cluster.views.matrixMetric = 2;
             }
             if (std::string(views[v]->name) == "marey" && cluster.marey.load) {

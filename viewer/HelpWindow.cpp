@@ -51,7 +51,7 @@ const Binding kCluster[] = {
     {"C", "compare the selected rank with the one selected before it, or with the median rank"},
     {"right-click a rank", "the same, as a menu"},
     {"click a step (Time overview)", "show that step in every cluster view"},
-    {"matrix: wheel, drag, W/A/S/D", "zoom at the mouse, pan; double-click shows the whole matrix"},
+    {"matrix: wheel, drag, W/S, A/D, Up/Down", "zoom at the mouse, pan both ways; double-click shows the whole matrix"},
     {"Marey: drag, double-click, wheel, W/A/S/D", "zoom into the range dragged, show the whole step, zoom, pan"},
     {"Marey: click an operator", "open that rank's timeline at it; click a row's name: its memory below"},
 };

@@ -80,17 +80,23 @@ struct MatrixLayout {
     ImVec2 origin;   // top-left of the plot
     float size = 0;  // the plot is a square
     double cellPx = 1;
-    double firstIndex = 0;  // the (fractional) rank index at the plot's left and top edges
+    double firstX = 0, firstY = 0;  // the (fractional) rank indexes at the plot's left and top edges
 
-    float X(double index) const { return origin.x + static_cast<float>((index - firstIndex) * cellPx); }
-    float Y(double index) const { return origin.y + static_cast<float>((index - firstIndex) * cellPx); }
+    float X(double index) const { return origin.x + static_cast<float>((index - firstX) * cellPx); }
+    float Y(double index) const { return origin.y + static_cast<float>((index - firstY) * cellPx); }
+    // The index range shown along one axis.
+    int First(double firstIndex) const { return std::max(0, static_cast<int>(std::floor(firstIndex))); }
+    int Last(double firstIndex, int count) const {
+        return std::min(count - 1, static_cast<int>(std::ceil(firstIndex + size / cellPx)));
+    }
 };
 
 MatrixLayout Layout(const ClusterViewsState& views, int dim, ImVec2 origin, float size) {
     MatrixLayout layout;
     layout.origin = origin, layout.size = size;
     layout.cellPx = static_cast<double>(size) / std::max(1, dim) * views.matrixZoom;
-    layout.firstIndex = views.matrixCenterX * dim - size / 2 / layout.cellPx;
+    layout.firstX = views.matrixCenterX * dim - size / 2 / layout.cellPx;
+    layout.firstY = views.matrixCenterY * dim - size / 2 / layout.cellPx;
     return layout;
 }
 
@@ -101,28 +107,33 @@ void Navigate(ClusterViewsState& views, const MatrixLayout& layout, int dim, boo
         views.matrixZoom = std::clamp(views.matrixZoom, 1.0, std::max(1.0, dim / 4.0));
         const double half = 0.5 / views.matrixZoom;
         views.matrixCenterX = std::clamp(views.matrixCenterX, half, 1 - half);
-        views.matrixCenterY = views.matrixCenterX;  // one square view: rows and columns stay aligned on the diagonal
+        views.matrixCenterY = std::clamp(views.matrixCenterY, half, 1 - half);
     };
     if (io.MouseWheel != 0) {
         // Zoom at the mouse: the index under it stays under it.
-        const double under = layout.firstIndex + (io.MousePos.x - layout.origin.x) / layout.cellPx;
+        const double underX = layout.firstX + (io.MousePos.x - layout.origin.x) / layout.cellPx;
+        const double underY = layout.firstY + (io.MousePos.y - layout.origin.y) / layout.cellPx;
         views.matrixZoom *= std::pow(1.25, io.MouseWheel);
         clampCenter();
         const double cellPx = static_cast<double>(layout.size) / dim * views.matrixZoom;
-        views.matrixCenterX = (under - (io.MousePos.x - layout.origin.x) / cellPx + layout.size / 2 / cellPx) / dim;
+        views.matrixCenterX = (underX - (io.MousePos.x - layout.origin.x) / cellPx + layout.size / 2 / cellPx) / dim;
+        views.matrixCenterY = (underY - (io.MousePos.y - layout.origin.y) / cellPx + layout.size / 2 / cellPx) / dim;
         clampCenter();
     }
     if (ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2)) {
         const ImVec2 delta = io.MouseDelta;
-        views.matrixCenterX -= (delta.x + delta.y) / 2 / layout.cellPx / dim;
+        views.matrixCenterX -= delta.x / layout.cellPx / dim;
+        views.matrixCenterY -= delta.y / layout.cellPx / dim;
         clampCenter();
     }
-    if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) views.matrixZoom = 1, views.matrixCenterX = 0.5, clampCenter();
+    if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) views.matrixZoom = 1, views.matrixCenterX = views.matrixCenterY = 0.5, clampCenter();
     if (!io.WantTextInput) {
         if (ImGui::IsKeyDown(GLFW_KEY_W)) views.matrixZoom *= 1.04, clampCenter();
         if (ImGui::IsKeyDown(GLFW_KEY_S)) views.matrixZoom /= 1.04, clampCenter();
         if (ImGui::IsKeyDown(GLFW_KEY_A)) views.matrixCenterX -= 0.01 / views.matrixZoom, clampCenter();
         if (ImGui::IsKeyDown(GLFW_KEY_D)) views.matrixCenterX += 0.01 / views.matrixZoom, clampCenter();
+        if (ImGui::IsKeyDown(GLFW_KEY_UP)) views.matrixCenterY -= 0.01 / views.matrixZoom, clampCenter();
+        if (ImGui::IsKeyDown(GLFW_KEY_DOWN)) views.matrixCenterY += 0.01 / views.matrixZoom, clampCenter();
     }
 }
 
@@ -134,15 +145,20 @@ void DrawLabels(ImDrawList* draw, const MatrixLayout& layout, const MatrixGrid& 
     for (int power = 1; layout.cellPx * every < widest + 8 && power < 1 << 24; power *= 10)
         for (const int factor : {1, 2, 5})
             if (layout.cellPx * (every = factor * power) >= widest + 8) break;
-    const int first = std::max(0, static_cast<int>(std::floor(layout.firstIndex)));
-    const int last = std::min(static_cast<int>(ids.size()) - 1, static_cast<int>(std::ceil(layout.firstIndex + layout.size / layout.cellPx)));
+    const int count = static_cast<int>(ids.size());
     const ImU32 color = IM_COL32(165, 170, 180, 255);
-    for (int i = first - first % every; i <= last; i += every) {
-        if (i < first) continue;
+    const float center = static_cast<float>(layout.cellPx / 2);
+    // Destinations along the top, sources down the left, each over the part of its axis shown.
+    for (int i = layout.First(layout.firstX) / every * every; i <= layout.Last(layout.firstX, count); i += every) {
+        if (i < layout.First(layout.firstX)) continue;
         const std::string label = std::to_string(ids[i]);
         const float w = ImGui::CalcTextSize(label.c_str()).x;
-        const float center = static_cast<float>(layout.cellPx / 2);
         draw->AddText(ImVec2(layout.X(i) + center - w / 2, layout.origin.y - kTopLabels + 3), color, label.c_str());
+    }
+    for (int i = layout.First(layout.firstY) / every * every; i <= layout.Last(layout.firstY, count); i += every) {
+        if (i < layout.First(layout.firstY)) continue;
+        const std::string label = std::to_string(ids[i]);
+        const float w = ImGui::CalcTextSize(label.c_str()).x;
         draw->AddText(ImVec2(layout.origin.x - w - 6, layout.Y(i) + center - 7), color, label.c_str());
     }
 }
@@ -153,12 +169,14 @@ void DrawCells(ViewContext& context, ClusterDocument& document, const MatrixCach
     std::vector<bool> inGroup(grid.RankIds().size());
     for (size_t i = 0; i < inGroup.size(); ++i) inGroup[i] = document.InGroup(grid.RankIds()[i]);
     const double blockPx = layout.cellPx * level.block;
-    const int first = std::max(0, static_cast<int>(std::floor(layout.firstIndex / level.block)));
-    const int last = std::min(level.dim - 1, static_cast<int>(std::ceil((layout.firstIndex + layout.size / layout.cellPx) / level.block)));
+    const int firstX = std::max(0, static_cast<int>(std::floor(layout.firstX / level.block)));
+    const int lastX = std::min(level.dim - 1, static_cast<int>(std::ceil((layout.firstX + layout.size / layout.cellPx) / level.block)));
+    const int firstY = std::max(0, static_cast<int>(std::floor(layout.firstY / level.block)));
+    const int lastY = std::min(level.dim - 1, static_cast<int>(std::ceil((layout.firstY + layout.size / layout.cellPx) / level.block)));
     BoxRenderer& boxes = context.boxes;
     boxes.Clear();
-    for (int y = first; y <= last; ++y) {
-        for (int x = first; x <= last; ++x) {
+    for (int y = firstY; y <= lastY; ++y) {
+        for (int x = firstX; x <= lastX; ++x) {
             const size_t at = static_cast<size_t>(y) * level.dim + x;
             const float value = level.value[at];
             if (std::isnan(value)) continue;
@@ -194,8 +212,8 @@ void DrawCells(ViewContext& context, ClusterDocument& document, const MatrixCach
 void DrawHover(ClusterDocument& document, const MatrixCache& cache, const MatrixLayout& layout) {
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     const int dim = cache.grid.Dim();
-    const int x = static_cast<int>(std::floor(layout.firstIndex + (mouse.x - layout.origin.x) / layout.cellPx));
-    const int y = static_cast<int>(std::floor(layout.firstIndex + (mouse.y - layout.origin.y) / layout.cellPx));
+    const int x = static_cast<int>(std::floor(layout.firstX + (mouse.x - layout.origin.x) / layout.cellPx));
+    const int y = static_cast<int>(std::floor(layout.firstY + (mouse.y - layout.origin.y) / layout.cellPx));
     if (x < 0 || y < 0 || x >= dim || y >= dim) return;
     const int src = cache.grid.RankIds()[y], dst = cache.grid.RankIds()[x];
     ImGui::BeginTooltip();
@@ -282,7 +300,8 @@ void DrawSidePanel(ClusterDocument& document, const MatrixCache& cache, double c
             // Zoom in on it.
             const int dim = grid.Dim();
             views.matrixZoom = std::max(views.matrixZoom, std::min(dim / 4.0, 8.0));
-            views.matrixCenterX = (grid.IndexOf(slow.srcRank) + grid.IndexOf(slow.dstRank) + 1) / 2.0 / std::max(1, dim);
+            views.matrixCenterX = (grid.IndexOf(slow.dstRank) + 0.5) / std::max(1, dim);
+            views.matrixCenterY = (grid.IndexOf(slow.srcRank) + 0.5) / std::max(1, dim);
             SelectRank(document, slow.srcRank);
         }
         ImGui::PopID();
