@@ -151,16 +151,27 @@ MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds,
     return LoadMareyStep(cluster, rankIds, std::vector<std::string>{step}, threads);
 }
 
-MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds, const std::vector<std::string>& step,
-                        unsigned threads) {
-    std::vector<std::string> problems;
-    const std::vector<std::optional<KernelTable>> tables = LoadKernelTables(cluster, rankIds, threads, problems);
-    std::vector<const KernelTable*> pointers;
-    for (const auto& table : tables) pointers.push_back(table ? &*table : nullptr);
-    MareyStep result = BuildMareyStep(pointers, rankIds, step);
-    for (size_t i = 0; i < rankIds.size(); ++i)
-        if (!problems[i].empty() && result.devices[i].ops.empty()) result.devices[i].problem = problems[i];
+MareyTables LoadMareyTables(const Cluster& cluster, const std::vector<int>& rankIds, unsigned threads) {
+    MareyTables result;
+    result.rankIds = rankIds;
+    result.tables = LoadKernelTables(cluster, rankIds, threads, result.problems);
+    for (const auto& table : result.tables)
+        if (table) result.rows += table->rows.size();
     return result;
+}
+
+MareyStep BuildMareyStep(const MareyTables& tables, const std::vector<std::string>& steps) {
+    std::vector<const KernelTable*> pointers;
+    for (const auto& table : tables.tables) pointers.push_back(table ? &*table : nullptr);
+    MareyStep result = BuildMareyStep(pointers, tables.rankIds, steps);
+    for (size_t i = 0; i < tables.rankIds.size(); ++i)
+        if (!tables.problems[i].empty() && result.devices[i].ops.empty()) result.devices[i].problem = tables.problems[i];
+    return result;
+}
+
+MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds, const std::vector<std::string>& steps,
+                        unsigned threads) {
+    return BuildMareyStep(LoadMareyTables(cluster, rankIds, threads), steps);
 }
 
 MareyMatchCount CountMatches(const MareyStep& step) {

@@ -64,6 +64,17 @@ std::vector<int> MareyDeviceOrder(const Cluster& cluster);
 std::vector<std::optional<KernelTable>> LoadKernelTables(const Cluster& cluster, const std::vector<int>& rankIds, unsigned threads,
                                                          std::vector<std::string>& problems);
 
+// The tables of the devices shown, kept so that another step is built without reading the
+// files again.
+struct MareyTables {
+    std::vector<int> rankIds;
+    std::vector<std::optional<KernelTable>> tables;
+    std::vector<std::string> problems;  // per rank, empty when fine
+    uint64_t rows = 0;                  // over every table
+};
+MareyTables LoadMareyTables(const Cluster& cluster, const std::vector<int>& rankIds, unsigned threads);
+MareyStep BuildMareyStep(const MareyTables& tables, const std::vector<std::string>& steps);
+
 // Reads the operators of step 'step' from the kernel_details.csv of each rank in 'rankIds' (in
 // that order), on up to 'threads' threads. A rank without the file, or without the step, is a
 // device with no operators and a problem saying why. O(rows of those files).

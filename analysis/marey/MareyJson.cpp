@@ -10,10 +10,8 @@ namespace tracelens {
 
 std::string MareyToJson(const Cluster& cluster, unsigned threads) {
     const std::vector<int> order = MareyDeviceOrder(cluster);
-    std::vector<std::string> problems;
-    const std::vector<std::optional<KernelTable>> tables = LoadKernelTables(cluster, order, threads, problems);
-    std::vector<const KernelTable*> pointers;
-    for (const auto& table : tables) pointers.push_back(table ? &*table : nullptr);
+    const MareyTables tables = LoadMareyTables(cluster, order, threads);
+    const std::vector<std::string>& problems = tables.problems;
     struct StepFigures {
         std::string step;
         size_t operators = 0;
@@ -24,7 +22,7 @@ std::string MareyToJson(const Cluster& cluster, unsigned threads) {
     };
     std::vector<StepFigures> steps;
     for (const std::string& step : cluster.steps) {
-        const MareyStep marey = BuildMareyStep(pointers, order, step);
+        const MareyStep marey = BuildMareyStep(tables, {step});
         StepFigures figures{step, marey.keys.size(), CountMatches(marey), -1, 0, DeviceSlants(marey)};
         figures.slowest = SlowestDevice(figures.slants, &figures.excessNs);
         steps.push_back(std::move(figures));

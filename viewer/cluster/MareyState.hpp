@@ -30,6 +30,8 @@ struct MareyLoad {
     std::vector<DeviceSlant> slants;
     MareyMatchCount matches;
     std::vector<MareyInstance> instances;  // for 'rows' below, built on the loading thread
+    // The devices' tables, kept for the next step when they are not too large; null otherwise.
+    std::shared_ptr<const MareyTables> tables;
 };
 
 struct MareyState {

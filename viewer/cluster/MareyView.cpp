@@ -26,7 +26,8 @@ namespace {
 
 constexpr size_t kMostDevices = 256;
 constexpr float kGutter = 190, kRuler = 24, kMemoryChart = 90;
-constexpr double kMinWindowNs = 50000;  // times are floats on the GPU: 50 µs across keeps them exact to the pixel
+constexpr double kMinWindowNs = 50000;
+constexpr uint64_t kMostCachedRows = 8000000;  // about 300 MB of tables kept between steps at most  // times are floats on the GPU: 50 µs across keeps them exact to the pixel
 
 Rgba ClassColor(CoreClass coreClass) {
     switch (coreClass) {
@@ -66,11 +67,17 @@ MareyMemory LoadMemory(const std::string& rankPath, TimeNs stepStartNs, TimeNs s
     return memory;
 }
 
-std::shared_ptr<MareyLoad> Load(const Cluster* cluster, const std::vector<int>& rankIds, const std::vector<std::string>& steps) {
+// Builds the steps shown from the tables of the load before when they cover the same devices,
+// else reads the devices' files; keeps the tables for the next step unless they are large.
+std::shared_ptr<MareyLoad> Load(const Cluster* cluster, const std::vector<int>& rankIds, const std::vector<std::string>& steps,
+                                std::shared_ptr<const MareyTables> cached) {
     auto load = std::make_shared<MareyLoad>();
     load->steps = steps;
     load->rankIds = rankIds;
-    load->marey = LoadMareyStep(*cluster, rankIds, steps, std::max(1u, std::thread::hardware_concurrency()));
+    if (!cached || cached->rankIds != rankIds)
+        cached = std::make_shared<const MareyTables>(LoadMareyTables(*cluster, rankIds, std::max(1u, std::thread::hardware_concurrency())));
+    load->marey = BuildMareyStep(*cached, steps);
+    if (cached->rows <= kMostCachedRows) load->tables = cached;
     for (const MareyDevice& device : load->marey.devices) {
         const int index = cluster->IndexOfRank(device.rankId);
         load->memory.push_back(index < 0 ? MareyMemory() : LoadMemory(cluster->ranks[index].path, device.stepStartNs, load->marey.spanNs));
@@ -142,7 +149,8 @@ void Refresh(ClusterDocument& document) {
     state.requestedSteps = steps;
     state.requestedRanks = ranks;
     const Cluster* cluster = &document.cluster;
-    state.job.Request([cluster, ranks, steps] { return Load(cluster, ranks, steps); });
+    std::shared_ptr<const MareyTables> cached = state.load ? state.load->tables : nullptr;
+    state.job.Request([cluster, ranks, steps, cached] { return Load(cluster, ranks, steps, cached); });
 }
 
 struct Plot {
