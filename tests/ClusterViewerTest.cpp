@@ -117,3 +117,37 @@ TEST_CASE("the Marey view of step 3 draws the bars and bands of every device") {
     CHECK(green > 2000);
     std::remove(run.png.c_str());
 }
+
+TEST_CASE("--ranks opens chosen ranks of a cluster in one timeline, one coloured group per rank, aligned on a step") {
+    const Run run = Viewer("--ranks 11,3-4 --step 2", "ranks");
+    REQUIRE(run.status == 0);
+    // One clock in the generated job: the step starts together and no rank moves.
+    CHECK(run.output.find("ranks 3 aligned 2 [rank 11 0] [rank 3 0] [rank 4 0]") != std::string::npos);
+    CHECK(run.output.find("cluster ranks") == std::string::npos);
+    // Each rank's colour runs down the side of its group and fills its folded processes' strips.
+    CHECK(CountColor(run.png, 77, 166, 242) > 400);  // the first rank's blue
+    CHECK(CountColor(run.png, 242, 153, 51) > 400);  // the second rank's orange
+    std::remove(run.png.c_str());
+
+    const Run clock = Viewer("--ranks 0 1 --step clock", "ranks-clock");
+    REQUIRE(clock.status == 0);
+    CHECK(clock.output.find("ranks 2 aligned clock [rank 0 0] [rank 1 0]") != std::string::npos);
+    std::remove(clock.png.c_str());
+}
+
+TEST_CASE("--ranks takes the paths of rank folders, and names a rank id the cluster does not hold") {
+    Run run;
+    run.png = "/tmp/tracelens-cluster-" + std::to_string(::getpid()) + "-ranks-paths.png";
+    run.output = tracelens::test::RunCommand("xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(TRACELENS_BINARY) +
+                                                 " --ranks " + (Cluster() / "rank_5_ascend_pt").string() + " " +
+                                                 (Cluster() / "rank_6_ascend_pt").string() + " --size 1600x900 --screenshot " +
+                                                 run.png + " 2>&1",
+                                             &run.status);
+    REQUIRE(run.status == 0);
+    CHECK(run.output.find("ranks 2 aligned 1 [rank 5 0] [rank 6 0]") != std::string::npos);
+    std::remove(run.png.c_str());
+
+    const Run missing = Viewer("--ranks 99", "ranks-missing");
+    CHECK(missing.status != 0);
+    CHECK(missing.output.find(Cluster().string() + ": error: no rank folder of rank 99 (it has 16 rank folders)") != std::string::npos);
+}

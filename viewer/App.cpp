@@ -233,13 +233,13 @@ void App::TakeLoadedDocuments() {
     for (const DocumentId id : opened) {
         Document* document = m_workspace.Find(id);
         ClusterDocument* cluster = m_workspace.FindCluster(id);
-        RememberRecent(document ? document->rank.path : cluster->cluster.root);
+        if (!document || !document->ranks) RememberRecent(document ? document->rank.path : cluster->cluster.root);
         if (id == m_activateWhenLoaded || !m_active) {
             m_active = id;
             if (!m_comparisonTab) m_selectDocumentTab = 2;
-            glfwSetWindowTitle(m_window, ("tracelens — " + (document ? document->rank.path : cluster->cluster.root)).c_str());
+            glfwSetWindowTitle(m_window, ("tracelens — " + (document ? document->Source() : cluster->cluster.root)).c_str());
             if (id == m_activateWhenLoaded && !m_viewWhenLoaded.empty()) {
-                const std::vector<const ViewEntry*> views = ViewsOf(document ? ViewScope::kDocument : ViewScope::kCluster);
+                const std::vector<const ViewEntry*> views = ViewsOf(ScopeOf(document));
                 for (size_t i = 0; i < views.size(); ++i)
                     if (m_viewWhenLoaded == views[i]->name) m_mainTab = static_cast<int>(i);
                 m_viewWhenLoaded.clear();
@@ -276,6 +276,16 @@ void App::ApplyClusterRequest(const ClusterRequest& request) {
         const int index = cluster->cluster.IndexOfRank(rankId);
         return index < 0 ? std::string() : cluster->cluster.ranks[index].path;
     };
+    if (request.kind == ClusterRequest::kOpenRanksInOneTimeline) {
+        std::vector<std::string> paths;
+        for (const int rank : request.ranks)
+            if (const std::string path = pathOf(rank); !path.empty()) paths.push_back(path);
+        if (paths.empty()) return;
+        m_activateWhenLoaded = m_workspace.OpenRanks(paths, request.alignStep);
+        m_viewWhenLoaded = "timeline";
+        m_comparisonTab = false;
+        return;
+    }
     const std::string a = pathOf(request.rankA);
     if (a.empty()) return;
     if (request.kind == ClusterRequest::kOpenRank) {
@@ -372,6 +382,13 @@ void App::PrintViews() {
     }
     Document& document = *ActiveDocument();
     print("view", document);
+    if (document.ranks) {
+        // Each rank's label and the shift that aligned it, for the tests of several ranks in one timeline.
+        std::printf("ranks %zu aligned %s", document.model().groups.size(),
+                    document.ranks->alignedStep.empty() ? kAlignOnClock : document.ranks->alignedStep.c_str());
+        for (const ProcessGroup& group : document.model().groups) std::printf(" [%s %lld]", group.label.c_str(), static_cast<long long>(group.shiftNs));
+        std::printf("\n");
+    }
     const FrameStats& stats = document.timeline->frameStats();
     std::printf("boxes %zu labels %zu flows %zu cpu_ms %.3f\n", stats.boxes, stats.labels, stats.flows, stats.cpuMs);
     const SearchIndex& search = document.timeline->search();
@@ -393,14 +410,17 @@ int App::Run(const ViewerOptions& options) {
         Shutdown();
         return 2;
     }
-    if (!options.comparePath.empty()) {
+    if (!options.ranks.empty()) {
+        m_activateWhenLoaded = m_workspace.OpenRanks(options.ranks, options.step);
+    } else if (!options.comparePath.empty()) {
         m_workspace.OpenComparison(options.path, options.comparePath);
         m_comparisonTab = true;
         m_selectDocumentTab = 2;
     } else {
         Open(options.path);
     }
-    const ViewScope scope = !options.comparePath.empty()         ? ViewScope::kComparison
+    const ViewScope scope = !options.ranks.empty()               ? ViewScope::kRanks
+                            : !options.comparePath.empty()       ? ViewScope::kComparison
                             : IsClusterDirectory(options.path) ? ViewScope::kCluster
                                                                : ViewScope::kDocument;
     const std::vector<const ViewEntry*> views = ViewsOf(scope);
@@ -561,7 +581,7 @@ void App::DrawDocumentBar() {
             }
             ImGui::EndTabItem();
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", document->rank.path.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", document->Source().c_str());
         if (!open) closed = document->id;
     }
     for (const auto& cluster : m_workspace.clusters()) {
@@ -604,7 +624,7 @@ void App::DrawViewTabs(float dt) {
     const bool comparison = ShowingComparison();
     ClusterDocument* cluster = ActiveCluster();
     const std::vector<const ViewEntry*> views =
-        ViewsOf(comparison ? ViewScope::kComparison : cluster ? ViewScope::kCluster : ViewScope::kDocument);
+        ViewsOf(comparison ? ViewScope::kComparison : ScopeOf(cluster ? nullptr : ActiveDocument()));
     const ImGuiIO& io = ImGui::GetIO();
     for (size_t i = 0; i < views.size() && i < 9; ++i)
         if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_1 + static_cast<int>(i), false)) m_mainTab = static_cast<int>(i);
@@ -661,10 +681,12 @@ void App::DrawMenuBar() {
     Document* active = ShowingComparison() ? nullptr : ActiveDocument();
     if (ImGui::BeginMenu("File")) {
         if (ImGui::MenuItem("Open…", "Ctrl+O")) m_openDialog = true, m_openToCompare = false;
-        if (ImGui::MenuItem("Compare with…", nullptr, false, active != nullptr)) m_openDialog = true, m_openToCompare = true;
-        if (ImGui::BeginMenu("Compare with open document", active && m_workspace.documents().size() > 1)) {
+        // A comparison is of two ranks: a timeline of several is not one side of it.
+        const bool canCompare = active && !active->ranks;
+        if (ImGui::MenuItem("Compare with…", nullptr, false, canCompare)) m_openDialog = true, m_openToCompare = true;
+        if (ImGui::BeginMenu("Compare with open document", canCompare && m_workspace.documents().size() > 1)) {
             for (const auto& document : m_workspace.documents()) {
-                if (document.get() == active) continue;
+                if (document.get() == active || document->ranks) continue;
                 if (ImGui::MenuItem(document->Title().c_str())) {
                     m_workspace.Compare(active->id, document->id);
                     m_comparisonTab = true, m_selectDocumentTab = 2;
@@ -693,6 +715,10 @@ void App::DrawMenuBar() {
         if (ImGui::MenuItem("Expand all processes")) timeline.SetAllCollapsed(false);
         if (ImGui::MenuItem("Collapse all processes")) timeline.SetAllCollapsed(true);
         if (ImGui::MenuItem("Show hidden tracks")) timeline.ShowHiddenTracks();
+        if (active->ranks) {
+            if (ImGui::MenuItem("Unfold every rank")) timeline.SetGroupsCollapsed(false);
+            if (ImGui::MenuItem("Fold every rank")) timeline.SetGroupsCollapsed(true);
+        }
         ImGui::Separator();
         ImGui::MenuItem("Flows", nullptr, &state.showFlows);
         ImGui::MenuItem("Every flow, not only the selection's", "V", &state.showAllFlows, state.showFlows);
@@ -717,7 +743,8 @@ void App::DrawMenuBar() {
     }
     if (active) {
         const TraceModel& model = active->model();
-        const std::string summary = model.path + "  ·  " + std::to_string(model.report.eventCount) + " events  ·  " +
+        const std::string source = active->ranks ? std::to_string(model.groups.size()) + " ranks" : model.path;
+        const std::string summary = source + "  ·  " + std::to_string(model.report.eventCount) + " events  ·  " +
                                     FormatDuration(model.lastNs - model.firstNs);
         ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(summary.c_str()).x - 16);
         ImGui::TextDisabled("%s", summary.c_str());

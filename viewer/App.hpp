@@ -30,6 +30,7 @@ struct ViewerOptions {
     std::string view;            // main view to show, by its registry name
     std::string step;            // a cluster: the step the cluster views show
     int rank = -1;               // a cluster: the rank selected in the cluster views
+    std::vector<std::string> ranks;  // --ranks: the paths of the ranks to show in one timeline
     bool frameBenchmark = false; // time frames at zoom levels from the whole trace to 1 µs, print, exit
     std::string search;          // run this search and select its first match
     double rangeFromMs = -1, rangeToMs = -1;  // select this range (ms from the trace start), all tracks

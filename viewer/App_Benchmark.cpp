@@ -67,7 +67,8 @@ int App::RunFrameBenchmark() {
     }
     const TraceModel* model = &document->model();
     TimelineView* timeline = document->timeline.get();
-    std::printf("frame benchmark: %s, %llu events, %d x %d px, GL renderer: %s\n", model->path.c_str(),
+    std::printf("frame benchmark: %s, %llu events, %d x %d px, GL renderer: %s\n",
+                document->ranks ? document->Title().c_str() : model->path.c_str(),
                 static_cast<unsigned long long>(model->report.eventCount), m_options.width, m_options.height,
                 reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
     std::printf("  frame CPU: this thread's CPU time for input, level-of-detail queries, instance buffer and ImGui\n"
@@ -77,30 +78,41 @@ int App::RunFrameBenchmark() {
     for (int i = 0; i < 5; ++i) RenderFrame(kScriptedFrameDt, &presentMs);  // warm up: fonts, buffers
     const double span = std::max<double>(1000.0, static_cast<double>(model->lastNs - model->firstNs));
     uint64_t seed = 12345;
-    std::printf("  %-14s %28s %26s %12s %8s\n", "window", "frame CPU median / p95", "GL draw + present median",
-                "boxes GPU", "boxes");
-    for (double window = span; window >= 999.0; window /= 10.0) {
-        std::vector<double> cpu, present, gpu;
-        size_t boxes = 0;
-        constexpr int kFrames = 40;
-        for (int f = 0; f < kFrames; ++f) {
-            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-            const double start = window >= span ? 0.0 : static_cast<double>(seed >> 11) / 9007199254740992.0 * (span - window);
-            timeline->ShowRange(start, start + window, false);
-            cpu.push_back(RenderFrame(kScriptedFrameDt, &presentMs));
-            present.push_back(presentMs);
-            boxes = std::max(boxes, timeline->frameStats().boxes);
-            if (m_boxes.LastGpuMs() >= 0) gpu.push_back(m_boxes.LastGpuMs());
+    auto zoomLevels = [&] {
+        std::printf("  %-14s %28s %26s %12s %8s\n", "window", "frame CPU median / p95", "GL draw + present median",
+                    "boxes GPU", "boxes");
+        for (double window = span; window >= 999.0; window /= 10.0) {
+            std::vector<double> cpu, present, gpu;
+            size_t boxes = 0;
+            constexpr int kFrames = 40;
+            for (int f = 0; f < kFrames; ++f) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                const double start = window >= span ? 0.0 : static_cast<double>(seed >> 11) / 9007199254740992.0 * (span - window);
+                timeline->ShowRange(start, start + window, false);
+                cpu.push_back(RenderFrame(kScriptedFrameDt, &presentMs));
+                present.push_back(presentMs);
+                boxes = std::max(boxes, timeline->frameStats().boxes);
+                if (m_boxes.LastGpuMs() >= 0) gpu.push_back(m_boxes.LastGpuMs());
+            }
+            std::sort(cpu.begin(), cpu.end());
+            std::sort(present.begin(), present.end());
+            std::sort(gpu.begin(), gpu.end());
+            char gpuText[32] = "n/a";
+            if (!gpu.empty()) std::snprintf(gpuText, sizeof gpuText, "%.3f ms", gpu[gpu.size() / 2]);
+            std::printf("  %-14s %12.2f ms / %8.2f ms %23.2f ms %12s %8zu\n", FormatDuration(static_cast<TimeNs>(window)).c_str(),
+                        cpu[cpu.size() / 2], cpu[cpu.size() * 95 / 100], present[present.size() / 2], gpuText, boxes);
+            std::fflush(stdout);
+            if (window < 1999.0) break;
         }
-        std::sort(cpu.begin(), cpu.end());
-        std::sort(present.begin(), present.end());
-        std::sort(gpu.begin(), gpu.end());
-        char gpuText[32] = "n/a";
-        if (!gpu.empty()) std::snprintf(gpuText, sizeof gpuText, "%.3f ms", gpu[gpu.size() / 2]);
-        std::printf("  %-14s %12.2f ms / %8.2f ms %23.2f ms %12s %8zu\n", FormatDuration(static_cast<TimeNs>(window)).c_str(),
-                    cpu[cpu.size() / 2], cpu[cpu.size() * 95 / 100], present[present.size() / 2], gpuText, boxes);
-        std::fflush(stdout);
-        if (window < 1999.0) break;
+    };
+    if (document->ranks) std::printf("  as opened (folded to each rank's or process's busy strip):\n");
+    zoomLevels();
+    if (document->ranks) {
+        // Several ranks: the same windows with every rank and process unfolded, scrolled to the top.
+        timeline->SetGroupsCollapsed(false);
+        timeline->SetAllCollapsed(false);
+        std::printf("  every rank and process unfolded:\n");
+        zoomLevels();
     }
     BenchmarkInteractions(*document);
     return 0;

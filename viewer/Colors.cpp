@@ -58,6 +58,14 @@ uint32_t PackColor(const Rgba& color) {
     return byte(color.r) | byte(color.g) << 8 | byte(color.b) << 16 | byte(color.a) << 24;
 }
 
+Rgba SeriesColor(size_t index) {
+    static const Rgba kPalette[] = {{0.30f, 0.65f, 0.95f, 1}, {0.95f, 0.60f, 0.20f, 1}, {0.45f, 0.80f, 0.40f, 1},
+                                    {0.90f, 0.35f, 0.45f, 1}, {0.70f, 0.50f, 0.90f, 1}, {0.95f, 0.85f, 0.30f, 1},
+                                    {0.35f, 0.85f, 0.80f, 1}, {0.85f, 0.55f, 0.75f, 1}, {0.65f, 0.65f, 0.65f, 1},
+                                    {0.60f, 0.40f, 0.25f, 1}};
+    return kPalette[index % (sizeof kPalette / sizeof kPalette[0])];
+}
+
 Rgba Dimmed(const Rgba& color) {
     const float grey = (color.r + color.g + color.b) / 3.0f;
     return {grey * 0.35f + 0.12f, grey * 0.35f + 0.12f, grey * 0.35f + 0.13f, 1.0f};

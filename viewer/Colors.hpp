@@ -1,6 +1,7 @@
 #pragma once
 // Stable colours: a slice name always gets the same colour, in any trace and any session;
 // time classes of the tuning method (compute, communication, free) get fixed ones.
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -18,6 +19,10 @@ const Rgba* TimeClassColor(std::string_view name);
 
 uint32_t PackColor(const Rgba& color);  // ImGui's IM_COL32 layout
 Rgba Dimmed(const Rgba& color);         // for slices that do not match a search
+
+// Clearly different colours for a few things drawn side by side or over each other (memory
+// curves, the ranks of one timeline); they repeat after ten.
+Rgba SeriesColor(size_t index);
 
 // The legend of the fixed colours, in display order.
 struct LegendEntry {

@@ -28,6 +28,8 @@ const Binding kTimeline[] = {
     {"right-click a track name", "pin it to the top, or hide it"},
     {"drag a name column's or the side panel's edge", "resize it"},
     {"minimap: click or drag", "move the view"},
+    {"several ranks: click a rank's header", "fold or unfold it (folded: how busy its threads are); right-click: fold the others"},
+    {"several ranks: Align", "line the ranks up on the start of another step, or show each on its own clock"},
 };
 const Binding kEverywhere[] = {
     {"Ctrl+F", "search names; Enter / Shift+Enter: next / previous match, wherever the focus is"},
@@ -50,6 +52,7 @@ const Binding kCluster[] = {
     {"Enter", "open the selected rank's timeline (the buttons: its overview, its operators)"},
     {"C", "compare the selected rank with the one selected before it, or with the median rank"},
     {"right-click a rank", "the same, as a menu"},
+    {"T", "add the selected rank to the ranks to open in one timeline (or type them: 0-3,7), then Open"},
     {"click a step (Time overview)", "show that step in every cluster view"},
     {"matrix: wheel, drag, W/S, A/D, Up/Down", "zoom at the mouse, pan both ways; double-click shows the whole matrix"},
     {"Marey: drag, double-click, wheel, W/A/S/D", "zoom into the range dragged, show the whole step, zoom, pan"},

@@ -7,6 +7,7 @@
 
 #include "App.hpp"
 #include "InstallPaths.hpp"
+#include "stats/RanksTimeline.hpp"
 
 #ifndef TRACELENS_ASSETS_DIR
 #define TRACELENS_ASSETS_DIR ""
@@ -21,6 +22,8 @@ void Usage() {
                  "       tracelens --compare A B [--screenshot OUT.png] [--view timeline|compare] [--keys KEYS]\n"
                  "                 [--view NAME] [--search TEXT] [--range A,B] [--frame-benchmark]\n"
                  "       tracelens CLUSTER_DIR [--view steps|overview|matrix|communication|time|marey] [--step N] [--rank R]\n"
+                 "       tracelens --ranks A B C... [--step N|clock]     several ranks in one timeline\n"
+                 "       tracelens CLUSTER_DIR --ranks 0-3,7 [--step N|clock]\n"
                  "       tracelens stats PATH [--json]\n"
                  "       tracelens summarize RANK_DIR... [--out DIR]\n"
                  "       tracelens stats --compare A B [--json]\n"
@@ -35,6 +38,9 @@ void Usage() {
                  "                with --compare: timeline or compare; a cluster: steps, overview, matrix, communication, time, marey\n"
                  "  --step N      a cluster: show step N in the cluster views (else the average over steps)\n"
                  "  --rank R      a cluster: select rank R (Enter then opens its timeline, C compares it)\n"
+                 "  --ranks       several ranks in one timeline, each a collapsible group: paths of traces or rank\n"
+                 "                folders, or after a cluster folder rank ids and ranges; aligned on the first step\n"
+                 "                they all mark, or on --step N, or each on its own clock with --step clock\n"
                  "  --search TEXT select the first slice whose name contains TEXT (as typing it and Enter)\n"
                  "  --range A,B   select the range from A to B ms after the trace start, on every track\n"
                  "  --frame-benchmark  time frames from the whole trace down to 1 µs, print a table, exit\n");
@@ -91,6 +97,9 @@ int RunViewer(int argc, char** argv) {
             const char* rank = value();
             if (!rank) return Usage(), 2;
             options.rank = std::atoi(rank);
+        } else if (arg == "--ranks") {
+            while (i + 1 < argc && argv[i + 1][0] != '-') options.ranks.push_back(argv[++i]);
+            if (options.ranks.empty()) return Usage(), 2;
         } else if (arg == "--search") {
             const char* query = value();
             if (!query) return Usage(), 2;
@@ -109,6 +118,14 @@ int RunViewer(int argc, char** argv) {
             Usage();
             return 2;
         }
+    }
+    if (!options.ranks.empty()) {
+        auto paths = ResolveRankPaths(options.path, options.ranks);
+        if (!paths.ok()) {
+            std::fprintf(stderr, "tracelens: %s\n", paths.message().c_str());
+            return 2;
+        }
+        options.ranks = std::move(paths.value());
     }
     if (options.path.empty()) options.path = DefaultSample();
     App app;

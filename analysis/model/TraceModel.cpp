@@ -33,6 +33,26 @@ std::string TraceModel::TrackLabel(uint32_t track) const {
     return "Thread " + EntityText(t.tid, strings);
 }
 
+const TraceText& TraceModel::TextOf(uint32_t track) const {
+    const uint32_t group = GroupOf(track);
+    return group == kNoGroup ? text : groups[group].source.text;
+}
+
+SourceFormat TraceModel::FormatOf(uint32_t track) const {
+    const uint32_t group = GroupOf(track);
+    return group == kNoGroup ? format : groups[group].source.format;
+}
+
+const std::vector<std::string>& TraceModel::CsvHeaderOf(uint32_t track) const {
+    const uint32_t group = GroupOf(track);
+    return group == kNoGroup ? csvHeader : groups[group].source.csvHeader;
+}
+
+const std::string& TraceModel::PathOf(uint32_t track) const {
+    const uint32_t group = GroupOf(track);
+    return group == kNoGroup ? path : groups[group].source.path;
+}
+
 bool TraceModel::IsUnfinished(uint32_t track, uint32_t row, uint32_t index) const {
     return std::binary_search(unfinished.begin(), unfinished.end(), UnfinishedSlice{track, row, index});
 }

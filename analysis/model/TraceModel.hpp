@@ -92,6 +92,9 @@ struct Track {
     StringId counterKey = 0;  // the args key of this series
 };
 
+// Processes of no ProcessGroup (every process of a model read from one file).
+constexpr uint32_t kNoGroup = UINT32_MAX;
+
 struct Process {
     EntityId pid;
     StringId name = 0;
@@ -99,6 +102,7 @@ struct Process {
     int64_t sortIndex = 0;
     bool hasSortIndex = false;
     std::vector<uint32_t> tracks;  // display order
+    uint32_t group = kNoGroup;     // a merged model: the rank it belongs to
 };
 
 // One arrow from one flow event to the next of the same (category, id), in 32 bytes: the thread
@@ -135,6 +139,25 @@ struct UnfinishedSlice {
     auto operator<=>(const UnfinishedSlice&) const = default;
 };
 
+// The file a model's events were read from: their refs are byte offsets in 'text' (of rows, in a
+// CSV, whose columns 'csvHeader' names).
+struct TraceSource {
+    std::string path;
+    TraceText text;
+    SourceFormat format = SourceFormat::kChromeJson;
+    std::vector<std::string> csvHeader;
+};
+
+// Several ranks in one timeline: the processes of one rank, shown under one collapsible header,
+// with the file they come from and the shift that aligned its clock (see MergeRankModels).
+struct ProcessGroup {
+    std::string label;  // "rank 3"
+    std::string note;   // how its clock is aligned: "step 12 aligned", "its own clock"
+    TimeNs shiftNs = 0; // added to every time read from 'source'
+    TraceSource source;
+    ImportReport report;  // the problems met in 'source', in its offsets
+};
+
 struct TraceModel {
     std::string path;
     TraceText text;
@@ -149,6 +172,9 @@ struct TraceModel {
     TimeNs firstNs = 0, lastNs = 0;  // earliest timestamp and latest end
     uint64_t sliceCount = 0, instantCount = 0, counterSampleCount = 0;
     std::vector<UnfinishedSlice> unfinished;  // sorted
+    // Set in a model merged from several ranks' models only: 'path', 'text' and 'csvHeader' are
+    // then empty and each process reads its events from its group's source.
+    std::vector<ProcessGroup> groups;
 
     // Whether the slice never ended (it is drawn to lastNs). O(log unfinished).
     bool IsUnfinished(uint32_t track, uint32_t row, uint32_t index) const;
@@ -157,6 +183,14 @@ struct TraceModel {
     uint32_t FlowFromTrack(const Flow& flow) const { return flowOrigins[flow.fromOrigin].track; }
     uint32_t FlowToTrack(const Flow& flow) const { return flowOrigins[flow.toOrigin].track; }
     StringId FlowCategory(const Flow& flow) const { return flowOrigins[flow.fromOrigin].category; }
+    // The text, format and header that the refs of 'track' point into. O(1).
+    const TraceText& TextOf(uint32_t track) const;
+    SourceFormat FormatOf(uint32_t track) const;
+    const std::vector<std::string>& CsvHeaderOf(uint32_t track) const;
+    // The file of 'track' ('path' unless the model was merged).
+    const std::string& PathOf(uint32_t track) const;
+    // The group of 'track', or kNoGroup.
+    uint32_t GroupOf(uint32_t track) const { return processes[tracks[track].process].group; }
     // "name" of a process or its pid when unnamed.
     std::string ProcessLabel(uint32_t process) const;
     // "name" of a track, or "Thread <tid>" style fallbacks.

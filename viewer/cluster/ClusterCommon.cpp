@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "stats/RanksTimeline.hpp"
 #include "views/ViewCommon.hpp"
 
 namespace tracelens {
@@ -112,11 +113,77 @@ void DrawRankMenu(ClusterDocument& cluster, ClusterRequest& request) {
         const std::string label = "Compare with rank " + std::to_string(median) + " (median step time)";
         if (ImGui::MenuItem(label.c_str(), nullptr, false, can)) request.kind = ClusterRequest::kCompareRanks, request.rankA = rankId, request.rankB = median;
     }
+    if (ImGui::MenuItem("Add to one timeline", "T", false, can)) AddToOneTimeline(cluster, rankId);
     if (!can) ImGui::TextDisabled("this cluster came from %s: no rank folders to open", cluster.cluster.source.c_str());
     ImGui::EndPopup();
 }
 
+void AddToOneTimeline(ClusterDocument& cluster, int rankId) {
+    char* text = cluster.views.oneTimelineRanks;
+    auto listed = ParseRankList(text);
+    if (listed.ok() && std::find(listed.value().begin(), listed.value().end(), rankId) != listed.value().end()) return;
+    std::string more = text;
+    more += (more.empty() ? "" : ",") + std::to_string(rankId);
+    if (more.size() >= sizeof cluster.views.oneTimelineRanks) return;
+    std::snprintf(text, sizeof cluster.views.oneTimelineRanks, "%s", more.c_str());
+    cluster.views.oneTimelineError.clear();
+}
+
+void DrawOneTimelinePicker(ClusterDocument& cluster, ClusterRequest& request) {
+    ClusterViewsState& views = cluster.views;
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Ranks in one timeline");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(150);
+    const bool entered = ImGui::InputTextWithHint("##oneTimeline", "0-3,7", views.oneTimelineRanks, sizeof views.oneTimelineRanks,
+                                                  ImGuiInputTextFlags_EnterReturnsTrue);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Rank ids and ranges, or T on a selected rank to add it. They open as one timeline, one\n"
+                          "foldable group per rank, lined up on the start of the step shown (or the first they share).");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!cluster.CanOpenRanks() || views.oneTimelineRanks[0] == 0);
+    const bool open = ImGui::SmallButton("Open") || entered;
+    ImGui::EndDisabled();
+    if (views.oneTimelineRanks[0] != 0) {
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Clear")) views.oneTimelineRanks[0] = 0, views.oneTimelineError.clear();
+    }
+    if (!views.oneTimelineError.empty()) {
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", views.oneTimelineError.c_str());
+    }
+    if (!open || !cluster.CanOpenRanks()) return;
+    auto ranks = ParseRankList(views.oneTimelineRanks);
+    if (!ranks.ok()) {
+        views.oneTimelineError = ranks.message();
+        return;
+    }
+    for (const int rank : ranks.value())
+        if (cluster.cluster.IndexOfRank(rank) < 0) {
+            views.oneTimelineError = "the cluster has no rank " + std::to_string(rank);
+            return;
+        }
+    views.oneTimelineError.clear();
+    request.cluster = cluster.id;
+    request.kind = ClusterRequest::kOpenRanksInOneTimeline;
+    request.ranks = ranks.value();
+    const int step = cluster.selection.step;
+    request.alignStep = step >= 0 ? cluster.cluster.steps[static_cast<size_t>(step)] : std::string();
+}
+
+namespace {
+void DrawActionsOfSelectedRank(ClusterDocument& cluster, ClusterRequest& request);
+}  // namespace
+
 void DrawSelectedRankActions(ClusterDocument& cluster, ClusterRequest& request) {
+    DrawActionsOfSelectedRank(cluster, request);
+    DrawOneTimelinePicker(cluster, request);
+}
+
+namespace {
+
+// Buttons acting on the selected rank: open it, compare it, add it to one timeline.
+void DrawActionsOfSelectedRank(ClusterDocument& cluster, ClusterRequest& request) {
     const int rank = cluster.selection.rank;
     if (rank < 0) {
         ImGui::TextDisabled("Click a rank to select it; right-click for its timeline, overview, operators or a comparison.");
@@ -143,12 +210,18 @@ void DrawSelectedRankActions(ClusterDocument& cluster, ClusterRequest& request) 
             (!ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_C, false) && cluster.CanOpenRanks()))
             request.kind = ClusterRequest::kCompareRanks, request.rankA = rank, request.rankB = other;
     }
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Add to one timeline (T)") ||
+        (!ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_T, false) && cluster.CanOpenRanks()))
+        AddToOneTimeline(cluster, rank);
     ImGui::EndDisabled();
     if (!cluster.CanOpenRanks()) {
         ImGui::SameLine();
         ImGui::TextDisabled("(from %s: no rank folders to open)", cluster.cluster.source.c_str());
     }
 }
+
+}  // namespace
 
 double NiceTickStep(double range, int count) {
     if (range <= 0 || count <= 0) return 1;

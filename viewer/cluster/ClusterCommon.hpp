@@ -14,12 +14,14 @@ namespace tracelens {
 
 // What a cluster view asks the application to do with the cluster's ranks.
 struct ClusterRequest {
-    enum Kind { kNone, kOpenRank, kCompareRanks } kind = kNone;
+    enum Kind { kNone, kOpenRank, kCompareRanks, kOpenRanksInOneTimeline } kind = kNone;
     DocumentId cluster = 0;
     int rankA = -1, rankB = -1;  // rank ids
     std::string view;            // the view to show once the rank is open: "timeline", "overview", "operators"
     TimeNs startNs = 0, endNs = 0;  // with the timeline: show and mark this range (absolute), when endNs > startNs
     std::string label;              // names the marked range
+    std::vector<int> ranks;         // kOpenRanksInOneTimeline: rank ids, in the order shown
+    std::string alignStep;          // and the step they are aligned on (empty: the first they share)
 };
 
 // The step picker (averaged or one step) and the group picker, on one line.
@@ -35,9 +37,16 @@ void RankRightClick(ClusterDocument& cluster, int rankId);
 // timeline, overview or operators, compare it with the rank selected before or the median rank.
 void DrawRankMenu(ClusterDocument& cluster, ClusterRequest& request);
 
-// A row of buttons acting on the selected rank (Enter opens its timeline); nothing when none is
-// selected.
+// A row of buttons acting on the selected rank (Enter opens its timeline; a hint when none is
+// selected), and below it the ranks to open in one timeline.
 void DrawSelectedRankActions(ClusterDocument& cluster, ClusterRequest& request);
+
+// Adds rank 'rankId' to the ranks to open in one timeline (once).
+void AddToOneTimeline(ClusterDocument& cluster, int rankId);
+
+// The ranks to open in one timeline: a field ("0-3,7"), filled by typing or by adding ranks, and
+// the button that opens them, aligned on the step shown.
+void DrawOneTimelinePicker(ClusterDocument& cluster, ClusterRequest& request);
 
 // The rank whose averaged step time is the median: the yardstick to compare an odd rank with.
 int MedianRank(const ClusterDocument& cluster);

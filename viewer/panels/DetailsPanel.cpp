@@ -69,10 +69,16 @@ void DetailsPanel::DrawContents(TimelineView& timeline) {
         rowText("duration", FormatDuration(end - start));
         rowText("self time", FormatDuration(timeline.SelfTime(selected)));
         rowText("start (ns)", std::to_string(start));
+        // Several ranks in one timeline: which rank, and the time its own file gives.
+        if (const uint32_t group = model.GroupOf(selected.track); group != kNoGroup) {
+            const ProcessGroup& rank = model.groups[group];
+            rowText("rank", rank.label + " (" + rank.note + ")");
+            if (rank.shiftNs != 0) rowText("start in its file (ns)", std::to_string(start - rank.shiftNs));
+        }
         rowText("depth", std::to_string(row.depth) + (row.kind == RowKind::kOverlap ? " (overlap row)" : ""));
         ImGui::EndTable();
     }
-    const EventDetails& details = timeline.Details(row.Ref(selected.index));
+    const EventDetails& details = timeline.Details(selected.track, row.Ref(selected.index));
     if (!details.error.empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "cannot read the event: %s", details.error.c_str());
     if (ImGui::CollapsingHeader("Arguments", ImGuiTreeNodeFlags_DefaultOpen)) {
         if (details.args.empty()) ImGui::TextDisabled("no args");
@@ -95,7 +101,8 @@ void DetailsPanel::DrawContents(TimelineView& timeline) {
         ImGui::PushTextWrapPos(0);
         for (const auto& [key, value] : details.fields) ImGui::Text("%s: %s", key.c_str(), value.c_str());
         ImGui::PopTextWrapPos();
-        ImGui::TextDisabled("byte offset %llu in the file", static_cast<unsigned long long>(row.Ref(selected.index)));
+        ImGui::TextDisabled("byte offset %llu in %s", static_cast<unsigned long long>(row.Ref(selected.index)),
+                            model.PathOf(selected.track).c_str());
     }
     const std::string flowsHeader = "Flows (" + std::to_string(m_flowsOut.size()) + " out, " +
                                     std::to_string(m_flowsIn.size()) + " in)";

@@ -20,11 +20,27 @@ void ImportIssuesPanel::DrawContents(const TraceModel& model) {
                 static_cast<unsigned long long>(report.eventCount), static_cast<unsigned long long>(report.matchedFlows),
                 static_cast<unsigned long long>(report.unmatchedFlowEvents));
     ImGui::Separator();
+    if (model.groups.empty()) {
+        DrawProblems(model.path, report);
+        return;
+    }
+    // Several ranks in one timeline: each rank's problems, in its own file's places.
+    for (size_t g = 0; g < model.groups.size(); ++g) {
+        const ProcessGroup& group = model.groups[g];
+        if (group.report.problemCount == 0) continue;
+        ImGui::PushID(static_cast<int>(g));
+        const std::string header = group.label + ": " + std::to_string(group.report.problemCount) + " problems";
+        if (ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) DrawProblems(group.source.path, group.report);
+        ImGui::PopID();
+    }
+}
+
+void ImportIssuesPanel::DrawProblems(const std::string& path, const ImportReport& report) {
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(report.problems.size()));
     while (clipper.Step()) {
         for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-            const std::string line = FormatProblem(model.path, report.problems[static_cast<size_t>(i)]);
+            const std::string line = FormatProblem(path, report.problems[static_cast<size_t>(i)]);
             ImGui::PushTextWrapPos(0);
             ImGui::TextUnformatted(line.c_str());
             ImGui::PopTextWrapPos();

@@ -80,6 +80,11 @@ void TimelineView::SetViewRange(double startNs, double endNs) {
 
 void TimelineView::ExpandToTrack(uint32_t track) {
     const uint32_t process = m_model.tracks[track].process;
+    const uint32_t group = m_model.processes[process].group;
+    if (group < m_layout.collapsedGroup.size() && m_layout.collapsedGroup[group]) {
+        m_layout.collapsedGroup[group] = 0;
+        m_layoutDirty = true;
+    }
     if (process < m_layout.collapsedProcess.size() && m_layout.collapsedProcess[process]) {
         m_layout.collapsedProcess[process] = 0;
         m_layoutDirty = true;
@@ -95,6 +100,26 @@ size_t TimelineView::ShowHiddenTracks() {
     for (char& hidden : m_layout.hiddenTrack) count += hidden, hidden = 0;
     m_layoutDirty = count > 0;
     return count;
+}
+
+void TimelineView::SetGroupsCollapsed(bool collapsed) {
+    m_layout.collapsedGroup.assign(m_model.groups.size(), collapsed ? 1 : 0);
+    m_layoutDirty = true;
+}
+
+void TimelineView::TakeLayoutFrom(const TimelineView& other) {
+    const TrackLayout& from = other.m_layout;
+    if (from.collapsedProcess.size() != m_model.processes.size() || from.hiddenTrack.size() != m_model.tracks.size() ||
+        from.collapsedGroup.size() != m_model.groups.size())
+        return;
+    m_layout.collapsedGroup = from.collapsedGroup;
+    m_layout.collapsedProcess = from.collapsedProcess;
+    m_layout.hiddenTrack = from.hiddenTrack;
+    m_layout.pinnedTrack = from.pinnedTrack;
+    m_layoutDirty = true;
+    m_state.viewStartNs = other.m_state.viewStartNs;
+    m_state.viewEndNs = other.m_state.viewEndNs;
+    m_scrollY = other.m_scrollY;
 }
 
 void TimelineView::SetAllCollapsed(bool collapsed) {
@@ -139,13 +164,17 @@ void TimelineView::Reveal(const SliceRef& slice) {
     }
 }
 
-const EventDetails& TimelineView::Details(uint64_t ref) {
-    auto it = m_detailsCache.find(ref);
+const EventDetails& TimelineView::Details(uint32_t track, uint64_t ref) {
+    // Offsets are below 2^40 (kMaxTextBytes): the group above them tells the files of several
+    // ranks apart.
+    const uint64_t key = ref | uint64_t{m_model.GroupOf(track) + 1u} << 40;
+    auto it = m_detailsCache.find(key);
     if (it != m_detailsCache.end()) return it->second;
     if (m_detailsCache.size() > 256) m_detailsCache.clear();
-    EventDetails details = m_model.format == SourceFormat::kCsv ? ReadCsvRowDetails(m_model.text, ref, m_model.csvHeader)
-                                                                : ReadEventDetails(m_model.text, ref);
-    return m_detailsCache.emplace(ref, std::move(details)).first->second;
+    const TraceText& text = m_model.TextOf(track);
+    EventDetails details = m_model.FormatOf(track) == SourceFormat::kCsv ? ReadCsvRowDetails(text, ref, m_model.CsvHeaderOf(track))
+                                                                         : ReadEventDetails(text, ref);
+    return m_detailsCache.emplace(key, std::move(details)).first->second;
 }
 
 TimeNs TimelineView::SelfTime(const SliceRef& s) const {

@@ -68,8 +68,14 @@ public:
     // Hidden tracks (right-click ▸ Hide) come back; returns how many were hidden.
     size_t ShowHiddenTracks();
     void SetAllCollapsed(bool collapsed);
-    // Cached details (args) of the event at 'ref'.
-    const EventDetails& Details(uint64_t ref);
+    // Folds or unfolds every rank of a timeline of several (its groups); the processes inside
+    // keep their own state.
+    void SetGroupsCollapsed(bool collapsed);
+    // Takes the folded, hidden and pinned state, the view and the scroll of a timeline of the same
+    // files (the ranks loaded again with another alignment); nothing when they differ in shape.
+    void TakeLayoutFrom(const TimelineView& other);
+    // Cached details (args) of the event of 'track' at 'ref' (a byte offset in its file).
+    const EventDetails& Details(uint32_t track, uint64_t ref);
 
     // Slice helpers for panels and tooltips.
     TimeNs SliceStart(const SliceRef& s) const { return m_model.tracks[s.track].rows[s.row].start[s.index]; }
@@ -118,6 +124,10 @@ private:
                    float clipBottom);
     void DrawSliceTrack(ImDrawList* draw, BoxRenderer& boxes, const Lane& lane, float laneY);
     void DrawHeader(ImDrawList* draw, const Lane& lane, float laneY);
+    // The header of one rank of several: click folds it, right-click folds the others.
+    void DrawGroupHeader(ImDrawList* draw, const Lane& lane, float laneY, bool hovered);
+    // A folded rank or process: how many of its threads are busy, per pixel, in its header.
+    void DrawFoldedSummary(BoxRenderer& boxes, const Lane& lane, float laneY);
     void DrawLabels(ImDrawList* draw);
     void DrawHoverTooltip();
     void DrawInstants(ImDrawList* draw, const Track& track, float laneY);
@@ -148,6 +158,8 @@ private:
     // Per-frame scratch, kept to avoid allocations.
     std::vector<VisibleItem> m_items;
     std::vector<CounterBucket> m_buckets;
+    std::vector<uint32_t> m_foldedTracks;  // DrawFoldedSummary: the threads folded
+    std::vector<uint32_t> m_foldedBusy;    // and how many are busy per pixel
     struct PendingLabel {
         float x0, x1, y;
         StringId name;

@@ -56,6 +56,10 @@ void TimelineView::DrawLanes(ImDrawList* draw, BoxRenderer& boxes, const std::ve
         const float laneY = originY + it->y;
         if (laneY > clipBottom) break;
         DrawHeader(draw, *it, laneY);
+        const bool folded = it->kind == Lane::Kind::kGroupHeader     ? m_layout.collapsedGroup[it->process] != 0
+                            : it->kind == Lane::Kind::kProcessHeader ? m_layout.collapsedProcess[it->process] != 0
+                                                                     : false;
+        if (folded) DrawFoldedSummary(boxes, *it, laneY);
         if (it->kind != Lane::Kind::kTrack) continue;
         const Track& track = m_model.tracks[it->track];
         if (track.kind == TrackKind::kCounter) {
@@ -71,10 +75,23 @@ void TimelineView::DrawLanes(ImDrawList* draw, BoxRenderer& boxes, const std::ve
 
 void TimelineView::DrawHeader(ImDrawList* draw, const Lane& lane, float laneY) {
     const ImGuiIO& io = ImGui::GetIO();
-    const float x0 = m_canvas.headerX0, x1 = m_canvas.x0 - 2;
-    const bool hovered = ImGui::IsItemHovered() && io.MousePos.x >= x0 && io.MousePos.x < x1 && io.MousePos.y >= laneY &&
-                         io.MousePos.y < laneY + lane.height;
-    ImGui::PushID(static_cast<int>(lane.kind == Lane::Kind::kProcessHeader ? lane.process : 100000 + lane.track));
+    const float x1 = m_canvas.x0 - 2;
+    // The processes of a group (one rank of several) and their tracks stand in under its header.
+    const bool grouped = lane.kind != Lane::Kind::kGroupHeader && m_model.processes[lane.process].group != kNoGroup;
+    const float x0 = m_canvas.headerX0 + (grouped ? m_metrics.groupIndentPx : 0.0f);
+    const bool hovered = ImGui::IsItemHovered() && io.MousePos.x >= m_canvas.headerX0 && io.MousePos.x < x1 &&
+                         io.MousePos.y >= laneY && io.MousePos.y < laneY + lane.height;
+    ImGui::PushID(static_cast<int>(lane.kind));
+    ImGui::PushID(static_cast<int>(lane.kind == Lane::Kind::kTrack ? lane.track : lane.process));
+    if (lane.kind == Lane::Kind::kGroupHeader) {
+        DrawGroupHeader(draw, lane, laneY, hovered);
+        ImGui::PopID();
+        ImGui::PopID();
+        return;
+    }
+    if (grouped)  // the group's colour runs down its indent
+        draw->AddRectFilled(ImVec2(m_canvas.headerX0, laneY), ImVec2(x0 - 4, laneY + lane.height),
+                            PackColor(SeriesColor(m_model.processes[lane.process].group)));
     if (lane.kind == Lane::Kind::kProcessHeader) {
         const Process& process = m_model.processes[lane.process];
         const bool collapsed = m_layout.collapsedProcess[lane.process];
@@ -91,6 +108,7 @@ void TimelineView::DrawHeader(ImDrawList* draw, const Lane& lane, float laneY) {
             m_layout.collapsedProcess[lane.process] = !collapsed;
             m_layoutDirty = true;
         }
+        ImGui::PopID();
         ImGui::PopID();
         return;
     }
@@ -132,6 +150,7 @@ void TimelineView::DrawHeader(ImDrawList* draw, const Lane& lane, float laneY) {
         ImGui::EndPopup();
     }
     ImGui::PopID();
+    ImGui::PopID();
 }
 
 void TimelineView::DrawSliceTrack(ImDrawList* draw, BoxRenderer& boxes, const Lane& lane, float laneY) {
@@ -170,7 +189,7 @@ void TimelineView::DrawSliceTrack(ImDrawList* draw, BoxRenderer& boxes, const La
             boxes.Add({x0, y0, x1, y1, color.r, color.g, color.b, color.a, style});
             // A slice that never ended (a hang is what a person looks for): an open end of
             // chevrons at the right, where the trace stops.
-            if (item.count == 1 && item.endNs == m_model.lastNs && m_model.IsUnfinished(lane.track, r, item.first)) {
+            if (item.count == 1 && !m_model.unfinished.empty() && m_model.IsUnfinished(lane.track, r, item.first)) {
                 const float right = std::min(x1, m_canvas.x1);
                 for (float cx = right - 4.0f; cx > std::max(x0, right - 40.0f); cx -= 7.0f)
                     m_openEnds.push_back({cx, y0, y1});
@@ -260,7 +279,7 @@ void TimelineView::DrawHoverTooltip() {
     const std::string_view name = m_model.Name(row.name[s.index]);
     ImGui::TextUnformatted(name.data(), name.data() + name.size());
     ImGui::PopTextWrapPos();
-    if (end == m_model.lastNs && m_model.IsUnfinished(s.track, s.row, s.index))
+    if (m_model.IsUnfinished(s.track, s.row, s.index))
         ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "unfinished: it never ended (no matching end event); drawn to the end of the trace");
     ImGui::Separator();
     ImGui::Text("start     %s", RelativeTime(start).c_str());
@@ -268,7 +287,7 @@ void TimelineView::DrawHoverTooltip() {
     ImGui::Text("self      %s", FormatDuration(SelfTime(s)).c_str());
     ImGui::TextDisabled("%s · %s", m_model.ProcessLabel(m_model.tracks[s.track].process).c_str(),
                         m_model.TrackLabel(s.track).c_str());
-    const EventDetails& details = Details(row.Ref(s.index));
+    const EventDetails& details = Details(s.track, row.Ref(s.index));
     int shown = 0;
     for (const auto& [key, value] : details.args) {
         if (shown++ == 5) {

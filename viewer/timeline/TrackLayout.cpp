@@ -11,6 +11,7 @@ float TrackHeight(const Track& track, const LayoutMetrics& metrics) {
 }
 
 void TrackLayout::Build(const TraceModel& model, const LayoutMetrics& metrics) {
+    collapsedGroup.resize(model.groups.size(), 0);
     collapsedProcess.resize(model.processes.size(), 0);
     hiddenTrack.resize(model.tracks.size(), 0);
     pinnedTrack.resize(model.tracks.size(), 0);
@@ -28,7 +29,16 @@ void TrackLayout::Build(const TraceModel& model, const LayoutMetrics& metrics) {
             }
     m_pinnedHeight = pinnedY;
     float y = 0;
+    uint32_t lastGroup = kNoGroup;
     for (uint32_t p = 0; p < model.processes.size(); ++p) {
+        // A merged model keeps each group's processes together: the header goes before the first.
+        const uint32_t group = model.processes[p].group;
+        if (group != kNoGroup && group != lastGroup) {
+            m_lanes.push_back({Lane::Kind::kGroupHeader, group, 0, y, metrics.groupHeaderHeight, false});
+            y += metrics.groupHeaderHeight;
+        }
+        lastGroup = group;
+        if (group != kNoGroup && collapsedGroup[group]) continue;
         m_lanes.push_back({Lane::Kind::kProcessHeader, p, 0, y, metrics.processHeaderHeight, false});
         y += metrics.processHeaderHeight;
         if (collapsedProcess[p]) continue;

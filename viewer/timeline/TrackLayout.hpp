@@ -9,9 +9,9 @@
 namespace tracelens {
 
 struct Lane {
-    enum class Kind : uint8_t { kProcessHeader, kTrack };
+    enum class Kind : uint8_t { kGroupHeader, kProcessHeader, kTrack };
     Kind kind;
-    uint32_t process;
+    uint32_t process;  // kGroupHeader: the index of the group (a rank of several)
     uint32_t track;  // kTrack only
     float y;         // from the top of the scrolled area
     float height;
@@ -22,6 +22,8 @@ struct LayoutMetrics {
     float rowHeight = 18.0f;
     float counterHeight = 40.0f;
     float processHeaderHeight = 22.0f;
+    float groupHeaderHeight = 26.0f;
+    float groupIndentPx = 12.0f;  // processes of a group are drawn this far in
     float trackGap = 4.0f;
 };
 
@@ -35,6 +37,7 @@ public:
     // The lane of a track, or null when it is collapsed away or hidden.
     const Lane* FindTrack(uint32_t track) const;
 
+    std::vector<char> collapsedGroup;    // by group index (several ranks in one timeline)
     std::vector<char> collapsedProcess;  // by process index
     std::vector<char> hiddenTrack;       // by track id
     std::vector<char> pinnedTrack;       // by track id

@@ -20,15 +20,6 @@ std::string Megabytes(double mb) {
     return text;
 }
 
-// Curves are few and drawn over each other: a fixed palette of clearly different colours.
-Rgba SeriesColor(size_t index) {
-    static const Rgba kPalette[] = {{0.30f, 0.65f, 0.95f, 1}, {0.95f, 0.60f, 0.20f, 1}, {0.45f, 0.80f, 0.40f, 1},
-                                    {0.90f, 0.35f, 0.45f, 1}, {0.70f, 0.50f, 0.90f, 1}, {0.95f, 0.85f, 0.30f, 1},
-                                    {0.35f, 0.85f, 0.80f, 1}, {0.85f, 0.55f, 0.75f, 1}, {0.65f, 0.65f, 0.65f, 1},
-                                    {0.60f, 0.40f, 0.25f, 1}};
-    return kPalette[index % (sizeof kPalette / sizeof kPalette[0])];
-}
-
 std::string AxisLabel(double mb, double top) {
     char text[40];
     if (top >= 10240) std::snprintf(text, sizeof text, "%.0f GB", mb / 1024);

@@ -31,10 +31,47 @@ void DrawLegend(bool timeClasses) {
     draw->AddText(ImVec2(x + 16, legendAt.y + 1), IM_COL32(205, 208, 215, 255), "merged slices (zoom in)");
 }
 
-void DrawToolbar(Document& document) {
+// Several ranks in one timeline: which step lines them up (loading them again when it changes),
+// and folding them all at once.
+void DrawRanksToolbar(Document& document, Workspace& workspace) {
+    const RanksInOneTimeline& ranks = *document.ranks;
+    ImGui::SameLine(0, 24);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Align");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(170);
+    const bool realigning = workspace.loads().IsLoading(document.id);
+    const std::string current = realigning ? "aligning…" : ranks.alignedStep.empty() ? "each rank's own clock" : "step " + ranks.alignedStep;
+    ImGui::BeginDisabled(realigning);
+    if (ImGui::BeginCombo("##align", current.c_str(), ImGuiComboFlags_HeightLarge)) {
+        if (ImGui::Selectable("each rank's own clock", ranks.alignedStep.empty()) && !ranks.alignedStep.empty())
+            workspace.RealignRanks(document.id, kAlignOnClock);
+        for (const std::string& step : ranks.steps) {
+            ImGui::PushID(step.c_str());
+            const std::string label = "start of step " + step;
+            if (ImGui::Selectable(label.c_str(), step == ranks.alignedStep) && step != ranks.alignedStep)
+                workspace.RealignRanks(document.id, step);
+            ImGui::PopID();
+        }
+        if (ranks.steps.empty()) ImGui::TextDisabled("no step that every rank marks (ProfilerStep#N)");
+        ImGui::EndCombo();
+    }
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The chosen step starts at the same time on every rank: each rank's times are moved by the\n"
+                          "difference (hover a rank's header to see by how much). Own clocks show when each rank\n"
+                          "really ran, as far as the machines' clocks agree.");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Fold all")) document.timeline->SetGroupsCollapsed(true);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Unfold all")) document.timeline->SetGroupsCollapsed(false);
+}
+
+void DrawToolbar(Document& document, Workspace& workspace) {
     ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() + 8, ImGui::GetCursorPosY() + 4));
     document.views.search.DrawToolbar(*document.timeline);
     document.views.search.HandleKeys(*document.timeline);
+    if (document.ranks) DrawRanksToolbar(document, workspace);
     ImGui::SameLine(0, 30);
     DrawLegend(document.hasOverlapAnalysis);
     ImGui::NewLine();
@@ -91,7 +128,7 @@ void DrawTimelineTab(ViewContext& context) {
     LayoutSettings& layout = context.layout;
     const ImGuiIO& io = ImGui::GetIO();
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_B, false)) layout.sidePanelShown = !layout.sidePanelShown;
-    DrawToolbar(document);
+    DrawToolbar(document, context.workspace);
     const float height = ImGui::GetContentRegionAvail().y;
     const float available = ImGui::GetContentRegionAvail().x;
     const float sideWidth = layout.sidePanelShown ? std::min(layout.sidePanelWidth, available - 300.0f) : 0.0f;

@@ -12,6 +12,7 @@ const std::vector<ViewEntry>& Views() {
         {"communication", "Communication", S::kDocument, [](ViewContext& c) { c.document->views.communication.Draw(c.document->analysis(), c.request); }},
         {"memory", "Memory", S::kDocument, [](ViewContext& c) { c.document->views.memory.Draw(c.document->analysis(), c.request); }},
         {"timeline", "Timelines A / B", S::kComparison, DrawCompareTimelines},
+        {"timeline", "Timeline of several ranks", S::kRanks, DrawTimelineTab},
         {"compare", "Diff", S::kComparison, DrawDiffView},
         {"steps", "Step trace", S::kCluster, DrawClusterSteps},
         {"overview", "Overview by rank", S::kCluster, DrawClusterOverview},
@@ -21,6 +22,11 @@ const std::vector<ViewEntry>& Views() {
         {"marey", "Marey", S::kCluster, DrawMarey},
     };
     return views;
+}
+
+ViewScope ScopeOf(const Document* document) {
+    if (!document) return ViewScope::kCluster;
+    return document->ranks ? ViewScope::kRanks : ViewScope::kDocument;
 }
 
 std::vector<const ViewEntry*> ViewsOf(ViewScope scope) {

@@ -27,7 +27,8 @@ struct ViewContext {
     MareyRenderer& marey;            // the Marey view's bars and bands
 };
 
-enum class ViewScope { kDocument, kComparison, kCluster };
+// kRanks: a document that holds several ranks in one timeline (one rank's views do not apply).
+enum class ViewScope { kDocument, kComparison, kCluster, kRanks };
 
 struct ViewEntry {
     const char* name;   // for --view
@@ -41,6 +42,9 @@ const std::vector<ViewEntry>& Views();
 
 // The views of one scope, in tab order (Ctrl+1 … selects among them).
 std::vector<const ViewEntry*> ViewsOf(ViewScope scope);
+
+// The scope of what is shown: a document (of one rank or of several), or else a cluster.
+ViewScope ScopeOf(const Document* document);
 
 // Draw functions of views that live in their own files.
 void DrawTimelineTab(ViewContext& context);

@@ -34,6 +34,8 @@ struct ClusterViewsState {
     double matrixCenterX = 0.5, matrixCenterY = 0.5;  // the point of the matrix at the view's centre, 0..1
     int collective = 0;       // index into ClusterDocument::collectives
     bool rankMenuAsked = false;  // a right click on a rank this frame
+    char oneTimelineRanks[256] = {};  // the ranks to open in one timeline, as typed: "0-3,7"
+    std::string oneTimelineError;     // why they could not be opened
     int stepScrolledRank = -1;   // the selected rank the step table last scrolled to
 };
 

@@ -5,9 +5,24 @@
 namespace tracelens {
 
 std::string Document::Title() const {
+    if (ranks) {
+        const auto& groups = rank.model->groups;
+        if (groups.size() > 4) return std::to_string(groups.size()) + " ranks · one timeline";
+        std::string title;
+        for (const ProcessGroup& group : groups) title += (title.empty() ? "" : ", ") + group.label;
+        return title + " · one timeline";
+    }
     const std::string file = std::filesystem::path(rank.path).filename().string();
     const int rankId = rank.analysis ? rank.analysis->files.rankId : -1;
     return rankId >= 0 ? "rank " + std::to_string(rankId) + " · " + file : file;
+}
+
+
+std::string Document::Source() const {
+    if (!ranks) return rank.path;
+    std::string text;
+    for (const std::string& path : ranks->paths) text += (text.empty() ? "" : "  ") + path;
+    return text;
 }
 
 }  // namespace tracelens

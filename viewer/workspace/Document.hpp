@@ -5,6 +5,8 @@
 // outlives or confuses the document it belongs to.
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <vector>
 #include <string>
 
 #include "panels/DetailsPanel.hpp"
@@ -40,6 +42,14 @@ struct DocumentViews {
     bool hadRange = false;  // a range selection was shown last frame
 };
 
+// Several ranks in one timeline: what they are and how their clocks are lined up.
+struct RanksInOneTimeline {
+    std::vector<std::string> paths;  // of the ranks shown, in group order
+    std::vector<std::string> steps;  // the steps every rank marks: what can be aligned
+    std::string alignedStep;         // empty: each rank on its own clock
+    std::vector<std::string> failures;  // ranks asked for that could not be read
+};
+
 struct Document {
     DocumentId id = 0;
     LoadedRank rank;      // model (never null in a document) and analysis
@@ -47,11 +57,16 @@ struct Document {
     std::unique_ptr<TimelineView> timeline;  // built on the loading thread: minimap, counter scales, flows
     DocumentViews views;
     bool hasOverlapAnalysis = false;  // an Ascend trace with the time classes the legend explains
+    // Set when the document is several ranks in one timeline (its model has one group per rank);
+    // rank.path is then empty and the analysis views do not apply.
+    std::optional<RanksInOneTimeline> ranks;
 
     const TraceModel& model() const { return *rank.model; }
     const RankAnalysis& analysis() const { return *rank.analysis; }
-    // "rank 3 · trace_view.json", or the file name outside a rank folder.
+    // "rank 3 · trace_view.json", or the file name outside a rank folder; "ranks 0, 1, 5".
     std::string Title() const;
+    // What the document was read from: its path, or the paths of its ranks.
+    std::string Source() const;
 };
 
 }  // namespace tracelens

@@ -29,10 +29,28 @@ const char* StageText(const LoadProgress& progress) {
     }
 }
 
+float RanksFraction(const RanksProgress& progress) {
+    const uint32_t total = progress.ranksTotal.load();
+    if (total == 0) return 0.0f;
+    const uint32_t done = progress.ranksDone.load();
+    const float current = done < total ? Fraction(progress.rank) : 0.0f;
+    return 0.95f * (static_cast<float>(done) + current) / static_cast<float>(total);
+}
+
+// The document's derived data, built on the loading thread: never on the UI thread.
+void BuildDerivedData(Document& document) {
+    document.summary = SummarizeRank(document.analysis(), &document.model(), document.rank.path);
+    document.timeline = std::make_unique<TimelineView>(document.model(), document.id);
+    for (uint32_t p = 0; p < document.model().processes.size(); ++p)
+        document.hasOverlapAnalysis |= document.model().ProcessLabel(p).rfind("Overlap Analysis", 0) == 0;
+    if (document.model().report.problemCount > 0) document.views.sideTab = 3;
+}
+
 }  // namespace
 
 LoadQueue::~LoadQueue() {
-    for (auto& job : m_jobs) job->progress.cancel = true, job->clusterProgress.cancel = true;
+    for (auto& job : m_jobs)
+        job->progress.cancel = true, job->clusterProgress.cancel = true, job->ranksProgress.rank.cancel = true;
     for (auto& job : m_jobs)
         if (job->thread.joinable()) job->thread.join();
 }
@@ -64,18 +82,51 @@ void LoadQueue::Run(Job& job, unsigned threads) {
     } else if (!loaded.value().model) {
         job.error = job.path + ": error: the folder holds no timeline (trace_view.json or kernel_details.csv)";
     } else {
-        // Everything the views derive from the document is built here, not on the UI thread.
         auto document = std::make_unique<Document>();
         document->id = job.id;
         document->rank = std::move(loaded.value());
-        document->summary = SummarizeRank(document->analysis(), &document->model(), job.path);
-        document->timeline = std::make_unique<TimelineView>(document->model(), job.id);
-        for (uint32_t p = 0; p < document->model().processes.size(); ++p)
-            document->hasOverlapAnalysis |= document->model().ProcessLabel(p).rfind("Overlap Analysis", 0) == 0;
-        if (document->model().report.problemCount > 0) document->views.sideTab = 3;
+        BuildDerivedData(*document);
         job.document = std::move(document);
     }
     job.done = true;
+}
+
+void LoadQueue::RunRanks(Job& job, unsigned threads) {
+    RanksTimelineOptions options;
+    options.alignStep = job.alignStep;
+    options.load.threads = threads;
+    auto loaded = LoadRanksTimeline(job.rankPaths, options, &job.ranksProgress);
+    if (!loaded.ok()) {
+        job.error = loaded.message();
+    } else {
+        RanksTimeline& timeline = loaded.value();
+        auto document = std::make_unique<Document>();
+        document->id = job.id;
+        document->rank.model = std::move(timeline.model);
+        document->rank.analysis = std::make_unique<RankAnalysis>();  // one rank's views do not apply
+        document->ranks = RanksInOneTimeline{std::move(timeline.paths), std::move(timeline.steps),
+                                             std::move(timeline.alignedStep), std::move(timeline.failures)};
+        BuildDerivedData(*document);
+        // Ranks start folded to their busy strips so that they fit a screen: a few ranks by
+        // process (about five headers each), many ranks by rank (one header each).
+        constexpr size_t kRanksFoldedByProcess = 8;
+        if (document->model().groups.size() <= kRanksFoldedByProcess) document->timeline->SetAllCollapsed(true);
+        else document->timeline->SetGroupsCollapsed(true);
+        job.document = std::move(document);
+    }
+    job.done = true;
+}
+
+void LoadQueue::StartRanks(DocumentId id, const std::vector<std::string>& paths, const std::string& alignStep) {
+    auto job = std::make_unique<Job>();
+    job->id = id;
+    job->rankPaths = paths;
+    job->alignStep = alignStep;
+    job->path = paths.size() == 1 ? paths.front() : std::to_string(paths.size()) + " ranks in one timeline";
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    Job& started = *job;
+    m_jobs.push_back(std::move(job));
+    started.thread = std::thread([&started, threads] { RunRanks(started, threads); });
 }
 
 void LoadQueue::Start(DocumentId id, const std::string& path, unsigned share) {
@@ -90,7 +141,8 @@ void LoadQueue::Start(DocumentId id, const std::string& path, unsigned share) {
 
 void LoadQueue::Cancel(DocumentId id) {
     for (auto& job : m_jobs)
-        if (job->id == id) job->progress.cancel = true, job->clusterProgress.cancel = true;
+        if (job->id == id)
+            job->progress.cancel = true, job->clusterProgress.cancel = true, job->ranksProgress.rank.cancel = true;
 }
 
 bool LoadQueue::IsLoading(DocumentId id) const {
@@ -100,8 +152,9 @@ bool LoadQueue::IsLoading(DocumentId id) const {
 std::vector<LoadStatus> LoadQueue::Running() const {
     std::vector<LoadStatus> running;
     for (const auto& job : m_jobs)
-        running.push_back(job->isCluster ? LoadStatus{job->id, job->path, ClusterFraction(job->clusterProgress), "reading rank summaries"}
-                                         : LoadStatus{job->id, job->path, Fraction(job->progress), StageText(job->progress)});
+        running.push_back(job->isCluster            ? LoadStatus{job->id, job->path, ClusterFraction(job->clusterProgress), "reading rank summaries"}
+                          : !job->rankPaths.empty() ? LoadStatus{job->id, job->path, RanksFraction(job->ranksProgress), "reading the ranks"}
+                                                    : LoadStatus{job->id, job->path, Fraction(job->progress), StageText(job->progress)});
     return running;
 }
 

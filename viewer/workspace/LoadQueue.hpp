@@ -9,6 +9,7 @@
 
 #include "cluster/Cluster.hpp"
 #include "load/TraceLoader.hpp"
+#include "stats/RanksTimeline.hpp"
 #include "workspace/ClusterDocument.hpp"
 #include "workspace/Document.hpp"
 
@@ -33,6 +34,9 @@ public:
     // between them (two sides of a comparison: 2), so that they cost no more than one after the
     // other.
     void Start(DocumentId id, const std::string& path, unsigned share = 1);
+    // Starts loading several ranks into one timeline as document 'id', aligned on 'alignStep'
+    // (see RanksTimelineOptions).
+    void StartRanks(DocumentId id, const std::vector<std::string>& paths, const std::string& alignStep);
     // Asks the load to stop; it then finishes with an error saying it was cancelled.
     void Cancel(DocumentId id);
     bool Busy() const { return !m_jobs.empty(); }
@@ -56,6 +60,9 @@ private:
         LoadProgress progress;
         ClusterProgress clusterProgress;
         std::atomic<bool> isCluster{false};
+        std::vector<std::string> rankPaths;  // several ranks in one timeline
+        std::string alignStep;
+        RanksProgress ranksProgress;
         std::thread thread;
         std::atomic<bool> done{false};
         std::unique_ptr<Document> document;
@@ -64,6 +71,7 @@ private:
     };
     static void Run(Job& job, unsigned threads);
     static void RunCluster(Job& job, unsigned threads);
+    static void RunRanks(Job& job, unsigned threads);
 
     std::vector<std::unique_ptr<Job>> m_jobs;
 };

@@ -23,6 +23,18 @@ DocumentId Workspace::OpenOnce(const std::string& path) {
     return Open(path);
 }
 
+DocumentId Workspace::OpenRanks(const std::vector<std::string>& paths, const std::string& alignStep) {
+    const DocumentId id = m_nextId++;
+    m_loads.StartRanks(id, paths, alignStep);
+    return id;
+}
+
+void Workspace::RealignRanks(DocumentId id, const std::string& alignStep) {
+    const Document* document = Find(id);
+    if (!document || !document->ranks || m_loads.IsLoading(id)) return;
+    m_loads.StartRanks(id, document->ranks->paths, alignStep);
+}
+
 void Workspace::OpenComparison(const std::string& pathA, const std::string& pathB) {
     const DocumentId a = m_nextId++;
     const DocumentId b = m_nextId++;
@@ -95,7 +107,18 @@ std::vector<DocumentId> Workspace::Poll() {
             continue;
         }
         opened.push_back(finished.id);
-        m_documents.push_back(std::move(finished.document));
+        for (const std::string& failure : finished.document->ranks ? finished.document->ranks->failures : std::vector<std::string>())
+            m_errors.push_back(failure);
+        // Ranks aligned again take the place of the document they were before.
+        auto same = std::find_if(m_documents.begin(), m_documents.end(),
+                                 [&](const std::unique_ptr<Document>& d) { return d->id == finished.id; });
+        if (same != m_documents.end()) {
+            if (m_comparison && (m_comparison->a == finished.id || m_comparison->b == finished.id)) EndComparison();
+            finished.document->timeline->TakeLayoutFrom(*(*same)->timeline);
+            *same = std::move(finished.document);
+        } else {
+            m_documents.push_back(std::move(finished.document));
+        }
     }
     if (!opened.empty()) StartDiffWhenLoaded();
     return opened;

@@ -44,6 +44,12 @@ public:
     DocumentId Open(const std::string& path);
     // The id of the document of 'path' when it is open or loading, else starts loading it.
     DocumentId OpenOnce(const std::string& path);
+    // Starts loading several ranks (paths of traces or rank folders) into one timeline, aligned on
+    // 'alignStep' (see RanksTimelineOptions); returns the id its document will have.
+    DocumentId OpenRanks(const std::vector<std::string>& paths, const std::string& alignStep);
+    // Loads the ranks of document 'id' again, aligned on another step; the new document replaces
+    // the old one under the same id once it is ready (the old one is shown until then).
+    void RealignRanks(DocumentId id, const std::string& alignStep);
     // Starts loading both sides of a comparison, each on half of the cores.
     void OpenComparison(const std::string& pathA, const std::string& pathB);
     // Compares two loaded (or loading) documents.
