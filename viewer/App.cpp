@@ -25,6 +25,9 @@ namespace tracelens {
 namespace {
 
 constexpr double kIdleWakeSeconds = 1.0;  // an idle window looks for background work now and then
+// While only a load's progress moves, a frame now and then is enough: drawing flat out would take
+// a core from the load (all of one under a software renderer).
+constexpr double kProgressFrameSeconds = 0.05;
 constexpr int kFramesAfterInput = 3;
 
 constexpr int kMaxScriptedFrames = 20000;
@@ -199,6 +202,11 @@ void App::Open(const std::string& path) {
     m_openToCompare = false;
 }
 
+App::FrameNeed App::NextFrameNeed() {
+    if (NeedsAnotherFrame()) return FrameNeed::kNow;
+    return m_workspace.loads().Busy() ? FrameNeed::kSoon : FrameNeed::kNone;
+}
+
 bool App::NeedsAnotherFrame() {
     if (!g_heldReleases.empty()) return true;
     // A view tab asked for (--view, a rank opened on a view) takes ImGui two frames to lay out
@@ -213,7 +221,6 @@ bool App::NeedsAnotherFrame() {
         if (down) return true;
     for (const int key : {GLFW_KEY_W, GLFW_KEY_A, GLFW_KEY_S, GLFW_KEY_D})
         if (ImGui::IsKeyDown(key)) return true;  // held keys move the view every frame
-    if (m_workspace.loads().Busy()) return true;
     if (ComparisonPair* pair = m_workspace.comparison(); pair && pair->diff.valid() && !pair->Ready()) return true;
     for (const auto& document : m_workspace.documents())
         if (document->views.search.Searching() || document->views.range.Computing()) return true;
@@ -439,12 +446,15 @@ int App::Run(const ViewerOptions& options) {
         // Nothing moves unless something changed: a person's input wakes the loop, and work in
         // the background (or a key held) keeps it drawing. Idle, the window costs no CPU.
         ReleaseHeldKeys(m_window);
-        if (scripted || NeedsAnotherFrame()) {
+        const FrameNeed need = NextFrameNeed();
+        if (need == FrameNeed::kSoon) {
+            glfwWaitEventsTimeout(kProgressFrameSeconds);
+        } else if (scripted || need == FrameNeed::kNow) {
             glfwPollEvents();
         } else {
             const int eventsBefore = g_windowEvents;
             glfwWaitEventsTimeout(kIdleWakeSeconds);
-            if (g_windowEvents == eventsBefore && !NeedsAnotherFrame()) continue;  // woke for nothing
+            if (g_windowEvents == eventsBefore && NextFrameNeed() == FrameNeed::kNone) continue;  // woke for nothing
             m_framesAfterInput = kFramesAfterInput;
         }
         const auto now = std::chrono::steady_clock::now();

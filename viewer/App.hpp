@@ -72,9 +72,13 @@ private:
     // The first document or cluster, 0 when none is open.
     DocumentId FirstOpen() const;
     bool ShowingComparison();
-    // Whether the loop must draw again without waiting for input: a key or button held, a load,
+    // Whether the loop must draw again without waiting for input: a key or button held, a
     // search, range statistics or diff running, or a frame just after input.
     bool NeedsAnotherFrame();
+    // kNow: NeedsAnotherFrame; kSoon: only a load runs (its progress is drawn a few times a
+    // second); kNone: wait for input.
+    enum class FrameNeed { kNone, kSoon, kNow };
+    FrameNeed NextFrameNeed();
 
     ViewerOptions m_options;
     GLFWwindow* m_window = nullptr;

@@ -159,7 +159,7 @@ private:
     std::vector<VisibleItem> m_items;
     std::vector<CounterBucket> m_buckets;
     std::vector<uint32_t> m_foldedTracks;  // DrawFoldedSummary: the threads folded
-    std::vector<uint32_t> m_foldedBusy;    // and how many are busy per pixel
+    std::vector<int32_t> m_foldedBusy;     // and how many are busy per pixel
     struct PendingLabel {
         float x0, x1, y;
         StringId name;

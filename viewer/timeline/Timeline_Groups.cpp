@@ -76,7 +76,9 @@ void TimelineView::DrawFoldedSummary(BoxRenderer& boxes, const Lane& lane, float
         if (group && process.group == lane.process) addThreads(process);
     if (m_foldedTracks.empty()) return;
     const int width = std::max(1, static_cast<int>(m_canvas.x1 - m_canvas.x0));
-    m_foldedBusy.assign(static_cast<size_t>(width), 0);
+    // Each thread's busy pixel runs are added as +1 at their start and -1 past their end, then
+    // summed once: O(items + width) per thread, whatever the runs' widths.
+    m_foldedBusy.assign(static_cast<size_t>(width) + 1, 0);
     const TimeNs viewStart = AbsoluteNs(m_state.viewStartNs);
     const TimeNs viewEnd = AbsoluteNs(m_state.viewEndNs) + 1;
     const TimeNs minVisibleNs = std::max<TimeNs>(1, static_cast<TimeNs>(1.0 / m_canvas.pxPerNs));
@@ -85,20 +87,23 @@ void TimelineView::DrawFoldedSummary(BoxRenderer& boxes, const Lane& lane, float
         QueryVisible(m_model.tracks[t].rows[0], viewStart, viewEnd, minVisibleNs, m_items);
         int lastPixel = -1;  // a pixel counts each thread once
         for (const VisibleItem& item : m_items) {
-            const int a = std::max(0, static_cast<int>(ToX(static_cast<double>(item.startNs - m_model.firstNs)) - m_canvas.x0));
+            const int a = std::max({0, lastPixel + 1, static_cast<int>(ToX(static_cast<double>(item.startNs - m_model.firstNs)) - m_canvas.x0)});
             const int b = std::min(width - 1, static_cast<int>(ToX(static_cast<double>(item.endNs - m_model.firstNs)) - m_canvas.x0));
-            for (int x = std::max(a, lastPixel + 1); x <= b; ++x) ++m_foldedBusy[static_cast<size_t>(x)];
-            lastPixel = std::max(lastPixel, b);
+            if (a > b) continue;
+            ++m_foldedBusy[static_cast<size_t>(a)];
+            --m_foldedBusy[static_cast<size_t>(b) + 1];
+            lastPixel = b;
         }
     }
+    for (size_t x = 1; x < m_foldedBusy.size(); ++x) m_foldedBusy[x] += m_foldedBusy[x - 1];
     // A profile: the busier the threads at a pixel, the taller the bar there.
     const size_t threads = m_foldedTracks.size();
     const uint32_t colorIndex = group ? lane.process : m_model.processes[lane.process].group;
     const Rgba color = colorIndex == kNoGroup ? Rgba{0.45f, 0.62f, 0.85f, 1} : SeriesColor(colorIndex);
     const float bottom = laneY + lane.height - 2, tallest = lane.height - 5;
     auto height = [&](int x) {
-        const size_t busy = m_foldedBusy[static_cast<size_t>(x)];
-        return busy == 0 ? 0 : std::max(2, static_cast<int>(tallest * static_cast<float>(busy) / threads + 0.5f));
+        const int32_t busy = m_foldedBusy[static_cast<size_t>(x)];
+        return busy <= 0 ? 0 : std::max(2, static_cast<int>(tallest * static_cast<float>(busy) / threads + 0.5f));
     };
     for (int x = 0; x < width;) {
         const int h = height(x);
