@@ -124,6 +124,11 @@ TEST_CASE("--ranks opens chosen ranks of a cluster in one timeline, one coloured
     // One clock in the generated job: the step starts together and no rank moves.
     CHECK(run.output.find("ranks 3 aligned 2 [rank 11 0] [rank 3 0] [rank 4 0]") != std::string::npos);
     CHECK(run.output.find("cluster ranks") == std::string::npos);
+    // The step asked for is the one shown: about one step wide (the run is five).
+    long long viewStart = 0, viewEnd = 0;
+    REQUIRE(std::sscanf(run.output.c_str() + run.output.find("view "), "view %lld %lld", &viewStart, &viewEnd) == 2);
+    CHECK(viewEnd - viewStart < 130000000);
+    CHECK(viewEnd - viewStart > 60000000);
     // Each rank's colour runs down the side of its group and fills its folded processes' strips.
     CHECK(CountColor(run.png, 77, 166, 242) > 400);  // the first rank's blue
     CHECK(CountColor(run.png, 242, 153, 51) > 400);  // the second rank's orange

@@ -149,6 +149,8 @@ TEST_CASE("ranks are aligned on the first step they share, on a chosen step, or 
         auto loaded = LoadRanksTimeline(paths, options);
         REQUIRE(loaded.ok());
         CHECK(loaded.value().model->groups[1].shiftNs == -3900000);
+        CHECK(loaded.value().alignedStartNs == 2100000);  // the first rank's step 2, which keeps its clock
+        CHECK(loaded.value().alignedEndNs == 2190000);
         // The step's slices now start together.
         const TraceModel& model = *loaded.value().model;
         CHECK(model.tracks[model.processes[0].tracks[0]].rows[0].start[1] == model.tracks[model.processes[1].tracks[0]].rows[0].start[1]);

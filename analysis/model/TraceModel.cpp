@@ -15,6 +15,11 @@ std::string TraceModel::ProcessLabel(uint32_t process) const {
     return std::string(strings.Get(p.name)) + " (" + pid + ")";
 }
 
+std::string TraceModel::ProcessLabelWithRank(uint32_t process) const {
+    const uint32_t group = processes[process].group;
+    return group == kNoGroup ? ProcessLabel(process) : groups[group].label + " · " + ProcessLabel(process);
+}
+
 std::string TraceModel::TrackLabel(uint32_t track) const {
     const Track& t = tracks[track];
     switch (t.kind) {

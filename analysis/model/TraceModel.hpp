@@ -193,6 +193,9 @@ struct TraceModel {
     uint32_t GroupOf(uint32_t track) const { return processes[tracks[track].process].group; }
     // "name" of a process or its pid when unnamed.
     std::string ProcessLabel(uint32_t process) const;
+    // The process label after its rank's in a model of several ranks ("rank 3 · Python (12)"),
+    // else ProcessLabel: where a process is named away from its rank's header.
+    std::string ProcessLabelWithRank(uint32_t process) const;
     // "name" of a track, or "Thread <tid>" style fallbacks.
     std::string TrackLabel(uint32_t track) const;
 };

@@ -79,7 +79,11 @@ Result<RanksTimeline> LoadRanksTimeline(const std::vector<std::string>& paths, c
     const ProfilerStepSpan* reference = nullptr;
     for (const LoadedPart& part : parts)
         if (!reference && !step.empty()) reference = FindStep(part.steps, step);
-    if (reference) timeline.alignedStep = step;
+    if (reference) {
+        timeline.alignedStep = step;
+        timeline.alignedStartNs = reference->startNs;  // the reference keeps its clock
+        timeline.alignedEndNs = reference->endNs;
+    }
 
     std::vector<RankModelPart> merged;
     for (LoadedPart& part : parts) {

@@ -36,6 +36,7 @@ struct RanksTimeline {
     std::vector<std::string> paths;     // of the ranks in the model, in its group order
     std::vector<std::string> steps;     // the steps every rank marks, by start: what can be aligned
     std::string alignedStep;            // the step aligned; empty when the ranks keep their clocks
+    TimeNs alignedStartNs = 0, alignedEndNs = 0;  // that step on the first rank that has it (in the model's times)
     std::vector<std::string> failures;  // messages of the ranks that could not be read
 };
 

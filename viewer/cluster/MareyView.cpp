@@ -408,6 +408,22 @@ void DrawMarey(ViewContext& context) {
     ImGui::SameLine();
     if (ImGui::SmallButton("Expand all")) state.collapsed.assign(state.stages.size(), false), Relayout(document);
     ImGui::EndDisabled();
+    // The same devices, in the same order, as one timeline of their every event.
+    ImGui::SameLine(0, 20);
+    constexpr size_t kMostRanksInOneTimeline = 64;
+    ImGui::BeginDisabled(!document.CanOpenRanks());
+    if (ImGui::SmallButton("Open in one timeline")) {
+        ClusterRequest& request = context.clusterRequest;
+        request.cluster = document.id;
+        request.kind = ClusterRequest::kOpenRanksInOneTimeline;
+        request.ranks.clear();
+        for (size_t d = 0; d < step.devices.size() && d < kMostRanksInOneTimeline; ++d) request.ranks.push_back(step.devices[d].rankId);
+        request.alignStep = step.step;
+    }
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("Every event of these devices' traces, in this order, one foldable group per device, aligned on step %s "
+                          "(the first %zu devices at most)", step.step.c_str(), kMostRanksInOneTimeline);
     ImGui::SameLine();
     ImGui::TextDisabled(state.stages.empty() ? "(no stage groups: choose a stage size)" : "%zu stages; click a stage's bracket to collapse it", state.stages.size());
     size_t inGroup = 0;

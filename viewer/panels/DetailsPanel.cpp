@@ -54,7 +54,7 @@ void DetailsPanel::DrawContents(TimelineView& timeline) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(name.data(), name.data() + name.size());
     ImGui::PopTextWrapPos();
-    ImGui::TextDisabled("%s · %s", model.ProcessLabel(model.tracks[selected.track].process).c_str(),
+    ImGui::TextDisabled("%s · %s", model.ProcessLabelWithRank(model.tracks[selected.track].process).c_str(),
                         model.TrackLabel(selected.track).c_str());
     if (ImGui::BeginTable("timing", 2, ImGuiTableFlags_SizingFixedFit)) {
         auto rowText = [](const char* key, const std::string& value) {

@@ -107,7 +107,7 @@ void TimelineView::SetGroupsCollapsed(bool collapsed) {
     m_layoutDirty = true;
 }
 
-void TimelineView::TakeLayoutFrom(const TimelineView& other) {
+void TimelineView::TakeLayoutFrom(const TimelineView& other, bool withView) {
     const TrackLayout& from = other.m_layout;
     if (from.collapsedProcess.size() != m_model.processes.size() || from.hiddenTrack.size() != m_model.tracks.size() ||
         from.collapsedGroup.size() != m_model.groups.size())
@@ -117,8 +117,7 @@ void TimelineView::TakeLayoutFrom(const TimelineView& other) {
     m_layout.hiddenTrack = from.hiddenTrack;
     m_layout.pinnedTrack = from.pinnedTrack;
     m_layoutDirty = true;
-    m_state.viewStartNs = other.m_state.viewStartNs;
-    m_state.viewEndNs = other.m_state.viewEndNs;
+    if (withView) m_state.viewStartNs = other.m_state.viewStartNs, m_state.viewEndNs = other.m_state.viewEndNs;
     m_scrollY = other.m_scrollY;
 }
 

@@ -71,9 +71,10 @@ public:
     // Folds or unfolds every rank of a timeline of several (its groups); the processes inside
     // keep their own state.
     void SetGroupsCollapsed(bool collapsed);
-    // Takes the folded, hidden and pinned state, the view and the scroll of a timeline of the same
-    // files (the ranks loaded again with another alignment); nothing when they differ in shape.
-    void TakeLayoutFrom(const TimelineView& other);
+    // Takes the folded, hidden and pinned state and the scroll (and with 'withView' the visible
+    // range) of a timeline of the same files (the ranks loaded again with another alignment);
+    // nothing when they differ in shape.
+    void TakeLayoutFrom(const TimelineView& other, bool withView);
     // Cached details (args) of the event of 'track' at 'ref' (a byte offset in its file).
     const EventDetails& Details(uint32_t track, uint64_t ref);
 

@@ -25,11 +25,13 @@ void TimelineView::DrawGroupHeader(ImDrawList* draw, const Lane& lane, float lan
     const float textY = laneY + (lane.height - ImGui::GetFontSize()) * 0.5f;
     draw->AddText(ImVec2(x0 + m_metrics.groupIndentPx + 2, textY), IM_COL32(245, 247, 252, 255), label.c_str());
     const float noteX = x0 + m_metrics.groupIndentPx + 10 + ImGui::CalcTextSize(label.c_str()).x;
-    if (noteX < x1 - 20) {
-        draw->PushClipRect(ImVec2(noteX, laneY), ImVec2(x1 - 4, laneY + lane.height), true);
+    // The note may run into the time area while the rank is unfolded (nothing is drawn there).
+    const float noteEnd = collapsed ? x1 - 4 : m_canvas.x1;
+    if (noteX < noteEnd - 20) {
         std::string note = rank.note;
         if (rank.shiftNs != 0)
-            note += "  ·  times moved " + std::string(rank.shiftNs > 0 ? "+" : "−") + FormatDuration(std::abs(rank.shiftNs));
+            note += " (" + std::string(rank.shiftNs > 0 ? "+" : "−") + FormatDuration(std::abs(rank.shiftNs)) + ")";
+        draw->PushClipRect(ImVec2(noteX, laneY), ImVec2(noteEnd, laneY + lane.height), true);
         draw->AddText(ImVec2(noteX, textY), IM_COL32(150, 158, 172, 255), note.c_str());
         draw->PopClipRect();
     }

@@ -128,7 +128,7 @@ void TimelineView::DrawHeader(ImDrawList* draw, const Lane& lane, float laneY) {
         if (!ImGui::IsPopupOpen("track menu")) {
             ImGui::BeginTooltip();
             ImGui::Text("%s", m_model.TrackLabel(lane.track).c_str());
-            ImGui::TextDisabled("%s", m_model.ProcessLabel(track.process).c_str());
+            ImGui::TextDisabled("%s", m_model.ProcessLabelWithRank(track.process).c_str());
             ImGui::Text("%llu slices, %zu rows, %zu instants, %zu counter samples", static_cast<unsigned long long>(track.sliceCount),
                         track.rows.size(), track.instantTs.size(), track.counterTs.size());
             if (track.overlapSliceCount)
@@ -285,7 +285,7 @@ void TimelineView::DrawHoverTooltip() {
     ImGui::Text("start     %s", RelativeTime(start).c_str());
     ImGui::Text("duration  %s", FormatDuration(end - start).c_str());
     ImGui::Text("self      %s", FormatDuration(SelfTime(s)).c_str());
-    ImGui::TextDisabled("%s · %s", m_model.ProcessLabel(m_model.tracks[s.track].process).c_str(),
+    ImGui::TextDisabled("%s · %s", m_model.ProcessLabelWithRank(m_model.tracks[s.track].process).c_str(),
                         m_model.TrackLabel(s.track).c_str());
     const EventDetails& details = Details(s.track, row.Ref(s.index));
     int shown = 0;

@@ -100,6 +100,7 @@ void LoadQueue::RunRanks(Job& job, unsigned threads) {
         job.error = loaded.message();
     } else {
         RanksTimeline& timeline = loaded.value();
+        const TimeNs stepStart = timeline.alignedStartNs, stepEnd = timeline.alignedEndNs;
         auto document = std::make_unique<Document>();
         document->id = job.id;
         document->rank.model = std::move(timeline.model);
@@ -112,6 +113,11 @@ void LoadQueue::RunRanks(Job& job, unsigned threads) {
         constexpr size_t kRanksFoldedByProcess = 8;
         if (document->model().groups.size() <= kRanksFoldedByProcess) document->timeline->SetAllCollapsed(true);
         else document->timeline->SetGroupsCollapsed(true);
+        // A step asked for is shown; by default (the first step they share) the whole of them.
+        if (!job.alignStep.empty() && job.alignStep != kAlignOnClock && stepEnd > stepStart) {
+            const TimeNs first = document->model().firstNs;
+            document->timeline->ShowRange(static_cast<double>(stepStart - first), static_cast<double>(stepEnd - first));
+        }
         job.document = std::move(document);
     }
     job.done = true;

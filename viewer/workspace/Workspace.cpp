@@ -114,7 +114,9 @@ std::vector<DocumentId> Workspace::Poll() {
                                  [&](const std::unique_ptr<Document>& d) { return d->id == finished.id; });
         if (same != m_documents.end()) {
             if (m_comparison && (m_comparison->a == finished.id || m_comparison->b == finished.id)) EndComparison();
-            finished.document->timeline->TakeLayoutFrom(*(*same)->timeline);
+            // Aligned on a step, the new timeline shows that step; on the clocks, the view stays.
+            const bool onClock = finished.document->ranks && finished.document->ranks->alignedStep.empty();
+            finished.document->timeline->TakeLayoutFrom(*(*same)->timeline, onClock);
             *same = std::move(finished.document);
         } else {
             m_documents.push_back(std::move(finished.document));
