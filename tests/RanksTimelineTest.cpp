@@ -3,11 +3,14 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "ClusterGenerator.hpp"
+#include "TraceGenerator.hpp"
 #include "TestSupport.hpp"
 #include "load/EventDetails.hpp"
 #include "model/MergeRankModels.hpp"
@@ -67,6 +70,17 @@ std::string StepTrace(const std::vector<std::pair<int, int>>& stepStartsUs) {
 }
 
 void Write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
+
+std::string Generated(const GeneratorOptions& options) {
+    char* buffer = nullptr;
+    size_t size = 0;
+    std::FILE* memory = open_memstream(&buffer, &size);
+    GenerateTrace(options, memory);
+    std::fclose(memory);
+    std::string text(buffer, size);
+    std::free(buffer);
+    return text;
+}
 
 }  // namespace
 
@@ -239,4 +253,55 @@ TEST_CASE("the two ranks of the real Level1 run open in one timeline aligned on 
     for (const Process& process : model.processes) CHECK(process.group < 2);
     CHECK(model.groups[0].source.path.find("rank0_ascend_pt") != std::string::npos);
     CHECK(model.groups[1].source.path.find("rank1_ascend_pt") != std::string::npos);
+}
+
+TEST_CASE("one rank merged alone is the model it was, flows, counters and refs included") {
+    GeneratorOptions options;
+    options.events = 30000;
+    options.seed = 7;
+    const std::string json = Generated(options);
+    std::vector<RankModelPart> parts;
+    parts.push_back({"rank 0", "its own clock", test::LoadJson(json), 0});
+    const auto merged = MergeRankModels(std::move(parts));
+    const auto original = test::LoadJson(json);
+    CHECK(test::DumpModel(*merged) == test::DumpModel(*original));
+    CHECK(merged->flows.size() == original->flows.size());
+    CHECK(merged->firstNs == original->firstNs);
+    CHECK(merged->lastNs == original->lastNs);
+}
+
+TEST_CASE("a rank whose clock is 5 s ahead lines up to the nanosecond once aligned on a step") {
+    const fs::path dir = TempDir("ranks_offset");
+    GeneratorOptions options;
+    options.events = 20000;
+    options.seed = 3;
+    Write(dir / "a.json", Generated(options));
+    options.clockOffsetNs = 5000000000;
+    Write(dir / "b.json", Generated(options));
+    auto loaded = LoadRanksTimeline({(dir / "a.json").string(), (dir / "b.json").string()}, {});
+    REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+    const TraceModel& model = *loaded.value().model;
+    CHECK(model.groups[1].shiftNs == -5000000000);
+    // Same events, same times: every row of rank b equals its twin of rank a.
+    size_t rows = 0;
+    const auto& tracksA = model.processes[0].tracks;
+    for (size_t p = 0; p < model.processes.size(); ++p) {
+        if (model.processes[p].group != 1) continue;
+        const size_t twin = p - model.processes.size() / 2;
+        REQUIRE(model.processes[twin].tracks.size() == model.processes[p].tracks.size());
+        for (size_t k = 0; k < model.processes[p].tracks.size(); ++k) {
+            const Track& a = model.tracks[model.processes[twin].tracks[k]];
+            const Track& b = model.tracks[model.processes[p].tracks[k]];
+            REQUIRE(a.rows.size() == b.rows.size());
+            for (size_t r = 0; r < a.rows.size(); ++r, ++rows) {
+                REQUIRE(a.rows[r].size() == b.rows[r].size());
+                CHECK(std::equal(a.rows[r].start.begin(), a.rows[r].start.end(), b.rows[r].start.begin()));
+                CHECK(std::equal(a.rows[r].end.begin(), a.rows[r].end.end(), b.rows[r].end.begin()));
+            }
+            CHECK(std::equal(a.counterTs.begin(), a.counterTs.end(), b.counterTs.begin(), b.counterTs.end()));
+        }
+    }
+    CHECK(!tracksA.empty());
+    CHECK(rows > 4);
+    fs::remove_all(dir);
 }
