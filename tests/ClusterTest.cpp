@@ -27,14 +27,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh folder for one test process (ctest may run several at once).
-fs::path TempDir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("tracelens_" + name + "_" + std::to_string(getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
-
 Cluster Generate(const fs::path& dir, ClusterOptions options) {
     std::string error;
     REQUIRE_MESSAGE(WriteCluster(options, dir.string(), &error), error);
@@ -51,7 +43,7 @@ std::string ReadText(const fs::path& path) {
 }  // namespace
 
 TEST_CASE("a generated cluster flags exactly its planted slow rank and slow link") {
-    const fs::path dir = TempDir("cluster_planted");
+    const fs::path dir = test::TempDir("cluster_planted");
     ClusterOptions options;
     options.ranks = 64;
     options.steps = 12;
@@ -113,7 +105,7 @@ TEST_CASE("a generated cluster flags exactly its planted slow rank and slow link
 }
 
 TEST_CASE("a generated cluster without planted faults flags nothing") {
-    const fs::path dir = TempDir("cluster_healthy");
+    const fs::path dir = test::TempDir("cluster_healthy");
     ClusterOptions options;
     options.ranks = 48;
     options.steps = 6;
@@ -126,7 +118,7 @@ TEST_CASE("a generated cluster without planted faults flags nothing") {
 }
 
 TEST_CASE("a slow link between nodes is flagged among the RDMA links") {
-    const fs::path dir = TempDir("cluster_rdma");
+    const fs::path dir = test::TempDir("cluster_rdma");
     ClusterOptions options;
     options.ranks = 32;
     options.steps = 4;
@@ -174,7 +166,7 @@ TEST_CASE("jitter of a fraction of a percent on a thousand ranks raises no flag"
 }
 
 TEST_CASE("a rank summary survives its file, and a folder of summary files opens as the same cluster") {
-    const fs::path dir = TempDir("cluster_summaries");
+    const fs::path dir = test::TempDir("cluster_summaries");
     ClusterOptions options;
     options.ranks = 16;
     options.steps = 5;
@@ -218,7 +210,7 @@ TEST_CASE("a rank summary survives its file, and a folder of summary files opens
 }
 
 TEST_CASE("duplicate and missing rank ids are reported, and the first of a duplicate is kept") {
-    const fs::path dir = TempDir("cluster_ids");
+    const fs::path dir = test::TempDir("cluster_ids");
     ClusterOptions options;
     options.ranks = 5;
     options.steps = 2;
@@ -240,7 +232,7 @@ TEST_CASE("duplicate and missing rank ids are reported, and the first of a dupli
 }
 
 TEST_CASE("a folder that is not a cluster says what it lacks") {
-    const fs::path dir = TempDir("cluster_empty");
+    const fs::path dir = test::TempDir("cluster_empty");
     CHECK_FALSE(IsClusterDirectory(dir.string()));
     auto cluster = LoadCluster(dir.string(), 1);
     REQUIRE_FALSE(cluster.ok());
@@ -308,7 +300,7 @@ TEST_CASE("the real 16-rank cluster_analysis_output opens as a cluster") {
 }
 
 TEST_CASE("stats CLUSTER --json has the documented cluster key") {
-    const fs::path dir = TempDir("cluster_stats");
+    const fs::path dir = test::TempDir("cluster_stats");
     ClusterOptions options;
     options.ranks = 16;
     options.steps = 3;

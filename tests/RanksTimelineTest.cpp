@@ -53,13 +53,6 @@ std::string Arg(const EventDetails& details, const std::string& key) {
     return "";
 }
 
-fs::path TempDir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("tracelens_" + name + "_" + std::to_string(getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
-
 // A trace of one rank whose ProfilerStep#N slices start at the given µs.
 std::string StepTrace(const std::vector<std::pair<int, int>>& stepStartsUs) {
     std::string json = R"([{"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "Python"}})";
@@ -141,7 +134,7 @@ TEST_CASE("merged ranks keep each rank's processes in a group of its own, with n
 }
 
 TEST_CASE("ranks are aligned on the first step they share, on a chosen step, or left on their clocks") {
-    const fs::path dir = TempDir("ranks_align");
+    const fs::path dir = test::TempDir("ranks_align");
     Write(dir / "a.json", StepTrace({{1, 1000}, {2, 2100}}));
     Write(dir / "b.json", StepTrace({{1, 5000}, {2, 6000}, {3, 7000}}));
     const std::vector<std::string> paths = {(dir / "a.json").string(), (dir / "b.json").string()};
@@ -190,7 +183,7 @@ TEST_CASE("ranks are aligned on the first step they share, on a chosen step, or 
 }
 
 TEST_CASE("a rank that cannot be read is left out with its message and the others still open") {
-    const fs::path dir = TempDir("ranks_failure");
+    const fs::path dir = test::TempDir("ranks_failure");
     Write(dir / "a.json", StepTrace({{1, 1000}}));
     const std::string missing = (dir / "missing.json").string();
     auto loaded = LoadRanksTimeline({(dir / "a.json").string(), missing}, {});
@@ -215,7 +208,7 @@ TEST_CASE("rank lists take ids and ranges and name what they cannot read") {
 }
 
 TEST_CASE("rank ids of a cluster folder become the paths of its rank folders") {
-    const fs::path dir = TempDir("ranks_cluster");
+    const fs::path dir = test::TempDir("ranks_cluster");
     ClusterOptions options;
     options.ranks = 4;
     options.steps = 2;
@@ -271,7 +264,7 @@ TEST_CASE("one rank merged alone is the model it was, flows, counters and refs i
 }
 
 TEST_CASE("a rank whose clock is 5 s ahead lines up to the nanosecond once aligned on a step") {
-    const fs::path dir = TempDir("ranks_offset");
+    const fs::path dir = test::TempDir("ranks_offset");
     GeneratorOptions options;
     options.events = 20000;
     options.seed = 3;

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 
@@ -19,6 +20,14 @@ std::unique_ptr<TraceModel> LoadJson(const std::string& json, const LoadOptions&
     auto result = LoadTraceText(TraceText::FromString(json), "test.json", options);
     REQUIRE_MESSAGE(result.ok(), (result.ok() ? "" : result.message()));
     return std::move(result.value());
+}
+
+std::filesystem::path TempDir(const std::string& name) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("tracelens_" + name + "_" + std::to_string(getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
 }
 
 std::string DumpModel(const TraceModel& model) {

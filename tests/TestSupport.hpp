@@ -1,5 +1,6 @@
 #pragma once
 // Helpers shared by the tests: loading from text and a canonical dump of a model.
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -22,6 +23,10 @@ std::string FixturesDir();
 // Runs a shell command and returns what it printed on standard output; 'status' gets pclose's
 // status (0 when it exited with 0).
 std::string RunCommand(const std::string& command, int* status);
+
+// A fresh, empty folder under the temporary folder for one test process (ctest may run several
+// at once): tracelens_<name>_<pid>.
+std::filesystem::path TempDir(const std::string& name);
 
 // Kept problem messages joined by '\n', each as "line:column: message".
 std::string ProblemText(const TraceModel& model);
