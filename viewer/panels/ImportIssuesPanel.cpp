@@ -12,6 +12,9 @@ void ImportIssuesPanel::DrawContents(const TraceModel& model) {
         ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1), "No import problems: every event loaded.");
     } else if (report.problemCount == 1) {
         ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1), "1 problem:");
+    } else if (!model.groups.empty()) {
+        ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1), "%llu problems, by rank; the first ones of each by place in its file:",
+                           static_cast<unsigned long long>(report.problemCount));
     } else {
         ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1), "%llu problems; the first %zu by place in the file:",
                            static_cast<unsigned long long>(report.problemCount), report.problems.size());

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <filesystem>
 
 #include "index/RowQuery.hpp"
 #include "stats/TraceSummary.hpp"
@@ -13,6 +12,7 @@
 #include "timeline/ValueFormat.hpp"
 
 namespace tracelens {
+
 void TimelineView::DrawGroupHeader(ImDrawList* draw, const Lane& lane, float laneY, bool hovered) {
     const uint32_t group = lane.process;
     const ProcessGroup& rank = m_model.groups[group];
@@ -45,8 +45,8 @@ void TimelineView::DrawGroupHeader(ImDrawList* draw, const Lane& lane, float lan
         ImGui::Text("%s · %s", rank.label.c_str(), rank.note.c_str());
         ImGui::TextDisabled("%s", rank.source.path.c_str());
         if (rank.shiftNs != 0)
-            ImGui::Text("its times are moved %s%s to line up with the first rank", rank.shiftNs > 0 ? "+" : "-",
-                        FormatDuration(rank.shiftNs > 0 ? rank.shiftNs : -rank.shiftNs).c_str());
+            ImGui::Text("its times are moved %s%s to line up with the rank that keeps its clock", rank.shiftNs > 0 ? "+" : "−",
+                        FormatDuration(std::abs(rank.shiftNs)).c_str());
         ImGui::Text("%llu events, %llu import problems", static_cast<unsigned long long>(rank.report.eventCount),
                     static_cast<unsigned long long>(rank.report.problemCount));
         ImGui::TextDisabled("click: fold or unfold · right-click: fold the other ranks");

@@ -65,6 +65,16 @@ void DrawRanksToolbar(Document& document, Workspace& workspace) {
     if (ImGui::SmallButton("Fold all")) document.timeline->SetGroupsCollapsed(true);
     ImGui::SameLine();
     if (ImGui::SmallButton("Unfold all")) document.timeline->SetGroupsCollapsed(false);
+    if (!ranks.failures.empty()) {
+        ImGui::SameLine(0, 16);
+        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.4f, 1), "%zu rank%s could not be read (hover)", ranks.failures.size(),
+                           ranks.failures.size() == 1 ? "" : "s");
+        if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            for (const std::string& failure : ranks.failures) ImGui::TextUnformatted(failure.c_str());
+            ImGui::EndTooltip();
+        }
+    }
 }
 
 void DrawToolbar(Document& document, Workspace& workspace) {
