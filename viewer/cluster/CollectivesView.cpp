@@ -173,8 +173,9 @@ void DrawCollectives(ViewContext& context) {
     }
     DrawCollectivePicker(document);
     const CollectiveKey& key = document.report.collectives[document.views.collective];
-    const std::vector<CollectiveOnRank> ranks = CollectiveAcrossRanks(document.cluster, key.step, key.name);
-    const int waitedFor = RankEveryoneWaitsFor(ranks);
+    const CollectiveCache& shown = document.CollectiveShown();
+    const std::vector<CollectiveOnRank>& ranks = shown.ranks;
+    const int waitedFor = shown.waitedFor;
     SectionTitle(("Step " + key.step + ", " + key.name + ": each rank's time in it").c_str());
     if (waitedFor >= 0) {
         const auto it = std::find_if(ranks.begin(), ranks.end(), [&](const CollectiveOnRank& r) { return r.rankId == waitedFor; });

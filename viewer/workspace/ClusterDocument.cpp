@@ -34,6 +34,15 @@ bool ClusterDocument::InGroup(int rankId) const {
     return std::binary_search(ranks.begin(), ranks.end(), rankId);
 }
 
+const CollectiveCache& ClusterDocument::CollectiveShown() {
+    if (collectiveCache.collective == views.collective) return collectiveCache;
+    const CollectiveKey& key = report.collectives[static_cast<size_t>(views.collective)];
+    collectiveCache.collective = views.collective;
+    collectiveCache.ranks = CollectiveAcrossRanks(cluster, key.step, key.name);
+    collectiveCache.waitedFor = RankEveryoneWaitsFor(collectiveCache.ranks);
+    return collectiveCache;
+}
+
 const StepTableCache& ClusterDocument::StepTableShown() {
     StepTableCache& cache = stepCache;
     if (cache.step == selection.step && cache.group == selection.group && cache.sortColumn == views.stepSortColumn &&

@@ -8,6 +8,7 @@
 
 #include "BackgroundJob.hpp"
 #include "cluster/Cluster.hpp"
+#include "cluster/ClusterCommunication.hpp"
 #include "cluster/ClusterReport.hpp"
 #include "cluster/MareyState.hpp"
 #include "cluster/MatrixGrid.hpp"
@@ -49,6 +50,14 @@ struct StepTableCache {
     std::vector<int> order;  // indexes into table.rows: the group's ranks in the shown order
 };
 
+// One collective on every rank, as Communication across ranks shows it (the cluster never
+// changes, so the chosen collective is its key).
+struct CollectiveCache {
+    int collective = -1;  // index into report.collectives; -1 before the first
+    std::vector<CollectiveOnRank> ranks;
+    int waitedFor = -1;   // RankEveryoneWaitsFor(ranks)
+};
+
 // The matrix as drawn: the links of the chosen operator, their slow links and the grid of the
 // chosen metric; rebuilt off the UI thread when the operator or the metric changes (a million
 // links take tens of milliseconds, more than a frame).
@@ -66,6 +75,7 @@ struct ClusterDocument {
     ClusterSelection selection;
     ClusterViewsState views;
     StepTableCache stepCache;
+    CollectiveCache collectiveCache;
     std::unique_ptr<MatrixCache> matrixCache;
     int matrixRequestedMetric = -1, matrixRequestedOp = -2;
     // Declared after what they read: destroyed (and so waited for) first.
@@ -83,6 +93,8 @@ struct ClusterDocument {
     // The step table of the chosen step and group, sorted as chosen. O(ranks log ranks) when
     // something changed, else O(1).
     const StepTableCache& StepTableShown();
+    // The chosen collective on every rank. O(ranks × collectives) when the choice changed, else O(1).
+    const CollectiveCache& CollectiveShown();
 
     // "cluster · 64 ranks · name of the folder".
     std::string Title() const;
