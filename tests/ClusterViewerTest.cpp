@@ -140,6 +140,15 @@ TEST_CASE("--ranks opens chosen ranks of a cluster in one timeline, one coloured
     std::remove(clock.png.c_str());
 }
 
+TEST_CASE("more than eight ranks open folded, each rank a band per process in its colour") {
+    const Run run = Viewer("--ranks 0-15 --step 3", "ranks-folded");
+    REQUIRE(run.status == 0);
+    CHECK(run.output.find("ranks 16 aligned 3 [rank 0 0]") != std::string::npos);
+    // Ranks 0 and 10 share the first colour: their bands and their headers' edges.
+    CHECK(CountColor(run.png, 77, 166, 242) > 4000);  // the header edges alone are about 400 px
+    std::remove(run.png.c_str());
+}
+
 TEST_CASE("--ranks takes the paths of rank folders, and names a rank id the cluster does not hold") {
     Run run;
     run.png = "/tmp/tracelens-cluster-" + std::to_string(::getpid()) + "-ranks-paths.png";

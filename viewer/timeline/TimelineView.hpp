@@ -127,8 +127,12 @@ private:
     void DrawHeader(ImDrawList* draw, const Lane& lane, float laneY);
     // The header of one rank of several: click folds it, right-click folds the others.
     void DrawGroupHeader(ImDrawList* draw, const Lane& lane, float laneY, bool hovered);
-    // A folded rank or process: how many of its threads are busy, per pixel, in its header.
+    // A folded rank or process: how busy its threads are, per pixel, in its header.
     void DrawFoldedSummary(BoxRenderer& boxes, const Lane& lane, float laneY);
+    // How many of the process's threads are busy at each pixel of the view (m_foldedBusy).
+    void CountBusyThreads(const Process& process);
+    // Those counts as boxes between 'top' and 'bottom': a profile, or a band of shades.
+    void DrawBusyRuns(BoxRenderer& boxes, const Rgba& color, float top, float bottom, bool profile);
     void DrawLabels(ImDrawList* draw);
     void DrawHoverTooltip();
     void DrawInstants(ImDrawList* draw, const Track& track, float laneY);
@@ -159,8 +163,9 @@ private:
     // Per-frame scratch, kept to avoid allocations.
     std::vector<VisibleItem> m_items;
     std::vector<CounterBucket> m_buckets;
-    std::vector<uint32_t> m_foldedTracks;  // DrawFoldedSummary: the threads folded
-    std::vector<int32_t> m_foldedBusy;     // and how many are busy per pixel
+    std::vector<uint32_t> m_foldedProcesses;  // DrawFoldedSummary: the processes of a folded rank
+    std::vector<int32_t> m_foldedBusy;     // CountBusyThreads: threads busy per pixel (+1 spare)
+    uint32_t m_foldedThreads = 0;          // and how many threads were counted
     struct PendingLabel {
         float x0, x1, y;
         StringId name;

@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 #include "index/RowQuery.hpp"
@@ -64,29 +65,22 @@ void TimelineView::DrawGroupHeader(ImDrawList* draw, const Lane& lane, float lan
     }
 }
 
-void TimelineView::DrawFoldedSummary(BoxRenderer& boxes, const Lane& lane, float laneY) {
-    // Per pixel, how many of the folded threads run a top-level slice: the level-of-detail query
-    // of each thread's first row, so a folded rank or process costs no more than one row per thread.
-    m_foldedTracks.clear();
-    const bool group = lane.kind == Lane::Kind::kGroupHeader;
-    auto addThreads = [&](const Process& process) {
-        for (const uint32_t t : process.tracks)
-            if (m_model.tracks[t].kind != TrackKind::kCounter && !m_model.tracks[t].rows.empty()) m_foldedTracks.push_back(t);
-    };
-    if (!group) addThreads(m_model.processes[lane.process]);
-    for (const Process& process : m_model.processes)
-        if (group && process.group == lane.process) addThreads(process);
-    if (m_foldedTracks.empty()) return;
-    const int width = std::max(1, static_cast<int>(m_canvas.x1 - m_canvas.x0));
+void TimelineView::CountBusyThreads(const Process& process) {
     // Each thread's busy pixel runs are added as +1 at their start and -1 past their end, then
-    // summed once: O(items + width) per thread, whatever the runs' widths.
+    // summed once: O(items + width) per thread, whatever the runs' widths. The level-of-detail
+    // query of each thread's first row: a folded process costs no more than one row per thread.
+    const int width = std::max(1, static_cast<int>(m_canvas.x1 - m_canvas.x0));
     m_foldedBusy.assign(static_cast<size_t>(width) + 1, 0);
+    m_foldedThreads = 0;
     const TimeNs viewStart = AbsoluteNs(m_state.viewStartNs);
     const TimeNs viewEnd = AbsoluteNs(m_state.viewEndNs) + 1;
     const TimeNs minVisibleNs = std::max<TimeNs>(1, static_cast<TimeNs>(1.0 / m_canvas.pxPerNs));
-    for (const uint32_t t : m_foldedTracks) {
+    for (const uint32_t t : process.tracks) {
+        const Track& track = m_model.tracks[t];
+        if (track.kind == TrackKind::kCounter || track.rows.empty()) continue;
+        ++m_foldedThreads;
         m_items.clear();
-        QueryVisible(m_model.tracks[t].rows[0], viewStart, viewEnd, minVisibleNs, m_items);
+        QueryVisible(track.rows[0], viewStart, viewEnd, minVisibleNs, m_items);
         int lastPixel = -1;  // a pixel counts each thread once
         for (const VisibleItem& item : m_items) {
             const int a = std::max({0, lastPixel + 1, static_cast<int>(ToX(static_cast<double>(item.startNs - m_model.firstNs)) - m_canvas.x0)});
@@ -98,21 +92,61 @@ void TimelineView::DrawFoldedSummary(BoxRenderer& boxes, const Lane& lane, float
         }
     }
     for (size_t x = 1; x < m_foldedBusy.size(); ++x) m_foldedBusy[x] += m_foldedBusy[x - 1];
-    // A profile: the busier the threads at a pixel, the taller the bar there.
-    const size_t threads = m_foldedTracks.size();
-    const uint32_t colorIndex = group ? lane.process : m_model.processes[lane.process].group;
-    const Rgba color = colorIndex == kNoGroup ? Rgba{0.45f, 0.62f, 0.85f, 1} : SeriesColor(colorIndex);
-    const float bottom = laneY + lane.height - 2, tallest = lane.height - 5;
-    auto height = [&](int x) {
+}
+
+void TimelineView::DrawBusyRuns(BoxRenderer& boxes, const Rgba& color, float top, float bottom, bool profile) {
+    // A profile grows with the share of threads busy; a band is drawn where any thread is, more
+    // opaque the more are. Runs of equal height or shade are one box each.
+    const int width = static_cast<int>(m_foldedBusy.size()) - 1;
+    const float threads = static_cast<float>(std::max<uint32_t>(1, m_foldedThreads));
+    constexpr int kShades = 4;
+    auto level = [&](int x) {
         const int32_t busy = m_foldedBusy[static_cast<size_t>(x)];
-        return busy <= 0 ? 0 : std::max(2, static_cast<int>(tallest * static_cast<float>(busy) / threads + 0.5f));
+        if (busy <= 0) return 0;
+        if (profile) return std::max(2, static_cast<int>((bottom - top) * static_cast<float>(busy) / threads + 0.5f));
+        return std::max(1, static_cast<int>(std::ceil(kShades * static_cast<float>(busy) / threads)));  // all busy: opaque
     };
     for (int x = 0; x < width;) {
-        const int h = height(x);
+        const int value = level(x);
         int end = x + 1;
-        while (end < width && height(end) == h) ++end;
-        if (h > 0) boxes.Add({m_canvas.x0 + x, bottom - h, m_canvas.x0 + end, bottom, color.r, color.g, color.b, 0.8f, 0.0f});
+        while (end < width && level(end) == value) ++end;
+        if (value > 0) {
+            const float y0 = profile ? bottom - static_cast<float>(value) : top;
+            const float alpha = profile ? 0.8f : 0.45f + 0.55f * static_cast<float>(value) / kShades;
+            boxes.Add({m_canvas.x0 + x, y0, m_canvas.x0 + end, bottom, color.r, color.g, color.b, alpha, 0.0f});
+        }
         x = end;
+    }
+}
+
+void TimelineView::DrawFoldedSummary(BoxRenderer& boxes, const Lane& lane, float laneY) {
+    const float top = laneY + 3, bottom = laneY + lane.height - 2;
+    if (lane.kind == Lane::Kind::kProcessHeader) {
+        // A folded process: the share of its threads busy, as a profile.
+        const Process& process = m_model.processes[lane.process];
+        const Rgba color = process.group == kNoGroup ? Rgba{0.45f, 0.62f, 0.85f, 1} : SeriesColor(process.group);
+        CountBusyThreads(process);
+        if (m_foldedThreads > 0) DrawBusyRuns(boxes, color, top, bottom, true);
+        return;
+    }
+    // A folded rank: a thin band per process with threads, in their order, so that a rank's
+    // device, communication and host activity stay apart (computing longer, waiting less).
+    m_foldedProcesses.clear();  // the group's processes with threads
+    for (uint32_t p = 0; p < m_model.processes.size(); ++p) {
+        const Process& process = m_model.processes[p];
+        if (process.group != lane.process) continue;
+        const bool threads = std::any_of(process.tracks.begin(), process.tracks.end(), [&](uint32_t t) {
+            return m_model.tracks[t].kind != TrackKind::kCounter && !m_model.tracks[t].rows.empty();
+        });
+        if (threads) m_foldedProcesses.push_back(p);
+    }
+    if (m_foldedProcesses.empty()) return;
+    const Rgba color = SeriesColor(lane.process);
+    const float band = (bottom - top) / static_cast<float>(m_foldedProcesses.size());
+    for (size_t i = 0; i < m_foldedProcesses.size(); ++i) {
+        CountBusyThreads(m_model.processes[m_foldedProcesses[i]]);
+        const float y0 = top + band * static_cast<float>(i);
+        DrawBusyRuns(boxes, color, y0, std::max(y0 + 1.0f, y0 + band - (band >= 3 ? 1.0f : 0.0f)), false);
     }
 }
 
