@@ -448,7 +448,9 @@ int App::Run(const ViewerOptions& options) {
         ReleaseHeldKeys(m_window);
         const FrameNeed need = NextFrameNeed();
         if (need == FrameNeed::kSoon) {
+            const int eventsBefore = g_windowEvents;
             glfwWaitEventsTimeout(kProgressFrameSeconds);
+            if (g_windowEvents != eventsBefore) m_framesAfterInput = kFramesAfterInput;  // input settles at full rate
         } else if (scripted || need == FrameNeed::kNow) {
             glfwPollEvents();
         } else {
