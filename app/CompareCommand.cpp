@@ -8,12 +8,12 @@
 
 #include "stats/Comparison.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 void Usage() {
     std::fprintf(stderr,
-                 "usage: tracelens stats --compare A B [--json] [--top N] [--align step:N | operator:NAME[#K] | start]\n"
+                 "usage: marey stats --compare A B [--json] [--top N] [--align step:N | operator:NAME[#K] | start]\n"
                  "                       [--step N[:M]]\n"
                  "  A, B      traces, rank folders or kernel_details.csv files\n"
                  "  --align   align B's clock on A's at step N, at the K-th run (from 1) of operator NAME, or at\n"
@@ -86,11 +86,11 @@ int RunCompareCommand(int argc, char** argv) {
         }
     }
     const Comparison comparison = CompareRanks(pair.a.value(), pair.b.value(), options);
-    if (!comparison.note.empty()) std::fprintf(stderr, "tracelens: %s\n", comparison.note.c_str());
+    if (!comparison.note.empty()) std::fprintf(stderr, "marey: %s\n", comparison.note.c_str());
     const std::string text = json ? TraceDiffToJson(comparison.a, comparison.b, comparison.diff)
                                   : TraceDiffToText(comparison.a, comparison.b, comparison.diff, top);
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
 }
 
-}  // namespace tracelens
+}  // namespace marey

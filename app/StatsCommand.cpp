@@ -19,7 +19,7 @@
 #include "stats/RankAnalysis.hpp"
 #include "stats/TraceSummary.hpp"
 
-namespace tracelens {
+namespace marey {
 
 int RunStatsCommand(int argc, char** argv) {
     if (argc >= 3 && std::strcmp(argv[2], "--compare") == 0) return RunCompareCommand(argc, argv);
@@ -39,7 +39,7 @@ int RunStatsCommand(int argc, char** argv) {
         }
     }
     if (path.empty()) {
-        std::fprintf(stderr, "usage: tracelens stats PATH [--json] [--top N]\n       tracelens stats --compare A B [--json]\n");
+        std::fprintf(stderr, "usage: marey stats PATH [--json] [--top N]\n       marey stats --compare A B [--json]\n");
         return 2;
     }
     // A cluster folder: the cluster's summary, under its own key.
@@ -88,4 +88,4 @@ int RunStatsCommand(int argc, char** argv) {
     return 0;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -10,7 +10,7 @@
 #include "cluster/ClusterFolder.hpp"
 #include "cluster/ClusterRankFile.hpp"
 
-namespace tracelens {
+namespace marey {
 
 int RunSummarizeCommand(int argc, char** argv) {
     std::vector<std::string> folders;
@@ -21,7 +21,7 @@ int RunSummarizeCommand(int argc, char** argv) {
         else folders.clear(), i = argc;
     }
     if (folders.empty()) {
-        std::fprintf(stderr, "usage: tracelens summarize RANK_DIR... [--out DIR]\n"
+        std::fprintf(stderr, "usage: marey summarize RANK_DIR... [--out DIR]\n"
                              "  writes DIR/rank_summary_<rank>.json for each rank folder (DIR defaults to .);\n"
                              "  a folder of these files opens as a cluster\n");
         return 2;
@@ -64,4 +64,4 @@ int RunSummarizeCommand(int argc, char** argv) {
     return exitCode;
 }
 
-}  // namespace tracelens
+}  // namespace marey

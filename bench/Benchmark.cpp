@@ -1,11 +1,11 @@
-// tracelens-bench: load, index and query speed and memory on generated Ascend-like traces.
+// marey-bench: load, index and query speed and memory on generated Ascend-like traces.
 //
-//   tracelens-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] [--threads T] [--keep] [--compare]
+//   marey-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] [--threads T] [--keep] [--compare]
 //
 // For each size it writes a trace with the project's generator, then, each in a fresh child
 // process so that peak memory is its own and with the file just read into the page cache: a
 // bare single-threaded simdjson On-Demand walk over the file (every field of every event
-// touched), and tracelens's load + index. It prints both
+// touched), and marey's load + index. It prints both
 // times and their ratio, throughput, peak resident memory and bytes per event beyond the mapped
 // file, and viewport query times for random windows from the whole trace down to 1 µs.
 // With --compare it writes a comparison pair of each size instead and times loading both one
@@ -44,7 +44,7 @@
 #include "load/TraceText.hpp"
 #include "stats/Comparison.hpp"
 
-using namespace tracelens;
+using namespace marey;
 namespace ondemand = simdjson::ondemand;
 
 namespace {
@@ -255,8 +255,8 @@ int RunCompareBenchmark(const std::vector<uint64_t>& sizes, const std::string& d
         GeneratorOptions options;
         options.events = size;
         options.seed = 42;
-        const std::string pathA = dir + "/tracelens-bench-compare-" + std::to_string(size) + "-a.json";
-        const std::string pathB = dir + "/tracelens-bench-compare-" + std::to_string(size) + "-b.json";
+        const std::string pathA = dir + "/marey-bench-compare-" + std::to_string(size) + "-a.json";
+        const std::string pathB = dir + "/marey-bench-compare-" + std::to_string(size) + "-b.json";
         if (!WriteTrace(pathA, ComparisonSideA(options)) || !WriteTrace(pathB, ComparisonSideB(options))) return 1;
         CompareMeasure best;
         best.sequentialSeconds = best.pairSeconds = best.diffSeconds = 1e30;
@@ -328,7 +328,7 @@ int RunClusterBenchmark(const std::vector<uint64_t>& sizes, uint32_t steps, cons
         options.steps = steps;
         options.slowRank = static_cast<int>(size * 2 / 3);
         options.slowLinkSrc = static_cast<int>(size / 3), options.slowLinkDst = static_cast<int>(size / 3 + 1);
-        const std::string path = dir + "/tracelens-bench-cluster-" + std::to_string(size) + "x" + std::to_string(steps);
+        const std::string path = dir + "/marey-bench-cluster-" + std::to_string(size) + "x" + std::to_string(steps);
         struct stat info {};
         if (stat(path.c_str(), &info) != 0) {
             std::string error;
@@ -347,12 +347,12 @@ int RunClusterBenchmark(const std::vector<uint64_t>& sizes, uint32_t steps, cons
         }
         std::printf("\ncluster of %u ranks x %u steps, %.1f MB of rank files (%s)\n", best.ranks, best.steps,
                     static_cast<double>(bytes) / 1e6, path.c_str());
-        std::printf("  tracelens: read every rank's summary : %8.3f s\n", best.loadSeconds);
-        std::printf("  tracelens: every cluster view's data  : %8.3f s  (%u slow rank, %u slow link, %llu links)\n",
+        std::printf("  marey: read every rank's summary : %8.3f s\n", best.loadSeconds);
+        std::printf("  marey: every cluster view's data  : %8.3f s  (%u slow rank, %u slow link, %llu links)\n",
                     best.reportSeconds, best.slowRanks, best.slowLinks, static_cast<unsigned long long>(best.links));
-        std::printf("  tracelens: open to the cluster views  : %8.3f s, peak resident %.1f MB\n", best.loadSeconds + best.reportSeconds,
+        std::printf("  marey: open to the cluster views  : %8.3f s, peak resident %.1f MB\n", best.loadSeconds + best.reportSeconds,
                     static_cast<double>(best.peakBytes) / 1e6);
-        const std::string script = std::string(TRACELENS_SOURCE_DIR) + "/bench/cluster_read.py";
+        const std::string script = std::string(MAREY_SOURCE_DIR) + "/bench/cluster_read.py";
         ReadTreeIntoPageCache(path);
         std::FILE* python = popen(("python3 " + script + " " + path + " 2>&1").c_str(), "r");
         char line[512] = {};
@@ -362,7 +362,7 @@ int RunClusterBenchmark(const std::vector<uint64_t>& sizes, uint32_t steps, cons
                          std::sscanf(std::strstr(line, "seconds") ? std::strstr(line, "seconds") : "", "seconds %lf peak_kb %llu", &seconds, &peakKb) == 2;
         if (python) pclose(python);
         if (ran)
-            std::printf("  Python csv + json, one process       : %8.3f s, peak resident %.1f MB  (%.1fx the time of tracelens)\n", seconds,
+            std::printf("  Python csv + json, one process       : %8.3f s, peak resident %.1f MB  (%.1fx the time of marey)\n", seconds,
                         static_cast<double>(peakKb) / 1e3, seconds / (best.loadSeconds + best.reportSeconds));
         else
             std::printf("  Python comparison not run: %s\n", line[0] ? line : "python3 not found");
@@ -421,20 +421,20 @@ int main(int argc, char** argv) {
         } else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) {
             steps = static_cast<uint32_t>(std::max(1, std::atoi(argv[++i])));
         } else {
-            std::fprintf(stderr, "usage: tracelens-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] [--threads T] [--keep] [--compare]\n"
-                                 "       tracelens-bench --cluster RANKS[,RANKS...] [--steps S] [--dir DIR] [--repeat N] [--keep]\n");
+            std::fprintf(stderr, "usage: marey-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] [--threads T] [--keep] [--compare]\n"
+                                 "       marey-bench --cluster RANKS[,RANKS...] [--steps S] [--dir DIR] [--repeat N] [--keep]\n");
             return 2;
         }
     }
-#define TRACELENS_TEXT(x) #x
-#define TRACELENS_EXPAND_TEXT(x) TRACELENS_TEXT(x)
-    std::printf("tracelens-bench: %ld cores, best of %d runs, simdjson %s, On-Demand compiled for %s\n",
-                sysconf(_SC_NPROCESSORS_ONLN), repeat, TRACELENS_EXPAND_TEXT(SIMDJSON_VERSION),
-                TRACELENS_EXPAND_TEXT(SIMDJSON_BUILTIN_IMPLEMENTATION));
+#define MAREY_TEXT(x) #x
+#define MAREY_EXPAND_TEXT(x) MAREY_TEXT(x)
+    std::printf("marey-bench: %ld cores, best of %d runs, simdjson %s, On-Demand compiled for %s\n",
+                sysconf(_SC_NPROCESSORS_ONLN), repeat, MAREY_EXPAND_TEXT(SIMDJSON_VERSION),
+                MAREY_EXPAND_TEXT(SIMDJSON_BUILTIN_IMPLEMENTATION));
     if (compare) return RunCompareBenchmark(sizes, dir, repeat, keep);
     if (cluster) return RunClusterBenchmark(sizes, steps, dir, repeat, threads, keep);
     for (const uint64_t size : sizes) {
-        const std::string path = dir + "/tracelens-bench-" + std::to_string(size) + ".json";
+        const std::string path = dir + "/marey-bench-" + std::to_string(size) + ".json";
         GeneratorOptions options;
         options.events = size;
         options.seed = 42;
@@ -463,7 +463,7 @@ int main(int argc, char** argv) {
         const double extraBytes = static_cast<double>(load.peakBytes) - static_cast<double>(load.baseBytes) - static_cast<double>(info.st_size);
         std::printf("\n%llu events, %.1f MB (%s)\n", static_cast<unsigned long long>(load.items), megabytes, path.c_str());
         std::printf("  bare simdjson walk, 1 thread : %8.3f s  %8.1f MB/s\n", walk.seconds, megabytes / walk.seconds);
-        std::printf("  tracelens load + index       : %8.3f s  %8.1f MB/s  %6.2f M events/s  ratio to walk %.2f\n",
+        std::printf("  marey load + index           : %8.3f s  %8.1f MB/s  %6.2f M events/s  ratio to walk %.2f\n",
                     load.seconds, megabytes / load.seconds, static_cast<double>(load.items) / load.seconds / 1e6,
                     load.seconds / walk.seconds);
         std::printf("  peak resident                : %8.1f MB  (%.1f bytes/event beyond the %.1f MB file)\n",

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Reads a cluster folder's per-rank summary files the way the Python profiling tools do (csv and
-json from the standard library, one rank after another) and derives what tracelens's cluster views
+json from the standard library, one rank after another) and derives what marey's cluster views
 start from: per-rank step phases averaged over steps, communication time per rank, the links of
 the matrix summed per (source, destination), and operator time per type. Prints the time taken and
-the peak resident memory, for tracelens-bench --cluster to compare with.
+the peak resident memory, for marey-bench --cluster to compare with.
 
     python3 bench/cluster_read.py CLUSTER_DIR
 """

@@ -5,8 +5,8 @@
 #include "TestSupport.hpp"
 #include "stats/TraceSummary.hpp"
 
-using namespace tracelens;
-using namespace tracelens::test;
+using namespace marey;
+using namespace marey::test;
 
 TEST_CASE("a phase longer than one character is read by its first character, with one problem line") {
     auto model = LoadJson(R"([{"ph": "XXX", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}])");

@@ -22,7 +22,7 @@
 #include "cluster/ClusterRankFile.hpp"
 #include "cluster/ClusterSteps.hpp"
 
-using namespace tracelens;
+using namespace marey;
 namespace fs = std::filesystem;
 
 namespace {
@@ -309,7 +309,7 @@ TEST_CASE("stats CLUSTER --json has the documented cluster key") {
     std::string error;
     REQUIRE(WriteCluster(options, dir.string(), &error));
     int status = -1;
-    const std::string json = test::RunCommand(std::string(TRACELENS_BINARY) + " stats " + dir.string() + " --json", &status);
+    const std::string json = test::RunCommand(std::string(MAREY_BINARY) + " stats " + dir.string() + " --json", &status);
     REQUIRE(status == 0);
     simdjson::dom::parser parser;
     simdjson::dom::element root;

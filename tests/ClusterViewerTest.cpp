@@ -19,10 +19,10 @@ namespace fs = std::filesystem;
 
 const fs::path& Cluster() {
     static const fs::path root = [] {
-        const fs::path dir = fs::temp_directory_path() / ("tracelens_cluster_viewer_" + std::to_string(::getpid()));
+        const fs::path dir = fs::temp_directory_path() / ("marey_cluster_viewer_" + std::to_string(::getpid()));
         fs::remove_all(dir);
         const std::string command =
-            std::string(TRACELENS_GEN) + " --cluster " + dir.string() + " --ranks 16 --steps 5 --slow-rank 11 --slow-link 3-4 2>/dev/null";
+            std::string(MAREY_GEN) + " --cluster " + dir.string() + " --ranks 16 --steps 5 --slow-rank 11 --slow-link 3-4 2>/dev/null";
         REQUIRE(std::system(command.c_str()) == 0);
         return dir;
     }();
@@ -37,10 +37,10 @@ struct Run {
 
 Run Viewer(const std::string& arguments, const std::string& name) {
     Run run;
-    run.png = "/tmp/tracelens-cluster-" + std::to_string(::getpid()) + "-" + name + ".png";
-    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(TRACELENS_BINARY) + " " +
+    run.png = "/tmp/marey-cluster-" + std::to_string(::getpid()) + "-" + name + ".png";
+    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(MAREY_BINARY) + " " +
                                 Cluster().string() + " --size 1600x900 --screenshot " + run.png + " " + arguments + " 2>&1";
-    run.output = tracelens::test::RunCommand(command, &run.status);
+    run.output = marey::test::RunCommand(command, &run.status);
     return run;
 }
 
@@ -94,12 +94,12 @@ TEST_CASE("a selected rank opens as a document with Enter, and C compares it wit
 }
 
 TEST_CASE("the real 16-rank cluster_analysis_output opens to the step trace") {
-    const std::string fixtures = tracelens::test::FixturesDir();
+    const std::string fixtures = marey::test::FixturesDir();
     if (fixtures.empty()) return;
-    const std::string png = "/tmp/tracelens-cluster-" + std::to_string(::getpid()) + "-real.png";
+    const std::string png = "/tmp/marey-cluster-" + std::to_string(::getpid()) + "-real.png";
     int status = -1;
-    const std::string output = tracelens::test::RunCommand(
-        "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(TRACELENS_BINARY) + " " + fixtures +
+    const std::string output = marey::test::RunCommand(
+        "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(MAREY_BINARY) + " " + fixtures +
             "/msinsight/server/src/test/test_data/cluster_analysis_output --size 1600x900 --screenshot " + png + " 2>&1",
         &status);
     CHECK(status == 0);
@@ -151,8 +151,8 @@ TEST_CASE("more than eight ranks open folded, each rank a band per process in it
 
 TEST_CASE("--ranks takes the paths of rank folders, and names a rank id the cluster does not hold") {
     Run run;
-    run.png = "/tmp/tracelens-cluster-" + std::to_string(::getpid()) + "-ranks-paths.png";
-    run.output = tracelens::test::RunCommand("xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(TRACELENS_BINARY) +
+    run.png = "/tmp/marey-cluster-" + std::to_string(::getpid()) + "-ranks-paths.png";
+    run.output = marey::test::RunCommand("xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(MAREY_BINARY) +
                                                  " --ranks " + (Cluster() / "rank_5_ascend_pt").string() + " " +
                                                  (Cluster() / "rank_6_ascend_pt").string() + " --size 1600x900 --screenshot " +
                                                  run.png + " 2>&1",

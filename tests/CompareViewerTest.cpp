@@ -23,9 +23,9 @@ struct CompareRun {
 
 const fs::path& Pair() {
     static const fs::path root = [] {
-        const fs::path dir = fs::temp_directory_path() / ("tracelens_compare_viewer_" + std::to_string(::getpid()));
+        const fs::path dir = fs::temp_directory_path() / ("marey_compare_viewer_" + std::to_string(::getpid()));
         fs::remove_all(dir);
-        const std::string command = std::string(TRACELENS_GEN) + " --events 30000 --compare-pair " + dir.string() + " 2>/dev/null";
+        const std::string command = std::string(MAREY_GEN) + " --events 30000 --compare-pair " + dir.string() + " 2>/dev/null";
         REQUIRE(std::system(command.c_str()) == 0);
         return dir;
     }();
@@ -33,12 +33,12 @@ const fs::path& Pair() {
 }
 
 CompareRun Compare(const std::string& arguments) {
-    const std::string png = "/tmp/tracelens-compare-" + std::to_string(::getpid()) + ".png";
-    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(TRACELENS_BINARY) + " --compare " +
+    const std::string png = "/tmp/marey-compare-" + std::to_string(::getpid()) + ".png";
+    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(MAREY_BINARY) + " --compare " +
                                 (Pair() / "a").string() + " " + (Pair() / "b").string() + " --screenshot " + png +
                                 " --size 1600x900 " + arguments + " 2>&1";
     CompareRun run;
-    run.output = tracelens::test::RunCommand(command, &run.status);
+    run.output = marey::test::RunCommand(command, &run.status);
     const size_t at = run.output.find("view ");
     run.parsed = at != std::string::npos &&
                  std::sscanf(run.output.c_str() + at, "view %lld %lld\nview_b %lld %lld\noffset %lld", &run.startA, &run.endA,
@@ -91,8 +91,8 @@ TEST_CASE("with sync off (L) the keys move only the half they belong to (Tab swi
 }
 
 TEST_CASE("the diff view draws its tables with the differences in colour") {
-    const std::string png = "/tmp/tracelens-diff-" + std::to_string(::getpid()) + ".png";
-    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(TRACELENS_BINARY) + " --compare " +
+    const std::string png = "/tmp/marey-diff-" + std::to_string(::getpid()) + ".png";
+    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(MAREY_BINARY) + " --compare " +
                                 (Pair() / "a").string() + " " + (Pair() / "b").string() + " --screenshot " + png +
                                 " --size 1600x900 --view compare 2>&1";
     REQUIRE(std::system(command.c_str()) == 0);

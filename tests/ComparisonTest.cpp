@@ -14,7 +14,7 @@
 #include "TraceGenerator.hpp"
 #include "stats/Comparison.hpp"
 
-using namespace tracelens;
+using namespace marey;
 namespace fs = std::filesystem;
 
 namespace {
@@ -22,7 +22,7 @@ namespace {
 // A generated comparison pair (A and B rank folders), written once per test binary.
 const fs::path& GeneratedPair() {
     static const fs::path root = [] {
-        const fs::path dir = fs::temp_directory_path() / "tracelens_compare_pair_test";
+        const fs::path dir = fs::temp_directory_path() / "marey_compare_pair_test";
         fs::remove_all(dir);
         fs::create_directories(dir);
         GeneratorOptions options;
@@ -196,7 +196,7 @@ TEST_CASE("one step of A compared with one step of B counts only that step's ope
 }
 
 TEST_CASE("two traces without steps or rank folders are aligned on their starts and compared by slice names") {
-    const fs::path dir = fs::temp_directory_path() / "tracelens_compare_plain";
+    const fs::path dir = fs::temp_directory_path() / "marey_compare_plain";
     fs::create_directories(dir);
     const std::string a = R"([{"ph":"X","name":"gemm","pid":1,"tid":1,"ts":10,"dur":5},{"ph":"X","name":"gemm","pid":1,"tid":1,"ts":20,"dur":5}])";
     const std::string b = R"([{"ph":"X","name":"gemm","pid":1,"tid":1,"ts":1000010,"dur":9},{"ph":"X","name":"relu","pid":1,"tid":1,"ts":1000030,"dur":1}])";
@@ -222,7 +222,7 @@ TEST_CASE("two traces without steps or rank folders are aligned on their starts 
 }
 
 TEST_CASE("stats --compare --json writes the documented keys") {
-    const std::string command = std::string(TRACELENS_BINARY) + " stats --compare " + (GeneratedPair() / "a").string() +
+    const std::string command = std::string(MAREY_BINARY) + " stats --compare " + (GeneratedPair() / "a").string() +
                                 " " + (GeneratedPair() / "b").string() + " --json";
     int status = -1;
     const std::string json = test::RunCommand(command, &status);

@@ -4,7 +4,7 @@
 
 #include "core/DigitRun.hpp"
 
-using namespace tracelens;
+using namespace marey;
 
 TEST_CASE("a digit run is counted and valued like digit by digit, up to 16 digits") {
     uint64_t state = 99;

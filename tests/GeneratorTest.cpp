@@ -8,8 +8,8 @@
 #include "TestSupport.hpp"
 #include "TraceGenerator.hpp"
 
-using namespace tracelens;
-using namespace tracelens::test;
+using namespace marey;
+using namespace marey::test;
 
 namespace {
 
@@ -56,18 +56,18 @@ TEST_CASE("generated traces are deterministic and load to what the generator wro
     for (const Track& track : model->tracks) CHECK(track.overlapSliceCount == 0);
 }
 
-TEST_CASE("tracelens stats --json prints the documented keys") {
+TEST_CASE("marey stats --json prints the documented keys") {
     GeneratorOptions options;
     options.events = 3000;
     GeneratorReport report;
-    const std::string path = "/tmp/tracelens-stats-test-" + std::to_string(::getpid()) + ".json";
+    const std::string path = "/tmp/marey-stats-test-" + std::to_string(::getpid()) + ".json";
     {
         std::FILE* file = std::fopen(path.c_str(), "wb");
         REQUIRE(file != nullptr);
         report = GenerateTrace(options, file);
         std::fclose(file);
     }
-    const std::string json = Run(std::string(TRACELENS_BINARY) + " stats " + path + " --json");
+    const std::string json = Run(std::string(MAREY_BINARY) + " stats " + path + " --json");
     std::remove(path.c_str());
     simdjson::dom::parser parser;
     simdjson::dom::element root;

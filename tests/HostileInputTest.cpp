@@ -12,13 +12,13 @@
 #include "TestSupport.hpp"
 #include "load/TracePath.hpp"
 
-using namespace tracelens;
-using namespace tracelens::test;
+using namespace marey;
+using namespace marey::test;
 
 namespace {
 
 std::string TempDir() {
-    const std::string dir = "/tmp/tracelens-hostile-" + std::to_string(::getpid());
+    const std::string dir = "/tmp/marey-hostile-" + std::to_string(::getpid());
     mkdir(dir.c_str(), 0755);
     return dir;
 }
@@ -134,10 +134,10 @@ TEST_CASE("a file without read permission gives the system's reason") {
     } else {
         // Root reads any file: run the real binary as nobody instead.
         const std::string asNobody = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
-        if (std::system((asNobody + "test -x " + std::string(TRACELENS_BINARY) + " 2>/dev/null").c_str()) != 0) {
-            MESSAGE("skipped: as root, and user nobody cannot run " << TRACELENS_BINARY);
+        if (std::system((asNobody + "test -x " + std::string(MAREY_BINARY) + " 2>/dev/null").c_str()) != 0) {
+            MESSAGE("skipped: as root, and user nobody cannot run " << MAREY_BINARY);
         } else {
-            std::FILE* pipe = popen((asNobody + TRACELENS_BINARY + " stats " + path + " 2>&1").c_str(), "r");
+            std::FILE* pipe = popen((asNobody + MAREY_BINARY + " stats " + path + " 2>&1").c_str(), "r");
             REQUIRE(pipe);
             std::string out;
             char buffer[4096];

@@ -6,7 +6,7 @@
 #include "load/JsonScan.hpp"
 #include "load/JsonString.hpp"
 
-using namespace tracelens;
+using namespace marey;
 
 TEST_CASE("skipping a value honours strings, escapes and any nesting depth") {
     const std::string text = R"({"a": "}\"]", "b": [1, {"c": "\\"}], "d": {}} tail)";

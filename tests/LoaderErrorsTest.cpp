@@ -5,8 +5,8 @@
 
 #include "TestSupport.hpp"
 
-using namespace tracelens;
-using namespace tracelens::test;
+using namespace marey;
+using namespace marey::test;
 
 TEST_CASE("a truncated file keeps every complete event and says where it stopped") {
     const std::string full = R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1},
@@ -91,7 +91,7 @@ TEST_CASE("what is not a trace ends the load with a message and its place") {
 }
 
 TEST_CASE("gzip files load, also when their size is a page multiple or they are cut short") {
-    const std::string dir = "/tmp/tracelens-test-gz-" + std::to_string(::getpid());
+    const std::string dir = "/tmp/marey-test-gz-" + std::to_string(::getpid());
     const std::string json = R"([{"ph": "X", "name": "zipped", "pid": 1, "tid": 1, "ts": 1, "dur": 1}])";
     std::string command = "mkdir -p " + dir + " && printf '%s' '" + json + "' > " + dir + "/t.json && gzip -kf " + dir + "/t.json";
     REQUIRE(std::system(command.c_str()) == 0);

@@ -4,8 +4,8 @@
 
 #include "TestSupport.hpp"
 
-using namespace tracelens;
-using namespace tracelens::test;
+using namespace marey;
+using namespace marey::test;
 
 namespace {
 

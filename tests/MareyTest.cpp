@@ -15,7 +15,7 @@
 #include "cluster/Cluster.hpp"
 #include "marey/Marey.hpp"
 
-using namespace tracelens;
+using namespace marey;
 namespace fs = std::filesystem;
 
 namespace {
@@ -28,7 +28,7 @@ struct Generated {
 
 std::unique_ptr<Generated> Generate(const std::string& name, const ClusterOptions& options) {
     auto generated = std::make_unique<Generated>();
-    generated->dir = fs::temp_directory_path() / ("tracelens_marey_" + name + "_" + std::to_string(getpid()));
+    generated->dir = fs::temp_directory_path() / ("marey_marey_" + name + "_" + std::to_string(getpid()));
     fs::remove_all(generated->dir);
     std::string error;
     REQUIRE_MESSAGE(WriteCluster(options, generated->dir.string(), &error), error);

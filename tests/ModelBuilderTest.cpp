@@ -7,7 +7,7 @@
 
 #include "model/ModelBuilder.hpp"
 
-using namespace tracelens;
+using namespace marey;
 
 namespace {
 

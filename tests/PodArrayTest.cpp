@@ -6,7 +6,7 @@
 
 #include "core/PodArray.hpp"
 
-using tracelens::PodArray;
+using marey::PodArray;
 
 namespace {
 

@@ -3,8 +3,8 @@
 #include "TestSupport.hpp"
 #include "index/RangeStats.hpp"
 
-using namespace tracelens;
-using namespace tracelens::test;
+using namespace marey;
+using namespace marey::test;
 
 TEST_CASE("range statistics count, total, self time and extremes per name") {
     auto model = LoadJson(R"([

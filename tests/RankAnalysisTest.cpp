@@ -18,8 +18,8 @@
 #include "stats/FuzzyMatch.hpp"
 #include "stats/RankAnalysis.hpp"
 
-using namespace tracelens;
-using namespace tracelens::test;
+using namespace marey;
+using namespace marey::test;
 
 namespace {
 
@@ -35,7 +35,7 @@ std::string Padded(std::string text) {
 
 // A generated rank folder (trace and every side file) in a fresh temporary folder.
 fs::path GeneratedRank(uint32_t rank, uint64_t events) {
-    const fs::path root = fs::temp_directory_path() / ("tracelens_rank_test_" + std::to_string(rank) + "_" + std::to_string(events));
+    const fs::path root = fs::temp_directory_path() / ("marey_rank_test_" + std::to_string(rank) + "_" + std::to_string(events));
     fs::remove_all(root);
     fs::create_directories(root / "ASCEND_PROFILER_OUTPUT");
     std::ofstream(root / ("profiler_info_" + std::to_string(rank) + ".json"))
@@ -349,7 +349,7 @@ TEST_CASE("a rank folder without trace_view.json opens its kernel_details.csv, a
 }
 
 TEST_CASE("the profiler's SQLite export is refused with what to record instead") {
-    const fs::path root = fs::temp_directory_path() / "tracelens_db_only";
+    const fs::path root = fs::temp_directory_path() / "marey_db_only";
     fs::remove_all(root);
     fs::create_directories(root / "ASCEND_PROFILER_OUTPUT");
     std::ofstream(root / "ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db") << "SQLite format 3";
@@ -405,9 +405,9 @@ TEST_CASE("real rank folders: the overview matches step_trace_time.csv and op_st
     CHECK(analysis.overview.source == "kernel_details.csv (computed from the tasks)");
 }
 
-TEST_CASE("tracelens stats DIR --json adds the rank's summaries") {
+TEST_CASE("marey stats DIR --json adds the rank's summaries") {
     const fs::path root = GeneratedRank(2, 5000);
-    const std::string command = std::string(TRACELENS_BINARY) + " stats " + root.string() + " --json";
+    const std::string command = std::string(MAREY_BINARY) + " stats " + root.string() + " --json";
     int status = -1;
     const std::string out = test::RunCommand(command, &status);
     CHECK(status == 0);

@@ -16,7 +16,7 @@
 #include "model/MergeRankModels.hpp"
 #include "stats/RanksTimeline.hpp"
 
-using namespace tracelens;
+using namespace marey;
 namespace fs = std::filesystem;
 
 namespace {

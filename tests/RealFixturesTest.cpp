@@ -3,8 +3,8 @@
 #include "TestSupport.hpp"
 #include "stats/TraceSummary.hpp"
 
-using namespace tracelens;
-using namespace tracelens::test;
+using namespace marey;
+using namespace marey::test;
 
 namespace {
 

@@ -20,13 +20,13 @@
 
 #include <simdjson.h>
 
-using namespace tracelens;
-using namespace tracelens::test;
+using namespace marey;
+using namespace marey::test;
 
 TEST_CASE("regression and seed inputs load the same on one and two threads, without crashing") {
     size_t replayed = 0;
     for (const char* folder : {"regressions", "corpus/json", "corpus/csv"}) {
-        for (const auto& entry : std::filesystem::directory_iterator(std::string(TRACELENS_TESTS_DIR) + "/" + folder)) {
+        for (const auto& entry : std::filesystem::directory_iterator(std::string(MAREY_TESTS_DIR) + "/" + folder)) {
             if (!entry.is_regular_file() || entry.path().extension() == ".md") continue;
             std::ifstream in(entry.path(), std::ios::binary);
             std::stringstream bytes;
@@ -56,10 +56,10 @@ TEST_CASE("regression and seed inputs load the same on one and two threads, with
 
 TEST_CASE("rank-folder regression and seed inputs rebuild their folder and analyse without crashing") {
     namespace fs = std::filesystem;
-    const fs::path root = fs::temp_directory_path() / "tracelens-rank-replay";
+    const fs::path root = fs::temp_directory_path() / "marey-rank-replay";
     size_t replayed = 0;
     for (const char* folder : {"regressions/rank", "corpus/rank"}) {
-        for (const auto& entry : fs::directory_iterator(std::string(TRACELENS_TESTS_DIR) + "/" + folder)) {
+        for (const auto& entry : fs::directory_iterator(std::string(MAREY_TESTS_DIR) + "/" + folder)) {
             std::ifstream in(entry.path(), std::ios::binary);
             const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
             CAPTURE(entry.path().string());
@@ -78,7 +78,7 @@ TEST_CASE("communication JSON regression and seed inputs parse without crashing,
     namespace fs = std::filesystem;
     size_t replayed = 0;
     for (const char* folder : {"regressions/communication", "corpus/communication"}) {
-        for (const auto& entry : fs::directory_iterator(std::string(TRACELENS_TESTS_DIR) + "/" + folder)) {
+        for (const auto& entry : fs::directory_iterator(std::string(MAREY_TESTS_DIR) + "/" + folder)) {
             std::ifstream in(entry.path(), std::ios::binary);
             std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
             CAPTURE(entry.path().string());

@@ -5,7 +5,7 @@
 
 #include "index/RowQuery.hpp"
 
-using namespace tracelens;
+using namespace marey;
 
 namespace {
 

@@ -6,7 +6,7 @@
 
 #include <cstdio>
 
-namespace tracelens::test {
+namespace marey::test {
 
 std::unique_ptr<TraceModel> LoadJson(const std::string& json, unsigned threads, uint64_t chunkBytes, uint64_t runBytes) {
     LoadOptions options;
@@ -24,7 +24,7 @@ std::unique_ptr<TraceModel> LoadJson(const std::string& json, const LoadOptions&
 
 std::filesystem::path TempDir(const std::string& name) {
     namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / ("tracelens_" + name + "_" + std::to_string(getpid()));
+    const fs::path dir = fs::temp_directory_path() / ("marey_" + name + "_" + std::to_string(getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;
@@ -62,7 +62,7 @@ std::string DumpModel(const TraceModel& model) {
 }
 
 std::string FixturesDir() {
-    const std::string dir = TRACELENS_FIXTURES_DIR;
+    const std::string dir = MAREY_FIXTURES_DIR;
     struct stat info {};
     if (stat(dir.c_str(), &info) != 0) {
         MESSAGE("skipped: real fixtures not found at " << dir);
@@ -93,4 +93,4 @@ std::string RunCommand(const std::string& command, int* status) {
     return out;
 }
 
-}  // namespace tracelens::test
+}  // namespace marey::test

@@ -6,7 +6,7 @@
 
 #include "load/TraceLoader.hpp"
 
-namespace tracelens::test {
+namespace marey::test {
 
 // Loads 'json' as a trace; the test fails when nothing loads.
 std::unique_ptr<TraceModel> LoadJson(const std::string& json, unsigned threads = 1, uint64_t chunkBytes = 4 << 20,
@@ -25,10 +25,10 @@ std::string FixturesDir();
 std::string RunCommand(const std::string& command, int* status);
 
 // A fresh, empty folder under the temporary folder for one test process (ctest may run several
-// at once): tracelens_<name>_<pid>.
+// at once): marey_<name>_<pid>.
 std::filesystem::path TempDir(const std::string& name);
 
 // Kept problem messages joined by '\n', each as "line:column: message".
 std::string ProblemText(const TraceModel& model);
 
-}  // namespace tracelens::test
+}  // namespace marey::test

@@ -4,7 +4,7 @@
 
 #include "core/Time.hpp"
 
-using namespace tracelens;
+using namespace marey;
 
 static TimeNs Ns(const char* text) {
     TimeNs value = -1;

@@ -11,6 +11,7 @@
 
 #include "KeyScript.hpp"
 #include "LayoutSettings.hpp"
+#include "SettingsFolder.hpp"
 #include "TestSupport.hpp"
 #include "panels/RangeStatsPanel.hpp"
 #include "panels/SearchPanel.hpp"
@@ -20,8 +21,8 @@
 #include "timeline/TimelineView.hpp"
 #include "views/OperatorsView.hpp"
 
-using namespace tracelens;
-using namespace tracelens::test;
+using namespace marey;
+using namespace marey::test;
 
 namespace {
 
@@ -241,8 +242,22 @@ TEST_CASE("an operator highlighted from another view brings the timeline to its 
     CHECK(timeline.state().viewEndNs >= start);
 }
 
+TEST_CASE("settings kept under the old name are copied to marey's folder once, and never over newer ones") {
+    const std::filesystem::path home = TempDir("settings-home");
+    std::filesystem::create_directories(home / ".config/tracelens");
+    std::ofstream(home / ".config/tracelens/layout.txt") << "header_width 333\n";
+    const std::string path = SettingsFilePath(home.string(), "layout.txt");
+    CHECK(path == (home / ".config/marey/layout.txt").string());
+    CHECK(LayoutSettings::Load(path).headerWidth == 333);
+    std::ofstream(path) << "header_width 222\n";
+    CHECK(LayoutSettings::Load(SettingsFilePath(home.string(), "layout.txt")).headerWidth == 222);
+    CHECK_FALSE(std::filesystem::exists(SettingsFilePath(home.string(), "recent.txt")));
+    CHECK(std::filesystem::exists(home / ".config/tracelens/layout.txt"));  // the old file is left as it was
+    std::filesystem::remove_all(home);
+}
+
 TEST_CASE("layout settings come back as saved, and bad or missing values keep the defaults") {
-    const std::string path = "/tmp/tracelens-layout-test-" + std::to_string(::getpid()) + "/layout.txt";
+    const std::string path = "/tmp/marey-layout-test-" + std::to_string(::getpid()) + "/layout.txt";
     LayoutSettings saved;
     saved.windowWidth = 1234;
     saved.windowHeight = 777;

@@ -22,9 +22,9 @@ struct Run {
 };
 
 Run Viewer(const std::string& arguments) {
-    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(TRACELENS_BINARY) + " " + arguments + " 2>&1";
+    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(MAREY_BINARY) + " " + arguments + " 2>&1";
     Run run;
-    run.output = tracelens::test::RunCommand(command, &run.status);
+    run.output = marey::test::RunCommand(command, &run.status);
     const size_t at = run.output.find("view ");
     if (at != std::string::npos) std::sscanf(run.output.c_str() + at, "view %lld %lld", &run.viewStart, &run.viewEnd);
     return run;
@@ -53,7 +53,7 @@ Image Load(const std::string& path) {
     return image;
 }
 
-std::string TempPng(const char* name) { return "/tmp/tracelens-" + std::to_string(::getpid()) + "-" + name + ".png"; }
+std::string TempPng(const char* name) { return "/tmp/marey-" + std::to_string(::getpid()) + "-" + name + ".png"; }
 
 // Zoom and pan per key press, from the viewer's constants: a key is held 6 frames at 60 fps,
 // speed grows linearly to 'maxSpeedup' times over 'accelerationSeconds' (Timeline_Navigation.cpp:
@@ -189,8 +189,8 @@ TEST_CASE("each analysis view of the sample draws its figures, and Ctrl+2 reache
 
 TEST_CASE("a view whose file is missing says which file and which profiler setting writes it") {
     namespace fs = std::filesystem;
-    const fs::path sample = fs::path(TRACELENS_ASSETS_DIR) / "sample_rank0_ascend_pt";
-    const fs::path copy = fs::temp_directory_path() / ("tracelens-missing-" + std::to_string(::getpid()));
+    const fs::path sample = fs::path(MAREY_ASSETS_DIR) / "sample_rank0_ascend_pt";
+    const fs::path copy = fs::temp_directory_path() / ("marey-missing-" + std::to_string(::getpid()));
     fs::remove_all(copy);
     fs::copy(sample, copy, fs::copy_options::recursive);
     fs::remove(copy / "ASCEND_PROFILER_OUTPUT/communication.json");
@@ -208,11 +208,11 @@ TEST_CASE("an idle window uses under 2 % of a core over 10 s") {
     // The real window, no script: the sample loads, then nothing touches it for 10 s. CPU time of
     // the whole process (the GL rasterizer's threads included) from /proc, in clock ticks.
     const std::string script =
-        std::string(TRACELENS_BINARY) + " & p=$!; sleep 4; a=$(awk '{print $14+$15}' /proc/$p/stat); sleep 10; "
+        std::string(MAREY_BINARY) + " & p=$!; sleep 4; a=$(awk '{print $14+$15}' /proc/$p/stat); sleep 10; "
         "b=$(awk '{print $14+$15}' /proc/$p/stat); kill $p; echo idle_ticks $((b-a)) per_second $(getconf CLK_TCK)";
     int status = -1;
     const std::string output =
-        tracelens::test::RunCommand("xvfb-run -a -s '-screen 0 1920x1080x24' sh -c \"" + script + "\" 2>&1", &status);
+        marey::test::RunCommand("xvfb-run -a -s '-screen 0 1920x1080x24' sh -c \"" + script + "\" 2>&1", &status);
     long ticks = -1, perSecond = 0;
     const size_t at = output.find("idle_ticks");
     REQUIRE_MESSAGE(at != std::string::npos, output);

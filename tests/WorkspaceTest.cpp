@@ -15,17 +15,17 @@
 #include "workspace/Workspace.hpp"
 #include <unistd.h>
 
-using namespace tracelens;
+using namespace marey;
 namespace fs = std::filesystem;
 
 namespace {
 
-// A generated comparison pair, written by tracelens-gen once per test binary.
+// A generated comparison pair, written by marey-gen once per test binary.
 const fs::path& GeneratedPair() {
     static const fs::path root = [] {
-        const fs::path dir = fs::temp_directory_path() / ("tracelens_workspace_pair_" + std::to_string(::getpid()));
+        const fs::path dir = fs::temp_directory_path() / ("marey_workspace_pair_" + std::to_string(::getpid()));
         fs::remove_all(dir);
-        const std::string command = std::string(TRACELENS_GEN) + " --events 30000 --compare-pair " + dir.string() + " 2>/dev/null";
+        const std::string command = std::string(MAREY_GEN) + " --events 30000 --compare-pair " + dir.string() + " 2>/dev/null";
         REQUIRE(std::system(command.c_str()) == 0);
         return dir;
     }();
@@ -166,9 +166,9 @@ TEST_CASE("views keep their sort caches per document: rank 0 sorted, closed, the
     for (int frame = 0; frame < 3; ++frame) imgui.DrawDocumentViews(workspace, *workspace.Find(first));
     workspace.Close(first);
     // A smaller rank: tables that a stale cache would index past.
-    const fs::path small = fs::temp_directory_path() / ("tracelens_workspace_small_" + std::to_string(::getpid()));
+    const fs::path small = fs::temp_directory_path() / ("marey_workspace_small_" + std::to_string(::getpid()));
     fs::remove_all(small);
-    REQUIRE(std::system((std::string(TRACELENS_GEN) + " --events 3000 --rank 1 --rank-dir " + small.string() + " 2>/dev/null").c_str()) == 0);
+    REQUIRE(std::system((std::string(MAREY_GEN) + " --events 3000 --rank 1 --rank-dir " + small.string() + " 2>/dev/null").c_str()) == 0);
     const DocumentId second = workspace.Open(small.string());
     WaitForLoads(workspace);
     Document* document = workspace.Find(second);
@@ -180,9 +180,9 @@ TEST_CASE("views keep their sort caches per document: rank 0 sorted, closed, the
 
 TEST_CASE("a cluster folder opens as one cluster document whose views draw for every step, group and metric") {
     HeadlessImGui imgui;
-    const fs::path dir = fs::temp_directory_path() / ("tracelens_workspace_cluster_" + std::to_string(::getpid()));
+    const fs::path dir = fs::temp_directory_path() / ("marey_workspace_cluster_" + std::to_string(::getpid()));
     fs::remove_all(dir);
-    REQUIRE(std::system((std::string(TRACELENS_GEN) + " --cluster " + dir.string() +
+    REQUIRE(std::system((std::string(MAREY_GEN) + " --cluster " + dir.string() +
                          " --ranks 24 --steps 4 --slow-rank 5 --slow-link 9-10 2>/dev/null").c_str()) == 0);
     Workspace workspace;
     const DocumentId id = workspace.Open(dir.string());

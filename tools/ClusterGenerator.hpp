@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-namespace tracelens {
+namespace marey {
 
 struct ClusterOptions {
     uint32_t ranks = 16;
@@ -35,4 +35,4 @@ inline constexpr double kSlowOperatorFactor = 2.0;
 // be written; 'bytes' (when given) gets how much was written.
 bool WriteCluster(const ClusterOptions& options, const std::string& dir, std::string* error, uint64_t* bytes = nullptr);
 
-}  // namespace tracelens
+}  // namespace marey

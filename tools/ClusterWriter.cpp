@@ -13,7 +13,7 @@
 #include "ClusterGenerator.hpp"
 #include "GeneratedText.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 struct Operator {
@@ -325,4 +325,4 @@ bool WriteCluster(const ClusterOptions& options, const std::string& dir, std::st
     return true;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-namespace tracelens {
+namespace marey {
 
 inline std::string Micros(int64_t ns) {
     char text[40];
@@ -19,4 +19,4 @@ inline std::string Millis(int64_t ns) {
     return text;
 }
 
-}  // namespace tracelens
+}  // namespace marey

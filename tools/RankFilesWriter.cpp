@@ -8,7 +8,7 @@
 #include "GeneratedText.hpp"
 #include "TraceGenerator.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 class File {
@@ -235,4 +235,4 @@ bool WriteRankDirectory(const GeneratorOptions& options, const std::string& rank
     return WriteRankSideFiles(record, options, outputDir, error);
 }
 
-}  // namespace tracelens
+}  // namespace marey

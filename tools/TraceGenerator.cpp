@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 // splitmix64: small, fast and the same everywhere.
@@ -455,4 +455,4 @@ const char* GeneratedOperatorCore(size_t kind) {
     }
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace tracelens {
+namespace marey {
 
 struct GeneratorOptions {
     uint64_t events = 100000;  // approximate; the trace ends after the step that reaches it
@@ -32,7 +32,7 @@ struct GeneratorOptions {
 // The kind of the task only 'extraOperator' writes: "DropOutDoMask_20".
 constexpr size_t kExtraOperatorKind = 20;
 
-// The comparison pair the tests and `tracelens-gen --compare-pair` write. A: 'options' with
+// The comparison pair the tests and `marey-gen --compare-pair` write. A: 'options' with
 // stable steps. B: the same with rank + 1, MatMul (kind 0) twice as slow, DropOutDoMask only on
 // B, step 3 with 3 ms more free time, and a clock 5 s ahead.
 GeneratorOptions ComparisonSideA(const GeneratorOptions& options);
@@ -86,4 +86,4 @@ bool WriteRankSideFiles(const GeneratorRecord& record, const GeneratorOptions& o
 bool WriteRankDirectory(const GeneratorOptions& options, const std::string& rankDir, std::string* error,
                         GeneratorReport* report = nullptr);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -1,4 +1,4 @@
-// tracelens-gen: writes a generated Ascend-like trace, or a whole rank directory.
+// marey-gen: writes a generated Ascend-like trace, or a whole rank directory.
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -14,16 +14,16 @@ namespace {
 
 void Usage() {
     std::fprintf(stderr,
-                 "usage: tracelens-gen [--events N] [--seed S] [--rank R] [--streams K] --out FILE.json\n"
-                 "       tracelens-gen [--events N] [--seed S] [--rank R] --rank-dir DIR\n"
-                 "       tracelens-gen [--events N] [--seed S] --compare-pair DIR\n"
+                 "usage: marey-gen [--events N] [--seed S] [--rank R] [--streams K] --out FILE.json\n"
+                 "       marey-gen [--events N] [--seed S] [--rank R] --rank-dir DIR\n"
+                 "       marey-gen [--events N] [--seed S] --compare-pair DIR\n"
                  "  --rank-dir writes DIR/profiler_info_R.json and, in DIR/ASCEND_PROFILER_OUTPUT, trace_view.json,\n"
                  "  kernel_details.csv, step_trace_time.csv, op_statistic.csv, communication.json,\n"
                  "  communication_matrix.json, memory_record.csv and operator_memory.csv\n"
                  "  --compare-pair writes the rank folders DIR/a (rank 0) and DIR/b (rank 1), B with planted\n"
                  "  differences: MatMul twice as slow, DropOutDoMask only on B, step 3 with 3 ms more free time,\n"
                  "  and a clock 5 s ahead\n"
-                 "       tracelens-gen --cluster DIR [--ranks N] [--steps S] [--seed S] [--ranks-per-node K]\n"
+                 "       marey-gen --cluster DIR [--ranks N] [--steps S] [--seed S] [--ranks-per-node K]\n"
                  "                     [--slow-rank R] [--slow-link SRC-DST] [--layers L] [--slow-operator K] [--pipeline]\n"
                  "  --cluster writes DIR/rank_R_ascend_pt for R in 0..N-1 (default 16 ranks, 10 steps, 8 per node): one\n"
                  "  synchronous job; --slow-rank makes R compute 25 %% longer (the others wait for it), --slow-link runs\n"
@@ -35,9 +35,9 @@ void Usage() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    tracelens::GeneratorOptions options;
+    marey::GeneratorOptions options;
     std::string out, rankDir, pairDir, clusterDir;
-    tracelens::ClusterOptions cluster;
+    marey::ClusterOptions cluster;
     for (int i = 1; i < argc; ++i) {
         auto next = [&]() -> const char* {
             if (i + 1 >= argc) {
@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
         cluster.seed = options.seed;
         std::string error;
         uint64_t bytes = 0;
-        if (!out.empty() || !rankDir.empty() || !pairDir.empty() || !tracelens::WriteCluster(cluster, clusterDir, &error, &bytes)) {
+        if (!out.empty() || !rankDir.empty() || !pairDir.empty() || !marey::WriteCluster(cluster, clusterDir, &error, &bytes)) {
             if (error.empty()) Usage();
             else std::fprintf(stderr, "%s\n", error.c_str());
             return error.empty() ? 2 : 1;
@@ -90,11 +90,11 @@ int main(int argc, char** argv) {
         return 2;
     }
     std::string error;
-    tracelens::GeneratorReport report;
+    marey::GeneratorReport report;
     if (!pairDir.empty()) {
         mkdir(pairDir.c_str(), 0755);
-        if (!tracelens::WriteRankDirectory(tracelens::ComparisonSideA(options), pairDir + "/a", &error, &report) ||
-            !tracelens::WriteRankDirectory(tracelens::ComparisonSideB(options), pairDir + "/b", &error, &report)) {
+        if (!marey::WriteRankDirectory(marey::ComparisonSideA(options), pairDir + "/a", &error, &report) ||
+            !marey::WriteRankDirectory(marey::ComparisonSideB(options), pairDir + "/b", &error, &report)) {
             std::fprintf(stderr, "%s\n", error.c_str());
             return 1;
         }
@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (!rankDir.empty()) {
-        if (!tracelens::WriteRankDirectory(options, rankDir, &error, &report)) {
+        if (!marey::WriteRankDirectory(options, rankDir, &error, &report)) {
             std::fprintf(stderr, "%s\n", error.c_str());
             return 1;
         }
@@ -113,7 +113,7 @@ int main(int argc, char** argv) {
             std::perror(out.c_str());
             return 1;
         }
-        report = tracelens::GenerateTrace(options, file);
+        report = marey::GenerateTrace(options, file);
         if (std::fclose(file) != 0) {
             std::perror(out.c_str());
             return 1;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Installs the Debian 12 packages tracelens builds and tests with. Safe to run again: it only
+# Installs the Debian 12 packages marey builds and tests with. Safe to run again: it only
 # calls apt-get when something is missing. Run as root.
 set -eu
 packages="cmake g++ make pkg-config zlib1g-dev libsimdjson-dev doctest-dev \

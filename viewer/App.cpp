@@ -17,11 +17,12 @@
 
 
 #include "HelpWindow.hpp"
+#include "SettingsFolder.hpp"
 #include "cluster/ClusterFolder.hpp"
 #include "render/Screenshot.hpp"
 #include "stats/TraceSummary.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 constexpr double kIdleWakeSeconds = 1.0;  // an idle window looks for background work now and then
@@ -32,10 +33,7 @@ constexpr int kFramesAfterInput = 3;
 
 constexpr int kMaxScriptedFrames = 20000;
 
-std::string RecentFile() {
-    const char* home = std::getenv("HOME");
-    return std::string(home ? home : ".") + "/.config/tracelens/recent.txt";
-}
+std::string RecentFile() { return SettingsFilePath("recent.txt"); }
 
 App* g_app = nullptr;
 
@@ -134,7 +132,7 @@ bool App::Init(std::string* error) {
             width = std::max(800, mode->width * 9 / 10), height = std::max(500, mode->height * 85 / 100);
         }
     }
-    m_window = glfwCreateWindow(width, height, "tracelens", nullptr, nullptr);
+    m_window = glfwCreateWindow(width, height, "marey", nullptr, nullptr);
     if (!m_window) {
         *error = "cannot open an OpenGL 3.3 core window";
         glfwTerminate();
@@ -244,7 +242,7 @@ void App::TakeLoadedDocuments() {
         if (id == m_activateWhenLoaded || !m_active) {
             m_active = id;
             if (!m_comparisonTab) m_selectDocumentTab = 2;
-            glfwSetWindowTitle(m_window, ("tracelens — " + (document ? document->Source() : cluster->cluster.root)).c_str());
+            glfwSetWindowTitle(m_window, ("marey — " + (document ? document->Source() : cluster->cluster.root)).c_str());
             if (id == m_activateWhenLoaded && !m_viewWhenLoaded.empty()) {
                 const std::vector<const ViewEntry*> views = ViewsOf(ScopeOf(document));
                 for (size_t i = 0; i < views.size(); ++i)
@@ -408,12 +406,12 @@ int App::Run(const ViewerOptions& options) {
     m_options = options;
     std::string error;
     if (!Init(&error)) {
-        std::fprintf(stderr, "tracelens: %s\n", error.c_str());
+        std::fprintf(stderr, "marey: %s\n", error.c_str());
         return 1;
     }
     KeyScript script;
     if (!script.Parse(options.keys, &error)) {
-        std::fprintf(stderr, "tracelens: %s\n", error.c_str());
+        std::fprintf(stderr, "marey: %s\n", error.c_str());
         Shutdown();
         return 2;
     }
@@ -488,7 +486,7 @@ int App::Run(const ViewerOptions& options) {
             // After the keys (settleFrames == -1), two more frames let hover and layout settle.
             if ((ready && settleFrames < 0 && --settleFrames < -3) || failed) {
                 if (!WriteScreenshot(options.screenshotPath, width, height, &error)) {
-                    std::fprintf(stderr, "tracelens: %s\n", error.c_str());
+                    std::fprintf(stderr, "marey: %s\n", error.c_str());
                     exitCode = 1;
                 }
                 if (failed) {
@@ -500,7 +498,7 @@ int App::Run(const ViewerOptions& options) {
                 break;
             }
             if (frame > kMaxScriptedFrames) {
-                std::fprintf(stderr, "tracelens: gave up waiting for the trace to load\n");
+                std::fprintf(stderr, "marey: gave up waiting for the trace to load\n");
                 exitCode = 1;
                 break;
             }
@@ -518,7 +516,7 @@ void App::Frame(float dt) {
     ImGui::SetNextWindowPos(viewport->WorkPos);
     ImGui::SetNextWindowSize(viewport->WorkSize);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
-    ImGui::Begin("tracelens", nullptr,
+    ImGui::Begin("marey", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_MenuBar |
                      ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse);
     ImGui::PopStyleVar();
@@ -769,7 +767,7 @@ void App::DrawMenuBar() {
         if (ImGui::IsItemHovered() && !cluster->cluster.problems.empty()) {
             ImGui::BeginTooltip();
             for (size_t i = 0; i < cluster->cluster.problems.size() && i < 20; ++i) ImGui::TextUnformatted(cluster->cluster.problems[i].c_str());
-            if (cluster->cluster.problems.size() > 20) ImGui::TextDisabled("and %zu more (tracelens stats CLUSTER lists them)", cluster->cluster.problems.size() - 20);
+            if (cluster->cluster.problems.size() > 20) ImGui::TextDisabled("and %zu more (marey stats CLUSTER lists them)", cluster->cluster.problems.size() - 20);
             ImGui::EndTooltip();
         }
     }
@@ -844,4 +842,4 @@ void App::DrawFrameOverlay() {
     ImGui::End();
 }
 
-}  // namespace tracelens
+}  // namespace marey

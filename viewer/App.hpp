@@ -14,7 +14,7 @@
 
 struct GLFWwindow;
 
-namespace tracelens {
+namespace marey {
 
 // Headless runs and the frame benchmark advance time by a fixed 60 frames per second.
 inline constexpr float kScriptedFrameDt = 1.0f / 60.0f;
@@ -105,4 +105,4 @@ private:
     int m_framesAfterInput = 0;
 };
 
-}  // namespace tracelens
+}  // namespace marey

@@ -19,7 +19,7 @@
 #include "App.hpp"
 #include "stats/TraceSummary.hpp"
 
-namespace tracelens {
+namespace marey {
 
 namespace {
 // CPU time of this thread in ms: with a software rasterizer on the same cores, wall time would
@@ -219,4 +219,4 @@ void App::BenchmarkInteractions(Document& document) {
     report("dragging a range over every track");
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -7,7 +7,7 @@
 #include <future>
 #include <optional>
 
-namespace tracelens {
+namespace marey {
 
 template <typename Result>
 class BackgroundJob {
@@ -57,4 +57,4 @@ private:
     std::function<Result()> m_waiting;
 };
 
-}  // namespace tracelens
+}  // namespace marey

@@ -4,7 +4,7 @@
 
 #include "core/StringPool.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 Rgba FromHsl(float hue, float saturation, float lightness) {
@@ -71,4 +71,4 @@ Rgba Dimmed(const Rgba& color) {
     return {grey * 0.35f + 0.12f, grey * 0.35f + 0.12f, grey * 0.35f + 0.13f, 1.0f};
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace tracelens {
+namespace marey {
 
 struct Rgba {
     float r, g, b, a;
@@ -31,4 +31,4 @@ struct LegendEntry {
 };
 extern const LegendEntry kTimeClassLegend[4];
 
-}  // namespace tracelens
+}  // namespace marey

@@ -7,12 +7,12 @@
 #include <cstdio>
 #include <string>
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 std::string FindFont(const char* name, const char* systemDir) {
     const std::string dir = ExecutableDir();
-    return FirstReadable({dir + "/fonts/" + name, dir + "/../fonts/" + name, dir + "/../share/tracelens/fonts/" + name,
+    return FirstReadable({dir + "/fonts/" + name, dir + "/../fonts/" + name, dir + "/../share/marey/fonts/" + name,
                           std::string(systemDir) + "/" + name});
 }
 
@@ -29,7 +29,7 @@ FontSet LoadFonts(float sizePx) {
     const std::string mono = FindFont("DejaVuSansMono.ttf", "/usr/share/fonts/truetype/dejavu");
     const std::string cjk = FindFont("DroidSansFallbackFull.ttf", "/usr/share/fonts/truetype/droid");
     if (regular.empty()) {
-        std::fprintf(stderr, "tracelens: DejaVuSans.ttf not found (install fonts-dejavu-core); using ImGui's font\n");
+        std::fprintf(stderr, "marey: DejaVuSans.ttf not found (install fonts-dejavu-core); using ImGui's font\n");
         fonts.regular = io.Fonts->AddFontDefault();
         fonts.mono = fonts.regular;
         return fonts;
@@ -48,4 +48,4 @@ FontSet LoadFonts(float sizePx) {
     return fonts;
 }
 
-}  // namespace tracelens
+}  // namespace marey

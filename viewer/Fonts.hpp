@@ -1,7 +1,7 @@
 #pragma once
 // Loads the UI fonts (DejaVu Sans with a CJK fallback merged in) into ImGui's atlas.
 
-namespace tracelens {
+namespace marey {
 
 struct FontSet {
     void* regular = nullptr;  // ImFont*
@@ -12,4 +12,4 @@ struct FontSet {
 // Falls back to ImGui's built-in font with a message when none is found.
 FontSet LoadFonts(float sizePx);
 
-}  // namespace tracelens
+}  // namespace marey

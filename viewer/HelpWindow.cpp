@@ -2,7 +2,7 @@
 
 #include <imgui.h>
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 struct Binding {
@@ -89,4 +89,4 @@ void DrawHelp(bool* open) {
     ImGui::End();
 }
 
-}  // namespace tracelens
+}  // namespace marey

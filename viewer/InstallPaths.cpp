@@ -2,7 +2,7 @@
 
 #include <unistd.h>
 
-namespace tracelens {
+namespace marey {
 
 std::string ExecutableDir() {
     char path[4096];
@@ -18,4 +18,4 @@ std::string FirstReadable(const std::initializer_list<std::string>& candidates) 
     return "";
 }
 
-}  // namespace tracelens
+}  // namespace marey

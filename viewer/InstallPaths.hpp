@@ -1,9 +1,9 @@
 #pragma once
 // Where the viewer finds what it ships with (fonts, the bundled sample): next to the executable
-// in a build tree, under ../share/tracelens once installed with `cmake --install`.
+// in a build tree, under ../share/marey once installed with `cmake --install`.
 #include <string>
 
-namespace tracelens {
+namespace marey {
 
 // The folder of the running executable ("." when /proc does not say).
 std::string ExecutableDir();
@@ -12,4 +12,4 @@ std::string ExecutableDir();
 // empty when none is.
 std::string FirstReadable(const std::initializer_list<std::string>& candidates);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -5,7 +5,7 @@
 
 #include <cctype>
 
-namespace tracelens {
+namespace marey {
 
 bool KeyScript::Parse(const std::string& text, std::string* error) {
     m_keys.clear();
@@ -64,4 +64,4 @@ bool KeyScript::Step(GLFWwindow* window) {
     return true;
 }
 
-}  // namespace tracelens
+}  // namespace marey

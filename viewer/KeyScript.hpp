@@ -6,7 +6,7 @@
 
 struct GLFWwindow;
 
-namespace tracelens {
+namespace marey {
 
 class KeyScript {
 public:
@@ -30,4 +30,4 @@ private:
     int m_frame = 0;
 };
 
-}  // namespace tracelens
+}  // namespace marey

@@ -6,7 +6,9 @@
 #include <fstream>
 #include <sstream>
 
-namespace tracelens {
+#include "SettingsFolder.hpp"
+
+namespace marey {
 
 LayoutSettings LayoutSettings::Load(const std::string& path) {
     LayoutSettings settings;
@@ -36,9 +38,6 @@ bool LayoutSettings::Save(const std::string& path) const {
     return static_cast<bool>(out);
 }
 
-std::string LayoutSettings::DefaultPath() {
-    const char* home = std::getenv("HOME");
-    return std::string(home ? home : ".") + "/.config/tracelens/layout.txt";
-}
+std::string LayoutSettings::DefaultPath() { return SettingsFilePath("layout.txt"); }
 
-}  // namespace tracelens
+}  // namespace marey

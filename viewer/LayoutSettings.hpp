@@ -1,10 +1,10 @@
 #pragma once
-// Sizes a person chose, kept between runs in ~/.config/tracelens/layout.txt: the window, the side
+// Sizes a person chose, kept between runs in ~/.config/marey/layout.txt: the window, the side
 // panel (and whether it is shown), the track-name column. Headless runs neither read nor write it,
 // so that screenshots do not depend on the machine's history.
 #include <string>
 
-namespace tracelens {
+namespace marey {
 
 struct LayoutSettings {
     int windowWidth = 0, windowHeight = 0;  // 0: size the first window to the screen
@@ -18,8 +18,8 @@ struct LayoutSettings {
     static LayoutSettings Load(const std::string& path);
     // Writes them; returns false when the file cannot be written.
     bool Save(const std::string& path) const;
-    // ~/.config/tracelens/layout.txt
+    // ~/.config/marey/layout.txt (copied from ~/.config/tracelens/ once when only that exists)
     static std::string DefaultPath();
 };
 
-}  // namespace tracelens
+}  // namespace marey

@@ -7,7 +7,7 @@
 
 #include "core/Time.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // One slice: its track, row and index in the row, and the document (a DocumentId; 0 outside a
 // workspace) whose model they index, so that a reference is never used on another document.
@@ -47,4 +47,4 @@ struct ViewState {
     bool showFrameOverlay = false;
 };
 
-}  // namespace tracelens
+}  // namespace marey

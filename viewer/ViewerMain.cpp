@@ -9,24 +9,24 @@
 #include "InstallPaths.hpp"
 #include "stats/RanksTimeline.hpp"
 
-#ifndef TRACELENS_ASSETS_DIR
-#define TRACELENS_ASSETS_DIR ""
+#ifndef MAREY_ASSETS_DIR
+#define MAREY_ASSETS_DIR ""
 #endif
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 void Usage() {
     std::fprintf(stderr,
-                 "usage: tracelens [PATH] [--screenshot OUT.png] [--size WxH] [--keys KEYS] [--panel NAME]\n"
-                 "       tracelens --compare A B [--screenshot OUT.png] [--view timeline|compare] [--keys KEYS]\n"
+                 "usage: marey [PATH] [--screenshot OUT.png] [--size WxH] [--keys KEYS] [--panel NAME]\n"
+                 "       marey --compare A B [--screenshot OUT.png] [--view timeline|compare] [--keys KEYS]\n"
                  "                 [--view NAME] [--search TEXT] [--range A,B] [--frame-benchmark]\n"
-                 "       tracelens CLUSTER_DIR [--view steps|overview|matrix|communication|time|marey] [--step N] [--rank R]\n"
-                 "       tracelens --ranks A B C... [--step N|clock]     several ranks in one timeline\n"
-                 "       tracelens CLUSTER_DIR --ranks 0-3,7 [--step N|clock]\n"
-                 "       tracelens stats PATH [--json]\n"
-                 "       tracelens summarize RANK_DIR... [--out DIR]\n"
-                 "       tracelens stats --compare A B [--json]\n"
+                 "       marey CLUSTER_DIR [--view steps|overview|matrix|communication|time|marey] [--step N] [--rank R]\n"
+                 "       marey --ranks A B C... [--step N|clock]     several ranks in one timeline\n"
+                 "       marey CLUSTER_DIR --ranks 0-3,7 [--step N|clock]\n"
+                 "       marey stats PATH [--json]\n"
+                 "       marey summarize RANK_DIR... [--out DIR]\n"
+                 "       marey stats --compare A B [--json]\n"
                  "  PATH          a trace (.json, .json.gz), a rank folder or a cluster folder (several rank folders,\n"
                  "                rank_summary_N.json files or a cluster_analysis_output); without it, the bundled sample\n"
                  "  --screenshot  render through the real pipeline (needs an X server or Xvfb), write a PNG, exit\n"
@@ -49,9 +49,9 @@ void Usage() {
 // The bundled sample: in the source tree the build came from, or installed beside the program.
 std::string DefaultSample() {
     const std::string name = "/sample_rank0_ascend_pt";
-    const std::string found = FirstReadable({std::string(TRACELENS_ASSETS_DIR) + name,
-                                             ExecutableDir() + "/../share/tracelens/assets" + name});
-    return found.empty() ? std::string(TRACELENS_ASSETS_DIR) + name : found;
+    const std::string found = FirstReadable({std::string(MAREY_ASSETS_DIR) + name,
+                                             ExecutableDir() + "/../share/marey/assets" + name});
+    return found.empty() ? std::string(MAREY_ASSETS_DIR) + name : found;
 }
 
 }  // namespace
@@ -122,7 +122,7 @@ int RunViewer(int argc, char** argv) {
     if (!options.ranks.empty()) {
         auto paths = ResolveRankPaths(options.path, options.ranks);
         if (!paths.ok()) {
-            std::fprintf(stderr, "tracelens: %s\n", paths.message().c_str());
+            std::fprintf(stderr, "marey: %s\n", paths.message().c_str());
             return 2;
         }
         options.ranks = std::move(paths.value());
@@ -132,4 +132,4 @@ int RunViewer(int argc, char** argv) {
     return app.Run(options);
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -1,8 +1,8 @@
 #pragma once
-// Command-line entry of the viewer: tracelens [PATH] [--screenshot OUT.png] [--size WxH] [--keys K]
+// Command-line entry of the viewer: marey [PATH] [--screenshot OUT.png] [--size WxH] [--keys K]
 
-namespace tracelens {
+namespace marey {
 
 int RunViewer(int argc, char** argv);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -11,7 +11,7 @@
 #include "load/CommunicationJson.hpp"
 #include "load/StepTraceCsv.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 // "(0, 1, 2, 3)" → 0, 1, 2, 3; "3" → 3.
@@ -122,4 +122,4 @@ Status ReadAnalysisOutput(const std::string& folder, Cluster& cluster) {
     return Status();
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -8,10 +8,10 @@
 #include "cluster/Cluster.hpp"
 #include "core/Status.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // Fills cluster.ranks and cluster.groups from the files of 'folder'; each file is optional and
 // its problems go to cluster.problems. Fails only when none of the files gives a rank.
 Status ReadAnalysisOutput(const std::string& folder, Cluster& cluster);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -12,7 +12,7 @@
 #include "core/ParallelFor.hpp"
 #include "load/AnalysisFile.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 bool IsNumber(const std::string& text) {
@@ -175,4 +175,4 @@ Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterPr
     return cluster;
 }
 
-}  // namespace tracelens
+}  // namespace marey

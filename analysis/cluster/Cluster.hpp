@@ -10,7 +10,7 @@
 #include "cluster/ClusterRank.hpp"
 #include "core/Status.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct ClusterGroup {
     std::string name;   // the group's hash, or the profiler's own name ("(0, 1, 2, 3)")
@@ -62,4 +62,4 @@ void SortSteps(std::vector<std::string>& steps);
 // "0-7, 9, 12-15": rank ids as ranges, for messages.
 std::string FormatRankList(const std::vector<int>& ranks);
 
-}  // namespace tracelens
+}  // namespace marey

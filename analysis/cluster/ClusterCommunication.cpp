@@ -4,7 +4,7 @@
 #include <map>
 #include <unordered_map>
 
-namespace tracelens {
+namespace marey {
 
 std::vector<CollectiveKey> ListCollectives(const Cluster& cluster) {
     std::map<std::pair<int, std::string>, size_t> index;  // (step index, name) → position in 'keys'
@@ -105,4 +105,4 @@ std::vector<StepOverview> BuildTimeOverview(const Cluster& cluster) {
     return steps;
 }
 
-}  // namespace tracelens
+}  // namespace marey

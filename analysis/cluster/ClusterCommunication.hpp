@@ -7,7 +7,7 @@
 
 #include "cluster/Cluster.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // A collective of the cluster: the same operator name in the same step on several ranks.
 struct CollectiveKey {
@@ -50,4 +50,4 @@ struct StepOverview {
 // One entry per cluster step. O(ranks × (steps + collectives)).
 std::vector<StepOverview> BuildTimeOverview(const Cluster& cluster);
 
-}  // namespace tracelens
+}  // namespace marey

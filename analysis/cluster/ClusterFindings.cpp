@@ -5,7 +5,7 @@
 
 #include "cluster/RobustStats.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 struct RankShare {
@@ -105,4 +105,4 @@ std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster) {
     return findings;
 }
 
-}  // namespace tracelens
+}  // namespace marey

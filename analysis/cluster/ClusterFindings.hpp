@@ -9,7 +9,7 @@
 #include "cluster/Cluster.hpp"
 #include "stats/RankOverview.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct ClusterFinding {
     AdviceKind kind = AdviceKind::kHealthy;
@@ -31,4 +31,4 @@ std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster, const std:
 // a finding that names the same ranks as one before it is left out. O(groups × ranks).
 std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster);
 
-}  // namespace tracelens
+}  // namespace marey

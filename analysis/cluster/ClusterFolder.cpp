@@ -6,7 +6,7 @@
 #include "cluster/ClusterRankFile.hpp"
 #include "cluster/MindInsightReader.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 namespace fs = std::filesystem;
@@ -68,4 +68,4 @@ bool IsClusterDirectory(const std::string& path) {
     return found.RankCount() >= 2 || !found.analysisOutput.empty();
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -1,14 +1,14 @@
 #pragma once
 // Finds what a cluster folder holds: rank folders at any depth (*_ascend_pt, *_ascend_ms,
 // ASCEND_PROFILER_OUTPUT, folders holding the profiler's files), rank summary files written by
-// `tracelens summarize`, msprof-analyze's cluster_analysis_output, and MindInsight's older
+// `marey summarize`, msprof-analyze's cluster_analysis_output, and MindInsight's older
 // step_trace_raw_N_detail_time.csv files.
 #include <string>
 #include <vector>
 
 #include "load/RankDirectory.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct ClusterFolders {
     std::string root;
@@ -29,4 +29,4 @@ ClusterFolders FindClusterFolders(const std::string& path);
 // cluster_analysis_output: what opens as a cluster rather than as one document.
 bool IsClusterDirectory(const std::string& path);
 
-}  // namespace tracelens
+}  // namespace marey

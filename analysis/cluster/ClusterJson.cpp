@@ -3,7 +3,7 @@
 #include "cluster/ClusterReport.hpp"
 #include "stats/JsonWriter.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 constexpr size_t kFirstProblems = 20;
@@ -73,4 +73,4 @@ std::string ClusterToText(const Cluster& cluster) {
     return out;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -1,14 +1,14 @@
 #pragma once
-// The cluster as the "cluster" object of `tracelens stats CLUSTER --json` (schema in the README).
+// The cluster as the "cluster" object of `marey stats CLUSTER --json` (schema in the README).
 #include <string>
 
 #include "cluster/Cluster.hpp"
 
-namespace tracelens {
+namespace marey {
 
 std::string ClusterToJson(const Cluster& cluster);
 
 // The same for a terminal: ranks, steps, slow ranks, slow links, findings, problems.
 std::string ClusterToText(const Cluster& cluster);
 
-}  // namespace tracelens
+}  // namespace marey

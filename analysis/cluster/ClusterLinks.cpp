@@ -6,7 +6,7 @@
 
 #include "cluster/RobustStats.hpp"
 
-namespace tracelens {
+namespace marey {
 
 std::vector<MatrixCell> BuildMatrix(const Cluster& cluster, const std::string& op) {
     // Every link entry, sorted by (source, destination), then summed per cell: a sort of a flat
@@ -91,4 +91,4 @@ std::string DescribeSlowLink(const SlowLink& slow) {
     return text;
 }
 
-}  // namespace tracelens
+}  // namespace marey

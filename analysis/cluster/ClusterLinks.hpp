@@ -7,7 +7,7 @@
 
 #include "cluster/Cluster.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct MatrixCell {
     int srcRank = -1, dstRank = -1;
@@ -44,4 +44,4 @@ std::vector<SlowLink> FindSlowLinks(const std::vector<MatrixCell>& cells);
 // "link 3 → 11 (RDMA): 5.1 GB/s against a median of 23.9 GB/s for RDMA links".
 std::string DescribeSlowLink(const SlowLink& slow);
 
-}  // namespace tracelens
+}  // namespace marey

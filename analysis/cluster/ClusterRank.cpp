@@ -9,7 +9,7 @@
 #include "load/KernelTable.hpp"
 #include "stats/OperatorStats.hpp"
 
-namespace tracelens {
+namespace marey {
 
 OverviewFigures OverviewFromSteps(const std::vector<StepRow>& steps) {
     OverviewFigures figures;
@@ -130,4 +130,4 @@ ClusterRank SummarizeRankFolder(const RankFiles& files) {
     return rank;
 }
 
-}  // namespace tracelens
+}  // namespace marey

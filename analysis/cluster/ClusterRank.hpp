@@ -15,7 +15,7 @@
 #include "load/StepTraceCsv.hpp"
 #include "stats/RankOverview.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // One communication operator as one rank saw it (communication.json, "Communication Time Info").
 struct RankCollective {
@@ -84,4 +84,4 @@ ClusterRank SummarizeRankFolder(const RankFiles& files);
 // "step50" → "50"; any other text unchanged.
 std::string StepFromKey(const std::string& key);
 
-}  // namespace tracelens
+}  // namespace marey

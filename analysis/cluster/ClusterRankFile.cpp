@@ -5,7 +5,7 @@
 #include "stats/JsonWriter.hpp"
 #include "stats/OverviewJson.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 constexpr int64_t kFormatVersion = 1;
@@ -247,4 +247,4 @@ Result<ClusterRank> ReadRankSummary(std::string_view paddedText, const std::stri
     return rank;
 }
 
-}  // namespace tracelens
+}  // namespace marey

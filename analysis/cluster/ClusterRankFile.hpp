@@ -1,5 +1,5 @@
 #pragma once
-// A ClusterRank as a small JSON file ("rank_summary_<rank>.json") and back: `tracelens summarize`
+// A ClusterRank as a small JSON file ("rank_summary_<rank>.json") and back: `marey summarize`
 // writes it next to the data, and a folder of these files opens as a cluster without the ranks'
 // own files. Arrays of arrays keep it to a few hundred bytes per step.
 #include <string>
@@ -8,7 +8,7 @@
 #include "cluster/ClusterRank.hpp"
 #include "core/Status.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // The file name a summary of rank 'rankId' is written under.
 std::string RankSummaryFileName(int rankId);
@@ -22,4 +22,4 @@ std::string WriteRankSummary(const ClusterRank& rank);
 // its end. Fails, naming the file and the field or item, when the text is not such a summary.
 Result<ClusterRank> ReadRankSummary(std::string_view paddedText, const std::string& name);
 
-}  // namespace tracelens
+}  // namespace marey

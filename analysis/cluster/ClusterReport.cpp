@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace tracelens {
+namespace marey {
 
 ClusterReport BuildClusterReport(const Cluster& cluster) {
     ClusterReport report;
@@ -20,4 +20,4 @@ ClusterReport BuildClusterReport(const Cluster& cluster) {
     return report;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -11,7 +11,7 @@
 #include "cluster/ClusterLinks.hpp"
 #include "cluster/ClusterSteps.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct ClusterReport {
     StepTable averagedSteps;
@@ -28,4 +28,4 @@ struct ClusterReport {
 // O(ranks × (steps + collectives) + links log links).
 ClusterReport BuildClusterReport(const Cluster& cluster);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -8,7 +8,7 @@
 #include "cluster/RobustStats.hpp"
 #include "stats/TraceSummary.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 // Phases that can make a rank slow on their own. Overlapped, Communication, Stage and the
@@ -118,4 +118,4 @@ std::string DescribeSlowRank(const SlowRank& slow) {
            " against a median of " + FormatDuration(slow.medianNs) + " (MAD " + FormatDuration(slow.madNs) + "), " + share;
 }
 
-}  // namespace tracelens
+}  // namespace marey

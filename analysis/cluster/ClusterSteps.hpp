@@ -8,7 +8,7 @@
 
 #include "cluster/Cluster.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // The columns of the step table: the profiler's phases, then the step's wall time.
 inline constexpr int kStepTimeColumn = kStepPhaseCount;
@@ -57,4 +57,4 @@ std::vector<SlowRank> FindSlowRanks(const StepTable& table, const std::vector<in
 // "rank 5: Computing 126.0 ms against a median of 100.2 ms (MAD 0.3 ms), +25.7 %".
 std::string DescribeSlowRank(const SlowRank& slow);
 
-}  // namespace tracelens
+}  // namespace marey

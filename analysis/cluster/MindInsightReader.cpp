@@ -7,7 +7,7 @@
 #include "load/CsvReader.hpp"
 #include "load/TraceLoader.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 namespace fs = std::filesystem;
@@ -75,7 +75,7 @@ ClusterRank ReadMindInsightRank(const std::string& path) {
             [&](const std::vector<std::string_view>& fields, const std::vector<int>& at, uint64_t offset, std::vector<ImportProblem>& problems) {
                 StepRow row;
                 row.step = std::string(FieldAt(fields, at[0]));
-                if (row.step == "-") return;  // MindInsight's average of the steps above: tracelens averages itself
+                if (row.step == "-") return;  // MindInsight's average of the steps above: marey averages itself
                 const int phases[] = {kStepFree, kStepComputing, kStepCommNotOverlapped};
                 const char* names[] = {"iteration_interval", "fp_and_bp", "tail"};
                 for (int i = 0; i < 3; ++i) {
@@ -126,4 +126,4 @@ ClusterRank ReadMindInsightRank(const std::string& path) {
     return rank;
 }
 
-}  // namespace tracelens
+}  // namespace marey

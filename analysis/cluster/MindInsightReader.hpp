@@ -9,7 +9,7 @@
 
 #include "cluster/ClusterRank.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // The rank of "step_trace_raw_<rank>_detail_time.csv", or -1.
 int RankOfStepTraceRaw(const std::string& fileName);
@@ -18,4 +18,4 @@ int RankOfStepTraceRaw(const std::string& fileName);
 // the rank's problems.
 ClusterRank ReadMindInsightRank(const std::string& path);
 
-}  // namespace tracelens
+}  // namespace marey

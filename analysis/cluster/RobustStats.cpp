@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 double Median(std::vector<double>& values) {
@@ -33,4 +33,4 @@ double RobustScore(double value, const RobustSpread& spread) {
     return excess / (1.4826 * spread.mad);
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -3,7 +3,7 @@
 // slow rank among a thousand stands out instead of dragging the yardstick with it.
 #include <vector>
 
-namespace tracelens {
+namespace marey {
 
 struct RobustSpread {
     double median = 0;
@@ -18,4 +18,4 @@ RobustSpread MedianAndMad(std::vector<double>& values);
 // the median, 0 otherwise.
 double RobustScore(double value, const RobustSpread& spread);
 
-}  // namespace tracelens
+}  // namespace marey

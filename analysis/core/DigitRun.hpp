@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace tracelens {
+namespace marey {
 
 namespace digit_run_detail {
 
@@ -50,4 +50,4 @@ inline int ReadDigitRun(const char* p, uint64_t* value) {
     return 8 + highCount;
 }
 
-}  // namespace tracelens
+}  // namespace marey

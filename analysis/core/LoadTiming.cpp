@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace tracelens {
+namespace marey {
 
 namespace {
 
@@ -20,7 +20,7 @@ double CpuSeconds() {
 }  // namespace
 
 LoadTiming::LoadTiming()
-    : m_enabled(std::getenv("TRACELENS_TIMING") != nullptr),
+    : m_enabled(std::getenv("MAREY_TIMING") != nullptr),
       m_start(std::chrono::steady_clock::now()),
       m_cpuStart(m_enabled ? CpuSeconds() : 0) {}
 
@@ -43,4 +43,4 @@ void LoadTiming::Report(const char* stage) const {
     std::fprintf(stderr, "%8.3f s  cpu %7.3f s  rss %9ld kB  peak %9ld kB  %s\n", seconds, cpuSeconds, residentKb, peakKb, stage);
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -1,9 +1,9 @@
 #pragma once
 // A breakdown of where a load spends its time and memory, for profiling the loader: printed to
-// stderr when the environment variable TRACELENS_TIMING is set, nothing otherwise.
+// stderr when the environment variable MAREY_TIMING is set, nothing otherwise.
 #include <chrono>
 
-namespace tracelens {
+namespace marey {
 
 class LoadTiming {
 public:
@@ -18,4 +18,4 @@ private:
     double m_cpuStart;
 };
 
-}  // namespace tracelens
+}  // namespace marey

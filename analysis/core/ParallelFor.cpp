@@ -4,7 +4,7 @@
 #include <atomic>
 #include <thread>
 
-namespace tracelens {
+namespace marey {
 
 void ParallelFor(size_t count, unsigned threads, const std::vector<uint64_t>& sizes,
                  const std::function<void(size_t)>& work) {
@@ -22,4 +22,4 @@ void ParallelFor(size_t count, unsigned threads, const std::vector<uint64_t>& si
     for (auto& thread : pool) thread.join();
 }
 
-}  // namespace tracelens
+}  // namespace marey

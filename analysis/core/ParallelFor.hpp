@@ -5,11 +5,11 @@
 #include <functional>
 #include <vector>
 
-namespace tracelens {
+namespace marey {
 
 // Runs 'work(i)' for i in [0, count) on up to 'threads' threads (the caller's included),
 // biggest 'sizes[i]' first, so that the longest piece never starts last.
 void ParallelFor(size_t count, unsigned threads, const std::vector<uint64_t>& sizes,
                  const std::function<void(size_t)>& work);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -20,7 +20,7 @@
 
 #include <sys/mman.h>
 
-namespace tracelens {
+namespace marey {
 
 template <typename T>
 class PodArray {
@@ -225,4 +225,4 @@ private:
                          // the pages populated ahead or of a resize, or the heap block's end
 };
 
-}  // namespace tracelens
+}  // namespace marey

@@ -5,7 +5,7 @@
 #include <utility>
 #include <variant>
 
-namespace tracelens {
+namespace marey {
 
 // A failure with a human-readable message; an empty message means success.
 class [[nodiscard]] Status {
@@ -45,4 +45,4 @@ struct ImportProblem {
     std::string message;
 };
 
-}  // namespace tracelens
+}  // namespace marey

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-namespace tracelens {
+namespace marey {
 namespace {
 constexpr size_t kFirstArenaBlockBytes = 4 << 10;
 constexpr size_t kArenaBlockBytes = 1 << 20;
@@ -88,4 +88,4 @@ std::string_view StringPool::CopyIntoArena(std::string_view text) {
     return std::string_view(destination, text.size());
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tracelens {
+namespace marey {
 
 using StringId = uint32_t;  // 0 is the empty string ("no name")
 
@@ -45,4 +45,4 @@ private:
 // 64-bit hash of a byte string (FNV-1a folded 8 bytes at a time). Stable across runs.
 uint64_t HashBytes(std::string_view text);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -5,7 +5,7 @@
 
 #include "core/DigitRun.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
@@ -188,4 +188,4 @@ const char* DescribeDecimalError(DecimalError error) {
     return "unknown";
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace tracelens {
+namespace marey {
 
 using TimeNs = int64_t;
 
@@ -41,4 +41,4 @@ inline TimeNs SaturatingSpan(TimeNs startNs, TimeNs endNs) {
 // Human text for a DecimalError, for import messages.
 const char* DescribeDecimalError(DecimalError error);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -4,7 +4,7 @@
 
 #include "index/RowQuery.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 // Time of 'child' row slices inside [start, end), scanning from 'cursor' (rows sorted).
@@ -76,4 +76,4 @@ RangeStatsResult ComputeRangeStats(const TraceModel& model, const std::vector<ui
     return result;
 }
 
-}  // namespace tracelens
+}  // namespace marey

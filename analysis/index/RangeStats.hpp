@@ -7,7 +7,7 @@
 #include "core/Time.hpp"
 #include "model/TraceModel.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct NameStats {
     StringId name = 0;
@@ -34,4 +34,4 @@ RangeStatsResult ComputeRangeStats(const TraceModel& model, const std::vector<ui
 // All tracks with slices, in display order.
 std::vector<uint32_t> AllSliceTracks(const TraceModel& model);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace tracelens {
+namespace marey {
 
 size_t FirstEndingAfter(const Row& row, TimeNs t) {
     return static_cast<size_t>(std::upper_bound(row.end.begin(), row.end.end(), t) - row.end.begin());
@@ -145,4 +145,4 @@ void QueryCounter(const Track& track, TimeNs viewStartNs, TimeNs viewEndNs, Time
     }
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -6,7 +6,7 @@
 #include "core/Time.hpp"
 #include "model/TraceModel.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // One box to draw: a slice (count == 1) or a run of merged narrow slices (count > 1).
 struct VisibleItem {
@@ -49,4 +49,4 @@ struct CounterBucket {
 void QueryCounter(const Track& track, TimeNs viewStartNs, TimeNs viewEndNs, TimeNs bucketNs,
                   std::vector<CounterBucket>& out);
 
-}  // namespace tracelens
+}  // namespace marey

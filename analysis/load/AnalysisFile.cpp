@@ -4,7 +4,7 @@
 
 #include "load/TraceLoader.hpp"
 
-namespace tracelens {
+namespace marey {
 
 namespace {
 constexpr size_t kProblemsPerFile = 100;
@@ -17,4 +17,4 @@ void AddFileProblems(const std::string& path, const std::vector<ImportProblem>& 
         out.push_back(name + ": " + std::to_string(problems.size() - kProblemsPerFile) + " more problems not listed");
 }
 
-}  // namespace tracelens
+}  // namespace marey

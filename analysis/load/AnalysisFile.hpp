@@ -1,6 +1,6 @@
 #pragma once
 // Reading one of a rank folder's small analysis files (CSV or JSON) into a list of problems that
-// a view or `tracelens stats` shows: the file's own read errors and each parser's messages.
+// a view or `marey stats` shows: the file's own read errors and each parser's messages.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -8,7 +8,7 @@
 #include "core/Status.hpp"
 #include "load/TraceText.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // Appends "file:line:column: error: message" for the first 100 of 'problems', then a count.
 void AddFileProblems(const std::string& path, const std::vector<ImportProblem>& problems, std::vector<std::string>& out);
@@ -27,4 +27,4 @@ void ReadAnalysisFile(const std::string& path, std::vector<std::string>& problem
     parse(std::string_view(text.value().data(), text.value().size()));
 }
 
-}  // namespace tracelens
+}  // namespace marey

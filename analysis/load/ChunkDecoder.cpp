@@ -12,7 +12,7 @@
 #include "load/JsonString.hpp"
 #include "load/TraceText.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace ondemand = simdjson::ondemand;
 using simdjson::error_code;
 
@@ -858,4 +858,4 @@ void ChunkDecoder::DecodeSlow(uint64_t beginOffset, uint64_t stopOffset, ChunkEv
     }
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -7,7 +7,7 @@
 
 #include "load/RawEvents.hpp"
 
-namespace tracelens {
+namespace marey {
 
 class TraceText;
 
@@ -45,4 +45,4 @@ private:
     std::unique_ptr<Impl> m_impl;
 };
 
-}  // namespace tracelens
+}  // namespace marey

@@ -8,7 +8,7 @@
 
 #include "load/TraceLoader.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 namespace od = simdjson::ondemand;
@@ -442,4 +442,4 @@ Status ParseCommunicationMatrixJson(std::string_view text, const std::string& na
     return Finish(text, name, ok, fatal, problems);
 }
 
-}  // namespace tracelens
+}  // namespace marey

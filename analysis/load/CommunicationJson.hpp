@@ -8,7 +8,7 @@
 #include "core/Status.hpp"
 #include "core/Time.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // One bucket of "Size Distribution": packets of 'sizeMb' each.
 struct PacketSizeBucket {
@@ -79,4 +79,4 @@ Status ParseClusterCommunicationJson(std::string_view paddedText, const std::str
 // step where the kind is.
 Status ParseCommunicationMatrixJson(std::string_view paddedText, const std::string& name, CommunicationMatrix& data);
 
-}  // namespace tracelens
+}  // namespace marey

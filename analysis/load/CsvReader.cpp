@@ -1,6 +1,6 @@
 #include "load/CsvReader.hpp"
 
-namespace tracelens {
+namespace marey {
 
 std::string_view TrimField(std::string_view text) {
     auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
@@ -118,4 +118,4 @@ std::string_view FieldAt(const std::vector<std::string_view>& fields, int column
                                                                       : std::string_view();
 }
 
-}  // namespace tracelens
+}  // namespace marey

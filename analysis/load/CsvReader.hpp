@@ -7,7 +7,7 @@
 #include <deque>
 #include <vector>
 
-namespace tracelens {
+namespace marey {
 
 class CsvReader {
 public:
@@ -53,4 +53,4 @@ std::string_view FieldAt(const std::vector<std::string_view>& fields, int column
 // tab so that spreadsheets keep their digits.
 std::string_view TrimField(std::string_view text);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -8,7 +8,7 @@
 #include "load/JsonScan.hpp"
 #include "load/JsonString.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace ondemand = simdjson::ondemand;
 
 namespace {
@@ -110,4 +110,4 @@ EventDetails ReadCsvRowDetails(const TraceText& text, uint64_t offset, const std
     return details;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -7,7 +7,7 @@
 
 #include "load/TraceText.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct EventDetails {
     std::vector<std::pair<std::string, std::string>> fields;  // top-level keys except args
@@ -23,4 +23,4 @@ EventDetails ReadEventDetails(const TraceText& text, uint64_t offset, size_t max
 // The same for a CSV row starting at 'offset': one arg per column of 'header'.
 EventDetails ReadCsvRowDetails(const TraceText& text, uint64_t offset, const std::vector<std::string>& header);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -3,7 +3,7 @@
 #include <cstring>
 #include <emmintrin.h>
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
@@ -187,4 +187,4 @@ const char* FindLikelyEventStart(const char* from, const char* limit, const char
     return nullptr;
 }
 
-}  // namespace tracelens
+}  // namespace marey

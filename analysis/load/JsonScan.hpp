@@ -4,7 +4,7 @@
 // malformed event, and to find the extent of one event for on-demand parsing.
 #include <cstdint>
 
-namespace tracelens {
+namespace marey {
 
 enum class ScanStatus : uint8_t { kOk, kTruncated, kUnexpected };
 
@@ -40,4 +40,4 @@ const char* FindLikelyEventStart(const char* from, const char* limit, const char
 // callers verify it by parsing.
 const char* FindPlainArrayEnd(const char* begin, const char* end, const char** lastEvent);
 
-}  // namespace tracelens
+}  // namespace marey

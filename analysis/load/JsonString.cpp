@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 int HexValue(char c) {
@@ -172,4 +172,4 @@ size_t ReplaceInvalidUtf8(char* text, size_t size) {
     return replaced;
 }
 
-}  // namespace tracelens
+}  // namespace marey

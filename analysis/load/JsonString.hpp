@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace tracelens {
+namespace marey {
 
 // 'token' is the raw JSON text of a string value, from its opening quote, possibly followed by
 // white space. Returns the decoded content: a view into 'token' when it has no escapes, else
@@ -21,4 +21,4 @@ bool IsValidUtf8(std::string_view text);
 // bytes were replaced.
 size_t ReplaceInvalidUtf8(char* text, size_t size);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -8,7 +8,7 @@
 #include "load/KernelTable.hpp"
 #include "model/ModelBuilder.hpp"
 
-namespace tracelens {
+namespace marey {
 Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const std::string& name,
                                                          const LoadOptions& options) {
     auto model = std::make_unique<TraceModel>();
@@ -88,4 +88,4 @@ Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const s
     return model;
 }
 
-}  // namespace tracelens
+}  // namespace marey

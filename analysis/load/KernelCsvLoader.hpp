@@ -7,7 +7,7 @@
 #include "core/Status.hpp"
 #include "load/TraceLoader.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // Columns are found by header name, so the 8-column Level0 file, the 46-column Level1/2 file
 // and the 2023 variants all load. Rows with bad times are skipped with a message naming the
@@ -15,4 +15,4 @@ namespace tracelens {
 Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const std::string& name,
                                                          const LoadOptions& options = {});
 
-}  // namespace tracelens
+}  // namespace marey

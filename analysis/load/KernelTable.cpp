@@ -3,7 +3,7 @@
 #include "load/CsvReader.hpp"
 #include "load/TraceLoader.hpp"
 
-namespace tracelens {
+namespace marey {
 
 CoreClass ClassifyCore(std::string_view core) {
     if (core == "AI_CPU") return CoreClass::kAiCpu;
@@ -82,4 +82,4 @@ Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& n
     return table;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -9,7 +9,7 @@
 #include "core/StringPool.hpp"
 #include "core/Time.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // What kind of unit ran a task, from the "Accelerator Core" column.
 enum class CoreClass : uint8_t { kAiCore, kAiCpu, kCommunication, kOther };
@@ -18,7 +18,7 @@ enum class CoreClass : uint8_t { kAiCore, kAiCpu, kCommunication, kOther };
 CoreClass ClassifyCore(std::string_view acceleratorCore);
 const char* CoreClassName(CoreClass coreClass);
 
-// Where kernel_details.csv keeps what tracelens reads; -1 for an optional column that is absent.
+// Where kernel_details.csv keeps what marey reads; -1 for an optional column that is absent.
 struct KernelColumns {
     int name = -1, type = -1, core = -1, start = -1, duration = -1, stream = -1, step = -1;
 };
@@ -46,4 +46,4 @@ struct KernelTable {
 // without that column, by an "hcom_" name.
 Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& name);
 
-}  // namespace tracelens
+}  // namespace marey

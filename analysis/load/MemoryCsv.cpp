@@ -6,7 +6,7 @@
 #include "load/CsvReader.hpp"
 #include "load/TraceLoader.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 // A number of megabytes or kilobytes; false for text that is not one.
@@ -130,4 +130,4 @@ Result<OperatorMemory> ParseOperatorMemoryCsv(std::string_view text, const std::
     return memory;
 }
 
-}  // namespace tracelens
+}  // namespace marey

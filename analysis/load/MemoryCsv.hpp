@@ -9,7 +9,7 @@
 #include "core/Status.hpp"
 #include "core/Time.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // One curve: a component's (APP, PTA, GE, PTA+GE …) total allocated, reserved or active memory.
 struct MemorySeries {
@@ -48,4 +48,4 @@ Result<MemoryRecord> ParseMemoryRecordCsv(std::string_view text, const std::stri
 // release time means the memory was still held. Fails only without "Name" and "Allocation Time(us)".
 Result<OperatorMemory> ParseOperatorMemoryCsv(std::string_view text, const std::string& name);
 
-}  // namespace tracelens
+}  // namespace marey

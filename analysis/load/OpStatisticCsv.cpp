@@ -3,7 +3,7 @@
 #include "load/CsvReader.hpp"
 #include "load/TraceLoader.hpp"
 
-namespace tracelens {
+namespace marey {
 
 Result<OpStatistic> ParseOpStatisticCsv(std::string_view text, const std::string& name) {
     CsvReader reader(text);
@@ -63,4 +63,4 @@ Result<OpStatistic> ParseOpStatisticCsv(std::string_view text, const std::string
     return table;
 }
 
-}  // namespace tracelens
+}  // namespace marey

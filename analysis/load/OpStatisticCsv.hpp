@@ -7,7 +7,7 @@
 #include "core/Status.hpp"
 #include "core/Time.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct OpStatisticRow {
     std::string type;      // "OP Type"
@@ -26,4 +26,4 @@ struct OpStatistic {
 // reported. Fails only without an "OP Type" column.
 Result<OpStatistic> ParseOpStatisticCsv(std::string_view text, const std::string& name);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -6,7 +6,7 @@
 #include <cctype>
 #include <filesystem>
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 namespace fs = std::filesystem;
@@ -165,4 +165,4 @@ std::string MissingFileMessage(const RankFileKind& kind) {
            kind.producedBy + ".";
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -7,7 +7,7 @@
 
 #include "core/Status.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // One file a rank folder may hold, with the profiler setting that writes it (for the message a
 // view shows when it is missing).
@@ -55,4 +55,4 @@ Result<RankFiles> FindRankFiles(const std::string& path);
 // "Missing communication.json: it is written with profiler_level=... ." for a view to show.
 std::string MissingFileMessage(const RankFileKind& kind);
 
-}  // namespace tracelens
+}  // namespace marey

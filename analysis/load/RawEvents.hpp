@@ -11,7 +11,7 @@
 #include "core/StringPool.hpp"
 #include "core/Time.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // A pid or tid: JSON numbers and strings both occur (Kineto writes "tid": "stream 7").
 struct EntityId {
@@ -218,4 +218,4 @@ struct ChunkEvents {
     }
 };
 
-}  // namespace tracelens
+}  // namespace marey

@@ -3,7 +3,7 @@
 #include "load/CsvReader.hpp"
 #include "load/TraceLoader.hpp"
 
-namespace tracelens {
+namespace marey {
 
 const std::array<const char*, kStepPhaseCount> kStepPhaseColumns = {
     "Computing", "Communication(Not Overlapped)", "Overlapped", "Communication", "Free", "Stage", "Bubble",
@@ -61,4 +61,4 @@ Result<StepTrace> ParseStepTraceCsv(std::string_view text, const std::string& na
     return trace;
 }
 
-}  // namespace tracelens
+}  // namespace marey

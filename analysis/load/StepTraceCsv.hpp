@@ -9,7 +9,7 @@
 #include "core/Status.hpp"
 #include "core/Time.hpp"
 
-namespace tracelens {
+namespace marey {
 
 enum StepPhase : int {
     kStepComputing,
@@ -26,7 +26,7 @@ enum StepPhase : int {
 
 // The header name of each phase column, as the profiler writes it.
 extern const std::array<const char*, kStepPhaseCount> kStepPhaseColumns;
-// The key of each phase in the JSON that `tracelens stats` writes ("free_ns", …).
+// The key of each phase in the JSON that `marey stats` writes ("free_ns", …).
 extern const std::array<const char*, kStepPhaseCount> kStepPhaseJsonKeys;
 
 struct StepRow {
@@ -55,4 +55,4 @@ struct StepTrace {
 // only when the header has neither a Step nor a Computing column.
 Result<StepTrace> ParseStepTraceCsv(std::string_view text, const std::string& name);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -16,7 +16,7 @@
 #include "load/TracePath.hpp"
 #include "model/ModelBuilder.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 struct ChunkPlan {
@@ -262,4 +262,4 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     return model;
 }
 
-}  // namespace tracelens
+}  // namespace marey

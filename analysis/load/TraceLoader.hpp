@@ -10,7 +10,7 @@
 #include "model/ModelBuilder.hpp"
 #include "model/TraceModel.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct LoadOptions {
     unsigned threads = 0;                  // 0 = every core
@@ -46,4 +46,4 @@ void FillLineColumns(std::string_view text, std::vector<ImportProblem>& problems
 // "file:line:column: error: message", the place counted in bytes of the (inflated) text.
 std::string FormatProblem(const std::string& file, const ImportProblem& problem);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <vector>
 
-namespace tracelens {
+namespace marey {
 
 Result<std::string> ResolveTraceFile(const std::string& path) {
     namespace fs = std::filesystem;
@@ -35,7 +35,7 @@ Result<std::string> ResolveTraceFile(const std::string& path) {
         if (it->path().extension() == ".db")
             return Status::Error(path + ": error: this profiler folder holds only the SQLite export (" +
                                  it->path().filename().string() +
-                                 "); tracelens reads the text export: record with export_type Text "
+                                 "); marey reads the text export: record with export_type Text "
                                  "(ExportType.Text) to get trace_view.json and the CSV files");
     }
     error.clear();
@@ -46,4 +46,4 @@ Result<std::string> ResolveTraceFile(const std::string& path) {
     return traces.front();
 }
 
-}  // namespace tracelens
+}  // namespace marey

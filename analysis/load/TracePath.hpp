@@ -5,7 +5,7 @@
 
 #include "core/Status.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // A file is returned as is. In a folder: ASCEND_PROFILER_OUTPUT/trace_view.json, then
 // trace_view.json, then kernel_details.csv (in either place), then the first *.json or *.json.gz
@@ -13,4 +13,4 @@ namespace tracelens {
 // places only (no recursive walk), so link loops cannot trap it.
 Result<std::string> ResolveTraceFile(const std::string& path);
 
-}  // namespace tracelens
+}  // namespace marey

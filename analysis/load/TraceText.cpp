@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 constexpr uint64_t kPageBytes = 4096;
@@ -277,4 +277,4 @@ Result<TraceText> TraceText::Open(const std::string& path, const TraceTextOption
     return text;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -8,7 +8,7 @@
 #include "core/PodArray.hpp"
 #include "core/Status.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct TraceTextOptions {
     // Inflated .gz text may not grow past this many bytes (a gzip bomb stops here, with a
@@ -59,4 +59,4 @@ constexpr uint64_t kTextPaddingBytes = 64;
 // Byte offsets of events are kept in 40 bits: texts of 1 TiB or more are refused.
 constexpr uint64_t kMaxTextBytes = uint64_t{1} << 40;
 
-}  // namespace tracelens
+}  // namespace marey

@@ -9,7 +9,7 @@
 #include "load/AnalysisFile.hpp"
 #include "load/RankDirectory.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 struct KeyHash {
@@ -263,4 +263,4 @@ std::vector<MareyShape> MareyShapes(const MareyStep& step, const std::vector<Mar
     return shapes;
 }
 
-}  // namespace tracelens
+}  // namespace marey

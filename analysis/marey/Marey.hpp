@@ -15,7 +15,7 @@
 #include "cluster/Cluster.hpp"
 #include "load/KernelTable.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct MareyOp {
     uint32_t key = 0;  // index into MareyStep::keys
@@ -132,4 +132,4 @@ struct MareyShape {
 // Every bar and every band of 'rows'. O(rows × keys).
 std::vector<MareyShape> MareyShapes(const MareyStep& step, const std::vector<MareyRow>& rows);
 
-}  // namespace tracelens
+}  // namespace marey

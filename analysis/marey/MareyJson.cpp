@@ -6,7 +6,7 @@
 #include "marey/Marey.hpp"
 #include "stats/JsonWriter.hpp"
 
-namespace tracelens {
+namespace marey {
 
 std::string MareyToJson(const Cluster& cluster, unsigned threads) {
     const std::vector<int> order = MareyDeviceOrder(cluster);
@@ -65,4 +65,4 @@ std::string MareyToJson(const Cluster& cluster, unsigned threads) {
     return out;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -1,14 +1,14 @@
 #pragma once
-// The Marey view's figures as the "marey" key of `tracelens stats CLUSTER --json` (schema in the
+// The Marey view's figures as the "marey" key of `marey stats CLUSTER --json` (schema in the
 // README): the devices in order, per step the operators matched and unmatched between
 // neighbouring devices, and the slowest device by the slant it adds.
 #include <string>
 
 #include "cluster/Cluster.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // Reads every rank's kernel_details.csv once on 'threads' threads. O(rows of those files).
 std::string MareyToJson(const Cluster& cluster, unsigned threads);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -8,7 +8,7 @@
 #include "core/ParallelFor.hpp"
 #include "load/JsonScan.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 // Arrows by source time, then by the places of both ends: a total order, so the result does not
@@ -454,4 +454,4 @@ void FlowMatcher::MatchGroup(const RawFlow* begin, const RawFlow* end, PartResul
     if (source && !sourceUsed) ++result.unmatched;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -8,7 +8,7 @@
 #include "load/RawEvents.hpp"
 #include "model/TraceModel.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // Flow events match by category and id text. Their keys (hashes of both) are spread evenly, so
 // the key's top bits cut the work into buckets, and runs of buckets into parts that threads
@@ -77,4 +77,4 @@ private:
     uint64_t m_discardBytes = 0;  // raw events read are given back in steps of this size
 };
 
-}  // namespace tracelens
+}  // namespace marey

@@ -6,7 +6,7 @@
 
 #include "core/ParallelFor.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 // Where one part's ids land in the merged model.
@@ -149,4 +149,4 @@ std::unique_ptr<TraceModel> MergeRankModels(std::vector<RankModelPart> parts, un
     return merged;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -9,7 +9,7 @@
 #include "core/Time.hpp"
 #include "model/TraceModel.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // One rank's model and its place in the merged timeline.
 struct RankModelPart {
@@ -25,4 +25,4 @@ struct RankModelPart {
 // ends would not fit the 21-bit origin index are dropped and counted as a problem of their rank.
 std::unique_ptr<TraceModel> MergeRankModels(std::vector<RankModelPart> parts, unsigned threads = 1);
 
-}  // namespace tracelens
+}  // namespace marey

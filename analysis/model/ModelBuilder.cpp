@@ -12,7 +12,7 @@
 #include "index/RowQuery.hpp"
 #include "model/FlowMatcher.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 void AppendToRow(Row& row, const RawSlice& slice) {
@@ -662,4 +662,4 @@ void BuildModel(std::vector<ChunkEvents>& chunks, unsigned threads, TraceModel& 
     Builder(chunks, threads, flowSortInPlaceBytes, model).Run();
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -5,7 +5,7 @@
 #include "load/RawEvents.hpp"
 #include "model/TraceModel.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // Flow arrows up to this many bytes are sorted where they were matched; more are merged into a
 // new array by all threads (see FlowMatcher::Finish).
@@ -35,4 +35,4 @@ private:
     std::vector<TimeNs> m_overlapEnds;
 };
 
-}  // namespace tracelens
+}  // namespace marey

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace tracelens {
+namespace marey {
 
 std::string EntityText(const EntityId& id, const StringPool& strings) {
     return id.text ? std::string(strings.Get(id.text)) : std::to_string(id.number);
@@ -62,4 +62,4 @@ bool TraceModel::IsUnfinished(uint32_t track, uint32_t row, uint32_t index) cons
     return std::binary_search(unfinished.begin(), unfinished.end(), UnfinishedSlice{track, row, index});
 }
 
-}  // namespace tracelens
+}  // namespace marey

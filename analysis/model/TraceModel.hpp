@@ -13,7 +13,7 @@
 #include "load/RawEvents.hpp"
 #include "load/TraceText.hpp"
 
-namespace tracelens {
+namespace marey {
 
 enum class RowKind : uint8_t {
     kNested,   // depth d of properly nested slices
@@ -203,4 +203,4 @@ struct TraceModel {
 // Text of an entity id (number or string).
 std::string EntityText(const EntityId& id, const StringPool& strings);
 
-}  // namespace tracelens
+}  // namespace marey

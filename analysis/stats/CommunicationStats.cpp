@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-namespace tracelens {
+namespace marey {
 
 CommunicationTotals SumCommunication(const std::vector<CommunicationOp>& ops) {
     CommunicationTotals totals;
@@ -44,4 +44,4 @@ CommunicationTotals SumCommunication(const std::vector<CommunicationOp>& ops) {
     return totals;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -6,7 +6,7 @@
 
 #include "load/CommunicationJson.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct TransportTotal {
     std::string transport;
@@ -25,4 +25,4 @@ struct CommunicationTotals {
 // Sums every operator that is not a "Total Op Info" summary. O(n log n).
 CommunicationTotals SumCommunication(const std::vector<CommunicationOp>& ops);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <thread>
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 std::optional<TimeWindow> StepWindow(const RankSummary& summary, const std::string& step) {
@@ -56,4 +56,4 @@ LoadedPair LoadRankPair(const std::string& pathA, const std::string& pathB, Load
     return pair;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -1,6 +1,6 @@
 #pragma once
 // Comparing two loaded ranks: loads both at once, summarises them (the whole run, or step M of A
-// against step N of B), aligns B's clock on A's and diffs. What `tracelens stats --compare`, the
+// against step N of B), aligns B's clock on A's and diffs. What `marey stats --compare`, the
 // viewer's comparison and the benchmark share.
 #include <string>
 
@@ -8,7 +8,7 @@
 #include "stats/RankSummary.hpp"
 #include "stats/TraceDiff.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct ComparisonOptions {
     AlignmentRequest align;
@@ -36,4 +36,4 @@ struct LoadedPair {
 LoadedPair LoadRankPair(const std::string& pathA, const std::string& pathB, LoadProgress* progressA = nullptr,
                         LoadProgress* progressB = nullptr);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 char Lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
@@ -43,4 +43,4 @@ int FuzzyScore(std::string_view pattern, std::string_view text) {
     return score * 4 - static_cast<int>(text.size() > 200 ? 200 : text.size()) / 8;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -9,7 +9,7 @@
 
 #include "load/JsonString.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // "%.9g" of 'value', or "null" when it is not finite.
 inline std::string JsonNumber(double value) {
@@ -65,4 +65,4 @@ void JsonArrayOfObjects(std::string& out, const Items& items, const Write& write
     });
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-namespace tracelens {
+namespace marey {
 
 RankFiles FindRankFor(const std::string& path) {
     namespace fs = std::filesystem;
@@ -33,4 +33,4 @@ Result<LoadedRank> LoadRank(const std::string& path, const LoadOptions& options,
     return rank;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -1,7 +1,7 @@
 #pragma once
 // Loads whatever a person points at (a trace file, a rank folder, a kernel_details.csv) together
 // with its rank folder's analysis: what one document of the viewer, one side of a comparison and
-// `tracelens stats` all start from.
+// `marey stats` all start from.
 #include <memory>
 #include <string>
 
@@ -10,7 +10,7 @@
 #include "load/TraceLoader.hpp"
 #include "stats/RankAnalysis.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct LoadedRank {
     std::string path;
@@ -27,4 +27,4 @@ RankFiles FindRankFor(const std::string& path);
 Result<LoadedRank> LoadRank(const std::string& path, const LoadOptions& options = {},
                             LoadProgress* progress = nullptr);
 
-}  // namespace tracelens
+}  // namespace marey

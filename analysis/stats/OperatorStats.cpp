@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 void AddSample(OperatorStat& stat, TimeNs durNs) {
@@ -120,4 +120,4 @@ std::vector<std::pair<std::string, double>> TopComputeTypes(const OperatorTables
     return top;
 }
 
-}  // namespace tracelens
+}  // namespace marey

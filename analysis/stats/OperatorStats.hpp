@@ -7,7 +7,7 @@
 #include "load/KernelTable.hpp"
 #include "load/OpStatisticCsv.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct OperatorStat {
     std::string name;       // operator name, or type in the by-type table
@@ -46,4 +46,4 @@ OperatorTables OperatorsFromOpStatistic(const OpStatistic& table);
 // (type, share) of the largest compute types, for the overview's advice.
 std::vector<std::pair<std::string, double>> TopComputeTypes(const OperatorTables& tables, size_t count);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -3,7 +3,7 @@
 #include "stats/JsonWriter.hpp"
 #include "stats/RankOverview.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // computing_ns … total_ns of 'figures' into 'object'.
 inline void WriteOverviewFigures(JsonObject& object, const OverviewFigures& figures) {
@@ -15,4 +15,4 @@ inline void WriteOverviewFigures(JsonObject& object, const OverviewFigures& figu
     object.Int("total_ns", figures.totalNs);
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace tracelens {
+namespace marey {
 
 std::vector<ProfilerStepSpan> FindProfilerSteps(const TraceModel& model) {
     constexpr std::string_view kPrefix = "ProfilerStep#";
@@ -37,4 +37,4 @@ std::vector<ProfilerStepSpan> FindProfilerSteps(const TraceModel& model) {
     return placed;
 }
 
-}  // namespace tracelens
+}  // namespace marey

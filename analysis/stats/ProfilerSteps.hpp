@@ -7,7 +7,7 @@
 #include "core/Time.hpp"
 #include "model/TraceModel.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct ProfilerStepSpan {
     std::string step;  // "50" of "ProfilerStep#50"
@@ -17,4 +17,4 @@ struct ProfilerStepSpan {
 // Every ProfilerStep#N slice of the trace, one per step, by start time. O(strings + slices).
 std::vector<ProfilerStepSpan> FindProfilerSteps(const TraceModel& model);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -8,7 +8,7 @@
 #include "load/TraceText.hpp"
 #include "stats/ProfilerSteps.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 std::vector<StepSpan> PlaceSteps(const StepTrace& steps, const TraceModel& model) {
@@ -87,4 +87,4 @@ RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model) {
     return analysis;
 }
 
-}  // namespace tracelens
+}  // namespace marey

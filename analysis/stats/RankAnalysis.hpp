@@ -17,7 +17,7 @@
 #include "stats/OperatorStats.hpp"
 #include "stats/RankOverview.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // Where a step of step_trace_time.csv lies on the trace's clock: the host's "ProfilerStep#N" slice.
 struct StepSpan {
@@ -55,10 +55,10 @@ struct RankAnalysis {
 // views say which file is missing.
 RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model);
 
-// The summaries as a JSON object (the schema is in the README), for `tracelens stats DIR --json`.
+// The summaries as a JSON object (the schema is in the README), for `marey stats DIR --json`.
 std::string RankAnalysisToJson(const RankAnalysis& analysis);
 
 // The same as text for a terminal.
 std::string RankAnalysisToText(const RankAnalysis& analysis);
 
-}  // namespace tracelens
+}  // namespace marey

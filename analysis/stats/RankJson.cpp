@@ -7,7 +7,7 @@
 #include "stats/RankAnalysis.hpp"
 #include "stats/TraceSummary.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 constexpr size_t kTopOperators = 20;
@@ -320,4 +320,4 @@ std::string RankAnalysisToText(const RankAnalysis& analysis) {
     return out;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -5,7 +5,7 @@
 
 #include "stats/TraceSummary.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 using Interval = std::pair<TimeNs, TimeNs>;
@@ -155,4 +155,4 @@ std::vector<Advice> AdviseOnOverview(const OverviewFigures& figures,
     return advice;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -9,7 +9,7 @@
 #include "load/KernelTable.hpp"
 #include "model/TraceModel.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct OverviewFigures {
     TimeNs computingNs = 0;              // device busy computing (overlapped or not)
@@ -50,4 +50,4 @@ std::vector<Advice> AdviseOnOverview(const OverviewFigures& figures,
 
 const char* AdviceKindName(AdviceKind kind);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -6,7 +6,7 @@
 
 #include "stats/ProfilerSteps.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 // Totals per name id (and per type id) of one string table, in one pass over the runs.
@@ -176,4 +176,4 @@ std::optional<TimeNs> OperatorOccurrenceStart(const RankAnalysis& analysis, cons
     return starts[occurrence];
 }
 
-}  // namespace tracelens
+}  // namespace marey

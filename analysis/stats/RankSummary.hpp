@@ -14,7 +14,7 @@
 #include "stats/RankAnalysis.hpp"
 #include "stats/RankOverview.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct SummaryOperator {
     std::string name;  // operator name, or type in the by-type list
@@ -76,4 +76,4 @@ RankSummary SummarizeRank(const RankAnalysis& analysis, const TraceModel* model,
 std::optional<TimeNs> OperatorOccurrenceStart(const RankAnalysis& analysis, const TraceModel* model,
                                               const std::string& name, uint64_t occurrence);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -10,7 +10,7 @@
 #include "stats/LoadedRank.hpp"
 #include "stats/ProfilerSteps.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 struct LoadedPart {
@@ -157,4 +157,4 @@ Result<std::vector<int>> ParseRankList(const std::string& text) {
     return ranks;
 }
 
-}  // namespace tracelens
+}  // namespace marey

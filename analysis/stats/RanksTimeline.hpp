@@ -12,7 +12,7 @@
 #include "load/TraceLoader.hpp"
 #include "model/TraceModel.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // Aligns no step: every rank keeps the clock it was recorded on.
 inline constexpr const char* kAlignOnClock = "clock";
@@ -59,4 +59,4 @@ Result<std::vector<std::string>> ResolveRankPaths(const std::string& cluster, co
 // anything else, naming it.
 Result<std::vector<int>> ParseRankList(const std::string& text);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -4,7 +4,7 @@
 #include "load/TraceLoader.hpp"
 #include "stats/TraceSummary.hpp"
 
-namespace tracelens {
+namespace marey {
 
 std::string SummaryToJson(const TraceModel& model, const TraceSummary& summary) {
     std::string out = "{\"file\": ";
@@ -91,4 +91,4 @@ std::string SummaryToText(const TraceModel& model, const TraceSummary& summary) 
     return out;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <unordered_map>
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 // Joins two lists by name: entries of A in order, then B's that A lacks.
@@ -175,4 +175,4 @@ TraceDiff DiffSummaries(const RankSummary& a, const RankSummary& b, const Alignm
     return diff;
 }
 
-}  // namespace tracelens
+}  // namespace marey

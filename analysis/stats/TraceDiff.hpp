@@ -9,7 +9,7 @@
 
 #include "stats/RankSummary.hpp"
 
-namespace tracelens {
+namespace marey {
 
 enum class AlignBy { kStep, kOperator, kStart };
 const char* AlignByName(AlignBy by);
@@ -81,10 +81,10 @@ struct TraceDiff {
 // The diff of two summaries. O(n log n) in operators, steps and communication operators.
 TraceDiff DiffSummaries(const RankSummary& a, const RankSummary& b, const Alignment& alignment);
 
-// The diff as one JSON object (schema in the README), for `tracelens stats --compare A B --json`.
+// The diff as one JSON object (schema in the README), for `marey stats --compare A B --json`.
 std::string TraceDiffToJson(const RankSummary& a, const RankSummary& b, const TraceDiff& diff);
 
 // The largest differences as text for a terminal.
 std::string TraceDiffToText(const RankSummary& a, const RankSummary& b, const TraceDiff& diff, size_t top);
 
-}  // namespace tracelens
+}  // namespace marey

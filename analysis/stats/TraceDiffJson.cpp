@@ -5,7 +5,7 @@
 #include "stats/TraceDiff.hpp"
 #include "stats/TraceSummary.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 void WriteSide(JsonObject& root, const char* key, const RankSummary& side) {
@@ -162,4 +162,4 @@ std::string TraceDiffToText(const RankSummary& a, const RankSummary& b, const Tr
     return out;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-namespace tracelens {
+namespace marey {
 
 TraceSummary Summarize(const TraceModel& model, size_t topCount) {
     TraceSummary summary;
@@ -45,4 +45,4 @@ std::string FormatDuration(TimeNs ns) {
     return buffer;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -1,5 +1,5 @@
 #pragma once
-// What `tracelens stats` reports about one loaded trace.
+// What `marey stats` reports about one loaded trace.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -7,7 +7,7 @@
 #include "index/RangeStats.hpp"
 #include "model/TraceModel.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct TraceSummary {
     uint64_t events = 0;
@@ -38,4 +38,4 @@ std::string SummaryToText(const TraceModel& model, const TraceSummary& summary);
 // "1.234 ms" style text for a duration, choosing the unit by size.
 std::string FormatDuration(TimeNs ns);
 
-}  // namespace tracelens
+}  // namespace marey

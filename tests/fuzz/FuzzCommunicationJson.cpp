@@ -12,7 +12,7 @@
 #include "load/CommunicationJson.hpp"
 #include "stats/CommunicationStats.hpp"
 
-using namespace tracelens;
+using namespace marey;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string text(reinterpret_cast<const char*>(data), size);

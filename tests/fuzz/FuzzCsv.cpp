@@ -13,7 +13,7 @@
 #include "stats/OperatorStats.hpp"
 #include "stats/RankOverview.hpp"
 
-using namespace tracelens;
+using namespace marey;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);

@@ -7,7 +7,7 @@
 
 #include "core/Time.hpp"
 
-using namespace tracelens;
+using namespace marey;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);

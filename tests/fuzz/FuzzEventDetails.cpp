@@ -5,7 +5,7 @@
 
 #include "load/EventDetails.hpp"
 
-using namespace tracelens;
+using namespace marey;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const TraceText text = TraceText::FromString(std::string(reinterpret_cast<const char*>(data), size));

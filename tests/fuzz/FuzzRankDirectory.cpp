@@ -11,12 +11,12 @@
 #include "load/RankDirectory.hpp"
 #include "stats/RankAnalysis.hpp"
 
-using namespace tracelens;
+using namespace marey;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size == 0) return 0;
     static const std::filesystem::path root =
-        std::filesystem::temp_directory_path() / ("tracelens-fuzz-rank-" + std::to_string(::getpid()));
+        std::filesystem::temp_directory_path() / ("marey-fuzz-rank-" + std::to_string(::getpid()));
     fuzz::WriteRankFolderInput(data, size, root);
     const bool detected = IsRankDirectory(root.string());
     auto files = FindRankFiles(root.string());

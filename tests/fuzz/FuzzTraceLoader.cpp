@@ -7,7 +7,7 @@
 
 #include "load/TraceLoader.hpp"
 
-using namespace tracelens;
+using namespace marey;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);

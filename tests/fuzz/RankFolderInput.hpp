@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace tracelens::fuzz {
+namespace marey::fuzz {
 
 inline void WriteRankFolderInput(const uint8_t* data, size_t size, const std::filesystem::path& root) {
     namespace fs = std::filesystem;
@@ -36,4 +36,4 @@ inline void WriteRankFolderInput(const uint8_t* data, size_t size, const std::fi
     }
 }
 
-}  // namespace tracelens::fuzz
+}  // namespace marey::fuzz

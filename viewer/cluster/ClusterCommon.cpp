@@ -10,7 +10,7 @@
 #include "stats/RanksTimeline.hpp"
 #include "views/ViewCommon.hpp"
 
-namespace tracelens {
+namespace marey {
 
 void DrawStepAndGroupPickers(ClusterDocument& document, bool withStep) {
     const Cluster& cluster = document.cluster;
@@ -64,7 +64,7 @@ void DrawStepAndGroupPickers(ClusterDocument& document, bool withStep) {
             ImGui::BeginTooltip();
             for (size_t i = 0; i < cluster.problems.size() && i < 30; ++i) ImGui::TextUnformatted(cluster.problems[i].c_str());
             if (cluster.problems.size() > 30)
-                ImGui::TextDisabled("and %zu more: tracelens stats %s lists them", cluster.problems.size() - 30, cluster.root.c_str());
+                ImGui::TextDisabled("and %zu more: marey stats %s lists them", cluster.problems.size() - 30, cluster.root.c_str());
             ImGui::EndTooltip();
         }
     }
@@ -251,4 +251,4 @@ std::string Ms(TimeNs ns) {
     return text;
 }
 
-}  // namespace tracelens
+}  // namespace marey

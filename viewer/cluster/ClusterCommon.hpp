@@ -10,7 +10,7 @@
 
 struct ImDrawList;
 
-namespace tracelens {
+namespace marey {
 
 // What a cluster view asks the application to do with the cluster's ranks.
 struct ClusterRequest {
@@ -60,4 +60,4 @@ Rgba StepColumnColor(int column);
 // A value in ms with three significant digits, for axes and cards.
 std::string Ms(TimeNs ns);
 
-}  // namespace tracelens
+}  // namespace marey

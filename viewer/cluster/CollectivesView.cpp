@@ -10,7 +10,7 @@
 #include "views/ViewCommon.hpp"
 #include "views/ViewRegistry.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 const Rgba kTransitColor{0.30f, 0.60f, 0.95f, 1}, kWaitColor{0.96f, 0.60f, 0.22f, 1}, kSyncColor{0.72f, 0.40f, 0.10f, 1},
@@ -197,4 +197,4 @@ void DrawCollectives(ViewContext& context) {
     DrawRankMenu(document, context.clusterRequest);
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -10,7 +10,7 @@
 #include "marey/Marey.hpp"
 #include "render/MareyRenderer.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // Memory over the step on one device (memory_record.csv), for the blocks and the line chart.
 struct MareyMemory {
@@ -55,4 +55,4 @@ struct MareyState {
 // neighbouring rows; computing green, communication orange, AI CPU violet, other grey.
 std::vector<MareyInstance> MareyInstances(const MareyStep& step, const std::vector<MareyRow>& rows);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -21,7 +21,7 @@
 #include "views/ViewCommon.hpp"
 #include "views/ViewRegistry.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 constexpr size_t kMostDevices = 256;
@@ -534,4 +534,4 @@ void DrawMarey(ViewContext& context) {
     ImGui::SetCursorScreenPos(ImVec2(start.x, plotBottom + kMemoryChart));
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-namespace tracelens {
+namespace marey {
 
 int TransportIndex(const std::string& transport) {
     for (int i = 0; i < kTransportCount - 1; ++i)
@@ -100,4 +100,4 @@ const MatrixGrid::Level& MatrixGrid::LevelFor(double cellPx, double minPx) const
     return m_levels[level];
 }
 
-}  // namespace tracelens
+}  // namespace marey

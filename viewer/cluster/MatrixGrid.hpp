@@ -9,7 +9,7 @@
 
 #include "cluster/ClusterLinks.hpp"
 
-namespace tracelens {
+namespace marey {
 
 enum class MatrixMetric : int { kBandwidth = 0, kSize, kTime, kTransport };
 
@@ -54,4 +54,4 @@ private:
 // The value of 'cell' in 'metric' (GB/s, MB, ms, or the transport index).
 float MetricValue(const MatrixCell& cell, MatrixMetric metric);
 
-}  // namespace tracelens
+}  // namespace marey

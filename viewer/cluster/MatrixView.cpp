@@ -14,7 +14,7 @@
 #include "views/ViewCommon.hpp"
 #include "views/ViewRegistry.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 constexpr float kSidePanelWidth = 330;
@@ -358,4 +358,4 @@ void DrawCommunicationMatrix(ViewContext& context) {
     ImGui::EndChild();
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -10,7 +10,7 @@
 #include "views/ViewCommon.hpp"
 #include "views/ViewRegistry.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 std::vector<BarSegment> Shares(const OverviewFigures& f) {
@@ -114,4 +114,4 @@ void DrawClusterOverview(ViewContext& context) {
     DrawShareChart(document, context.clusterRequest);
 }
 
-}  // namespace tracelens
+}  // namespace marey

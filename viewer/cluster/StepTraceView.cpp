@@ -9,7 +9,7 @@
 #include "views/ViewRegistry.hpp"
 #include "views/ViewCommon.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 constexpr int kFlagColumnId = kStepColumnCount;
@@ -205,4 +205,4 @@ void DrawClusterSteps(ViewContext& context) {
     DrawRankMenu(document, context.clusterRequest);
 }
 
-}  // namespace tracelens
+}  // namespace marey

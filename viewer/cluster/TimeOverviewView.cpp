@@ -11,7 +11,7 @@
 #include "views/ViewCommon.hpp"
 #include "views/ViewRegistry.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 constexpr size_t kMostRankLines = 64;
@@ -142,4 +142,4 @@ void DrawTimeOverview(ViewContext& context) {
     }
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -9,7 +9,7 @@
 #include "stats/TraceSummary.hpp"
 #include "views/ViewRegistry.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 constexpr float kHeaderHeightPx = 26.0f;
@@ -111,4 +111,4 @@ void DrawCompareTimelines(ViewContext& context) {
     view.lastStartB = stateB.viewStartNs, view.lastEndB = stateB.viewEndNs;
 }
 
-}  // namespace tracelens
+}  // namespace marey

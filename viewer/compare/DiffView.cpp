@@ -11,7 +11,7 @@
 #include "stats/TraceSummary.hpp"
 #include "views/ViewRegistry.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 const ImVec4 kSlower(1.0f, 0.50f, 0.42f, 1.0f);  // B takes longer
@@ -290,4 +290,4 @@ void DrawDiffView(ViewContext& context) {
     ImGui::EndChild();
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -7,7 +7,7 @@
 #include "stats/TraceSummary.hpp"
 #include "timeline/TimelineView.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 constexpr size_t kMaxListedFlows = 200;
 constexpr size_t kMaxListedChildren = 200;
@@ -136,4 +136,4 @@ void DetailsPanel::DrawContents(TimelineView& timeline) {
     }
 }
 
-}  // namespace tracelens
+}  // namespace marey

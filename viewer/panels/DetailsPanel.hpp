@@ -6,7 +6,7 @@
 #include "ViewState.hpp"
 #include "model/TraceModel.hpp"
 
-namespace tracelens {
+namespace marey {
 
 class TimelineView;
 
@@ -21,4 +21,4 @@ private:
     std::vector<uint32_t> m_flowsOut, m_flowsIn;  // indices into model.flows
 };
 
-}  // namespace tracelens
+}  // namespace marey

@@ -4,7 +4,7 @@
 
 #include "load/TraceLoader.hpp"
 
-namespace tracelens {
+namespace marey {
 
 void ImportIssuesPanel::DrawContents(const TraceModel& model) {
     const ImportReport& report = model.report;
@@ -51,4 +51,4 @@ void ImportIssuesPanel::DrawProblems(const std::string& path, const ImportReport
     }
 }
 
-}  // namespace tracelens
+}  // namespace marey

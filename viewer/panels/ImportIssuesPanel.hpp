@@ -3,7 +3,7 @@
 // several ranks in one timeline, each rank's under its name.
 #include <string>
 
-namespace tracelens {
+namespace marey {
 
 struct TraceModel;
 struct ImportReport;
@@ -16,4 +16,4 @@ private:
     static void DrawProblems(const std::string& path, const ImportReport& report);
 };
 
-}  // namespace tracelens
+}  // namespace marey

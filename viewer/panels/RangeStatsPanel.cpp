@@ -10,7 +10,7 @@
 #include "stats/TraceSummary.hpp"
 #include "timeline/TimelineView.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 enum Column { kName, kCount, kTotal, kSelf, kAverage, kMin, kMax, kShare, kColumnCount };
@@ -150,4 +150,4 @@ void RangeStatsPanel::DrawContents(TimelineView& timeline) {
     ImGui::EndTable();
 }
 
-}  // namespace tracelens
+}  // namespace marey

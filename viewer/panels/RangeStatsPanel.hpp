@@ -7,7 +7,7 @@
 #include "BackgroundJob.hpp"
 #include "index/RangeStats.hpp"
 
-namespace tracelens {
+namespace marey {
 
 class TimelineView;
 
@@ -32,4 +32,4 @@ private:
     bool m_sortAscending = false;
 };
 
-}  // namespace tracelens
+}  // namespace marey

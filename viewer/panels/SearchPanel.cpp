@@ -7,7 +7,7 @@
 #include "stats/TraceSummary.hpp"
 #include "timeline/TimelineView.hpp"
 
-namespace tracelens {
+namespace marey {
 
 void SearchPanel::Step(TimelineView& timeline, bool forward) {
     const auto& matches = timeline.search().Matches();
@@ -168,4 +168,4 @@ void SearchPanel::DrawContents(TimelineView& timeline) {
     ImGui::EndTable();
 }
 
-}  // namespace tracelens
+}  // namespace marey

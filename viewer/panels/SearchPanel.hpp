@@ -8,7 +8,7 @@
 #include "BackgroundJob.hpp"
 #include "timeline/SearchIndex.hpp"
 
-namespace tracelens {
+namespace marey {
 
 class TimelineView;
 
@@ -47,4 +47,4 @@ private:
     BackgroundJob<SearchIndex> m_job;
 };
 
-}  // namespace tracelens
+}  // namespace marey

@@ -6,7 +6,7 @@
 #include "EmbeddedShaders.hpp"
 #include "render/CommandScissor.hpp"
 
-namespace tracelens {
+namespace marey {
 
 bool BoxRenderer::Init(std::string* error) {
     if (!m_program.Build(shaders::k_boxes_vert, shaders::k_boxes_frag, error)) return false;
@@ -84,4 +84,4 @@ void BoxRenderer::Draw(const ImDrawCmd* command) {
     ++m_queryFrame;
 }
 
-}  // namespace tracelens
+}  // namespace marey

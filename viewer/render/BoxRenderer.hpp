@@ -11,7 +11,7 @@
 struct ImDrawList;
 struct ImDrawCmd;
 
-namespace tracelens {
+namespace marey {
 
 struct BoxInstance {
     float x0, y0, x1, y1;  // window pixels
@@ -50,4 +50,4 @@ private:
     double m_lastGpuMs = -1;
 };
 
-}  // namespace tracelens
+}  // namespace marey

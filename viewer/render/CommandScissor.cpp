@@ -3,7 +3,7 @@
 #include <epoxy/gl.h>
 #include <imgui.h>
 
-namespace tracelens {
+namespace marey {
 
 void ScissorToCommand(const ImDrawCmd* command) {
     const ImGuiIO& io = ImGui::GetIO();
@@ -15,4 +15,4 @@ void ScissorToCommand(const ImDrawCmd* command) {
               static_cast<int>((clip.z - clip.x) * scale.x), static_cast<int>((clip.w - clip.y) * scale.y));
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -3,9 +3,9 @@
 // ImGui clips what it draws itself there.
 struct ImDrawCmd;
 
-namespace tracelens {
+namespace marey {
 
 // Enables the scissor test on 'command''s clip rectangle, in framebuffer pixels.
 void ScissorToCommand(const ImDrawCmd* command);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -2,7 +2,7 @@
 
 #include <epoxy/gl.h>
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 GLuint Compile(GLenum type, const char* source, std::string* error) {
@@ -55,4 +55,4 @@ bool GlProgram::Build(const char* vertexSource, const char* fragmentSource, std:
     return true;
 }
 
-}  // namespace tracelens
+}  // namespace marey

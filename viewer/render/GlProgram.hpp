@@ -2,7 +2,7 @@
 // A linked GLSL program built from vertex and fragment source.
 #include <string>
 
-namespace tracelens {
+namespace marey {
 
 class GlProgram {
 public:
@@ -20,4 +20,4 @@ private:
     unsigned m_program = 0;
 };
 
-}  // namespace tracelens
+}  // namespace marey

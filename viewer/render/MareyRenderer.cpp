@@ -8,7 +8,7 @@
 #include "EmbeddedShaders.hpp"
 #include "render/CommandScissor.hpp"
 
-namespace tracelens {
+namespace marey {
 
 bool MareyRenderer::Init(std::string* error) {
     if (!m_program.Build(shaders::k_marey_vert, shaders::k_marey_frag, error)) return false;
@@ -84,4 +84,4 @@ void MareyRenderer::Draw(const ImDrawCmd* command) {
     glBindVertexArray(0);
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -11,7 +11,7 @@
 struct ImDrawList;
 struct ImDrawCmd;
 
-namespace tracelens {
+namespace marey {
 
 struct MareyInstance {
     float topStartNs, topEndNs, bottomStartNs, bottomEndNs;
@@ -52,4 +52,4 @@ private:
     MareyTransform m_transform;
 };
 
-}  // namespace tracelens
+}  // namespace marey

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-namespace tracelens {
+namespace marey {
 
 bool WriteScreenshot(const std::string& path, int widthPx, int heightPx, std::string* error) {
     std::vector<unsigned char> pixels(static_cast<size_t>(widthPx) * heightPx * 4);
@@ -32,4 +32,4 @@ bool WriteScreenshot(const std::string& path, int widthPx, int heightPx, std::st
     return true;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 constexpr float kLabelOffsetPx = 3.0f;     // labels start just right of their tick
@@ -88,4 +88,4 @@ RulerLayout LayoutRuler(double viewStartNs, double viewEndNs, float widthPx, flo
     return layout;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace tracelens {
+namespace marey {
 
 struct RulerTick {
     double ns;          // relative to the trace start
@@ -36,4 +36,4 @@ std::string CursorLabel(double ns, double nsPerPx);
 // "12.5 ms": 'ns' in the unit of 'stepNs' with the decimals that tell neighbouring steps apart.
 std::string StepLabel(double ns, double stepNs);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 bool ContainsIgnoringCase(std::string_view haystack, const std::string& lowerNeedle) {
@@ -85,4 +85,4 @@ bool SearchIndex::RowHasMatchIn(uint32_t track, uint32_t row, TimeNs startNs, Ti
     return first != it->second.end() && *first <= endNs;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -9,7 +9,7 @@
 #include "ViewState.hpp"
 #include "model/TraceModel.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct SearchMatch {
     TimeNs startNs;
@@ -53,4 +53,4 @@ private:
     std::unordered_map<uint64_t, std::vector<TimeNs>> m_rowMatchStarts;
 };
 
-}  // namespace tracelens
+}  // namespace marey

@@ -9,7 +9,7 @@
 #include "index/RowQuery.hpp"
 #include "stats/TraceSummary.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 constexpr float kMinimapHeightPx = 30.0f;
 constexpr float kRulerHeightPx = 38.0f;
@@ -330,4 +330,4 @@ void TimelineView::Draw(BoxRenderer& boxes, float frameDt) {
     m_frameStats.cpuMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
 }
 
-}  // namespace tracelens
+}  // namespace marey

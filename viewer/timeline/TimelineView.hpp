@@ -19,7 +19,7 @@
 struct ImDrawList;
 struct ImVec2;
 
-namespace tracelens {
+namespace marey {
 
 struct FrameStats {
     double cpuMs = 0;
@@ -218,4 +218,4 @@ private:
     std::unordered_map<uint64_t, EventDetails> m_detailsCache;
 };
 
-}  // namespace tracelens
+}  // namespace marey

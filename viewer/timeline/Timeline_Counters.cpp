@@ -9,7 +9,7 @@
 #include "timeline/TimelineView.hpp"
 #include "timeline/ValueFormat.hpp"
 
-namespace tracelens {
+namespace marey {
 
 void TimelineView::DrawCounterTrack(ImDrawList* draw, BoxRenderer& boxes, const Lane& lane, float laneY) {
     const Track& track = m_model.tracks[lane.track];
@@ -43,4 +43,4 @@ void TimelineView::DrawCounterTrack(ImDrawList* draw, BoxRenderer& boxes, const 
     }
 }
 
-}  // namespace tracelens
+}  // namespace marey

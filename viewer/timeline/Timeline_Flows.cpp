@@ -10,7 +10,7 @@
 
 #include "timeline/TimelineView.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 constexpr int kMaxFlowsPerFrame = 5000;  // more cannot be told apart; zooming in shows them all
 constexpr int kChainHops = 6;            // a launch chain: host op → enqueue → dequeue → device, and back
@@ -122,4 +122,4 @@ void TimelineView::DrawFlows(ImDrawList* draw, float originY, float pinnedOrigin
     }
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -12,7 +12,7 @@
 #include "timeline/TimelineView.hpp"
 #include "timeline/ValueFormat.hpp"
 
-namespace tracelens {
+namespace marey {
 
 void TimelineView::DrawGroupHeader(ImDrawList* draw, const Lane& lane, float laneY, bool hovered) {
     const uint32_t group = lane.process;
@@ -150,4 +150,4 @@ void TimelineView::DrawFoldedSummary(BoxRenderer& boxes, const Lane& lane, float
     }
 }
 
-}  // namespace tracelens
+}  // namespace marey

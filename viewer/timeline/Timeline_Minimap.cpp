@@ -6,7 +6,7 @@
 
 #include "timeline/TimelineView.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 constexpr size_t kMinimapBuckets = 1024;
 }
@@ -52,4 +52,4 @@ void TimelineView::DrawMinimap(ImDrawList* draw) {
     draw->AddRect(ImVec2(vx0, y0), ImVec2(std::max(vx1, vx0 + 2), y1), IM_COL32(255, 220, 120, 255));
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -9,7 +9,7 @@
 #include "index/RowQuery.hpp"
 #include "timeline/TimelineView.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 constexpr double kMinViewNs = 20.0;          // 1 ns is then about 80 px wide
 constexpr double kZoomPerSecond = 2.2;       // e-folds of view width per second, before acceleration
@@ -188,4 +188,4 @@ void TimelineView::HandleMouse() {
     if (inSlices && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) ZoomAround(ToRelativeNs(mouse.x), 2.0);
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -11,7 +11,7 @@
 #include "timeline/RulerTicks.hpp"
 #include "timeline/TimelineView.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 constexpr float kMinTickSpacingPx = 90.0f;
@@ -96,4 +96,4 @@ void TimelineView::DrawCursorAndMeasure(ImDrawList* draw) {
     draw->PopClipRect();
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -11,7 +11,7 @@
 #include "timeline/TimelineView.hpp"
 #include "timeline/ValueFormat.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 constexpr float kLabelMinWidthPx = 28.0f;
@@ -300,4 +300,4 @@ void TimelineView::DrawHoverTooltip() {
     ImGui::EndTooltip();
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace tracelens {
+namespace marey {
 
 float TrackHeight(const Track& track, const LayoutMetrics& metrics) {
     if (track.kind == TrackKind::kCounter) return metrics.counterHeight;
@@ -61,4 +61,4 @@ const Lane* TrackLayout::FindTrack(uint32_t track) const {
     return nullptr;
 }
 
-}  // namespace tracelens
+}  // namespace marey

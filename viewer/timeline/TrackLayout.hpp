@@ -6,7 +6,7 @@
 
 #include "model/TraceModel.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct Lane {
     enum class Kind : uint8_t { kGroupHeader, kProcessHeader, kTrack };
@@ -53,4 +53,4 @@ private:
 // Height of a track's lane: one row per nesting depth, or the counter height.
 float TrackHeight(const Track& track, const LayoutMetrics& metrics);
 
-}  // namespace tracelens
+}  // namespace marey

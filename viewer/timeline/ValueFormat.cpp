@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 // 'value' with three significant digits and the largest prefix that keeps it at least 1.
@@ -53,4 +53,4 @@ std::string CompactDuration(TimeNs ns) {
     return text;
 }
 
-}  // namespace tracelens
+}  // namespace marey

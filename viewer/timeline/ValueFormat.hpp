@@ -6,7 +6,7 @@
 
 #include "core/Time.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // A counter sample with its series' key as unit: "KB", "MB", "B", "bytes" become bytes shown as
 // "2.49 GB"; other keys follow the number ("1800 MHz"); large plain numbers get k, M, G.
@@ -15,4 +15,4 @@ std::string CounterValueText(double value, std::string_view unitKey);
 // Three significant digits: "3.73 ms", "124 µs", "12 ns", for columns of numbers.
 std::string CompactDuration(TimeNs ns);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -7,7 +7,7 @@
 
 #include "stats/TraceSummary.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 enum Column { kStep, kName, kStart, kElapse, kTransit, kWait, kSync, kIdle, kWaitRatio, kSyncRatio, kColumnCount };
@@ -275,4 +275,4 @@ void CommunicationView::Draw(const RankAnalysis& analysis, TimelineRequest& requ
     DrawTransports(analysis);
 }
 
-}  // namespace tracelens
+}  // namespace marey

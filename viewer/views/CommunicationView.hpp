@@ -6,7 +6,7 @@
 #include "stats/RankAnalysis.hpp"
 #include "views/ViewCommon.hpp"
 
-namespace tracelens {
+namespace marey {
 
 class CommunicationView {
 public:
@@ -26,4 +26,4 @@ private:
     int m_transport = 0;
 };
 
-}  // namespace tracelens
+}  // namespace marey

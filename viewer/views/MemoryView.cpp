@@ -7,7 +7,7 @@
 
 #include "stats/TraceSummary.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 enum Column { kName, kSize, kAllocated, kReleased, kHeld, kColumnCount };
@@ -233,4 +233,4 @@ void MemoryView::Draw(const RankAnalysis& analysis, TimelineRequest& request) {
     else DrawMissingFile(kOperatorMemoryFile, "The allocation table");
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -7,7 +7,7 @@
 #include "stats/RankAnalysis.hpp"
 #include "views/ViewCommon.hpp"
 
-namespace tracelens {
+namespace marey {
 
 class MemoryView {
 public:
@@ -26,4 +26,4 @@ private:
     size_t m_selected = SIZE_MAX;
 };
 
-}  // namespace tracelens
+}  // namespace marey

@@ -8,7 +8,7 @@
 #include "stats/FuzzyMatch.hpp"
 #include "stats/TraceSummary.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 enum Column { kName, kType, kCore, kCount, kTotal, kAverage, kMin, kMax, kShare, kColumnCount };
@@ -254,4 +254,4 @@ void OperatorsView::Draw(const RankAnalysis& analysis, TimelineRequest& request)
     ImGui::EndChild();
 }
 
-}  // namespace tracelens
+}  // namespace marey

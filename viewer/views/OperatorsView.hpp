@@ -8,7 +8,7 @@
 #include "stats/RankAnalysis.hpp"
 #include "views/ViewCommon.hpp"
 
-namespace tracelens {
+namespace marey {
 
 class OperatorsView {
 public:
@@ -34,4 +34,4 @@ private:
     std::string m_selected;
 };
 
-}  // namespace tracelens
+}  // namespace marey

@@ -4,7 +4,7 @@
 
 #include "stats/TraceSummary.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 ImVec4 AdviceColor(AdviceKind kind) {
@@ -140,4 +140,4 @@ void OverviewView::Draw(const RankAnalysis& analysis, TimelineRequest&) {
     }
 }
 
-}  // namespace tracelens
+}  // namespace marey

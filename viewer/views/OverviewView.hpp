@@ -5,11 +5,11 @@
 #include "stats/RankAnalysis.hpp"
 #include "views/ViewCommon.hpp"
 
-namespace tracelens {
+namespace marey {
 
 class OverviewView {
 public:
     void Draw(const RankAnalysis& analysis, TimelineRequest& request);
 };
 
-}  // namespace tracelens
+}  // namespace marey

@@ -7,7 +7,7 @@
 
 #include "stats/TraceSummary.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 // The stacked parts of a step: they add up to its stage time.
@@ -182,4 +182,4 @@ void StepsView::Draw(const RankAnalysis& analysis, TimelineRequest& request) {
     DrawTable(analysis, request);
 }
 
-}  // namespace tracelens
+}  // namespace marey

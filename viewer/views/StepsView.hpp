@@ -5,7 +5,7 @@
 #include "stats/RankAnalysis.hpp"
 #include "views/ViewCommon.hpp"
 
-namespace tracelens {
+namespace marey {
 
 class StepsView {
 public:
@@ -19,4 +19,4 @@ private:
     size_t m_selected = 0;
 };
 
-}  // namespace tracelens
+}  // namespace marey

@@ -9,7 +9,7 @@
 
 #include "views/ViewRegistry.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 constexpr float kSplitterWidthPx = 6.0f;
@@ -159,4 +159,4 @@ void DrawTimelineTab(ViewContext& context) {
     ImGui::EndChild();
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -6,7 +6,7 @@
 
 #include "stats/TraceSummary.hpp"
 
-namespace tracelens {
+namespace marey {
 
 Rgba ComputingColor() { return kTimeClassLegend[0].color; }
 Rgba OverlappedColor() { return kTimeClassLegend[1].color; }
@@ -99,4 +99,4 @@ void DrawLegend(const std::vector<BarSegment>& segments) {
     }
 }
 
-}  // namespace tracelens
+}  // namespace marey

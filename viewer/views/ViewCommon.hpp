@@ -8,7 +8,7 @@
 #include "core/Time.hpp"
 #include "load/RankDirectory.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // What a view asks the application to do in the timeline of document 'document' (the caller of
 // the view fills it in); 'kind' kNone when nothing.
@@ -56,4 +56,4 @@ void RightAligned(const std::string& text);
 // (the column's user id) and 'ascending' and returns true.
 bool TakeSortSpecs(int* column, bool* ascending);
 
-}  // namespace tracelens
+}  // namespace marey

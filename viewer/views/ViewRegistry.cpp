@@ -1,6 +1,6 @@
 #include "views/ViewRegistry.hpp"
 
-namespace tracelens {
+namespace marey {
 
 const std::vector<ViewEntry>& Views() {
     using S = ViewScope;
@@ -36,4 +36,4 @@ std::vector<const ViewEntry*> ViewsOf(ViewScope scope) {
     return views;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -10,7 +10,7 @@
 #include "views/ViewCommon.hpp"
 #include "workspace/Workspace.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // What a view is given to draw: the workspace and what it shows.
 struct ViewContext {
@@ -57,4 +57,4 @@ void DrawCollectives(ViewContext& context);
 void DrawTimeOverview(ViewContext& context);
 void DrawMarey(ViewContext& context);
 
-}  // namespace tracelens
+}  // namespace marey

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
-namespace tracelens {
+namespace marey {
 
 std::string ClusterDocument::Title() const {
     std::filesystem::path root(cluster.root);
@@ -114,4 +114,4 @@ const SlowRank* ClusterDocument::SlowRankOf(int rankId) const {
     return nullptr;
 }
 
-}  // namespace tracelens
+}  // namespace marey

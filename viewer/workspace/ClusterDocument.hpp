@@ -14,7 +14,7 @@
 #include "cluster/MatrixGrid.hpp"
 #include "workspace/Document.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // What the cluster views share: the step and the group a person chose, and the rank selected.
 struct ClusterSelection {
@@ -110,4 +110,4 @@ struct ClusterDocument {
     bool CanOpenRanks() const { return cluster.source == "rank folders"; }
 };
 
-}  // namespace tracelens
+}  // namespace marey

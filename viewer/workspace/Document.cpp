@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-namespace tracelens {
+namespace marey {
 
 std::string Document::Title() const {
     if (ranks) {
@@ -25,4 +25,4 @@ std::string Document::Source() const {
     return text;
 }
 
-}  // namespace tracelens
+}  // namespace marey

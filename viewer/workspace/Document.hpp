@@ -22,7 +22,7 @@
 #include "views/OverviewView.hpp"
 #include "views/StepsView.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // Never reused within a run; 0 means none.
 using DocumentId = uint32_t;
@@ -69,4 +69,4 @@ struct Document {
     std::string Source() const;
 };
 
-}  // namespace tracelens
+}  // namespace marey

@@ -4,7 +4,7 @@
 
 #include "cluster/ClusterFolder.hpp"
 
-namespace tracelens {
+namespace marey {
 namespace {
 
 float ClusterFraction(const ClusterProgress& progress) {
@@ -180,4 +180,4 @@ std::vector<LoadQueue::Finished> LoadQueue::TakeFinished() {
     return finished;
 }
 
-}  // namespace tracelens
+}  // namespace marey

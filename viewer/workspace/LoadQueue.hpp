@@ -13,7 +13,7 @@
 #include "workspace/ClusterDocument.hpp"
 #include "workspace/Document.hpp"
 
-namespace tracelens {
+namespace marey {
 
 struct LoadStatus {
     DocumentId id;
@@ -76,4 +76,4 @@ private:
     std::vector<std::unique_ptr<Job>> m_jobs;
 };
 
-}  // namespace tracelens
+}  // namespace marey

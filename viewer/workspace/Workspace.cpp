@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace tracelens {
+namespace marey {
 
 const Comparison* ComparisonPair::Ready() const {
     if (!diff.valid() || diff.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return nullptr;
@@ -138,4 +138,4 @@ Document* Workspace::Find(DocumentId id) {
     return nullptr;
 }
 
-}  // namespace tracelens
+}  // namespace marey

@@ -11,7 +11,7 @@
 #include "workspace/Document.hpp"
 #include "workspace/LoadQueue.hpp"
 
-namespace tracelens {
+namespace marey {
 
 // How the comparison is shown: what a person chose in its views.
 struct CompareViewState {
@@ -87,4 +87,4 @@ private:
     DocumentId m_nextId = 1;
 };
 
-}  // namespace tracelens
+}  // namespace marey
