@@ -1,11 +1,13 @@
 #include "CompareCommand.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
+#include "cluster/ClusterFolder.hpp"
 #include "stats/Comparison.hpp"
 
 namespace marey {
@@ -37,14 +39,22 @@ bool ParseAlignment(const std::string& text, AlignmentRequest& request) {
         request.operatorName = text.substr(9);
         const size_t hash = request.operatorName.rfind('#');
         if (hash != std::string::npos) {
-            const long run = std::atol(request.operatorName.c_str() + hash + 1);
-            if (run < 1) return false;
+            const char* first = request.operatorName.c_str() + hash + 1;
+            const char* last = request.operatorName.c_str() + request.operatorName.size();
+            uint64_t run = 0;
+            if (std::from_chars(first, last, run).ptr != last || run < 1) return false;
             request.occurrence = static_cast<uint64_t>(run - 1);
             request.operatorName.resize(hash);
         }
         return !request.operatorName.empty();
     }
     return false;
+}
+
+// Says what is wrong with the command line; the exit status of a bad command line.
+int Fail(const std::string& message) {
+    std::fprintf(stderr, "marey stats --compare: %s\n", message.c_str());
+    return 2;
 }
 
 }  // namespace
@@ -60,24 +70,35 @@ int RunCompareCommand(int argc, char** argv) {
         if (arg == "--json") {
             json = true;
         } else if (arg == "--top" && hasValue) {
-            top = static_cast<size_t>(std::max(1, std::atoi(argv[++i])));
+            const std::string count = argv[++i];
+            const char* end = count.data() + count.size();
+            if (std::from_chars(count.data(), end, top).ptr != end || top < 1)
+                return Fail("--top: expected a count of at least 1, got \"" + count + "\"");
         } else if (arg == "--align" && hasValue) {
-            if (!ParseAlignment(argv[++i], options.align)) return Usage(), 2;
+            const std::string align = argv[++i];
+            if (!ParseAlignment(align, options.align))
+                return Fail("--align: expected step:N, operator:NAME[#K] (K from 1) or start, got \"" + align + "\"");
         } else if (arg == "--step" && hasValue) {
             const std::string steps = argv[++i];
             const size_t colon = steps.find(':');
             options.stepA = steps.substr(0, colon);
             options.stepB = colon == std::string::npos ? options.stepA : steps.substr(colon + 1);
-            if (options.stepA.empty() || options.stepB.empty()) return Usage(), 2;
+            if (options.stepA.empty() || options.stepB.empty())
+                return Fail("--step: expected N or N:M, got \"" + steps + "\"");
         } else if (!arg.empty() && arg[0] != '-' && pathA.empty()) {
             pathA = arg;
         } else if (!arg.empty() && arg[0] != '-' && pathB.empty()) {
             pathB = arg;
         } else {
-            return Usage(), 2;
+            return Fail(hasValue || arg[0] != '-' ? "unexpected argument \"" + arg + "\""
+                                                  : arg + ": expected a value after it");
         }
     }
     if (pathA.empty() || pathB.empty()) return Usage(), 2;
+    for (const std::string& path : {pathA, pathB})
+        if (IsClusterDirectory(path))
+            return Fail(path + ": a cluster folder, not one rank: stats --compare compares two traces or rank folders "
+                               "(marey stats " + path + " summarises the cluster)");
     LoadedPair pair = LoadRankPair(pathA, pathB);
     for (const Result<LoadedRank>* side : {&pair.a, &pair.b}) {
         if (!side->ok()) {

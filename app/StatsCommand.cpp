@@ -2,6 +2,7 @@
 
 #include "CompareCommand.hpp"
 
+#include <charconv>
 #include <cstdio>
 #include <algorithm>
 #include <cstring>
@@ -30,7 +31,12 @@ int RunStatsCommand(int argc, char** argv) {
         if (std::strcmp(argv[i], "--json") == 0) {
             json = true;
         } else if (std::strcmp(argv[i], "--top") == 0 && i + 1 < argc) {
-            top = std::atoi(argv[++i]);
+            const std::string count = argv[++i];
+            const char* end = count.data() + count.size();
+            if (std::from_chars(count.data(), end, top).ptr != end || top < 1) {
+                std::fprintf(stderr, "marey stats: --top: expected a count of at least 1, got \"%s\"\n", count.c_str());
+                return 2;
+            }
         } else if (path.empty() && argv[i][0] != '-') {
             path = argv[i];
         } else {

@@ -202,7 +202,17 @@ TEST_CASE("rank lists take ids and ranges and name what they cannot read") {
     auto ranks = ParseRankList("0-3,7 9");
     REQUIRE(ranks.ok());
     CHECK(ranks.value() == std::vector<int>{0, 1, 2, 3, 7, 9});
-    CHECK(ParseRankList("3-1").message() == "ranks: expected a rank id or a range like 0-7 at column 1 of \"3-1\"");
+    CHECK(ParseRankList("3-1").message() == "ranks: a range from a higher rank id to a lower one at column 1 of \"3-1\"");
+    CHECK(ParseRankList("3,3").message() == "ranks: rank 3 named twice at column 3 of \"3,3\"");
+    CHECK(ParseRankList("0-2,1").message() == "ranks: rank 1 named twice at column 5 of \"0-2,1\"");
+    CHECK(ParseRankList("0-4000000000").message() ==
+          "ranks: a rank id past the largest one (16777216) at column 1 of \"0-4000000000\"");
+    CHECK(ParseRankList("99999999999999999999").message() ==
+          "ranks: a rank id past the largest one (16777216) at column 1 of \"99999999999999999999\"");
+    CHECK(ParseRankList("0-100000").message() == "ranks: a range of more than 100000 ranks at column 1 of \"0-100000\"");
+    CHECK(ParseRankList("0-99999").value().size() == 100000);
+    CHECK(ParseRankList("-2").message() == "ranks: expected a rank id or a range like 0-7 at column 1 of \"-2\"");
+    CHECK(ParseRankList("-1").message() == "ranks: expected a rank id or a range like 0-7 at column 1 of \"-1\"");
     CHECK(ParseRankList("1,x").message() == "ranks: expected a rank id or a range like 0-7 at column 3 of \"1,x\"");
     CHECK(ParseRankList(" , ").message() == "ranks: no rank id in \" , \"");
 }

@@ -260,10 +260,34 @@ void App::TakeLoadedDocuments() {
             m_commandLineApplied = true;
         }
         if (!m_commandLineApplied && cluster) {
-            for (size_t i = 0; i < cluster->cluster.steps.size(); ++i)
-                if (cluster->cluster.steps[i] == m_options.step) cluster->selection.step = static_cast<int>(i);
-            if (cluster->cluster.IndexOfRank(m_options.rank) >= 0) SelectRank(*cluster, m_options.rank);
+            ApplyCommandLineSelection(*cluster);
             m_commandLineApplied = true;
+        }
+    }
+}
+
+// --step and --rank name a step and a rank of the cluster; one it lacks is said, never ignored.
+void App::ApplyCommandLineSelection(ClusterDocument& cluster) {
+    const std::vector<std::string>& steps = cluster.cluster.steps;
+    if (!m_options.step.empty()) {
+        const auto it = std::find(steps.begin(), steps.end(), m_options.step);
+        if (it != steps.end()) {
+            cluster.selection.step = static_cast<int>(it - steps.begin());
+        } else {
+            std::fprintf(stderr, "marey: --step %s: not a step of this cluster (%s); showing the average over steps\n",
+                         m_options.step.c_str(),
+                         steps.empty() ? "it has no steps" : ("steps " + steps.front() + " to " + steps.back()).c_str());
+            m_commandLineRejected = true;
+        }
+    }
+    if (m_options.rank >= 0) {
+        if (cluster.cluster.IndexOfRank(m_options.rank) >= 0) {
+            SelectRank(cluster, m_options.rank);
+        } else {
+            std::fprintf(stderr, "marey: --rank %d: not a rank of this cluster (%zu ranks, ids %d to %d)\n", m_options.rank,
+                         cluster.cluster.ranks.size(), cluster.cluster.ranks.empty() ? 0 : cluster.cluster.ranks.front().rankId,
+                         cluster.cluster.ranks.empty() ? 0 : cluster.cluster.ranks.back().rankId);
+            m_commandLineRejected = true;
         }
     }
 }
@@ -494,6 +518,7 @@ int App::Run(const ViewerOptions& options) {
                     exitCode = 1;
                 } else {
                     PrintViews();
+                    if (m_commandLineRejected) exitCode = 2;  // the picture is not of what was asked
                 }
                 break;
             }

@@ -55,6 +55,7 @@ private:
     void DrawOpenDialog();
     void DrawFrameOverlay();
     void ApplyCommandLineSelection(Document& document);
+    void ApplyCommandLineSelection(ClusterDocument& cluster);
     void RememberRecent(const std::string& path);
     bool ReadyForScript();
     void PrintViews();
@@ -95,6 +96,7 @@ private:
     int m_selectDocumentTab = 0;      // frames left to bring the shown tab forward in the bar
     int m_mainTab = 0;                // requested view within the shown tab's views, -1 once shown
     bool m_commandLineApplied = false;
+    bool m_commandLineRejected = false;  // --step or --rank named what the cluster lacks
     bool m_openDialog = false;
     bool m_openToCompare = false;     // the Open dialog compares what it opens with the shown document
     bool m_openShowAll = false;       // the Open dialog lists every file, not only traces

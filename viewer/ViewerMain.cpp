@@ -1,5 +1,6 @@
 #include "ViewerMain.hpp"
 
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -7,7 +8,9 @@
 
 #include "App.hpp"
 #include "InstallPaths.hpp"
+#include "cluster/ClusterFolder.hpp"
 #include "stats/RanksTimeline.hpp"
+#include "views/ViewRegistry.hpp"
 
 #ifndef MAREY_ASSETS_DIR
 #define MAREY_ASSETS_DIR ""
@@ -54,6 +57,12 @@ std::string DefaultSample() {
     return found.empty() ? std::string(MAREY_ASSETS_DIR) + name : found;
 }
 
+// Says what is wrong with the command line; the exit status of a bad command line.
+int Fail(const std::string& message) {
+    std::fprintf(stderr, "marey: %s\n", message.c_str());
+    return 2;
+}
+
 }  // namespace
 
 int RunViewer(int argc, char** argv) {
@@ -96,7 +105,9 @@ int RunViewer(int argc, char** argv) {
         } else if (arg == "--rank") {
             const char* rank = value();
             if (!rank) return Usage(), 2;
-            options.rank = std::atoi(rank);
+            const char* end = rank + std::strlen(rank);
+            if (std::from_chars(rank, end, options.rank).ptr != end || options.rank < 0)
+                return Fail(std::string("--rank: expected a rank id (0 or more), got \"") + rank + "\"");
         } else if (arg == "--ranks") {
             while (i + 1 < argc && argv[i + 1][0] != '-') options.ranks.push_back(argv[++i]);
             if (options.ranks.empty()) return Usage(), 2;
@@ -128,6 +139,24 @@ int RunViewer(int argc, char** argv) {
         options.ranks = std::move(paths.value());
     }
     if (options.path.empty()) options.path = DefaultSample();
+    if (!options.comparePath.empty())
+        for (const std::string& side : {options.path, options.comparePath})
+            if (IsClusterDirectory(side))
+                return Fail("--compare: " + side + " is a cluster folder, not one rank: a comparison is of two traces "
+                            "or rank folders (open the cluster, select a rank and press C to compare it)");
+    if (!options.view.empty()) {
+        const ViewScope scope = !options.ranks.empty()          ? ViewScope::kRanks
+                                : !options.comparePath.empty()  ? ViewScope::kComparison
+                                : IsClusterDirectory(options.path) ? ViewScope::kCluster
+                                                                   : ViewScope::kDocument;
+        std::string names;
+        bool known = false;
+        for (const ViewEntry* view : ViewsOf(scope)) {
+            known = known || options.view == view->name;
+            names += (names.empty() ? "" : ", ") + std::string(view->name);
+        }
+        if (!known) return Fail("--view: expected one of " + names + " here, got \"" + options.view + "\"");
+    }
     App app;
     return app.Run(options);
 }

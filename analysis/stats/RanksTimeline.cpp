@@ -4,6 +4,7 @@
 #include <charconv>
 #include <filesystem>
 #include <thread>
+#include <unordered_set>
 
 #include "cluster/ClusterFolder.hpp"
 #include "model/MergeRankModels.hpp"
@@ -110,10 +111,12 @@ Result<std::vector<std::string>> ResolveRankPaths(const std::string& cluster, co
         return Status::Error(cluster + ": error: not a cluster folder, so the ranks cannot be rank ids; give their paths alone");
     const ClusterFolders folders = FindClusterFolders(cluster);
     std::vector<std::string> paths;
+    std::unordered_set<int> named;
     for (const std::string& text : ranks) {
         auto ids = ParseRankList(text);
         if (!ids.ok()) return ids.status();
         for (const int id : ids.value()) {
+            if (!named.insert(id).second) return Status::Error("ranks: rank " + std::to_string(id) + " named twice");
             auto it = std::find_if(folders.rankFolders.begin(), folders.rankFolders.end(),
                                    [id](const RankFiles& files) { return files.rankId == id; });
             if (it == folders.rankFolders.end())
@@ -126,14 +129,23 @@ Result<std::vector<std::string>> ResolveRankPaths(const std::string& cluster, co
 }
 
 Result<std::vector<int>> ParseRankList(const std::string& text) {
+    // Rank ids are as a rank summary bounds them; a longer range is a typo, not a job.
+    constexpr long long kLargestRankId = 1 << 24;
+    constexpr long long kMaxRangeRanks = 100000;
     std::vector<int> ranks;
+    std::unordered_set<int> seen;
     size_t i = 0;
-    auto number = [&](int* value) {
+    auto fail = [&](size_t at, const std::string& what) {
+        return Status::Error("ranks: " + what + " at column " + std::to_string(at + 1) + " of \"" + text + "\"");
+    };
+    // The rank id at i; -1 when there is none, -2 when it is past kLargestRankId.
+    auto number = [&]() -> long long {
+        long long value = 0;
         const char* begin = text.data() + i;
-        const auto [end, error] = std::from_chars(begin, text.data() + text.size(), *value);
-        if (error != std::errc() || *value < 0) return false;
+        const auto [end, error] = std::from_chars(begin, text.data() + text.size(), value);
+        if (end == begin || (error == std::errc() && value < 0)) return -1;
         i += static_cast<size_t>(end - begin);
-        return true;
+        return error != std::errc() || value > kLargestRankId ? -2 : value;
     };
     while (i < text.size()) {
         if (text[i] == ',' || text[i] == ' ') {
@@ -141,17 +153,24 @@ Result<std::vector<int>> ParseRankList(const std::string& text) {
             continue;
         }
         const size_t at = i;
-        int first = 0, last = 0;
-        bool ok = number(&first);
-        last = first;
-        if (ok && i < text.size() && text[i] == '-') {
+        const long long first = number();
+        long long last = first;
+        if (first >= 0 && i < text.size() && text[i] == '-') {
             ++i;
-            ok = number(&last) && last >= first && last - first < 100000;
+            last = number();
         }
-        if (!ok || (i < text.size() && text[i] != ',' && text[i] != ' '))
-            return Status::Error("ranks: expected a rank id or a range like 0-7 at column " + std::to_string(at + 1) +
-                                 " of \"" + text + "\"");
-        for (int rank = first; rank <= last; ++rank) ranks.push_back(rank);
+        if (first == -2 || last == -2)
+            return fail(at, "a rank id past the largest one (" + std::to_string(kLargestRankId) + ")");
+        if (first < 0 || last < 0 || (i < text.size() && text[i] != ',' && text[i] != ' '))
+            return fail(at, "expected a rank id or a range like 0-7");
+        if (last < first) return fail(at, "a range from a higher rank id to a lower one");
+        if (last - first >= kMaxRangeRanks)
+            return fail(at, "a range of more than " + std::to_string(kMaxRangeRanks) + " ranks");
+        for (long long rank = first; rank <= last; ++rank) {
+            if (!seen.insert(static_cast<int>(rank)).second)
+                return fail(at, "rank " + std::to_string(rank) + " named twice");
+            ranks.push_back(static_cast<int>(rank));
+        }
     }
     if (ranks.empty()) return Status::Error("ranks: no rank id in \"" + text + "\"");
     return ranks;

@@ -52,11 +52,13 @@ Result<RanksTimeline> LoadRanksTimeline(const std::vector<std::string>& paths, c
 
 // The paths of the ranks 'ranks' names: rank ids ("0-3,7", "12") of the cluster folder 'cluster',
 // or, when 'cluster' is empty, paths of traces or rank folders as they are. Fails naming an id
-// the cluster does not hold.
+// the cluster does not hold, and a rank id named twice (paths are kept as given: the same trace
+// several times is how the benchmark loads many ranks).
 Result<std::vector<std::string>> ResolveRankPaths(const std::string& cluster, const std::vector<std::string>& ranks);
 
 // Rank ids written as "0-3,7 9": ranges and single ids, separated by commas or spaces. Fails on
-// anything else, naming it.
+// anything else, naming it with its column: an id past 2^24, a range backwards or of more than
+// 100,000 ranks, an id named twice. O(ranks named).
 Result<std::vector<int>> ParseRankList(const std::string& text);
 
 }  // namespace marey
