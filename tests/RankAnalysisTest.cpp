@@ -93,15 +93,41 @@ TEST_CASE("step_trace_time.csv reads every phase in exact nanoseconds, by header
         CHECK(steps.value().rows[0].ns[kStepFree] == 1500);
         CHECK(steps.value().rows[0].ns[kStepComputing] == 2000);
     }
-    SUBCASE("a bad cell reads 0 and names its column and place") {
+    SUBCASE("a bad cell leaves its row out and names its column and place") {
         auto steps = ParseStepTraceCsv("Step,Computing,Free\n1,abc,3\n2,4,5\n", "s.csv");
         REQUIRE(steps.ok());
-        REQUIRE(steps.value().rows.size() == 2);
-        CHECK(steps.value().rows[0].ns[kStepComputing] == 0);
-        CHECK(steps.value().rows[0].ns[kStepFree] == 3000);
+        REQUIRE(steps.value().rows.size() == 1);
+        CHECK(steps.value().rows[0].step == "2");
         REQUIRE(steps.value().problems.size() == 1);
         CHECK(FormatProblem("s.csv", steps.value().problems[0]) ==
-              "s.csv:2:1: error: column \"Computing\": not a decimal number: \"abc\"; read as 0");
+              "s.csv:2:1: error: column \"Computing\": not a decimal number: \"abc\"; row left out");
+    }
+    SUBCASE("short, negative and repeated rows are left out, each named with its line") {
+        const std::string text =
+            "Step,Computing,Communication(Not Overlapped),Free\n"
+            "101,8000,2000,500\n"
+            "102,8000,2000\n"     // a column lost
+            "103,-20500,2000,500\n"
+            "101,9000,2000,500\n"  // the same step again
+            "104,8063";             // the profiler stopped mid-row
+        auto steps = ParseStepTraceCsv(text, "step_trace_time.csv");
+        REQUIRE(steps.ok());
+        REQUIRE(steps.value().rows.size() == 1);
+        CHECK(steps.value().rows[0].ns[kStepComputing] == 8000000);
+        std::vector<std::string> messages;
+        for (const ImportProblem& problem : steps.value().problems)
+            messages.push_back(FormatProblem("step_trace_time.csv", problem));
+        CHECK(messages == std::vector<std::string>{
+                              "step_trace_time.csv:3:1: error: a row of 3 of the header's 4 columns; row left out",
+                              "step_trace_time.csv:4:1: error: column \"Computing\": a negative duration: \"-20500\"; row left out",
+                              "step_trace_time.csv:5:1: error: step \"101\" again; the first row kept, this one left out",
+                              "step_trace_time.csv:6:1: error: a row of 2 of the header's 4 columns; row left out"});
+    }
+    SUBCASE("rows without a step are all kept: a run without schedule steps writes several") {
+        auto steps = ParseStepTraceCsv("Step,Computing\n,1\n,2\n", "s.csv");
+        REQUIRE(steps.ok());
+        CHECK(steps.value().rows.size() == 2);
+        CHECK(steps.value().problems.empty());
     }
     SUBCASE("a file that is not a step trace is refused with the reason") {
         auto steps = ParseStepTraceCsv("a,b\n1,2\n", "x.csv");
@@ -217,6 +243,33 @@ TEST_CASE("broken communication JSON keeps the operators before the break and sa
         REQUIRE(data.problems.size() == 1);
         CHECK(FormatProblem("communication.json", data.problems[0]) ==
               "communication.json:1:78: error: \"Elapse Time(ms)\" is not a number: \"n/a\"; read as 0");
+    }
+    SUBCASE("a negative time, size or bandwidth leaves its operator or link out, with its place") {
+        const std::string text = Padded(
+            "{\"step1\": {\"p2p\": {\"send@9\": {\"Communication Time Info\": {\"Wait Time(ms)\": -20.5}},\n"
+            "\"recv@9\": {\"Communication Time Info\": {\"Wait Time(ms)\": 1}, \"Communication Bandwidth Info\": "
+            "{\"HCCS\": {\"Transit Size(MB)\": 2}}},\n"
+            "\"bcast@9\": {\"Communication Bandwidth Info\": {\"HCCS\": {\"Bandwidth(GB/s)\": -3}}}}}}");
+        CommunicationOps data;
+        REQUIRE(ParseCommunicationJson(text, "communication.json", data).ok());
+        REQUIRE(data.ops.size() == 1);
+        CHECK(data.ops[0].name == "recv");
+        REQUIRE(data.problems.size() == 2);
+        CHECK(FormatProblem("communication.json", data.problems[0]) ==
+              "communication.json:1:76: error: \"Wait Time(ms)\" is negative: -20.5; operator left out");
+        CHECK(FormatProblem("communication.json", data.problems[1]) ==
+              "communication.json:3:74: error: \"Bandwidth(GB/s)\" is negative: -3; operator left out");
+        const std::string matrix = Padded(
+            "{\"step1\": {\"collective\": {\"ar@1\": {\"0-1\": {\"Transit Time(ms)\": -1}, \"1-0\": {\"Transit Size(MB)\": 1e999},"
+            " \"1-2\": {\"Transit Size(MB)\": 4}}}}}");
+        CommunicationMatrix links;
+        REQUIRE(ParseCommunicationMatrixJson(matrix, "communication_matrix.json", links).ok());
+        REQUIRE(links.links.size() == 1);
+        CHECK(links.links[0].srcRank == 1);
+        CHECK(links.links[0].dstRank == 2);
+        REQUIRE(links.problems.size() == 2);
+        CHECK(links.problems[0].message == "\"Transit Time(ms)\" is negative: -1; link left out");
+        CHECK(links.problems[1].message == "\"Transit Size(MB)\" is out of range: 1e999; link left out");
     }
     SUBCASE("not JSON at all is refused") {
         CommunicationOps data;

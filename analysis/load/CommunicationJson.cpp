@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <functional>
 
@@ -132,7 +133,8 @@ public:
         return true;
     }
 
-    // Milliseconds as written, to ns exactly.
+    // Milliseconds as written, to ns exactly. A negative time is no time: it is noted and its
+    // operator or link is rejected (see Rejected()).
     TimeNs Millis(od::value value, std::string_view field) {
         std::string_view text;
         int64_t ns = 0;
@@ -141,6 +143,7 @@ public:
             NoteAt(text.data(), "\"" + std::string(field) + "\" is out of range: " + std::string(text.substr(0, 40)) + "; read as 0");
             return 0;
         }
+        if (ns < 0) return Reject(text, field, "negative"), 0;
         return ns;
     }
 
@@ -156,11 +159,20 @@ public:
         return static_cast<uint64_t>(count);
     }
 
+    // A size, bandwidth or ratio: never negative, always finite; else rejected as in Millis.
     double Double(od::value value, std::string_view field) {
         std::string_view text;
         if (!NumberText(value, field, &text)) return 0;
-        return std::strtod(std::string(text).c_str(), nullptr);
+        const double number = std::strtod(std::string(text).c_str(), nullptr);
+        if (!std::isfinite(number)) return Reject(text, field, "out of range"), 0;
+        if (number < 0) return Reject(text, field, "negative"), 0;
+        return number;
     }
+
+    // How many values were rejected so far: an operator or link read while it grew is left out.
+    int Rejected() const { return m_rejected; }
+    // What a rejected value takes with it, for the message: "operator", "link".
+    void SetHolder(const char* holder) { m_holder = holder; }
 
     // A structural error inside an op: keep what was read, stop the walk, say where.
     void Stop(simdjson::error_code error, const char* where) {
@@ -184,6 +196,11 @@ public:
     }
 
 private:
+    void Reject(std::string_view text, std::string_view field, const char* what) {
+        NoteAt(text.data(), "\"" + std::string(field) + "\" is " + what + ": " + std::string(text.substr(0, 40)) + "; " +
+                                m_holder + " left out");
+        ++m_rejected;
+    }
     bool Failed(simdjson::error_code error, od::document& document) {
         if (!error) return false;
         Report(document, error);
@@ -207,6 +224,8 @@ private:
     std::string m_closed;  // the text with its open brackets closed, when it was cut short
     uint64_t m_lastOffset = 0;
     bool m_stopped = false;
+    int m_rejected = 0;
+    const char* m_holder = "operator";
 };
 
 void SplitKey(std::string_view key, std::string* name, std::string* group) {
@@ -349,8 +368,10 @@ Status ParseCommunicationJson(std::string_view text, const std::string& name, Co
             op.kind = kind;
             op.isTotal = key == "Total Op Info";
             SplitKey(key, &op.name, &op.group);
+            const int rejected = reader.Rejected();
             ReadOpSections(reader, body, op);
-            data.ops.push_back(std::move(op));  // kept even when cut short: what was read is right
+            // Kept even when cut short (what was read is right), but not with a value that cannot be.
+            if (reader.Rejected() == rejected) data.ops.push_back(std::move(op));
         },
         &fatal);
     return Finish(text, name, ok, fatal, problems);
@@ -384,8 +405,9 @@ Status ParseClusterCommunicationJson(std::string_view text, const std::string& n
                 op.rank = static_cast<int>(rank);
                 op.isTotal = opKey == "Total Op Info";
                 SplitKey(opKey, &op.name, &op.group);
+                const int rejected = reader.Rejected();
                 ReadOpSections(reader, body, op);
-                data.ops.push_back(std::move(op));
+                if (reader.Rejected() == rejected) data.ops.push_back(std::move(op));
                 if (reader.stopped()) return;
             }
         },
@@ -396,6 +418,7 @@ Status ParseClusterCommunicationJson(std::string_view text, const std::string& n
 Status ParseCommunicationMatrixJson(std::string_view text, const std::string& name, CommunicationMatrix& data) {
     std::vector<ImportProblem>& problems = data.problems;
     NestedReader reader(text, problems);
+    reader.SetHolder("link");
     std::string fatal;
     const bool ok = reader.Walk(
         [&](const std::string& step, const std::string& kind, std::string_view key, od::object body) {
@@ -418,6 +441,7 @@ Status ParseCommunicationMatrixJson(std::string_view text, const std::string& na
                     reader.NoteAt(nullptr, "link \"" + keyCopy.substr(0, 40) + "\" is not \"<src rank>-<dst rank>\"; skipped");
                     continue;
                 }
+                const int rejected = reader.Rejected();
                 for (auto item : linkBody) {
                     std::string_view field;
                     od::value value;
@@ -435,7 +459,7 @@ Status ParseCommunicationMatrixJson(std::string_view text, const std::string& na
                     if (reader.stopped()) return;
                 }
                 if (link.opName.empty()) link.opName = group.substr(0, group.rfind('@'));
-                data.links.push_back(std::move(link));
+                if (reader.Rejected() == rejected) data.links.push_back(std::move(link));
             }
         },
         &fatal);

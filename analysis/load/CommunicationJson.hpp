@@ -64,7 +64,8 @@ struct CommunicationMatrix {
 };
 
 // Reads communication.json into data.ops. Every field is optional; a value of the wrong type is
-// reported with its place and read as 0; a structural error ends the read there, keeps what came
+// reported with its place and read as 0; a negative or infinite time, size, bandwidth or ratio is
+// reported and its operator (or link) left out; a structural error ends the read there, keeps what came
 // before it and reports where. 'text' needs simdjson::SIMDJSON_PADDING readable bytes past its end.
 // Fails only when the text is not a JSON object at all.
 Status ParseCommunicationJson(std::string_view paddedText, const std::string& name, CommunicationOps& data);

@@ -1,5 +1,7 @@
 #include "load/StepTraceCsv.hpp"
 
+#include <set>
+
 #include "load/CsvReader.hpp"
 #include "load/TraceLoader.hpp"
 
@@ -39,19 +41,37 @@ Result<StepTrace> ParseStepTraceCsv(std::string_view text, const std::string& na
     if (stepColumn < 0 && columns[kStepComputing] < 0)
         return Status::Error(name + ":1:1: error: not a step_trace_time.csv: no \"Step\" or \"Computing\" column");
     uint64_t offset = 0;
+    std::set<std::array<std::string, 3>> seen;  // (type, index, step) of the rows kept
+    auto leaveOut = [&](std::string message) { trace.problems.push_back({offset, 0, 0, std::move(message)}); };
     while (reader.Next(fields, &offset)) {
+        // A short row (a truncated last line, a lost separator) would read its missing phases as
+        // zeros and look like a step: it is left out, as is a row with a cell that is no duration.
+        if (fields.size() < header.size()) {
+            leaveOut("a row of " + std::to_string(fields.size()) + " of the header's " + std::to_string(header.size()) +
+                     " columns; row left out");
+            continue;
+        }
         StepRow row;
         row.step = std::string(FieldAt(fields, stepColumn));
         if (typeColumn >= 0) row.type = std::string(FieldAt(fields, typeColumn));
         if (indexColumn >= 0) row.index = std::string(FieldAt(fields, indexColumn));
-        for (int phase = 0; phase < kStepPhaseCount; ++phase) {
+        bool readable = true;
+        for (int phase = 0; phase < kStepPhaseCount && readable; ++phase) {
             const std::string_view cell = FieldAt(fields, columns[phase]);
             if (columns[phase] < 0 || cell.empty()) continue;
             if (const DecimalError error = ParseMicrosToNs(cell, &row.ns[phase]); error != DecimalError::kNone) {
-                row.ns[phase] = 0;
-                trace.problems.push_back(
-                    {offset, 0, 0, CsvCellProblem(kStepPhaseColumns[phase], DescribeDecimalError(error), cell, "read as 0")});
+                leaveOut(CsvCellProblem(kStepPhaseColumns[phase], DescribeDecimalError(error), cell, "row left out"));
+                readable = false;
+            } else if (row.ns[phase] < 0) {
+                leaveOut(CsvCellProblem(kStepPhaseColumns[phase], "a negative duration", cell, "row left out"));
+                readable = false;
             }
+        }
+        if (!readable) continue;
+        if (!row.step.empty() && !seen.insert({row.type, row.index, row.step}).second) {
+            leaveOut("step \"" + row.step + "\"" + (row.index.empty() ? "" : " of " + row.type + " " + row.index) +
+                     " again; the first row kept, this one left out");
+            continue;
         }
         trace.rows.push_back(std::move(row));
     }

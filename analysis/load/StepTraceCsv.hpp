@@ -51,8 +51,10 @@ struct StepTrace {
 };
 
 // Reads the text of a step_trace_time.csv. Columns are found by header name (older files have no
-// Preparing column); a cell that is not a number reads 0 and is reported with its column. Fails
-// only when the header has neither a Step nor a Computing column.
+// Preparing column). A row shorter than the header, with a cell that is not a duration (not a
+// number, negative) or repeating an earlier row's step (for the same rank) is left out and
+// reported with its line (and column). Fails only when the header has neither a Step nor a
+// Computing column. O(rows log rows).
 Result<StepTrace> ParseStepTraceCsv(std::string_view text, const std::string& name);
 
 }  // namespace marey
