@@ -4,6 +4,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ int RunSummarizeCommand(int argc, char** argv) {
     int exitCode = 0;
     std::error_code ignored;
     std::filesystem::create_directories(outDir, ignored);
+    std::map<int, std::string> written;  // rank id → the folder its summary came from, this run
     for (const std::string& folder : folders) {
         // A cluster folder given whole: each of its rank folders.
         std::vector<RankFiles> ranks = FindClusterFolders(folder).rankFolders;
@@ -50,8 +52,21 @@ int RunSummarizeCommand(int argc, char** argv) {
                 continue;
             }
             const std::string path = outDir + "/" + RankSummaryFileName(rank.rankId);
+            const auto [earlier, first] = written.emplace(rank.rankId, files.root);
+            if (!first) {
+                std::fprintf(stderr, "%s: error: rank %d again (also %s); %s keeps the first, this one is not written\n",
+                             files.root.c_str(), rank.rankId, earlier->second.c_str(), path.c_str());
+                exitCode = 1;
+                continue;
+            }
+            // The rank's folder as seen from the summary's, so that the summaries can move with
+            // the job's folder; the absolute path beside it for when they are copied elsewhere.
+            ClusterRank stored = rank;
+            const std::filesystem::path absolute = std::filesystem::absolute(files.root, ignored).lexically_normal();
+            stored.path = absolute.lexically_relative(std::filesystem::absolute(outDir, ignored).lexically_normal()).string();
+            if (stored.path.empty()) stored.path = absolute.string();
             std::ofstream out(path, std::ios::binary);
-            out << WriteRankSummary(rank);
+            out << WriteRankSummary(stored, absolute.string());
             if (!out) {
                 std::fprintf(stderr, "%s: error: cannot write\n", path.c_str());
                 exitCode = 1;

@@ -201,11 +201,76 @@ TEST_CASE("a rank summary survives its file, and a folder of summary files opens
     std::ofstream(dir / "summaries" / RankSummaryFileName(7)) << text;
     auto damaged = LoadCluster((dir / "summaries").string(), 2);
     REQUIRE(damaged.ok());
-    CHECK(damaged.value().ranks.size() == 16);
-    bool named = false;
-    for (const std::string& problem : damaged.value().problems)
-        named = named || (problem.find("rank_summary_7.json") != std::string::npos && problem.find("steps[0]") != std::string::npos);
-    CHECK(named);
+    CHECK(damaged.value().ranks.size() == 15);
+    CHECK(damaged.value().IndexOfRank(7) < 0);
+    CHECK(damaged.value().missingRanks == std::vector<int>{7});
+    REQUIRE(damaged.value().problems.size() >= 3);
+    CHECK(damaged.value().problems[0].find("rank_summary_7.json: error: \"steps[0]\": expected an array of 10 values") !=
+          std::string::npos);
+    CHECK(damaged.value().problems[1] == "rank_summary_7.json: rank 7 left out: its summary cannot be read");
+    CHECK(damaged.value().problems[2] == "1 rank id missing below the largest (15): 7");
+
+    // The last rank's summary cut short, or a negative duration in it: the same, and no rank 16.
+    for (const std::string& damage : {std::string("truncated"), std::string("negative")}) {
+        CAPTURE(damage);
+        std::string last = WriteRankSummary(original.ranks[15]);
+        if (damage == "truncated") {
+            last.resize(last.size() / 2);
+        } else {
+            const size_t step = last.find("\"steps\": [");
+            REQUIRE(step != std::string::npos);
+            const size_t firstValue = last.find(", ", step) + 2;
+            last.insert(firstValue, "-");
+        }
+        std::ofstream(dir / "summaries" / RankSummaryFileName(15)) << last;
+        auto cut = LoadCluster((dir / "summaries").string(), 2);
+        REQUIRE(cut.ok());
+        CHECK(cut.value().IndexOfRank(15) < 0);
+        CHECK(cut.value().IndexOfRank(16) < 0);
+        CHECK(cut.value().missingRanks == std::vector<int>{7, 15});
+        // Both files' errors come first, before anything else the folder holds.
+        REQUIRE(cut.value().problems.size() >= 5);
+        bool named = false;
+        for (size_t i = 0; i < 4; ++i)
+            named = named || cut.value().problems[i].rfind((dir / "summaries" / RankSummaryFileName(15)).string() + ":", 0) == 0;
+        CHECK(named);
+        CHECK(cut.value().problems[4] == "2 rank ids missing: 7, 15");
+    }
+    fs::remove_all(dir);
+}
+
+TEST_CASE("summarize refuses a second folder of one rank id, and its summaries read the same from any folder") {
+    const fs::path dir = test::TempDir("summarize_command");
+    ClusterOptions options;
+    options.ranks = 3;
+    options.steps = 2;
+    std::string error;
+    REQUIRE(WriteCluster(options, (dir / "job").string(), &error));
+    fs::copy(dir / "job" / "rank_1_ascend_pt", dir / "copy_of_rank_1", fs::copy_options::recursive);
+    int status = 0;
+    const std::string output = test::RunCommand("cd " + dir.string() + " && " + MAREY_BINARY +
+                                                    " summarize job copy_of_rank_1 --out summaries 2>&1", &status);
+    CHECK(status != 0);
+    CHECK(output.find("copy_of_rank_1: error: rank 1 again (also job/rank_1_ascend_pt); summaries/rank_summary_1.json keeps "
+                      "the first, this one is not written\n") != std::string::npos);
+    const std::string summary = ReadText(dir / "summaries" / RankSummaryFileName(1));
+    CHECK(summary.find("\"path\": \"../job/rank_1_ascend_pt\"") != std::string::npos);
+    CHECK(summary.find("\"absolute_path\": \"" + (dir / "job" / "rank_1_ascend_pt").string() + "\"") != std::string::npos);
+
+    // Opened from elsewhere, by a relative path: the rank folders are found beside the summaries.
+    const std::string cwd = fs::current_path().string();
+    fs::current_path("/");
+    auto cluster = LoadCluster(fs::relative(dir / "summaries", "/").string(), 2);
+    fs::current_path(cwd);
+    REQUIRE(cluster.ok());
+    REQUIRE(cluster.value().ranks.size() == 3);
+    CAPTURE(cluster.value().ranks[1].path);
+    CHECK(fs::equivalent("/" + cluster.value().ranks[1].path, dir / "job" / "rank_1_ascend_pt"));
+    // Moved away from the job: the absolute path written beside it still leads there.
+    fs::rename(dir / "summaries", dir / "job" / "moved");
+    auto moved = LoadCluster((dir / "job" / "moved").string(), 2);
+    REQUIRE(moved.ok());
+    CHECK(moved.value().ranks[1].path == (dir / "job" / "rank_1_ascend_pt").string());
     fs::remove_all(dir);
 }
 

@@ -1,6 +1,7 @@
 #include "cluster/Cluster.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -14,6 +15,11 @@
 
 namespace marey {
 namespace {
+
+// "1 rank id", "3 rank ids".
+std::string Plural(size_t count, const char* one, const char* many) {
+    return std::to_string(count) + " " + (count == 1 ? one : many);
+}
 
 bool IsNumber(const std::string& text) {
     return !text.empty() && text.size() < 12 && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -35,11 +41,14 @@ std::vector<ClusterRank> ReadRanks(const ClusterFolders& folders, unsigned threa
             ranks[i] = ReadMindInsightRank(folders.stepTraceRawFiles[i]);
         } else {
             const std::string& path = folders.summaryFiles[i];
+            bool read = false;
             ReadAnalysisFile(path, ranks[i].problems, [&](std::string_view text) {
-                auto read = ReadRankSummary(text, path);
-                if (read.ok()) ranks[i] = std::move(read.value());
-                else ranks[i].problems.push_back(read.message());
+                auto summary = ReadRankSummary(text, path);
+                read = summary.ok();
+                if (read) ranks[i] = std::move(summary.value());
+                else ranks[i].problems.push_back(summary.message());
             });
+            ranks[i].unreadable = !read;
             if (ranks[i].path.empty()) ranks[i].path = path;
         }
         if (progress) ++progress->ranksDone;
@@ -47,9 +56,38 @@ std::vector<ClusterRank> ReadRanks(const ClusterFolders& folders, unsigned threa
     return ranks;
 }
 
+// Takes the ranks whose summary file could not be read out of the cluster: their problems come
+// first, and the id in the file's name (rank_summary_N.json) is missing, not invented.
+std::vector<int> LeaveOutUnreadable(Cluster& cluster) {
+    std::vector<int> ids;
+    std::vector<std::string> problems;
+    std::vector<ClusterRank> kept;
+    for (ClusterRank& rank : cluster.ranks) {
+        if (!rank.unreadable) {
+            kept.push_back(std::move(rank));
+            continue;
+        }
+        for (const std::string& problem : rank.problems) problems.push_back(problem);
+        const std::string name = std::filesystem::path(rank.path).filename().string();
+        int id = -1;
+        const char* digits = name.c_str() + 13;  // after "rank_summary_"
+        if (IsRankSummaryFileName(name) && std::from_chars(digits, digits + name.size() - 18, id).ec == std::errc() &&
+            id <= 1 << 24) {
+            ids.push_back(id);
+            problems.push_back(name + ": rank " + std::to_string(ids.back()) + " left out: its summary cannot be read");
+        } else {
+            problems.push_back(rank.path + ": left out: its summary cannot be read");
+        }
+    }
+    cluster.ranks = std::move(kept);
+    cluster.problems.insert(cluster.problems.begin(), problems.begin(), problems.end());
+    return ids;
+}
+
 // Orders the ranks by id, keeps the first of each id, numbers those without one after the
-// largest, and reports each of these decisions.
-void SettleRankIds(Cluster& cluster) {
+// largest, and reports each of these decisions; 'absent' are ids known to be missing whatever
+// the largest id is.
+void SettleRankIds(Cluster& cluster, const std::vector<int>& absent) {
     std::stable_sort(cluster.ranks.begin(), cluster.ranks.end(),
                      [](const ClusterRank& a, const ClusterRank& b) { return a.rankId < b.rankId; });
     int next = cluster.ranks.empty() ? 0 : std::max(0, cluster.ranks.back().rankId + 1);
@@ -77,9 +115,17 @@ void SettleRankIds(Cluster& cluster) {
         for (; expected < rank.rankId; ++expected) cluster.missingRanks.push_back(expected);
         expected = rank.rankId + 1;
     }
-    if (!cluster.missingRanks.empty())
-        cluster.problems.push_back(std::to_string(cluster.missingRanks.size()) + " rank ids missing below the largest (" +
-                                   std::to_string(cluster.ranks.back().rankId) + "): " + FormatRankList(cluster.missingRanks));
+    const size_t belowLargest = cluster.missingRanks.size();
+    for (const int id : absent)
+        if (cluster.IndexOfRank(id) < 0 &&
+            std::find(cluster.missingRanks.begin(), cluster.missingRanks.end(), id) == cluster.missingRanks.end())
+            cluster.missingRanks.push_back(id);
+    std::sort(cluster.missingRanks.begin(), cluster.missingRanks.end());
+    if (cluster.missingRanks.empty()) return;
+    const bool allBelow = belowLargest == cluster.missingRanks.size();
+    cluster.problems.push_back(Plural(cluster.missingRanks.size(), "rank id", "rank ids") + " missing" +
+                               (allBelow ? " below the largest (" + std::to_string(cluster.ranks.back().rankId) + ")" : "") +
+                               ": " + FormatRankList(cluster.missingRanks));
 }
 
 void CollectSteps(Cluster& cluster) {
@@ -168,7 +214,8 @@ Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterPr
         return Status::Error(path + ": error: not a cluster folder: no rank folders (*_ascend_pt, *_ascend_ms, "
                                     "ASCEND_PROFILER_OUTPUT), no rank_summary_N.json files and no cluster_analysis_output in it");
     }
-    SettleRankIds(cluster);
+    const std::vector<int> unreadable = LeaveOutUnreadable(cluster);
+    SettleRankIds(cluster, unreadable);
     CollectSteps(cluster);
     for (const ClusterRank& rank : cluster.ranks)
         for (const std::string& problem : rank.problems) cluster.problems.push_back("rank " + std::to_string(rank.rankId) + ": " + problem);

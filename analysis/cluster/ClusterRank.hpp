@@ -61,6 +61,9 @@ struct ClusterRank {
     std::vector<RankOperatorType> operatorTypes;  // by type, largest total first
     // Problems met in this rank's files, "file:line:column: error: message".
     std::vector<std::string> problems;
+    // Its summary file could not be read at all: the rank is left out of the cluster (never shown
+    // under an invented id) and its problems come first.
+    bool unreadable = false;
 
     const std::string& Name(uint32_t index) const { return names[index]; }
     // The index of 'name' in 'names', added when new. O(names).

@@ -2,6 +2,10 @@
 
 #include <simdjson.h>
 
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+
 #include "stats/JsonWriter.hpp"
 #include "stats/OverviewJson.hpp"
 
@@ -27,6 +31,7 @@ public:
         if (root["rank"].get(id) || id < -1 || id > 1 << 24) return Fail("rank", "expected a rank id");
         rank.rankId = static_cast<int>(id);
         Text(root, "path", rank.path), Text(root, "rank_source", rank.rankSource), Text(root, "profiler_level", rank.profilerLevel);
+        ResolvePath(root, rank.path);
         simdjson::dom::array array;
         if (!root["phases"].get(array))
             for (auto phase : array) {
@@ -40,7 +45,7 @@ public:
                 auto it = row.begin();
                 if (!String(*it, step.step)) return false;
                 for (int p = 0; p < kStepPhaseCount; ++p)
-                    if (!Int(*++it, step.ns[p])) return false;
+                    if (!Duration(*++it, step.ns[p])) return false;
                 rank.steps.push_back(std::move(step));
                 return true;
             });
@@ -54,6 +59,8 @@ public:
             Int(overview["communication_not_overlapped_ns"], f.commNotOverlappedNs);
             Int(overview["free_ns"], f.freeNs), Int(overview["total_ns"], f.totalNs);
             Text(overview, "source", f.source);
+            for (const int64_t ns : {f.computingNs, f.pureComputingNs, f.commOverlappedNs, f.commNotOverlappedNs, f.freeNs, f.totalNs})
+                if (ns < 0) return Fail("overview", "expected durations of 0 or more, got " + std::to_string(ns));
             f.valid = f.totalNs > 0;
         }
         if (!root["names"].get(array))
@@ -73,8 +80,9 @@ public:
                 auto it = row.begin();
                 int64_t p2p = 0;
                 const bool ok = String(*it, c.step) && nameIndex(*++it, c.name) && nameIndex(*++it, c.group) &&
-                                Int(*++it, p2p) && Int(*++it, c.startNs) && Int(*++it, c.elapseNs) &&
-                                Int(*++it, c.transitNs) && Int(*++it, c.waitNs) && Int(*++it, c.syncNs) && Int(*++it, c.idleNs);
+                                Int(*++it, p2p) && Int(*++it, c.startNs) && Duration(*++it, c.elapseNs) &&
+                                Duration(*++it, c.transitNs) && Duration(*++it, c.waitNs) && Duration(*++it, c.syncNs) &&
+                                Duration(*++it, c.idleNs);
                 c.p2p = p2p != 0;
                 rank.collectives.push_back(std::move(c));
                 return ok;
@@ -85,9 +93,10 @@ public:
                 RankLink l;
                 auto it = row.begin();
                 int64_t src = 0, dst = 0, count = 0;
-                const bool ok = nameIndex(*it, l.op) && nameIndex(*++it, l.group) && Int(*++it, src) && Int(*++it, dst) &&
-                                String(*++it, l.transport) && Real(*++it, l.transitSizeMb) && Int(*++it, l.transitNs) &&
-                                Int(*++it, count);
+                const bool ok = nameIndex(*it, l.op) && nameIndex(*++it, l.group) && RankId(*++it, src) &&
+                                RankId(*++it, dst) && String(*++it, l.transport) && Real(*++it, l.transitSizeMb) &&
+                                l.transitSizeMb >= 0 && Duration(*++it, l.transitNs) && Duration(*++it, count) &&
+                                count <= UINT32_MAX;
                 l.srcRank = static_cast<int>(src), l.dstRank = static_cast<int>(dst), l.count = static_cast<uint32_t>(count);
                 rank.links.push_back(std::move(l));
                 return ok;
@@ -98,7 +107,7 @@ public:
                 RankOperatorType t;
                 auto it = row.begin();
                 int64_t count = 0;
-                const bool ok = String(*it, t.type) && Int(*++it, count) && Int(*++it, t.totalNs);
+                const bool ok = String(*it, t.type) && Duration(*++it, count) && Duration(*++it, t.totalNs);
                 t.count = static_cast<uint64_t>(count);
                 rank.operatorTypes.push_back(std::move(t));
                 return ok;
@@ -114,6 +123,17 @@ public:
     }
 
 private:
+    // A relative path is relative to the summary file's folder (summarize writes it so); when
+    // nothing is there, the absolute path written beside it, if that exists.
+    void ResolvePath(simdjson::dom::element root, std::string& path) const {
+        namespace fs = std::filesystem;
+        if (path.empty() || fs::path(path).is_absolute()) return;
+        const fs::path beside = (fs::path(m_name).parent_path() / path).lexically_normal();
+        std::string absolute;
+        Text(root, "absolute_path", absolute);
+        std::error_code error;
+        path = !fs::exists(beside, error) && !absolute.empty() && fs::exists(absolute, error) ? absolute : beside.string();
+    }
     Status Fail(const std::string& where, const std::string& what) const {
         return Status::Error(m_name + ": error: " + (where.empty() ? "" : "\"" + where + "\": ") + what);
     }
@@ -131,8 +151,11 @@ private:
     static bool String(simdjson::dom::element e, std::string& out) { return String(Element(std::move(e)), out); }
     static bool Int(Element e, int64_t& out) { return !e.get(out); }
     static bool Int(simdjson::dom::element e, int64_t& out) { return !e.get(out); }
+    // A duration or a count: never negative (a negative one is damage, not data).
+    static bool Duration(simdjson::dom::element e, int64_t& out) { return !e.get(out) && out >= 0; }
+    static bool RankId(simdjson::dom::element e, int64_t& out) { return !e.get(out) && out >= 0 && out <= 1 << 24; }
     static bool Real(simdjson::dom::element e, double& out) {
-        if (!e.get(out)) return true;
+        if (!e.get(out)) return std::isfinite(out);
         int64_t whole = 0;
         if (e.get(whole)) return false;
         out = static_cast<double>(whole);
@@ -171,13 +194,14 @@ bool IsRankSummaryFileName(const std::string& fileName) {
     return true;
 }
 
-std::string WriteRankSummary(const ClusterRank& rank) {
+std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolutePath) {
     std::string out;
     {
         JsonObject root(out);
         root.Int("tracelens_rank_summary", kFormatVersion);
         root.Int("rank", rank.rankId);
         root.String("path", rank.path);
+        if (!absolutePath.empty()) root.String("absolute_path", absolutePath);
         root.String("rank_source", rank.rankSource);
         root.String("profiler_level", rank.profilerLevel);
         std::vector<std::string> phases;

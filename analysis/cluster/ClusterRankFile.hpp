@@ -16,10 +16,14 @@ std::string RankSummaryFileName(int rankId);
 // True for "rank_summary_<N>.json".
 bool IsRankSummaryFileName(const std::string& fileName);
 
-std::string WriteRankSummary(const ClusterRank& rank);
+// The summary as JSON. rank.path is written as it is; 'absolutePath', when given, is written
+// beside it ("absolute_path") for a reader that cannot find a relative path from where it is.
+std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolutePath = {});
 
 // Reads what WriteRankSummary wrote. 'text' needs simdjson::SIMDJSON_PADDING readable bytes past
 // its end. Fails, naming the file and the field or item, when the text is not such a summary.
+// 'name' is the summary file's path: a relative rank path is taken from the summary's folder,
+// else from "absolute_path" when that one exists, so the summaries read the same from anywhere.
 Result<ClusterRank> ReadRankSummary(std::string_view paddedText, const std::string& name);
 
 }  // namespace marey
