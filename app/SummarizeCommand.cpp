@@ -10,6 +10,7 @@
 
 #include "cluster/ClusterFolder.hpp"
 #include "cluster/ClusterRankFile.hpp"
+#include "load/JsonString.hpp"
 
 namespace marey {
 
@@ -65,6 +66,10 @@ int RunSummarizeCommand(int argc, char** argv) {
             const std::filesystem::path absolute = std::filesystem::absolute(files.root, ignored).lexically_normal();
             stored.path = absolute.lexically_relative(std::filesystem::absolute(outDir, ignored).lexically_normal()).string();
             if (stored.path.empty()) stored.path = absolute.string();
+            if (!IsValidUtf8(absolute.string()))
+                std::fprintf(stderr, "%s: warning: the path is not UTF-8; the summary holds it with U+FFFD for the bytes "
+                                     "that are not, so the cluster opens but this rank's own files cannot be opened from it\n",
+                             files.root.c_str());
             std::ofstream out(path, std::ios::binary);
             out << WriteRankSummary(stored, absolute.string());
             if (!out) {

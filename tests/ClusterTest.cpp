@@ -364,6 +364,30 @@ TEST_CASE("the real 16-rank cluster_analysis_output opens as a cluster") {
     CHECK(rdma);
 }
 
+TEST_CASE("stats --json of a cluster whose step ids and folder names are not UTF-8 is still JSON") {
+    const fs::path dir = test::TempDir("cluster_not_utf8");
+    ClusterOptions options;
+    options.ranks = 2;
+    options.steps = 2;
+    std::string error;
+    REQUIRE(WriteCluster(options, dir.string(), &error));
+    const fs::path steps = dir / "rank_1_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / "step_trace_time.csv";
+    std::string text = ReadText(steps);
+    const size_t row = text.find("\n1,");
+    REQUIRE(row != std::string::npos);
+    text.insert(row + 1, "\xff");
+    std::ofstream(steps, std::ios::binary) << text;
+    fs::rename(dir / "rank_0_ascend_pt", dir / "rank_0_\xe9_ascend_pt");
+    int status = -1;
+    const std::string json = test::RunCommand(std::string(MAREY_BINARY) + " stats " + dir.string() + " --json", &status);
+    REQUIRE(status == 0);
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    CHECK_MESSAGE(!parser.parse(json).get(root), json.substr(0, 2000));
+    CHECK(json.find("\\ufffd1") != std::string::npos);
+    fs::remove_all(dir);
+}
+
 TEST_CASE("stats CLUSTER --json has the documented cluster key") {
     const fs::path dir = test::TempDir("cluster_stats");
     ClusterOptions options;

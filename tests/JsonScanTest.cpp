@@ -68,3 +68,12 @@ TEST_CASE("JSON strings decode escapes and surrogate pairs") {
     CHECK(ReplaceInvalidUtf8(bad.data(), bad.size()) == 2);
     CHECK(bad == "ok?" "?!");  // split: "??!" would be a trigraph
 }
+
+TEST_CASE("JSON written from bytes that are not UTF-8 is still valid JSON: each bad byte becomes U+FFFD") {
+    std::string out;
+    AppendJsonString(out, std::string("step\xff" "1 \xc3\xa9t\xc3") + "\"\n");
+    CHECK(out == "\"step\\ufffd1 \xc3\xa9t\\ufffd\\\"\\n\"");
+    CHECK(IsValidUtf8(out));
+    std::string scratch;
+    CHECK(DecodeJsonString(out, scratch) == "step\xef\xbf\xbd" "1 \xc3\xa9t\xef\xbf\xbd\"\n");
+}

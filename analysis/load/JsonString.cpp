@@ -127,7 +127,21 @@ std::string_view DecodeJsonString(std::string_view token, std::string& scratch) 
 
 void AppendJsonString(std::string& out, std::string_view text) {
     out += '"';
-    for (const char c : text) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (bytes[i] >= 0x80) {
+            // JSON is UTF-8: a byte that starts no valid sequence (a folder name in another
+            // encoding, a damaged step id) is written as U+FFFD, so the output always parses.
+            const size_t length = ValidSequenceLength(bytes, text.size(), i);
+            if (length == 0) {
+                out += "\\ufffd";
+            } else {
+                out.append(text.data() + i, length);
+                i += length - 1;
+            }
+            continue;
+        }
         switch (c) {
             case '"': out += "\\\""; break;
             case '\\': out += "\\\\"; break;

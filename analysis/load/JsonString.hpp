@@ -11,7 +11,8 @@ namespace marey {
 // a view into 'scratch'. Invalid escapes are kept as written; bad \u code points become U+FFFD.
 std::string_view DecodeJsonString(std::string_view token, std::string& scratch);
 
-// Writes 'text' as a JSON string literal (with quotes), escaping what JSON requires.
+// Writes 'text' as a JSON string literal (with quotes), escaping what JSON requires; each byte
+// of an invalid UTF-8 sequence becomes \ufffd, so the output is always valid JSON.
 void AppendJsonString(std::string& out, std::string_view text);
 
 // True when 'text' is valid UTF-8.
