@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <simdjson.h>
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -381,6 +382,32 @@ TEST_CASE("a generated rank folder is recognised and its views agree with each o
     CHECK(analysis.operatorMemory->allocations.size() == std::min<size_t>(analysis.kernels->rows.size() - analysis.steps->rows.size(), 4000));
     CHECK_FALSE(analysis.operatorMemory->allocations[49].released);
     CHECK(analysis.operatorMemory->allocations[0].released);
+    fs::remove_all(root);
+}
+
+TEST_CASE("a folder or a pipe under a data file's name, and a rank_id that is no rank id, are named, not taken as absent") {
+    const fs::path root = GeneratedRank(5, 2000);
+    const fs::path output = root / "ASCEND_PROFILER_OUTPUT";
+    fs::remove(output / "kernel_details.csv");
+    fs::create_directory(output / "kernel_details.csv");
+    fs::remove(output / "step_trace_time.csv");
+    REQUIRE(::mkfifo((output / "step_trace_time.csv").c_str(), 0600) == 0);
+    for (const std::string value : {"-1", "9223372036854775808", "\"abc\"", "3.5"}) {
+        CAPTURE(value);
+        std::ofstream(root / "profiler_info_5.json") << "{\"rank_id\": " << value << "}";
+        auto files = FindRankFiles(root.string());
+        REQUIRE(files.ok());
+        CHECK(files.value().rankId == 5);
+        CHECK(files.value().rankSource == "profiler_info_5.json (file name)");
+        CHECK(files.value().kernelDetails.empty());
+        CHECK(files.value().stepTrace.empty());
+        REQUIRE(files.value().problems.size() == 3);
+        CHECK(files.value().problems[0] == (output / "kernel_details.csv").string() + ": error: a folder, not a file; not read");
+        CHECK(files.value().problems[1] == (output / "step_trace_time.csv").string() + ": error: a pipe, not a file; not read");
+        CHECK(files.value().problems[2] == (root / "profiler_info_5.json").string() + ": error: \"rank_id\" is " + value +
+                                               ": expected a rank id from 0 to 999999; the rank id is taken from the "
+                                               "file's or the folder's name");
+    }
     fs::remove_all(root);
 }
 

@@ -53,10 +53,17 @@ void ReadProfilerInfo(const fs::path& path, RankFiles& files) {
         files.problems.push_back(path.string() + ": error: not JSON: " + simdjson::error_message(error));
         return;
     }
-    int64_t rank = -1;
-    if (!document.at_pointer("/rank_id").get(rank) && rank >= 0 && rank < 1000000) {
-        files.rankId = static_cast<int>(rank);
-        files.rankSource = path.filename().string() + " (rank_id)";
+    simdjson::dom::element rankValue;
+    if (!document.at_pointer("/rank_id").get(rankValue)) {
+        int64_t rank = -1;
+        if (!rankValue.get(rank) && rank >= 0 && rank < 1000000) {
+            files.rankId = static_cast<int>(rank);
+            files.rankSource = path.filename().string() + " (rank_id)";
+        } else {
+            files.problems.push_back(path.string() + ": error: \"rank_id\" is " + simdjson::minify(rankValue).substr(0, 40) +
+                                     ": expected a rank id from 0 to 999999; the rank id is taken from the file's or the "
+                                     "folder's name");
+        }
     }
     std::string_view level;
     for (const char* pointer : {"/config/experimental_config/_profiler_level", "/config/common_config/_profiler_level"}) {
@@ -89,6 +96,19 @@ fs::path OutputFolder(const fs::path& root) {
     std::error_code error;
     const fs::path nested = root / "ASCEND_PROFILER_OUTPUT";
     return fs::is_directory(nested, error) ? nested : root;
+}
+
+// Why 'path', which exists, is not a regular file: "a folder", "a pipe", "a link to nothing"…
+std::string NotAFileReason(const fs::path& path) {
+    std::error_code error;
+    const fs::file_status status = fs::symlink_status(path, error);
+    if (fs::is_symlink(status) && !fs::exists(path, error)) return "a link to nothing";
+    const fs::file_status target = fs::status(path, error);
+    if (fs::is_directory(target)) return "a folder";
+    if (fs::is_fifo(target)) return "a pipe";
+    if (fs::is_socket(target)) return "a socket";
+    if (fs::is_block_file(target) || fs::is_character_file(target)) return "a device";
+    return "not a regular file";
 }
 
 }  // namespace
@@ -133,6 +153,9 @@ Result<RankFiles> FindRankFiles(const std::string& path) {
         if (IsFile(file)) {
             files.*known.path = file.string();
             any = true;
+        } else if (fs::exists(fs::symlink_status(file, error))) {
+            // A folder, a pipe or a dangling link under a data file's name is not "absent".
+            files.problems.push_back(file.string() + ": error: " + NotAFileReason(file) + ", not a file; not read");
         }
     }
     if (!any)
