@@ -7,6 +7,7 @@
 #include <simdjson.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -296,6 +297,67 @@ TEST_CASE("duplicate and missing rank ids are reported, and the first of a dupli
     fs::remove_all(dir);
 }
 
+TEST_CASE("a rank that other files name and that has no data is missing, with its folder and why") {
+    const fs::path dir = test::TempDir("cluster_named_ranks");
+    ClusterOptions options;
+    options.ranks = 16;
+    options.steps = 2;
+    std::string error;
+    REQUIRE(WriteCluster(options, (dir / "job").string(), &error));
+    SUBCASE("the last rank's folder empty: missing although no id above it is there") {
+        fs::remove_all(dir / "job" / "rank_15_ascend_pt");
+        fs::create_directory(dir / "job" / "rank_15_ascend_pt");
+        auto cluster = LoadCluster((dir / "job").string(), 2);
+        REQUIRE(cluster.ok());
+        CHECK(cluster.value().ranks.size() == 15);
+        CHECK(cluster.value().missingRanks == std::vector<int>{15});
+        const auto& problems = cluster.value().problems;
+        CHECK(std::count(problems.begin(), problems.end(), (dir / "job" / "rank_15_ascend_pt").string() + ": no profiler data in it") == 1);
+        CHECK(std::count(problems.begin(), problems.end(), "1 rank id missing: 15") == 1);
+        CHECK(std::count(problems.begin(), problems.end(),
+                         "rank 15 missing: " + (dir / "job" / "rank_15_ascend_pt").string() + ": no profiler data in it") == 1);
+    }
+    SUBCASE("the last rank behind a link, and another past the depth the walk goes") {
+        fs::rename(dir / "job" / "rank_15_ascend_pt", dir / "elsewhere_rank_15");
+        fs::create_directory_symlink(dir / "elsewhere_rank_15", dir / "job" / "rank_15_ascend_pt");
+        fs::path deep = dir / "job";
+        for (int i = 0; i < 8; ++i) deep /= "d";
+        fs::create_directories(deep);
+        fs::rename(dir / "job" / "rank_14_ascend_pt", deep / "rank_14_ascend_pt");
+        auto cluster = LoadCluster((dir / "job").string(), 2);
+        REQUIRE(cluster.ok());
+        CHECK(cluster.value().missingRanks == std::vector<int>{14, 15});
+        const auto& problems = cluster.value().problems;
+        CHECK(std::count(problems.begin(), problems.end(),
+                         "rank 15 missing: " + (dir / "job" / "rank_15_ascend_pt").string() +
+                             ": behind a symbolic link, not followed") == 1);
+        CHECK(std::count(problems.begin(), problems.end(),
+                         "rank 14 missing: " + (deep / "rank_14_ascend_pt").string() +
+                             ": more than 8 levels deep, not searched") == 1);
+    }
+    SUBCASE("a link to a rank outside the job is left out of the matrix, not flagged as slow") {
+        const fs::path matrix = dir / "job" / "rank_3_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / "communication_matrix.json";
+        std::string text = ReadText(matrix);
+        const size_t link = text.find("\"3-");
+        REQUIRE(link != std::string::npos);
+        const size_t end = text.find('"', link + 1);
+        text.replace(link, end - link + 1, "\"3-99\"");
+        std::ofstream(matrix) << text;
+        auto cluster = LoadCluster((dir / "job").string(), 2);
+        REQUIRE(cluster.ok());
+        CHECK(cluster.value().missingRanks.empty());
+        for (const ClusterRank& rank : cluster.value().ranks)
+            for (const RankLink& l : rank.links) CHECK(l.dstRank < 16);
+        CHECK(FindSlowLinks(BuildMatrix(cluster.value())).empty());
+        bool said = false;
+        for (const std::string& problem : cluster.value().problems)
+            said = said || problem.find("a rank outside the job's 16 ranks (world_size in profiler_metadata.json): 3-99 (rank 3)") !=
+                               std::string::npos;
+        CHECK(said);
+    }
+    fs::remove_all(dir);
+}
+
 TEST_CASE("a folder that is not a cluster says what it lacks") {
     const fs::path dir = test::TempDir("cluster_empty");
     CHECK_FALSE(IsClusterDirectory(dir.string()));
@@ -318,7 +380,10 @@ TEST_CASE("real two-rank runs open as clusters") {
         CHECK(cluster.value().ranks[0].rankId == 0);
         CHECK(cluster.value().ranks[1].rankId == 1);
         CHECK(cluster.value().steps == std::vector<std::string>{"50"});
-        CHECK(cluster.value().missingRanks.empty());
+        // Two ranks of an 8-rank job: where communication_matrix.json names the other six (Level1,
+        // Level2), they are missing.
+        if (std::string(level) == "level0") CHECK(cluster.value().missingRanks.empty());
+        else CHECK(cluster.value().missingRanks == std::vector<int>{2, 3, 4, 5, 6, 7});
         for (const ClusterRank& rank : cluster.value().ranks) CHECK(rank.overview.valid);
         if (std::string(level) != "level0") {
             // Level1 and Level2 write communication files: both ranks ran the same collectives.

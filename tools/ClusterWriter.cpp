@@ -239,6 +239,10 @@ bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>
     Output info(rankDir + "/profiler_info_" + std::to_string(rank) + ".json", error, bytes);
     info.text = "{\"config\": {\"common_config\": {\"record_shapes\": true}, \"experimental_config\": {\"_profiler_level\": "
                 "\"Level1\", \"_export_type\": \"text\"}}, \"rank_id\": " + std::to_string(rank) + "}\n";
+    // torch_npu writes the job's shape beside it; the rank count tells a missing rank from a stray id.
+    Output metadata(rankDir + "/profiler_metadata.json", error, bytes);
+    metadata.text = "{\"distributed_args\": {\"rank\": " + std::to_string(rank) + ", \"world_size\": " +
+                    std::to_string(o.ranks) + "}}\n";
 
     Output stepTrace(out + "/step_trace_time.csv", error, bytes);
     stepTrace.text = "Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,"
@@ -299,7 +303,7 @@ bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>
     comm.text += "}\n";
     matrix.text += "}\n";
     trace.text += "\n]\n";
-    return info.Close() && stepTrace.Close() && comm.Close() && matrix.Close() && kernels.Close() && trace.Close();
+    return info.Close() && metadata.Close() && stepTrace.Close() && comm.Close() && matrix.Close() && kernels.Close() && trace.Close();
 }
 
 }  // namespace

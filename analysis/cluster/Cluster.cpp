@@ -85,9 +85,8 @@ std::vector<int> LeaveOutUnreadable(Cluster& cluster) {
 }
 
 // Orders the ranks by id, keeps the first of each id, numbers those without one after the
-// largest, and reports each of these decisions; 'absent' are ids known to be missing whatever
-// the largest id is.
-void SettleRankIds(Cluster& cluster, const std::vector<int>& absent) {
+// largest, and reports each of these decisions.
+void SettleRankIds(Cluster& cluster) {
     std::stable_sort(cluster.ranks.begin(), cluster.ranks.end(),
                      [](const ClusterRank& a, const ClusterRank& b) { return a.rankId < b.rankId; });
     int next = cluster.ranks.empty() ? 0 : std::max(0, cluster.ranks.back().rankId + 1);
@@ -110,6 +109,11 @@ void SettleRankIds(Cluster& cluster, const std::vector<int>& absent) {
     }
     std::sort(kept.begin(), kept.end(), [](const ClusterRank& a, const ClusterRank& b) { return a.rankId < b.rankId; });
     cluster.ranks = std::move(kept);
+}
+
+// The ids missing below the largest rank id, and 'absent' (ids known to exist whatever the
+// largest is), as one problem.
+void ReportMissingRanks(Cluster& cluster, const std::vector<int>& absent) {
     int expected = 0;
     for (const ClusterRank& rank : cluster.ranks) {
         for (; expected < rank.rankId; ++expected) cluster.missingRanks.push_back(expected);
@@ -126,6 +130,87 @@ void SettleRankIds(Cluster& cluster, const std::vector<int>& absent) {
     cluster.problems.push_back(Plural(cluster.missingRanks.size(), "rank id", "rank ids") + " missing" +
                                (allBelow ? " below the largest (" + std::to_string(cluster.ranks.back().rankId) + ")" : "") +
                                ": " + FormatRankList(cluster.missingRanks));
+}
+
+// The job's rank count as the ranks' metadata says (0: unknown); ranks that disagree are said.
+int SettleWorldSize(Cluster& cluster) {
+    int worldSize = 0;
+    for (const ClusterRank& rank : cluster.ranks) worldSize = std::max(worldSize, rank.worldSize);
+    for (const ClusterRank& rank : cluster.ranks)
+        if (rank.worldSize > 0 && rank.worldSize != worldSize) {
+            cluster.problems.push_back("rank " + std::to_string(rank.rankId) + " says the job has " +
+                                       std::to_string(rank.worldSize) + " ranks, others " + std::to_string(worldSize) +
+                                       " (world_size in profiler_metadata.json); " + std::to_string(worldSize) + " used");
+            break;
+        }
+    return worldSize;
+}
+
+// Links to a rank past the job's rank count are damage, not traffic: left out of the matrix and
+// its findings, and said with the first few of them.
+void LeaveOutLinksOutsideTheJob(Cluster& cluster, int worldSize) {
+    if (worldSize <= 0) return;
+    size_t count = 0;
+    std::string examples;
+    for (ClusterRank& rank : cluster.ranks) {
+        auto outside = [&](const RankLink& link) { return link.srcRank >= worldSize || link.dstRank >= worldSize; };
+        for (const RankLink& link : rank.links)
+            if (outside(link) && count++ < 5)
+                examples += (examples.empty() ? "" : ", ") + std::to_string(link.srcRank) + "-" + std::to_string(link.dstRank) +
+                            " (rank " + std::to_string(rank.rankId) + ")";
+        rank.links.erase(std::remove_if(rank.links.begin(), rank.links.end(), outside), rank.links.end());
+    }
+    if (count > 0)
+        cluster.problems.push_back(Plural(count, "link names", "links name") + " a rank outside the job's " +
+                                   std::to_string(worldSize) + " ranks (world_size in profiler_metadata.json): " + examples +
+                                   (count > 5 ? ", …" : "") + "; left out of the matrix and its findings");
+}
+
+// Rank ids that another file names (a link's end, the job's rank count) and no rank has.
+std::vector<int> NamedRanks(const Cluster& cluster, int worldSize) {
+    std::set<int> named;
+    for (const ClusterRank& rank : cluster.ranks)
+        for (const RankLink& link : rank.links)
+            for (const int id : {link.srcRank, link.dstRank})
+                if (id >= 0 && (worldSize <= 0 || id < worldSize)) named.insert(id);
+    for (int id = 0; id < worldSize; ++id) named.insert(id);
+    std::vector<int> absent;
+    for (const int id : named)
+        if (cluster.IndexOfRank(id) < 0) absent.push_back(id);
+    return absent;
+}
+
+// Why each missing rank has no data, where the folder walk or the links tell: ranks with the
+// same reason share a line, the first twenty lines are kept.
+void ExplainMissingRanks(Cluster& cluster, const std::vector<SkippedFolder>& skipped, int worldSize) {
+    constexpr size_t kMaxLines = 20;
+    std::vector<std::pair<std::string, std::vector<int>>> reasons;  // in the order first met
+    for (const int id : cluster.missingRanks) {
+        std::string why;
+        for (const SkippedFolder& folder : skipped)
+            if (folder.rankId == id) why = folder.path + ": " + folder.reason;
+        if (why.empty()) {
+            std::set<int> by;
+            for (const ClusterRank& rank : cluster.ranks)
+                for (const RankLink& link : rank.links)
+                    if (link.dstRank == id || link.srcRank == id) by.insert(rank.rankId);
+            if (!by.empty())
+                why = "named by the links of " + std::string(by.size() == 1 ? "rank " : "ranks ") +
+                      FormatRankList(std::vector<int>(by.begin(), by.end())) + "; no folder found";
+            else if (worldSize > 0)
+                why = "of the job's " + std::to_string(worldSize) + " ranks (world_size); no folder found";
+        }
+        if (why.empty()) continue;
+        auto it = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == why; });
+        if (it == reasons.end()) reasons.push_back({why, {id}});
+        else it->second.push_back(id);
+    }
+    for (size_t i = 0; i < reasons.size() && i < kMaxLines; ++i) {
+        const std::vector<int>& ids = reasons[i].second;
+        cluster.problems.push_back((ids.size() == 1 ? "rank " : "ranks ") + FormatRankList(ids) + " missing: " + reasons[i].first);
+    }
+    if (reasons.size() > kMaxLines)
+        cluster.problems.push_back("… and " + std::to_string(reasons.size() - kMaxLines) + " more reasons for missing ranks");
 }
 
 void CollectSteps(Cluster& cluster) {
@@ -214,8 +299,14 @@ Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterPr
         return Status::Error(path + ": error: not a cluster folder: no rank folders (*_ascend_pt, *_ascend_ms, "
                                     "ASCEND_PROFILER_OUTPUT), no rank_summary_N.json files and no cluster_analysis_output in it");
     }
-    const std::vector<int> unreadable = LeaveOutUnreadable(cluster);
-    SettleRankIds(cluster, unreadable);
+    for (const SkippedFolder& folder : folders.skipped) cluster.problems.push_back(folder.path + ": " + folder.reason);
+    std::vector<int> absent = LeaveOutUnreadable(cluster);
+    SettleRankIds(cluster);
+    const int worldSize = SettleWorldSize(cluster);
+    LeaveOutLinksOutsideTheJob(cluster, worldSize);
+    for (const int id : NamedRanks(cluster, worldSize)) absent.push_back(id);
+    ReportMissingRanks(cluster, absent);
+    ExplainMissingRanks(cluster, folders.skipped, worldSize);
     CollectSteps(cluster);
     for (const ClusterRank& rank : cluster.ranks)
         for (const std::string& problem : rank.problems) cluster.problems.push_back("rank " + std::to_string(rank.rankId) + ": " + problem);

@@ -20,6 +20,19 @@ bool IsAnalysisOutput(const fs::path& folder) {
            fs::is_regular_file(folder / "cluster_communication.json", error);
 }
 
+// Profilers name a rank's folder "<host>_<pid>_<time>_ascend_pt" (or _ascend_ms), tools "rank_N…".
+bool LooksLikeRankFolder(const std::string& name) {
+    const auto endsWith = [&](const char* suffix) {
+        const std::string s = suffix;
+        return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
+    };
+    return endsWith("_ascend_pt") || endsWith("_ascend_ms") || RankIdFromFolderName(name) >= 0;
+}
+
+void Skip(const fs::path& folder, const std::string& reason, ClusterFolders& found) {
+    found.skipped.push_back({folder.string(), reason, RankIdFromFolderName(folder.filename().string())});
+}
+
 void Walk(const fs::path& folder, int depth, ClusterFolders& found) {
     if (depth > 0 && IsRankDirectory(folder.string())) {
         auto files = FindRankFiles(folder.string());
@@ -31,19 +44,33 @@ void Walk(const fs::path& folder, int depth, ClusterFolders& found) {
         if (found.analysisOutput.empty()) found.analysisOutput = folder.string();
         return;
     }
-    if (depth >= kMaxDepth) return;
     std::error_code error;
     std::vector<fs::path> children;
     for (fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, error), end; !error && it != end;
          it.increment(error)) {
         std::error_code typeError;
-        if (it->is_symlink(typeError)) continue;  // a link loop must not trap the walk
+        if (it->is_symlink(typeError)) {  // a link loop must not trap the walk
+            const std::string name = it->path().filename().string();
+            if (fs::is_directory(it->path(), typeError) && (LooksLikeRankFolder(name) || IsRankDirectory(it->path().string())))
+                Skip(it->path(), "behind a symbolic link, not followed", found);
+            continue;
+        }
         if (it->is_directory(typeError)) children.push_back(it->path());
         else if (IsRankSummaryFileName(it->path().filename().string())) found.summaryFiles.push_back(it->path().string());
         else if (RankOfStepTraceRaw(it->path().filename().string()) >= 0) found.stepTraceRawFiles.push_back(it->path().string());
     }
     std::sort(children.begin(), children.end());
-    for (const fs::path& child : children) Walk(child, depth + 1, found);
+    for (const fs::path& child : children) {
+        if (depth + 1 > kMaxDepth) {
+            if (LooksLikeRankFolder(child.filename().string()) || IsRankDirectory(child.string()))
+                Skip(child, "more than " + std::to_string(kMaxDepth) + " levels deep, not searched", found);
+            continue;
+        }
+        const size_t before = found.RankCount();
+        Walk(child, depth + 1, found);
+        if (found.RankCount() == before && LooksLikeRankFolder(child.filename().string()))
+            Skip(child, "no profiler data in it", found);
+    }
 }
 
 }  // namespace

@@ -10,6 +10,14 @@
 
 namespace marey {
 
+// A folder the walk did not read ranks from although it may hold one, and why: what a missing
+// rank id is explained by.
+struct SkippedFolder {
+    std::string path;
+    std::string reason;  // "no profiler data in it", "behind a symbolic link, not followed", …
+    int rankId = -1;     // as the folder's name says, or -1
+};
+
 struct ClusterFolders {
     std::string root;
     std::vector<RankFiles> rankFolders;     // in path order
@@ -17,12 +25,14 @@ struct ClusterFolders {
     std::string analysisOutput;             // a cluster_analysis_output folder, or empty
     std::vector<std::string> stepTraceRawFiles;  // MindInsight's step_trace_raw_N_detail_time.csv
     std::vector<std::string> problems;      // rank folders that could not be read
+    std::vector<SkippedFolder> skipped;     // in walk order
 
     size_t RankCount() const { return rankFolders.size() + summaryFiles.size() + stepTraceRawFiles.size(); }
 };
 
 // Walks 'path' up to 8 levels deep without following links; a rank folder's inside is not
-// walked further. O(entries walked).
+// walked further. Links to folders, folders past the depth and folders named like a rank folder
+// without a rank in them are listed in 'skipped'. O(entries walked).
 ClusterFolders FindClusterFolders(const std::string& path);
 
 // True when 'path' is a folder holding two or more ranks (folders, summary or step_trace_raw files) or a

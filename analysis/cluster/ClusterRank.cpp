@@ -98,6 +98,7 @@ ClusterRank SummarizeRankFolder(const RankFiles& files) {
     rank.path = files.root;
     rank.rankSource = files.rankSource;
     rank.profilerLevel = files.profilerLevel;
+    rank.worldSize = files.worldSize;
     rank.problems = files.problems;
     ReadAnalysisFile(files.stepTrace, rank.problems, [&](std::string_view text) {
         auto steps = ParseStepTraceCsv(text, files.stepTrace);

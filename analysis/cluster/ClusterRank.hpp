@@ -52,6 +52,7 @@ struct ClusterRank {
     std::string path;        // the rank folder or summary file it was read from
     std::string rankSource;  // where the rank id came from
     std::string profilerLevel;
+    int worldSize = 0;           // the job's rank count as this rank's metadata says; 0 unknown
     std::vector<StepRow> steps;  // step_trace_time.csv, in file order
     std::array<bool, kStepPhaseCount> hasPhase{};
     OverviewFigures overview;    // from the step phases, else from kernel_details.csv

@@ -32,6 +32,10 @@ public:
         rank.rankId = static_cast<int>(id);
         Text(root, "path", rank.path), Text(root, "rank_source", rank.rankSource), Text(root, "profiler_level", rank.profilerLevel);
         ResolvePath(root, rank.path);
+        int64_t worldSize = 0;
+        if (!root["world_size"].get(worldSize) && (worldSize < 1 || worldSize > 1 << 24))
+            return Fail("world_size", "expected a rank count from 1 to 16777216");
+        rank.worldSize = static_cast<int>(worldSize);
         simdjson::dom::array array;
         if (!root["phases"].get(array))
             for (auto phase : array) {
@@ -204,6 +208,7 @@ std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolut
         if (!absolutePath.empty()) root.String("absolute_path", absolutePath);
         root.String("rank_source", rank.rankSource);
         root.String("profiler_level", rank.profilerLevel);
+        if (rank.worldSize > 0) root.Int("world_size", rank.worldSize);
         std::vector<std::string> phases;
         for (int p = 0; p < kStepPhaseCount; ++p)
             if (rank.hasPhase[p]) phases.push_back(kStepPhaseJsonKeys[p]);

@@ -26,8 +26,9 @@ int NumberBetween(const std::string& name, const std::string& prefix, const std:
     return std::stoi(digits);
 }
 
-// "rank3_ascend_pt", "test_rank_3": the digits after the last "rank", or -1.
-int RankFromFolderName(const std::string& name) {
+}  // namespace
+
+int RankIdFromFolderName(const std::string& name) {
     const size_t at = name.rfind("rank");
     if (at == std::string::npos) return -1;
     size_t i = at + 4;
@@ -36,6 +37,8 @@ int RankFromFolderName(const std::string& name) {
     while (end < name.size() && end - i < 6 && std::isdigit(static_cast<unsigned char>(name[end]))) ++end;
     return end > i ? std::stoi(name.substr(i, end - i)) : -1;
 }
+
+namespace {
 
 // rank_id and the profiler level from profiler_info_N.json; the file's own problems go to
 // 'files.problems' and the rest of the folder still opens.
@@ -72,6 +75,25 @@ void ReadProfilerInfo(const fs::path& path, RankFiles& files) {
             break;
         }
     }
+}
+
+// distributed_args.world_size from profiler_metadata.json (torch_npu writes it beside
+// profiler_info); a value that is no rank count is reported and left unknown.
+void ReadWorldSize(const fs::path& path, RankFiles& files) {
+    simdjson::padded_string text;
+    if (simdjson::padded_string::load(path.string()).get(text)) return;  // absent: unknown
+    simdjson::dom::parser parser;
+    simdjson::dom::element document, value;
+    if (auto error = parser.parse(text).get(document)) {
+        files.problems.push_back(path.string() + ": error: not JSON: " + simdjson::error_message(error));
+        return;
+    }
+    if (document.at_pointer("/distributed_args/world_size").get(value)) return;
+    int64_t size = 0;
+    if (!value.get(size) && size >= 1 && size <= 1 << 24) files.worldSize = static_cast<int>(size);
+    else
+        files.problems.push_back(path.string() + ": error: \"world_size\" is " + simdjson::minify(value).substr(0, 40) +
+                                 ": expected a rank count from 1 to 16777216; ignored");
 }
 
 // Every known file name and where its path goes.
@@ -175,9 +197,10 @@ Result<RankFiles> FindRankFiles(const std::string& path) {
             files.rankSource = infos.front().filename().string() + " (file name)";
         }
     }
+    ReadWorldSize(infoFolder / "profiler_metadata.json", files);
     if (files.rankId < 0) {
         const std::string folderName = fs::weakly_canonical(infoFolder, error).filename().string();
-        files.rankId = RankFromFolderName(folderName);
+        files.rankId = RankIdFromFolderName(folderName);
         if (files.rankId >= 0) files.rankSource = "folder name " + folderName;
     }
     return files;

@@ -35,6 +35,8 @@ struct RankFiles {
     int rankId = -1;        // -1 when neither profiler_info_N.json nor a file name says
     std::string rankSource; // where the rank id came from, for the overview
     std::string profilerLevel;  // "Level0", "Level1", "Level2" or empty
+    // The job's rank count, from profiler_metadata.json's distributed_args.world_size; 0 unknown.
+    int worldSize = 0;
     // Full paths; empty when the file is not there.
     std::string traceView, kernelDetails, stepTrace, opStatistic, communication, communicationMatrix,
         memoryRecord, operatorMemory;
@@ -48,6 +50,10 @@ struct RankFiles {
 // True when 'path' is a folder that looks like a rank folder. Never follows more than the two
 // fixed levels (root, ASCEND_PROFILER_OUTPUT), so link loops cannot trap it.
 bool IsRankDirectory(const std::string& path);
+
+// The rank id a folder's name gives ("rank3_ascend_pt", "test_rank_3": the digits after the last
+// "rank"), or -1.
+int RankIdFromFolderName(const std::string& name);
 
 // The files of the rank folder 'path'. Fails when 'path' is not a folder or holds none of them.
 Result<RankFiles> FindRankFiles(const std::string& path);
