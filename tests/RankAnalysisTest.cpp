@@ -9,6 +9,7 @@
 
 #include "TestSupport.hpp"
 #include "TraceGenerator.hpp"
+#include "core/Problem.hpp"
 #include "load/CommunicationJson.hpp"
 #include "load/KernelTable.hpp"
 #include "load/MemoryCsv.hpp"

@@ -39,11 +39,4 @@ Result<std::unique_ptr<TraceModel>> LoadTrace(const std::string& path, const Loa
 Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::string& name,
                                                   const LoadOptions& options = {}, LoadProgress* progress = nullptr);
 
-// Fills in line and column of problems sorted by byte offset: one pass over the text.
-void FillLineColumns(const TraceText& text, std::vector<ImportProblem>& problems);
-void FillLineColumns(std::string_view text, std::vector<ImportProblem>& problems);
-
-// "file:line:column: error: message", the place counted in bytes of the (inflated) text.
-std::string FormatProblem(const std::string& file, const ImportProblem& problem);
-
 }  // namespace marey

@@ -7,6 +7,7 @@
 #include <queue>
 #include <unordered_map>
 
+#include "core/Hash.hpp"
 #include "core/LoadTiming.hpp"
 #include "core/ParallelFor.hpp"
 #include "index/RowQuery.hpp"
@@ -21,7 +22,7 @@ void AppendToRow(Row& row, const RawSlice& slice) {
 
 struct EntityHash {
     size_t operator()(const EntityId& id) const {
-        return std::hash<int64_t>()(id.number) ^ (std::hash<uint32_t>()(id.text) * 0x9E3779B97F4A7C15ull);
+        return std::hash<int64_t>()(id.number) ^ (std::hash<uint32_t>()(id.text) * kGoldenRatio64);
     }
 };
 

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/TextFormat.hpp"
 #include "stats/OverviewJson.hpp"
 #include "stats/RankAnalysis.hpp"
-#include "stats/TraceSummary.hpp"
 
 namespace marey {
 namespace {

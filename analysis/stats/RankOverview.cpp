@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "stats/TraceSummary.hpp"
+#include "core/TextFormat.hpp"
 
 namespace marey {
 namespace {
@@ -48,12 +48,6 @@ TimeNs TrackTotal(const Track& track) {
         if (row.kind == RowKind::kNested && row.depth == 0)
             for (size_t i = 0; i < row.size(); ++i) total = SaturatingAdd(total, SaturatingSpan(row.start[i], row.end[i]));
     return total;
-}
-
-std::string Percent(double share) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f %%", share * 100.0);
-    return text;
 }
 
 }  // namespace
@@ -126,14 +120,14 @@ std::vector<Advice> AdviseOnOverview(const OverviewFigures& figures,
     if (notOverlapped > 0.10) {
         advice.push_back({AdviceKind::kCommunication, "Communication is not hidden behind computation",
                           "Communication not overlapped takes " + FormatDuration(figures.commNotOverlappedNs) + " (" +
-                              Percent(notOverlapped) + " of " + FormatDuration(figures.totalNs) +
+                              FormatPercent(notOverlapped) + " of " + FormatDuration(figures.totalNs) +
                               "), against " + FormatDuration(figures.commOverlappedNs) +
                               " overlapped. Look at the Communication view: a high wait or synchronisation ratio means "
                               "this rank waits for slower peers; a low bandwidth points at the link."});
     }
     if (free > 0.10) {
         advice.push_back({AdviceKind::kScheduling, "The device waits for work",
-                          "Free time is " + FormatDuration(figures.freeNs) + " (" + Percent(free) +
+                          "Free time is " + FormatDuration(figures.freeNs) + " (" + FormatPercent(free) +
                               "). In the timeline, vertical HostToDevice lines mean the device ran each task as soon as "
                               "the host launched it: the host is too slow to keep it busy (operator launch, data loading, "
                               "synchronisation)."});
@@ -141,16 +135,16 @@ std::vector<Advice> AdviseOnOverview(const OverviewFigures& figures,
     if (computing > 0.60 && notOverlapped <= 0.10 && free <= 0.10) {
         std::string top;
         for (size_t i = 0; i < topOperators.size() && i < 3; ++i)
-            top += (i ? ", " : "") + topOperators[i].first + " (" + Percent(topOperators[i].second) + ")";
+            top += (i ? ", " : "") + topOperators[i].first + " (" + FormatPercent(topOperators[i].second) + ")";
         advice.push_back({AdviceKind::kCompute, "Computation bounds the step",
-                          "Computing takes " + FormatDuration(figures.computingNs) + " (" + Percent(computing) + ")" +
+                          "Computing takes " + FormatDuration(figures.computingNs) + " (" + FormatPercent(computing) + ")" +
                               (top.empty() ? std::string(".") : "; the largest operator types are " + top + ".") +
                               " Compare these operators with a healthy rank, and look for fusion or a faster kernel."});
     }
     if (advice.empty()) {
         advice.push_back({AdviceKind::kHealthy, "No dominant problem",
-                          "Computing " + Percent(computing) + ", communication not overlapped " + Percent(notOverlapped) +
-                              ", free " + Percent(free) + ": each is under its threshold."});
+                          "Computing " + FormatPercent(computing) + ", communication not overlapped " + FormatPercent(notOverlapped) +
+                              ", free " + FormatPercent(free) + ": each is under its threshold."});
     }
     return advice;
 }

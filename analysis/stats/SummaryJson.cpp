@@ -1,5 +1,7 @@
 #include <cstdio>
 
+#include "core/Problem.hpp"
+#include "core/TextFormat.hpp"
 #include "load/JsonString.hpp"
 #include "load/TraceLoader.hpp"
 #include "stats/TraceSummary.hpp"

@@ -1,9 +1,9 @@
 // TraceDiff as JSON for other tools and as text for a terminal.
 #include <cstdio>
 
+#include "core/TextFormat.hpp"
 #include "stats/OverviewJson.hpp"
 #include "stats/TraceDiff.hpp"
-#include "stats/TraceSummary.hpp"
 
 namespace marey {
 namespace {

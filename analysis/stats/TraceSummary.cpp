@@ -29,20 +29,4 @@ TraceSummary Summarize(const TraceModel& model, size_t topCount) {
     return summary;
 }
 
-std::string FormatDuration(TimeNs ns) {
-    char buffer[64];
-    const double value = static_cast<double>(ns);
-    const double magnitude = value < 0 ? -value : value;
-    if (magnitude < 1e3) {
-        std::snprintf(buffer, sizeof buffer, "%lld ns", static_cast<long long>(ns));
-    } else if (magnitude < 1e6) {
-        std::snprintf(buffer, sizeof buffer, "%.3f µs", value / 1e3);
-    } else if (magnitude < 1e9) {
-        std::snprintf(buffer, sizeof buffer, "%.3f ms", value / 1e6);
-    } else {
-        std::snprintf(buffer, sizeof buffer, "%.3f s", value / 1e9);
-    }
-    return buffer;
-}
-
 }  // namespace marey

@@ -35,7 +35,4 @@ std::string SummaryToJson(const TraceModel& model, const TraceSummary& summary);
 // The summary as text for a terminal.
 std::string SummaryToText(const TraceModel& model, const TraceSummary& summary);
 
-// "1.234 ms" style text for a duration, choosing the unit by size.
-std::string FormatDuration(TimeNs ns);
-
 }  // namespace marey

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/TextFormat.hpp"
 #include "stats/FuzzyMatch.hpp"
-#include "stats/TraceSummary.hpp"
 
 namespace marey {
 namespace {

@@ -1,4 +1,4 @@
-#include "cluster/RobustStats.hpp"
+#include "core/RobustStats.hpp"
 
 #include <algorithm>
 #include <cmath>
