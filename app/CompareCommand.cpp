@@ -6,7 +6,9 @@
 #include <cstring>
 #include <string>
 
-#include "stats/Comparison.hpp"
+#include "compare/Comparison.hpp"
+#include "loading/RankLoader.hpp"
+#include "report/TraceDiffJson.hpp"
 
 namespace marey {
 namespace {

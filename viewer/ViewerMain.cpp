@@ -7,7 +7,7 @@
 
 #include "App.hpp"
 #include "InstallPaths.hpp"
-#include "stats/RanksTimeline.hpp"
+#include "loading/RanksTimeline.hpp"
 
 #ifndef MAREY_ASSETS_DIR
 #define MAREY_ASSETS_DIR ""

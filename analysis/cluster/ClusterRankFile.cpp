@@ -2,8 +2,8 @@
 
 #include <simdjson.h>
 
-#include "stats/JsonWriter.hpp"
-#include "stats/OverviewJson.hpp"
+#include "report/JsonWriter.hpp"
+#include "report/OverviewJson.hpp"
 
 namespace marey {
 namespace {

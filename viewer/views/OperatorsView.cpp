@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/FuzzyMatch.hpp"
 #include "core/TextFormat.hpp"
-#include "stats/FuzzyMatch.hpp"
 
 namespace marey {
 namespace {

@@ -1,12 +1,12 @@
 #pragma once
-// Comparing two loaded ranks: loads both at once, summarises them (the whole run, or step M of A
-// against step N of B), aligns B's clock on A's and diffs. What `marey stats --compare`, the
-// viewer's comparison and the benchmark share.
+// Comparing two loaded ranks: summarises them (the whole run, or step M of A against step N of
+// B), aligns B's clock on A's and diffs. What `marey stats --compare`, the viewer's comparison
+// and the benchmark share; loading/RankLoader.hpp loads the pair (LoadRankPair).
 #include <string>
 
-#include "stats/LoadedRank.hpp"
-#include "stats/RankSummary.hpp"
-#include "stats/TraceDiff.hpp"
+#include "compare/RankSummary.hpp"
+#include "compare/TraceDiff.hpp"
+#include "rank/LoadedRank.hpp"
 
 namespace marey {
 
@@ -26,14 +26,5 @@ struct Comparison {
 // Summaries, alignment and diff of two loaded ranks. O(slices of both) for the summaries, then
 // O(n log n) in what they hold.
 Comparison CompareRanks(const LoadedRank& a, const LoadedRank& b, const ComparisonOptions& options);
-
-struct LoadedPair {
-    Result<LoadedRank> a, b;
-};
-
-// Loads both paths at once, each on half of the cores, so that the pair costs no more than
-// loading them one after the other. Progress may be null.
-LoadedPair LoadRankPair(const std::string& pathA, const std::string& pathB, LoadProgress* progressA = nullptr,
-                        LoadProgress* progressB = nullptr);
 
 }  // namespace marey

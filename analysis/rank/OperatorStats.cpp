@@ -1,4 +1,4 @@
-#include "stats/OperatorStats.hpp"
+#include "rank/OperatorStats.hpp"
 
 #include <algorithm>
 #include <unordered_map>

@@ -1,4 +1,4 @@
-#include "stats/CommunicationStats.hpp"
+#include "rank/CommunicationStats.hpp"
 
 #include <algorithm>
 #include <map>

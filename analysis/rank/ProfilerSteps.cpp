@@ -1,4 +1,4 @@
-#include "stats/ProfilerSteps.hpp"
+#include "rank/ProfilerSteps.hpp"
 
 #include <algorithm>
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "stats/RankSummary.hpp"
+#include "compare/RankSummary.hpp"
 
 namespace marey {
 
@@ -80,11 +80,5 @@ struct TraceDiff {
 
 // The diff of two summaries. O(n log n) in operators, steps and communication operators.
 TraceDiff DiffSummaries(const RankSummary& a, const RankSummary& b, const Alignment& alignment);
-
-// The diff as one JSON object (schema in the README), for `marey stats --compare A B --json`.
-std::string TraceDiffToJson(const RankSummary& a, const RankSummary& b, const TraceDiff& diff);
-
-// The largest differences as text for a terminal.
-std::string TraceDiffToText(const RankSummary& a, const RankSummary& b, const TraceDiff& diff, size_t top);
 
 }  // namespace marey

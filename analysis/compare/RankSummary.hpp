@@ -11,8 +11,8 @@
 #include "core/Time.hpp"
 #include "load/StepTraceCsv.hpp"
 #include "model/TraceModel.hpp"
-#include "stats/RankAnalysis.hpp"
-#include "stats/RankOverview.hpp"
+#include "rank/RankAnalysis.hpp"
+#include "rank/RankOverview.hpp"
 
 namespace marey {
 

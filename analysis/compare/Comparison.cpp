@@ -1,4 +1,4 @@
-#include "stats/Comparison.hpp"
+#include "compare/Comparison.hpp"
 
 #include <algorithm>
 #include <thread>
@@ -43,17 +43,6 @@ Comparison CompareRanks(const LoadedRank& a, const LoadedRank& b, const Comparis
         AlignSummaries(comparison.a, comparison.b, request, OccurrenceStart(a, request), OccurrenceStart(b, request));
     comparison.diff = DiffSummaries(comparison.a, comparison.b, alignment);
     return comparison;
-}
-
-LoadedPair LoadRankPair(const std::string& pathA, const std::string& pathB, LoadProgress* progressA,
-                        LoadProgress* progressB) {
-    LoadOptions half;
-    half.threads = std::max(1u, std::thread::hardware_concurrency() / 2);
-    LoadedPair pair{Status::Error("not loaded"), Status::Error("not loaded")};
-    std::thread second([&] { pair.b = LoadRank(pathB, half, progressB); });
-    pair.a = LoadRank(pathA, half, progressA);
-    second.join();
-    return pair;
 }
 
 }  // namespace marey

@@ -1,7 +1,7 @@
 #pragma once
 // The overview figures as JSON keys, shared by `stats --json` and `stats --compare --json`.
-#include "stats/JsonWriter.hpp"
-#include "stats/RankOverview.hpp"
+#include "rank/RankOverview.hpp"
+#include "report/JsonWriter.hpp"
 
 namespace marey {
 

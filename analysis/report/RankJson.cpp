@@ -1,11 +1,12 @@
+#include "report/RankJson.hpp"
+
 // RankAnalysis as JSON for other tools and as text for a terminal.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "core/TextFormat.hpp"
-#include "stats/OverviewJson.hpp"
-#include "stats/RankAnalysis.hpp"
+#include "report/OverviewJson.hpp"
 
 namespace marey {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/Status.hpp"
-#include "load/TraceLoader.hpp"
+#include "loading/TraceLoader.hpp"
 
 namespace marey {
 

@@ -1,10 +1,10 @@
-#include "stats/RankSummary.hpp"
+#include "compare/RankSummary.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <unordered_map>
 
-#include "stats/ProfilerSteps.hpp"
+#include "rank/ProfilerSteps.hpp"
 
 namespace marey {
 namespace {

@@ -13,9 +13,9 @@
 #include "load/RankDirectory.hpp"
 #include "load/StepTraceCsv.hpp"
 #include "model/TraceModel.hpp"
-#include "stats/CommunicationStats.hpp"
-#include "stats/OperatorStats.hpp"
-#include "stats/RankOverview.hpp"
+#include "rank/CommunicationStats.hpp"
+#include "rank/OperatorStats.hpp"
+#include "rank/RankOverview.hpp"
 
 namespace marey {
 
@@ -54,11 +54,5 @@ struct RankAnalysis {
 // ProfilerStep slices place the steps. Never fails: what cannot be read is in 'problems', and the
 // views say which file is missing.
 RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model);
-
-// The summaries as a JSON object (the schema is in the README), for `marey stats DIR --json`.
-std::string RankAnalysisToJson(const RankAnalysis& analysis);
-
-// The same as text for a terminal.
-std::string RankAnalysisToText(const RankAnalysis& analysis);
 
 }  // namespace marey

@@ -1,4 +1,4 @@
-#include "stats/FuzzyMatch.hpp"
+#include "core/FuzzyMatch.hpp"
 
 #include <cctype>
 

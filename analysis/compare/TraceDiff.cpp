@@ -1,4 +1,4 @@
-#include "stats/TraceDiff.hpp"
+#include "compare/TraceDiff.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,22 +1,14 @@
 #pragma once
 // Loads whatever a person points at (a trace file, a rank folder, a kernel_details.csv) together
-// with its rank folder's analysis: what one document of the viewer, one side of a comparison and
-// `marey stats` all start from.
-#include <memory>
+// with its rank folder's analysis, or two such ranks at once for a comparison.
 #include <string>
 
 #include "core/Status.hpp"
 #include "load/RankDirectory.hpp"
-#include "load/TraceLoader.hpp"
-#include "stats/RankAnalysis.hpp"
+#include "loading/TraceLoader.hpp"
+#include "rank/LoadedRank.hpp"
 
 namespace marey {
-
-struct LoadedRank {
-    std::string path;
-    std::unique_ptr<TraceModel> model;  // null for a rank folder that holds no timeline file
-    std::unique_ptr<RankAnalysis> analysis;  // never null; its files are empty outside a rank folder
-};
 
 // The rank folder 'path' belongs to: the path itself, or for a file its folder, or the folder
 // above an ASCEND_PROFILER_OUTPUT folder; an empty RankFiles when there is none.
@@ -26,5 +18,14 @@ RankFiles FindRankFor(const std::string& path);
 // read, unless 'path' is a rank folder without any timeline file (its analysis still has value).
 Result<LoadedRank> LoadRank(const std::string& path, const LoadOptions& options = {},
                             LoadProgress* progress = nullptr);
+
+struct LoadedPair {
+    Result<LoadedRank> a, b;
+};
+
+// Loads both paths at once, each on half of the cores, so that the pair costs no more than
+// loading them one after the other. Progress may be null.
+LoadedPair LoadRankPair(const std::string& pathA, const std::string& pathB, LoadProgress* progressA = nullptr,
+                        LoadProgress* progressB = nullptr);
 
 }  // namespace marey

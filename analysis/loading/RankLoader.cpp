@@ -1,6 +1,8 @@
-#include "stats/LoadedRank.hpp"
+#include "loading/RankLoader.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <thread>
 
 namespace marey {
 
@@ -31,6 +33,17 @@ Result<LoadedRank> LoadRank(const std::string& path, const LoadOptions& options,
     }
     rank.analysis = std::make_unique<RankAnalysis>(AnalyzeRank(files, rank.model.get()));
     return rank;
+}
+
+LoadedPair LoadRankPair(const std::string& pathA, const std::string& pathB, LoadProgress* progressA,
+                        LoadProgress* progressB) {
+    LoadOptions half;
+    half.threads = std::max(1u, std::thread::hardware_concurrency() / 2);
+    LoadedPair pair{Status::Error("not loaded"), Status::Error("not loaded")};
+    std::thread second([&] { pair.b = LoadRank(pathB, half, progressB); });
+    pair.a = LoadRank(pathA, half, progressA);
+    second.join();
+    return pair;
 }
 
 }  // namespace marey

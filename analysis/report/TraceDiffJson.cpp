@@ -1,9 +1,10 @@
+#include "report/TraceDiffJson.hpp"
+
 // TraceDiff as JSON for other tools and as text for a terminal.
 #include <cstdio>
 
 #include "core/TextFormat.hpp"
-#include "stats/OverviewJson.hpp"
-#include "stats/TraceDiff.hpp"
+#include "report/OverviewJson.hpp"
 
 namespace marey {
 namespace {

@@ -1,10 +1,10 @@
+#include "report/SummaryJson.hpp"
+
 #include <cstdio>
 
 #include "core/Problem.hpp"
 #include "core/TextFormat.hpp"
 #include "load/JsonString.hpp"
-#include "load/TraceLoader.hpp"
-#include "stats/TraceSummary.hpp"
 
 namespace marey {
 

@@ -1,12 +1,11 @@
-#include "stats/RankAnalysis.hpp"
+#include "rank/RankAnalysis.hpp"
 
 #include <filesystem>
 #include <unordered_map>
 
 #include "load/AnalysisFile.hpp"
-#include "load/TraceLoader.hpp"
 #include "load/TraceText.hpp"
-#include "stats/ProfilerSteps.hpp"
+#include "rank/ProfilerSteps.hpp"
 
 namespace marey {
 namespace {

@@ -1,4 +1,4 @@
-#include "load/TraceLoader.hpp"
+#include "loading/TraceLoader.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -11,10 +11,11 @@
 
 #include "core/LoadTiming.hpp"
 #include "core/Problem.hpp"
+#include "index/RowQuery.hpp"
 #include "load/ChunkDecoder.hpp"
 #include "load/JsonScan.hpp"
-#include "load/KernelCsvLoader.hpp"
 #include "load/TracePath.hpp"
+#include "loading/KernelCsvLoader.hpp"
 #include "model/ModelBuilder.hpp"
 
 namespace marey {
@@ -225,7 +226,7 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     // The chunks' small tables grew on the heaps of the threads that parsed them, and building
     // the model frees them: what is left free on those heaps stays resident until trimmed.
     malloc_trim(0);
-    BuildModel(chunks, threads, *model, options.flowSortInPlaceBytes);
+    BuildModel(chunks, threads, *model, options.flowSortInPlaceBytes, BuildOverview);
     malloc_trim(0);
     timing.Report("model built");
     FillLineColumns(source, model->report.problems);

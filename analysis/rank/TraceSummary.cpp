@@ -1,4 +1,4 @@
-#include "stats/TraceSummary.hpp"
+#include "rank/TraceSummary.hpp"
 
 #include <cstdio>
 

@@ -29,10 +29,4 @@ struct TraceSummary {
 // Counts and the 'topCount' names with the most slice time. O(slices).
 TraceSummary Summarize(const TraceModel& model, size_t topCount = 20);
 
-// The summary as JSON (the schema is in the README).
-std::string SummaryToJson(const TraceModel& model, const TraceSummary& summary);
-
-// The summary as text for a terminal.
-std::string SummaryToText(const TraceModel& model, const TraceSummary& summary);
-
 }  // namespace marey

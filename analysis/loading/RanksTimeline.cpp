@@ -1,4 +1,4 @@
-#include "stats/RanksTimeline.hpp"
+#include "loading/RanksTimeline.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -6,9 +6,9 @@
 #include <thread>
 
 #include "cluster/ClusterFolder.hpp"
+#include "loading/RankLoader.hpp"
 #include "model/MergeRankModels.hpp"
-#include "stats/LoadedRank.hpp"
-#include "stats/ProfilerSteps.hpp"
+#include "rank/ProfilerSteps.hpp"
 
 namespace marey {
 namespace {

@@ -1,9 +1,10 @@
-#include "load/KernelCsvLoader.hpp"
+#include "loading/KernelCsvLoader.hpp"
 
 #include <algorithm>
 #include <thread>
 #include <vector>
 
+#include "index/RowQuery.hpp"
 #include "load/CsvReader.hpp"
 #include "load/KernelTable.hpp"
 #include "model/ModelBuilder.hpp"
@@ -83,7 +84,7 @@ Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const s
         std::sort(track.wideSlices.begin(), track.wideSlices.end(), SliceBefore);
     }
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    BuildModel(chunks, threads, *model);
+    BuildModel(chunks, threads, *model, kFlowSortInPlaceBytes, BuildOverview);
     FillLineColumns(model->text, model->report.problems);
     return model;
 }

@@ -1,4 +1,4 @@
-#include "stats/RankOverview.hpp"
+#include "rank/RankOverview.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/Status.hpp"
-#include "load/TraceLoader.hpp"
+#include "loading/TraceLoader.hpp"
 #include "model/TraceModel.hpp"
 
 namespace marey {
