@@ -8,7 +8,9 @@
 #include <string>
 
 #include "cluster/ClusterFolder.hpp"
-#include "stats/Comparison.hpp"
+#include "compare/Comparison.hpp"
+#include "loading/RankLoader.hpp"
+#include "report/TraceDiffJson.hpp"
 
 namespace marey {
 namespace {

@@ -14,11 +14,13 @@
 #include "cluster/Cluster.hpp"
 #include "cluster/ClusterFolder.hpp"
 #include "cluster/ClusterJson.hpp"
-#include "marey/MareyJson.hpp"
 #include "load/RankDirectory.hpp"
-#include "load/TraceLoader.hpp"
-#include "stats/RankAnalysis.hpp"
-#include "stats/TraceSummary.hpp"
+#include "loading/TraceLoader.hpp"
+#include "marey/MareyJson.hpp"
+#include "rank/RankAnalysis.hpp"
+#include "rank/TraceSummary.hpp"
+#include "report/RankJson.hpp"
+#include "report/SummaryJson.hpp"
 
 namespace marey {
 

@@ -39,10 +39,11 @@
 #include "TraceGenerator.hpp"
 #include "cluster/Cluster.hpp"
 #include "cluster/ClusterReport.hpp"
+#include "compare/Comparison.hpp"
 #include "index/RowQuery.hpp"
-#include "load/TraceLoader.hpp"
 #include "load/TraceText.hpp"
-#include "stats/Comparison.hpp"
+#include "loading/RankLoader.hpp"
+#include "loading/TraceLoader.hpp"
 
 using namespace marey;
 namespace ondemand = simdjson::ondemand;

@@ -3,7 +3,8 @@
 #include <doctest/doctest.h>
 
 #include "TestSupport.hpp"
-#include "stats/TraceSummary.hpp"
+#include "rank/TraceSummary.hpp"
+#include "report/SummaryJson.hpp"
 
 using namespace marey;
 using namespace marey::test;

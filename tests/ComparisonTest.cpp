@@ -12,7 +12,8 @@
 
 #include "TestSupport.hpp"
 #include "TraceGenerator.hpp"
-#include "stats/Comparison.hpp"
+#include "compare/Comparison.hpp"
+#include "loading/RankLoader.hpp"
 
 using namespace marey;
 namespace fs = std::filesystem;

@@ -2,7 +2,7 @@
 
 #include "TestSupport.hpp"
 #include "load/CsvReader.hpp"
-#include "load/KernelCsvLoader.hpp"
+#include "loading/KernelCsvLoader.hpp"
 
 using namespace marey;
 using namespace marey::test;

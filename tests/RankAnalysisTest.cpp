@@ -10,14 +10,15 @@
 
 #include "TestSupport.hpp"
 #include "TraceGenerator.hpp"
+#include "core/FuzzyMatch.hpp"
+#include "core/Problem.hpp"
 #include "load/CommunicationJson.hpp"
 #include "load/KernelTable.hpp"
 #include "load/MemoryCsv.hpp"
 #include "load/RankDirectory.hpp"
 #include "load/StepTraceCsv.hpp"
 #include "load/TracePath.hpp"
-#include "stats/FuzzyMatch.hpp"
-#include "stats/RankAnalysis.hpp"
+#include "rank/RankAnalysis.hpp"
 
 using namespace marey;
 using namespace marey::test;

@@ -10,11 +10,11 @@
 #include <string>
 
 #include "ClusterGenerator.hpp"
-#include "TraceGenerator.hpp"
 #include "TestSupport.hpp"
+#include "TraceGenerator.hpp"
 #include "load/EventDetails.hpp"
+#include "loading/RanksTimeline.hpp"
 #include "model/MergeRankModels.hpp"
-#include "stats/RanksTimeline.hpp"
 
 using namespace marey;
 namespace fs = std::filesystem;

@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "TestSupport.hpp"
-#include "stats/TraceSummary.hpp"
+#include "rank/TraceSummary.hpp"
 
 using namespace marey;
 using namespace marey::test;

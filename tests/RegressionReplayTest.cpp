@@ -10,13 +10,14 @@
 #include <sstream>
 
 #include "TestSupport.hpp"
-#include "load/EventDetails.hpp"
-#include "load/KernelCsvLoader.hpp"
-#include "load/RankDirectory.hpp"
-#include "stats/RankAnalysis.hpp"
 #include "fuzz/RankFolderInput.hpp"
 #include "load/CommunicationJson.hpp"
-#include "stats/CommunicationStats.hpp"
+#include "load/EventDetails.hpp"
+#include "load/RankDirectory.hpp"
+#include "loading/KernelCsvLoader.hpp"
+#include "rank/CommunicationStats.hpp"
+#include "rank/RankAnalysis.hpp"
+#include "report/RankJson.hpp"
 
 #include <simdjson.h>
 

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "load/TraceLoader.hpp"
+#include "loading/TraceLoader.hpp"
 
 namespace marey::test {
 

@@ -12,6 +12,7 @@
 
 #include "ClusterGenerator.hpp"
 #include "GeneratedText.hpp"
+#include "core/Hash.hpp"
 
 namespace marey {
 namespace {
@@ -36,7 +37,7 @@ constexpr int64_t kDataStallNs = 8000000;  // the data loader's stall every tent
 constexpr int64_t kFirstStepNs = int64_t{1736408883} * 1000000000;
 
 uint64_t Mix(uint64_t x) {
-    x += 0x9E3779B97F4A7C15ull;
+    x += kGoldenRatio64;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
     return x ^ (x >> 31);

@@ -5,15 +5,17 @@
 #include <string>
 #include <vector>
 
+#include "core/Hash.hpp"
+
 namespace marey {
 namespace {
 
 // splitmix64: small, fast and the same everywhere.
 class Random {
 public:
-    explicit Random(uint64_t seed) : m_state(seed * 0x9E3779B97F4A7C15ull + 1) {}
+    explicit Random(uint64_t seed) : m_state(seed * kGoldenRatio64 + 1) {}
     uint64_t Next() {
-        uint64_t z = (m_state += 0x9E3779B97F4A7C15ull);
+        uint64_t z = (m_state += kGoldenRatio64);
         z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
         z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
         return z ^ (z >> 31);

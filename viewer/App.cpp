@@ -19,8 +19,8 @@
 #include "HelpWindow.hpp"
 #include "SettingsFolder.hpp"
 #include "cluster/ClusterFolder.hpp"
+#include "core/TextFormat.hpp"
 #include "render/Screenshot.hpp"
-#include "stats/TraceSummary.hpp"
 
 namespace marey {
 namespace {

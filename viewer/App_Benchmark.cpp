@@ -17,7 +17,7 @@
 #include <time.h>
 
 #include "App.hpp"
-#include "stats/TraceSummary.hpp"
+#include "core/TextFormat.hpp"
 
 namespace marey {
 

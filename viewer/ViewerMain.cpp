@@ -9,7 +9,7 @@
 #include "App.hpp"
 #include "InstallPaths.hpp"
 #include "cluster/ClusterFolder.hpp"
-#include "stats/RanksTimeline.hpp"
+#include "loading/RanksTimeline.hpp"
 #include "views/ViewRegistry.hpp"
 
 #ifndef MAREY_ASSETS_DIR

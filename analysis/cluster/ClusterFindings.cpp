@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "cluster/RobustStats.hpp"
+#include "core/RobustStats.hpp"
+#include "core/TextFormat.hpp"
 
 namespace marey {
 namespace {
@@ -12,12 +13,6 @@ struct RankShare {
     int rankId;
     double share;
 };
-
-std::string Percent(double share) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f %%", 100.0 * share);
-    return text;
-}
 
 // The ranks whose share lies more than half the threshold above the median, highest first.
 std::vector<RankShare> Above(std::vector<RankShare> shares, double median, double margin) {
@@ -31,7 +26,7 @@ std::vector<RankShare> Above(std::vector<RankShare> shares, double median, doubl
 std::string NameRanks(const std::vector<RankShare>& ranks, size_t most) {
     std::string text;
     for (size_t i = 0; i < ranks.size() && i < most; ++i)
-        text += (i ? ", " : "") + std::string("rank ") + std::to_string(ranks[i].rankId) + " " + Percent(ranks[i].share);
+        text += (i ? ", " : "") + std::string("rank ") + std::to_string(ranks[i].rankId) + " " + FormatPercent(ranks[i].share);
     if (ranks.size() > most) text += " and " + std::to_string(ranks.size() - most) + " more";
     return text;
 }
@@ -64,7 +59,7 @@ std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster, const std:
         const std::vector<RankShare> above = Above(shares, middle, kShareSpreadPoints);
         if (above.empty()) return;
         ClusterFinding f{kind, groupName, "", {}};
-        f.text = std::string(what) + over + ": " + NameRanks(above, 5) + " against a median of " + Percent(middle) + ". " + advice;
+        f.text = std::string(what) + over + ": " + NameRanks(above, 5) + " against a median of " + FormatPercent(middle) + ". " + advice;
         for (const RankShare& s : above) f.ranks.push_back(s.rankId);
         findings.push_back(std::move(f));
     };
@@ -77,7 +72,7 @@ std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster, const std:
         std::vector<RankShare> most = comm;
         std::sort(most.begin(), most.end(), [](const RankShare& a, const RankShare& b) { return a.share > b.share; });
         ClusterFinding f{AdviceKind::kCommunication, groupName, "", {}};
-        f.text = "Communication problem: communication not overlapped takes " + Percent(commMedian) +
+        f.text = "Communication problem: communication not overlapped takes " + FormatPercent(commMedian) +
                  " of the median rank's time" + over + " (most: " + NameRanks(most, 3) +
                  "). Compare wait and transit in Communication across ranks: long waits point at a slow rank, long "
                  "transit at a slow link or too little overlap.";

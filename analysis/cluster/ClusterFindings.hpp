@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cluster/Cluster.hpp"
-#include "stats/RankOverview.hpp"
+#include "rank/RankOverview.hpp"
 
 namespace marey {
 

@@ -1,7 +1,7 @@
 #include "cluster/ClusterJson.hpp"
 
 #include "cluster/ClusterReport.hpp"
-#include "stats/JsonWriter.hpp"
+#include "report/JsonWriter.hpp"
 
 namespace marey {
 namespace {

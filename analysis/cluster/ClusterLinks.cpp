@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <map>
 
-#include "cluster/RobustStats.hpp"
+#include "core/RobustStats.hpp"
 
 namespace marey {
 

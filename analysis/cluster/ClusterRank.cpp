@@ -7,7 +7,7 @@
 #include "load/AnalysisFile.hpp"
 #include "load/CommunicationJson.hpp"
 #include "load/KernelTable.hpp"
-#include "stats/OperatorStats.hpp"
+#include "rank/OperatorStats.hpp"
 
 namespace marey {
 

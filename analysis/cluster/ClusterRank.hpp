@@ -13,7 +13,7 @@
 #include "load/CommunicationJson.hpp"
 #include "load/RankDirectory.hpp"
 #include "load/StepTraceCsv.hpp"
-#include "stats/RankOverview.hpp"
+#include "rank/RankOverview.hpp"
 
 namespace marey {
 

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <filesystem>
 
-#include "stats/JsonWriter.hpp"
-#include "stats/OverviewJson.hpp"
+#include "report/JsonWriter.hpp"
+#include "report/OverviewJson.hpp"
 
 namespace marey {
 namespace {

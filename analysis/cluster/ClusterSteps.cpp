@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <optional>
 
-#include "cluster/RobustStats.hpp"
-#include "stats/TraceSummary.hpp"
+#include "core/RobustStats.hpp"
+#include "core/TextFormat.hpp"
 
 namespace marey {
 namespace {

@@ -3,9 +3,9 @@
 #include <filesystem>
 #include <map>
 
+#include "core/Problem.hpp"
 #include "load/AnalysisFile.hpp"
 #include "load/CsvReader.hpp"
-#include "load/TraceLoader.hpp"
 
 namespace marey {
 namespace {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/Hash.hpp"
+
 namespace marey {
 namespace {
 constexpr size_t kFirstArenaBlockBytes = 4 << 10;
@@ -10,15 +12,15 @@ constexpr size_t kArenaBlockBytes = 1 << 20;
 }
 
 uint64_t HashBytes(std::string_view text) {
-    uint64_t hash = 0xcbf29ce484222325ull ^ text.size();
+    uint64_t hash = kFnvOffsetBasis64 ^ text.size();
     size_t i = 0;
     for (; i + 8 <= text.size(); i += 8) {
         uint64_t word;
         std::memcpy(&word, text.data() + i, 8);
-        hash = (hash ^ word) * 0x100000001b3ull;
+        hash = (hash ^ word) * kFnvPrime64;
         hash ^= hash >> 29;
     }
-    for (; i < text.size(); ++i) hash = (hash ^ static_cast<unsigned char>(text[i])) * 0x100000001b3ull;
+    for (; i < text.size(); ++i) hash = (hash ^ static_cast<unsigned char>(text[i])) * kFnvPrime64;
     hash ^= hash >> 32;
     hash *= 0xd6e8feb86659fd93ull;
     hash ^= hash >> 32;

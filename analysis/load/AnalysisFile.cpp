@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "load/TraceLoader.hpp"
+#include "core/Problem.hpp"
 
 namespace marey {
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/DigitRun.hpp"
+#include "core/Hash.hpp"
 #include "load/JsonScan.hpp"
 #include "load/JsonString.hpp"
 #include "load/TraceText.hpp"
@@ -60,7 +61,7 @@ struct TokenEdges {
         }
     }
     bool operator==(const TokenEdges& other) const { return head == other.head && tail == other.tail; }
-    uint64_t Hash(size_t size) const { return (head * 0x9E3779B97F4A7C15ull) ^ (tail * 0xC2B2AE3D27D4EB4Full) ^ size; }
+    uint64_t Hash(size_t size) const { return (head * kGoldenRatio64) ^ (tail * kMixPrime64) ^ size; }
 };
 
 struct TrackKey {
@@ -69,9 +70,9 @@ struct TrackKey {
 };
 struct TrackKeyHash {
     size_t operator()(const TrackKey& key) const {
-        uint64_t h = static_cast<uint64_t>(key.pid.number) * 0x9E3779B97F4A7C15ull;
+        uint64_t h = static_cast<uint64_t>(key.pid.number) * kGoldenRatio64;
         h ^= (static_cast<uint64_t>(key.tid.number) + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2));
-        h ^= (static_cast<uint64_t>(key.pid.text) << 32 | key.tid.text) * 0xC2B2AE3D27D4EB4Full;
+        h ^= (static_cast<uint64_t>(key.pid.text) << 32 | key.tid.text) * kMixPrime64;
         return h ^ (h >> 31);
     }
 };
@@ -85,8 +86,8 @@ struct SeriesKey {
 };
 struct SeriesKeyHash {
     size_t operator()(const SeriesKey& key) const {
-        uint64_t h = (static_cast<uint64_t>(key.track) << 32 | key.name) * 0x9E3779B97F4A7C15ull;
-        return h ^ (key.key * 0xC2B2AE3D27D4EB4Full) ^ (h >> 29);
+        uint64_t h = (static_cast<uint64_t>(key.track) << 32 | key.name) * kGoldenRatio64;
+        return h ^ (key.key * kMixPrime64) ^ (h >> 29);
     }
 };
 
@@ -262,7 +263,7 @@ struct ChunkDecoder::Impl {
 
     uint32_t TrackFor(const EntityId& pid, const EntityId& tid) {
         const TrackKey key{pid, tid};
-        CachedTrack& slot = trackCache[(static_cast<uint64_t>(pid.number ^ (tid.number * 31) ^ (tid.text * 17)) * 0x9E3779B97F4A7C15ull) >> 58];
+        CachedTrack& slot = trackCache[(static_cast<uint64_t>(pid.number ^ (tid.number * 31) ^ (tid.text * 17)) * kGoldenRatio64) >> 58];
         if (slot.track != UINT32_MAX && slot.key == key) return slot.track;
         auto [it, inserted] = trackIndex.try_emplace(key, static_cast<uint32_t>(out->tracks.size()));
         if (inserted) {
@@ -287,7 +288,7 @@ struct ChunkDecoder::Impl {
     // is full.
     uint32_t FlowOriginFor(uint32_t track, StringId category) {
         const uint64_t key = uint64_t{track} << 32 | category;
-        CachedFlowOrigin& slot = flowOriginCache[(key * 0x9E3779B97F4A7C15ull) >> 58];
+        CachedFlowOrigin& slot = flowOriginCache[(key * kGoldenRatio64) >> 58];
         if (slot.key == key) return slot.origin;
         const auto size = static_cast<uint32_t>(out->flowOrigins.size());
         auto [it, inserted] = flowOriginIndex.try_emplace(key, size);

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <functional>
 
-#include "load/TraceLoader.hpp"
+#include "core/Problem.hpp"
 
 namespace marey {
 namespace {

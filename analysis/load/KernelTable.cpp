@@ -1,7 +1,7 @@
 #include "load/KernelTable.hpp"
 
+#include "core/Problem.hpp"
 #include "load/CsvReader.hpp"
-#include "load/TraceLoader.hpp"
 
 namespace marey {
 

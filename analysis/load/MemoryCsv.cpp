@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "core/Problem.hpp"
 #include "load/CsvReader.hpp"
-#include "load/TraceLoader.hpp"
 
 namespace marey {
 namespace {

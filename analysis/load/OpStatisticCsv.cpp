@@ -1,7 +1,7 @@
 #include "load/OpStatisticCsv.hpp"
 
+#include "core/Problem.hpp"
 #include "load/CsvReader.hpp"
-#include "load/TraceLoader.hpp"
 
 namespace marey {
 

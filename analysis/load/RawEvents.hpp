@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/Hash.hpp"
 #include "core/PodArray.hpp"
 #include "core/Status.hpp"
 #include "core/StringPool.hpp"
@@ -140,7 +141,7 @@ inline std::string_view FlowIdText(std::string_view token) {
 // The matching key of a flow event: its FlowIdText hashed with its category's HashBytes. The
 // hash's top bits are kept: they are the best mixed.
 inline uint64_t FlowKey(std::string_view idText, uint64_t categoryHash) {
-    return (HashBytes(idText) ^ (categoryHash * 0x9E3779B97F4A7C15ull)) >> (64 - kFlowKeyBits);
+    return (HashBytes(idText) ^ (categoryHash * kGoldenRatio64)) >> (64 - kFlowKeyBits);
 }
 
 // Flow events are matched in buckets of their keys' top bits; the decoder counts the top 8. At

@@ -2,8 +2,8 @@
 
 #include <set>
 
+#include "core/Problem.hpp"
 #include "load/CsvReader.hpp"
-#include "load/TraceLoader.hpp"
 
 namespace marey {
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/PodArray.hpp"
+#include "core/Problem.hpp"
 #include "core/Status.hpp"
 
 namespace marey {
@@ -53,6 +54,11 @@ private:
     int m_guardSlot = -1;  // SIGBUS guard of the mapping, -1 when none
     std::vector<ImportProblem> m_problems;
 };
+
+// FillLineColumns over the whole text. O(text up to the last problem + problems).
+inline void FillLineColumns(const TraceText& text, std::vector<ImportProblem>& problems) {
+    FillLineColumns(std::string_view(text.data(), text.size()), problems);
+}
 
 // Bytes of zero padding guaranteed readable after data() + size().
 constexpr uint64_t kTextPaddingBytes = 64;

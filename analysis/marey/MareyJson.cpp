@@ -4,7 +4,7 @@
 #include <map>
 
 #include "marey/Marey.hpp"
-#include "stats/JsonWriter.hpp"
+#include "report/JsonWriter.hpp"
 
 namespace marey {
 

@@ -7,9 +7,9 @@
 #include <queue>
 #include <unordered_map>
 
+#include "core/Hash.hpp"
 #include "core/LoadTiming.hpp"
 #include "core/ParallelFor.hpp"
-#include "index/RowQuery.hpp"
 #include "model/FlowMatcher.hpp"
 
 namespace marey {
@@ -21,7 +21,7 @@ void AppendToRow(Row& row, const RawSlice& slice) {
 
 struct EntityHash {
     size_t operator()(const EntityId& id) const {
-        return std::hash<int64_t>()(id.number) ^ (std::hash<uint32_t>()(id.text) * 0x9E3779B97F4A7C15ull);
+        return std::hash<int64_t>()(id.number) ^ (std::hash<uint32_t>()(id.text) * kGoldenRatio64);
     }
 };
 
@@ -69,8 +69,13 @@ constexpr TimeNs kOpenEndNs = INT64_MAX / 4;
 
 class Builder {
 public:
-    Builder(std::vector<ChunkEvents>& chunks, unsigned threads, uint64_t flowSortInPlaceBytes, TraceModel& model)
-        : m_chunks(chunks), m_threads(threads ? threads : 1), m_flowSortInPlaceBytes(flowSortInPlaceBytes), m_model(model) {}
+    Builder(std::vector<ChunkEvents>& chunks, unsigned threads, uint64_t flowSortInPlaceBytes, RowFinished rowFinished,
+            TraceModel& model)
+        : m_chunks(chunks),
+          m_threads(threads ? threads : 1),
+          m_flowSortInPlaceBytes(flowSortInPlaceBytes),
+          m_rowFinished(rowFinished),
+          m_model(model) {}
 
     void Run() {
         MergeStrings();
@@ -245,7 +250,7 @@ private:
         if (!matched.empty()) sources.emplace_back(matched);
 
         // k-way merge; each source is released as soon as it is used up.
-        RowBuilder rows(m_model.tracks[trackId]);
+        RowBuilder rows(m_model.tracks[trackId], m_rowFinished);
         using Head = std::pair<size_t, size_t>;  // (source, position)
         auto later = [&](const Head& a, const Head& b) {
             return SliceBefore(sources[b.first][b.second], sources[a.first][a.second]);
@@ -605,6 +610,7 @@ private:
     std::vector<ChunkEvents>& m_chunks;
     unsigned m_threads;
     uint64_t m_flowSortInPlaceBytes;
+    RowFinished m_rowFinished;
     LoadTiming m_timing;
     TraceModel& m_model;
     std::vector<std::vector<StringId>> m_stringRemap;
@@ -652,14 +658,15 @@ void RowBuilder::Finish() {
     // while other threads still build theirs.
     for (Row& row : m_track.rows) {
         row.ReleaseSpare();
-        BuildOverview(row);
+        if (m_rowFinished) m_rowFinished(row);
     }
     m_nested.clear();
     m_overlap.clear();
 }
 
-void BuildModel(std::vector<ChunkEvents>& chunks, unsigned threads, TraceModel& model, uint64_t flowSortInPlaceBytes) {
-    Builder(chunks, threads, flowSortInPlaceBytes, model).Run();
+void BuildModel(std::vector<ChunkEvents>& chunks, unsigned threads, TraceModel& model, uint64_t flowSortInPlaceBytes,
+                RowFinished rowFinished) {
+    Builder(chunks, threads, flowSortInPlaceBytes, rowFinished, model).Run();
 }
 
 }  // namespace marey

@@ -10,7 +10,7 @@
 
 #include "cluster/ClusterRankFile.hpp"
 #include "load/CommunicationJson.hpp"
-#include "stats/CommunicationStats.hpp"
+#include "rank/CommunicationStats.hpp"
 
 using namespace marey;
 

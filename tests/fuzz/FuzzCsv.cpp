@@ -6,12 +6,12 @@
 #include <string>
 
 #include "load/CsvReader.hpp"
-#include "load/KernelCsvLoader.hpp"
 #include "load/KernelTable.hpp"
 #include "load/OpStatisticCsv.hpp"
 #include "load/StepTraceCsv.hpp"
-#include "stats/OperatorStats.hpp"
-#include "stats/RankOverview.hpp"
+#include "loading/KernelCsvLoader.hpp"
+#include "rank/OperatorStats.hpp"
+#include "rank/RankOverview.hpp"
 
 using namespace marey;
 

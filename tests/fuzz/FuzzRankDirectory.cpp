@@ -9,7 +9,8 @@
 
 #include "RankFolderInput.hpp"
 #include "load/RankDirectory.hpp"
-#include "stats/RankAnalysis.hpp"
+#include "rank/RankAnalysis.hpp"
+#include "report/RankJson.hpp"
 
 using namespace marey;
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "load/TraceLoader.hpp"
+#include "loading/TraceLoader.hpp"
 
 using namespace marey;
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "stats/RanksTimeline.hpp"
+#include "loading/RanksTimeline.hpp"
 #include "views/ViewCommon.hpp"
 
 namespace marey {

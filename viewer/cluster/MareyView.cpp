@@ -13,10 +13,10 @@
 #include <thread>
 
 #include "cluster/ClusterCommon.hpp"
+#include "core/TextFormat.hpp"
 #include "load/AnalysisFile.hpp"
 #include "load/MemoryCsv.hpp"
 #include "load/RankDirectory.hpp"
-#include "stats/TraceSummary.hpp"
 #include "timeline/RulerTicks.hpp"
 #include "views/ViewCommon.hpp"
 #include "views/ViewRegistry.hpp"

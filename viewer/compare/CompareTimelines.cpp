@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "stats/TraceSummary.hpp"
+#include "core/TextFormat.hpp"
 #include "views/ViewRegistry.hpp"
 
 namespace marey {

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "stats/TraceSummary.hpp"
+#include "core/TextFormat.hpp"
 #include "views/ViewRegistry.hpp"
 
 namespace marey {

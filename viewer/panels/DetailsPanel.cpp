@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "stats/TraceSummary.hpp"
+#include "core/TextFormat.hpp"
 #include "timeline/TimelineView.hpp"
 
 namespace marey {

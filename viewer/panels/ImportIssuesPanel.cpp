@@ -2,7 +2,8 @@
 
 #include <imgui.h>
 
-#include "load/TraceLoader.hpp"
+#include "core/Problem.hpp"
+#include "model/TraceModel.hpp"
 
 namespace marey {
 

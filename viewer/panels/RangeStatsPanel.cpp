@@ -6,8 +6,8 @@
 
 #include <algorithm>
 
+#include "core/TextFormat.hpp"
 #include "load/JsonString.hpp"
-#include "stats/TraceSummary.hpp"
 #include "timeline/TimelineView.hpp"
 
 namespace marey {

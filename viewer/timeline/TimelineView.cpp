@@ -6,8 +6,8 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/TextFormat.hpp"
 #include "index/RowQuery.hpp"
-#include "stats/TraceSummary.hpp"
 
 namespace marey {
 namespace {

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "core/TextFormat.hpp"
 #include "index/RowQuery.hpp"
-#include "stats/TraceSummary.hpp"
 #include "timeline/TimelineView.hpp"
 #include "timeline/ValueFormat.hpp"
 

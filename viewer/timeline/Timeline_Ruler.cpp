@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <ctime>
 
-#include "stats/TraceSummary.hpp"
+#include "core/TextFormat.hpp"
 #include "timeline/RulerTicks.hpp"
 #include "timeline/TimelineView.hpp"
 

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/TextFormat.hpp"
 #include "index/RowQuery.hpp"
-#include "stats/TraceSummary.hpp"
 #include "timeline/TimelineView.hpp"
 #include "timeline/ValueFormat.hpp"
 

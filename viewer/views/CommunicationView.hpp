@@ -3,7 +3,7 @@
 // synchronisation and idle time with ratios (sortable; click to see it in the timeline);
 // bandwidth and transit size per transport type with the packet size distribution; the links
 // of communication_matrix.json.
-#include "stats/RankAnalysis.hpp"
+#include "rank/RankAnalysis.hpp"
 #include "views/ViewCommon.hpp"
 
 namespace marey {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "stats/TraceSummary.hpp"
+#include "core/TextFormat.hpp"
 
 namespace marey {
 namespace {

@@ -4,7 +4,7 @@
 // sortable, click to see its lifetime in the timeline.
 #include <vector>
 
-#include "stats/RankAnalysis.hpp"
+#include "rank/RankAnalysis.hpp"
 #include "views/ViewCommon.hpp"
 
 namespace marey {

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "stats/FuzzyMatch.hpp"
-#include "stats/TraceSummary.hpp"
+#include "core/FuzzyMatch.hpp"
+#include "core/TextFormat.hpp"
 
 namespace marey {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "stats/RankAnalysis.hpp"
+#include "rank/RankAnalysis.hpp"
 #include "views/ViewCommon.hpp"
 
 namespace marey {

@@ -2,7 +2,7 @@
 
 #include <imgui.h>
 
-#include "stats/TraceSummary.hpp"
+#include "core/TextFormat.hpp"
 
 namespace marey {
 namespace {

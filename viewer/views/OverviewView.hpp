@@ -2,7 +2,7 @@
 // Overview of one rank: where the device's time went (computing, pure computing, communication
 // overlapped or not, free) as a stacked bar and a table, the advice for the three problem
 // classes, and which profiler files the folder holds.
-#include "stats/RankAnalysis.hpp"
+#include "rank/RankAnalysis.hpp"
 #include "views/ViewCommon.hpp"
 
 namespace marey {

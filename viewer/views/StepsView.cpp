@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "stats/TraceSummary.hpp"
+#include "core/TextFormat.hpp"
 
 namespace marey {
 namespace {

@@ -2,7 +2,7 @@
 // Steps of one rank: per step, computing, communication not overlapped, overlapped, free, and
 // stage / bubble when present, as stacked bars with a step selector and a table. Clicking a step
 // zooms the timeline to it.
-#include "stats/RankAnalysis.hpp"
+#include "rank/RankAnalysis.hpp"
 #include "views/ViewCommon.hpp"
 
 namespace marey {

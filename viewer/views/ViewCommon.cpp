@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "stats/TraceSummary.hpp"
+#include "core/TextFormat.hpp"
 
 namespace marey {
 

@@ -9,12 +9,12 @@
 #include <vector>
 #include <string>
 
+#include "compare/RankSummary.hpp"
+#include "loading/RankLoader.hpp"
 #include "panels/DetailsPanel.hpp"
 #include "panels/ImportIssuesPanel.hpp"
 #include "panels/RangeStatsPanel.hpp"
 #include "panels/SearchPanel.hpp"
-#include "stats/LoadedRank.hpp"
-#include "stats/RankSummary.hpp"
 #include "timeline/TimelineView.hpp"
 #include "views/CommunicationView.hpp"
 #include "views/MemoryView.hpp"

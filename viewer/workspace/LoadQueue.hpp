@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "cluster/Cluster.hpp"
-#include "load/TraceLoader.hpp"
-#include "stats/RanksTimeline.hpp"
+#include "loading/RanksTimeline.hpp"
+#include "loading/TraceLoader.hpp"
 #include "workspace/ClusterDocument.hpp"
 #include "workspace/Document.hpp"
 

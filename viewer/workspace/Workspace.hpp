@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "stats/Comparison.hpp"
+#include "compare/Comparison.hpp"
 #include "workspace/Document.hpp"
 #include "workspace/LoadQueue.hpp"
 

@@ -1,0 +1,79 @@
+#pragma once
+// The small summary of one rank or trace that comparison (and later the cluster views) works on:
+// operator totals by name and by type, the overview, every step with its place on the trace's
+// clock and its phases, and the communication operators. Kilobytes, not the trace: a plain value
+// that outlives the model it was made from.
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/Time.hpp"
+#include "load/StepTraceCsv.hpp"
+#include "model/TraceModel.hpp"
+#include "rank/RankAnalysis.hpp"
+#include "rank/RankOverview.hpp"
+
+namespace marey {
+
+struct SummaryOperator {
+    std::string name;  // operator name, or type in the by-type list
+    std::string type;
+    uint64_t count = 0;
+    TimeNs totalNs = 0, minNs = 0, maxNs = 0;
+    TimeNs firstStartNs = 0;  // absolute, on the rank's clock: where it first ran
+};
+
+struct SummaryStep {
+    std::string step;            // "50" as in "ProfilerStep#50" and step_trace_time.csv
+    bool placed = false;         // the trace has its ProfilerStep#N slice
+    TimeNs startNs = 0, endNs = 0;  // absolute, when placed
+    bool hasPhases = false;      // step_trace_time.csv has a row for it
+    std::array<TimeNs, kStepPhaseCount> phases{};
+
+    // The step's wall time: its ProfilerStep slice when placed, else computing + communication
+    // not overlapped + free of step_trace_time.csv.
+    TimeNs DurationNs() const;
+};
+
+struct SummaryCommunicationOp {
+    std::string step, name;
+    TimeNs startNs = 0;  // absolute; 0 when the file has no start
+    TimeNs elapseNs = 0, transitNs = 0, waitNs = 0, syncNs = 0, idleNs = 0;
+};
+
+// An absolute time window on the rank's clock; operators and communication starting in
+// [startNs, endNs) are kept.
+struct TimeWindow {
+    TimeNs startNs = 0, endNs = 0;
+    bool Contains(TimeNs t) const { return t >= startNs && t < endNs; }
+};
+
+struct RankSummary {
+    std::string path;
+    int rankId = -1;  // -1 when neither profiler_info_N.json nor the folder name says
+    std::string operatorSource;  // "kernel_details.csv", "Ascend Hardware slices", "all slices"
+    std::vector<SummaryOperator> operators;  // by name, largest total first
+    std::vector<SummaryOperator> types;      // by type, largest total first
+    OverviewFigures overview;
+    std::vector<SummaryStep> steps;  // in step order (numeric when the names are numbers)
+    std::vector<SummaryCommunicationOp> communication;  // in file order, "Total Op Info" left out
+    TimeNs firstNs = 0, lastNs = 0;  // the trace's span; 0, 0 without a trace
+
+    // The step named 'step', or null.
+    const SummaryStep* FindStep(const std::string& step) const;
+};
+
+// Summarises a loaded rank. Operators come from kernel_details.csv when the folder has one, else
+// from the trace's "Ascend Hardware" slices, else from every slice of the trace (a GPU or CPU
+// trace). 'window' restricts operators and communication to one step's time. 'model' may be
+// null (a folder with no trace). O(slices + kernel rows).
+RankSummary SummarizeRank(const RankAnalysis& analysis, const TraceModel* model, const std::string& path,
+                          const std::optional<TimeWindow>& window = std::nullopt);
+
+// The absolute start of the 'occurrence'-th (0-based) run of operator 'name', in the same source
+// SummarizeRank takes operators from; nullopt when there is none. O(n).
+std::optional<TimeNs> OperatorOccurrenceStart(const RankAnalysis& analysis, const TraceModel* model,
+                                              const std::string& name, uint64_t occurrence);
+
+}  // namespace marey

@@ -1,0 +1,36 @@
+#include "core/RobustStats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace marey {
+namespace {
+
+double Median(std::vector<double>& values) {
+    if (values.empty()) return 0;
+    const size_t middle = values.size() / 2;
+    std::nth_element(values.begin(), values.begin() + static_cast<long>(middle), values.end());
+    const double upper = values[middle];
+    if (values.size() % 2) return upper;
+    const double lower = *std::max_element(values.begin(), values.begin() + static_cast<long>(middle));
+    return (lower + upper) / 2;
+}
+
+}  // namespace
+
+RobustSpread MedianAndMad(std::vector<double>& values) {
+    RobustSpread spread;
+    spread.median = Median(values);
+    for (double& value : values) value = std::fabs(value - spread.median);
+    spread.mad = Median(values);
+    return spread;
+}
+
+double RobustScore(double value, const RobustSpread& spread) {
+    const double excess = value - spread.median;
+    if (spread.mad <= 0) return excess > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+    return excess / (1.4826 * spread.mad);
+}
+
+}  // namespace marey

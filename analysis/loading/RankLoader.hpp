@@ -1,0 +1,31 @@
+#pragma once
+// Loads whatever a person points at (a trace file, a rank folder, a kernel_details.csv) together
+// with its rank folder's analysis, or two such ranks at once for a comparison.
+#include <string>
+
+#include "core/Status.hpp"
+#include "load/RankDirectory.hpp"
+#include "loading/TraceLoader.hpp"
+#include "rank/LoadedRank.hpp"
+
+namespace marey {
+
+// The rank folder 'path' belongs to: the path itself, or for a file its folder, or the folder
+// above an ASCEND_PROFILER_OUTPUT folder; an empty RankFiles when there is none.
+RankFiles FindRankFor(const std::string& path);
+
+// Loads the timeline of 'path' and analyses its rank folder. Fails when the timeline cannot be
+// read, unless 'path' is a rank folder without any timeline file (its analysis still has value).
+Result<LoadedRank> LoadRank(const std::string& path, const LoadOptions& options = {},
+                            LoadProgress* progress = nullptr);
+
+struct LoadedPair {
+    Result<LoadedRank> a, b;
+};
+
+// Loads both paths at once, each on half of the cores, so that the pair costs no more than
+// loading them one after the other. Progress may be null.
+LoadedPair LoadRankPair(const std::string& pathA, const std::string& pathB, LoadProgress* progressA = nullptr,
+                        LoadProgress* progressB = nullptr);
+
+}  // namespace marey

@@ -1,0 +1,42 @@
+#pragma once
+// Loads one Chrome Trace Event JSON file (.json or .json.gz) into a TraceModel, on all cores.
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/Status.hpp"
+#include "load/TraceText.hpp"
+#include "model/ModelBuilder.hpp"
+#include "model/TraceModel.hpp"
+
+namespace marey {
+
+struct LoadOptions {
+    unsigned threads = 0;                  // 0 = every core
+    uint64_t chunkBytes = 8ull << 20;       // target size of one parallel piece of the event array
+    uint64_t runBytes = 256ull << 10;       // target size of what simdjson parses at once, inside a chunk
+    uint64_t flowSortInPlaceBytes = kFlowSortInPlaceBytes;  // arrows up to this size are sorted in place, not merged
+    TraceTextOptions text;
+};
+
+// Progress that another thread may read while a load runs.
+struct LoadProgress {
+    std::atomic<uint64_t> bytesTotal{0};
+    std::atomic<uint64_t> bytesDone{0};
+    std::atomic<int> stage{0};  // 0 reading, 1 parsing, 2 indexing, 3 done
+    // Set by another thread to stop the load: it ends after the chunks being parsed, failing with
+    // "<file>: cancelled".
+    std::atomic<bool> cancel{false};
+};
+
+// Loads 'path'. Fails only when the file cannot be read or holds no trace at all; every other
+// problem is reported in model.report and the rest of the file still loads.
+Result<std::unique_ptr<TraceModel>> LoadTrace(const std::string& path, const LoadOptions& options = {},
+                                              LoadProgress* progress = nullptr);
+
+// Same, from text already in memory (tests, the benchmark). 'name' is used in messages.
+Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::string& name,
+                                                  const LoadOptions& options = {}, LoadProgress* progress = nullptr);
+
+}  // namespace marey

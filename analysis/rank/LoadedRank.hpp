@@ -1,0 +1,19 @@
+#pragma once
+// One rank as a person opened it: its timeline (when it has one) and its rank folder's analysis.
+// What one document of the viewer, one side of a comparison and `marey stats` all start from;
+// loading/RankLoader.hpp makes it.
+#include <memory>
+#include <string>
+
+#include "model/TraceModel.hpp"
+#include "rank/RankAnalysis.hpp"
+
+namespace marey {
+
+struct LoadedRank {
+    std::string path;
+    std::unique_ptr<TraceModel> model;  // null for a rank folder that holds no timeline file
+    std::unique_ptr<RankAnalysis> analysis;  // never null; its files are empty outside a rank folder
+};
+
+}  // namespace marey

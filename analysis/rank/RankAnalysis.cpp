@@ -1,0 +1,89 @@
+#include "rank/RankAnalysis.hpp"
+
+#include <filesystem>
+#include <unordered_map>
+
+#include "load/AnalysisFile.hpp"
+#include "load/TraceText.hpp"
+#include "rank/ProfilerSteps.hpp"
+
+namespace marey {
+namespace {
+
+std::vector<StepSpan> PlaceSteps(const StepTrace& steps, const TraceModel& model) {
+    std::vector<StepSpan> spans(steps.rows.size());
+    std::unordered_map<std::string, const ProfilerStepSpan*> byStep;
+    const std::vector<ProfilerStepSpan> placed = FindProfilerSteps(model);
+    for (const ProfilerStepSpan& span : placed) byStep.emplace(span.step, &span);
+    for (size_t i = 0; i < steps.rows.size(); ++i) {
+        const auto it = byStep.find(steps.rows[i].step);
+        if (it != byStep.end()) spans[i] = {true, it->second->startNs, it->second->endNs};
+    }
+    return spans;
+}
+
+}  // namespace
+
+RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model) {
+    RankAnalysis analysis;
+    analysis.files = files;
+    analysis.problems = files.problems;
+    ReadAnalysisFile(files.kernelDetails, analysis.problems, [&](std::string_view text) {
+        auto table = ParseKernelTable(text, files.kernelDetails);
+        if (!table.ok()) return analysis.problems.push_back(table.message());
+        AddFileProblems(files.kernelDetails, table.value().problems, analysis.problems);
+        analysis.kernels = std::move(table.value());
+    });
+    ReadAnalysisFile(files.stepTrace, analysis.problems, [&](std::string_view text) {
+        auto steps = ParseStepTraceCsv(text, files.stepTrace);
+        if (!steps.ok()) return analysis.problems.push_back(steps.message());
+        AddFileProblems(files.stepTrace, steps.value().problems, analysis.problems);
+        analysis.steps = std::move(steps.value());
+    });
+    ReadAnalysisFile(files.opStatistic, analysis.problems, [&](std::string_view text) {
+        auto table = ParseOpStatisticCsv(text, files.opStatistic);
+        if (!table.ok()) return analysis.problems.push_back(table.message());
+        AddFileProblems(files.opStatistic, table.value().problems, analysis.problems);
+        analysis.opStatistic = std::move(table.value());
+    });
+    ReadAnalysisFile(files.communication, analysis.problems, [&](std::string_view text) {
+        CommunicationOps ops;
+        const Status status = ParseCommunicationJson(text, files.communication, ops);
+        AddFileProblems(files.communication, ops.problems, analysis.problems);
+        if (!status.ok()) return analysis.problems.push_back(status.message());
+        analysis.communication = std::move(ops);
+    });
+    ReadAnalysisFile(files.communicationMatrix, analysis.problems, [&](std::string_view text) {
+        CommunicationMatrix matrix;
+        const Status status = ParseCommunicationMatrixJson(text, files.communicationMatrix, matrix);
+        AddFileProblems(files.communicationMatrix, matrix.problems, analysis.problems);
+        if (!status.ok()) return analysis.problems.push_back(status.message());
+        analysis.matrix = std::move(matrix);
+    });
+    ReadAnalysisFile(files.memoryRecord, analysis.problems, [&](std::string_view text) {
+        auto record = ParseMemoryRecordCsv(text, files.memoryRecord);
+        if (!record.ok()) return analysis.problems.push_back(record.message());
+        AddFileProblems(files.memoryRecord, record.value().problems, analysis.problems);
+        analysis.memoryRecord = std::move(record.value());
+    });
+    ReadAnalysisFile(files.operatorMemory, analysis.problems, [&](std::string_view text) {
+        auto memory = ParseOperatorMemoryCsv(text, files.operatorMemory);
+        if (!memory.ok()) return analysis.problems.push_back(memory.message());
+        AddFileProblems(files.operatorMemory, memory.value().problems, analysis.problems);
+        analysis.operatorMemory = std::move(memory.value());
+    });
+
+    if (model) analysis.hasTrace = true, analysis.traceStartNs = model->firstNs;
+    if (analysis.kernels) analysis.operators = OperatorsFromKernels(*analysis.kernels);
+    else if (analysis.opStatistic) analysis.operators = OperatorsFromOpStatistic(*analysis.opStatistic);
+    if (model) analysis.overview = OverviewFromOverlapTracks(*model);
+    if (!analysis.overview.valid && analysis.kernels) analysis.overview = OverviewFromKernels(*analysis.kernels);
+    analysis.advice = AdviseOnOverview(analysis.overview, TopComputeTypes(analysis.operators, 3));
+    if (analysis.communication) analysis.communicationTotals = SumCommunication(analysis.communication->ops);
+    if (analysis.steps) {
+        analysis.stepSpans = model ? PlaceSteps(*analysis.steps, *model) : std::vector<StepSpan>(analysis.steps->rows.size());
+    }
+    return analysis;
+}
+
+}  // namespace marey

@@ -1,0 +1,58 @@
+#pragma once
+// Everything the single-rank views show, read from a rank folder's files and its loaded trace:
+// overview with advice, operators, steps and communication. Built once, off the UI thread; the
+// views only read it.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "load/CommunicationJson.hpp"
+#include "load/KernelTable.hpp"
+#include "load/MemoryCsv.hpp"
+#include "load/OpStatisticCsv.hpp"
+#include "load/RankDirectory.hpp"
+#include "load/StepTraceCsv.hpp"
+#include "model/TraceModel.hpp"
+#include "rank/CommunicationStats.hpp"
+#include "rank/OperatorStats.hpp"
+#include "rank/RankOverview.hpp"
+
+namespace marey {
+
+// Where a step of step_trace_time.csv lies on the trace's clock: the host's "ProfilerStep#N" slice.
+struct StepSpan {
+    bool found = false;
+    TimeNs startNs = 0, endNs = 0;  // absolute, as in the trace
+};
+
+struct RankAnalysis {
+    RankFiles files;
+    std::optional<KernelTable> kernels;
+    std::optional<StepTrace> steps;
+    std::optional<OpStatistic> opStatistic;
+    std::optional<CommunicationOps> communication;
+    std::optional<CommunicationMatrix> matrix;
+    std::optional<MemoryRecord> memoryRecord;
+    std::optional<OperatorMemory> operatorMemory;
+    // "file:line:column: error: message" for every problem met in these files (at most 100 per
+    // file, then a count), and the errors of files that could not be read at all.
+    std::vector<std::string> problems;
+
+    OverviewFigures overview;
+    std::vector<Advice> advice;
+    OperatorTables operators;
+    CommunicationTotals communicationTotals;
+    std::vector<StepSpan> stepSpans;  // one per steps->rows
+    // The trace's first timestamp, where the timeline counts from: every view shows its times
+    // from the same origin. traceStartNs is 0 without a trace.
+    bool hasTrace = false;
+    TimeNs traceStartNs = 0;
+};
+
+// Reads every analysis file 'files' names, then computes the summaries. 'model' (may be null) is
+// the rank's loaded trace: its Overlap Analysis tracks are preferred for the overview, and its
+// ProfilerStep slices place the steps. Never fails: what cannot be read is in 'problems', and the
+// views say which file is missing.
+RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model);
+
+}  // namespace marey

@@ -1,0 +1,152 @@
+#include "rank/RankOverview.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/TextFormat.hpp"
+
+namespace marey {
+namespace {
+
+using Interval = std::pair<TimeNs, TimeNs>;
+
+// Sorted, disjoint union of the intervals.
+std::vector<Interval> Union(std::vector<Interval> intervals) {
+    std::sort(intervals.begin(), intervals.end());
+    std::vector<Interval> merged;
+    for (const Interval& interval : intervals) {
+        if (!merged.empty() && interval.first <= merged.back().second)
+            merged.back().second = std::max(merged.back().second, interval.second);
+        else
+            merged.push_back(interval);
+    }
+    return merged;
+}
+
+TimeNs Length(const std::vector<Interval>& disjoint) {
+    TimeNs total = 0;
+    for (const Interval& interval : disjoint) total = SaturatingAdd(total, SaturatingSpan(interval.first, interval.second));
+    return total;
+}
+
+// Length of the intersection of two sorted disjoint sets. O(a + b).
+TimeNs IntersectionLength(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+    TimeNs total = 0;
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        const TimeNs start = std::max(a[i].first, b[j].first);
+        const TimeNs end = std::min(a[i].second, b[j].second);
+        if (end > start) total = SaturatingAdd(total, SaturatingSpan(start, end));
+        (a[i].second < b[j].second) ? ++i : ++j;
+    }
+    return total;
+}
+
+TimeNs TrackTotal(const Track& track) {
+    TimeNs total = 0;
+    for (const Row& row : track.rows)
+        if (row.kind == RowKind::kNested && row.depth == 0)
+            for (size_t i = 0; i < row.size(); ++i) total = SaturatingAdd(total, SaturatingSpan(row.start[i], row.end[i]));
+    return total;
+}
+
+}  // namespace
+
+OverviewFigures OverviewFromOverlapTracks(const TraceModel& model) {
+    OverviewFigures figures;
+    for (const Process& process : model.processes) {
+        if (model.Name(process.name) != "Overlap Analysis") continue;
+        TimeNs communication = 0;
+        bool found = false;
+        for (uint32_t trackIndex : process.tracks) {
+            const Track& track = model.tracks[trackIndex];
+            const std::string_view name = model.Name(track.name);
+            if (name == "Computing") figures.computingNs = SaturatingAdd(figures.computingNs, TrackTotal(track)), found = true;
+            else if (name == "Communication") communication = SaturatingAdd(communication, TrackTotal(track)), found = true;
+            else if (name == "Communication(Not Overlapped)") figures.commNotOverlappedNs = SaturatingAdd(figures.commNotOverlappedNs, TrackTotal(track)), found = true;
+            else if (name == "Free") figures.freeNs = SaturatingAdd(figures.freeNs, TrackTotal(track)), found = true;
+        }
+        if (!found) continue;
+        figures.commOverlappedNs = std::max<TimeNs>(0, communication - figures.commNotOverlappedNs);
+        figures.pureComputingNs = std::max<TimeNs>(0, figures.computingNs - figures.commOverlappedNs);
+        figures.totalNs = SaturatingAdd(SaturatingAdd(figures.computingNs, figures.commNotOverlappedNs), figures.freeNs);
+        figures.source = "the trace's Overlap Analysis tracks";
+        figures.valid = figures.totalNs > 0;
+        break;
+    }
+    return figures;
+}
+
+OverviewFigures OverviewFromKernels(const KernelTable& kernels) {
+    OverviewFigures figures;
+    std::vector<Interval> compute, communication;
+    TimeNs first = INT64_MAX, last = INT64_MIN;
+    for (const KernelRow& row : kernels.rows) {
+        const Interval interval{row.startNs, row.startNs + row.durNs};
+        (row.coreClass == CoreClass::kCommunication ? communication : compute).push_back(interval);
+        first = std::min(first, interval.first);
+        last = std::max(last, interval.second);
+    }
+    if (kernels.rows.empty()) return figures;
+    const std::vector<Interval> computeUnion = Union(std::move(compute));
+    const std::vector<Interval> commUnion = Union(std::move(communication));
+    figures.computingNs = Length(computeUnion);
+    figures.commOverlappedNs = IntersectionLength(computeUnion, commUnion);
+    figures.commNotOverlappedNs = Length(commUnion) - figures.commOverlappedNs;
+    figures.pureComputingNs = figures.computingNs - figures.commOverlappedNs;
+    figures.totalNs = SaturatingSpan(first, last);
+    figures.freeNs = std::max<TimeNs>(0, figures.totalNs - figures.computingNs - figures.commNotOverlappedNs);
+    figures.source = "kernel_details.csv (computed from the tasks)";
+    figures.valid = figures.totalNs > 0;
+    return figures;
+}
+
+const char* AdviceKindName(AdviceKind kind) {
+    switch (kind) {
+        case AdviceKind::kCompute: return "compute";
+        case AdviceKind::kScheduling: return "scheduling";
+        case AdviceKind::kCommunication: return "communication";
+        default: return "healthy";
+    }
+}
+
+std::vector<Advice> AdviseOnOverview(const OverviewFigures& figures,
+                                     const std::vector<std::pair<std::string, double>>& topOperators) {
+    std::vector<Advice> advice;
+    if (!figures.valid) return advice;
+    const double free = figures.Share(figures.freeNs);
+    const double notOverlapped = figures.Share(figures.commNotOverlappedNs);
+    const double computing = figures.Share(figures.computingNs);
+    if (notOverlapped > 0.10) {
+        advice.push_back({AdviceKind::kCommunication, "Communication is not hidden behind computation",
+                          "Communication not overlapped takes " + FormatDuration(figures.commNotOverlappedNs) + " (" +
+                              FormatPercent(notOverlapped) + " of " + FormatDuration(figures.totalNs) +
+                              "), against " + FormatDuration(figures.commOverlappedNs) +
+                              " overlapped. Look at the Communication view: a high wait or synchronisation ratio means "
+                              "this rank waits for slower peers; a low bandwidth points at the link."});
+    }
+    if (free > 0.10) {
+        advice.push_back({AdviceKind::kScheduling, "The device waits for work",
+                          "Free time is " + FormatDuration(figures.freeNs) + " (" + FormatPercent(free) +
+                              "). In the timeline, vertical HostToDevice lines mean the device ran each task as soon as "
+                              "the host launched it: the host is too slow to keep it busy (operator launch, data loading, "
+                              "synchronisation)."});
+    }
+    if (computing > 0.60 && notOverlapped <= 0.10 && free <= 0.10) {
+        std::string top;
+        for (size_t i = 0; i < topOperators.size() && i < 3; ++i)
+            top += (i ? ", " : "") + topOperators[i].first + " (" + FormatPercent(topOperators[i].second) + ")";
+        advice.push_back({AdviceKind::kCompute, "Computation bounds the step",
+                          "Computing takes " + FormatDuration(figures.computingNs) + " (" + FormatPercent(computing) + ")" +
+                              (top.empty() ? std::string(".") : "; the largest operator types are " + top + ".") +
+                              " Compare these operators with a healthy rank, and look for fusion or a faster kernel."});
+    }
+    if (advice.empty()) {
+        advice.push_back({AdviceKind::kHealthy, "No dominant problem",
+                          "Computing " + FormatPercent(computing) + ", communication not overlapped " + FormatPercent(notOverlapped) +
+                              ", free " + FormatPercent(free) + ": each is under its threshold."});
+    }
+    return advice;
+}
+
+}  // namespace marey

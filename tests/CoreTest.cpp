@@ -1,0 +1,122 @@
+// The small shared things of analysis/core (and the text and model types everything reads).
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/Hash.hpp"
+#include "core/ParallelFor.hpp"
+#include "core/Problem.hpp"
+#include "core/RobustStats.hpp"
+#include "core/Status.hpp"
+#include "core/StringPool.hpp"
+#include "core/TextFormat.hpp"
+#include "load/TraceText.hpp"
+#include "model/TraceModel.hpp"
+
+using namespace marey;
+
+TEST_CASE("durations are written in the unit their size calls for") {
+    CHECK(FormatDuration(999) == "999 ns");
+    CHECK(FormatDuration(1500) == "1.500 µs");
+    CHECK(FormatDuration(2'345'678) == "2.346 ms");
+    CHECK(FormatDuration(3'000'000'000) == "3.000 s");
+    CHECK(FormatDuration(-1500) == "-1.500 µs");
+}
+
+TEST_CASE("a share is written as a percentage with one decimal") {
+    CHECK(FormatPercent(0.125) == "12.5 %");
+    CHECK(FormatPercent(1.0) == "100.0 %");
+    CHECK(FormatPercent(0.0) == "0.0 %");
+}
+
+TEST_CASE("the median and MAD ignore one far outlier") {
+    std::vector<double> values{1, 2, 3, 4, 1000};
+    const RobustSpread spread = MedianAndMad(values);
+    CHECK(spread.median == 3);
+    CHECK(spread.mad == 1);  // |x - 3| = 2, 1, 0, 1, 997
+    std::vector<double> even{1, 2, 3, 4};
+    CHECK(MedianAndMad(even).median == 2.5);
+    CHECK(RobustScore(3 + 2 * 1.4826, spread) == doctest::Approx(2));
+    CHECK(RobustScore(3, RobustSpread{3, 0}) == 0);
+    CHECK(RobustScore(4, RobustSpread{3, 0}) == std::numeric_limits<double>::infinity());
+}
+
+TEST_CASE("the hash multipliers are odd, and the Fibonacci one is 2^64 over the golden ratio") {
+    // An odd multiplier is a bijection on 64-bit keys: no two keys collide before the shift.
+    CHECK(kGoldenRatio64 % 2 == 1);
+    CHECK(kMixPrime64 % 2 == 1);
+    CHECK(kFnvPrime64 % 2 == 1);
+    CHECK(static_cast<double>(kGoldenRatio64) / 18446744073709551616.0 == doctest::Approx((std::sqrt(5.0) - 1) / 2).epsilon(1e-12));
+    CHECK(HashBytes("operator") != HashBytes("operatos"));
+}
+
+TEST_CASE("problems get the line and column of their byte offset") {
+    std::vector<ImportProblem> problems{{0, 0, 0, "first"}, {6, 0, 0, "second"}, {100, 0, 0, "past the end"}};
+    FillLineColumns(std::string_view("ab\ncd\nef"), problems);
+    CHECK(FormatProblem("t.json", problems[0]) == "t.json:1:1: error: first");
+    CHECK(FormatProblem("t.json", problems[1]) == "t.json:3:1: error: second");
+    CHECK(FormatProblem("t.json", problems[2]) == "t.json:3:3: error: past the end");
+
+    SUBCASE("the same from a TraceText") {
+        std::vector<ImportProblem> again{{4, 0, 0, "x"}};
+        FillLineColumns(TraceText::FromString("ab\ncd\nef"), again);
+        CHECK(again[0].line == 2);
+        CHECK(again[0].column == 2);
+    }
+}
+
+TEST_CASE("a Result holds either its value or the error that took its place") {
+    Result<int> good(7);
+    REQUIRE(good.ok());
+    CHECK(good.value() == 7);
+    CHECK(good.status().ok());
+    Result<int> bad(Status::Error("t.json: error: the file is empty"));
+    CHECK_FALSE(bad.ok());
+    CHECK(bad.message() == "t.json: error: the file is empty");
+}
+
+TEST_CASE("ParallelFor runs every piece exactly once, on any number of threads") {
+    for (unsigned threads : {1u, 3u, 16u}) {
+        std::vector<std::atomic<int>> runs(50);
+        std::vector<uint64_t> sizes(50);
+        for (size_t i = 0; i < sizes.size(); ++i) sizes[i] = i % 7;
+        ParallelFor(runs.size(), threads, sizes, [&](size_t i) { ++runs[i]; });
+        for (const std::atomic<int>& count : runs) CHECK(count == 1);
+    }
+}
+
+TEST_CASE("a string is interned once and id 0 is the empty string") {
+    StringPool pool;
+    const StringId a = pool.Intern("MatMul");
+    CHECK(a != 0);
+    CHECK(pool.Intern(std::string("Mat") + "Mul") == a);
+    CHECK(pool.Get(a) == "MatMul");
+    CHECK(pool.Find("Conv2D") == 0);
+    CHECK(pool.Get(0).empty());
+    CHECK(pool.Hash(a) == HashBytes("MatMul"));
+}
+
+TEST_CASE("a text from a string keeps its bytes and zero padding after them") {
+    const TraceText text = TraceText::FromString("[{}]");
+    REQUIRE(text.size() == 4);
+    CHECK(std::string(text.data(), text.size()) == "[{}]");
+    for (uint64_t i = 0; i < kTextPaddingBytes; ++i) CHECK(text.data()[text.size() + i] == 0);
+    CHECK_FALSE(text.compressed());
+}
+
+TEST_CASE("tracks and processes are labelled by name, else by their ids") {
+    TraceModel model;
+    model.processes.push_back({EntityId{12, 0}, 0, 0, 0, false, {0, 1}, kNoGroup});
+    model.tracks.resize(2);
+    model.tracks[0].tid = EntityId{0, model.strings.Intern("stream 7")};
+    model.tracks[1].tid = EntityId{34, 0};
+    model.tracks[1].name = model.strings.Intern("MainThread");
+    CHECK(model.ProcessLabel(0) == "Process 12");
+    CHECK(model.TrackLabel(0) == "Thread stream 7");
+    CHECK(model.TrackLabel(1) == "MainThread");
+    CHECK(model.ProcessLabelWithRank(0) == "Process 12");
+}
