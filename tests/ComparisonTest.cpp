@@ -20,20 +20,23 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A generated comparison pair (A and B rank folders), written once per test binary.
+// A generated comparison pair (A and B rank folders), written once per test process (ctest runs
+// several at once: each has a folder of its own).
 const fs::path& GeneratedPair() {
-    static const fs::path root = [] {
-        const fs::path dir = fs::temp_directory_path() / "marey_compare_pair_test";
-        fs::remove_all(dir);
-        fs::create_directories(dir);
-        GeneratorOptions options;
-        options.events = 40000;
-        std::string error;
-        REQUIRE_MESSAGE(WriteRankDirectory(ComparisonSideA(options), (dir / "a").string(), &error), error);
-        REQUIRE_MESSAGE(WriteRankDirectory(ComparisonSideB(options), (dir / "b").string(), &error), error);
-        return dir;
-    }();
-    return root;
+    struct Pair {
+        fs::path dir = test::TempDir("compare_pair_test");
+        Pair() {
+            GeneratorOptions options;
+            options.events = 40000;
+            std::string error;
+            REQUIRE_MESSAGE(WriteRankDirectory(ComparisonSideA(options), (dir / "a").string(), &error), error);
+            REQUIRE_MESSAGE(WriteRankDirectory(ComparisonSideB(options), (dir / "b").string(), &error), error);
+        }
+        Pair(const Pair&) = delete;
+        ~Pair() { fs::remove_all(dir); }
+    };
+    static const Pair pair;
+    return pair.dir;
 }
 
 struct LoadedComparison {

@@ -272,6 +272,25 @@ private:
         m_writer.EndEvent();
     }
 
+    // The step's AllReduce on HCCL and its tasks on two planes (no random draw).
+    void WriteAllReduce(uint64_t step, const std::string& opName, int64_t commStart, int64_t commDur) {
+    Complete(m_hcclPid, 0, opName.c_str(), commStart, commDur, nullptr,
+             "\"connection_id\": " + std::to_string(step) + ", \"model id\": 4294967295, \"data_type\": \"FP32\"");
+    for (int plane = 0; plane < 2; ++plane) {
+        int64_t t = commStart + 3000;
+        for (int task = 0; task < 3; ++task) {
+            const int64_t dur = commDur / 5;
+            Complete(m_hcclPid, plane + 1, task == 1 ? "Memcpy" : "Notify_Wait", t, dur, nullptr,
+                     "\"notify_id\": \"" + std::to_string(1000 + task) +
+                         "\", \"stream id\": 3, \"task type\": \"" + (task == 1 ? "SDMA" : "Notify Wait") +
+                         "\", \"src rank\": " + std::to_string(m_options.rank) + ", \"dst rank\": " +
+                         std::to_string((m_options.rank + 1 + plane) % 8) +
+                         ", \"transport type\": \"SDMA\", \"size(Byte)\": 4194304, \"link type\": \"HCCS\"");
+            t += dur + 1000;
+        }
+    }
+    }
+
     // One training step: forward and backward operators launched from Python through CANN to the
     // device, an AllReduce at the end, and the Overlap Analysis of the step.
     void WriteStep(uint64_t step) {
@@ -366,21 +385,7 @@ private:
         const int64_t commStart = device + m_random.Between(2000, 8000);
         const int64_t commDur = m_random.Between(400000, 1200000);
         const std::string opName = "hcom_allReduce__" + std::to_string(586 + step % 100) + "_0_1";
-        Complete(m_hcclPid, 0, opName.c_str(), commStart, commDur, nullptr,
-                 "\"connection_id\": " + std::to_string(step) + ", \"model id\": 4294967295, \"data_type\": \"FP32\"");
-        for (int plane = 0; plane < 2; ++plane) {
-            int64_t t = commStart + 3000;
-            for (int task = 0; task < 3; ++task) {
-                const int64_t dur = commDur / 5;
-                Complete(m_hcclPid, plane + 1, task == 1 ? "Memcpy" : "Notify_Wait", t, dur, nullptr,
-                         "\"notify_id\": \"" + std::to_string(1000 + task) +
-                             "\", \"stream id\": 3, \"task type\": \"" + (task == 1 ? "SDMA" : "Notify Wait") +
-                             "\", \"src rank\": " + std::to_string(m_options.rank) + ", \"dst rank\": " +
-                             std::to_string((m_options.rank + 1 + plane) % 8) +
-                             ", \"transport type\": \"SDMA\", \"size(Byte)\": 4194304, \"link type\": \"HCCS\"");
-                t += dur + 1000;
-            }
-        }
+        WriteAllReduce(step, opName, commStart, commDur);
         // Overlap Analysis: compute, communication, the part of it not hidden, and free time.
         const int64_t stepEnd = commStart + commDur + m_random.Between(20000, 60000);
         const uint64_t eventsBefore = m_report.events;

@@ -17,6 +17,8 @@ namespace marey {
 namespace ondemand = simdjson::ondemand;
 using simdjson::error_code;
 
+// [SECTION] Raw tokens: keys, edges, track and series keys, the fields of one event
+
 namespace {
 
 // True when the raw key text (after its opening quote) is exactly 'literal'. The length is a
@@ -120,6 +122,8 @@ private:
 };
 
 }  // namespace
+
+// [SECTION] ChunkDecoder::Impl: caches of names, threads and flow origins
 
 struct ChunkDecoder::Impl {
     explicit Impl(const TraceText& text) : text(text) {}
@@ -302,6 +306,8 @@ struct ChunkDecoder::Impl {
         slot = {key, it->second};
         return it->second;
     }
+
+    // [SECTION] Fields to records: times, ids, metadata, counters, slices, flows
 
     bool ParseTime(std::string_view token, const char* field, uint64_t offset, TimeNs* value) {
         const DecimalError error = ParseMicrosToNsPadded(token, value);
@@ -512,6 +518,71 @@ struct ChunkDecoder::Impl {
         out->flows.push_back(flow);
     }
 
+    // An 'X' event: its slice (a missing or negative "dur" drawn as 0 ns), and its bound flow.
+    void AddComplete(const EventFields& fields, uint32_t track, TimeNs ts, uint64_t offset, const char* eventStart) {
+        ChunkEvents& events = *out;
+        TimeNs dur = 0;
+        if (!fields.Has(kDur)) {
+            events.problems.Add(offset, "complete event has no \"dur\"; drawn as 0 ns");
+        } else if (!ParseTime(fields[kDur], "dur", offset, &dur)) {
+            return;
+        }
+        if (dur < 0) {
+            events.problems.Add(offset, "\"dur\" is negative (" + std::string(TrimToken(fields[kDur])) + "); drawn as 0 ns");
+            dur = 0;
+        }
+        if (ts > INT64_MAX - dur) {
+            events.problems.Add(offset, "\"ts\" + \"dur\" is out of range; event skipped");
+            return;
+        }
+        // The category of a slice is not kept: it is read from the file when shown.
+        events.AddSlice(track, ts, dur, offset, InternToken(fields[kName]));
+        if (fields.Has(kBindId)) AddBoundFlow(fields, track, ts, offset, eventStart);
+    }
+
+    // An async event ('b', 'e', 'n', and the older 'S', 'F', 'T', 'p'), matched later by its id.
+    void AddAsync(const EventFields& fields, char phase, uint32_t track, TimeNs ts, uint64_t offset) {
+        ChunkEvents& events = *out;
+        if (!fields.Has(kId)) {
+            events.problems.Add(offset, std::string("async event '") + phase + "' has no \"id\"; skipped");
+            return;
+        }
+        const AsyncKind kind = (phase == 'b' || phase == 'S')   ? AsyncKind::kBegin
+                               : (phase == 'e' || phase == 'F') ? AsyncKind::kEnd
+                                                                : AsyncKind::kInstant;
+        events.asyncs.push_back({ts, offset, InternToken(fields[kName]), InternToken(fields[kCat]), IdText(fields[kId]),
+                                 track, kind});
+    }
+
+    // A flow event ('s', 't', 'f'), matched later by its id and category.
+    void AddFlowEvent(const EventFields& fields, char phase, uint32_t track, TimeNs ts, uint64_t offset,
+                      const char* eventStart) {
+        ChunkEvents& events = *out;
+        if (!fields.Has(kId)) {
+            events.problems.Add(offset, std::string("flow event '") + phase + "' has no \"id\"; skipped");
+            return;
+        }
+        const bool enclosing = DecodeJsonString(fields[kBp], scratch) == "e" || phase == 's';
+        const FlowPhase flowPhase = phase == 's' ? FlowPhase::kStart : phase == 't' ? FlowPhase::kStep : FlowPhase::kFinish;
+        const StringId category = InternToken(fields[kCat]);
+        const uint32_t origin = FlowOriginFor(track, category);
+        if (origin == kMaxFlowOrigins) {
+            events.problems.Add(offset, "flow events on more than " + std::to_string(kMaxFlowOrigins) +
+                                            " (thread, category) pairs in one part of the file are not matched; skipped");
+            return;
+        }
+        RawFlow flow{};
+        flow.ts = ts;
+        flow.ref = offset;
+        flow.origin = origin;
+        flow.phase = flowPhase;
+        flow.bindToEnclosing = enclosing;
+        SetFlowId(fields[kId], eventStart, category, flow);
+        events.flows.push_back(flow);
+    }
+
+    // [SECTION] One event, and the repairs Chrome forgives
+
     error_code DecodeEvent(ondemand::value element, uint64_t offset, const char* eventStart) {
         ondemand::object object;
         if (auto error = element.get_object().get(object)) return error;
@@ -556,27 +627,9 @@ struct ChunkDecoder::Impl {
         const uint32_t track = TrackFor(pid, tid);
 
         switch (phase) {
-            case 'X': {
-                TimeNs dur = 0;
-                if (!fields.Has(kDur)) {
-                    events.problems.Add(offset, "complete event has no \"dur\"; drawn as 0 ns");
-                } else if (!ParseTime(fields[kDur], "dur", offset, &dur)) {
-                    return simdjson::SUCCESS;
-                }
-                if (dur < 0) {
-                    events.problems.Add(offset, "\"dur\" is negative (" + std::string(TrimToken(fields[kDur])) +
-                                                    "); drawn as 0 ns");
-                    dur = 0;
-                }
-                if (ts > INT64_MAX - dur) {
-                    events.problems.Add(offset, "\"ts\" + \"dur\" is out of range; event skipped");
-                    return simdjson::SUCCESS;
-                }
-                // The category of a slice is not kept: it is read from the file when shown.
-                events.AddSlice(track, ts, dur, offset, InternToken(fields[kName]));
-                if (fields.Has(kBindId)) AddBoundFlow(fields, track, ts, offset, eventStart);
+            case 'X':
+                AddComplete(fields, track, ts, offset, eventStart);
                 break;
-            }
             case 'B':
             case 'E':
                 events.tracks[track].boundaries.push_back({ts, offset, InternToken(fields[kName]),
@@ -589,18 +642,9 @@ struct ChunkDecoder::Impl {
             case 'S':
             case 'F':
             case 'T':
-            case 'p': {
-                if (!fields.Has(kId)) {
-                    events.problems.Add(offset, std::string("async event '") + phase + "' has no \"id\"; skipped");
-                    return simdjson::SUCCESS;
-                }
-                const AsyncKind kind = (phase == 'b' || phase == 'S')   ? AsyncKind::kBegin
-                                       : (phase == 'e' || phase == 'F') ? AsyncKind::kEnd
-                                                                        : AsyncKind::kInstant;
-                events.asyncs.push_back({ts, offset, InternToken(fields[kName]), InternToken(fields[kCat]),
-                                         IdText(fields[kId]), track, kind});
+            case 'p':
+                AddAsync(fields, phase, track, ts, offset);
                 break;
-            }
             case 'i':
             case 'I':
             case 'R': {
@@ -616,31 +660,9 @@ struct ChunkDecoder::Impl {
                 break;
             case 's':
             case 't':
-            case 'f': {
-                if (!fields.Has(kId)) {
-                    events.problems.Add(offset, std::string("flow event '") + phase + "' has no \"id\"; skipped");
-                    return simdjson::SUCCESS;
-                }
-                const bool enclosing = DecodeJsonString(fields[kBp], scratch) == "e" || phase == 's';
-                const FlowPhase flowPhase =
-                    phase == 's' ? FlowPhase::kStart : phase == 't' ? FlowPhase::kStep : FlowPhase::kFinish;
-                const StringId category = InternToken(fields[kCat]);
-                const uint32_t origin = FlowOriginFor(track, category);
-                if (origin == kMaxFlowOrigins) {
-                    events.problems.Add(offset, "flow events on more than " + std::to_string(kMaxFlowOrigins) +
-                                                    " (thread, category) pairs in one part of the file are not matched; skipped");
-                    return simdjson::SUCCESS;
-                }
-                RawFlow flow{};
-                flow.ts = ts;
-                flow.ref = offset;
-                flow.origin = origin;
-                flow.phase = flowPhase;
-                flow.bindToEnclosing = enclosing;
-                SetFlowId(fields[kId], eventStart, category, flow);
-                events.flows.push_back(flow);
+            case 'f':
+                AddFlowEvent(fields, phase, track, ts, offset, eventStart);
                 break;
-            }
             default:
                 break;
         }
@@ -702,6 +724,8 @@ struct ChunkDecoder::Impl {
         return DecodeEvent(value, offset, begin);
     }
 };
+
+// [SECTION] ChunkDecoder: runs of events, fast and one at a time
 
 ChunkDecoder::ChunkDecoder(const TraceText& text) : m_impl(std::make_unique<Impl>(text)) {}
 ChunkDecoder::~ChunkDecoder() = default;

@@ -96,6 +96,40 @@ void KeepLargeBuffersMapped() {
     std::call_once(once, [] { mallopt(M_MMAP_THRESHOLD, 128 * 1024); });
 }
 
+// Sequential check after the parallel parse: each chunk must begin where the previous one really
+// ended; a guess that fell inside an event (or a chunk after a bad event) is decoded again from
+// the true place. Chunks past the array's end are dropped; the last one gets the file's own
+// problems and says when the array was never closed.
+void KeepContiguousChunks(const TraceText& source, const std::vector<ChunkPlan>& plan, uint64_t first,
+                          std::vector<ChunkEvents>& chunks) {
+    // The decoder is made only when needed: its caches are 150 KB of fresh pages.
+    std::optional<ChunkDecoder> decoder;
+    uint64_t position = first;
+    size_t kept = 0;
+    for (size_t i = 0; i < plan.size(); ++i) {
+        if (chunks[i].beginOffset != position) {
+            chunks[i] = ChunkEvents();
+            if (!decoder) decoder.emplace(source);
+            decoder->DecodeSlow(position, plan[i].stop, chunks[i]);
+            SortChunk(chunks[i]);
+        }
+        position = chunks[i].endOffset;
+        kept = i + 1;
+        if (chunks[i].reachedArrayEnd) break;
+    }
+    chunks.resize(kept);
+    const bool closed = !chunks.empty() && chunks.back().reachedArrayEnd && chunks.back().endOffset < source.size();
+    if (!closed) {
+        chunks.back().problems.Add(source.size(),
+                                   "the event array is not closed with ']' (the file may be truncated); "
+                                   "every complete event was loaded");
+    }
+    for (const ImportProblem& p : source.problems()) chunks.back().problems.Add(p.byteOffset, p.message);
+    if (source.ShrankWhileMapped())
+        chunks.back().problems.Add(source.size(), "the file shrank while it was read (truncated by another process?): "
+                                                  "bytes past its new end read as zeros; everything before was loaded");
+}
+
 }  // namespace
 
 Result<std::unique_ptr<TraceModel>> LoadTrace(const std::string& path, const LoadOptions& options,
@@ -192,34 +226,7 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
 
     if (progress && progress->cancel) return Status::Error(name + ": cancelled");
 
-    // Sequential check: each chunk must begin where the previous one really ended; a guess that
-    // fell inside an event (or a chunk after a bad event) is decoded again from the true place.
-    // The decoder is made only when needed: its caches are 150 KB of fresh pages.
-    std::optional<ChunkDecoder> decoder;
-    uint64_t position = first;
-    size_t kept = 0;
-    for (size_t i = 0; i < plan.size(); ++i) {
-        if (chunks[i].beginOffset != position) {
-            chunks[i] = ChunkEvents();
-            if (!decoder) decoder.emplace(source);
-            decoder->DecodeSlow(position, plan[i].stop, chunks[i]);
-            SortChunk(chunks[i]);
-        }
-        position = chunks[i].endOffset;
-        kept = i + 1;
-        if (chunks[i].reachedArrayEnd) break;
-    }
-    chunks.resize(kept);
-    const bool closed = !chunks.empty() && chunks.back().reachedArrayEnd && chunks.back().endOffset < source.size();
-    if (!closed) {
-        chunks.back().problems.Add(source.size(),
-                                   "the event array is not closed with ']' (the file may be truncated); "
-                                   "every complete event was loaded");
-    }
-    for (const ImportProblem& p : source.problems()) chunks.back().problems.Add(p.byteOffset, p.message);
-    if (source.ShrankWhileMapped())
-        chunks.back().problems.Add(source.size(), "the file shrank while it was read (truncated by another process?): "
-                                                  "bytes past its new end read as zeros; everything before was loaded");
+    KeepContiguousChunks(source, plan, first, chunks);
 
     if (progress) progress->stage = 2;
     timing.Report("chunks parsed");

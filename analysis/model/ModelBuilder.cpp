@@ -15,6 +15,8 @@
 namespace marey {
 namespace {
 
+// [SECTION] Keys and the sorted sources of a thread's slices
+
 void AppendToRow(Row& row, const RawSlice& slice) {
     row.Append(slice.startNs, slice.startNs + slice.durNs, slice.name, slice.ref);
 }
@@ -62,6 +64,8 @@ private:
     PodArray<RawSlice>* m_wide = nullptr;
     uint64_t m_refBase = 0;
 };
+
+// [SECTION] Builder: strings, processes, tracks and metadata from every chunk
 
 // The end of a slice that never ended, while the model is built: later than any real time, so
 // that everything after it on its thread nests inside.
@@ -185,6 +189,8 @@ private:
     }
 
     // Matches 'B' and 'E' of one thread in time order; returns the slices, sorted.
+    // [SECTION] Thread tracks: B/E matched, slices merged and nested into rows, flows
+
     PodArray<RawSlice> MatchBeginEnd(uint32_t trackId, ProblemList& problems) {
         PodArray<RawBoundary> boundaries;
         for (const PieceRef& piece : m_pieces[trackId]) {
@@ -313,6 +319,8 @@ private:
         if (inserted) it->second = NewTrack(kind, process, EntityId{});
         return it->second;
     }
+
+    // [SECTION] Async, counter and instant tracks
 
     void BuildAsyncTracks() {
         struct Async {
@@ -489,6 +497,8 @@ private:
             if (track.kind == TrackKind::kThread) SortInstants(track);
     }
 
+    // [SECTION] Problems, display order, the trace's span, slices left open
+
     void MergeReports() {
         ImportReport& report = m_model.report;
         std::vector<ImportProblem> problems;
@@ -623,6 +633,8 @@ private:
 };
 
 }  // namespace
+
+// [SECTION] RowBuilder: slices into non-overlapping rows
 
 void RowBuilder::Add(const RawSlice& slice) {
     const TimeNs end = slice.startNs + slice.durNs;
