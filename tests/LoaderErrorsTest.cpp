@@ -98,7 +98,7 @@ TEST_CASE("gzip files load, also when their size is a page multiple or they are 
     auto model = LoadTrace(dir + "/t.json.gz");
     REQUIRE(model.ok());
     CHECK(model.value()->sliceCount == 1);
-    CHECK(model.value()->text.compressed());
+    CHECK(model.value()->sources.front().text.compressed());
 
     REQUIRE(std::system(("head -c 30 " + dir + "/t.json.gz > " + dir + "/cut.json.gz").c_str()) == 0);
     auto cut = LoadTrace(dir + "/cut.json.gz");

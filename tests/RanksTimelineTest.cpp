@@ -112,7 +112,7 @@ TEST_CASE("merged ranks keep each rank's processes in a group of its own, with n
     // Each slice's args are read from its own rank's file.
     CHECK(Arg(ReadEventDetails(merged->TextOf(gamma), merged->tracks[gamma].rows[0].Ref(0)), "k") == "b");
     CHECK(Arg(ReadEventDetails(merged->TextOf(alpha), merged->tracks[alpha].rows[0].Ref(0)), "k") == "a");
-    CHECK(merged->PathOf(gamma) == merged->groups[1].source.path);
+    CHECK(merged->PathOf(gamma) == merged->sources[1].path);
 
     // Flows point at the moved tracks and stay sorted by start.
     REQUIRE(merged->flows.size() == 2);
@@ -254,8 +254,8 @@ TEST_CASE("the two ranks of the real Level1 run open in one timeline aligned on 
     CHECK(loaded.value().failures.empty());
     // Every process belongs to one of the two ranks, and each rank reads its own file.
     for (const Process& process : model.processes) CHECK(process.group < 2);
-    CHECK(model.groups[0].source.path.find("rank0_ascend_pt") != std::string::npos);
-    CHECK(model.groups[1].source.path.find("rank1_ascend_pt") != std::string::npos);
+    CHECK(model.sources[0].path.find("rank0_ascend_pt") != std::string::npos);
+    CHECK(model.sources[1].path.find("rank1_ascend_pt") != std::string::npos);
 }
 
 TEST_CASE("one rank merged alone is the model it was, flows, counters and refs included") {

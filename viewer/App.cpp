@@ -778,7 +778,7 @@ void App::DrawMenuBar() {
     }
     if (active) {
         const TraceModel& model = active->model();
-        const std::string source = active->ranks ? std::to_string(model.groups.size()) + " ranks" : model.path;
+        const std::string source = active->ranks ? std::to_string(model.groups.size()) + " ranks" : model.Path();
         const std::string summary = source + "  ·  " + std::to_string(model.report.eventCount) + " events  ·  " +
                                     FormatDuration(model.lastNs - model.firstNs);
         ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(summary.c_str()).x - 16);

@@ -68,7 +68,7 @@ int App::RunFrameBenchmark() {
     const TraceModel* model = &document->model();
     TimelineView* timeline = document->timeline.get();
     std::printf("frame benchmark: %s, %llu events, %d x %d px, GL renderer: %s\n",
-                document->ranks ? document->Title().c_str() : model->path.c_str(),
+                document->ranks ? document->Title().c_str() : model->Path().c_str(),
                 static_cast<unsigned long long>(model->report.eventCount), m_options.width, m_options.height,
                 reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
     std::printf("  frame CPU: this thread's CPU time for input, level-of-detail queries, instance buffer and ImGui\n"

@@ -13,13 +13,14 @@ namespace marey {
 Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const std::string& name,
                                                          const LoadOptions& options) {
     auto model = std::make_unique<TraceModel>();
-    model->path = name;
-    model->text = std::move(text);
-    model->format = SourceFormat::kCsv;
-    CsvReader reader(std::string_view(model->text.data(), model->text.size()));
-    model->csvHeader = ReadCsvHeader(reader);
-    if (model->csvHeader.empty()) return Status::Error(name + ": error: the file is empty");
-    const std::vector<std::string>& header = model->csvHeader;
+    TraceSource& source = model->sources.emplace_back();
+    source.path = name;
+    source.text = std::move(text);
+    source.format = SourceFormat::kCsv;
+    CsvReader reader(std::string_view(source.text.data(), source.text.size()));
+    source.csvHeader = ReadCsvHeader(reader);
+    if (source.csvHeader.empty()) return Status::Error(name + ": error: the file is empty");
+    const std::vector<std::string>& header = source.csvHeader;
     std::vector<std::string_view> fields;
     const auto found = FindKernelColumns(header, name);
     if (!found.ok()) return found.status();
@@ -85,7 +86,7 @@ Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const s
     }
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     BuildModel(chunks, threads, *model, kFlowSortInPlaceBytes, BuildOverview);
-    FillLineColumns(model->text, model->report.problems);
+    FillLineColumns(source.text, model->report.problems);
     return model;
 }
 

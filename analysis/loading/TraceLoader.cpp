@@ -149,9 +149,8 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     const LoadTiming timing;
     KeepLargeBuffersMapped();
     auto model = std::make_unique<TraceModel>();
-    model->path = name;
-    model->text = std::move(text);
-    const TraceText& source = model->text;
+    model->sources.push_back({name, std::move(text), SourceFormat::kChromeJson, {}});
+    const TraceText& source = model->sources.front().text;
     if (progress) {
         progress->bytesTotal = source.size();
         progress->stage = 1;

@@ -292,8 +292,11 @@ private:
             for (const PieceRef& piece : m_pieces[t])
                 sizes[t] += m_chunks[piece.chunk].tracks[piece.localTrack].slices.size() +
                             m_chunks[piece.chunk].tracks[piece.localTrack].wideSlices.size();
-        FlowMatcher flows(m_chunks, m_stringRemap, m_trackRemap, std::string_view(m_model.text.data(), m_model.text.size()),
-                          m_model.strings.Find("bind_id"));
+        // The chunks were all decoded from the model's one source (none in tests that build by hand).
+        const std::string_view text = m_model.sources.empty() ? std::string_view()
+                                                              : std::string_view(m_model.sources.front().text.data(),
+                                                                                 m_model.sources.front().text.size());
+        FlowMatcher flows(m_chunks, m_stringRemap, m_trackRemap, text, m_model.strings.Find("bind_id"));
         flows.Gather(m_threads);
         m_timing.Report("model: flows gathered");
         for (size_t part = 0; part < flows.PartCount(); ++part) sizes.push_back(2 * flows.PartSize(part));

@@ -38,24 +38,14 @@ std::string TraceModel::TrackLabel(uint32_t track) const {
     return "Thread " + EntityText(t.tid, strings);
 }
 
-const TraceText& TraceModel::TextOf(uint32_t track) const {
+const TraceSource& TraceModel::SourceOf(uint32_t track) const {
     const uint32_t group = GroupOf(track);
-    return group == kNoGroup ? text : groups[group].source.text;
+    return sources[group == kNoGroup ? 0 : group];
 }
 
-SourceFormat TraceModel::FormatOf(uint32_t track) const {
-    const uint32_t group = GroupOf(track);
-    return group == kNoGroup ? format : groups[group].source.format;
-}
-
-const std::vector<std::string>& TraceModel::CsvHeaderOf(uint32_t track) const {
-    const uint32_t group = GroupOf(track);
-    return group == kNoGroup ? csvHeader : groups[group].source.csvHeader;
-}
-
-const std::string& TraceModel::PathOf(uint32_t track) const {
-    const uint32_t group = GroupOf(track);
-    return group == kNoGroup ? path : groups[group].source.path;
+const std::string& TraceModel::Path() const {
+    static const std::string kNone;
+    return groups.empty() && sources.size() == 1 ? sources.front().path : kNone;
 }
 
 bool TraceModel::IsUnfinished(uint32_t track, uint32_t row, uint32_t index) const {

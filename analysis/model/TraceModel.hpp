@@ -149,20 +149,18 @@ struct TraceSource {
 };
 
 // Several ranks in one timeline: the processes of one rank, shown under one collapsible header,
-// with the file they come from and the shift that aligned its clock (see MergeRankModels).
+// and the shift that aligned its clock (see MergeRankModels). Group g reads from sources[g].
 struct ProcessGroup {
     std::string label;  // "rank 3"
     std::string note;   // how its clock is aligned: "step 12 aligned", "its own clock"
-    TimeNs shiftNs = 0; // added to every time read from 'source'
-    TraceSource source;
-    ImportReport report;  // the problems met in 'source', in its offsets
+    TimeNs shiftNs = 0; // added to every time read from its source
+    ImportReport report;  // the problems met in its source, in its offsets
 };
 
 struct TraceModel {
-    std::string path;
-    TraceText text;
-    SourceFormat format = SourceFormat::kChromeJson;
-    std::vector<std::string> csvHeader;  // kCsv: column names; refs are offsets of rows
+    // Where the events were read from, one list for every model: one source for a file; one per
+    // rank in a model merged from several (the processes of group g read from sources[g]).
+    std::vector<TraceSource> sources;
     StringPool strings;
     std::vector<Process> processes;  // display order
     std::vector<Track> tracks;       // indexed by track id; display order is per process
@@ -172,8 +170,7 @@ struct TraceModel {
     TimeNs firstNs = 0, lastNs = 0;  // earliest timestamp and latest end
     uint64_t sliceCount = 0, instantCount = 0, counterSampleCount = 0;
     std::vector<UnfinishedSlice> unfinished;  // sorted
-    // Set in a model merged from several ranks' models only: 'path', 'text' and 'csvHeader' are
-    // then empty and each process reads its events from its group's source.
+    // Set in a model merged from several ranks' models only, one per source.
     std::vector<ProcessGroup> groups;
 
     // Whether the slice never ended (it is drawn to lastNs). O(log unfinished).
@@ -183,12 +180,14 @@ struct TraceModel {
     uint32_t FlowFromTrack(const Flow& flow) const { return flowOrigins[flow.fromOrigin].track; }
     uint32_t FlowToTrack(const Flow& flow) const { return flowOrigins[flow.toOrigin].track; }
     StringId FlowCategory(const Flow& flow) const { return flowOrigins[flow.fromOrigin].category; }
-    // The text, format and header that the refs of 'track' point into. O(1).
-    const TraceText& TextOf(uint32_t track) const;
-    SourceFormat FormatOf(uint32_t track) const;
-    const std::vector<std::string>& CsvHeaderOf(uint32_t track) const;
-    // The file of 'track' ('path' unless the model was merged).
-    const std::string& PathOf(uint32_t track) const;
+    // The source that the refs of 'track' point into: its file, text, format and CSV header. O(1).
+    const TraceSource& SourceOf(uint32_t track) const;
+    const TraceText& TextOf(uint32_t track) const { return SourceOf(track).text; }
+    SourceFormat FormatOf(uint32_t track) const { return SourceOf(track).format; }
+    const std::vector<std::string>& CsvHeaderOf(uint32_t track) const { return SourceOf(track).csvHeader; }
+    const std::string& PathOf(uint32_t track) const { return SourceOf(track).path; }
+    // The file of a model read from one file; empty for a merged model (or one of no file).
+    const std::string& Path() const;
     // The group of 'track', or kNoGroup.
     uint32_t GroupOf(uint32_t track) const { return processes[tracks[track].process].group; }
     // "name" of a process or its pid when unnamed.

@@ -10,7 +10,7 @@ namespace marey {
 
 std::string SummaryToJson(const TraceModel& model, const TraceSummary& summary) {
     std::string out = "{\"file\": ";
-    AppendJsonString(out, model.path);
+    AppendJsonString(out, model.Path());
     out += ", \"events\": {\"total\": " + std::to_string(summary.events) + ", \"by_phase\": {";
     for (size_t i = 0; i < summary.eventsByPhase.size(); ++i) {
         if (i) out += ", ";
@@ -54,7 +54,7 @@ std::string SummaryToJson(const TraceModel& model, const TraceSummary& summary) 
 std::string SummaryToText(const TraceModel& model, const TraceSummary& summary) {
     std::string out;
     char line[512];
-    out += model.path + "\n";
+    out += model.Path() + "\n";
     std::snprintf(line, sizeof line, "  events        %llu (", static_cast<unsigned long long>(summary.events));
     out += line;
     for (size_t i = 0; i < summary.eventsByPhase.size(); ++i) {
@@ -82,7 +82,7 @@ std::string SummaryToText(const TraceModel& model, const TraceSummary& summary) 
                   static_cast<long long>(summary.lastNs), FormatDuration(summary.lastNs - summary.firstNs).c_str());
     out += line;
     row("problems", summary.problemCount);
-    for (const ImportProblem& p : summary.problems) out += "    " + FormatProblem(model.path, p) + "\n";
+    for (const ImportProblem& p : summary.problems) out += "    " + FormatProblem(model.Path(), p) + "\n";
     out += "  top by total slice time:\n";
     for (const NameStats& s : summary.top) {
         std::snprintf(line, sizeof line, "    %14s  %8llu×  %.*s\n", FormatDuration(s.totalNs).c_str(),

@@ -25,7 +25,7 @@ void ImportIssuesPanel::DrawContents(const TraceModel& model) {
                 static_cast<unsigned long long>(report.unmatchedFlowEvents));
     ImGui::Separator();
     if (model.groups.empty()) {
-        DrawProblems(model.path, report);
+        DrawProblems(model.Path(), report);
         return;
     }
     // Several ranks in one timeline: each rank's problems, in its own file's places.
@@ -34,7 +34,7 @@ void ImportIssuesPanel::DrawContents(const TraceModel& model) {
         if (group.report.problemCount == 0) continue;
         ImGui::PushID(static_cast<int>(g));
         const std::string header = group.label + ": " + std::to_string(group.report.problemCount) + " problems";
-        if (ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) DrawProblems(group.source.path, group.report);
+        if (ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) DrawProblems(model.sources[g].path, group.report);
         ImGui::PopID();
     }
 }

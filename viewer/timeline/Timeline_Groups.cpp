@@ -44,7 +44,7 @@ void TimelineView::DrawGroupHeader(ImDrawList* draw, const Lane& lane, float lan
     if (hovered && !ImGui::IsPopupOpen("rank menu")) {
         ImGui::BeginTooltip();
         ImGui::Text("%s · %s", rank.label.c_str(), rank.note.c_str());
-        ImGui::TextDisabled("%s", rank.source.path.c_str());
+        ImGui::TextDisabled("%s", m_model.sources[group].path.c_str());
         if (rank.shiftNs != 0)
             ImGui::Text("its times are moved %s%s to line up with the rank that keeps its clock", rank.shiftNs > 0 ? "+" : "−",
                         FormatDuration(std::abs(rank.shiftNs)).c_str());
