@@ -14,6 +14,7 @@
 #include "TestSupport.hpp"
 #include "cluster/Cluster.hpp"
 #include "marey/Marey.hpp"
+#include "marey/MareyJson.hpp"
 
 using namespace marey;
 namespace fs = std::filesystem;
@@ -152,6 +153,26 @@ TEST_CASE("a device without kernel_details.csv or without the step is a device w
     const MareyStep absent = LoadMareyStep(generated->cluster, {0, 1}, "9", 2);
     CHECK(absent.keys.empty());
     CHECK(absent.devices[0].problem.find("no operator of step 9") != std::string::npos);
+}
+
+TEST_CASE("a device without operators is never the slowest, and with none anywhere stats says null") {
+    ClusterOptions options;
+    options.ranks = 4;
+    options.steps = 2;
+    const auto generated = Generate("no_operators", options);
+    std::vector<DeviceSlant> slants{{0, 0, 0}, {1, 500, 30}, {2, 0, 0}, {3, 400, 30}, {4, 410, 30}};
+    TimeNs excess = 0;
+    CHECK(SlowestDevice(slants, &excess) == 1);  // rank 2, with nothing shared, is left out
+    CHECK(excess == 90);
+    slants[1].slantNs = 410;
+    CHECK(SlowestDevice(slants) == -1);  // none bends the bands more than the median
+    for (int rank = 0; rank < 4; ++rank)
+        fs::remove(generated->dir / ("rank_" + std::to_string(rank) + "_ascend_pt") / "ASCEND_PROFILER_OUTPUT" /
+                   "kernel_details.csv");
+    const std::string json = MareyToJson(generated->cluster, 2);
+    CHECK(json.find("\"slowest_device\": null, \"slant_excess_ns\": 0}") != std::string::npos);
+    CHECK(json.find("\"slowest_device\": null, \"problems\"") != std::string::npos);
+    CHECK(json.find("\"slowest_device\": 0") == std::string::npos);
 }
 
 TEST_CASE("the real two-rank Level1 run matches its operators across the two devices") {

@@ -121,10 +121,10 @@ void ReportMissingRanks(Cluster& cluster, const std::vector<int>& absent) {
     }
     const size_t belowLargest = cluster.missingRanks.size();
     for (const int id : absent)
-        if (cluster.IndexOfRank(id) < 0 &&
-            std::find(cluster.missingRanks.begin(), cluster.missingRanks.end(), id) == cluster.missingRanks.end())
-            cluster.missingRanks.push_back(id);
+        if (cluster.IndexOfRank(id) < 0) cluster.missingRanks.push_back(id);
     std::sort(cluster.missingRanks.begin(), cluster.missingRanks.end());
+    cluster.missingRanks.erase(std::unique(cluster.missingRanks.begin(), cluster.missingRanks.end()),
+                               cluster.missingRanks.end());
     if (cluster.missingRanks.empty()) return;
     const bool allBelow = belowLargest == cluster.missingRanks.size();
     cluster.problems.push_back(Plural(cluster.missingRanks.size(), "rank id", "rank ids") + " missing" +
@@ -134,8 +134,15 @@ void ReportMissingRanks(Cluster& cluster, const std::vector<int>& absent) {
 
 // The job's rank count as the ranks' metadata says (0: unknown); ranks that disagree are said.
 int SettleWorldSize(Cluster& cluster) {
+    // More ranks than any job this reads is damage: a million missing ids would say nothing.
+    constexpr int kMaxWorldSize = 1 << 20;
     int worldSize = 0;
     for (const ClusterRank& rank : cluster.ranks) worldSize = std::max(worldSize, rank.worldSize);
+    if (worldSize > kMaxWorldSize) {
+        cluster.problems.push_back("world_size " + std::to_string(worldSize) + " in profiler_metadata.json is past " +
+                                   std::to_string(kMaxWorldSize) + " ranks; ignored");
+        return 0;
+    }
     for (const ClusterRank& rank : cluster.ranks)
         if (rank.worldSize > 0 && rank.worldSize != worldSize) {
             cluster.problems.push_back("rank " + std::to_string(rank.rankId) + " says the job has " +
@@ -167,13 +174,16 @@ void LeaveOutLinksOutsideTheJob(Cluster& cluster, int worldSize) {
 }
 
 // Rank ids that another file names (a link's end, the job's rank count) and no rank has.
+// O((links + world size) log).
 std::vector<int> NamedRanks(const Cluster& cluster, int worldSize) {
-    std::set<int> named;
+    std::vector<int> named;
     for (const ClusterRank& rank : cluster.ranks)
         for (const RankLink& link : rank.links)
             for (const int id : {link.srcRank, link.dstRank})
-                if (id >= 0 && (worldSize <= 0 || id < worldSize)) named.insert(id);
-    for (int id = 0; id < worldSize; ++id) named.insert(id);
+                if (id >= 0 && (worldSize <= 0 || id < worldSize)) named.push_back(id);
+    for (int id = 0; id < worldSize; ++id) named.push_back(id);
+    std::sort(named.begin(), named.end());
+    named.erase(std::unique(named.begin(), named.end()), named.end());
     std::vector<int> absent;
     for (const int id : named)
         if (cluster.IndexOfRank(id) < 0) absent.push_back(id);

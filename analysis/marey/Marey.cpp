@@ -200,15 +200,21 @@ std::vector<DeviceSlant> DeviceSlants(const MareyStep& step) {
 }
 
 int SlowestDevice(const std::vector<DeviceSlant>& slants, TimeNs* excessNs) {
-    if (slants.size() < 3) return -1;
+    // Only a device that shares operators with the one above has a slant: one without any (no
+    // kernel_details.csv, no operator of the step) is not "slowest" with a slant of 0.
+    std::vector<const DeviceSlant*> measured;
+    for (size_t d = 1; d < slants.size(); ++d)
+        if (slants[d].operators > 0) measured.push_back(&slants[d]);
+    if (measured.size() < 2) return -1;
     std::vector<TimeNs> values;
-    for (size_t d = 1; d < slants.size(); ++d) values.push_back(slants[d].slantNs);
+    for (const DeviceSlant* slant : measured) values.push_back(slant->slantNs);
     const TimeNs median = Median(values);
-    size_t worst = 1;
-    for (size_t d = 2; d < slants.size(); ++d)
-        if (slants[d].slantNs > slants[worst].slantNs) worst = d;
-    if (excessNs) *excessNs = slants[worst].slantNs - median;
-    return slants[worst].rankId;
+    const DeviceSlant* worst = measured.front();
+    for (const DeviceSlant* slant : measured)
+        if (slant->slantNs > worst->slantNs) worst = slant;
+    if (worst->slantNs <= median) return -1;  // none bends the bands more than the others
+    if (excessNs) *excessNs = worst->slantNs - median;
+    return worst->rankId;
 }
 
 std::vector<MareyRow> MareyRows(const MareyStep& step, const std::vector<std::vector<size_t>>& collapsed) {

@@ -107,7 +107,8 @@ struct DeviceSlant {
 };
 std::vector<DeviceSlant> DeviceSlants(const MareyStep& step);
 
-// The device whose slant exceeds the median slant by the most; -1 with fewer than 3 devices.
+// The device whose slant exceeds the median slant by the most, among the devices that share
+// operators with the one above; -1 with fewer than two of them or when none exceeds the median.
 int SlowestDevice(const std::vector<DeviceSlant>& slants, TimeNs* excessNs = nullptr);
 
 // A row of the view: one device, or a collapsed stage of several, whose operator spans are the
