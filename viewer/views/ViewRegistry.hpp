@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "LayoutSettings.hpp"
-#include "cluster/ClusterCommon.hpp"
+#include "clusterviews/ClusterCommon.hpp"
 #include "render/BoxRenderer.hpp"
 #include "render/MareyRenderer.hpp"
 #include "views/ViewCommon.hpp"

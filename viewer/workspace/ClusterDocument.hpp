@@ -10,8 +10,8 @@
 #include "cluster/Cluster.hpp"
 #include "cluster/ClusterCommunication.hpp"
 #include "cluster/ClusterReport.hpp"
-#include "cluster/MareyState.hpp"
-#include "cluster/MatrixGrid.hpp"
+#include "clusterviews/MareyState.hpp"
+#include "clusterviews/MatrixGrid.hpp"
 #include "workspace/Document.hpp"
 
 namespace marey {

@@ -1,4 +1,4 @@
-#include "cluster/MatrixGrid.hpp"
+#include "clusterviews/MatrixGrid.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "cluster/ClusterCommon.hpp"
+#include "clusterviews/ClusterCommon.hpp"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>

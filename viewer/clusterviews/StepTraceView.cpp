@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cluster/ClusterCommon.hpp"
+#include "clusterviews/ClusterCommon.hpp"
 #include "views/ViewRegistry.hpp"
 #include "views/ViewCommon.hpp"
 

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "cluster/ClusterCommon.hpp"
+#include "clusterviews/ClusterCommon.hpp"
 #include "views/ViewCommon.hpp"
 #include "views/ViewRegistry.hpp"
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cluster/ClusterCommon.hpp"
+#include "clusterviews/ClusterCommon.hpp"
 #include "views/ViewCommon.hpp"
 #include "views/ViewRegistry.hpp"
 

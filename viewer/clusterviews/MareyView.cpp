@@ -12,7 +12,7 @@
 #include <functional>
 #include <thread>
 
-#include "cluster/ClusterCommon.hpp"
+#include "clusterviews/ClusterCommon.hpp"
 #include "load/AnalysisFile.hpp"
 #include "load/MemoryCsv.hpp"
 #include "load/RankDirectory.hpp"
