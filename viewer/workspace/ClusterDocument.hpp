@@ -11,7 +11,7 @@
 #include "cluster/ClusterCommunication.hpp"
 #include "cluster/ClusterReport.hpp"
 #include "clusterviews/MareyState.hpp"
-#include "clusterviews/MatrixGrid.hpp"
+#include "cluster/MatrixGrid.hpp"
 #include "workspace/Document.hpp"
 
 namespace marey {

@@ -1,4 +1,4 @@
-#include "clusterviews/MatrixGrid.hpp"
+#include "cluster/MatrixGrid.hpp"
 
 #include <algorithm>
 #include <cmath>
