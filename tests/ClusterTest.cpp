@@ -21,6 +21,7 @@
 #include "cluster/ClusterFolder.hpp"
 #include "cluster/ClusterLinks.hpp"
 #include "cluster/MatrixGrid.hpp"
+#include "cluster/RobustStats.hpp"
 #include "cluster/ClusterRankFile.hpp"
 #include "cluster/ClusterSteps.hpp"
 
@@ -424,4 +425,16 @@ TEST_CASE("the matrix grid of no links is empty") {
     CHECK(grid.LevelFor(1, 3).dim == 0);
     CHECK(grid.MinValue() == 0);
     CHECK(grid.MaxValue() == 0);
+}
+
+TEST_CASE("a quantile is the value at its nearest rank") {
+    std::vector<double> values = {9, 1, 5, 3, 7};
+    CHECK(Quantile(values, 0) == 1);
+    CHECK(Quantile(values, 0.25) == 3);
+    CHECK(Quantile(values, 0.5) == 5);
+    CHECK(Quantile(values, 1) == 9);
+    std::vector<double> even = {4, 1, 3, 2};
+    CHECK(Quantile(even, 0.5) == 3);  // index round(1.5) = 2 of 1 2 3 4
+    std::vector<double> none;
+    CHECK(Quantile(none, 0.5) == 0);
 }
