@@ -21,6 +21,7 @@
 #include "cluster/ClusterFolder.hpp"
 #include "render/Screenshot.hpp"
 #include "stats/TraceSummary.hpp"
+#include "timeline/TimelineView.hpp"
 
 namespace marey {
 namespace {
@@ -220,11 +221,7 @@ bool App::NeedsAnotherFrame() {
     for (const int key : {GLFW_KEY_W, GLFW_KEY_A, GLFW_KEY_S, GLFW_KEY_D})
         if (ImGui::IsKeyDown(key)) return true;  // held keys move the view every frame
     if (ComparisonPair* pair = m_workspace.comparison(); pair && pair->diff.valid() && !pair->Ready()) return true;
-    for (const auto& document : m_workspace.documents())
-        if (document->views.search.Searching() || document->views.range.Computing()) return true;
-    for (const auto& cluster : m_workspace.clusters())
-        if (cluster->MatrixUpdating() || cluster->marey.job.Busy()) return true;
-    return false;
+    return AnyViewBusy(m_workspace);
 }
 
 bool App::ShowingComparison() {
@@ -234,6 +231,7 @@ bool App::ShowingComparison() {
 
 void App::TakeLoadedDocuments() {
     const std::vector<DocumentId> opened = m_workspace.Poll();
+    AttachViews(m_workspace);
     if (!opened.empty()) m_framesAfterInput = kFramesAfterInput;  // the new tabs settle before the window idles
     for (const DocumentId id : opened) {
         Document* document = m_workspace.Find(id);
@@ -328,13 +326,18 @@ void App::ApplyClusterRequest(const ClusterRequest& request) {
 
 void App::ApplyCommandLineSelection(Document& document) {
     TimelineView& timeline = *document.timeline;
-    if (m_options.panel == "range") document.views.sideTab = 1;
-    else if (m_options.panel == "search") document.views.sideTab = 2;
-    else if (m_options.panel == "issues") document.views.sideTab = 3;
+    auto send = [&](TimelineRequest::Kind kind, const std::string& label) {
+        TimelineRequest request;
+        request.kind = kind;
+        request.document = document.id;
+        request.label = label;
+        SendToViews(document, request);
+    };
+    if (m_options.panel == "range" || m_options.panel == "search" || m_options.panel == "issues")
+        send(TimelineRequest::kShowPanel, m_options.panel);
     if (!m_options.search.empty()) {
-        document.views.search.SetQuery(timeline, m_options.search);
-        document.views.search.Step(timeline, true);
-        if (m_options.panel.empty()) document.views.sideTab = 0;
+        send(TimelineRequest::kSearch, m_options.search);
+        if (m_options.panel.empty()) send(TimelineRequest::kShowPanel, "details");
     }
     if (m_options.rangeFromMs >= 0 && m_options.rangeToMs > m_options.rangeFromMs) {
         ViewState& state = timeline.state();
@@ -345,7 +348,7 @@ void App::ApplyCommandLineSelection(Document& document) {
         for (const Process& process : document.model().processes)
             for (uint32_t track : process.tracks) state.rangeTracks.push_back(track);
         timeline.ShowRange(static_cast<double>(state.rangeStartNs), static_cast<double>(state.rangeEndNs), true);
-        document.views.sideTab = 1;
+        send(TimelineRequest::kShowPanel, "range");
     }
 }
 
@@ -353,10 +356,7 @@ void App::ApplyCommandLineSelection(Document& document) {
 // comparison, its diff (and so its alignment) ready.
 bool App::ReadyForScript() {
     if (m_workspace.loads().Busy() || m_workspace.OpenCount() == 0) return false;
-    for (const auto& document : m_workspace.documents())
-        if (document->views.search.Searching() || document->views.range.Computing()) return false;
-    for (const auto& cluster : m_workspace.clusters())
-        if (cluster->MatrixUpdating() || cluster->marey.job.Busy()) return false;
+    if (AnyViewBusy(m_workspace)) return false;
     if (!m_options.comparePath.empty()) {
         ComparisonPair* pair = m_workspace.comparison();
         return pair && pair->Ready();
@@ -510,8 +510,10 @@ int App::Run(const ViewerOptions& options) {
 }
 
 void App::Frame(float dt) {
-    // Searches finished in the background show in their timeline, whichever view is shown.
-    for (const auto& document : m_workspace.documents()) document->views.search.TakeFinished(*document->timeline);
+    // Every document, cluster and comparison has its views (a comparison may have been made
+    // again); background work finished shows whichever view is shown.
+    AttachViews(m_workspace);
+    UpdateViews(m_workspace);
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->WorkPos);
     ImGui::SetNextWindowSize(viewport->WorkSize);
@@ -642,6 +644,10 @@ void App::DrawViewTabs(float dt) {
     ClusterRequest clusterRequest;
     ViewContext context{m_workspace, comparison ? nullptr : ActiveDocument(), comparison ? m_workspace.comparison() : nullptr,
                         cluster, m_boxes, m_boxesB, dt, request, m_layout, clusterRequest, m_marey};
+    ViewTarget target;
+    target.document = context.document, target.cluster = context.cluster, target.comparison = context.comparison;
+    const ViewList& objects = ViewsOfTarget(target);
+    if (objects.size() != views.size()) return;  // attached at the start of the frame
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 6);
     if (ImGui::BeginTabBar("views")) {
         for (size_t i = 0; i < views.size(); ++i) {
@@ -649,11 +655,12 @@ void App::DrawViewTabs(float dt) {
                                       std::to_string(i);
             const bool requested = m_mainTab == static_cast<int>(i);
             if (!ImGui::BeginTabItem(label.c_str(), nullptr, requested ? ImGuiTabItemFlags_SetSelected : 0)) continue;
+            View& view = *objects[i];
             if (std::string(views[i]->name) == "timeline") {
-                views[i]->draw(context);
+                view.Draw(context);
             } else {
                 ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
-                views[i]->draw(context);
+                view.Draw(context);
                 ImGui::EndChild();
             }
             ImGui::EndTabItem();
@@ -681,8 +688,7 @@ void App::ApplyRequest(const TimelineRequest& request) {
         state.markEndNs = request.endNs - firstNs;
         state.markLabel = request.label;
     } else if (request.kind == TimelineRequest::kHighlightNames) {
-        document->views.search.SetNames(timeline, request.names, request.label);
-        document->views.sideTab = 2;
+        SendToViews(*document, request);
     }
 }
 
@@ -779,7 +785,12 @@ void App::DrawMenuBar() {
         for (const ImWchar c : io.InputQueueCharacters)
             if (c == '?') m_showHelp = !m_showHelp;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) glfwSetWindowShouldClose(m_window, 1);
-    if (active && io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_F, false)) active->views.search.FocusInput();
+    if (active && io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_F, false)) {
+        TimelineRequest focus;
+        focus.kind = TimelineRequest::kFocusSearch;
+        focus.document = active->id;
+        SendToViews(*active, focus);
+    }
 }
 
 void App::DrawOpenDialog() {

@@ -9,6 +9,7 @@
 #include "KeyScript.hpp"
 #include "LayoutSettings.hpp"
 #include "render/BoxRenderer.hpp"
+#include "views/ViewContext.hpp"
 #include "views/ViewRegistry.hpp"
 #include "workspace/Workspace.hpp"
 

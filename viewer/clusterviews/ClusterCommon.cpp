@@ -89,12 +89,12 @@ int MedianRank(const ClusterDocument& cluster) {
 void RankRightClick(ClusterDocument& cluster, int rankId) {
     if (!ImGui::IsItemClicked(ImGuiMouseButton_Right)) return;
     SelectRank(cluster, rankId);
-    cluster.views.rankMenuAsked = true;
+    cluster.selection.rankMenuAsked = true;
 }
 
 void DrawRankMenu(ClusterDocument& cluster, ClusterRequest& request) {
-    if (cluster.views.rankMenuAsked) ImGui::OpenPopup("rank menu");
-    cluster.views.rankMenuAsked = false;
+    if (cluster.selection.rankMenuAsked) ImGui::OpenPopup("rank menu");
+    cluster.selection.rankMenuAsked = false;
     const int rankId = cluster.selection.rank;
     if (rankId < 0 || !ImGui::BeginPopup("rank menu")) return;
     ImGui::TextDisabled("rank %d", rankId);
@@ -119,18 +119,18 @@ void DrawRankMenu(ClusterDocument& cluster, ClusterRequest& request) {
 }
 
 void AddToOneTimeline(ClusterDocument& cluster, int rankId) {
-    char* text = cluster.views.oneTimelineRanks;
+    char* text = cluster.selection.oneTimelineRanks;
     auto listed = ParseRankList(text);
     if (listed.ok() && std::find(listed.value().begin(), listed.value().end(), rankId) != listed.value().end()) return;
     std::string more = text;
     more += (more.empty() ? "" : ",") + std::to_string(rankId);
-    if (more.size() >= sizeof cluster.views.oneTimelineRanks) return;
-    std::snprintf(text, sizeof cluster.views.oneTimelineRanks, "%s", more.c_str());
-    cluster.views.oneTimelineError.clear();
+    if (more.size() >= sizeof cluster.selection.oneTimelineRanks) return;
+    std::snprintf(text, sizeof cluster.selection.oneTimelineRanks, "%s", more.c_str());
+    cluster.selection.oneTimelineError.clear();
 }
 
 void DrawOneTimelinePicker(ClusterDocument& cluster, ClusterRequest& request) {
-    ClusterViewsState& views = cluster.views;
+    ClusterSelection& views = cluster.selection;
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Ranks in one timeline");
     ImGui::SameLine();

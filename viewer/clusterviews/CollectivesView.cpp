@@ -6,48 +6,17 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cluster/RobustStats.hpp"
 #include "clusterviews/ClusterCommon.hpp"
+#include "clusterviews/CollectivesView.hpp"
 #include "views/ViewCommon.hpp"
-#include "views/ViewRegistry.hpp"
+#include "views/ViewContext.hpp"
 
 namespace marey {
 namespace {
 
 const Rgba kTransitColor{0.30f, 0.60f, 0.95f, 1}, kWaitColor{0.96f, 0.60f, 0.22f, 1}, kSyncColor{0.72f, 0.40f, 0.10f, 1},
     kIdleColor{0.45f, 0.46f, 0.50f, 1};
-
-// The collective picker: the collectives of the chosen step (the first step when averaged).
-void DrawCollectivePicker(ClusterDocument& document) {
-    const std::vector<CollectiveKey>& all = document.report.collectives;
-    if (document.selection.step >= 0) {
-        // Keep the chosen collective in the chosen step.
-        const std::string& step = document.cluster.steps[document.selection.step];
-        if (all[document.views.collective].step != step)
-            for (size_t i = 0; i < all.size(); ++i)
-                if (all[i].step == step) {
-                    document.views.collective = static_cast<int>(i);
-                    break;
-                }
-    }
-    const CollectiveKey& chosen = all[document.views.collective];
-    ImGui::SameLine(0, 20);
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Collective");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(420);
-    auto label = [](const CollectiveKey& key) {
-        return key.name + "   step " + key.step + " · " + std::to_string(key.ranks) + " ranks · longest " + Ms(key.maxElapseNs);
-    };
-    if (ImGui::BeginCombo("##collective", label(chosen).c_str())) {
-        for (size_t i = 0; i < all.size(); ++i) {
-            if (all[i].step != chosen.step) continue;
-            ImGui::PushID(static_cast<int>(i));
-            if (ImGui::Selectable(label(all[i]).c_str(), document.views.collective == static_cast<int>(i))) document.views.collective = static_cast<int>(i);
-            ImGui::PopID();
-        }
-        ImGui::EndCombo();
-    }
-}
 
 void DrawRankChart(ClusterDocument& document, const std::vector<CollectiveOnRank>& ranks, int waitedFor, float height,
                    ClusterRequest& request) {
@@ -164,27 +133,76 @@ void DrawDurationDistribution(const ClusterDocument& document, const std::vector
 
 }  // namespace
 
-void DrawCollectives(ViewContext& context) {
-    ClusterDocument& document = *context.cluster;
+CollectivesView::CollectivesView(ClusterDocument& cluster) : m_document(cluster) {
+    const std::vector<CollectiveKey>& collectives = cluster.report.collectives;
+    for (size_t i = 1; i < collectives.size() && collectives[i].step == collectives.front().step; ++i)
+        if (collectives[i].maxElapseNs > collectives[m_collective].maxElapseNs) m_collective = static_cast<int>(i);
+}
+
+const CollectiveCache& CollectivesView::Shown() {
+    if (m_cache.collective == m_collective) return m_cache;
+    const CollectiveKey& key = m_document.report.collectives[static_cast<size_t>(m_collective)];
+    m_cache.collective = m_collective;
+    m_cache.ranks = CollectiveAcrossRanks(m_document.cluster, key.step, key.name);
+    m_cache.waitedFor = RankEveryoneWaitsFor(m_cache.ranks);
+    std::vector<double> waits;
+    for (const CollectiveOnRank& rank : m_cache.ranks) waits.push_back(static_cast<double>(rank.waitNs));
+    m_cache.medianWaitNs = MedianAndMad(waits).median;
+    return m_cache;
+}
+
+// The collective picker: the collectives of the chosen step (the first step when averaged).
+void CollectivesView::DrawPicker() {
+    ClusterDocument& document = m_document;
+    const std::vector<CollectiveKey>& all = document.report.collectives;
+    if (document.selection.step >= 0) {
+        // Keep the chosen collective in the chosen step.
+        const std::string& step = document.cluster.steps[document.selection.step];
+        if (all[m_collective].step != step)
+            for (size_t i = 0; i < all.size(); ++i)
+                if (all[i].step == step) {
+                    m_collective = static_cast<int>(i);
+                    break;
+                }
+    }
+    const CollectiveKey& chosen = all[m_collective];
+    ImGui::SameLine(0, 20);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Collective");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(420);
+    auto label = [](const CollectiveKey& key) {
+        return key.name + "   step " + key.step + " · " + std::to_string(key.ranks) + " ranks · longest " + Ms(key.maxElapseNs);
+    };
+    if (ImGui::BeginCombo("##collective", label(chosen).c_str())) {
+        for (size_t i = 0; i < all.size(); ++i) {
+            if (all[i].step != chosen.step) continue;
+            ImGui::PushID(static_cast<int>(i));
+            if (ImGui::Selectable(label(all[i]).c_str(), m_collective == static_cast<int>(i))) m_collective = static_cast<int>(i);
+            ImGui::PopID();
+        }
+        ImGui::EndCombo();
+    }
+}
+
+void CollectivesView::Draw(ViewContext& context) {
+    ClusterDocument& document = m_document;
     DrawStepAndGroupPickers(document);
     if (document.report.collectives.empty()) {
         DrawMissingFile(kCommunicationFile, "Communication across ranks");
         return;
     }
-    DrawCollectivePicker(document);
-    const CollectiveKey& key = document.report.collectives[document.views.collective];
-    const CollectiveCache& shown = document.CollectiveShown();
+    DrawPicker();
+    const CollectiveKey& key = document.report.collectives[m_collective];
+    const CollectiveCache& shown = Shown();
     const std::vector<CollectiveOnRank>& ranks = shown.ranks;
     const int waitedFor = shown.waitedFor;
     SectionTitle(("Step " + key.step + ", " + key.name + ": each rank's time in it").c_str());
     if (waitedFor >= 0) {
         const auto it = std::find_if(ranks.begin(), ranks.end(), [&](const CollectiveOnRank& r) { return r.rankId == waitedFor; });
-        std::vector<TimeNs> waits;
-        for (const CollectiveOnRank& rank : ranks) waits.push_back(rank.waitNs);
-        std::nth_element(waits.begin(), waits.begin() + static_cast<long>(waits.size() / 2), waits.end());
         ImGui::TextColored(ImVec4(1, 0.5f, 0.45f, 1),
                            "Rank %d waits %s against %s for the median rank: it arrives last and the others wait for it (framed red).",
-                           waitedFor, Ms(it->waitNs).c_str(), Ms(waits[waits.size() / 2]).c_str());
+                           waitedFor, Ms(it->waitNs).c_str(), Ms(static_cast<TimeNs>(shown.medianWaitNs)).c_str());
     } else {
         ImGui::TextDisabled("No rank stands out: every rank waits about as long as the others.");
     }

@@ -8,7 +8,8 @@
 
 #include "clusterviews/ClusterCommon.hpp"
 #include "views/ViewCommon.hpp"
-#include "views/ViewRegistry.hpp"
+#include "clusterviews/RankOverviewView.hpp"
+#include "views/ViewContext.hpp"
 
 namespace marey {
 namespace {
@@ -102,7 +103,7 @@ void DrawShareChart(ClusterDocument& document, ClusterRequest& request) {
 
 }  // namespace
 
-void DrawClusterOverview(ViewContext& context) {
+void RankOverviewView::Draw(ViewContext& context) {
     ClusterDocument& document = *context.cluster;
     DrawStepAndGroupPickers(document, false);
     const std::string groupName = document.selection.group < 0 ? "all ranks" : "group " + document.cluster.groups[document.selection.group].name;

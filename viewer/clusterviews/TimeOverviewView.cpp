@@ -9,7 +9,8 @@
 
 #include "clusterviews/ClusterCommon.hpp"
 #include "views/ViewCommon.hpp"
-#include "views/ViewRegistry.hpp"
+#include "clusterviews/TimeOverviewView.hpp"
+#include "views/ViewContext.hpp"
 
 namespace marey {
 namespace {
@@ -31,7 +32,7 @@ Axis AxisFor(double largest) {
 
 }  // namespace
 
-void DrawTimeOverview(ViewContext& context) {
+void TimeOverviewView::Draw(ViewContext& context) {
     ClusterDocument& document = *context.cluster;
     const std::vector<StepOverview>& steps = document.report.timeOverview;
     DrawStepAndGroupPickers(document);

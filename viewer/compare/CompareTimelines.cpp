@@ -7,7 +7,9 @@
 #include <cmath>
 
 #include "stats/TraceSummary.hpp"
-#include "views/ViewRegistry.hpp"
+#include "compare/CompareTimelines.hpp"
+#include "timeline/TimelineView.hpp"
+#include "views/ViewContext.hpp"
 
 namespace marey {
 namespace {
@@ -67,7 +69,7 @@ bool DrawHalf(const char* id, Document& document, BoxRenderer& boxes, float fram
 
 }  // namespace
 
-void DrawCompareTimelines(ViewContext& context) {
+void CompareTimelinesView::Draw(ViewContext& context) {
     ComparisonPair& pair = *context.comparison;
     CompareViewState& view = pair.view;
     Document& a = *context.workspace.Find(pair.a);

@@ -1,4 +1,5 @@
 #include "views/CommunicationView.hpp"
+#include "views/ViewContext.hpp"
 
 #include <imgui.h>
 
@@ -274,5 +275,7 @@ void CommunicationView::Draw(const RankAnalysis& analysis, TimelineRequest& requ
     DrawOperators(analysis, request);
     DrawTransports(analysis);
 }
+
+void CommunicationView::Draw(ViewContext& context) { Draw(context.document->analysis(), context.request); }
 
 }  // namespace marey

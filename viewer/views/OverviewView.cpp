@@ -1,4 +1,5 @@
 #include "views/OverviewView.hpp"
+#include "views/ViewContext.hpp"
 
 #include <imgui.h>
 
@@ -139,5 +140,7 @@ void OverviewView::Draw(const RankAnalysis& analysis, TimelineRequest&) {
         for (const std::string& problem : analysis.problems) ImGui::TextColored(ImVec4(1, 0.6f, 0.5f, 1), "%s", problem.c_str());
     }
 }
+
+void OverviewView::Draw(ViewContext& context) { Draw(context.document->analysis(), context.request); }
 
 }  // namespace marey

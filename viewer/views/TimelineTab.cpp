@@ -7,7 +7,9 @@
 
 #include <string>
 
-#include "views/ViewRegistry.hpp"
+#include "timeline/TimelineView.hpp"
+#include "views/TimelineTab.hpp"
+#include "views/ViewContext.hpp"
 
 namespace marey {
 namespace {
@@ -77,46 +79,74 @@ void DrawRanksToolbar(Document& document, Workspace& workspace) {
     }
 }
 
-void DrawToolbar(Document& document, Workspace& workspace) {
+}  // namespace
+
+TimelineTab::TimelineTab(Document& document)
+    : m_document(document), m_sideTab(document.model().report.problemCount > 0 ? 3 : 0) {}
+
+bool TimelineTab::Busy() const { return m_search.Searching() || m_range.Computing(); }
+
+void TimelineTab::Update() { m_search.TakeFinished(*m_document.timeline); }
+
+void TimelineTab::Apply(const TimelineRequest& request) {
+    TimelineView& timeline = *m_document.timeline;
+    switch (request.kind) {
+        case TimelineRequest::kHighlightNames:
+            m_search.SetNames(timeline, request.names, request.label, request.goToFirst);
+            m_sideTab = 2;
+            break;
+        case TimelineRequest::kSearch:
+            m_search.SetQuery(timeline, request.label);
+            m_search.Step(timeline, true);
+            break;
+        case TimelineRequest::kShowPanel: {
+            const char* panels[] = {"details", "range", "search", "issues"};
+            for (int i = 0; i < 4; ++i)
+                if (request.label == panels[i]) m_sideTab = i;
+            break;
+        }
+        case TimelineRequest::kFocusSearch: m_search.FocusInput(); break;
+        default: break;
+    }
+}
+
+void TimelineTab::DrawToolbar(Workspace& workspace) {
     ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() + 8, ImGui::GetCursorPosY() + 4));
-    document.views.search.DrawToolbar(*document.timeline);
-    document.views.search.HandleKeys(*document.timeline);
-    if (document.ranks) DrawRanksToolbar(document, workspace);
+    m_search.DrawToolbar(*m_document.timeline);
+    m_search.HandleKeys(*m_document.timeline);
+    if (m_document.ranks) DrawRanksToolbar(m_document, workspace);
     ImGui::SameLine(0, 30);
-    DrawLegend(document.hasOverlapAnalysis);
+    DrawLegend(m_document.hasOverlapAnalysis);
     ImGui::NewLine();
     ImGui::Dummy(ImVec2(0, 2));
 }
 
-void DrawSidePanel(Document& document) {
-    DocumentViews& views = document.views;
-    TimelineView& timeline = *document.timeline;
-    const uint64_t problems = document.model().report.problemCount;
+void TimelineTab::DrawSidePanel() {
+    TimelineView& timeline = *m_document.timeline;
+    const uint64_t problems = m_document.model().report.problemCount;
     const char* tabs[] = {"Details", "Range", "Search", "Import issues"};
     if (ImGui::BeginTabBar("side")) {
         for (int i = 0; i < 4; ++i) {
             std::string label = tabs[i];
             if (i == 3 && problems) label += " (" + std::to_string(problems) + ")";
             label += "###tab" + std::to_string(i);
-            if (!ImGui::BeginTabItem(label.c_str(), nullptr, views.sideTab == i ? ImGuiTabItemFlags_SetSelected : 0)) continue;
+            if (!ImGui::BeginTabItem(label.c_str(), nullptr, m_sideTab == i ? ImGuiTabItemFlags_SetSelected : 0)) continue;
             switch (i) {
-                case 0: views.details.DrawContents(timeline); break;
-                case 1: views.range.DrawContents(timeline); break;
-                case 2: views.search.DrawContents(timeline); break;
-                default: views.issues.DrawContents(document.model()); break;
+                case 0: m_details.DrawContents(timeline); break;
+                case 1: m_range.DrawContents(timeline); break;
+                case 2: m_search.DrawContents(timeline); break;
+                default: m_issues.DrawContents(m_document.model()); break;
             }
             ImGui::EndTabItem();
         }
-        views.sideTab = -1;
+        m_sideTab = -1;
         ImGui::EndTabBar();
     }
     // A new range selection brings its tab forward.
     const bool hasRange = timeline.state().hasRange;
-    if (hasRange && !views.hadRange) views.sideTab = 1;
-    views.hadRange = hasRange;
+    if (hasRange && !m_hadRange) m_sideTab = 1;
+    m_hadRange = hasRange;
 }
-
-}  // namespace
 
 // The bar between the timeline and the side panel: drag to resize the panel.
 void DrawSplitter(LayoutSettings& layout, float height, float availableWidth) {
@@ -133,12 +163,12 @@ void DrawSplitter(LayoutSettings& layout, float height, float availableWidth) {
                                               active ? IM_COL32(90, 160, 255, 255) : IM_COL32(60, 64, 74, 255));
 }
 
-void DrawTimelineTab(ViewContext& context) {
-    Document& document = *context.document;
+void TimelineTab::Draw(ViewContext& context) {
+    Document& document = m_document;
     LayoutSettings& layout = context.layout;
     const ImGuiIO& io = ImGui::GetIO();
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_B, false)) layout.sidePanelShown = !layout.sidePanelShown;
-    DrawToolbar(document, context.workspace);
+    DrawToolbar(context.workspace);
     const float height = ImGui::GetContentRegionAvail().y;
     const float available = ImGui::GetContentRegionAvail().x;
     const float sideWidth = layout.sidePanelShown ? std::min(layout.sidePanelWidth, available - 300.0f) : 0.0f;
@@ -155,7 +185,7 @@ void DrawTimelineTab(ViewContext& context) {
     DrawSplitter(layout, height, available);
     ImGui::SameLine(0, 0);
     ImGui::BeginChild("side", ImVec2(sideWidth, height), true);
-    DrawSidePanel(document);
+    DrawSidePanel();
     ImGui::EndChild();
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cluster/ClusterFolder.hpp"
+#include "timeline/TimelineView.hpp"
 
 namespace marey {
 namespace {
@@ -44,7 +45,6 @@ void BuildDerivedData(Document& document) {
     document.timeline = std::make_unique<TimelineView>(document.model(), document.id);
     for (uint32_t p = 0; p < document.model().processes.size(); ++p)
         document.hasOverlapAnalysis |= document.model().ProcessLabel(p).rfind("Overlap Analysis", 0) == 0;
-    if (document.model().report.problemCount > 0) document.views.sideTab = 3;
 }
 
 }  // namespace

@@ -2,7 +2,12 @@
 
 #include <algorithm>
 
+#include "timeline/TimelineView.hpp"
+
 namespace marey {
+
+ComparisonPair::ComparisonPair() = default;
+ComparisonPair::~ComparisonPair() = default;
 
 const Comparison* ComparisonPair::Ready() const {
     if (!diff.valid() || diff.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return nullptr;
