@@ -2,6 +2,7 @@
 // those differences first, aligned so that B's clock gap disappears; the real two-rank runs must
 // compare without problems; `stats --compare --json` keeps its schema.
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <simdjson.h>
 
@@ -19,10 +20,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A generated comparison pair (A and B rank folders), written once per test binary.
+// A generated comparison pair (A and B rank folders), written once per test process: ctest runs
+// test cases of this binary in parallel processes, which must not rewrite each other's files.
+struct RemovedAtExit {
+    fs::path dir;
+    ~RemovedAtExit() { fs::remove_all(dir); }
+};
+
 const fs::path& GeneratedPair() {
-    static const fs::path root = [] {
-        const fs::path dir = fs::temp_directory_path() / "marey_compare_pair_test";
+    static const RemovedAtExit root{[] {
+        const fs::path dir = fs::temp_directory_path() / ("marey_compare_pair_test_" + std::to_string(::getpid()));
         fs::remove_all(dir);
         fs::create_directories(dir);
         GeneratorOptions options;
@@ -31,8 +38,8 @@ const fs::path& GeneratedPair() {
         REQUIRE_MESSAGE(WriteRankDirectory(ComparisonSideA(options), (dir / "a").string(), &error), error);
         REQUIRE_MESSAGE(WriteRankDirectory(ComparisonSideB(options), (dir / "b").string(), &error), error);
         return dir;
-    }();
-    return root;
+    }()};
+    return root.dir;
 }
 
 struct LoadedComparison {
