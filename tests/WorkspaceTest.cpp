@@ -248,9 +248,9 @@ TEST_CASE("a cluster folder opens as one cluster document whose views draw for e
     REQUIRE(steps != nullptr);
     REQUIRE(matrix != nullptr);
     for (int step = -1; step < 4; ++step) {
-        cluster->selection.step = step;
+        cluster->selection.step = step < 0 ? std::nullopt : std::optional(StepIndex(step));
         for (int group = -1; group < 2; ++group) {
-            cluster->selection.group = group;
+            cluster->selection.group = group < 0 ? std::nullopt : std::optional(GroupIndex(group));
             for (int metric = 0; metric < 4; ++metric) {
                 matrix->settings().metric = metric;
                 imgui.DrawClusterViews(workspace, *cluster);
@@ -258,7 +258,7 @@ TEST_CASE("a cluster folder opens as one cluster document whose views draw for e
         }
     }
     // Sorting by the flag column puts the slow rank first.
-    cluster->selection.step = -1, cluster->selection.group = -1;
+    cluster->selection.step.reset(), cluster->selection.group.reset();
     steps->SortBy(kStepColumnCount, true);
     const StepTableCache& shown = steps->TableShown();
     CHECK(shown.table.rows[shown.order.front()].rankId == 5);
@@ -277,10 +277,10 @@ TEST_CASE("a cluster folder opens as one cluster document whose views draw for e
     imgui.DrawClusterViews(workspace, *cluster);
     matrix->Wait();
     REQUIRE(matrix->Shown() != nullptr);
-    CHECK(matrix->Shown()->op == 1);
+    CHECK(matrix->Shown()->key.op == 1);
     CHECK(matrix->Shown()->cells->size() < cluster->report.matrix.size());
     // A rank selected in one view is selected in all; a cluster from rank folders can open it.
-    cluster->selection.rank = 5;
+    cluster->selection.rank = RankId(5);
     CHECK(cluster->CanOpenRanks());
     imgui.DrawClusterViews(workspace, *cluster);
     workspace.Close(id);

@@ -259,8 +259,8 @@ void App::TakeLoadedDocuments() {
         }
         if (!m_commandLineApplied && cluster) {
             for (size_t i = 0; i < cluster->cluster.steps.size(); ++i)
-                if (cluster->cluster.steps[i] == m_options.step) cluster->selection.step = static_cast<int>(i);
-            if (cluster->cluster.IndexOfRank(m_options.rank) >= 0) SelectRank(*cluster, m_options.rank);
+                if (cluster->cluster.steps[i] == m_options.step) cluster->selection.step = StepIndex(static_cast<int>(i));
+            if (m_options.rank && cluster->cluster.IndexOfRank(m_options.rank->value()) >= 0) SelectRank(*cluster, *m_options.rank);
             m_commandLineApplied = true;
         }
     }
@@ -275,14 +275,14 @@ DocumentId App::FirstOpen() const {
 void App::ApplyClusterRequest(const ClusterRequest& request) {
     const ClusterDocument* cluster = m_workspace.FindCluster(request.cluster);
     if (request.kind == ClusterRequest::kNone || !cluster) return;
-    auto pathOf = [&](int rankId) {
-        const int index = cluster->cluster.IndexOfRank(rankId);
+    auto pathOf = [&](std::optional<RankId> rankId) {
+        const int index = rankId ? cluster->cluster.IndexOfRank(rankId->value()) : -1;
         return index < 0 ? std::string() : cluster->cluster.ranks[index].path;
     };
     if (request.kind == ClusterRequest::kOpenRanksInOneTimeline) {
         std::vector<std::string> paths;
         for (const int rank : request.ranks)
-            if (const std::string path = pathOf(rank); !path.empty()) paths.push_back(path);
+            if (const std::string path = pathOf(RankId(rank)); !path.empty()) paths.push_back(path);
         if (paths.empty()) return;
         m_activateWhenLoaded = m_workspace.OpenRanks(paths, request.alignStep);
         m_viewWhenLoaded = "timeline";
@@ -382,7 +382,7 @@ void App::PrintViews() {
     if (ClusterDocument* cluster = ActiveCluster()) {
         std::printf("cluster ranks %zu steps %zu groups %zu slow_ranks %zu slow_links %zu step %d rank %d\n", cluster->cluster.ranks.size(),
                     cluster->cluster.steps.size(), cluster->cluster.groups.size(), cluster->report.slowRanks.size(), cluster->report.slowLinks.size(),
-                    cluster->selection.step, cluster->selection.rank);
+                    ValueOr(cluster->selection.step, -1), ValueOr(cluster->selection.rank, -1));
         return;
     }
     Document& document = *ActiveDocument();

@@ -2,6 +2,7 @@
 // The window: GLFW, OpenGL 3.3 core through libepoxy, Dear ImGui, the main loop, the menus, the
 // bar of open documents and the tabs of the views (listed in views/ViewRegistry.cpp). The frame
 // benchmark is in App_Benchmark.cpp.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,7 @@ struct ViewerOptions {
     std::string panel;           // side panel tab to show: details, range, search, issues
     std::string view;            // main view to show, by its registry name
     std::string step;            // a cluster: the step the cluster views show
-    int rank = -1;               // a cluster: the rank selected in the cluster views
+    std::optional<RankId> rank;  // a cluster: the rank selected in the cluster views
     std::vector<std::string> ranks;  // --ranks: the paths of the ranks to show in one timeline
     bool frameBenchmark = false; // time frames at zoom levels from the whole trace to 1 µs, print, exit
     std::string search;          // run this search and select its first match

@@ -143,7 +143,7 @@ int App::RunClusterFrameBenchmark() {
         constexpr int kFrames = 60;
         for (int f = 0; f < kFrames; ++f) {
             view.BenchmarkFrame(f, kFrames);
-            if (std::string(views[v]->name) != "steps" && std::string(views[v]->name) != "marey" && f % 20 == 10) cluster.selection.step = (cluster.selection.step + 2) % std::max<int>(1, static_cast<int>(cluster.cluster.steps.size()));
+            if (std::string(views[v]->name) != "steps" && std::string(views[v]->name) != "marey" && f % 20 == 10) cluster.selection.step = StepIndex((ValueOr(cluster.selection.step, -1) + 2) % std::max<int>(1, static_cast<int>(cluster.cluster.steps.size())));
             cpu.push_back(RenderFrame(kScriptedFrameDt, &presentMs));
             present.push_back(presentMs);
             instances = std::max(instances, m_boxes.Count());
@@ -156,7 +156,7 @@ int App::RunClusterFrameBenchmark() {
                     : std::string(views[v]->name) == "marey" ? (", " + std::to_string(m_marey.Count()) + " bar and band instances").c_str()
                                                              : "");
         std::fflush(stdout);
-        cluster.selection.step = -1;
+        cluster.selection.step.reset();
     }
     return 0;
 }

@@ -96,7 +96,7 @@ int RunViewer(int argc, char** argv) {
         } else if (arg == "--rank") {
             const char* rank = value();
             if (!rank) return Usage(), 2;
-            options.rank = std::atoi(rank);
+            options.rank = RankId(std::atoi(rank));
         } else if (arg == "--ranks") {
             while (i + 1 < argc && argv[i + 1][0] != '-') options.ranks.push_back(argv[++i]);
             if (options.ranks.empty()) return Usage(), 2;

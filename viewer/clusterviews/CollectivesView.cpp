@@ -59,7 +59,7 @@ void DrawRankChart(ClusterDocument& document, const std::vector<CollectiveOnRank
         draw->AddRectFilled(ImVec2(x, yOf(rank.elapseNs)), ImVec2(x + bar, yOf(transit + wait)), PackColor(kIdleColor));
         ratio.push_back(ImVec2(x + bar / 2, bottom - (bottom - top) * static_cast<float>(rank.WaitRatio())));
         if (rank.rankId == waitedFor) draw->AddRect(ImVec2(x - 2, top - 2), ImVec2(x + bar + 2, bottom + 1), IM_COL32(255, 80, 70, 255), 0, 0, 2);
-        if (rank.rankId == document.selection.rank)
+        if (Holds(document.selection.rank, rank.rankId))
             draw->AddRect(ImVec2(x - 1, top), ImVec2(x + bar + 1, bottom), IM_COL32(255, 255, 255, 255), 0, 0, 1.5f);
         if (static_cast<float>(i) - labelEvery * std::floor(static_cast<float>(i) / labelEvery) < 0.5f) {
             const std::string text = std::to_string(rank.rankId);
@@ -81,8 +81,8 @@ void DrawRankChart(ClusterDocument& document, const std::vector<CollectiveOnRank
         ImGui::Text("idle     %s", Ms(rank.idleNs).c_str());
         ImGui::Text("wait ratio %.1f %%", 100 * rank.WaitRatio());
         ImGui::EndTooltip();
-        if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) SelectRank(document, rank.rankId);
-        RankRightClick(document, rank.rankId);
+        if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) SelectRank(document, RankId(rank.rankId));
+        RankRightClick(document, RankId(rank.rankId));
     }
     DrawLegend({{"Transit", 0, kTransitColor}, {"Synchronisation (part of the wait)", 0, kSyncColor}, {"Wait", 0, kWaitColor},
                 {"Idle", 0, kIdleColor}});
@@ -155,9 +155,9 @@ const CollectiveCache& CollectivesView::Shown() {
 void CollectivesView::DrawPicker() {
     ClusterDocument& document = m_document;
     const std::vector<CollectiveKey>& all = document.report.collectives;
-    if (document.selection.step >= 0) {
+    if (document.selection.step) {
         // Keep the chosen collective in the chosen step.
-        const std::string& step = document.cluster.steps[document.selection.step];
+        const std::string& step = document.cluster.steps[static_cast<size_t>(document.selection.step->value())];
         if (all[m_collective].step != step)
             for (size_t i = 0; i < all.size(); ++i)
                 if (all[i].step == step) {

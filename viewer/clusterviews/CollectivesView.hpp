@@ -2,6 +2,7 @@
 // Communication across ranks: one collective on every rank that ran it, with where each rank's
 // time went (transit, wait, idle) and its wait ratio; the rank the others wait for is the one
 // that waits least. Below, how long every collective of the cluster took.
+#include <optional>
 #include <vector>
 
 #include "cluster/ClusterCommunication.hpp"
@@ -13,7 +14,7 @@ struct ClusterDocument;
 
 // One collective on every rank (the cluster never changes, so the chosen collective is its key).
 struct CollectiveCache {
-    int collective = -1;  // index into report.collectives; -1 before the first
+    std::optional<int> collective;  // index into report.collectives; none before the first
     std::vector<CollectiveOnRank> ranks;
     int waitedFor = -1;   // RankEveryoneWaitsFor(ranks)
     double medianWaitNs = 0;  // over 'ranks'

@@ -115,7 +115,7 @@ void Refresh(ClusterDocument& document, MareyState& state) {
     if (auto loaded = state.job.TakeResult()) TakeLoad(document, state, std::move(*loaded));
     const std::vector<std::string>& all = document.cluster.steps;
     if (all.empty()) return;
-    const size_t first = static_cast<size_t>(std::max(0, document.selection.step));
+    const size_t first = static_cast<size_t>(std::max(0, ValueOr(document.selection.step, 0)));
     std::vector<std::string> steps;
     for (size_t i = first; i < all.size() && steps.size() < static_cast<size_t>(std::max(1, state.stepsShown)); ++i) steps.push_back(all[i]);
     const std::vector<int> ranks = ShownRanks(document);
@@ -249,7 +249,7 @@ void DrawGutter(ClusterDocument& document, MareyState& state, ImDrawList* draw, 
     for (size_t r = 0; r < state.rows.size(); ++r) {
         const float y = plot.origin.y + static_cast<float>(r) * plot.rowPx;
         const MareyRow& row = state.rows[r];
-        const bool slow = row.devices.size() == 1 && step.devices[row.devices[0]].rankId == document.selection.rank;
+        const bool slow = row.devices.size() == 1 && Holds(document.selection.rank, step.devices[row.devices[0]].rankId);
         draw->AddText(ImVec2(gutterX + 4, y + plot.barPx / 2 - 7), slow ? IM_COL32(255, 255, 255, 255) : IM_COL32(185, 190, 200, 255),
                       row.label.c_str());
         // PeakMem: a block whose width is the device's peak against the largest.
@@ -328,7 +328,7 @@ bool DrawHeader(ClusterDocument& document, MareyState& state) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(110);
     ImGui::SliderInt("##steps", &state.stepsShown, 1, 8, state.stepsShown == 1 ? "1 step" : "%d steps");
-    if (document.selection.step < 0 && !document.cluster.steps.empty()) {
+    if (!document.selection.step && !document.cluster.steps.empty()) {
         ImGui::SameLine(0, 12);
         ImGui::TextDisabled("(from step %s: the average is not a step)", document.cluster.steps.front().c_str());
     }
@@ -456,7 +456,7 @@ void DrawRowLabels(ClusterDocument& document, MareyState& state, const Plot& plo
         ImGui::PushID(static_cast<int>(r) + 100000);
         if (ImGui::InvisibleButton("row", ImVec2(kGutter - 70, std::max(3.0f, plot.barPx)))) {
             state.selectedDevice = static_cast<int>(state.rows[r].devices.front());
-            SelectRank(document, step.devices[state.rows[r].devices.front()].rankId);
+            SelectRank(document, RankId(step.devices[state.rows[r].devices.front()].rankId));
         }
         ImGui::PopID();
     }
@@ -476,7 +476,7 @@ void DrawHoverAndClick(ClusterDocument& document, const MareyState& state, const
             if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 16 && document.CanOpenRanks()) {
                 const MareyDevice& chosen = step.devices[device];
                 ClusterRequest& request = clusterRequest;
-                request.kind = ClusterRequest::kOpenRank, request.cluster = document.id, request.rankA = chosen.rankId;
+                request.kind = ClusterRequest::kOpenRank, request.cluster = document.id, request.rankA = RankId(chosen.rankId);
                 request.view = "timeline";
                 request.startNs = chosen.stepStartNs + chosen.ops[op].startNs;
                 request.endNs = chosen.stepStartNs + chosen.ops[op].endNs;

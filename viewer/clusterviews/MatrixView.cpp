@@ -201,7 +201,7 @@ void DrawCells(ViewContext& context, ClusterDocument& document, const MatrixCach
         const float half = std::max(6.0f, static_cast<float>(layout.cellPx / 2) + 2);
         draw->AddRect(ImVec2(cx - half, cy - half), ImVec2(cx + half, cy + half), IM_COL32(255, 70, 60, 255), 0, 0, 2.5f);
     }
-    const int selected = grid.IndexOf(document.selection.rank);
+    const int selected = document.selection.rank ? grid.IndexOf(document.selection.rank->value()) : -1;
     if (selected >= 0) {
         const ImU32 line = IM_COL32(255, 255, 255, 90);
         draw->AddRect(ImVec2(layout.origin.x, layout.Y(selected)), ImVec2(layout.origin.x + layout.size, layout.Y(selected + 1)), line);
@@ -234,8 +234,8 @@ void DrawHover(ClusterDocument& document, const MatrixCache& cache, const Matrix
     }
     ImGui::TextDisabled("click: select rank %d · right-click: open or compare · wheel: zoom · drag: pan", src);
     ImGui::EndTooltip();
-    if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && ImGui::GetIO().MouseDragMaxDistanceSqr[0] < 16) SelectRank(document, src);
-    RankRightClick(document, src);
+    if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && ImGui::GetIO().MouseDragMaxDistanceSqr[0] < 16) SelectRank(document, RankId(src));
+    RankRightClick(document, RankId(src));
 }
 
 void DrawSidePanel(ClusterDocument& document, MatrixSettings& views, const MatrixCache& cache, double cellPx) {
@@ -247,9 +247,9 @@ void DrawSidePanel(ClusterDocument& document, MatrixSettings& views, const Matri
     ImGui::Spacing();
     ImGui::TextUnformatted("Operator");
     ImGui::SetNextItemWidth(-1);
-    const std::string current = views.op < 0 ? "all operators, summed" : document.report.matrixOperators[views.op];
+    const std::string current = !views.op ? "all operators, summed" : document.report.matrixOperators[static_cast<size_t>(*views.op)];
     if (ImGui::BeginCombo("##operator", current.c_str())) {
-        if (ImGui::Selectable("all operators, summed", views.op < 0)) views.op = -1;
+        if (ImGui::Selectable("all operators, summed", !views.op)) views.op.reset();
         for (size_t i = 0; i < document.report.matrixOperators.size(); ++i)
             if (ImGui::Selectable(document.report.matrixOperators[i].c_str(), views.op == static_cast<int>(i))) views.op = static_cast<int>(i);
         ImGui::EndCombo();
@@ -302,7 +302,7 @@ void DrawSidePanel(ClusterDocument& document, MatrixSettings& views, const Matri
             views.zoom = std::max(views.zoom, std::min(dim / 4.0, 8.0));
             views.centerX = (grid.IndexOf(slow.dstRank) + 0.5) / std::max(1, dim);
             views.centerY = (grid.IndexOf(slow.srcRank) + 0.5) / std::max(1, dim);
-            SelectRank(document, slow.srcRank);
+            SelectRank(document, RankId(slow.srcRank));
         }
         ImGui::PopID();
     }
@@ -329,25 +329,27 @@ void MatrixView::Update() {
 const MatrixCache* MatrixView::Shown() {
     Update();
     const ClusterReport& report = m_document.report;
-    const int op = m_settings.op >= 0 && m_settings.op < static_cast<int>(report.matrixOperators.size()) ? m_settings.op : -1;
+    std::optional<int> op = m_settings.op;
+    if (op && (*op < 0 || *op >= static_cast<int>(report.matrixOperators.size()))) op.reset();
     const int metric = m_settings.metric;
-    if (metric == m_requestedMetric && op == m_requestedOp) return m_cache.get();
-    m_requestedMetric = metric, m_requestedOp = op;
+    const MatrixKey key{metric, op};
+    if (m_requested == key) return m_cache.get();
+    m_requested = key;
     // The links of all operators are the report's own; another operator's are built once and
     // kept while only the metric changes.
     std::shared_ptr<const std::vector<MatrixCell>> cells;
-    if (op < 0) cells = std::shared_ptr<const std::vector<MatrixCell>>(&report.matrix, [](const std::vector<MatrixCell>*) {});
-    else if (m_cache && m_cache->op == op) cells = m_cache->cells;
+    if (!op) cells = std::shared_ptr<const std::vector<MatrixCell>>(&report.matrix, [](const std::vector<MatrixCell>*) {});
+    else if (m_cache && m_cache->key.op == op) cells = m_cache->cells;
     std::vector<int> rankIds;
     for (const ClusterRank& rank : m_document.cluster.ranks) rankIds.push_back(rank.rankId);
-    const std::string opName = op < 0 ? std::string() : report.matrixOperators[op];
+    const std::string opName = !op ? std::string() : report.matrixOperators[static_cast<size_t>(*op)];
     const Cluster* source = &m_document.cluster;
     const std::vector<SlowLink>* allSlow = &report.slowLinks;
     m_job.Request([=]() {
         auto cache = std::make_unique<MatrixCache>();
-        cache->metric = metric, cache->op = op;
+        cache->key = key;
         cache->cells = cells ? cells : std::make_shared<const std::vector<MatrixCell>>(BuildMatrix(*source, opName));
-        cache->slow = op < 0 ? *allSlow : FindSlowLinks(*cache->cells);
+        cache->slow = !op ? *allSlow : FindSlowLinks(*cache->cells);
         cache->grid.Build(*cache->cells, rankIds, static_cast<MatrixMetric>(metric));
         return cache;
     });

@@ -3,6 +3,7 @@
 // coloured by bandwidth, transit size, transit time or transport type, zoomable; the slow links
 // beside it. The matrix of another operator or metric is built off the UI thread.
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "BackgroundJob.hpp"
@@ -17,15 +18,22 @@ struct ClusterDocument;
 // What a person chose in the matrix view.
 struct MatrixSettings {
     int metric = 0;  // a MatrixMetric: bandwidth, transit size, transit time, transport type
-    int op = -1;     // index into report.matrixOperators; -1: all summed
+    std::optional<int> op;  // index into report.matrixOperators; none: all summed
     double zoom = 1.0;  // 1 fits the whole matrix
     double centerX = 0.5, centerY = 0.5;  // the point of the matrix at the view's centre, 0..1
+};
+
+// What the matrix drawn depends on: the metric and the operator (none: all summed).
+struct MatrixKey {
+    int metric = 0;
+    std::optional<int> op;
+    bool operator==(const MatrixKey&) const = default;
 };
 
 // The matrix as drawn: the links of the chosen operator, their slow links and the grid of the
 // chosen metric (a million links take tens of milliseconds, more than a frame).
 struct MatrixCache {
-    int metric = -1, op = -2;
+    MatrixKey key;
     std::shared_ptr<const std::vector<MatrixCell>> cells;  // sorted by (source, destination)
     std::vector<SlowLink> slow;
     MatrixGrid grid;
@@ -54,7 +62,7 @@ private:
     ClusterDocument& m_document;
     MatrixSettings m_settings;
     std::unique_ptr<MatrixCache> m_cache;
-    int m_requestedMetric = -1, m_requestedOp = -2;
+    std::optional<MatrixKey> m_requested;  // the last build asked for; none before the first
     // Declared last: destroyed (and so waited for) first.
     BackgroundJob<std::unique_ptr<MatrixCache>> m_job;
 };

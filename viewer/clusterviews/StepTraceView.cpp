@@ -78,7 +78,7 @@ void DrawDistributions(ClusterDocument& document, const StepTableCache& cache, c
             if (slow.column == column)
                 draw->AddTriangleFilled(ImVec2(xOf(static_cast<double>(slow.valueNs)), mid + 12), ImVec2(xOf(static_cast<double>(slow.valueNs)) - 5, mid + 20),
                                         ImVec2(xOf(static_cast<double>(slow.valueNs)) + 5, mid + 20), IM_COL32(255, 90, 80, 255));
-        const int selected = document.cluster.IndexOfRank(document.selection.rank);
+        const int selected = document.selection.rank ? document.cluster.IndexOfRank(document.selection.rank->value()) : -1;
         if (selected >= 0 && rows[selected].present) {
             const float x = xOf(static_cast<double>(rows[selected].ns[column]));
             draw->AddLine(ImVec2(x, mid - 14), ImVec2(x, mid + 14), IM_COL32(255, 255, 255, 255), 2);
@@ -115,7 +115,7 @@ void DrawFlags(ClusterDocument& document, const StepTableCache& cache) {
     ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%zu slow rank%s:", cache.slow.size(), cache.slow.size() == 1 ? "" : "s");
     for (size_t i = 0; i < cache.slow.size() && i < 4; ++i) {
         ImGui::PushID(static_cast<int>(i));
-        if (ImGui::SmallButton(DescribeSlowRank(cache.slow[i]).c_str())) SelectRank(document, cache.slow[i].rankId);
+        if (ImGui::SmallButton(DescribeSlowRank(cache.slow[i]).c_str())) SelectRank(document, RankId(cache.slow[i].rankId));
         ImGui::PopID();
     }
     if (cache.slow.size() > 4) ImGui::TextDisabled("and %zu more: sort by the Flag column", cache.slow.size() - 4);
@@ -132,16 +132,16 @@ void StepTraceView::BenchmarkFrame(int frame, int) {
 const StepTableCache& StepTraceView::TableShown() {
     StepTableCache& cache = m_cache;
     const ClusterSelection& selection = m_document.selection;
-    if (cache.step == selection.step && cache.group == selection.group && cache.sortColumn == m_sortColumn &&
-        cache.ascending == m_sortAscending)
-        return cache;
-    const bool newRows = cache.step != selection.step || cache.group != selection.group;
+    const StepTableKey rowsKey{selection.step, selection.group};
+    const StepTableSort sort{m_sortColumn, m_sortAscending};
+    if (cache.rows == rowsKey && cache.sort == sort) return cache;
+    const bool newRows = cache.rows != rowsKey;
     if (newRows) {
-        cache.table = selection.step < 0 ? m_document.report.averagedSteps : BuildStepTable(m_document.cluster, selection.step);
-        cache.slow = FindSlowRanks(cache.table, selection.group < 0 ? std::vector<int>() : m_document.GroupRanks());
+        cache.table = !selection.step ? m_document.report.averagedSteps : BuildStepTable(m_document.cluster, selection.step->value());
+        cache.slow = FindSlowRanks(cache.table, !selection.group ? std::vector<int>() : m_document.GroupRanks());
     }
-    cache.step = selection.step, cache.group = selection.group;
-    cache.sortColumn = m_sortColumn, cache.ascending = m_sortAscending;
+    cache.rows = rowsKey;
+    cache.sort = sort;
     cache.order.clear();
     for (size_t i = 0; i < cache.table.rows.size(); ++i)
         if (m_document.InGroup(cache.table.rows[i].rankId)) cache.order.push_back(static_cast<int>(i));
@@ -155,10 +155,10 @@ const StepTableCache& StepTraceView::TableShown() {
             cache.boxes[column] = BoxOf(std::move(values));
         }
     }
-    const int column = cache.sortColumn;
+    const int column = cache.sort->column;
     if (column >= 0 && column < kStepColumnCount) {
         std::stable_sort(cache.order.begin(), cache.order.end(), [&](int a, int b) {
-            return cache.ascending ? rows[a].ns[column] < rows[b].ns[column] : rows[a].ns[column] > rows[b].ns[column];
+            return cache.sort->ascending ? rows[a].ns[column] < rows[b].ns[column] : rows[a].ns[column] > rows[b].ns[column];
         });
     } else if (column == kStepColumnCount) {  // the flag column: flagged first, most excess first
         auto excess = [&](int i) {
@@ -167,7 +167,7 @@ const StepTableCache& StepTraceView::TableShown() {
             return TimeNs{-1};
         };
         std::stable_sort(cache.order.begin(), cache.order.end(), [&](int a, int b) { return excess(a) > excess(b); });
-    } else if (column < 0 && !cache.ascending) {  // rank order, descending
+    } else if (column < 0 && !cache.sort->ascending) {  // rank order, descending
         std::reverse(cache.order.begin(), cache.order.end());
     }
     return cache;
@@ -204,7 +204,7 @@ void StepTraceView::Draw(ViewContext& context) {
     if (document.selection.rank != m_scrolledRank) {
         m_scrolledRank = document.selection.rank;
         const auto at = std::find_if(shown.order.begin(), shown.order.end(),
-                                     [&](int i) { return shown.table.rows[i].rankId == document.selection.rank; });
+                                     [&](int i) { return Holds(document.selection.rank, shown.table.rows[i].rankId); });
         if (at != shown.order.end()) {
             const float rowHeight = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2;
             const float visible = ImGui::GetWindowHeight();
@@ -223,9 +223,9 @@ void StepTraceView::Draw(ViewContext& context) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             const std::string label = std::to_string(row.rankId);
-            if (ImGui::Selectable(label.c_str(), document.selection.rank == row.rankId, ImGuiSelectableFlags_SpanAllColumns))
-                SelectRank(document, row.rankId);
-            RankRightClick(document, row.rankId);
+            if (ImGui::Selectable(label.c_str(), Holds(document.selection.rank, row.rankId), ImGuiSelectableFlags_SpanAllColumns))
+                SelectRank(document, RankId(row.rankId));
+            RankRightClick(document, RankId(row.rankId));
             for (const int column : columns) {
                 ImGui::TableNextColumn();
                 if (!row.present) {

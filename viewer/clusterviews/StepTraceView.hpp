@@ -1,10 +1,12 @@
 #pragma once
 // Step trace across ranks: the distribution of each phase over the ranks (box plots), then one
 // row per rank with every phase, sortable, with the slow ranks flagged.
+#include <optional>
 #include <vector>
 
 #include "cluster/ClusterSteps.hpp"
 #include "views/View.hpp"
+#include "workspace/Ids.hpp"
 
 namespace marey {
 
@@ -16,11 +18,25 @@ struct StepBox {
     size_t count = 0;  // ranks
 };
 
+// What the rows of the step table depend on: the step (none: averaged) and the group (none: all).
+struct StepTableKey {
+    std::optional<StepIndex> step;
+    std::optional<GroupIndex> group;
+    bool operator==(const StepTableKey&) const = default;
+};
+
+// How the rows are ordered: by a step column, kStepColumnCount for the flags, -1 for the rank.
+struct StepTableSort {
+    int column = -1;
+    bool ascending = true;
+    bool operator==(const StepTableSort&) const = default;
+};
+
 // The step table as shown: for the chosen step and group, with its flags, box plots and row
-// order; rebuilt only when one of them changes.
+// order; rebuilt only when one of them changes (none before the first).
 struct StepTableCache {
-    int step = -2, group = -2, sortColumn = -2;
-    bool ascending = false;
+    std::optional<StepTableKey> rows;
+    std::optional<StepTableSort> sort;
     StepTable table;
     std::vector<SlowRank> slow;
     std::vector<int> order;     // indexes into table.rows: the group's ranks in the shown order
@@ -45,7 +61,7 @@ private:
     ClusterDocument& m_document;
     int m_sortColumn = -1;
     bool m_sortAscending = true;
-    int m_scrolledRank = -1;  // the selected rank the table last scrolled to
+    std::optional<RankId> m_scrolledRank;  // the selected rank the table last scrolled to
     StepTableCache m_cache;
 };
 

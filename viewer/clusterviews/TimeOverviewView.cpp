@@ -78,7 +78,7 @@ void TimeOverviewView::Draw(ViewContext& context) {
             std::vector<ImVec2> line;
             for (size_t s = 0; s < steps.size(); ++s)
                 if (steps[s].rankStepNs[r] >= 0) line.push_back(ImVec2(xOf(s), yLeft(static_cast<double>(steps[s].rankStepNs[r]))));
-            const bool selected = cluster.ranks[r].rankId == document.selection.rank;
+            const bool selected = Holds(document.selection.rank, cluster.ranks[r].rankId);
             draw->AddPolyline(line.data(), static_cast<int>(line.size()), selected ? IM_COL32(255, 255, 255, 255) : IM_COL32(140, 170, 230, 70), 0,
                               selected ? 2.0f : 1.0f);
         }
@@ -111,8 +111,10 @@ void TimeOverviewView::Draw(ViewContext& context) {
         const float w = ImGui::CalcTextSize(steps[s].step.c_str()).x;
         draw->AddText(ImVec2(xOf(s) - w / 2, bottom + 4), IM_COL32(160, 165, 175, 255), steps[s].step.c_str());
     }
-    if (document.selection.step >= 0)
-        draw->AddLine(ImVec2(xOf(document.selection.step), top), ImVec2(xOf(document.selection.step), bottom), IM_COL32(255, 255, 255, 160), 1.5f);
+    if (const std::optional<StepIndex> chosen = document.selection.step) {
+        const float x = xOf(static_cast<size_t>(chosen->value()));
+        draw->AddLine(ImVec2(x, top), ImVec2(x, bottom), IM_COL32(255, 255, 255, 160), 1.5f);
+    }
     ImGui::SetCursorScreenPos(ImVec2(x0, top));
     ImGui::InvisibleButton("steps", ImVec2(width, bottom - top));
     if (ImGui::IsItemHovered()) {
@@ -128,11 +130,12 @@ void TimeOverviewView::Draw(ViewContext& context) {
                            Ms(step.medianNs).c_str(), Ms(step.maxNs).c_str(), step.slowestRank);
         ImGui::TextColored(ImVec4(0.96f, 0.6f, 0.22f, 1), "communication, average over ranks   %s", Ms(step.meanCommunicationNs).c_str());
         ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.35f, 1), "of which waiting                       %s", Ms(step.meanWaitNs).c_str());
-        const int rank = document.cluster.IndexOfRank(document.selection.rank);
-        if (rank >= 0 && step.rankStepNs[rank] >= 0) ImGui::Text("selected rank %d: %s", document.selection.rank, Ms(step.rankStepNs[rank]).c_str());
+        const int rank = document.selection.rank ? document.cluster.IndexOfRank(document.selection.rank->value()) : -1;
+        if (rank >= 0 && step.rankStepNs[rank] >= 0)
+            ImGui::Text("selected rank %d: %s", document.selection.rank->value(), Ms(step.rankStepNs[rank]).c_str());
         ImGui::TextDisabled("click: show step %s in every cluster view", step.step.c_str());
         ImGui::EndTooltip();
-        if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) document.selection.step = static_cast<int>(nearest);
+        if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) document.selection.step = StepIndex(static_cast<int>(nearest));
     }
     ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height));
     DrawLegend({{"Step time: fastest to slowest rank", 0, Rgba{0.40f, 0.55f, 0.80f, 0.6f}}, {"Median step time", 0, kMedianColor},

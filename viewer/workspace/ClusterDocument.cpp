@@ -19,16 +19,23 @@ void ClusterDocument::Derive() {
     report = BuildClusterReport(cluster);
 }
 
+const ClusterGroup* ClusterDocument::ChosenGroup() const {
+    if (!selection.group || selection.group->value() < 0 || selection.group->value() >= static_cast<int>(cluster.groups.size()))
+        return nullptr;
+    return &cluster.groups[static_cast<size_t>(selection.group->value())];
+}
+
 std::vector<int> ClusterDocument::GroupRanks() const {
-    if (selection.group >= 0 && selection.group < static_cast<int>(cluster.groups.size())) return cluster.groups[selection.group].ranks;
+    if (const ClusterGroup* group = ChosenGroup()) return group->ranks;
     std::vector<int> ranks;
     for (const ClusterRank& rank : cluster.ranks) ranks.push_back(rank.rankId);
     return ranks;
 }
 
 bool ClusterDocument::InGroup(int rankId) const {
-    if (selection.group < 0 || selection.group >= static_cast<int>(cluster.groups.size())) return true;
-    const std::vector<int>& ranks = cluster.groups[selection.group].ranks;
+    const ClusterGroup* group = ChosenGroup();
+    if (!group) return true;
+    const std::vector<int>& ranks = group->ranks;
     return std::binary_search(ranks.begin(), ranks.end(), rankId);
 }
 

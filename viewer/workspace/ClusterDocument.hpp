@@ -3,12 +3,14 @@
 // (built on the loading thread), the selection the cluster views share, and the objects of those
 // views (made by the view registry; their types are not known here). A rank's own trace is never
 // part of it: a person opens a rank from any cluster view, and it becomes a Document of its own.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cluster/Cluster.hpp"
 #include "cluster/ClusterReport.hpp"
 #include "views/View.hpp"
+#include "workspace/Ids.hpp"
 #include "workspace/Document.hpp"
 
 namespace marey {
@@ -16,10 +18,10 @@ namespace marey {
 // What the cluster views share: the step and the group a person chose, the rank selected, and the
 // ranks gathered to open in one timeline.
 struct ClusterSelection {
-    int step = -1;    // index into cluster.steps; -1: averaged over steps
-    int group = -1;   // index into cluster.groups; -1: every rank
-    int rank = -1;    // rank id selected in any cluster view; -1: none
-    int previousRank = -1;  // the one selected before it ("compare with…")
+    std::optional<StepIndex> step;    // none: averaged over steps
+    std::optional<GroupIndex> group;  // none: every rank
+    std::optional<RankId> rank;       // selected in any cluster view
+    std::optional<RankId> previousRank;  // the one selected before it ("compare with…")
     bool rankMenuAsked = false;  // a right click on a rank this frame
     char oneTimelineRanks[256] = {};  // the ranks to open in one timeline, as typed: "0-3,7"
     std::string oneTimelineError;     // why they could not be opened
@@ -40,6 +42,8 @@ struct ClusterDocument {
     std::string Title() const;
     // Everything derived from 'cluster'. O(ranks × (steps + collectives + links)).
     void Derive();
+    // The chosen group, when one is chosen and the cluster has it.
+    const ClusterGroup* ChosenGroup() const;
     // The rank ids of the chosen group (all ranks when none is chosen).
     std::vector<int> GroupRanks() const;
     // True when 'rankId' is in the chosen group.
