@@ -191,7 +191,7 @@ void App::RememberRecent(const std::string& path) {
 void App::Open(const std::string& path) {
     const DocumentId id = m_workspace.Open(path);
     if (m_openToCompare && ActiveDocument()) {
-        m_workspace.Compare(m_active, id);
+        m_workspace.Compare(*m_active, id);
         m_comparisonTab = true;
         m_selectDocumentTab = 2;
         m_mainTab = 0;
@@ -266,14 +266,14 @@ void App::TakeLoadedDocuments() {
     }
 }
 
-DocumentId App::FirstOpen() const {
+std::optional<DocumentId> App::FirstOpen() const {
     if (!m_workspace.documents().empty()) return m_workspace.documents().front()->id;
     if (!m_workspace.clusters().empty()) return m_workspace.clusters().front()->id;
-    return 0;
+    return std::nullopt;
 }
 
 void App::ApplyClusterRequest(const ClusterRequest& request) {
-    const ClusterDocument* cluster = m_workspace.FindCluster(request.cluster);
+    const ClusterDocument* cluster = request.cluster ? m_workspace.FindCluster(*request.cluster) : nullptr;
     if (request.kind == ClusterRequest::kNone || !cluster) return;
     auto pathOf = [&](std::optional<RankId> rankId) {
         const int index = rankId ? cluster->cluster.IndexOfRank(rankId->value()) : -1;
@@ -551,7 +551,7 @@ void App::DrawLoads() {
     ImGui::BeginGroup();
     const float barWidth = alone ? size.x * 0.5f : 360.0f;
     for (const LoadStatus& load : running) {
-        ImGui::PushID(static_cast<int>(load.id));
+        ImGui::PushID(static_cast<int>(load.id.value()));
         if (alone) ImGui::Text("Loading %s", load.path.c_str());
         ImGui::ProgressBar(load.fraction, ImVec2(barWidth, 0), load.stage);
         ImGui::SameLine();
@@ -579,10 +579,10 @@ void App::DrawDocumentBar() {
     // A requested tab is set selected for two frames (ImGui switches on the next one); meanwhile
     // the bar's current tab does not count as the person's choice.
     const bool select = m_selectDocumentTab > 0;
-    DocumentId closed = 0;
+    std::optional<DocumentId> closed;
     for (const auto& document : m_workspace.documents()) {
         bool open = true;
-        const std::string label = document->Title() + "###doc" + std::to_string(document->id);
+        const std::string label = document->Title() + "###doc" + std::to_string(document->id.value());
         const bool requested = select && !m_comparisonTab && document->id == m_active;
         if (requested) --m_selectDocumentTab;
         if (ImGui::BeginTabItem(label.c_str(), &open, requested ? ImGuiTabItemFlags_SetSelected : 0)) {
@@ -598,7 +598,7 @@ void App::DrawDocumentBar() {
     }
     for (const auto& cluster : m_workspace.clusters()) {
         bool open = true;
-        const std::string label = cluster->Title() + "###doc" + std::to_string(cluster->id);
+        const std::string label = cluster->Title() + "###doc" + std::to_string(cluster->id.value());
         const bool requested = select && !m_comparisonTab && cluster->id == m_active;
         if (requested) --m_selectDocumentTab;
         if (ImGui::BeginTabItem(label.c_str(), &open, requested ? ImGuiTabItemFlags_SetSelected : 0)) {
@@ -626,7 +626,7 @@ void App::DrawDocumentBar() {
     }
     ImGui::EndTabBar();
     if (closed) {
-        m_workspace.Close(closed);
+        m_workspace.Close(*closed);
         if (closed == m_active) m_active = FirstOpen();
     }
 }
@@ -675,7 +675,7 @@ void App::DrawViewTabs(float dt) {
 
 void App::ApplyRequest(const TimelineRequest& request) {
     if (request.switchToTimeline) m_mainTab = 0;
-    Document* document = m_workspace.Find(request.document);
+    Document* document = request.document ? m_workspace.Find(*request.document) : nullptr;
     if (!document) return;
     TimelineView& timeline = *document->timeline;
     if (request.kind == TimelineRequest::kShowRange) {

@@ -67,12 +67,12 @@ private:
     // buffer, ImGui) in ms; 'presentMs' gets the time of GL submission and buffer swap, and
     // 'buildWallMs' (when given) the wall time of building it.
     double RenderFrame(float dt, double* presentMs, double* buildWallMs = nullptr);
-    Document* ActiveDocument() { return m_workspace.Find(m_active); }
-    ClusterDocument* ActiveCluster() { return ShowingComparison() ? nullptr : m_workspace.FindCluster(m_active); }
+    Document* ActiveDocument() { return m_active ? m_workspace.Find(*m_active) : nullptr; }
+    ClusterDocument* ActiveCluster() { return ShowingComparison() || !m_active ? nullptr : m_workspace.FindCluster(*m_active); }
     // Opens the ranks a cluster view asked for, as documents or as a comparison.
     void ApplyClusterRequest(const ClusterRequest& request);
-    // The first document or cluster, 0 when none is open.
-    DocumentId FirstOpen() const;
+    // The first document or cluster; none when none is open.
+    std::optional<DocumentId> FirstOpen() const;
     bool ShowingComparison();
     // Whether the loop must draw again without waiting for input: a key or button held, a
     // search, range statistics or diff running, or a frame just after input.
@@ -89,10 +89,10 @@ private:
     MareyRenderer m_marey;
     Workspace m_workspace;
     LayoutSettings m_layout;
-    DocumentId m_active = 0;          // the document or cluster shown (when not the comparison)
+    std::optional<DocumentId> m_active;  // the document or cluster shown (when not the comparison)
     std::string m_viewWhenLoaded;     // the view to show once m_activateWhenLoaded opens
     TimelineRequest m_requestWhenLoaded;  // what to show in its timeline then (a Marey click: the operator)
-    DocumentId m_activateWhenLoaded = 0;
+    std::optional<DocumentId> m_activateWhenLoaded;
     bool m_comparisonTab = false;     // the comparison is the shown tab
     int m_selectDocumentTab = 0;      // frames left to bring the shown tab forward in the bar
     int m_mainTab = 0;                // requested view within the shown tab's views, -1 once shown

@@ -16,7 +16,7 @@ namespace marey {
 // What a cluster view asks the application to do with the cluster's ranks.
 struct ClusterRequest {
     enum Kind { kNone, kOpenRank, kCompareRanks, kOpenRanksInOneTimeline } kind = kNone;
-    DocumentId cluster = 0;
+    std::optional<DocumentId> cluster;
     std::optional<RankId> rankA, rankB;
     std::string view;            // the view to show once the rank is open: "timeline", "overview", "operators"
     TimeNs startNs = 0, endNs = 0;  // with the timeline: show and mark this range (absolute), when endNs > startNs

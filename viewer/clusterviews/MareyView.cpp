@@ -535,7 +535,7 @@ void MareyView::Draw(ViewContext& context) {
     const float plotBottom = plot.origin.y + plot.rowPx * static_cast<float>(state.rows.size());
     draw->AddRectFilled(ImVec2(plot.origin.x, plot.origin.y), ImVec2(plot.origin.x + plot.width, plotBottom), IM_COL32(22, 24, 28, 255));
     DrawRuler(draw, plot, start.y);
-    const uint64_t tag = (static_cast<uint64_t>(document.id) << 32) | state.layoutVersion;
+    const uint64_t tag = (static_cast<uint64_t>(document.id.value()) << 32) | state.layoutVersion;
     if (!context.marey.Holds(tag))
         context.marey.SetInstances(state.layoutVersion == 1 && state.rows.size() == step.devices.size() ? state.load->instances
                                                                                                           : MareyInstances(step, state.rows),

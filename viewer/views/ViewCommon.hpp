@@ -1,12 +1,14 @@
 #pragma once
 // Pieces the analysis views share: what a view asks of the timeline, the missing-file notice,
 // stacked bars with a legend, and number formatting with units.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "Colors.hpp"
 #include "core/Time.hpp"
 #include "load/RankDirectory.hpp"
+#include "workspace/Ids.hpp"
 
 namespace marey {
 
@@ -23,7 +25,7 @@ struct TimelineRequest {
         kShowPanel,       // bring the side panel tab 'label' forward: "details", "range", "search", "issues"
         kFocusSearch,     // put the keyboard focus in the search box
     } kind = kNone;
-    uint32_t document = 0;          // a DocumentId
+    std::optional<DocumentId> document;  // the document shown when a view asks; set by the caller
     TimeNs startNs = 0, endNs = 0;  // absolute, as in the trace (kShowRange)
     std::vector<std::string> names; // exact slice names (kHighlightNames)
     std::string label;              // what the search box shows (kHighlightNames, kSearch), names the mark (kShowRange), or the panel

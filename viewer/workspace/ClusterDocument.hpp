@@ -33,7 +33,7 @@ struct ClusterDocument {
     ClusterDocument(const ClusterDocument&) = delete;
     ClusterDocument& operator=(const ClusterDocument&) = delete;
 
-    DocumentId id = 0;
+    DocumentId id;
     Cluster cluster;
     ClusterReport report;  // derived on the loading thread
     ClusterSelection selection;

@@ -13,13 +13,11 @@
 #include "stats/LoadedRank.hpp"
 #include "stats/RankSummary.hpp"
 #include "views/View.hpp"
+#include "workspace/Ids.hpp"
 
 namespace marey {
 
 class TimelineView;
-
-// Never reused within a run; 0 means none.
-using DocumentId = uint32_t;
 
 // Several ranks in one timeline: what they are and how their clocks are lined up.
 struct RanksInOneTimeline {
@@ -35,7 +33,7 @@ struct Document {
     Document(const Document&) = delete;
     Document& operator=(const Document&) = delete;
 
-    DocumentId id = 0;
+    DocumentId id;
     LoadedRank rank;      // model (never null in a document) and analysis
     RankSummary summary;  // built on the loading thread
     // Built on the loading thread (minimap, counter scales, flows), and shared by the views that

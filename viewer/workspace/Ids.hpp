@@ -1,7 +1,7 @@
 #pragma once
-// Types for the viewer's ids and indices: a rank id and a step or group index
-// cannot be passed for one another, and "none" or "all" is an empty std::optional, never -1.
-// The analysis library keeps plain ints; the viewer wraps them where it keeps or passes them.
+// Types for the viewer's ids and indices: a document id, a rank id and a step or group index
+// cannot be passed for one another, and "none" or "all" is an empty std::optional, never -1 or
+// 0. The analysis library keeps plain ints; the viewer wraps them where it keeps or passes them.
 #include <compare>
 #include <cstdint>
 #include <optional>
@@ -21,6 +21,9 @@ private:
     T m_value{};
 };
 
+// A document or cluster of the workspace, numbered from 1 and never reused within a run. Its
+// timeline stamps the value on every slice it hands out (SliceRef::document).
+using DocumentId = StrongId<struct DocumentIdTag, uint32_t>;
 // A rank's id in its cluster (as its folder names it), not its index in cluster.ranks.
 using RankId = StrongId<struct RankIdTag, int>;
 // An index into cluster.steps.

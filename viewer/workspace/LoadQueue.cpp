@@ -42,7 +42,7 @@ float RanksFraction(const RanksProgress& progress) {
 void BuildDerivedData(Document& document) {
     // A rank's summary feeds the comparison, which a timeline of several ranks is never part of.
     if (!document.ranks) document.summary = SummarizeRank(document.analysis(), &document.model(), document.rank.path);
-    document.timeline = std::make_unique<TimelineView>(document.model(), document.id);
+    document.timeline = std::make_unique<TimelineView>(document.model(), document.id.value());
     for (uint32_t p = 0; p < document.model().processes.size(); ++p)
         document.hasOverlapAnalysis |= document.model().ProcessLabel(p).rfind("Overlap Analysis", 0) == 0;
 }

@@ -15,7 +15,7 @@ const Comparison* ComparisonPair::Ready() const {
 }
 
 DocumentId Workspace::Open(const std::string& path) {
-    const DocumentId id = m_nextId++;
+    const DocumentId id = DocumentId(m_nextId++);
     m_loads.Start(id, path);
     return id;
 }
@@ -29,7 +29,7 @@ DocumentId Workspace::OpenOnce(const std::string& path) {
 }
 
 DocumentId Workspace::OpenRanks(const std::vector<std::string>& paths, const std::string& alignStep) {
-    const DocumentId id = m_nextId++;
+    const DocumentId id = DocumentId(m_nextId++);
     m_loads.StartRanks(id, paths, alignStep);
     return id;
 }
@@ -41,8 +41,8 @@ void Workspace::RealignRanks(DocumentId id, const std::string& alignStep) {
 }
 
 void Workspace::OpenComparison(const std::string& pathA, const std::string& pathB) {
-    const DocumentId a = m_nextId++;
-    const DocumentId b = m_nextId++;
+    const DocumentId a = DocumentId(m_nextId++);
+    const DocumentId b = DocumentId(m_nextId++);
     m_loads.Start(a, pathA, 2);
     m_loads.Start(b, pathB, 2);
     Compare(a, b);

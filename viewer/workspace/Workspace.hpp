@@ -35,7 +35,7 @@ struct ComparisonPair {
     ComparisonPair(const ComparisonPair&) = delete;
     ComparisonPair& operator=(const ComparisonPair&) = delete;
 
-    DocumentId a = 0, b = 0;
+    DocumentId a, b;
     ComparisonOptions options;
     std::shared_future<Comparison> diff;  // valid once both documents are loaded
     CompareViewState view;
@@ -91,7 +91,7 @@ private:
     LoadQueue m_loads;
     std::vector<std::string> m_errors;
     std::unique_ptr<ComparisonPair> m_comparison;
-    DocumentId m_nextId = 1;
+    uint32_t m_nextId = 1;  // the value of the next DocumentId
 };
 
 }  // namespace marey
