@@ -30,6 +30,21 @@ Axis AxisFor(double largest) {
     return axis;
 }
 
+// The figures of one step, and the selected rank's step time in it.
+void DrawStepTooltip(const ClusterDocument& document, const StepOverview& step) {
+    ImGui::BeginTooltip();
+    ImGui::Text("step %s", step.step.c_str());
+    ImGui::TextColored(ImVec4(0.55f, 0.75f, 1, 1), "step time   fastest %s   median %s   slowest %s (rank %d)", Ms(step.minNs).c_str(),
+                       Ms(step.medianNs).c_str(), Ms(step.maxNs).c_str(), step.slowestRank);
+    ImGui::TextColored(ImVec4(0.96f, 0.6f, 0.22f, 1), "communication, average over ranks   %s", Ms(step.meanCommunicationNs).c_str());
+    ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.35f, 1), "of which waiting                       %s", Ms(step.meanWaitNs).c_str());
+    const int rank = document.selection.rank ? document.cluster.IndexOfRank(document.selection.rank->value()) : -1;
+    if (rank >= 0 && step.rankStepNs[rank] >= 0)
+        ImGui::Text("selected rank %d: %s", document.selection.rank->value(), Ms(step.rankStepNs[rank]).c_str());
+    ImGui::TextDisabled("click: show step %s in every cluster view", step.step.c_str());
+    ImGui::EndTooltip();
+}
+
 }  // namespace
 
 void TimeOverviewView::Draw(ViewContext& context) {
@@ -122,19 +137,8 @@ void TimeOverviewView::Draw(ViewContext& context) {
         size_t nearest = 0;
         for (size_t s = 1; s < steps.size(); ++s)
             if (std::fabs(xOf(s) - mouse) < std::fabs(xOf(nearest) - mouse)) nearest = s;
-        const StepOverview& step = steps[nearest];
         draw->AddLine(ImVec2(xOf(nearest), top), ImVec2(xOf(nearest), bottom), IM_COL32(255, 255, 255, 60));
-        ImGui::BeginTooltip();
-        ImGui::Text("step %s", step.step.c_str());
-        ImGui::TextColored(ImVec4(0.55f, 0.75f, 1, 1), "step time   fastest %s   median %s   slowest %s (rank %d)", Ms(step.minNs).c_str(),
-                           Ms(step.medianNs).c_str(), Ms(step.maxNs).c_str(), step.slowestRank);
-        ImGui::TextColored(ImVec4(0.96f, 0.6f, 0.22f, 1), "communication, average over ranks   %s", Ms(step.meanCommunicationNs).c_str());
-        ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.35f, 1), "of which waiting                       %s", Ms(step.meanWaitNs).c_str());
-        const int rank = document.selection.rank ? document.cluster.IndexOfRank(document.selection.rank->value()) : -1;
-        if (rank >= 0 && step.rankStepNs[rank] >= 0)
-            ImGui::Text("selected rank %d: %s", document.selection.rank->value(), Ms(step.rankStepNs[rank]).c_str());
-        ImGui::TextDisabled("click: show step %s in every cluster view", step.step.c_str());
-        ImGui::EndTooltip();
+        DrawStepTooltip(document, steps[nearest]);
         if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) document.selection.step = StepIndex(static_cast<int>(nearest));
     }
     ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height));
