@@ -656,7 +656,7 @@ void App::DrawViewTabs(float dt) {
             const bool requested = m_mainTab == static_cast<int>(i);
             if (!ImGui::BeginTabItem(label.c_str(), nullptr, requested ? ImGuiTabItemFlags_SetSelected : 0)) continue;
             View& view = *objects[i];
-            if (std::string(views[i]->name) == "timeline") {
+            if (view.FillsTab()) {
                 view.Draw(context);
             } else {
                 ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);

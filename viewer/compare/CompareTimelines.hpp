@@ -7,6 +7,7 @@ namespace marey {
 class CompareTimelinesView : public View {
 public:
     void Draw(ViewContext& context) override;
+    bool FillsTab() const override { return true; }
 };
 
 }  // namespace marey

@@ -19,6 +19,7 @@ public:
     explicit TimelineTab(Document& document);
 
     void Draw(ViewContext& context) override;
+    bool FillsTab() const override { return true; }
     // A search or range statistics running.
     bool Busy() const override;
     // Takes a finished search into the timeline, whichever tab is shown.

@@ -16,6 +16,9 @@ public:
     virtual ~View() = default;
     // Draws the tab's contents; called only while the tab is shown.
     virtual void Draw(ViewContext& context) = 0;
+    // True when the view fills its tab edge to edge (a timeline); else it is drawn in a padded,
+    // scrolling child window.
+    virtual bool FillsTab() const { return false; }
     // True while a background job of the view runs: the window keeps drawing until it is done.
     virtual bool Busy() const { return false; }
     // Once per frame, shown or not: takes finished background work in. O(1) unless work finished.
