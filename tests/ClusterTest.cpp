@@ -388,9 +388,12 @@ TEST_CASE("the matrix grid puts every rank on its axis and keeps the slowest lin
     // Ranks 0, 1, 2 and 5 (5 only through a link), links 0→1 (10 MB in 10 ms: 1 GB/s) and 2→5
     // (40 MB in 10 ms: 4 GB/s), one copy 1→1 far faster than any link.
     std::vector<MatrixCell> cells(3);
-    cells[0].srcRank = 0, cells[0].dstRank = 1, cells[0].transport = "HCCS", cells[0].transitSizeMb = 10, cells[0].transitNs = 10000000;
-    cells[1].srcRank = 1, cells[1].dstRank = 1, cells[1].transport = "LOCAL", cells[1].transitSizeMb = 500, cells[1].transitNs = 1000000;
-    cells[2].srcRank = 2, cells[2].dstRank = 5, cells[2].transport = "RDMA", cells[2].transitSizeMb = 40, cells[2].transitNs = 10000000;
+    cells[0].srcRank = 0, cells[0].dstRank = 1, cells[0].transport = "HCCS",
+    cells[0].transitSizeMb = 10, cells[0].transitNs = 10000000;
+    cells[1].srcRank = 1, cells[1].dstRank = 1, cells[1].transport = "LOCAL",
+    cells[1].transitSizeMb = 500, cells[1].transitNs = 1000000;
+    cells[2].srcRank = 2, cells[2].dstRank = 5, cells[2].transport = "RDMA",
+    cells[2].transitSizeMb = 40, cells[2].transitNs = 10000000;
     MatrixGrid grid;
     grid.Build(cells, {0, 1, 2}, MatrixMetric::kBandwidth);
     REQUIRE(grid.Dim() == 4);
@@ -413,7 +416,8 @@ TEST_CASE("the matrix grid puts every rank on its axis and keeps the slowest lin
     CHECK(coarse.value[0] == doctest::Approx(1.0));  // the slowest bandwidth of the block
     MatrixGrid sizes;
     sizes.Build(cells, {0, 1, 2}, MatrixMetric::kSize);
-    CHECK(sizes.LevelFor(1, 3).value[0] == doctest::Approx(500.0));  // the largest size of the block
+    // The largest size of the block.
+    CHECK(sizes.LevelFor(1, 3).value[0] == doctest::Approx(500.0));
     CHECK(TransportIndex("PCIE") == 1);
     CHECK(TransportIndex("something new") == kTransportCount - 1);
 }

@@ -64,9 +64,11 @@ struct Image {
     std::unique_ptr<unsigned char, void (*)(void*)> pixels{nullptr, stbi_image_free};
     bool Near(int x, int y, int r, int g, int b, int tolerance) const {
         const unsigned char* p = pixels.get() + (static_cast<size_t>(y) * width + x) * 3;
-        return std::abs(p[0] - r) <= tolerance && std::abs(p[1] - g) <= tolerance && std::abs(p[2] - b) <= tolerance;
+        return std::abs(p[0] - r) <= tolerance && std::abs(p[1] - g) <= tolerance &&
+               std::abs(p[2] - b) <= tolerance;
     }
-    // The topmost row of column 'x' within 'tolerance' of (r, g, b) between rows 'top' and 'bottom', or -1.
+    // The topmost row of column 'x' within 'tolerance' of (r, g, b) between rows 'top' and
+    // 'bottom', or -1.
     int TopOf(int x, int top, int bottom, int r, int g, int b, int tolerance) const {
         for (int y = top; y < bottom && y < height; ++y)
             if (Near(x, y, r, g, b, tolerance)) return y;
@@ -131,8 +133,9 @@ TEST_CASE("the time overview draws the median step time, communication and wait 
         ordered += c >= 0 && w >= 0 && c < w;
     }
     for (const Line* line : {&median, &comm, &wait}) {
-        CHECK(line->found == 25);  // a line across every column
-        CHECK(std::abs(line->last - line->first) < 10);  // the generated steps take about as long: flat
+        // A line across every column, flat: the generated steps take about as long.
+        CHECK(line->found == 25);
+        CHECK(std::abs(line->last - line->first) < 10);
     }
     CHECK(ordered == 25);
     // The median step time is near the slowest rank's, and the left axis ends at the next round

@@ -29,7 +29,8 @@ struct RemovedAtExit {
 
 const fs::path& GeneratedPair() {
     static const RemovedAtExit root{[] {
-        const fs::path dir = fs::temp_directory_path() / ("marey_compare_pair_test_" + std::to_string(::getpid()));
+        const fs::path dir =
+            fs::temp_directory_path() / ("marey_compare_pair_test_" + std::to_string(::getpid()));
         fs::remove_all(dir);
         fs::create_directories(dir);
         GeneratorOptions options;

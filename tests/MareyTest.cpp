@@ -202,7 +202,8 @@ TEST_CASE("the Marey view's memory is the framework's allocations, else the allo
         return s;
     };
     MemoryRecord record;
-    record.series = {series("APP", "Allocated", 900), series("GE", "Allocated", 300), series("PTA", "Reserved", 2000)};
+    record.series = {series("APP", "Allocated", 900), series("GE", "Allocated", 300),
+                     series("PTA", "Reserved", 2000)};
     const MemorySeries* chosen = ChooseMareyMemorySeries(record);
     REQUIRE(chosen != nullptr);
     CHECK(chosen->component == "APP");  // no PTA allocations: the highest peak
@@ -223,7 +224,8 @@ TEST_CASE("the Marey view's memory is the framework's allocations, else the allo
 }
 
 TEST_CASE("a rank folder without memory_record.csv gives the Marey view no memory") {
-    const MareyMemory memory = LoadMareyMemory((fs::temp_directory_path() / "marey_no_such_rank_folder").string(), 0, 1000);
+    const MareyMemory memory = LoadMareyMemory(
+        (fs::temp_directory_path() / "marey_no_such_rank_folder").string(), 0, 1000);
     CHECK_FALSE(memory.present);
     CHECK(memory.timeNs.empty());
 }

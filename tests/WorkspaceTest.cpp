@@ -91,7 +91,8 @@ public:
         // after the window: "operators", "operators/table_…".
         const ImDrawData* data = ImGui::GetDrawData();
         for (int l = 0; l < data->CmdListsCount; ++l) {
-            const std::string owner = data->CmdLists[l]->_OwnerName ? data->CmdLists[l]->_OwnerName : "";
+            const std::string owner =
+                data->CmdLists[l]->_OwnerName ? data->CmdLists[l]->_OwnerName : "";
             for (const ViewEntry* entry : entries)
                 if (owner == entry->name || owner.rfind(std::string(entry->name) + "/", 0) == 0)
                     vertices[entry->name] += data->CmdLists[l]->VtxBuffer.Size;
@@ -189,7 +190,8 @@ TEST_CASE("views keep their sort caches per document: rank 0 sorted, closed, the
     // laid the windows out (the first frame), the same each frame.
     std::map<std::string, int> before;
     for (int frame = 0; frame < 3; ++frame) {
-        const std::map<std::string, int> drawn = imgui.DrawDocumentViews(workspace, *workspace.Find(first));
+        const std::map<std::string, int> drawn =
+            imgui.DrawDocumentViews(workspace, *workspace.Find(first));
         CHECK(drawn.size() == 5);
         for (const auto& [name, vertices] : drawn) {
             INFO(name);

@@ -259,8 +259,10 @@ void App::TakeLoadedDocuments() {
         }
         if (!m_commandLineApplied && cluster) {
             for (size_t i = 0; i < cluster->cluster.steps.size(); ++i)
-                if (cluster->cluster.steps[i] == m_options.step) cluster->selection.step = StepIndex(static_cast<int>(i));
-            if (m_options.rank && cluster->cluster.IndexOfRank(m_options.rank->value()) >= 0) SelectRank(*cluster, *m_options.rank);
+                if (cluster->cluster.steps[i] == m_options.step)
+                    cluster->selection.step = StepIndex(static_cast<int>(i));
+            if (m_options.rank && cluster->cluster.IndexOfRank(m_options.rank->value()) >= 0)
+                SelectRank(*cluster, *m_options.rank);
             m_commandLineApplied = true;
         }
     }
@@ -273,7 +275,8 @@ std::optional<DocumentId> App::FirstOpen() const {
 }
 
 void App::ApplyClusterRequest(const ClusterRequest& request) {
-    const ClusterDocument* cluster = request.cluster ? m_workspace.FindCluster(*request.cluster) : nullptr;
+    const ClusterDocument* cluster =
+        request.cluster ? m_workspace.FindCluster(*request.cluster) : nullptr;
     if (request.kind == ClusterRequest::kNone || !cluster) return;
     auto pathOf = [&](std::optional<RankId> rankId) {
         const int index = rankId ? cluster->cluster.IndexOfRank(rankId->value()) : -1;
@@ -582,7 +585,8 @@ void App::DrawDocumentBar() {
     std::optional<DocumentId> closed;
     for (const auto& document : m_workspace.documents()) {
         bool open = true;
-        const std::string label = document->Title() + "###doc" + std::to_string(document->id.value());
+        const std::string label =
+            document->Title() + "###doc" + std::to_string(document->id.value());
         const bool requested = select && !m_comparisonTab && document->id == m_active;
         if (requested) --m_selectDocumentTab;
         if (ImGui::BeginTabItem(label.c_str(), &open, requested ? ImGuiTabItemFlags_SetSelected : 0)) {
@@ -645,7 +649,8 @@ void App::DrawViewTabs(float dt) {
     ViewContext context{m_workspace, comparison ? nullptr : ActiveDocument(), comparison ? m_workspace.comparison() : nullptr,
                         cluster, m_boxes, m_boxesB, dt, request, m_layout, clusterRequest, m_marey};
     ViewTarget target;
-    target.document = context.document, target.cluster = context.cluster, target.comparison = context.comparison;
+    target.document = context.document, target.cluster = context.cluster,
+    target.comparison = context.comparison;
     const ViewList& objects = ViewsOfTarget(target);
     if (objects.size() != views.size()) return;  // attached at the start of the frame
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 6);

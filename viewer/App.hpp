@@ -68,7 +68,9 @@ private:
     // 'buildWallMs' (when given) the wall time of building it.
     double RenderFrame(float dt, double* presentMs, double* buildWallMs = nullptr);
     Document* ActiveDocument() { return m_active ? m_workspace.Find(*m_active) : nullptr; }
-    ClusterDocument* ActiveCluster() { return ShowingComparison() || !m_active ? nullptr : m_workspace.FindCluster(*m_active); }
+    ClusterDocument* ActiveCluster() {
+        return ShowingComparison() || !m_active ? nullptr : m_workspace.FindCluster(*m_active);
+    }
     // Opens the ranks a cluster view asked for, as documents or as a comparison.
     void ApplyClusterRequest(const ClusterRequest& request);
     // The first document or cluster; none when none is open.

@@ -135,7 +135,7 @@ int App::RunClusterFrameBenchmark() {
     for (size_t v = 0; v < views.size(); ++v) {
         m_mainTab = static_cast<int>(v);
         for (int i = 0; i < 4; ++i) RenderFrame(kScriptedFrameDt, &presentMs);  // the tab switches, caches fill
-        // The first matrix and the Marey view's step are built off this thread: measure drawing them.
+        // The first matrix and the Marey view's step are built off this thread: wait, then measure.
         View& view = *cluster.views[v];
         view.Wait();
         std::vector<double> cpu, present;
@@ -143,7 +143,11 @@ int App::RunClusterFrameBenchmark() {
         constexpr int kFrames = 60;
         for (int f = 0; f < kFrames; ++f) {
             view.BenchmarkFrame(f, kFrames);
-            if (std::string(views[v]->name) != "steps" && std::string(views[v]->name) != "marey" && f % 20 == 10) cluster.selection.step = StepIndex((ValueOr(cluster.selection.step, -1) + 2) % std::max<int>(1, static_cast<int>(cluster.cluster.steps.size())));
+            if (std::string(views[v]->name) != "steps" && std::string(views[v]->name) != "marey" &&
+                f % 20 == 10)
+                cluster.selection.step =
+                    StepIndex((ValueOr(cluster.selection.step, -1) + 2) %
+                              std::max<int>(1, static_cast<int>(cluster.cluster.steps.size())));
             cpu.push_back(RenderFrame(kScriptedFrameDt, &presentMs));
             present.push_back(presentMs);
             instances = std::max(instances, m_boxes.Count());

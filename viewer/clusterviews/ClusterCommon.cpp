@@ -21,12 +21,15 @@ void DrawStepAndGroupPickers(ClusterDocument& document, bool withStep) {
         ImGui::SameLine();
         ImGui::SetNextItemWidth(190);
         const size_t steps = cluster.steps.size();
-        const std::string current = !selection.step ? (steps == 1 ? "the only step" : "average of " + std::to_string(steps) + " steps")
-                                                     : "step " + cluster.steps[static_cast<size_t>(selection.step->value())];
+        const std::string current =
+            !selection.step
+                ? (steps == 1 ? "the only step" : "average of " + std::to_string(steps) + " steps")
+                : "step " + cluster.steps[static_cast<size_t>(selection.step->value())];
         if (ImGui::BeginCombo("##step", current.c_str())) {
             if (ImGui::Selectable("average over steps", !selection.step)) selection.step.reset();
             for (size_t i = 0; i < cluster.steps.size(); ++i)
-                if (ImGui::Selectable(cluster.steps[i].c_str(), Holds(selection.step, static_cast<int>(i))))
+                if (ImGui::Selectable(cluster.steps[i].c_str(),
+                                      Holds(selection.step, static_cast<int>(i))))
                     selection.step = StepIndex(static_cast<int>(i));
             ImGui::EndCombo();
         }
@@ -43,11 +46,13 @@ void DrawStepAndGroupPickers(ClusterDocument& document, bool withStep) {
         return group.kind + " " + name + " (" + std::to_string(group.ranks.size()) + " ranks)";
     };
     if (ImGui::BeginCombo("##group", groupLabel(selection.group).c_str())) {
-        if (ImGui::Selectable(groupLabel(std::nullopt).c_str(), !selection.group)) selection.group.reset();
+        if (ImGui::Selectable(groupLabel(std::nullopt).c_str(), !selection.group))
+            selection.group.reset();
         for (size_t i = 0; i < cluster.groups.size(); ++i) {
             ImGui::PushID(static_cast<int>(i));
             const GroupIndex index(static_cast<int>(i));
-            if (ImGui::Selectable(groupLabel(index).c_str(), selection.group == index)) selection.group = index;
+            if (ImGui::Selectable(groupLabel(index).c_str(), selection.group == index))
+                selection.group = index;
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("ranks %s", FormatRankList(cluster.groups[i].ranks).c_str());
             ImGui::PopID();
         }
@@ -81,7 +86,10 @@ std::optional<RankId> MedianRank(const ClusterDocument& cluster) {
     std::vector<const StepTableRow*> rows;
     for (const StepTableRow& row : cluster.report.averagedSteps.rows)
         if (row.present) rows.push_back(&row);
-    if (rows.empty()) return cluster.cluster.ranks.empty() ? std::nullopt : std::optional(RankId(cluster.cluster.ranks.front().rankId));
+    if (rows.empty())
+        return cluster.cluster.ranks.empty()
+                   ? std::nullopt
+                   : std::optional(RankId(cluster.cluster.ranks.front().rankId));
     std::nth_element(rows.begin(), rows.begin() + static_cast<long>(rows.size() / 2), rows.end(),
                      [](const StepTableRow* a, const StepTableRow* b) { return a->ns[kStepTimeColumn] < b->ns[kStepTimeColumn]; });
     return RankId(rows[rows.size() / 2]->rankId);
@@ -106,12 +114,14 @@ void DrawRankMenu(ClusterDocument& cluster, ClusterRequest& request) {
     if (ImGui::MenuItem("Open operators", nullptr, false, can)) request.kind = ClusterRequest::kOpenRank, request.rankA = rankId, request.view = "operators";
     const std::optional<RankId> previous = cluster.selection.previousRank;
     if (previous && previous != rankId) {
-        const std::string label = "Compare with rank " + std::to_string(previous->value()) + " (selected before)";
+        const std::string label =
+            "Compare with rank " + std::to_string(previous->value()) + " (selected before)";
         if (ImGui::MenuItem(label.c_str(), nullptr, false, can)) request.kind = ClusterRequest::kCompareRanks, request.rankA = rankId, request.rankB = previous;
     }
     const std::optional<RankId> median = MedianRank(cluster);
     if (median && median != rankId) {
-        const std::string label = "Compare with rank " + std::to_string(median->value()) + " (median step time)";
+        const std::string label =
+            "Compare with rank " + std::to_string(median->value()) + " (median step time)";
         if (ImGui::MenuItem(label.c_str(), nullptr, false, can)) request.kind = ClusterRequest::kCompareRanks, request.rankA = rankId, request.rankB = median;
     }
     if (ImGui::MenuItem("Add to one timeline", "T", false, can)) AddToOneTimeline(cluster, rankId);
@@ -122,7 +132,9 @@ void DrawRankMenu(ClusterDocument& cluster, ClusterRequest& request) {
 void AddToOneTimeline(ClusterDocument& cluster, RankId rankId) {
     char* text = cluster.selection.oneTimelineRanks;
     auto listed = ParseRankList(text);
-    if (listed.ok() && std::find(listed.value().begin(), listed.value().end(), rankId.value()) != listed.value().end()) return;
+    if (listed.ok() && std::find(listed.value().begin(), listed.value().end(), rankId.value()) !=
+                           listed.value().end())
+        return;
     std::string more = text;
     more += (more.empty() ? "" : ",") + std::to_string(rankId.value());
     if (more.size() >= sizeof cluster.selection.oneTimelineRanks) return;
@@ -169,7 +181,8 @@ void DrawOneTimelinePicker(ClusterDocument& cluster, ClusterRequest& request) {
     request.kind = ClusterRequest::kOpenRanksInOneTimeline;
     request.ranks = ranks.value();
     const std::optional<StepIndex> step = cluster.selection.step;
-    request.alignStep = step ? cluster.cluster.steps[static_cast<size_t>(step->value())] : std::string();
+    request.alignStep =
+        step ? cluster.cluster.steps[static_cast<size_t>(step->value())] : std::string();
 }
 
 namespace {
@@ -203,7 +216,8 @@ void DrawActionsOfSelectedRank(ClusterDocument& cluster, ClusterRequest& request
     ImGui::SameLine();
     if (ImGui::SmallButton("Operators")) request.kind = ClusterRequest::kOpenRank, request.rankA = rank, request.view = "operators";
     const std::optional<RankId> previous = cluster.selection.previousRank;
-    const std::optional<RankId> other = previous && previous != rank ? previous : MedianRank(cluster);
+    const std::optional<RankId> other =
+        previous && previous != rank ? previous : MedianRank(cluster);
     if (other && other != rank) {
         ImGui::SameLine();
         const std::string label = "Compare with rank " + std::to_string(other->value()) + " (C)";

@@ -135,8 +135,10 @@ void DrawDurationDistribution(const ClusterDocument& document, const std::vector
 
 CollectivesView::CollectivesView(ClusterDocument& cluster) : m_document(cluster) {
     const std::vector<CollectiveKey>& collectives = cluster.report.collectives;
-    for (size_t i = 1; i < collectives.size() && collectives[i].step == collectives.front().step; ++i)
-        if (collectives[i].maxElapseNs > collectives[m_collective].maxElapseNs) m_collective = static_cast<int>(i);
+    for (size_t i = 1; i < collectives.size() && collectives[i].step == collectives.front().step;
+         ++i)
+        if (collectives[i].maxElapseNs > collectives[m_collective].maxElapseNs)
+            m_collective = static_cast<int>(i);
 }
 
 const CollectiveCache& CollectivesView::Shown() {
@@ -146,7 +148,8 @@ const CollectiveCache& CollectivesView::Shown() {
     m_cache.ranks = CollectiveAcrossRanks(m_document.cluster, key.step, key.name);
     m_cache.waitedFor = RankEveryoneWaitsFor(m_cache.ranks);
     std::vector<double> waits;
-    for (const CollectiveOnRank& rank : m_cache.ranks) waits.push_back(static_cast<double>(rank.waitNs));
+    for (const CollectiveOnRank& rank : m_cache.ranks)
+        waits.push_back(static_cast<double>(rank.waitNs));
     m_cache.medianWaitNs = MedianAndMad(waits).median;
     return m_cache;
 }
@@ -157,7 +160,8 @@ void CollectivesView::DrawPicker() {
     const std::vector<CollectiveKey>& all = document.report.collectives;
     if (document.selection.step) {
         // Keep the chosen collective in the chosen step.
-        const std::string& step = document.cluster.steps[static_cast<size_t>(document.selection.step->value())];
+        const std::string& step =
+            document.cluster.steps[static_cast<size_t>(document.selection.step->value())];
         if (all[m_collective].step != step)
             for (size_t i = 0; i < all.size(); ++i)
                 if (all[i].step == step) {
@@ -172,13 +176,15 @@ void CollectivesView::DrawPicker() {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(420);
     auto label = [](const CollectiveKey& key) {
-        return key.name + "   step " + key.step + " · " + std::to_string(key.ranks) + " ranks · longest " + Ms(key.maxElapseNs);
+        return key.name + "   step " + key.step + " · " + std::to_string(key.ranks) +
+               " ranks · longest " + Ms(key.maxElapseNs);
     };
     if (ImGui::BeginCombo("##collective", label(chosen).c_str())) {
         for (size_t i = 0; i < all.size(); ++i) {
             if (all[i].step != chosen.step) continue;
             ImGui::PushID(static_cast<int>(i));
-            if (ImGui::Selectable(label(all[i]).c_str(), m_collective == static_cast<int>(i))) m_collective = static_cast<int>(i);
+            if (ImGui::Selectable(label(all[i]).c_str(), m_collective == static_cast<int>(i)))
+                m_collective = static_cast<int>(i);
             ImGui::PopID();
         }
         ImGui::EndCombo();
@@ -201,8 +207,10 @@ void CollectivesView::Draw(ViewContext& context) {
     if (waitedFor >= 0) {
         const auto it = std::find_if(ranks.begin(), ranks.end(), [&](const CollectiveOnRank& r) { return r.rankId == waitedFor; });
         ImGui::TextColored(ImVec4(1, 0.5f, 0.45f, 1),
-                           "Rank %d waits %s against %s for the median rank: it arrives last and the others wait for it (framed red).",
-                           waitedFor, Ms(it->waitNs).c_str(), Ms(static_cast<TimeNs>(shown.medianWaitNs)).c_str());
+                           "Rank %d waits %s against %s for the median rank: it arrives last and "
+                           "the others wait for it (framed red).",
+                           waitedFor, Ms(it->waitNs).c_str(),
+                           Ms(static_cast<TimeNs>(shown.medianWaitNs)).c_str());
     } else {
         ImGui::TextDisabled("No rank stands out: every rank waits about as long as the others.");
     }

@@ -27,7 +27,8 @@ public:
 
     void Draw(ViewContext& context) override;
 
-    // The chosen collective on every rank. O(ranks × collectives) when the choice changed, else O(1).
+    // The chosen collective on every rank. O(ranks × collectives) when the choice changed, else
+    // O(1).
     const CollectiveCache& Shown();
 
 private:

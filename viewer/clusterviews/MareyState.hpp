@@ -51,6 +51,7 @@ struct MareyState {
 std::vector<MareyInstance> MareyInstances(const MareyStep& step, const std::vector<MareyRow>& rows);
 
 // Shows a finished load: the whole span, the stages of 'document', every device its own row.
-void TakeLoad(const ClusterDocument& document, MareyState& state, std::shared_ptr<MareyLoad> loaded);
+void TakeLoad(const ClusterDocument& document, MareyState& state,
+              std::shared_ptr<MareyLoad> loaded);
 
 }  // namespace marey

@@ -49,7 +49,9 @@ std::shared_ptr<MareyLoad> Load(const Cluster* cluster, const std::vector<int>& 
     if (cached->rows <= kMostCachedRows) load->tables = cached;
     for (const MareyDevice& device : load->marey.devices) {
         const int index = cluster->IndexOfRank(device.rankId);
-        load->memory.push_back(index < 0 ? MareyMemory() : LoadMareyMemory(cluster->ranks[index].path, device.stepStartNs, load->marey.spanNs));
+        load->memory.push_back(index < 0 ? MareyMemory()
+                                         : LoadMareyMemory(cluster->ranks[index].path,
+                                                           device.stepStartNs, load->marey.spanNs));
     }
     load->slants = DeviceSlants(load->marey);
     load->matches = CountMatches(load->marey);
@@ -98,9 +100,11 @@ void Relayout(MareyState& state) {
 }  // namespace
 
 // Shows a finished load: the whole span, every device its own row.
-void TakeLoad(const ClusterDocument& document, MareyState& state, std::shared_ptr<MareyLoad> loaded) {
+void TakeLoad(const ClusterDocument& document, MareyState& state,
+              std::shared_ptr<MareyLoad> loaded) {
     state.load = std::move(loaded);
-    state.viewStartNs = 0, state.viewEndNs = static_cast<double>(std::max<TimeNs>(state.load->marey.spanNs, 1000));
+    state.viewStartNs = 0,
+    state.viewEndNs = static_cast<double>(std::max<TimeNs>(state.load->marey.spanNs, 1000));
     state.stages = Stages(document, state.load->marey, state.devicesPerStage);
     state.collapsed.assign(state.stages.size(), false);
     state.rows = MareyRows(state.load->marey, {});
@@ -234,7 +238,8 @@ void DrawRuler(ImDrawList* draw, const Plot& plot, float top) {
 }
 
 // Blocks left of each row: peak memory when recorded; FLOPs need files this profile lacks.
-void DrawGutter(ClusterDocument& document, MareyState& state, ImDrawList* draw, const Plot& plot, float gutterX) {
+void DrawGutter(ClusterDocument& document, MareyState& state, ImDrawList* draw, const Plot& plot,
+                float gutterX) {
     const MareyStep& step = state.load->marey;
     double peak = 1;
     bool anyMemory = false;
@@ -249,7 +254,8 @@ void DrawGutter(ClusterDocument& document, MareyState& state, ImDrawList* draw, 
     for (size_t r = 0; r < state.rows.size(); ++r) {
         const float y = plot.origin.y + static_cast<float>(r) * plot.rowPx;
         const MareyRow& row = state.rows[r];
-        const bool slow = row.devices.size() == 1 && Holds(document.selection.rank, step.devices[row.devices[0]].rankId);
+        const bool slow = row.devices.size() == 1 &&
+                          Holds(document.selection.rank, step.devices[row.devices[0]].rankId);
         draw->AddText(ImVec2(gutterX + 4, y + plot.barPx / 2 - 7), slow ? IM_COL32(255, 255, 255, 255) : IM_COL32(185, 190, 200, 255),
                       row.label.c_str());
         // PeakMem: a block whose width is the device's peak against the largest.
@@ -376,7 +382,8 @@ void DrawSummary(const MareyState& state) {
 
 // Stages: the cluster's stage groups, or runs of N devices, collapsed or not; opening the devices
 // in one timeline; notes on what is shown.
-void DrawStageControls(ClusterDocument& document, MareyState& state, ClusterRequest& clusterRequest) {
+void DrawStageControls(ClusterDocument& document, MareyState& state,
+                       ClusterRequest& clusterRequest) {
     const MareyStep& step = state.load->marey;
     // Stages: the cluster's stage groups, or runs of N devices; a collapsed stage is one row.
     ImGui::AlignTextToFramePadding();
@@ -391,9 +398,11 @@ void DrawStageControls(ClusterDocument& document, MareyState& state, ClusterRequ
     }
     ImGui::SameLine();
     ImGui::BeginDisabled(state.stages.empty());
-    if (ImGui::SmallButton("Collapse all")) state.collapsed.assign(state.stages.size(), true), Relayout(state);
+    if (ImGui::SmallButton("Collapse all"))
+        state.collapsed.assign(state.stages.size(), true), Relayout(state);
     ImGui::SameLine();
-    if (ImGui::SmallButton("Expand all")) state.collapsed.assign(state.stages.size(), false), Relayout(state);
+    if (ImGui::SmallButton("Expand all"))
+        state.collapsed.assign(state.stages.size(), false), Relayout(state);
     ImGui::EndDisabled();
     // The same devices, in the same order, as one timeline of their every event.
     ImGui::SameLine(0, 20);
@@ -423,7 +432,6 @@ void DrawStageControls(ClusterDocument& document, MareyState& state, ClusterRequ
     ImGui::TextDisabled(step.sharedClock ? "one clock for all devices" : "each device from its own first operator (their clocks disagree)");
     ImGui::SameLine(0, 20);
     ImGui::TextDisabled("FLOPs, FLOPS: no flops_summary file (MindSpore's FLOPs analysis; torch_npu: with_flops=True)");
-
 }
 
 // Stage brackets in the gutter: click to collapse or expand.
@@ -432,9 +440,12 @@ void DrawStageBrackets(MareyState& state, ImDrawList* draw, const Plot& plot, fl
         size_t first = state.rows.size(), last = 0;
         for (size_t r = 0; r < state.rows.size(); ++r)
             for (const size_t d : state.rows[r].devices)
-                if (std::find(state.stages[s].begin(), state.stages[s].end(), d) != state.stages[s].end()) first = std::min(first, r), last = std::max(last, r);
+                if (std::find(state.stages[s].begin(), state.stages[s].end(), d) !=
+                    state.stages[s].end())
+                    first = std::min(first, r), last = std::max(last, r);
         if (first > last) continue;
-        const float y0 = plot.origin.y + static_cast<float>(first) * plot.rowPx, y1 = plot.origin.y + static_cast<float>(last) * plot.rowPx + plot.barPx;
+        const float y0 = plot.origin.y + static_cast<float>(first) * plot.rowPx,
+                    y1 = plot.origin.y + static_cast<float>(last) * plot.rowPx + plot.barPx;
         const float x = gutterX + 2;
         draw->AddLine(ImVec2(x, y0), ImVec2(x, y1), IM_COL32(150, 170, 210, 255), 2);
         ImGui::SetCursorScreenPos(ImVec2(x - 2, y0));
@@ -443,7 +454,9 @@ void DrawStageBrackets(MareyState& state, ImDrawList* draw, const Plot& plot, fl
             state.collapsed[s] = !state.collapsed[s];
             Relayout(state);
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip(state.collapsed[s] ? "expand this stage" : "collapse this stage into one row");
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(state.collapsed[s] ? "expand this stage"
+                                                 : "collapse this stage into one row");
         ImGui::PopID();
     }
 }
@@ -452,7 +465,8 @@ void DrawStageBrackets(MareyState& state, ImDrawList* draw, const Plot& plot, fl
 void DrawRowLabels(ClusterDocument& document, MareyState& state, const Plot& plot, float gutterX) {
     const MareyStep& step = state.load->marey;
     for (size_t r = 0; r < state.rows.size(); ++r) {
-        ImGui::SetCursorScreenPos(ImVec2(gutterX + 10, plot.origin.y + static_cast<float>(r) * plot.rowPx));
+        ImGui::SetCursorScreenPos(
+            ImVec2(gutterX + 10, plot.origin.y + static_cast<float>(r) * plot.rowPx));
         ImGui::PushID(static_cast<int>(r) + 100000);
         if (ImGui::InvisibleButton("row", ImVec2(kGutter - 70, std::max(3.0f, plot.barPx)))) {
             state.selectedDevice = static_cast<int>(state.rows[r].devices.front());
@@ -463,20 +477,23 @@ void DrawRowLabels(ClusterDocument& document, MareyState& state, const Plot& plo
 }
 
 // The tooltip of the operator under the mouse; a click opens its rank's timeline on it.
-void DrawHoverAndClick(ClusterDocument& document, const MareyState& state, const Plot& plot, bool hovered,
-                       ClusterRequest& clusterRequest) {
+void DrawHoverAndClick(ClusterDocument& document, const MareyState& state, const Plot& plot,
+                       bool hovered, ClusterRequest& clusterRequest) {
     const MareyStep& step = state.load->marey;
     const ImGuiIO& io = ImGui::GetIO();
     if (hovered && !state.brushing) {
         const int row = static_cast<int>((io.MousePos.y - plot.origin.y) / plot.rowPx);
         size_t device = 0, op = 0;
         if (row >= 0 && row < static_cast<int>(state.rows.size()) &&
-            HitTest(state, static_cast<size_t>(row), plot.Ns(io.MousePos.x), plot.nsPerPx * 2, &device, &op)) {
+            HitTest(state, static_cast<size_t>(row), plot.Ns(io.MousePos.x), plot.nsPerPx * 2,
+                    &device, &op)) {
             DrawTooltip(state, device, op);
-            if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 16 && document.CanOpenRanks()) {
+            if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
+                io.MouseDragMaxDistanceSqr[0] < 16 && document.CanOpenRanks()) {
                 const MareyDevice& chosen = step.devices[device];
                 ClusterRequest& request = clusterRequest;
-                request.kind = ClusterRequest::kOpenRank, request.cluster = document.id, request.rankA = RankId(chosen.rankId);
+                request.kind = ClusterRequest::kOpenRank, request.cluster = document.id,
+                request.rankA = RankId(chosen.rankId);
                 request.view = "timeline";
                 request.startNs = chosen.stepStartNs + chosen.ops[op].startNs;
                 request.endNs = chosen.stepStartNs + chosen.ops[op].endNs;
@@ -503,7 +520,8 @@ void MareyView::BenchmarkFrame(int frame, int frameCount) {
     // From the whole step into a hundredth of it, drifting right.
     const double span = static_cast<double>(m_state.load->marey.spanNs);
     const double width = span * std::pow(0.925, frame);
-    m_state.viewStartNs = (span - width) * frame / frameCount, m_state.viewEndNs = m_state.viewStartNs + width;
+    m_state.viewStartNs = (span - width) * frame / frameCount,
+    m_state.viewEndNs = m_state.viewStartNs + width;
 }
 
 void MareyView::Draw(ViewContext& context) {

@@ -117,8 +117,10 @@ void Navigate(MatrixSettings& views, const MatrixLayout& layout, int dim, bool h
         views.zoom *= std::pow(1.25, io.MouseWheel);
         clampCenter();
         const double cellPx = static_cast<double>(layout.size) / dim * views.zoom;
-        views.centerX = (underX - (io.MousePos.x - layout.origin.x) / cellPx + layout.size / 2 / cellPx) / dim;
-        views.centerY = (underY - (io.MousePos.y - layout.origin.y) / cellPx + layout.size / 2 / cellPx) / dim;
+        views.centerX =
+            (underX - (io.MousePos.x - layout.origin.x) / cellPx + layout.size / 2 / cellPx) / dim;
+        views.centerY =
+            (underY - (io.MousePos.y - layout.origin.y) / cellPx + layout.size / 2 / cellPx) / dim;
         clampCenter();
     }
     if (ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2)) {
@@ -127,7 +129,8 @@ void Navigate(MatrixSettings& views, const MatrixLayout& layout, int dim, bool h
         views.centerY -= delta.y / layout.cellPx / dim;
         clampCenter();
     }
-    if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) views.zoom = 1, views.centerX = views.centerY = 0.5, clampCenter();
+    if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left))
+        views.zoom = 1, views.centerX = views.centerY = 0.5, clampCenter();
     if (!io.WantTextInput) {
         if (ImGui::IsKeyDown(GLFW_KEY_W)) views.zoom *= 1.04, clampCenter();
         if (ImGui::IsKeyDown(GLFW_KEY_S)) views.zoom /= 1.04, clampCenter();
@@ -201,7 +204,8 @@ void DrawCells(ViewContext& context, ClusterDocument& document, const MatrixCach
         const float half = std::max(6.0f, static_cast<float>(layout.cellPx / 2) + 2);
         draw->AddRect(ImVec2(cx - half, cy - half), ImVec2(cx + half, cy + half), IM_COL32(255, 70, 60, 255), 0, 0, 2.5f);
     }
-    const int selected = document.selection.rank ? grid.IndexOf(document.selection.rank->value()) : -1;
+    const int selected =
+        document.selection.rank ? grid.IndexOf(document.selection.rank->value()) : -1;
     if (selected >= 0) {
         const ImU32 line = IM_COL32(255, 255, 255, 90);
         draw->AddRect(ImVec2(layout.origin.x, layout.Y(selected)), ImVec2(layout.origin.x + layout.size, layout.Y(selected + 1)), line);
@@ -234,24 +238,32 @@ void DrawHover(ClusterDocument& document, const MatrixCache& cache, const Matrix
     }
     ImGui::TextDisabled("click: select rank %d · right-click: open or compare · wheel: zoom · drag: pan", src);
     ImGui::EndTooltip();
-    if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && ImGui::GetIO().MouseDragMaxDistanceSqr[0] < 16) SelectRank(document, RankId(src));
+    if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
+        ImGui::GetIO().MouseDragMaxDistanceSqr[0] < 16)
+        SelectRank(document, RankId(src));
     RankRightClick(document, RankId(src));
 }
 
-void DrawSidePanel(ClusterDocument& document, MatrixSettings& views, const MatrixCache& cache, double cellPx) {
+void DrawSidePanel(ClusterDocument& document, MatrixSettings& views, const MatrixCache& cache,
+                   double cellPx) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("Rows: source rank; columns: destination rank; summed over every step.");
     ImGui::PopTextWrapPos();
     SectionTitle("Colour");
-    for (int metric = 0; metric < 4; ++metric) ImGui::RadioButton(kMetricNames[metric], &views.metric, metric);
+    for (int metric = 0; metric < 4; ++metric)
+        ImGui::RadioButton(kMetricNames[metric], &views.metric, metric);
     ImGui::Spacing();
     ImGui::TextUnformatted("Operator");
     ImGui::SetNextItemWidth(-1);
-    const std::string current = !views.op ? "all operators, summed" : document.report.matrixOperators[static_cast<size_t>(*views.op)];
+    const std::string current =
+        !views.op ? "all operators, summed"
+                  : document.report.matrixOperators[static_cast<size_t>(*views.op)];
     if (ImGui::BeginCombo("##operator", current.c_str())) {
         if (ImGui::Selectable("all operators, summed", !views.op)) views.op.reset();
         for (size_t i = 0; i < document.report.matrixOperators.size(); ++i)
-            if (ImGui::Selectable(document.report.matrixOperators[i].c_str(), views.op == static_cast<int>(i))) views.op = static_cast<int>(i);
+            if (ImGui::Selectable(document.report.matrixOperators[i].c_str(),
+                                  views.op == static_cast<int>(i)))
+                views.op = static_cast<int>(i);
         ImGui::EndCombo();
     }
     ImGui::Spacing();
@@ -338,17 +350,22 @@ const MatrixCache* MatrixView::Shown() {
     // The links of all operators are the report's own; another operator's are built once and
     // kept while only the metric changes.
     std::shared_ptr<const std::vector<MatrixCell>> cells;
-    if (!op) cells = std::shared_ptr<const std::vector<MatrixCell>>(&report.matrix, [](const std::vector<MatrixCell>*) {});
+    if (!op)
+        cells = std::shared_ptr<const std::vector<MatrixCell>>(
+            &report.matrix, [](const std::vector<MatrixCell>*) {});
     else if (m_cache && m_cache->key.op == op) cells = m_cache->cells;
     std::vector<int> rankIds;
     for (const ClusterRank& rank : m_document.cluster.ranks) rankIds.push_back(rank.rankId);
-    const std::string opName = !op ? std::string() : report.matrixOperators[static_cast<size_t>(*op)];
+    const std::string opName =
+        !op ? std::string() : report.matrixOperators[static_cast<size_t>(*op)];
     const Cluster* source = &m_document.cluster;
     const std::vector<SlowLink>* allSlow = &report.slowLinks;
     m_job.Request([=]() {
         auto cache = std::make_unique<MatrixCache>();
         cache->key = key;
-        cache->cells = cells ? cells : std::make_shared<const std::vector<MatrixCell>>(BuildMatrix(*source, opName));
+        cache->cells =
+            cells ? cells
+                  : std::make_shared<const std::vector<MatrixCell>>(BuildMatrix(*source, opName));
         cache->slow = !op ? *allSlow : FindSlowLinks(*cache->cells);
         cache->grid.Build(*cache->cells, rankIds, static_cast<MatrixMetric>(metric));
         return cache;
@@ -392,7 +409,8 @@ void MatrixView::Draw(ViewContext& context) {
     ImGui::InvisibleButton("matrix", ImVec2(size, size));
     const bool hovered = ImGui::IsItemHovered();
     const int dim = cache.grid.Dim();
-    Navigate(m_settings, Layout(m_settings, dim, origin, size), dim, hovered || ImGui::IsItemActive());
+    Navigate(m_settings, Layout(m_settings, dim, origin, size), dim,
+             hovered || ImGui::IsItemActive());
     const MatrixLayout layout = Layout(m_settings, dim, origin, size);
     DrawCells(context, document, cache, layout);
     ImDrawList* draw = ImGui::GetWindowDrawList();

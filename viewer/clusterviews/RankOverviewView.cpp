@@ -38,7 +38,8 @@ void DrawFindings(ClusterDocument& document, const std::vector<ClusterFinding>& 
         ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - 10);
         ImGui::TextColored(color, "%s", finding.text.c_str());
         ImGui::PopTextWrapPos();
-        if (!finding.ranks.empty() && ImGui::IsItemClicked()) SelectRank(document, RankId(finding.ranks.front()));
+        if (!finding.ranks.empty() && ImGui::IsItemClicked())
+            SelectRank(document, RankId(finding.ranks.front()));
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("click: select rank %d", finding.ranks.front());
         ImGui::PopID();
     }
@@ -108,7 +109,9 @@ void RankOverviewView::Draw(ViewContext& context) {
     DrawStepAndGroupPickers(document, false);
     const ClusterGroup* group = document.ChosenGroup();
     const std::string groupName = !group ? "all ranks" : "group " + group->name;
-    DrawFindings(document, !group ? document.report.findings : FindGroupProblems(document.cluster, document.GroupRanks(), groupName));
+    DrawFindings(document,
+                 !group ? document.report.findings
+                        : FindGroupProblems(document.cluster, document.GroupRanks(), groupName));
     ImGui::Spacing();
     SectionTitle("Time of each rank, as shares (over every step the rank has)");
     DrawSelectedRankActions(document, context.clusterRequest);

@@ -45,7 +45,8 @@ StepBox BoxOf(std::vector<double> values) {
     StepBox box;
     box.count = values.size();
     if (values.empty()) return box;
-    box.min = Quantile(values, 0), box.q1 = Quantile(values, 0.25), box.median = Quantile(values, 0.5);
+    box.min = Quantile(values, 0), box.q1 = Quantile(values, 0.25),
+    box.median = Quantile(values, 0.5);
     box.q3 = Quantile(values, 0.75), box.max = Quantile(values, 1);
     return box;
 }
@@ -78,7 +79,9 @@ void DrawDistributions(ClusterDocument& document, const StepTableCache& cache, c
             if (slow.column == column)
                 draw->AddTriangleFilled(ImVec2(xOf(static_cast<double>(slow.valueNs)), mid + 12), ImVec2(xOf(static_cast<double>(slow.valueNs)) - 5, mid + 20),
                                         ImVec2(xOf(static_cast<double>(slow.valueNs)) + 5, mid + 20), IM_COL32(255, 90, 80, 255));
-        const int selected = document.selection.rank ? document.cluster.IndexOfRank(document.selection.rank->value()) : -1;
+        const int selected = document.selection.rank
+                                 ? document.cluster.IndexOfRank(document.selection.rank->value())
+                                 : -1;
         if (selected >= 0 && rows[selected].present) {
             const float x = xOf(static_cast<double>(rows[selected].ns[column]));
             draw->AddLine(ImVec2(x, mid - 14), ImVec2(x, mid + 14), IM_COL32(255, 255, 255, 255), 2);
@@ -115,7 +118,8 @@ void DrawFlags(ClusterDocument& document, const StepTableCache& cache) {
     ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%zu slow rank%s:", cache.slow.size(), cache.slow.size() == 1 ? "" : "s");
     for (size_t i = 0; i < cache.slow.size() && i < 4; ++i) {
         ImGui::PushID(static_cast<int>(i));
-        if (ImGui::SmallButton(DescribeSlowRank(cache.slow[i]).c_str())) SelectRank(document, RankId(cache.slow[i].rankId));
+        if (ImGui::SmallButton(DescribeSlowRank(cache.slow[i]).c_str()))
+            SelectRank(document, RankId(cache.slow[i].rankId));
         ImGui::PopID();
     }
     if (cache.slow.size() > 4) ImGui::TextDisabled("and %zu more: sort by the Flag column", cache.slow.size() - 4);
@@ -137,14 +141,17 @@ const StepTableCache& StepTraceView::TableShown() {
     if (cache.rows == rowsKey && cache.sort == sort) return cache;
     const bool newRows = cache.rows != rowsKey;
     if (newRows) {
-        cache.table = !selection.step ? m_document.report.averagedSteps : BuildStepTable(m_document.cluster, selection.step->value());
-        cache.slow = FindSlowRanks(cache.table, !selection.group ? std::vector<int>() : m_document.GroupRanks());
+        cache.table = !selection.step ? m_document.report.averagedSteps
+                                      : BuildStepTable(m_document.cluster, selection.step->value());
+        cache.slow = FindSlowRanks(cache.table,
+                                   !selection.group ? std::vector<int>() : m_document.GroupRanks());
     }
     cache.rows = rowsKey;
     cache.sort = sort;
     cache.order.clear();
     for (size_t i = 0; i < cache.table.rows.size(); ++i)
-        if (m_document.InGroup(cache.table.rows[i].rankId)) cache.order.push_back(static_cast<int>(i));
+        if (m_document.InGroup(cache.table.rows[i].rankId))
+            cache.order.push_back(static_cast<int>(i));
     const std::vector<StepTableRow>& rows = cache.table.rows;
     if (newRows) {  // the box plots depend on which ranks are shown, not on their order
         cache.boxes.assign(kStepColumnCount, StepBox());
@@ -158,7 +165,8 @@ const StepTableCache& StepTraceView::TableShown() {
     const int column = cache.sort->column;
     if (column >= 0 && column < kStepColumnCount) {
         std::stable_sort(cache.order.begin(), cache.order.end(), [&](int a, int b) {
-            return cache.sort->ascending ? rows[a].ns[column] < rows[b].ns[column] : rows[a].ns[column] > rows[b].ns[column];
+            return cache.sort->ascending ? rows[a].ns[column] < rows[b].ns[column]
+                                         : rows[a].ns[column] > rows[b].ns[column];
         });
     } else if (column == kStepColumnCount) {  // the flag column: flagged first, most excess first
         auto excess = [&](int i) {
@@ -166,7 +174,8 @@ const StepTableCache& StepTraceView::TableShown() {
                 if (slow.rankId == rows[i].rankId) return slow.valueNs - slow.medianNs;
             return TimeNs{-1};
         };
-        std::stable_sort(cache.order.begin(), cache.order.end(), [&](int a, int b) { return excess(a) > excess(b); });
+        std::stable_sort(cache.order.begin(), cache.order.end(),
+                         [&](int a, int b) { return excess(a) > excess(b); });
     } else if (column < 0 && !cache.sort->ascending) {  // rank order, descending
         std::reverse(cache.order.begin(), cache.order.end());
     }
@@ -203,8 +212,9 @@ void StepTraceView::Draw(ViewContext& context) {
     // A rank selected elsewhere (a flag, another view, --rank) is scrolled into view once.
     if (document.selection.rank != m_scrolledRank) {
         m_scrolledRank = document.selection.rank;
-        const auto at = std::find_if(shown.order.begin(), shown.order.end(),
-                                     [&](int i) { return Holds(document.selection.rank, shown.table.rows[i].rankId); });
+        const auto at = std::find_if(shown.order.begin(), shown.order.end(), [&](int i) {
+            return Holds(document.selection.rank, shown.table.rows[i].rankId);
+        });
         if (at != shown.order.end()) {
             const float rowHeight = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2;
             const float visible = ImGui::GetWindowHeight();
@@ -223,7 +233,8 @@ void StepTraceView::Draw(ViewContext& context) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             const std::string label = std::to_string(row.rankId);
-            if (ImGui::Selectable(label.c_str(), Holds(document.selection.rank, row.rankId), ImGuiSelectableFlags_SpanAllColumns))
+            if (ImGui::Selectable(label.c_str(), Holds(document.selection.rank, row.rankId),
+                                  ImGuiSelectableFlags_SpanAllColumns))
                 SelectRank(document, RankId(row.rankId));
             RankRightClick(document, RankId(row.rankId));
             for (const int column : columns) {

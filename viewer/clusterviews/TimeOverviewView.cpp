@@ -34,13 +34,20 @@ Axis AxisFor(double largest) {
 void DrawStepTooltip(const ClusterDocument& document, const StepOverview& step) {
     ImGui::BeginTooltip();
     ImGui::Text("step %s", step.step.c_str());
-    ImGui::TextColored(ImVec4(0.55f, 0.75f, 1, 1), "step time   fastest %s   median %s   slowest %s (rank %d)", Ms(step.minNs).c_str(),
-                       Ms(step.medianNs).c_str(), Ms(step.maxNs).c_str(), step.slowestRank);
-    ImGui::TextColored(ImVec4(0.96f, 0.6f, 0.22f, 1), "communication, average over ranks   %s", Ms(step.meanCommunicationNs).c_str());
-    ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.35f, 1), "of which waiting                       %s", Ms(step.meanWaitNs).c_str());
-    const int rank = document.selection.rank ? document.cluster.IndexOfRank(document.selection.rank->value()) : -1;
+    ImGui::TextColored(ImVec4(0.55f, 0.75f, 1, 1),
+                       "step time   fastest %s   median %s   slowest %s (rank %d)",
+                       Ms(step.minNs).c_str(), Ms(step.medianNs).c_str(), Ms(step.maxNs).c_str(),
+                       step.slowestRank);
+    ImGui::TextColored(ImVec4(0.96f, 0.6f, 0.22f, 1), "communication, average over ranks   %s",
+                       Ms(step.meanCommunicationNs).c_str());
+    ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.35f, 1), "of which waiting                       %s",
+                       Ms(step.meanWaitNs).c_str());
+    const int rank = document.selection.rank
+                         ? document.cluster.IndexOfRank(document.selection.rank->value())
+                         : -1;
     if (rank >= 0 && step.rankStepNs[rank] >= 0)
-        ImGui::Text("selected rank %d: %s", document.selection.rank->value(), Ms(step.rankStepNs[rank]).c_str());
+        ImGui::Text("selected rank %d: %s", document.selection.rank->value(),
+                    Ms(step.rankStepNs[rank]).c_str());
     ImGui::TextDisabled("click: show step %s in every cluster view", step.step.c_str());
     ImGui::EndTooltip();
 }
@@ -139,7 +146,8 @@ void TimeOverviewView::Draw(ViewContext& context) {
             if (std::fabs(xOf(s) - mouse) < std::fabs(xOf(nearest) - mouse)) nearest = s;
         draw->AddLine(ImVec2(xOf(nearest), top), ImVec2(xOf(nearest), bottom), IM_COL32(255, 255, 255, 60));
         DrawStepTooltip(document, steps[nearest]);
-        if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) document.selection.step = StepIndex(static_cast<int>(nearest));
+        if (ImGui::IsItemClicked(ImGuiMouseButton_Left))
+            document.selection.step = StepIndex(static_cast<int>(nearest));
     }
     ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height));
     DrawLegend({{"Step time: fastest to slowest rank", 0, Rgba{0.40f, 0.55f, 0.80f, 0.6f}}, {"Median step time", 0, kMedianColor},

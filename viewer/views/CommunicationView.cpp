@@ -276,6 +276,8 @@ void CommunicationView::Draw(const RankAnalysis& analysis, TimelineRequest& requ
     DrawTransports(analysis);
 }
 
-void CommunicationView::Draw(ViewContext& context) { Draw(context.document->analysis(), context.request); }
+void CommunicationView::Draw(ViewContext& context) {
+    Draw(context.document->analysis(), context.request);
+}
 
 }  // namespace marey

@@ -255,6 +255,8 @@ void OperatorsView::Draw(const RankAnalysis& analysis, TimelineRequest& request)
     ImGui::EndChild();
 }
 
-void OperatorsView::Draw(ViewContext& context) { Draw(context.document->analysis(), context.request); }
+void OperatorsView::Draw(ViewContext& context) {
+    Draw(context.document->analysis(), context.request);
+}
 
 }  // namespace marey

@@ -141,6 +141,8 @@ void OverviewView::Draw(const RankAnalysis& analysis, TimelineRequest&) {
     }
 }
 
-void OverviewView::Draw(ViewContext& context) { Draw(context.document->analysis(), context.request); }
+void OverviewView::Draw(ViewContext& context) {
+    Draw(context.document->analysis(), context.request);
+}
 
 }  // namespace marey

@@ -130,7 +130,9 @@ void TimelineTab::DrawSidePanel() {
             std::string label = tabs[i];
             if (i == 3 && problems) label += " (" + std::to_string(problems) + ")";
             label += "###tab" + std::to_string(i);
-            if (!ImGui::BeginTabItem(label.c_str(), nullptr, m_sideTab == i ? ImGuiTabItemFlags_SetSelected : 0)) continue;
+            if (!ImGui::BeginTabItem(label.c_str(), nullptr,
+                                     m_sideTab == i ? ImGuiTabItemFlags_SetSelected : 0))
+                continue;
             switch (i) {
                 case 0: m_details.DrawContents(timeline); break;
                 case 1: m_range.DrawContents(timeline); break;

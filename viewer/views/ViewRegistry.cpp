@@ -25,9 +25,12 @@ namespace {
 // one, else from nothing (its state is the comparison's, or it has none).
 template <class T>
 std::unique_ptr<View> Make(const ViewTarget& target) {
-    if constexpr (std::is_constructible_v<T, Document&>) return std::make_unique<T>(*target.document);
-    else if constexpr (std::is_constructible_v<T, ClusterDocument&>) return std::make_unique<T>(*target.cluster);
-    else return std::make_unique<T>();
+    if constexpr (std::is_constructible_v<T, Document&>)
+        return std::make_unique<T>(*target.document);
+    else if constexpr (std::is_constructible_v<T, ClusterDocument&>)
+        return std::make_unique<T>(*target.cluster);
+    else
+        return std::make_unique<T>();
 }
 
 void Attach(const ViewTarget& target, ViewScope scope) {

@@ -20,7 +20,8 @@ void ClusterDocument::Derive() {
 }
 
 const ClusterGroup* ClusterDocument::ChosenGroup() const {
-    if (!selection.group || selection.group->value() < 0 || selection.group->value() >= static_cast<int>(cluster.groups.size()))
+    if (!selection.group || selection.group->value() < 0 ||
+        selection.group->value() >= static_cast<int>(cluster.groups.size()))
         return nullptr;
     return &cluster.groups[static_cast<size_t>(selection.group->value())];
 }
