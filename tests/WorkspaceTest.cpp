@@ -99,6 +99,23 @@ public:
         }
         return vertices;
     }
+    // Draws one view of 'document' in one frame (a timeline lays its tracks out when drawn).
+    void DrawView(Workspace& workspace, Document& document, View& view) {
+        ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+        ImGui::NewFrame();
+        TimelineRequest request;
+        BoxRenderer boxes, boxesB;  // only collected: no GL context here
+        LayoutSettings layout;
+        ClusterRequest clusterRequest;
+        MareyRenderer marey;
+        ViewContext context{workspace, &document, nullptr, nullptr, boxes, boxesB,
+                            1.0f / 60.0f, request, layout, clusterRequest, marey};
+        ImGui::SetNextWindowSize(ImVec2(1600, 900));
+        ImGui::Begin("view");
+        view.Draw(context);
+        ImGui::End();
+        ImGui::Render();
+    }
     // Draws every cluster view of 'cluster' in one frame; returns what the views asked for.
     ClusterRequest DrawClusterViews(Workspace& workspace, ClusterDocument& cluster) {
         AttachViews(workspace);
@@ -140,8 +157,14 @@ TEST_CASE("two documents load at once, each with its own id, model, summary and 
     CHECK(documentA->Title() == "rank 0 · a");
     CHECK(documentB->Title() == "rank 1 · b");
     CHECK(documentA->summary.operators.size() > 10);
-    CHECK(documentA->timeline != nullptr);
-    CHECK(&documentA->timeline->model() == &documentA->model());
+    // The timeline's derived data is built while loading; its view belongs to the Timeline tab.
+    REQUIRE(documentA->timelineData != nullptr);
+    CHECK(documentA->timelineData->minimap.size() == 1024);
+    CHECK(TimelineOf(*documentA) == nullptr);
+    AttachViews(workspace);
+    REQUIRE(TimelineOf(*documentA) != nullptr);
+    CHECK(&TimelineOf(*documentA)->model() == &documentA->model());
+    CHECK(TimelineOf(*documentA)->documentId() == a.value());
     workspace.Close(a);
     CHECK(workspace.Find(a) == nullptr);
     CHECK(workspace.Find(b) == documentB);
@@ -288,4 +311,34 @@ TEST_CASE("a cluster folder opens as one cluster document whose views draw for e
     workspace.Close(id);
     CHECK(workspace.FindCluster(id) == nullptr);
     fs::remove_all(dir);
+}
+
+TEST_CASE("ranks loaded again on another alignment keep the timeline a person set up") {
+    HeadlessImGui imgui;
+    Workspace workspace;
+    const std::vector<std::string> paths = {(GeneratedPair() / "a").string(),
+                                            (GeneratedPair() / "b").string()};
+    const DocumentId id = workspace.OpenRanks(paths, kAlignOnClock);
+    WaitForLoads(workspace);
+    AttachViews(workspace);
+    Document* before = workspace.Find(id);
+    REQUIRE(before != nullptr);
+    REQUIRE(before->ranks.has_value());
+    TimelineView* timeline = TimelineOf(*before);
+    REQUIRE(timeline != nullptr);
+    REQUIRE(before->views.size() == 1);
+    imgui.DrawView(workspace, *before, *before->views[0]);
+    timeline->SetViewRange(1000000, 2000000);
+    workspace.RealignRanks(id, kAlignOnClock);
+    WaitForLoads(workspace);
+    Document* after = workspace.Find(id);
+    REQUIRE(after != nullptr);
+    CHECK(after != before);
+    REQUIRE(after->replaced != nullptr);  // until its views have handed over
+    AttachViews(workspace);
+    CHECK(after->replaced == nullptr);
+    // On the ranks' own clocks the view stays where it was.
+    REQUIRE(TimelineOf(*after) != nullptr);
+    CHECK(TimelineOf(*after)->state().viewStartNs == 1000000);
+    CHECK(TimelineOf(*after)->state().viewEndNs == 2000000);
 }

@@ -328,7 +328,7 @@ void App::ApplyClusterRequest(const ClusterRequest& request) {
 }
 
 void App::ApplyCommandLineSelection(Document& document) {
-    TimelineView& timeline = *document.timeline;
+    TimelineView& timeline = *TimelineOf(document);
     auto send = [&](TimelineRequest::Kind kind, const std::string& label) {
         TimelineRequest request;
         request.kind = kind;
@@ -368,8 +368,8 @@ bool App::ReadyForScript() {
 }
 
 void App::PrintViews() {
-    auto print = [](const char* label, const Document& document) {
-        const ViewState& view = document.timeline->state();
+    auto print = [](const char* label, Document& document) {
+        const ViewState& view = TimelineOf(document)->state();
         std::printf("%s %lld %lld\n", label,
                     static_cast<long long>(document.model().firstNs + static_cast<TimeNs>(view.viewStartNs)),
                     static_cast<long long>(document.model().firstNs + static_cast<TimeNs>(view.viewEndNs)));
@@ -397,12 +397,13 @@ void App::PrintViews() {
         for (const ProcessGroup& group : document.model().groups) std::printf(" [%s %lld]", group.label.c_str(), static_cast<long long>(group.shiftNs));
         std::printf("\n");
     }
-    const FrameStats& stats = document.timeline->frameStats();
+    TimelineView& timeline = *TimelineOf(document);
+    const FrameStats& stats = timeline.frameStats();
     std::printf("boxes %zu labels %zu flows %zu cpu_ms %.3f\n", stats.boxes, stats.labels, stats.flows, stats.cpuMs);
-    const SearchIndex& search = document.timeline->search();
-    const SliceRef selected = document.timeline->state().selected;
+    const SearchIndex& search = timeline.search();
+    const SliceRef selected = timeline.state().selected;
     std::printf("search %llu selected %lld\n", static_cast<unsigned long long>(search.Active() ? search.Count() : 0),
-                static_cast<long long>(selected.valid() ? document.timeline->SliceStart(selected) : -1));
+                static_cast<long long>(selected.valid() ? timeline.SliceStart(selected) : -1));
 }
 
 int App::Run(const ViewerOptions& options) {
@@ -539,7 +540,9 @@ void App::Frame(float dt) {
     }
     DrawOpenDialog();
     if (m_showHelp) DrawHelp(&m_showHelp);
-    if (!ShowingComparison() && ActiveDocument() && ActiveDocument()->timeline->state().showFrameOverlay) DrawFrameOverlay();
+    if (!ShowingComparison() && ActiveDocument() && TimelineOf(*ActiveDocument()) &&
+        TimelineOf(*ActiveDocument())->state().showFrameOverlay)
+        DrawFrameOverlay();
 }
 
 // Every running load with its progress and a Cancel button; the errors of loads that failed.
@@ -682,19 +685,8 @@ void App::ApplyRequest(const TimelineRequest& request) {
     if (request.switchToTimeline) m_mainTab = 0;
     Document* document = request.document ? m_workspace.Find(*request.document) : nullptr;
     if (!document) return;
-    TimelineView& timeline = *document->timeline;
-    if (request.kind == TimelineRequest::kShowRange) {
-        const TimeNs firstNs = document->model().firstNs;
-        timeline.ShowRange(static_cast<double>(request.startNs - firstNs), static_cast<double>(request.endNs - firstNs), true);
-        // Marked, so that the person sees what the jump was to.
-        ViewState& state = timeline.state();
-        state.hasMark = true;
-        state.markStartNs = request.startNs - firstNs;
-        state.markEndNs = request.endNs - firstNs;
-        state.markLabel = request.label;
-    } else if (request.kind == TimelineRequest::kHighlightNames) {
-        SendToViews(*document, request);
-    }
+    // The document's Timeline tab shows the range or the names.
+    if (request.kind != TimelineRequest::kNone) SendToViews(*document, request);
 }
 
 void App::DrawMenuBar() {
@@ -730,7 +722,7 @@ void App::DrawMenuBar() {
         ImGui::EndMenu();
     }
     if (active && ImGui::BeginMenu("View")) {
-        TimelineView& timeline = *active->timeline;
+        TimelineView& timeline = *TimelineOf(*active);
         ViewState& state = timeline.state();
         if (ImGui::MenuItem("Show everything", "Home")) timeline.ShowAll();
         if (ImGui::MenuItem("Expand all processes")) timeline.SetAllCollapsed(false);
@@ -845,7 +837,7 @@ void App::DrawOpenDialog() {
 }
 
 void App::DrawFrameOverlay() {
-    const FrameStats& stats = ActiveDocument()->timeline->frameStats();
+    const FrameStats& stats = TimelineOf(*ActiveDocument())->frameStats();
     // Bottom right of the timeline, clear of the ruler and the side panel.
     const float right = ImGui::GetIO().DisplaySize.x - (m_layout.sidePanelShown ? m_layout.sidePanelWidth + 6 : 0) - 16;
     ImGui::SetNextWindowPos(ImVec2(right, ImGui::GetIO().DisplaySize.y - 16), ImGuiCond_Always, ImVec2(1, 1));

@@ -68,7 +68,7 @@ int App::RunFrameBenchmark() {
         return 1;
     }
     const TraceModel* model = &document->model();
-    TimelineView* timeline = document->timeline.get();
+    TimelineView* timeline = TimelineOf(*document);
     std::printf("frame benchmark: %s, %llu events, %d x %d px, GL renderer: %s\n",
                 document->ranks ? document->Title().c_str() : model->path.c_str(),
                 static_cast<unsigned long long>(model->report.eventCount), m_options.width, m_options.height,
@@ -168,7 +168,7 @@ int App::RunClusterFrameBenchmark() {
 // Frames while a person types a search and drags a range over the whole trace: both run off
 // the UI thread, so no frame may wait for a whole-trace scan.
 void App::BenchmarkInteractions(Document& document) {
-    TimelineView& timeline = *document.timeline;
+    TimelineView& timeline = *TimelineOf(document);
     TimelineTab* tab = nullptr;
     for (const auto& view : document.views)
         if (!tab) tab = dynamic_cast<TimelineTab*>(view.get());

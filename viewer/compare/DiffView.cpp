@@ -65,7 +65,8 @@ void SelectOperator(ViewContext& context, const Comparison& comparison, const Op
         SendToViews(*document, highlight);
         if (first < 0 || (pair.view.sync && id == pair.b && row.firstStartA >= 0)) continue;
         const double start = static_cast<double>(first - document->model().firstNs);
-        document->timeline->ShowRange(start - 20.0 * durationNs, start + 21.0 * durationNs, false);
+        TimelineOf(*document)->ShowRange(start - 20.0 * durationNs, start + 21.0 * durationNs,
+                                         false);
     }
     pair.view.placed = !(pair.view.sync && row.firstStartA >= 0);  // B follows A's new view
     context.request.switchToTimeline = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);

@@ -1,11 +1,13 @@
 #pragma once
 // The Timeline tab of one document (or of several ranks in one timeline): search box and legend,
-// the document's timeline, and its side panel (details, range statistics, search matches, import
-// issues), whose state it owns.
+// the timeline, and its side panel (details, range statistics, search matches, import issues).
+// It owns the timeline's view state (range, selection, folding, hover) and the panels'; the
+// comparison draws the same timeline (TimelineOf in the registry).
 #include "panels/DetailsPanel.hpp"
 #include "panels/ImportIssuesPanel.hpp"
 #include "panels/RangeStatsPanel.hpp"
 #include "panels/SearchPanel.hpp"
+#include "timeline/TimelineView.hpp"
 #include "views/View.hpp"
 
 namespace marey {
@@ -15,7 +17,8 @@ class Workspace;
 
 class TimelineTab : public View {
 public:
-    // Opens on the import issues when the document has any, else on the details.
+    // Opens on the import issues when the document has any, else on the details. Several ranks
+    // start folded, on the step chosen when one was. O(tracks).
     explicit TimelineTab(Document& document);
 
     void Draw(ViewContext& context) override;
@@ -25,6 +28,10 @@ public:
     // Takes a finished search into the timeline, whichever tab is shown.
     void Update() override;
     void Apply(const TimelineRequest& request) override;
+    // Keeps the folding (and, unless aligned on a step, the view) of the timeline replaced.
+    void TakeOver(View& previous) override;
+
+    TimelineView& timeline() { return m_timeline; }
 
     // For the frame benchmark: the search and the range statistics, and the side panel's tab.
     SearchPanel& search() { return m_search; }
@@ -36,6 +43,7 @@ private:
     void DrawSidePanel();
 
     Document& m_document;
+    TimelineView m_timeline;
     DetailsPanel m_details;
     RangeStatsPanel m_range;
     SearchPanel m_search;

@@ -28,6 +28,9 @@ public:
     // A request sent to every view of a document (highlight names, show a side panel, focus the
     // search box); views it does not concern ignore it.
     virtual void Apply(const TimelineRequest& request) { (void)request; }
+    // 'previous' is the same view of the document this one's replaces (loaded again, ranks
+    // aligned on another step): keeps what a person set up there.
+    virtual void TakeOver(View& previous) { (void)previous; }
     // The frame benchmark: moves the view as a person would, in frame 'frame' of 'frameCount'.
     virtual void BenchmarkFrame(int frame, int frameCount) { (void)frame, (void)frameCount; }
 };

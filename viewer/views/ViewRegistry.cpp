@@ -94,6 +94,11 @@ void AttachViews(Workspace& workspace) {
         ViewTarget target;
         target.document = document.get();
         Attach(target, ScopeOf(document.get()));
+        if (!document->replaced) continue;
+        const ViewList& before = document->replaced->views;
+        if (before.size() == document->views.size())
+            for (size_t i = 0; i < before.size(); ++i) document->views[i]->TakeOver(*before[i]);
+        document->replaced.reset();
     }
     for (const auto& cluster : workspace.clusters()) {
         ViewTarget target;
@@ -119,6 +124,12 @@ void UpdateViews(Workspace& workspace) {
     ForEachViewList(workspace, [](ViewList& views) {
         for (const auto& view : views) view->Update();
     });
+}
+
+TimelineView* TimelineOf(Document& document) {
+    for (const auto& view : document.views)
+        if (auto* tab = dynamic_cast<TimelineTab*>(view.get())) return &tab->timeline();
+    return nullptr;
 }
 
 void SendToViews(Document& document, const TimelineRequest& request) {

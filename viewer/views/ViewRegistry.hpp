@@ -11,6 +11,7 @@
 namespace marey {
 
 struct ClusterDocument;
+class TimelineView;
 struct ComparisonPair;
 struct Document;
 class Workspace;
@@ -42,7 +43,8 @@ std::vector<const ViewEntry*> ViewsOf(ViewScope scope);
 ViewScope ScopeOf(const Document* document);
 
 // Gives every document, cluster and comparison of 'workspace' that has none its view objects,
-// in the order of ViewsOf(its scope). O(documents) when nothing is new.
+// in the order of ViewsOf(its scope); a document that replaces another gets what its views held
+// (View::TakeOver). O(documents) when nothing is new.
 void AttachViews(Workspace& workspace);
 
 // The view objects of 'target' (attached or not: then empty).
@@ -53,6 +55,10 @@ bool AnyViewBusy(Workspace& workspace);
 
 // Once per frame: every view takes its finished background work in.
 void UpdateViews(Workspace& workspace);
+
+// The timeline of 'document' (its Timeline tab's, which the comparison draws too); null before
+// its views are attached.
+TimelineView* TimelineOf(Document& document);
 
 // Sends 'request' to every view of 'document'.
 void SendToViews(Document& document, const TimelineRequest& request);

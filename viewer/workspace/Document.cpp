@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "timeline/TimelineView.hpp"
+#include "timeline/TimelineData.hpp"
 
 namespace marey {
 

@@ -1,7 +1,7 @@
 #pragma once
 // One opened trace, rank folder or kernel_details.csv: its model and analysis (immutable once
-// loaded), its small summary, the timeline built from it on the loading thread, and the objects
-// of the views that show it (made by the view registry; their types are not known here).
+// loaded), its small summary, what the timeline derives from it on the loading thread, and the
+// objects of the views that show it (made by the view registry; their types are not known here).
 // Everything that points into the model lives here, so nothing outlives or confuses the
 // document it belongs to.
 #include <cstdint>
@@ -17,13 +17,15 @@
 
 namespace marey {
 
-class TimelineView;
+struct TimelineData;
 
 // Several ranks in one timeline: what they are and how their clocks are lined up.
 struct RanksInOneTimeline {
     std::vector<std::string> paths;  // of the ranks shown, in group order
     std::vector<std::string> steps;  // the steps every rank marks: what can be aligned
     std::string alignedStep;         // empty: each rank on its own clock
+    bool stepAsked = false;          // a step was chosen (not the first they share): shown first
+    TimeNs alignedStartNs = 0, alignedEndNs = 0;  // the aligned step, absolute
     std::vector<std::string> failures;  // ranks asked for that could not be read
 };
 
@@ -36,9 +38,8 @@ struct Document {
     DocumentId id;
     LoadedRank rank;      // model (never null in a document) and analysis
     RankSummary summary;  // built on the loading thread
-    // Built on the loading thread (minimap, counter scales, flows), and shared by the views that
-    // show the document's timeline: its own Timeline tab and the comparison's.
-    std::unique_ptr<TimelineView> timeline;
+    // Built on the loading thread: the timeline's counter scales, flow categories and minimap.
+    std::shared_ptr<const TimelineData> timelineData;
     bool hasOverlapAnalysis = false;  // an Ascend trace with the time classes the legend explains
     // Set when the document is several ranks in one timeline (its model has one group per rank);
     // rank.path is then empty and the analysis views do not apply.
@@ -50,6 +51,10 @@ struct Document {
     std::string Title() const;
     // What the document was read from: its path, or the paths of its ranks.
     std::string Source() const;
+
+    // The document this one was loaded again to replace (ranks aligned on another step), kept
+    // until the view registry has handed its views' state to this one's; then null.
+    std::unique_ptr<Document> replaced;
 
     // The objects of the views that show the document; declared last: they hold a reference to
     // it and go first.

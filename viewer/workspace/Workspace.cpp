@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "timeline/TimelineView.hpp"
 
 namespace marey {
 
@@ -119,9 +118,8 @@ std::vector<DocumentId> Workspace::Poll() {
                                  [&](const std::unique_ptr<Document>& d) { return d->id == finished.id; });
         if (same != m_documents.end()) {
             if (m_comparison && (m_comparison->a == finished.id || m_comparison->b == finished.id)) EndComparison();
-            // Aligned on a step, the new timeline shows that step; on the clocks, the view stays.
-            const bool onClock = finished.document->ranks && finished.document->ranks->alignedStep.empty();
-            finished.document->timeline->TakeLayoutFrom(*(*same)->timeline, onClock);
+            // The old one stays until its views have handed over what a person set up.
+            finished.document->replaced = std::move(*same);
             *same = std::move(finished.document);
         } else {
             m_documents.push_back(std::move(finished.document));
