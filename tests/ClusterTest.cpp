@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -20,6 +21,8 @@
 #include "cluster/ClusterFindings.hpp"
 #include "cluster/ClusterFolder.hpp"
 #include "cluster/ClusterLinks.hpp"
+#include "cluster/MatrixGrid.hpp"
+#include "core/RobustStats.hpp"
 #include "cluster/ClusterRankFile.hpp"
 #include "cluster/ClusterSteps.hpp"
 
@@ -533,4 +536,63 @@ TEST_CASE("MindInsight's older cluster layout opens: steps in 10 ns ticks, commu
     // The pipeline-parallel file gives stage and bubble (ms): rank 0, step 1: 121.8989 and 56.3973.
     CHECK(cluster.ranks[0].FindStep("1")->ns[kStepStage] == 121898900);
     CHECK(cluster.ranks[0].FindStep("1")->ns[kStepBubble] == 56397300);
+}
+
+TEST_CASE("the matrix grid puts every rank on its axis and keeps the slowest link of a block when zoomed out") {
+    // Ranks 0, 1, 2 and 5 (5 only through a link), links 0→1 (10 MB in 10 ms: 1 GB/s) and 2→5
+    // (40 MB in 10 ms: 4 GB/s), one copy 1→1 far faster than any link.
+    std::vector<MatrixCell> cells(3);
+    cells[0].srcRank = 0, cells[0].dstRank = 1, cells[0].transport = "HCCS",
+    cells[0].transitSizeMb = 10, cells[0].transitNs = 10000000;
+    cells[1].srcRank = 1, cells[1].dstRank = 1, cells[1].transport = "LOCAL",
+    cells[1].transitSizeMb = 500, cells[1].transitNs = 1000000;
+    cells[2].srcRank = 2, cells[2].dstRank = 5, cells[2].transport = "RDMA",
+    cells[2].transitSizeMb = 40, cells[2].transitNs = 10000000;
+    MatrixGrid grid;
+    grid.Build(cells, {0, 1, 2}, MatrixMetric::kBandwidth);
+    REQUIRE(grid.Dim() == 4);
+    CHECK(grid.RankIds() == std::vector<int>{0, 1, 2, 5});
+    CHECK(grid.IndexOf(5) == 3);
+    CHECK(grid.IndexOf(3) == -1);
+    // The scale spans the links between ranks: the copy to itself is left out.
+    CHECK(grid.MinValue() == doctest::Approx(1.0));
+    CHECK(grid.MaxValue() == doctest::Approx(4.0));
+    const MatrixGrid::Level& fine = grid.LevelFor(100, 3);
+    REQUIRE(fine.dim == 4);
+    CHECK(fine.value[0 * 4 + 1] == doctest::Approx(1.0));
+    CHECK(fine.value[2 * 4 + 3] == doctest::Approx(4.0));
+    CHECK(std::isnan(fine.value[1 * 4 + 0]));
+    CHECK(fine.transport[2 * 4 + 3] == TransportIndex("RDMA"));
+    // At one pixel per link a 2 × 2 block is still under 3 px: the 1 × 1 level of the whole matrix.
+    const MatrixGrid::Level& coarse = grid.LevelFor(1, 3);
+    REQUIRE(coarse.dim == 1);
+    CHECK(coarse.block == 4);
+    CHECK(coarse.value[0] == doctest::Approx(1.0));  // the slowest bandwidth of the block
+    MatrixGrid sizes;
+    sizes.Build(cells, {0, 1, 2}, MatrixMetric::kSize);
+    // The largest size of the block.
+    CHECK(sizes.LevelFor(1, 3).value[0] == doctest::Approx(500.0));
+    CHECK(TransportIndex("PCIE") == 1);
+    CHECK(TransportIndex("something new") == kTransportCount - 1);
+}
+
+TEST_CASE("the matrix grid of no links is empty") {
+    MatrixGrid grid;
+    grid.Build({}, {}, MatrixMetric::kTime);
+    CHECK(grid.Dim() == 0);
+    CHECK(grid.LevelFor(1, 3).dim == 0);
+    CHECK(grid.MinValue() == 0);
+    CHECK(grid.MaxValue() == 0);
+}
+
+TEST_CASE("a quantile is the value at its nearest rank") {
+    std::vector<double> values = {9, 1, 5, 3, 7};
+    CHECK(Quantile(values, 0) == 1);
+    CHECK(Quantile(values, 0.25) == 3);
+    CHECK(Quantile(values, 0.5) == 5);
+    CHECK(Quantile(values, 1) == 9);
+    std::vector<double> even = {4, 1, 3, 2};
+    CHECK(Quantile(even, 0.5) == 3);  // index round(1.5) = 2 of 1 2 3 4
+    std::vector<double> none;
+    CHECK(Quantile(none, 0.5) == 0);
 }

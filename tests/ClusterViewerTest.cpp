@@ -5,7 +5,9 @@
 #include <stb/stb_image.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -57,7 +59,90 @@ int CountColor(const std::string& png, int r, int g, int b) {
     return count;
 }
 
+struct Image {
+    int width = 0, height = 0;
+    std::unique_ptr<unsigned char, void (*)(void*)> pixels{nullptr, stbi_image_free};
+    bool Near(int x, int y, int r, int g, int b, int tolerance) const {
+        const unsigned char* p = pixels.get() + (static_cast<size_t>(y) * width + x) * 3;
+        return std::abs(p[0] - r) <= tolerance && std::abs(p[1] - g) <= tolerance &&
+               std::abs(p[2] - b) <= tolerance;
+    }
+    // The topmost row of column 'x' within 'tolerance' of (r, g, b) between rows 'top' and
+    // 'bottom', or -1.
+    int TopOf(int x, int top, int bottom, int r, int g, int b, int tolerance) const {
+        for (int y = top; y < bottom && y < height; ++y)
+            if (Near(x, y, r, g, b, tolerance)) return y;
+        return -1;
+    }
+};
+
+Image LoadImage(const std::string& png) {
+    Image image;
+    int channels = 0;
+    image.pixels.reset(stbi_load(png.c_str(), &image.width, &image.height, &channels, 3));
+    REQUIRE_MESSAGE(image.pixels != nullptr, "cannot read " << png);
+    return image;
+}
+
 }  // namespace
+
+TEST_CASE("the overview by rank draws one bar per rank, the planted slow rank's computing share the tallest") {
+    const Run run = Viewer("--view overview", "overview-bars");
+    REQUIRE(run.status == 0);
+    const Image image = LoadImage(run.png);
+    // Pure computing (the time classes' blue) per pixel column; the bars are the runs of columns
+    // holding more than a legend square's worth of it.
+    std::vector<int> blue(static_cast<size_t>(image.width), 0);
+    for (int x = 0; x < image.width; ++x)
+        for (int y = 0; y < image.height; ++y) blue[x] += image.Near(x, y, 51, 140, 217, 8);
+    std::vector<int> bars;  // the tallest column of each run
+    for (int x = 0; x < image.width; ++x) {
+        if (blue[x] <= 100) continue;
+        if (x == 0 || blue[x - 1] <= 100) bars.push_back(0);
+        bars.back() = std::max(bars.back(), blue[x]);
+    }
+    REQUIRE(bars.size() == 16);
+    std::vector<int> sorted = bars;
+    std::sort(sorted.begin(), sorted.end());
+    const int tallest = static_cast<int>(std::max_element(bars.begin(), bars.end()) - bars.begin());
+    CHECK(tallest == 11);  // --slow-rank 11: a slower card, more computing
+    CHECK(bars[11] > sorted[8] * 11 / 10);
+    CHECK(sorted[14] < sorted[8] * 11 / 10);  // every other rank about the median
+    std::remove(run.png.c_str());
+}
+
+TEST_CASE("the time overview draws the median step time, communication and wait as lines across the steps") {
+    const Run run = Viewer("--view time", "time-lines");
+    REQUIRE(run.status == 0);
+    const Image image = LoadImage(run.png);
+    // Columns between the first and the last step, clear of the axis labels; the plot spans rows
+    // 90 to 820.
+    struct Line {
+        int first = -1, last = -1, found = 0;
+        void Add(int y) { (first < 0 ? first : last) = y, ++found; }
+    } median, comm, wait;
+    int ordered = 0;
+    for (int x = 200; x <= 1400; x += 50) {
+        const int m = image.TopOf(x, 90, 820, 140, 191, 255, 24);
+        const int c = image.TopOf(x, 90, 820, 245, 153, 56, 24);
+        const int w = image.TopOf(x, 90, 820, 242, 89, 89, 24);
+        if (m >= 0) median.Add(m);
+        if (c >= 0) comm.Add(c);
+        if (w >= 0) wait.Add(w);
+        // Waiting is part of communication, on the same axis: its line is never above.
+        ordered += c >= 0 && w >= 0 && c < w;
+    }
+    for (const Line* line : {&median, &comm, &wait}) {
+        // A line across every column, flat: the generated steps take about as long.
+        CHECK(line->found == 25);
+        CHECK(std::abs(line->last - line->first) < 10);
+    }
+    CHECK(ordered == 25);
+    // The median step time is near the slowest rank's, and the left axis ends at the next round
+    // value above that: the median line lies in the upper half.
+    CHECK(median.first < (90 + 820) / 2);
+    std::remove(run.png.c_str());
+}
 
 TEST_CASE("each cluster view opens on a generated cluster and shows its planted slow rank and slow link") {
     for (const char* view : {"steps", "overview", "matrix", "communication", "time", "marey"}) {

@@ -14,6 +14,7 @@
 #include "TestSupport.hpp"
 #include "cluster/Cluster.hpp"
 #include "marey/Marey.hpp"
+#include "marey/MareyInput.hpp"
 #include "marey/MareyJson.hpp"
 
 using namespace marey;
@@ -211,4 +212,41 @@ TEST_CASE("several steps on one axis: operators match within their own step") {
     REQUIRE(second >= 0);
     const MareyDevice& device = two.devices[0];
     CHECK(device.ops[device.opOfKey[second]].startNs - device.ops[device.opOfKey[first]].startNs > 70000000);  // a step computes 74 ms
+}
+
+TEST_CASE("the Marey view's memory is the framework's allocations, else the allocated series that peaks highest") {
+    auto series = [](const char* component, const char* metric, double peakMb) {
+        MemorySeries s;
+        s.component = component, s.metric = metric, s.peakMb = peakMb;
+        s.timeNs = {100, 200, 300, 400};
+        s.megabytes = {1, 2, 3, 4};
+        return s;
+    };
+    MemoryRecord record;
+    record.series = {series("APP", "Allocated", 900), series("GE", "Allocated", 300),
+                     series("PTA", "Reserved", 2000)};
+    const MemorySeries* chosen = ChooseMareyMemorySeries(record);
+    REQUIRE(chosen != nullptr);
+    CHECK(chosen->component == "APP");  // no PTA allocations: the highest peak
+    record.series.push_back(series("PTA", "Allocated", 100));
+    chosen = ChooseMareyMemorySeries(record);
+    REQUIRE(chosen != nullptr);
+    CHECK(chosen->component == "PTA");
+    CHECK(chosen->metric == "Allocated");
+    // Only the samples within the step, from its start.
+    const MareyMemory memory = MareyMemoryOf(*chosen, 150, 200);
+    CHECK(memory.present);
+    CHECK(memory.peakMb == 100);
+    CHECK(memory.timeNs == std::vector<TimeNs>{50, 150});
+    CHECK(memory.megabytes == std::vector<double>{2, 3});
+    MemoryRecord none;
+    none.series = {series("PTA", "Reserved", 10)};
+    CHECK(ChooseMareyMemorySeries(none) == nullptr);
+}
+
+TEST_CASE("a rank folder without memory_record.csv gives the Marey view no memory") {
+    const MareyMemory memory = LoadMareyMemory(
+        (fs::temp_directory_path() / "marey_no_such_rank_folder").string(), 0, 1000);
+    CHECK_FALSE(memory.present);
+    CHECK(memory.timeNs.empty());
 }

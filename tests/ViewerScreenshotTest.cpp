@@ -207,18 +207,30 @@ TEST_CASE("a view whose file is missing says which file and which profiler setti
 TEST_CASE("an idle window uses under 2 % of a core over 10 s") {
     // The real window, no script: the sample loads, then nothing touches it for 10 s. CPU time of
     // the whole process (the GL rasterizer's threads included) from /proc, in clock ticks.
+    // The script is passed in double quotes: each $ is escaped so that the shell inside xvfb-run
+    // expands it, not the one that starts xvfb-run (which would read an empty $p and measure
+    // nothing).
     const std::string script =
-        std::string(MAREY_BINARY) + " & p=$!; sleep 4; a=$(awk '{print $14+$15}' /proc/$p/stat); sleep 10; "
-        "b=$(awk '{print $14+$15}' /proc/$p/stat); kill $p; echo idle_ticks $((b-a)) per_second $(getconf CLK_TCK)";
+        std::string(MAREY_BINARY) +
+        R"( & p=\$!; sleep 4; a=\$(awk '{print \$14+\$15}' /proc/\$p/stat); sleep 10; )"
+        R"(b=\$(awk '{print \$14+\$15}' /proc/\$p/stat); kill -0 \$p && alive=1 || alive=0; kill \$p; )"
+        R"(echo idle_ticks \$((b-a)) per_second \$(getconf CLK_TCK) start_ticks \$a alive \$alive)";
     int status = -1;
     const std::string output =
         marey::test::RunCommand("xvfb-run -a -s '-screen 0 1920x1080x24' sh -c \"" + script + "\" 2>&1", &status);
-    long ticks = -1, perSecond = 0;
+    long ticks = -1, perSecond = 0, startTicks = -1, alive = 0;
     const size_t at = output.find("idle_ticks");
     REQUIRE_MESSAGE(at != std::string::npos, output);
-    REQUIRE(std::sscanf(output.c_str() + at, "idle_ticks %ld per_second %ld", &ticks, &perSecond) == 2);
+    REQUIRE(std::sscanf(output.c_str() + at,
+                        "idle_ticks %ld per_second %ld start_ticks %ld alive %ld", &ticks,
+                        &perSecond, &startTicks, &alive) == 4);
     REQUIRE(perSecond > 0);
-    CHECK(ticks >= 0);
+    // The window was still open at the end: a window that crashed or quit would use no CPU and
+    // pass the idle bound below.
+    CHECK(alive == 1);
+    // Starting (GL, fonts, loading the sample, the first frames) took CPU: the ticks are the
+    // window's own, read from a process that ran.
+    CHECK(startTicks > 0);
     CHECK(static_cast<double>(ticks) / static_cast<double>(perSecond) < 0.02 * 10.0);
 }
 

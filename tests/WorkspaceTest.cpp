@@ -8,9 +8,14 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <thread>
 
+#include "clusterviews/MatrixView.hpp"
+#include "clusterviews/StepTraceView.hpp"
+#include "timeline/TimelineView.hpp"
+#include "views/ViewContext.hpp"
 #include "views/ViewRegistry.hpp"
 #include "workspace/Workspace.hpp"
 #include <unistd.h>
@@ -57,8 +62,11 @@ public:
         io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
     }
     ~HeadlessImGui() { ImGui::DestroyContext(); }
-    // Draws every document view of 'document' in one frame.
-    void DrawDocumentViews(Workspace& workspace, Document& document) {
+    // Draws every document view of 'document' in one frame; returns the vertices each drew, by
+    // view name.
+    std::map<std::string, int> DrawDocumentViews(Workspace& workspace, Document& document) {
+        AttachViews(workspace);
+        std::map<std::string, int> vertices;
         ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
         ImGui::NewFrame();
         TimelineRequest request;
@@ -68,18 +76,49 @@ public:
         MareyRenderer unusedMarey;
         ViewContext context{workspace, &document, nullptr, nullptr, unusedBoxes, unusedBoxesB, 1.0f / 60.0f, request, layout, clusterRequest,
                             unusedMarey};
-        for (const ViewEntry& view : Views()) {
-            if (view.scope != ViewScope::kDocument || std::string(view.name) == "timeline") continue;
+        const std::vector<const ViewEntry*> entries = ViewsOf(ViewScope::kDocument);
+        REQUIRE(document.views.size() == entries.size());
+        for (size_t i = 0; i < entries.size(); ++i) {
+            if (std::string(entries[i]->name) == "timeline") continue;
             // A window each, as the tabs of the real window are: one draw list per view.
             ImGui::SetNextWindowSize(ImVec2(1600, 900));
-            ImGui::Begin(view.name);
-            view.draw(context);
+            ImGui::Begin(entries[i]->name);
+            document.views[i]->Draw(context);
             ImGui::End();
         }
+        ImGui::Render();
+        // A view's window and its child windows (tables that scroll) each have a draw list, named
+        // after the window: "operators", "operators/table_…".
+        const ImDrawData* data = ImGui::GetDrawData();
+        for (int l = 0; l < data->CmdListsCount; ++l) {
+            const std::string owner =
+                data->CmdLists[l]->_OwnerName ? data->CmdLists[l]->_OwnerName : "";
+            for (const ViewEntry* entry : entries)
+                if (owner == entry->name || owner.rfind(std::string(entry->name) + "/", 0) == 0)
+                    vertices[entry->name] += data->CmdLists[l]->VtxBuffer.Size;
+        }
+        return vertices;
+    }
+    // Draws one view of 'document' in one frame (a timeline lays its tracks out when drawn).
+    void DrawView(Workspace& workspace, Document& document, View& view) {
+        ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+        ImGui::NewFrame();
+        TimelineRequest request;
+        BoxRenderer boxes, boxesB;  // only collected: no GL context here
+        LayoutSettings layout;
+        ClusterRequest clusterRequest;
+        MareyRenderer marey;
+        ViewContext context{workspace, &document, nullptr, nullptr, boxes, boxesB,
+                            1.0f / 60.0f, request, layout, clusterRequest, marey};
+        ImGui::SetNextWindowSize(ImVec2(1600, 900));
+        ImGui::Begin("view");
+        view.Draw(context);
+        ImGui::End();
         ImGui::Render();
     }
     // Draws every cluster view of 'cluster' in one frame; returns what the views asked for.
     ClusterRequest DrawClusterViews(Workspace& workspace, ClusterDocument& cluster) {
+        AttachViews(workspace);
         ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
         ImGui::NewFrame();
         TimelineRequest request;
@@ -88,11 +127,12 @@ public:
         LayoutSettings layout;
         MareyRenderer marey;  // only collected as well
         ViewContext context{workspace, nullptr, nullptr, &cluster, boxes, boxesB, 1.0f / 60.0f, request, layout, clusterRequest, marey};
-        for (const ViewEntry& view : Views()) {
-            if (view.scope != ViewScope::kCluster) continue;
+        const std::vector<const ViewEntry*> entries = ViewsOf(ViewScope::kCluster);
+        REQUIRE(cluster.views.size() == entries.size());
+        for (size_t i = 0; i < entries.size(); ++i) {
             ImGui::SetNextWindowSize(ImVec2(1600, 900));
-            ImGui::Begin(view.name);
-            view.draw(context);
+            ImGui::Begin(entries[i]->name);
+            cluster.views[i]->Draw(context);
             ImGui::End();
         }
         ImGui::Render();
@@ -117,8 +157,14 @@ TEST_CASE("two documents load at once, each with its own id, model, summary and 
     CHECK(documentA->Title() == "rank 0 · a");
     CHECK(documentB->Title() == "rank 1 · b");
     CHECK(documentA->summary.operators.size() > 10);
-    CHECK(documentA->timeline != nullptr);
-    CHECK(&documentA->timeline->model() == &documentA->model());
+    // The timeline's derived data is built while loading; its view belongs to the Timeline tab.
+    REQUIRE(documentA->timelineData != nullptr);
+    CHECK(documentA->timelineData->minimap.size() == 1024);
+    CHECK(TimelineOf(*documentA) == nullptr);
+    AttachViews(workspace);
+    REQUIRE(TimelineOf(*documentA) != nullptr);
+    CHECK(&TimelineOf(*documentA)->model() == &documentA->model());
+    CHECK(TimelineOf(*documentA)->documentId() == a.value());
     workspace.Close(a);
     CHECK(workspace.Find(a) == nullptr);
     CHECK(workspace.Find(b) == documentB);
@@ -163,7 +209,20 @@ TEST_CASE("views keep their sort caches per document: rank 0 sorted, closed, the
     const DocumentId first = workspace.Open((GeneratedPair() / "a").string());
     WaitForLoads(workspace);
     REQUIRE(workspace.Find(first) != nullptr);
-    for (int frame = 0; frame < 3; ++frame) imgui.DrawDocumentViews(workspace, *workspace.Find(first));
+    // Each analysis view draws its tables and charts: thousands of vertices, and once ImGui has
+    // laid the windows out (the first frame), the same each frame.
+    std::map<std::string, int> before;
+    for (int frame = 0; frame < 3; ++frame) {
+        const std::map<std::string, int> drawn =
+            imgui.DrawDocumentViews(workspace, *workspace.Find(first));
+        CHECK(drawn.size() == 5);
+        for (const auto& [name, vertices] : drawn) {
+            INFO(name);
+            CHECK(vertices > 2000);
+            if (frame == 2) CHECK(vertices == before[name]);
+        }
+        before = drawn;
+    }
     workspace.Close(first);
     // A smaller rank: tables that a stale cache would index past.
     const fs::path small = fs::temp_directory_path() / ("marey_workspace_small_" + std::to_string(::getpid()));
@@ -174,7 +233,17 @@ TEST_CASE("views keep their sort caches per document: rank 0 sorted, closed, the
     Document* document = workspace.Find(second);
     REQUIRE(document != nullptr);
     CHECK(document->analysis().kernels->rows.size() < 400);
-    for (int frame = 0; frame < 3; ++frame) imgui.DrawDocumentViews(workspace, *document);
+    for (int frame = 0; frame < 3; ++frame) {
+        const std::map<std::string, int> drawn = imgui.DrawDocumentViews(workspace, *document);
+        CHECK(drawn.size() == 5);
+        for (const auto& [name, vertices] : drawn) {
+            INFO(name);
+            CHECK(vertices > 2000);
+        }
+        // A tenth of the events: fewer memory samples make shorter curves, fewer steps fewer bars.
+        CHECK(drawn.at("memory") < before.at("memory") / 2);
+        CHECK(drawn.at("steps") < before.at("steps"));
+    }
     fs::remove_all(small);
 }
 
@@ -194,33 +263,82 @@ TEST_CASE("a cluster folder opens as one cluster document whose views draw for e
     REQUIRE(cluster->report.slowRanks.size() == 1);
     CHECK(cluster->report.slowRanks[0].rankId == 5);
     REQUIRE(cluster->report.slowLinks.size() == 1);
+    imgui.DrawClusterViews(workspace, *cluster);
+    StepTraceView* steps = nullptr;
+    MatrixView* matrix = nullptr;
+    for (const auto& view : cluster->views) {
+        if (!steps) steps = dynamic_cast<StepTraceView*>(view.get());
+        if (!matrix) matrix = dynamic_cast<MatrixView*>(view.get());
+    }
+    REQUIRE(steps != nullptr);
+    REQUIRE(matrix != nullptr);
     for (int step = -1; step < 4; ++step) {
-        cluster->selection.step = step;
+        cluster->selection.step = step < 0 ? std::nullopt : std::optional(StepIndex(step));
         for (int group = -1; group < 2; ++group) {
-            cluster->selection.group = group;
+            cluster->selection.group = group < 0 ? std::nullopt : std::optional(GroupIndex(group));
             for (int metric = 0; metric < 4; ++metric) {
-                cluster->views.matrixMetric = metric;
+                matrix->settings().metric = metric;
                 imgui.DrawClusterViews(workspace, *cluster);
             }
         }
     }
     // Sorting by the flag column puts the slow rank first.
-    cluster->selection.step = -1, cluster->selection.group = -1;
-    cluster->views.stepSortColumn = kStepColumnCount;
-    const StepTableCache& shown = cluster->StepTableShown();
+    cluster->selection.step.reset(), cluster->selection.group.reset();
+    steps->SortBy(kStepColumnCount, true);
+    const StepTableCache& shown = steps->TableShown();
     CHECK(shown.table.rows[shown.order.front()].rankId == 5);
+    // The box plots are over the 24 ranks, and the slow rank's value in its flagged column is that
+    // column's maximum, well above the median.
+    REQUIRE(shown.slow.size() == 1);
+    const StepBox& box = shown.boxes[shown.slow[0].column];
+    CHECK(box.count == 24);
+    CHECK(box.max == static_cast<double>(shown.slow[0].valueNs));
+    CHECK(box.min <= box.q1);
+    CHECK(box.q1 <= box.median);
+    CHECK(box.median <= box.q3);
+    CHECK(box.q3 < box.max);
     // One operator's matrix: the allGather of a node has links only inside the node.
-    cluster->views.matrixOperator = 1;
+    matrix->settings().op = 1;
     imgui.DrawClusterViews(workspace, *cluster);
-    cluster->WaitForMatrix();
-    REQUIRE(cluster->MatrixShown() != nullptr);
-    CHECK(cluster->MatrixShown()->op == 1);
-    CHECK(cluster->MatrixShown()->cells->size() < cluster->report.matrix.size());
+    matrix->Wait();
+    REQUIRE(matrix->Shown() != nullptr);
+    CHECK(matrix->Shown()->key.op == 1);
+    CHECK(matrix->Shown()->cells->size() < cluster->report.matrix.size());
     // A rank selected in one view is selected in all; a cluster from rank folders can open it.
-    cluster->selection.rank = 5;
+    cluster->selection.rank = RankId(5);
     CHECK(cluster->CanOpenRanks());
     imgui.DrawClusterViews(workspace, *cluster);
     workspace.Close(id);
     CHECK(workspace.FindCluster(id) == nullptr);
     fs::remove_all(dir);
+}
+
+TEST_CASE("ranks loaded again on another alignment keep the timeline a person set up") {
+    HeadlessImGui imgui;
+    Workspace workspace;
+    const std::vector<std::string> paths = {(GeneratedPair() / "a").string(),
+                                            (GeneratedPair() / "b").string()};
+    const DocumentId id = workspace.OpenRanks(paths, kAlignOnClock);
+    WaitForLoads(workspace);
+    AttachViews(workspace);
+    Document* before = workspace.Find(id);
+    REQUIRE(before != nullptr);
+    REQUIRE(before->ranks.has_value());
+    TimelineView* timeline = TimelineOf(*before);
+    REQUIRE(timeline != nullptr);
+    REQUIRE(before->views.size() == 1);
+    imgui.DrawView(workspace, *before, *before->views[0]);
+    timeline->SetViewRange(1000000, 2000000);
+    workspace.RealignRanks(id, kAlignOnClock);
+    WaitForLoads(workspace);
+    Document* after = workspace.Find(id);
+    REQUIRE(after != nullptr);
+    CHECK(after != before);
+    REQUIRE(after->replaced != nullptr);  // until its views have handed over
+    AttachViews(workspace);
+    CHECK(after->replaced == nullptr);
+    // On the ranks' own clocks the view stays where it was.
+    REQUIRE(TimelineOf(*after) != nullptr);
+    CHECK(TimelineOf(*after)->state().viewStartNs == 1000000);
+    CHECK(TimelineOf(*after)->state().viewEndNs == 2000000);
 }

@@ -21,6 +21,9 @@
 #include "cluster/ClusterFolder.hpp"
 #include "core/TextFormat.hpp"
 #include "render/Screenshot.hpp"
+#include "core/TextFormat.hpp"
+#include "rank/TraceSummary.hpp"
+#include "timeline/TimelineView.hpp"
 
 namespace marey {
 namespace {
@@ -190,7 +193,7 @@ void App::RememberRecent(const std::string& path) {
 void App::Open(const std::string& path) {
     const DocumentId id = m_workspace.Open(path);
     if (m_openToCompare && ActiveDocument()) {
-        m_workspace.Compare(m_active, id);
+        m_workspace.Compare(*m_active, id);
         m_comparisonTab = true;
         m_selectDocumentTab = 2;
         m_mainTab = 0;
@@ -220,11 +223,7 @@ bool App::NeedsAnotherFrame() {
     for (const int key : {GLFW_KEY_W, GLFW_KEY_A, GLFW_KEY_S, GLFW_KEY_D})
         if (ImGui::IsKeyDown(key)) return true;  // held keys move the view every frame
     if (ComparisonPair* pair = m_workspace.comparison(); pair && pair->diff.valid() && !pair->Ready()) return true;
-    for (const auto& document : m_workspace.documents())
-        if (document->views.search.Searching() || document->views.range.Computing()) return true;
-    for (const auto& cluster : m_workspace.clusters())
-        if (cluster->MatrixUpdating() || cluster->marey.job.Busy()) return true;
-    return false;
+    return AnyViewBusy(m_workspace);
 }
 
 bool App::ShowingComparison() {
@@ -234,6 +233,7 @@ bool App::ShowingComparison() {
 
 void App::TakeLoadedDocuments() {
     const std::vector<DocumentId> opened = m_workspace.Poll();
+    AttachViews(m_workspace);
     if (!opened.empty()) m_framesAfterInput = kFramesAfterInput;  // the new tabs settle before the window idles
     for (const DocumentId id : opened) {
         Document* document = m_workspace.Find(id);
@@ -272,7 +272,7 @@ void App::ApplyCommandLineSelection(ClusterDocument& cluster) {
     if (!m_options.step.empty()) {
         const auto it = std::find(steps.begin(), steps.end(), m_options.step);
         if (it != steps.end()) {
-            cluster.selection.step = static_cast<int>(it - steps.begin());
+            cluster.selection.step = StepIndex(static_cast<int>(it - steps.begin()));
         } else {
             std::fprintf(stderr, "marey: --step %s: not a step of this cluster (%s); showing the average over steps\n",
                          m_options.step.c_str(),
@@ -280,11 +280,11 @@ void App::ApplyCommandLineSelection(ClusterDocument& cluster) {
             m_commandLineRejected = true;
         }
     }
-    if (m_options.rank >= 0) {
-        if (cluster.cluster.IndexOfRank(m_options.rank) >= 0) {
-            SelectRank(cluster, m_options.rank);
+    if (m_options.rank) {
+        if (cluster.cluster.IndexOfRank(m_options.rank->value()) >= 0) {
+            SelectRank(cluster, *m_options.rank);
         } else {
-            std::fprintf(stderr, "marey: --rank %d: not a rank of this cluster (%zu ranks, ids %d to %d)\n", m_options.rank,
+            std::fprintf(stderr, "marey: --rank %d: not a rank of this cluster (%zu ranks, ids %d to %d)\n", m_options.rank->value(),
                          cluster.cluster.ranks.size(), cluster.cluster.ranks.empty() ? 0 : cluster.cluster.ranks.front().rankId,
                          cluster.cluster.ranks.empty() ? 0 : cluster.cluster.ranks.back().rankId);
             m_commandLineRejected = true;
@@ -292,23 +292,24 @@ void App::ApplyCommandLineSelection(ClusterDocument& cluster) {
     }
 }
 
-DocumentId App::FirstOpen() const {
+std::optional<DocumentId> App::FirstOpen() const {
     if (!m_workspace.documents().empty()) return m_workspace.documents().front()->id;
     if (!m_workspace.clusters().empty()) return m_workspace.clusters().front()->id;
-    return 0;
+    return std::nullopt;
 }
 
 void App::ApplyClusterRequest(const ClusterRequest& request) {
-    const ClusterDocument* cluster = m_workspace.FindCluster(request.cluster);
+    const ClusterDocument* cluster =
+        request.cluster ? m_workspace.FindCluster(*request.cluster) : nullptr;
     if (request.kind == ClusterRequest::kNone || !cluster) return;
-    auto pathOf = [&](int rankId) {
-        const int index = cluster->cluster.IndexOfRank(rankId);
+    auto pathOf = [&](std::optional<RankId> rankId) {
+        const int index = rankId ? cluster->cluster.IndexOfRank(rankId->value()) : -1;
         return index < 0 ? std::string() : cluster->cluster.ranks[index].path;
     };
     if (request.kind == ClusterRequest::kOpenRanksInOneTimeline) {
         std::vector<std::string> paths;
         for (const int rank : request.ranks)
-            if (const std::string path = pathOf(rank); !path.empty()) paths.push_back(path);
+            if (const std::string path = pathOf(RankId(rank)); !path.empty()) paths.push_back(path);
         if (paths.empty()) return;
         m_activateWhenLoaded = m_workspace.OpenRanks(paths, request.alignStep);
         m_viewWhenLoaded = "timeline";
@@ -351,14 +352,19 @@ void App::ApplyClusterRequest(const ClusterRequest& request) {
 }
 
 void App::ApplyCommandLineSelection(Document& document) {
-    TimelineView& timeline = *document.timeline;
-    if (m_options.panel == "range") document.views.sideTab = 1;
-    else if (m_options.panel == "search") document.views.sideTab = 2;
-    else if (m_options.panel == "issues") document.views.sideTab = 3;
+    TimelineView& timeline = *TimelineOf(document);
+    auto send = [&](TimelineRequest::Kind kind, const std::string& label) {
+        TimelineRequest request;
+        request.kind = kind;
+        request.document = document.id;
+        request.label = label;
+        SendToViews(document, request);
+    };
+    if (m_options.panel == "range" || m_options.panel == "search" || m_options.panel == "issues")
+        send(TimelineRequest::kShowPanel, m_options.panel);
     if (!m_options.search.empty()) {
-        document.views.search.SetQuery(timeline, m_options.search);
-        document.views.search.Step(timeline, true);
-        if (m_options.panel.empty()) document.views.sideTab = 0;
+        send(TimelineRequest::kSearch, m_options.search);
+        if (m_options.panel.empty()) send(TimelineRequest::kShowPanel, "details");
     }
     if (m_options.rangeFromMs >= 0 && m_options.rangeToMs > m_options.rangeFromMs) {
         ViewState& state = timeline.state();
@@ -369,7 +375,7 @@ void App::ApplyCommandLineSelection(Document& document) {
         for (const Process& process : document.model().processes)
             for (uint32_t track : process.tracks) state.rangeTracks.push_back(track);
         timeline.ShowRange(static_cast<double>(state.rangeStartNs), static_cast<double>(state.rangeEndNs), true);
-        document.views.sideTab = 1;
+        send(TimelineRequest::kShowPanel, "range");
     }
 }
 
@@ -377,10 +383,7 @@ void App::ApplyCommandLineSelection(Document& document) {
 // comparison, its diff (and so its alignment) ready.
 bool App::ReadyForScript() {
     if (m_workspace.loads().Busy() || m_workspace.OpenCount() == 0) return false;
-    for (const auto& document : m_workspace.documents())
-        if (document->views.search.Searching() || document->views.range.Computing()) return false;
-    for (const auto& cluster : m_workspace.clusters())
-        if (cluster->MatrixUpdating() || cluster->marey.job.Busy()) return false;
+    if (AnyViewBusy(m_workspace)) return false;
     if (!m_options.comparePath.empty()) {
         ComparisonPair* pair = m_workspace.comparison();
         return pair && pair->Ready();
@@ -389,8 +392,8 @@ bool App::ReadyForScript() {
 }
 
 void App::PrintViews() {
-    auto print = [](const char* label, const Document& document) {
-        const ViewState& view = document.timeline->state();
+    auto print = [](const char* label, Document& document) {
+        const ViewState& view = TimelineOf(document)->state();
         std::printf("%s %lld %lld\n", label,
                     static_cast<long long>(document.model().firstNs + static_cast<TimeNs>(view.viewStartNs)),
                     static_cast<long long>(document.model().firstNs + static_cast<TimeNs>(view.viewEndNs)));
@@ -406,7 +409,7 @@ void App::PrintViews() {
     if (ClusterDocument* cluster = ActiveCluster()) {
         std::printf("cluster ranks %zu steps %zu groups %zu slow_ranks %zu slow_links %zu step %d rank %d\n", cluster->cluster.ranks.size(),
                     cluster->cluster.steps.size(), cluster->cluster.groups.size(), cluster->report.slowRanks.size(), cluster->report.slowLinks.size(),
-                    cluster->selection.step, cluster->selection.rank);
+                    ValueOr(cluster->selection.step, -1), ValueOr(cluster->selection.rank, -1));
         return;
     }
     Document& document = *ActiveDocument();
@@ -418,12 +421,13 @@ void App::PrintViews() {
         for (const ProcessGroup& group : document.model().groups) std::printf(" [%s %lld]", group.label.c_str(), static_cast<long long>(group.shiftNs));
         std::printf("\n");
     }
-    const FrameStats& stats = document.timeline->frameStats();
+    TimelineView& timeline = *TimelineOf(document);
+    const FrameStats& stats = timeline.frameStats();
     std::printf("boxes %zu labels %zu flows %zu cpu_ms %.3f\n", stats.boxes, stats.labels, stats.flows, stats.cpuMs);
-    const SearchIndex& search = document.timeline->search();
-    const SliceRef selected = document.timeline->state().selected;
+    const SearchIndex& search = timeline.search();
+    const SliceRef selected = timeline.state().selected;
     std::printf("search %llu selected %lld\n", static_cast<unsigned long long>(search.Active() ? search.Count() : 0),
-                static_cast<long long>(selected.valid() ? document.timeline->SliceStart(selected) : -1));
+                static_cast<long long>(selected.valid() ? timeline.SliceStart(selected) : -1));
 }
 
 int App::Run(const ViewerOptions& options) {
@@ -535,8 +539,10 @@ int App::Run(const ViewerOptions& options) {
 }
 
 void App::Frame(float dt) {
-    // Searches finished in the background show in their timeline, whichever view is shown.
-    for (const auto& document : m_workspace.documents()) document->views.search.TakeFinished(*document->timeline);
+    // Every document, cluster and comparison has its views (a comparison may have been made
+    // again); background work finished shows whichever view is shown.
+    AttachViews(m_workspace);
+    UpdateViews(m_workspace);
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->WorkPos);
     ImGui::SetNextWindowSize(viewport->WorkSize);
@@ -559,7 +565,9 @@ void App::Frame(float dt) {
     }
     DrawOpenDialog();
     if (m_showHelp) DrawHelp(&m_showHelp);
-    if (!ShowingComparison() && ActiveDocument() && ActiveDocument()->timeline->state().showFrameOverlay) DrawFrameOverlay();
+    if (!ShowingComparison() && ActiveDocument() && TimelineOf(*ActiveDocument()) &&
+        TimelineOf(*ActiveDocument())->state().showFrameOverlay)
+        DrawFrameOverlay();
 }
 
 // Every running load with its progress and a Cancel button; the errors of loads that failed.
@@ -574,7 +582,7 @@ void App::DrawLoads() {
     ImGui::BeginGroup();
     const float barWidth = alone ? size.x * 0.5f : 360.0f;
     for (const LoadStatus& load : running) {
-        ImGui::PushID(static_cast<int>(load.id));
+        ImGui::PushID(static_cast<int>(load.id.value()));
         if (alone) ImGui::Text("Loading %s", load.path.c_str());
         ImGui::ProgressBar(load.fraction, ImVec2(barWidth, 0), load.stage);
         ImGui::SameLine();
@@ -602,10 +610,11 @@ void App::DrawDocumentBar() {
     // A requested tab is set selected for two frames (ImGui switches on the next one); meanwhile
     // the bar's current tab does not count as the person's choice.
     const bool select = m_selectDocumentTab > 0;
-    DocumentId closed = 0;
+    std::optional<DocumentId> closed;
     for (const auto& document : m_workspace.documents()) {
         bool open = true;
-        const std::string label = document->Title() + "###doc" + std::to_string(document->id);
+        const std::string label =
+            document->Title() + "###doc" + std::to_string(document->id.value());
         const bool requested = select && !m_comparisonTab && document->id == m_active;
         if (requested) --m_selectDocumentTab;
         if (ImGui::BeginTabItem(label.c_str(), &open, requested ? ImGuiTabItemFlags_SetSelected : 0)) {
@@ -621,7 +630,7 @@ void App::DrawDocumentBar() {
     }
     for (const auto& cluster : m_workspace.clusters()) {
         bool open = true;
-        const std::string label = cluster->Title() + "###doc" + std::to_string(cluster->id);
+        const std::string label = cluster->Title() + "###doc" + std::to_string(cluster->id.value());
         const bool requested = select && !m_comparisonTab && cluster->id == m_active;
         if (requested) --m_selectDocumentTab;
         if (ImGui::BeginTabItem(label.c_str(), &open, requested ? ImGuiTabItemFlags_SetSelected : 0)) {
@@ -649,7 +658,7 @@ void App::DrawDocumentBar() {
     }
     ImGui::EndTabBar();
     if (closed) {
-        m_workspace.Close(closed);
+        m_workspace.Close(*closed);
         if (closed == m_active) m_active = FirstOpen();
     }
 }
@@ -667,6 +676,11 @@ void App::DrawViewTabs(float dt) {
     ClusterRequest clusterRequest;
     ViewContext context{m_workspace, comparison ? nullptr : ActiveDocument(), comparison ? m_workspace.comparison() : nullptr,
                         cluster, m_boxes, m_boxesB, dt, request, m_layout, clusterRequest, m_marey};
+    ViewTarget target;
+    target.document = context.document, target.cluster = context.cluster,
+    target.comparison = context.comparison;
+    const ViewList& objects = ViewsOfTarget(target);
+    if (objects.size() != views.size()) return;  // attached at the start of the frame
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 6);
     if (ImGui::BeginTabBar("views")) {
         for (size_t i = 0; i < views.size(); ++i) {
@@ -674,11 +688,12 @@ void App::DrawViewTabs(float dt) {
                                       std::to_string(i);
             const bool requested = m_mainTab == static_cast<int>(i);
             if (!ImGui::BeginTabItem(label.c_str(), nullptr, requested ? ImGuiTabItemFlags_SetSelected : 0)) continue;
-            if (std::string(views[i]->name) == "timeline") {
-                views[i]->draw(context);
+            View& view = *objects[i];
+            if (view.FillsTab()) {
+                view.Draw(context);
             } else {
                 ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
-                views[i]->draw(context);
+                view.Draw(context);
                 ImGui::EndChild();
             }
             ImGui::EndTabItem();
@@ -693,22 +708,10 @@ void App::DrawViewTabs(float dt) {
 
 void App::ApplyRequest(const TimelineRequest& request) {
     if (request.switchToTimeline) m_mainTab = 0;
-    Document* document = m_workspace.Find(request.document);
+    Document* document = request.document ? m_workspace.Find(*request.document) : nullptr;
     if (!document) return;
-    TimelineView& timeline = *document->timeline;
-    if (request.kind == TimelineRequest::kShowRange) {
-        const TimeNs firstNs = document->model().firstNs;
-        timeline.ShowRange(static_cast<double>(request.startNs - firstNs), static_cast<double>(request.endNs - firstNs), true);
-        // Marked, so that the person sees what the jump was to.
-        ViewState& state = timeline.state();
-        state.hasMark = true;
-        state.markStartNs = request.startNs - firstNs;
-        state.markEndNs = request.endNs - firstNs;
-        state.markLabel = request.label;
-    } else if (request.kind == TimelineRequest::kHighlightNames) {
-        document->views.search.SetNames(timeline, request.names, request.label);
-        document->views.sideTab = 2;
-    }
+    // The document's Timeline tab shows the range or the names.
+    if (request.kind != TimelineRequest::kNone) SendToViews(*document, request);
 }
 
 void App::DrawMenuBar() {
@@ -744,7 +747,7 @@ void App::DrawMenuBar() {
         ImGui::EndMenu();
     }
     if (active && ImGui::BeginMenu("View")) {
-        TimelineView& timeline = *active->timeline;
+        TimelineView& timeline = *TimelineOf(*active);
         ViewState& state = timeline.state();
         if (ImGui::MenuItem("Show everything", "Home")) timeline.ShowAll();
         if (ImGui::MenuItem("Expand all processes")) timeline.SetAllCollapsed(false);
@@ -804,7 +807,12 @@ void App::DrawMenuBar() {
         for (const ImWchar c : io.InputQueueCharacters)
             if (c == '?') m_showHelp = !m_showHelp;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) glfwSetWindowShouldClose(m_window, 1);
-    if (active && io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_F, false)) active->views.search.FocusInput();
+    if (active && io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_F, false)) {
+        TimelineRequest focus;
+        focus.kind = TimelineRequest::kFocusSearch;
+        focus.document = active->id;
+        SendToViews(*active, focus);
+    }
 }
 
 void App::DrawOpenDialog() {
@@ -854,7 +862,7 @@ void App::DrawOpenDialog() {
 }
 
 void App::DrawFrameOverlay() {
-    const FrameStats& stats = ActiveDocument()->timeline->frameStats();
+    const FrameStats& stats = TimelineOf(*ActiveDocument())->frameStats();
     // Bottom right of the timeline, clear of the ruler and the side panel.
     const float right = ImGui::GetIO().DisplaySize.x - (m_layout.sidePanelShown ? m_layout.sidePanelWidth + 6 : 0) - 16;
     ImGui::SetNextWindowPos(ImVec2(right, ImGui::GetIO().DisplaySize.y - 16), ImGuiCond_Always, ImVec2(1, 1));

@@ -2,6 +2,7 @@
 // The window: GLFW, OpenGL 3.3 core through libepoxy, Dear ImGui, the main loop, the menus, the
 // bar of open documents and the tabs of the views (listed in views/ViewRegistry.cpp). The frame
 // benchmark is in App_Benchmark.cpp.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "KeyScript.hpp"
 #include "LayoutSettings.hpp"
 #include "render/BoxRenderer.hpp"
+#include "views/ViewContext.hpp"
 #include "views/ViewRegistry.hpp"
 #include "workspace/Workspace.hpp"
 
@@ -29,7 +31,7 @@ struct ViewerOptions {
     std::string panel;           // side panel tab to show: details, range, search, issues
     std::string view;            // main view to show, by its registry name
     std::string step;            // a cluster: the step the cluster views show
-    int rank = -1;               // a cluster: the rank selected in the cluster views
+    std::optional<RankId> rank;  // a cluster: the rank selected in the cluster views
     std::vector<std::string> ranks;  // --ranks: the paths of the ranks to show in one timeline
     bool frameBenchmark = false; // time frames at zoom levels from the whole trace to 1 µs, print, exit
     std::string search;          // run this search and select its first match
@@ -66,12 +68,14 @@ private:
     // buffer, ImGui) in ms; 'presentMs' gets the time of GL submission and buffer swap, and
     // 'buildWallMs' (when given) the wall time of building it.
     double RenderFrame(float dt, double* presentMs, double* buildWallMs = nullptr);
-    Document* ActiveDocument() { return m_workspace.Find(m_active); }
-    ClusterDocument* ActiveCluster() { return ShowingComparison() ? nullptr : m_workspace.FindCluster(m_active); }
+    Document* ActiveDocument() { return m_active ? m_workspace.Find(*m_active) : nullptr; }
+    ClusterDocument* ActiveCluster() {
+        return ShowingComparison() || !m_active ? nullptr : m_workspace.FindCluster(*m_active);
+    }
     // Opens the ranks a cluster view asked for, as documents or as a comparison.
     void ApplyClusterRequest(const ClusterRequest& request);
-    // The first document or cluster, 0 when none is open.
-    DocumentId FirstOpen() const;
+    // The first document or cluster; none when none is open.
+    std::optional<DocumentId> FirstOpen() const;
     bool ShowingComparison();
     // Whether the loop must draw again without waiting for input: a key or button held, a
     // search, range statistics or diff running, or a frame just after input.
@@ -88,10 +92,10 @@ private:
     MareyRenderer m_marey;
     Workspace m_workspace;
     LayoutSettings m_layout;
-    DocumentId m_active = 0;          // the document or cluster shown (when not the comparison)
+    std::optional<DocumentId> m_active;  // the document or cluster shown (when not the comparison)
     std::string m_viewWhenLoaded;     // the view to show once m_activateWhenLoaded opens
     TimelineRequest m_requestWhenLoaded;  // what to show in its timeline then (a Marey click: the operator)
-    DocumentId m_activateWhenLoaded = 0;
+    std::optional<DocumentId> m_activateWhenLoaded;
     bool m_comparisonTab = false;     // the comparison is the shown tab
     int m_selectDocumentTab = 0;      // frames left to bring the shown tab forward in the bar
     int m_mainTab = 0;                // requested view within the shown tab's views, -1 once shown

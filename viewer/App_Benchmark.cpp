@@ -18,6 +18,9 @@
 
 #include "App.hpp"
 #include "core/TextFormat.hpp"
+#include "rank/TraceSummary.hpp"
+#include "timeline/TimelineView.hpp"
+#include "views/TimelineTab.hpp"
 
 namespace marey {
 
@@ -66,7 +69,7 @@ int App::RunFrameBenchmark() {
         return 1;
     }
     const TraceModel* model = &document->model();
-    TimelineView* timeline = document->timeline.get();
+    TimelineView* timeline = TimelineOf(*document);
     std::printf("frame benchmark: %s, %llu events, %d x %d px, GL renderer: %s\n",
                 document->ranks ? document->Title().c_str() : model->Path().c_str(),
                 static_cast<unsigned long long>(model->report.eventCount), m_options.width, m_options.height,
@@ -133,29 +136,19 @@ int App::RunClusterFrameBenchmark() {
     for (size_t v = 0; v < views.size(); ++v) {
         m_mainTab = static_cast<int>(v);
         for (int i = 0; i < 4; ++i) RenderFrame(kScriptedFrameDt, &presentMs);  // the tab switches, caches fill
-        cluster.WaitForMatrix();  // the first matrix is built off this thread: measure drawing it
-        while (cluster.marey.job.Busy() || (std::string(views[v]->name) == "marey" && !cluster.marey.load))
-            RenderFrame(kScriptedFrameDt, &presentMs);  // so is the Marey view's step
+        // The first matrix and the Marey view's step are built off this thread: wait, then measure.
+        View& view = *cluster.views[v];
+        view.Wait();
         std::vector<double> cpu, present;
         size_t instances = 0;
         constexpr int kFrames = 60;
         for (int f = 0; f < kFrames; ++f) {
-            if (std::string(views[v]->name) == "steps" && f % 10 == 0) {
-                cluster.views.stepSortColumn = f / 10 % kStepColumnCount;
-                cluster.views.stepSortAscending = f / 10 % 2 == 0;
-            }
-            if (std::string(views[v]->name) == "matrix") {
-                cluster.views.matrixZoom = std::pow(1.1, f);
-                cluster.views.matrixCenterX = cluster.views.matrixCenterY = 0.5 + 0.4 * static_cast<double>(f) / kFrames;
-                if (f == kFrames / 2) cluster.views.matrixMetric = 2;
-            }
-            if (std::string(views[v]->name) == "marey" && cluster.marey.load) {
-                // From the whole step into a hundredth of it, drifting right.
-                const double span = static_cast<double>(cluster.marey.load->marey.spanNs);
-                const double width = span * std::pow(0.925, f);
-                cluster.marey.viewStartNs = (span - width) * f / kFrames, cluster.marey.viewEndNs = cluster.marey.viewStartNs + width;
-            }
-            if (std::string(views[v]->name) != "steps" && std::string(views[v]->name) != "marey" && f % 20 == 10) cluster.selection.step = (cluster.selection.step + 2) % std::max<int>(1, static_cast<int>(cluster.cluster.steps.size()));
+            view.BenchmarkFrame(f, kFrames);
+            if (std::string(views[v]->name) != "steps" && std::string(views[v]->name) != "marey" &&
+                f % 20 == 10)
+                cluster.selection.step =
+                    StepIndex((ValueOr(cluster.selection.step, -1) + 2) %
+                              std::max<int>(1, static_cast<int>(cluster.cluster.steps.size())));
             cpu.push_back(RenderFrame(kScriptedFrameDt, &presentMs));
             present.push_back(presentMs);
             instances = std::max(instances, m_boxes.Count());
@@ -168,7 +161,7 @@ int App::RunClusterFrameBenchmark() {
                     : std::string(views[v]->name) == "marey" ? (", " + std::to_string(m_marey.Count()) + " bar and band instances").c_str()
                                                              : "");
         std::fflush(stdout);
-        cluster.selection.step = -1;
+        cluster.selection.step.reset();
     }
     return 0;
 }
@@ -176,7 +169,11 @@ int App::RunClusterFrameBenchmark() {
 // Frames while a person types a search and drags a range over the whole trace: both run off
 // the UI thread, so no frame may wait for a whole-trace scan.
 void App::BenchmarkInteractions(Document& document) {
-    TimelineView& timeline = *document.timeline;
+    TimelineView& timeline = *TimelineOf(document);
+    TimelineTab* tab = nullptr;
+    for (const auto& view : document.views)
+        if (!tab) tab = dynamic_cast<TimelineTab*>(view.get());
+    if (!tab) return;
     timeline.ShowAll();
     // CPU time, and wall time too: a frame that waited for the background would show only there.
     std::vector<double> cpu, wall;
@@ -195,10 +192,10 @@ void App::BenchmarkInteractions(Document& document) {
     };
     const std::string query = "aten::matmul";
     for (size_t typed = 1; typed <= query.size(); ++typed) {
-        document.views.search.TypeQuery(query.substr(0, typed));
+        tab->search().TypeQuery(query.substr(0, typed));
         for (int i = 0; i < 3; ++i) frame();
     }
-    while (document.views.search.Searching()) frame();
+    while (tab->search().Searching()) frame();
     report("typing a search (12 keys)");
     std::printf("  %-34s %llu matches\n", "", static_cast<unsigned long long>(timeline.search().Count()));
 
@@ -207,7 +204,7 @@ void App::BenchmarkInteractions(Document& document) {
     for (const Process& process : document.model().processes)
         for (uint32_t track : process.tracks) state.rangeTracks.push_back(track);
     state.hasRange = true;
-    document.views.sideTab = 1;
+    tab->ShowPanel(1);
     const TimeNs span = document.model().lastNs - document.model().firstNs;
     constexpr int kDragFrames = 60;
     for (int i = 1; i <= kDragFrames; ++i) {
@@ -215,7 +212,7 @@ void App::BenchmarkInteractions(Document& document) {
         state.rangeEndNs = span * i / kDragFrames;
         frame();
     }
-    while (document.views.range.Computing()) frame();
+    while (tab->range().Computing()) frame();
     report("dragging a range over every track");
 }
 

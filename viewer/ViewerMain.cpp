@@ -106,8 +106,10 @@ int RunViewer(int argc, char** argv) {
             const char* rank = value();
             if (!rank) return Usage(), 2;
             const char* end = rank + std::strlen(rank);
-            if (std::from_chars(rank, end, options.rank).ptr != end || options.rank < 0)
+            int id = -1;
+            if (std::from_chars(rank, end, id).ptr != end || id < 0)
                 return Fail(std::string("--rank: expected a rank id (0 or more), got \"") + rank + "\"");
+            options.rank = RankId(id);
         } else if (arg == "--ranks") {
             while (i + 1 < argc && argv[i + 1][0] != '-') options.ranks.push_back(argv[++i]);
             if (options.ranks.empty()) return Usage(), 2;

@@ -33,4 +33,13 @@ double RobustScore(double value, const RobustSpread& spread) {
     return excess / (1.4826 * spread.mad);
 }
 
+double Quantile(std::vector<double>& values, double q) {
+    if (values.empty()) return 0;
+    const double clamped = std::clamp(q, 0.0, 1.0);
+    const size_t at =
+        static_cast<size_t>(std::lround(clamped * static_cast<double>(values.size() - 1)));
+    std::nth_element(values.begin(), values.begin() + static_cast<long>(at), values.end());
+    return values[at];
+}
+
 }  // namespace marey

@@ -18,4 +18,8 @@ RobustSpread MedianAndMad(std::vector<double>& values);
 // the median, 0 otherwise.
 double RobustScore(double value, const RobustSpread& spread);
 
+// The value at quantile 'q' (0 to 1) by nearest rank: the element at index round(q × (n − 1)) of
+// the values sorted; 0 without values. O(n) on average (nth_element); 'values' is reordered.
+double Quantile(std::vector<double>& values, double q);
+
 }  // namespace marey

@@ -7,6 +7,10 @@
 #include <cmath>
 
 #include "core/TextFormat.hpp"
+#include "rank/TraceSummary.hpp"
+#include "compare/CompareTimelines.hpp"
+#include "timeline/TimelineView.hpp"
+#include "views/ViewContext.hpp"
 #include "views/ViewRegistry.hpp"
 
 namespace marey {
@@ -60,18 +64,21 @@ bool Changed(const ViewState& view, double lastStart, double lastEnd) {
 bool DrawHalf(const char* id, Document& document, BoxRenderer& boxes, float frameDt, float height) {
     ImGui::BeginChild(id, ImVec2(0, height), false, ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoScrollbar);
     const bool hovered = ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem);
-    document.timeline->Draw(boxes, frameDt);
+    TimelineOf(document)->Draw(boxes, frameDt);
     ImGui::EndChild();
     return hovered;
 }
 
 }  // namespace
 
-void DrawCompareTimelines(ViewContext& context) {
+void CompareTimelinesView::Draw(ViewContext& context) {
     ComparisonPair& pair = *context.comparison;
     CompareViewState& view = pair.view;
     Document& a = *context.workspace.Find(pair.a);
     Document& b = *context.workspace.Find(pair.b);
+    if (!TimelineOf(a) || !TimelineOf(b)) return;  // views are attached at the start of a frame
+    TimelineView& timelineA = *TimelineOf(a);
+    TimelineView& timelineB = *TimelineOf(b);
     const Comparison* comparison = pair.Ready();
     const TimeNs offset = comparison ? comparison->diff.alignment.offsetNs : a.model().firstNs - b.model().firstNs;
     const double shift = RelativeShift(a, b, offset);
@@ -85,26 +92,27 @@ void DrawCompareTimelines(ViewContext& context) {
     ImGui::TextDisabled("Keys move the highlighted half (Tab or the mouse picks it).  %s", OffsetText(comparison).c_str());
 
     if (!view.placed && comparison && view.sync) {
-        b.timeline->SetViewRange(a.timeline->state().viewStartNs + shift, a.timeline->state().viewEndNs + shift);
+        timelineB.SetViewRange(timelineA.state().viewStartNs + shift,
+                               timelineA.state().viewEndNs + shift);
         view.placed = true;
     }
-    a.timeline->SetKeyboardEnabled(!view.focusB);
-    b.timeline->SetKeyboardEnabled(view.focusB);
-    a.timeline->SetRulerShiftNs(0);
-    b.timeline->SetRulerShiftNs(-shift);  // B's ruler reads A's times at the aligned moments
+    timelineA.SetKeyboardEnabled(!view.focusB);
+    timelineB.SetKeyboardEnabled(view.focusB);
+    timelineA.SetRulerShiftNs(0);
+    timelineB.SetRulerShiftNs(-shift);  // B's ruler reads A's times at the aligned moments
 
     const float halfHeight = std::floor((ImGui::GetContentRegionAvail().y - 2 * kHeaderHeightPx - 4) * 0.5f);
     DrawHeader("A", a, !view.focusB, "");
     const bool overA = DrawHalf("compare_a", a, context.boxes, context.frameDt, halfHeight);
-    ViewState& stateA = a.timeline->state();
-    ViewState& stateB = b.timeline->state();
+    ViewState& stateA = timelineA.state();
+    ViewState& stateB = timelineB.state();
     if (view.sync && Changed(stateA, view.lastStartA, view.lastEndA))
-        b.timeline->SetViewRange(stateA.viewStartNs + shift, stateA.viewEndNs + shift);
+        timelineB.SetViewRange(stateA.viewStartNs + shift, stateA.viewEndNs + shift);
     ImGui::Dummy(ImVec2(0, 4));
     DrawHeader("B", b, view.focusB, view.sync ? "" : "sync off");
     const bool overB = DrawHalf("compare_b", b, context.boxesB, context.frameDt, halfHeight);
     if (view.sync && Changed(stateB, view.lastStartB, view.lastEndB) && !Changed(stateA, view.lastStartA, view.lastEndA))
-        a.timeline->SetViewRange(stateB.viewStartNs - shift, stateB.viewEndNs - shift);
+        timelineA.SetViewRange(stateB.viewStartNs - shift, stateB.viewEndNs - shift);
     if (overA && io.MouseDelta.x * io.MouseDelta.x + io.MouseDelta.y * io.MouseDelta.y > 0) view.focusB = false;
     if (overB && io.MouseDelta.x * io.MouseDelta.x + io.MouseDelta.y * io.MouseDelta.y > 0) view.focusB = true;
     view.lastStartA = stateA.viewStartNs, view.lastEndA = stateA.viewEndNs;

@@ -9,6 +9,10 @@
 #include <cstdio>
 
 #include "core/TextFormat.hpp"
+#include "rank/TraceSummary.hpp"
+#include "compare/DiffView.hpp"
+#include "timeline/TimelineView.hpp"
+#include "views/ViewContext.hpp"
 #include "views/ViewRegistry.hpp"
 
 namespace marey {
@@ -53,11 +57,17 @@ void SelectOperator(ViewContext& context, const Comparison& comparison, const Op
     const TimeNs durationNs = row.countA ? row.AverageA() : row.AverageB();
     for (const auto& [id, first] : {std::pair{pair.a, row.firstStartA}, std::pair{pair.b, row.firstStartB}}) {
         Document* document = context.workspace.Find(id);
-        document->views.search.SetNames(*document->timeline, names, row.name, false);
-        document->views.sideTab = 2;
+        TimelineRequest highlight;
+        highlight.kind = TimelineRequest::kHighlightNames;
+        highlight.document = id;
+        highlight.names = names;
+        highlight.label = row.name;
+        highlight.goToFirst = false;
+        SendToViews(*document, highlight);
         if (first < 0 || (pair.view.sync && id == pair.b && row.firstStartA >= 0)) continue;
         const double start = static_cast<double>(first - document->model().firstNs);
-        document->timeline->ShowRange(start - 20.0 * durationNs, start + 21.0 * durationNs, false);
+        TimelineOf(*document)->ShowRange(start - 20.0 * durationNs, start + 21.0 * durationNs,
+                                         false);
     }
     pair.view.placed = !(pair.view.sync && row.firstStartA >= 0);  // B follows A's new view
     context.request.switchToTimeline = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);
@@ -253,7 +263,7 @@ void DrawStepControls(ViewContext& context) {
 
 }  // namespace
 
-void DrawDiffView(ViewContext& context) {
+void DiffView::Draw(ViewContext& context) {
     const Comparison* comparison = context.comparison->Ready();
     if (!comparison) {
         ImGui::TextDisabled("computing the diff…");

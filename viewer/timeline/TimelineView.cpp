@@ -16,30 +16,16 @@ constexpr float kRulerHeightPx = 38.0f;
 constexpr float kScrollbarWidthPx = 10.0f;
 }  // namespace
 
-TimelineView::TimelineView(const TraceModel& model, uint32_t documentId) : m_model(model), m_documentId(documentId) {
+TimelineView::TimelineView(const TraceModel& model, uint32_t documentId)
+    : TimelineView(model, std::make_shared<const TimelineData>(BuildTimelineData(model)),
+                   documentId) {}
+
+TimelineView::TimelineView(const TraceModel& model, std::shared_ptr<const TimelineData> data,
+                           uint32_t documentId)
+    : m_model(model), m_data(std::move(data)), m_documentId(documentId) {
     m_nameColors.resize(model.strings.size());
     m_nameColorKnown.assign(model.strings.size(), 0);
-    // Counter scales are fixed per track, so that bars do not jump while panning.
-    m_counterMax.assign(model.tracks.size(), 0.0);
-    m_counterMin.assign(model.tracks.size(), 0.0);
-    for (uint32_t t = 0; t < model.tracks.size(); ++t) {
-        const Track& track = model.tracks[t];
-        for (const double value : track.counterValue) {
-            m_counterMax[t] = std::max(m_counterMax[t], value);
-            m_counterMin[t] = std::min(m_counterMin[t], value);
-        }
-    }
-    m_flowCategoryIndex.assign(model.strings.size(), -1);
-    for (const Flow& flow : model.flows) {
-        const StringId category = model.FlowCategory(flow);
-        if (m_flowCategoryIndex[category] < 0) {
-            m_flowCategoryIndex[category] = static_cast<int32_t>(m_flowCategories.size());
-            m_flowCategories.push_back(category);
-            m_flowCategoryShown.push_back(1);
-        }
-        m_maxFlowSpanNs = std::max(m_maxFlowSpanNs, std::abs(flow.toTs - flow.fromTs));
-    }
-    BuildMinimap();
+    m_flowCategoryShown.assign(m_data->flowCategories.size(), 1);
     ShowAll();
 }
 

@@ -3,6 +3,7 @@
 // query drawn as one instanced batch, counters, instants and flows, with Tracy- and
 // chrome://tracing-style navigation. One file per feature (Timeline_*.cpp).
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "model/TraceModel.hpp"
 #include "render/BoxRenderer.hpp"
 #include "timeline/SearchIndex.hpp"
+#include "timeline/TimelineData.hpp"
 #include "timeline/TrackLayout.hpp"
 
 struct ImDrawList;
@@ -30,8 +32,12 @@ struct FrameStats {
 
 class TimelineView {
 public:
-    // 'documentId' is stamped on every SliceRef this timeline hands out.
+    // 'documentId' is stamped on every SliceRef this timeline hands out. Builds the derived data
+    // itself (tests and tools): O(events).
     explicit TimelineView(const TraceModel& model, uint32_t documentId = 0);
+    // The same, with the derived data built beforehand (on the loading thread). O(tracks).
+    TimelineView(const TraceModel& model, std::shared_ptr<const TimelineData> data,
+                 uint32_t documentId);
 
     // Draws the timeline into the current ImGui window region. 'frameDt' drives held-key motion.
     void Draw(BoxRenderer& boxes, float frameDt);
@@ -42,7 +48,7 @@ public:
     uint32_t documentId() const { return m_documentId; }
     SearchIndex& search() { return m_search; }
     const FrameStats& frameStats() const { return m_frameStats; }
-    const std::vector<StringId>& flowCategories() const { return m_flowCategories; }
+    const std::vector<StringId>& flowCategories() const { return m_data->flowCategories; }
     std::vector<char>& flowCategoryShown() { return m_flowCategoryShown; }
 
     // Navigation, also used by panels: show [start, end) (relative ns) with a margin.
@@ -118,7 +124,6 @@ private:
     // The line and time under the mouse, and the length of the selected range, over the ruler.
     void DrawCursorAndMeasure(ImDrawList* draw);
     // Timeline_Minimap.cpp
-    void BuildMinimap();
     void DrawMinimap(ImDrawList* draw);
     // Timeline_Slices.cpp
     void DrawLanes(ImDrawList* draw, BoxRenderer& boxes, const std::vector<Lane>& lanes, float originY, float clipTop,
@@ -147,6 +152,7 @@ private:
     float FlowEndY(uint32_t track, TimeNs t, float originY, float pinnedOriginY, bool exactDepth) const;
 
     const TraceModel& m_model;
+    std::shared_ptr<const TimelineData> m_data;  // never null
     uint32_t m_documentId = 0;
     ViewState m_state;
     LayoutMetrics m_metrics;
@@ -204,16 +210,9 @@ private:
     float m_scrollY = 0, m_maxScrollY = 0;
 
     // Counter scale, per track.
-    std::vector<double> m_counterMax;
-    std::vector<double> m_counterMin;
     // Flows.
-    std::vector<StringId> m_flowCategories;
-    std::vector<char> m_flowCategoryShown;  // by category index
-    std::vector<int32_t> m_flowCategoryIndex;  // StringId -> index
-    TimeNs m_maxFlowSpanNs = 0;
+    std::vector<char> m_flowCategoryShown;  // by index into m_data->flowCategories
     std::vector<SliceRef> m_flowFocus;  // this frame's, see CollectFlowFocus
-    // Minimap density, whole trace.
-    std::vector<float> m_minimap;
 
     std::unordered_map<uint64_t, EventDetails> m_detailsCache;
 };

@@ -13,7 +13,8 @@ namespace marey {
 
 void TimelineView::DrawCounterTrack(ImDrawList* draw, BoxRenderer& boxes, const Lane& lane, float laneY) {
     const Track& track = m_model.tracks[lane.track];
-    const double maxValue = m_counterMax[lane.track], minValue = m_counterMin[lane.track];
+    const double maxValue = m_data->counterMax[lane.track],
+                 minValue = m_data->counterMin[lane.track];
     const double range = maxValue - minValue > 0 ? maxValue - minValue : 1.0;
     const float top = laneY + 4, bottom = laneY + lane.height - 3;
     const TimeNs viewStart = AbsoluteNs(m_state.viewStartNs), viewEnd = AbsoluteNs(m_state.viewEndNs) + 1;

@@ -37,7 +37,8 @@ void TimelineView::CollectFlowFocus(const Flow* begin, TimeNs viewStart, TimeNs 
     };
     for (int hop = 0; hop < kChainHops && !m_flowFocus.empty(); ++hop) {
         bool grew = false;
-        for (const Flow* f = begin; f != flows.end() && f->fromTs <= viewEnd + m_maxFlowSpanNs; ++f) {
+        for (const Flow* f = begin;
+             f != flows.end() && f->fromTs <= viewEnd + m_data->maxFlowSpanNs; ++f) {
             if (std::max(f->fromTs, f->toTs) < viewStart || std::min(f->fromTs, f->toTs) > viewEnd) continue;
             const uint32_t fromTrack = m_model.FlowFromTrack(*f), toTrack = m_model.FlowToTrack(*f);
             if (OnFlowFocus(fromTrack, f->fromTs)) grew |= addSlice(toTrack, f->toTs);
@@ -60,8 +61,10 @@ void TimelineView::DrawFlows(ImDrawList* draw, float originY, float pinnedOrigin
     const PodArray<Flow>& flows = m_model.flows;
     if (flows.empty()) return;
     const TimeNs viewStart = AbsoluteNs(m_state.viewStartNs), viewEnd = AbsoluteNs(m_state.viewEndNs);
-    // Flows are sorted by source time; none spans more than m_maxFlowSpanNs.
-    const TimeNs from = viewStart > INT64_MIN + m_maxFlowSpanNs ? viewStart - m_maxFlowSpanNs : INT64_MIN;
+    // Flows are sorted by source time; none spans more than m_data->maxFlowSpanNs.
+    const TimeNs from = viewStart > INT64_MIN + m_data->maxFlowSpanNs
+                            ? viewStart - m_data->maxFlowSpanNs
+                            : INT64_MIN;
     const Flow* begin = std::lower_bound(flows.begin(), flows.end(), from,
                                          [](const Flow& f, TimeNs t) { return f.fromTs < t; });
     const bool all = m_state.showAllFlows;
@@ -71,7 +74,10 @@ void TimelineView::DrawFlows(ImDrawList* draw, float originY, float pinnedOrigin
     }
     // Count first: many arrows at once are drawn fainter so the slices stay readable.
     int visible = 0;
-    for (const Flow* f = begin; all && f != flows.end() && f->fromTs <= viewEnd + m_maxFlowSpanNs && visible < kMaxFlowsPerFrame; ++f)
+    for (const Flow* f = begin;
+         all && f != flows.end() && f->fromTs <= viewEnd + m_data->maxFlowSpanNs &&
+         visible < kMaxFlowsPerFrame;
+         ++f)
         if (std::max(f->fromTs, f->toTs) >= viewStart && std::min(f->fromTs, f->toTs) <= viewEnd) ++visible;
     const float baseAlpha = visible > 2000 ? 0.18f : visible > 300 ? 0.35f : visible > 60 ? 0.6f : 0.85f;
     // Finding the slice depth of each end costs a search per row; when hundreds of arrows are on
@@ -79,10 +85,11 @@ void TimelineView::DrawFlows(ImDrawList* draw, float originY, float pinnedOrigin
     const bool exactDepth = visible <= 500;
     int drawn = 0;
     bool capped = false;
-    for (const Flow* f = begin; f != flows.end() && f->fromTs <= viewEnd + m_maxFlowSpanNs; ++f) {
+    for (const Flow* f = begin; f != flows.end() && f->fromTs <= viewEnd + m_data->maxFlowSpanNs;
+         ++f) {
         if (std::max(f->fromTs, f->toTs) < viewStart || std::min(f->fromTs, f->toTs) > viewEnd) continue;
         const StringId categoryName = m_model.FlowCategory(*f);
-        const int32_t category = m_flowCategoryIndex[categoryName];
+        const int32_t category = m_data->flowCategoryIndex[categoryName];
         if (category < 0 || !m_flowCategoryShown[static_cast<size_t>(category)]) continue;
         if (!all && !OnFlowFocus(m_model.FlowFromTrack(*f), f->fromTs) && !OnFlowFocus(m_model.FlowToTrack(*f), f->toTs)) continue;
         if (drawn == kMaxFlowsPerFrame) {

@@ -1,4 +1,5 @@
 #include "views/CommunicationView.hpp"
+#include "views/ViewContext.hpp"
 
 #include <imgui.h>
 
@@ -273,6 +274,10 @@ void CommunicationView::Draw(const RankAnalysis& analysis, TimelineRequest& requ
     SectionTitle("Operators (click one to see it in the timeline)");
     DrawOperators(analysis, request);
     DrawTransports(analysis);
+}
+
+void CommunicationView::Draw(ViewContext& context) {
+    Draw(context.document->analysis(), context.request);
 }
 
 }  // namespace marey

@@ -4,12 +4,14 @@
 // bandwidth and transit size per transport type with the packet size distribution; the links
 // of communication_matrix.json.
 #include "rank/RankAnalysis.hpp"
+#include "views/View.hpp"
 #include "views/ViewCommon.hpp"
 
 namespace marey {
 
-class CommunicationView {
+class CommunicationView : public View {
 public:
+    void Draw(ViewContext& context) override;
     void Draw(const RankAnalysis& analysis, TimelineRequest& request);
 
 private:

@@ -1,4 +1,5 @@
 #include "views/MemoryView.hpp"
+#include "views/ViewContext.hpp"
 
 #include <imgui.h>
 
@@ -232,5 +233,7 @@ void MemoryView::Draw(const RankAnalysis& analysis, TimelineRequest& request) {
     if (analysis.operatorMemory) DrawAllocations(*analysis.operatorMemory, request, originNs);
     else DrawMissingFile(kOperatorMemoryFile, "The allocation table");
 }
+
+void MemoryView::Draw(ViewContext& context) { Draw(context.document->analysis(), context.request); }
 
 }  // namespace marey

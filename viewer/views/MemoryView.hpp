@@ -5,12 +5,14 @@
 #include <vector>
 
 #include "rank/RankAnalysis.hpp"
+#include "views/View.hpp"
 #include "views/ViewCommon.hpp"
 
 namespace marey {
 
-class MemoryView {
+class MemoryView : public View {
 public:
+    void Draw(ViewContext& context) override;
     void Draw(const RankAnalysis& analysis, TimelineRequest& request);
 
 private:

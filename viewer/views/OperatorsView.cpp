@@ -1,4 +1,5 @@
 #include "views/OperatorsView.hpp"
+#include "views/ViewContext.hpp"
 
 #include <imgui.h>
 
@@ -252,6 +253,10 @@ void OperatorsView::Draw(const RankAnalysis& analysis, TimelineRequest& request)
     SectionTitle("Share of the total");
     DrawShareChart(stats, std::min(200.0f, chartWidth * 0.5f));
     ImGui::EndChild();
+}
+
+void OperatorsView::Draw(ViewContext& context) {
+    Draw(context.document->analysis(), context.request);
 }
 
 }  // namespace marey

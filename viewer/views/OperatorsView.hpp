@@ -6,12 +6,14 @@
 #include <vector>
 
 #include "rank/RankAnalysis.hpp"
+#include "views/View.hpp"
 #include "views/ViewCommon.hpp"
 
 namespace marey {
 
-class OperatorsView {
+class OperatorsView : public View {
 public:
+    void Draw(ViewContext& context) override;
     void Draw(const RankAnalysis& analysis, TimelineRequest& request);
 
     // Rows of 'stats' that match 'pattern' (fuzzy), best match first; all rows in table order

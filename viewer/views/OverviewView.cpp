@@ -1,4 +1,5 @@
 #include "views/OverviewView.hpp"
+#include "views/ViewContext.hpp"
 
 #include <imgui.h>
 
@@ -138,6 +139,10 @@ void OverviewView::Draw(const RankAnalysis& analysis, TimelineRequest&) {
         SectionTitle("Problems in these files");
         for (const std::string& problem : analysis.problems) ImGui::TextColored(ImVec4(1, 0.6f, 0.5f, 1), "%s", problem.c_str());
     }
+}
+
+void OverviewView::Draw(ViewContext& context) {
+    Draw(context.document->analysis(), context.request);
 }
 
 }  // namespace marey

@@ -3,12 +3,14 @@
 // overlapped or not, free) as a stacked bar and a table, the advice for the three problem
 // classes, and which profiler files the folder holds.
 #include "rank/RankAnalysis.hpp"
+#include "views/View.hpp"
 #include "views/ViewCommon.hpp"
 
 namespace marey {
 
-class OverviewView {
+class OverviewView : public View {
 public:
+    void Draw(ViewContext& context) override;
     void Draw(const RankAnalysis& analysis, TimelineRequest& request);
 };
 

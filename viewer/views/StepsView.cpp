@@ -1,4 +1,5 @@
 #include "views/StepsView.hpp"
+#include "views/ViewContext.hpp"
 
 #include <imgui.h>
 
@@ -181,5 +182,7 @@ void StepsView::Draw(const RankAnalysis& analysis, TimelineRequest& request) {
     DrawBars(analysis, request, std::max(160.0f, available * 0.45f));
     DrawTable(analysis, request);
 }
+
+void StepsView::Draw(ViewContext& context) { Draw(context.document->analysis(), context.request); }
 
 }  // namespace marey

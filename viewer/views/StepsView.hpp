@@ -3,12 +3,14 @@
 // stage / bubble when present, as stacked bars with a step selector and a table. Clicking a step
 // zooms the timeline to it.
 #include "rank/RankAnalysis.hpp"
+#include "views/View.hpp"
 #include "views/ViewCommon.hpp"
 
 namespace marey {
 
-class StepsView {
+class StepsView : public View {
 public:
+    void Draw(ViewContext& context) override;
     void Draw(const RankAnalysis& analysis, TimelineRequest& request);
 
 private:

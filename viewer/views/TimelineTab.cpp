@@ -7,7 +7,8 @@
 
 #include <string>
 
-#include "views/ViewRegistry.hpp"
+#include "views/TimelineTab.hpp"
+#include "views/ViewContext.hpp"
 
 namespace marey {
 namespace {
@@ -33,7 +34,7 @@ void DrawLegend(bool timeClasses) {
 
 // Several ranks in one timeline: which step lines them up (loading them again when it changes),
 // and folding them all at once.
-void DrawRanksToolbar(Document& document, Workspace& workspace) {
+void DrawRanksToolbar(Document& document, TimelineView& timeline, Workspace& workspace) {
     const RanksInOneTimeline& ranks = *document.ranks;
     ImGui::SameLine(0, 24);
     ImGui::AlignTextToFramePadding();
@@ -62,9 +63,9 @@ void DrawRanksToolbar(Document& document, Workspace& workspace) {
                           "difference (hover a rank's header to see by how much). Own clocks show when each rank\n"
                           "really ran, as far as the machines' clocks agree.");
     ImGui::SameLine();
-    if (ImGui::SmallButton("Fold all")) document.timeline->SetGroupsCollapsed(true);
+    if (ImGui::SmallButton("Fold all")) timeline.SetGroupsCollapsed(true);
     ImGui::SameLine();
-    if (ImGui::SmallButton("Unfold all")) document.timeline->SetGroupsCollapsed(false);
+    if (ImGui::SmallButton("Unfold all")) timeline.SetGroupsCollapsed(false);
     if (!ranks.failures.empty()) {
         ImGui::SameLine(0, 16);
         ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.4f, 1), "%zu rank%s could not be read (hover)", ranks.failures.size(),
@@ -77,46 +78,112 @@ void DrawRanksToolbar(Document& document, Workspace& workspace) {
     }
 }
 
-void DrawToolbar(Document& document, Workspace& workspace) {
+}  // namespace
+
+TimelineTab::TimelineTab(Document& document)
+    : m_document(document),
+      m_timeline(document.model(), document.timelineData, document.id.value()),
+      m_sideTab(document.model().report.problemCount > 0 ? 3 : 0) {
+    if (!document.ranks) return;
+    // Ranks start folded to their busy strips so that they fit a screen: a few ranks by
+    // process (about five headers each), many ranks by rank (one header each).
+    constexpr size_t kRanksFoldedByProcess = 8;
+    if (document.model().groups.size() <= kRanksFoldedByProcess) m_timeline.SetAllCollapsed(true);
+    else m_timeline.SetGroupsCollapsed(true);
+    // A step asked for is shown; by default (the first step they share) the whole of them.
+    const RanksInOneTimeline& ranks = *document.ranks;
+    if (ranks.stepAsked && ranks.alignedEndNs > ranks.alignedStartNs) {
+        const TimeNs first = document.model().firstNs;
+        m_timeline.ShowRange(static_cast<double>(ranks.alignedStartNs - first),
+                             static_cast<double>(ranks.alignedEndNs - first));
+    }
+}
+
+void TimelineTab::TakeOver(View& previous) {
+    auto* before = dynamic_cast<TimelineTab*>(&previous);
+    if (!before) return;
+    // Aligned on a step, the new timeline shows that step; on the clocks, the view stays.
+    const bool onClock = m_document.ranks && m_document.ranks->alignedStep.empty();
+    m_timeline.TakeLayoutFrom(before->m_timeline, onClock);
+}
+
+bool TimelineTab::Busy() const { return m_search.Searching() || m_range.Computing(); }
+
+void TimelineTab::Update() { m_search.TakeFinished(m_timeline); }
+
+void TimelineTab::Apply(const TimelineRequest& request) {
+    TimelineView& timeline = m_timeline;
+    switch (request.kind) {
+        case TimelineRequest::kShowRange: {
+            const TimeNs firstNs = m_document.model().firstNs;
+            timeline.ShowRange(static_cast<double>(request.startNs - firstNs),
+                               static_cast<double>(request.endNs - firstNs), true);
+            // Marked, so that the person sees what the jump was to.
+            ViewState& state = timeline.state();
+            state.hasMark = true;
+            state.markStartNs = request.startNs - firstNs;
+            state.markEndNs = request.endNs - firstNs;
+            state.markLabel = request.label;
+            break;
+        }
+        case TimelineRequest::kHighlightNames:
+            m_search.SetNames(timeline, request.names, request.label, request.goToFirst);
+            m_sideTab = 2;
+            break;
+        case TimelineRequest::kSearch:
+            m_search.SetQuery(timeline, request.label);
+            m_search.Step(timeline, true);
+            break;
+        case TimelineRequest::kShowPanel: {
+            const char* panels[] = {"details", "range", "search", "issues"};
+            for (int i = 0; i < 4; ++i)
+                if (request.label == panels[i]) m_sideTab = i;
+            break;
+        }
+        case TimelineRequest::kFocusSearch: m_search.FocusInput(); break;
+        default: break;
+    }
+}
+
+void TimelineTab::DrawToolbar(Workspace& workspace) {
     ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() + 8, ImGui::GetCursorPosY() + 4));
-    document.views.search.DrawToolbar(*document.timeline);
-    document.views.search.HandleKeys(*document.timeline);
-    if (document.ranks) DrawRanksToolbar(document, workspace);
+    m_search.DrawToolbar(m_timeline);
+    m_search.HandleKeys(m_timeline);
+    if (m_document.ranks) DrawRanksToolbar(m_document, m_timeline, workspace);
     ImGui::SameLine(0, 30);
-    DrawLegend(document.hasOverlapAnalysis);
+    DrawLegend(m_document.hasOverlapAnalysis);
     ImGui::NewLine();
     ImGui::Dummy(ImVec2(0, 2));
 }
 
-void DrawSidePanel(Document& document) {
-    DocumentViews& views = document.views;
-    TimelineView& timeline = *document.timeline;
-    const uint64_t problems = document.model().report.problemCount;
+void TimelineTab::DrawSidePanel() {
+    TimelineView& timeline = m_timeline;
+    const uint64_t problems = m_document.model().report.problemCount;
     const char* tabs[] = {"Details", "Range", "Search", "Import issues"};
     if (ImGui::BeginTabBar("side")) {
         for (int i = 0; i < 4; ++i) {
             std::string label = tabs[i];
             if (i == 3 && problems) label += " (" + std::to_string(problems) + ")";
             label += "###tab" + std::to_string(i);
-            if (!ImGui::BeginTabItem(label.c_str(), nullptr, views.sideTab == i ? ImGuiTabItemFlags_SetSelected : 0)) continue;
+            if (!ImGui::BeginTabItem(label.c_str(), nullptr,
+                                     m_sideTab == i ? ImGuiTabItemFlags_SetSelected : 0))
+                continue;
             switch (i) {
-                case 0: views.details.DrawContents(timeline); break;
-                case 1: views.range.DrawContents(timeline); break;
-                case 2: views.search.DrawContents(timeline); break;
-                default: views.issues.DrawContents(document.model()); break;
+                case 0: m_details.DrawContents(timeline); break;
+                case 1: m_range.DrawContents(timeline); break;
+                case 2: m_search.DrawContents(timeline); break;
+                default: m_issues.DrawContents(m_document.model()); break;
             }
             ImGui::EndTabItem();
         }
-        views.sideTab = -1;
+        m_sideTab = -1;
         ImGui::EndTabBar();
     }
     // A new range selection brings its tab forward.
     const bool hasRange = timeline.state().hasRange;
-    if (hasRange && !views.hadRange) views.sideTab = 1;
-    views.hadRange = hasRange;
+    if (hasRange && !m_hadRange) m_sideTab = 1;
+    m_hadRange = hasRange;
 }
-
-}  // namespace
 
 // The bar between the timeline and the side panel: drag to resize the panel.
 void DrawSplitter(LayoutSettings& layout, float height, float availableWidth) {
@@ -133,29 +200,28 @@ void DrawSplitter(LayoutSettings& layout, float height, float availableWidth) {
                                               active ? IM_COL32(90, 160, 255, 255) : IM_COL32(60, 64, 74, 255));
 }
 
-void DrawTimelineTab(ViewContext& context) {
-    Document& document = *context.document;
+void TimelineTab::Draw(ViewContext& context) {
     LayoutSettings& layout = context.layout;
     const ImGuiIO& io = ImGui::GetIO();
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_B, false)) layout.sidePanelShown = !layout.sidePanelShown;
-    DrawToolbar(document, context.workspace);
+    DrawToolbar(context.workspace);
     const float height = ImGui::GetContentRegionAvail().y;
     const float available = ImGui::GetContentRegionAvail().x;
     const float sideWidth = layout.sidePanelShown ? std::min(layout.sidePanelWidth, available - 300.0f) : 0.0f;
     const float timelineWidth = available - (layout.sidePanelShown ? sideWidth + kSplitterWidthPx : 0.0f);
     ImGui::BeginChild("timeline", ImVec2(timelineWidth, height), false,
                       ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoScrollbar);
-    document.timeline->SetHeaderWidth(layout.headerWidth);
-    document.timeline->SetRulerShiftNs(0);  // alone, a timeline counts from its own start
-    document.timeline->Draw(context.boxes, context.frameDt);
-    layout.headerWidth = document.timeline->headerWidth();
+    m_timeline.SetHeaderWidth(layout.headerWidth);
+    m_timeline.SetRulerShiftNs(0);  // alone, a timeline counts from its own start
+    m_timeline.Draw(context.boxes, context.frameDt);
+    layout.headerWidth = m_timeline.headerWidth();
     ImGui::EndChild();
     if (!layout.sidePanelShown) return;
     ImGui::SameLine(0, 0);
     DrawSplitter(layout, height, available);
     ImGui::SameLine(0, 0);
     ImGui::BeginChild("side", ImVec2(sideWidth, height), true);
-    DrawSidePanel(document);
+    DrawSidePanel();
     ImGui::EndChild();
 }
 

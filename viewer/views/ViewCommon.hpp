@@ -1,23 +1,37 @@
 #pragma once
 // Pieces the analysis views share: what a view asks of the timeline, the missing-file notice,
 // stacked bars with a legend, and number formatting with units.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "Colors.hpp"
 #include "core/Time.hpp"
 #include "load/RankDirectory.hpp"
+#include "workspace/Ids.hpp"
 
 namespace marey {
 
 // What a view asks the application to do in the timeline of document 'document' (the caller of
 // the view fills it in); 'kind' kNone when nothing.
+// The application acts on the timeline itself (kShowRange) and sends the others to the document's
+// views (SendToViews), where its Timeline tab takes them.
 struct TimelineRequest {
-    enum Kind { kNone, kShowRange, kHighlightNames } kind = kNone;
-    uint32_t document = 0;          // a DocumentId
+    enum Kind {
+        kNone,
+        kShowRange,       // show and mark [startNs, endNs]
+        kHighlightNames,  // highlight 'names' as a search, shown in the search panel
+        kSearch,          // type 'label' into the search box, run it and select the first match
+        kShowPanel,       // bring the side panel tab 'label' forward: details, range, search, issues
+        kFocusSearch,     // put the keyboard focus in the search box
+    } kind = kNone;
+    std::optional<DocumentId> document;  // the document shown when a view asks; set by the caller
     TimeNs startNs = 0, endNs = 0;  // absolute, as in the trace (kShowRange)
     std::vector<std::string> names; // exact slice names (kHighlightNames)
-    std::string label;              // what the search box shows (kHighlightNames), or names the mark (kShowRange)
+    // What the search box shows (kHighlightNames, kSearch), the mark's name (kShowRange), or the
+    // panel (kShowPanel).
+    std::string label;
+    bool goToFirst = true;          // kHighlightNames: select and frame the first match once found
     bool switchToTimeline = false;
 };
 

@@ -1,25 +1,72 @@
 #include "views/ViewRegistry.hpp"
 
+#include <type_traits>
+
+#include "clusterviews/CollectivesView.hpp"
+#include "clusterviews/MareyView.hpp"
+#include "clusterviews/MatrixView.hpp"
+#include "clusterviews/RankOverviewView.hpp"
+#include "clusterviews/StepTraceView.hpp"
+#include "clusterviews/TimeOverviewView.hpp"
+#include "compare/CompareTimelines.hpp"
+#include "compare/DiffView.hpp"
+#include "views/CommunicationView.hpp"
+#include "views/MemoryView.hpp"
+#include "views/OperatorsView.hpp"
+#include "views/OverviewView.hpp"
+#include "views/StepsView.hpp"
+#include "views/TimelineTab.hpp"
+#include "workspace/Workspace.hpp"
+
 namespace marey {
+namespace {
+
+// A view made for what it shows: from the document or the cluster when its constructor takes
+// one, else from nothing (its state is the comparison's, or it has none).
+template <class T>
+std::unique_ptr<View> Make(const ViewTarget& target) {
+    if constexpr (std::is_constructible_v<T, Document&>)
+        return std::make_unique<T>(*target.document);
+    else if constexpr (std::is_constructible_v<T, ClusterDocument&>)
+        return std::make_unique<T>(*target.cluster);
+    else
+        return std::make_unique<T>();
+}
+
+void Attach(const ViewTarget& target, ViewScope scope) {
+    ViewList& views = ViewsOfTarget(target);
+    if (!views.empty()) return;
+    for (const ViewEntry* entry : ViewsOf(scope)) views.push_back(entry->create(target));
+}
+
+// Calls 'f' on every view list of the workspace.
+template <class F>
+void ForEachViewList(Workspace& workspace, F f) {
+    for (const auto& document : workspace.documents()) f(document->views);
+    for (const auto& cluster : workspace.clusters()) f(cluster->views);
+    if (ComparisonPair* pair = workspace.comparison()) f(pair->views);
+}
+
+}  // namespace
 
 const std::vector<ViewEntry>& Views() {
     using S = ViewScope;
     static const std::vector<ViewEntry> views = {
-        {"timeline", "Timeline", S::kDocument, DrawTimelineTab},
-        {"overview", "Overview", S::kDocument, [](ViewContext& c) { c.document->views.overview.Draw(c.document->analysis(), c.request); }},
-        {"operators", "Operators", S::kDocument, [](ViewContext& c) { c.document->views.operators.Draw(c.document->analysis(), c.request); }},
-        {"steps", "Steps", S::kDocument, [](ViewContext& c) { c.document->views.steps.Draw(c.document->analysis(), c.request); }},
-        {"communication", "Communication", S::kDocument, [](ViewContext& c) { c.document->views.communication.Draw(c.document->analysis(), c.request); }},
-        {"memory", "Memory", S::kDocument, [](ViewContext& c) { c.document->views.memory.Draw(c.document->analysis(), c.request); }},
-        {"timeline", "Timelines A / B", S::kComparison, DrawCompareTimelines},
-        {"timeline", "Timeline of several ranks", S::kRanks, DrawTimelineTab},
-        {"compare", "Diff", S::kComparison, DrawDiffView},
-        {"steps", "Step trace", S::kCluster, DrawClusterSteps},
-        {"overview", "Overview by rank", S::kCluster, DrawClusterOverview},
-        {"matrix", "Communication matrix", S::kCluster, DrawCommunicationMatrix},
-        {"communication", "Communication across ranks", S::kCluster, DrawCollectives},
-        {"time", "Time overview", S::kCluster, DrawTimeOverview},
-        {"marey", "Marey", S::kCluster, DrawMarey},
+        {"timeline", "Timeline", S::kDocument, Make<TimelineTab>},
+        {"overview", "Overview", S::kDocument, Make<OverviewView>},
+        {"operators", "Operators", S::kDocument, Make<OperatorsView>},
+        {"steps", "Steps", S::kDocument, Make<StepsView>},
+        {"communication", "Communication", S::kDocument, Make<CommunicationView>},
+        {"memory", "Memory", S::kDocument, Make<MemoryView>},
+        {"timeline", "Timelines A / B", S::kComparison, Make<CompareTimelinesView>},
+        {"timeline", "Timeline of several ranks", S::kRanks, Make<TimelineTab>},
+        {"compare", "Diff", S::kComparison, Make<DiffView>},
+        {"steps", "Step trace", S::kCluster, Make<StepTraceView>},
+        {"overview", "Overview by rank", S::kCluster, Make<RankOverviewView>},
+        {"matrix", "Communication matrix", S::kCluster, Make<MatrixView>},
+        {"communication", "Communication across ranks", S::kCluster, Make<CollectivesView>},
+        {"time", "Time overview", S::kCluster, Make<TimeOverviewView>},
+        {"marey", "Marey", S::kCluster, Make<MareyView>},
     };
     return views;
 }
@@ -34,6 +81,59 @@ std::vector<const ViewEntry*> ViewsOf(ViewScope scope) {
     for (const ViewEntry& view : Views())
         if (view.scope == scope) views.push_back(&view);
     return views;
+}
+
+ViewList& ViewsOfTarget(const ViewTarget& target) {
+    if (target.document) return target.document->views;
+    if (target.cluster) return target.cluster->views;
+    return target.comparison->views;
+}
+
+void AttachViews(Workspace& workspace) {
+    for (const auto& document : workspace.documents()) {
+        ViewTarget target;
+        target.document = document.get();
+        Attach(target, ScopeOf(document.get()));
+        if (!document->replaced) continue;
+        const ViewList& before = document->replaced->views;
+        if (before.size() == document->views.size())
+            for (size_t i = 0; i < before.size(); ++i) document->views[i]->TakeOver(*before[i]);
+        document->replaced.reset();
+    }
+    for (const auto& cluster : workspace.clusters()) {
+        ViewTarget target;
+        target.cluster = cluster.get();
+        Attach(target, ViewScope::kCluster);
+    }
+    if (ComparisonPair* pair = workspace.comparison()) {
+        ViewTarget target;
+        target.comparison = pair;
+        Attach(target, ViewScope::kComparison);
+    }
+}
+
+bool AnyViewBusy(Workspace& workspace) {
+    bool busy = false;
+    ForEachViewList(workspace, [&](ViewList& views) {
+        for (const auto& view : views) busy = busy || view->Busy();
+    });
+    return busy;
+}
+
+void UpdateViews(Workspace& workspace) {
+    ForEachViewList(workspace, [](ViewList& views) {
+        for (const auto& view : views) view->Update();
+    });
+}
+
+TimelineView* TimelineOf(Document& document) {
+    for (const auto& view : document.views)
+        if (auto* tab = dynamic_cast<TimelineTab*>(view.get())) return &tab->timeline();
+    return nullptr;
+}
+
+void SendToViews(Document& document, const TimelineRequest& request) {
+    for (const auto& view : document.views) view->Apply(request);
 }
 
 }  // namespace marey

@@ -1,40 +1,36 @@
 #pragma once
-// Every main view, listed once (ViewRegistry.cpp): its name for --view, its tab title, whether it
-// shows one document or the comparison of two, and how it draws. Adding a view is one line there.
+// Every main view, listed once (ViewRegistry.cpp): its name for --view, its tab title, what it
+// shows (one document, several ranks in one timeline, a cluster or the comparison of two
+// documents) and how its object is made. Adding a view is its files, one line there and one
+// line in viewer/CMakeLists.txt.
+#include <memory>
 #include <vector>
 
-#include "LayoutSettings.hpp"
-#include "cluster/ClusterCommon.hpp"
-#include "render/BoxRenderer.hpp"
-#include "render/MareyRenderer.hpp"
-#include "views/ViewCommon.hpp"
-#include "workspace/Workspace.hpp"
+#include "views/View.hpp"
 
 namespace marey {
 
-// What a view is given to draw: the workspace and what it shows.
-struct ViewContext {
-    Workspace& workspace;
-    Document* document;          // kDocument views: the document shown
-    ComparisonPair* comparison;  // kComparison views: the pair shown (both documents loaded)
-    ClusterDocument* cluster;    // kCluster views: the cluster shown
-    BoxRenderer& boxes;          // the timeline's instanced boxes
-    BoxRenderer& boxesB;         // a second batch, for the lower timeline of a comparison
-    float frameDt;
-    TimelineRequest& request;    // what the view asks of the document's timeline
-    LayoutSettings& layout;      // panel and column sizes a person chose
-    ClusterRequest& clusterRequest;  // what a cluster view asks to open
-    MareyRenderer& marey;            // the Marey view's bars and bands
-};
+struct ClusterDocument;
+class TimelineView;
+struct ComparisonPair;
+struct Document;
+class Workspace;
 
 // kRanks: a document that holds several ranks in one timeline (one rank's views do not apply).
 enum class ViewScope { kDocument, kComparison, kCluster, kRanks };
+
+// What a view object is made for: the one pointer of its scope is set.
+struct ViewTarget {
+    Document* document = nullptr;
+    ClusterDocument* cluster = nullptr;
+    ComparisonPair* comparison = nullptr;
+};
 
 struct ViewEntry {
     const char* name;   // for --view
     const char* title;  // tab title
     ViewScope scope;
-    void (*draw)(ViewContext& context);
+    std::unique_ptr<View> (*create)(const ViewTarget& target);
 };
 
 // Every view, in tab order.
@@ -46,15 +42,25 @@ std::vector<const ViewEntry*> ViewsOf(ViewScope scope);
 // The scope of what is shown: a document (of one rank or of several), or else a cluster.
 ViewScope ScopeOf(const Document* document);
 
-// Draw functions of views that live in their own files.
-void DrawTimelineTab(ViewContext& context);
-void DrawCompareTimelines(ViewContext& context);
-void DrawDiffView(ViewContext& context);
-void DrawClusterSteps(ViewContext& context);
-void DrawClusterOverview(ViewContext& context);
-void DrawCommunicationMatrix(ViewContext& context);
-void DrawCollectives(ViewContext& context);
-void DrawTimeOverview(ViewContext& context);
-void DrawMarey(ViewContext& context);
+// Gives every document, cluster and comparison of 'workspace' that has none its view objects,
+// in the order of ViewsOf(its scope); a document that replaces another gets what its views held
+// (View::TakeOver). O(documents) when nothing is new.
+void AttachViews(Workspace& workspace);
+
+// The view objects of 'target' (attached or not: then empty).
+ViewList& ViewsOfTarget(const ViewTarget& target);
+
+// True when a view of any document, cluster or comparison runs a background job.
+bool AnyViewBusy(Workspace& workspace);
+
+// Once per frame: every view takes its finished background work in.
+void UpdateViews(Workspace& workspace);
+
+// The timeline of 'document' (its Timeline tab's, which the comparison draws too); null before
+// its views are attached.
+TimelineView* TimelineOf(Document& document);
+
+// Sends 'request' to every view of 'document'.
+void SendToViews(Document& document, const TimelineRequest& request);
 
 }  // namespace marey

@@ -2,7 +2,12 @@
 
 #include <filesystem>
 
+#include "timeline/TimelineData.hpp"
+
 namespace marey {
+
+Document::Document() = default;
+Document::~Document() = default;
 
 std::string Document::Title() const {
     if (ranks) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "cluster/ClusterFolder.hpp"
+#include "loading/RankLoader.hpp"
+#include "timeline/TimelineData.hpp"
 
 namespace marey {
 namespace {
@@ -41,10 +43,10 @@ float RanksFraction(const RanksProgress& progress) {
 void BuildDerivedData(Document& document) {
     // A rank's summary feeds the comparison, which a timeline of several ranks is never part of.
     if (!document.ranks) document.summary = SummarizeRank(document.analysis(), &document.model(), document.rank.path);
-    document.timeline = std::make_unique<TimelineView>(document.model(), document.id);
+    document.timelineData =
+        std::make_shared<const TimelineData>(BuildTimelineData(document.model()));
     for (uint32_t p = 0; p < document.model().processes.size(); ++p)
         document.hasOverlapAnalysis |= document.model().ProcessLabel(p).rfind("Overlap Analysis", 0) == 0;
-    if (document.model().report.problemCount > 0) document.views.sideTab = 3;
 }
 
 }  // namespace
@@ -106,19 +108,15 @@ void LoadQueue::RunRanks(Job& job, unsigned threads) {
         document->id = job.id;
         document->rank.model = std::move(timeline.model);
         document->rank.analysis = std::make_unique<RankAnalysis>();  // one rank's views do not apply
-        document->ranks = RanksInOneTimeline{std::move(timeline.paths), std::move(timeline.steps),
-                                             std::move(timeline.alignedStep), std::move(timeline.failures)};
+        RanksInOneTimeline ranks;
+        ranks.paths = std::move(timeline.paths);
+        ranks.steps = std::move(timeline.steps);
+        ranks.alignedStep = std::move(timeline.alignedStep);
+        ranks.failures = std::move(timeline.failures);
+        ranks.stepAsked = !job.alignStep.empty() && job.alignStep != kAlignOnClock;
+        ranks.alignedStartNs = stepStart, ranks.alignedEndNs = stepEnd;
+        document->ranks = std::move(ranks);
         BuildDerivedData(*document);
-        // Ranks start folded to their busy strips so that they fit a screen: a few ranks by
-        // process (about five headers each), many ranks by rank (one header each).
-        constexpr size_t kRanksFoldedByProcess = 8;
-        if (document->model().groups.size() <= kRanksFoldedByProcess) document->timeline->SetAllCollapsed(true);
-        else document->timeline->SetGroupsCollapsed(true);
-        // A step asked for is shown; by default (the first step they share) the whole of them.
-        if (!job.alignStep.empty() && job.alignStep != kAlignOnClock && stepEnd > stepStart) {
-            const TimeNs first = document->model().firstNs;
-            document->timeline->ShowRange(static_cast<double>(stepStart - first), static_cast<double>(stepEnd - first));
-        }
         job.document = std::move(document);
     }
     job.done = true;

@@ -55,7 +55,7 @@ public:
 
 private:
     struct Job {
-        DocumentId id = 0;
+        DocumentId id;
         std::string path;
         LoadProgress progress;
         ClusterProgress clusterProgress;

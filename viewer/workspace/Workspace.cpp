@@ -2,7 +2,11 @@
 
 #include <algorithm>
 
+
 namespace marey {
+
+ComparisonPair::ComparisonPair() = default;
+ComparisonPair::~ComparisonPair() = default;
 
 const Comparison* ComparisonPair::Ready() const {
     if (!diff.valid() || diff.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return nullptr;
@@ -10,7 +14,7 @@ const Comparison* ComparisonPair::Ready() const {
 }
 
 DocumentId Workspace::Open(const std::string& path) {
-    const DocumentId id = m_nextId++;
+    const DocumentId id = DocumentId(m_nextId++);
     m_loads.Start(id, path);
     return id;
 }
@@ -24,7 +28,7 @@ DocumentId Workspace::OpenOnce(const std::string& path) {
 }
 
 DocumentId Workspace::OpenRanks(const std::vector<std::string>& paths, const std::string& alignStep) {
-    const DocumentId id = m_nextId++;
+    const DocumentId id = DocumentId(m_nextId++);
     m_loads.StartRanks(id, paths, alignStep);
     return id;
 }
@@ -36,8 +40,8 @@ void Workspace::RealignRanks(DocumentId id, const std::string& alignStep) {
 }
 
 void Workspace::OpenComparison(const std::string& pathA, const std::string& pathB) {
-    const DocumentId a = m_nextId++;
-    const DocumentId b = m_nextId++;
+    const DocumentId a = DocumentId(m_nextId++);
+    const DocumentId b = DocumentId(m_nextId++);
     m_loads.Start(a, pathA, 2);
     m_loads.Start(b, pathB, 2);
     Compare(a, b);
@@ -114,9 +118,8 @@ std::vector<DocumentId> Workspace::Poll() {
                                  [&](const std::unique_ptr<Document>& d) { return d->id == finished.id; });
         if (same != m_documents.end()) {
             if (m_comparison && (m_comparison->a == finished.id || m_comparison->b == finished.id)) EndComparison();
-            // Aligned on a step, the new timeline shows that step; on the clocks, the view stays.
-            const bool onClock = finished.document->ranks && finished.document->ranks->alignedStep.empty();
-            finished.document->timeline->TakeLayoutFrom(*(*same)->timeline, onClock);
+            // The old one stays until its views have handed over what a person set up.
+            finished.document->replaced = std::move(*same);
             *same = std::move(finished.document);
         } else {
             m_documents.push_back(std::move(finished.document));

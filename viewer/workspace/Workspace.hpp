@@ -30,12 +30,19 @@ struct CompareViewState {
 
 // Two documents shown against each other, and their diff computed off the UI thread.
 struct ComparisonPair {
-    DocumentId a = 0, b = 0;
+    ComparisonPair();
+    ~ComparisonPair();
+    ComparisonPair(const ComparisonPair&) = delete;
+    ComparisonPair& operator=(const ComparisonPair&) = delete;
+
+    DocumentId a, b;
     ComparisonOptions options;
     std::shared_future<Comparison> diff;  // valid once both documents are loaded
     CompareViewState view;
     // The diff, or null while it is computed.
     const Comparison* Ready() const;
+    // The objects of the comparison's views (their state is 'view' above); declared last.
+    ViewList views;
 };
 
 class Workspace {
@@ -84,7 +91,7 @@ private:
     LoadQueue m_loads;
     std::vector<std::string> m_errors;
     std::unique_ptr<ComparisonPair> m_comparison;
-    DocumentId m_nextId = 1;
+    uint32_t m_nextId = 1;  // the value of the next DocumentId
 };
 
 }  // namespace marey

@@ -10,9 +10,10 @@
 #include <cmath>
 #include <cstdio>
 
-#include "cluster/ClusterCommon.hpp"
+#include "clusterviews/ClusterCommon.hpp"
+#include "clusterviews/MatrixView.hpp"
 #include "views/ViewCommon.hpp"
-#include "views/ViewRegistry.hpp"
+#include "views/ViewContext.hpp"
 
 namespace marey {
 namespace {
@@ -91,49 +92,52 @@ struct MatrixLayout {
     }
 };
 
-MatrixLayout Layout(const ClusterViewsState& views, int dim, ImVec2 origin, float size) {
+MatrixLayout Layout(const MatrixSettings& views, int dim, ImVec2 origin, float size) {
     MatrixLayout layout;
     layout.origin = origin, layout.size = size;
-    layout.cellPx = static_cast<double>(size) / std::max(1, dim) * views.matrixZoom;
-    layout.firstX = views.matrixCenterX * dim - size / 2 / layout.cellPx;
-    layout.firstY = views.matrixCenterY * dim - size / 2 / layout.cellPx;
+    layout.cellPx = static_cast<double>(size) / std::max(1, dim) * views.zoom;
+    layout.firstX = views.centerX * dim - size / 2 / layout.cellPx;
+    layout.firstY = views.centerY * dim - size / 2 / layout.cellPx;
     return layout;
 }
 
-void Navigate(ClusterViewsState& views, const MatrixLayout& layout, int dim, bool hovered) {
+void Navigate(MatrixSettings& views, const MatrixLayout& layout, int dim, bool hovered) {
     const ImGuiIO& io = ImGui::GetIO();
     if (!hovered || dim == 0) return;
     auto clampCenter = [&] {
-        views.matrixZoom = std::clamp(views.matrixZoom, 1.0, std::max(1.0, dim / 4.0));
-        const double half = 0.5 / views.matrixZoom;
-        views.matrixCenterX = std::clamp(views.matrixCenterX, half, 1 - half);
-        views.matrixCenterY = std::clamp(views.matrixCenterY, half, 1 - half);
+        views.zoom = std::clamp(views.zoom, 1.0, std::max(1.0, dim / 4.0));
+        const double half = 0.5 / views.zoom;
+        views.centerX = std::clamp(views.centerX, half, 1 - half);
+        views.centerY = std::clamp(views.centerY, half, 1 - half);
     };
     if (io.MouseWheel != 0) {
         // Zoom at the mouse: the index under it stays under it.
         const double underX = layout.firstX + (io.MousePos.x - layout.origin.x) / layout.cellPx;
         const double underY = layout.firstY + (io.MousePos.y - layout.origin.y) / layout.cellPx;
-        views.matrixZoom *= std::pow(1.25, io.MouseWheel);
+        views.zoom *= std::pow(1.25, io.MouseWheel);
         clampCenter();
-        const double cellPx = static_cast<double>(layout.size) / dim * views.matrixZoom;
-        views.matrixCenterX = (underX - (io.MousePos.x - layout.origin.x) / cellPx + layout.size / 2 / cellPx) / dim;
-        views.matrixCenterY = (underY - (io.MousePos.y - layout.origin.y) / cellPx + layout.size / 2 / cellPx) / dim;
+        const double cellPx = static_cast<double>(layout.size) / dim * views.zoom;
+        views.centerX =
+            (underX - (io.MousePos.x - layout.origin.x) / cellPx + layout.size / 2 / cellPx) / dim;
+        views.centerY =
+            (underY - (io.MousePos.y - layout.origin.y) / cellPx + layout.size / 2 / cellPx) / dim;
         clampCenter();
     }
     if (ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2)) {
         const ImVec2 delta = io.MouseDelta;
-        views.matrixCenterX -= delta.x / layout.cellPx / dim;
-        views.matrixCenterY -= delta.y / layout.cellPx / dim;
+        views.centerX -= delta.x / layout.cellPx / dim;
+        views.centerY -= delta.y / layout.cellPx / dim;
         clampCenter();
     }
-    if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) views.matrixZoom = 1, views.matrixCenterX = views.matrixCenterY = 0.5, clampCenter();
+    if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left))
+        views.zoom = 1, views.centerX = views.centerY = 0.5, clampCenter();
     if (!io.WantTextInput) {
-        if (ImGui::IsKeyDown(GLFW_KEY_W)) views.matrixZoom *= 1.04, clampCenter();
-        if (ImGui::IsKeyDown(GLFW_KEY_S)) views.matrixZoom /= 1.04, clampCenter();
-        if (ImGui::IsKeyDown(GLFW_KEY_A)) views.matrixCenterX -= 0.01 / views.matrixZoom, clampCenter();
-        if (ImGui::IsKeyDown(GLFW_KEY_D)) views.matrixCenterX += 0.01 / views.matrixZoom, clampCenter();
-        if (ImGui::IsKeyDown(GLFW_KEY_UP)) views.matrixCenterY -= 0.01 / views.matrixZoom, clampCenter();
-        if (ImGui::IsKeyDown(GLFW_KEY_DOWN)) views.matrixCenterY += 0.01 / views.matrixZoom, clampCenter();
+        if (ImGui::IsKeyDown(GLFW_KEY_W)) views.zoom *= 1.04, clampCenter();
+        if (ImGui::IsKeyDown(GLFW_KEY_S)) views.zoom /= 1.04, clampCenter();
+        if (ImGui::IsKeyDown(GLFW_KEY_A)) views.centerX -= 0.01 / views.zoom, clampCenter();
+        if (ImGui::IsKeyDown(GLFW_KEY_D)) views.centerX += 0.01 / views.zoom, clampCenter();
+        if (ImGui::IsKeyDown(GLFW_KEY_UP)) views.centerY -= 0.01 / views.zoom, clampCenter();
+        if (ImGui::IsKeyDown(GLFW_KEY_DOWN)) views.centerY += 0.01 / views.zoom, clampCenter();
     }
 }
 
@@ -200,7 +204,8 @@ void DrawCells(ViewContext& context, ClusterDocument& document, const MatrixCach
         const float half = std::max(6.0f, static_cast<float>(layout.cellPx / 2) + 2);
         draw->AddRect(ImVec2(cx - half, cy - half), ImVec2(cx + half, cy + half), IM_COL32(255, 70, 60, 255), 0, 0, 2.5f);
     }
-    const int selected = grid.IndexOf(document.selection.rank);
+    const int selected =
+        document.selection.rank ? grid.IndexOf(document.selection.rank->value()) : -1;
     if (selected >= 0) {
         const ImU32 line = IM_COL32(255, 255, 255, 90);
         draw->AddRect(ImVec2(layout.origin.x, layout.Y(selected)), ImVec2(layout.origin.x + layout.size, layout.Y(selected + 1)), line);
@@ -233,25 +238,32 @@ void DrawHover(ClusterDocument& document, const MatrixCache& cache, const Matrix
     }
     ImGui::TextDisabled("click: select rank %d · right-click: open or compare · wheel: zoom · drag: pan", src);
     ImGui::EndTooltip();
-    if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && ImGui::GetIO().MouseDragMaxDistanceSqr[0] < 16) SelectRank(document, src);
-    RankRightClick(document, src);
+    if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
+        ImGui::GetIO().MouseDragMaxDistanceSqr[0] < 16)
+        SelectRank(document, RankId(src));
+    RankRightClick(document, RankId(src));
 }
 
-void DrawSidePanel(ClusterDocument& document, const MatrixCache& cache, double cellPx) {
-    ClusterViewsState& views = document.views;
+void DrawSidePanel(ClusterDocument& document, MatrixSettings& views, const MatrixCache& cache,
+                   double cellPx) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("Rows: source rank; columns: destination rank; summed over every step.");
     ImGui::PopTextWrapPos();
     SectionTitle("Colour");
-    for (int metric = 0; metric < 4; ++metric) ImGui::RadioButton(kMetricNames[metric], &views.matrixMetric, metric);
+    for (int metric = 0; metric < 4; ++metric)
+        ImGui::RadioButton(kMetricNames[metric], &views.metric, metric);
     ImGui::Spacing();
     ImGui::TextUnformatted("Operator");
     ImGui::SetNextItemWidth(-1);
-    const std::string current = views.matrixOperator < 0 ? "all operators, summed" : document.report.matrixOperators[views.matrixOperator];
+    const std::string current =
+        !views.op ? "all operators, summed"
+                  : document.report.matrixOperators[static_cast<size_t>(*views.op)];
     if (ImGui::BeginCombo("##operator", current.c_str())) {
-        if (ImGui::Selectable("all operators, summed", views.matrixOperator < 0)) views.matrixOperator = -1;
+        if (ImGui::Selectable("all operators, summed", !views.op)) views.op.reset();
         for (size_t i = 0; i < document.report.matrixOperators.size(); ++i)
-            if (ImGui::Selectable(document.report.matrixOperators[i].c_str(), views.matrixOperator == static_cast<int>(i))) views.matrixOperator = static_cast<int>(i);
+            if (ImGui::Selectable(document.report.matrixOperators[i].c_str(),
+                                  views.op == static_cast<int>(i)))
+                views.op = static_cast<int>(i);
         ImGui::EndCombo();
     }
     ImGui::Spacing();
@@ -299,10 +311,10 @@ void DrawSidePanel(ClusterDocument& document, const MatrixCache& cache, double c
         if (ImGui::Selectable(label)) {
             // Zoom in on it.
             const int dim = grid.Dim();
-            views.matrixZoom = std::max(views.matrixZoom, std::min(dim / 4.0, 8.0));
-            views.matrixCenterX = (grid.IndexOf(slow.dstRank) + 0.5) / std::max(1, dim);
-            views.matrixCenterY = (grid.IndexOf(slow.srcRank) + 0.5) / std::max(1, dim);
-            SelectRank(document, slow.srcRank);
+            views.zoom = std::max(views.zoom, std::min(dim / 4.0, 8.0));
+            views.centerX = (grid.IndexOf(slow.dstRank) + 0.5) / std::max(1, dim);
+            views.centerY = (grid.IndexOf(slow.srcRank) + 0.5) / std::max(1, dim);
+            SelectRank(document, RankId(slow.srcRank));
         }
         ImGui::PopID();
     }
@@ -318,10 +330,64 @@ void DrawSidePanel(ClusterDocument& document, const MatrixCache& cache, double c
 
 }  // namespace
 
-void DrawCommunicationMatrix(ViewContext& context) {
-    ClusterDocument& document = *context.cluster;
+MatrixView::MatrixView(ClusterDocument& cluster) : m_document(cluster) {}
+
+MatrixView::~MatrixView() = default;
+
+void MatrixView::Update() {
+    if (auto built = m_job.TakeResult()) m_cache = std::move(*built);
+}
+
+const MatrixCache* MatrixView::Shown() {
+    Update();
+    const ClusterReport& report = m_document.report;
+    std::optional<int> op = m_settings.op;
+    if (op && (*op < 0 || *op >= static_cast<int>(report.matrixOperators.size()))) op.reset();
+    const int metric = m_settings.metric;
+    const MatrixKey key{metric, op};
+    if (m_requested == key) return m_cache.get();
+    m_requested = key;
+    // The links of all operators are the report's own; another operator's are built once and
+    // kept while only the metric changes.
+    std::shared_ptr<const std::vector<MatrixCell>> cells;
+    if (!op)
+        cells = std::shared_ptr<const std::vector<MatrixCell>>(
+            &report.matrix, [](const std::vector<MatrixCell>*) {});
+    else if (m_cache && m_cache->key.op == op) cells = m_cache->cells;
+    std::vector<int> rankIds;
+    for (const ClusterRank& rank : m_document.cluster.ranks) rankIds.push_back(rank.rankId);
+    const std::string opName =
+        !op ? std::string() : report.matrixOperators[static_cast<size_t>(*op)];
+    const Cluster* source = &m_document.cluster;
+    const std::vector<SlowLink>* allSlow = &report.slowLinks;
+    m_job.Request([=]() {
+        auto cache = std::make_unique<MatrixCache>();
+        cache->key = key;
+        cache->cells =
+            cells ? cells
+                  : std::make_shared<const std::vector<MatrixCell>>(BuildMatrix(*source, opName));
+        cache->slow = !op ? *allSlow : FindSlowLinks(*cache->cells);
+        cache->grid.Build(*cache->cells, rankIds, static_cast<MatrixMetric>(metric));
+        return cache;
+    });
+    return m_cache.get();
+}
+
+void MatrixView::Wait() {
+    Shown();
+    if (auto built = m_job.Wait()) m_cache = std::move(*built);
+}
+
+void MatrixView::BenchmarkFrame(int frame, int frameCount) {
+    m_settings.zoom = std::pow(1.1, frame);
+    m_settings.centerX = m_settings.centerY = 0.5 + 0.4 * static_cast<double>(frame) / frameCount;
+    if (frame == frameCount / 2) m_settings.metric = 2;
+}
+
+void MatrixView::Draw(ViewContext& context) {
+    ClusterDocument& document = m_document;
     DrawStepAndGroupPickers(document, false);
-    const MatrixCache* shown = document.MatrixShown();
+    const MatrixCache* shown = Shown();
     if (!shown) {
         ImGui::TextDisabled("Building the matrix…");
         return;
@@ -331,7 +397,7 @@ void DrawCommunicationMatrix(ViewContext& context) {
         DrawMissingFile(kCommunicationMatrixFile, "The communication matrix");
         return;
     }
-    if (document.MatrixUpdating()) {
+    if (Busy()) {
         ImGui::SameLine(0, 20);
         ImGui::TextColored(ImVec4(1, 0.8f, 0.4f, 1), "updating…");
     }
@@ -343,8 +409,9 @@ void DrawCommunicationMatrix(ViewContext& context) {
     ImGui::InvisibleButton("matrix", ImVec2(size, size));
     const bool hovered = ImGui::IsItemHovered();
     const int dim = cache.grid.Dim();
-    Navigate(document.views, Layout(document.views, dim, origin, size), dim, hovered || ImGui::IsItemActive());
-    const MatrixLayout layout = Layout(document.views, dim, origin, size);
+    Navigate(m_settings, Layout(m_settings, dim, origin, size), dim,
+             hovered || ImGui::IsItemActive());
+    const MatrixLayout layout = Layout(m_settings, dim, origin, size);
     DrawCells(context, document, cache, layout);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->PushClipRect(ImVec2(start.x, start.y), ImVec2(origin.x + size, origin.y + size), true);
@@ -354,7 +421,7 @@ void DrawCommunicationMatrix(ViewContext& context) {
     DrawRankMenu(document, context.clusterRequest);
     ImGui::SetCursorScreenPos(ImVec2(origin.x + size + 16, start.y));
     ImGui::BeginChild("matrix side", ImVec2(0, avail.y), false);
-    DrawSidePanel(document, cache, layout.cellPx);
+    DrawSidePanel(document, m_settings, cache, layout.cellPx);
     ImGui::EndChild();
 }
 

@@ -7,9 +7,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cluster/ClusterCommon.hpp"
+#include "clusterviews/ClusterCommon.hpp"
 #include "views/ViewCommon.hpp"
-#include "views/ViewRegistry.hpp"
+#include "clusterviews/TimeOverviewView.hpp"
+#include "views/ViewContext.hpp"
 
 namespace marey {
 namespace {
@@ -29,9 +30,31 @@ Axis AxisFor(double largest) {
     return axis;
 }
 
+// The figures of one step, and the selected rank's step time in it.
+void DrawStepTooltip(const ClusterDocument& document, const StepOverview& step) {
+    ImGui::BeginTooltip();
+    ImGui::Text("step %s", step.step.c_str());
+    ImGui::TextColored(ImVec4(0.55f, 0.75f, 1, 1),
+                       "step time   fastest %s   median %s   slowest %s (rank %d)",
+                       Ms(step.minNs).c_str(), Ms(step.medianNs).c_str(), Ms(step.maxNs).c_str(),
+                       step.slowestRank);
+    ImGui::TextColored(ImVec4(0.96f, 0.6f, 0.22f, 1), "communication, average over ranks   %s",
+                       Ms(step.meanCommunicationNs).c_str());
+    ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.35f, 1), "of which waiting                       %s",
+                       Ms(step.meanWaitNs).c_str());
+    const int rank = document.selection.rank
+                         ? document.cluster.IndexOfRank(document.selection.rank->value())
+                         : -1;
+    if (rank >= 0 && step.rankStepNs[rank] >= 0)
+        ImGui::Text("selected rank %d: %s", document.selection.rank->value(),
+                    Ms(step.rankStepNs[rank]).c_str());
+    ImGui::TextDisabled("click: show step %s in every cluster view", step.step.c_str());
+    ImGui::EndTooltip();
+}
+
 }  // namespace
 
-void DrawTimeOverview(ViewContext& context) {
+void TimeOverviewView::Draw(ViewContext& context) {
     ClusterDocument& document = *context.cluster;
     const std::vector<StepOverview>& steps = document.report.timeOverview;
     DrawStepAndGroupPickers(document);
@@ -77,7 +100,7 @@ void DrawTimeOverview(ViewContext& context) {
             std::vector<ImVec2> line;
             for (size_t s = 0; s < steps.size(); ++s)
                 if (steps[s].rankStepNs[r] >= 0) line.push_back(ImVec2(xOf(s), yLeft(static_cast<double>(steps[s].rankStepNs[r]))));
-            const bool selected = cluster.ranks[r].rankId == document.selection.rank;
+            const bool selected = Holds(document.selection.rank, cluster.ranks[r].rankId);
             draw->AddPolyline(line.data(), static_cast<int>(line.size()), selected ? IM_COL32(255, 255, 255, 255) : IM_COL32(140, 170, 230, 70), 0,
                               selected ? 2.0f : 1.0f);
         }
@@ -110,8 +133,10 @@ void DrawTimeOverview(ViewContext& context) {
         const float w = ImGui::CalcTextSize(steps[s].step.c_str()).x;
         draw->AddText(ImVec2(xOf(s) - w / 2, bottom + 4), IM_COL32(160, 165, 175, 255), steps[s].step.c_str());
     }
-    if (document.selection.step >= 0)
-        draw->AddLine(ImVec2(xOf(document.selection.step), top), ImVec2(xOf(document.selection.step), bottom), IM_COL32(255, 255, 255, 160), 1.5f);
+    if (const std::optional<StepIndex> chosen = document.selection.step) {
+        const float x = xOf(static_cast<size_t>(chosen->value()));
+        draw->AddLine(ImVec2(x, top), ImVec2(x, bottom), IM_COL32(255, 255, 255, 160), 1.5f);
+    }
     ImGui::SetCursorScreenPos(ImVec2(x0, top));
     ImGui::InvisibleButton("steps", ImVec2(width, bottom - top));
     if (ImGui::IsItemHovered()) {
@@ -119,19 +144,10 @@ void DrawTimeOverview(ViewContext& context) {
         size_t nearest = 0;
         for (size_t s = 1; s < steps.size(); ++s)
             if (std::fabs(xOf(s) - mouse) < std::fabs(xOf(nearest) - mouse)) nearest = s;
-        const StepOverview& step = steps[nearest];
         draw->AddLine(ImVec2(xOf(nearest), top), ImVec2(xOf(nearest), bottom), IM_COL32(255, 255, 255, 60));
-        ImGui::BeginTooltip();
-        ImGui::Text("step %s", step.step.c_str());
-        ImGui::TextColored(ImVec4(0.55f, 0.75f, 1, 1), "step time   fastest %s   median %s   slowest %s (rank %d)", Ms(step.minNs).c_str(),
-                           Ms(step.medianNs).c_str(), Ms(step.maxNs).c_str(), step.slowestRank);
-        ImGui::TextColored(ImVec4(0.96f, 0.6f, 0.22f, 1), "communication, average over ranks   %s", Ms(step.meanCommunicationNs).c_str());
-        ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.35f, 1), "of which waiting                       %s", Ms(step.meanWaitNs).c_str());
-        const int rank = document.cluster.IndexOfRank(document.selection.rank);
-        if (rank >= 0 && step.rankStepNs[rank] >= 0) ImGui::Text("selected rank %d: %s", document.selection.rank, Ms(step.rankStepNs[rank]).c_str());
-        ImGui::TextDisabled("click: show step %s in every cluster view", step.step.c_str());
-        ImGui::EndTooltip();
-        if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) document.selection.step = static_cast<int>(nearest);
+        DrawStepTooltip(document, steps[nearest]);
+        if (ImGui::IsItemClicked(ImGuiMouseButton_Left))
+            document.selection.step = StepIndex(static_cast<int>(nearest));
     }
     ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height));
     DrawLegend({{"Step time: fastest to slowest rank", 0, Rgba{0.40f, 0.55f, 0.80f, 0.6f}}, {"Median step time", 0, kMedianColor},

@@ -6,9 +6,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cluster/ClusterCommon.hpp"
+#include "clusterviews/ClusterCommon.hpp"
 #include "views/ViewCommon.hpp"
-#include "views/ViewRegistry.hpp"
+#include "clusterviews/RankOverviewView.hpp"
+#include "views/ViewContext.hpp"
 
 namespace marey {
 namespace {
@@ -37,7 +38,8 @@ void DrawFindings(ClusterDocument& document, const std::vector<ClusterFinding>& 
         ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - 10);
         ImGui::TextColored(color, "%s", finding.text.c_str());
         ImGui::PopTextWrapPos();
-        if (!finding.ranks.empty() && ImGui::IsItemClicked()) SelectRank(document, finding.ranks.front());
+        if (!finding.ranks.empty() && ImGui::IsItemClicked())
+            SelectRank(document, RankId(finding.ranks.front()));
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("click: select rank %d", finding.ranks.front());
         ImGui::PopID();
     }
@@ -76,7 +78,7 @@ void DrawShareChart(ClusterDocument& document, ClusterRequest& request) {
             draw->AddRectFilled(ImVec2(x, y - h), ImVec2(x + barWidth, y), PackColor(segment.color));
             y -= h;
         }
-        if (ranks[i]->rankId == document.selection.rank)
+        if (Holds(document.selection.rank, ranks[i]->rankId))
             draw->AddRect(ImVec2(x - 1, plotTop - 1), ImVec2(x + barWidth + 1, plotBottom + 1), IM_COL32(255, 255, 255, 255), 0, 0, 2);
         if (static_cast<float>(i) - labelEvery * std::floor(static_cast<float>(i) / labelEvery) < 0.5f) {
             const std::string label = std::to_string(ranks[i]->rankId);
@@ -93,8 +95,8 @@ void DrawShareChart(ClusterDocument& document, ClusterRequest& request) {
         for (const BarSegment& segment : Shares(rank.overview)) ImGui::Text("%-30s %s", segment.label, Percent(segment.value).c_str());
         ImGui::TextDisabled("click: select · right-click: open or compare");
         ImGui::EndTooltip();
-        if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) SelectRank(document, rank.rankId);
-        RankRightClick(document, rank.rankId);
+        if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) SelectRank(document, RankId(rank.rankId));
+        RankRightClick(document, RankId(rank.rankId));
     }
     DrawRankMenu(document, request);
     DrawLegend(Shares(ranks.front()->overview));
@@ -102,12 +104,14 @@ void DrawShareChart(ClusterDocument& document, ClusterRequest& request) {
 
 }  // namespace
 
-void DrawClusterOverview(ViewContext& context) {
+void RankOverviewView::Draw(ViewContext& context) {
     ClusterDocument& document = *context.cluster;
     DrawStepAndGroupPickers(document, false);
-    const std::string groupName = document.selection.group < 0 ? "all ranks" : "group " + document.cluster.groups[document.selection.group].name;
-    DrawFindings(document, document.selection.group < 0 ? document.report.findings
-                                                        : FindGroupProblems(document.cluster, document.GroupRanks(), groupName));
+    const ClusterGroup* group = document.ChosenGroup();
+    const std::string groupName = !group ? "all ranks" : "group " + group->name;
+    DrawFindings(document,
+                 !group ? document.report.findings
+                        : FindGroupProblems(document.cluster, document.GroupRanks(), groupName));
     ImGui::Spacing();
     SectionTitle("Time of each rank, as shares (over every step the rank has)");
     DrawSelectedRankActions(document, context.clusterRequest);

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cluster/ClusterCommon.hpp"
-#include "views/ViewRegistry.hpp"
+#include "core/RobustStats.hpp"
+#include "clusterviews/ClusterCommon.hpp"
+#include "clusterviews/StepTraceView.hpp"
 #include "views/ViewCommon.hpp"
+#include "views/ViewContext.hpp"
 
 namespace marey {
 namespace {
@@ -39,16 +41,14 @@ const char* ShortName(int column, StepLayout layout) {
     }
 }
 
-struct Box {
-    double min = 0, q1 = 0, median = 0, q3 = 0, max = 0;
-};
-
-Box BoxOf(std::vector<double> values) {
-    Box box;
+StepBox BoxOf(std::vector<double> values) {
+    StepBox box;
+    box.count = values.size();
     if (values.empty()) return box;
-    std::sort(values.begin(), values.end());
-    auto at = [&](double q) { return values[static_cast<size_t>(std::lround(q * static_cast<double>(values.size() - 1)))]; };
-    return {values.front(), at(0.25), at(0.5), at(0.75), values.back()};
+    box.min = Quantile(values, 0), box.q1 = Quantile(values, 0.25),
+    box.median = Quantile(values, 0.5);
+    box.q3 = Quantile(values, 0.75), box.max = Quantile(values, 1);
+    return box;
 }
 
 // One box plot per shown column, each on its own scale (whiskers at min and max), the flagged
@@ -61,10 +61,7 @@ void DrawDistributions(ClusterDocument& document, const StepTableCache& cache, c
     const std::vector<StepTableRow>& rows = cache.table.rows;
     for (size_t c = 0; c < columns.size(); ++c) {
         const int column = columns[c];
-        std::vector<double> values;
-        for (const int i : cache.order)
-            if (rows[i].present) values.push_back(static_cast<double>(rows[i].ns[column]));
-        const Box box = BoxOf(values);
+        const StepBox& box = cache.boxes[column];
         const float x0 = origin.x + static_cast<float>(c) * (width + gap);
         const float top = origin.y + 18, bottom = origin.y + height - 34;
         draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + width, origin.y + height), IM_COL32(255, 255, 255, 10), 3);
@@ -82,7 +79,9 @@ void DrawDistributions(ClusterDocument& document, const StepTableCache& cache, c
             if (slow.column == column)
                 draw->AddTriangleFilled(ImVec2(xOf(static_cast<double>(slow.valueNs)), mid + 12), ImVec2(xOf(static_cast<double>(slow.valueNs)) - 5, mid + 20),
                                         ImVec2(xOf(static_cast<double>(slow.valueNs)) + 5, mid + 20), IM_COL32(255, 90, 80, 255));
-        const int selected = document.cluster.IndexOfRank(document.selection.rank);
+        const int selected = document.selection.rank
+                                 ? document.cluster.IndexOfRank(document.selection.rank->value())
+                                 : -1;
         if (selected >= 0 && rows[selected].present) {
             const float x = xOf(static_cast<double>(rows[selected].ns[column]));
             draw->AddLine(ImVec2(x, mid - 14), ImVec2(x, mid + 14), IM_COL32(255, 255, 255, 255), 2);
@@ -96,7 +95,7 @@ void DrawDistributions(ClusterDocument& document, const StepTableCache& cache, c
         ImGui::InvisibleButton("box", ImVec2(width, height));
         if (ImGui::IsItemHovered()) {
             ImGui::BeginTooltip();
-            ImGui::Text("%s over %zu ranks", ShortName(column, cache.table.layout), values.size());
+            ImGui::Text("%s over %zu ranks", ShortName(column, cache.table.layout), box.count);
             ImGui::Text("min %s   q1 %s   median %s   q3 %s   max %s", Ms(static_cast<TimeNs>(box.min)).c_str(),
                         Ms(static_cast<TimeNs>(box.q1)).c_str(), Ms(static_cast<TimeNs>(box.median)).c_str(),
                         Ms(static_cast<TimeNs>(box.q3)).c_str(), Ms(static_cast<TimeNs>(box.max)).c_str());
@@ -119,7 +118,8 @@ void DrawFlags(ClusterDocument& document, const StepTableCache& cache) {
     ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%zu slow rank%s:", cache.slow.size(), cache.slow.size() == 1 ? "" : "s");
     for (size_t i = 0; i < cache.slow.size() && i < 4; ++i) {
         ImGui::PushID(static_cast<int>(i));
-        if (ImGui::SmallButton(DescribeSlowRank(cache.slow[i]).c_str())) SelectRank(document, cache.slow[i].rankId);
+        if (ImGui::SmallButton(DescribeSlowRank(cache.slow[i]).c_str()))
+            SelectRank(document, RankId(cache.slow[i].rankId));
         ImGui::PopID();
     }
     if (cache.slow.size() > 4) ImGui::TextDisabled("and %zu more: sort by the Flag column", cache.slow.size() - 4);
@@ -127,10 +127,65 @@ void DrawFlags(ClusterDocument& document, const StepTableCache& cache) {
 
 }  // namespace
 
-void DrawClusterSteps(ViewContext& context) {
-    ClusterDocument& document = *context.cluster;
+StepTraceView::StepTraceView(ClusterDocument& cluster) : m_document(cluster) {}
+
+void StepTraceView::BenchmarkFrame(int frame, int) {
+    if (frame % 10 == 0) SortBy(frame / 10 % kStepColumnCount, frame / 10 % 2 == 0);
+}
+
+const StepTableCache& StepTraceView::TableShown() {
+    StepTableCache& cache = m_cache;
+    const ClusterSelection& selection = m_document.selection;
+    const StepTableKey rowsKey{selection.step, selection.group};
+    const StepTableSort sort{m_sortColumn, m_sortAscending};
+    if (cache.rows == rowsKey && cache.sort == sort) return cache;
+    const bool newRows = cache.rows != rowsKey;
+    if (newRows) {
+        cache.table = !selection.step ? m_document.report.averagedSteps
+                                      : BuildStepTable(m_document.cluster, selection.step->value());
+        cache.slow = FindSlowRanks(cache.table,
+                                   !selection.group ? std::vector<int>() : m_document.GroupRanks());
+    }
+    cache.rows = rowsKey;
+    cache.sort = sort;
+    cache.order.clear();
+    for (size_t i = 0; i < cache.table.rows.size(); ++i)
+        if (m_document.InGroup(cache.table.rows[i].rankId))
+            cache.order.push_back(static_cast<int>(i));
+    const std::vector<StepTableRow>& rows = cache.table.rows;
+    if (newRows) {  // the box plots depend on which ranks are shown, not on their order
+        cache.boxes.assign(kStepColumnCount, StepBox());
+        for (int column = 0; column < kStepColumnCount; ++column) {
+            std::vector<double> values;
+            for (const int i : cache.order)
+                if (rows[i].present) values.push_back(static_cast<double>(rows[i].ns[column]));
+            cache.boxes[column] = BoxOf(std::move(values));
+        }
+    }
+    const int column = cache.sort->column;
+    if (column >= 0 && column < kStepColumnCount) {
+        std::stable_sort(cache.order.begin(), cache.order.end(), [&](int a, int b) {
+            return cache.sort->ascending ? rows[a].ns[column] < rows[b].ns[column]
+                                         : rows[a].ns[column] > rows[b].ns[column];
+        });
+    } else if (column == kStepColumnCount) {  // the flag column: flagged first, most excess first
+        auto excess = [&](int i) {
+            for (const SlowRank& slow : cache.slow)
+                if (slow.rankId == rows[i].rankId) return slow.valueNs - slow.medianNs;
+            return TimeNs{-1};
+        };
+        std::stable_sort(cache.order.begin(), cache.order.end(),
+                         [&](int a, int b) { return excess(a) > excess(b); });
+    } else if (column < 0 && !cache.sort->ascending) {  // rank order, descending
+        std::reverse(cache.order.begin(), cache.order.end());
+    }
+    return cache;
+}
+
+void StepTraceView::Draw(ViewContext& context) {
+    ClusterDocument& document = m_document;
     DrawStepAndGroupPickers(document);
-    const StepTableCache& cache = document.StepTableShown();
+    const StepTableCache& cache = TableShown();
     if (!cache.table.hasColumn[kStepComputing]) {
         DrawMissingFile(kStepTraceFile, "The step trace across ranks");
         return;
@@ -152,13 +207,14 @@ void DrawClusterSteps(ViewContext& context) {
     for (const int column : columns) ImGui::TableSetupColumn(ShortName(column, cache.table.layout), ImGuiTableColumnFlags_PreferSortDescending, 1.0f, column);
     ImGui::TableSetupColumn("Flag", ImGuiTableColumnFlags_PreferSortDescending, 2.6f, kFlagColumnId);
     ImGui::TableHeadersRow();
-    TakeSortSpecs(&document.views.stepSortColumn, &document.views.stepSortAscending);
-    const StepTableCache& shown = document.StepTableShown();
+    TakeSortSpecs(&m_sortColumn, &m_sortAscending);
+    const StepTableCache& shown = TableShown();
     // A rank selected elsewhere (a flag, another view, --rank) is scrolled into view once.
-    if (document.selection.rank != document.views.stepScrolledRank) {
-        document.views.stepScrolledRank = document.selection.rank;
-        const auto at = std::find_if(shown.order.begin(), shown.order.end(),
-                                     [&](int i) { return shown.table.rows[i].rankId == document.selection.rank; });
+    if (document.selection.rank != m_scrolledRank) {
+        m_scrolledRank = document.selection.rank;
+        const auto at = std::find_if(shown.order.begin(), shown.order.end(), [&](int i) {
+            return Holds(document.selection.rank, shown.table.rows[i].rankId);
+        });
         if (at != shown.order.end()) {
             const float rowHeight = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2;
             const float visible = ImGui::GetWindowHeight();
@@ -177,9 +233,10 @@ void DrawClusterSteps(ViewContext& context) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             const std::string label = std::to_string(row.rankId);
-            if (ImGui::Selectable(label.c_str(), document.selection.rank == row.rankId, ImGuiSelectableFlags_SpanAllColumns))
-                SelectRank(document, row.rankId);
-            RankRightClick(document, row.rankId);
+            if (ImGui::Selectable(label.c_str(), Holds(document.selection.rank, row.rankId),
+                                  ImGuiSelectableFlags_SpanAllColumns))
+                SelectRank(document, RankId(row.rankId));
+            RankRightClick(document, RankId(row.rankId));
             for (const int column : columns) {
                 ImGui::TableNextColumn();
                 if (!row.present) {

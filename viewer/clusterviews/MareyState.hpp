@@ -8,17 +8,12 @@
 
 #include "BackgroundJob.hpp"
 #include "marey/Marey.hpp"
+#include "marey/MareyInput.hpp"
 #include "render/MareyRenderer.hpp"
 
 namespace marey {
 
-// Memory over the step on one device (memory_record.csv), for the blocks and the line chart.
-struct MareyMemory {
-    bool present = false;
-    double peakMb = 0;
-    std::vector<TimeNs> timeNs;  // from the device's step start
-    std::vector<double> megabytes;
-};
+struct ClusterDocument;
 
 // One load: the step's operators on every device shown, their memory, and the bars and bands
 // with every device its own row.
@@ -54,5 +49,9 @@ struct MareyState {
 // The instances of 'rows': a bar per operator per row, a band per operator shared by two
 // neighbouring rows; computing green, communication orange, AI CPU violet, other grey.
 std::vector<MareyInstance> MareyInstances(const MareyStep& step, const std::vector<MareyRow>& rows);
+
+// Shows a finished load: the whole span, the stages of 'document', every device its own row.
+void TakeLoad(const ClusterDocument& document, MareyState& state,
+              std::shared_ptr<MareyLoad> loaded);
 
 }  // namespace marey

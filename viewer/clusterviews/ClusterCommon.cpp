@@ -1,4 +1,4 @@
-#include "cluster/ClusterCommon.hpp"
+#include "clusterviews/ClusterCommon.hpp"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -21,12 +21,16 @@ void DrawStepAndGroupPickers(ClusterDocument& document, bool withStep) {
         ImGui::SameLine();
         ImGui::SetNextItemWidth(190);
         const size_t steps = cluster.steps.size();
-        const std::string current = selection.step < 0 ? (steps == 1 ? "the only step" : "average of " + std::to_string(steps) + " steps")
-                                                       : "step " + cluster.steps[selection.step];
+        const std::string current =
+            !selection.step
+                ? (steps == 1 ? "the only step" : "average of " + std::to_string(steps) + " steps")
+                : "step " + cluster.steps[static_cast<size_t>(selection.step->value())];
         if (ImGui::BeginCombo("##step", current.c_str())) {
-            if (ImGui::Selectable("average over steps", selection.step < 0)) selection.step = -1;
+            if (ImGui::Selectable("average over steps", !selection.step)) selection.step.reset();
             for (size_t i = 0; i < cluster.steps.size(); ++i)
-                if (ImGui::Selectable(cluster.steps[i].c_str(), selection.step == static_cast<int>(i))) selection.step = static_cast<int>(i);
+                if (ImGui::Selectable(cluster.steps[i].c_str(),
+                                      Holds(selection.step, static_cast<int>(i))))
+                    selection.step = StepIndex(static_cast<int>(i));
             ImGui::EndCombo();
         }
         ImGui::SameLine(0, 20);
@@ -35,18 +39,20 @@ void DrawStepAndGroupPickers(ClusterDocument& document, bool withStep) {
     ImGui::TextUnformatted("Group");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(260);
-    auto groupLabel = [&](int index) {
-        if (index < 0) return "all " + std::to_string(cluster.ranks.size()) + " ranks";
-        const ClusterGroup& group = cluster.groups[index];
+    auto groupLabel = [&](std::optional<GroupIndex> index) {
+        if (!index) return "all " + std::to_string(cluster.ranks.size()) + " ranks";
+        const ClusterGroup& group = cluster.groups[static_cast<size_t>(index->value())];
         std::string name = group.name.size() > 24 ? group.name.substr(0, 21) + "…" : group.name;
         return group.kind + " " + name + " (" + std::to_string(group.ranks.size()) + " ranks)";
     };
     if (ImGui::BeginCombo("##group", groupLabel(selection.group).c_str())) {
-        if (ImGui::Selectable(groupLabel(-1).c_str(), selection.group < 0)) selection.group = -1;
+        if (ImGui::Selectable(groupLabel(std::nullopt).c_str(), !selection.group))
+            selection.group.reset();
         for (size_t i = 0; i < cluster.groups.size(); ++i) {
             ImGui::PushID(static_cast<int>(i));
-            if (ImGui::Selectable(groupLabel(static_cast<int>(i)).c_str(), selection.group == static_cast<int>(i)))
-                selection.group = static_cast<int>(i);
+            const GroupIndex index(static_cast<int>(i));
+            if (ImGui::Selectable(groupLabel(index).c_str(), selection.group == index))
+                selection.group = index;
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("ranks %s", FormatRankList(cluster.groups[i].ranks).c_str());
             ImGui::PopID();
         }
@@ -70,47 +76,52 @@ void DrawStepAndGroupPickers(ClusterDocument& document, bool withStep) {
     }
 }
 
-void SelectRank(ClusterDocument& cluster, int rankId) {
+void SelectRank(ClusterDocument& cluster, RankId rankId) {
     if (cluster.selection.rank == rankId) return;
     cluster.selection.previousRank = cluster.selection.rank;
     cluster.selection.rank = rankId;
 }
 
-int MedianRank(const ClusterDocument& cluster) {
+std::optional<RankId> MedianRank(const ClusterDocument& cluster) {
     std::vector<const StepTableRow*> rows;
     for (const StepTableRow& row : cluster.report.averagedSteps.rows)
         if (row.present) rows.push_back(&row);
-    if (rows.empty()) return cluster.cluster.ranks.empty() ? -1 : cluster.cluster.ranks.front().rankId;
+    if (rows.empty())
+        return cluster.cluster.ranks.empty()
+                   ? std::nullopt
+                   : std::optional(RankId(cluster.cluster.ranks.front().rankId));
     std::nth_element(rows.begin(), rows.begin() + static_cast<long>(rows.size() / 2), rows.end(),
                      [](const StepTableRow* a, const StepTableRow* b) { return a->ns[kStepTimeColumn] < b->ns[kStepTimeColumn]; });
-    return rows[rows.size() / 2]->rankId;
+    return RankId(rows[rows.size() / 2]->rankId);
 }
 
-void RankRightClick(ClusterDocument& cluster, int rankId) {
+void RankRightClick(ClusterDocument& cluster, RankId rankId) {
     if (!ImGui::IsItemClicked(ImGuiMouseButton_Right)) return;
     SelectRank(cluster, rankId);
-    cluster.views.rankMenuAsked = true;
+    cluster.selection.rankMenuAsked = true;
 }
 
 void DrawRankMenu(ClusterDocument& cluster, ClusterRequest& request) {
-    if (cluster.views.rankMenuAsked) ImGui::OpenPopup("rank menu");
-    cluster.views.rankMenuAsked = false;
-    const int rankId = cluster.selection.rank;
-    if (rankId < 0 || !ImGui::BeginPopup("rank menu")) return;
-    ImGui::TextDisabled("rank %d", rankId);
+    if (cluster.selection.rankMenuAsked) ImGui::OpenPopup("rank menu");
+    cluster.selection.rankMenuAsked = false;
+    if (!cluster.selection.rank || !ImGui::BeginPopup("rank menu")) return;
+    const RankId rankId = *cluster.selection.rank;
+    ImGui::TextDisabled("rank %d", rankId.value());
     const bool can = cluster.CanOpenRanks();
     request.cluster = cluster.id;
     if (ImGui::MenuItem("Open timeline", "Enter", false, can)) request.kind = ClusterRequest::kOpenRank, request.rankA = rankId, request.view = "timeline";
     if (ImGui::MenuItem("Open overview", nullptr, false, can)) request.kind = ClusterRequest::kOpenRank, request.rankA = rankId, request.view = "overview";
     if (ImGui::MenuItem("Open operators", nullptr, false, can)) request.kind = ClusterRequest::kOpenRank, request.rankA = rankId, request.view = "operators";
-    const int previous = cluster.selection.previousRank;
-    if (previous >= 0 && previous != rankId) {
-        const std::string label = "Compare with rank " + std::to_string(previous) + " (selected before)";
+    const std::optional<RankId> previous = cluster.selection.previousRank;
+    if (previous && previous != rankId) {
+        const std::string label =
+            "Compare with rank " + std::to_string(previous->value()) + " (selected before)";
         if (ImGui::MenuItem(label.c_str(), nullptr, false, can)) request.kind = ClusterRequest::kCompareRanks, request.rankA = rankId, request.rankB = previous;
     }
-    const int median = MedianRank(cluster);
-    if (median >= 0 && median != rankId) {
-        const std::string label = "Compare with rank " + std::to_string(median) + " (median step time)";
+    const std::optional<RankId> median = MedianRank(cluster);
+    if (median && median != rankId) {
+        const std::string label =
+            "Compare with rank " + std::to_string(median->value()) + " (median step time)";
         if (ImGui::MenuItem(label.c_str(), nullptr, false, can)) request.kind = ClusterRequest::kCompareRanks, request.rankA = rankId, request.rankB = median;
     }
     if (ImGui::MenuItem("Add to one timeline", "T", false, can)) AddToOneTimeline(cluster, rankId);
@@ -118,19 +129,21 @@ void DrawRankMenu(ClusterDocument& cluster, ClusterRequest& request) {
     ImGui::EndPopup();
 }
 
-void AddToOneTimeline(ClusterDocument& cluster, int rankId) {
-    char* text = cluster.views.oneTimelineRanks;
+void AddToOneTimeline(ClusterDocument& cluster, RankId rankId) {
+    char* text = cluster.selection.oneTimelineRanks;
     auto listed = ParseRankList(text);
-    if (listed.ok() && std::find(listed.value().begin(), listed.value().end(), rankId) != listed.value().end()) return;
+    if (listed.ok() && std::find(listed.value().begin(), listed.value().end(), rankId.value()) !=
+                           listed.value().end())
+        return;
     std::string more = text;
-    more += (more.empty() ? "" : ",") + std::to_string(rankId);
-    if (more.size() >= sizeof cluster.views.oneTimelineRanks) return;
-    std::snprintf(text, sizeof cluster.views.oneTimelineRanks, "%s", more.c_str());
-    cluster.views.oneTimelineError.clear();
+    more += (more.empty() ? "" : ",") + std::to_string(rankId.value());
+    if (more.size() >= sizeof cluster.selection.oneTimelineRanks) return;
+    std::snprintf(text, sizeof cluster.selection.oneTimelineRanks, "%s", more.c_str());
+    cluster.selection.oneTimelineError.clear();
 }
 
 void DrawOneTimelinePicker(ClusterDocument& cluster, ClusterRequest& request) {
-    ClusterViewsState& views = cluster.views;
+    ClusterSelection& views = cluster.selection;
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Ranks in one timeline");
     ImGui::SameLine();
@@ -167,8 +180,9 @@ void DrawOneTimelinePicker(ClusterDocument& cluster, ClusterRequest& request) {
     request.cluster = cluster.id;
     request.kind = ClusterRequest::kOpenRanksInOneTimeline;
     request.ranks = ranks.value();
-    const int step = cluster.selection.step;
-    request.alignStep = step >= 0 ? cluster.cluster.steps[static_cast<size_t>(step)] : std::string();
+    const std::optional<StepIndex> step = cluster.selection.step;
+    request.alignStep =
+        step ? cluster.cluster.steps[static_cast<size_t>(step->value())] : std::string();
 }
 
 namespace {
@@ -184,13 +198,13 @@ namespace {
 
 // Buttons acting on the selected rank: open it, compare it, add it to one timeline.
 void DrawActionsOfSelectedRank(ClusterDocument& cluster, ClusterRequest& request) {
-    const int rank = cluster.selection.rank;
-    if (rank < 0) {
+    if (!cluster.selection.rank) {
         ImGui::TextDisabled("Click a rank to select it; right-click for its timeline, overview, operators or a comparison.");
         return;
     }
+    const RankId rank = *cluster.selection.rank;
     ImGui::AlignTextToFramePadding();
-    ImGui::Text("Rank %d:", rank);
+    ImGui::Text("Rank %d:", rank.value());
     ImGui::BeginDisabled(!cluster.CanOpenRanks());
     request.cluster = cluster.id;
     ImGui::SameLine();
@@ -201,11 +215,12 @@ void DrawActionsOfSelectedRank(ClusterDocument& cluster, ClusterRequest& request
     if (ImGui::SmallButton("Overview")) request.kind = ClusterRequest::kOpenRank, request.rankA = rank, request.view = "overview";
     ImGui::SameLine();
     if (ImGui::SmallButton("Operators")) request.kind = ClusterRequest::kOpenRank, request.rankA = rank, request.view = "operators";
-    const int other = cluster.selection.previousRank >= 0 && cluster.selection.previousRank != rank ? cluster.selection.previousRank
-                                                                                                     : MedianRank(cluster);
-    if (other >= 0 && other != rank) {
+    const std::optional<RankId> previous = cluster.selection.previousRank;
+    const std::optional<RankId> other =
+        previous && previous != rank ? previous : MedianRank(cluster);
+    if (other && other != rank) {
         ImGui::SameLine();
-        const std::string label = "Compare with rank " + std::to_string(other) + " (C)";
+        const std::string label = "Compare with rank " + std::to_string(other->value()) + " (C)";
         if (ImGui::SmallButton(label.c_str()) ||
             (!ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_C, false) && cluster.CanOpenRanks()))
             request.kind = ClusterRequest::kCompareRanks, request.rankA = rank, request.rankB = other;

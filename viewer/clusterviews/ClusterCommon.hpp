@@ -2,6 +2,7 @@
 // What the cluster views share: the step and group pickers at their top, the actions on a rank
 // (open its timeline, overview or operators; compare it with another), a value axis with round
 // ticks, and the colours of the phases.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,8 @@ namespace marey {
 // What a cluster view asks the application to do with the cluster's ranks.
 struct ClusterRequest {
     enum Kind { kNone, kOpenRank, kCompareRanks, kOpenRanksInOneTimeline } kind = kNone;
-    DocumentId cluster = 0;
-    int rankA = -1, rankB = -1;  // rank ids
+    std::optional<DocumentId> cluster;
+    std::optional<RankId> rankA, rankB;
     std::string view;            // the view to show once the rank is open: "timeline", "overview", "operators"
     TimeNs startNs = 0, endNs = 0;  // with the timeline: show and mark this range (absolute), when endNs > startNs
     std::string label;              // names the marked range
@@ -28,10 +29,10 @@ struct ClusterRequest {
 void DrawStepAndGroupPickers(ClusterDocument& cluster, bool withStep = true);
 
 // Selects 'rankId' in every cluster view (the one selected before becomes the "compare with").
-void SelectRank(ClusterDocument& cluster, int rankId);
+void SelectRank(ClusterDocument& cluster, RankId rankId);
 
 // A right click on the last item selects rank 'rankId' and asks for its menu.
-void RankRightClick(ClusterDocument& cluster, int rankId);
+void RankRightClick(ClusterDocument& cluster, RankId rankId);
 
 // The menu of the selected rank, once asked for (call once per frame, outside tables): open its
 // timeline, overview or operators, compare it with the rank selected before or the median rank.
@@ -42,14 +43,15 @@ void DrawRankMenu(ClusterDocument& cluster, ClusterRequest& request);
 void DrawSelectedRankActions(ClusterDocument& cluster, ClusterRequest& request);
 
 // Adds rank 'rankId' to the ranks to open in one timeline (once).
-void AddToOneTimeline(ClusterDocument& cluster, int rankId);
+void AddToOneTimeline(ClusterDocument& cluster, RankId rankId);
 
 // The ranks to open in one timeline: a field ("0-3,7"), filled by typing or by adding ranks, and
 // the button that opens them, aligned on the step shown.
 void DrawOneTimelinePicker(ClusterDocument& cluster, ClusterRequest& request);
 
-// The rank whose averaged step time is the median: the yardstick to compare an odd rank with.
-int MedianRank(const ClusterDocument& cluster);
+// The rank whose averaged step time is the median: the yardstick to compare an odd rank with
+// (the upper of the middle two for an even count: a rank, not a value); none without ranks.
+std::optional<RankId> MedianRank(const ClusterDocument& cluster);
 
 // Round tick spacing (1, 2 or 5 × a power of ten) giving about 'count' ticks over 'range'.
 double NiceTickStep(double range, int count);

@@ -12,14 +12,13 @@
 #include <functional>
 #include <thread>
 
-#include "cluster/ClusterCommon.hpp"
+#include "clusterviews/ClusterCommon.hpp"
 #include "core/TextFormat.hpp"
-#include "load/AnalysisFile.hpp"
-#include "load/MemoryCsv.hpp"
-#include "load/RankDirectory.hpp"
+#include "rank/TraceSummary.hpp"
 #include "timeline/RulerTicks.hpp"
 #include "views/ViewCommon.hpp"
-#include "views/ViewRegistry.hpp"
+#include "clusterviews/MareyView.hpp"
+#include "views/ViewContext.hpp"
 
 namespace marey {
 namespace {
@@ -38,35 +37,6 @@ Rgba ClassColor(CoreClass coreClass) {
     }
 }
 
-MareyMemory LoadMemory(const std::string& rankPath, TimeNs stepStartNs, TimeNs spanNs) {
-    MareyMemory memory;
-    auto files = FindRankFiles(rankPath);
-    if (!files.ok() || files.value().memoryRecord.empty()) return memory;
-    std::vector<std::string> problems;
-    ReadAnalysisFile(files.value().memoryRecord, problems, [&](std::string_view text) {
-        auto record = ParseMemoryRecordCsv(text, files.value().memoryRecord);
-        if (!record.ok()) return;
-        // The framework's allocations (PTA) when recorded, else the allocated series that peaks highest.
-        const MemorySeries* chosen = nullptr;
-        for (const MemorySeries& series : record.value().series) {
-            if (series.metric != "Allocated") continue;
-            if (!chosen || (series.component == "PTA" && chosen->component != "PTA") ||
-                (chosen->component != "PTA" && series.peakMb > chosen->peakMb))
-                chosen = &series;
-        }
-        if (!chosen) return;
-        memory.present = true;
-        memory.peakMb = chosen->peakMb;
-        for (size_t i = 0; i < chosen->timeNs.size(); ++i) {
-            const TimeNs t = chosen->timeNs[i] - stepStartNs;
-            if (t < 0 || t > spanNs) continue;
-            memory.timeNs.push_back(t);
-            memory.megabytes.push_back(chosen->megabytes[i]);
-        }
-    });
-    return memory;
-}
-
 // Builds the steps shown from the tables of the load before when they cover the same devices,
 // else reads the devices' files; keeps the tables for the next step unless they are large.
 std::shared_ptr<MareyLoad> Load(const Cluster* cluster, const std::vector<int>& rankIds, const std::vector<std::string>& steps,
@@ -80,7 +50,9 @@ std::shared_ptr<MareyLoad> Load(const Cluster* cluster, const std::vector<int>& 
     if (cached->rows <= kMostCachedRows) load->tables = cached;
     for (const MareyDevice& device : load->marey.devices) {
         const int index = cluster->IndexOfRank(device.rankId);
-        load->memory.push_back(index < 0 ? MareyMemory() : LoadMemory(cluster->ranks[index].path, device.stepStartNs, load->marey.spanNs));
+        load->memory.push_back(index < 0 ? MareyMemory()
+                                         : LoadMareyMemory(cluster->ranks[index].path,
+                                                           device.stepStartNs, load->marey.spanNs));
     }
     load->slants = DeviceSlants(load->marey);
     load->matches = CountMatches(load->marey);
@@ -117,8 +89,7 @@ std::vector<std::vector<size_t>> Stages(const ClusterDocument& document, const M
     return stages;
 }
 
-void Relayout(ClusterDocument& document) {
-    MareyState& state = document.marey;
+void Relayout(MareyState& state) {
     const MareyStep& step = state.load->marey;
     std::vector<std::vector<size_t>> collapsed;
     for (size_t s = 0; s < state.stages.size(); ++s)
@@ -127,21 +98,29 @@ void Relayout(ClusterDocument& document) {
     ++state.layoutVersion;
 }
 
+}  // namespace
+
+// Shows a finished load: the whole span, every device its own row.
+void TakeLoad(const ClusterDocument& document, MareyState& state,
+              std::shared_ptr<MareyLoad> loaded) {
+    state.load = std::move(loaded);
+    state.viewStartNs = 0,
+    state.viewEndNs = static_cast<double>(std::max<TimeNs>(state.load->marey.spanNs, 1000));
+    state.stages = Stages(document, state.load->marey, state.devicesPerStage);
+    state.collapsed.assign(state.stages.size(), false);
+    state.rows = MareyRows(state.load->marey, {});
+    ++state.layoutVersion;
+    state.selectedDevice = -1;
+}
+
+namespace {
+
 // Takes a finished load in and starts one when the step or the devices shown changed.
-void Refresh(ClusterDocument& document) {
-    MareyState& state = document.marey;
-    if (auto loaded = state.job.TakeResult()) {
-        state.load = std::move(*loaded);
-        state.viewStartNs = 0, state.viewEndNs = static_cast<double>(std::max<TimeNs>(state.load->marey.spanNs, 1000));
-        state.stages = Stages(document, state.load->marey, state.devicesPerStage);
-        state.collapsed.assign(state.stages.size(), false);
-        state.rows = MareyRows(state.load->marey, {});
-        ++state.layoutVersion;
-        state.selectedDevice = -1;
-    }
+void Refresh(ClusterDocument& document, MareyState& state) {
+    if (auto loaded = state.job.TakeResult()) TakeLoad(document, state, std::move(*loaded));
     const std::vector<std::string>& all = document.cluster.steps;
     if (all.empty()) return;
-    const size_t first = static_cast<size_t>(std::max(0, document.selection.step));
+    const size_t first = static_cast<size_t>(std::max(0, ValueOr(document.selection.step, 0)));
     std::vector<std::string> steps;
     for (size_t i = first; i < all.size() && steps.size() < static_cast<size_t>(std::max(1, state.stepsShown)); ++i) steps.push_back(all[i]);
     const std::vector<int> ranks = ShownRanks(document);
@@ -260,8 +239,8 @@ void DrawRuler(ImDrawList* draw, const Plot& plot, float top) {
 }
 
 // Blocks left of each row: peak memory when recorded; FLOPs need files this profile lacks.
-void DrawGutter(ClusterDocument& document, ImDrawList* draw, const Plot& plot, float gutterX) {
-    MareyState& state = document.marey;
+void DrawGutter(ClusterDocument& document, MareyState& state, ImDrawList* draw, const Plot& plot,
+                float gutterX) {
     const MareyStep& step = state.load->marey;
     double peak = 1;
     bool anyMemory = false;
@@ -276,7 +255,8 @@ void DrawGutter(ClusterDocument& document, ImDrawList* draw, const Plot& plot, f
     for (size_t r = 0; r < state.rows.size(); ++r) {
         const float y = plot.origin.y + static_cast<float>(r) * plot.rowPx;
         const MareyRow& row = state.rows[r];
-        const bool slow = row.devices.size() == 1 && step.devices[row.devices[0]].rankId == document.selection.rank;
+        const bool slow = row.devices.size() == 1 &&
+                          Holds(document.selection.rank, step.devices[row.devices[0]].rankId);
         draw->AddText(ImVec2(gutterX + 4, y + plot.barPx / 2 - 7), slow ? IM_COL32(255, 255, 255, 255) : IM_COL32(185, 190, 200, 255),
                       row.label.c_str());
         // PeakMem: a block whose width is the device's peak against the largest.
@@ -343,9 +323,11 @@ std::vector<MareyInstance> MareyInstances(const MareyStep& step, const std::vect
     return instances;
 }
 
-void DrawMarey(ViewContext& context) {
-    ClusterDocument& document = *context.cluster;
-    MareyState& state = document.marey;
+namespace {
+
+// The pickers and the load: false when there is nothing to plot (no steps, still reading, or no
+// kernel_details.csv).
+bool DrawHeader(ClusterDocument& document, MareyState& state) {
     DrawStepAndGroupPickers(document);
     ImGui::SameLine(0, 20);
     ImGui::AlignTextToFramePadding();
@@ -353,14 +335,14 @@ void DrawMarey(ViewContext& context) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(110);
     ImGui::SliderInt("##steps", &state.stepsShown, 1, 8, state.stepsShown == 1 ? "1 step" : "%d steps");
-    if (document.selection.step < 0 && !document.cluster.steps.empty()) {
+    if (!document.selection.step && !document.cluster.steps.empty()) {
         ImGui::SameLine(0, 12);
         ImGui::TextDisabled("(from step %s: the average is not a step)", document.cluster.steps.front().c_str());
     }
-    Refresh(document);
+    Refresh(document, state);
     if (!state.load) {
         ImGui::TextDisabled(document.cluster.steps.empty() ? "This cluster has no steps." : "Reading the devices' kernel_details.csv…");
-        return;
+        return false;
     }
     const MareyStep& step = state.load->marey;
     if (state.job.Busy()) {
@@ -371,8 +353,14 @@ void DrawMarey(ViewContext& context) {
         DrawMissingFile(kKernelDetailsFile, "The Marey view");
         for (const MareyDevice& device : step.devices)
             if (!device.problem.empty()) ImGui::TextDisabled("rank %d: %s", device.rankId, device.problem.c_str());
-        return;
+        return false;
     }
+    return true;
+}
+
+// The legend, the matching rule, the slowest device and what the bands count.
+void DrawSummary(const MareyState& state) {
+    const MareyStep& step = state.load->marey;
     // The legend, the matching rule and what the bands say.
     DrawLegend({{"Computing (AI Core)", 0, ClassColor(CoreClass::kAiCore)}, {"Communication", 0, ClassColor(CoreClass::kCommunication)},
                 {"AI CPU", 0, ClassColor(CoreClass::kAiCpu)}, {"Other", 0, ClassColor(CoreClass::kOther)}});
@@ -391,6 +379,13 @@ void DrawMarey(ViewContext& context) {
     if (slowest >= 0 && excess > 0) ImGui::SameLine(0, 20);
     ImGui::TextDisabled("%zu operators · %llu bands · %llu runs without a partner below", step.keys.size(),
                         static_cast<unsigned long long>(state.load->matches.matched), static_cast<unsigned long long>(state.load->matches.unmatched));
+}
+
+// Stages: the cluster's stage groups, or runs of N devices, collapsed or not; opening the devices
+// in one timeline; notes on what is shown.
+void DrawStageControls(ClusterDocument& document, MareyState& state,
+                       ClusterRequest& clusterRequest) {
+    const MareyStep& step = state.load->marey;
     // Stages: the cluster's stage groups, or runs of N devices; a collapsed stage is one row.
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Stages");
@@ -400,20 +395,22 @@ void DrawMarey(ViewContext& context) {
                          state.devicesPerStage == 0 ? "from the groups" : "%d devices each")) {
         state.stages = Stages(document, step, state.devicesPerStage);
         state.collapsed.assign(state.stages.size(), false);
-        Relayout(document);
+        Relayout(state);
     }
     ImGui::SameLine();
     ImGui::BeginDisabled(state.stages.empty());
-    if (ImGui::SmallButton("Collapse all")) state.collapsed.assign(state.stages.size(), true), Relayout(document);
+    if (ImGui::SmallButton("Collapse all"))
+        state.collapsed.assign(state.stages.size(), true), Relayout(state);
     ImGui::SameLine();
-    if (ImGui::SmallButton("Expand all")) state.collapsed.assign(state.stages.size(), false), Relayout(document);
+    if (ImGui::SmallButton("Expand all"))
+        state.collapsed.assign(state.stages.size(), false), Relayout(state);
     ImGui::EndDisabled();
     // The same devices, in the same order, as one timeline of their every event.
     ImGui::SameLine(0, 20);
     constexpr size_t kMostRanksInOneTimeline = 64;
     ImGui::BeginDisabled(!document.CanOpenRanks());
     if (ImGui::SmallButton("Open in one timeline")) {
-        ClusterRequest& request = context.clusterRequest;
+        ClusterRequest& request = clusterRequest;
         request.cluster = document.id;
         request.kind = ClusterRequest::kOpenRanksInOneTimeline;
         request.ranks.clear();
@@ -436,7 +433,105 @@ void DrawMarey(ViewContext& context) {
     ImGui::TextDisabled(step.sharedClock ? "one clock for all devices" : "each device from its own first operator (their clocks disagree)");
     ImGui::SameLine(0, 20);
     ImGui::TextDisabled("FLOPs, FLOPS: no flops_summary file (MindSpore's FLOPs analysis; torch_npu: with_flops=True)");
+}
 
+// Stage brackets in the gutter: click to collapse or expand.
+void DrawStageBrackets(MareyState& state, ImDrawList* draw, const Plot& plot, float gutterX) {
+    for (size_t s = 0; s < state.stages.size(); ++s) {
+        size_t first = state.rows.size(), last = 0;
+        for (size_t r = 0; r < state.rows.size(); ++r)
+            for (const size_t d : state.rows[r].devices)
+                if (std::find(state.stages[s].begin(), state.stages[s].end(), d) !=
+                    state.stages[s].end())
+                    first = std::min(first, r), last = std::max(last, r);
+        if (first > last) continue;
+        const float y0 = plot.origin.y + static_cast<float>(first) * plot.rowPx,
+                    y1 = plot.origin.y + static_cast<float>(last) * plot.rowPx + plot.barPx;
+        const float x = gutterX + 2;
+        draw->AddLine(ImVec2(x, y0), ImVec2(x, y1), IM_COL32(150, 170, 210, 255), 2);
+        ImGui::SetCursorScreenPos(ImVec2(x - 2, y0));
+        ImGui::PushID(static_cast<int>(s));
+        if (ImGui::InvisibleButton("stage", ImVec2(8, std::max(4.0f, y1 - y0)))) {
+            state.collapsed[s] = !state.collapsed[s];
+            Relayout(state);
+        }
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(state.collapsed[s] ? "expand this stage"
+                                                 : "collapse this stage into one row");
+        ImGui::PopID();
+    }
+}
+
+// Row labels select the device whose memory the chart shows.
+void DrawRowLabels(ClusterDocument& document, MareyState& state, const Plot& plot, float gutterX) {
+    const MareyStep& step = state.load->marey;
+    for (size_t r = 0; r < state.rows.size(); ++r) {
+        ImGui::SetCursorScreenPos(
+            ImVec2(gutterX + 10, plot.origin.y + static_cast<float>(r) * plot.rowPx));
+        ImGui::PushID(static_cast<int>(r) + 100000);
+        if (ImGui::InvisibleButton("row", ImVec2(kGutter - 70, std::max(3.0f, plot.barPx)))) {
+            state.selectedDevice = static_cast<int>(state.rows[r].devices.front());
+            SelectRank(document, RankId(step.devices[state.rows[r].devices.front()].rankId));
+        }
+        ImGui::PopID();
+    }
+}
+
+// The tooltip of the operator under the mouse; a click opens its rank's timeline on it.
+void DrawHoverAndClick(ClusterDocument& document, const MareyState& state, const Plot& plot,
+                       bool hovered, ClusterRequest& clusterRequest) {
+    const MareyStep& step = state.load->marey;
+    const ImGuiIO& io = ImGui::GetIO();
+    if (hovered && !state.brushing) {
+        const int row = static_cast<int>((io.MousePos.y - plot.origin.y) / plot.rowPx);
+        size_t device = 0, op = 0;
+        if (row >= 0 && row < static_cast<int>(state.rows.size()) &&
+            HitTest(state, static_cast<size_t>(row), plot.Ns(io.MousePos.x), plot.nsPerPx * 2,
+                    &device, &op)) {
+            DrawTooltip(state, device, op);
+            if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
+                io.MouseDragMaxDistanceSqr[0] < 16 && document.CanOpenRanks()) {
+                const MareyDevice& chosen = step.devices[device];
+                ClusterRequest& request = clusterRequest;
+                request.kind = ClusterRequest::kOpenRank, request.cluster = document.id,
+                request.rankA = RankId(chosen.rankId);
+                request.view = "timeline";
+                request.startNs = chosen.stepStartNs + chosen.ops[op].startNs;
+                request.endNs = chosen.stepStartNs + chosen.ops[op].endNs;
+                request.label = step.KeyLabel(chosen.ops[op].key);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+MareyView::MareyView(ClusterDocument& cluster) : m_document(cluster) {}
+
+MareyView::~MareyView() = default;
+
+bool MareyView::Busy() const { return m_state.job.Busy(); }
+
+void MareyView::Wait() {
+    if (auto loaded = m_state.job.Wait()) TakeLoad(m_document, m_state, std::move(*loaded));
+}
+
+void MareyView::BenchmarkFrame(int frame, int frameCount) {
+    if (!m_state.load) return;
+    // From the whole step into a hundredth of it, drifting right.
+    const double span = static_cast<double>(m_state.load->marey.spanNs);
+    const double width = span * std::pow(0.925, frame);
+    m_state.viewStartNs = (span - width) * frame / frameCount,
+    m_state.viewEndNs = m_state.viewStartNs + width;
+}
+
+void MareyView::Draw(ViewContext& context) {
+    ClusterDocument& document = m_document;
+    MareyState& state = m_state;
+    if (!DrawHeader(document, state)) return;
+    const MareyStep& step = state.load->marey;
+    DrawSummary(state);
+    DrawStageControls(document, state, context.clusterRequest);
     // The plot.
     const ImVec2 start = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -459,7 +554,7 @@ void DrawMarey(ViewContext& context) {
     const float plotBottom = plot.origin.y + plot.rowPx * static_cast<float>(state.rows.size());
     draw->AddRectFilled(ImVec2(plot.origin.x, plot.origin.y), ImVec2(plot.origin.x + plot.width, plotBottom), IM_COL32(22, 24, 28, 255));
     DrawRuler(draw, plot, start.y);
-    const uint64_t tag = (static_cast<uint64_t>(document.id) << 32) | state.layoutVersion;
+    const uint64_t tag = (static_cast<uint64_t>(document.id.value()) << 32) | state.layoutVersion;
     if (!context.marey.Holds(tag))
         context.marey.SetInstances(state.layoutVersion == 1 && state.rows.size() == step.devices.size() ? state.load->instances
                                                                                                           : MareyInstances(step, state.rows),
@@ -482,54 +577,10 @@ void DrawMarey(ViewContext& context) {
         }
     }
     draw->PopClipRect();
-    DrawGutter(document, draw, plot, start.x);
-    // Stage brackets in the gutter: click to collapse or expand.
-    for (size_t s = 0; s < state.stages.size(); ++s) {
-        size_t first = state.rows.size(), last = 0;
-        for (size_t r = 0; r < state.rows.size(); ++r)
-            for (const size_t d : state.rows[r].devices)
-                if (std::find(state.stages[s].begin(), state.stages[s].end(), d) != state.stages[s].end()) first = std::min(first, r), last = std::max(last, r);
-        if (first > last) continue;
-        const float y0 = plot.origin.y + static_cast<float>(first) * plot.rowPx, y1 = plot.origin.y + static_cast<float>(last) * plot.rowPx + plot.barPx;
-        const float x = start.x + 2;
-        draw->AddLine(ImVec2(x, y0), ImVec2(x, y1), IM_COL32(150, 170, 210, 255), 2);
-        ImGui::SetCursorScreenPos(ImVec2(x - 2, y0));
-        ImGui::PushID(static_cast<int>(s));
-        if (ImGui::InvisibleButton("stage", ImVec2(8, std::max(4.0f, y1 - y0)))) {
-            state.collapsed[s] = !state.collapsed[s];
-            Relayout(document);
-        }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip(state.collapsed[s] ? "expand this stage" : "collapse this stage into one row");
-        ImGui::PopID();
-    }
-    // Row labels select the device whose memory the chart shows.
-    for (size_t r = 0; r < state.rows.size(); ++r) {
-        ImGui::SetCursorScreenPos(ImVec2(start.x + 10, plot.origin.y + static_cast<float>(r) * plot.rowPx));
-        ImGui::PushID(static_cast<int>(r) + 100000);
-        if (ImGui::InvisibleButton("row", ImVec2(kGutter - 70, std::max(3.0f, plot.barPx)))) {
-            state.selectedDevice = static_cast<int>(state.rows[r].devices.front());
-            SelectRank(document, step.devices[state.rows[r].devices.front()].rankId);
-        }
-        ImGui::PopID();
-    }
-    // Hover and click.
-    if (hovered && !state.brushing) {
-        const int row = static_cast<int>((io.MousePos.y - plot.origin.y) / plot.rowPx);
-        size_t device = 0, op = 0;
-        if (row >= 0 && row < static_cast<int>(state.rows.size()) &&
-            HitTest(state, static_cast<size_t>(row), plot.Ns(io.MousePos.x), plot.nsPerPx * 2, &device, &op)) {
-            DrawTooltip(state, device, op);
-            if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 16 && document.CanOpenRanks()) {
-                const MareyDevice& chosen = step.devices[device];
-                ClusterRequest& request = context.clusterRequest;
-                request.kind = ClusterRequest::kOpenRank, request.cluster = document.id, request.rankA = chosen.rankId;
-                request.view = "timeline";
-                request.startNs = chosen.stepStartNs + chosen.ops[op].startNs;
-                request.endNs = chosen.stepStartNs + chosen.ops[op].endNs;
-                request.label = step.KeyLabel(chosen.ops[op].key);
-            }
-        }
-    }
+    DrawGutter(document, state, draw, plot, start.x);
+    DrawStageBrackets(state, draw, plot, start.x);
+    DrawRowLabels(document, state, plot, start.x);
+    DrawHoverAndClick(document, state, plot, hovered, context.clusterRequest);
     DrawMemoryChart(state, plot, plotBottom + 4);
     ImGui::SetCursorScreenPos(ImVec2(start.x, plotBottom + kMemoryChart));
 }

@@ -6,48 +6,17 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cluster/ClusterCommon.hpp"
+#include "core/RobustStats.hpp"
+#include "clusterviews/ClusterCommon.hpp"
+#include "clusterviews/CollectivesView.hpp"
 #include "views/ViewCommon.hpp"
-#include "views/ViewRegistry.hpp"
+#include "views/ViewContext.hpp"
 
 namespace marey {
 namespace {
 
 const Rgba kTransitColor{0.30f, 0.60f, 0.95f, 1}, kWaitColor{0.96f, 0.60f, 0.22f, 1}, kSyncColor{0.72f, 0.40f, 0.10f, 1},
     kIdleColor{0.45f, 0.46f, 0.50f, 1};
-
-// The collective picker: the collectives of the chosen step (the first step when averaged).
-void DrawCollectivePicker(ClusterDocument& document) {
-    const std::vector<CollectiveKey>& all = document.report.collectives;
-    if (document.selection.step >= 0) {
-        // Keep the chosen collective in the chosen step.
-        const std::string& step = document.cluster.steps[document.selection.step];
-        if (all[document.views.collective].step != step)
-            for (size_t i = 0; i < all.size(); ++i)
-                if (all[i].step == step) {
-                    document.views.collective = static_cast<int>(i);
-                    break;
-                }
-    }
-    const CollectiveKey& chosen = all[document.views.collective];
-    ImGui::SameLine(0, 20);
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Collective");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(420);
-    auto label = [](const CollectiveKey& key) {
-        return key.name + "   step " + key.step + " · " + std::to_string(key.ranks) + " ranks · longest " + Ms(key.maxElapseNs);
-    };
-    if (ImGui::BeginCombo("##collective", label(chosen).c_str())) {
-        for (size_t i = 0; i < all.size(); ++i) {
-            if (all[i].step != chosen.step) continue;
-            ImGui::PushID(static_cast<int>(i));
-            if (ImGui::Selectable(label(all[i]).c_str(), document.views.collective == static_cast<int>(i))) document.views.collective = static_cast<int>(i);
-            ImGui::PopID();
-        }
-        ImGui::EndCombo();
-    }
-}
 
 void DrawRankChart(ClusterDocument& document, const std::vector<CollectiveOnRank>& ranks, int waitedFor, float height,
                    ClusterRequest& request) {
@@ -90,7 +59,7 @@ void DrawRankChart(ClusterDocument& document, const std::vector<CollectiveOnRank
         draw->AddRectFilled(ImVec2(x, yOf(rank.elapseNs)), ImVec2(x + bar, yOf(transit + wait)), PackColor(kIdleColor));
         ratio.push_back(ImVec2(x + bar / 2, bottom - (bottom - top) * static_cast<float>(rank.WaitRatio())));
         if (rank.rankId == waitedFor) draw->AddRect(ImVec2(x - 2, top - 2), ImVec2(x + bar + 2, bottom + 1), IM_COL32(255, 80, 70, 255), 0, 0, 2);
-        if (rank.rankId == document.selection.rank)
+        if (Holds(document.selection.rank, rank.rankId))
             draw->AddRect(ImVec2(x - 1, top), ImVec2(x + bar + 1, bottom), IM_COL32(255, 255, 255, 255), 0, 0, 1.5f);
         if (static_cast<float>(i) - labelEvery * std::floor(static_cast<float>(i) / labelEvery) < 0.5f) {
             const std::string text = std::to_string(rank.rankId);
@@ -112,8 +81,8 @@ void DrawRankChart(ClusterDocument& document, const std::vector<CollectiveOnRank
         ImGui::Text("idle     %s", Ms(rank.idleNs).c_str());
         ImGui::Text("wait ratio %.1f %%", 100 * rank.WaitRatio());
         ImGui::EndTooltip();
-        if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) SelectRank(document, rank.rankId);
-        RankRightClick(document, rank.rankId);
+        if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) SelectRank(document, RankId(rank.rankId));
+        RankRightClick(document, RankId(rank.rankId));
     }
     DrawLegend({{"Transit", 0, kTransitColor}, {"Synchronisation (part of the wait)", 0, kSyncColor}, {"Wait", 0, kWaitColor},
                 {"Idle", 0, kIdleColor}});
@@ -164,27 +133,84 @@ void DrawDurationDistribution(const ClusterDocument& document, const std::vector
 
 }  // namespace
 
-void DrawCollectives(ViewContext& context) {
-    ClusterDocument& document = *context.cluster;
+CollectivesView::CollectivesView(ClusterDocument& cluster) : m_document(cluster) {
+    const std::vector<CollectiveKey>& collectives = cluster.report.collectives;
+    for (size_t i = 1; i < collectives.size() && collectives[i].step == collectives.front().step;
+         ++i)
+        if (collectives[i].maxElapseNs > collectives[m_collective].maxElapseNs)
+            m_collective = static_cast<int>(i);
+}
+
+const CollectiveCache& CollectivesView::Shown() {
+    if (m_cache.collective == m_collective) return m_cache;
+    const CollectiveKey& key = m_document.report.collectives[static_cast<size_t>(m_collective)];
+    m_cache.collective = m_collective;
+    m_cache.ranks = CollectiveAcrossRanks(m_document.cluster, key.step, key.name);
+    m_cache.waitedFor = RankEveryoneWaitsFor(m_cache.ranks);
+    std::vector<double> waits;
+    for (const CollectiveOnRank& rank : m_cache.ranks)
+        waits.push_back(static_cast<double>(rank.waitNs));
+    m_cache.medianWaitNs = MedianAndMad(waits).median;
+    return m_cache;
+}
+
+// The collective picker: the collectives of the chosen step (the first step when averaged).
+void CollectivesView::DrawPicker() {
+    ClusterDocument& document = m_document;
+    const std::vector<CollectiveKey>& all = document.report.collectives;
+    if (document.selection.step) {
+        // Keep the chosen collective in the chosen step.
+        const std::string& step =
+            document.cluster.steps[static_cast<size_t>(document.selection.step->value())];
+        if (all[m_collective].step != step)
+            for (size_t i = 0; i < all.size(); ++i)
+                if (all[i].step == step) {
+                    m_collective = static_cast<int>(i);
+                    break;
+                }
+    }
+    const CollectiveKey& chosen = all[m_collective];
+    ImGui::SameLine(0, 20);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Collective");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(420);
+    auto label = [](const CollectiveKey& key) {
+        return key.name + "   step " + key.step + " · " + std::to_string(key.ranks) +
+               " ranks · longest " + Ms(key.maxElapseNs);
+    };
+    if (ImGui::BeginCombo("##collective", label(chosen).c_str())) {
+        for (size_t i = 0; i < all.size(); ++i) {
+            if (all[i].step != chosen.step) continue;
+            ImGui::PushID(static_cast<int>(i));
+            if (ImGui::Selectable(label(all[i]).c_str(), m_collective == static_cast<int>(i)))
+                m_collective = static_cast<int>(i);
+            ImGui::PopID();
+        }
+        ImGui::EndCombo();
+    }
+}
+
+void CollectivesView::Draw(ViewContext& context) {
+    ClusterDocument& document = m_document;
     DrawStepAndGroupPickers(document);
     if (document.report.collectives.empty()) {
         DrawMissingFile(kCommunicationFile, "Communication across ranks");
         return;
     }
-    DrawCollectivePicker(document);
-    const CollectiveKey& key = document.report.collectives[document.views.collective];
-    const CollectiveCache& shown = document.CollectiveShown();
+    DrawPicker();
+    const CollectiveKey& key = document.report.collectives[m_collective];
+    const CollectiveCache& shown = Shown();
     const std::vector<CollectiveOnRank>& ranks = shown.ranks;
     const int waitedFor = shown.waitedFor;
     SectionTitle(("Step " + key.step + ", " + key.name + ": each rank's time in it").c_str());
     if (waitedFor >= 0) {
         const auto it = std::find_if(ranks.begin(), ranks.end(), [&](const CollectiveOnRank& r) { return r.rankId == waitedFor; });
-        std::vector<TimeNs> waits;
-        for (const CollectiveOnRank& rank : ranks) waits.push_back(rank.waitNs);
-        std::nth_element(waits.begin(), waits.begin() + static_cast<long>(waits.size() / 2), waits.end());
         ImGui::TextColored(ImVec4(1, 0.5f, 0.45f, 1),
-                           "Rank %d waits %s against %s for the median rank: it arrives last and the others wait for it (framed red).",
-                           waitedFor, Ms(it->waitNs).c_str(), Ms(waits[waits.size() / 2]).c_str());
+                           "Rank %d waits %s against %s for the median rank: it arrives last and "
+                           "the others wait for it (framed red).",
+                           waitedFor, Ms(it->waitNs).c_str(),
+                           Ms(static_cast<TimeNs>(shown.medianWaitNs)).c_str());
     } else {
         ImGui::TextDisabled("No rank stands out: every rank waits about as long as the others.");
     }

@@ -1,0 +1,46 @@
+#include "marey/MareyInput.hpp"
+
+#include "load/AnalysisFile.hpp"
+#include "load/RankDirectory.hpp"
+
+namespace marey {
+
+const MemorySeries* ChooseMareyMemorySeries(const MemoryRecord& record) {
+    const MemorySeries* chosen = nullptr;
+    for (const MemorySeries& series : record.series) {
+        if (series.metric != "Allocated") continue;
+        if (!chosen || (series.component == "PTA" && chosen->component != "PTA") ||
+            (chosen->component != "PTA" && series.peakMb > chosen->peakMb))
+            chosen = &series;
+    }
+    return chosen;
+}
+
+MareyMemory MareyMemoryOf(const MemorySeries& series, TimeNs stepStartNs, TimeNs spanNs) {
+    MareyMemory memory;
+    memory.present = true;
+    memory.peakMb = series.peakMb;
+    for (size_t i = 0; i < series.timeNs.size() && i < series.megabytes.size(); ++i) {
+        const TimeNs t = series.timeNs[i] - stepStartNs;
+        if (t < 0 || t > spanNs) continue;
+        memory.timeNs.push_back(t);
+        memory.megabytes.push_back(series.megabytes[i]);
+    }
+    return memory;
+}
+
+MareyMemory LoadMareyMemory(const std::string& rankPath, TimeNs stepStartNs, TimeNs spanNs) {
+    MareyMemory memory;
+    auto files = FindRankFiles(rankPath);
+    if (!files.ok() || files.value().memoryRecord.empty()) return memory;
+    std::vector<std::string> problems;
+    ReadAnalysisFile(files.value().memoryRecord, problems, [&](std::string_view text) {
+        auto record = ParseMemoryRecordCsv(text, files.value().memoryRecord);
+        if (!record.ok()) return;
+        if (const MemorySeries* chosen = ChooseMareyMemorySeries(record.value()))
+            memory = MareyMemoryOf(*chosen, stepStartNs, spanNs);
+    });
+    return memory;
+}
+
+}  // namespace marey

@@ -1,0 +1,25 @@
+#pragma once
+// What a timeline derives from its model once, on the loading thread: the scans of the whole
+// trace that no frame may do (counter scales, flow categories, the minimap). Immutable once
+// built; the document holds it and its timeline views read it.
+#include <cstdint>
+#include <vector>
+
+#include "core/Time.hpp"
+#include "model/TraceModel.hpp"
+
+namespace marey {
+
+struct TimelineData {
+    // Counter scales, per track: fixed, so that bars do not jump while panning.
+    std::vector<double> counterMax, counterMin;
+    std::vector<StringId> flowCategories;    // in first-seen order
+    std::vector<int32_t> flowCategoryIndex;  // by StringId: index into flowCategories, -1 none
+    TimeNs maxFlowSpanNs = 0;                // no flow spans more
+    std::vector<float> minimap;              // busy time per bucket over the whole trace, 0..1
+};
+
+// Scans 'model' once. O(events + counter samples + flows). Call it off the UI thread.
+TimelineData BuildTimelineData(const TraceModel& model);
+
+}  // namespace marey

@@ -1,0 +1,40 @@
+#pragma once
+// One view: a tab that shows a document, a cluster or the comparison of two documents. The
+// registry (ViewRegistry.cpp) creates one object per view for everything that can show it; the
+// object owns the view's settings, caches, selection and background jobs and dies with what it
+// shows. Documents hold them as a ViewList and never see their types.
+#include <memory>
+#include <vector>
+
+namespace marey {
+
+struct ViewContext;
+struct TimelineRequest;
+
+class View {
+public:
+    virtual ~View() = default;
+    // Draws the tab's contents; called only while the tab is shown.
+    virtual void Draw(ViewContext& context) = 0;
+    // True when the view fills its tab edge to edge (a timeline); else it is drawn in a padded,
+    // scrolling child window.
+    virtual bool FillsTab() const { return false; }
+    // True while a background job of the view runs: the window keeps drawing until it is done.
+    virtual bool Busy() const { return false; }
+    // Once per frame, shown or not: takes finished background work in. O(1) unless work finished.
+    virtual void Update() {}
+    // Waits for the view's background jobs and takes their results (benchmarks and tests).
+    virtual void Wait() {}
+    // A request sent to every view of a document (highlight names, show a side panel, focus the
+    // search box); views it does not concern ignore it.
+    virtual void Apply(const TimelineRequest& request) { (void)request; }
+    // 'previous' is the same view of the document this one's replaces (loaded again, ranks
+    // aligned on another step): keeps what a person set up there.
+    virtual void TakeOver(View& previous) { (void)previous; }
+    // The frame benchmark: moves the view as a person would, in frame 'frame' of 'frameCount'.
+    virtual void BenchmarkFrame(int frame, int frameCount) { (void)frame, (void)frameCount; }
+};
+
+using ViewList = std::vector<std::unique_ptr<View>>;
+
+}  // namespace marey
