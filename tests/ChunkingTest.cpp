@@ -1,9 +1,14 @@
 #include <doctest/doctest.h>
 
 #include <random>
+#include <span>
+#include <string>
 #include <utility>
 
 #include "TestSupport.hpp"
+#include "load/ChunkDecoder.hpp"
+#include "load/RawEvents.hpp"
+#include "load/TraceText.hpp"
 
 using namespace marey;
 using namespace marey::test;
@@ -119,4 +124,84 @@ TEST_CASE("names stay right when the runs of one chunk are parsed one after anot
     CHECK(reference.find("Prefix__b__Suffix") != std::string::npos);
     CHECK(DumpModel(*LoadJson(json, 1, 1ull << 30, 64)) == reference);
     CHECK(DumpModel(*LoadJson(json, 2, 1ull << 30, 64)) == reference);
+}
+
+TEST_CASE(
+    "the decoder's fast path reads whole runs of events with their places, and gives up on broken "
+    "JSON") {
+    const std::string json =
+        R"([{"ph":"X","name":"a","pid":1,"tid":2,"ts":1,"dur":2},{"ph":"X","name":"b","pid":1,"tid":2,"ts":4,"dur":1}])";
+    const TraceText text = TraceText::FromString(json);
+    ChunkDecoder decoder(text);
+    const EventRun run{1, json.size() - 1};
+    ChunkEvents events;
+    REQUIRE(decoder.DecodeFast(std::span<const EventRun>(&run, 1), events));
+    CHECK(events.eventCount == 2);
+    CHECK(events.refBase == 1);
+    REQUIRE(events.tracks.size() == 1);
+    CHECK(events.tracks[0].pid.number == 1);
+    CHECK(events.tracks[0].tid.number == 2);
+    REQUIRE(events.tracks[0].slices.size() == 2);
+    const ChunkSlice second = events.tracks[0].slices[1];
+    CHECK(second.startNs == 4000);
+    CHECK(second.durNs == 1000);
+    CHECK(second.ref + events.refBase == json.find("},{") + 2);
+    CHECK(events.strings.Get(second.name) == "b");
+
+    const std::string broken = R"([{"ph":"X","name":"a" "pid":1,"tid":2,"ts":1,"dur":2})";
+    const TraceText brokenText = TraceText::FromString(broken);
+    ChunkDecoder brokenDecoder(brokenText);
+    const EventRun brokenRun{1, broken.size() - 1};
+    ChunkEvents unusable;
+    CHECK_FALSE(brokenDecoder.DecodeFast(std::span<const EventRun>(&brokenRun, 1), unusable));
+}
+
+TEST_CASE(
+    "the decoder's slow path skips what is not an event, says where, and stops at the array's "
+    "end") {
+    const std::string json =
+        R"([{"ph":"X","name":"a","pid":1,"tid":2,"ts":1,"dur":2}, 7, {"ph":"X","name":"b","pid":1,"tid":2,"ts":4,"dur":1}])";
+    const TraceText text = TraceText::FromString(json);
+    ChunkDecoder decoder(text);
+    ChunkEvents events;
+    decoder.DecodeSlow(1, json.size(), events);
+    CHECK(events.eventCount == 3);
+    CHECK(events.reachedArrayEnd);
+    CHECK(events.endOffset == json.size() - 1);
+    REQUIRE(events.tracks.size() == 1);
+    CHECK(events.tracks[0].slices.size() == 2);
+    REQUIRE(events.problems.count == 1);
+    CHECK(events.problems.kept[0].byteOffset == json.find(" 7") + 1);
+    CHECK(events.problems.kept[0].message == R"(expected an event object, found "7"; skipped)");
+
+    // Stopped before the third element: the chunk after it starts there.
+    ChunkEvents firstTwo;
+    const uint64_t third = json.find(R"({"ph":"X","name":"b")");
+    decoder.DecodeSlow(1, third, firstTwo);
+    CHECK(firstTwo.eventCount == 2);
+    CHECK_FALSE(firstTwo.reachedArrayEnd);
+    CHECK(firstTwo.endOffset == third);
+}
+
+TEST_CASE(
+    "flow ids match as text without quotes, keyed with their category, and slices sort by start, "
+    "length, place") {
+    CHECK(FlowIdText(R"("7")") == "7");
+    CHECK(FlowIdText("7") == "7");
+    CHECK(FlowIdText(R"(")") == R"(")");
+    CHECK(FlowIdText(R"("")") == "");
+    const uint64_t category = HashBytes("HostToDevice");
+    const uint64_t key = FlowKey(FlowIdText(R"("400040681193435290001")"), category);
+    CHECK(key == FlowKey("400040681193435290001", category));
+    CHECK(key != FlowKey("400040681193435290001", HashBytes("async_npu")));
+    CHECK(key < (uint64_t{1} << kFlowKeyBits));
+    CHECK(FlowBucket(key) == key >> (kFlowKeyBits - kFlowBucketBits));
+
+    const ChunkSlice early{100, 5, 9, 1}, longer{200, 50, 8, 1}, shorter{200, 10, 1, 1},
+        later{200, 10, 2, 1};
+    CHECK(SliceBefore(early, longer));
+    CHECK(SliceBefore(longer, shorter));
+    CHECK(SliceBefore(shorter, later));
+    CHECK_FALSE(SliceBefore(later, shorter));
+    CHECK_FALSE(SliceBefore(later, later));
 }

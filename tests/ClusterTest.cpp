@@ -16,15 +16,20 @@
 
 #include "ClusterGenerator.hpp"
 #include "TestSupport.hpp"
+#include "cluster/AnalysisOutputReader.hpp"
 #include "cluster/Cluster.hpp"
 #include "cluster/ClusterCommunication.hpp"
 #include "cluster/ClusterFindings.hpp"
 #include "cluster/ClusterFolder.hpp"
+#include "cluster/ClusterJson.hpp"
 #include "cluster/ClusterLinks.hpp"
 #include "cluster/MatrixGrid.hpp"
 #include "core/RobustStats.hpp"
+#include "cluster/ClusterRank.hpp"
 #include "cluster/ClusterRankFile.hpp"
+#include "cluster/ClusterReport.hpp"
 #include "cluster/ClusterSteps.hpp"
+#include "cluster/MindInsightReader.hpp"
 
 using namespace marey;
 namespace fs = std::filesystem;
@@ -45,6 +50,8 @@ std::string ReadText(const fs::path& path) {
 }
 
 }  // namespace
+
+// [SECTION] Whole clusters: generated, damaged and real
 
 TEST_CASE("a generated cluster flags exactly its planted slow rank and slow link") {
     const fs::path dir = test::TempDir("cluster_planted");
@@ -595,4 +602,163 @@ TEST_CASE("a quantile is the value at its nearest rank") {
     CHECK(Quantile(even, 0.5) == 3);  // index round(1.5) = 2 of 1 2 3 4
     std::vector<double> none;
     CHECK(Quantile(none, 0.5) == 0);
+}
+
+// [SECTION] Each cluster header on a small input of its own
+
+TEST_CASE(
+    "a step key loses its 'step' prefix, names are interned once, and the overview adds the step "
+    "phases") {
+    CHECK(StepFromKey("step50") == "50");
+    CHECK(StepFromKey("step") == "step");
+    CHECK(StepFromKey("50") == "50");
+    CHECK(StepFromKey("Step7") == "Step7");
+
+    ClusterRank rank;
+    CHECK(rank.Intern("hcom_allReduce__1") == 0);
+    CHECK(rank.Intern("group") == 1);
+    CHECK(rank.Intern("hcom_allReduce__1") == 0);
+    CHECK(rank.names.size() == 2);
+    CHECK(rank.FindStep("1") == nullptr);
+
+    CHECK_FALSE(OverviewFromSteps({}).valid);
+    StepRow row;
+    row.ns[kStepComputing] = 100, row.ns[kStepOverlapped] = 30, row.ns[kStepCommNotOverlapped] = 20,
+    row.ns[kStepFree] = 10;
+    const OverviewFigures figures = OverviewFromSteps({row, row});
+    CHECK(figures.valid);
+    CHECK(figures.computingNs == 200);
+    CHECK(figures.pureComputingNs == 140);
+    CHECK(figures.commOverlappedNs == 60);
+    CHECK(figures.totalNs == 260);
+    CHECK(figures.source == "step_trace_time.csv");
+}
+
+TEST_CASE(
+    "a cluster_analysis_output folder gives one rank per rank row and its groups; an empty one "
+    "fails") {
+    const fs::path dir = test::TempDir("analysis_output");
+    Cluster empty;
+    const Status none = ReadAnalysisOutput(dir.string(), empty);
+    REQUIRE_FALSE(none.ok());
+    CHECK(none.message() ==
+          dir.string() + ": error: cluster_analysis_output without a rank in its files");
+
+    std::ofstream(dir / "cluster_step_trace_time.csv")
+        << "Step,Type,Index,Computing,Communication(Not Overlapped),Free\n"
+           "2,rank,0,100.5,20,3\n"
+           "2,rank,1,110,20,3\n";
+    std::ofstream(dir / "communication_group.json") << R"({"collective": [[1, 0], [0], [1]]})";
+    Cluster cluster;
+    const Status status = ReadAnalysisOutput(dir.string(), cluster);
+    REQUIRE_MESSAGE(status.ok(), status.message());
+    CHECK(cluster.problems.empty());
+    REQUIRE(cluster.ranks.size() == 2);
+    CHECK(cluster.ranks[1].rankId == 1);
+    CHECK(cluster.ranks[1].rankSource == "cluster_analysis_output");
+    REQUIRE(cluster.ranks[0].steps.size() == 1);
+    CHECK(cluster.ranks[0].steps[0].step == "2");
+    CHECK(cluster.ranks[0].steps[0].ns[kStepComputing] == 100500);
+    CHECK(cluster.ranks[1].steps[0].ns[kStepFree] == 3000);
+    // Groups of one rank are left out.
+    REQUIRE(cluster.groups.size() == 1);
+    CHECK(cluster.groups[0].kind == "collective");
+    CHECK(cluster.groups[0].ranks == std::vector<int>{0, 1});
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a cluster's JSON and text name its ranks, missing ids and only the first 20 problems") {
+    Cluster cluster;
+    cluster.root = "/job";
+    cluster.source = "rank folders";
+    cluster.ranks.resize(2);
+    cluster.ranks[0].rankId = 0;
+    cluster.ranks[1].rankId = 2;
+    cluster.missingRanks = {1};
+    for (int i = 0; i < 25; ++i) cluster.problems.push_back("p" + std::to_string(i));
+
+    const std::string json = ClusterToJson(cluster);
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    REQUIRE_MESSAGE(!parser.parse(json).get(root), json);
+    CHECK(std::string_view(root["source"]) == "rank folders");
+    CHECK(int64_t(root["ranks"]) == 2);
+    simdjson::dom::array ids = root["rank_ids"];
+    REQUIRE(ids.size() == 2);
+    CHECK(int64_t(ids.at(1)) == 2);
+    CHECK(simdjson::dom::array(root["missing_rank_ids"]).size() == 1);
+    CHECK(int64_t(root["missing_rank_ids"].at(0)) == 1);
+    CHECK(simdjson::dom::array(root["slow_ranks"]).size() == 0);
+    CHECK(int64_t(root["problems"]["count"]) == 25);
+    simdjson::dom::array first = root["problems"]["first"];
+    REQUIRE(first.size() == 20);
+    CHECK(std::string_view(first.at(19)) == "p19");
+
+    const std::string text = ClusterToText(cluster);
+    CHECK(text.rfind("cluster /job (rank folders): 2 ranks, 0 steps, 0 communication groups\nslow "
+                     "ranks: none\nslow links: none\n",
+                     0) == 0);
+    CHECK(text.find("25 problems:\n  p0\n") != std::string::npos);
+    CHECK(text.find("  p19\n") != std::string::npos);
+    CHECK(text.find("p20") == std::string::npos);
+}
+
+TEST_CASE(
+    "the cluster report finds the planted slow rank and link and sorts every collective's "
+    "duration") {
+    const fs::path dir = test::TempDir("cluster_report");
+    ClusterOptions options;
+    options.ranks = 16;
+    options.steps = 3;
+    options.slowRank = 9;
+    options.slowLinkSrc = 2, options.slowLinkDst = 3;
+    const Cluster cluster = Generate(dir, options);
+    const ClusterReport report = BuildClusterReport(cluster);
+    CHECK(report.averagedSteps.rows.size() == 16);
+    REQUIRE(report.slowRanks.size() == 1);
+    CHECK(report.slowRanks[0].rankId == 9);
+    REQUIRE(report.slowLinks.size() == 1);
+    CHECK(report.slowLinks[0].srcRank == 2);
+    CHECK(report.slowLinks[0].dstRank == 3);
+    size_t collectives = 0;
+    for (const ClusterRank& rank : cluster.ranks) collectives += rank.collectives.size();
+    REQUIRE(collectives > 0);
+    CHECK(report.collectiveDurations.size() == collectives);
+    CHECK(std::is_sorted(report.collectiveDurations.begin(), report.collectiveDurations.end()));
+    fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "a MindInsight step_trace_raw file gives its rank from the name and its steps in 10 ns ticks") {
+    CHECK(RankOfStepTraceRaw("step_trace_raw_3_detail_time.csv") == 3);
+    CHECK(RankOfStepTraceRaw("step_trace_raw_12_detail_time.csv") == 12);
+    CHECK(RankOfStepTraceRaw("step_trace_raw__detail_time.csv") == -1);
+    CHECK(RankOfStepTraceRaw("step_trace_raw_x_detail_time.csv") == -1);
+    CHECK(RankOfStepTraceRaw("hccl_raw_3.csv") == -1);
+
+    const fs::path dir = test::TempDir("mindinsight_rank");
+    std::ofstream(dir / "step_trace_raw_3_detail_time.csv")
+        << "step_num,iteration_interval,fp_and_bp,tail\n"
+           "1,100,2000,30\n"
+           "-,100,2000,30\n";
+    const ClusterRank rank =
+        ReadMindInsightRank((dir / "step_trace_raw_3_detail_time.csv").string());
+    CHECK(rank.problems.empty());
+    CHECK(rank.rankId == 3);
+    CHECK(rank.rankSource == "step_trace_raw_3_detail_time.csv (file name)");
+    REQUIRE(rank.steps.size() == 1);
+    CHECK(rank.steps[0].ns[kStepFree] == 1000);
+    CHECK(rank.steps[0].ns[kStepComputing] == 20000);
+    CHECK(rank.steps[0].ns[kStepCommNotOverlapped] == 300);
+    CHECK(rank.collectives.empty());
+
+    // A file that is not there is one problem, and no steps.
+    const ClusterRank missing =
+        ReadMindInsightRank((dir / "step_trace_raw_4_detail_time.csv").string());
+    CHECK(missing.rankId == 4);
+    CHECK(missing.steps.empty());
+    REQUIRE(missing.problems.size() == 1);
+    CHECK(missing.problems[0] == (dir / "step_trace_raw_4_detail_time.csv").string() +
+                                     ": error: cannot open the file: No such file or directory");
+    fs::remove_all(dir);
 }

@@ -13,7 +13,10 @@
 #include "TestSupport.hpp"
 #include "TraceGenerator.hpp"
 #include "compare/Comparison.hpp"
+#include "compare/RankSummary.hpp"
+#include "compare/TraceDiff.hpp"
 #include "loading/RankLoader.hpp"
+#include "report/TraceDiffJson.hpp"
 
 using namespace marey;
 namespace fs = std::filesystem;
@@ -295,4 +298,185 @@ TEST_CASE("the real two-rank runs compare rank 0 with rank 1 without problems") 
         // The AllReduce that waits for the other rank differs most.
         CHECK(comparison.diff.operators[0].name.rfind("hcom_allReduce_", 0) == 0);
     }
+}
+
+namespace {
+
+SummaryStep PlacedStep(const std::string& name, TimeNs startNs, TimeNs endNs) {
+    SummaryStep step;
+    step.step = name;
+    step.placed = true;
+    step.startNs = startNs, step.endNs = endNs;
+    return step;
+}
+
+// A: MatMul 100 ns in two runs, Add 50 ns; steps 1 and 2 placed. B: MatMul three times as long,
+// the same Add, a Relu A lacks; step 2 placed 7 µs later on its clock, step 3 only in its CSV.
+std::pair<RankSummary, RankSummary> SmallSummaries() {
+    RankSummary a, b;
+    a.path = "a", b.path = "b";
+    a.rankId = 0;
+    a.operatorSource = b.operatorSource = "all slices";
+    a.firstNs = 500, b.firstNs = 8000;
+    a.operators = {{"MatMul", "MatMul", 2, 100, 40, 60, 1000}, {"Add", "Add", 1, 50, 50, 50, 1200}};
+    b.operators = {{"MatMul", "MatMul", 2, 300, 100, 200, 9000},
+                   {"Add", "Add", 1, 50, 50, 50, 9200},
+                   {"Relu", "Relu", 1, 10, 10, 10, 9300}};
+    a.steps = {PlacedStep("1", 1000, 2000), PlacedStep("2", 2000, 3500)};
+    SummaryStep fromCsv;
+    fromCsv.step = "3";
+    fromCsv.hasPhases = true;
+    fromCsv.phases[kStepComputing] = 400, fromCsv.phases[kStepCommNotOverlapped] = 50,
+    fromCsv.phases[kStepFree] = 25;
+    b.steps = {PlacedStep("2", 9000, 10000), fromCsv};
+    return {a, b};
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a summary step lasts its slice when placed, else its phases; its trace window is half open") {
+    const auto [a, b] = SmallSummaries();
+    REQUIRE(b.FindStep("3") != nullptr);
+    CHECK(b.FindStep("3")->DurationNs() == 475);
+    CHECK(b.FindStep("2")->DurationNs() == 1000);
+    CHECK(b.FindStep("4") == nullptr);
+    const TimeWindow window{100, 200};
+    CHECK(window.Contains(100));
+    CHECK(window.Contains(199));
+    CHECK_FALSE(window.Contains(200));
+    CHECK_FALSE(window.Contains(99));
+}
+
+TEST_CASE("a trace's summary orders numeric steps by value and keeps only the window's operators") {
+    const auto model =
+        test::LoadJson(R"([{"ph":"X","name":"ProfilerStep#10","pid":1,"tid":1,"ts":100,"dur":50},
+        {"ph":"X","name":"ProfilerStep#2","pid":1,"tid":1,"ts":0,"dur":100},
+        {"ph":"X","name":"MatMul","pid":1,"tid":2,"ts":10,"dur":5},
+        {"ph":"X","name":"MatMul","pid":1,"tid":2,"ts":110,"dur":7}])");
+    const RankAnalysis analysis;
+    const RankSummary summary = SummarizeRank(analysis, model.get(), "t.json");
+    CHECK(summary.path == "t.json");
+    CHECK(summary.rankId == -1);
+    CHECK(summary.operatorSource == "all slices");
+    REQUIRE(summary.steps.size() == 2);
+    CHECK(summary.steps[0].step == "2");
+    CHECK(summary.steps[1].step == "10");
+    CHECK(summary.steps[1].startNs == 100000);
+    CHECK(summary.steps[1].endNs == 150000);
+    const SummaryOperator* matMul = FindOperator(summary, "MatMul");
+    REQUIRE(matMul != nullptr);
+    CHECK(matMul->count == 2);
+    CHECK(matMul->totalNs == 12000);
+    CHECK(matMul->minNs == 5000);
+    CHECK(matMul->maxNs == 7000);
+    CHECK(matMul->firstStartNs == 10000);
+
+    const RankSummary step10 =
+        SummarizeRank(analysis, model.get(), "t.json", TimeWindow{100000, 150000});
+    matMul = FindOperator(step10, "MatMul");
+    REQUIRE(matMul != nullptr);
+    CHECK(matMul->count == 1);
+    CHECK(matMul->firstStartNs == 110000);
+    CHECK(FindOperator(step10, "ProfilerStep#2") == nullptr);
+
+    CHECK(OperatorOccurrenceStart(analysis, model.get(), "MatMul", 1) == TimeNs{110000});
+    CHECK_FALSE(OperatorOccurrenceStart(analysis, model.get(), "MatMul", 2).has_value());
+    CHECK_FALSE(OperatorOccurrenceStart(analysis, model.get(), "Relu", 0).has_value());
+}
+
+TEST_CASE(
+    "summaries align on the first common placed step, and a request that cannot be met says why") {
+    const auto [a, b] = SmallSummaries();
+    CHECK(std::string(AlignByName(AlignBy::kOperator)) == "operator");
+
+    const Alignment first = AlignSummaries(a, b, {});
+    CHECK(first.by == AlignBy::kStep);
+    CHECK(first.step == "2");
+    CHECK(first.offsetNs == -7000);
+    CHECK(first.note.empty());
+
+    AlignmentRequest step1;
+    step1.step = "1";
+    const Alignment fallback = AlignSummaries(a, b, step1);
+    CHECK(fallback.step == "2");
+    CHECK(fallback.note == "step 1 is not placed in both traces");
+
+    AlignmentRequest byOperator;
+    byOperator.by = AlignBy::kOperator;
+    byOperator.operatorName = "Relu";
+    CHECK(AlignSummaries(a, b, byOperator, std::nullopt, TimeNs{9300}).note ==
+          "operator Relu run 1 is not on both sides");
+    const Alignment matMul = AlignSummaries(a, b, byOperator, TimeNs{1000}, TimeNs{9000});
+    CHECK(matMul.by == AlignBy::kOperator);
+    CHECK(matMul.offsetNs == -8000);
+
+    AlignmentRequest starts;
+    starts.by = AlignBy::kStart;
+    const Alignment byStart = AlignSummaries(a, b, starts);
+    CHECK(byStart.by == AlignBy::kStart);
+    CHECK(byStart.offsetNs == -7500);
+    CHECK(byStart.note.empty());
+}
+
+TEST_CASE(
+    "the diff of two summaries puts the largest operator difference first and B's extra steps "
+    "last") {
+    const auto [a, b] = SmallSummaries();
+    const TraceDiff diff = DiffSummaries(a, b, AlignSummaries(a, b, {}));
+    REQUIRE(diff.operators.size() == 3);
+    CHECK(diff.operators[0].name == "MatMul");
+    CHECK(diff.operators[0].DiffNs() == 200);
+    CHECK(diff.operators[0].Ratio() == doctest::Approx(3.0));
+    CHECK(diff.operators[0].AverageB() == 150);
+    CHECK(diff.operators[1].name == "Relu");
+    CHECK(diff.operators[1].firstStartA == -1);
+    CHECK_FALSE(diff.operators[1].Ratio().has_value());
+    CHECK(diff.operators[2].name == "Add");
+    CHECK(diff.operators[2].DiffNs() == 0);
+    REQUIRE(diff.steps.size() == 3);
+    CHECK(diff.steps[0].step == "1");
+    CHECK(diff.steps[0].inA);
+    CHECK_FALSE(diff.steps[0].inB);
+    CHECK(diff.steps[1].DiffNs() == 1000 - 1500);
+    CHECK(diff.steps[2].step == "3");
+    CHECK_FALSE(diff.steps[2].inA);
+    CHECK(diff.steps[2].bNs == 475);
+}
+
+TEST_CASE(
+    "a summaries' diff as JSON has nulls for what a side lacks, and as text its largest rows") {
+    const auto [a, b] = SmallSummaries();
+    const TraceDiff diff = DiffSummaries(a, b, AlignSummaries(a, b, {}));
+    const std::string json = TraceDiffToJson(a, b, diff);
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    REQUIRE_MESSAGE(!parser.parse(json).get(root), json);
+    CHECK(int64_t(root["a"]["rank_id"]) == 0);
+    CHECK(root["b"]["rank_id"].is_null());
+    CHECK(std::string_view(root["alignment"]["by"]) == "step");
+    CHECK(std::string_view(root["alignment"]["step"]) == "2");
+    CHECK(int64_t(root["alignment"]["offset_ns"]) == -7000);
+    simdjson::dom::array operators = root["operators"];
+    REQUIRE(operators.size() == 3);
+    CHECK(double(operators.at(0)["ratio"]) == doctest::Approx(3.0));
+    CHECK(int64_t(operators.at(0)["avg_ns_a"]) == 50);
+    CHECK(operators.at(1)["ratio"].is_null());
+    CHECK(root["overview"]["a"].is_null());
+    CHECK(root["overview"]["diff"].is_null());
+    simdjson::dom::array steps = root["steps"];
+    REQUIRE(steps.size() == 3);
+    CHECK(steps.at(0)["b_ns"].is_null());
+    CHECK(steps.at(2)["a_ns"].is_null());
+    CHECK(int64_t(steps.at(2)["b_ns"]) == 475);
+
+    const std::string text = TraceDiffToText(a, b, diff, 1);
+    CHECK(text.rfind("A: a\nB: b\naligned by step 2: B's clock -7.000 µs\n\noperators (all slices "
+                     "/ all slices)",
+                     0) == 0);
+    CHECK(text.find("MatMul") != std::string::npos);
+    CHECK(text.find("Relu") == std::string::npos);
+    // Only steps both sides have.
+    CHECK(text.find("\n  2 ") != std::string::npos);
+    CHECK(text.find("\n  3 ") == std::string::npos);
 }

@@ -1,13 +1,22 @@
 // The small shared things of analysis/core (and the text and model types everything reads).
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "TestSupport.hpp"
 #include "core/Hash.hpp"
+#include "core/LoadTiming.hpp"
 #include "core/ParallelFor.hpp"
 #include "core/Problem.hpp"
 #include "core/RobustStats.hpp"
@@ -119,4 +128,56 @@ TEST_CASE("tracks and processes are labelled by name, else by their ids") {
     CHECK(model.TrackLabel(0) == "Thread stream 7");
     CHECK(model.TrackLabel(1) == "MainThread");
     CHECK(model.ProcessLabelWithRank(0) == "Process 12");
+}
+
+namespace {
+
+// What LoadTiming writes to stderr for two stages, with MAREY_TIMING set or not.
+std::string TimingOutput(bool enabled, const std::string& path) {
+    if (enabled)
+        setenv("MAREY_TIMING", "1", 1);
+    else
+        unsetenv("MAREY_TIMING");
+    std::fflush(stderr);
+    const int saved = dup(2);
+    const int file = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    REQUIRE(file >= 0);
+    dup2(file, 2);
+    close(file);
+    {
+        const LoadTiming timing;
+        timing.Report("parsed");
+        timing.Report("model built");
+    }
+    std::fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
+
+TEST_CASE(
+    "the load timing prints one line per stage, ending in its name, only when MAREY_TIMING is "
+    "set") {
+    const char* before = std::getenv("MAREY_TIMING");
+    const std::string previous = before ? before : "";
+    const std::filesystem::path dir = test::TempDir("load_timing");
+    const std::string path = (dir / "stderr.txt").string();
+    CHECK(TimingOutput(false, path).empty());
+    const std::string text = TimingOutput(true, path);
+    if (before)
+        setenv("MAREY_TIMING", previous.c_str(), 1);
+    else
+        unsetenv("MAREY_TIMING");
+    CHECK(std::count(text.begin(), text.end(), '\n') == 2);
+    const size_t first = text.find("  parsed\n");
+    REQUIRE(first != std::string::npos);
+    CHECK(text.substr(first + 9).find(" s  cpu ") != std::string::npos);
+    CHECK(text.find(" kB  peak ") != std::string::npos);
+    const std::string last = "  model built\n";
+    REQUIRE(text.size() > last.size());
+    CHECK(text.substr(text.size() - last.size()) == last);
+    std::filesystem::remove_all(dir);
 }

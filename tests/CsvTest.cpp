@@ -1,6 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "TestSupport.hpp"
+#include "load/AnalysisFile.hpp"
 #include "load/CsvReader.hpp"
 #include "loading/KernelCsvLoader.hpp"
 
@@ -123,4 +127,36 @@ TEST_CASE("real kernel_details.csv files of every profiler level load and match 
         REQUIRE(result.ok());
         CHECK(result.value()->sliceCount > 0);
     }
+}
+
+TEST_CASE(
+    "an analysis file's problems are named by file, line and column, the first 100 and then a "
+    "count") {
+    std::vector<ImportProblem> problems;
+    for (uint32_t i = 1; i <= 102; ++i) problems.push_back({0, i, 3, "bad cell"});
+    std::vector<std::string> out;
+    AddFileProblems("/run/rank0/step_trace_time.csv", problems, out);
+    REQUIRE(out.size() == 101);
+    CHECK(out[0] == "step_trace_time.csv:1:3: error: bad cell");
+    CHECK(out[99] == "step_trace_time.csv:100:3: error: bad cell");
+    CHECK(out[100] == "step_trace_time.csv: 2 more problems not listed");
+
+    const std::filesystem::path dir = TempDir("analysis_file");
+    std::ofstream(dir / "a.csv") << "x,y\n";
+    std::vector<std::string> read;
+    std::string seen;
+    ReadAnalysisFile((dir / "a.csv").string(), read,
+                     [&](std::string_view text) { seen = std::string(text); });
+    CHECK(seen == "x,y\n");
+    CHECK(read.empty());
+    // An empty path reads nothing; a missing file is one problem and no call.
+    bool called = false;
+    ReadAnalysisFile("", read, [&](std::string_view) { called = true; });
+    CHECK(read.empty());
+    ReadAnalysisFile((dir / "absent.csv").string(), read, [&](std::string_view) { called = true; });
+    CHECK_FALSE(called);
+    REQUIRE(read.size() == 1);
+    CHECK(read[0] == (dir / "absent.csv").string() +
+                         ": error: cannot open the file: No such file or directory");
+    std::filesystem::remove_all(dir);
 }

@@ -4,6 +4,7 @@
 // collapsed stages take the union; the real two-rank Level1 run matches its operators.
 #include <doctest/doctest.h>
 
+#include <simdjson.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -249,4 +250,39 @@ TEST_CASE("a rank folder without memory_record.csv gives the Marey view no memor
         (fs::temp_directory_path() / "marey_no_such_rank_folder").string(), 0, 1000);
     CHECK_FALSE(memory.present);
     CHECK(memory.timeNs.empty());
+}
+
+TEST_CASE(
+    "the Marey JSON lists the devices in order, every step's matches, and a device without kernels "
+    "as a problem") {
+    ClusterOptions options;
+    options.ranks = 4;
+    options.steps = 2;
+    const auto generated = Generate("json", options);
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    const std::string json = MareyToJson(generated->cluster, 2);
+    REQUIRE_MESSAGE(!parser.parse(json).get(root), json);
+    simdjson::dom::array devices = root["devices"];
+    REQUIRE(devices.size() == 4);
+    CHECK(int64_t(devices.at(3)) == 3);
+    simdjson::dom::array steps = root["steps"];
+    REQUIRE(steps.size() == 2);
+    CHECK(std::string_view(steps.at(1)["step"]) == "2");
+    // 24 compute operators, the allReduce and the node's allGather, each matched on the device
+    // below.
+    CHECK(int64_t(steps.at(0)["operators"]) == 26);
+    CHECK(int64_t(steps.at(0)["matched"]) == 3 * 26);
+    CHECK(int64_t(steps.at(0)["unmatched"]) == 0);
+    CHECK(simdjson::dom::array(root["problems"]).size() == 0);
+
+    fs::remove(generated->dir / "rank_2_ascend_pt" / "ASCEND_PROFILER_OUTPUT" /
+               "kernel_details.csv");
+    const std::string without = MareyToJson(generated->cluster, 2);
+    REQUIRE_MESSAGE(!parser.parse(without).get(root), without);
+    simdjson::dom::array problems = root["problems"];
+    REQUIRE(problems.size() == 1);
+    const std::string_view problem = problems.at(0);
+    CHECK(problem.substr(0, 8) == "rank 2: ");
+    CHECK(problem.find("kernel_details.csv") != std::string_view::npos);
 }

@@ -3,10 +3,13 @@
 #include <simdjson.h>
 #include <sys/stat.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <vector>
 
 #include "TestSupport.hpp"
 #include "TraceGenerator.hpp"
@@ -18,7 +21,12 @@
 #include "load/RankDirectory.hpp"
 #include "load/StepTraceCsv.hpp"
 #include "load/TracePath.hpp"
+#include "loading/RankLoader.hpp"
+#include "rank/LoadedRank.hpp"
+#include "rank/ProfilerSteps.hpp"
 #include "rank/RankAnalysis.hpp"
+#include "report/JsonWriter.hpp"
+#include "report/OverviewJson.hpp"
 
 using namespace marey;
 using namespace marey::test;
@@ -67,6 +75,8 @@ RankAnalysis AnalyzeFolder(const fs::path& folder, std::unique_ptr<TraceModel>* 
 }
 
 }  // namespace
+
+// [SECTION] A rank folder's files and their views
 
 TEST_CASE("step_trace_time.csv reads every phase in exact nanoseconds, by header name") {
     SUBCASE("2025 header with float noise and CRLF") {
@@ -510,4 +520,95 @@ TEST_CASE("marey stats DIR --json adds the rank's summaries") {
     CHECK(simdjson::dom::array(rank["memory"]["series"]).size() == 4);
     CHECK(int64_t(document["slices"]) > 0);  // the trace summary is still there
     fs::remove_all(root);
+}
+
+// [SECTION] Steps of a trace, a loaded rank, and the JSON the stats commands write
+
+TEST_CASE(
+    "ProfilerStep#N slices give one step each, by start, at the earliest slice of a repeated "
+    "name") {
+    const auto model =
+        LoadJson(R"([{"ph":"X","name":"ProfilerStep#7","pid":1,"tid":1,"ts":300,"dur":100},
+        {"ph":"X","name":"ProfilerStep#6","pid":1,"tid":1,"ts":100,"dur":200},
+        {"ph":"X","name":"ProfilerStep#6","pid":1,"tid":2,"ts":150,"dur":20},
+        {"ph":"X","name":"ProfilerStep#","pid":1,"tid":3,"ts":0,"dur":1},
+        {"ph":"X","name":"Step#8","pid":1,"tid":3,"ts":5,"dur":1}])");
+    const std::vector<ProfilerStepSpan> steps = FindProfilerSteps(*model);
+    REQUIRE(steps.size() == 2);
+    CHECK(steps[0].step == "6");
+    CHECK(steps[0].startNs == 100000);
+    CHECK(steps[0].endNs == 300000);
+    CHECK(steps[1].step == "7");
+    CHECK(steps[1].startNs == 300000);
+    CHECK(FindProfilerSteps(*LoadJson(R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":1}])"))
+              .empty());
+}
+
+TEST_CASE(
+    "a loaded rank holds the trace and an analysis, or only the analysis of a folder without a "
+    "timeline") {
+    const fs::path dir = TempDir("loaded_rank");
+    std::ofstream(dir / "t.json") << R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":1}])";
+    auto plain = LoadRank((dir / "t.json").string());
+    REQUIRE_MESSAGE(plain.ok(), plain.message());
+    const LoadedRank& trace = plain.value();
+    CHECK(trace.path == (dir / "t.json").string());
+    REQUIRE(trace.model != nullptr);
+    CHECK(trace.model->sliceCount == 1);
+    REQUIRE(trace.analysis != nullptr);
+    CHECK(trace.analysis->files.root.empty());
+    CHECK_FALSE(trace.analysis->steps.has_value());
+
+    fs::create_directories(dir / "rank" / "ASCEND_PROFILER_OUTPUT");
+    std::ofstream(dir / "rank" / "ASCEND_PROFILER_OUTPUT" / "step_trace_time.csv")
+        << "Step,Computing,Free\n1,10,2\n";
+    auto folder = LoadRank((dir / "rank").string());
+    REQUIRE_MESSAGE(folder.ok(), folder.message());
+    CHECK(folder.value().model == nullptr);
+    REQUIRE(folder.value().analysis != nullptr);
+    REQUIRE(folder.value().analysis->steps.has_value());
+    REQUIRE(folder.value().analysis->steps->rows.size() == 1);
+    CHECK(folder.value().analysis->steps->rows[0].ns[kStepComputing] == 10000);
+
+    CHECK_FALSE(LoadRank((dir / "absent.json").string()).ok());
+    fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "the JSON writer keeps keys in order, escapes strings and writes what is not finite as null") {
+    std::string out;
+    {
+        JsonObject root(out);
+        root.Int("n", -5);
+        root.Real("third", 1.0 / 3.0);
+        root.Real("inf", std::numeric_limits<double>::infinity());
+        root.String("s", "a\"b\n");
+        root.Null("none");
+        JsonArray(root.Key("ids"), std::vector<int>{1, 2},
+                  [](std::string& o, int id) { o += std::to_string(id); });
+        JsonArray(root.Key("empty"), std::vector<int>{},
+                  [](std::string& o, int id) { o += std::to_string(id); });
+        JsonArrayOfObjects(root.Key("objects"), std::vector<int>{3},
+                           [](JsonObject& o, int v) { o.Int("v", v); });
+    }
+    CHECK(
+        out ==
+        R"({"n": -5, "third": 0.333333333, "inf": null, "s": "a\"b\n", "none": null, "ids": [1, 2], "empty": [], )"
+        R"("objects": [{"v": 3}]})");
+    CHECK(JsonNumber(std::nan("")) == "null");
+    CHECK(JsonNumber(2.5) == "2.5");
+}
+
+TEST_CASE("the overview figures are written as six integer keys in nanoseconds") {
+    OverviewFigures figures;
+    figures.computingNs = 100, figures.pureComputingNs = 70, figures.commOverlappedNs = 30;
+    figures.commNotOverlappedNs = 20, figures.freeNs = 10, figures.totalNs = 130;
+    std::string out;
+    {
+        JsonObject object(out);
+        WriteOverviewFigures(object, figures);
+    }
+    CHECK(out ==
+          R"({"computing_ns": 100, "pure_computing_ns": 70, "communication_overlapped_ns": 30, )"
+          R"("communication_not_overlapped_ns": 20, "free_ns": 10, "total_ns": 130})");
 }
