@@ -16,8 +16,10 @@
 #include "clusterviews/StepTraceView.hpp"
 #include "timeline/TimelineView.hpp"
 #include "views/ViewContext.hpp"
+#include "clusterviews/TimeOverviewView.hpp"
 #include "views/ViewRegistry.hpp"
 #include "workspace/Workspace.hpp"
+#include "TestSupport.hpp"
 #include <unistd.h>
 
 using namespace marey;
@@ -28,9 +30,11 @@ namespace {
 // A generated comparison pair, written by marey-gen once per test binary.
 const fs::path& GeneratedPair() {
     static const fs::path root = [] {
-        const fs::path dir = fs::temp_directory_path() / ("marey_workspace_pair_" + std::to_string(::getpid()));
+        const fs::path dir =
+            fs::temp_directory_path() / ("marey_workspace_pair_" + std::to_string(::getpid()));
         fs::remove_all(dir);
-        const std::string command = std::string(MAREY_GEN) + " --events 30000 --compare-pair " + dir.string() + " 2>/dev/null";
+        const std::string command = std::string(MAREY_GEN) + " --events 30000 --compare-pair " +
+                                    dir.string() + " 2>/dev/null";
         REQUIRE(std::system(command.c_str()) == 0);
         return dir;
     }();
@@ -74,8 +78,9 @@ public:
         LayoutSettings layout;
         ClusterRequest clusterRequest;
         MareyRenderer unusedMarey;
-        ViewContext context{workspace, &document, nullptr, nullptr, unusedBoxes, unusedBoxesB, 1.0f / 60.0f, request, layout, clusterRequest,
-                            unusedMarey};
+        ViewContext context{workspace,   &document,      nullptr,      nullptr,
+                            unusedBoxes, unusedBoxesB,   1.0f / 60.0f, request,
+                            layout,      clusterRequest, unusedMarey};
         const std::vector<const ViewEntry*> entries = ViewsOf(ViewScope::kDocument);
         REQUIRE(document.views.size() == entries.size());
         for (size_t i = 0; i < entries.size(); ++i) {
@@ -108,13 +113,34 @@ public:
         LayoutSettings layout;
         ClusterRequest clusterRequest;
         MareyRenderer marey;
-        ViewContext context{workspace, &document, nullptr, nullptr, boxes, boxesB,
-                            1.0f / 60.0f, request, layout, clusterRequest, marey};
+        ViewContext context{workspace,    &document, nullptr, nullptr,        boxes, boxesB,
+                            1.0f / 60.0f, request,   layout,  clusterRequest, marey};
         ImGui::SetNextWindowSize(ImVec2(1600, 900));
         ImGui::Begin("view");
         view.Draw(context);
         ImGui::End();
         ImGui::Render();
+    }
+    // Draws one cluster view of 'cluster' in a frame; returns the vertices it drew.
+    int DrawClusterView(Workspace& workspace, ClusterDocument& cluster, View& view) {
+        ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+        ImGui::NewFrame();
+        TimelineRequest request;
+        ClusterRequest clusterRequest;
+        BoxRenderer boxes, boxesB;
+        LayoutSettings layout;
+        MareyRenderer marey;
+        ViewContext context{workspace,    nullptr, nullptr, &cluster,       boxes, boxesB,
+                            1.0f / 60.0f, request, layout,  clusterRequest, marey};
+        ImGui::SetNextWindowSize(ImVec2(1600, 900));
+        ImGui::Begin("one cluster view");
+        view.Draw(context);
+        ImGui::End();
+        ImGui::Render();
+        int vertices = 0;
+        const ImDrawData* data = ImGui::GetDrawData();
+        for (int l = 0; l < data->CmdListsCount; ++l) vertices += data->CmdLists[l]->VtxBuffer.Size;
+        return vertices;
     }
     // Draws every cluster view of 'cluster' in one frame; returns what the views asked for.
     ClusterRequest DrawClusterViews(Workspace& workspace, ClusterDocument& cluster) {
@@ -126,7 +152,8 @@ public:
         BoxRenderer boxes, boxesB;  // only collected: no GL context here
         LayoutSettings layout;
         MareyRenderer marey;  // only collected as well
-        ViewContext context{workspace, nullptr, nullptr, &cluster, boxes, boxesB, 1.0f / 60.0f, request, layout, clusterRequest, marey};
+        ViewContext context{workspace,    nullptr, nullptr, &cluster,       boxes, boxesB,
+                            1.0f / 60.0f, request, layout,  clusterRequest, marey};
         const std::vector<const ViewEntry*> entries = ViewsOf(ViewScope::kCluster);
         REQUIRE(cluster.views.size() == entries.size());
         for (size_t i = 0; i < entries.size(); ++i) {
@@ -225,9 +252,12 @@ TEST_CASE("views keep their sort caches per document: rank 0 sorted, closed, the
     }
     workspace.Close(first);
     // A smaller rank: tables that a stale cache would index past.
-    const fs::path small = fs::temp_directory_path() / ("marey_workspace_small_" + std::to_string(::getpid()));
+    const fs::path small =
+        fs::temp_directory_path() / ("marey_workspace_small_" + std::to_string(::getpid()));
     fs::remove_all(small);
-    REQUIRE(std::system((std::string(MAREY_GEN) + " --events 3000 --rank 1 --rank-dir " + small.string() + " 2>/dev/null").c_str()) == 0);
+    REQUIRE(std::system((std::string(MAREY_GEN) + " --events 3000 --rank 1 --rank-dir " +
+                         small.string() + " 2>/dev/null")
+                            .c_str()) == 0);
     const DocumentId second = workspace.Open(small.string());
     WaitForLoads(workspace);
     Document* document = workspace.Find(second);
@@ -247,12 +277,16 @@ TEST_CASE("views keep their sort caches per document: rank 0 sorted, closed, the
     fs::remove_all(small);
 }
 
-TEST_CASE("a cluster folder opens as one cluster document whose views draw for every step, group and metric") {
+TEST_CASE(
+    "a cluster folder opens as one cluster document whose views draw for every step, group and "
+    "metric") {
     HeadlessImGui imgui;
-    const fs::path dir = fs::temp_directory_path() / ("marey_workspace_cluster_" + std::to_string(::getpid()));
+    const fs::path dir =
+        fs::temp_directory_path() / ("marey_workspace_cluster_" + std::to_string(::getpid()));
     fs::remove_all(dir);
     REQUIRE(std::system((std::string(MAREY_GEN) + " --cluster " + dir.string() +
-                         " --ranks 24 --steps 4 --slow-rank 5 --slow-link 9-10 2>/dev/null").c_str()) == 0);
+                         " --ranks 24 --steps 4 --slow-rank 5 --slow-link 9-10 2>/dev/null")
+                            .c_str()) == 0);
     Workspace workspace;
     const DocumentId id = workspace.Open(dir.string());
     WaitForLoads(workspace);
@@ -341,4 +375,40 @@ TEST_CASE("ranks loaded again on another alignment keep the timeline a person se
     REQUIRE(TimelineOf(*after) != nullptr);
     CHECK(TimelineOf(*after)->state().viewStartNs == 1000000);
     CHECK(TimelineOf(*after)->state().viewEndNs == 2000000);
+}
+
+TEST_CASE("the time overview of 200,000 steps draws no more than a chart of the window's width") {
+    HeadlessImGui imgui;
+    const fs::path dir = marey::test::TempDir("workspace_many_steps");
+    REQUIRE(std::system((std::string(MAREY_GEN) + " --cluster " + dir.string() +
+                         " --ranks 8 --steps 3 2>/dev/null")
+                            .c_str()) == 0);
+    Workspace workspace;
+    const DocumentId id = workspace.Open(dir.string());
+    WaitForLoads(workspace);
+    ClusterDocument* cluster = workspace.FindCluster(id);
+    REQUIRE(cluster != nullptr);
+    AttachViews(workspace);
+    TimeOverviewView* overview = nullptr;
+    for (const auto& view : cluster->views)
+        if (!overview) overview = dynamic_cast<TimeOverviewView*>(view.get());
+    REQUIRE(overview != nullptr);
+    const int few = imgui.DrawClusterView(workspace, *cluster, *overview);
+    // The same steps over and over, 200,000 of them, each slower than the one before.
+    std::vector<StepOverview> many;
+    many.reserve(200000);
+    for (size_t s = 0; s < 200000; ++s) {
+        StepOverview step = cluster->report.timeOverview[s % cluster->report.timeOverview.size()];
+        step.step = std::to_string(s + 1);
+        step.maxNs += static_cast<TimeNs>(s);
+        many.push_back(std::move(step));
+    }
+    cluster->report.timeOverview = std::move(many);
+    const int folded = imgui.DrawClusterView(workspace, *cluster, *overview);
+    CHECK(few > 0);
+    // Points at most every 2 px of a 1600 px window: the band, bars and three lines of ~800 points.
+    CHECK(folded < 30000);
+    CHECK(folded > few);
+    workspace.Close(id);
+    fs::remove_all(dir);
 }

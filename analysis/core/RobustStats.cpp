@@ -13,7 +13,8 @@ double Median(std::vector<double>& values) {
     std::nth_element(values.begin(), values.begin() + static_cast<long>(middle), values.end());
     const double upper = values[middle];
     if (values.size() % 2) return upper;
-    const double lower = *std::max_element(values.begin(), values.begin() + static_cast<long>(middle));
+    const double lower =
+        *std::max_element(values.begin(), values.begin() + static_cast<long>(middle));
     return (lower + upper) / 2;
 }
 
@@ -40,6 +41,13 @@ double Quantile(std::vector<double>& values, double q) {
         static_cast<size_t>(std::lround(clamped * static_cast<double>(values.size() - 1)));
     std::nth_element(values.begin(), values.begin() + static_cast<long>(at), values.end());
     return values[at];
+}
+
+int64_t UpperMedian(std::vector<int64_t>& values) {
+    if (values.empty()) return 0;
+    std::nth_element(values.begin(), values.begin() + static_cast<long>(values.size() / 2),
+                     values.end());
+    return values[values.size() / 2];
 }
 
 }  // namespace marey

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/ParallelFor.hpp"
+#include "core/RobustStats.hpp"
 #include "load/AnalysisFile.hpp"
 #include "load/RankDirectory.hpp"
 
@@ -13,20 +14,21 @@ namespace marey {
 namespace {
 
 struct KeyHash {
-    size_t operator()(const std::pair<uint32_t, uint32_t>& key) const { return (static_cast<size_t>(key.first) << 32) ^ key.second; }
+    size_t operator()(const std::pair<uint32_t, uint32_t>& key) const {
+        return (static_cast<size_t>(key.first) << 32) ^ key.second;
+    }
 };
 
 TimeNs Median(std::vector<TimeNs>& values) {
-    if (values.empty()) return 0;
-    std::nth_element(values.begin(), values.begin() + static_cast<long>(values.size() / 2), values.end());
-    return values[values.size() / 2];
+    return UpperMedian(values);
 }
 
 }  // namespace
 
 std::string MareyStep::KeyLabel(uint32_t key) const {
     const MareyKey& k = keys[key];
-    return names[k.name] + (k.occurrence ? " #" + std::to_string(k.occurrence + 1) : std::string()) +
+    return names[k.name] +
+           (k.occurrence ? " #" + std::to_string(k.occurrence + 1) : std::string()) +
            (steps.size() > 1 ? " · step " + steps[k.step] : std::string());
 }
 
@@ -37,7 +39,9 @@ std::vector<int> MareyDeviceOrder(const Cluster& cluster) {
     if (stages.empty())
         for (const ClusterGroup& group : cluster.groups)
             if (group.kind == "p2p" && group.ranks.size() > 1) stages.push_back(&group);
-    std::sort(stages.begin(), stages.end(), [](const ClusterGroup* a, const ClusterGroup* b) { return a->ranks.front() < b->ranks.front(); });
+    std::sort(stages.begin(), stages.end(), [](const ClusterGroup* a, const ClusterGroup* b) {
+        return a->ranks.front() < b->ranks.front();
+    });
     std::vector<int> order;
     std::set<int> placed;
     for (const ClusterGroup* stage : stages)
@@ -48,15 +52,18 @@ std::vector<int> MareyDeviceOrder(const Cluster& cluster) {
     return order;
 }
 
-MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables, const std::vector<int>& rankIds, const std::string& step) {
+MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables,
+                         const std::vector<int>& rankIds, const std::string& step) {
     return BuildMareyStep(tables, rankIds, std::vector<std::string>{step});
 }
 
-MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables, const std::vector<int>& rankIds,
-                         const std::vector<std::string>& steps) {
+MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables,
+                         const std::vector<int>& rankIds, const std::vector<std::string>& steps) {
     MareyStep result;
     result.steps = steps;
-    result.step = steps.empty() ? std::string() : steps.size() == 1 ? steps.front() : steps.front() + "-" + steps.back();
+    result.step = steps.empty()       ? std::string()
+                  : steps.size() == 1 ? steps.front()
+                                      : steps.front() + "-" + steps.back();
     std::unordered_map<std::string, uint32_t> nameIndex;
     std::unordered_map<std::pair<uint32_t, uint32_t>, uint32_t, KeyHash> keyIndex;
     result.devices.resize(rankIds.size());
@@ -69,11 +76,13 @@ MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables, const st
             continue;
         }
         // The steps' rows in start order; a table without a Step Id column is one step.
-        std::unordered_map<StringId, uint32_t> stepOf;  // the table's step string → index into 'steps'
+        std::unordered_map<StringId, uint32_t>
+            stepOf;  // the table's step string → index into 'steps'
         for (uint32_t i = 0; i < steps.size(); ++i)
             if (const StringId id = table->strings.Find(steps[i]); id != 0) stepOf.emplace(id, i);
         std::vector<std::pair<const KernelRow*, uint32_t>> rows;  // with the step's index
-        const bool anyStep = std::all_of(table->rows.begin(), table->rows.end(), [](const KernelRow& row) { return row.step == 0; });
+        const bool anyStep = std::all_of(table->rows.begin(), table->rows.end(),
+                                         [](const KernelRow& row) { return row.step == 0; });
         for (const KernelRow& row : table->rows) {
             if (anyStep) {
                 rows.push_back({&row, 0});
@@ -81,22 +90,29 @@ MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables, const st
                 rows.push_back({&row, it->second});
             }
         }
-        std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first->startNs < b.first->startNs; });
+        std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+            return a.first->startNs < b.first->startNs;
+        });
         if (rows.empty()) {
             device.problem = "no operator of step " + result.step + " in kernel_details.csv";
             continue;
         }
         device.stepStartNs = rows.front().first->startNs;
-        std::unordered_map<uint64_t, uint32_t> runs;  // (step, name) → runs seen so far on this device
+        std::unordered_map<uint64_t, uint32_t>
+            runs;  // (step, name) → runs seen so far on this device
         for (const auto& [row, stepIndex] : rows) {
             const std::string name(table->strings.Get(row->name));
-            auto [nameIt, newName] = nameIndex.emplace(name, static_cast<uint32_t>(result.names.size()));
+            auto [nameIt, newName] =
+                nameIndex.emplace(name, static_cast<uint32_t>(result.names.size()));
             if (newName) result.names.push_back(name);
             const uint32_t occurrence = runs[uint64_t{stepIndex} << 32 | nameIt->second]++;
-            auto [keyIt, newKey] = keyIndex.emplace(std::make_pair(nameIt->second, stepIndex << 24 | (occurrence & 0xFFFFFF)),
-                                                    static_cast<uint32_t>(result.keys.size()));
-            if (newKey) result.keys.push_back({nameIt->second, occurrence, row->coreClass, stepIndex});
-            device.ops.push_back({keyIt->second, row->startNs - device.stepStartNs, row->startNs - device.stepStartNs + row->durNs});
+            auto [keyIt, newKey] = keyIndex.emplace(
+                std::make_pair(nameIt->second, stepIndex << 24 | (occurrence & 0xFFFFFF)),
+                static_cast<uint32_t>(result.keys.size()));
+            if (newKey)
+                result.keys.push_back({nameIt->second, occurrence, row->coreClass, stepIndex});
+            device.ops.push_back({keyIt->second, row->startNs - device.stepStartNs,
+                                  row->startNs - device.stepStartNs + row->durNs});
             result.spanNs = std::max(result.spanNs, device.ops.back().endNs);
         }
     }
@@ -104,7 +120,8 @@ MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables, const st
     // to far better than that; a clock off by seconds does not).
     TimeNs first = INT64_MAX, last = INT64_MIN;
     for (const MareyDevice& device : result.devices)
-        if (!device.ops.empty()) first = std::min(first, device.stepStartNs), last = std::max(last, device.stepStartNs);
+        if (!device.ops.empty())
+            first = std::min(first, device.stepStartNs), last = std::max(last, device.stepStartNs);
     result.sharedClock = first <= last && last - first < result.spanNs;
     if (result.sharedClock) {
         result.spanNs = 0;
@@ -119,39 +136,49 @@ MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables, const st
     }
     for (MareyDevice& device : result.devices) {
         device.opOfKey.assign(result.keys.size(), -1);
-        for (size_t i = 0; i < device.ops.size(); ++i) device.opOfKey[device.ops[i].key] = static_cast<int32_t>(i);
+        for (size_t i = 0; i < device.ops.size(); ++i)
+            device.opOfKey[device.ops[i].key] = static_cast<int32_t>(i);
     }
     return result;
 }
 
-std::vector<std::optional<KernelTable>> LoadKernelTables(const Cluster& cluster, const std::vector<int>& rankIds, unsigned threads,
+std::vector<std::optional<KernelTable>> LoadKernelTables(const Cluster& cluster,
+                                                         const std::vector<int>& rankIds,
+                                                         unsigned threads,
                                                          std::vector<std::string>& problems) {
     std::vector<std::optional<KernelTable>> tables(rankIds.size());
     problems.assign(rankIds.size(), std::string());
-    ParallelFor(rankIds.size(), std::max(1u, threads), std::vector<uint64_t>(rankIds.size(), 1), [&](size_t i) {
-        const int index = cluster.IndexOfRank(rankIds[i]);
-        if (index < 0) return;
-        auto files = FindRankFiles(cluster.ranks[index].path);
-        if (!files.ok() || files.value().kernelDetails.empty()) {
-            problems[i] = "no kernel_details.csv in " + cluster.ranks[index].path + " (" + MissingFileMessage(kKernelDetailsFile) + ")";
-            return;
-        }
-        std::vector<std::string> readProblems;
-        ReadAnalysisFile(files.value().kernelDetails, readProblems, [&](std::string_view text) {
-            auto table = ParseKernelTable(text, files.value().kernelDetails);
-            if (table.ok()) tables[i] = std::move(table.value());
-            else readProblems.push_back(table.message());
-        });
-        if (!readProblems.empty()) problems[i] = readProblems.front();
-    });
+    ParallelFor(rankIds.size(), std::max(1u, threads), std::vector<uint64_t>(rankIds.size(), 1),
+                [&](size_t i) {
+                    const int index = cluster.IndexOfRank(rankIds[i]);
+                    if (index < 0) return;
+                    auto files = FindRankFiles(cluster.ranks[index].path);
+                    if (!files.ok() || files.value().kernelDetails.empty()) {
+                        problems[i] = "no kernel_details.csv in " + cluster.ranks[index].path +
+                                      " (" + MissingFileMessage(kKernelDetailsFile) + ")";
+                        return;
+                    }
+                    std::vector<std::string> readProblems;
+                    ReadAnalysisFile(
+                        files.value().kernelDetails, readProblems, [&](std::string_view text) {
+                            auto table = ParseKernelTable(text, files.value().kernelDetails);
+                            if (table.ok())
+                                tables[i] = std::move(table.value());
+                            else
+                                readProblems.push_back(table.message());
+                        });
+                    if (!readProblems.empty()) problems[i] = readProblems.front();
+                });
     return tables;
 }
 
-MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds, const std::string& step, unsigned threads) {
+MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds,
+                        const std::string& step, unsigned threads) {
     return LoadMareyStep(cluster, rankIds, std::vector<std::string>{step}, threads);
 }
 
-MareyTables LoadMareyTables(const Cluster& cluster, const std::vector<int>& rankIds, unsigned threads) {
+MareyTables LoadMareyTables(const Cluster& cluster, const std::vector<int>& rankIds,
+                            unsigned threads) {
     MareyTables result;
     result.rankIds = rankIds;
     result.tables = LoadKernelTables(cluster, rankIds, threads, result.problems);
@@ -165,12 +192,13 @@ MareyStep BuildMareyStep(const MareyTables& tables, const std::vector<std::strin
     for (const auto& table : tables.tables) pointers.push_back(table ? &*table : nullptr);
     MareyStep result = BuildMareyStep(pointers, tables.rankIds, steps);
     for (size_t i = 0; i < tables.rankIds.size(); ++i)
-        if (!tables.problems[i].empty() && result.devices[i].ops.empty()) result.devices[i].problem = tables.problems[i];
+        if (!tables.problems[i].empty() && result.devices[i].ops.empty())
+            result.devices[i].problem = tables.problems[i];
     return result;
 }
 
-MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds, const std::vector<std::string>& steps,
-                        unsigned threads) {
+MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds,
+                        const std::vector<std::string>& steps, unsigned threads) {
     return BuildMareyStep(LoadMareyTables(cluster, rankIds, threads), steps);
 }
 
@@ -190,7 +218,8 @@ std::vector<DeviceSlant> DeviceSlants(const MareyStep& step) {
             std::vector<TimeNs> later;
             const MareyDevice& above = step.devices[d - 1];
             for (const MareyOp& op : step.devices[d].ops)
-                if (above.opOfKey[op.key] >= 0) later.push_back(op.endNs - above.ops[above.opOfKey[op.key]].endNs);
+                if (above.opOfKey[op.key] >= 0)
+                    later.push_back(op.endNs - above.ops[above.opOfKey[op.key]].endNs);
             slant.operators = later.size();
             slant.slantNs = Median(later);
         }
@@ -217,7 +246,8 @@ int SlowestDevice(const std::vector<DeviceSlant>& slants, TimeNs* excessNs) {
     return worst->rankId;
 }
 
-std::vector<MareyRow> MareyRows(const MareyStep& step, const std::vector<std::vector<size_t>>& collapsed) {
+std::vector<MareyRow> MareyRows(const MareyStep& step,
+                                const std::vector<std::vector<size_t>>& collapsed) {
     std::vector<int> stageOf(step.devices.size(), -1);
     for (size_t s = 0; s < collapsed.size(); ++s)
         for (const size_t d : collapsed[s])
@@ -233,7 +263,8 @@ std::vector<MareyRow> MareyRows(const MareyStep& step, const std::vector<std::ve
         stageDone[stageOf[d]] = true;
         MareyRow row;
         std::vector<int> ranks;
-        for (const size_t member : collapsed[stageOf[d]]) row.devices.push_back(member), ranks.push_back(step.devices[member].rankId);
+        for (const size_t member : collapsed[stageOf[d]])
+            row.devices.push_back(member), ranks.push_back(step.devices[member].rankId);
         std::sort(ranks.begin(), ranks.end());
         row.label = "ranks " + FormatRankList(ranks);
         rows.push_back(std::move(row));
@@ -244,13 +275,16 @@ std::vector<MareyRow> MareyRows(const MareyStep& step, const std::vector<std::ve
 std::vector<MareyShape> MareyShapes(const MareyStep& step, const std::vector<MareyRow>& rows) {
     // Each row's span of each operator: the union over its devices.
     const size_t keys = step.keys.size();
-    std::vector<std::vector<std::pair<TimeNs, TimeNs>>> spans(rows.size(), std::vector<std::pair<TimeNs, TimeNs>>(keys, {-1, -1}));
+    std::vector<std::vector<std::pair<TimeNs, TimeNs>>> spans(
+        rows.size(), std::vector<std::pair<TimeNs, TimeNs>>(keys, {-1, -1}));
     for (size_t r = 0; r < rows.size(); ++r) {
         for (const size_t d : rows[r].devices) {
             for (const MareyOp& op : step.devices[d].ops) {
                 auto& span = spans[r][op.key];
-                if (span.first < 0) span = {op.startNs, op.endNs};
-                else span = {std::min(span.first, op.startNs), std::max(span.second, op.endNs)};
+                if (span.first < 0)
+                    span = {op.startNs, op.endNs};
+                else
+                    span = {std::min(span.first, op.startNs), std::max(span.second, op.endNs)};
             }
         }
     }
@@ -263,7 +297,9 @@ std::vector<MareyShape> MareyShapes(const MareyStep& step, const std::vector<Mar
             shapes.push_back({row, key, false, top.first, top.second, top.first, top.second});
             if (r + 1 >= rows.size()) continue;
             const auto& bottom = spans[r + 1][k];
-            if (bottom.first >= 0) shapes.push_back({row, key, true, top.first, top.second, bottom.first, bottom.second});
+            if (bottom.first >= 0)
+                shapes.push_back(
+                    {row, key, true, top.first, top.second, bottom.first, bottom.second});
         }
     }
     return shapes;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cluster/StepBuckets.hpp"
 #include "clusterviews/ClusterCommon.hpp"
 #include "views/ViewCommon.hpp"
 #include "clusterviews/TimeOverviewView.hpp"
@@ -16,8 +17,8 @@ namespace marey {
 namespace {
 
 constexpr size_t kMostRankLines = 64;
-const Rgba kBandColor{0.40f, 0.55f, 0.80f, 0.30f}, kMedianColor{0.55f, 0.75f, 1.0f, 1}, kCommColor{0.96f, 0.60f, 0.22f, 1},
-    kWaitColor{0.95f, 0.35f, 0.35f, 1};
+const Rgba kBandColor{0.40f, 0.55f, 0.80f, 0.30f}, kMedianColor{0.55f, 0.75f, 1.0f, 1},
+    kCommColor{0.96f, 0.60f, 0.22f, 1}, kWaitColor{0.95f, 0.35f, 0.35f, 1};
 
 struct Axis {
     double max = 1, tick = 1;
@@ -54,6 +55,126 @@ void DrawStepTooltip(const ClusterDocument& document, const StepOverview& step) 
 
 }  // namespace
 
+namespace {
+
+// Where the chart lies on screen and how values map to it.
+struct Chart {
+    ImDrawList* draw = nullptr;
+    ImVec2 origin;
+    float x0 = 0, width = 0, top = 0, bottom = 0, height = 0;
+    Axis left, right;
+    size_t points = 1;  // buckets across the width
+    float X(size_t bucket) const {
+        return x0 + (points == 1
+                         ? width / 2
+                         : width * static_cast<float>(bucket) / static_cast<float>(points - 1));
+    }
+    float YLeft(TimeNs ns) const {
+        return bottom - (bottom - top) * static_cast<float>(static_cast<double>(ns) / left.max);
+    }
+    float YRight(TimeNs ns) const {
+        return bottom - (bottom - top) * static_cast<float>(static_cast<double>(ns) / right.max);
+    }
+};
+
+constexpr float kLeftAxisPx = 70, kRightAxisPx = 70;
+
+void DrawAxes(const Chart& chart) {
+    for (double v = 0; v <= chart.left.max * 1.0001; v += chart.left.tick) {
+        const float y = chart.YLeft(static_cast<TimeNs>(v));
+        chart.draw->AddLine(ImVec2(chart.x0, y), ImVec2(chart.x0 + chart.width, y),
+                            IM_COL32(255, 255, 255, 22));
+        const std::string text = Ms(static_cast<TimeNs>(v));
+        chart.draw->AddText(ImVec2(chart.x0 - 6 - ImGui::CalcTextSize(text.c_str()).x, y - 7),
+                            PackColor(kMedianColor), text.c_str());
+    }
+    for (double v = 0; v <= chart.right.max * 1.0001; v += chart.right.tick) {
+        const std::string text = Ms(static_cast<TimeNs>(v));
+        chart.draw->AddText(
+            ImVec2(chart.x0 + chart.width + 6, chart.YRight(static_cast<TimeNs>(v)) - 7),
+            PackColor(kCommColor), text.c_str());
+    }
+    chart.draw->AddText(ImVec2(chart.origin.x + 4, chart.origin.y + 2), PackColor(kMedianColor),
+                        "step time");
+    const char* rightCaption = "comm., wait";
+    chart.draw->AddText(
+        ImVec2(chart.x0 + chart.width + kRightAxisPx - 4 - ImGui::CalcTextSize(rightCaption).x,
+               chart.origin.y + 2),
+        PackColor(kCommColor), rightCaption);
+}
+
+// The band between the fastest and the slowest rank, and each bucket's spread as a bar too, so
+// that one step alone still shows it.
+void DrawSpread(const Chart& chart, const std::vector<StepBucket>& buckets) {
+    for (size_t b = 0; b + 1 < buckets.size(); ++b) {
+        const ImVec2 quad[4] = {ImVec2(chart.X(b), chart.YLeft(buckets[b].maxNs)),
+                                ImVec2(chart.X(b + 1), chart.YLeft(buckets[b + 1].maxNs)),
+                                ImVec2(chart.X(b + 1), chart.YLeft(buckets[b + 1].minNs)),
+                                ImVec2(chart.X(b), chart.YLeft(buckets[b].minNs))};
+        chart.draw->AddConvexPolyFilled(quad, 4, PackColor(kBandColor));
+    }
+    for (size_t b = 0; b < buckets.size(); ++b)
+        chart.draw->AddLine(ImVec2(chart.X(b), chart.YLeft(buckets[b].minNs)),
+                            ImVec2(chart.X(b), chart.YLeft(buckets[b].maxNs)),
+                            PackColor(Rgba{0.40f, 0.55f, 0.80f, 0.8f}), 3);
+}
+
+// Each rank's line and rings, only while every step has a point of its own.
+void DrawRankLines(const Chart& chart, const ClusterDocument& document,
+                   const std::vector<StepOverview>& steps) {
+    const Cluster& cluster = document.cluster;
+    for (size_t r = 0; r < cluster.ranks.size(); ++r) {
+        if (!document.InGroup(cluster.ranks[r].rankId)) continue;
+        std::vector<ImVec2> line;
+        for (size_t s = 0; s < steps.size(); ++s)
+            if (steps[s].rankStepNs[r] >= 0)
+                line.push_back(ImVec2(chart.X(s), chart.YLeft(steps[s].rankStepNs[r])));
+        const bool selected = Holds(document.selection.rank, cluster.ranks[r].rankId);
+        chart.draw->AddPolyline(
+            line.data(), static_cast<int>(line.size()),
+            selected ? IM_COL32(255, 255, 255, 255) : IM_COL32(140, 170, 230, 70), 0,
+            selected ? 2.0f : 1.0f);
+        for (const ImVec2& point : line)
+            chart.draw->AddCircle(point, 3, IM_COL32(170, 195, 240, 140));
+    }
+}
+
+void DrawSeries(const Chart& chart, const std::vector<StepBucket>& buckets) {
+    std::vector<ImVec2> median, comm, wait;
+    for (size_t b = 0; b < buckets.size(); ++b) {
+        median.push_back(ImVec2(chart.X(b), chart.YLeft(buckets[b].medianNs)));
+        comm.push_back(ImVec2(chart.X(b), chart.YRight(buckets[b].meanCommunicationNs)));
+        wait.push_back(ImVec2(chart.X(b), chart.YRight(buckets[b].meanWaitNs)));
+    }
+    chart.draw->AddPolyline(median.data(), static_cast<int>(median.size()), PackColor(kMedianColor),
+                            0, 2);
+    chart.draw->AddPolyline(comm.data(), static_cast<int>(comm.size()), PackColor(kCommColor), 0,
+                            2);
+    chart.draw->AddPolyline(wait.data(), static_cast<int>(wait.size()), PackColor(kWaitColor), 0,
+                            2);
+    if (buckets.size() * 6 > static_cast<size_t>(chart.width)) return;  // dots would be a smear
+    for (const ImVec2& p : median) chart.draw->AddCircleFilled(p, 3.5f, PackColor(kMedianColor));
+    for (const ImVec2& p : comm) chart.draw->AddCircleFilled(p, 3, PackColor(kCommColor));
+    for (const ImVec2& p : wait) chart.draw->AddCircleFilled(p, 3, PackColor(kWaitColor));
+}
+
+// Step labels along the bottom, as dense as they fit (a bucket is labelled by its first step).
+void DrawStepLabels(const Chart& chart, const std::vector<StepOverview>& steps,
+                    const std::vector<StepBucket>& buckets) {
+    const float labelWidth = ImGui::CalcTextSize(steps.back().step.c_str()).x + 12;
+    const size_t every = std::max<size_t>(
+        1, static_cast<size_t>(std::ceil(
+               labelWidth / std::max(1.0f, chart.width / static_cast<float>(buckets.size())))));
+    for (size_t b = 0; b < buckets.size(); b += every) {
+        const char* label = steps[buckets[b].first].step.c_str();
+        const float w = ImGui::CalcTextSize(label).x;
+        chart.draw->AddText(ImVec2(chart.X(b) - w / 2, chart.bottom + 4),
+                            IM_COL32(160, 165, 175, 255), label);
+    }
+}
+
+}  // namespace
+
 void TimeOverviewView::Draw(ViewContext& context) {
     ClusterDocument& document = *context.cluster;
     const std::vector<StepOverview>& steps = document.report.timeOverview;
@@ -62,97 +183,63 @@ void TimeOverviewView::Draw(ViewContext& context) {
         DrawMissingFile(kStepTraceFile, "The time overview");
         return;
     }
-    const Cluster& cluster = document.cluster;
     TimeNs largestStep = 1, largestComm = 1;
-    for (const StepOverview& step : steps) largestStep = std::max(largestStep, step.maxNs), largestComm = std::max(largestComm, step.meanCommunicationNs);
-    const Axis left = AxisFor(static_cast<double>(largestStep)), right = AxisFor(static_cast<double>(largestComm));
-    const float leftAxis = 70, rightAxis = 70;
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const float width = ImGui::GetContentRegionAvail().x - leftAxis - rightAxis;
-    const float height = std::max(220.0f, ImGui::GetContentRegionAvail().y - 70);
-    const float top = origin.y + 26, bottom = origin.y + height - 24;
-    const float x0 = origin.x + leftAxis;
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    auto xOf = [&](size_t s) { return x0 + (steps.size() == 1 ? width / 2 : width * static_cast<float>(s) / static_cast<float>(steps.size() - 1)); };
-    auto yLeft = [&](double ns) { return bottom - (bottom - top) * static_cast<float>(ns / left.max); };
-    auto yRight = [&](double ns) { return bottom - (bottom - top) * static_cast<float>(ns / right.max); };
-    for (double v = 0; v <= left.max * 1.0001; v += left.tick) {
-        draw->AddLine(ImVec2(x0, yLeft(v)), ImVec2(x0 + width, yLeft(v)), IM_COL32(255, 255, 255, 22));
-        const std::string text = Ms(static_cast<TimeNs>(v));
-        draw->AddText(ImVec2(x0 - 6 - ImGui::CalcTextSize(text.c_str()).x, yLeft(v) - 7), PackColor(kMedianColor), text.c_str());
-    }
-    for (double v = 0; v <= right.max * 1.0001; v += right.tick) {
-        const std::string text = Ms(static_cast<TimeNs>(v));
-        draw->AddText(ImVec2(x0 + width + 6, yRight(v) - 7), PackColor(kCommColor), text.c_str());
-    }
-    draw->AddText(ImVec2(origin.x + 4, origin.y + 2), PackColor(kMedianColor), "step time");
-    const char* rightCaption = "comm., wait";
-    draw->AddText(ImVec2(x0 + width + rightAxis - 4 - ImGui::CalcTextSize(rightCaption).x, origin.y + 2), PackColor(kCommColor), rightCaption);
-    // The band between the fastest and the slowest rank, then each rank's line when few.
-    for (size_t s = 0; s + 1 < steps.size(); ++s) {
-        const ImVec2 quad[4] = {ImVec2(xOf(s), yLeft(static_cast<double>(steps[s].maxNs))), ImVec2(xOf(s + 1), yLeft(static_cast<double>(steps[s + 1].maxNs))),
-                                ImVec2(xOf(s + 1), yLeft(static_cast<double>(steps[s + 1].minNs))), ImVec2(xOf(s), yLeft(static_cast<double>(steps[s].minNs)))};
-        draw->AddConvexPolyFilled(quad, 4, PackColor(kBandColor));
-    }
-    if (cluster.ranks.size() <= kMostRankLines) {
-        for (size_t r = 0; r < cluster.ranks.size(); ++r) {
-            if (!document.InGroup(cluster.ranks[r].rankId)) continue;
-            std::vector<ImVec2> line;
-            for (size_t s = 0; s < steps.size(); ++s)
-                if (steps[s].rankStepNs[r] >= 0) line.push_back(ImVec2(xOf(s), yLeft(static_cast<double>(steps[s].rankStepNs[r]))));
-            const bool selected = Holds(document.selection.rank, cluster.ranks[r].rankId);
-            draw->AddPolyline(line.data(), static_cast<int>(line.size()), selected ? IM_COL32(255, 255, 255, 255) : IM_COL32(140, 170, 230, 70), 0,
-                              selected ? 2.0f : 1.0f);
-        }
-    }
-    // Each step's spread as a bar too, so that one step alone still shows it.
-    for (size_t s = 0; s < steps.size(); ++s) {
-        draw->AddLine(ImVec2(xOf(s), yLeft(static_cast<double>(steps[s].minNs))), ImVec2(xOf(s), yLeft(static_cast<double>(steps[s].maxNs))),
-                      PackColor(Rgba{0.40f, 0.55f, 0.80f, 0.8f}), 3);
-        if (cluster.ranks.size() <= kMostRankLines)
-            for (size_t r = 0; r < cluster.ranks.size(); ++r)
-                if (steps[s].rankStepNs[r] >= 0 && document.InGroup(cluster.ranks[r].rankId))
-                    draw->AddCircle(ImVec2(xOf(s), yLeft(static_cast<double>(steps[s].rankStepNs[r]))), 3, IM_COL32(170, 195, 240, 140));
-    }
-    std::vector<ImVec2> median, comm, wait;
-    for (size_t s = 0; s < steps.size(); ++s) {
-        median.push_back(ImVec2(xOf(s), yLeft(static_cast<double>(steps[s].medianNs))));
-        comm.push_back(ImVec2(xOf(s), yRight(static_cast<double>(steps[s].meanCommunicationNs))));
-        wait.push_back(ImVec2(xOf(s), yRight(static_cast<double>(steps[s].meanWaitNs))));
-    }
-    draw->AddPolyline(median.data(), static_cast<int>(median.size()), PackColor(kMedianColor), 0, 2);
-    draw->AddPolyline(comm.data(), static_cast<int>(comm.size()), PackColor(kCommColor), 0, 2);
-    draw->AddPolyline(wait.data(), static_cast<int>(wait.size()), PackColor(kWaitColor), 0, 2);
-    for (const ImVec2& p : median) draw->AddCircleFilled(p, 3.5f, PackColor(kMedianColor));
-    for (const ImVec2& p : comm) draw->AddCircleFilled(p, 3, PackColor(kCommColor));
-    for (const ImVec2& p : wait) draw->AddCircleFilled(p, 3, PackColor(kWaitColor));
-    // Step labels along the bottom, as dense as they fit.
-    const float labelWidth = ImGui::CalcTextSize(steps.back().step.c_str()).x + 12;
-    const size_t every = std::max<size_t>(1, static_cast<size_t>(std::ceil(labelWidth / std::max(1.0f, width / static_cast<float>(steps.size())))));
-    for (size_t s = 0; s < steps.size(); s += every) {
-        const float w = ImGui::CalcTextSize(steps[s].step.c_str()).x;
-        draw->AddText(ImVec2(xOf(s) - w / 2, bottom + 4), IM_COL32(160, 165, 175, 255), steps[s].step.c_str());
-    }
+    for (const StepOverview& step : steps)
+        largestStep = std::max(largestStep, step.maxNs),
+        largestComm = std::max(largestComm, step.meanCommunicationNs);
+    Chart chart;
+    chart.draw = ImGui::GetWindowDrawList();
+    chart.origin = ImGui::GetCursorScreenPos();
+    chart.left = AxisFor(static_cast<double>(largestStep));
+    chart.right = AxisFor(static_cast<double>(largestComm));
+    chart.width = ImGui::GetContentRegionAvail().x - kLeftAxisPx - kRightAxisPx;
+    chart.height = std::max(220.0f, ImGui::GetContentRegionAvail().y - 70);
+    chart.top = chart.origin.y + 26, chart.bottom = chart.origin.y + chart.height - 24;
+    chart.x0 = chart.origin.x + kLeftAxisPx;
+    // At most one point per 2 pixels: 200,000 steps draw as fast as 200.
+    const std::vector<StepBucket> buckets =
+        BucketSteps(steps, std::max<size_t>(1, static_cast<size_t>(chart.width / 2)));
+    const bool folded = buckets.size() < steps.size();
+    chart.points = buckets.size();
+    DrawAxes(chart);
+    DrawSpread(chart, buckets);
+    const bool rankLines = !folded && document.cluster.ranks.size() <= kMostRankLines;
+    if (rankLines) DrawRankLines(chart, document, steps);
+    DrawSeries(chart, buckets);
+    DrawStepLabels(chart, steps, buckets);
     if (const std::optional<StepIndex> chosen = document.selection.step) {
-        const float x = xOf(static_cast<size_t>(chosen->value()));
-        draw->AddLine(ImVec2(x, top), ImVec2(x, bottom), IM_COL32(255, 255, 255, 160), 1.5f);
+        const float x = chart.X(BucketOfStep(buckets, static_cast<size_t>(chosen->value())));
+        chart.draw->AddLine(ImVec2(x, chart.top), ImVec2(x, chart.bottom),
+                            IM_COL32(255, 255, 255, 160), 1.5f);
     }
-    ImGui::SetCursorScreenPos(ImVec2(x0, top));
-    ImGui::InvisibleButton("steps", ImVec2(width, bottom - top));
+    ImGui::SetCursorScreenPos(ImVec2(chart.x0, chart.top));
+    ImGui::InvisibleButton("steps", ImVec2(chart.width, chart.bottom - chart.top));
     if (ImGui::IsItemHovered()) {
-        const float mouse = ImGui::GetIO().MousePos.x;
-        size_t nearest = 0;
-        for (size_t s = 1; s < steps.size(); ++s)
-            if (std::fabs(xOf(s) - mouse) < std::fabs(xOf(nearest) - mouse)) nearest = s;
-        draw->AddLine(ImVec2(xOf(nearest), top), ImVec2(xOf(nearest), bottom), IM_COL32(255, 255, 255, 60));
-        DrawStepTooltip(document, steps[nearest]);
+        // The bucket under the mouse, then its step nearest to it: O(1) whatever the step count.
+        const float along = (ImGui::GetIO().MousePos.x - chart.x0) / std::max(1.0f, chart.width);
+        const size_t nearest = chart.points == 1
+                                   ? 0
+                                   : static_cast<size_t>(std::clamp(
+                                         std::lround(along * static_cast<float>(chart.points - 1)),
+                                         0L, static_cast<long>(chart.points - 1)));
+        const StepBucket& bucket = buckets[nearest];
+        chart.draw->AddLine(ImVec2(chart.X(nearest), chart.top),
+                            ImVec2(chart.X(nearest), chart.bottom), IM_COL32(255, 255, 255, 60));
+        DrawStepTooltip(document, steps[bucket.first]);
         if (ImGui::IsItemClicked(ImGuiMouseButton_Left))
-            document.selection.step = StepIndex(static_cast<int>(nearest));
+            document.selection.step = StepIndex(static_cast<int>(bucket.first));
     }
-    ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height));
-    DrawLegend({{"Step time: fastest to slowest rank", 0, Rgba{0.40f, 0.55f, 0.80f, 0.6f}}, {"Median step time", 0, kMedianColor},
-                {"Communication (right axis)", 0, kCommColor}, {"Waiting (right axis)", 0, kWaitColor}});
-    if (cluster.ranks.size() <= kMostRankLines) {
+    ImGui::SetCursorScreenPos(ImVec2(chart.origin.x, chart.origin.y + chart.height));
+    DrawLegend({{"Step time: fastest to slowest rank", 0, Rgba{0.40f, 0.55f, 0.80f, 0.6f}},
+                {"Median step time", 0, kMedianColor},
+                {"Communication (right axis)", 0, kCommColor},
+                {"Waiting (right axis)", 0, kWaitColor}});
+    if (folded) {
+        ImGui::SameLine(0, 20);
+        ImGui::TextDisabled(
+            "%zu steps in %zu points: each the range, median and averages of %zu+ steps",
+            steps.size(), buckets.size(), steps.size() / buckets.size());
+    } else if (rankLines) {
         ImGui::SameLine(0, 20);
         ImGui::TextDisabled("faint lines and rings: each rank; white: the selected rank");
     }
