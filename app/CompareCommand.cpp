@@ -17,10 +17,12 @@ namespace {
 
 void Usage() {
     std::fprintf(stderr,
-                 "usage: marey stats --compare A B [--json] [--top N] [--align step:N | operator:NAME[#K] | start]\n"
+                 "usage: marey stats --compare A B [--json] [--top N] [--align step:N | "
+                 "operator:NAME[#K] | start]\n"
                  "                       [--step N[:M]]\n"
                  "  A, B      traces, rank folders or kernel_details.csv files\n"
-                 "  --align   align B's clock on A's at step N, at the K-th run (from 1) of operator NAME, or at\n"
+                 "  --align   align B's clock on A's at step N, at the K-th run (from 1) of "
+                 "operator NAME, or at\n"
                  "            the trace starts; default: the first step both have\n"
                  "  --step    compare only step N of A with step M of B (default M = N)\n");
 }
@@ -79,7 +81,9 @@ int RunCompareCommand(int argc, char** argv) {
         } else if (arg == "--align" && hasValue) {
             const std::string align = argv[++i];
             if (!ParseAlignment(align, options.align))
-                return Fail("--align: expected step:N, operator:NAME[#K] (K from 1) or start, got \"" + align + "\"");
+                return Fail(
+                    "--align: expected step:N, operator:NAME[#K] (K from 1) or start, got \"" +
+                    align + "\"");
         } else if (arg == "--step" && hasValue) {
             const std::string steps = argv[++i];
             const size_t colon = steps.find(':');
@@ -99,8 +103,11 @@ int RunCompareCommand(int argc, char** argv) {
     if (pathA.empty() || pathB.empty()) return Usage(), 2;
     for (const std::string& path : {pathA, pathB})
         if (IsClusterDirectory(path))
-            return Fail(path + ": a cluster folder, not one rank: stats --compare compares two traces or rank folders "
-                               "(marey stats " + path + " summarises the cluster)");
+            return Fail(path +
+                        ": a cluster folder, not one rank: stats --compare compares two traces or "
+                        "rank folders "
+                        "(marey stats " +
+                        path + " summarises the cluster)");
     LoadedPair pair = LoadRankPair(pathA, pathB);
     for (const Result<LoadedRank>* side : {&pair.a, &pair.b}) {
         if (!side->ok()) {
@@ -110,8 +117,9 @@ int RunCompareCommand(int argc, char** argv) {
     }
     const Comparison comparison = CompareRanks(pair.a.value(), pair.b.value(), options);
     if (!comparison.note.empty()) std::fprintf(stderr, "marey: %s\n", comparison.note.c_str());
-    const std::string text = json ? TraceDiffToJson(comparison.a, comparison.b, comparison.diff)
-                                  : TraceDiffToText(comparison.a, comparison.b, comparison.diff, top);
+    const std::string text =
+        json ? TraceDiffToJson(comparison.a, comparison.b, comparison.diff)
+             : TraceDiffToText(comparison.a, comparison.b, comparison.diff, top);
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
 }

@@ -36,7 +36,9 @@ int RunStatsCommand(int argc, char** argv) {
             const std::string count = argv[++i];
             const char* end = count.data() + count.size();
             if (std::from_chars(count.data(), end, top).ptr != end || top < 1) {
-                std::fprintf(stderr, "marey stats: --top: expected a count of at least 1, got \"%s\"\n", count.c_str());
+                std::fprintf(stderr,
+                             "marey stats: --top: expected a count of at least 1, got \"%s\"\n",
+                             count.c_str());
                 return 2;
             }
         } else if (path.empty() && argv[i][0] != '-') {
@@ -47,7 +49,9 @@ int RunStatsCommand(int argc, char** argv) {
         }
     }
     if (path.empty()) {
-        std::fprintf(stderr, "usage: marey stats PATH [--json] [--top N]\n       marey stats --compare A B [--json]\n");
+        std::fprintf(stderr,
+                     "usage: marey stats PATH [--json] [--top N]\n       marey stats --compare A B "
+                     "[--json]\n");
         return 2;
     }
     // A cluster folder: the cluster's summary, under its own key.
@@ -58,9 +62,10 @@ int RunStatsCommand(int argc, char** argv) {
             return 1;
         }
         const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-        const std::string text = json ? "{\"cluster\": " + ClusterToJson(cluster.value()) + ",\n \"marey\": " +
-                                            MareyToJson(cluster.value(), threads) + "}\n"
-                                      : ClusterToText(cluster.value());
+        const std::string text =
+            json ? "{\"cluster\": " + ClusterToJson(cluster.value()) +
+                       ",\n \"marey\": " + MareyToJson(cluster.value(), threads) + "}\n"
+                 : ClusterToText(cluster.value());
         std::fwrite(text.data(), 1, text.size(), stdout);
         return 0;
     }
@@ -72,7 +77,8 @@ int RunStatsCommand(int argc, char** argv) {
     }
     std::unique_ptr<TraceModel> model;
     auto loaded = LoadTrace(path);
-    if (loaded.ok()) model = std::move(loaded.value());
+    if (loaded.ok())
+        model = std::move(loaded.value());
     else if (!rank || !rank->traceView.empty() || !rank->kernelDetails.empty()) {
         std::fprintf(stderr, "%s\n", loaded.message().c_str());
         return 1;
@@ -86,8 +92,11 @@ int RunStatsCommand(int argc, char** argv) {
         const RankAnalysis analysis = AnalyzeRank(*rank, model.get());
         if (json) {
             // The trace summary's object gets one more key.
-            if (text.empty()) text = "{\"rank\": " + RankAnalysisToJson(analysis) + "}\n";
-            else text = text.substr(0, text.rfind('}')) + ", \"rank\": " + RankAnalysisToJson(analysis) + "}\n";
+            if (text.empty())
+                text = "{\"rank\": " + RankAnalysisToJson(analysis) + "}\n";
+            else
+                text = text.substr(0, text.rfind('}')) +
+                       ", \"rank\": " + RankAnalysisToJson(analysis) + "}\n";
         } else {
             text += RankAnalysisToText(analysis);
         }

@@ -18,14 +18,19 @@ int RunSummarizeCommand(int argc, char** argv) {
     std::vector<std::string> folders;
     std::string outDir = ".";
     for (int i = 2; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--out") == 0 && i + 1 < argc) outDir = argv[++i];
-        else if (argv[i][0] != '-') folders.push_back(argv[i]);
-        else folders.clear(), i = argc;
+        if (std::strcmp(argv[i], "--out") == 0 && i + 1 < argc)
+            outDir = argv[++i];
+        else if (argv[i][0] != '-')
+            folders.push_back(argv[i]);
+        else
+            folders.clear(), i = argc;
     }
     if (folders.empty()) {
-        std::fprintf(stderr, "usage: marey summarize RANK_DIR... [--out DIR]\n"
-                             "  writes DIR/rank_summary_<rank>.json for each rank folder (DIR defaults to .);\n"
-                             "  a folder of these files opens as a cluster\n");
+        std::fprintf(
+            stderr,
+            "usage: marey summarize RANK_DIR... [--out DIR]\n"
+            "  writes DIR/rank_summary_<rank>.json for each rank folder (DIR defaults to .);\n"
+            "  a folder of these files opens as a cluster\n");
         return 2;
     }
     int exitCode = 0;
@@ -47,7 +52,9 @@ int RunSummarizeCommand(int argc, char** argv) {
         for (const RankFiles& files : ranks) {
             const ClusterRank rank = SummarizeRankFolder(files);
             if (rank.rankId < 0) {
-                std::fprintf(stderr, "%s: error: no rank id (no profiler_info_N.json, no rank in the folder name); not written\n",
+                std::fprintf(stderr,
+                             "%s: error: no rank id (no profiler_info_N.json, no rank in the "
+                             "folder name); not written\n",
                              files.root.c_str());
                 exitCode = 1;
                 continue;
@@ -55,20 +62,30 @@ int RunSummarizeCommand(int argc, char** argv) {
             const std::string path = outDir + "/" + RankSummaryFileName(rank.rankId);
             const auto [earlier, first] = written.emplace(rank.rankId, files.root);
             if (!first) {
-                std::fprintf(stderr, "%s: error: rank %d again (also %s); %s keeps the first, this one is not written\n",
-                             files.root.c_str(), rank.rankId, earlier->second.c_str(), path.c_str());
+                std::fprintf(stderr,
+                             "%s: error: rank %d again (also %s); %s keeps the first, this one is "
+                             "not written\n",
+                             files.root.c_str(), rank.rankId, earlier->second.c_str(),
+                             path.c_str());
                 exitCode = 1;
                 continue;
             }
             // The rank's folder as seen from the summary's, so that the summaries can move with
             // the job's folder; the absolute path beside it for when they are copied elsewhere.
             ClusterRank stored = rank;
-            const std::filesystem::path absolute = std::filesystem::absolute(files.root, ignored).lexically_normal();
-            stored.path = absolute.lexically_relative(std::filesystem::absolute(outDir, ignored).lexically_normal()).string();
+            const std::filesystem::path absolute =
+                std::filesystem::absolute(files.root, ignored).lexically_normal();
+            stored.path = absolute
+                              .lexically_relative(
+                                  std::filesystem::absolute(outDir, ignored).lexically_normal())
+                              .string();
             if (stored.path.empty()) stored.path = absolute.string();
             if (!IsValidUtf8(absolute.string()))
-                std::fprintf(stderr, "%s: warning: the path is not UTF-8; the summary holds it with U+FFFD for the bytes "
-                                     "that are not, so the cluster opens but this rank's own files cannot be opened from it\n",
+                std::fprintf(stderr,
+                             "%s: warning: the path is not UTF-8; the summary holds it with U+FFFD "
+                             "for the bytes "
+                             "that are not, so the cluster opens but this rank's own files cannot "
+                             "be opened from it\n",
                              files.root.c_str());
             std::ofstream out(path, std::ios::binary);
             out << WriteRankSummary(stored, absolute.string());
@@ -77,8 +94,9 @@ int RunSummarizeCommand(int argc, char** argv) {
                 exitCode = 1;
                 continue;
             }
-            std::fprintf(stderr, "%s: rank %d, %zu steps, %zu collectives, %zu problems\n", path.c_str(), rank.rankId,
-                         rank.steps.size(), rank.collectives.size(), rank.problems.size());
+            std::fprintf(stderr, "%s: rank %d, %zu steps, %zu collectives, %zu problems\n",
+                         path.c_str(), rank.rankId, rank.steps.size(), rank.collectives.size(),
+                         rank.problems.size());
         }
     }
     return exitCode;

@@ -11,7 +11,8 @@
 
 int main(int argc, char** argv) {
     if (argc >= 2 && std::strcmp(argv[1], "stats") == 0) return marey::RunStatsCommand(argc, argv);
-    if (argc >= 2 && std::strcmp(argv[1], "summarize") == 0) return marey::RunSummarizeCommand(argc, argv);
+    if (argc >= 2 && std::strcmp(argv[1], "summarize") == 0)
+        return marey::RunSummarizeCommand(argc, argv);
 #ifdef MAREY_HAS_VIEWER
     return marey::RunViewer(argc, argv);
 #else

@@ -51,14 +51,16 @@ namespace ondemand = simdjson::ondemand;
 namespace {
 
 double Now() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 uint64_t ReadStatusKb(const char* key) {
     std::ifstream status("/proc/self/status");
     std::string line;
     while (std::getline(status, line))
-        if (line.rfind(key, 0) == 0) return std::strtoull(line.c_str() + std::strlen(key), nullptr, 10);
+        if (line.rfind(key, 0) == 0)
+            return std::strtoull(line.c_str() + std::strlen(key), nullptr, 10);
     return 0;
 }
 
@@ -176,7 +178,8 @@ Measure LoadAndQuery(const std::string& path, unsigned threads) {
     std::vector<TimeNs> windows;
     for (TimeNs w = span; w >= 1000; w /= 10) windows.push_back(w);
     windows.push_back(1000);
-    if (windows.size() > 8) windows.erase(windows.begin() + 1, windows.begin() + (windows.size() - 7));
+    if (windows.size() > 8)
+        windows.erase(windows.begin() + 1, windows.begin() + (windows.size() - 7));
     std::vector<VisibleItem> items;
     for (size_t level = 0; level < windows.size(); ++level) {
         const TimeNs window = windows[level];
@@ -184,13 +187,17 @@ Measure LoadAndQuery(const std::string& path, unsigned threads) {
         uint64_t returned = 0;
         constexpr int kQueries = 200;
         for (int q = 0; q < kQueries; ++q) {
-            const TimeNs startNs = model.firstNs + static_cast<TimeNs>(random() % static_cast<uint64_t>(std::max<TimeNs>(1, span - window + 1)));
+            const TimeNs startNs =
+                model.firstNs +
+                static_cast<TimeNs>(random() %
+                                    static_cast<uint64_t>(std::max<TimeNs>(1, span - window + 1)));
             const double t0 = Now();
             items.clear();
             for (const Track& track : model.tracks)
                 for (const Row& row : track.rows) {
                     const double r0 = Now();
-                    QueryVisible(row, startNs, startNs + window, std::max<TimeNs>(1, window / 1920), items);
+                    QueryVisible(row, startNs, startNs + window, std::max<TimeNs>(1, window / 1920),
+                                 items);
                     rowTimes.push_back((Now() - r0) * 1e6);
                 }
             times.push_back((Now() - t0) * 1e6);
@@ -234,7 +241,8 @@ CompareMeasure LoadPairAndDiff(const std::string& pathA, const std::string& path
     start = Now();
     const Comparison comparison = CompareRanks(pair.a.value(), pair.b.value(), {});
     measure.diffSeconds = Now() - start;
-    measure.events = pair.a.value().model->report.eventCount + pair.b.value().model->report.eventCount;
+    measure.events =
+        pair.a.value().model->report.eventCount + pair.b.value().model->report.eventCount;
     if (comparison.diff.operators.empty()) std::abort();
     return measure;
 }
@@ -251,14 +259,17 @@ bool WriteTrace(const std::string& path, const GeneratorOptions& options) {
     return std::fclose(file) == 0;
 }
 
-int RunCompareBenchmark(const std::vector<uint64_t>& sizes, const std::string& dir, int repeat, bool keep) {
+int RunCompareBenchmark(const std::vector<uint64_t>& sizes, const std::string& dir, int repeat,
+                        bool keep) {
     for (const uint64_t size : sizes) {
         GeneratorOptions options;
         options.events = size;
         options.seed = 42;
         const std::string pathA = dir + "/marey-bench-compare-" + std::to_string(size) + "-a.json";
         const std::string pathB = dir + "/marey-bench-compare-" + std::to_string(size) + "-b.json";
-        if (!WriteTrace(pathA, ComparisonSideA(options)) || !WriteTrace(pathB, ComparisonSideB(options))) return 1;
+        if (!WriteTrace(pathA, ComparisonSideA(options)) ||
+            !WriteTrace(pathB, ComparisonSideB(options)))
+            return 1;
         CompareMeasure best;
         best.sequentialSeconds = best.pairSeconds = best.diffSeconds = 1e30;
         for (int r = 0; r < repeat; ++r) {
@@ -270,11 +281,12 @@ int RunCompareBenchmark(const std::vector<uint64_t>& sizes, const std::string& d
             best.diffSeconds = std::min(best.diffSeconds, m.diffSeconds);
             best.events = m.events;
         }
-        std::printf("\ncomparison pair of %llu events in all (%s, %s)\n", static_cast<unsigned long long>(best.events),
-                    pathA.c_str(), pathB.c_str());
+        std::printf("\ncomparison pair of %llu events in all (%s, %s)\n",
+                    static_cast<unsigned long long>(best.events), pathA.c_str(), pathB.c_str());
         std::printf("  load A, then B, each on every core : %8.3f s\n", best.sequentialSeconds);
-        std::printf("  load A and B at once, half each    : %8.3f s  (%.2f of one after the other)\n", best.pairSeconds,
-                    best.pairSeconds / best.sequentialSeconds);
+        std::printf(
+            "  load A and B at once, half each    : %8.3f s  (%.2f of one after the other)\n",
+            best.pairSeconds, best.pairSeconds / best.sequentialSeconds);
         std::printf("  summaries, alignment and diff      : %8.3f s\n", best.diffSeconds);
         std::fflush(stdout);
         if (!keep) std::remove(pathA.c_str()), std::remove(pathB.c_str());
@@ -294,7 +306,8 @@ ClusterMeasure OpenCluster(const std::string& dir, unsigned threads) {
     measure.baseBytes = ReadStatusKb("VmRSS:") * 1024;
     ResetPeakRss();
     const double start = Now();
-    auto cluster = LoadCluster(dir, threads ? threads : std::max(1u, std::thread::hardware_concurrency()));
+    auto cluster =
+        LoadCluster(dir, threads ? threads : std::max(1u, std::thread::hardware_concurrency()));
     if (!cluster.ok()) std::abort();
     measure.loadSeconds = Now() - start;
     const ClusterReport report = BuildClusterReport(cluster.value());
@@ -312,8 +325,8 @@ ClusterMeasure OpenCluster(const std::string& dir, unsigned threads) {
 uint64_t ReadTreeIntoPageCache(const std::string& dir) {
     uint64_t bytes = 0;
     std::error_code error;
-    for (auto it = std::filesystem::recursive_directory_iterator(dir, error); !error && it != std::filesystem::recursive_directory_iterator();
-         it.increment(error)) {
+    for (auto it = std::filesystem::recursive_directory_iterator(dir, error);
+         !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
         if (!it->is_regular_file(error)) continue;
         ReadIntoPageCache(it->path().string());
         bytes += it->file_size(error);
@@ -321,15 +334,17 @@ uint64_t ReadTreeIntoPageCache(const std::string& dir) {
     return bytes;
 }
 
-int RunClusterBenchmark(const std::vector<uint64_t>& sizes, uint32_t steps, const std::string& dir, int repeat, unsigned threads,
-                        bool keep) {
+int RunClusterBenchmark(const std::vector<uint64_t>& sizes, uint32_t steps, const std::string& dir,
+                        int repeat, unsigned threads, bool keep) {
     for (const uint64_t size : sizes) {
         ClusterOptions options;
         options.ranks = static_cast<uint32_t>(size);
         options.steps = steps;
         options.slowRank = static_cast<int>(size * 2 / 3);
-        options.slowLinkSrc = static_cast<int>(size / 3), options.slowLinkDst = static_cast<int>(size / 3 + 1);
-        const std::string path = dir + "/marey-bench-cluster-" + std::to_string(size) + "x" + std::to_string(steps);
+        options.slowLinkSrc = static_cast<int>(size / 3),
+        options.slowLinkDst = static_cast<int>(size / 3 + 1);
+        const std::string path =
+            dir + "/marey-bench-cluster-" + std::to_string(size) + "x" + std::to_string(steps);
         struct stat info {};
         if (stat(path.c_str(), &info) != 0) {
             std::string error;
@@ -346,12 +361,16 @@ int RunClusterBenchmark(const std::vector<uint64_t>& sizes, uint32_t steps, cons
             const ClusterMeasure m = InChild([&] { return OpenCluster(path, threads); });
             if (m.loadSeconds + m.reportSeconds < best.loadSeconds + best.reportSeconds) best = m;
         }
-        std::printf("\ncluster of %u ranks x %u steps, %.1f MB of rank files (%s)\n", best.ranks, best.steps,
-                    static_cast<double>(bytes) / 1e6, path.c_str());
+        std::printf("\ncluster of %u ranks x %u steps, %.1f MB of rank files (%s)\n", best.ranks,
+                    best.steps, static_cast<double>(bytes) / 1e6, path.c_str());
         std::printf("  marey: read every rank's summary : %8.3f s\n", best.loadSeconds);
-        std::printf("  marey: every cluster view's data  : %8.3f s  (%u slow rank, %u slow link, %llu links)\n",
-                    best.reportSeconds, best.slowRanks, best.slowLinks, static_cast<unsigned long long>(best.links));
-        std::printf("  marey: open to the cluster views  : %8.3f s, peak resident %.1f MB\n", best.loadSeconds + best.reportSeconds,
+        std::printf(
+            "  marey: every cluster view's data  : %8.3f s  (%u slow rank, %u slow link, %llu "
+            "links)\n",
+            best.reportSeconds, best.slowRanks, best.slowLinks,
+            static_cast<unsigned long long>(best.links));
+        std::printf("  marey: open to the cluster views  : %8.3f s, peak resident %.1f MB\n",
+                    best.loadSeconds + best.reportSeconds,
                     static_cast<double>(best.peakBytes) / 1e6);
         const std::string script = std::string(MAREY_SOURCE_DIR) + "/bench/cluster_read.py";
         ReadTreeIntoPageCache(path);
@@ -359,12 +378,17 @@ int RunClusterBenchmark(const std::vector<uint64_t>& sizes, uint32_t steps, cons
         char line[512] = {};
         double seconds = 0;
         unsigned long long peakKb = 0;
-        const bool ran = python && std::fgets(line, sizeof line, python) &&
-                         std::sscanf(std::strstr(line, "seconds") ? std::strstr(line, "seconds") : "", "seconds %lf peak_kb %llu", &seconds, &peakKb) == 2;
+        const bool ran =
+            python && std::fgets(line, sizeof line, python) &&
+            std::sscanf(std::strstr(line, "seconds") ? std::strstr(line, "seconds") : "",
+                        "seconds %lf peak_kb %llu", &seconds, &peakKb) == 2;
         if (python) pclose(python);
         if (ran)
-            std::printf("  Python csv + json, one process       : %8.3f s, peak resident %.1f MB  (%.1fx the time of marey)\n", seconds,
-                        static_cast<double>(peakKb) / 1e3, seconds / (best.loadSeconds + best.reportSeconds));
+            std::printf(
+                "  Python csv + json, one process       : %8.3f s, peak resident %.1f MB  (%.1fx "
+                "the time of marey)\n",
+                seconds, static_cast<double>(peakKb) / 1e3,
+                seconds / (best.loadSeconds + best.reportSeconds));
         else
             std::printf("  Python comparison not run: %s\n", line[0] ? line : "python3 not found");
         std::fflush(stdout);
@@ -375,9 +399,12 @@ int RunClusterBenchmark(const std::vector<uint64_t>& sizes, uint32_t steps, cons
 
 std::string WindowText(double ns) {
     char text[32];
-    if (ns >= 1e9) std::snprintf(text, sizeof text, "%.3g s", ns / 1e9);
-    else if (ns >= 1e6) std::snprintf(text, sizeof text, "%.3g ms", ns / 1e6);
-    else std::snprintf(text, sizeof text, "%.3g µs", ns / 1e3);
+    if (ns >= 1e9)
+        std::snprintf(text, sizeof text, "%.3g s", ns / 1e9);
+    else if (ns >= 1e6)
+        std::snprintf(text, sizeof text, "%.3g ms", ns / 1e6);
+    else
+        std::snprintf(text, sizeof text, "%.3g µs", ns / 1e3);
     return text;
 }
 
@@ -397,7 +424,8 @@ int main(int argc, char** argv) {
             std::string list = argv[++i];
             for (size_t pos = 0; pos <= list.size();) {
                 const size_t comma = std::min(list.find(',', pos), list.size());
-                sizes.push_back(static_cast<uint64_t>(std::strtod(list.substr(pos, comma - pos).c_str(), nullptr)));
+                sizes.push_back(static_cast<uint64_t>(
+                    std::strtod(list.substr(pos, comma - pos).c_str(), nullptr)));
                 pos = comma + 1;
             }
         } else if (!std::strcmp(argv[i], "--dir") && i + 1 < argc) {
@@ -422,8 +450,11 @@ int main(int argc, char** argv) {
         } else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) {
             steps = static_cast<uint32_t>(std::max(1, std::atoi(argv[++i])));
         } else {
-            std::fprintf(stderr, "usage: marey-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] [--threads T] [--keep] [--compare]\n"
-                                 "       marey-bench --cluster RANKS[,RANKS...] [--steps S] [--dir DIR] [--repeat N] [--keep]\n");
+            std::fprintf(stderr,
+                         "usage: marey-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] "
+                         "[--threads T] [--keep] [--compare]\n"
+                         "       marey-bench --cluster RANKS[,RANKS...] [--steps S] [--dir DIR] "
+                         "[--repeat N] [--keep]\n");
             return 2;
         }
     }
@@ -461,19 +492,33 @@ int main(int argc, char** argv) {
             const Measure l = InChild([&] { return LoadAndQuery(path, threads); });
             if (l.seconds < load.seconds) load = l;
         }
-        const double extraBytes = static_cast<double>(load.peakBytes) - static_cast<double>(load.baseBytes) - static_cast<double>(info.st_size);
-        std::printf("\n%llu events, %.1f MB (%s)\n", static_cast<unsigned long long>(load.items), megabytes, path.c_str());
-        std::printf("  bare simdjson walk, 1 thread : %8.3f s  %8.1f MB/s\n", walk.seconds, megabytes / walk.seconds);
-        std::printf("  marey load + index           : %8.3f s  %8.1f MB/s  %6.2f M events/s  ratio to walk %.2f\n",
-                    load.seconds, megabytes / load.seconds, static_cast<double>(load.items) / load.seconds / 1e6,
-                    load.seconds / walk.seconds);
-        std::printf("  peak resident                : %8.1f MB  (%.1f bytes/event beyond the %.1f MB file)\n",
-                    static_cast<double>(load.peakBytes) / 1e6, extraBytes / static_cast<double>(load.items), megabytes);
-            std::printf("  viewport queries at 1920 px, 200 random windows per zoom: one row, and all rows (a frame)\n");
+        const double extraBytes = static_cast<double>(load.peakBytes) -
+                                  static_cast<double>(load.baseBytes) -
+                                  static_cast<double>(info.st_size);
+        std::printf("\n%llu events, %.1f MB (%s)\n", static_cast<unsigned long long>(load.items),
+                    megabytes, path.c_str());
+        std::printf("  bare simdjson walk, 1 thread : %8.3f s  %8.1f MB/s\n", walk.seconds,
+                    megabytes / walk.seconds);
+        std::printf(
+            "  marey load + index           : %8.3f s  %8.1f MB/s  %6.2f M events/s  ratio to walk "
+            "%.2f\n",
+            load.seconds, megabytes / load.seconds,
+            static_cast<double>(load.items) / load.seconds / 1e6, load.seconds / walk.seconds);
+        std::printf(
+            "  peak resident                : %8.1f MB  (%.1f bytes/event beyond the %.1f MB "
+            "file)\n",
+            static_cast<double>(load.peakBytes) / 1e6, extraBytes / static_cast<double>(load.items),
+            megabytes);
+        std::printf(
+            "  viewport queries at 1920 px, 200 random windows per zoom: one row, and all rows (a "
+            "frame)\n");
         for (int level = 0; level < load.zoomLevels; ++level)
-            std::printf("    window %-9s  row median %7.1f µs p99 %7.1f µs | all rows median %8.1f µs p99 %8.1f µs, %6.0f items\n",
-                        WindowText(load.queryWindowNs[level]).c_str(), load.rowMedianUs[level], load.rowP99Us[level],
-                        load.queryMedianUs[level], load.queryP99Us[level], load.queryItems[level]);
+            std::printf(
+                "    window %-9s  row median %7.1f µs p99 %7.1f µs | all rows median %8.1f µs p99 "
+                "%8.1f µs, %6.0f items\n",
+                WindowText(load.queryWindowNs[level]).c_str(), load.rowMedianUs[level],
+                load.rowP99Us[level], load.queryMedianUs[level], load.queryP99Us[level],
+                load.queryItems[level]);
         std::fflush(stdout);
         if (!keep) std::remove(path.c_str());
     }

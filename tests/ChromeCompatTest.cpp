@@ -9,16 +9,19 @@
 using namespace marey;
 using namespace marey::test;
 
-TEST_CASE("a phase longer than one character is read by its first character, with one problem line") {
+TEST_CASE(
+    "a phase longer than one character is read by its first character, with one problem line") {
     auto model = LoadJson(R"([{"ph": "XXX", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}])");
     CHECK(model->sliceCount == 1);
     CHECK(model->report.phases.byChar['X'] == 1);
     CHECK(model->report.phases.other == 0);
-    CHECK(ProblemText(*model) == "1:2: phase \"XXX\" is longer than one character; read as 'X', as Perfetto does");
+    CHECK(ProblemText(*model) ==
+          "1:2: phase \"XXX\" is longer than one character; read as 'X', as Perfetto does");
 }
 
 TEST_CASE("a trailing empty event {} (JAX/XLA) is skipped without a word") {
-    auto model = LoadJson(R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}, { }])");
+    auto model =
+        LoadJson(R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}, { }])");
     CHECK(model->sliceCount == 1);
     CHECK(model->report.problemCount == 0);
     CHECK(model->report.eventCount == 2);
@@ -46,28 +49,36 @@ TEST_CASE("a B closed by an E of another name is kept as one slice, and said") {
     CHECK(model->sliceCount == 3);
     REQUIRE(model->tracks.size() == 1);
     CHECK(model->Name(model->tracks[0].rows[0].name[0]) == "load");
-    CHECK(ProblemText(*model) == "2:31: 'E' named \"save\" closes 'B' named \"load\"; kept as one slice named after the 'B'");
+    CHECK(ProblemText(*model) ==
+          "2:31: 'E' named \"save\" closes 'B' named \"load\"; kept as one slice named after the "
+          "'B'");
 }
 
 TEST_CASE("a comma before an event's closing brace keeps the event, with a message") {
     auto model = LoadJson(R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2, },
                               {"ph": "X", "name": "b", "pid": 1, "tid": 1, "ts": 5, "dur": 2}])");
     CHECK(model->sliceCount == 2);
-    CHECK(ProblemText(*model) == "1:2: a comma before a closing '}' or ']'; read as if it were not there");
+    CHECK(ProblemText(*model) ==
+          "1:2: a comma before a closing '}' or ']'; read as if it were not there");
 }
 
 TEST_CASE("raw control characters inside strings keep the event and its text, one message") {
-    auto model = LoadJson("[{\"ph\": \"X\", \"name\": \"two\nlines\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 2},\n"
-                          " {\"ph\": \"X\", \"name\": \"a\ttab\", \"pid\": 1, \"tid\": 1, \"ts\": 5, \"dur\": 2}]");
+    auto model = LoadJson(
+        "[{\"ph\": \"X\", \"name\": \"two\nlines\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": "
+        "2},\n"
+        " {\"ph\": \"X\", \"name\": \"a\ttab\", \"pid\": 1, \"tid\": 1, \"ts\": 5, \"dur\": 2}]");
     CHECK(model->sliceCount == 2);
     REQUIRE(model->tracks.size() == 1);
     CHECK(model->Name(model->tracks[0].rows[0].name[0]) == "two lines");
     CHECK(model->Name(model->tracks[0].rows[0].name[1]) == "a tab");
-    CHECK(ProblemText(*model) == "1:2: a raw control character (a newline or a tab) inside a string; read as a space "
-                                 "(further ones in this part of the file are not listed)");
+    CHECK(ProblemText(*model) ==
+          "1:2: a raw control character (a newline or a tab) inside a string; read as a space "
+          "(further ones in this part of the file are not listed)");
 }
 
-TEST_CASE("a slice that never ends reaches the end of the trace, holds what follows, and is counted as unfinished") {
+TEST_CASE(
+    "a slice that never ends reaches the end of the trace, holds what follows, and is counted as "
+    "unfinished") {
     auto model = LoadJson(R"([{"ph": "B", "name": "hang", "pid": 1, "tid": 1, "ts": 10},
                               {"ph": "X", "name": "after", "pid": 1, "tid": 1, "ts": 20, "dur": 5},
                               {"ph": "X", "name": "elsewhere", "pid": 2, "tid": 2, "ts": 1, "dur": 99},
@@ -100,10 +111,13 @@ TEST_CASE("stats counts unfinished slices apart") {
     auto model = LoadJson(R"([{"ph": "B", "name": "hang", "pid": 1, "tid": 1, "ts": 10},
                               {"ph": "X", "name": "done", "pid": 1, "tid": 1, "ts": 20, "dur": 5}])");
     const std::string json = SummaryToJson(*model, Summarize(*model, 20));
-    CHECK(json.find("\"slices\": 2, \"overlapping_slices\": 0, \"unfinished_slices\": 1,") != std::string::npos);
+    CHECK(json.find("\"slices\": 2, \"overlapping_slices\": 0, \"unfinished_slices\": 1,") !=
+          std::string::npos);
 }
 
-TEST_CASE("flows of the newer form (bind_id with flow_out / flow_in) join their slices, and are counted") {
+TEST_CASE(
+    "flows of the newer form (bind_id with flow_out / flow_in) join their slices, and are "
+    "counted") {
     auto model = LoadJson(R"([
       {"ph": "X", "name": "launch", "pid": 1, "tid": 1, "ts": 10, "dur": 5, "bind_id": 42, "flow_out": true},
       {"ph": "X", "name": "relay", "pid": 1, "tid": 3, "ts": 15, "dur": 2, "bind_id": "42", "flow_in": true, "flow_out": true},
@@ -113,8 +127,8 @@ TEST_CASE("flows of the newer form (bind_id with flow_out / flow_in) join their 
       {"ph": "X", "name": "plain", "pid": 1, "tid": 1, "ts": 40, "dur": 1, "bind_id": 44}])");
     CHECK(model->report.problemCount == 0);
     CHECK(model->sliceCount == 5);
-    CHECK(model->report.matchedFlows == 2);        // launch → relay → kernel
-    CHECK(model->report.unmatchedFlowEvents == 1); // the orphan's start
+    CHECK(model->report.matchedFlows == 2);         // launch → relay → kernel
+    CHECK(model->report.unmatchedFlowEvents == 1);  // the orphan's start
     REQUIRE(model->flows.size() == 2);
     const Flow& first = model->flows[0];
     CHECK(first.fromTs == 10000);
@@ -126,16 +140,20 @@ TEST_CASE("flows of the newer form (bind_id with flow_out / flow_in) join their 
     CHECK(model->tracks[model->FlowToTrack(model->flows[1])].tid.number == 2);
 }
 
-TEST_CASE("bind_id flows whose keys collide are told apart by their bind_id text, also far into the event") {
+TEST_CASE(
+    "bind_id flows whose keys collide are told apart by their bind_id text, also far into the "
+    "event") {
     // The ids of LoaderPhasesTest's collision: their keys agree in every category.
     const std::string farArgs = ", \"args\": {\"pad\": \"" + std::string(70000, 'p') + "\"}";
     auto slice = [](const char* direction, const char* id, int ts, const std::string& before) {
-        return std::string("{\"ph\": \"X\", \"name\": \"n\", \"pid\": 1, \"tid\": ") + std::to_string(ts) +
-               ", \"ts\": " + std::to_string(ts) + ", \"dur\": 1" + before + ", \"bind_id\": \"" + id + "\", \"" + direction +
-               "\": true}";
+        return std::string("{\"ph\": \"X\", \"name\": \"n\", \"pid\": 1, \"tid\": ") +
+               std::to_string(ts) + ", \"ts\": " + std::to_string(ts) + ", \"dur\": 1" + before +
+               ", \"bind_id\": \"" + id + "\", \"" + direction + "\": true}";
     };
-    const std::string json = "[" + slice("flow_out", "id12187489", 1, "") + ",\n" + slice("flow_out", "id53365378", 2, farArgs) +
-                             ",\n" + slice("flow_in", "id53365378", 3, "") + ",\n" + slice("flow_in", "id12187489", 4, farArgs) + "]";
+    const std::string json = "[" + slice("flow_out", "id12187489", 1, "") + ",\n" +
+                             slice("flow_out", "id53365378", 2, farArgs) + ",\n" +
+                             slice("flow_in", "id53365378", 3, "") + ",\n" +
+                             slice("flow_in", "id12187489", 4, farArgs) + "]";
     auto model = LoadJson(json);
     CHECK(model->report.problemCount == 0);
     CHECK(model->report.unmatchedFlowEvents == 0);

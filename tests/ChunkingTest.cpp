@@ -18,28 +18,33 @@ namespace {
 // Events whose strings hold what a naive cutter would take for event boundaries.
 std::string TrickyTrace(int events, uint64_t seed) {
     std::mt19937_64 random(seed);
-    const char* names[] = {R"(plain)", R"(quote \" inside)", R"(}, {\"ph\": \"X\")", R"(bracket ] [ })",
-                           R"(escaped backslash \\)", R"(}, {)", R"(unicode \u00e9)"};
+    const char* names[] = {R"(plain)",         R"(quote \" inside)",      R"(}, {\"ph\": \"X\")",
+                           R"(bracket ] [ })", R"(escaped backslash \\)", R"(}, {)",
+                           R"(unicode \u00e9)"};
     std::string out = "[";
     for (int i = 0; i < events; ++i) {
         if (i) out += i % 3 ? ", " : ",\n";
         const int kind = static_cast<int>(random() % 10);
         const std::string name = names[random() % 7];
-        const std::string ts = std::to_string(1736408883688177ll + i * 3) + "." + std::to_string(100 + random() % 900);
-        const std::string pid = std::to_string(1 + random() % 3), tid = std::to_string(random() % 4);
+        const std::string ts =
+            std::to_string(1736408883688177ll + i * 3) + "." + std::to_string(100 + random() % 900);
+        const std::string pid = std::to_string(1 + random() % 3),
+                          tid = std::to_string(random() % 4);
         if (kind < 6) {
-            out += R"({"ph": "X", "name": ")" + name + R"(", "pid": )" + pid + R"(, "tid": )" + tid + R"(, "ts": ")" + ts +
-                   R"(", "dur": )" + std::to_string(random() % 5) + R"(, "args": {"list": [{"a": "}, {\"b\": 1}"}, {"b": [1, 2]}]}})";
+            out += R"({"ph": "X", "name": ")" + name + R"(", "pid": )" + pid + R"(, "tid": )" +
+                   tid + R"(, "ts": ")" + ts + R"(", "dur": )" + std::to_string(random() % 5) +
+                   R"(, "args": {"list": [{"a": "}, {\"b\": 1}"}, {"b": [1, 2]}]}})";
         } else if (kind < 8) {
             out += R"({"name": "HostToDevice", "ph": ")" + std::string(kind == 6 ? "s" : "f") +
-                   R"(", "cat": "HostToDevice", "id": ")" + "4000406811934352" + std::to_string(9000 + i / 2) +
-                   R"(", "pid": )" + pid + R"(, "tid": )" + tid + R"(, "ts": ")" + ts + R"("})";
+                   R"(", "cat": "HostToDevice", "id": ")" + "4000406811934352" +
+                   std::to_string(9000 + i / 2) + R"(", "pid": )" + pid + R"(, "tid": )" + tid +
+                   R"(, "ts": ")" + ts + R"("})";
         } else if (kind == 8) {
-            out += R"({"ph": "C", "name": "mem", "pid": )" + pid + R"(, "tid": 0, "ts": ")" + ts + R"(", "args": {"KB": )" +
-                   std::to_string(random() % 100) + "}}";
+            out += R"({"ph": "C", "name": "mem", "pid": )" + pid + R"(, "tid": 0, "ts": ")" + ts +
+                   R"(", "args": {"KB": )" + std::to_string(random() % 100) + "}}";
         } else {
-            out += R"({"ph": ")" + std::string(random() % 2 ? "B" : "E") + R"(", "name": ")" + name + R"(", "pid": )" + pid +
-                   R"(, "tid": )" + tid + R"(, "ts": )" + ts + "}";
+            out += R"({"ph": ")" + std::string(random() % 2 ? "B" : "E") + R"(", "name": ")" +
+                   name + R"(", "pid": )" + pid + R"(, "tid": )" + tid + R"(, "ts": )" + ts + "}";
         }
     }
     return out + "]";
@@ -60,8 +65,8 @@ TEST_CASE("parallel chunked loading gives exactly the single-threaded result, ev
         const std::string reference = DumpModel(*LoadJson(object, 1, 1ull << 30));
         CHECK(DumpModel(*LoadJson(bare, 1, 1ull << 30)) == reference);
         // Chunks of one run each, and chunks of many runs that simdjson parses one after another.
-        const std::pair<uint64_t, uint64_t> sizes[] = {{256, 256}, {1000, 1000}, {4096, 4096}, {65536, 65536},
-                                                       {65536, 1000}, {16384, 300}};
+        const std::pair<uint64_t, uint64_t> sizes[] = {{256, 256},     {1000, 1000},  {4096, 4096},
+                                                       {65536, 65536}, {65536, 1000}, {16384, 300}};
         for (const auto& [chunkBytes, runBytes] : sizes) {
             CAPTURE(seed);
             CAPTURE(chunkBytes);
@@ -74,7 +79,9 @@ TEST_CASE("parallel chunked loading gives exactly the single-threaded result, ev
     }
 }
 
-TEST_CASE("flow events of one large chunk, given back in steps while gathered, match as in small chunks") {
+TEST_CASE(
+    "flow events of one large chunk, given back in steps while gathered, match as in small "
+    "chunks") {
     // 20,000 events hold about 4,000 flow events: one chunk of them spans two steps of 64 KiB of
     // the gather, small chunks none.
     const std::string array = TrickyTrace(20000, 9);
@@ -110,14 +117,17 @@ TEST_CASE("chunked loading of a damaged file reports the same problems as one th
     CHECK(DumpModel(*LoadJson(json, 3, 4096)) == reference);
 }
 
-TEST_CASE("names stay right when the runs of one chunk are parsed one after another in one buffer") {
+TEST_CASE(
+    "names stay right when the runs of one chunk are parsed one after another in one buffer") {
     // Names of one length with the same first and last eight bytes, one event per run: each
     // name lies at the same place in the run buffer as the previous run's.
     std::string json = "[";
     for (int i = 0; i < 40; ++i) {
         if (i) json += ",";
-        json += R"({"ph": "X", "name": "Prefix__)" + std::string(1, static_cast<char>('a' + i % 26)) +
-                R"(__Suffix", "pid": 1, "tid": 1, "ts": )" + std::to_string(10 + i * 10) + R"(, "dur": 5})";
+        json += R"({"ph": "X", "name": "Prefix__)" +
+                std::string(1, static_cast<char>('a' + i % 26)) +
+                R"(__Suffix", "pid": 1, "tid": 1, "ts": )" + std::to_string(10 + i * 10) +
+                R"(, "dur": 5})";
     }
     json += "]";
     const std::string reference = DumpModel(*LoadJson(json, 1, 1ull << 30));

@@ -24,6 +24,7 @@
 #include "cluster/ClusterJson.hpp"
 #include "cluster/ClusterLinks.hpp"
 #include "cluster/MatrixGrid.hpp"
+#include "cluster/StepBuckets.hpp"
 #include "core/RobustStats.hpp"
 #include "cluster/ClusterRank.hpp"
 #include "cluster/ClusterRankFile.hpp"
@@ -85,7 +86,8 @@ TEST_CASE("a generated cluster flags exactly its planted slow rank and slow link
     CHECK(links[0].srcRank == 12);
     CHECK(links[0].dstRank == 13);
     CHECK(links[0].transport == "HCCS");
-    CHECK(links[0].bandwidthGBps == doctest::Approx(links[0].medianGBps / kSlowLinkFactor).epsilon(0.01));
+    CHECK(links[0].bandwidthGBps ==
+          doctest::Approx(links[0].medianGBps / kSlowLinkFactor).epsilon(0.01));
 
     // The allReduce over all ranks: everyone waits for rank 37, which waits least.
     const std::vector<CollectiveKey> collectives = ListCollectives(cluster);
@@ -93,7 +95,8 @@ TEST_CASE("a generated cluster flags exactly its planted slow rank and slow link
     REQUIRE(collectives.size() == 12 * 9);
     CHECK(collectives.front().step == "1");
     CHECK(collectives.front().ranks == 64);
-    const std::vector<CollectiveOnRank> across = CollectiveAcrossRanks(cluster, "1", collectives.front().name);
+    const std::vector<CollectiveOnRank> across =
+        CollectiveAcrossRanks(cluster, "1", collectives.front().name);
     REQUIRE(across.size() == 64);
     CHECK(RankEveryoneWaitsFor(across) == 37);
 
@@ -124,7 +127,8 @@ TEST_CASE("a generated cluster without planted faults flags nothing") {
     const Cluster cluster = Generate(dir, options);
     CHECK(FindSlowRanks(BuildStepTable(cluster, -1)).empty());
     CHECK(FindSlowLinks(BuildMatrix(cluster)).empty());
-    for (const ClusterFinding& finding : FindClusterProblems(cluster)) CHECK(finding.kind != AdviceKind::kCompute);
+    for (const ClusterFinding& finding : FindClusterProblems(cluster))
+        CHECK(finding.kind != AdviceKind::kCompute);
     fs::remove_all(dir);
 }
 
@@ -151,7 +155,8 @@ TEST_CASE("jitter of a fraction of a percent on a thousand ranks raises no flag"
     for (int r = 0; r < 1000; ++r) {
         ClusterRank rank;
         rank.rankId = r;
-        rank.hasPhase[kStepComputing] = rank.hasPhase[kStepCommNotOverlapped] = rank.hasPhase[kStepFree] = true;
+        rank.hasPhase[kStepComputing] = rank.hasPhase[kStepCommNotOverlapped] =
+            rank.hasPhase[kStepFree] = true;
         for (int s = 0; s < 5; ++s) {
             StepRow row;
             row.step = std::to_string(s);
@@ -167,16 +172,19 @@ TEST_CASE("jitter of a fraction of a percent on a thousand ranks raises no flag"
     for (int s = 0; s < 5; ++s) CHECK(FindSlowRanks(BuildStepTable(cluster, s)).empty());
     // A rank 2 % slower in computing: far outside the jitter, but under what matters (3 % of
     // the step): still no flag. At 10 % it is flagged.
-    for (StepRow& row : cluster.ranks[500].steps) row.ns[kStepComputing] = static_cast<TimeNs>(80e6 * 1.02);
+    for (StepRow& row : cluster.ranks[500].steps)
+        row.ns[kStepComputing] = static_cast<TimeNs>(80e6 * 1.02);
     CHECK(FindSlowRanks(BuildStepTable(cluster, -1)).empty());
-    for (StepRow& row : cluster.ranks[500].steps) row.ns[kStepComputing] = static_cast<TimeNs>(80e6 * 1.10);
+    for (StepRow& row : cluster.ranks[500].steps)
+        row.ns[kStepComputing] = static_cast<TimeNs>(80e6 * 1.10);
     const std::vector<SlowRank> slow = FindSlowRanks(BuildStepTable(cluster, -1));
     REQUIRE(slow.size() == 1);
     CHECK(slow[0].rankId == 500);
     CHECK(DescribeSlowRank(slow[0]).find("Computing") != std::string::npos);
 }
 
-TEST_CASE("a rank summary survives its file, and a folder of summary files opens as the same cluster") {
+TEST_CASE(
+    "a rank summary survives its file, and a folder of summary files opens as the same cluster") {
     const fs::path dir = test::TempDir("cluster_summaries");
     ClusterOptions options;
     options.ranks = 16;
@@ -216,9 +224,11 @@ TEST_CASE("a rank summary survives its file, and a folder of summary files opens
     CHECK(damaged.value().IndexOfRank(7) < 0);
     CHECK(damaged.value().missingRanks == std::vector<int>{7});
     REQUIRE(damaged.value().problems.size() >= 3);
-    CHECK(damaged.value().problems[0].find("rank_summary_7.json: error: \"steps[0]\": expected an array of 10 values") !=
+    CHECK(damaged.value().problems[0].find(
+              "rank_summary_7.json: error: \"steps[0]\": expected an array of 10 values") !=
           std::string::npos);
-    CHECK(damaged.value().problems[1] == "rank_summary_7.json: rank 7 left out: its summary cannot be read");
+    CHECK(damaged.value().problems[1] ==
+          "rank_summary_7.json: rank 7 left out: its summary cannot be read");
     CHECK(damaged.value().problems[2] == "1 rank id missing below the largest (15): 7");
 
     // The last rank's summary cut short, or a negative duration in it: the same, and no rank 16.
@@ -243,14 +253,18 @@ TEST_CASE("a rank summary survives its file, and a folder of summary files opens
         REQUIRE(cut.value().problems.size() >= 5);
         bool named = false;
         for (size_t i = 0; i < 4; ++i)
-            named = named || cut.value().problems[i].rfind((dir / "summaries" / RankSummaryFileName(15)).string() + ":", 0) == 0;
+            named =
+                named || cut.value().problems[i].rfind(
+                             (dir / "summaries" / RankSummaryFileName(15)).string() + ":", 0) == 0;
         CHECK(named);
         CHECK(cut.value().problems[4] == "2 rank ids missing: 7, 15");
     }
     fs::remove_all(dir);
 }
 
-TEST_CASE("summarize refuses a second folder of one rank id, and its summaries read the same from any folder") {
+TEST_CASE(
+    "summarize refuses a second folder of one rank id, and its summaries read the same from any "
+    "folder") {
     const fs::path dir = test::TempDir("summarize_command");
     ClusterOptions options;
     options.ranks = 3;
@@ -259,14 +273,18 @@ TEST_CASE("summarize refuses a second folder of one rank id, and its summaries r
     REQUIRE(WriteCluster(options, (dir / "job").string(), &error));
     fs::copy(dir / "job" / "rank_1_ascend_pt", dir / "copy_of_rank_1", fs::copy_options::recursive);
     int status = 0;
-    const std::string output = test::RunCommand("cd " + dir.string() + " && " + MAREY_BINARY +
-                                                    " summarize job copy_of_rank_1 --out summaries 2>&1", &status);
+    const std::string output =
+        test::RunCommand("cd " + dir.string() + " && " + MAREY_BINARY +
+                             " summarize job copy_of_rank_1 --out summaries 2>&1",
+                         &status);
     CHECK(status != 0);
-    CHECK(output.find("copy_of_rank_1: error: rank 1 again (also job/rank_1_ascend_pt); summaries/rank_summary_1.json keeps "
+    CHECK(output.find("copy_of_rank_1: error: rank 1 again (also job/rank_1_ascend_pt); "
+                      "summaries/rank_summary_1.json keeps "
                       "the first, this one is not written\n") != std::string::npos);
     const std::string summary = ReadText(dir / "summaries" / RankSummaryFileName(1));
     CHECK(summary.find("\"path\": \"../job/rank_1_ascend_pt\"") != std::string::npos);
-    CHECK(summary.find("\"absolute_path\": \"" + (dir / "job" / "rank_1_ascend_pt").string() + "\"") != std::string::npos);
+    CHECK(summary.find("\"absolute_path\": \"" + (dir / "job" / "rank_1_ascend_pt").string() +
+                       "\"") != std::string::npos);
 
     // Opened from elsewhere, by a relative path: the rank folders are found beside the summaries.
     const std::string cwd = fs::current_path().string();
@@ -322,10 +340,13 @@ TEST_CASE("a rank that other files name and that has no data is missing, with it
         CHECK(cluster.value().ranks.size() == 15);
         CHECK(cluster.value().missingRanks == std::vector<int>{15});
         const auto& problems = cluster.value().problems;
-        CHECK(std::count(problems.begin(), problems.end(), (dir / "job" / "rank_15_ascend_pt").string() + ": no profiler data in it") == 1);
+        CHECK(std::count(
+                  problems.begin(), problems.end(),
+                  (dir / "job" / "rank_15_ascend_pt").string() + ": no profiler data in it") == 1);
         CHECK(std::count(problems.begin(), problems.end(), "1 rank id missing: 15") == 1);
         CHECK(std::count(problems.begin(), problems.end(),
-                         "rank 15 missing: " + (dir / "job" / "rank_15_ascend_pt").string() + ": no profiler data in it") == 1);
+                         "rank 15 missing: " + (dir / "job" / "rank_15_ascend_pt").string() +
+                             ": no profiler data in it") == 1);
     }
     SUBCASE("the last rank behind a link, and another past the depth the walk goes") {
         fs::rename(dir / "job" / "rank_15_ascend_pt", dir / "elsewhere_rank_15");
@@ -346,7 +367,8 @@ TEST_CASE("a rank that other files name and that has no data is missing, with it
                              ": more than 8 levels deep, not searched") == 1);
     }
     SUBCASE("a link to a rank outside the job is left out of the matrix, not flagged as slow") {
-        const fs::path matrix = dir / "job" / "rank_3_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / "communication_matrix.json";
+        const fs::path matrix = dir / "job" / "rank_3_ascend_pt" / "ASCEND_PROFILER_OUTPUT" /
+                                "communication_matrix.json";
         std::string text = ReadText(matrix);
         const size_t link = text.find("\"3-");
         REQUIRE(link != std::string::npos);
@@ -361,8 +383,9 @@ TEST_CASE("a rank that other files name and that has no data is missing, with it
         CHECK(FindSlowLinks(BuildMatrix(cluster.value())).empty());
         bool said = false;
         for (const std::string& problem : cluster.value().problems)
-            said = said || problem.find("a rank outside the job's 16 ranks (world_size in profiler_metadata.json): 3-99 (rank 3)") !=
-                               std::string::npos;
+            said = said || problem.find(
+                               "a rank outside the job's 16 ranks (world_size in "
+                               "profiler_metadata.json): 3-99 (rank 3)") != std::string::npos;
         CHECK(said);
     }
     fs::remove_all(dir);
@@ -392,8 +415,10 @@ TEST_CASE("real two-rank runs open as clusters") {
         CHECK(cluster.value().steps == std::vector<std::string>{"50"});
         // Two ranks of an 8-rank job: where communication_matrix.json names the other six (Level1,
         // Level2), they are missing.
-        if (std::string(level) == "level0") CHECK(cluster.value().missingRanks.empty());
-        else CHECK(cluster.value().missingRanks == std::vector<int>{2, 3, 4, 5, 6, 7});
+        if (std::string(level) == "level0")
+            CHECK(cluster.value().missingRanks.empty());
+        else
+            CHECK(cluster.value().missingRanks == std::vector<int>{2, 3, 4, 5, 6, 7});
         for (const ClusterRank& rank : cluster.value().ranks) CHECK(rank.overview.valid);
         if (std::string(level) != "level0") {
             // Level1 and Level2 write communication files: both ranks ran the same collectives.
@@ -409,7 +434,8 @@ TEST_CASE("real two-rank runs open as clusters") {
 TEST_CASE("the real 16-rank cluster_analysis_output opens as a cluster") {
     const std::string fixtures = test::FixturesDir();
     if (fixtures.empty()) return;
-    const std::string path = fixtures + "/msinsight/server/src/test/test_data/cluster_analysis_output";
+    const std::string path =
+        fixtures + "/msinsight/server/src/test/test_data/cluster_analysis_output";
     CHECK(IsClusterDirectory(path));
     auto loaded = LoadCluster(path, 2);
     REQUIRE_MESSAGE(loaded.ok(), loaded.message());
@@ -435,7 +461,8 @@ TEST_CASE("the real 16-rank cluster_analysis_output opens as a cluster") {
     const std::vector<MatrixCell> cells = BuildMatrix(cluster);
     CHECK_FALSE(cells.empty());
     bool rdma = false;
-    for (const MatrixCell& cell : cells) rdma = rdma || (cell.srcRank == 0 && cell.dstRank == 8 && cell.transport == "RDMA");
+    for (const MatrixCell& cell : cells)
+        rdma = rdma || (cell.srcRank == 0 && cell.dstRank == 8 && cell.transport == "RDMA");
     CHECK(rdma);
 }
 
@@ -446,7 +473,8 @@ TEST_CASE("stats --json of a cluster whose step ids and folder names are not UTF
     options.steps = 2;
     std::string error;
     REQUIRE(WriteCluster(options, dir.string(), &error));
-    const fs::path steps = dir / "rank_1_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / "step_trace_time.csv";
+    const fs::path steps =
+        dir / "rank_1_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / "step_trace_time.csv";
     std::string text = ReadText(steps);
     const size_t row = text.find("\n1,");
     REQUIRE(row != std::string::npos);
@@ -454,7 +482,8 @@ TEST_CASE("stats --json of a cluster whose step ids and folder names are not UTF
     std::ofstream(steps, std::ios::binary) << text;
     fs::rename(dir / "rank_0_ascend_pt", dir / "rank_0_\xe9_ascend_pt");
     int status = -1;
-    const std::string json = test::RunCommand(std::string(MAREY_BINARY) + " stats " + dir.string() + " --json", &status);
+    const std::string json =
+        test::RunCommand(std::string(MAREY_BINARY) + " stats " + dir.string() + " --json", &status);
     REQUIRE(status == 0);
     simdjson::dom::parser parser;
     simdjson::dom::element root;
@@ -473,7 +502,8 @@ TEST_CASE("stats CLUSTER --json has the documented cluster key") {
     std::string error;
     REQUIRE(WriteCluster(options, dir.string(), &error));
     int status = -1;
-    const std::string json = test::RunCommand(std::string(MAREY_BINARY) + " stats " + dir.string() + " --json", &status);
+    const std::string json =
+        test::RunCommand(std::string(MAREY_BINARY) + " stats " + dir.string() + " --json", &status);
     REQUIRE(status == 0);
     simdjson::dom::parser parser;
     simdjson::dom::element root;
@@ -512,7 +542,8 @@ TEST_CASE("stats CLUSTER --json has the documented cluster key") {
     fs::remove_all(dir);
 }
 
-TEST_CASE("MindInsight's older cluster layout opens: steps in 10 ns ticks, communication from hccl_raw") {
+TEST_CASE(
+    "MindInsight's older cluster layout opens: steps in 10 ns ticks, communication from hccl_raw") {
     const std::string fixtures = test::FixturesDir();
     if (fixtures.empty()) return;
     const std::string path = fixtures + "/mindinsight/tests/utils/resource/cluster_propose";
@@ -545,7 +576,9 @@ TEST_CASE("MindInsight's older cluster layout opens: steps in 10 ns ticks, commu
     CHECK(cluster.ranks[0].FindStep("1")->ns[kStepBubble] == 56397300);
 }
 
-TEST_CASE("the matrix grid puts every rank on its axis and keeps the slowest link of a block when zoomed out") {
+TEST_CASE(
+    "the matrix grid puts every rank on its axis and keeps the slowest link of a block when zoomed "
+    "out") {
     // Ranks 0, 1, 2 and 5 (5 only through a link), links 0→1 (10 MB in 10 ms: 1 GB/s) and 2→5
     // (40 MB in 10 ms: 4 GB/s), one copy 1→1 far faster than any link.
     std::vector<MatrixCell> cells(3);
@@ -635,7 +668,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "a cluster_analysis_output folder gives one rank per rank row and its groups; an empty one "
+    "a cluster_analysis_output folder gives one rank per rank row and its groups, an empty one "
     "fails") {
     const fs::path dir = test::TempDir("analysis_output");
     Cluster empty;
@@ -761,4 +794,40 @@ TEST_CASE(
     CHECK(missing.problems[0] == (dir / "step_trace_raw_4_detail_time.csv").string() +
                                      ": error: cannot open the file: No such file or directory");
     fs::remove_all(dir);
+}
+
+TEST_CASE("steps fold into buckets of consecutive steps that keep the range, median and averages") {
+    std::vector<StepOverview> steps(10);
+    for (size_t s = 0; s < steps.size(); ++s) {
+        steps[s].step = std::to_string(s + 1);
+        steps[s].minNs = 100 - static_cast<TimeNs>(s);
+        steps[s].maxNs = 200 + static_cast<TimeNs>(s) * 10;
+        steps[s].medianNs = 150 + static_cast<TimeNs>(s);
+        steps[s].meanCommunicationNs = static_cast<TimeNs>(s) * 2;
+        steps[s].meanWaitNs = static_cast<TimeNs>(s);
+    }
+    const std::vector<StepBucket> three = BucketSteps(steps, 3);
+    REQUIRE(three.size() == 3);
+    CHECK(three[0].first == 0);
+    CHECK(three[0].last == 2);
+    CHECK(three[1].first == 3);
+    CHECK(three[1].last == 5);
+    CHECK(three[2].first == 6);
+    CHECK(three[2].last == 9);
+    CHECK(three[2].minNs == 91);
+    CHECK(three[2].maxNs == 290);
+    CHECK(three[2].medianNs == 158);  // of 156 157 158 159, the upper middle
+    CHECK(three[2].meanCommunicationNs == (12 + 14 + 16 + 18) / 4);
+    CHECK(three[2].meanWaitNs == (6 + 7 + 8 + 9) / 4);
+    CHECK(BucketOfStep(three, 0) == 0);
+    CHECK(BucketOfStep(three, 5) == 1);
+    CHECK(BucketOfStep(three, 9) == 2);
+    // Steps that fit keep a bucket each, with their own figures.
+    const std::vector<StepBucket> each = BucketSteps(steps, 50);
+    REQUIRE(each.size() == 10);
+    CHECK(each[4].first == 4);
+    CHECK(each[4].last == 4);
+    CHECK(each[4].maxNs == 240);
+    CHECK(BucketSteps({}, 5).empty());
+    CHECK(BucketSteps(steps, 0).empty());
 }

@@ -21,10 +21,12 @@ namespace fs = std::filesystem;
 
 const fs::path& Cluster() {
     static const fs::path root = [] {
-        const fs::path dir = fs::temp_directory_path() / ("marey_cluster_viewer_" + std::to_string(::getpid()));
+        const fs::path dir =
+            fs::temp_directory_path() / ("marey_cluster_viewer_" + std::to_string(::getpid()));
         fs::remove_all(dir);
         const std::string command =
-            std::string(MAREY_GEN) + " --cluster " + dir.string() + " --ranks 16 --steps 5 --slow-rank 11 --slow-link 3-4 2>/dev/null";
+            std::string(MAREY_GEN) + " --cluster " + dir.string() +
+            " --ranks 16 --steps 5 --slow-rank 11 --slow-link 3-4 2>/dev/null";
         REQUIRE(std::system(command.c_str()) == 0);
         return dir;
     }();
@@ -40,8 +42,9 @@ struct Run {
 Run Viewer(const std::string& arguments, const std::string& name) {
     Run run;
     run.png = "/tmp/marey-cluster-" + std::to_string(::getpid()) + "-" + name + ".png";
-    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(MAREY_BINARY) + " " +
-                                Cluster().string() + " --size 1600x900 --screenshot " + run.png + " " + arguments + " 2>&1";
+    const std::string command =
+        "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(MAREY_BINARY) + " " +
+        Cluster().string() + " --size 1600x900 --screenshot " + run.png + " " + arguments + " 2>&1";
     run.output = marey::test::RunCommand(command, &run.status);
     return run;
 }
@@ -49,7 +52,8 @@ Run Viewer(const std::string& arguments, const std::string& name) {
 // Pixels within a few levels of (r, g, b) in the whole image.
 int CountColor(const std::string& png, int r, int g, int b) {
     int width = 0, height = 0, channels = 0;
-    std::unique_ptr<unsigned char, void (*)(void*)> pixels(stbi_load(png.c_str(), &width, &height, &channels, 3), stbi_image_free);
+    std::unique_ptr<unsigned char, void (*)(void*)> pixels(
+        stbi_load(png.c_str(), &width, &height, &channels, 3), stbi_image_free);
     REQUIRE_MESSAGE(pixels != nullptr, "cannot read " << png);
     int count = 0;
     for (int i = 0; i < width * height; ++i) {
@@ -86,7 +90,9 @@ Image LoadImage(const std::string& png) {
 
 }  // namespace
 
-TEST_CASE("the overview by rank draws one bar per rank, the planted slow rank's computing share the tallest") {
+TEST_CASE(
+    "the overview by rank draws one bar per rank, the planted slow rank's computing share the "
+    "tallest") {
     const Run run = Viewer("--view overview", "overview-bars");
     REQUIRE(run.status == 0);
     const Image image = LoadImage(run.png);
@@ -111,7 +117,9 @@ TEST_CASE("the overview by rank draws one bar per rank, the planted slow rank's 
     std::remove(run.png.c_str());
 }
 
-TEST_CASE("the time overview draws the median step time, communication and wait as lines across the steps") {
+TEST_CASE(
+    "the time overview draws the median step time, communication and wait as lines across the "
+    "steps") {
     const Run run = Viewer("--view time", "time-lines");
     REQUIRE(run.status == 0);
     const Image image = LoadImage(run.png);
@@ -144,16 +152,23 @@ TEST_CASE("the time overview draws the median step time, communication and wait 
     std::remove(run.png.c_str());
 }
 
-TEST_CASE("each cluster view opens on a generated cluster and shows its planted slow rank and slow link") {
+TEST_CASE(
+    "each cluster view opens on a generated cluster and shows its planted slow rank and slow "
+    "link") {
     for (const char* view : {"steps", "overview", "matrix", "communication", "time", "marey"}) {
         CAPTURE(view);
         const Run run = Viewer(std::string("--view ") + view, view);
         REQUIRE(run.status == 0);
-        CHECK(run.output.find("cluster ranks 16 steps 5 groups 3 slow_ranks 1 slow_links 1") != std::string::npos);
-        if (std::string(view) == "matrix") CHECK(CountColor(run.png, 255, 70, 60) > 40);      // the slow link's red frame
-        if (std::string(view) == "steps") CHECK(CountColor(run.png, 255, 115, 102) > 40);     // the slow rank's flag
-        if (std::string(view) == "communication") CHECK(CountColor(run.png, 255, 80, 70) > 40);  // the rank all wait for
-        if (std::string(view) == "marey") CHECK(CountColor(run.png, 255, 128, 115) > 40);       // the slowest device's finding
+        CHECK(run.output.find("cluster ranks 16 steps 5 groups 3 slow_ranks 1 slow_links 1") !=
+              std::string::npos);
+        if (std::string(view) == "matrix")
+            CHECK(CountColor(run.png, 255, 70, 60) > 40);  // the slow link's red frame
+        if (std::string(view) == "steps")
+            CHECK(CountColor(run.png, 255, 115, 102) > 40);  // the slow rank's flag
+        if (std::string(view) == "communication")
+            CHECK(CountColor(run.png, 255, 80, 70) > 40);  // the rank all wait for
+        if (std::string(view) == "marey")
+            CHECK(CountColor(run.png, 255, 128, 115) > 40);  // the slowest device's finding
         std::remove(run.png.c_str());
     }
 }
@@ -165,16 +180,19 @@ TEST_CASE("--step chooses the step of every cluster view") {
     std::remove(run.png.c_str());
 }
 
-TEST_CASE("a selected rank opens as a document with Enter, and C compares it with the median rank") {
+TEST_CASE(
+    "a selected rank opens as a document with Enter, and C compares it with the median rank") {
     const Run opened = Viewer("--rank 11 --keys {Enter}", "enter");
     REQUIRE(opened.status == 0);
-    CHECK(opened.output.find("view ") != std::string::npos);  // a timeline is shown: the rank's document
+    CHECK(opened.output.find("view ") !=
+          std::string::npos);  // a timeline is shown: the rank's document
     CHECK(opened.output.find("cluster ranks") == std::string::npos);
     std::remove(opened.png.c_str());
     const Run compared = Viewer("--rank 11 --keys c", "compare");
     REQUIRE(compared.status == 0);
     CHECK(compared.output.find("view_b ") != std::string::npos);
-    CHECK(compared.output.find("offset 0") != std::string::npos);  // one clock: the steps start together
+    CHECK(compared.output.find("offset 0") !=
+          std::string::npos);  // one clock: the steps start together
     std::remove(compared.png.c_str());
 }
 
@@ -185,7 +203,9 @@ TEST_CASE("the real 16-rank cluster_analysis_output opens to the step trace") {
     int status = -1;
     const std::string output = marey::test::RunCommand(
         "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(MAREY_BINARY) + " " + fixtures +
-            "/msinsight/server/src/test/test_data/cluster_analysis_output --size 1600x900 --screenshot " + png + " 2>&1",
+            "/msinsight/server/src/test/test_data/cluster_analysis_output --size 1600x900 "
+            "--screenshot " +
+            png + " 2>&1",
         &status);
     CHECK(status == 0);
     CHECK(output.find("cluster ranks 16 steps 1") != std::string::npos);
@@ -198,20 +218,25 @@ TEST_CASE("the Marey view of step 3 draws the bars and bands of every device") {
     CHECK(run.output.find("step 2") != std::string::npos);
     // Computing bars (green, shaded per operator) fill much of the plot.
     int green = 0;
-    for (const int g : {150, 170, 190, 210}) green += CountColor(run.png, g * 30 / 72, g, g * 36 / 72);
+    for (const int g : {150, 170, 190, 210})
+        green += CountColor(run.png, g * 30 / 72, g, g * 36 / 72);
     CHECK(green > 2000);
     std::remove(run.png.c_str());
 }
 
-TEST_CASE("--ranks opens chosen ranks of a cluster in one timeline, one coloured group per rank, aligned on a step") {
+TEST_CASE(
+    "--ranks opens chosen ranks of a cluster in one timeline, one coloured group per rank, aligned "
+    "on a step") {
     const Run run = Viewer("--ranks 11,3-4 --step 2", "ranks");
     REQUIRE(run.status == 0);
     // One clock in the generated job: the step starts together and no rank moves.
-    CHECK(run.output.find("ranks 3 aligned 2 [rank 11 0] [rank 3 0] [rank 4 0]") != std::string::npos);
+    CHECK(run.output.find("ranks 3 aligned 2 [rank 11 0] [rank 3 0] [rank 4 0]") !=
+          std::string::npos);
     CHECK(run.output.find("cluster ranks") == std::string::npos);
     // The step asked for is the one shown: about one step wide (the run is five).
     long long viewStart = 0, viewEnd = 0;
-    REQUIRE(std::sscanf(run.output.c_str() + run.output.find("view "), "view %lld %lld", &viewStart, &viewEnd) == 2);
+    REQUIRE(std::sscanf(run.output.c_str() + run.output.find("view "), "view %lld %lld", &viewStart,
+                        &viewEnd) == 2);
     CHECK(viewEnd - viewStart < 130000000);
     CHECK(viewEnd - viewStart > 60000000);
     // Each rank's colour runs down the side of its group and fills its folded processes' strips.
@@ -234,19 +259,23 @@ TEST_CASE("more than eight ranks open folded, each rank a band per process in it
     std::remove(run.png.c_str());
 }
 
-TEST_CASE("--ranks takes the paths of rank folders, and names a rank id the cluster does not hold") {
+TEST_CASE(
+    "--ranks takes the paths of rank folders, and names a rank id the cluster does not hold") {
     Run run;
     run.png = "/tmp/marey-cluster-" + std::to_string(::getpid()) + "-ranks-paths.png";
-    run.output = marey::test::RunCommand("xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(MAREY_BINARY) +
-                                                 " --ranks " + (Cluster() / "rank_5_ascend_pt").string() + " " +
-                                                 (Cluster() / "rank_6_ascend_pt").string() + " --size 1600x900 --screenshot " +
-                                                 run.png + " 2>&1",
-                                             &run.status);
+    run.output = marey::test::RunCommand("xvfb-run -a -s '-screen 0 1920x1080x24' " +
+                                             std::string(MAREY_BINARY) + " --ranks " +
+                                             (Cluster() / "rank_5_ascend_pt").string() + " " +
+                                             (Cluster() / "rank_6_ascend_pt").string() +
+                                             " --size 1600x900 --screenshot " + run.png + " 2>&1",
+                                         &run.status);
     REQUIRE(run.status == 0);
     CHECK(run.output.find("ranks 2 aligned 1 [rank 5 0] [rank 6 0]") != std::string::npos);
     std::remove(run.png.c_str());
 
     const Run missing = Viewer("--ranks 99", "ranks-missing");
     CHECK(missing.status != 0);
-    CHECK(missing.output.find(Cluster().string() + ": error: no rank folder of rank 99 (it has 16 rank folders)") != std::string::npos);
+    CHECK(missing.output.find(Cluster().string() +
+                              ": error: no rank folder of rank 99 (it has 16 rank folders)") !=
+          std::string::npos);
 }

@@ -17,7 +17,8 @@ namespace fs = std::filesystem;
 const fs::path& SmallCluster() {
     static const fs::path root = [] {
         const fs::path dir = marey::test::TempDir("command_line_cluster");
-        const std::string command = std::string(MAREY_GEN) + " --cluster " + dir.string() + " --ranks 4 --steps 3 2>/dev/null";
+        const std::string command = std::string(MAREY_GEN) + " --cluster " + dir.string() +
+                                    " --ranks 4 --steps 3 2>/dev/null";
         REQUIRE(std::system(command.c_str()) == 0);
         return dir;
     }();
@@ -35,8 +36,10 @@ Outcome Marey(const std::string& arguments) {
     Outcome outcome;
     int status = -1;
     const bool display = arguments.find("--screenshot") != std::string::npos;
-    outcome.output = marey::test::RunCommand(
-        "timeout 60 " + std::string(display ? "xvfb-run -a " : "") + MAREY_BINARY + " " + arguments + " 2>&1", &status);
+    outcome.output =
+        marey::test::RunCommand("timeout 60 " + std::string(display ? "xvfb-run -a " : "") +
+                                    MAREY_BINARY + " " + arguments + " 2>&1",
+                                &status);
     outcome.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return outcome;
 }
@@ -51,19 +54,25 @@ TEST_CASE("a cluster as one side of a comparison is refused at once, in the view
     const std::string cluster = SmallCluster().string();
     const std::string rank = cluster + "/rank_0_ascend_pt";
     REQUIRE(fs::exists(rank));
-    for (const std::string& arguments : {"--compare " + cluster + " " + rank + " --screenshot " + Png("compare"),
-                                         "--compare " + rank + " " + cluster}) {
+    for (const std::string& arguments :
+         {"--compare " + cluster + " " + rank + " --screenshot " + Png("compare"),
+          "--compare " + rank + " " + cluster}) {
         const Outcome outcome = Marey(arguments);
         CHECK(outcome.status == 2);
-        CHECK(outcome.output == "marey: --compare: " + cluster +
-                                    " is a cluster folder, not one rank: a comparison is of two traces or rank folders "
-                                    "(open the cluster, select a rank and press C to compare it)\n");
+        CHECK(
+            outcome.output ==
+            "marey: --compare: " + cluster +
+                " is a cluster folder, not one rank: a comparison is of two traces or rank folders "
+                "(open the cluster, select a rank and press C to compare it)\n");
     }
     const Outcome stats = Marey("stats --compare " + rank + " " + cluster + " --json");
     CHECK(stats.status == 2);
-    CHECK(stats.output == "marey stats --compare: " + cluster +
-                              ": a cluster folder, not one rank: stats --compare compares two traces or rank folders "
-                              "(marey stats " + cluster + " summarises the cluster)\n");
+    CHECK(
+        stats.output ==
+        "marey stats --compare: " + cluster +
+            ": a cluster folder, not one rank: stats --compare compares two traces or rank folders "
+            "(marey stats " +
+            cluster + " summarises the cluster)\n");
 }
 
 TEST_CASE("values the command line cannot mean are named with what was expected") {
@@ -78,36 +87,46 @@ TEST_CASE("values the command line cannot mean are named with what was expected"
         const Outcome outcome = Marey(cluster + " --view operators --screenshot " + Png("view"));
         CHECK(outcome.status == 2);
         CHECK(outcome.output ==
-              "marey: --view: expected one of steps, overview, matrix, communication, time, marey here, got \"operators\"\n");
+              "marey: --view: expected one of steps, overview, matrix, communication, time, marey "
+              "here, got \"operators\"\n");
     }
     SUBCASE("an alignment that is not one") {
         const Outcome outcome = Marey("stats --compare " + rank + " " + rank + " --align step");
         CHECK(outcome.status == 2);
         CHECK(outcome.output ==
-              "marey stats --compare: --align: expected step:N, operator:NAME[#K] (K from 1) or start, got \"step\"\n");
-        CHECK(Marey("stats --compare " + rank + " " + rank + " --align operator:MatMul#0").status == 2);
+              "marey stats --compare: --align: expected step:N, operator:NAME[#K] (K from 1) or "
+              "start, got \"step\"\n");
+        CHECK(Marey("stats --compare " + rank + " " + rank + " --align operator:MatMul#0").status ==
+              2);
         CHECK(Marey("stats --compare " + rank + " " + rank + " --top 0").output ==
               "marey stats --compare: --top: expected a count of at least 1, got \"0\"\n");
-        CHECK(Marey("stats " + rank + " --top x").output == "marey stats: --top: expected a count of at least 1, got \"x\"\n");
+        CHECK(Marey("stats " + rank + " --top x").output ==
+              "marey stats: --top: expected a count of at least 1, got \"x\"\n");
     }
     SUBCASE("a rank named twice, or past any rank id") {
-        CHECK(Marey(cluster + " --ranks 3,3").output == "marey: ranks: rank 3 named twice at column 3 of \"3,3\"\n");
+        CHECK(Marey(cluster + " --ranks 3,3").output ==
+              "marey: ranks: rank 3 named twice at column 3 of \"3,3\"\n");
         CHECK(Marey(cluster + " --ranks 1 0-2").output == "marey: ranks: rank 1 named twice\n");
         CHECK(Marey(cluster + " --ranks 0-4000000000").output ==
-              "marey: ranks: a rank id past the largest one (16777216) at column 1 of \"0-4000000000\"\n");
+              "marey: ranks: a rank id past the largest one (16777216) at column 1 of "
+              "\"0-4000000000\"\n");
     }
 }
 
-TEST_CASE("a step or a rank the cluster lacks is said, and the screenshot's exit status says it is not what was asked") {
+TEST_CASE(
+    "a step or a rank the cluster lacks is said, and the screenshot's exit status says it is not "
+    "what was asked") {
     const std::string cluster = SmallCluster().string();
     const Outcome step = Marey(cluster + " --view steps --step 99 --screenshot " + Png("step"));
     CHECK_MESSAGE(step.status == 2, step.output);
-    CHECK(step.output.find("marey: --step 99: not a step of this cluster (steps 1 to 3); showing the average over steps\n") !=
-          std::string::npos);
+    CHECK(step.output.find("marey: --step 99: not a step of this cluster (steps 1 to 3); showing "
+                           "the average over steps\n") != std::string::npos);
     const Outcome rank = Marey(cluster + " --view steps --rank 7 --screenshot " + Png("rank7"));
     CHECK_MESSAGE(rank.status == 2, rank.output);
-    CHECK(rank.output.find("marey: --rank 7: not a rank of this cluster (4 ranks, ids 0 to 3)\n") != std::string::npos);
-    const Outcome fine = Marey(cluster + " --view steps --step 2 --rank 3 --screenshot " + Png("fine"));
+    CHECK(rank.output.find("marey: --rank 7: not a rank of this cluster (4 ranks, ids 0 to 3)\n") !=
+          std::string::npos);
+    const Outcome fine =
+        Marey(cluster + " --view steps --step 2 --rank 3 --screenshot " + Png("fine"));
     CHECK_MESSAGE(fine.status == 0, fine.output);
     CHECK(fine.output.find("marey: --") == std::string::npos);
     for (const char* name : {"step", "rank7", "fine"}) fs::remove(Png(name));

@@ -23,9 +23,11 @@ struct CompareRun {
 
 const fs::path& Pair() {
     static const fs::path root = [] {
-        const fs::path dir = fs::temp_directory_path() / ("marey_compare_viewer_" + std::to_string(::getpid()));
+        const fs::path dir =
+            fs::temp_directory_path() / ("marey_compare_viewer_" + std::to_string(::getpid()));
         fs::remove_all(dir);
-        const std::string command = std::string(MAREY_GEN) + " --events 30000 --compare-pair " + dir.string() + " 2>/dev/null";
+        const std::string command = std::string(MAREY_GEN) + " --events 30000 --compare-pair " +
+                                    dir.string() + " 2>/dev/null";
         REQUIRE(std::system(command.c_str()) == 0);
         return dir;
     }();
@@ -34,15 +36,17 @@ const fs::path& Pair() {
 
 CompareRun Compare(const std::string& arguments) {
     const std::string png = "/tmp/marey-compare-" + std::to_string(::getpid()) + ".png";
-    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(MAREY_BINARY) + " --compare " +
-                                (Pair() / "a").string() + " " + (Pair() / "b").string() + " --screenshot " + png +
-                                " --size 1600x900 " + arguments + " 2>&1";
+    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " +
+                                std::string(MAREY_BINARY) + " --compare " +
+                                (Pair() / "a").string() + " " + (Pair() / "b").string() +
+                                " --screenshot " + png + " --size 1600x900 " + arguments + " 2>&1";
     CompareRun run;
     run.output = marey::test::RunCommand(command, &run.status);
     const size_t at = run.output.find("view ");
-    run.parsed = at != std::string::npos &&
-                 std::sscanf(run.output.c_str() + at, "view %lld %lld\nview_b %lld %lld\noffset %lld", &run.startA, &run.endA,
-                             &run.startB, &run.endB, &run.offset) == 5;
+    run.parsed =
+        at != std::string::npos &&
+        std::sscanf(run.output.c_str() + at, "view %lld %lld\nview_b %lld %lld\noffset %lld",
+                    &run.startA, &run.endA, &run.startB, &run.endB, &run.offset) == 5;
     std::remove(png.c_str());
     return run;
 }
@@ -92,9 +96,10 @@ TEST_CASE("with sync off (L) the keys move only the half they belong to (Tab swi
 
 TEST_CASE("the diff view draws its tables with the differences in colour") {
     const std::string png = "/tmp/marey-diff-" + std::to_string(::getpid()) + ".png";
-    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(MAREY_BINARY) + " --compare " +
-                                (Pair() / "a").string() + " " + (Pair() / "b").string() + " --screenshot " + png +
-                                " --size 1600x900 --view compare 2>&1";
+    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " +
+                                std::string(MAREY_BINARY) + " --compare " +
+                                (Pair() / "a").string() + " " + (Pair() / "b").string() +
+                                " --screenshot " + png + " --size 1600x900 --view compare 2>&1";
     REQUIRE(std::system(command.c_str()) == 0);
     std::FILE* file = std::fopen(png.c_str(), "rb");
     REQUIRE(file != nullptr);

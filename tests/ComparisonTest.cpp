@@ -32,8 +32,10 @@ const fs::path& GeneratedPair() {
             GeneratorOptions options;
             options.events = 40000;
             std::string error;
-            REQUIRE_MESSAGE(WriteRankDirectory(ComparisonSideA(options), (dir / "a").string(), &error), error);
-            REQUIRE_MESSAGE(WriteRankDirectory(ComparisonSideB(options), (dir / "b").string(), &error), error);
+            REQUIRE_MESSAGE(
+                WriteRankDirectory(ComparisonSideA(options), (dir / "a").string(), &error), error);
+            REQUIRE_MESSAGE(
+                WriteRankDirectory(ComparisonSideB(options), (dir / "b").string(), &error), error);
         }
         Pair(const Pair&) = delete;
         ~Pair() { fs::remove_all(dir); }
@@ -47,7 +49,8 @@ struct LoadedComparison {
     Comparison comparison;
 };
 
-LoadedComparison CompareFolders(const fs::path& a, const fs::path& b, const ComparisonOptions& options = {}) {
+LoadedComparison CompareFolders(const fs::path& a, const fs::path& b,
+                                const ComparisonOptions& options = {}) {
     LoadedComparison result{LoadRankPair(a.string(), b.string()), {}};
     REQUIRE_MESSAGE(result.pair.a.ok(), (result.pair.a.ok() ? "" : result.pair.a.message()));
     REQUIRE_MESSAGE(result.pair.b.ok(), (result.pair.b.ok() ? "" : result.pair.b.message()));
@@ -93,9 +96,10 @@ TEST_CASE("the diff of the generated pair finds exactly the planted differences 
     CHECK(diff.types[1].name == "DropOutDoMask");
 
     // Step 3 waits 3 ms more before its AllReduce: the largest step difference, in free time.
-    const auto largest = std::max_element(diff.steps.begin(), diff.steps.end(), [](const StepDiff& x, const StepDiff& y) {
-        return std::llabs(x.DiffNs()) < std::llabs(y.DiffNs());
-    });
+    const auto largest = std::max_element(
+        diff.steps.begin(), diff.steps.end(), [](const StepDiff& x, const StepDiff& y) {
+            return std::llabs(x.DiffNs()) < std::llabs(y.DiffNs());
+        });
     REQUIRE(largest != diff.steps.end());
     CHECK(largest->step == "3");
     REQUIRE(largest->hasPhases);
@@ -130,8 +134,9 @@ TEST_CASE("aligning on the first step removes the 5 s clock gap between the side
     CHECK(b.FindStep("1")->startNs + alignment.offsetNs == a.FindStep("1")->startNs);
     // Operators that first run before the first planted difference (a slowed MatMul, or B's extra
     // operator) start at the same aligned time.
-    const TimeNs firstPlanted = std::min(FindOperator(a, "MatMul_0")->firstStartNs,
-                                         FindOperator(b, "DropOutDoMask_20")->firstStartNs + alignment.offsetNs);
+    const TimeNs firstPlanted =
+        std::min(FindOperator(a, "MatMul_0")->firstStartNs,
+                 FindOperator(b, "DropOutDoMask_20")->firstStartNs + alignment.offsetNs);
     int compared = 0;
     for (const SummaryOperator& op : a.operators) {
         if (op.firstStartNs >= firstPlanted) continue;
@@ -151,7 +156,8 @@ TEST_CASE("alignment follows a chosen step, a chosen operator run, or the trace 
         const LoadedComparison loaded = CompareFolders(root / "a", root / "b", options);
         const Alignment& alignment = loaded.comparison.diff.alignment;
         CHECK(alignment.step == "2");
-        CHECK(loaded.comparison.b.FindStep("2")->startNs + alignment.offsetNs == loaded.comparison.a.FindStep("2")->startNs);
+        CHECK(loaded.comparison.b.FindStep("2")->startNs + alignment.offsetNs ==
+              loaded.comparison.a.FindStep("2")->startNs);
     }
     SUBCASE("the second run of an operator") {
         ComparisonOptions options;
@@ -159,8 +165,10 @@ TEST_CASE("alignment follows a chosen step, a chosen operator run, or the trace 
         const LoadedComparison loaded = CompareFolders(root / "a", root / "b", options);
         const Alignment& alignment = loaded.comparison.diff.alignment;
         CHECK(alignment.by == AlignBy::kOperator);
-        const auto startA = OperatorOccurrenceStart(*loaded.pair.a.value().analysis, loaded.pair.a.value().model.get(), "Adam_19", 1);
-        const auto startB = OperatorOccurrenceStart(*loaded.pair.b.value().analysis, loaded.pair.b.value().model.get(), "Adam_19", 1);
+        const auto startA = OperatorOccurrenceStart(
+            *loaded.pair.a.value().analysis, loaded.pair.a.value().model.get(), "Adam_19", 1);
+        const auto startB = OperatorOccurrenceStart(
+            *loaded.pair.b.value().analysis, loaded.pair.b.value().model.get(), "Adam_19", 1);
         REQUIRE(startA);
         REQUIRE(startB);
         CHECK(*startA > FindOperator(loaded.comparison.a, "Adam_19")->firstStartNs);
@@ -171,14 +179,16 @@ TEST_CASE("alignment follows a chosen step, a chosen operator run, or the trace 
         options.align = AlignmentRequest{AlignBy::kOperator, "", "", "NoSuchOperator", 0};
         const LoadedComparison loaded = CompareFolders(root / "a", root / "b", options);
         CHECK(loaded.comparison.diff.alignment.by == AlignBy::kStep);
-        CHECK(loaded.comparison.diff.alignment.note == "operator NoSuchOperator run 1 is not on both sides");
+        CHECK(loaded.comparison.diff.alignment.note ==
+              "operator NoSuchOperator run 1 is not on both sides");
     }
     SUBCASE("the trace starts") {
         ComparisonOptions options;
         options.align.by = AlignBy::kStart;
         const LoadedComparison loaded = CompareFolders(root / "a", root / "b", options);
         CHECK(loaded.comparison.diff.alignment.by == AlignBy::kStart);
-        CHECK(loaded.comparison.diff.alignment.offsetNs == loaded.comparison.a.firstNs - loaded.comparison.b.firstNs);
+        CHECK(loaded.comparison.diff.alignment.offsetNs ==
+              loaded.comparison.a.firstNs - loaded.comparison.b.firstNs);
     }
 }
 
@@ -186,14 +196,16 @@ TEST_CASE("one step of A compared with one step of B counts only that step's ope
     ComparisonOptions options;
     options.stepA = "3";
     options.stepB = "3";
-    const LoadedComparison loaded = CompareFolders(GeneratedPair() / "a", GeneratedPair() / "b", options);
+    const LoadedComparison loaded =
+        CompareFolders(GeneratedPair() / "a", GeneratedPair() / "b", options);
     CHECK(loaded.comparison.note.empty());
     const SummaryStep* step = loaded.comparison.a.FindStep("3");
     REQUIRE(step != nullptr);
     // Counted independently: kernel rows of A that start inside step 3.
     const KernelTable& kernels = *loaded.pair.a.value().analysis->kernels;
     uint64_t expected = 0;
-    for (const KernelRow& row : kernels.rows) expected += row.startNs >= step->startNs && row.startNs < step->endNs;
+    for (const KernelRow& row : kernels.rows)
+        expected += row.startNs >= step->startNs && row.startNs < step->endNs;
     uint64_t counted = 0;
     for (const OperatorDiff& op : loaded.comparison.diff.operators) counted += op.countA;
     CHECK(counted == expected);
@@ -202,11 +214,15 @@ TEST_CASE("one step of A compared with one step of B counts only that step's ope
     CHECK(loaded.comparison.diff.operators[0].name == "MatMul_0");
 }
 
-TEST_CASE("two traces without steps or rank folders are aligned on their starts and compared by slice names") {
+TEST_CASE(
+    "two traces without steps or rank folders are aligned on their starts and compared by slice "
+    "names") {
     const fs::path dir = fs::temp_directory_path() / "marey_compare_plain";
     fs::create_directories(dir);
-    const std::string a = R"([{"ph":"X","name":"gemm","pid":1,"tid":1,"ts":10,"dur":5},{"ph":"X","name":"gemm","pid":1,"tid":1,"ts":20,"dur":5}])";
-    const std::string b = R"([{"ph":"X","name":"gemm","pid":1,"tid":1,"ts":1000010,"dur":9},{"ph":"X","name":"relu","pid":1,"tid":1,"ts":1000030,"dur":1}])";
+    const std::string a =
+        R"([{"ph":"X","name":"gemm","pid":1,"tid":1,"ts":10,"dur":5},{"ph":"X","name":"gemm","pid":1,"tid":1,"ts":20,"dur":5}])";
+    const std::string b =
+        R"([{"ph":"X","name":"gemm","pid":1,"tid":1,"ts":1000010,"dur":9},{"ph":"X","name":"relu","pid":1,"tid":1,"ts":1000030,"dur":1}])";
     for (const auto& [name, text] : {std::pair{"a.json", a}, std::pair{"b.json", b}}) {
         std::FILE* file = std::fopen((dir / name).c_str(), "wb");
         REQUIRE(file);
@@ -229,8 +245,9 @@ TEST_CASE("two traces without steps or rank folders are aligned on their starts 
 }
 
 TEST_CASE("stats --compare --json writes the documented keys") {
-    const std::string command = std::string(MAREY_BINARY) + " stats --compare " + (GeneratedPair() / "a").string() +
-                                " " + (GeneratedPair() / "b").string() + " --json";
+    const std::string command = std::string(MAREY_BINARY) + " stats --compare " +
+                                (GeneratedPair() / "a").string() + " " +
+                                (GeneratedPair() / "b").string() + " --json";
     int status = -1;
     const std::string json = test::RunCommand(command, &status);
     CHECK(status == 0);
@@ -275,7 +292,8 @@ TEST_CASE("the real two-rank runs compare rank 0 with rank 1 without problems") 
     for (const char* level : {"level0", "level1", "level2"}) {
         CAPTURE(level);
         const fs::path root = fs::path(fixtures) / "msinsight/test/data/pytorch/text" / level;
-        const LoadedComparison loaded = CompareFolders(root / "rank0_ascend_pt", root / "rank1_ascend_pt");
+        const LoadedComparison loaded =
+            CompareFolders(root / "rank0_ascend_pt", root / "rank1_ascend_pt");
         for (const Result<LoadedRank>* side : {&loaded.pair.a, &loaded.pair.b}) {
             CHECK(side->value().model->report.problemCount == 0);
             CHECK(side->value().analysis->problems.empty());
@@ -287,7 +305,8 @@ TEST_CASE("the real two-rank runs compare rank 0 with rank 1 without problems") 
         CHECK(comparison.diff.alignment.step == "50");
         // Every kernel row is counted once, on its side.
         uint64_t countA = 0, countB = 0;
-        for (const OperatorDiff& op : comparison.diff.operators) countA += op.countA, countB += op.countB;
+        for (const OperatorDiff& op : comparison.diff.operators)
+            countA += op.countA, countB += op.countB;
         CHECK(countA == loaded.pair.a.value().analysis->kernels->rows.size());
         CHECK(countB == loaded.pair.b.value().analysis->kernels->rows.size());
         // Both ranks ran the same program: the same operator names on both sides.
@@ -335,7 +354,7 @@ std::pair<RankSummary, RankSummary> SmallSummaries() {
 }  // namespace
 
 TEST_CASE(
-    "a summary step lasts its slice when placed, else its phases; its trace window is half open") {
+    "a summary step lasts its slice when placed, else its phases, its trace window is half open") {
     const auto [a, b] = SmallSummaries();
     REQUIRE(b.FindStep("3") != nullptr);
     CHECK(b.FindStep("3")->DurationNs() == 475);

@@ -59,12 +59,14 @@ TEST_CASE("the hash multipliers are odd, and the Fibonacci one is 2^64 over the 
     CHECK(kGoldenRatio64 % 2 == 1);
     CHECK(kMixPrime64 % 2 == 1);
     CHECK(kFnvPrime64 % 2 == 1);
-    CHECK(static_cast<double>(kGoldenRatio64) / 18446744073709551616.0 == doctest::Approx((std::sqrt(5.0) - 1) / 2).epsilon(1e-12));
+    CHECK(static_cast<double>(kGoldenRatio64) / 18446744073709551616.0 ==
+          doctest::Approx((std::sqrt(5.0) - 1) / 2).epsilon(1e-12));
     CHECK(HashBytes("operator") != HashBytes("operatos"));
 }
 
 TEST_CASE("problems get the line and column of their byte offset") {
-    std::vector<ImportProblem> problems{{0, 0, 0, "first"}, {6, 0, 0, "second"}, {100, 0, 0, "past the end"}};
+    std::vector<ImportProblem> problems{
+        {0, 0, 0, "first"}, {6, 0, 0, "second"}, {100, 0, 0, "past the end"}};
     FillLineColumns(std::string_view("ab\ncd\nef"), problems);
     CHECK(FormatProblem("t.json", problems[0]) == "t.json:1:1: error: first");
     CHECK(FormatProblem("t.json", problems[1]) == "t.json:3:1: error: second");

@@ -30,11 +30,12 @@ std::unique_ptr<TraceModel> LoadCsv(const std::string& text) {
 }  // namespace
 
 TEST_CASE("CSV follows RFC 4180: quotes, doubled quotes, separators and newlines inside quotes") {
-    const auto rows = ReadAll("\xEF\xBB\xBFName,Input Shapes,Note\r\n"
-                              "Conv2D,\"\"\"32,3,224,224\"\"\",\"two\nlines\"\r\n"
-                              "Add,\"\"\"8192,2;;1,1\"\"\",\r\n"
-                              "\n"
-                              "Last,,no final newline");
+    const auto rows = ReadAll(
+        "\xEF\xBB\xBFName,Input Shapes,Note\r\n"
+        "Conv2D,\"\"\"32,3,224,224\"\"\",\"two\nlines\"\r\n"
+        "Add,\"\"\"8192,2;;1,1\"\"\",\r\n"
+        "\n"
+        "Last,,no final newline");
     REQUIRE(rows.size() == 4);
     CHECK(rows[0] == std::vector<std::string>{"Name", "Input Shapes", "Note"});
     CHECK(rows[1] == std::vector<std::string>{"Conv2D", "\"32,3,224,224\"", "two\nlines"});
@@ -54,10 +55,13 @@ TEST_CASE("an unterminated quoted field is reported, not read past the end") {
 
 TEST_CASE("kernel_details.csv finds columns by name, in any order, with extra or missing ones") {
     SUBCASE("Level1 order, trailing tabs, HCCL rows without a stream") {
-        auto model = LoadCsv("Step Id,Model ID,Task ID,Stream ID,Name,Type,Accelerator Core,Start Time(us),Duration(us),Extra\n"
-                             "1,4294967295,7,2,MatMul_0,MatMul,AI_CORE,1736408883704643.212\t,12.5,x\n"
-                             "1,4294967295,N/A,N/A,hcom_allReduce__586_0_1,hcom_allReduce_,HCCL,1736408883704700.000\t,80,y\n"
-                             "1,4294967295,8,2,Add_1,Add,AI_VECTOR_CORE,1736408883704660.001\t,1.000\n");
+        auto model = LoadCsv(
+            "Step Id,Model ID,Task ID,Stream ID,Name,Type,Accelerator Core,Start "
+            "Time(us),Duration(us),Extra\n"
+            "1,4294967295,7,2,MatMul_0,MatMul,AI_CORE,1736408883704643.212\t,12.5,x\n"
+            "1,4294967295,N/A,N/"
+            "A,hcom_allReduce__586_0_1,hcom_allReduce_,HCCL,1736408883704700.000\t,80,y\n"
+            "1,4294967295,8,2,Add_1,Add,AI_VECTOR_CORE,1736408883704660.001\t,1.000\n");
         CHECK(model->report.problemCount == 0);
         CHECK(model->sliceCount == 3);
         REQUIRE(model->processes.size() == 1);
@@ -67,35 +71,42 @@ TEST_CASE("kernel_details.csv finds columns by name, in any order, with extra or
         CHECK(model->TrackLabel(model->processes[0].tracks[0]) == "Stream 2");
     }
     SUBCASE("reordered columns, no stream column (Level0)") {
-        auto model = LoadCsv("Duration(us),Start Time(us),Accelerator Core,Name\n"
-                             "5,100.5,AI_CORE,A\n"
-                             "7,90,HCCL,hcom_x\n");
+        auto model = LoadCsv(
+            "Duration(us),Start Time(us),Accelerator Core,Name\n"
+            "5,100.5,AI_CORE,A\n"
+            "7,90,HCCL,hcom_x\n");
         CHECK(model->sliceCount == 2);
         CHECK(model->processes[0].tracks.size() == 2);
         CHECK(model->firstNs == 90000);
         CHECK(model->lastNs == 105500);
     }
     SUBCASE("short rows and bad times cost only their row, with the column named") {
-        auto model = LoadCsv("Name,Start Time(us),Duration(us)\n"
-                             "ok,1,1\n"
-                             "short\n"
-                             "bad,n/a,1\n"
-                             "ok2,3,1\n");
+        auto model = LoadCsv(
+            "Name,Start Time(us),Duration(us)\n"
+            "ok,1,1\n"
+            "short\n"
+            "bad,n/a,1\n"
+            "ok2,3,1\n");
         CHECK(model->sliceCount == 2);
-        CHECK(ProblemText(*model) == "3:1: column \"Start Time(us)\": empty number: \"\"; row skipped\n"
-                                     "4:1: column \"Start Time(us)\": not a decimal number: \"n/a\"; row skipped");
+        CHECK(ProblemText(*model) ==
+              "3:1: column \"Start Time(us)\": empty number: \"\"; row skipped\n"
+              "4:1: column \"Start Time(us)\": not a decimal number: \"n/a\"; row skipped");
     }
 }
 
-TEST_CASE("a CSV without the needed columns is not a kernel_details.csv, and says which is missing") {
+TEST_CASE(
+    "a CSV without the needed columns is not a kernel_details.csv, and says which is missing") {
     auto result = LoadKernelDetailsCsv(TraceText::FromString("Name,Start\nx,1\n"), "k.csv");
     REQUIRE_FALSE(result.ok());
-    CHECK(result.message() == "k.csv:1:1: error: not a kernel_details.csv: no \"Start Time(us)\" column in the header");
-    auto garbage = LoadKernelDetailsCsv(TraceText::FromString(std::string("\x00\x01\xff,\"\n", 6)), "g.csv");
+    CHECK(result.message() ==
+          "k.csv:1:1: error: not a kernel_details.csv: no \"Start Time(us)\" column in the header");
+    auto garbage =
+        LoadKernelDetailsCsv(TraceText::FromString(std::string("\x00\x01\xff,\"\n", 6)), "g.csv");
     CHECK_FALSE(garbage.ok());
 }
 
-TEST_CASE("real kernel_details.csv files of every profiler level load and match Python's csv module") {
+TEST_CASE(
+    "real kernel_details.csv files of every profiler level load and match Python's csv module") {
     const std::string dir = FixturesDir();
     if (dir.empty()) return;
     struct Case {
@@ -105,10 +116,12 @@ TEST_CASE("real kernel_details.csv files of every profiler level load and match 
         TimeNs firstNs;
     };
     const Case cases[] = {
-        {"msinsight/test/data/pytorch/text/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv", 191, 3,
-         1736408883704643212},
-        {"msinsight/test/data/pytorch/text/level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv", 191, 2,
-         1736405443881410320},
+        {"msinsight/test/data/pytorch/text/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/"
+         "kernel_details.csv",
+         191, 3, 1736408883704643212},
+        {"msinsight/test/data/pytorch/text/level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/"
+         "kernel_details.csv",
+         191, 2, 1736405443881410320},
     };
     for (const Case& c : cases) {
         CAPTURE(c.path);
@@ -119,9 +132,11 @@ TEST_CASE("real kernel_details.csv files of every profiler level load and match 
         CHECK(result.value()->processes[0].tracks.size() == c.tracks);
         CHECK(result.value()->firstNs == c.firstNs);
     }
-    for (const char* path : {"msinsight/server/src/test/test_data/test_rank_0/ASCEND_PROFILER_OUTPUT/kernel_details.csv",
-                             "msprof-analyze/test/ut/advisor/advisor_backend/compute_advice/kernel_details.csv",
-                             "msprof-analyze/test/ut/advisor/compute_advice/data/kernel_details.csv"}) {
+    for (const char* path :
+         {"msinsight/server/src/test/test_data/test_rank_0/ASCEND_PROFILER_OUTPUT/"
+          "kernel_details.csv",
+          "msprof-analyze/test/ut/advisor/advisor_backend/compute_advice/kernel_details.csv",
+          "msprof-analyze/test/ut/advisor/compute_advice/data/kernel_details.csv"}) {
         CAPTURE(path);
         auto result = LoadTrace(dir + "/" + path);
         REQUIRE(result.ok());

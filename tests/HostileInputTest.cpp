@@ -24,7 +24,8 @@ std::string TempDir() {
 }
 
 std::string Event(const std::string& name, int ts) {
-    return R"({"ph": "X", "name": ")" + name + R"(", "pid": 1, "tid": 1, "ts": )" + std::to_string(ts) + R"(, "dur": 1})";
+    return R"({"ph": "X", "name": ")" + name + R"(", "pid": 1, "tid": 1, "ts": )" +
+           std::to_string(ts) + R"(, "dur": 1})";
 }
 
 }  // namespace
@@ -38,13 +39,15 @@ TEST_CASE("binary garbage is not a trace, with the place it stopped making sense
 }
 
 TEST_CASE("garbage inside the event array costs only itself") {
-    auto model = LoadJson(std::string("[") + Event("a", 1) + ", \x01\x02\xff garbage, " + Event("b", 3) + "]");
+    auto model = LoadJson(std::string("[") + Event("a", 1) + ", \x01\x02\xff garbage, " +
+                          Event("b", 3) + "]");
     CHECK(model->sliceCount == 2);
     CHECK(model->report.problemCount >= 1);
 }
 
 TEST_CASE("args nested 100,000 deep do not overflow anything and the event keeps its fields") {
-    std::string deep = R"([{"ph": "X", "name": "deep", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"a": )";
+    std::string deep =
+        R"([{"ph": "X", "name": "deep", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"a": )";
     deep += std::string(100000, '[') + std::string(100000, ']') + "}}, " + Event("after", 5) + "]";
     auto model = LoadJson(deep);
     CHECK(model->report.eventCount == 2);
@@ -53,14 +56,16 @@ TEST_CASE("args nested 100,000 deep do not overflow anything and the event keeps
 }
 
 TEST_CASE("a 100 MB name loads") {
-    std::string json = R"([{"ph": "X", "name": ")" + std::string(100 << 20, 'x') + R"(", "pid": 1, "tid": 1, "ts": 1, "dur": 1}])";
+    std::string json = R"([{"ph": "X", "name": ")" + std::string(100 << 20, 'x') +
+                       R"(", "pid": 1, "tid": 1, "ts": 1, "dur": 1}])";
     auto model = LoadJson(json, 2);
     REQUIRE(model->sliceCount == 1);
     const Track& track = model->tracks[model->processes[0].tracks[0]];
     CHECK(model->Name(track.rows[0].name[0]).size() == (100u << 20));
 }
 
-TEST_CASE("timestamps that are negative, NaN, huge or beyond int64 are reported, and the rest loads") {
+TEST_CASE(
+    "timestamps that are negative, NaN, huge or beyond int64 are reported, and the rest loads") {
     auto model = LoadJson(std::string("[") + Event("negative", -5) + R"(,
 {"ph": "X", "name": "nan", "pid": 1, "tid": 1, "ts": NaN, "dur": 1},
 {"ph": "X", "name": "huge", "pid": 1, "tid": 1, "ts": 1e300, "dur": 1},
@@ -96,15 +101,18 @@ TEST_CASE("a zero-byte .json.gz and a gzip bomb are reported clearly") {
     CHECK(empty.message() == dir + "/empty.json.gz: error: the file is empty");
 
     // 64 MiB of spaces inside an event array compress to about 64 KiB.
-    REQUIRE(std::system(("(printf '['; head -c 67108864 /dev/zero | tr '\\\\0' ' '; printf ']') | gzip -c > " + dir +
-                         "/bomb.json.gz").c_str()) == 0);
+    REQUIRE(
+        std::system(
+            ("(printf '['; head -c 67108864 /dev/zero | tr '\\\\0' ' '; printf ']') | gzip -c > " +
+             dir + "/bomb.json.gz")
+                .c_str()) == 0);
     LoadOptions options;
     options.text.maxInflatedBytes = 8 << 20;
     auto bomb = LoadTrace(dir + "/bomb.json.gz", options);
     REQUIRE(bomb.ok());
     const std::string problems = ProblemText(*bomb.value());
-    CHECK(problems.find("inflated text exceeds the memory limit of 8388608 bytes; the rest of the compressed file was not read") !=
-          std::string::npos);
+    CHECK(problems.find("inflated text exceeds the memory limit of 8388608 bytes; the rest of the "
+                        "compressed file was not read") != std::string::npos);
     std::system(("rm -rf " + dir).c_str());
 }
 
@@ -134,14 +142,18 @@ TEST_CASE("a file without read permission gives the system's reason") {
     } else {
         // Root reads any file: run the real binary as nobody instead.
         const std::string asNobody = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
-        if (std::system((asNobody + "test -x " + std::string(MAREY_BINARY) + " 2>/dev/null").c_str()) != 0) {
+        if (std::system(
+                (asNobody + "test -x " + std::string(MAREY_BINARY) + " 2>/dev/null").c_str()) !=
+            0) {
             MESSAGE("skipped: as root, and user nobody cannot run " << MAREY_BINARY);
         } else {
-            std::FILE* pipe = popen((asNobody + MAREY_BINARY + " stats " + path + " 2>&1").c_str(), "r");
+            std::FILE* pipe =
+                popen((asNobody + MAREY_BINARY + " stats " + path + " 2>&1").c_str(), "r");
             REQUIRE(pipe);
             std::string out;
             char buffer[4096];
-            for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+            for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+                out.append(buffer, n);
             const int status = pclose(pipe);
             CHECK(WEXITSTATUS(status) == 1);
             CHECK(out == path + ": error: cannot open the file: Permission denied\n");
@@ -150,19 +162,23 @@ TEST_CASE("a file without read permission gives the system's reason") {
     std::system(("rm -rf " + dir).c_str());
 }
 
-TEST_CASE("a file truncated by another process while it is mapped ends the load with a message, not SIGBUS") {
+TEST_CASE(
+    "a file truncated by another process while it is mapped ends the load with a message, not "
+    "SIGBUS") {
     const std::string dir = TempDir();
     const std::string path = dir + "/shrinking.json";
     {
         std::ofstream out(path);
         out << "[";
-        for (int i = 0; i < 200000; ++i) out << (i ? ", " : "") << Event("op" + std::to_string(i % 50), i * 3);
+        for (int i = 0; i < 200000; ++i)
+            out << (i ? ", " : "") << Event("op" + std::to_string(i % 50), i * 3);
         out << "]";
     }
     auto text = TraceText::Open(path);
     REQUIRE(text.ok());
     const uint64_t size = text.value().size();
-    REQUIRE(truncate(path.c_str(), static_cast<off_t>(size / 2)) == 0);  // what a killed writer's restart does
+    REQUIRE(truncate(path.c_str(), static_cast<off_t>(size / 2)) ==
+            0);  // what a killed writer's restart does
     auto result = LoadTraceText(std::move(text.value()), path);
     REQUIRE(result.ok());
     const TraceModel& model = *result.value();

@@ -24,7 +24,8 @@ TEST_CASE("the event array is found in both top-level shapes") {
     const char* problem = nullptr;
     const std::string bare = " \n[{}]";
     CHECK(FindEventArray(bare.data(), bare.data() + bare.size(), &problem) == bare.data() + 3);
-    const std::string object = R"({"otherData": {"x": "[\"traceEvents\"]"}, "displayTimeUnit": "ns", "traceEvents": [ ]})";
+    const std::string object =
+        R"({"otherData": {"x": "[\"traceEvents\"]"}, "displayTimeUnit": "ns", "traceEvents": [ ]})";
     const char* start = FindEventArray(object.data(), object.data() + object.size(), &problem);
     REQUIRE(start != nullptr);
     CHECK(std::string(start) == " ]}");
@@ -43,7 +44,8 @@ TEST_CASE("the array's end is read from the file's tail only when nothing else c
     CHECK(lastEventAndEnd("[{}]\n\n") == "2 3");
     CHECK(lastEventAndEnd(R"({"traceEvents": [{} ] } )") == "18 20");
     CHECK(lastEventAndEnd(R"({"traceEvents": [{}], "otherData": {}})") == "none");
-    CHECK(lastEventAndEnd(R"({"traceEvents": [{}], "x": [{}]})") == "29 30");  // a wrong guess: parsing refutes it
+    CHECK(lastEventAndEnd(R"({"traceEvents": [{}], "x": [{}]})") ==
+          "29 30");  // a wrong guess: parsing refutes it
     CHECK(lastEventAndEnd("[]") == "none");
     CHECK(lastEventAndEnd(R"([{"a": 1}, {"b")") == "none");
     CHECK(lastEventAndEnd("   ") == "none");
@@ -52,7 +54,8 @@ TEST_CASE("the array's end is read from the file's tail only when nothing else c
 
 TEST_CASE("likely event starts are never taken from inside a string") {
     const std::string text = R"({"name": "x}, {\"y\": 1"}, {"ph": "X"})";
-    const char* start = FindLikelyEventStart(text.data(), text.data() + text.size(), text.data() + text.size());
+    const char* start =
+        FindLikelyEventStart(text.data(), text.data() + text.size(), text.data() + text.size());
     REQUIRE(start != nullptr);
     CHECK(std::string(start) == R"({"ph": "X"})");
 }
@@ -66,14 +69,22 @@ TEST_CASE("JSON strings decode escapes and surrogate pairs") {
     std::string bad = "ok\xff\xfe!";
     CHECK_FALSE(IsValidUtf8(bad));
     CHECK(ReplaceInvalidUtf8(bad.data(), bad.size()) == 2);
-    CHECK(bad == "ok?" "?!");  // split: "??!" would be a trigraph
+    CHECK(bad ==
+          "ok?"
+          "?!");  // split: "??!" would be a trigraph
 }
 
-TEST_CASE("JSON written from bytes that are not UTF-8 is still valid JSON: each bad byte becomes U+FFFD") {
+TEST_CASE(
+    "JSON written from bytes that are not UTF-8 is still valid JSON: each bad byte becomes "
+    "U+FFFD") {
     std::string out;
-    AppendJsonString(out, std::string("step\xff" "1 \xc3\xa9t\xc3") + "\"\n");
+    AppendJsonString(out, std::string("step\xff"
+                                      "1 \xc3\xa9t\xc3") +
+                              "\"\n");
     CHECK(out == "\"step\\ufffd1 \xc3\xa9t\\ufffd\\\"\\n\"");
     CHECK(IsValidUtf8(out));
     std::string scratch;
-    CHECK(DecodeJsonString(out, scratch) == "step\xef\xbf\xbd" "1 \xc3\xa9t\xef\xbf\xbd\"\n");
+    CHECK(DecodeJsonString(out, scratch) ==
+          "step\xef\xbf\xbd"
+          "1 \xc3\xa9t\xef\xbf\xbd\"\n");
 }

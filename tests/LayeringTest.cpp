@@ -25,7 +25,8 @@ const std::map<std::string, std::set<std::string>>& AllowedEdges() {
         {"report", {"core", "load", "model", "index", "rank", "compare"}},
         {"cluster", {"core", "load", "model", "index", "rank", "compare", "report"}},
         {"marey", {"core", "load", "model", "index", "rank", "compare", "report", "cluster"}},
-        {"loading", {"core", "load", "model", "index", "rank", "compare", "report", "cluster", "marey"}},
+        {"loading",
+         {"core", "load", "model", "index", "rank", "compare", "report", "cluster", "marey"}},
     };
     return kAllowed;
 }
@@ -54,7 +55,8 @@ std::string IncludedHeader(const std::string& line, bool* quoted) {
 
 // Every forbidden #include in 'text', the file 'path' of folder 'folder', one message each:
 // "analysis/load/X.cpp:7: load/ must not include model/ (model/TraceModel.hpp)". O(text).
-std::vector<std::string> Violations(const std::string& folder, const std::string& path, const std::string& text) {
+std::vector<std::string> Violations(const std::string& folder, const std::string& path,
+                                    const std::string& text) {
     std::vector<std::string> found;
     const auto& table = AllowedEdges();
     const auto allowed = table.find(folder);
@@ -74,11 +76,13 @@ std::vector<std::string> Violations(const std::string& folder, const std::string
             continue;
         }
         const size_t slash = header.find('/');
-        if (!quoted || slash == std::string::npos) continue;  // the standard library, simdjson, zlib
+        if (!quoted || slash == std::string::npos)
+            continue;  // the standard library, simdjson, zlib
         const std::string target = header.substr(0, slash);
         if (target == folder || allowed->second.count(target)) continue;
         if (!table.count(target))
-            found.push_back(where + folder + "/ includes " + target + "/, which is not a folder of analysis/ (" + header + ")");
+            found.push_back(where + folder + "/ includes " + target +
+                            "/, which is not a folder of analysis/ (" + header + ")");
         else
             found.push_back(where + folder + "/ must not include " + target + "/ (" + header + ")");
     }
@@ -103,7 +107,8 @@ TEST_CASE("no file of analysis/ includes a folder its layer must not reach") {
         text << file.rdbuf();
         const std::string path = "analysis/" + relative.generic_string();
         if (relative.has_parent_path()) {
-            for (std::string& message : Violations(folder, path, text.str())) violations.push_back(std::move(message));
+            for (std::string& message : Violations(folder, path, text.str()))
+                violations.push_back(std::move(message));
         } else {
             violations.push_back(path + ": every file of analysis/ lives in one of its folders");
         }
@@ -115,22 +120,31 @@ TEST_CASE("no file of analysis/ includes a folder its layer must not reach") {
 }
 
 TEST_CASE("a forbidden include is named with its file, line and edge") {
-    const std::string text = "#include \"load/ChunkDecoder.hpp\"\n\n#include <vector>\n#include \"model/TraceModel.hpp\"\n";
+    const std::string text =
+        "#include \"load/ChunkDecoder.hpp\"\n\n#include <vector>\n#include "
+        "\"model/TraceModel.hpp\"\n";
     const std::vector<std::string> found = Violations("load", "analysis/load/X.cpp", text);
     REQUIRE(found.size() == 1);
-    CHECK(found[0] == "analysis/load/X.cpp:4: load/ must not include model/ (model/TraceModel.hpp)");
+    CHECK(found[0] ==
+          "analysis/load/X.cpp:4: load/ must not include model/ (model/TraceModel.hpp)");
 
     SUBCASE("the GUI is out of reach of every folder, the top one too") {
-        const std::vector<std::string> gui = Violations("loading", "analysis/loading/Y.cpp", "#include <imgui.h>\n");
+        const std::vector<std::string> gui =
+            Violations("loading", "analysis/loading/Y.cpp", "#include <imgui.h>\n");
         REQUIRE(gui.size() == 1);
         CHECK(gui[0] == "analysis/loading/Y.cpp:1: loading/ must not include the GUI (imgui.h)");
     }
     SUBCASE("a folder outside analysis/ is named as such") {
-        const std::vector<std::string> outside = Violations("rank", "analysis/rank/Z.hpp", "  #  include \"views/ViewCommon.hpp\"\n");
+        const std::vector<std::string> outside =
+            Violations("rank", "analysis/rank/Z.hpp", "  #  include \"views/ViewCommon.hpp\"\n");
         REQUIRE(outside.size() == 1);
-        CHECK(outside[0] == "analysis/rank/Z.hpp:1: rank/ includes views/, which is not a folder of analysis/ (views/ViewCommon.hpp)");
+        CHECK(outside[0] ==
+              "analysis/rank/Z.hpp:1: rank/ includes views/, which is not a folder of analysis/ "
+              "(views/ViewCommon.hpp)");
     }
     SUBCASE("a lower folder may be included, and a folder may include itself") {
-        CHECK(Violations("index", "analysis/index/W.cpp", "#include \"index/RowQuery.hpp\"\n#include \"model/TraceModel.hpp\"\n").empty());
+        CHECK(Violations("index", "analysis/index/W.cpp",
+                         "#include \"index/RowQuery.hpp\"\n#include \"model/TraceModel.hpp\"\n")
+                  .empty());
     }
 }

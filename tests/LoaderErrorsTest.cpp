@@ -16,8 +16,10 @@ TEST_CASE("a truncated file keeps every complete event and says where it stopped
         auto model = LoadJson(full.substr(0, full.find("\"c\"") + 2));
         CHECK(model->sliceCount == 2);
         CHECK(ProblemText(*model) ==
-              "3:1: file is truncated: the event starting here is incomplete (the file ends at byte 153)\n"
-              "3:23: the event array is not closed with ']' (the file may be truncated); every complete event was loaded");
+              "3:1: file is truncated: the event starting here is incomplete (the file ends at "
+              "byte 153)\n"
+              "3:23: the event array is not closed with ']' (the file may be truncated); every "
+              "complete event was loaded");
     }
     SUBCASE("cut inside a number") {
         auto model = LoadJson(full.substr(0, full.rfind("\"ts\": 5") + 6));
@@ -28,7 +30,8 @@ TEST_CASE("a truncated file keeps every complete event and says where it stopped
         auto model = LoadJson(full.substr(0, full.find("},\n{\"ph\": \"X\", \"name\": \"c\"") + 2));
         CHECK(model->sliceCount == 2);
         CHECK(ProblemText(*model) ==
-              "2:65: the event array is not closed with ']' (the file may be truncated); every complete event was loaded");
+              "2:65: the event array is not closed with ']' (the file may be truncated); every "
+              "complete event was loaded");
     }
     SUBCASE("only the opening bracket") {
         auto model = LoadJson("[");
@@ -46,13 +49,15 @@ TEST_CASE("a malformed event is skipped and counted with its place, and the rest
     CHECK(model->report.eventCount == 5);
     CHECK(model->sliceCount == 3);
     CHECK(ProblemText(*model) ==
-          "2:1: malformed event: The JSON document has an improper structure: missing or superfluous commas, braces, missing keys, etc.; skipped\n"
+          "2:1: malformed event: The JSON document has an improper structure: missing or "
+          "superfluous commas, braces, missing keys, etc.; skipped\n"
           "3:1: \"ts\" is not a number: \"n/a\"; event skipped\n"
           "4:1: \"dur\" is negative (-4); drawn as 0 ns");
 }
 
 TEST_CASE("an unterminated string does not swallow the events after it") {
-    auto model = LoadJson(R"([{"ph": "X", "name": "a, "pid": 1, "tid": 1, "ts": 1, "dur": 1}, {"ph": "X", "name": "b", "pid": 1, "tid": 1, "ts": 3, "dur": 1}, {"ph": "X", "name": "c", "pid": 1, "tid": 1, "ts": 5, "dur": 1}])");
+    auto model = LoadJson(
+        R"([{"ph": "X", "name": "a, "pid": 1, "tid": 1, "ts": 1, "dur": 1}, {"ph": "X", "name": "b", "pid": 1, "tid": 1, "ts": 3, "dur": 1}, {"ph": "X", "name": "c", "pid": 1, "tid": 1, "ts": 5, "dur": 1}])");
     CHECK(model->sliceCount == 2);
     CHECK(model->report.problemCount == 1);
 }
@@ -71,7 +76,8 @@ TEST_CASE("E without B and B without E are reported and what can be drawn is dra
 }
 
 TEST_CASE("invalid UTF-8 in a name keeps the event with the bad bytes replaced") {
-    auto model = LoadJson("[{\"ph\": \"X\", \"name\": \"op\xff\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1}]");
+    auto model = LoadJson(
+        "[{\"ph\": \"X\", \"name\": \"op\xff\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1}]");
     CHECK(model->sliceCount == 1);
     const Track& track = model->tracks[model->processes[0].tracks[0]];
     CHECK(model->Name(track.rows[0].name[0]) == "op?");
@@ -81,26 +87,32 @@ TEST_CASE("invalid UTF-8 in a name keeps the event with the bad bytes replaced")
 TEST_CASE("what is not a trace ends the load with a message and its place") {
     auto result = LoadTraceText(TraceText::FromString("\n  {\"foo\": 1}"), "x.json");
     REQUIRE_FALSE(result.ok());
-    CHECK(result.message() == "x.json:2:12: error: not a trace: expected a JSON array of events or an object with a \"traceEvents\" array");
+    CHECK(result.message() ==
+          "x.json:2:12: error: not a trace: expected a JSON array of events or an object with a "
+          "\"traceEvents\" array");
     auto empty = LoadTraceText(TraceText::FromString(""), "empty.json");
     REQUIRE_FALSE(empty.ok());
     CHECK(empty.message() == "empty.json: error: the file is empty");
     auto missing = LoadTrace("/nonexistent/trace.json");
     REQUIRE_FALSE(missing.ok());
-    CHECK(missing.message() == "/nonexistent/trace.json: error: cannot open the file: No such file or directory");
+    CHECK(missing.message() ==
+          "/nonexistent/trace.json: error: cannot open the file: No such file or directory");
 }
 
 TEST_CASE("gzip files load, also when their size is a page multiple or they are cut short") {
     const std::string dir = "/tmp/marey-test-gz-" + std::to_string(::getpid());
-    const std::string json = R"([{"ph": "X", "name": "zipped", "pid": 1, "tid": 1, "ts": 1, "dur": 1}])";
-    std::string command = "mkdir -p " + dir + " && printf '%s' '" + json + "' > " + dir + "/t.json && gzip -kf " + dir + "/t.json";
+    const std::string json =
+        R"([{"ph": "X", "name": "zipped", "pid": 1, "tid": 1, "ts": 1, "dur": 1}])";
+    std::string command = "mkdir -p " + dir + " && printf '%s' '" + json + "' > " + dir +
+                          "/t.json && gzip -kf " + dir + "/t.json";
     REQUIRE(std::system(command.c_str()) == 0);
     auto model = LoadTrace(dir + "/t.json.gz");
     REQUIRE(model.ok());
     CHECK(model.value()->sliceCount == 1);
     CHECK(model.value()->sources.front().text.compressed());
 
-    REQUIRE(std::system(("head -c 30 " + dir + "/t.json.gz > " + dir + "/cut.json.gz").c_str()) == 0);
+    REQUIRE(std::system(("head -c 30 " + dir + "/t.json.gz > " + dir + "/cut.json.gz").c_str()) ==
+            0);
     auto cut = LoadTrace(dir + "/cut.json.gz");
     if (cut.ok()) CHECK(cut.value()->report.problemCount >= 1);
 
@@ -118,8 +130,10 @@ TEST_CASE("gzip files load, also when their size is a page multiple or they are 
 TEST_CASE("a load asked to cancel stops and says so, naming the file") {
     LoadProgress progress;
     progress.cancel = true;
-    auto result = LoadTraceText(TraceText::FromString(R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1}])"),
-                                "big.json", LoadOptions{}, &progress);
+    auto result =
+        LoadTraceText(TraceText::FromString(
+                          R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1}])"),
+                      "big.json", LoadOptions{}, &progress);
     REQUIRE_FALSE(result.ok());
     CHECK(result.message() == "big.json: cancelled");
 }

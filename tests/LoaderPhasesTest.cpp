@@ -102,7 +102,8 @@ TEST_CASE("instants of every scope, counters per series and metadata names") {
     CHECK(model->instantCount == 3);
 }
 
-TEST_CASE("flows match by category and id text, ids beyond 2^64 included, one start to many finishes") {
+TEST_CASE(
+    "flows match by category and id text, ids beyond 2^64 included, one start to many finishes") {
     auto model = LoadJson(R"([
       {"ph": "X", "name": "launch", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
       {"ph": "X", "name": "task", "pid": 2, "tid": 2, "ts": 20, "dur": 10},
@@ -125,11 +126,14 @@ TEST_CASE("flows match by category and id text, ids beyond 2^64 included, one st
     CHECK(model->Name(model->FlowCategory(model->flows[2])) == "async_npu");
 }
 
-TEST_CASE("flow ids far from their event's start or longer than 255 bytes match, whatever the chunks") {
+TEST_CASE(
+    "flow ids far from their event's start or longer than 255 bytes match, whatever the chunks") {
     const std::string longId(300, 'x');
     const std::string padding(70000, 'p');  // puts the id more than 64 KiB into its event
-    auto flow = [](const std::string& ph, const std::string& id, double ts, const std::string& before) {
-        return "{\"ph\": \"" + ph + "\", \"cat\": \"c\", \"name\": \"n\", \"pid\": 1, \"tid\": 1, \"ts\": " +
+    auto flow = [](const std::string& ph, const std::string& id, double ts,
+                   const std::string& before) {
+        return "{\"ph\": \"" + ph +
+               "\", \"cat\": \"c\", \"name\": \"n\", \"pid\": 1, \"tid\": 1, \"ts\": " +
                std::to_string(ts) + before + ", \"id\": " + id + ", \"bp\": \"e\"}";
     };
     const std::string farArgs = ", \"args\": {\"pad\": \"" + padding + "\"}";
@@ -137,8 +141,8 @@ TEST_CASE("flow ids far from their event's start or longer than 255 bytes match,
                              flow("f", "\"" + longId + "\"", 2, "") + ",\n" +
                              flow("s", "\"near and far\"", 3, "") + ",\n" +
                              flow("f", "\"near and far\"", 4, farArgs) + ",\n" +
-                             flow("s", "\"far only\"", 5, farArgs) + ",\n" +
-                             flow("s", "7", 6, "") + ",\n" + flow("f", "\"7\"", 7, farArgs) + "]";
+                             flow("s", "\"far only\"", 5, farArgs) + ",\n" + flow("s", "7", 6, "") +
+                             ",\n" + flow("f", "\"7\"", 7, farArgs) + "]";
     auto single = LoadJson(json);
     CHECK(single->report.matchedFlows == 3);
     CHECK(single->report.unmatchedFlowEvents == 1);
@@ -147,16 +151,19 @@ TEST_CASE("flow ids far from their event's start or longer than 255 bytes match,
     CHECK(DumpModel(*parallel) == DumpModel(*single));
 }
 
-TEST_CASE("flow ids whose keys collide are told apart by their text, near their event or far from it") {
+TEST_CASE(
+    "flow ids whose keys collide are told apart by their text, near their event or far from it") {
     // "id12187489" and "id53365378" share their 48-bit matching key in category "c" (found by
     // hashing 2^26 ids): the matcher must read both ids again to pair these four events.
     const std::string farArgs = ", \"args\": {\"pad\": \"" + std::string(70000, 'p') + "\"}";
     auto flow = [](const char* ph, const char* id, int ts, const std::string& before) {
-        return std::string("{\"ph\": \"") + ph + "\", \"cat\": \"c\", \"name\": \"n\", \"pid\": 1, \"tid\": " +
-               std::to_string(ts) + ", \"ts\": " + std::to_string(ts) + before + ", \"id\": \"" + id + "\"}";
+        return std::string("{\"ph\": \"") + ph +
+               "\", \"cat\": \"c\", \"name\": \"n\", \"pid\": 1, \"tid\": " + std::to_string(ts) +
+               ", \"ts\": " + std::to_string(ts) + before + ", \"id\": \"" + id + "\"}";
     };
-    const std::string json = "[" + flow("s", "id12187489", 1, "") + ",\n" + flow("s", "id53365378", 2, farArgs) + ",\n" +
-                             flow("f", "id53365378", 3, "") + ",\n" + flow("f", "id12187489", 4, farArgs) + "]";
+    const std::string json =
+        "[" + flow("s", "id12187489", 1, "") + ",\n" + flow("s", "id53365378", 2, farArgs) + ",\n" +
+        flow("f", "id53365378", 3, "") + ",\n" + flow("f", "id12187489", 4, farArgs) + "]";
     auto single = LoadJson(json);
     CHECK(single->report.problemCount == 0);
     CHECK(single->report.unmatchedFlowEvents == 0);
@@ -176,7 +183,8 @@ TEST_CASE("one flow id with a hundred steps, written out of time order, chains i
     for (int i = 0; i < kEvents; ++i) {
         const int ts = (i * 37) % kEvents;  // every time once, out of order
         const char* ph = ts == 0 ? "s" : ts == kEvents - 1 ? "f" : "t";
-        json += std::string(i ? ",\n" : "") + "{\"ph\": \"" + ph + "\", \"cat\": \"c\", \"id\": 5, \"name\": \"n\", \"pid\": 1, \"tid\": " +
+        json += std::string(i ? ",\n" : "") + "{\"ph\": \"" + ph +
+                "\", \"cat\": \"c\", \"id\": 5, \"name\": \"n\", \"pid\": 1, \"tid\": " +
                 std::to_string(1 + ts % 3) + ", \"ts\": " + std::to_string(ts) + "}";
     }
     json += "]";
@@ -210,7 +218,8 @@ TEST_CASE("async begin and end pair by category and id and are laid out in lanes
     CHECK(model->sliceCount == 3);
 }
 
-TEST_CASE("pid and tid may be large numbers or strings, and processes may appear only through threads") {
+TEST_CASE(
+    "pid and tid may be large numbers or strings, and processes may appear only through threads") {
     auto model = LoadJson(R"([
       {"name": "thread_name", "pid": 3089232096, "tid": 3099702, "args": {"name": "Thread 3099702"}, "ph": "M"},
       {"ph": "X", "name": "a", "pid": 3089232096, "tid": 3099702, "ts": 1, "dur": 1},
@@ -237,8 +246,9 @@ TEST_CASE("phases that are not drawn are counted, unknown ones reported") {
     CHECK(model->report.phases.byChar['O'] == 1);
     CHECK(model->report.phases.byChar['Z'] == 1);  // read by its first character, as Perfetto does
     CHECK(model->report.phases.other == 1);
-    CHECK(ProblemText(*model) == "4:7: phase \"ZZ\" is longer than one character; read as 'Z', as Perfetto does\n"
-                                 "5:7: unknown phase \"\"; event skipped");
+    CHECK(ProblemText(*model) ==
+          "4:7: phase \"ZZ\" is longer than one character; read as 'Z', as Perfetto does\n"
+          "5:7: unknown phase \"\"; event skipped");
 }
 
 TEST_CASE("metadata sort indices order processes and threads") {

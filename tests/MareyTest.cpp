@@ -31,7 +31,8 @@ struct Generated {
 
 std::unique_ptr<Generated> Generate(const std::string& name, const ClusterOptions& options) {
     auto generated = std::make_unique<Generated>();
-    generated->dir = fs::temp_directory_path() / ("marey_marey_" + name + "_" + std::to_string(getpid()));
+    generated->dir =
+        fs::temp_directory_path() / ("marey_marey_" + name + "_" + std::to_string(getpid()));
     fs::remove_all(generated->dir);
     std::string error;
     REQUIRE_MESSAGE(WriteCluster(options, generated->dir.string(), &error), error);
@@ -44,19 +45,23 @@ std::unique_ptr<Generated> Generate(const std::string& name, const ClusterOption
 // The device's run of 'name' (the first), or null.
 const MareyOp* Find(const MareyStep& step, size_t device, const std::string& name) {
     for (const MareyOp& op : step.devices[device].ops)
-        if (step.names[step.keys[op.key].name] == name && step.keys[op.key].occurrence == 0) return &op;
+        if (step.names[step.keys[op.key].name] == name && step.keys[op.key].occurrence == 0)
+            return &op;
     return nullptr;
 }
 
 }  // namespace
 
-TEST_CASE("a pipeline's slow device adds its slant to every band below it, and a slow operator is wide on every device") {
+TEST_CASE(
+    "a pipeline's slow device adds its slant to every band below it, and a slow operator is wide "
+    "on every device") {
     ClusterOptions options;
     options.ranks = 16;
     options.steps = 2;
     options.pipeline = true;
     options.slowRank = 6;
-    options.slowOperator = 10;  // LayerNorm_10: LayerNorm_2 is the same operator in the layer before
+    options.slowOperator =
+        10;  // LayerNorm_10: LayerNorm_2 is the same operator in the layer before
     const auto generated = Generate("pipeline", options);
     const std::vector<int> order = MareyDeviceOrder(generated->cluster);
     REQUIRE(order.size() == 16);
@@ -78,7 +83,8 @@ TEST_CASE("a pipeline's slow device adds its slant to every band below it, and a
         const MareyOp* twin = Find(step, d, "LayerNorm_2");
         REQUIRE(slow != nullptr);
         REQUIRE(twin != nullptr);
-        const double ratio = static_cast<double>(slow->endNs - slow->startNs) / static_cast<double>(twin->endNs - twin->startNs);
+        const double ratio = static_cast<double>(slow->endNs - slow->startNs) /
+                             static_cast<double>(twin->endNs - twin->startNs);
         CHECK(ratio == doctest::Approx(kSlowOperatorFactor).epsilon(0.02));
     }
 
@@ -87,15 +93,18 @@ TEST_CASE("a pipeline's slow device adds its slant to every band below it, and a
     const std::vector<MareyRow> rows = MareyRows(step, {});
     REQUIRE(rows.size() == 16);
     const std::vector<MareyShape> shapes = MareyShapes(step, rows);
-    std::vector<TimeNs> shift(16, 0);  // shift[d]: the band from device d - 1 to device d, at its end
+    std::vector<TimeNs> shift(16,
+                              0);  // shift[d]: the band from device d - 1 to device d, at its end
     for (const MareyShape& shape : shapes)
-        if (shape.band && step.names[step.keys[shape.key].name] == "Mul_23") shift[shape.row + 1] = shape.bottomEndNs - shape.topEndNs;
+        if (shape.band && step.names[step.keys[shape.key].name] == "Mul_23")
+            shift[shape.row + 1] = shape.bottomEndNs - shape.topEndNs;
     std::vector<TimeNs> others;
     for (size_t d = 1; d < 16; ++d)
         if (d != 6) others.push_back(shift[d]);
     const TimeNs most = *std::max_element(others.begin(), others.end());
     CHECK(shift[6] > most + 3000000);  // the 25 % slower device: over 3 ms more
-    // Every device below the slow one ends the operator at least that much later than the ones above.
+    // Every device below the slow one ends the operator at least that much later than the ones
+    // above.
     const TimeNs added = shift[6] - *std::min_element(others.begin(), others.end());
     for (size_t d = 7; d < 16; ++d) {
         const MareyOp* op = Find(step, d, "Mul_23");
@@ -114,7 +123,8 @@ TEST_CASE("in a data-parallel job the slow device's bands slant in and back out"
     options.steps = 1;
     options.slowRank = 4;
     const auto generated = Generate("dp", options);
-    const MareyStep step = LoadMareyStep(generated->cluster, MareyDeviceOrder(generated->cluster), "1", 2);
+    const MareyStep step =
+        LoadMareyStep(generated->cluster, MareyDeviceOrder(generated->cluster), "1", 2);
     const std::vector<DeviceSlant> slants = DeviceSlants(step);
     REQUIRE(slants.size() == 12);
     CHECK(SlowestDevice(slants) == 4);
@@ -130,24 +140,29 @@ TEST_CASE("a collapsed stage is one row spanning its devices' runs of each opera
     options.steps = 1;
     options.pipeline = true;
     const auto generated = Generate("stages", options);
-    const MareyStep step = LoadMareyStep(generated->cluster, MareyDeviceOrder(generated->cluster), "1", 2);
+    const MareyStep step =
+        LoadMareyStep(generated->cluster, MareyDeviceOrder(generated->cluster), "1", 2);
     const std::vector<MareyRow> rows = MareyRows(step, {{0, 1, 2, 3}});
     REQUIRE(rows.size() == 5);
     CHECK(rows[0].label == "ranks 0-3");
     CHECK(rows[1].label == "rank 4");
     for (const MareyShape& shape : MareyShapes(step, rows)) {
-        if (shape.row != 0 || shape.band || step.names[step.keys[shape.key].name] != "MatMul_0") continue;
+        if (shape.row != 0 || shape.band || step.names[step.keys[shape.key].name] != "MatMul_0")
+            continue;
         CHECK(shape.topStartNs == Find(step, 0, "MatMul_0")->startNs);
         CHECK(shape.topEndNs == Find(step, 3, "MatMul_0")->endNs);
     }
 }
 
-TEST_CASE("a device without kernel_details.csv or without the step is a device with no operators, said why") {
+TEST_CASE(
+    "a device without kernel_details.csv or without the step is a device with no operators, said "
+    "why") {
     ClusterOptions options;
     options.ranks = 4;
     options.steps = 2;
     const auto generated = Generate("missing", options);
-    fs::remove(generated->dir / "rank_2_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / "kernel_details.csv");
+    fs::remove(generated->dir / "rank_2_ascend_pt" / "ASCEND_PROFILER_OUTPUT" /
+               "kernel_details.csv");
     const MareyStep step = LoadMareyStep(generated->cluster, {0, 1, 2, 3}, "2", 2);
     CHECK(step.devices[2].ops.empty());
     CHECK(step.devices[2].problem.find("kernel_details.csv") != std::string::npos);
@@ -157,7 +172,8 @@ TEST_CASE("a device without kernel_details.csv or without the step is a device w
     CHECK(absent.devices[0].problem.find("no operator of step 9") != std::string::npos);
 }
 
-TEST_CASE("a device without operators is never the slowest, and with none anywhere stats says null") {
+TEST_CASE(
+    "a device without operators is never the slowest, and with none anywhere stats says null") {
     ClusterOptions options;
     options.ranks = 4;
     options.steps = 2;
@@ -169,8 +185,8 @@ TEST_CASE("a device without operators is never the slowest, and with none anywhe
     slants[1].slantNs = 410;
     CHECK(SlowestDevice(slants) == -1);  // none bends the bands more than the median
     for (int rank = 0; rank < 4; ++rank)
-        fs::remove(generated->dir / ("rank_" + std::to_string(rank) + "_ascend_pt") / "ASCEND_PROFILER_OUTPUT" /
-                   "kernel_details.csv");
+        fs::remove(generated->dir / ("rank_" + std::to_string(rank) + "_ascend_pt") /
+                   "ASCEND_PROFILER_OUTPUT" / "kernel_details.csv");
     const std::string json = MareyToJson(generated->cluster, 2);
     CHECK(json.find("\"slowest_device\": null, \"slant_excess_ns\": 0}") != std::string::npos);
     CHECK(json.find("\"slowest_device\": null, \"problems\"") != std::string::npos);
@@ -197,7 +213,8 @@ TEST_CASE("several steps on one axis: operators match within their own step") {
     const auto generated = Generate("steps", options);
     const std::vector<int> order = MareyDeviceOrder(generated->cluster);
     const MareyStep one = LoadMareyStep(generated->cluster, order, "2", 2);
-    const MareyStep two = LoadMareyStep(generated->cluster, order, std::vector<std::string>{"2", "3"}, 2);
+    const MareyStep two =
+        LoadMareyStep(generated->cluster, order, std::vector<std::string>{"2", "3"}, 2);
     CHECK(two.step == "2-3");
     CHECK(two.keys.size() == 2 * one.keys.size());
     CHECK(two.spanNs > one.spanNs * 3 / 2);
@@ -212,10 +229,13 @@ TEST_CASE("several steps on one axis: operators match within their own step") {
     REQUIRE(first >= 0);
     REQUIRE(second >= 0);
     const MareyDevice& device = two.devices[0];
-    CHECK(device.ops[device.opOfKey[second]].startNs - device.ops[device.opOfKey[first]].startNs > 70000000);  // a step computes 74 ms
+    CHECK(device.ops[device.opOfKey[second]].startNs - device.ops[device.opOfKey[first]].startNs >
+          70000000);  // a step computes 74 ms
 }
 
-TEST_CASE("the Marey view's memory is the framework's allocations, else the allocated series that peaks highest") {
+TEST_CASE(
+    "the Marey view's memory is the framework's allocations, else the allocated series that peaks "
+    "highest") {
     auto series = [](const char* component, const char* metric, double peakMb) {
         MemorySeries s;
         s.component = component, s.metric = metric, s.peakMb = peakMb;

@@ -30,15 +30,17 @@ ChunkEvents ChunkOfOneThread(uint64_t refBase) {
 
 }  // namespace
 
-TEST_CASE("slices 4 GiB or more past their chunk's start, or longer than 2^32 ns, keep their refs and file order") {
+TEST_CASE(
+    "slices 4 GiB or more past their chunk's start, or longer than 2^32 ns, keep their refs and "
+    "file order") {
     std::vector<ChunkEvents> chunks;
     chunks.push_back(ChunkOfOneThread(0));
     chunks.push_back(ChunkOfOneThread(9 * kGiB));
     const StringId first = chunks[0].strings.Intern("first");
     // Equal start and duration: only the place in the file orders these, across the compact
     // and the wide tables of one chunk and across chunks.
-    chunks[0].AddSlice(0, 100, 10, 5 * kGiB, first);     // wide: 5 GiB past the chunk's start
-    chunks[0].AddSlice(0, 100, 10, 40, first);           // compact
+    chunks[0].AddSlice(0, 100, 10, 5 * kGiB, first);  // wide: 5 GiB past the chunk's start
+    chunks[0].AddSlice(0, 100, 10, 40, first);        // compact
     chunks[0].AddSlice(0, 200, 10, 6 * kGiB, first);
     chunks[0].AddSlice(0, 300, 10, 4 * kGiB - 1, first);  // the last compact ref
     chunks[0].AddSlice(0, 0, 5'000'000'000, 16, first);   // wide: too long
@@ -50,7 +52,8 @@ TEST_CASE("slices 4 GiB or more past their chunk's start, or longer than 2^32 ns
     CHECK(chunks[1].tracks[0].wideSlices.size() == 1);
     for (ChunkEvents& chunk : chunks) {
         std::sort(chunk.tracks[0].slices.begin(), chunk.tracks[0].slices.end(), SliceBefore);
-        std::sort(chunk.tracks[0].wideSlices.begin(), chunk.tracks[0].wideSlices.end(), SliceBefore);
+        std::sort(chunk.tracks[0].wideSlices.begin(), chunk.tracks[0].wideSlices.end(),
+                  SliceBefore);
     }
 
     TraceModel model;

@@ -11,7 +11,9 @@ using marey::PodArray;
 namespace {
 
 // A value that tells its own index, so that a lost or moved page shows.
-uint64_t Pattern(size_t i) { return i * 0x9E3779B97F4A7C15ull + 1; }
+uint64_t Pattern(size_t i) {
+    return i * 0x9E3779B97F4A7C15ull + 1;
+}
 
 bool HoldsPattern(const PodArray<uint64_t>& values, size_t from, size_t to) {
     for (size_t i = from; i < to; ++i)
@@ -56,7 +58,9 @@ TEST_CASE("a moved array goes on growing where the first left off") {
     CHECK(HoldsPattern(first, 0, 10));
 }
 
-TEST_CASE("values written in order after resize and Populate stay, and DiscardPages zeroes only whole pages inside its range") {
+TEST_CASE(
+    "values written in order after resize and Populate stay, and DiscardPages zeroes only whole "
+    "pages inside its range") {
     PodArray<uint64_t> values;
     constexpr size_t kCount = 1'000'000;
     values.resize(kCount);

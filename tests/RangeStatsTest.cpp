@@ -13,7 +13,8 @@ TEST_CASE("range statistics count, total, self time and extremes per name") {
       {"ph": "X", "name": "op", "pid": 1, "tid": 1, "ts": 50, "dur": 40},
       {"ph": "X", "name": "kernel", "pid": 1, "tid": 1, "ts": 12, "dur": 5},
       {"ph": "X", "name": "op", "pid": 1, "tid": 2, "ts": 200, "dur": 10}])");
-    const RangeStatsResult all = ComputeRangeStats(*model, AllSliceTracks(*model), INT64_MIN, INT64_MAX);
+    const RangeStatsResult all =
+        ComputeRangeStats(*model, AllSliceTracks(*model), INT64_MIN, INT64_MAX);
     REQUIRE(all.byName.size() == 3);
     CHECK(model->Name(all.byName[0].name) == "step");
     CHECK(all.byName[0].totalNs == 100000);

@@ -45,11 +45,14 @@ std::string Padded(std::string text) {
 
 // A generated rank folder (trace and every side file) in a fresh temporary folder.
 fs::path GeneratedRank(uint32_t rank, uint64_t events) {
-    const fs::path root = fs::temp_directory_path() / ("marey_rank_test_" + std::to_string(rank) + "_" + std::to_string(events));
+    const fs::path root = fs::temp_directory_path() / ("marey_rank_test_" + std::to_string(rank) +
+                                                       "_" + std::to_string(events));
     fs::remove_all(root);
     fs::create_directories(root / "ASCEND_PROFILER_OUTPUT");
     std::ofstream(root / ("profiler_info_" + std::to_string(rank) + ".json"))
-        << "{\"config\": {\"experimental_config\": {\"_profiler_level\": \"Level1\"}}, \"rank_id\": " << rank << "}";
+        << "{\"config\": {\"experimental_config\": {\"_profiler_level\": \"Level1\"}}, "
+           "\"rank_id\": "
+        << rank << "}";
     GeneratorOptions options;
     options.events = events;
     options.rank = rank;
@@ -59,7 +62,9 @@ fs::path GeneratedRank(uint32_t rank, uint64_t events) {
     GenerateTrace(options, file, &record);
     std::fclose(file);
     std::string error;
-    REQUIRE_MESSAGE(WriteRankSideFiles(record, options, (root / "ASCEND_PROFILER_OUTPUT").string(), &error), error);
+    REQUIRE_MESSAGE(
+        WriteRankSideFiles(record, options, (root / "ASCEND_PROFILER_OUTPUT").string(), &error),
+        error);
     return root;
 }
 
@@ -81,9 +86,11 @@ RankAnalysis AnalyzeFolder(const fs::path& folder, std::unique_ptr<TraceModel>* 
 TEST_CASE("step_trace_time.csv reads every phase in exact nanoseconds, by header name") {
     SUBCASE("2025 header with float noise and CRLF") {
         auto steps = ParseStepTraceCsv(
-            "Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,"
+            "Step,Computing,Communication(Not "
+            "Overlapped),Overlapped,Communication,Free,Stage,Bubble,"
             "Communication(Not Overlapped and Exclude Receive),Preparing\r\n"
-            "50,8873.756000000001,101963.203,4028.6750000000175,105991.87800000001,25744.050000000003,136581.0,0,101963.203,17902.5\r\n",
+            "50,8873.756000000001,101963.203,4028.6750000000175,105991.87800000001,25744."
+            "050000000003,136581.0,0,101963.203,17902.5\r\n",
             "step_trace_time.csv");
         REQUIRE(steps.ok());
         REQUIRE(steps.value().rows.size() == 1);
@@ -111,17 +118,18 @@ TEST_CASE("step_trace_time.csv reads every phase in exact nanoseconds, by header
         REQUIRE(steps.value().rows.size() == 1);
         CHECK(steps.value().rows[0].step == "2");
         REQUIRE(steps.value().problems.size() == 1);
-        CHECK(FormatProblem("s.csv", steps.value().problems[0]) ==
-              "s.csv:2:1: error: column \"Computing\": not a decimal number: \"abc\"; row left out");
+        CHECK(
+            FormatProblem("s.csv", steps.value().problems[0]) ==
+            "s.csv:2:1: error: column \"Computing\": not a decimal number: \"abc\"; row left out");
     }
     SUBCASE("short, negative and repeated rows are left out, each named with its line") {
         const std::string text =
             "Step,Computing,Communication(Not Overlapped),Free\n"
             "101,8000,2000,500\n"
-            "102,8000,2000\n"     // a column lost
+            "102,8000,2000\n"  // a column lost
             "103,-20500,2000,500\n"
             "101,9000,2000,500\n"  // the same step again
-            "104,8063";             // the profiler stopped mid-row
+            "104,8063";            // the profiler stopped mid-row
         auto steps = ParseStepTraceCsv(text, "step_trace_time.csv");
         REQUIRE(steps.ok());
         REQUIRE(steps.value().rows.size() == 1);
@@ -129,11 +137,15 @@ TEST_CASE("step_trace_time.csv reads every phase in exact nanoseconds, by header
         std::vector<std::string> messages;
         for (const ImportProblem& problem : steps.value().problems)
             messages.push_back(FormatProblem("step_trace_time.csv", problem));
-        CHECK(messages == std::vector<std::string>{
-                              "step_trace_time.csv:3:1: error: a row of 3 of the header's 4 columns; row left out",
-                              "step_trace_time.csv:4:1: error: column \"Computing\": a negative duration: \"-20500\"; row left out",
-                              "step_trace_time.csv:5:1: error: step \"101\" again; the first row kept, this one left out",
-                              "step_trace_time.csv:6:1: error: a row of 2 of the header's 4 columns; row left out"});
+        CHECK(messages ==
+              std::vector<std::string>{"step_trace_time.csv:3:1: error: a row of 3 of the header's "
+                                       "4 columns; row left out",
+                                       "step_trace_time.csv:4:1: error: column \"Computing\": a "
+                                       "negative duration: \"-20500\"; row left out",
+                                       "step_trace_time.csv:5:1: error: step \"101\" again; the "
+                                       "first row kept, this one left out",
+                                       "step_trace_time.csv:6:1: error: a row of 2 of the header's "
+                                       "4 columns; row left out"});
     }
     SUBCASE("rows without a step are all kept: a run without schedule steps writes several") {
         auto steps = ParseStepTraceCsv("Step,Computing\n,1\n,2\n", "s.csv");
@@ -144,18 +156,22 @@ TEST_CASE("step_trace_time.csv reads every phase in exact nanoseconds, by header
     SUBCASE("a file that is not a step trace is refused with the reason") {
         auto steps = ParseStepTraceCsv("a,b\n1,2\n", "x.csv");
         REQUIRE_FALSE(steps.ok());
-        CHECK(steps.message() == "x.csv:1:1: error: not a step_trace_time.csv: no \"Step\" or \"Computing\" column");
+        CHECK(steps.message() ==
+              "x.csv:1:1: error: not a step_trace_time.csv: no \"Step\" or \"Computing\" column");
     }
 }
 
-TEST_CASE("the overview computed from kernels splits time into compute, overlap, communication alone and free") {
+TEST_CASE(
+    "the overview computed from kernels splits time into compute, overlap, communication alone and "
+    "free") {
     // compute [0,10) [5,20) [40,50) µs; communication [15,30) µs; nothing in [30,40).
-    auto table = ParseKernelTable("Name,Type,Accelerator Core,Start Time(us),Duration(us)\n"
-                                  "MatMul_1,MatMul,AI_CORE,1000\t,10\n"
-                                  "Add_1,Add,AI_VECTOR_CORE,1005\t,15\n"
-                                  "hcom_allReduce__1,hcom_allReduce_,HCCL,1015\t,15\n"
-                                  "Cast_1,Cast,AI_CPU,1040\t,10\n",
-                                  "kernel_details.csv");
+    auto table = ParseKernelTable(
+        "Name,Type,Accelerator Core,Start Time(us),Duration(us)\n"
+        "MatMul_1,MatMul,AI_CORE,1000\t,10\n"
+        "Add_1,Add,AI_VECTOR_CORE,1005\t,15\n"
+        "hcom_allReduce__1,hcom_allReduce_,HCCL,1015\t,15\n"
+        "Cast_1,Cast,AI_CPU,1040\t,10\n",
+        "kernel_details.csv");
     REQUIRE(table.ok());
     const OverviewFigures figures = OverviewFromKernels(table.value());
     CHECK(figures.valid);
@@ -183,7 +199,8 @@ TEST_CASE("the overview computed from kernels splits time into compute, overlap,
     CHECK(advice[1].kind == AdviceKind::kScheduling);
 }
 
-TEST_CASE("communication.json keeps its times exact, its bandwidth per transport and its packet sizes") {
+TEST_CASE(
+    "communication.json keeps its times exact, its bandwidth per transport and its packet sizes") {
     const std::string text = Padded(R"json({"step50": {"p2p": {}, "collective": {
       "hcom_allReduce__586_0_1@17522688603477080586": {
         "Communication Time Info": {"Start Timestamp(us)": 1736408883732241.5, "Elapse Time(ms)": 79.08952021875,
@@ -229,7 +246,8 @@ TEST_CASE("communication.json keeps its times exact, its bandwidth per transport
 TEST_CASE("broken communication JSON keeps the operators before the break and says where it is") {
     SUBCASE("cut in the middle of the second operator") {
         const std::string text = Padded(
-            "{\"step1\": {\"collective\": {\"a@1\": {\"Communication Time Info\": {\"Elapse Time(ms)\": 2}},\n"
+            "{\"step1\": {\"collective\": {\"a@1\": {\"Communication Time Info\": {\"Elapse "
+            "Time(ms)\": 2}},\n"
             "\"b@1\": {\"Communication Time Info\": {\"Elapse Time(ms)\": 3, \"Wait");
         CommunicationOps data;
         const Status status = ParseCommunicationJson(text, "communication.json", data);
@@ -239,14 +257,16 @@ TEST_CASE("broken communication JSON keeps the operators before the break and sa
         CHECK(data.ops[0].elapseNs == 2000000);
         REQUIRE_FALSE(data.problems.empty());
         CHECK(data.problems.back().message ==
-              "the file is cut short or malformed after here (A string is opened, but never closed.); everything "
+              "the file is cut short or malformed after here (A string is opened, but never "
+              "closed.); everything "
               "before was read");
         CHECK(data.problems.back().line == 1);
         CHECK(data.problems.back().column == 85);
     }
     SUBCASE("a value of the wrong type reads 0 and is reported at its place") {
-        const std::string text =
-            Padded("{\"step1\": {\"p2p\": {\"send@9\": {\"Communication Time Info\": {\"Elapse Time(ms)\": \"n/a\", \"Wait Time(ms)\": 1}}}}}");
+        const std::string text = Padded(
+            "{\"step1\": {\"p2p\": {\"send@9\": {\"Communication Time Info\": {\"Elapse "
+            "Time(ms)\": \"n/a\", \"Wait Time(ms)\": 1}}}}}");
         CommunicationOps data;
         REQUIRE(ParseCommunicationJson(text, "communication.json", data).ok());
         REQUIRE(data.ops.size() == 1);
@@ -254,25 +274,32 @@ TEST_CASE("broken communication JSON keeps the operators before the break and sa
         CHECK(data.ops[0].waitNs == 1000000);
         REQUIRE(data.problems.size() == 1);
         CHECK(FormatProblem("communication.json", data.problems[0]) ==
-              "communication.json:1:78: error: \"Elapse Time(ms)\" is not a number: \"n/a\"; read as 0");
+              "communication.json:1:78: error: \"Elapse Time(ms)\" is not a number: \"n/a\"; read "
+              "as 0");
     }
     SUBCASE("a negative time, size or bandwidth leaves its operator or link out, with its place") {
         const std::string text = Padded(
-            "{\"step1\": {\"p2p\": {\"send@9\": {\"Communication Time Info\": {\"Wait Time(ms)\": -20.5}},\n"
-            "\"recv@9\": {\"Communication Time Info\": {\"Wait Time(ms)\": 1}, \"Communication Bandwidth Info\": "
+            "{\"step1\": {\"p2p\": {\"send@9\": {\"Communication Time Info\": {\"Wait Time(ms)\": "
+            "-20.5}},\n"
+            "\"recv@9\": {\"Communication Time Info\": {\"Wait Time(ms)\": 1}, \"Communication "
+            "Bandwidth Info\": "
             "{\"HCCS\": {\"Transit Size(MB)\": 2}}},\n"
-            "\"bcast@9\": {\"Communication Bandwidth Info\": {\"HCCS\": {\"Bandwidth(GB/s)\": -3}}}}}}");
+            "\"bcast@9\": {\"Communication Bandwidth Info\": {\"HCCS\": {\"Bandwidth(GB/s)\": "
+            "-3}}}}}}");
         CommunicationOps data;
         REQUIRE(ParseCommunicationJson(text, "communication.json", data).ok());
         REQUIRE(data.ops.size() == 1);
         CHECK(data.ops[0].name == "recv");
         REQUIRE(data.problems.size() == 2);
         CHECK(FormatProblem("communication.json", data.problems[0]) ==
-              "communication.json:1:76: error: \"Wait Time(ms)\" is negative: -20.5; operator left out");
+              "communication.json:1:76: error: \"Wait Time(ms)\" is negative: -20.5; operator left "
+              "out");
         CHECK(FormatProblem("communication.json", data.problems[1]) ==
-              "communication.json:3:74: error: \"Bandwidth(GB/s)\" is negative: -3; operator left out");
+              "communication.json:3:74: error: \"Bandwidth(GB/s)\" is negative: -3; operator left "
+              "out");
         const std::string matrix = Padded(
-            "{\"step1\": {\"collective\": {\"ar@1\": {\"0-1\": {\"Transit Time(ms)\": -1}, \"1-0\": {\"Transit Size(MB)\": 1e999},"
+            "{\"step1\": {\"collective\": {\"ar@1\": {\"0-1\": {\"Transit Time(ms)\": -1}, "
+            "\"1-0\": {\"Transit Size(MB)\": 1e999},"
             " \"1-2\": {\"Transit Size(MB)\": 4}}}}}");
         CommunicationMatrix links;
         REQUIRE(ParseCommunicationMatrixJson(matrix, "communication_matrix.json", links).ok());
@@ -281,18 +308,21 @@ TEST_CASE("broken communication JSON keeps the operators before the break and sa
         CHECK(links.links[0].dstRank == 2);
         REQUIRE(links.problems.size() == 2);
         CHECK(links.problems[0].message == "\"Transit Time(ms)\" is negative: -1; link left out");
-        CHECK(links.problems[1].message == "\"Transit Size(MB)\" is out of range: 1e999; link left out");
+        CHECK(links.problems[1].message ==
+              "\"Transit Size(MB)\" is out of range: 1e999; link left out");
     }
     SUBCASE("not JSON at all is refused") {
         CommunicationOps data;
         const Status status = ParseCommunicationJson(Padded("[1, 2]"), "communication.json", data);
         REQUIRE_FALSE(status.ok());
-        CHECK(status.message() == "communication.json:1:1: error: the top level is not an object of steps");
+        CHECK(status.message() ==
+              "communication.json:1:1: error: the top level is not an object of steps");
     }
 }
 
 TEST_CASE("communication_matrix.json gives one link per source and destination rank") {
-    const std::string text = Padded(R"json({"step50": {"p2p": {}, "collective": {"allreduce-top1@175": {
+    const std::string text =
+        Padded(R"json({"step50": {"p2p": {}, "collective": {"allreduce-top1@175": {
       "0-0": {"Transport Type": "LOCAL", "Transit Size(MB)": 4.128775999999999, "Transit Time(ms)": 0.008220156250000001,
               "Bandwidth(GB/s)": 502.2746, "Op Name": "hcom_allReduce__586_0_1"},
       "0-1": {"Transit Time(ms)": 2.153383, "Bandwidth(GB/s)": 17.5452, "Transport Type": "HCCS", "Transit Size(MB)": 37.781504},
@@ -308,16 +338,19 @@ TEST_CASE("communication_matrix.json gives one link per source and destination r
     CHECK(data.links[1].transitNs == 2153383);
     CHECK(data.links[1].opName == "allreduce-top1");  // no "Op Name" (2023 files): the group key
     REQUIRE(data.problems.size() == 1);
-    CHECK(data.problems[0].message == "link \"zero-one\" is not \"<src rank>-<dst rank>\"; skipped");
+    CHECK(data.problems[0].message ==
+          "link \"zero-one\" is not \"<src rank>-<dst rank>\"; skipped");
 }
 
-TEST_CASE("memory files give one curve per component and metric, and allocations with their lifetimes") {
-    auto record = ParseMemoryRecordCsv("Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Device Type\r\n"
-                                       "APP,1000.000\t,,2109.5,NPU:0\r\n"
-                                       "PTA,1002.500\t,900.25,1452.0,NPU:0\r\n"
-                                       "PTA,1001.000\t,950,1452.0,NPU:0\r\n"
-                                       "PTA,bad\t,1,1,NPU:0\r\n",
-                                       "memory_record.csv");
+TEST_CASE(
+    "memory files give one curve per component and metric, and allocations with their lifetimes") {
+    auto record = ParseMemoryRecordCsv(
+        "Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Device Type\r\n"
+        "APP,1000.000\t,,2109.5,NPU:0\r\n"
+        "PTA,1002.500\t,900.25,1452.0,NPU:0\r\n"
+        "PTA,1001.000\t,950,1452.0,NPU:0\r\n"
+        "PTA,bad\t,1,1,NPU:0\r\n",
+        "memory_record.csv");
     REQUIRE(record.ok());
     REQUIRE(record.value().series.size() == 3);
     const MemorySeries& allocated = record.value().series[1];
@@ -328,12 +361,14 @@ TEST_CASE("memory files give one curve per component and metric, and allocations
     CHECK(allocated.peakNs == 1001000);
     REQUIRE(record.value().problems.size() == 1);
     CHECK(FormatProblem("memory_record.csv", record.value().problems[0]) ==
-          "memory_record.csv:5:1: error: column \"Timestamp(us)\": not a decimal number: \"bad\"; row skipped");
+          "memory_record.csv:5:1: error: column \"Timestamp(us)\": not a decimal number: \"bad\"; "
+          "row skipped");
 
-    auto memory = ParseOperatorMemoryCsv("Name,Size(KB),Allocation Time(us),Release Time(us),Duration(us)\n"
-                                         "aten::mm,147456.0,10.5\t,,\n"
-                                         "aten::add,64,11\t,12.25\t,1.25\t\n",
-                                         "operator_memory.csv");
+    auto memory = ParseOperatorMemoryCsv(
+        "Name,Size(KB),Allocation Time(us),Release Time(us),Duration(us)\n"
+        "aten::mm,147456.0,10.5\t,,\n"
+        "aten::add,64,11\t,12.25\t,1.25\t\n",
+        "operator_memory.csv");
     REQUIRE(memory.ok());
     REQUIRE(memory.value().allocations.size() == 2);
     CHECK_FALSE(memory.value().allocations[0].released);
@@ -346,7 +381,8 @@ TEST_CASE("fuzzy operator search finds letters in order and ranks whole words fi
     CHECK(FuzzyScore("fas", "FlashAttentionScore") > 0);
     CHECK(FuzzyScore("xyz", "FlashAttentionScore") == -1);
     CHECK(FuzzyScore("", "Add") == 0);
-    CHECK(FuzzyScore("matmul", "MatMulV2") > FuzzyScore("matmul", "aten::batch_matmul_backward_fused"));
+    CHECK(FuzzyScore("matmul", "MatMulV2") >
+          FuzzyScore("matmul", "aten::batch_matmul_backward_fused"));
     CHECK(FuzzyScore("mm", "MatMul") > 0);
     CHECK(FuzzyScore("add", "Add") > FuzzyScore("add", "ApplyDecayed"));
 }
@@ -376,8 +412,10 @@ TEST_CASE("a generated rank folder is recognised and its views agree with each o
     // op_statistic.csv counts what kernel_details.csv lists.
     REQUIRE(analysis.opStatistic);
     std::map<std::string, uint64_t> fromKernels, fromStatistic;
-    for (const OperatorStat& stat : OperatorsFromKernels(*analysis.kernels, false).byType) fromKernels[stat.name] = stat.count;
-    for (const OpStatisticRow& row : analysis.opStatistic->rows) fromStatistic[row.type] = row.count;
+    for (const OperatorStat& stat : OperatorsFromKernels(*analysis.kernels, false).byType)
+        fromKernels[stat.name] = stat.count;
+    for (const OpStatisticRow& row : analysis.opStatistic->rows)
+        fromStatistic[row.type] = row.count;
     CHECK(fromKernels == fromStatistic);
     REQUIRE(analysis.communication);
     CHECK(analysis.communicationTotals.operators == analysis.steps->rows.size());
@@ -386,17 +424,21 @@ TEST_CASE("a generated rank folder is recognised and its views agree with each o
     CHECK(analysis.matrix->links[1].srcRank == 3);
     CHECK(analysis.matrix->links[1].dstRank == 4);
     REQUIRE(analysis.memoryRecord);
-    REQUIRE(analysis.memoryRecord->series.size() == 4);  // APP reserved; PTA allocated, reserved, active
+    REQUIRE(analysis.memoryRecord->series.size() ==
+            4);  // APP reserved; PTA allocated, reserved, active
     CHECK(analysis.memoryRecord->series[0].component == "APP");
     CHECK(analysis.memoryRecord->series[0].peakMb == doctest::Approx(2109.6015625));
     REQUIRE(analysis.operatorMemory);
-    CHECK(analysis.operatorMemory->allocations.size() == std::min<size_t>(analysis.kernels->rows.size() - analysis.steps->rows.size(), 4000));
+    CHECK(analysis.operatorMemory->allocations.size() ==
+          std::min<size_t>(analysis.kernels->rows.size() - analysis.steps->rows.size(), 4000));
     CHECK_FALSE(analysis.operatorMemory->allocations[49].released);
     CHECK(analysis.operatorMemory->allocations[0].released);
     fs::remove_all(root);
 }
 
-TEST_CASE("a folder or a pipe under a data file's name, and a rank_id that is no rank id, are named, not taken as absent") {
+TEST_CASE(
+    "a folder or a pipe under a data file's name, and a rank_id that is no rank id, are named, not "
+    "taken as absent") {
     const fs::path root = GeneratedRank(5, 2000);
     const fs::path output = root / "ASCEND_PROFILER_OUTPUT";
     fs::remove(output / "kernel_details.csv");
@@ -413,16 +455,21 @@ TEST_CASE("a folder or a pipe under a data file's name, and a rank_id that is no
         CHECK(files.value().kernelDetails.empty());
         CHECK(files.value().stepTrace.empty());
         REQUIRE(files.value().problems.size() == 3);
-        CHECK(files.value().problems[0] == (output / "kernel_details.csv").string() + ": error: a folder, not a file; not read");
-        CHECK(files.value().problems[1] == (output / "step_trace_time.csv").string() + ": error: a pipe, not a file; not read");
-        CHECK(files.value().problems[2] == (root / "profiler_info_5.json").string() + ": error: \"rank_id\" is " + value +
-                                               ": expected a rank id from 0 to 999999; the rank id is taken from the "
-                                               "file's or the folder's name");
+        CHECK(files.value().problems[0] ==
+              (output / "kernel_details.csv").string() + ": error: a folder, not a file; not read");
+        CHECK(files.value().problems[1] ==
+              (output / "step_trace_time.csv").string() + ": error: a pipe, not a file; not read");
+        CHECK(files.value().problems[2] ==
+              (root / "profiler_info_5.json").string() + ": error: \"rank_id\" is " + value +
+                  ": expected a rank id from 0 to 999999; the rank id is taken from the "
+                  "file's or the folder's name");
     }
     fs::remove_all(root);
 }
 
-TEST_CASE("a rank folder without trace_view.json opens its kernel_details.csv, and a missing file is named with its setting") {
+TEST_CASE(
+    "a rank folder without trace_view.json opens its kernel_details.csv, and a missing file is "
+    "named with its setting") {
     const fs::path root = GeneratedRank(1, 3000);
     fs::remove(root / "ASCEND_PROFILER_OUTPUT/trace_view.json");
     fs::remove(root / "ASCEND_PROFILER_OUTPUT/communication.json");
@@ -443,19 +490,24 @@ TEST_CASE("the profiler's SQLite export is refused with what to record instead")
     const fs::path root = fs::temp_directory_path() / "marey_db_only";
     fs::remove_all(root);
     fs::create_directories(root / "ASCEND_PROFILER_OUTPUT");
-    std::ofstream(root / "ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db") << "SQLite format 3";
+    std::ofstream(root / "ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db")
+        << "SQLite format 3";
     auto resolved = ResolveTraceFile(root.string());
     REQUIRE_FALSE(resolved.ok());
-    CHECK(resolved.message().find("holds only the SQLite export (ascend_pytorch_profiler_0.db)") != std::string::npos);
+    CHECK(resolved.message().find("holds only the SQLite export (ascend_pytorch_profiler_0.db)") !=
+          std::string::npos);
     fs::remove_all(root);
 }
 
-TEST_CASE("real rank folders: the overview matches step_trace_time.csv and op_statistic.csv matches the kernels") {
+TEST_CASE(
+    "real rank folders: the overview matches step_trace_time.csv and op_statistic.csv matches the "
+    "kernels") {
     const std::string fixtures = FixturesDir();
     if (fixtures.empty()) return;
     for (const char* level : {"level0", "level1", "level2"}) {
         for (const char* rank : {"rank0_ascend_pt", "rank1_ascend_pt"}) {
-            const fs::path folder = fs::path(fixtures) / "msinsight/test/data/pytorch/text" / level / rank;
+            const fs::path folder =
+                fs::path(fixtures) / "msinsight/test/data/pytorch/text" / level / rank;
             CAPTURE(folder.string());
             std::unique_ptr<TraceModel> model;
             const RankAnalysis analysis = AnalyzeFolder(folder, &model);
@@ -465,17 +517,22 @@ TEST_CASE("real rank folders: the overview matches step_trace_time.csv and op_st
             REQUIRE(analysis.steps->rows.size() == 1);
             REQUIRE(analysis.overview.valid);
             // Within a µs: the CSV and the trace round their floats separately.
-            CHECK(std::llabs(analysis.overview.computingNs - analysis.steps->Total(kStepComputing)) <= 1000);
-            CHECK(std::llabs(analysis.overview.commNotOverlappedNs - analysis.steps->Total(kStepCommNotOverlapped)) <= 1000);
-            CHECK(std::llabs(analysis.overview.commOverlappedNs - analysis.steps->Total(kStepOverlapped)) <= 1000);
+            CHECK(std::llabs(analysis.overview.computingNs -
+                             analysis.steps->Total(kStepComputing)) <= 1000);
+            CHECK(std::llabs(analysis.overview.commNotOverlappedNs -
+                             analysis.steps->Total(kStepCommNotOverlapped)) <= 1000);
+            CHECK(std::llabs(analysis.overview.commOverlappedNs -
+                             analysis.steps->Total(kStepOverlapped)) <= 1000);
             CHECK(std::llabs(analysis.overview.freeNs - analysis.steps->Total(kStepFree)) <= 1000);
             REQUIRE(analysis.stepSpans.size() == 1);
             CHECK(analysis.stepSpans[0].found);
             if (analysis.opStatistic) {
                 std::map<std::string, uint64_t> fromKernels, fromStatistic;
-                for (const OperatorStat& stat : OperatorsFromKernels(*analysis.kernels, false).byType)
+                for (const OperatorStat& stat :
+                     OperatorsFromKernels(*analysis.kernels, false).byType)
                     fromKernels[stat.name] = stat.count;
-                for (const OpStatisticRow& row : analysis.opStatistic->rows) fromStatistic[row.type] = row.count;
+                for (const OpStatisticRow& row : analysis.opStatistic->rows)
+                    fromStatistic[row.type] = row.count;
                 CHECK(fromKernels == fromStatistic);
             }
             if (std::string(level) != "level0") {

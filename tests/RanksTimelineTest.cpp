@@ -42,7 +42,8 @@ const char* kRankB = R"([
 // The track of 'model' whose first slice is named 'name'.
 uint32_t TrackOf(const TraceModel& model, std::string_view name) {
     for (uint32_t t = 0; t < model.tracks.size(); ++t)
-        if (!model.tracks[t].rows.empty() && model.Name(model.tracks[t].rows[0].name[0]) == name) return t;
+        if (!model.tracks[t].rows.empty() && model.Name(model.tracks[t].rows[0].name[0]) == name)
+            return t;
     FAIL("no track starts with " << name);
     return 0;
 }
@@ -55,14 +56,17 @@ std::string Arg(const EventDetails& details, const std::string& key) {
 
 // A trace of one rank whose ProfilerStep#N slices start at the given µs.
 std::string StepTrace(const std::vector<std::pair<int, int>>& stepStartsUs) {
-    std::string json = R"([{"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "Python"}})";
+    std::string json =
+        R"([{"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "Python"}})";
     for (const auto& [step, startUs] : stepStartsUs)
-        json += ",\n{\"ph\": \"X\", \"name\": \"ProfilerStep#" + std::to_string(step) + "\", \"pid\": 1, \"tid\": 1, \"ts\": " +
-                std::to_string(startUs) + ", \"dur\": 90}";
+        json += ",\n{\"ph\": \"X\", \"name\": \"ProfilerStep#" + std::to_string(step) +
+                "\", \"pid\": 1, \"tid\": 1, \"ts\": " + std::to_string(startUs) + ", \"dur\": 90}";
     return json + "]";
 }
 
-void Write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
+void Write(const fs::path& path, const std::string& text) {
+    std::ofstream(path) << text;
+}
 
 std::string Generated(const GeneratorOptions& options) {
     char* buffer = nullptr;
@@ -77,11 +81,14 @@ std::string Generated(const GeneratorOptions& options) {
 
 }  // namespace
 
-TEST_CASE("merged ranks keep each rank's processes in a group of its own, with names, times and flows moved over") {
+TEST_CASE(
+    "merged ranks keep each rank's processes in a group of its own, with names, times and flows "
+    "moved over") {
     std::vector<RankModelPart> parts;
     parts.push_back({"rank 0", "its own clock", test::LoadJson(kRankA), 0});
     parts.push_back({"rank 1", "step 1 aligned", test::LoadJson(kRankB), -50000});
-    const uint64_t eventsA = parts[0].model->report.eventCount, eventsB = parts[1].model->report.eventCount;
+    const uint64_t eventsA = parts[0].model->report.eventCount,
+                   eventsB = parts[1].model->report.eventCount;
     const auto merged = MergeRankModels(std::move(parts), 2);
 
     REQUIRE(merged->groups.size() == 2);
@@ -104,14 +111,18 @@ TEST_CASE("merged ranks keep each rank's processes in a group of its own, with n
     CHECK(merged->GroupOf(alpha) == 0);
     CHECK(merged->tracks[alpha].rows[0].start[0] == 10000);
     CHECK(merged->firstNs == 10000);
-    CHECK(merged->lastNs == 71000);  // rank 1's alpha ends at 121 µs, 50 µs earlier; rank 0's open slice ends at 30 µs
+    CHECK(
+        merged->lastNs ==
+        71000);  // rank 1's alpha ends at 121 µs, 50 µs earlier; rank 0's open slice ends at 30 µs
     // One pool: a name both ranks use is one string.
     const uint32_t alphaB = merged->processes[1].tracks[1];
     CHECK(merged->tracks[alphaB].rows[0].name[0] == merged->tracks[alpha].rows[0].name[0]);
 
     // Each slice's args are read from its own rank's file.
-    CHECK(Arg(ReadEventDetails(merged->TextOf(gamma), merged->tracks[gamma].rows[0].Ref(0)), "k") == "b");
-    CHECK(Arg(ReadEventDetails(merged->TextOf(alpha), merged->tracks[alpha].rows[0].Ref(0)), "k") == "a");
+    CHECK(Arg(ReadEventDetails(merged->TextOf(gamma), merged->tracks[gamma].rows[0].Ref(0)), "k") ==
+          "b");
+    CHECK(Arg(ReadEventDetails(merged->TextOf(alpha), merged->tracks[alpha].rows[0].Ref(0)), "k") ==
+          "a");
     CHECK(merged->PathOf(gamma) == merged->sources[1].path);
 
     // Flows point at the moved tracks and stay sorted by start.
@@ -133,7 +144,8 @@ TEST_CASE("merged ranks keep each rank's processes in a group of its own, with n
     CHECK(merged->groups[1].report.eventCount == eventsB);
 }
 
-TEST_CASE("ranks are aligned on the first step they share, on a chosen step, or left on their clocks") {
+TEST_CASE(
+    "ranks are aligned on the first step they share, on a chosen step, or left on their clocks") {
     const fs::path dir = test::TempDir("ranks_align");
     Write(dir / "a.json", StepTrace({{1, 1000}, {2, 2100}}));
     Write(dir / "b.json", StepTrace({{1, 5000}, {2, 6000}, {3, 7000}}));
@@ -156,11 +168,13 @@ TEST_CASE("ranks are aligned on the first step they share, on a chosen step, or 
         auto loaded = LoadRanksTimeline(paths, options);
         REQUIRE(loaded.ok());
         CHECK(loaded.value().model->groups[1].shiftNs == -3900000);
-        CHECK(loaded.value().alignedStartNs == 2100000);  // the first rank's step 2, which keeps its clock
+        CHECK(loaded.value().alignedStartNs ==
+              2100000);  // the first rank's step 2, which keeps its clock
         CHECK(loaded.value().alignedEndNs == 2190000);
         // The step's slices now start together.
         const TraceModel& model = *loaded.value().model;
-        CHECK(model.tracks[model.processes[0].tracks[0]].rows[0].start[1] == model.tracks[model.processes[1].tracks[0]].rows[0].start[1]);
+        CHECK(model.tracks[model.processes[0].tracks[0]].rows[0].start[1] ==
+              model.tracks[model.processes[1].tracks[0]].rows[0].start[1]);
     }
     SUBCASE("a step one rank lacks leaves that rank on its own clock") {
         options.alignStep = "3";
@@ -169,7 +183,8 @@ TEST_CASE("ranks are aligned on the first step they share, on a chosen step, or 
         CHECK(loaded.value().alignedStep == "3");
         CHECK(loaded.value().model->groups[0].note == "no step 3: its own clock");
         CHECK(loaded.value().model->groups[0].shiftNs == 0);
-        CHECK(loaded.value().model->groups[1].shiftNs == 0);  // the first rank that has it keeps its clock
+        CHECK(loaded.value().model->groups[1].shiftNs ==
+              0);  // the first rank that has it keeps its clock
     }
     SUBCASE("each rank's own clock") {
         options.alignStep = kAlignOnClock;
@@ -202,18 +217,24 @@ TEST_CASE("rank lists take ids and ranges and name what they cannot read") {
     auto ranks = ParseRankList("0-3,7 9");
     REQUIRE(ranks.ok());
     CHECK(ranks.value() == std::vector<int>{0, 1, 2, 3, 7, 9});
-    CHECK(ParseRankList("3-1").message() == "ranks: a range from a higher rank id to a lower one at column 1 of \"3-1\"");
+    CHECK(ParseRankList("3-1").message() ==
+          "ranks: a range from a higher rank id to a lower one at column 1 of \"3-1\"");
     CHECK(ParseRankList("3,3").message() == "ranks: rank 3 named twice at column 3 of \"3,3\"");
     CHECK(ParseRankList("0-2,1").message() == "ranks: rank 1 named twice at column 5 of \"0-2,1\"");
     CHECK(ParseRankList("0-4000000000").message() ==
           "ranks: a rank id past the largest one (16777216) at column 1 of \"0-4000000000\"");
-    CHECK(ParseRankList("99999999999999999999").message() ==
-          "ranks: a rank id past the largest one (16777216) at column 1 of \"99999999999999999999\"");
-    CHECK(ParseRankList("0-100000").message() == "ranks: a range of more than 100000 ranks at column 1 of \"0-100000\"");
+    CHECK(
+        ParseRankList("99999999999999999999").message() ==
+        "ranks: a rank id past the largest one (16777216) at column 1 of \"99999999999999999999\"");
+    CHECK(ParseRankList("0-100000").message() ==
+          "ranks: a range of more than 100000 ranks at column 1 of \"0-100000\"");
     CHECK(ParseRankList("0-99999").value().size() == 100000);
-    CHECK(ParseRankList("-2").message() == "ranks: expected a rank id or a range like 0-7 at column 1 of \"-2\"");
-    CHECK(ParseRankList("-1").message() == "ranks: expected a rank id or a range like 0-7 at column 1 of \"-1\"");
-    CHECK(ParseRankList("1,x").message() == "ranks: expected a rank id or a range like 0-7 at column 3 of \"1,x\"");
+    CHECK(ParseRankList("-2").message() ==
+          "ranks: expected a rank id or a range like 0-7 at column 1 of \"-2\"");
+    CHECK(ParseRankList("-1").message() ==
+          "ranks: expected a rank id or a range like 0-7 at column 1 of \"-1\"");
+    CHECK(ParseRankList("1,x").message() ==
+          "ranks: expected a rank id or a range like 0-7 at column 3 of \"1,x\"");
     CHECK(ParseRankList(" , ").message() == "ranks: no rank id in \" , \"");
 }
 
@@ -229,7 +250,8 @@ TEST_CASE("rank ids of a cluster folder become the paths of its rank folders") {
     REQUIRE(paths.value().size() == 3);
     CHECK(fs::path(paths.value()[0]).filename() == "rank_2_ascend_pt");
     CHECK(fs::path(paths.value()[2]).filename() == "rank_0_ascend_pt");
-    CHECK(ResolveRankPaths(dir.string(), {"5"}).message() == dir.string() + ": error: no rank folder of rank 5 (it has 4 rank folders)");
+    CHECK(ResolveRankPaths(dir.string(), {"5"}).message() ==
+          dir.string() + ": error: no rank folder of rank 5 (it has 4 rank folders)");
     CHECK(ResolveRankPaths("", {"x.json"}).value() == std::vector<std::string>{"x.json"});
 
     // Loaded, each rank is a group named by its rank id, the generated steps lined up.
@@ -240,7 +262,8 @@ TEST_CASE("rank ids of a cluster folder become the paths of its rank folders") {
     fs::remove_all(dir);
 }
 
-TEST_CASE("the two ranks of the real Level1 run open in one timeline aligned on their shared step") {
+TEST_CASE(
+    "the two ranks of the real Level1 run open in one timeline aligned on their shared step") {
     const std::string fixtures = test::FixturesDir();
     if (fixtures.empty()) return;
     const std::string level1 = fixtures + "/msinsight/test/data/pytorch/text/level1/";
@@ -298,10 +321,13 @@ TEST_CASE("a rank whose clock is 5 s ahead lines up to the nanosecond once align
             REQUIRE(a.rows.size() == b.rows.size());
             for (size_t r = 0; r < a.rows.size(); ++r, ++rows) {
                 REQUIRE(a.rows[r].size() == b.rows[r].size());
-                CHECK(std::equal(a.rows[r].start.begin(), a.rows[r].start.end(), b.rows[r].start.begin()));
-                CHECK(std::equal(a.rows[r].end.begin(), a.rows[r].end.end(), b.rows[r].end.begin()));
+                CHECK(std::equal(a.rows[r].start.begin(), a.rows[r].start.end(),
+                                 b.rows[r].start.begin()));
+                CHECK(
+                    std::equal(a.rows[r].end.begin(), a.rows[r].end.end(), b.rows[r].end.begin()));
             }
-            CHECK(std::equal(a.counterTs.begin(), a.counterTs.end(), b.counterTs.begin(), b.counterTs.end()));
+            CHECK(std::equal(a.counterTs.begin(), a.counterTs.end(), b.counterTs.begin(),
+                             b.counterTs.end()));
         }
     }
     CHECK(!tracksA.empty());

@@ -27,7 +27,8 @@ using namespace marey::test;
 TEST_CASE("regression and seed inputs load the same on one and two threads, without crashing") {
     size_t replayed = 0;
     for (const char* folder : {"regressions", "corpus/json", "corpus/csv"}) {
-        for (const auto& entry : std::filesystem::directory_iterator(std::string(MAREY_TESTS_DIR) + "/" + folder)) {
+        for (const auto& entry :
+             std::filesystem::directory_iterator(std::string(MAREY_TESTS_DIR) + "/" + folder)) {
             if (!entry.is_regular_file() || entry.path().extension() == ".md") continue;
             std::ifstream in(entry.path(), std::ios::binary);
             std::stringstream bytes;
@@ -46,28 +47,35 @@ TEST_CASE("regression and seed inputs load the same on one and two threads, with
             auto a = LoadTraceText(TraceText::FromString(bytes.str()), "replay.json", single);
             auto b = LoadTraceText(TraceText::FromString(bytes.str()), "replay.json", chunked);
             REQUIRE(a.ok() == b.ok());
-            if (a.ok() && a.value()->report.problemCount == 0) CHECK(DumpModel(*a.value()) == DumpModel(*b.value()));
+            if (a.ok() && a.value()->report.problemCount == 0)
+                CHECK(DumpModel(*a.value()) == DumpModel(*b.value()));
             const TraceText text = TraceText::FromString(bytes.str());
-            for (uint64_t offset = 0; offset < text.size(); ++offset) ReadEventDetails(text, offset, 32);
+            for (uint64_t offset = 0; offset < text.size(); ++offset)
+                ReadEventDetails(text, offset, 32);
             ++replayed;
         }
     }
     CHECK(replayed >= 4);
 }
 
-TEST_CASE("rank-folder regression and seed inputs rebuild their folder and analyse without crashing") {
+TEST_CASE(
+    "rank-folder regression and seed inputs rebuild their folder and analyse without crashing") {
     namespace fs = std::filesystem;
     const fs::path root = fs::temp_directory_path() / "marey-rank-replay";
     size_t replayed = 0;
     for (const char* folder : {"regressions/rank", "corpus/rank"}) {
-        for (const auto& entry : fs::directory_iterator(std::string(MAREY_TESTS_DIR) + "/" + folder)) {
+        for (const auto& entry :
+             fs::directory_iterator(std::string(MAREY_TESTS_DIR) + "/" + folder)) {
             std::ifstream in(entry.path(), std::ios::binary);
-            const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            const std::string bytes((std::istreambuf_iterator<char>(in)),
+                                    std::istreambuf_iterator<char>());
             CAPTURE(entry.path().string());
-            fuzz::WriteRankFolderInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), root);
+            fuzz::WriteRankFolderInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(),
+                                       root);
             auto files = FindRankFiles(root.string());
             CHECK(files.ok() == IsRankDirectory(root.string()));
-            if (files.ok()) CHECK_FALSE(RankAnalysisToJson(AnalyzeRank(files.value(), nullptr)).empty());
+            if (files.ok())
+                CHECK_FALSE(RankAnalysisToJson(AnalyzeRank(files.value(), nullptr)).empty());
             ++replayed;
         }
     }
@@ -75,13 +83,17 @@ TEST_CASE("rank-folder regression and seed inputs rebuild their folder and analy
     CHECK(replayed >= 4);
 }
 
-TEST_CASE("communication JSON regression and seed inputs parse without crashing, problems placed inside the text") {
+TEST_CASE(
+    "communication JSON regression and seed inputs parse without crashing, problems placed inside "
+    "the text") {
     namespace fs = std::filesystem;
     size_t replayed = 0;
     for (const char* folder : {"regressions/communication", "corpus/communication"}) {
-        for (const auto& entry : fs::directory_iterator(std::string(MAREY_TESTS_DIR) + "/" + folder)) {
+        for (const auto& entry :
+             fs::directory_iterator(std::string(MAREY_TESTS_DIR) + "/" + folder)) {
             std::ifstream in(entry.path(), std::ios::binary);
-            std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            std::string bytes((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
             CAPTURE(entry.path().string());
             const size_t size = bytes.size();
             bytes.resize(size + simdjson::SIMDJSON_PADDING, '\0');
@@ -90,7 +102,8 @@ TEST_CASE("communication JSON regression and seed inputs parse without crashing,
             for (const ImportProblem& problem : ops.problems) CHECK(problem.byteOffset <= size);
             (void)SumCommunication(ops.ops);
             CommunicationMatrix matrix;
-            (void)ParseCommunicationMatrixJson(std::string_view(bytes.data(), size), "replay.json", matrix);
+            (void)ParseCommunicationMatrixJson(std::string_view(bytes.data(), size), "replay.json",
+                                               matrix);
             ++replayed;
         }
     }

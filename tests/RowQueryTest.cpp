@@ -31,14 +31,16 @@ TEST_CASE("the viewport query covers exactly the slices a brute-force scan finds
         const TimeNs last = row.end[row.size() - 1];
         for (int q = 0; q < 50; ++q) {
             const TimeNs a = static_cast<TimeNs>(random() % static_cast<uint64_t>(last + 1));
-            const TimeNs b = a + 1 + static_cast<TimeNs>(random() % static_cast<uint64_t>(last / 4 + 1));
+            const TimeNs b =
+                a + 1 + static_cast<TimeNs>(random() % static_cast<uint64_t>(last / 4 + 1));
             const TimeNs minVisible = 1 + static_cast<TimeNs>(random() % 200);
             std::vector<VisibleItem> items;
             QueryVisible(row, a, b, minVisible, items);
             // Brute force: every slice overlapping [a, b) (zero-length ones at a included).
             std::vector<uint32_t> expected;
             for (uint32_t i = 0; i < row.size(); ++i)
-                if (row.start[i] < b && (row.end[i] > a || (row.end[i] == a && row.start[i] == a))) expected.push_back(i);
+                if (row.start[i] < b && (row.end[i] > a || (row.end[i] == a && row.start[i] == a)))
+                    expected.push_back(i);
             std::vector<uint32_t> covered;
             for (const VisibleItem& item : items) {
                 CHECK(item.startNs == row.start[item.first]);
@@ -47,7 +49,8 @@ TEST_CASE("the viewport query covers exactly the slices a brute-force scan finds
                 for (uint32_t k = 0; k < item.count; ++k) covered.push_back(item.first + k);
             }
             // Items may reach one run past the window edge, never miss a slice inside it.
-            for (uint32_t index : expected) CHECK(std::binary_search(covered.begin(), covered.end(), index));
+            for (uint32_t index : expected)
+                CHECK(std::binary_search(covered.begin(), covered.end(), index));
             CHECK(items.size() <= static_cast<size_t>(2 * (b - a) / minVisible + 3));
         }
     }
@@ -86,12 +89,14 @@ TEST_CASE("zoomed-out queries of large rows fold the overview and still cover ev
             if (item.count > 1) CHECK(item.endNs - item.startNs < 3 * minVisible);
             for (uint32_t k = 0; k < item.count; ++k) covered.push_back(item.first + k);
         }
-        CHECK(std::adjacent_find(covered.begin(), covered.end(), [](uint32_t x, uint32_t y) { return y != x + 1; }) ==
-              covered.end());
+        CHECK(std::adjacent_find(covered.begin(), covered.end(), [](uint32_t x, uint32_t y) {
+                  return y != x + 1;
+              }) == covered.end());
         // Items are contiguous runs, so covering the first and last overlapping slices covers all.
         uint32_t firstInside = UINT32_MAX, lastInside = 0;
         for (uint32_t i = 0; i < row.size(); ++i)
-            if (row.start[i] < b && row.end[i] > a) firstInside = std::min(firstInside, i), lastInside = i;
+            if (row.start[i] < b && row.end[i] > a)
+                firstInside = std::min(firstInside, i), lastInside = i;
         REQUIRE(!covered.empty());
         CHECK(covered.front() <= firstInside);
         CHECK(covered.back() >= lastInside);

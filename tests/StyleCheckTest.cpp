@@ -19,19 +19,19 @@ std::string FunctionOf(const std::string& name, int bodyLines) {
 
 TEST_CASE("functions are found at namespace and class level with their first and last lines") {
     const std::string text =
-        "#include <vector>\n"                                // 1
-        "namespace a {\n"                                    // 2
-        "struct S {\n"                                       // 3
-        "    int Get() const { return 1; }\n"                // 4
-        "};\n"                                               // 5
-        "int F(int x,\n"                                     // 6
-        "      int y) {\n"                                   // 7
-        "    auto g = [&](int z) { return z + x; };\n"       // 8
-        "    const char* s = \"}{\";  // }\n"                // 9
-        "    return g(y) + s[0] + '}';\n"                    // 10
-        "}\n"                                                // 11
-        "const int kTable[] = {1, 2};\n"                     // 12
-        "}  // namespace a\n";                               // 13
+        "#include <vector>\n"                           // 1
+        "namespace a {\n"                               // 2
+        "struct S {\n"                                  // 3
+        "    int Get() const { return 1; }\n"           // 4
+        "};\n"                                          // 5
+        "int F(int x,\n"                                // 6
+        "      int y) {\n"                              // 7
+        "    auto g = [&](int z) { return z + x; };\n"  // 8
+        "    const char* s = \"}{\";  // }\n"           // 9
+        "    return g(y) + s[0] + '}';\n"               // 10
+        "}\n"                                           // 11
+        "const int kTable[] = {1, 2};\n"                // 12
+        "}  // namespace a\n";                          // 13
     const auto functions = FindFunctions(text);
     REQUIRE(functions.size() == 2);
     CHECK(functions[0].firstLine == 4);
@@ -41,7 +41,8 @@ TEST_CASE("functions are found at namespace and class level with their first and
     CHECK(functions[1].head == "int F(int x, int y)");
 }
 
-TEST_CASE("raw strings, operators and default arguments in braces do not confuse the function finder") {
+TEST_CASE(
+    "raw strings, operators and default arguments in braces do not confuse the function finder") {
     const std::string text =
         "const char* kText = R\"x({ not code )\" })x\";\n"
         "bool operator==(const A& a, const A& b) { return a.v == b.v; }\n"
@@ -60,7 +61,8 @@ TEST_CASE("raw strings, operators and default arguments in braces do not confuse
 }
 
 TEST_CASE("a function over 120 lines and a long file without banners are named with their lines") {
-    const std::string fits = FunctionOf("Fits", kMaxFunctionLines - 3);  // signature, body, return, brace
+    const std::string fits =
+        FunctionOf("Fits", kMaxFunctionLines - 3);  // signature, body, return, brace
     CHECK(CheckFile("a.cpp", fits).empty());
     const std::string tooLong = "\n" + FunctionOf("TooLong", kMaxFunctionLines - 2);
     const auto problems = CheckFile("b.cpp", tooLong);
@@ -71,6 +73,15 @@ TEST_CASE("a function over 120 lines and a long file without banners are named w
     for (int i = 0; i < 10; ++i) longFile += FunctionOf("F" + std::to_string(i), 60);
     const auto noBanner = CheckFile("c.cpp", longFile);
     REQUIRE(noBanner.size() == 1);
-    CHECK(noBanner[0] == "c.cpp:1: 630 lines and no \"// [SECTION]\" banner (needed past 600 lines)");
+    CHECK(noBanner[0] ==
+          "c.cpp:1: 630 lines and no \"// [SECTION]\" banner (needed past 600 lines)");
     CHECK(CheckFile("c.cpp", "// [SECTION] Drawing\n" + longFile).empty());
+}
+
+TEST_CASE("a test name with a semicolon is named with its line") {
+    const auto problems = CheckFile("t.cpp",
+                                    "\nTEST_CASE(\"one thing, then another\") {}\n"
+                                    "TEST_CASE(\"one thing; \"\n    \"another\") {}\n");
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0] == "t.cpp:3: a test name with ';' (ctest splits names there)");
 }

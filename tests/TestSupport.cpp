@@ -8,7 +8,8 @@
 
 namespace marey::test {
 
-std::unique_ptr<TraceModel> LoadJson(const std::string& json, unsigned threads, uint64_t chunkBytes, uint64_t runBytes) {
+std::unique_ptr<TraceModel> LoadJson(const std::string& json, unsigned threads, uint64_t chunkBytes,
+                                     uint64_t runBytes) {
     LoadOptions options;
     options.threads = threads;
     options.chunkBytes = chunkBytes;
@@ -24,7 +25,8 @@ std::unique_ptr<TraceModel> LoadJson(const std::string& json, const LoadOptions&
 
 std::filesystem::path TempDir(const std::string& name) {
     namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / ("marey_" + name + "_" + std::to_string(getpid()));
+    const fs::path dir =
+        fs::temp_directory_path() / ("marey_" + name + "_" + std::to_string(getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;
@@ -33,7 +35,8 @@ std::filesystem::path TempDir(const std::string& name) {
 // Every field of every process, track and row is written out: a field added to one of them must
 // be added here too (and to the merge of several ranks, which shifts and renames them).
 static_assert(sizeof(Process) == 72 && sizeof(Track) == 256 && sizeof(Row) == 208,
-              "a field was added to Process, Track or Row: write it in DumpModel and move it in MergeRankModels");
+              "a field was added to Process, Track or Row: write it in DumpModel and move it in "
+              "MergeRankModels");
 
 std::string DumpModel(const TraceModel& model) {
     std::string out;
@@ -41,43 +44,58 @@ std::string DumpModel(const TraceModel& model) {
     auto entity = [&](const EntityId& id) { return EntityText(id, model.strings); };
     for (uint32_t p = 0; p < model.processes.size(); ++p) {
         const Process& process = model.processes[p];
-        line("process " + model.ProcessLabel(p) + " pid=" + entity(process.pid) + " labels=" +
-             std::string(model.Name(process.labels)) + " sort=" + std::to_string(process.sortIndex) +
-             (process.hasSortIndex ? "" : "(none)"));  // its group: what a merge sets, checked where merges are
+        line("process " + model.ProcessLabel(p) + " pid=" + entity(process.pid) +
+             " labels=" + std::string(model.Name(process.labels)) +
+             " sort=" + std::to_string(process.sortIndex) +
+             (process.hasSortIndex
+                  ? ""
+                  : "(none)"));  // its group: what a merge sets, checked where merges are
         for (uint32_t t : process.tracks) {
             const Track& track = model.tracks[t];
-            line(" track " + model.TrackLabel(t) + " kind=" + std::to_string(static_cast<int>(track.kind)) + " process=" +
-                 std::to_string(track.process) + " tid=" + entity(track.tid) + " sort=" + std::to_string(track.sortIndex) +
-                 (track.hasSortIndex ? "" : "(none)") + " slices=" + std::to_string(track.sliceCount) + " overlapping=" +
-                 std::to_string(track.overlapSliceCount) + " counter_key=" + std::string(model.Name(track.counterKey)));
+            line(" track " + model.TrackLabel(t) +
+                 " kind=" + std::to_string(static_cast<int>(track.kind)) +
+                 " process=" + std::to_string(track.process) + " tid=" + entity(track.tid) +
+                 " sort=" + std::to_string(track.sortIndex) + (track.hasSortIndex ? "" : "(none)") +
+                 " slices=" + std::to_string(track.sliceCount) +
+                 " overlapping=" + std::to_string(track.overlapSliceCount) +
+                 " counter_key=" + std::string(model.Name(track.counterKey)));
             for (const Row& row : track.rows) {
-                line("  row kind=" + std::to_string(static_cast<int>(row.kind)) + " depth=" + std::to_string(row.depth) +
+                line("  row kind=" + std::to_string(static_cast<int>(row.kind)) +
+                     " depth=" + std::to_string(row.depth) +
                      " overview_resolution=" + std::to_string(row.overviewResolutionNs));
                 for (size_t i = 0; i < row.size(); ++i)
-                    line("   " + std::to_string(row.start[i]) + " " + std::to_string(row.end[i]) + " " +
-                         std::string(model.Name(row.name[i])) + " @" + std::to_string(row.Ref(i)));
+                    line("   " + std::to_string(row.start[i]) + " " + std::to_string(row.end[i]) +
+                         " " + std::string(model.Name(row.name[i])) + " @" +
+                         std::to_string(row.Ref(i)));
                 for (const OverviewItem& item : row.overview)
-                    line("   overview " + std::to_string(item.startNs) + " " + std::to_string(item.endNs) + " " +
-                         std::to_string(item.first) + "+" + std::to_string(item.count));
+                    line("   overview " + std::to_string(item.startNs) + " " +
+                         std::to_string(item.endNs) + " " + std::to_string(item.first) + "+" +
+                         std::to_string(item.count));
             }
             for (size_t i = 0; i < track.instantTs.size(); ++i)
-                line("  instant " + std::to_string(track.instantTs[i]) + " " + std::string(model.Name(track.instantName[i])) +
-                     " @" + std::to_string(track.instantRef[i]));
+                line("  instant " + std::to_string(track.instantTs[i]) + " " +
+                     std::string(model.Name(track.instantName[i])) + " @" +
+                     std::to_string(track.instantRef[i]));
             for (size_t i = 0; i < track.counterTs.size(); ++i)
-                line("  sample " + std::to_string(track.counterTs[i]) + " " + std::to_string(track.counterValue[i]));
+                line("  sample " + std::to_string(track.counterTs[i]) + " " +
+                     std::to_string(track.counterValue[i]));
         }
     }
     for (const Flow& flow : model.flows)
-        line("flow " + std::string(model.Name(model.FlowCategory(flow))) + " @" + std::to_string(flow.fromRef) + " " +
-             std::to_string(flow.fromTs) + "@" + model.TrackLabel(model.FlowFromTrack(flow)) + " -> " +
-             std::to_string(flow.toTs) + "@" + model.TrackLabel(model.FlowToTrack(flow)) + " @" + std::to_string(flow.toRef) +
-             (flow.fromEnclosing ? " from-enclosing" : "") + (flow.toEnclosing ? " to-enclosing" : ""));
+        line("flow " + std::string(model.Name(model.FlowCategory(flow))) + " @" +
+             std::to_string(flow.fromRef) + " " + std::to_string(flow.fromTs) + "@" +
+             model.TrackLabel(model.FlowFromTrack(flow)) + " -> " + std::to_string(flow.toTs) +
+             "@" + model.TrackLabel(model.FlowToTrack(flow)) + " @" + std::to_string(flow.toRef) +
+             (flow.fromEnclosing ? " from-enclosing" : "") +
+             (flow.toEnclosing ? " to-enclosing" : ""));
     for (const UnfinishedSlice& slice : model.unfinished)
-        line("unfinished " + std::to_string(slice.track) + "/" + std::to_string(slice.row) + "/" + std::to_string(slice.index));
+        line("unfinished " + std::to_string(slice.track) + "/" + std::to_string(slice.row) + "/" +
+             std::to_string(slice.index));
     line("span " + std::to_string(model.firstNs) + " " + std::to_string(model.lastNs) + " slices " +
-         std::to_string(model.sliceCount) + " instants " + std::to_string(model.instantCount) + " samples " +
-         std::to_string(model.counterSampleCount));
-    line("events " + std::to_string(model.report.eventCount) + " problems " + std::to_string(model.report.problemCount));
+         std::to_string(model.sliceCount) + " instants " + std::to_string(model.instantCount) +
+         " samples " + std::to_string(model.counterSampleCount));
+    line("events " + std::to_string(model.report.eventCount) + " problems " +
+         std::to_string(model.report.problemCount));
     for (const ImportProblem& p : model.report.problems)
         line("problem " + std::to_string(p.byteOffset) + " " + p.message);
     return out;

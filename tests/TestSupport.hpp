@@ -9,8 +9,8 @@
 namespace marey::test {
 
 // Loads 'json' as a trace; the test fails when nothing loads.
-std::unique_ptr<TraceModel> LoadJson(const std::string& json, unsigned threads = 1, uint64_t chunkBytes = 4 << 20,
-                                     uint64_t runBytes = 256 << 10);
+std::unique_ptr<TraceModel> LoadJson(const std::string& json, unsigned threads = 1,
+                                     uint64_t chunkBytes = 4 << 20, uint64_t runBytes = 256 << 10);
 std::unique_ptr<TraceModel> LoadJson(const std::string& json, const LoadOptions& options);
 
 // Every process, track, row, slice, instant, counter sample and flow as text, in order, with

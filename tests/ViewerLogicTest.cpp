@@ -94,11 +94,15 @@ TEST_CASE("show all frames the whole trace and ranges keep a small margin") {
 
 TEST_CASE("range statistics copy as CSV with quoting") {
     auto model = LoadJson(kTrace);
-    const RangeStatsResult stats = ComputeRangeStats(*model, AllSliceTracks(*model), model->firstNs, model->firstNs + 20000);
+    const RangeStatsResult stats =
+        ComputeRangeStats(*model, AllSliceTracks(*model), model->firstNs, model->firstNs + 20000);
     const std::string csv = RangeStatsPanel::ToCsv(*model, stats);
-    CHECK(csv.rfind("name,count,total_ns,self_ns,average_ns,min_ns,max_ns,share_of_range\n", 0) == 0);
-    CHECK(csv.find("\"Launch, \"\"quoted\"\"\",1,5000,5000,5000,5000,5000,0.250000\n") != std::string::npos);
-    CHECK(csv.find("ProfilerStep#1,1,100000,50000,100000,100000,100000,1.000000\n") != std::string::npos);
+    CHECK(csv.rfind("name,count,total_ns,self_ns,average_ns,min_ns,max_ns,share_of_range\n", 0) ==
+          0);
+    CHECK(csv.find("\"Launch, \"\"quoted\"\"\",1,5000,5000,5000,5000,5000,0.250000\n") !=
+          std::string::npos);
+    CHECK(csv.find("ProfilerStep#1,1,100000,50000,100000,100000,100000,1.000000\n") !=
+          std::string::npos);
 }
 
 TEST_CASE("key scripts name letters and special keys, and refuse unknown names") {
@@ -111,7 +115,9 @@ TEST_CASE("key scripts name letters and special keys, and refuse unknown names")
     CHECK_FALSE(script.Parse("W-", &error));
 }
 
-TEST_CASE("an operator picked in the operator view highlights exactly its slices, not names that contain it") {
+TEST_CASE(
+    "an operator picked in the operator view highlights exactly its slices, not names that contain "
+    "it") {
     auto model = LoadJson(kTrace);
     SearchIndex search;
     search.RunNames(*model, {"MatMul_0", "NotInTheTrace"}, "MatMul");
@@ -124,7 +130,8 @@ TEST_CASE("an operator picked in the operator view highlights exactly its slices
     CHECK(search.Count() == 2);
 }
 
-TEST_CASE("the operator filter keeps fuzzy matches, best first, and everything for an empty pattern") {
+TEST_CASE(
+    "the operator filter keeps fuzzy matches, best first, and everything for an empty pattern") {
     std::vector<OperatorStat> stats(4);
     stats[0].name = "MatMulV2";
     stats[1].name = "FlashAttentionScore";
@@ -180,7 +187,9 @@ double LabelNs(const std::string& label) {
     return value * (u == "s" ? 1e9 : u == "ms" ? 1e6 : u == "µs" ? 1e3 : 1.0);
 }
 
-float EightPxPerChar(const std::string& text) { return 8.0f * static_cast<float>(text.size()); }
+float EightPxPerChar(const std::string& text) {
+    return 8.0f * static_cast<float>(text.size());
+}
 
 }  // namespace
 
@@ -202,7 +211,8 @@ TEST_CASE("ruler labels say their tick's time, and only labels that fit whole ar
     SUBCASE("a label that would run past the right edge is not shown") {
         const RulerLayout ruler = LayoutRuler(0, 1e6, 1000, 90, EightPxPerChar);
         for (const RulerTick& tick : ruler.ticks)
-            if (!tick.label.empty() && tick.x + 3.0f + EightPxPerChar(tick.label) > 1000.0f) CHECK_FALSE(tick.labelled);
+            if (!tick.label.empty() && tick.x + 3.0f + EightPxPerChar(tick.label) > 1000.0f)
+                CHECK_FALSE(tick.labelled);
     }
     SUBCASE("deep zoom far into a long trace counts from an anchor, in short labels") {
         const double start = 131000123.0;  // 131 ms, a 2 µs view
@@ -214,7 +224,8 @@ TEST_CASE("ruler labels say their tick's time, and only labels that fit whole ar
         for (const RulerTick& tick : ruler.ticks) {
             if (tick.label.empty()) continue;
             CHECK(tick.label.size() <= 9);
-            const double offset = tick.label[0] == '-' ? -LabelNs(tick.label.substr(1)) : LabelNs(tick.label);
+            const double offset =
+                tick.label[0] == '-' ? -LabelNs(tick.label.substr(1)) : LabelNs(tick.label);
             CHECK(offset == doctest::Approx(tick.ns - ruler.anchorNs));
         }
     }
@@ -242,7 +253,9 @@ TEST_CASE("an operator highlighted from another view brings the timeline to its 
     CHECK(timeline.state().viewEndNs >= start);
 }
 
-TEST_CASE("settings kept under the old name are copied to marey's folder once, and never over newer ones") {
+TEST_CASE(
+    "settings kept under the old name are copied to marey's folder once, and never over newer "
+    "ones") {
     const std::filesystem::path home = TempDir("settings-home");
     std::filesystem::create_directories(home / ".config/tracelens");
     std::ofstream(home / ".config/tracelens/layout.txt") << "header_width 333\n";
@@ -252,7 +265,8 @@ TEST_CASE("settings kept under the old name are copied to marey's folder once, a
     std::ofstream(path) << "header_width 222\n";
     CHECK(LayoutSettings::Load(SettingsFilePath(home.string(), "layout.txt")).headerWidth == 222);
     CHECK_FALSE(std::filesystem::exists(SettingsFilePath(home.string(), "recent.txt")));
-    CHECK(std::filesystem::exists(home / ".config/tracelens/layout.txt"));  // the old file is left as it was
+    CHECK(std::filesystem::exists(
+        home / ".config/tracelens/layout.txt"));  // the old file is left as it was
     std::filesystem::remove_all(home);
 }
 
@@ -295,7 +309,8 @@ TEST_CASE("counter values read with units, and narrow columns get three signific
     CHECK(CompactDuration(45678) == "45.7 µs");
 }
 
-TEST_CASE("a jump along a flow keeps the zoom when the target fits, and centres it with context around") {
+TEST_CASE(
+    "a jump along a flow keeps the zoom when the target fits, and centres it with context around") {
     auto model = LoadJson(kTrace);
     TimelineView timeline(*model);
     const Flow& flow = model->flows[0];

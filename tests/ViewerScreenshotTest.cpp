@@ -22,11 +22,13 @@ struct Run {
 };
 
 Run Viewer(const std::string& arguments) {
-    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(MAREY_BINARY) + " " + arguments + " 2>&1";
+    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " +
+                                std::string(MAREY_BINARY) + " " + arguments + " 2>&1";
     Run run;
     run.output = marey::test::RunCommand(command, &run.status);
     const size_t at = run.output.find("view ");
-    if (at != std::string::npos) std::sscanf(run.output.c_str() + at, "view %lld %lld", &run.viewStart, &run.viewEnd);
+    if (at != std::string::npos)
+        std::sscanf(run.output.c_str() + at, "view %lld %lld", &run.viewStart, &run.viewEnd);
     return run;
 }
 
@@ -39,7 +41,9 @@ struct Image {
         for (int y = y0; y < y1; ++y)
             for (int x = x0; x < x1; ++x) {
                 const unsigned char* p = pixels.get() + (static_cast<size_t>(y) * width + x) * 3;
-                if (std::abs(p[0] - r) <= tolerance && std::abs(p[1] - g) <= tolerance && std::abs(p[2] - b) <= tolerance) ++count;
+                if (std::abs(p[0] - r) <= tolerance && std::abs(p[1] - g) <= tolerance &&
+                    std::abs(p[2] - b) <= tolerance)
+                    ++count;
             }
         return count;
     }
@@ -53,14 +57,17 @@ Image Load(const std::string& path) {
     return image;
 }
 
-std::string TempPng(const char* name) { return "/tmp/marey-" + std::to_string(::getpid()) + "-" + name + ".png"; }
+std::string TempPng(const char* name) {
+    return "/tmp/marey-" + std::to_string(::getpid()) + "-" + name + ".png";
+}
 
 // Zoom and pan per key press, from the viewer's constants: a key is held 6 frames at 60 fps,
 // speed grows linearly to 'maxSpeedup' times over 'accelerationSeconds' (Timeline_Navigation.cpp:
 // zoom 1.6x over 1.5 s, pan 3x over 1.2 s).
 double HeldIntegral(double base, double maxSpeedup, double accelerationSeconds) {
     double sum = 0;
-    for (int k = 1; k <= 6; ++k) sum += base * (1.0 + (maxSpeedup - 1.0) * (k / 60.0) / accelerationSeconds) / 60.0;
+    for (int k = 1; k <= 6; ++k)
+        sum += base * (1.0 + (maxSpeedup - 1.0) * (k / 60.0) / accelerationSeconds) / 60.0;
     return sum;
 }
 
@@ -75,9 +82,9 @@ TEST_CASE("the sample opens and its screenshot shows tracks in the expected colo
     CHECK(image.height == 900);
     // The slice area (right of the 290 px track names, left of the side panel).
     const int x0 = 300, x1 = 1160, y0 = 130, y1 = 880;
-    CHECK(image.Count(51, 140, 217, x0, y0, x1, y1) > 500);   // Computing, Overlap Analysis
-    CHECK(image.Count(242, 153, 38, x0, y0, x1, y1) > 100);   // Communication
-    CHECK(image.Count(219, 61, 51, x0, y0, x1, y1) > 100);    // Communication, not overlapped
+    CHECK(image.Count(51, 140, 217, x0, y0, x1, y1) > 500);  // Computing, Overlap Analysis
+    CHECK(image.Count(242, 153, 38, x0, y0, x1, y1) > 100);  // Communication
+    CHECK(image.Count(219, 61, 51, x0, y0, x1, y1) > 100);   // Communication, not overlapped
     // Track names are drawn: light text pixels in the name column.
     CHECK(image.Count(210, 214, 222, 0, y0, 290, y1, 30) > 300);
     std::remove(png.c_str());
@@ -96,7 +103,8 @@ TEST_CASE("W zooms in around the centre and D pans right by the expected amounts
     const double expectedZoom = std::exp(-4 * HeldIntegral(2.2, 1.6, 1.5));
     CHECK(width1 / width0 == doctest::Approx(expectedZoom).epsilon(0.002));
     // Zooming keeps the centre where it was (no mouse: the anchor is the centre).
-    CHECK((zoomed.viewStart + zoomed.viewEnd) / 2 == doctest::Approx((home.viewStart + home.viewEnd) / 2).epsilon(1e-9));
+    CHECK((zoomed.viewStart + zoomed.viewEnd) / 2 ==
+          doctest::Approx((home.viewStart + home.viewEnd) / 2).epsilon(1e-9));
     const double shift = static_cast<double>(panned.viewStart - zoomed.viewStart);
     CHECK(shift / width1 == doctest::Approx(HeldIntegral(0.9, 3.0, 1.2)).epsilon(0.002));
     CHECK(back.viewStart == home.viewStart);
@@ -116,7 +124,8 @@ TEST_CASE("--search selects the first match and frames it, and --range selects a
     CHECK(search.viewStart > home.viewStart);
     const Run range = Viewer("--screenshot " + png + " --range 20,40 --panel range");
     REQUIRE(range.status == 0);
-    CHECK(static_cast<double>(range.viewEnd - range.viewStart) == doctest::Approx(20e6 * 1.06).epsilon(0.001));
+    CHECK(static_cast<double>(range.viewEnd - range.viewStart) ==
+          doctest::Approx(20e6 * 1.06).epsilon(0.001));
     std::remove(png.c_str());
 }
 
@@ -124,7 +133,9 @@ TEST_CASE("a trace that cannot be opened is reported, not crashed on") {
     const std::string png = TempPng("missing");
     const Run run = Viewer("/nonexistent/trace.json --screenshot " + png);
     CHECK(run.status != 0);
-    CHECK(run.output.find("/nonexistent/trace.json: error: cannot open the file: No such file or directory") != std::string::npos);
+    CHECK(run.output.find(
+              "/nonexistent/trace.json: error: cannot open the file: No such file or directory") !=
+          std::string::npos);
     std::remove(png.c_str());
 }
 
@@ -166,8 +177,8 @@ TEST_CASE("each analysis view of the sample draws its figures, and Ctrl+2 reache
         const Run run = Viewer("--screenshot " + png + " --size 1600x900 --view operators");
         REQUIRE_MESSAGE(run.status == 0, run.output);
         const Image image = Load(png);
-        CHECK(CountColour(image, kBlue, 75, 110) > 10000);  // AI Core share
-        CHECK(CountColour(image, kRed, 75, 110) > 5000);    // communication share
+        CHECK(CountColour(image, kBlue, 75, 110) > 10000);                // AI Core share
+        CHECK(CountColour(image, kRed, 75, 110) > 5000);                  // communication share
         CHECK(image.Count(210, 214, 222, 0, 140, 1000, 880, 40) > 3000);  // table text
     }
     SUBCASE("communication: transit, wait and idle, and the packet sizes") {
@@ -181,7 +192,7 @@ TEST_CASE("each analysis view of the sample draws its figures, and Ctrl+2 reache
         const Run run = Viewer("--screenshot " + png + " --size 1600x900 --view memory");
         REQUIRE_MESSAGE(run.status == 0, run.output);
         const Image image = Load(png);
-        CHECK(image.Count(77, 166, 242, 80, 120, 1600, 440, 12) > 300);  // the first curve's blue
+        CHECK(image.Count(77, 166, 242, 80, 120, 1600, 440, 12) > 300);   // the first curve's blue
         CHECK(image.Count(210, 214, 222, 0, 700, 1600, 900, 40) > 1000);  // allocation rows
     }
     std::remove(png.c_str());
@@ -190,12 +201,14 @@ TEST_CASE("each analysis view of the sample draws its figures, and Ctrl+2 reache
 TEST_CASE("a view whose file is missing says which file and which profiler setting writes it") {
     namespace fs = std::filesystem;
     const fs::path sample = fs::path(MAREY_ASSETS_DIR) / "sample_rank0_ascend_pt";
-    const fs::path copy = fs::temp_directory_path() / ("marey-missing-" + std::to_string(::getpid()));
+    const fs::path copy =
+        fs::temp_directory_path() / ("marey-missing-" + std::to_string(::getpid()));
     fs::remove_all(copy);
     fs::copy(sample, copy, fs::copy_options::recursive);
     fs::remove(copy / "ASCEND_PROFILER_OUTPUT/communication.json");
     const std::string png = TempPng("missing");
-    const Run run = Viewer(copy.string() + " --screenshot " + png + " --size 1200x500 --view communication");
+    const Run run =
+        Viewer(copy.string() + " --screenshot " + png + " --size 1200x500 --view communication");
     REQUIRE_MESSAGE(run.status == 0, run.output);
     const Image image = Load(png);
     CHECK(image.Count(51, 43, 26, 0, 40, 1200, 140, 4) > 20000);   // the notice's background
@@ -216,8 +229,8 @@ TEST_CASE("an idle window uses under 2 % of a core over 10 s") {
         R"(b=\$(awk '{print \$14+\$15}' /proc/\$p/stat); kill -0 \$p && alive=1 || alive=0; kill \$p; )"
         R"(echo idle_ticks \$((b-a)) per_second \$(getconf CLK_TCK) start_ticks \$a alive \$alive)";
     int status = -1;
-    const std::string output =
-        marey::test::RunCommand("xvfb-run -a -s '-screen 0 1920x1080x24' sh -c \"" + script + "\" 2>&1", &status);
+    const std::string output = marey::test::RunCommand(
+        "xvfb-run -a -s '-screen 0 1920x1080x24' sh -c \"" + script + "\" 2>&1", &status);
     long ticks = -1, perSecond = 0, startTicks = -1, alive = 0;
     const size_t at = output.find("idle_ticks");
     REQUIRE_MESSAGE(at != std::string::npos, output);
@@ -240,18 +253,23 @@ namespace {
 std::pair<long long, long long> SearchState(const Run& run) {
     long long matches = -1, selected = -2;
     const size_t at = run.output.find("search ");
-    if (at != std::string::npos) std::sscanf(run.output.c_str() + at, "search %lld selected %lld", &matches, &selected);
+    if (at != std::string::npos)
+        std::sscanf(run.output.c_str() + at, "search %lld selected %lld", &matches, &selected);
     return {matches, selected};
 }
 
 }  // namespace
 
-TEST_CASE("Enter and Shift+Enter step through search matches wherever the focus is, and Esc clears the search") {
+TEST_CASE(
+    "Enter and Shift+Enter step through search matches wherever the focus is, and Esc clears the "
+    "search") {
     const std::string png = TempPng("stepping");
     const Run first = Viewer("--screenshot " + png + " --search hcom_allReduce");
     const Run second = Viewer("--screenshot " + png + " --search hcom_allReduce --keys {Enter}");
-    const Run third = Viewer("--screenshot " + png + " --search hcom_allReduce --keys {Enter}{Enter}");
-    const Run cleared = Viewer("--screenshot " + png + " --search hcom_allReduce --keys {Enter}{Esc}");
+    const Run third =
+        Viewer("--screenshot " + png + " --search hcom_allReduce --keys {Enter}{Enter}");
+    const Run cleared =
+        Viewer("--screenshot " + png + " --search hcom_allReduce --keys {Enter}{Esc}");
     const auto [count, firstStart] = SearchState(first);
     CHECK(count == 41);  // one AllReduce per step of the sample
     CHECK(firstStart > 0);
@@ -262,7 +280,9 @@ TEST_CASE("Enter and Shift+Enter step through search matches wherever the focus 
     std::remove(png.c_str());
 }
 
-TEST_CASE("flows: none over the data by default, the selection's chain when selected, every flow with V") {
+TEST_CASE(
+    "flows: none over the data by default, the selection's chain when selected, every flow with "
+    "V") {
     const std::string png = TempPng("flows");
     auto flows = [](const Run& run) {
         long long count = -1;

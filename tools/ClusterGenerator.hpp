@@ -17,10 +17,11 @@ struct ClusterOptions {
     uint32_t steps = 10;
     uint32_t ranksPerNode = 8;  // HCCS inside a node, RDMA between nodes
     uint64_t seed = 1;
-    int slowRank = -1;          // computes 25 % longer in every step
-    int slowLinkSrc = -1, slowLinkDst = -1;  // this link (of the ring) runs at a quarter of its bandwidth
-    uint32_t layers = 3;        // 8 device operators a layer: 24 a step by default
-    int slowOperator = -1;      // the step's operator of this index takes twice as long on every rank
+    int slowRank = -1;  // computes 25 % longer in every step
+    int slowLinkSrc = -1,
+        slowLinkDst = -1;   // this link (of the ring) runs at a quarter of its bandwidth
+    uint32_t layers = 3;    // 8 device operators a layer: 24 a step by default
+    int slowOperator = -1;  // the step's operator of this index takes twice as long on every rank
     // Each rank a stage of one pipeline, in rank order: a stage starts an operator once the stage
     // before it has finished it, so a slow stage delays every stage after it.
     bool pipeline = false;
@@ -33,6 +34,7 @@ inline constexpr double kSlowOperatorFactor = 2.0;
 
 // Writes DIR/rank_R_ascend_pt for every rank. Returns false with 'error' set when a file cannot
 // be written; 'bytes' (when given) gets how much was written.
-bool WriteCluster(const ClusterOptions& options, const std::string& dir, std::string* error, uint64_t* bytes = nullptr);
+bool WriteCluster(const ClusterOptions& options, const std::string& dir, std::string* error,
+                  uint64_t* bytes = nullptr);
 
 }  // namespace marey

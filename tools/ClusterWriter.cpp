@@ -23,16 +23,19 @@ struct Operator {
 };
 // One transformer layer's device operators; a step runs kLayers of them.
 constexpr Operator kLayerOperators[] = {
-    {"MatMul", 6000000}, {"Add", 830000},     {"LayerNorm", 1330000}, {"Softmax", 2000000},
-    {"MatMul", 5330000}, {"Gelu", 1670000},   {"MatMul", 6670000},    {"Mul", 1000000},
+    {"MatMul", 6000000}, {"Add", 830000},   {"LayerNorm", 1330000}, {"Softmax", 2000000},
+    {"MatMul", 5330000}, {"Gelu", 1670000}, {"MatMul", 6670000},    {"Mul", 1000000},
 };
 constexpr size_t kLayerSize = sizeof kLayerOperators / sizeof kLayerOperators[0];
-const Operator& OperatorAt(size_t k) { return kLayerOperators[k % kLayerSize]; }
-constexpr int64_t kStageHopNs = 50000;  // a pipeline's activation reaches the next stage this much later
+const Operator& OperatorAt(size_t k) {
+    return kLayerOperators[k % kLayerSize];
+}
+constexpr int64_t kStageHopNs =
+    50000;  // a pipeline's activation reaches the next stage this much later
 
 constexpr double kRingSizeMb = 32.0, kMeshSizeMb = 4.0;
 constexpr double kHccsGBps = 18.0, kRdmaGBps = 24.0;
-constexpr int64_t kStepGapNs = 2000000;  // free time of the last rank to finish a step
+constexpr int64_t kStepGapNs = 2000000;    // free time of the last rank to finish a step
 constexpr int64_t kDataStallNs = 8000000;  // the data loader's stall every tenth step
 constexpr int64_t kFirstStepNs = int64_t{1736408883} * 1000000000;
 
@@ -45,7 +48,8 @@ uint64_t Mix(uint64_t x) {
 
 // A factor in [1 - spread, 1 + spread], the same for the same inputs.
 double Jitter(uint64_t seed, uint64_t a, uint64_t b, uint64_t c, double spread) {
-    const double unit = static_cast<double>(Mix(seed ^ Mix(a ^ Mix(b ^ Mix(c)))) >> 11) / 9007199254740992.0;
+    const double unit =
+        static_cast<double>(Mix(seed ^ Mix(a ^ Mix(b ^ Mix(c)))) >> 11) / 9007199254740992.0;
     return 1.0 + spread * (2 * unit - 1);
 }
 
@@ -57,8 +61,8 @@ std::string Real(double value) {
 
 // One rank's share of one step.
 struct RankStep {
-    int64_t computingNs = 0;     // the operators' time, gaps left out
-    int64_t computeEndNs = 0;    // the end of the last operator
+    int64_t computingNs = 0;               // the operators' time, gaps left out
+    int64_t computeEndNs = 0;              // the end of the last operator
     std::vector<int64_t> opNs, opStartNs;  // per operator, from the step's start
     int64_t ringStartNs = 0, ringElapseNs = 0, ringWaitNs = 0, ringTransitNs = 0;
     int64_t meshStartNs = 0, meshElapseNs = 0, meshWaitNs = 0, meshTransitNs = 0;
@@ -84,17 +88,21 @@ public:
         const bool local = NodeOf(dst) == NodeOf(rank);
         double bandwidth = local ? kHccsGBps : kRdmaGBps;
         if (rank == m_o.slowLinkSrc && dst == m_o.slowLinkDst) bandwidth /= kSlowLinkFactor;
-        return {dst, local ? "HCCS" : "RDMA", kRingSizeMb, static_cast<int64_t>(kRingSizeMb / bandwidth * 1e6)};
+        return {dst, local ? "HCCS" : "RDMA", kRingSizeMb,
+                static_cast<int64_t>(kRingSizeMb / bandwidth * 1e6)};
     }
 
     std::vector<Link> MeshLinks(int rank) const {
         std::vector<Link> links;
         const int first = NodeOf(rank) * static_cast<int>(m_o.ranksPerNode);
-        for (int peer = first; peer < first + static_cast<int>(m_o.ranksPerNode) && peer < static_cast<int>(m_o.ranks); ++peer) {
+        for (int peer = first; peer < first + static_cast<int>(m_o.ranksPerNode) &&
+                               peer < static_cast<int>(m_o.ranks);
+             ++peer) {
             if (peer == rank) continue;
             double bandwidth = kHccsGBps;
             if (rank == m_o.slowLinkSrc && peer == m_o.slowLinkDst) bandwidth /= kSlowLinkFactor;
-            links.push_back({peer, "HCCS", kMeshSizeMb, static_cast<int64_t>(kMeshSizeMb / bandwidth * 1e6)});
+            links.push_back(
+                {peer, "HCCS", kMeshSizeMb, static_cast<int64_t>(kMeshSizeMb / bandwidth * 1e6)});
         }
         return links;
     }
@@ -110,11 +118,15 @@ public:
             const double factor = r == m_o.slowRank ? kSlowRankFactor : 1.0;
             int64_t at = 0;
             for (size_t k = 0; k < operators; ++k) {
-                const double slowOperator = static_cast<int>(k) == m_o.slowOperator ? kSlowOperatorFactor : 1.0;
-                const int64_t ns = static_cast<int64_t>(static_cast<double>(OperatorAt(k).baseNs) / m_o.layers * 3 * factor *
-                                                        slowOperator * Jitter(m_o.seed, r, s, k, 0.004));
+                const double slowOperator =
+                    static_cast<int>(k) == m_o.slowOperator ? kSlowOperatorFactor : 1.0;
+                const int64_t ns = static_cast<int64_t>(static_cast<double>(OperatorAt(k).baseNs) /
+                                                        m_o.layers * 3 * factor * slowOperator *
+                                                        Jitter(m_o.seed, r, s, k, 0.004));
                 // A pipeline stage starts an operator once the stage before it has finished it.
-                if (m_o.pipeline && r > 0) at = std::max(at, ranks[r - 1].opStartNs[k] + ranks[r - 1].opNs[k] + kStageHopNs);
+                if (m_o.pipeline && r > 0)
+                    at = std::max(at,
+                                  ranks[r - 1].opStartNs[k] + ranks[r - 1].opNs[k] + kStageHopNs);
                 step.opNs.push_back(ns);
                 step.opStartNs.push_back(at);
                 step.computingNs += ns;
@@ -150,7 +162,8 @@ public:
             end = std::max(end, meshEndOfNode[NodeOf(r)]);
         }
         *periodNs = end + static_cast<int64_t>(kStepGapNs * Jitter(m_o.seed, 7, s, 0, 0.2));
-        if ((s + 1) % 10 == 6) *periodNs += kDataStallNs;  // steps 6, 16, …: every rank waits for its data
+        if ((s + 1) % 10 == 6)
+            *periodNs += kDataStallNs;  // steps 6, 16, …: every rank waits for its data
         for (int r = 0; r < n; ++r) ranks[r].freeNs = *periodNs - meshEndOfNode[NodeOf(r)];
         return ranks;
     }
@@ -163,7 +176,8 @@ private:
 
 class Output {
 public:
-    Output(const std::string& path, std::string* error, uint64_t* bytes) : m_path(path), m_error(error), m_bytes(bytes) {}
+    Output(const std::string& path, std::string* error, uint64_t* bytes)
+        : m_path(path), m_error(error), m_bytes(bytes) {}
     std::string text;
     bool Close() {
         std::FILE* file = std::fopen(m_path.c_str(), "wb");
@@ -182,15 +196,21 @@ private:
     uint64_t* m_bytes;
 };
 
-std::string GroupHash(uint64_t seed, uint64_t group) { return std::to_string(Mix(seed * 131 + group) % 9000000000000000000ull + 1000000000000000000ull); }
+std::string GroupHash(uint64_t seed, uint64_t group) {
+    return std::to_string(Mix(seed * 131 + group) % 9000000000000000000ull +
+                          1000000000000000000ull);
+}
 
 std::string TimeInfo(int64_t startNs, int64_t elapse, int64_t transit, int64_t wait) {
     const int64_t idle = std::max<int64_t>(0, elapse - transit - wait);
-    const double ratio = wait + transit > 0 ? static_cast<double>(wait) / static_cast<double>(wait + transit) : 0.0;
-    return "\"Communication Time Info\": {\"Start Timestamp(us)\": " + Micros(startNs) + ", \"Elapse Time(ms)\": " + Millis(elapse) +
+    const double ratio =
+        wait + transit > 0 ? static_cast<double>(wait) / static_cast<double>(wait + transit) : 0.0;
+    return "\"Communication Time Info\": {\"Start Timestamp(us)\": " + Micros(startNs) +
+           ", \"Elapse Time(ms)\": " + Millis(elapse) +
            ", \"Transit Time(ms)\": " + Millis(transit) + ", \"Wait Time(ms)\": " + Millis(wait) +
-           ", \"Synchronization Time(ms)\": " + Millis(wait) + ", \"Idle Time(ms)\": " + Millis(idle) + ", \"Wait Time Ratio\": " +
-           Real(ratio) + ", \"Synchronization Time Ratio\": " + Real(ratio) + "}";
+           ", \"Synchronization Time(ms)\": " + Millis(wait) +
+           ", \"Idle Time(ms)\": " + Millis(idle) + ", \"Wait Time Ratio\": " + Real(ratio) +
+           ", \"Synchronization Time Ratio\": " + Real(ratio) + "}";
 }
 
 std::string BandwidthInfo(const std::vector<Link>& links) {
@@ -200,14 +220,19 @@ std::string BandwidthInfo(const std::vector<Link>& links) {
         double size = 0;
         int64_t time = 0;
         for (const Link& link : links)
-            if (std::string(link.transport) == kTransports[t] || (t == 3 && std::string(link.transport) == "HCCS"))
+            if (std::string(link.transport) == kTransports[t] ||
+                (t == 3 && std::string(link.transport) == "HCCS"))
                 size += link.sizeMb, time += link.transitNs;
         const double bandwidth = time > 0 ? size / (static_cast<double>(time) / 1e6) : 0;
-        out += std::string(t ? ", " : "") + "\"" + kTransports[t] + "\": {\"Transit Size(MB)\": " + Real(size) +
-               ", \"Transit Time(ms)\": " + Millis(time) + ", \"Bandwidth(GB/s)\": " + Real(bandwidth) +
-               ", \"Large Packet Ratio\": " + (size > 0 ? "1.0" : "0") + ", \"Size Distribution\": {" +
-               (size > 0 ? "\"" + Real(links.front().sizeMb) + "\": [" + std::to_string(links.size()) + ", " + Millis(time) + "]" : "") +
-               "}}";
+        out +=
+            std::string(t ? ", " : "") + "\"" + kTransports[t] +
+            "\": {\"Transit Size(MB)\": " + Real(size) + ", \"Transit Time(ms)\": " + Millis(time) +
+            ", \"Bandwidth(GB/s)\": " + Real(bandwidth) +
+            ", \"Large Packet Ratio\": " + (size > 0 ? "1.0" : "0") + ", \"Size Distribution\": {" +
+            (size > 0 ? "\"" + Real(links.front().sizeMb) + "\": [" + std::to_string(links.size()) +
+                            ", " + Millis(time) + "]"
+                      : "") +
+            "}}";
     }
     return out + "}";
 }
@@ -216,54 +241,72 @@ std::string MatrixLinks(int rank, const std::vector<Link>& links, const std::str
     std::string out;
     for (size_t i = 0; i < links.size(); ++i) {
         const Link& link = links[i];
-        out += std::string(i ? ", " : "") + "\"" + std::to_string(rank) + "-" + std::to_string(link.dst) +
-               "\": {\"Transport Type\": \"" + link.transport + "\", \"Transit Size(MB)\": " + Real(link.sizeMb) +
+        out += std::string(i ? ", " : "") + "\"" + std::to_string(rank) + "-" +
+               std::to_string(link.dst) + "\": {\"Transport Type\": \"" + link.transport +
+               "\", \"Transit Size(MB)\": " + Real(link.sizeMb) +
                ", \"Transit Time(ms)\": " + Millis(link.transitNs) + ", \"Bandwidth(GB/s)\": " +
-               Real(link.sizeMb / (static_cast<double>(link.transitNs) / 1e6)) + ", \"Op Name\": \"" + opName + "\"}";
+               Real(link.sizeMb / (static_cast<double>(link.transitNs) / 1e6)) +
+               ", \"Op Name\": \"" + opName + "\"}";
     }
     return out;
 }
 
-bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>>& steps, const std::vector<int64_t>& starts,
-               const std::string& dir, std::string* error, uint64_t* bytes) {
+bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>>& steps,
+               const std::vector<int64_t>& starts, const std::string& dir, std::string* error,
+               uint64_t* bytes) {
     const ClusterOptions& o = job.options();
     const std::string rankDir = dir + "/rank_" + std::to_string(rank) + "_ascend_pt";
     const std::string out = rankDir + "/ASCEND_PROFILER_OUTPUT";
     mkdir(rankDir.c_str(), 0755);
     mkdir(out.c_str(), 0755);
-    const std::string ringHash = GroupHash(o.seed, 1000000), meshHash = GroupHash(o.seed, job.NodeOf(rank));
+    const std::string ringHash = GroupHash(o.seed, 1000000),
+                      meshHash = GroupHash(o.seed, job.NodeOf(rank));
     const std::string ringName = "hcom_allReduce__" + ringHash.substr(ringHash.size() - 3) + "_0_1";
     const std::string meshName = "hcom_allGather__" + meshHash.substr(meshHash.size() - 3) + "_1_1";
     const Link ring = job.RingLink(rank);
     const std::vector<Link> mesh = job.MeshLinks(rank);
 
     Output info(rankDir + "/profiler_info_" + std::to_string(rank) + ".json", error, bytes);
-    info.text = "{\"config\": {\"common_config\": {\"record_shapes\": true}, \"experimental_config\": {\"_profiler_level\": "
-                "\"Level1\", \"_export_type\": \"text\"}}, \"rank_id\": " + std::to_string(rank) + "}\n";
-    // torch_npu writes the job's shape beside it; the rank count tells a missing rank from a stray id.
+    info.text =
+        "{\"config\": {\"common_config\": {\"record_shapes\": true}, \"experimental_config\": "
+        "{\"_profiler_level\": "
+        "\"Level1\", \"_export_type\": \"text\"}}, \"rank_id\": " +
+        std::to_string(rank) + "}\n";
+    // torch_npu writes the job's shape beside it; the rank count tells a missing rank from a stray
+    // id.
     Output metadata(rankDir + "/profiler_metadata.json", error, bytes);
-    metadata.text = "{\"distributed_args\": {\"rank\": " + std::to_string(rank) + ", \"world_size\": " +
-                    std::to_string(o.ranks) + "}}\n";
+    metadata.text = "{\"distributed_args\": {\"rank\": " + std::to_string(rank) +
+                    ", \"world_size\": " + std::to_string(o.ranks) + "}}\n";
 
     Output stepTrace(out + "/step_trace_time.csv", error, bytes);
-    stepTrace.text = "Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,"
-                     "Communication(Not Overlapped and Exclude Receive),Preparing\n";
+    stepTrace.text =
+        "Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,"
+        "Communication(Not Overlapped and Exclude Receive),Preparing\n";
     Output comm(out + "/communication.json", error, bytes);
     Output matrix(out + "/communication_matrix.json", error, bytes);
     Output kernels(out + "/kernel_details.csv", error, bytes);
-    // The Level1 columns as torch_npu writes them: the start time ends with a tab, shapes are quoted.
-    kernels.text = "Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start Time(us),Duration(us),"
-                   "Wait Time(us),Block Dim,Mix Block Dim,HF32 Eligible,Input Shapes,Input Data Types,Input Formats,"
-                   "Output Shapes,Output Data Types,Output Formats\r\n";
+    // The Level1 columns as torch_npu writes them: the start time ends with a tab, shapes are
+    // quoted.
+    kernels.text =
+        "Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start "
+        "Time(us),Duration(us),"
+        "Wait Time(us),Block Dim,Mix Block Dim,HF32 Eligible,Input Shapes,Input Data Types,Input "
+        "Formats,"
+        "Output Shapes,Output Data Types,Output Formats\r\n";
     Output trace(out + "/trace_view.json", error, bytes);
-    trace.text = "[{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"Python\"}},\n"
-                 "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 2, \"tid\": 0, \"args\": {\"name\": \"Ascend Hardware\"}},\n"
-                 "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 3, \"tid\": 0, \"args\": {\"name\": \"HCCL\"}}";
+    trace.text =
+        "[{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": "
+        "\"Python\"}},\n"
+        "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 2, \"tid\": 0, \"args\": {\"name\": "
+        "\"Ascend Hardware\"}},\n"
+        "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 3, \"tid\": 0, \"args\": {\"name\": "
+        "\"HCCL\"}}";
     comm.text = "{";
     matrix.text = "{";
     auto slice = [&](int pid, const std::string& name, int64_t start, int64_t dur) {
-        trace.text += ",\n{\"name\": \"" + name + "\", \"ph\": \"X\", \"pid\": " + std::to_string(pid) +
-                      ", \"tid\": 0, \"ts\": \"" + Micros(start) + "\", \"dur\": " + Micros(dur) + "}";
+        trace.text +=
+            ",\n{\"name\": \"" + name + "\", \"ph\": \"X\", \"pid\": " + std::to_string(pid) +
+            ", \"tid\": 0, \"ts\": \"" + Micros(start) + "\", \"dur\": " + Micros(dur) + "}";
     };
     for (uint32_t s = 0; s < o.steps; ++s) {
         const RankStep& step = steps[s][rank];
@@ -275,41 +318,53 @@ bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>
         const int64_t bubble = step.computeEndNs - step.computingNs;
         const int64_t free = step.freeNs + bubble;
         const int64_t wall = step.computingNs + notOverlapped + free;
-        stepTrace.text += number + "," + Micros(step.computingNs) + "," + Micros(notOverlapped) + ",0," + Micros(notOverlapped) +
-                          "," + Micros(free) + "," + Micros(wall - bubble) + "," + Micros(bubble) + "," + Micros(notOverlapped) + ",0\n";
+        stepTrace.text += number + "," + Micros(step.computingNs) + "," + Micros(notOverlapped) +
+                          ",0," + Micros(notOverlapped) + "," + Micros(free) + "," +
+                          Micros(wall - bubble) + "," + Micros(bubble) + "," +
+                          Micros(notOverlapped) + ",0\n";
         slice(1, "ProfilerStep#" + number, t0, wall);
         for (size_t k = 0; k < step.opNs.size(); ++k) {
             const int64_t at = t0 + step.opStartNs[k];
             const std::string name = std::string(OperatorAt(k).type) + "_" + std::to_string(k);
-            kernels.text += number + ",4294967295," + std::to_string(k) + ",2," + name + "," + OperatorAt(k).type + ",dynamic,AI_CORE," +
-                            Micros(at) + "\t," + Micros(step.opNs[k]) + ",0,24,0,NO,\"\"\"32,1024;1024,1024\"\"\",FLOAT16;FLOAT16,ND;ND,"
+            kernels.text += number + ",4294967295," + std::to_string(k) + ",2," + name + "," +
+                            OperatorAt(k).type + ",dynamic,AI_CORE," + Micros(at) + "\t," +
+                            Micros(step.opNs[k]) +
+                            ",0,24,0,NO,\"\"\"32,1024;1024,1024\"\"\",FLOAT16;FLOAT16,ND;ND,"
                             "\"\"\"32,1024\"\"\",FLOAT16,ND\r\n";
             slice(2, name, at, step.opNs[k]);
         }
-        kernels.text += number + ",4294967295,N/A,N/A," + ringName + ",hcom_allReduce_,N/A,HCCL," + Micros(t0 + step.ringStartNs) +
-                        "\t," + Micros(step.ringElapseNs) + ",0,0,0,N/A,N/A,N/A,N/A,N/A,N/A,N/A\r\n";
-        kernels.text += number + ",4294967295,N/A,N/A," + meshName + ",hcom_allGather_,N/A,HCCL," + Micros(t0 + step.meshStartNs) +
-                        "\t," + Micros(step.meshElapseNs) + ",0,0,0,N/A,N/A,N/A,N/A,N/A,N/A,N/A\r\n";
+        kernels.text += number + ",4294967295,N/A,N/A," + ringName + ",hcom_allReduce_,N/A,HCCL," +
+                        Micros(t0 + step.ringStartNs) + "\t," + Micros(step.ringElapseNs) +
+                        ",0,0,0,N/A,N/A,N/A,N/A,N/A,N/A,N/A\r\n";
+        kernels.text += number + ",4294967295,N/A,N/A," + meshName + ",hcom_allGather_,N/A,HCCL," +
+                        Micros(t0 + step.meshStartNs) + "\t," + Micros(step.meshElapseNs) +
+                        ",0,0,0,N/A,N/A,N/A,N/A,N/A,N/A,N/A\r\n";
         slice(3, ringName, t0 + step.ringStartNs, step.ringElapseNs);
         slice(3, meshName, t0 + step.meshStartNs, step.meshElapseNs);
-        comm.text += std::string(s ? ",\n" : "\n") + "\"step" + number + "\": {\"p2p\": {}, \"collective\": {\"" + ringName + "@" +
-                     ringHash + "\": {" + TimeInfo(t0 + step.ringStartNs, step.ringElapseNs, step.ringTransitNs, step.ringWaitNs) +
+        comm.text += std::string(s ? ",\n" : "\n") + "\"step" + number +
+                     "\": {\"p2p\": {}, \"collective\": {\"" + ringName + "@" + ringHash + "\": {" +
+                     TimeInfo(t0 + step.ringStartNs, step.ringElapseNs, step.ringTransitNs,
+                              step.ringWaitNs) +
                      ", " + BandwidthInfo({ring}) + "}, \"" + meshName + "@" + meshHash + "\": {" +
-                     TimeInfo(t0 + step.meshStartNs, step.meshElapseNs, step.meshTransitNs, step.meshWaitNs) + ", " +
-                     BandwidthInfo(mesh) + "}}}";
-        matrix.text += std::string(s ? ",\n" : "\n") + "\"step" + number + "\": {\"p2p\": {}, \"collective\": {\"allreduce-middle@" +
-                       ringHash + "\": {" + MatrixLinks(rank, {ring}, ringName) + "}, \"allgather-middle@" + meshHash + "\": {" +
-                       MatrixLinks(rank, mesh, meshName) + "}}}";
+                     TimeInfo(t0 + step.meshStartNs, step.meshElapseNs, step.meshTransitNs,
+                              step.meshWaitNs) +
+                     ", " + BandwidthInfo(mesh) + "}}}";
+        matrix.text += std::string(s ? ",\n" : "\n") + "\"step" + number +
+                       "\": {\"p2p\": {}, \"collective\": {\"allreduce-middle@" + ringHash +
+                       "\": {" + MatrixLinks(rank, {ring}, ringName) + "}, \"allgather-middle@" +
+                       meshHash + "\": {" + MatrixLinks(rank, mesh, meshName) + "}}}";
     }
     comm.text += "}\n";
     matrix.text += "}\n";
     trace.text += "\n]\n";
-    return info.Close() && metadata.Close() && stepTrace.Close() && comm.Close() && matrix.Close() && kernels.Close() && trace.Close();
+    return info.Close() && metadata.Close() && stepTrace.Close() && comm.Close() &&
+           matrix.Close() && kernels.Close() && trace.Close();
 }
 
 }  // namespace
 
-bool WriteCluster(const ClusterOptions& options, const std::string& dir, std::string* error, uint64_t* bytes) {
+bool WriteCluster(const ClusterOptions& options, const std::string& dir, std::string* error,
+                  uint64_t* bytes) {
     if (options.ranks == 0 || options.steps == 0 || options.ranksPerNode == 0) {
         *error = "a cluster needs at least one rank, one step and one rank per node";
         return false;

@@ -9,7 +9,8 @@ namespace marey {
 
 inline std::string Micros(int64_t ns) {
     char text[40];
-    std::snprintf(text, sizeof text, "%lld.%03lld", static_cast<long long>(ns / 1000), static_cast<long long>(ns % 1000));
+    std::snprintf(text, sizeof text, "%lld.%03lld", static_cast<long long>(ns / 1000),
+                  static_cast<long long>(ns % 1000));
     return text;
 }
 

@@ -1,5 +1,6 @@
 #include "StyleCheck.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace marey::style {
@@ -41,7 +42,8 @@ std::string CodeOnly(const std::string& text) {
             blank(i, stop);
             i = stop;
         } else if (c == 'R' && i + 1 < n && text[i + 1] == '"' &&
-                   (i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_'))) {
+                   (i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) ||
+                                text[i - 1] == '_'))) {
             const size_t open = text.find('(', i + 2);
             if (open == std::string::npos) break;
             const std::string close = ")" + text.substr(i + 2, open - i - 2) + "\"";
@@ -80,7 +82,8 @@ std::string Squeezed(const std::string& s) {
 bool StartsWithWord(const std::string& s, const char* word) {
     const std::string w = word;
     return s.compare(0, w.size(), w) == 0 &&
-           (s.size() == w.size() || !(std::isalnum(static_cast<unsigned char>(s[w.size()])) || s[w.size()] == '_'));
+           (s.size() == w.size() ||
+            !(std::isalnum(static_cast<unsigned char>(s[w.size()])) || s[w.size()] == '_'));
 }
 
 enum class Scope { kNamespace, kFunction, kData, kInHead, kInner };
@@ -98,12 +101,14 @@ Scope Classify(std::string head) {
         head = Squeezed(head.substr(k + 1 < head.size() ? k + 1 : head.size()));
     }
     for (const char* word : {"namespace", "struct", "class", "union", "enum", "extern"})
-        if (StartsWithWord(head, word) && head.find('(') == std::string::npos) return Scope::kNamespace;
+        if (StartsWithWord(head, word) && head.find('(') == std::string::npos)
+            return Scope::kNamespace;
     const size_t paren = head.find('(');
     if (paren == std::string::npos) return Scope::kData;
     for (size_t k = head.find('='); k < paren; k = head.find('=', k + 1)) {
         const bool operatorName = k >= 8 && head.compare(k - 8, 8, "operator") == 0;
-        const bool secondOfPair = k > 0 && std::string("=!<>+-*/%&|^").find(head[k - 1]) != std::string::npos;
+        const bool secondOfPair =
+            k > 0 && std::string("=!<>+-*/%&|^").find(head[k - 1]) != std::string::npos;
         if (!operatorName && !secondOfPair) return Scope::kData;
     }
     return Scope::kFunction;
@@ -134,7 +139,8 @@ std::vector<FunctionSpan> FindFunctions(const std::string& text) {
             if (c == '}') {
                 const Open open = stack.back();
                 stack.pop_back();
-                if (open.scope == Scope::kFunction) functions.push_back({open.line, line, Squeezed(open.head)});
+                if (open.scope == Scope::kFunction)
+                    functions.push_back({open.line, line, Squeezed(open.head)});
                 if (open.scope != Scope::kInner) head.clear(), parenDepth = 0;
             }
             continue;
@@ -154,8 +160,10 @@ std::vector<FunctionSpan> FindFunctions(const std::string& text) {
             head.clear(), headLine = 0, parenDepth = 0;
         } else if (c == ':' && parenDepth == 0) {
             const std::string word = Squeezed(head);
-            if (word == "public" || word == "private" || word == "protected") head.clear(), headLine = 0;
-            else head += c;
+            if (word == "public" || word == "private" || word == "protected")
+                head.clear(), headLine = 0;
+            else
+                head += c;
         } else {
             if (c == '(') ++parenDepth;
             if (c == ')' && parenDepth > 0) --parenDepth;
@@ -171,13 +179,28 @@ std::vector<std::string> CheckFile(const std::string& path, const std::string& t
     for (const FunctionSpan& f : FindFunctions(text)) {
         const int lines = f.lastLine - f.firstLine + 1;
         if (lines > kMaxFunctionLines)
-            problems.push_back(path + ":" + std::to_string(f.firstLine) + ": function of " + std::to_string(lines) +
-                               " lines (at most " + std::to_string(kMaxFunctionLines) + "): " + f.head.substr(0, 80));
+            problems.push_back(path + ":" + std::to_string(f.firstLine) + ": function of " +
+                               std::to_string(lines) + " lines (at most " +
+                               std::to_string(kMaxFunctionLines) + "): " + f.head.substr(0, 80));
+    }
+    // ctest splits a discovered test's name at ';': such a test runs as two that match nothing.
+    for (size_t at = text.find("TEST_CASE("); at != std::string::npos;
+         at = text.find("TEST_CASE(", at + 1)) {
+        if (at > 0 && text[at - 1] != '\n') continue;  // a test starts a line
+        const size_t close = text.find(") {", at);
+        const std::string name = text.substr(at, close == std::string::npos ? 0 : close - at);
+        if (name.find(';') != std::string::npos) {
+            const int line = 1 + static_cast<int>(std::count(
+                                     text.begin(), text.begin() + static_cast<long>(at), '\n'));
+            problems.push_back(path + ":" + std::to_string(line) +
+                               ": a test name with ';' (ctest splits names there)");
+        }
     }
     int lines = 0;
     for (char c : text) lines += c == '\n';
     if (lines > kBannerFileLines && text.find("// [SECTION]") == std::string::npos)
-        problems.push_back(path + ":1: " + std::to_string(lines) + " lines and no \"// [SECTION]\" banner (needed past " +
+        problems.push_back(path + ":1: " + std::to_string(lines) +
+                           " lines and no \"// [SECTION]\" banner (needed past " +
                            std::to_string(kBannerFileLines) + " lines)");
     return problems;
 }

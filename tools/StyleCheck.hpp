@@ -21,7 +21,8 @@ struct FunctionSpan {
 std::vector<FunctionSpan> FindFunctions(const std::string& text);
 
 // Messages "path:line: ..." for every rule 'text' (the file at 'path') breaks: functions over
-// kMaxFunctionLines lines, and no `// [SECTION]` banner in a file over kBannerFileLines lines.
+// kMaxFunctionLines lines, no `// [SECTION]` banner in a file over kBannerFileLines lines, a
+// doctest name with ';' (ctest cuts discovered names there).
 std::vector<std::string> CheckFile(const std::string& path, const std::string& text);
 
 }  // namespace marey::style

@@ -21,27 +21,63 @@ public:
         return z ^ (z >> 31);
     }
     uint64_t Below(uint64_t n) { return Next() % n; }
-    int64_t Between(int64_t low, int64_t high) { return low + static_cast<int64_t>(Below(high - low + 1)); }
+    int64_t Between(int64_t low, int64_t high) {
+        return low + static_cast<int64_t>(Below(high - low + 1));
+    }
 
 private:
     uint64_t m_state;
 };
 
-const char* const kOperators[] = {"MatMul", "Add", "Mul", "Conv2D", "BatchNorm", "ReLU", "Softmax",
-                                  "LayerNorm", "Transpose", "Cast", "ReduceSum", "Gelu", "FlashAttentionScore",
-                                  "Slice", "ConcatD", "TransData", "MemSet", "Sub", "RealDiv", "Adam",
+const char* const kOperators[] = {"MatMul",
+                                  "Add",
+                                  "Mul",
+                                  "Conv2D",
+                                  "BatchNorm",
+                                  "ReLU",
+                                  "Softmax",
+                                  "LayerNorm",
+                                  "Transpose",
+                                  "Cast",
+                                  "ReduceSum",
+                                  "Gelu",
+                                  "FlashAttentionScore",
+                                  "Slice",
+                                  "ConcatD",
+                                  "TransData",
+                                  "MemSet",
+                                  "Sub",
+                                  "RealDiv",
+                                  "Adam",
                                   "DropOutDoMask"};
-const char* const kAtenOps[] = {"aten::matmul", "aten::add", "aten::mul", "aten::conv2d", "aten::batch_norm",
-                                "aten::relu", "aten::softmax", "aten::layer_norm", "aten::transpose",
-                                "aten::to", "aten::sum", "aten::gelu", "aten::scaled_dot_product_attention",
-                                "aten::slice", "aten::cat", "aten::contiguous", "aten::zero_", "aten::sub",
-                                "aten::div", "aten::_foreach_add_"};
+const char* const kAtenOps[] = {"aten::matmul",
+                                "aten::add",
+                                "aten::mul",
+                                "aten::conv2d",
+                                "aten::batch_norm",
+                                "aten::relu",
+                                "aten::softmax",
+                                "aten::layer_norm",
+                                "aten::transpose",
+                                "aten::to",
+                                "aten::sum",
+                                "aten::gelu",
+                                "aten::scaled_dot_product_attention",
+                                "aten::slice",
+                                "aten::cat",
+                                "aten::contiguous",
+                                "aten::zero_",
+                                "aten::sub",
+                                "aten::div",
+                                "aten::_foreach_add_"};
 constexpr size_t kOperatorCount = kExtraOperatorKind;  // what random draws pick from
 static_assert(sizeof(kOperators) / sizeof(kOperators[0]) == kOperatorCount + 1);
 
 class Writer {
 public:
-    Writer(std::FILE* out, GeneratorReport& report) : m_out(out), m_report(report) { m_buffer.reserve(1 << 20); }
+    Writer(std::FILE* out, GeneratorReport& report) : m_out(out), m_report(report) {
+        m_buffer.reserve(1 << 20);
+    }
     ~Writer() { Flush(); }
 
     void BeginEvent(char phase) {
@@ -56,7 +92,8 @@ public:
         char digits[24];
         int n = 0;
         const bool negative = value < 0;
-        uint64_t magnitude = negative ? static_cast<uint64_t>(-(value + 1)) + 1 : static_cast<uint64_t>(value);
+        uint64_t magnitude =
+            negative ? static_cast<uint64_t>(-(value + 1)) + 1 : static_cast<uint64_t>(value);
         do {
             digits[n++] = static_cast<char>('0' + magnitude % 10);
             magnitude /= 10;
@@ -97,10 +134,17 @@ private:
 class Generator {
 public:
     Generator(const GeneratorOptions& options, std::FILE* out, GeneratorRecord* record)
-        : m_options(options), m_random(options.seed), m_noise(options.seed ^ 0x5EEDull), m_writer(out, m_report), m_record(record) {
+        : m_options(options),
+          m_random(options.seed),
+          m_noise(options.seed ^ 0x5EEDull),
+          m_writer(out, m_report),
+          m_record(record) {
         m_hostPid = 3096504 + static_cast<int64_t>(options.seed % 1000) * 7;
-        // Device-side pids follow torch_npu's encoding: (host pid << 10) | (sort index << 5) | device.
-        auto devicePid = [&](int sortIndex) { return (m_hostPid << 10) | (sortIndex << 5) | options.rank; };
+        // Device-side pids follow torch_npu's encoding: (host pid << 10) | (sort index << 5) |
+        // device.
+        auto devicePid = [&](int sortIndex) {
+            return (m_hostPid << 10) | (sortIndex << 5) | options.rank;
+        };
         m_cannPid = devicePid(7) - 192;
         m_hardwarePid = devicePid(13);
         m_freqPid = devicePid(14);
@@ -110,7 +154,8 @@ public:
         m_mainTid = m_hostPid;
         m_dequeueTid = m_hostPid + 3198;
         m_cannTid = m_hostPid + 3198;
-        m_nowNs = 1736408883688177930ll + static_cast<int64_t>(options.rank) * 1373 + options.clockOffsetNs;
+        m_nowNs = 1736408883688177930ll + static_cast<int64_t>(options.rank) * 1373 +
+                  options.clockOffsetNs;
     }
 
     GeneratorReport Run() {
@@ -129,12 +174,14 @@ private:
     // write the same steps and operators.
     uint64_t BudgetedEvents() const { return m_report.events - m_unbudgetedEvents; }
 
-    void Metadata(int64_t pid, int64_t tid, const char* name, const char* argKey, const std::string& value,
-                  bool hostStyle) {
+    void Metadata(int64_t pid, int64_t tid, const char* name, const char* argKey,
+                  const std::string& value, bool hostStyle) {
         m_writer.BeginEvent('M');
         // Python writes "ph" first; CANN and device records put it last (as in real files).
-        if (hostStyle) m_writer.Raw("{\"ph\": \"M\", \"name\": \""), m_writer.Raw(name), m_writer.Raw("\"");
-        else m_writer.Raw("{\"name\": \""), m_writer.Raw(name), m_writer.Raw("\"");
+        if (hostStyle)
+            m_writer.Raw("{\"ph\": \"M\", \"name\": \""), m_writer.Raw(name), m_writer.Raw("\"");
+        else
+            m_writer.Raw("{\"name\": \""), m_writer.Raw(name), m_writer.Raw("\"");
         m_writer.Raw(", \"pid\": ");
         m_writer.Int(pid);
         m_writer.Raw(", \"tid\": ");
@@ -148,7 +195,8 @@ private:
         m_writer.EndEvent();
     }
 
-    void ProcessMetadata(int64_t pid, const char* name, int sortIndex, const char* label, bool hostStyle) {
+    void ProcessMetadata(int64_t pid, const char* name, int sortIndex, const char* label,
+                         bool hostStyle) {
         Metadata(pid, 0, "process_name", "name", std::string("\"") + name + "\"", hostStyle);
         Metadata(pid, 0, "process_labels", "labels", std::string("\"") + label + "\"", hostStyle);
         Metadata(pid, 0, "process_sort_index", "sort_index", std::to_string(sortIndex), hostStyle);
@@ -156,33 +204,43 @@ private:
 
     void WriteMetadata() {
         ProcessMetadata(m_hostPid, "Python", 0, "CPU", true);
-        Metadata(m_hostPid, m_mainTid, "thread_name", "name", "\"Thread " + std::to_string(m_mainTid) + "\"", true);
-        Metadata(m_hostPid, m_mainTid, "thread_sort_index", "sort_index", std::to_string(m_mainTid), true);
-        Metadata(m_hostPid, m_dequeueTid, "thread_name", "name", "\"Thread " + std::to_string(m_dequeueTid) + "\"", true);
-        Metadata(m_hostPid, m_dequeueTid, "thread_sort_index", "sort_index", std::to_string(m_dequeueTid + 5374), true);
+        Metadata(m_hostPid, m_mainTid, "thread_name", "name",
+                 "\"Thread " + std::to_string(m_mainTid) + "\"", true);
+        Metadata(m_hostPid, m_mainTid, "thread_sort_index", "sort_index", std::to_string(m_mainTid),
+                 true);
+        Metadata(m_hostPid, m_dequeueTid, "thread_name", "name",
+                 "\"Thread " + std::to_string(m_dequeueTid) + "\"", true);
+        Metadata(m_hostPid, m_dequeueTid, "thread_sort_index", "sort_index",
+                 std::to_string(m_dequeueTid + 5374), true);
         ProcessMetadata(m_cannPid, "CANN", 7, "CPU", false);
-        Metadata(m_cannPid, m_cannTid, "thread_name", "name", "\"Thread " + std::to_string(m_cannTid) + "\"", false);
+        Metadata(m_cannPid, m_cannTid, "thread_name", "name",
+                 "\"Thread " + std::to_string(m_cannTid) + "\"", false);
         ProcessMetadata(m_hardwarePid, "Ascend Hardware", 13, "NPU", false);
         for (uint32_t s = 0; s < m_options.streams; ++s) {
             const int64_t stream = 2 + s;
-            Metadata(m_hardwarePid, stream, "thread_name", "name", "\"Stream " + std::to_string(stream) + "\"", false);
-            Metadata(m_hardwarePid, stream, "thread_sort_index", "sort_index", std::to_string(stream), false);
+            Metadata(m_hardwarePid, stream, "thread_name", "name",
+                     "\"Stream " + std::to_string(stream) + "\"", false);
+            Metadata(m_hardwarePid, stream, "thread_sort_index", "sort_index",
+                     std::to_string(stream), false);
         }
         ProcessMetadata(m_freqPid, "AI Core Freq", 14, "NPU", false);
         ProcessMetadata(m_hcclPid, "HCCL", 15, "NPU", false);
         Metadata(m_hcclPid, 0, "thread_name", "name", "\"Group 0 Communication\"", false);
         for (int plane = 0; plane < 2; ++plane)
-            Metadata(m_hcclPid, plane + 1, "thread_name", "name", "\"Plane " + std::to_string(plane) + "\"", false);
+            Metadata(m_hcclPid, plane + 1, "thread_name", "name",
+                     "\"Plane " + std::to_string(plane) + "\"", false);
         ProcessMetadata(m_memPid, "NPU MEM", 19, "NPU", false);
         ProcessMetadata(m_overlapPid, "Overlap Analysis", 23, "NPU", false);
-        const char* overlapNames[] = {"Computing", "Communication", "Communication(Not Overlapped)", "Free"};
+        const char* overlapNames[] = {"Computing", "Communication", "Communication(Not Overlapped)",
+                                      "Free"};
         for (int t = 0; t < 4; ++t)
-            Metadata(m_overlapPid, t, "thread_name", "name", std::string("\"") + overlapNames[t] + "\"", false);
+            Metadata(m_overlapPid, t, "thread_name", "name",
+                     std::string("\"") + overlapNames[t] + "\"", false);
     }
 
     // A complete event. 'durNs' is written as float microseconds, with binary noise now and then.
-    void Complete(int64_t pid, int64_t tid, const char* name, int64_t startNs, int64_t durNs, const char* category,
-                  const std::string& args) {
+    void Complete(int64_t pid, int64_t tid, const char* name, int64_t startNs, int64_t durNs,
+                  const char* category, const std::string& args) {
         m_writer.BeginEvent('X');
         ++m_report.slices;
         if (category) {
@@ -222,7 +280,8 @@ private:
         if (durNs % 1000 == 0) {
             std::snprintf(text, sizeof text, "%lld", static_cast<long long>(durNs / 1000));
         } else if (m_noise.Below(16) == 0) {
-            std::snprintf(text, sizeof text, "%lld.%03lld0000000000005", static_cast<long long>(durNs / 1000),
+            std::snprintf(text, sizeof text, "%lld.%03lld0000000000005",
+                          static_cast<long long>(durNs / 1000),
                           static_cast<long long>(durNs % 1000));
         } else {
             std::snprintf(text, sizeof text, "%lld.%03lld", static_cast<long long>(durNs / 1000),
@@ -234,8 +293,8 @@ private:
         m_writer.Raw(text);
     }
 
-    void Flow(char phase, const char* category, const std::string& name, const std::string& idJson, int64_t pid,
-              int64_t tid, int64_t tsNs, bool withBindingPoint) {
+    void Flow(char phase, const char* category, const std::string& name, const std::string& idJson,
+              int64_t pid, int64_t tid, int64_t tsNs, bool withBindingPoint) {
         m_writer.BeginEvent(phase);
         m_writer.Raw("{\"name\": \"");
         m_writer.Raw(name);
@@ -273,22 +332,66 @@ private:
     }
 
     // The step's AllReduce on HCCL and its tasks on two planes (no random draw).
-    void WriteAllReduce(uint64_t step, const std::string& opName, int64_t commStart, int64_t commDur) {
-    Complete(m_hcclPid, 0, opName.c_str(), commStart, commDur, nullptr,
-             "\"connection_id\": " + std::to_string(step) + ", \"model id\": 4294967295, \"data_type\": \"FP32\"");
-    for (int plane = 0; plane < 2; ++plane) {
-        int64_t t = commStart + 3000;
-        for (int task = 0; task < 3; ++task) {
-            const int64_t dur = commDur / 5;
-            Complete(m_hcclPid, plane + 1, task == 1 ? "Memcpy" : "Notify_Wait", t, dur, nullptr,
-                     "\"notify_id\": \"" + std::to_string(1000 + task) +
-                         "\", \"stream id\": 3, \"task type\": \"" + (task == 1 ? "SDMA" : "Notify Wait") +
-                         "\", \"src rank\": " + std::to_string(m_options.rank) + ", \"dst rank\": " +
-                         std::to_string((m_options.rank + 1 + plane) % 8) +
-                         ", \"transport type\": \"SDMA\", \"size(Byte)\": 4194304, \"link type\": \"HCCS\"");
-            t += dur + 1000;
+    void WriteAllReduce(uint64_t step, const std::string& opName, int64_t commStart,
+                        int64_t commDur) {
+        Complete(m_hcclPid, 0, opName.c_str(), commStart, commDur, nullptr,
+                 "\"connection_id\": " + std::to_string(step) +
+                     ", \"model id\": 4294967295, \"data_type\": \"FP32\"");
+        for (int plane = 0; plane < 2; ++plane) {
+            int64_t t = commStart + 3000;
+            for (int task = 0; task < 3; ++task) {
+                const int64_t dur = commDur / 5;
+                Complete(m_hcclPid, plane + 1, task == 1 ? "Memcpy" : "Notify_Wait", t, dur,
+                         nullptr,
+                         "\"notify_id\": \"" + std::to_string(1000 + task) +
+                             "\", \"stream id\": 3, \"task type\": \"" +
+                             (task == 1 ? "SDMA" : "Notify Wait") +
+                             "\", \"src rank\": " + std::to_string(m_options.rank) +
+                             ", \"dst rank\": " + std::to_string((m_options.rank + 1 + plane) % 8) +
+                             ", \"transport type\": \"SDMA\", \"size(Byte)\": 4194304, \"link "
+                             "type\": \"HCCS\"");
+                t += dur + 1000;
+            }
         }
     }
+
+    // Overlap Analysis' Computing slices (the device's busy spans) and Free slices between them
+    // up to the step's communication; returns the free time (no random draw).
+    int64_t WriteComputingAndFree(int64_t stepStart,
+                                  const std::vector<std::pair<int64_t, int64_t>>& deviceBusy,
+                                  int64_t commStart) {
+        int64_t cursor = stepStart;
+        int64_t freeNs = 0;
+        for (const auto& [busyStart, busyEnd] : deviceBusy) {
+            if (busyStart > cursor) {
+                Complete(m_overlapPid, 3, "Free", cursor, busyStart - cursor, nullptr, "");
+                freeNs += busyStart - cursor;
+            }
+            Complete(m_overlapPid, 0, "Computing", busyStart, busyEnd - busyStart, nullptr, "");
+            cursor = busyEnd;
+        }
+        if (commStart > cursor) {
+            Complete(m_overlapPid, 3, "Free", cursor, commStart - cursor, nullptr, "");
+            freeNs += commStart - cursor;
+        }
+        return freeNs;
+    }
+
+    // The flows to a device task: HostToDevice from its launch ('launchNs'), torch_to_npu from
+    // its Python operator ('operatorNs'). One random draw (the HostToDevice id).
+    void WriteTaskFlows(uint64_t sequence, uint32_t stream, int64_t launchNs, int64_t operatorNs,
+                        int64_t taskStart) {
+        // HostToDevice ids are digit strings, many beyond 2^64.
+        const std::string h2dId = "\"" + std::to_string(40004068119343ull + m_random.Below(9000)) +
+                                  std::to_string(100000 + sequence % 900000) + "\"";
+        const std::string h2dName = "HostToDevice" + h2dId.substr(1, h2dId.size() - 2);
+        Flow('s', "HostToDevice", h2dName, h2dId, m_cannPid, m_cannTid, launchNs, false);
+        Flow('f', "HostToDevice", h2dName, h2dId, m_hardwarePid, 2 + stream, taskStart, true);
+        // torch_to_npu: an integer id beyond 2^53, the device task's ts without its dot.
+        const std::string torchId = std::to_string(taskStart);
+        Flow('s', "async_npu", "torch_to_npu", torchId, m_hostPid, m_mainTid, operatorNs, true);
+        Flow('f', "async_npu", "torch_to_npu", torchId, m_hardwarePid, 2 + stream, taskStart, true);
+        m_report.flowArrows += 3;
     }
 
     // One training step: forward and backward operators launched from Python through CANN to the
@@ -307,9 +410,10 @@ private:
             const int64_t atenDur = m_random.Between(30000, 90000);
             const int64_t atenStart = host;
             const uint64_t sequence = m_sequence++;
-            Complete(m_hostPid, m_mainTid, kAtenOps[kind], atenStart, atenDur, "cpu_op",
-                     "\"Sequence number\": " + std::to_string(sequence) +
-                         ", \"Fwd thread id\": 0, \"Input Dims\": \"[32, 1024];\\r\\n[1024, 1024]\"");
+            Complete(
+                m_hostPid, m_mainTid, kAtenOps[kind], atenStart, atenDur, "cpu_op",
+                "\"Sequence number\": " + std::to_string(sequence) +
+                    ", \"Fwd thread id\": 0, \"Input Dims\": \"[32, 1024];\\r\\n[1024, 1024]\"");
             // Enqueue inside the operator, dequeue on the other thread; the flow joins them.
             const int64_t enqueueStart = atenStart + atenDur / 3;
             const int64_t enqueueDur = m_random.Between(3000, 8000);
@@ -319,53 +423,56 @@ private:
             const int64_t dequeueStart =
                 std::max(enqueueStart + enqueueDur, m_dequeueFreeNs) + m_random.Between(1000, 6000);
             const int64_t dequeueDur = m_random.Between(15000, 40000);
-            Complete(m_hostPid, m_dequeueTid, (std::string("Dequeue@") + kAtenOps[kind]).c_str(), dequeueStart,
-                     dequeueDur, "dequeue", "\"correlation_id\": " + std::to_string(sequence));
+            Complete(m_hostPid, m_dequeueTid, (std::string("Dequeue@") + kAtenOps[kind]).c_str(),
+                     dequeueStart, dequeueDur, "dequeue",
+                     "\"correlation_id\": " + std::to_string(sequence));
             m_dequeueFreeNs = dequeueStart + dequeueDur;
-            Flow('s', "async_task_queue", "enqueue_to_dequeue", std::to_string(sequence), m_hostPid, m_mainTid,
-                 enqueueStart, true);
-            Flow('f', "async_task_queue", "enqueue_to_dequeue", std::to_string(sequence), m_hostPid, m_dequeueTid,
-                 dequeueStart, true);
+            Flow('s', "async_task_queue", "enqueue_to_dequeue", std::to_string(sequence), m_hostPid,
+                 m_mainTid, enqueueStart, true);
+            Flow('f', "async_task_queue", "enqueue_to_dequeue", std::to_string(sequence), m_hostPid,
+                 m_dequeueTid, dequeueStart, true);
 
-            // CANN launch: AscendCL@launch holding Node@launch, inside which the HostToDevice flow starts.
+            // CANN launch: AscendCL@launch holding Node@launch, inside which the HostToDevice flow
+            // starts.
             const int64_t aclStart = dequeueStart + 2000;
             const int64_t aclDur = dequeueDur - 4000;
-            Complete(m_cannPid, m_cannTid, (std::string("AscendCL@") + kOperators[kind]).c_str(), aclStart, aclDur,
-                     nullptr, "\"Thread Id\": " + std::to_string(m_cannTid) + ", \"Mode\": \"ACL_OP\", \"level\": \"acl\"");
+            Complete(m_cannPid, m_cannTid, (std::string("AscendCL@") + kOperators[kind]).c_str(),
+                     aclStart, aclDur, nullptr,
+                     "\"Thread Id\": " + std::to_string(m_cannTid) +
+                         ", \"Mode\": \"ACL_OP\", \"level\": \"acl\"");
             const int64_t nodeStart = aclStart + aclDur / 4;
             const int64_t nodeDur = aclDur / 2;
-            Complete(m_cannPid, m_cannTid, "Node@launch", nodeStart, nodeDur, nullptr, "\"level\": \"node\"");
+            Complete(m_cannPid, m_cannTid, "Node@launch", nodeStart, nodeDur, nullptr,
+                     "\"level\": \"node\"");
 
             // The device task: never before its launch, queued behind earlier tasks.
             const uint32_t stream = static_cast<uint32_t>(m_random.Below(m_options.streams));
             int64_t taskDur = m_random.Between(8000, 160000) + (kind == 0 ? 120000 : 0);
             if (static_cast<int>(kind) == m_options.slowOperatorKind) taskDur *= 2;
-            device = std::max(device + m_random.Between(500, 3000), nodeStart + nodeDur / 2 + 20000);
+            device =
+                std::max(device + m_random.Between(500, 3000), nodeStart + nodeDur / 2 + 20000);
             const int64_t taskStart = device;
-            Complete(m_hardwarePid, 2 + stream, (std::string(kOperators[kind]) + "_" + std::to_string(kind)).c_str(),
-                     taskStart, taskDur, nullptr,
-                     "\"Model Id\": 4294967295, \"Task Type\": \"AI_CORE\", \"Physic Stream Id\": " +
-                         std::to_string(2 + stream) + ", \"Task Id\": " + std::to_string(sequence % 65536) +
-                         ", \"Batch Id\": 0, \"Subtask Id\": 4294967295");
+            Complete(
+                m_hardwarePid, 2 + stream,
+                (std::string(kOperators[kind]) + "_" + std::to_string(kind)).c_str(), taskStart,
+                taskDur, nullptr,
+                "\"Model Id\": 4294967295, \"Task Type\": \"AI_CORE\", \"Physic Stream Id\": " +
+                    std::to_string(2 + stream) +
+                    ", \"Task Id\": " + std::to_string(sequence % 65536) +
+                    ", \"Batch Id\": 0, \"Subtask Id\": 4294967295");
             deviceBusy.push_back({taskStart, taskStart + taskDur});
             if (m_record) m_record->tasks.push_back({kind, 2 + stream, taskStart, taskDur});
             computeNs += taskDur;
             device = taskStart + taskDur;
 
-            // HostToDevice ids are digit strings, many beyond 2^64.
-            const std::string h2dId = "\"" + std::to_string(40004068119343ull + m_random.Below(9000)) +
-                                      std::to_string(100000 + sequence % 900000) + "\"";
-            const std::string h2dName = "HostToDevice" + h2dId.substr(1, h2dId.size() - 2);
-            Flow('s', "HostToDevice", h2dName, h2dId, m_cannPid, m_cannTid, nodeStart + nodeDur / 3, false);
-            Flow('f', "HostToDevice", h2dName, h2dId, m_hardwarePid, 2 + stream, taskStart, true);
-            // torch_to_npu: an integer id beyond 2^53, the device task's ts without its dot.
-            const std::string torchId = std::to_string(taskStart);
-            Flow('s', "async_npu", "torch_to_npu", torchId, m_hostPid, m_mainTid, atenStart + 1000, true);
-            Flow('f', "async_npu", "torch_to_npu", torchId, m_hardwarePid, 2 + stream, taskStart, true);
-            m_report.flowArrows += 3;
+            WriteTaskFlows(sequence, stream, nodeStart + nodeDur / 3, atenStart + 1000, taskStart);
 
-            if (op % 4 == 0) Counter(m_freqPid, "AI Core Freq", "MHz", taskStart, 1800 - (m_random.Below(4) == 0 ? 200 : 0));
-            if (op % 3 == 0) Counter(m_memPid, "APP/HBM", "KB", taskStart, 2000000 + static_cast<int64_t>(m_random.Below(500000)));
+            if (op % 4 == 0)
+                Counter(m_freqPid, "AI Core Freq", "MHz", taskStart,
+                        1800 - (m_random.Below(4) == 0 ? 200 : 0));
+            if (op % 3 == 0)
+                Counter(m_memPid, "APP/HBM", "KB", taskStart,
+                        2000000 + static_cast<int64_t>(m_random.Below(500000)));
             host = atenStart + atenDur + launchGap;
         }
         if (m_options.extraOperator) {
@@ -373,7 +480,8 @@ private:
             const int64_t taskStart = device + 1500;
             const int64_t taskDur = 45000;
             Complete(m_hardwarePid, 2, "DropOutDoMask_20", taskStart, taskDur, nullptr,
-                     "\"Model Id\": 4294967295, \"Task Type\": \"AI_VECTOR_CORE\", \"Physic Stream Id\": 2");
+                     "\"Model Id\": 4294967295, \"Task Type\": \"AI_VECTOR_CORE\", \"Physic Stream "
+                     "Id\": 2");
             ++m_unbudgetedEvents;
             deviceBusy.push_back({taskStart, taskStart + taskDur});
             if (m_record) m_record->tasks.push_back({kExtraOperatorKind, 2, taskStart, taskDur});
@@ -389,23 +497,17 @@ private:
         // Overlap Analysis: compute, communication, the part of it not hidden, and free time.
         const int64_t stepEnd = commStart + commDur + m_random.Between(20000, 60000);
         const uint64_t eventsBefore = m_report.events;
-        int64_t cursor = stepStart;
-        int64_t freeNs = 0;
-        for (const auto& [busyStart, busyEnd] : deviceBusy) {
-            if (busyStart > cursor) Complete(m_overlapPid, 3, "Free", cursor, busyStart - cursor, nullptr, ""), freeNs += busyStart - cursor;
-            Complete(m_overlapPid, 0, "Computing", busyStart, busyEnd - busyStart, nullptr, "");
-            cursor = busyEnd;
-        }
-        if (commStart > cursor) Complete(m_overlapPid, 3, "Free", cursor, commStart - cursor, nullptr, ""), freeNs += commStart - cursor;
+        const int64_t freeNs = WriteComputingAndFree(stepStart, deviceBusy, commStart);
         if (m_record) {
             const size_t taskCount = deviceBusy.size();
-            m_record->steps.push_back({step + 1, stepStart, computeNs, freeNs, commStart, commDur, opName,
-                                       m_record->tasks.size() - taskCount, taskCount});
+            m_record->steps.push_back({step + 1, stepStart, computeNs, freeNs, commStart, commDur,
+                                       opName, m_record->tasks.size() - taskCount, taskCount});
         }
         Complete(m_overlapPid, 1, "Communication", commStart, commDur, nullptr, "");
         Complete(m_overlapPid, 2, "Communication(Not Overlapped)", commStart, commDur, nullptr, "");
         if (m_options.stableSteps) m_unbudgetedEvents += m_report.events - eventsBefore;
-        Complete(m_hostPid, m_mainTid, stepName.c_str(), stepStart, std::max(host, stepEnd) - stepStart, "cpu_op", "");
+        Complete(m_hostPid, m_mainTid, stepName.c_str(), stepStart,
+                 std::max(host, stepEnd) - stepStart, "cpu_op", "");
         m_nowNs = std::max(host, stepEnd) + 5000;
     }
 
@@ -428,7 +530,8 @@ private:
 
 }  // namespace
 
-GeneratorReport GenerateTrace(const GeneratorOptions& options, std::FILE* out, GeneratorRecord* record) {
+GeneratorReport GenerateTrace(const GeneratorOptions& options, std::FILE* out,
+                              GeneratorRecord* record) {
     return Generator(options, out, record).Run();
 }
 
@@ -455,10 +558,16 @@ GeneratorOptions ComparisonSideB(const GeneratorOptions& options) {
 const char* GeneratedOperatorCore(size_t kind) {
     if (kind == kExtraOperatorKind) return "AI_VECTOR_CORE";
     switch (kind % kOperatorCount) {
-        case 0: case 3: case 12: return "AI_CORE";  // MatMul, Conv2D, FlashAttentionScore
-        case 13: return "AI_CPU";                    // Slice
-        case 7: return "MIX_AIV";                    // LayerNorm
-        default: return "AI_VECTOR_CORE";
+        case 0:
+        case 3:
+        case 12:
+            return "AI_CORE";  // MatMul, Conv2D, FlashAttentionScore
+        case 13:
+            return "AI_CPU";  // Slice
+        case 7:
+            return "MIX_AIV";  // LayerNorm
+        default:
+            return "AI_VECTOR_CORE";
     }
 }
 

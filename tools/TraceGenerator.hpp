@@ -16,14 +16,15 @@ struct GeneratorOptions {
     uint64_t events = 100000;  // approximate; the trace ends after the step that reaches it
     uint64_t seed = 1;
     uint32_t rank = 0;
-    uint32_t streams = 2;       // compute streams on the device
+    uint32_t streams = 2;  // compute streams on the device
     // Differences planted for comparison tests (side B of a pair); none by default. The random
     // draws stay the same, so everything else matches the trace written without them.
-    int slowOperatorKind = -1;      // device tasks of this kind take twice as long
-    bool extraOperator = false;     // one more task per step, of a kind the other side never runs
-    uint64_t slowFreeStep = 0;      // this step (its ProfilerStep#N) waits 'slowFreeNs' more before its AllReduce
+    int slowOperatorKind = -1;   // device tasks of this kind take twice as long
+    bool extraOperator = false;  // one more task per step, of a kind the other side never runs
+    uint64_t slowFreeStep =
+        0;  // this step (its ProfilerStep#N) waits 'slowFreeNs' more before its AllReduce
     int64_t slowFreeNs = 3000000;
-    int64_t clockOffsetNs = 0;      // added to every timestamp
+    int64_t clockOffsetNs = 0;  // added to every timestamp
     // Count only events whose number never depends on timing towards 'events', so that the two
     // sides of a comparison pair write the same steps and operators.
     bool stableSteps = false;
@@ -42,8 +43,8 @@ GeneratorOptions ComparisonSideB(const GeneratorOptions& options);
 struct GeneratorReport {
     uint64_t events = 0;
     std::map<char, uint64_t> byPhase;
-    uint64_t slices = 0;       // 'X' events
-    uint64_t flowArrows = 0;   // start→finish pairs
+    uint64_t slices = 0;      // 'X' events
+    uint64_t flowArrows = 0;  // start→finish pairs
     uint64_t bytes = 0;
     int64_t firstNs = 0, lastNs = 0;
 };
@@ -69,21 +70,23 @@ struct GeneratorRecord {
 };
 
 // Writes the trace to 'out'. Returns what it wrote; fills 'record' when given.
-GeneratorReport GenerateTrace(const GeneratorOptions& options, std::FILE* out, GeneratorRecord* record = nullptr);
+GeneratorReport GenerateTrace(const GeneratorOptions& options, std::FILE* out,
+                              GeneratorRecord* record = nullptr);
 
 // Operator type names of the generated device tasks (task names are "<type>_<kind>").
 const char* GeneratedOperatorType(size_t kind);
 const char* GeneratedOperatorCore(size_t kind);
 
 // Writes kernel_details.csv, step_trace_time.csv, op_statistic.csv, communication.json,
-// communication_matrix.json, memory_record.csv and operator_memory.csv into 'outputDir' to match 'record', with the quirks of the real
-// files (trailing tabs, CRLF, quoted shapes). Returns false with 'error' set when a file cannot be written.
-bool WriteRankSideFiles(const GeneratorRecord& record, const GeneratorOptions& options, const std::string& outputDir,
-                        std::string* error);
+// communication_matrix.json, memory_record.csv and operator_memory.csv into 'outputDir' to match
+// 'record', with the quirks of the real files (trailing tabs, CRLF, quoted shapes). Returns false
+// with 'error' set when a file cannot be written.
+bool WriteRankSideFiles(const GeneratorRecord& record, const GeneratorOptions& options,
+                        const std::string& outputDir, std::string* error);
 
 // Writes a whole rank folder: DIR/profiler_info_R.json and, in DIR/ASCEND_PROFILER_OUTPUT, the
 // trace and every side file. Returns false with 'error' set when something cannot be written.
-bool WriteRankDirectory(const GeneratorOptions& options, const std::string& rankDir, std::string* error,
-                        GeneratorReport* report = nullptr);
+bool WriteRankDirectory(const GeneratorOptions& options, const std::string& rankDir,
+                        std::string* error, GeneratorReport* report = nullptr);
 
 }  // namespace marey

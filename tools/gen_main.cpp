@@ -13,23 +13,33 @@
 namespace {
 
 void Usage() {
-    std::fprintf(stderr,
-                 "usage: marey-gen [--events N] [--seed S] [--rank R] [--streams K] --out FILE.json\n"
-                 "       marey-gen [--events N] [--seed S] [--rank R] --rank-dir DIR\n"
-                 "       marey-gen [--events N] [--seed S] --compare-pair DIR\n"
-                 "  --rank-dir writes DIR/profiler_info_R.json and, in DIR/ASCEND_PROFILER_OUTPUT, trace_view.json,\n"
-                 "  kernel_details.csv, step_trace_time.csv, op_statistic.csv, communication.json,\n"
-                 "  communication_matrix.json, memory_record.csv and operator_memory.csv\n"
-                 "  --compare-pair writes the rank folders DIR/a (rank 0) and DIR/b (rank 1), B with planted\n"
-                 "  differences: MatMul twice as slow, DropOutDoMask only on B, step 3 with 3 ms more free time,\n"
-                 "  and a clock 5 s ahead\n"
-                 "       marey-gen --cluster DIR [--ranks N] [--steps S] [--seed S] [--ranks-per-node K]\n"
-                 "                     [--slow-rank R] [--slow-link SRC-DST] [--layers L] [--slow-operator K] [--pipeline]\n"
-                 "  --cluster writes DIR/rank_R_ascend_pt for R in 0..N-1 (default 16 ranks, 10 steps, 8 per node): one\n"
-                 "  synchronous job; --slow-rank makes R compute 25 %% longer (the others wait for it), --slow-link runs\n"
-                 "  the link SRC->DST (a ring neighbour or a peer in the same node) at a quarter of its bandwidth;\n"
-                 "  --layers gives each step 8*L operators (default 3), --slow-operator makes the K-th of them twice\n"
-                 "  as slow on every rank, --pipeline makes each rank a stage of one pipeline in rank order\n");
+    std::fprintf(
+        stderr,
+        "usage: marey-gen [--events N] [--seed S] [--rank R] [--streams K] --out FILE.json\n"
+        "       marey-gen [--events N] [--seed S] [--rank R] --rank-dir DIR\n"
+        "       marey-gen [--events N] [--seed S] --compare-pair DIR\n"
+        "  --rank-dir writes DIR/profiler_info_R.json and, in DIR/ASCEND_PROFILER_OUTPUT, "
+        "trace_view.json,\n"
+        "  kernel_details.csv, step_trace_time.csv, op_statistic.csv, communication.json,\n"
+        "  communication_matrix.json, memory_record.csv and operator_memory.csv\n"
+        "  --compare-pair writes the rank folders DIR/a (rank 0) and DIR/b (rank 1), B with "
+        "planted\n"
+        "  differences: MatMul twice as slow, DropOutDoMask only on B, step 3 with 3 ms more free "
+        "time,\n"
+        "  and a clock 5 s ahead\n"
+        "       marey-gen --cluster DIR [--ranks N] [--steps S] [--seed S] [--ranks-per-node K]\n"
+        "                     [--slow-rank R] [--slow-link SRC-DST] [--layers L] [--slow-operator "
+        "K] [--pipeline]\n"
+        "  --cluster writes DIR/rank_R_ascend_pt for R in 0..N-1 (default 16 ranks, 10 steps, 8 "
+        "per node): one\n"
+        "  synchronous job; --slow-rank makes R compute 25 %% longer (the others wait for it), "
+        "--slow-link runs\n"
+        "  the link SRC->DST (a ring neighbour or a peer in the same node) at a quarter of its "
+        "bandwidth;\n"
+        "  --layers gives each step 8*L operators (default 3), --slow-operator makes the K-th of "
+        "them twice\n"
+        "  as slow on every rank, --pipeline makes each rank a stage of one pipeline in rank "
+        "order\n");
 }
 
 }  // namespace
@@ -46,28 +56,42 @@ int main(int argc, char** argv) {
             }
             return argv[++i];
         };
-        if (!std::strcmp(argv[i], "--events")) options.events = std::strtoull(next(), nullptr, 10);
-        else if (!std::strcmp(argv[i], "--seed")) options.seed = std::strtoull(next(), nullptr, 10);
-        else if (!std::strcmp(argv[i], "--rank")) options.rank = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
-        else if (!std::strcmp(argv[i], "--streams")) options.streams = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
-        else if (!std::strcmp(argv[i], "--out")) out = next();
-        else if (!std::strcmp(argv[i], "--rank-dir")) rankDir = next();
-        else if (!std::strcmp(argv[i], "--compare-pair")) pairDir = next();
-        else if (!std::strcmp(argv[i], "--cluster")) clusterDir = next();
-        else if (!std::strcmp(argv[i], "--ranks")) cluster.ranks = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
-        else if (!std::strcmp(argv[i], "--steps")) cluster.steps = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
-        else if (!std::strcmp(argv[i], "--ranks-per-node")) cluster.ranksPerNode = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
-        else if (!std::strcmp(argv[i], "--slow-rank")) cluster.slowRank = std::atoi(next());
-        else if (!std::strcmp(argv[i], "--layers")) cluster.layers = static_cast<uint32_t>(std::max(1, std::atoi(next())));
-        else if (!std::strcmp(argv[i], "--slow-operator")) cluster.slowOperator = std::atoi(next());
-        else if (!std::strcmp(argv[i], "--pipeline")) cluster.pipeline = true;
+        if (!std::strcmp(argv[i], "--events"))
+            options.events = std::strtoull(next(), nullptr, 10);
+        else if (!std::strcmp(argv[i], "--seed"))
+            options.seed = std::strtoull(next(), nullptr, 10);
+        else if (!std::strcmp(argv[i], "--rank"))
+            options.rank = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+        else if (!std::strcmp(argv[i], "--streams"))
+            options.streams = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+        else if (!std::strcmp(argv[i], "--out"))
+            out = next();
+        else if (!std::strcmp(argv[i], "--rank-dir"))
+            rankDir = next();
+        else if (!std::strcmp(argv[i], "--compare-pair"))
+            pairDir = next();
+        else if (!std::strcmp(argv[i], "--cluster"))
+            clusterDir = next();
+        else if (!std::strcmp(argv[i], "--ranks"))
+            cluster.ranks = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+        else if (!std::strcmp(argv[i], "--steps"))
+            cluster.steps = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+        else if (!std::strcmp(argv[i], "--ranks-per-node"))
+            cluster.ranksPerNode = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+        else if (!std::strcmp(argv[i], "--slow-rank"))
+            cluster.slowRank = std::atoi(next());
+        else if (!std::strcmp(argv[i], "--layers"))
+            cluster.layers = static_cast<uint32_t>(std::max(1, std::atoi(next())));
+        else if (!std::strcmp(argv[i], "--slow-operator"))
+            cluster.slowOperator = std::atoi(next());
+        else if (!std::strcmp(argv[i], "--pipeline"))
+            cluster.pipeline = true;
         else if (!std::strcmp(argv[i], "--slow-link")) {
             if (std::sscanf(next(), "%d-%d", &cluster.slowLinkSrc, &cluster.slowLinkDst) != 2) {
                 Usage();
                 return 2;
             }
-        }
-        else {
+        } else {
             Usage();
             return 2;
         }
@@ -76,13 +100,16 @@ int main(int argc, char** argv) {
         cluster.seed = options.seed;
         std::string error;
         uint64_t bytes = 0;
-        if (!out.empty() || !rankDir.empty() || !pairDir.empty() || !marey::WriteCluster(cluster, clusterDir, &error, &bytes)) {
-            if (error.empty()) Usage();
-            else std::fprintf(stderr, "%s\n", error.c_str());
+        if (!out.empty() || !rankDir.empty() || !pairDir.empty() ||
+            !marey::WriteCluster(cluster, clusterDir, &error, &bytes)) {
+            if (error.empty())
+                Usage();
+            else
+                std::fprintf(stderr, "%s\n", error.c_str());
             return error.empty() ? 2 : 1;
         }
-        std::fprintf(stderr, "%s: %u ranks, %u steps, %llu bytes\n", clusterDir.c_str(), cluster.ranks, cluster.steps,
-                     static_cast<unsigned long long>(bytes));
+        std::fprintf(stderr, "%s: %u ranks, %u steps, %llu bytes\n", clusterDir.c_str(),
+                     cluster.ranks, cluster.steps, static_cast<unsigned long long>(bytes));
         return 0;
     }
     if ((out.empty() + rankDir.empty() + pairDir.empty()) != 2 || options.streams == 0) {
@@ -93,8 +120,10 @@ int main(int argc, char** argv) {
     marey::GeneratorReport report;
     if (!pairDir.empty()) {
         mkdir(pairDir.c_str(), 0755);
-        if (!marey::WriteRankDirectory(marey::ComparisonSideA(options), pairDir + "/a", &error, &report) ||
-            !marey::WriteRankDirectory(marey::ComparisonSideB(options), pairDir + "/b", &error, &report)) {
+        if (!marey::WriteRankDirectory(marey::ComparisonSideA(options), pairDir + "/a", &error,
+                                       &report) ||
+            !marey::WriteRankDirectory(marey::ComparisonSideB(options), pairDir + "/b", &error,
+                                       &report)) {
             std::fprintf(stderr, "%s\n", error.c_str());
             return 1;
         }
@@ -119,7 +148,8 @@ int main(int argc, char** argv) {
             return 1;
         }
     }
-    std::fprintf(stderr, "%s: %llu events, %llu bytes\n", out.c_str(), static_cast<unsigned long long>(report.events),
+    std::fprintf(stderr, "%s: %llu events, %llu bytes\n", out.c_str(),
+                 static_cast<unsigned long long>(report.events),
                  static_cast<unsigned long long>(report.bytes));
     return 0;
 }

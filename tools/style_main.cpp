@@ -21,7 +21,8 @@ std::vector<std::string> SourceFiles(const fs::path& root) {
     std::vector<std::string> files;
     for (const char* folder : {"analysis", "app", "bench", "tests", "tools", "viewer"}) {
         std::error_code error;
-        for (fs::recursive_directory_iterator it(root / folder, error), end; !error && it != end; it.increment(error)) {
+        for (fs::recursive_directory_iterator it(root / folder, error), end; !error && it != end;
+             it.increment(error)) {
             const std::string ext = it->path().extension().string();
             if (it->is_regular_file() && (ext == ".cpp" || ext == ".hpp"))
                 files.push_back(fs::relative(it->path(), root).string());
@@ -61,8 +62,10 @@ int main(int argc, char** argv) {
             ++problems;
         }
     }
-    // clang-format reports each difference as "file:line:col: error: code should be clang-formatted".
-    std::string command = "cd " + ShellQuoted(root.string()) + " && " + ShellQuoted(clangFormat) + " --dry-run --Werror";
+    // clang-format reports each difference as "file:line:col: error: code should be
+    // clang-formatted".
+    std::string command = "cd " + ShellQuoted(root.string()) + " && " + ShellQuoted(clangFormat) +
+                          " --dry-run --Werror";
     for (const std::string& file : files) command += " " + ShellQuoted(file);
     command += " 2>&1";
     FILE* pipe = popen(command.c_str(), "r");

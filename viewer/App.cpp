@@ -15,7 +15,6 @@
 #include <filesystem>
 #include <fstream>
 
-
 #include "HelpWindow.hpp"
 #include "SettingsFolder.hpp"
 #include "cluster/ClusterFolder.hpp"
@@ -26,6 +25,8 @@
 #include "timeline/TimelineView.hpp"
 
 namespace marey {
+// [SECTION] Window callbacks, recent files, style
+
 namespace {
 
 constexpr double kIdleWakeSeconds = 1.0;  // an idle window looks for background work now and then
@@ -36,7 +37,9 @@ constexpr int kFramesAfterInput = 3;
 
 constexpr int kMaxScriptedFrames = 20000;
 
-std::string RecentFile() { return SettingsFilePath("recent.txt"); }
+std::string RecentFile() {
+    return SettingsFilePath("recent.txt");
+}
 
 App* g_app = nullptr;
 
@@ -60,8 +63,8 @@ std::vector<HeldRelease> g_heldReleases;
 
 void KeyCallback(GLFWwindow* window, int key, int scancode, int action, int mods) {
     if (action == GLFW_PRESS) g_pressedThisFrame.push_back(key);
-    if (action == GLFW_RELEASE &&
-        std::find(g_pressedThisFrame.begin(), g_pressedThisFrame.end(), key) != g_pressedThisFrame.end()) {
+    if (action == GLFW_RELEASE && std::find(g_pressedThisFrame.begin(), g_pressedThisFrame.end(),
+                                            key) != g_pressedThisFrame.end()) {
         ++g_windowEvents;
         g_heldReleases.push_back({key, scancode, mods});
         return;
@@ -74,7 +77,8 @@ void ReleaseHeldKeys(GLFWwindow* window) {
     g_pressedThisFrame.clear();
     std::vector<HeldRelease> releases;
     releases.swap(g_heldReleases);
-    for (const HeldRelease& r : releases) ImGui_ImplGlfw_KeyCallback(window, r.key, r.scancode, GLFW_RELEASE, r.mods);
+    for (const HeldRelease& r : releases)
+        ImGui_ImplGlfw_KeyCallback(window, r.key, r.scancode, GLFW_RELEASE, r.mods);
 }
 
 // What the Open dialog lists besides folders (unless "every file" is ticked).
@@ -114,6 +118,8 @@ void ApplyStyle() {
 
 }  // namespace
 
+// [SECTION] Start, stop, open
+
 bool App::Init(std::string* error) {
     if (!glfwInit()) {
         *error = "cannot start GLFW: no display? (run under an X server, or xvfb-run)";
@@ -132,7 +138,8 @@ bool App::Init(std::string* error) {
             width = m_layout.windowWidth, height = m_layout.windowHeight;
         } else if (const GLFWvidmode* mode = glfwGetVideoMode(glfwGetPrimaryMonitor())) {
             // The first run: most of the screen, whatever its size.
-            width = std::max(800, mode->width * 9 / 10), height = std::max(500, mode->height * 85 / 100);
+            width = std::max(800, mode->width * 9 / 10),
+            height = std::max(500, mode->height * 85 / 100);
         }
     }
     m_window = glfwCreateWindow(width, height, "marey", nullptr, nullptr);
@@ -203,6 +210,8 @@ void App::Open(const std::string& path) {
     m_openToCompare = false;
 }
 
+// [SECTION] Documents loaded, requests of the views, the command line
+
 App::FrameNeed App::NextFrameNeed() {
     if (NeedsAnotherFrame()) return FrameNeed::kNow;
     return m_workspace.loads().Busy() ? FrameNeed::kSoon : FrameNeed::kNone;
@@ -222,7 +231,9 @@ bool App::NeedsAnotherFrame() {
         if (down) return true;
     for (const int key : {GLFW_KEY_W, GLFW_KEY_A, GLFW_KEY_S, GLFW_KEY_D})
         if (ImGui::IsKeyDown(key)) return true;  // held keys move the view every frame
-    if (ComparisonPair* pair = m_workspace.comparison(); pair && pair->diff.valid() && !pair->Ready()) return true;
+    if (ComparisonPair* pair = m_workspace.comparison();
+        pair && pair->diff.valid() && !pair->Ready())
+        return true;
     return AnyViewBusy(m_workspace);
 }
 
@@ -234,22 +245,27 @@ bool App::ShowingComparison() {
 void App::TakeLoadedDocuments() {
     const std::vector<DocumentId> opened = m_workspace.Poll();
     AttachViews(m_workspace);
-    if (!opened.empty()) m_framesAfterInput = kFramesAfterInput;  // the new tabs settle before the window idles
+    if (!opened.empty())
+        m_framesAfterInput = kFramesAfterInput;  // the new tabs settle before the window idles
     for (const DocumentId id : opened) {
         Document* document = m_workspace.Find(id);
         ClusterDocument* cluster = m_workspace.FindCluster(id);
-        if (!document || !document->ranks) RememberRecent(document ? document->rank.path : cluster->cluster.root);
+        if (!document || !document->ranks)
+            RememberRecent(document ? document->rank.path : cluster->cluster.root);
         if (id == m_activateWhenLoaded || !m_active) {
             m_active = id;
             if (!m_comparisonTab) m_selectDocumentTab = 2;
-            glfwSetWindowTitle(m_window, ("marey — " + (document ? document->Source() : cluster->cluster.root)).c_str());
+            glfwSetWindowTitle(
+                m_window,
+                ("marey — " + (document ? document->Source() : cluster->cluster.root)).c_str());
             if (id == m_activateWhenLoaded && !m_viewWhenLoaded.empty()) {
                 const std::vector<const ViewEntry*> views = ViewsOf(ScopeOf(document));
                 for (size_t i = 0; i < views.size(); ++i)
                     if (m_viewWhenLoaded == views[i]->name) m_mainTab = static_cast<int>(i);
                 m_viewWhenLoaded.clear();
             }
-            if (id == m_activateWhenLoaded && document && m_requestWhenLoaded.kind != TimelineRequest::kNone) {
+            if (id == m_activateWhenLoaded && document &&
+                m_requestWhenLoaded.kind != TimelineRequest::kNone) {
                 m_requestWhenLoaded.document = id;
                 ApplyRequest(m_requestWhenLoaded);
                 m_requestWhenLoaded = TimelineRequest();
@@ -274,9 +290,13 @@ void App::ApplyCommandLineSelection(ClusterDocument& cluster) {
         if (it != steps.end()) {
             cluster.selection.step = StepIndex(static_cast<int>(it - steps.begin()));
         } else {
-            std::fprintf(stderr, "marey: --step %s: not a step of this cluster (%s); showing the average over steps\n",
+            std::fprintf(stderr,
+                         "marey: --step %s: not a step of this cluster (%s); showing the average "
+                         "over steps\n",
                          m_options.step.c_str(),
-                         steps.empty() ? "it has no steps" : ("steps " + steps.front() + " to " + steps.back()).c_str());
+                         steps.empty()
+                             ? "it has no steps"
+                             : ("steps " + steps.front() + " to " + steps.back()).c_str());
             m_commandLineRejected = true;
         }
     }
@@ -284,8 +304,10 @@ void App::ApplyCommandLineSelection(ClusterDocument& cluster) {
         if (cluster.cluster.IndexOfRank(m_options.rank->value()) >= 0) {
             SelectRank(cluster, *m_options.rank);
         } else {
-            std::fprintf(stderr, "marey: --rank %d: not a rank of this cluster (%zu ranks, ids %d to %d)\n", m_options.rank->value(),
-                         cluster.cluster.ranks.size(), cluster.cluster.ranks.empty() ? 0 : cluster.cluster.ranks.front().rankId,
+            std::fprintf(stderr,
+                         "marey: --rank %d: not a rank of this cluster (%zu ranks, ids %d to %d)\n",
+                         m_options.rank->value(), cluster.cluster.ranks.size(),
+                         cluster.cluster.ranks.empty() ? 0 : cluster.cluster.ranks.front().rankId,
                          cluster.cluster.ranks.empty() ? 0 : cluster.cluster.ranks.back().rankId);
             m_commandLineRejected = true;
         }
@@ -374,7 +396,8 @@ void App::ApplyCommandLineSelection(Document& document) {
         state.rangeTracks.clear();
         for (const Process& process : document.model().processes)
             for (uint32_t track : process.tracks) state.rangeTracks.push_back(track);
-        timeline.ShowRange(static_cast<double>(state.rangeStartNs), static_cast<double>(state.rangeEndNs), true);
+        timeline.ShowRange(static_cast<double>(state.rangeStartNs),
+                           static_cast<double>(state.rangeEndNs), true);
         send(TimelineRequest::kShowPanel, "range");
     }
 }
@@ -394,41 +417,55 @@ bool App::ReadyForScript() {
 void App::PrintViews() {
     auto print = [](const char* label, Document& document) {
         const ViewState& view = TimelineOf(document)->state();
-        std::printf("%s %lld %lld\n", label,
-                    static_cast<long long>(document.model().firstNs + static_cast<TimeNs>(view.viewStartNs)),
-                    static_cast<long long>(document.model().firstNs + static_cast<TimeNs>(view.viewEndNs)));
+        std::printf(
+            "%s %lld %lld\n", label,
+            static_cast<long long>(document.model().firstNs +
+                                   static_cast<TimeNs>(view.viewStartNs)),
+            static_cast<long long>(document.model().firstNs + static_cast<TimeNs>(view.viewEndNs)));
     };
     ComparisonPair* pair = m_workspace.comparison();
     if (ShowingComparison()) {
         print("view", *m_workspace.Find(pair->a));
         print("view_b", *m_workspace.Find(pair->b));
         if (const Comparison* comparison = pair->Ready())
-            std::printf("offset %lld\n", static_cast<long long>(comparison->diff.alignment.offsetNs));
+            std::printf("offset %lld\n",
+                        static_cast<long long>(comparison->diff.alignment.offsetNs));
         return;
     }
     if (ClusterDocument* cluster = ActiveCluster()) {
-        std::printf("cluster ranks %zu steps %zu groups %zu slow_ranks %zu slow_links %zu step %d rank %d\n", cluster->cluster.ranks.size(),
-                    cluster->cluster.steps.size(), cluster->cluster.groups.size(), cluster->report.slowRanks.size(), cluster->report.slowLinks.size(),
-                    ValueOr(cluster->selection.step, -1), ValueOr(cluster->selection.rank, -1));
+        std::printf(
+            "cluster ranks %zu steps %zu groups %zu slow_ranks %zu slow_links %zu step %d rank "
+            "%d\n",
+            cluster->cluster.ranks.size(), cluster->cluster.steps.size(),
+            cluster->cluster.groups.size(), cluster->report.slowRanks.size(),
+            cluster->report.slowLinks.size(), ValueOr(cluster->selection.step, -1),
+            ValueOr(cluster->selection.rank, -1));
         return;
     }
     Document& document = *ActiveDocument();
     print("view", document);
     if (document.ranks) {
-        // Each rank's label and the shift that aligned it, for the tests of several ranks in one timeline.
+        // Each rank's label and the shift that aligned it, for the tests of several ranks in one
+        // timeline.
         std::printf("ranks %zu aligned %s", document.model().groups.size(),
-                    document.ranks->alignedStep.empty() ? kAlignOnClock : document.ranks->alignedStep.c_str());
-        for (const ProcessGroup& group : document.model().groups) std::printf(" [%s %lld]", group.label.c_str(), static_cast<long long>(group.shiftNs));
+                    document.ranks->alignedStep.empty() ? kAlignOnClock
+                                                        : document.ranks->alignedStep.c_str());
+        for (const ProcessGroup& group : document.model().groups)
+            std::printf(" [%s %lld]", group.label.c_str(), static_cast<long long>(group.shiftNs));
         std::printf("\n");
     }
     TimelineView& timeline = *TimelineOf(document);
     const FrameStats& stats = timeline.frameStats();
-    std::printf("boxes %zu labels %zu flows %zu cpu_ms %.3f\n", stats.boxes, stats.labels, stats.flows, stats.cpuMs);
+    std::printf("boxes %zu labels %zu flows %zu cpu_ms %.3f\n", stats.boxes, stats.labels,
+                stats.flows, stats.cpuMs);
     const SearchIndex& search = timeline.search();
     const SliceRef selected = timeline.state().selected;
-    std::printf("search %llu selected %lld\n", static_cast<unsigned long long>(search.Active() ? search.Count() : 0),
+    std::printf("search %llu selected %lld\n",
+                static_cast<unsigned long long>(search.Active() ? search.Count() : 0),
                 static_cast<long long>(selected.valid() ? timeline.SliceStart(selected) : -1));
 }
+
+// [SECTION] The loop
 
 int App::Run(const ViewerOptions& options) {
     m_options = options;
@@ -452,8 +489,8 @@ int App::Run(const ViewerOptions& options) {
     } else {
         Open(options.path);
     }
-    const ViewScope scope = !options.ranks.empty()               ? ViewScope::kRanks
-                            : !options.comparePath.empty()       ? ViewScope::kComparison
+    const ViewScope scope = !options.ranks.empty()             ? ViewScope::kRanks
+                            : !options.comparePath.empty()     ? ViewScope::kComparison
                             : IsClusterDirectory(options.path) ? ViewScope::kCluster
                                                                : ViewScope::kDocument;
     const std::vector<const ViewEntry*> views = ViewsOf(scope);
@@ -476,17 +513,21 @@ int App::Run(const ViewerOptions& options) {
         if (need == FrameNeed::kSoon) {
             const int eventsBefore = g_windowEvents;
             glfwWaitEventsTimeout(kProgressFrameSeconds);
-            if (g_windowEvents != eventsBefore) m_framesAfterInput = kFramesAfterInput;  // input settles at full rate
+            if (g_windowEvents != eventsBefore)
+                m_framesAfterInput = kFramesAfterInput;  // input settles at full rate
         } else if (scripted || need == FrameNeed::kNow) {
             glfwPollEvents();
         } else {
             const int eventsBefore = g_windowEvents;
             glfwWaitEventsTimeout(kIdleWakeSeconds);
-            if (g_windowEvents == eventsBefore && NextFrameNeed() == FrameNeed::kNone) continue;  // woke for nothing
+            if (g_windowEvents == eventsBefore && NextFrameNeed() == FrameNeed::kNone)
+                continue;  // woke for nothing
             m_framesAfterInput = kFramesAfterInput;
         }
         const auto now = std::chrono::steady_clock::now();
-        const float dt = scripted ? kScriptedFrameDt : std::min(0.1f, std::chrono::duration<float>(now - last).count());
+        const float dt = scripted
+                             ? kScriptedFrameDt
+                             : std::min(0.1f, std::chrono::duration<float>(now - last).count());
         last = now;
         TakeLoadedDocuments();
         const bool ready = ReadyForScript();
@@ -500,7 +541,9 @@ int App::Run(const ViewerOptions& options) {
         ImGui::NewFrame();
         Frame(dt);
         ImGui::Render();
-        m_lastCpuMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - cpuStart).count();
+        m_lastCpuMs =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - cpuStart)
+                .count();
         int width, height;
         glfwGetFramebufferSize(m_window, &width, &height);
         glViewport(0, 0, width, height);
@@ -509,7 +552,8 @@ int App::Run(const ViewerOptions& options) {
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         if (scripted) {
             const bool failed = !m_workspace.loads().Busy() &&
-                                (m_workspace.OpenCount() == 0 || (!options.comparePath.empty() && !m_workspace.comparison()));
+                                (m_workspace.OpenCount() == 0 ||
+                                 (!options.comparePath.empty() && !m_workspace.comparison()));
             if (ready && settleFrames > 0) --settleFrames;
             // After the keys (settleFrames == -1), two more frames let hover and layout settle.
             if ((ready && settleFrames < 0 && --settleFrames < -3) || failed) {
@@ -518,11 +562,13 @@ int App::Run(const ViewerOptions& options) {
                     exitCode = 1;
                 }
                 if (failed) {
-                    for (const std::string& message : m_workspace.errors()) std::fprintf(stderr, "%s\n", message.c_str());
+                    for (const std::string& message : m_workspace.errors())
+                        std::fprintf(stderr, "%s\n", message.c_str());
                     exitCode = 1;
                 } else {
                     PrintViews();
-                    if (m_commandLineRejected) exitCode = 2;  // the picture is not of what was asked
+                    if (m_commandLineRejected)
+                        exitCode = 2;  // the picture is not of what was asked
                 }
                 break;
             }
@@ -548,8 +594,9 @@ void App::Frame(float dt) {
     ImGui::SetNextWindowSize(viewport->WorkSize);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
     ImGui::Begin("marey", nullptr,
-                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_MenuBar |
-                     ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse);
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                     ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                     ImGuiWindowFlags_NoScrollWithMouse);
     ImGui::PopStyleVar();
     DrawMenuBar();
     DrawLoads();
@@ -572,13 +619,17 @@ void App::Frame(float dt) {
 
 // Every running load with its progress and a Cancel button; the errors of loads that failed.
 // Centred while nothing is open yet, a strip above the documents otherwise.
+// [SECTION] Loads, document bar, view tabs
+
 void App::DrawLoads() {
     const std::vector<LoadStatus> running = m_workspace.loads().Running();
     const bool alone = m_workspace.OpenCount() == 0;
     if (running.empty() && (!alone || m_workspace.errors().empty())) return;
     const ImVec2 size = ImGui::GetContentRegionAvail();
-    if (alone) ImGui::SetCursorPos(ImVec2(size.x * 0.25f, size.y * 0.4f));
-    else ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 8);
+    if (alone)
+        ImGui::SetCursorPos(ImVec2(size.x * 0.25f, size.y * 0.4f));
+    else
+        ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 8);
     ImGui::BeginGroup();
     const float barWidth = alone ? size.x * 0.5f : 360.0f;
     for (const LoadStatus& load : running) {
@@ -606,7 +657,9 @@ void App::DrawLoads() {
 // One tab per open document (closable) and one for the comparison.
 void App::DrawDocumentBar() {
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 6);
-    if (!ImGui::BeginTabBar("documents", ImGuiTabBarFlags_AutoSelectNewTabs | ImGuiTabBarFlags_FittingPolicyScroll)) return;
+    if (!ImGui::BeginTabBar(
+            "documents", ImGuiTabBarFlags_AutoSelectNewTabs | ImGuiTabBarFlags_FittingPolicyScroll))
+        return;
     // A requested tab is set selected for two frames (ImGui switches on the next one); meanwhile
     // the bar's current tab does not count as the person's choice.
     const bool select = m_selectDocumentTab > 0;
@@ -617,7 +670,8 @@ void App::DrawDocumentBar() {
             document->Title() + "###doc" + std::to_string(document->id.value());
         const bool requested = select && !m_comparisonTab && document->id == m_active;
         if (requested) --m_selectDocumentTab;
-        if (ImGui::BeginTabItem(label.c_str(), &open, requested ? ImGuiTabItemFlags_SetSelected : 0)) {
+        if (ImGui::BeginTabItem(label.c_str(), &open,
+                                requested ? ImGuiTabItemFlags_SetSelected : 0)) {
             if (!select && (m_comparisonTab || m_active != document->id)) {
                 m_comparisonTab = false;
                 m_active = document->id;
@@ -633,7 +687,8 @@ void App::DrawDocumentBar() {
         const std::string label = cluster->Title() + "###doc" + std::to_string(cluster->id.value());
         const bool requested = select && !m_comparisonTab && cluster->id == m_active;
         if (requested) --m_selectDocumentTab;
-        if (ImGui::BeginTabItem(label.c_str(), &open, requested ? ImGuiTabItemFlags_SetSelected : 0)) {
+        if (ImGui::BeginTabItem(label.c_str(), &open,
+                                requested ? ImGuiTabItemFlags_SetSelected : 0)) {
             if (!select && (m_comparisonTab || m_active != cluster->id)) {
                 m_comparisonTab = false;
                 m_active = cluster->id;
@@ -647,10 +702,11 @@ void App::DrawDocumentBar() {
     ComparisonPair* pair = m_workspace.comparison();
     if (pair && m_workspace.Find(pair->a) && m_workspace.Find(pair->b)) {
         bool open = true;
-        const std::string label = "Compare  A: " + m_workspace.Find(pair->a)->Title() + "  ·  B: " +
-                                  m_workspace.Find(pair->b)->Title() + "###compare";
+        const std::string label = "Compare  A: " + m_workspace.Find(pair->a)->Title() +
+                                  "  ·  B: " + m_workspace.Find(pair->b)->Title() + "###compare";
         if (select && m_comparisonTab) --m_selectDocumentTab;
-        if (ImGui::BeginTabItem(label.c_str(), &open, select && m_comparisonTab ? ImGuiTabItemFlags_SetSelected : 0)) {
+        if (ImGui::BeginTabItem(label.c_str(), &open,
+                                select && m_comparisonTab ? ImGuiTabItemFlags_SetSelected : 0)) {
             if (!select && !m_comparisonTab) m_comparisonTab = true, m_mainTab = 0;
             ImGui::EndTabItem();
         }
@@ -667,15 +723,25 @@ void App::DrawDocumentBar() {
 void App::DrawViewTabs(float dt) {
     const bool comparison = ShowingComparison();
     ClusterDocument* cluster = ActiveCluster();
-    const std::vector<const ViewEntry*> views =
-        ViewsOf(comparison ? ViewScope::kComparison : ScopeOf(cluster ? nullptr : ActiveDocument()));
+    const std::vector<const ViewEntry*> views = ViewsOf(
+        comparison ? ViewScope::kComparison : ScopeOf(cluster ? nullptr : ActiveDocument()));
     const ImGuiIO& io = ImGui::GetIO();
     for (size_t i = 0; i < views.size() && i < 9; ++i)
-        if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_1 + static_cast<int>(i), false)) m_mainTab = static_cast<int>(i);
+        if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_1 + static_cast<int>(i), false))
+            m_mainTab = static_cast<int>(i);
     TimelineRequest request;
     ClusterRequest clusterRequest;
-    ViewContext context{m_workspace, comparison ? nullptr : ActiveDocument(), comparison ? m_workspace.comparison() : nullptr,
-                        cluster, m_boxes, m_boxesB, dt, request, m_layout, clusterRequest, m_marey};
+    ViewContext context{m_workspace,
+                        comparison ? nullptr : ActiveDocument(),
+                        comparison ? m_workspace.comparison() : nullptr,
+                        cluster,
+                        m_boxes,
+                        m_boxesB,
+                        dt,
+                        request,
+                        m_layout,
+                        clusterRequest,
+                        m_marey};
     ViewTarget target;
     target.document = context.document, target.cluster = context.cluster,
     target.comparison = context.comparison;
@@ -684,15 +750,18 @@ void App::DrawViewTabs(float dt) {
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 6);
     if (ImGui::BeginTabBar("views")) {
         for (size_t i = 0; i < views.size(); ++i) {
-            const std::string label = std::string(views[i]->title) + "  (Ctrl+" + std::to_string(i + 1) + ")###view" +
-                                      std::to_string(i);
+            const std::string label = std::string(views[i]->title) + "  (Ctrl+" +
+                                      std::to_string(i + 1) + ")###view" + std::to_string(i);
             const bool requested = m_mainTab == static_cast<int>(i);
-            if (!ImGui::BeginTabItem(label.c_str(), nullptr, requested ? ImGuiTabItemFlags_SetSelected : 0)) continue;
+            if (!ImGui::BeginTabItem(label.c_str(), nullptr,
+                                     requested ? ImGuiTabItemFlags_SetSelected : 0))
+                continue;
             View& view = *objects[i];
             if (view.FillsTab()) {
                 view.Draw(context);
             } else {
-                ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
+                ImGui::BeginChild("view", ImVec2(0, 0), false,
+                                  ImGuiWindowFlags_AlwaysUseWindowPadding);
                 view.Draw(context);
                 ImGui::EndChild();
             }
@@ -714,6 +783,8 @@ void App::ApplyRequest(const TimelineRequest& request) {
     if (request.kind != TimelineRequest::kNone) SendToViews(*document, request);
 }
 
+// [SECTION] Menus, the open dialog, the frame overlay
+
 void App::DrawMenuBar() {
     if (!ImGui::BeginMenuBar()) return;
     Document* active = ShowingComparison() ? nullptr : ActiveDocument();
@@ -721,8 +792,10 @@ void App::DrawMenuBar() {
         if (ImGui::MenuItem("Open…", "Ctrl+O")) m_openDialog = true, m_openToCompare = false;
         // A comparison is of two ranks: a timeline of several is not one side of it.
         const bool canCompare = active && !active->ranks;
-        if (ImGui::MenuItem("Compare with…", nullptr, false, canCompare)) m_openDialog = true, m_openToCompare = true;
-        if (ImGui::BeginMenu("Compare with open document", canCompare && m_workspace.documents().size() > 1)) {
+        if (ImGui::MenuItem("Compare with…", nullptr, false, canCompare))
+            m_openDialog = true, m_openToCompare = true;
+        if (ImGui::BeginMenu("Compare with open document",
+                             canCompare && m_workspace.documents().size() > 1)) {
             for (const auto& document : m_workspace.documents()) {
                 if (document.get() == active || document->ranks) continue;
                 if (ImGui::MenuItem(document->Title().c_str())) {
@@ -738,7 +811,8 @@ void App::DrawMenuBar() {
                 if (ImGui::MenuItem(recent.c_str())) Open(recent);
             ImGui::EndMenu();
         }
-        if (ImGui::MenuItem("Close document", nullptr, false, active != nullptr || ActiveCluster() != nullptr)) {
+        if (ImGui::MenuItem("Close document", nullptr, false,
+                            active != nullptr || ActiveCluster() != nullptr)) {
             m_workspace.Close(active ? active->id : ActiveCluster()->id);
             m_active = FirstOpen();
             active = nullptr;
@@ -759,7 +833,8 @@ void App::DrawMenuBar() {
         }
         ImGui::Separator();
         ImGui::MenuItem("Flows", nullptr, &state.showFlows);
-        ImGui::MenuItem("Every flow, not only the selection's", "V", &state.showAllFlows, state.showFlows);
+        ImGui::MenuItem("Every flow, not only the selection's", "V", &state.showAllFlows,
+                        state.showFlows);
         if (ImGui::BeginMenu("Flow categories")) {
             auto& shown = timeline.flowCategoryShown();
             const auto& categories = timeline.flowCategories();
@@ -781,27 +856,36 @@ void App::DrawMenuBar() {
     }
     if (active) {
         const TraceModel& model = active->model();
-        const std::string source = active->ranks ? std::to_string(model.groups.size()) + " ranks" : model.Path();
-        const std::string summary = source + "  ·  " + std::to_string(model.report.eventCount) + " events  ·  " +
-                                    FormatDuration(model.lastNs - model.firstNs);
+        const std::string source =
+            active->ranks ? std::to_string(model.groups.size()) + " ranks" : model.Path();
+        const std::string summary = source + "  ·  " + std::to_string(model.report.eventCount) +
+                                    " events  ·  " + FormatDuration(model.lastNs - model.firstNs);
         ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(summary.c_str()).x - 16);
         ImGui::TextDisabled("%s", summary.c_str());
     } else if (const ClusterDocument* cluster = ActiveCluster()) {
-        const std::string summary = cluster->cluster.root + "  ·  " + std::to_string(cluster->cluster.ranks.size()) + " ranks  ·  " +
-                                    std::to_string(cluster->cluster.steps.size()) + " steps  ·  " + cluster->cluster.source +
-                                    (cluster->cluster.problems.empty() ? "" : "  ·  " + std::to_string(cluster->cluster.problems.size()) + " problems");
+        const std::string summary =
+            cluster->cluster.root + "  ·  " + std::to_string(cluster->cluster.ranks.size()) +
+            " ranks  ·  " + std::to_string(cluster->cluster.steps.size()) + " steps  ·  " +
+            cluster->cluster.source +
+            (cluster->cluster.problems.empty()
+                 ? ""
+                 : "  ·  " + std::to_string(cluster->cluster.problems.size()) + " problems");
         ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(summary.c_str()).x - 16);
         ImGui::TextDisabled("%s", summary.c_str());
         if (ImGui::IsItemHovered() && !cluster->cluster.problems.empty()) {
             ImGui::BeginTooltip();
-            for (size_t i = 0; i < cluster->cluster.problems.size() && i < 20; ++i) ImGui::TextUnformatted(cluster->cluster.problems[i].c_str());
-            if (cluster->cluster.problems.size() > 20) ImGui::TextDisabled("and %zu more (marey stats CLUSTER lists them)", cluster->cluster.problems.size() - 20);
+            for (size_t i = 0; i < cluster->cluster.problems.size() && i < 20; ++i)
+                ImGui::TextUnformatted(cluster->cluster.problems[i].c_str());
+            if (cluster->cluster.problems.size() > 20)
+                ImGui::TextDisabled("and %zu more (marey stats CLUSTER lists them)",
+                                    cluster->cluster.problems.size() - 20);
             ImGui::EndTooltip();
         }
     }
     ImGui::EndMenuBar();
     const ImGuiIO& io = ImGui::GetIO();
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_O, false)) m_openDialog = true, m_openToCompare = false;
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_O, false))
+        m_openDialog = true, m_openToCompare = false;
     if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) m_showHelp = !m_showHelp;
     if (!io.WantTextInput)
         for (const ImWchar c : io.InputQueueCharacters)
@@ -822,10 +906,15 @@ void App::DrawOpenDialog() {
     }
     ImGui::SetNextWindowSize(ImVec2(720, 460), ImGuiCond_Appearing);
     if (!ImGui::BeginPopupModal("Open a trace")) return;
-    if (m_openToCompare) ImGui::TextDisabled("Compare the shown document (A) with this trace or rank folder (B).");
-    else ImGui::TextDisabled("A Chrome trace (.json, .json.gz), a kernel_details.csv, a profiler folder or a cluster folder; or drop it on the window.");
+    if (m_openToCompare)
+        ImGui::TextDisabled("Compare the shown document (A) with this trace or rank folder (B).");
+    else
+        ImGui::TextDisabled(
+            "A Chrome trace (.json, .json.gz), a kernel_details.csv, a profiler folder or a "
+            "cluster folder; or drop it on the window.");
     ImGui::SetNextItemWidth(-90);
-    const bool enter = ImGui::InputText("##path", m_openPath, sizeof m_openPath, ImGuiInputTextFlags_EnterReturnsTrue);
+    const bool enter = ImGui::InputText("##path", m_openPath, sizeof m_openPath,
+                                        ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
     if ((ImGui::Button(m_openToCompare ? "Compare" : "Open") || enter) && m_openPath[0]) {
         Open(m_openPath);
@@ -833,17 +922,23 @@ void App::DrawOpenDialog() {
     }
     // A small browser of the typed folder.
     std::error_code ignored;
-    std::filesystem::path folder = m_openPath[0] ? std::filesystem::path(m_openPath) : std::filesystem::current_path(ignored);
+    std::filesystem::path folder =
+        m_openPath[0] ? std::filesystem::path(m_openPath) : std::filesystem::current_path(ignored);
     if (!std::filesystem::is_directory(folder, ignored)) folder = folder.parent_path();
     ImGui::Text("in %s", folder.string().c_str());
     ImGui::SameLine();
     ImGui::Checkbox("every file", &m_openShowAll);
     ImGui::BeginChild("entries", ImVec2(0, -30), true);
-    if (ImGui::Selectable("..")) std::snprintf(m_openPath, sizeof m_openPath, "%s", folder.parent_path().string().c_str());
+    if (ImGui::Selectable(".."))
+        std::snprintf(m_openPath, sizeof m_openPath, "%s", folder.parent_path().string().c_str());
     std::vector<std::filesystem::directory_entry> entries;
-    for (std::filesystem::directory_iterator it(folder, std::filesystem::directory_options::skip_permission_denied, ignored), end;
+    for (std::filesystem::directory_iterator
+             it(folder, std::filesystem::directory_options::skip_permission_denied, ignored),
+         end;
          !ignored && it != end; it.increment(ignored))
-        if (m_openShowAll || it->is_directory(ignored) || IsTraceFileName(it->path().filename().string())) entries.push_back(*it);
+        if (m_openShowAll || it->is_directory(ignored) ||
+            IsTraceFileName(it->path().filename().string()))
+            entries.push_back(*it);
     std::sort(entries.begin(), entries.end());
     for (const auto& entry : entries) {
         const bool isFolder = entry.is_directory(ignored);
@@ -864,13 +959,19 @@ void App::DrawOpenDialog() {
 void App::DrawFrameOverlay() {
     const FrameStats& stats = TimelineOf(*ActiveDocument())->frameStats();
     // Bottom right of the timeline, clear of the ruler and the side panel.
-    const float right = ImGui::GetIO().DisplaySize.x - (m_layout.sidePanelShown ? m_layout.sidePanelWidth + 6 : 0) - 16;
-    ImGui::SetNextWindowPos(ImVec2(right, ImGui::GetIO().DisplaySize.y - 16), ImGuiCond_Always, ImVec2(1, 1));
+    const float right = ImGui::GetIO().DisplaySize.x -
+                        (m_layout.sidePanelShown ? m_layout.sidePanelWidth + 6 : 0) - 16;
+    ImGui::SetNextWindowPos(ImVec2(right, ImGui::GetIO().DisplaySize.y - 16), ImGuiCond_Always,
+                            ImVec2(1, 1));
     ImGui::SetNextWindowBgAlpha(0.8f);
-    ImGui::Begin("frame", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs);
+    ImGui::Begin("frame", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                     ImGuiWindowFlags_NoInputs);
     ImGui::Text("frame CPU %.2f ms (timeline %.2f ms)", m_lastCpuMs, stats.cpuMs);
-    if (m_boxes.LastGpuMs() >= 0) ImGui::Text("boxes GPU %.3f ms", m_boxes.LastGpuMs());
-    else ImGui::TextDisabled("GPU timer queries unavailable");
+    if (m_boxes.LastGpuMs() >= 0)
+        ImGui::Text("boxes GPU %.3f ms", m_boxes.LastGpuMs());
+    else
+        ImGui::TextDisabled("GPU timer queries unavailable");
     ImGui::Text("%zu boxes, %zu labels, %zu flows", stats.boxes, stats.labels, stats.flows);
     ImGui::End();
 }

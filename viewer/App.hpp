@@ -26,16 +26,18 @@ struct ViewerOptions {
     std::string comparePath;     // with 'path': open both and compare them
     std::string screenshotPath;  // headless: render, write this PNG, exit
     int width = 1600, height = 900;
-    bool sizeGiven = false;      // --size: else the window takes its remembered or the screen's size
-    std::string keys;            // played before the screenshot
-    std::string panel;           // side panel tab to show: details, range, search, issues
-    std::string view;            // main view to show, by its registry name
-    std::string step;            // a cluster: the step the cluster views show
-    std::optional<RankId> rank;  // a cluster: the rank selected in the cluster views
+    bool sizeGiven = false;  // --size: else the window takes its remembered or the screen's size
+    std::string keys;        // played before the screenshot
+    std::string panel;       // side panel tab to show: details, range, search, issues
+    std::string view;        // main view to show, by its registry name
+    std::string step;        // a cluster: the step the cluster views show
+    std::optional<RankId> rank;      // a cluster: the rank selected in the cluster views
     std::vector<std::string> ranks;  // --ranks: the paths of the ranks to show in one timeline
-    bool frameBenchmark = false; // time frames at zoom levels from the whole trace to 1 µs, print, exit
-    std::string search;          // run this search and select its first match
-    double rangeFromMs = -1, rangeToMs = -1;  // select this range (ms from the trace start), all tracks
+    bool frameBenchmark =
+        false;           // time frames at zoom levels from the whole trace to 1 µs, print, exit
+    std::string search;  // run this search and select its first match
+    double rangeFromMs = -1,
+           rangeToMs = -1;  // select this range (ms from the trace start), all tracks
 };
 
 class App {
@@ -93,17 +95,18 @@ private:
     Workspace m_workspace;
     LayoutSettings m_layout;
     std::optional<DocumentId> m_active;  // the document or cluster shown (when not the comparison)
-    std::string m_viewWhenLoaded;     // the view to show once m_activateWhenLoaded opens
-    TimelineRequest m_requestWhenLoaded;  // what to show in its timeline then (a Marey click: the operator)
+    std::string m_viewWhenLoaded;        // the view to show once m_activateWhenLoaded opens
+    TimelineRequest
+        m_requestWhenLoaded;  // what to show in its timeline then (a Marey click: the operator)
     std::optional<DocumentId> m_activateWhenLoaded;
-    bool m_comparisonTab = false;     // the comparison is the shown tab
-    int m_selectDocumentTab = 0;      // frames left to bring the shown tab forward in the bar
-    int m_mainTab = 0;                // requested view within the shown tab's views, -1 once shown
+    bool m_comparisonTab = false;  // the comparison is the shown tab
+    int m_selectDocumentTab = 0;   // frames left to bring the shown tab forward in the bar
+    int m_mainTab = 0;             // requested view within the shown tab's views, -1 once shown
     bool m_commandLineApplied = false;
     bool m_commandLineRejected = false;  // --step or --rank named what the cluster lacks
     bool m_openDialog = false;
-    bool m_openToCompare = false;     // the Open dialog compares what it opens with the shown document
-    bool m_openShowAll = false;       // the Open dialog lists every file, not only traces
+    bool m_openToCompare = false;  // the Open dialog compares what it opens with the shown document
+    bool m_openShowAll = false;    // the Open dialog lists every file, not only traces
     bool m_showHelp = false;
     char m_openPath[1024] = {};
     std::vector<std::string> m_recent;

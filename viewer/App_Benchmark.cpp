@@ -45,7 +45,8 @@ double App::RenderFrame(float dt, double* presentMs, double* buildWallMs) {
     ImGui::Render();
     const double cpuMs = ThreadCpuMs() - cpuStart;
     const auto built = std::chrono::steady_clock::now();
-    if (buildWallMs) *buildWallMs = std::chrono::duration<double, std::milli>(built - wallStart).count();
+    if (buildWallMs)
+        *buildWallMs = std::chrono::duration<double, std::milli>(built - wallStart).count();
     int width, height;
     glfwGetFramebufferSize(m_window, &width, &height);
     glViewport(0, 0, width, height);
@@ -53,7 +54,8 @@ double App::RenderFrame(float dt, double* presentMs, double* buildWallMs) {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     glfwSwapBuffers(m_window);
     glFinish();
-    *presentMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - built).count();
+    *presentMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - built).count();
     return cpuMs;
 }
 
@@ -65,32 +67,40 @@ int App::RunFrameBenchmark() {
     if (ActiveCluster()) return RunClusterFrameBenchmark();
     Document* document = ActiveDocument();
     if (!document) {
-        for (const std::string& error : m_workspace.errors()) std::fprintf(stderr, "%s\n", error.c_str());
+        for (const std::string& error : m_workspace.errors())
+            std::fprintf(stderr, "%s\n", error.c_str());
         return 1;
     }
     const TraceModel* model = &document->model();
     TimelineView* timeline = TimelineOf(*document);
     std::printf("frame benchmark: %s, %llu events, %d x %d px, GL renderer: %s\n",
                 document->ranks ? document->Title().c_str() : model->Path().c_str(),
-                static_cast<unsigned long long>(model->report.eventCount), m_options.width, m_options.height,
-                reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
-    std::printf("  frame CPU: this thread's CPU time for input, level-of-detail queries, instance buffer and ImGui\n"
-                "  GL draw + present: submission, swap and glFinish (with llvmpipe this is rasterizing on the CPU);\n"
-                "  boxes GPU: the instanced draw call, by timer query. 40 random windows per zoom.\n");
+                static_cast<unsigned long long>(model->report.eventCount), m_options.width,
+                m_options.height, reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+    std::printf(
+        "  frame CPU: this thread's CPU time for input, level-of-detail queries, instance buffer "
+        "and ImGui\n"
+        "  GL draw + present: submission, swap and glFinish (with llvmpipe this is rasterizing on "
+        "the CPU);\n"
+        "  boxes GPU: the instanced draw call, by timer query. 40 random windows per zoom.\n");
     double presentMs = 0;
-    for (int i = 0; i < 5; ++i) RenderFrame(kScriptedFrameDt, &presentMs);  // warm up: fonts, buffers
-    const double span = std::max<double>(1000.0, static_cast<double>(model->lastNs - model->firstNs));
+    for (int i = 0; i < 5; ++i)
+        RenderFrame(kScriptedFrameDt, &presentMs);  // warm up: fonts, buffers
+    const double span =
+        std::max<double>(1000.0, static_cast<double>(model->lastNs - model->firstNs));
     uint64_t seed = 12345;
     auto zoomLevels = [&] {
-        std::printf("  %-14s %28s %26s %12s %8s\n", "window", "frame CPU median / p95", "GL draw + present median",
-                    "boxes GPU", "boxes");
+        std::printf("  %-14s %28s %26s %12s %8s\n", "window", "frame CPU median / p95",
+                    "GL draw + present median", "boxes GPU", "boxes");
         for (double window = span; window >= 999.0; window /= 10.0) {
             std::vector<double> cpu, present, gpu;
             size_t boxes = 0;
             constexpr int kFrames = 40;
             for (int f = 0; f < kFrames; ++f) {
                 seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-                const double start = window >= span ? 0.0 : static_cast<double>(seed >> 11) / 9007199254740992.0 * (span - window);
+                const double start = window >= span ? 0.0
+                                                    : static_cast<double>(seed >> 11) /
+                                                          9007199254740992.0 * (span - window);
                 timeline->ShowRange(start, start + window, false);
                 cpu.push_back(RenderFrame(kScriptedFrameDt, &presentMs));
                 present.push_back(presentMs);
@@ -101,17 +111,21 @@ int App::RunFrameBenchmark() {
             std::sort(present.begin(), present.end());
             std::sort(gpu.begin(), gpu.end());
             char gpuText[32] = "n/a";
-            if (!gpu.empty()) std::snprintf(gpuText, sizeof gpuText, "%.3f ms", gpu[gpu.size() / 2]);
-            std::printf("  %-14s %12.2f ms / %8.2f ms %23.2f ms %12s %8zu\n", FormatDuration(static_cast<TimeNs>(window)).c_str(),
-                        cpu[cpu.size() / 2], cpu[cpu.size() * 95 / 100], present[present.size() / 2], gpuText, boxes);
+            if (!gpu.empty())
+                std::snprintf(gpuText, sizeof gpuText, "%.3f ms", gpu[gpu.size() / 2]);
+            std::printf("  %-14s %12.2f ms / %8.2f ms %23.2f ms %12s %8zu\n",
+                        FormatDuration(static_cast<TimeNs>(window)).c_str(), cpu[cpu.size() / 2],
+                        cpu[cpu.size() * 95 / 100], present[present.size() / 2], gpuText, boxes);
             std::fflush(stdout);
             if (window < 1999.0) break;
         }
     };
-    if (document->ranks) std::printf("  as opened (folded to each rank's or process's busy strip):\n");
+    if (document->ranks)
+        std::printf("  as opened (folded to each rank's or process's busy strip):\n");
     zoomLevels();
     if (document->ranks) {
-        // Several ranks: the same windows with every rank and process unfolded, scrolled to the top.
+        // Several ranks: the same windows with every rank and process unfolded, scrolled to the
+        // top.
         timeline->SetGroupsCollapsed(false);
         timeline->SetAllCollapsed(false);
         std::printf("  every rank and process unfolded:\n");
@@ -126,16 +140,23 @@ int App::RunFrameBenchmark() {
 // they are drawn.
 int App::RunClusterFrameBenchmark() {
     ClusterDocument& cluster = *ActiveCluster();
-    std::printf("cluster frame benchmark: %s, %zu ranks, %zu steps, %zu links, %d x %d px, GL renderer: %s\n", cluster.cluster.root.c_str(),
-                cluster.cluster.ranks.size(), cluster.cluster.steps.size(), cluster.report.matrix.size(), m_options.width,
-                m_options.height, reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
-    std::printf("  frame CPU: this thread's CPU time to build the frame (ImGui, tables, charts, the matrix's instances);\n"
-                "  the matrix of another metric or operator is built off this thread and shown when ready\n");
+    std::printf(
+        "cluster frame benchmark: %s, %zu ranks, %zu steps, %zu links, %d x %d px, GL renderer: "
+        "%s\n",
+        cluster.cluster.root.c_str(), cluster.cluster.ranks.size(), cluster.cluster.steps.size(),
+        cluster.report.matrix.size(), m_options.width, m_options.height,
+        reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+    std::printf(
+        "  frame CPU: this thread's CPU time to build the frame (ImGui, tables, charts, the "
+        "matrix's instances);\n"
+        "  the matrix of another metric or operator is built off this thread and shown when "
+        "ready\n");
     const std::vector<const ViewEntry*> views = ViewsOf(ViewScope::kCluster);
     double presentMs = 0;
     for (size_t v = 0; v < views.size(); ++v) {
         m_mainTab = static_cast<int>(v);
-        for (int i = 0; i < 4; ++i) RenderFrame(kScriptedFrameDt, &presentMs);  // the tab switches, caches fill
+        for (int i = 0; i < 4; ++i)
+            RenderFrame(kScriptedFrameDt, &presentMs);  // the tab switches, caches fill
         // The first matrix and the Marey view's step are built off this thread: wait, then measure.
         View& view = *cluster.views[v];
         view.Wait();
@@ -155,11 +176,16 @@ int App::RunClusterFrameBenchmark() {
         }
         std::sort(cpu.begin(), cpu.end());
         std::sort(present.begin(), present.end());
-        std::printf("  %-28s frame CPU median %6.2f ms, p95 %6.2f ms, max %6.2f ms; GL draw + present median %6.2f ms%s\n",
-                    views[v]->title, cpu[cpu.size() / 2], cpu[cpu.size() * 95 / 100], cpu.back(), present[present.size() / 2],
-                    std::string(views[v]->name) == "matrix"  ? (", up to " + std::to_string(instances) + " cell instances").c_str()
-                    : std::string(views[v]->name) == "marey" ? (", " + std::to_string(m_marey.Count()) + " bar and band instances").c_str()
-                                                             : "");
+        std::printf(
+            "  %-28s frame CPU median %6.2f ms, p95 %6.2f ms, max %6.2f ms; GL draw + present "
+            "median %6.2f ms%s\n",
+            views[v]->title, cpu[cpu.size() / 2], cpu[cpu.size() * 95 / 100], cpu.back(),
+            present[present.size() / 2],
+            std::string(views[v]->name) == "matrix"
+                ? (", up to " + std::to_string(instances) + " cell instances").c_str()
+            : std::string(views[v]->name) == "marey"
+                ? (", " + std::to_string(m_marey.Count()) + " bar and band instances").c_str()
+                : "");
         std::fflush(stdout);
         cluster.selection.step.reset();
     }
@@ -185,8 +211,8 @@ void App::BenchmarkInteractions(Document& document) {
     auto report = [&](const char* what) {
         std::sort(cpu.begin(), cpu.end());
         std::sort(wall.begin(), wall.end());
-        std::printf("  %-34s frame CPU median %.2f ms, max %.2f ms; wall max %.2f ms; %zu frames\n", what,
-                    cpu[cpu.size() / 2], cpu.back(), wall.back(), cpu.size());
+        std::printf("  %-34s frame CPU median %.2f ms, max %.2f ms; wall max %.2f ms; %zu frames\n",
+                    what, cpu[cpu.size() / 2], cpu.back(), wall.back(), cpu.size());
         cpu.clear();
         wall.clear();
     };
@@ -197,7 +223,8 @@ void App::BenchmarkInteractions(Document& document) {
     }
     while (tab->search().Searching()) frame();
     report("typing a search (12 keys)");
-    std::printf("  %-34s %llu matches\n", "", static_cast<unsigned long long>(timeline.search().Count()));
+    std::printf("  %-34s %llu matches\n", "",
+                static_cast<unsigned long long>(timeline.search().Count()));
 
     ViewState& state = timeline.state();
     state.rangeTracks.clear();

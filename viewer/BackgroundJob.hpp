@@ -30,7 +30,9 @@ public:
     // The result of the newest request once it is done, exactly once; nullopt before. Results of
     // requests that a newer one replaced while they ran are dropped.
     std::optional<Result> TakeResult() {
-        if (!m_running.valid() || m_running.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return std::nullopt;
+        if (!m_running.valid() ||
+            m_running.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+            return std::nullopt;
         Result result = m_running.get();
         const bool stale = static_cast<bool>(m_waiting);
         LaunchWaiting();

@@ -42,10 +42,12 @@ Rgba ColorForName(std::string_view name) {
     if (const Rgba* fixed = TimeClassColor(name)) return *fixed;
     const uint64_t hash = HashBytes(name);
     // Communication operators keep to warm hues so they read as communication at a glance.
-    const bool communication = name.rfind("hcom_", 0) == 0 || name.find("AllReduce") != std::string_view::npos ||
-                               name.find("allReduce") != std::string_view::npos || name.rfind("nccl", 0) == 0 ||
-                               name.rfind("Notify", 0) == 0 || name.rfind("Memcpy", 0) == 0;
-    float hue = communication ? 15.0f + static_cast<float>(hash % 40) : static_cast<float>(hash % 360);
+    const bool communication =
+        name.rfind("hcom_", 0) == 0 || name.find("AllReduce") != std::string_view::npos ||
+        name.find("allReduce") != std::string_view::npos || name.rfind("nccl", 0) == 0 ||
+        name.rfind("Notify", 0) == 0 || name.rfind("Memcpy", 0) == 0;
+    float hue =
+        communication ? 15.0f + static_cast<float>(hash % 40) : static_cast<float>(hash % 360);
     // Keep compute names away from the reserved warm band.
     if (!communication && hue > 5.0f && hue < 60.0f) hue += 120.0f;
     const float saturation = 0.45f + static_cast<float>((hash >> 12) % 25) / 100.0f;
@@ -54,15 +56,18 @@ Rgba ColorForName(std::string_view name) {
 }
 
 uint32_t PackColor(const Rgba& color) {
-    auto byte = [](float v) { return static_cast<uint32_t>(std::lround(std::fmin(1.0f, std::fmax(0.0f, v)) * 255.0f)); };
+    auto byte = [](float v) {
+        return static_cast<uint32_t>(std::lround(std::fmin(1.0f, std::fmax(0.0f, v)) * 255.0f));
+    };
     return byte(color.r) | byte(color.g) << 8 | byte(color.b) << 16 | byte(color.a) << 24;
 }
 
 Rgba SeriesColor(size_t index) {
-    static const Rgba kPalette[] = {{0.30f, 0.65f, 0.95f, 1}, {0.95f, 0.60f, 0.20f, 1}, {0.45f, 0.80f, 0.40f, 1},
-                                    {0.90f, 0.35f, 0.45f, 1}, {0.70f, 0.50f, 0.90f, 1}, {0.95f, 0.85f, 0.30f, 1},
-                                    {0.35f, 0.85f, 0.80f, 1}, {0.85f, 0.55f, 0.75f, 1}, {0.65f, 0.65f, 0.65f, 1},
-                                    {0.60f, 0.40f, 0.25f, 1}};
+    static const Rgba kPalette[] = {{0.30f, 0.65f, 0.95f, 1}, {0.95f, 0.60f, 0.20f, 1},
+                                    {0.45f, 0.80f, 0.40f, 1}, {0.90f, 0.35f, 0.45f, 1},
+                                    {0.70f, 0.50f, 0.90f, 1}, {0.95f, 0.85f, 0.30f, 1},
+                                    {0.35f, 0.85f, 0.80f, 1}, {0.85f, 0.55f, 0.75f, 1},
+                                    {0.65f, 0.65f, 0.65f, 1}, {0.60f, 0.40f, 0.25f, 1}};
     return kPalette[index % (sizeof kPalette / sizeof kPalette[0])];
 }
 

@@ -12,7 +12,8 @@ namespace {
 
 std::string FindFont(const char* name, const char* systemDir) {
     const std::string dir = ExecutableDir();
-    return FirstReadable({dir + "/fonts/" + name, dir + "/../fonts/" + name, dir + "/../share/marey/fonts/" + name,
+    return FirstReadable({dir + "/fonts/" + name, dir + "/../fonts/" + name,
+                          dir + "/../share/marey/fonts/" + name,
                           std::string(systemDir) + "/" + name});
 }
 
@@ -27,9 +28,12 @@ FontSet LoadFonts(float sizePx) {
     FontSet fonts;
     const std::string regular = FindFont("DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu");
     const std::string mono = FindFont("DejaVuSansMono.ttf", "/usr/share/fonts/truetype/dejavu");
-    const std::string cjk = FindFont("DroidSansFallbackFull.ttf", "/usr/share/fonts/truetype/droid");
+    const std::string cjk =
+        FindFont("DroidSansFallbackFull.ttf", "/usr/share/fonts/truetype/droid");
     if (regular.empty()) {
-        std::fprintf(stderr, "marey: DejaVuSans.ttf not found (install fonts-dejavu-core); using ImGui's font\n");
+        std::fprintf(
+            stderr,
+            "marey: DejaVuSans.ttf not found (install fonts-dejavu-core); using ImGui's font\n");
         fonts.regular = io.Fonts->AddFontDefault();
         fonts.mono = fonts.regular;
         return fonts;
@@ -42,9 +46,12 @@ FontSet LoadFonts(float sizePx) {
         ImFontConfig merge;
         merge.MergeMode = true;
         merge.OversampleH = 1;
-        io.Fonts->AddFontFromFileTTF(cjk.c_str(), sizePx, &merge, io.Fonts->GetGlyphRangesChineseSimplifiedCommon());
+        io.Fonts->AddFontFromFileTTF(cjk.c_str(), sizePx, &merge,
+                                     io.Fonts->GetGlyphRangesChineseSimplifiedCommon());
     }
-    fonts.mono = mono.empty() ? fonts.regular : io.Fonts->AddFontFromFileTTF(mono.c_str(), sizePx - 1, &config, kLatinRanges);
+    fonts.mono = mono.empty() ? fonts.regular
+                              : io.Fonts->AddFontFromFileTTF(mono.c_str(), sizePx - 1, &config,
+                                                             kLatinRanges);
     return fonts;
 }
 

@@ -28,14 +28,18 @@ const Binding kTimeline[] = {
     {"right-click a track name", "pin it to the top, or hide it"},
     {"drag a name column's or the side panel's edge", "resize it"},
     {"minimap: click or drag", "move the view"},
-    {"several ranks: click a rank's header", "fold or unfold it (folded: how busy its threads are); right-click: fold the others"},
-    {"several ranks: Align", "line the ranks up on the start of another step, or show each on its own clock"},
+    {"several ranks: click a rank's header",
+     "fold or unfold it (folded: how busy its threads are); right-click: fold the others"},
+    {"several ranks: Align",
+     "line the ranks up on the start of another step, or show each on its own clock"},
 };
 const Binding kEverywhere[] = {
     {"Ctrl+F", "search names; Enter / Shift+Enter: next / previous match, wherever the focus is"},
     {"Ctrl+1 … Ctrl+6", "the views: Timeline, Overview, Operators, Steps, Communication, Memory"},
     {"Ctrl+B", "hide or show the side panel"},
-    {"Ctrl+O", "open a trace, a rank folder, a cluster folder or a kernel_details.csv (or drop it on the window)"},
+    {"Ctrl+O",
+     "open a trace, a rank folder, a cluster folder or a kernel_details.csv (or drop it on the "
+     "window)"},
     {"Ctrl+Q", "quit"},
     {"? or F1", "this window"},
 };
@@ -43,25 +47,33 @@ const Binding kCompare[] = {
     {"Ctrl+1 / Ctrl+2", "the two timelines / the diff"},
     {"L", "sync the two time axes on or off"},
     {"Tab", "pick the half the keys move (the mouse over a half picks it too)"},
-    {"click a diff row", "highlight the operator in both timelines, at its first run; right-click: align on it"},
+    {"click a diff row",
+     "highlight the operator in both timelines, at its first run; right-click: align on it"},
 };
 
 const Binding kCluster[] = {
-    {"Ctrl+1 … Ctrl+6", "Step trace, Overview by rank, Communication matrix, Communication across ranks, Time overview, Marey"},
+    {"Ctrl+1 … Ctrl+6",
+     "Step trace, Overview by rank, Communication matrix, Communication across ranks, Time "
+     "overview, Marey"},
     {"click a rank", "select it in every cluster view (a row, a bar, a matrix row)"},
     {"Enter", "open the selected rank's timeline (the buttons: its overview, its operators)"},
     {"C", "compare the selected rank with the one selected before it, or with the median rank"},
     {"right-click a rank", "the same, as a menu"},
-    {"T", "add the selected rank to the ranks to open in one timeline (or type them: 0-3,7), then Open"},
+    {"T",
+     "add the selected rank to the ranks to open in one timeline (or type them: 0-3,7), then Open"},
     {"click a step (Time overview)", "show that step in every cluster view"},
-    {"matrix: wheel, drag, W/S, A/D, Up/Down", "zoom at the mouse, pan both ways; double-click shows the whole matrix"},
-    {"Marey: drag, double-click, wheel, W/A/S/D", "zoom into the range dragged, show the whole step, zoom, pan"},
-    {"Marey: click an operator", "open that rank's timeline at it; click a row's name: its memory below"},
+    {"matrix: wheel, drag, W/S, A/D, Up/Down",
+     "zoom at the mouse, pan both ways; double-click shows the whole matrix"},
+    {"Marey: drag, double-click, wheel, W/A/S/D",
+     "zoom into the range dragged, show the whole step, zoom, pan"},
+    {"Marey: click an operator",
+     "open that rank's timeline at it; click a row's name: its memory below"},
 };
 
 void Section(const char* title, const Binding* bindings, int count) {
     ImGui::TextColored(ImVec4(0.6f, 0.78f, 1.0f, 1.0f), "%s", title);
-    if (!ImGui::BeginTable(title, 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
+    if (!ImGui::BeginTable(title, 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
+        return;
     for (int i = 0; i < count; ++i) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
@@ -77,7 +89,8 @@ void Section(const char* title, const Binding* bindings, int count) {
 
 void DrawHelp(bool* open) {
     ImGui::SetNextWindowSize(ImVec2(760, 0), ImGuiCond_Appearing);
-    ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing,
+                            ImVec2(0.5f, 0.5f));
     if (!ImGui::Begin("Keys and mouse", open, ImGuiWindowFlags_NoCollapse)) {
         ImGui::End();
         return;

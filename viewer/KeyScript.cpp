@@ -13,21 +13,30 @@ bool KeyScript::Parse(const std::string& text, std::string* error) {
         const char c = text[i];
         if (c == '{') {
             const size_t close = text.find('}', i);
-            std::string name = close == std::string::npos ? text.substr(i) : text.substr(i + 1, close - i - 1);
-            const bool withCtrl = name.rfind("Ctrl+", 0) == 0 && name.size() == 6 && std::isalnum(static_cast<unsigned char>(name[5]));
+            std::string name =
+                close == std::string::npos ? text.substr(i) : text.substr(i + 1, close - i - 1);
+            const bool withCtrl = name.rfind("Ctrl+", 0) == 0 && name.size() == 6 &&
+                                  std::isalnum(static_cast<unsigned char>(name[5]));
             if (withCtrl && close != std::string::npos) {
                 m_keys.push_back({std::toupper(static_cast<unsigned char>(name[5])), true});
                 i = close;
                 continue;
             }
             int key = GLFW_KEY_UNKNOWN;
-            if (name == "Home") key = GLFW_KEY_HOME;
-            else if (name == "End") key = GLFW_KEY_END;
-            else if (name == "Enter") key = GLFW_KEY_ENTER;
-            else if (name == "Esc") key = GLFW_KEY_ESCAPE;
-            else if (name == "Shift") key = GLFW_KEY_LEFT_SHIFT;
-            else if (name == "Tab") key = GLFW_KEY_TAB;
-            else if (name == "F1") key = GLFW_KEY_F1;
+            if (name == "Home")
+                key = GLFW_KEY_HOME;
+            else if (name == "End")
+                key = GLFW_KEY_END;
+            else if (name == "Enter")
+                key = GLFW_KEY_ENTER;
+            else if (name == "Esc")
+                key = GLFW_KEY_ESCAPE;
+            else if (name == "Shift")
+                key = GLFW_KEY_LEFT_SHIFT;
+            else if (name == "Tab")
+                key = GLFW_KEY_TAB;
+            else if (name == "F1")
+                key = GLFW_KEY_F1;
             if (key == GLFW_KEY_UNKNOWN || close == std::string::npos) {
                 *error = "unknown key name {" + name + "} in --keys";
                 return false;
@@ -35,7 +44,8 @@ bool KeyScript::Parse(const std::string& text, std::string* error) {
             m_keys.push_back({key, false});
             i = close;
         } else if (std::isalnum(static_cast<unsigned char>(c))) {
-            m_keys.push_back({std::toupper(static_cast<unsigned char>(c)), false});  // GLFW letter keys are ASCII
+            m_keys.push_back({std::toupper(static_cast<unsigned char>(c)),
+                              false});  // GLFW letter keys are ASCII
         } else if (c != ' ') {
             *error = std::string("unknown key '") + c + "' in --keys";
             return false;
@@ -50,12 +60,14 @@ bool KeyScript::Step(GLFWwindow* window) {
     // Press on the first frame, hold, release, then one frame with no key down.
     const int mods = press.withCtrl ? GLFW_MOD_CONTROL : 0;
     if (m_frame == 0) {
-        if (press.withCtrl) ImGui_ImplGlfw_KeyCallback(window, GLFW_KEY_LEFT_CONTROL, 0, GLFW_PRESS, mods);
+        if (press.withCtrl)
+            ImGui_ImplGlfw_KeyCallback(window, GLFW_KEY_LEFT_CONTROL, 0, GLFW_PRESS, mods);
         ImGui_ImplGlfw_KeyCallback(window, press.key, 0, GLFW_PRESS, mods);
     }
     if (m_frame == kHoldFrames) {
         ImGui_ImplGlfw_KeyCallback(window, press.key, 0, GLFW_RELEASE, mods);
-        if (press.withCtrl) ImGui_ImplGlfw_KeyCallback(window, GLFW_KEY_LEFT_CONTROL, 0, GLFW_RELEASE, 0);
+        if (press.withCtrl)
+            ImGui_ImplGlfw_KeyCallback(window, GLFW_KEY_LEFT_CONTROL, 0, GLFW_RELEASE, 0);
     }
     if (++m_frame > kHoldFrames + 1) {
         m_frame = 0;

@@ -8,7 +8,7 @@ namespace marey {
 
 struct LayoutSettings {
     int windowWidth = 0, windowHeight = 0;  // 0: size the first window to the screen
-    float sidePanelWidth = 580.0f;  // the range table's every column in view
+    float sidePanelWidth = 580.0f;          // the range table's every column in view
     bool sidePanelShown = true;
     float headerWidth = 290.0f;  // the timeline's track-name column
 

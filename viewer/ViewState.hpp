@@ -18,7 +18,8 @@ struct SliceRef {
     uint32_t document = 0;
     bool valid() const { return track != UINT32_MAX; }
     bool operator==(const SliceRef& other) const {
-        return track == other.track && row == other.row && index == other.index && document == other.document;
+        return track == other.track && row == other.row && index == other.index &&
+               document == other.document;
     }
 };
 
@@ -31,7 +32,7 @@ struct ViewState {
 
     SliceRef selected;
     SliceRef hovered;
-    bool hasRange = false;  // a range selection, shift-drag
+    bool hasRange = false;                    // a range selection, shift-drag
     TimeNs rangeStartNs = 0, rangeEndNs = 0;  // relative
     std::vector<uint32_t> rangeTracks;
 

@@ -20,40 +20,55 @@ namespace marey {
 namespace {
 
 void Usage() {
-    std::fprintf(stderr,
-                 "usage: marey [PATH] [--screenshot OUT.png] [--size WxH] [--keys KEYS] [--panel NAME]\n"
-                 "       marey --compare A B [--screenshot OUT.png] [--view timeline|compare] [--keys KEYS]\n"
-                 "                 [--view NAME] [--search TEXT] [--range A,B] [--frame-benchmark]\n"
-                 "       marey CLUSTER_DIR [--view steps|overview|matrix|communication|time|marey] [--step N] [--rank R]\n"
-                 "       marey --ranks A B C... [--step N|clock]     several ranks in one timeline\n"
-                 "       marey CLUSTER_DIR --ranks 0-3,7 [--step N|clock]\n"
-                 "       marey stats PATH [--json]\n"
-                 "       marey summarize RANK_DIR... [--out DIR]\n"
-                 "       marey stats --compare A B [--json]\n"
-                 "  PATH          a trace (.json, .json.gz), a rank folder or a cluster folder (several rank folders,\n"
-                 "                rank_summary_N.json files or a cluster_analysis_output); without it, the bundled sample\n"
-                 "  --screenshot  render through the real pipeline (needs an X server or Xvfb), write a PNG, exit\n"
-                 "  --keys        keys played first, each held 0.1 s: W/S zoom, A/D pan, F frame, {Home} all\n"
-                 "  --panel       side panel to show: details, range, search, issues\n"
-                 "  --compare     open A and B (traces, rank folders or kernel_details.csv) and compare them: two\n"
-                 "                timelines on one aligned time axis, and the diff (--view compare)\n"
-                 "  --view        view to show: timeline, overview, operators, steps, communication, memory;\n"
-                 "                with --compare: timeline or compare; a cluster: steps, overview, matrix, communication, time, marey\n"
-                 "  --step N      a cluster: show step N in the cluster views (else the average over steps)\n"
-                 "  --rank R      a cluster: select rank R (Enter then opens its timeline, C compares it)\n"
-                 "  --ranks       several ranks in one timeline, each a collapsible group: paths of traces or rank\n"
-                 "                folders, or after a cluster folder rank ids and ranges; aligned on the first step\n"
-                 "                they all mark, or on --step N, or each on its own clock with --step clock\n"
-                 "  --search TEXT select the first slice whose name contains TEXT (as typing it and Enter)\n"
-                 "  --range A,B   select the range from A to B ms after the trace start, on every track\n"
-                 "  --frame-benchmark  time frames from the whole trace down to 1 µs, print a table, exit\n");
+    std::fprintf(
+        stderr,
+        "usage: marey [PATH] [--screenshot OUT.png] [--size WxH] [--keys KEYS] [--panel NAME]\n"
+        "       marey --compare A B [--screenshot OUT.png] [--view timeline|compare] [--keys "
+        "KEYS]\n"
+        "                 [--view NAME] [--search TEXT] [--range A,B] [--frame-benchmark]\n"
+        "       marey CLUSTER_DIR [--view steps|overview|matrix|communication|time|marey] [--step "
+        "N] [--rank R]\n"
+        "       marey --ranks A B C... [--step N|clock]     several ranks in one timeline\n"
+        "       marey CLUSTER_DIR --ranks 0-3,7 [--step N|clock]\n"
+        "       marey stats PATH [--json]\n"
+        "       marey summarize RANK_DIR... [--out DIR]\n"
+        "       marey stats --compare A B [--json]\n"
+        "  PATH          a trace (.json, .json.gz), a rank folder or a cluster folder (several "
+        "rank folders,\n"
+        "                rank_summary_N.json files or a cluster_analysis_output); without it, the "
+        "bundled sample\n"
+        "  --screenshot  render through the real pipeline (needs an X server or Xvfb), write a "
+        "PNG, exit\n"
+        "  --keys        keys played first, each held 0.1 s: W/S zoom, A/D pan, F frame, {Home} "
+        "all\n"
+        "  --panel       side panel to show: details, range, search, issues\n"
+        "  --compare     open A and B (traces, rank folders or kernel_details.csv) and compare "
+        "them: two\n"
+        "                timelines on one aligned time axis, and the diff (--view compare)\n"
+        "  --view        view to show: timeline, overview, operators, steps, communication, "
+        "memory;\n"
+        "                with --compare: timeline or compare; a cluster: steps, overview, matrix, "
+        "communication, time, marey\n"
+        "  --step N      a cluster: show step N in the cluster views (else the average over "
+        "steps)\n"
+        "  --rank R      a cluster: select rank R (Enter then opens its timeline, C compares it)\n"
+        "  --ranks       several ranks in one timeline, each a collapsible group: paths of traces "
+        "or rank\n"
+        "                folders, or after a cluster folder rank ids and ranges; aligned on the "
+        "first step\n"
+        "                they all mark, or on --step N, or each on its own clock with --step "
+        "clock\n"
+        "  --search TEXT select the first slice whose name contains TEXT (as typing it and Enter)\n"
+        "  --range A,B   select the range from A to B ms after the trace start, on every track\n"
+        "  --frame-benchmark  time frames from the whole trace down to 1 µs, print a table, "
+        "exit\n");
 }
 
 // The bundled sample: in the source tree the build came from, or installed beside the program.
 std::string DefaultSample() {
     const std::string name = "/sample_rank0_ascend_pt";
-    const std::string found = FirstReadable({std::string(MAREY_ASSETS_DIR) + name,
-                                             ExecutableDir() + "/../share/marey/assets" + name});
+    const std::string found = FirstReadable(
+        {std::string(MAREY_ASSETS_DIR) + name, ExecutableDir() + "/../share/marey/assets" + name});
     return found.empty() ? std::string(MAREY_ASSETS_DIR) + name : found;
 }
 
@@ -83,8 +98,8 @@ int RunViewer(int argc, char** argv) {
         } else if (arg == "--size") {
             const char* size = value();
             options.sizeGiven = true;
-            if (!size || std::sscanf(size, "%dx%d", &options.width, &options.height) != 2 || options.width < 200 ||
-                options.height < 150)
+            if (!size || std::sscanf(size, "%dx%d", &options.width, &options.height) != 2 ||
+                options.width < 200 || options.height < 150)
                 return Usage(), 2;
         } else if (arg == "--keys") {
             const char* keys = value();
@@ -108,7 +123,8 @@ int RunViewer(int argc, char** argv) {
             const char* end = rank + std::strlen(rank);
             int id = -1;
             if (std::from_chars(rank, end, id).ptr != end || id < 0)
-                return Fail(std::string("--rank: expected a rank id (0 or more), got \"") + rank + "\"");
+                return Fail(std::string("--rank: expected a rank id (0 or more), got \"") + rank +
+                            "\"");
             options.rank = RankId(id);
         } else if (arg == "--ranks") {
             while (i + 1 < argc && argv[i + 1][0] != '-') options.ranks.push_back(argv[++i]);
@@ -119,7 +135,9 @@ int RunViewer(int argc, char** argv) {
             options.search = query;
         } else if (arg == "--range") {
             const char* range = value();
-            if (!range || std::sscanf(range, "%lf,%lf", &options.rangeFromMs, &options.rangeToMs) != 2) return Usage(), 2;
+            if (!range ||
+                std::sscanf(range, "%lf,%lf", &options.rangeFromMs, &options.rangeToMs) != 2)
+                return Usage(), 2;
         } else if (arg == "--frame-benchmark") {
             options.frameBenchmark = true;
         } else if (arg == "--help" || arg == "-h") {
@@ -144,11 +162,13 @@ int RunViewer(int argc, char** argv) {
     if (!options.comparePath.empty())
         for (const std::string& side : {options.path, options.comparePath})
             if (IsClusterDirectory(side))
-                return Fail("--compare: " + side + " is a cluster folder, not one rank: a comparison is of two traces "
-                            "or rank folders (open the cluster, select a rank and press C to compare it)");
+                return Fail(
+                    "--compare: " + side +
+                    " is a cluster folder, not one rank: a comparison is of two traces "
+                    "or rank folders (open the cluster, select a rank and press C to compare it)");
     if (!options.view.empty()) {
-        const ViewScope scope = !options.ranks.empty()          ? ViewScope::kRanks
-                                : !options.comparePath.empty()  ? ViewScope::kComparison
+        const ViewScope scope = !options.ranks.empty()             ? ViewScope::kRanks
+                                : !options.comparePath.empty()     ? ViewScope::kComparison
                                 : IsClusterDirectory(options.path) ? ViewScope::kCluster
                                                                    : ViewScope::kDocument;
         std::string names;
@@ -157,7 +177,8 @@ int RunViewer(int argc, char** argv) {
             known = known || options.view == view->name;
             names += (names.empty() ? "" : ", ") + std::string(view->name);
         }
-        if (!known) return Fail("--view: expected one of " + names + " here, got \"" + options.view + "\"");
+        if (!known)
+            return Fail("--view: expected one of " + names + " here, got \"" + options.view + "\"");
     }
     App app;
     return app.Run(options);

@@ -19,8 +19,10 @@ std::vector<int> RanksOf(const std::string& text) {
     std::vector<int> ranks;
     int value = -1;
     for (const char c : text) {
-        if (c >= '0' && c <= '9') value = (value < 0 ? 0 : value * 10) + (c - '0');
-        else if (value >= 0) ranks.push_back(value), value = -1;
+        if (c >= '0' && c <= '9')
+            value = (value < 0 ? 0 : value * 10) + (c - '0');
+        else if (value >= 0)
+            ranks.push_back(value), value = -1;
         if (value > 1 << 24) return {};
     }
     if (value >= 0) ranks.push_back(value);
@@ -34,7 +36,8 @@ void ReadGroups(const std::string& path, Cluster& cluster) {
         simdjson::dom::parser parser;
         simdjson::dom::object root;
         if (auto error = parser.parse(text.data(), text.size(), false).get_object().get(root)) {
-            cluster.problems.push_back(path + ": error: not a JSON object of groups: " + simdjson::error_message(error));
+            cluster.problems.push_back(
+                path + ": error: not a JSON object of groups: " + simdjson::error_message(error));
             return;
         }
         for (auto [kind, value] : root) {
@@ -47,7 +50,8 @@ void ReadGroups(const std::string& path, Cluster& cluster) {
                 out.kind = std::string(kind);
                 for (auto member : members) {
                     int64_t rank = -1;
-                    if (!member.get(rank) && rank >= 0 && rank < 1 << 24) out.ranks.push_back(static_cast<int>(rank));
+                    if (!member.get(rank) && rank >= 0 && rank < 1 << 24)
+                        out.ranks.push_back(static_cast<int>(rank));
                 }
                 std::sort(out.ranks.begin(), out.ranks.end());
                 if (out.ranks.size() < 2) continue;
@@ -73,52 +77,65 @@ Status ReadAnalysisOutput(const std::string& folder, Cluster& cluster) {
     };
     const std::string stepPath = folder + "/cluster_step_trace_time.csv";
     std::set<std::string> stageNames;
-    ReadAnalysisFile(std::filesystem::exists(stepPath) ? stepPath : std::string(), cluster.problems, [&](std::string_view text) {
-        auto steps = ParseStepTraceCsv(text, stepPath);
-        if (!steps.ok()) return cluster.problems.push_back(steps.message());
-        AddFileProblems(stepPath, steps.value().problems, cluster.problems);
-        for (StepRow& row : steps.value().rows) {
-            const std::vector<int> members = RanksOf(row.index);
-            if (row.type == "stage" && members.size() > 1 && stageNames.insert(row.index).second) {
-                cluster.groups.push_back({"stage (" + FormatRankList(members) + ")", "stage", members});
-            } else if (row.type == "rank" && members.size() == 1) {
-                ClusterRank& rank = rankFor(members.front());
-                rank.hasPhase = steps.value().hasColumn;
-                row.type.clear(), row.index.clear();
-                rank.steps.push_back(std::move(row));
-            }
-        }
-    });
+    ReadAnalysisFile(std::filesystem::exists(stepPath) ? stepPath : std::string(), cluster.problems,
+                     [&](std::string_view text) {
+                         auto steps = ParseStepTraceCsv(text, stepPath);
+                         if (!steps.ok()) return cluster.problems.push_back(steps.message());
+                         AddFileProblems(stepPath, steps.value().problems, cluster.problems);
+                         for (StepRow& row : steps.value().rows) {
+                             const std::vector<int> members = RanksOf(row.index);
+                             if (row.type == "stage" && members.size() > 1 &&
+                                 stageNames.insert(row.index).second) {
+                                 cluster.groups.push_back(
+                                     {"stage (" + FormatRankList(members) + ")", "stage", members});
+                             } else if (row.type == "rank" && members.size() == 1) {
+                                 ClusterRank& rank = rankFor(members.front());
+                                 rank.hasPhase = steps.value().hasColumn;
+                                 row.type.clear(), row.index.clear();
+                                 rank.steps.push_back(std::move(row));
+                             }
+                         }
+                     });
     const std::string commPath = folder + "/cluster_communication.json";
-    ReadAnalysisFile(std::filesystem::exists(commPath) ? commPath : std::string(), cluster.problems, [&](std::string_view text) {
-        CommunicationOps ops;
-        const Status status = ParseClusterCommunicationJson(text, commPath, ops);
-        AddFileProblems(commPath, ops.problems, cluster.problems);
-        if (!status.ok()) return cluster.problems.push_back(status.message());
-        std::map<int, std::vector<CommunicationOp>> byRank;
-        for (CommunicationOp& op : ops.ops) byRank[op.rank].push_back(std::move(op));
-        for (auto& [id, rankOps] : byRank) AddRankCollectives(rankOps, rankFor(id));
-    });
+    ReadAnalysisFile(std::filesystem::exists(commPath) ? commPath : std::string(), cluster.problems,
+                     [&](std::string_view text) {
+                         CommunicationOps ops;
+                         const Status status = ParseClusterCommunicationJson(text, commPath, ops);
+                         AddFileProblems(commPath, ops.problems, cluster.problems);
+                         if (!status.ok()) return cluster.problems.push_back(status.message());
+                         std::map<int, std::vector<CommunicationOp>> byRank;
+                         for (CommunicationOp& op : ops.ops)
+                             byRank[op.rank].push_back(std::move(op));
+                         for (auto& [id, rankOps] : byRank)
+                             AddRankCollectives(rankOps, rankFor(id));
+                     });
     const std::string matrixPath = folder + "/cluster_communication_matrix.json";
-    ReadAnalysisFile(std::filesystem::exists(matrixPath) ? matrixPath : std::string(), cluster.problems, [&](std::string_view text) {
-        CommunicationMatrix matrix;
-        const Status status = ParseCommunicationMatrixJson(text, matrixPath, matrix);
-        AddFileProblems(matrixPath, matrix.problems, cluster.problems);
-        if (!status.ok()) return cluster.problems.push_back(status.message());
-        std::map<int, std::vector<CommunicationLink>> bySource;
-        for (CommunicationLink& link : matrix.links) bySource[link.srcRank].push_back(std::move(link));
-        for (auto& [id, links] : bySource) AddRankLinks(links, rankFor(id));
-    });
+    ReadAnalysisFile(std::filesystem::exists(matrixPath) ? matrixPath : std::string(),
+                     cluster.problems, [&](std::string_view text) {
+                         CommunicationMatrix matrix;
+                         const Status status =
+                             ParseCommunicationMatrixJson(text, matrixPath, matrix);
+                         AddFileProblems(matrixPath, matrix.problems, cluster.problems);
+                         if (!status.ok()) return cluster.problems.push_back(status.message());
+                         std::map<int, std::vector<CommunicationLink>> bySource;
+                         for (CommunicationLink& link : matrix.links)
+                             bySource[link.srcRank].push_back(std::move(link));
+                         for (auto& [id, links] : bySource) AddRankLinks(links, rankFor(id));
+                     });
     const std::string groupPath = folder + "/communication_group.json";
     if (std::filesystem::exists(groupPath)) ReadGroups(groupPath, cluster);
-    if (ranks.empty()) return Status::Error(folder + ": error: cluster_analysis_output without a rank in its files");
+    if (ranks.empty())
+        return Status::Error(folder +
+                             ": error: cluster_analysis_output without a rank in its files");
     for (auto& [id, rank] : ranks) {
         rank.overview = OverviewFromSteps(rank.steps);
         cluster.ranks.push_back(std::move(rank));
     }
     if (cluster.groups.empty()) cluster.groups = GroupsFromCollectives(cluster.ranks);
     std::stable_sort(cluster.groups.begin(), cluster.groups.end(),
-                     [](const ClusterGroup& a, const ClusterGroup& b) { return a.ranks.size() > b.ranks.size(); });
+                     [](const ClusterGroup& a, const ClusterGroup& b) {
+                         return a.ranks.size() > b.ranks.size();
+                     });
     return Status();
 }
 

@@ -22,15 +22,19 @@ std::string Plural(size_t count, const char* one, const char* many) {
 }
 
 bool IsNumber(const std::string& text) {
-    return !text.empty() && text.size() < 12 && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return !text.empty() && text.size() < 12 &&
+           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 // Reads every rank of 'folders' (folders, else summary files, else step_trace_raw files) on
 // 'threads' threads.
-std::vector<ClusterRank> ReadRanks(const ClusterFolders& folders, unsigned threads, ClusterProgress* progress) {
+std::vector<ClusterRank> ReadRanks(const ClusterFolders& folders, unsigned threads,
+                                   ClusterProgress* progress) {
     const bool fromFolders = !folders.rankFolders.empty();
     const bool fromSummaries = !fromFolders && !folders.summaryFiles.empty();
-    const size_t count = fromFolders ? folders.rankFolders.size() : fromSummaries ? folders.summaryFiles.size() : folders.stepTraceRawFiles.size();
+    const size_t count = fromFolders     ? folders.rankFolders.size()
+                         : fromSummaries ? folders.summaryFiles.size()
+                                         : folders.stepTraceRawFiles.size();
     std::vector<ClusterRank> ranks(count);
     if (progress) progress->ranksTotal = static_cast<uint32_t>(count);
     ParallelFor(count, threads, std::vector<uint64_t>(count, 1), [&](size_t i) {
@@ -45,8 +49,10 @@ std::vector<ClusterRank> ReadRanks(const ClusterFolders& folders, unsigned threa
             ReadAnalysisFile(path, ranks[i].problems, [&](std::string_view text) {
                 auto summary = ReadRankSummary(text, path);
                 read = summary.ok();
-                if (read) ranks[i] = std::move(summary.value());
-                else ranks[i].problems.push_back(summary.message());
+                if (read)
+                    ranks[i] = std::move(summary.value());
+                else
+                    ranks[i].problems.push_back(summary.message());
             });
             ranks[i].unreadable = !read;
             if (ranks[i].path.empty()) ranks[i].path = path;
@@ -71,10 +77,12 @@ std::vector<int> LeaveOutUnreadable(Cluster& cluster) {
         const std::string name = std::filesystem::path(rank.path).filename().string();
         int id = -1;
         const char* digits = name.c_str() + 13;  // after "rank_summary_"
-        if (IsRankSummaryFileName(name) && std::from_chars(digits, digits + name.size() - 18, id).ec == std::errc() &&
+        if (IsRankSummaryFileName(name) &&
+            std::from_chars(digits, digits + name.size() - 18, id).ec == std::errc() &&
             id <= 1 << 24) {
             ids.push_back(id);
-            problems.push_back(name + ": rank " + std::to_string(ids.back()) + " left out: its summary cannot be read");
+            problems.push_back(name + ": rank " + std::to_string(ids.back()) +
+                               " left out: its summary cannot be read");
         } else {
             problems.push_back(rank.path + ": left out: its summary cannot be read");
         }
@@ -87,27 +95,32 @@ std::vector<int> LeaveOutUnreadable(Cluster& cluster) {
 // Orders the ranks by id, keeps the first of each id, numbers those without one after the
 // largest, and reports each of these decisions.
 void SettleRankIds(Cluster& cluster) {
-    std::stable_sort(cluster.ranks.begin(), cluster.ranks.end(),
-                     [](const ClusterRank& a, const ClusterRank& b) { return a.rankId < b.rankId; });
+    std::stable_sort(
+        cluster.ranks.begin(), cluster.ranks.end(),
+        [](const ClusterRank& a, const ClusterRank& b) { return a.rankId < b.rankId; });
     int next = cluster.ranks.empty() ? 0 : std::max(0, cluster.ranks.back().rankId + 1);
     std::vector<ClusterRank> kept;
     kept.reserve(cluster.ranks.size());
     for (ClusterRank& rank : cluster.ranks) {
         if (rank.rankId < 0) {
             rank.rankId = next++;
-            cluster.problems.push_back(rank.path + ": no rank id (no profiler_info_N.json, no rank in the folder name); shown as rank " +
+            cluster.problems.push_back(rank.path +
+                                       ": no rank id (no profiler_info_N.json, no rank in the "
+                                       "folder name); shown as rank " +
                                        std::to_string(rank.rankId));
             rank.rankSource = "numbered after the others";
         } else if (!kept.empty() && kept.back().rankId == rank.rankId) {
             if (cluster.duplicateRanks.empty() || cluster.duplicateRanks.back() != rank.rankId)
                 cluster.duplicateRanks.push_back(rank.rankId);
-            cluster.problems.push_back("rank " + std::to_string(rank.rankId) + " appears twice: " + kept.back().path + " and " +
-                                       rank.path + "; the second is left out");
+            cluster.problems.push_back("rank " + std::to_string(rank.rankId) +
+                                       " appears twice: " + kept.back().path + " and " + rank.path +
+                                       "; the second is left out");
             continue;
         }
         kept.push_back(std::move(rank));
     }
-    std::sort(kept.begin(), kept.end(), [](const ClusterRank& a, const ClusterRank& b) { return a.rankId < b.rankId; });
+    std::sort(kept.begin(), kept.end(),
+              [](const ClusterRank& a, const ClusterRank& b) { return a.rankId < b.rankId; });
     cluster.ranks = std::move(kept);
 }
 
@@ -123,13 +136,16 @@ void ReportMissingRanks(Cluster& cluster, const std::vector<int>& absent) {
     for (const int id : absent)
         if (cluster.IndexOfRank(id) < 0) cluster.missingRanks.push_back(id);
     std::sort(cluster.missingRanks.begin(), cluster.missingRanks.end());
-    cluster.missingRanks.erase(std::unique(cluster.missingRanks.begin(), cluster.missingRanks.end()),
-                               cluster.missingRanks.end());
+    cluster.missingRanks.erase(
+        std::unique(cluster.missingRanks.begin(), cluster.missingRanks.end()),
+        cluster.missingRanks.end());
     if (cluster.missingRanks.empty()) return;
     const bool allBelow = belowLargest == cluster.missingRanks.size();
-    cluster.problems.push_back(Plural(cluster.missingRanks.size(), "rank id", "rank ids") + " missing" +
-                               (allBelow ? " below the largest (" + std::to_string(cluster.ranks.back().rankId) + ")" : "") +
-                               ": " + FormatRankList(cluster.missingRanks));
+    cluster.problems.push_back(
+        Plural(cluster.missingRanks.size(), "rank id", "rank ids") + " missing" +
+        (allBelow ? " below the largest (" + std::to_string(cluster.ranks.back().rankId) + ")"
+                  : "") +
+        ": " + FormatRankList(cluster.missingRanks));
 }
 
 // The job's rank count as the ranks' metadata says (0: unknown); ranks that disagree are said.
@@ -139,15 +155,17 @@ int SettleWorldSize(Cluster& cluster) {
     int worldSize = 0;
     for (const ClusterRank& rank : cluster.ranks) worldSize = std::max(worldSize, rank.worldSize);
     if (worldSize > kMaxWorldSize) {
-        cluster.problems.push_back("world_size " + std::to_string(worldSize) + " in profiler_metadata.json is past " +
+        cluster.problems.push_back("world_size " + std::to_string(worldSize) +
+                                   " in profiler_metadata.json is past " +
                                    std::to_string(kMaxWorldSize) + " ranks; ignored");
         return 0;
     }
     for (const ClusterRank& rank : cluster.ranks)
         if (rank.worldSize > 0 && rank.worldSize != worldSize) {
-            cluster.problems.push_back("rank " + std::to_string(rank.rankId) + " says the job has " +
-                                       std::to_string(rank.worldSize) + " ranks, others " + std::to_string(worldSize) +
-                                       " (world_size in profiler_metadata.json); " + std::to_string(worldSize) + " used");
+            cluster.problems.push_back(
+                "rank " + std::to_string(rank.rankId) + " says the job has " +
+                std::to_string(rank.worldSize) + " ranks, others " + std::to_string(worldSize) +
+                " (world_size in profiler_metadata.json); " + std::to_string(worldSize) + " used");
             break;
         }
     return worldSize;
@@ -160,17 +178,23 @@ void LeaveOutLinksOutsideTheJob(Cluster& cluster, int worldSize) {
     size_t count = 0;
     std::string examples;
     for (ClusterRank& rank : cluster.ranks) {
-        auto outside = [&](const RankLink& link) { return link.srcRank >= worldSize || link.dstRank >= worldSize; };
+        auto outside = [&](const RankLink& link) {
+            return link.srcRank >= worldSize || link.dstRank >= worldSize;
+        };
         for (const RankLink& link : rank.links)
             if (outside(link) && count++ < 5)
-                examples += (examples.empty() ? "" : ", ") + std::to_string(link.srcRank) + "-" + std::to_string(link.dstRank) +
-                            " (rank " + std::to_string(rank.rankId) + ")";
-        rank.links.erase(std::remove_if(rank.links.begin(), rank.links.end(), outside), rank.links.end());
+                examples += (examples.empty() ? "" : ", ") + std::to_string(link.srcRank) + "-" +
+                            std::to_string(link.dstRank) + " (rank " + std::to_string(rank.rankId) +
+                            ")";
+        rank.links.erase(std::remove_if(rank.links.begin(), rank.links.end(), outside),
+                         rank.links.end());
     }
     if (count > 0)
-        cluster.problems.push_back(Plural(count, "link names", "links name") + " a rank outside the job's " +
-                                   std::to_string(worldSize) + " ranks (world_size in profiler_metadata.json): " + examples +
-                                   (count > 5 ? ", …" : "") + "; left out of the matrix and its findings");
+        cluster.problems.push_back(Plural(count, "link names", "links name") +
+                                   " a rank outside the job's " + std::to_string(worldSize) +
+                                   " ranks (world_size in profiler_metadata.json): " + examples +
+                                   (count > 5 ? ", …" : "") +
+                                   "; left out of the matrix and its findings");
 }
 
 // Rank ids that another file names (a link's end, the job's rank count) and no rank has.
@@ -192,7 +216,8 @@ std::vector<int> NamedRanks(const Cluster& cluster, int worldSize) {
 
 // Why each missing rank has no data, where the folder walk or the links tell: ranks with the
 // same reason share a line, the first twenty lines are kept.
-void ExplainMissingRanks(Cluster& cluster, const std::vector<SkippedFolder>& skipped, int worldSize) {
+void ExplainMissingRanks(Cluster& cluster, const std::vector<SkippedFolder>& skipped,
+                         int worldSize) {
     constexpr size_t kMaxLines = 20;
     std::vector<std::pair<std::string, std::vector<int>>> reasons;  // in the order first met
     for (const int id : cluster.missingRanks) {
@@ -208,19 +233,25 @@ void ExplainMissingRanks(Cluster& cluster, const std::vector<SkippedFolder>& ski
                 why = "named by the links of " + std::string(by.size() == 1 ? "rank " : "ranks ") +
                       FormatRankList(std::vector<int>(by.begin(), by.end())) + "; no folder found";
             else if (worldSize > 0)
-                why = "of the job's " + std::to_string(worldSize) + " ranks (world_size); no folder found";
+                why = "of the job's " + std::to_string(worldSize) +
+                      " ranks (world_size); no folder found";
         }
         if (why.empty()) continue;
-        auto it = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == why; });
-        if (it == reasons.end()) reasons.push_back({why, {id}});
-        else it->second.push_back(id);
+        auto it = std::find_if(reasons.begin(), reasons.end(),
+                               [&](const auto& r) { return r.first == why; });
+        if (it == reasons.end())
+            reasons.push_back({why, {id}});
+        else
+            it->second.push_back(id);
     }
     for (size_t i = 0; i < reasons.size() && i < kMaxLines; ++i) {
         const std::vector<int>& ids = reasons[i].second;
-        cluster.problems.push_back((ids.size() == 1 ? "rank " : "ranks ") + FormatRankList(ids) + " missing: " + reasons[i].first);
+        cluster.problems.push_back((ids.size() == 1 ? "rank " : "ranks ") + FormatRankList(ids) +
+                                   " missing: " + reasons[i].first);
     }
     if (reasons.size() > kMaxLines)
-        cluster.problems.push_back("… and " + std::to_string(reasons.size() - kMaxLines) + " more reasons for missing ranks");
+        cluster.problems.push_back("… and " + std::to_string(reasons.size() - kMaxLines) +
+                                   " more reasons for missing ranks");
 }
 
 void CollectSteps(Cluster& cluster) {
@@ -234,8 +265,9 @@ void CollectSteps(Cluster& cluster) {
 }  // namespace
 
 int Cluster::IndexOfRank(int rankId) const {
-    const auto it = std::lower_bound(ranks.begin(), ranks.end(), rankId,
-                                     [](const ClusterRank& rank, int id) { return rank.rankId < id; });
+    const auto it =
+        std::lower_bound(ranks.begin(), ranks.end(), rankId,
+                         [](const ClusterRank& rank, int id) { return rank.rankId < id; });
     return it != ranks.end() && it->rankId == rankId ? static_cast<int>(it - ranks.begin()) : -1;
 }
 
@@ -283,9 +315,12 @@ std::vector<ClusterGroup> GroupsFromCollectives(const std::vector<ClusterRank>& 
     }
     std::vector<ClusterGroup> groups;
     for (auto& [hash, entry] : byHash)
-        groups.push_back({hash, entry.first ? "p2p" : "collective", std::vector<int>(entry.second.begin(), entry.second.end())});
+        groups.push_back({hash, entry.first ? "p2p" : "collective",
+                          std::vector<int>(entry.second.begin(), entry.second.end())});
     std::stable_sort(groups.begin(), groups.end(),
-                     [](const ClusterGroup& a, const ClusterGroup& b) { return a.ranks.size() > b.ranks.size(); });
+                     [](const ClusterGroup& a, const ClusterGroup& b) {
+                         return a.ranks.size() > b.ranks.size();
+                     });
     return groups;
 }
 
@@ -295,21 +330,27 @@ Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterPr
     cluster.root = path;
     cluster.problems = folders.problems;
     if (folders.RankCount() > 0) {
-        cluster.source = !folders.rankFolders.empty()   ? "rank folders"
+        cluster.source = !folders.rankFolders.empty()    ? "rank folders"
                          : !folders.summaryFiles.empty() ? "rank summary files"
                                                          : "MindInsight step_trace_raw files";
-        if (folders.rankFolders.empty() && folders.summaryFiles.empty()) cluster.layout = StepLayout::kMindInsight;
+        if (folders.rankFolders.empty() && folders.summaryFiles.empty())
+            cluster.layout = StepLayout::kMindInsight;
         cluster.ranks = ReadRanks(folders, std::max(1u, threads), progress);
         if (progress && progress->cancel) return Status::Error(path + ": cancelled");
         cluster.groups = GroupsFromCollectives(cluster.ranks);
     } else if (!folders.analysisOutput.empty()) {
         cluster.source = "cluster_analysis_output";
-        if (Status status = ReadAnalysisOutput(folders.analysisOutput, cluster); !status.ok()) return status;
+        if (Status status = ReadAnalysisOutput(folders.analysisOutput, cluster); !status.ok())
+            return status;
     } else {
-        return Status::Error(path + ": error: not a cluster folder: no rank folders (*_ascend_pt, *_ascend_ms, "
-                                    "ASCEND_PROFILER_OUTPUT), no rank_summary_N.json files and no cluster_analysis_output in it");
+        return Status::Error(
+            path +
+            ": error: not a cluster folder: no rank folders (*_ascend_pt, *_ascend_ms, "
+            "ASCEND_PROFILER_OUTPUT), no rank_summary_N.json files and no cluster_analysis_output "
+            "in it");
     }
-    for (const SkippedFolder& folder : folders.skipped) cluster.problems.push_back(folder.path + ": " + folder.reason);
+    for (const SkippedFolder& folder : folders.skipped)
+        cluster.problems.push_back(folder.path + ": " + folder.reason);
     std::vector<int> absent = LeaveOutUnreadable(cluster);
     SettleRankIds(cluster);
     const int worldSize = SettleWorldSize(cluster);
@@ -319,7 +360,8 @@ Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterPr
     ExplainMissingRanks(cluster, folders.skipped, worldSize);
     CollectSteps(cluster);
     for (const ClusterRank& rank : cluster.ranks)
-        for (const std::string& problem : rank.problems) cluster.problems.push_back("rank " + std::to_string(rank.rankId) + ": " + problem);
+        for (const std::string& problem : rank.problems)
+            cluster.problems.push_back("rank " + std::to_string(rank.rankId) + ": " + problem);
     return cluster;
 }
 

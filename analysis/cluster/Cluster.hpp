@@ -13,27 +13,29 @@
 namespace marey {
 
 struct ClusterGroup {
-    std::string name;   // the group's hash, or the profiler's own name ("(0, 1, 2, 3)")
-    std::string kind;   // "collective", "p2p" or "stage"
+    std::string name;        // the group's hash, or the profiler's own name ("(0, 1, 2, 3)")
+    std::string kind;        // "collective", "p2p" or "stage"
     std::vector<int> ranks;  // rank ids, ascending
 };
 
 // What the step phases mean. MindInsight's older cluster layout (step_trace_raw files) divides a
 // step into the interval before it, forward and backward, and the tail after backward (mostly
 // the gradient AllReduce); they are kept in the Free, Computing and Communication (not
-// overlapped) phases, which they sum to the step like those do, and named as MindInsight names them.
+// overlapped) phases, which they sum to the step like those do, and named as MindInsight names
+// them.
 enum class StepLayout { kAscend, kMindInsight };
 
 struct Cluster {
     std::string root;
     StepLayout layout = StepLayout::kAscend;
-    std::string source;  // "rank folders", "rank summary files", "cluster_analysis_output", "MindInsight step_trace_raw files"
-    std::vector<ClusterRank> ranks;  // ascending rank id, each id once
-    std::vector<ClusterGroup> groups;  // largest first
-    std::vector<std::string> steps;    // every step any rank has, in step order
-    std::vector<int> missingRanks;     // ids below the largest that no rank has
-    std::vector<int> duplicateRanks;   // ids that more than one folder claimed (the first kept)
-    std::vector<std::string> problems; // folder-level problems, then each rank's file problems
+    std::string source;  // "rank folders", "rank summary files", "cluster_analysis_output",
+                         // "MindInsight step_trace_raw files"
+    std::vector<ClusterRank> ranks;     // ascending rank id, each id once
+    std::vector<ClusterGroup> groups;   // largest first
+    std::vector<std::string> steps;     // every step any rank has, in step order
+    std::vector<int> missingRanks;      // ids below the largest that no rank has
+    std::vector<int> duplicateRanks;    // ids that more than one folder claimed (the first kept)
+    std::vector<std::string> problems;  // folder-level problems, then each rank's file problems
 
     // Index into 'ranks' of rank 'rankId', or -1. O(log ranks).
     int IndexOfRank(int rankId) const;
@@ -50,7 +52,8 @@ struct ClusterProgress {
 // Loads the cluster folder 'path' on up to 'threads' threads. Rank folders are preferred; without
 // them, rank summary files; without those, a cluster_analysis_output. Fails when the folder holds
 // none of these, or when cancelled.
-Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterProgress* progress = nullptr);
+Result<Cluster> LoadCluster(const std::string& path, unsigned threads,
+                            ClusterProgress* progress = nullptr);
 
 // Groups from the ranks' communication operators: the ranks that ran operators of the same group
 // hash form a group. Used when the folder has no communication_group.json.

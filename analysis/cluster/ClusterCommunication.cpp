@@ -8,14 +8,16 @@ namespace marey {
 
 std::vector<CollectiveKey> ListCollectives(const Cluster& cluster) {
     std::map<std::pair<int, std::string>, size_t> index;  // (step index, name) → position in 'keys'
-    std::vector<std::pair<int, CollectiveKey>> keys;       // step index, key; in first-seen order
+    std::vector<std::pair<int, CollectiveKey>> keys;      // step index, key; in first-seen order
     std::unordered_map<std::string, int> stepIndex;
-    for (size_t i = 0; i < cluster.steps.size(); ++i) stepIndex.emplace(cluster.steps[i], static_cast<int>(i));
+    for (size_t i = 0; i < cluster.steps.size(); ++i)
+        stepIndex.emplace(cluster.steps[i], static_cast<int>(i));
     for (const ClusterRank& rank : cluster.ranks) {
         std::vector<std::pair<int, uint32_t>> seen;  // one count per rank
         for (const RankCollective& c : rank.collectives) {
             const auto step = stepIndex.find(c.step);
-            const int s = step == stepIndex.end() ? static_cast<int>(cluster.steps.size()) : step->second;
+            const int s =
+                step == stepIndex.end() ? static_cast<int>(cluster.steps.size()) : step->second;
             const std::string& name = rank.Name(c.name);
             auto [it, added] = index.emplace(std::make_pair(s, name), keys.size());
             if (added) keys.push_back({s, {c.step, name, 0, 0}});
@@ -27,19 +29,22 @@ std::vector<CollectiveKey> ListCollectives(const Cluster& cluster) {
             }
         }
     }
-    std::stable_sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::stable_sort(keys.begin(), keys.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<CollectiveKey> out;
     out.reserve(keys.size());
     for (auto& [s, key] : keys) out.push_back(std::move(key));
     return out;
 }
 
-std::vector<CollectiveOnRank> CollectiveAcrossRanks(const Cluster& cluster, const std::string& step, const std::string& name) {
+std::vector<CollectiveOnRank> CollectiveAcrossRanks(const Cluster& cluster, const std::string& step,
+                                                    const std::string& name) {
     std::vector<CollectiveOnRank> out;
     for (const ClusterRank& rank : cluster.ranks) {
         for (const RankCollective& c : rank.collectives) {
             if (c.step != step || rank.Name(c.name) != name) continue;
-            out.push_back({rank.rankId, c.startNs, c.elapseNs, c.transitNs, c.waitNs, c.syncNs, c.idleNs});
+            out.push_back(
+                {rank.rankId, c.startNs, c.elapseNs, c.transitNs, c.waitNs, c.syncNs, c.idleNs});
             break;
         }
     }
@@ -50,10 +55,12 @@ int RankEveryoneWaitsFor(const std::vector<CollectiveOnRank>& ranks) {
     if (ranks.size() < 2) return -1;
     std::vector<TimeNs> waits;
     for (const CollectiveOnRank& rank : ranks) waits.push_back(rank.waitNs);
-    std::nth_element(waits.begin(), waits.begin() + static_cast<long>(waits.size() / 2), waits.end());
+    std::nth_element(waits.begin(), waits.begin() + static_cast<long>(waits.size() / 2),
+                     waits.end());
     const TimeNs median = waits[waits.size() / 2];
-    const auto least = std::min_element(ranks.begin(), ranks.end(),
-                                        [](const CollectiveOnRank& a, const CollectiveOnRank& b) { return a.waitNs < b.waitNs; });
+    const auto least = std::min_element(
+        ranks.begin(), ranks.end(),
+        [](const CollectiveOnRank& a, const CollectiveOnRank& b) { return a.waitNs < b.waitNs; });
     if (median <= 0 || least->waitNs * 10 > median) return -1;
     return least->rankId;
 }
@@ -90,11 +97,14 @@ std::vector<StepOverview> BuildTimeOverview(const Cluster& cluster) {
         for (size_t r = 0; r < step.rankStepNs.size(); ++r) {
             if (step.rankStepNs[r] < 0) continue;
             present.push_back(step.rankStepNs[r]);
-            if (step.slowestRank < 0 || step.rankStepNs[r] > step.maxNs) step.maxNs = step.rankStepNs[r], step.slowestRank = cluster.ranks[r].rankId;
+            if (step.slowestRank < 0 || step.rankStepNs[r] > step.maxNs)
+                step.maxNs = step.rankStepNs[r], step.slowestRank = cluster.ranks[r].rankId;
         }
         if (!present.empty()) {
             step.minNs = *std::min_element(present.begin(), present.end());
-            std::nth_element(present.begin(), present.begin() + static_cast<long>(present.size() / 2), present.end());
+            std::nth_element(present.begin(),
+                             present.begin() + static_cast<long>(present.size() / 2),
+                             present.end());
             step.medianNs = present[present.size() / 2];
         }
         if (commRanks[s]) {

@@ -12,7 +12,7 @@ namespace marey {
 // A collective of the cluster: the same operator name in the same step on several ranks.
 struct CollectiveKey {
     std::string step, name;
-    uint32_t ranks = 0;    // how many ranks ran it
+    uint32_t ranks = 0;  // how many ranks ran it
     TimeNs maxElapseNs = 0;
 };
 
@@ -31,7 +31,8 @@ struct CollectiveOnRank {
 
 // The collective 'name' of step 'step' on every rank that ran it, in rank order (the first run
 // when a rank ran it more than once). O(collectives of all ranks).
-std::vector<CollectiveOnRank> CollectiveAcrossRanks(const Cluster& cluster, const std::string& step, const std::string& name);
+std::vector<CollectiveOnRank> CollectiveAcrossRanks(const Cluster& cluster, const std::string& step,
+                                                    const std::string& name);
 
 // The rank the others wait for: the one that waits least, when it waits clearly less than the
 // median (a tenth of the median wait at most). -1 when no rank stands out.

@@ -24,7 +24,8 @@ inline constexpr double kShareSpreadPoints = 0.05;
 inline constexpr double kCommunicationShare = 0.10;
 
 // Findings over 'rankIds' (a group; every rank when empty), named 'groupName'. O(ranks).
-std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster, const std::vector<int>& rankIds,
+std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster,
+                                              const std::vector<int>& rankIds,
                                               const std::string& groupName);
 
 // Over the whole cluster and over each collective or stage group that is not the whole cluster;

@@ -30,14 +30,17 @@ bool LooksLikeRankFolder(const std::string& name) {
 }
 
 void Skip(const fs::path& folder, const std::string& reason, ClusterFolders& found) {
-    found.skipped.push_back({folder.string(), reason, RankIdFromFolderName(folder.filename().string())});
+    found.skipped.push_back(
+        {folder.string(), reason, RankIdFromFolderName(folder.filename().string())});
 }
 
 void Walk(const fs::path& folder, int depth, ClusterFolders& found) {
     if (depth > 0 && IsRankDirectory(folder.string())) {
         auto files = FindRankFiles(folder.string());
-        if (files.ok()) found.rankFolders.push_back(std::move(files.value()));
-        else found.problems.push_back(files.message());
+        if (files.ok())
+            found.rankFolders.push_back(std::move(files.value()));
+        else
+            found.problems.push_back(files.message());
         return;
     }
     if (IsAnalysisOutput(folder)) {
@@ -46,24 +49,30 @@ void Walk(const fs::path& folder, int depth, ClusterFolders& found) {
     }
     std::error_code error;
     std::vector<fs::path> children;
-    for (fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, error), end; !error && it != end;
-         it.increment(error)) {
+    for (fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, error),
+         end;
+         !error && it != end; it.increment(error)) {
         std::error_code typeError;
         if (it->is_symlink(typeError)) {  // a link loop must not trap the walk
             const std::string name = it->path().filename().string();
-            if (fs::is_directory(it->path(), typeError) && (LooksLikeRankFolder(name) || IsRankDirectory(it->path().string())))
+            if (fs::is_directory(it->path(), typeError) &&
+                (LooksLikeRankFolder(name) || IsRankDirectory(it->path().string())))
                 Skip(it->path(), "behind a symbolic link, not followed", found);
             continue;
         }
-        if (it->is_directory(typeError)) children.push_back(it->path());
-        else if (IsRankSummaryFileName(it->path().filename().string())) found.summaryFiles.push_back(it->path().string());
-        else if (RankOfStepTraceRaw(it->path().filename().string()) >= 0) found.stepTraceRawFiles.push_back(it->path().string());
+        if (it->is_directory(typeError))
+            children.push_back(it->path());
+        else if (IsRankSummaryFileName(it->path().filename().string()))
+            found.summaryFiles.push_back(it->path().string());
+        else if (RankOfStepTraceRaw(it->path().filename().string()) >= 0)
+            found.stepTraceRawFiles.push_back(it->path().string());
     }
     std::sort(children.begin(), children.end());
     for (const fs::path& child : children) {
         if (depth + 1 > kMaxDepth) {
             if (LooksLikeRankFolder(child.filename().string()) || IsRankDirectory(child.string()))
-                Skip(child, "more than " + std::to_string(kMaxDepth) + " levels deep, not searched", found);
+                Skip(child, "more than " + std::to_string(kMaxDepth) + " levels deep, not searched",
+                     found);
             continue;
         }
         const size_t before = found.RankCount();

@@ -20,14 +20,16 @@ struct SkippedFolder {
 
 struct ClusterFolders {
     std::string root;
-    std::vector<RankFiles> rankFolders;     // in path order
-    std::vector<std::string> summaryFiles;  // rank_summary_N.json, in path order
-    std::string analysisOutput;             // a cluster_analysis_output folder, or empty
+    std::vector<RankFiles> rankFolders;          // in path order
+    std::vector<std::string> summaryFiles;       // rank_summary_N.json, in path order
+    std::string analysisOutput;                  // a cluster_analysis_output folder, or empty
     std::vector<std::string> stepTraceRawFiles;  // MindInsight's step_trace_raw_N_detail_time.csv
-    std::vector<std::string> problems;      // rank folders that could not be read
-    std::vector<SkippedFolder> skipped;     // in walk order
+    std::vector<std::string> problems;           // rank folders that could not be read
+    std::vector<SkippedFolder> skipped;          // in walk order
 
-    size_t RankCount() const { return rankFolders.size() + summaryFiles.size() + stepTraceRawFiles.size(); }
+    size_t RankCount() const {
+        return rankFolders.size() + summaryFiles.size() + stepTraceRawFiles.size();
+    }
 };
 
 // Walks 'path' up to 8 levels deep without following links; a rank folder's inside is not
@@ -35,8 +37,8 @@ struct ClusterFolders {
 // without a rank in them are listed in 'skipped'. O(entries walked).
 ClusterFolders FindClusterFolders(const std::string& path);
 
-// True when 'path' is a folder holding two or more ranks (folders, summary or step_trace_raw files) or a
-// cluster_analysis_output: what opens as a cluster rather than as one document.
+// True when 'path' is a folder holding two or more ranks (folders, summary or step_trace_raw files)
+// or a cluster_analysis_output: what opens as a cluster rather than as one document.
 bool IsClusterDirectory(const std::string& path);
 
 }  // namespace marey

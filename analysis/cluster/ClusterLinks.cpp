@@ -21,9 +21,12 @@ std::vector<MatrixCell> BuildMatrix(const Cluster& cluster, const std::string& o
     for (const ClusterRank& rank : cluster.ranks)
         for (const RankLink& link : rank.links)
             if (op.empty() || rank.Name(link.op) == op)
-                entries.push_back({link.srcRank, link.dstRank, &link.transport, link.transitSizeMb, link.transitNs});
+                entries.push_back({link.srcRank, link.dstRank, &link.transport, link.transitSizeMb,
+                                   link.transitNs});
     std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-        return a.src != b.src ? a.src < b.src : a.dst != b.dst ? a.dst < b.dst : *a.transport < *b.transport;
+        return a.src != b.src   ? a.src < b.src
+               : a.dst != b.dst ? a.dst < b.dst
+                                : *a.transport < *b.transport;
     });
     std::vector<MatrixCell> out;
     for (size_t i = 0; i < entries.size();) {
@@ -31,11 +34,14 @@ std::vector<MatrixCell> BuildMatrix(const Cluster& cluster, const std::string& o
         cell.srcRank = entries[i].src, cell.dstRank = entries[i].dst;
         double most = -1;
         size_t j = i;
-        while (j < entries.size() && entries[j].src == cell.srcRank && entries[j].dst == cell.dstRank) {
+        while (j < entries.size() && entries[j].src == cell.srcRank &&
+               entries[j].dst == cell.dstRank) {
             // Entries of one transport lie together: sum them, keep the transport that moved most.
             const std::string& transport = *entries[j].transport;
             double size = 0;
-            for (; j < entries.size() && entries[j].src == cell.srcRank && entries[j].dst == cell.dstRank && *entries[j].transport == transport; ++j) {
+            for (; j < entries.size() && entries[j].src == cell.srcRank &&
+                   entries[j].dst == cell.dstRank && *entries[j].transport == transport;
+                 ++j) {
                 size += entries[j].sizeMb;
                 cell.transitNs = SaturatingAdd(cell.transitNs, entries[j].transitNs);
             }
@@ -53,7 +59,8 @@ std::vector<std::string> MatrixOperators(const Cluster& cluster) {
     for (const ClusterRank& rank : cluster.ranks)
         for (const RankLink& link : rank.links) sizes[rank.Name(link.op)] += link.transitSizeMb;
     std::vector<std::pair<std::string, double>> sorted(sizes.begin(), sizes.end());
-    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
     std::vector<std::string> names;
     for (auto& [name, size] : sorted) names.push_back(name);
     return names;
@@ -62,7 +69,8 @@ std::vector<std::string> MatrixOperators(const Cluster& cluster) {
 std::vector<SlowLink> FindSlowLinks(const std::vector<MatrixCell>& cells) {
     std::map<std::string, std::vector<const MatrixCell*>> byTransport;
     for (const MatrixCell& cell : cells)
-        if (cell.srcRank != cell.dstRank && cell.transport != "LOCAL" && cell.transitNs > 0) byTransport[cell.transport].push_back(&cell);
+        if (cell.srcRank != cell.dstRank && cell.transport != "LOCAL" && cell.transitNs > 0)
+            byTransport[cell.transport].push_back(&cell);
     std::vector<SlowLink> slow;
     for (const auto& [transport, links] : byTransport) {
         if (links.size() < 3) continue;  // too few links of this type to know what normal is
@@ -74,8 +82,11 @@ std::vector<SlowLink> FindSlowLinks(const std::vector<MatrixCell>& cells) {
         if (bandwidths.size() < 3) continue;
         const double median = MedianAndMad(bandwidths).median;
         for (const MatrixCell* cell : links) {
-            if (cell->transitSizeMb < medianSize / 2 || cell->BandwidthGBps() >= kSlowLinkRatio * median) continue;
-            slow.push_back({cell->srcRank, cell->dstRank, transport, cell->BandwidthGBps(), median, cell->transitSizeMb});
+            if (cell->transitSizeMb < medianSize / 2 ||
+                cell->BandwidthGBps() >= kSlowLinkRatio * median)
+                continue;
+            slow.push_back({cell->srcRank, cell->dstRank, transport, cell->BandwidthGBps(), median,
+                            cell->transitSizeMb});
         }
     }
     std::sort(slow.begin(), slow.end(), [](const SlowLink& a, const SlowLink& b) {
@@ -86,8 +97,10 @@ std::vector<SlowLink> FindSlowLinks(const std::vector<MatrixCell>& cells) {
 
 std::string DescribeSlowLink(const SlowLink& slow) {
     char text[200];
-    std::snprintf(text, sizeof text, "link %d → %d (%s): %.2f GB/s against a median of %.2f GB/s for %s links", slow.srcRank,
-                  slow.dstRank, slow.transport.c_str(), slow.bandwidthGBps, slow.medianGBps, slow.transport.c_str());
+    std::snprintf(text, sizeof text,
+                  "link %d → %d (%s): %.2f GB/s against a median of %.2f GB/s for %s links",
+                  slow.srcRank, slow.dstRank, slow.transport.c_str(), slow.bandwidthGBps,
+                  slow.medianGBps, slow.transport.c_str());
     return text;
 }
 

@@ -15,7 +15,9 @@ struct MatrixCell {
     double transitSizeMb = 0;
     TimeNs transitNs = 0;
 
-    double BandwidthGBps() const { return transitNs > 0 ? transitSizeMb / (static_cast<double>(transitNs) / 1e6) : 0.0; }
+    double BandwidthGBps() const {
+        return transitNs > 0 ? transitSizeMb / (static_cast<double>(transitNs) / 1e6) : 0.0;
+    }
 };
 
 // Every link of the cluster, one cell per (source, destination), sorted by source then

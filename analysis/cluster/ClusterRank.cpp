@@ -16,12 +16,14 @@ OverviewFigures OverviewFromSteps(const std::vector<StepRow>& steps) {
     for (const StepRow& row : steps) {
         figures.computingNs = SaturatingAdd(figures.computingNs, row.ns[kStepComputing]);
         figures.commOverlappedNs = SaturatingAdd(figures.commOverlappedNs, row.ns[kStepOverlapped]);
-        figures.commNotOverlappedNs = SaturatingAdd(figures.commNotOverlappedNs, row.ns[kStepCommNotOverlapped]);
+        figures.commNotOverlappedNs =
+            SaturatingAdd(figures.commNotOverlappedNs, row.ns[kStepCommNotOverlapped]);
         figures.freeNs = SaturatingAdd(figures.freeNs, row.ns[kStepFree]);
     }
     figures.pureComputingNs = std::max<TimeNs>(0, figures.computingNs - figures.commOverlappedNs);
-    figures.totalNs = SaturatingAdd(SaturatingAdd(figures.pureComputingNs, figures.commOverlappedNs),
-                                    SaturatingAdd(figures.commNotOverlappedNs, figures.freeNs));
+    figures.totalNs =
+        SaturatingAdd(SaturatingAdd(figures.pureComputingNs, figures.commOverlappedNs),
+                      SaturatingAdd(figures.commNotOverlappedNs, figures.freeNs));
     figures.source = "step_trace_time.csv";
     figures.valid = figures.totalNs > 0;
     return figures;
@@ -37,7 +39,8 @@ void AddRankCollectives(const std::vector<CommunicationOp>& ops, ClusterRank& ra
         collective.group = rank.Intern(op.group);
         collective.p2p = op.kind == "p2p";
         collective.startNs = op.hasStart ? op.startNs : 0;
-        collective.elapseNs = op.elapseNs, collective.transitNs = op.transitNs, collective.waitNs = op.waitNs;
+        collective.elapseNs = op.elapseNs, collective.transitNs = op.transitNs,
+        collective.waitNs = op.waitNs;
         collective.syncNs = op.syncNs, collective.idleNs = op.idleNs;
         rank.collectives.push_back(std::move(collective));
     }
@@ -52,7 +55,8 @@ void AddRankLinks(const std::vector<CommunicationLink>& links, ClusterRank& rank
         if (link.group == "Total Op Info") continue;  // the file's own sum of the others
         const size_t at = link.group.rfind('@');
         const std::string op = at == std::string::npos ? link.group : link.group.substr(0, at);
-        const std::string group = at == std::string::npos ? std::string() : link.group.substr(at + 1);
+        const std::string group =
+            at == std::string::npos ? std::string() : link.group.substr(at + 1);
         RankLink& sum = summed[{op, group, link.srcRank, link.dstRank, link.transport}];
         sum.srcRank = link.srcRank, sum.dstRank = link.dstRank, sum.transport = link.transport;
         sum.transitSizeMb += link.transitSizeMb;
@@ -68,7 +72,8 @@ namespace {
 
 void AddOperatorTypes(const KernelTable& kernels, ClusterRank& rank) {
     const OperatorTables tables = OperatorsFromKernels(kernels);
-    for (const OperatorStat& stat : tables.byType) rank.operatorTypes.push_back({stat.name, stat.count, stat.totalNs});
+    for (const OperatorStat& stat : tables.byType)
+        rank.operatorTypes.push_back({stat.name, stat.count, stat.totalNs});
     if (!rank.overview.valid) rank.overview = OverviewFromKernels(kernels);
 }
 

@@ -38,7 +38,9 @@ struct RankLink {
     uint32_t count = 0;  // entries summed
 
     // MB per ms = GB/s; 0 without time.
-    double BandwidthGBps() const { return transitNs > 0 ? transitSizeMb / (static_cast<double>(transitNs) / 1e6) : 0.0; }
+    double BandwidthGBps() const {
+        return transitNs > 0 ? transitSizeMb / (static_cast<double>(transitNs) / 1e6) : 0.0;
+    }
 };
 
 struct RankOperatorType {
@@ -55,10 +57,11 @@ struct ClusterRank {
     int worldSize = 0;           // the job's rank count as this rank's metadata says; 0 unknown
     std::vector<StepRow> steps;  // step_trace_time.csv, in file order
     std::array<bool, kStepPhaseCount> hasPhase{};
-    OverviewFigures overview;    // from the step phases, else from kernel_details.csv
-    std::vector<std::string> names;  // operator and group names the collectives and links point into
+    OverviewFigures overview;  // from the step phases, else from kernel_details.csv
+    std::vector<std::string>
+        names;  // operator and group names the collectives and links point into
     std::vector<RankCollective> collectives;  // in file order; "Total Op Info" left out
-    std::vector<RankLink> links;              // this rank's links (src = rank, or any for older files)
+    std::vector<RankLink> links;  // this rank's links (src = rank, or any for older files)
     std::vector<RankOperatorType> operatorTypes;  // by type, largest total first
     // Problems met in this rank's files, "file:line:column: error: message".
     std::vector<std::string> problems;

@@ -15,7 +15,8 @@ namespace {
 constexpr int64_t kFormatVersion = 1;
 
 void AppendArrayOfStrings(std::string& out, const std::vector<std::string>& items) {
-    JsonArray(out, items, [](std::string& text, const std::string& item) { AppendJsonString(text, item); });
+    JsonArray(out, items,
+              [](std::string& text, const std::string& item) { AppendJsonString(text, item); });
 }
 
 // Reads the fields of one summary; each failure names where it is.
@@ -26,11 +27,14 @@ public:
     Status Read(simdjson::dom::element root, ClusterRank& rank) {
         int64_t version = 0;
         if (root["tracelens_rank_summary"].get(version) || version != kFormatVersion)
-            return Fail("", "no \"tracelens_rank_summary\": " + std::to_string(kFormatVersion) + " key: not a rank summary of this version");
+            return Fail("", "no \"tracelens_rank_summary\": " + std::to_string(kFormatVersion) +
+                                " key: not a rank summary of this version");
         int64_t id = -1;
-        if (root["rank"].get(id) || id < -1 || id > 1 << 24) return Fail("rank", "expected a rank id");
+        if (root["rank"].get(id) || id < -1 || id > 1 << 24)
+            return Fail("rank", "expected a rank id");
         rank.rankId = static_cast<int>(id);
-        Text(root, "path", rank.path), Text(root, "rank_source", rank.rankSource), Text(root, "profiler_level", rank.profilerLevel);
+        Text(root, "path", rank.path), Text(root, "rank_source", rank.rankSource),
+            Text(root, "profiler_level", rank.profilerLevel);
         ResolvePath(root, rank.path);
         int64_t worldSize = 0;
         if (!root["world_size"].get(worldSize) && (worldSize < 1 || worldSize > 1 << 24))
@@ -44,27 +48,32 @@ public:
                 for (int p = 0; p < kStepPhaseCount; ++p)
                     if (key == kStepPhaseJsonKeys[p]) rank.hasPhase[p] = true;
             }
-        if (Status s = Rows(root, "steps", kStepPhaseCount + 1, [&](simdjson::dom::array row) {
-                StepRow step;
-                auto it = row.begin();
-                if (!String(*it, step.step)) return false;
-                for (int p = 0; p < kStepPhaseCount; ++p)
-                    if (!Duration(*++it, step.ns[p])) return false;
-                rank.steps.push_back(std::move(step));
-                return true;
-            });
+        if (Status s = Rows(root, "steps", kStepPhaseCount + 1,
+                            [&](simdjson::dom::array row) {
+                                StepRow step;
+                                auto it = row.begin();
+                                if (!String(*it, step.step)) return false;
+                                for (int p = 0; p < kStepPhaseCount; ++p)
+                                    if (!Duration(*++it, step.ns[p])) return false;
+                                rank.steps.push_back(std::move(step));
+                                return true;
+                            });
             !s.ok())
             return s;
         simdjson::dom::object overview;
         if (!root["overview"].get(overview)) {
             OverviewFigures& f = rank.overview;
-            Int(overview["computing_ns"], f.computingNs), Int(overview["pure_computing_ns"], f.pureComputingNs);
+            Int(overview["computing_ns"], f.computingNs),
+                Int(overview["pure_computing_ns"], f.pureComputingNs);
             Int(overview["communication_overlapped_ns"], f.commOverlappedNs);
             Int(overview["communication_not_overlapped_ns"], f.commNotOverlappedNs);
             Int(overview["free_ns"], f.freeNs), Int(overview["total_ns"], f.totalNs);
             Text(overview, "source", f.source);
-            for (const int64_t ns : {f.computingNs, f.pureComputingNs, f.commOverlappedNs, f.commNotOverlappedNs, f.freeNs, f.totalNs})
-                if (ns < 0) return Fail("overview", "expected durations of 0 or more, got " + std::to_string(ns));
+            for (const int64_t ns : {f.computingNs, f.pureComputingNs, f.commOverlappedNs,
+                                     f.commNotOverlappedNs, f.freeNs, f.totalNs})
+                if (ns < 0)
+                    return Fail("overview",
+                                "expected durations of 0 or more, got " + std::to_string(ns));
             f.valid = f.totalNs > 0;
         }
         if (!root["names"].get(array))
@@ -73,51 +82,7 @@ public:
                 if (!String(item, name)) return Fail("names", "expected strings");
                 rank.names.push_back(std::move(name));
             }
-        const auto nameIndex = [&](simdjson::dom::element e, uint32_t& index) {
-            int64_t value = 0;
-            if (!Int(e, value) || value < 0 || static_cast<uint64_t>(value) >= rank.names.size()) return false;
-            index = static_cast<uint32_t>(value);
-            return true;
-        };
-        if (Status s = Rows(root, "collectives", 10, [&](simdjson::dom::array row) {
-                RankCollective c;
-                auto it = row.begin();
-                int64_t p2p = 0;
-                const bool ok = String(*it, c.step) && nameIndex(*++it, c.name) && nameIndex(*++it, c.group) &&
-                                Int(*++it, p2p) && Int(*++it, c.startNs) && Duration(*++it, c.elapseNs) &&
-                                Duration(*++it, c.transitNs) && Duration(*++it, c.waitNs) && Duration(*++it, c.syncNs) &&
-                                Duration(*++it, c.idleNs);
-                c.p2p = p2p != 0;
-                rank.collectives.push_back(std::move(c));
-                return ok;
-            });
-            !s.ok())
-            return s;
-        if (Status s = Rows(root, "links", 8, [&](simdjson::dom::array row) {
-                RankLink l;
-                auto it = row.begin();
-                int64_t src = 0, dst = 0, count = 0;
-                const bool ok = nameIndex(*it, l.op) && nameIndex(*++it, l.group) && RankId(*++it, src) &&
-                                RankId(*++it, dst) && String(*++it, l.transport) && Real(*++it, l.transitSizeMb) &&
-                                l.transitSizeMb >= 0 && Duration(*++it, l.transitNs) && Duration(*++it, count) &&
-                                count <= UINT32_MAX;
-                l.srcRank = static_cast<int>(src), l.dstRank = static_cast<int>(dst), l.count = static_cast<uint32_t>(count);
-                rank.links.push_back(std::move(l));
-                return ok;
-            });
-            !s.ok())
-            return s;
-        if (Status s = Rows(root, "operator_types", 3, [&](simdjson::dom::array row) {
-                RankOperatorType t;
-                auto it = row.begin();
-                int64_t count = 0;
-                const bool ok = String(*it, t.type) && Duration(*++it, count) && Duration(*++it, t.totalNs);
-                t.count = static_cast<uint64_t>(count);
-                rank.operatorTypes.push_back(std::move(t));
-                return ok;
-            });
-            !s.ok())
-            return s;
+        if (Status status = ReadCollectivesLinksAndTypes(root, rank); !status.ok()) return status;
         if (!root["problems"].get(array))
             for (auto item : array) {
                 std::string problem;
@@ -127,6 +92,67 @@ public:
     }
 
 private:
+    // The rows that point into 'names': collectives and links; and the operator types.
+    Status ReadCollectivesLinksAndTypes(simdjson::dom::element root, ClusterRank& rank) {
+        const auto nameIndex = [&](simdjson::dom::element e, uint32_t& index) {
+            int64_t value = 0;
+            if (!Int(e, value) || value < 0 || static_cast<uint64_t>(value) >= rank.names.size())
+                return false;
+            index = static_cast<uint32_t>(value);
+            return true;
+        };
+        if (Status s = Rows(root, "collectives", 10,
+                            [&](simdjson::dom::array row) {
+                                RankCollective c;
+                                auto it = row.begin();
+                                int64_t p2p = 0;
+                                const bool ok =
+                                    String(*it, c.step) && nameIndex(*++it, c.name) &&
+                                    nameIndex(*++it, c.group) && Int(*++it, p2p) &&
+                                    Int(*++it, c.startNs) && Duration(*++it, c.elapseNs) &&
+                                    Duration(*++it, c.transitNs) && Duration(*++it, c.waitNs) &&
+                                    Duration(*++it, c.syncNs) && Duration(*++it, c.idleNs);
+                                c.p2p = p2p != 0;
+                                rank.collectives.push_back(std::move(c));
+                                return ok;
+                            });
+            !s.ok())
+            return s;
+        if (Status s = Rows(root, "links", 8,
+                            [&](simdjson::dom::array row) {
+                                RankLink l;
+                                auto it = row.begin();
+                                int64_t src = 0, dst = 0, count = 0;
+                                const bool ok =
+                                    nameIndex(*it, l.op) && nameIndex(*++it, l.group) &&
+                                    RankId(*++it, src) && RankId(*++it, dst) &&
+                                    String(*++it, l.transport) && Real(*++it, l.transitSizeMb) &&
+                                    l.transitSizeMb >= 0 && Duration(*++it, l.transitNs) &&
+                                    Duration(*++it, count) && count <= UINT32_MAX;
+                                l.srcRank = static_cast<int>(src),
+                                l.dstRank = static_cast<int>(dst),
+                                l.count = static_cast<uint32_t>(count);
+                                rank.links.push_back(std::move(l));
+                                return ok;
+                            });
+            !s.ok())
+            return s;
+        if (Status s = Rows(root, "operator_types", 3,
+                            [&](simdjson::dom::array row) {
+                                RankOperatorType t;
+                                auto it = row.begin();
+                                int64_t count = 0;
+                                const bool ok = String(*it, t.type) && Duration(*++it, count) &&
+                                                Duration(*++it, t.totalNs);
+                                t.count = static_cast<uint64_t>(count);
+                                rank.operatorTypes.push_back(std::move(t));
+                                return ok;
+                            });
+            !s.ok())
+            return s;
+        return Status();
+    }
+
     // A relative path is relative to the summary file's folder (summarize writes it so); when
     // nothing is there, the absolute path written beside it, if that exists.
     void ResolvePath(simdjson::dom::element root, std::string& path) const {
@@ -136,10 +162,13 @@ private:
         std::string absolute;
         Text(root, "absolute_path", absolute);
         std::error_code error;
-        path = !fs::exists(beside, error) && !absolute.empty() && fs::exists(absolute, error) ? absolute : beside.string();
+        path = !fs::exists(beside, error) && !absolute.empty() && fs::exists(absolute, error)
+                   ? absolute
+                   : beside.string();
     }
     Status Fail(const std::string& where, const std::string& what) const {
-        return Status::Error(m_name + ": error: " + (where.empty() ? "" : "\"" + where + "\": ") + what);
+        return Status::Error(m_name + ": error: " + (where.empty() ? "" : "\"" + where + "\": ") +
+                             what);
     }
     using Element = simdjson::simdjson_result<simdjson::dom::element>;
     static bool String(Element e, std::string& out) {
@@ -152,12 +181,16 @@ private:
     static void Text(Object object, const char* key, std::string& out) {
         String(object[key], out);
     }
-    static bool String(simdjson::dom::element e, std::string& out) { return String(Element(std::move(e)), out); }
+    static bool String(simdjson::dom::element e, std::string& out) {
+        return String(Element(std::move(e)), out);
+    }
     static bool Int(Element e, int64_t& out) { return !e.get(out); }
     static bool Int(simdjson::dom::element e, int64_t& out) { return !e.get(out); }
     // A duration or a count: never negative (a negative one is damage, not data).
     static bool Duration(simdjson::dom::element e, int64_t& out) { return !e.get(out) && out >= 0; }
-    static bool RankId(simdjson::dom::element e, int64_t& out) { return !e.get(out) && out >= 0 && out <= 1 << 24; }
+    static bool RankId(simdjson::dom::element e, int64_t& out) {
+        return !e.get(out) && out >= 0 && out <= 1 << 24;
+    }
     static bool Real(simdjson::dom::element e, double& out) {
         if (!e.get(out)) return std::isfinite(out);
         int64_t whole = 0;
@@ -175,7 +208,8 @@ private:
             simdjson::dom::array row;
             if (item.get(row) || row.size() != width || !read(row))
                 return Fail(std::string(key) + "[" + std::to_string(index) + "]",
-                            "expected an array of " + std::to_string(width) + " values of the documented types");
+                            "expected an array of " + std::to_string(width) +
+                                " values of the documented types");
             ++index;
         }
         return Status();
@@ -186,11 +220,14 @@ private:
 
 }  // namespace
 
-std::string RankSummaryFileName(int rankId) { return "rank_summary_" + std::to_string(rankId) + ".json"; }
+std::string RankSummaryFileName(int rankId) {
+    return "rank_summary_" + std::to_string(rankId) + ".json";
+}
 
 bool IsRankSummaryFileName(const std::string& fileName) {
     const std::string prefix = "rank_summary_", suffix = ".json";
-    if (fileName.size() <= prefix.size() + suffix.size() || fileName.compare(0, prefix.size(), prefix) != 0 ||
+    if (fileName.size() <= prefix.size() + suffix.size() ||
+        fileName.compare(0, prefix.size(), prefix) != 0 ||
         fileName.compare(fileName.size() - suffix.size(), suffix.size(), suffix) != 0)
         return false;
     for (size_t i = prefix.size(); i < fileName.size() - suffix.size(); ++i)
@@ -234,8 +271,9 @@ std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolut
             const RankCollective& c = rank.collectives[i];
             collectives += i ? ",\n [" : "\n [";
             AppendJsonString(collectives, c.step);
-            for (const int64_t value : {int64_t{c.name}, int64_t{c.group}, int64_t{c.p2p}, c.startNs, c.elapseNs, c.transitNs,
-                                        c.waitNs, c.syncNs, c.idleNs})
+            for (const int64_t value :
+                 {int64_t{c.name}, int64_t{c.group}, int64_t{c.p2p}, c.startNs, c.elapseNs,
+                  c.transitNs, c.waitNs, c.syncNs, c.idleNs})
                 collectives += ", " + std::to_string(value);
             collectives += ']';
         }
@@ -244,10 +282,12 @@ std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolut
         links += '[';
         for (size_t i = 0; i < rank.links.size(); ++i) {
             const RankLink& l = rank.links[i];
-            links += (i ? ",\n [" : "\n [") + std::to_string(l.op) + ", " + std::to_string(l.group) + ", " +
-                     std::to_string(l.srcRank) + ", " + std::to_string(l.dstRank) + ", ";
+            links += (i ? ",\n [" : "\n [") + std::to_string(l.op) + ", " +
+                     std::to_string(l.group) + ", " + std::to_string(l.srcRank) + ", " +
+                     std::to_string(l.dstRank) + ", ";
             AppendJsonString(links, l.transport);
-            links += ", " + JsonNumber(l.transitSizeMb) + ", " + std::to_string(l.transitNs) + ", " + std::to_string(l.count) + "]";
+            links += ", " + JsonNumber(l.transitSizeMb) + ", " + std::to_string(l.transitNs) +
+                     ", " + std::to_string(l.count) + "]";
         }
         links += ']';
         std::string& types = root.Key("operator_types");

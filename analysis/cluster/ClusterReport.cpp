@@ -15,7 +15,8 @@ ClusterReport BuildClusterReport(const Cluster& cluster) {
     report.timeOverview = BuildTimeOverview(cluster);
     report.collectives = ListCollectives(cluster);
     for (const ClusterRank& rank : cluster.ranks)
-        for (const RankCollective& collective : rank.collectives) report.collectiveDurations.push_back(collective.elapseNs);
+        for (const RankCollective& collective : rank.collectives)
+            report.collectiveDurations.push_back(collective.elapseNs);
     std::sort(report.collectiveDurations.begin(), report.collectiveDurations.end());
     return report;
 }

@@ -13,7 +13,8 @@ namespace {
 
 // Phases that can make a rank slow on their own. Overlapped, Communication, Stage and the
 // receive-less communication are sums or views of these.
-constexpr int kJudgedColumns[] = {kStepComputing, kStepCommNotOverlapped, kStepFree, kStepBubble, kStepPreparing};
+constexpr int kJudgedColumns[] = {kStepComputing, kStepCommNotOverlapped, kStepFree, kStepBubble,
+                                  kStepPreparing};
 
 void AddRow(const StepRow& row, std::array<TimeNs, kStepColumnCount>& sum) {
     for (int p = 0; p < kStepPhaseCount; ++p) sum[p] = SaturatingAdd(sum[p], row.ns[p]);
@@ -39,23 +40,29 @@ const char* StepColumnKey(int column, StepLayout layout) {
         if (column == kStepCommNotOverlapped) return "step_tail";
     }
     static const char* const keys[kStepColumnCount] = {
-        "computing", "communication_not_overlapped", "overlapped", "communication", "free", "stage", "bubble",
-        "communication_not_overlapped_exclude_receive", "preparing", "step_time"};
+        "computing",  "communication_not_overlapped",
+        "overlapped", "communication",
+        "free",       "stage",
+        "bubble",     "communication_not_overlapped_exclude_receive",
+        "preparing",  "step_time"};
     return keys[column];
 }
 
 StepTable BuildStepTable(const Cluster& cluster, int stepIndex) {
     StepTable table;
     table.layout = cluster.layout;
-    if (stepIndex >= 0 && stepIndex < static_cast<int>(cluster.steps.size())) table.step = cluster.steps[stepIndex];
+    if (stepIndex >= 0 && stepIndex < static_cast<int>(cluster.steps.size()))
+        table.step = cluster.steps[stepIndex];
     table.rows.resize(cluster.ranks.size());
     for (size_t r = 0; r < cluster.ranks.size(); ++r) {
         const ClusterRank& rank = cluster.ranks[r];
         StepTableRow& out = table.rows[r];
         out.rankId = rank.rankId;
-        for (int p = 0; p < kStepPhaseCount; ++p) table.hasColumn[p] = table.hasColumn[p] || rank.hasPhase[p];
+        for (int p = 0; p < kStepPhaseCount; ++p)
+            table.hasColumn[p] = table.hasColumn[p] || rank.hasPhase[p];
         if (!table.step.empty()) {
-            if (const StepRow* row = rank.FindStep(table.step)) AddRow(*row, out.ns), out.present = true;
+            if (const StepRow* row = rank.FindStep(table.step))
+                AddRow(*row, out.ns), out.present = true;
             continue;
         }
         for (const StepRow& row : rank.steps) AddRow(row, out.ns);
@@ -71,7 +78,8 @@ StepTable BuildStepTable(const Cluster& cluster, int stepIndex) {
 std::vector<SlowRank> FindSlowRanks(const StepTable& table, const std::vector<int>& onlyRanks) {
     std::vector<const StepTableRow*> rows;
     for (const StepTableRow& row : table.rows)
-        if (row.present && (onlyRanks.empty() || std::binary_search(onlyRanks.begin(), onlyRanks.end(), row.rankId)))
+        if (row.present && (onlyRanks.empty() ||
+                            std::binary_search(onlyRanks.begin(), onlyRanks.end(), row.rankId)))
             rows.push_back(&row);
     if (rows.size() < 3) return {};  // two ranks cannot say which of them is the odd one
     auto spreadOf = [&](int column) {
@@ -92,14 +100,22 @@ std::vector<SlowRank> FindSlowRanks(const StepTable& table, const std::vector<in
         auto judge = [&](int column, const RobustSpread& spread) -> std::optional<SlowRank> {
             const double value = static_cast<double>(row->ns[column]);
             const double score = RobustScore(value, spread);
-            if (score <= kSlowScore || value - spread.median < matters || matters <= 0) return std::nullopt;
-            return SlowRank{row->rankId, column, table.layout, row->ns[column], static_cast<TimeNs>(std::llround(spread.median)),
-                            static_cast<TimeNs>(std::llround(spread.mad)), score};
+            if (score <= kSlowScore || value - spread.median < matters || matters <= 0)
+                return std::nullopt;
+            return SlowRank{row->rankId,
+                            column,
+                            table.layout,
+                            row->ns[column],
+                            static_cast<TimeNs>(std::llround(spread.median)),
+                            static_cast<TimeNs>(std::llround(spread.mad)),
+                            score};
         };
         std::optional<SlowRank> worst;
         for (size_t i = 0; i < columns.size(); ++i) {
             const std::optional<SlowRank> flagged = judge(columns[i], spreads[i]);
-            if (flagged && (!worst || flagged->valueNs - flagged->medianNs > worst->valueNs - worst->medianNs)) worst = flagged;
+            if (flagged &&
+                (!worst || flagged->valueNs - flagged->medianNs > worst->valueNs - worst->medianNs))
+                worst = flagged;
         }
         if (!worst) worst = judge(kStepTimeColumn, stepSpread);
         if (worst) slow.push_back(*worst);
@@ -113,9 +129,12 @@ std::vector<SlowRank> FindSlowRanks(const StepTable& table, const std::vector<in
 std::string DescribeSlowRank(const SlowRank& slow) {
     char share[32];
     std::snprintf(share, sizeof share, "%+.1f %%",
-                  slow.medianNs > 0 ? 100.0 * static_cast<double>(slow.valueNs - slow.medianNs) / static_cast<double>(slow.medianNs) : 0.0);
-    return "rank " + std::to_string(slow.rankId) + ": " + StepColumnName(slow.column, slow.layout) + " " + FormatDuration(slow.valueNs) +
-           " against a median of " + FormatDuration(slow.medianNs) + " (MAD " + FormatDuration(slow.madNs) + "), " + share;
+                  slow.medianNs > 0 ? 100.0 * static_cast<double>(slow.valueNs - slow.medianNs) /
+                                          static_cast<double>(slow.medianNs)
+                                    : 0.0);
+    return "rank " + std::to_string(slow.rankId) + ": " + StepColumnName(slow.column, slow.layout) +
+           " " + FormatDuration(slow.valueNs) + " against a median of " +
+           FormatDuration(slow.medianNs) + " (MAD " + FormatDuration(slow.madNs) + "), " + share;
 }
 
 }  // namespace marey

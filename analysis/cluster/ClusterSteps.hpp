@@ -27,8 +27,8 @@ struct StepTableRow {
 
 struct StepTable {
     StepLayout layout = StepLayout::kAscend;
-    std::string step;  // empty: averaged over steps
-    std::vector<StepTableRow> rows;  // one per cluster rank, in rank order
+    std::string step;                                // empty: averaged over steps
+    std::vector<StepTableRow> rows;                  // one per cluster rank, in rank order
     std::array<bool, kStepColumnCount> hasColumn{};  // some rank's file has it
 };
 

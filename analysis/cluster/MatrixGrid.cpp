@@ -14,15 +14,20 @@ int TransportIndex(const std::string& transport) {
 
 float MetricValue(const MatrixCell& cell, MatrixMetric metric) {
     switch (metric) {
-        case MatrixMetric::kBandwidth: return static_cast<float>(cell.BandwidthGBps());
-        case MatrixMetric::kSize: return static_cast<float>(cell.transitSizeMb);
-        case MatrixMetric::kTime: return static_cast<float>(static_cast<double>(cell.transitNs) / 1e6);
-        case MatrixMetric::kTransport: return static_cast<float>(TransportIndex(cell.transport));
+        case MatrixMetric::kBandwidth:
+            return static_cast<float>(cell.BandwidthGBps());
+        case MatrixMetric::kSize:
+            return static_cast<float>(cell.transitSizeMb);
+        case MatrixMetric::kTime:
+            return static_cast<float>(static_cast<double>(cell.transitNs) / 1e6);
+        case MatrixMetric::kTransport:
+            return static_cast<float>(TransportIndex(cell.transport));
     }
     return 0;
 }
 
-void MatrixGrid::Build(const std::vector<MatrixCell>& cells, const std::vector<int>& rankIds, MatrixMetric metric) {
+void MatrixGrid::Build(const std::vector<MatrixCell>& cells, const std::vector<int>& rankIds,
+                       MatrixMetric metric) {
     m_metric = metric;
     // The axis through a table indexed by rank id: a full mesh of 1024 ranks has a million
     // links, and a sort or a search per link would cost a visible frame.
@@ -33,7 +38,8 @@ void MatrixGrid::Build(const std::vector<MatrixCell>& cells, const std::vector<i
     for (const MatrixCell& cell : cells) indexOf[cell.srcRank] = indexOf[cell.dstRank] = 0;
     m_rankIds.clear();
     for (int id = 0; id <= largest; ++id)
-        if (indexOf[id] == 0) indexOf[id] = static_cast<int>(m_rankIds.size()), m_rankIds.push_back(id);
+        if (indexOf[id] == 0)
+            indexOf[id] = static_cast<int>(m_rankIds.size()), m_rankIds.push_back(id);
     // The levels' arrays are refilled in place: fresh pages cost a fault each on first write,
     // more than the fill itself for a million cells.
     const int dim = static_cast<int>(m_rankIds.size());
@@ -49,15 +55,20 @@ void MatrixGrid::Build(const std::vector<MatrixCell>& cells, const std::vector<i
     base.transport.assign(static_cast<size_t>(dim) * dim, 0);
     // The colour scale spans the links between ranks: a rank's copies to itself (hundreds of GB/s)
     // would otherwise push every real link into the dark end.
-    const bool anyBetween = std::any_of(cells.begin(), cells.end(), [](const MatrixCell& c) { return c.srcRank != c.dstRank; });
+    const bool anyBetween = std::any_of(cells.begin(), cells.end(),
+                                        [](const MatrixCell& c) { return c.srcRank != c.dstRank; });
     m_min = std::numeric_limits<float>::max(), m_max = std::numeric_limits<float>::lowest();
-    const std::string* lastTransport = nullptr;  // neighbouring cells mostly share one: name it once
+    const std::string* lastTransport =
+        nullptr;  // neighbouring cells mostly share one: name it once
     uint8_t transportIndex = 0;
     for (const MatrixCell& cell : cells) {
-        const size_t at = static_cast<size_t>(indexOf[cell.srcRank]) * dim + static_cast<size_t>(indexOf[cell.dstRank]);
+        const size_t at = static_cast<size_t>(indexOf[cell.srcRank]) * dim +
+                          static_cast<size_t>(indexOf[cell.dstRank]);
         if (!lastTransport || cell.transport != *lastTransport)
-            transportIndex = static_cast<uint8_t>(TransportIndex(cell.transport)), lastTransport = &cell.transport;
-        base.value[at] = metric == MatrixMetric::kTransport ? static_cast<float>(transportIndex) : MetricValue(cell, metric);
+            transportIndex = static_cast<uint8_t>(TransportIndex(cell.transport)),
+            lastTransport = &cell.transport;
+        base.value[at] = metric == MatrixMetric::kTransport ? static_cast<float>(transportIndex)
+                                                            : MetricValue(cell, metric);
         base.transport[at] = transportIndex;
         if (anyBetween && cell.srcRank == cell.dstRank) continue;
         m_min = std::min(m_min, base.value[at]), m_max = std::max(m_max, base.value[at]);
@@ -76,7 +87,8 @@ void MatrixGrid::Build(const std::vector<MatrixCell>& cells, const std::vector<i
             for (int x = 0; x < fine.dim; ++x) {
                 const float v = fine.value[static_cast<size_t>(y) * fine.dim + x];
                 if (std::isnan(v)) continue;
-                const size_t at = static_cast<size_t>(y / 2) * coarse.dim + static_cast<size_t>(x / 2);
+                const size_t at =
+                    static_cast<size_t>(y / 2) * coarse.dim + static_cast<size_t>(x / 2);
                 float& out = coarse.value[at];
                 if (std::isnan(out) || (keepLeast ? v < out : v > out)) {
                     out = v;

@@ -14,22 +14,24 @@ namespace marey {
 enum class MatrixMetric : int { kBandwidth = 0, kSize, kTime, kTransport };
 
 // HCCS, PCIE, RDMA, SDMA, SIO, LOCAL, then any other.
-inline constexpr const char* kTransportNames[] = {"HCCS", "PCIE", "RDMA", "SDMA", "SIO", "LOCAL", "other"};
+inline constexpr const char* kTransportNames[] = {"HCCS", "PCIE",  "RDMA", "SDMA",
+                                                  "SIO",  "LOCAL", "other"};
 inline constexpr int kTransportCount = 7;
 int TransportIndex(const std::string& transport);
 
 class MatrixGrid {
 public:
     struct Level {
-        int dim = 0;    // cells per side
-        int block = 1;  // links per cell per side
+        int dim = 0;                     // cells per side
+        int block = 1;                   // links per cell per side
         std::vector<float> value;        // NaN: no link in the cell
         std::vector<uint8_t> transport;  // TransportIndex of the cell's first link
     };
 
     // Builds every level from 'cells'. The axis holds every rank id of 'rankIds' and of the
     // links, ascending. O(dim² + cells).
-    void Build(const std::vector<MatrixCell>& cells, const std::vector<int>& rankIds, MatrixMetric metric);
+    void Build(const std::vector<MatrixCell>& cells, const std::vector<int>& rankIds,
+               MatrixMetric metric);
 
     int Dim() const { return m_levels.empty() ? 0 : m_levels.front().dim; }
     const std::vector<int>& RankIds() const { return m_rankIds; }

@@ -16,10 +16,12 @@ constexpr int64_t kNsPerTick = 10;  // MindInsight: 100,000 ticks to the millise
 
 // "<prefix><digits><suffix>" → the digits as a number, or -1.
 int NumberIn(const std::string& name, const std::string& prefix, const std::string& suffix) {
-    if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
+    if (name.size() <= prefix.size() + suffix.size() ||
+        name.compare(0, prefix.size(), prefix) != 0 ||
         name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
         return -1;
-    const std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+    const std::string digits =
+        name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
     if (digits.empty() || digits.size() > 7) return -1;
     for (const char c : digits)
         if (c < '0' || c > '9') return -1;
@@ -28,14 +30,16 @@ int NumberIn(const std::string& name, const std::string& prefix, const std::stri
 
 // Reads the CSV at 'path' and hands each record, with the header's column indexes, to 'row'.
 template <typename Row>
-void ReadCsv(const std::string& path, ClusterRank& rank, const std::vector<const char*>& columns, const Row& row) {
+void ReadCsv(const std::string& path, ClusterRank& rank, const std::vector<const char*>& columns,
+             const Row& row) {
     ReadAnalysisFile(path, rank.problems, [&](std::string_view text) {
         CsvReader reader(text);
         const std::vector<std::string> header = ReadCsvHeader(reader);
         std::vector<int> at;
         for (const char* column : columns) at.push_back(FindColumn(header, column));
         if (at.empty() || at.front() < 0) {
-            rank.problems.push_back(path + ":1:1: error: no \"" + std::string(columns.front()) + "\" column; the file is not read");
+            rank.problems.push_back(path + ":1:1: error: no \"" + std::string(columns.front()) +
+                                    "\" column; the file is not read");
             return;
         }
         std::vector<ImportProblem> problems;
@@ -48,12 +52,14 @@ void ReadCsv(const std::string& path, ClusterRank& rank, const std::vector<const
 }
 
 // A cell as a scaled integer (×10^shift), or a problem and false.
-bool Cell(const std::vector<std::string_view>& fields, int column, int shift, const char* name, uint64_t offset,
-          std::vector<ImportProblem>& problems, int64_t* out) {
+bool Cell(const std::vector<std::string_view>& fields, int column, int shift, const char* name,
+          uint64_t offset, std::vector<ImportProblem>& problems, int64_t* out) {
     const std::string_view cell = FieldAt(fields, column);
     if (column < 0 || cell.empty()) return false;
-    if (const DecimalError error = ParseScaledDecimal(cell, shift, out); error != DecimalError::kNone) {
-        problems.push_back({offset, 0, 0, CsvCellProblem(name, DescribeDecimalError(error), cell, "read as 0")});
+    if (const DecimalError error = ParseScaledDecimal(cell, shift, out);
+        error != DecimalError::kNone) {
+        problems.push_back(
+            {offset, 0, 0, CsvCellProblem(name, DescribeDecimalError(error), cell, "read as 0")});
         *out = 0;
         return false;
     }
@@ -62,7 +68,9 @@ bool Cell(const std::vector<std::string_view>& fields, int column, int shift, co
 
 }  // namespace
 
-int RankOfStepTraceRaw(const std::string& fileName) { return NumberIn(fileName, "step_trace_raw_", "_detail_time.csv"); }
+int RankOfStepTraceRaw(const std::string& fileName) {
+    return NumberIn(fileName, "step_trace_raw_", "_detail_time.csv");
+}
 
 ClusterRank ReadMindInsightRank(const std::string& path) {
     ClusterRank rank;
@@ -72,32 +80,39 @@ ClusterRank ReadMindInsightRank(const std::string& path) {
     rank.rankSource = file.filename().string() + " (file name)";
     std::map<std::string, size_t> stepIndex;
     ReadCsv(path, rank, {"step_num", "iteration_interval", "fp_and_bp", "tail"},
-            [&](const std::vector<std::string_view>& fields, const std::vector<int>& at, uint64_t offset, std::vector<ImportProblem>& problems) {
+            [&](const std::vector<std::string_view>& fields, const std::vector<int>& at,
+                uint64_t offset, std::vector<ImportProblem>& problems) {
                 StepRow row;
                 row.step = std::string(FieldAt(fields, at[0]));
-                if (row.step == "-") return;  // MindInsight's average of the steps above: marey averages itself
+                if (row.step == "-")
+                    return;  // MindInsight's average of the steps above: marey averages itself
                 const int phases[] = {kStepFree, kStepComputing, kStepCommNotOverlapped};
                 const char* names[] = {"iteration_interval", "fp_and_bp", "tail"};
                 for (int i = 0; i < 3; ++i) {
                     int64_t ticks = 0;
-                    if (Cell(fields, at[i + 1], 0, names[i], offset, problems, &ticks)) row.ns[phases[i]] = ticks * kNsPerTick;
+                    if (Cell(fields, at[i + 1], 0, names[i], offset, problems, &ticks))
+                        row.ns[phases[i]] = ticks * kNsPerTick;
                 }
                 stepIndex[row.step] = rank.steps.size();
                 rank.steps.push_back(std::move(row));
             });
-    rank.hasPhase[kStepFree] = rank.hasPhase[kStepComputing] = rank.hasPhase[kStepCommNotOverlapped] = !rank.steps.empty();
+    rank.hasPhase[kStepFree] = rank.hasPhase[kStepComputing] =
+        rank.hasPhase[kStepCommNotOverlapped] = !rank.steps.empty();
     // Communication and its waiting per step: one entry per step, named for what it sums.
-    const std::string hccl = (file.parent_path() / ("hccl_raw_" + std::to_string(rank.rankId) + ".csv")).string();
+    const std::string hccl =
+        (file.parent_path() / ("hccl_raw_" + std::to_string(rank.rankId) + ".csv")).string();
     if (fs::exists(hccl)) {
         const uint32_t name = rank.Intern("communication of the step (hccl_raw)");
         const uint32_t group = rank.Intern("");
         ReadCsv(hccl, rank, {"step_num", "communication_cost", "wait_cost"},
-                [&](const std::vector<std::string_view>& fields, const std::vector<int>& at, uint64_t offset, std::vector<ImportProblem>& problems) {
+                [&](const std::vector<std::string_view>& fields, const std::vector<int>& at,
+                    uint64_t offset, std::vector<ImportProblem>& problems) {
                     RankCollective collective;
                     collective.step = std::string(FieldAt(fields, at[0]));
                     if (collective.step == "-") return;
                     collective.name = name, collective.group = group;
-                    Cell(fields, at[1], 6, "communication_cost", offset, problems, &collective.elapseNs);  // ms
+                    Cell(fields, at[1], 6, "communication_cost", offset, problems,
+                         &collective.elapseNs);  // ms
                     Cell(fields, at[2], 6, "wait_cost", offset, problems, &collective.waitNs);
                     rank.collectives.push_back(std::move(collective));
                 });
@@ -105,24 +120,32 @@ ClusterRank ReadMindInsightRank(const std::string& path) {
     // The pipeline-parallel analysis: stage and receive (bubble) time per step, one row per step
     // from step 1, in ms.
     std::error_code error;
-    for (fs::directory_iterator it(file.parent_path(), error), end; !error && it != end; it.increment(error)) {
+    for (fs::directory_iterator it(file.parent_path(), error), end; !error && it != end;
+         it.increment(error)) {
         const std::string name = it->path().filename().string();
-        if (name.rfind("ascend_cluster_analyse_pipeline-parallel_", 0) != 0 ||
-            name.size() < 5 || name.substr(name.rfind('_') + 1) != std::to_string(rank.rankId) + ".csv")
+        if (name.rfind("ascend_cluster_analyse_pipeline-parallel_", 0) != 0 || name.size() < 5 ||
+            name.substr(name.rfind('_') + 1) != std::to_string(rank.rankId) + ".csv")
             continue;
         size_t line = 0;
         ReadCsv(it->path().string(), rank, {"stage_time", "receive_alone_time"},
-                [&](const std::vector<std::string_view>& fields, const std::vector<int>& at, uint64_t offset, std::vector<ImportProblem>& problems) {
+                [&](const std::vector<std::string_view>& fields, const std::vector<int>& at,
+                    uint64_t offset, std::vector<ImportProblem>& problems) {
                     const auto step = stepIndex.find(std::to_string(++line));
                     if (step == stepIndex.end()) return;
                     StepRow& row = rank.steps[step->second];
-                    rank.hasPhase[kStepStage] = Cell(fields, at[0], 6, "stage_time", offset, problems, &row.ns[kStepStage]) || rank.hasPhase[kStepStage];
-                    rank.hasPhase[kStepBubble] = Cell(fields, at[1], 6, "receive_alone_time", offset, problems, &row.ns[kStepBubble]) || rank.hasPhase[kStepBubble];
+                    rank.hasPhase[kStepStage] = Cell(fields, at[0], 6, "stage_time", offset,
+                                                     problems, &row.ns[kStepStage]) ||
+                                                rank.hasPhase[kStepStage];
+                    rank.hasPhase[kStepBubble] = Cell(fields, at[1], 6, "receive_alone_time",
+                                                      offset, problems, &row.ns[kStepBubble]) ||
+                                                 rank.hasPhase[kStepBubble];
                 });
         break;
     }
     rank.overview = OverviewFromSteps(rank.steps);
-    rank.overview.source = "step_trace_raw (interval as free, forward and backward as computing, tail as communication)";
+    rank.overview.source =
+        "step_trace_raw (interval as free, forward and backward as computing, tail as "
+        "communication)";
     return rank;
 }
 

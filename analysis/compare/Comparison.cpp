@@ -14,12 +14,14 @@ std::optional<TimeWindow> StepWindow(const RankSummary& summary, const std::stri
 
 std::optional<TimeNs> OccurrenceStart(const LoadedRank& side, const AlignmentRequest& request) {
     if (request.by != AlignBy::kOperator) return std::nullopt;
-    return OperatorOccurrenceStart(*side.analysis, side.model.get(), request.operatorName, request.occurrence);
+    return OperatorOccurrenceStart(*side.analysis, side.model.get(), request.operatorName,
+                                   request.occurrence);
 }
 
 }  // namespace
 
-Comparison CompareRanks(const LoadedRank& a, const LoadedRank& b, const ComparisonOptions& options) {
+Comparison CompareRanks(const LoadedRank& a, const LoadedRank& b,
+                        const ComparisonOptions& options) {
     Comparison comparison;
     comparison.a = SummarizeRank(*a.analysis, a.model.get(), a.path);
     comparison.b = SummarizeRank(*b.analysis, b.model.get(), b.path);
@@ -40,7 +42,8 @@ Comparison CompareRanks(const LoadedRank& a, const LoadedRank& b, const Comparis
         }
     }
     const Alignment alignment =
-        AlignSummaries(comparison.a, comparison.b, request, OccurrenceStart(a, request), OccurrenceStart(b, request));
+        AlignSummaries(comparison.a, comparison.b, request, OccurrenceStart(a, request),
+                       OccurrenceStart(b, request));
     comparison.diff = DiffSummaries(comparison.a, comparison.b, alignment);
     return comparison;
 }

@@ -12,7 +12,8 @@ namespace {
 // Totals per name id (and per type id) of one string table, in one pass over the runs.
 class OperatorAccumulator {
 public:
-    explicit OperatorAccumulator(size_t idCount) : m_byName(idCount), m_byType(idCount), m_typeOf(idCount, 0) {}
+    explicit OperatorAccumulator(size_t idCount)
+        : m_byName(idCount), m_byType(idCount), m_typeOf(idCount, 0) {}
 
     void Add(StringId name, StringId type, TimeNs startNs, TimeNs durNs) {
         Add(m_byName[name], startNs, durNs);
@@ -22,7 +23,8 @@ public:
 
     // Named entries, largest total first. 'text' turns an id into its string.
     template <typename Text>
-    void Finish(const Text& text, std::vector<SummaryOperator>& byName, std::vector<SummaryOperator>& byType) const {
+    void Finish(const Text& text, std::vector<SummaryOperator>& byName,
+                std::vector<SummaryOperator>& byType) const {
         Collect(m_byName, text, true, byName);
         Collect(m_byType, text, false, byType);
     }
@@ -42,13 +44,14 @@ private:
     }
 
     template <typename Text>
-    void Collect(const std::vector<Totals>& table, const Text& text, bool byName, std::vector<SummaryOperator>& out) const {
+    void Collect(const std::vector<Totals>& table, const Text& text, bool byName,
+                 std::vector<SummaryOperator>& out) const {
         for (StringId id = 0; id < table.size(); ++id) {
             const Totals& t = table[id];
             if (t.count == 0) continue;
             const std::string name(text(id));
-            out.push_back({name, byName ? std::string(text(m_typeOf[id])) : name, t.count, t.totalNs, t.minNs, t.maxNs,
-                           t.firstStartNs});
+            out.push_back({name, byName ? std::string(text(m_typeOf[id])) : name, t.count,
+                           t.totalNs, t.minNs, t.maxNs, t.firstStartNs});
         }
         std::sort(out.begin(), out.end(), [](const SummaryOperator& a, const SummaryOperator& b) {
             return a.totalNs != b.totalNs ? a.totalNs > b.totalNs : a.name < b.name;
@@ -69,23 +72,29 @@ bool IsDeviceProcess(const TraceModel& model, uint32_t process) {
 template <typename Visit>
 const char* ForEachOperatorRun(const RankAnalysis& analysis, const TraceModel* model, Visit visit) {
     if (analysis.kernels) {
-        for (const KernelRow& row : analysis.kernels->rows) visit(row.name, row.type, row.startNs, row.durNs);
+        for (const KernelRow& row : analysis.kernels->rows)
+            visit(row.name, row.type, row.startNs, row.durNs);
         return "kernel_details.csv";
     }
     if (!model) return "none";
     bool hasDevice = false;
-    for (uint32_t p = 0; p < model->processes.size() && !hasDevice; ++p) hasDevice = IsDeviceProcess(*model, p);
+    for (uint32_t p = 0; p < model->processes.size() && !hasDevice; ++p)
+        hasDevice = IsDeviceProcess(*model, p);
     for (const Track& track : model->tracks) {
-        if (track.kind == TrackKind::kCounter || (hasDevice && !IsDeviceProcess(*model, track.process))) continue;
+        if (track.kind == TrackKind::kCounter ||
+            (hasDevice && !IsDeviceProcess(*model, track.process)))
+            continue;
         for (const Row& row : track.rows)
-            for (size_t i = 0; i < row.size(); ++i) visit(row.name[i], row.name[i], row.start[i], row.end[i] - row.start[i]);
+            for (size_t i = 0; i < row.size(); ++i)
+                visit(row.name[i], row.name[i], row.start[i], row.end[i] - row.start[i]);
     }
     return hasDevice ? "Ascend Hardware slices" : "all slices";
 }
 
 bool AllDigits(const std::string& text) {
-    return !text.empty() && text.size() < 19 &&
-           std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    return !text.empty() && text.size() < 19 && std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+    });
 }
 
 std::vector<SummaryStep> CollectSteps(const RankAnalysis& analysis, const TraceModel* model) {
@@ -111,11 +120,13 @@ std::vector<SummaryStep> CollectSteps(const RankAnalysis& analysis, const TraceM
             step.phases = row.ns;
         }
     }
-    const bool numeric = std::all_of(steps.begin(), steps.end(), [](const SummaryStep& s) { return AllDigits(s.step); });
+    const bool numeric = std::all_of(steps.begin(), steps.end(),
+                                     [](const SummaryStep& s) { return AllDigits(s.step); });
     if (numeric) {
-        std::stable_sort(steps.begin(), steps.end(), [](const SummaryStep& a, const SummaryStep& b) {
-            return std::stoll(a.step) < std::stoll(b.step);
-        });
+        std::stable_sort(steps.begin(), steps.end(),
+                         [](const SummaryStep& a, const SummaryStep& b) {
+                             return std::stoll(a.step) < std::stoll(b.step);
+                         });
     }
     return steps;
 }
@@ -135,29 +146,35 @@ const SummaryStep* RankSummary::FindStep(const std::string& name) const {
     return nullptr;
 }
 
-RankSummary SummarizeRank(const RankAnalysis& analysis, const TraceModel* model, const std::string& path,
-                          const std::optional<TimeWindow>& window) {
+RankSummary SummarizeRank(const RankAnalysis& analysis, const TraceModel* model,
+                          const std::string& path, const std::optional<TimeWindow>& window) {
     RankSummary summary;
     summary.path = path;
     summary.rankId = analysis.files.rankId;
     if (model) summary.firstNs = model->firstNs, summary.lastNs = model->lastNs;
-    const size_t idCount = analysis.kernels ? analysis.kernels->strings.size() : model ? model->strings.size() : 0;
+    const size_t idCount = analysis.kernels ? analysis.kernels->strings.size()
+                           : model          ? model->strings.size()
+                                            : 0;
     OperatorAccumulator accumulator(idCount);
-    summary.operatorSource = ForEachOperatorRun(analysis, model, [&](StringId name, StringId type, TimeNs start, TimeNs dur) {
-        if (!window || window->Contains(start)) accumulator.Add(name, type, start, dur);
-    });
+    summary.operatorSource = ForEachOperatorRun(
+        analysis, model, [&](StringId name, StringId type, TimeNs start, TimeNs dur) {
+            if (!window || window->Contains(start)) accumulator.Add(name, type, start, dur);
+        });
     if (analysis.kernels) {
-        accumulator.Finish([&](StringId id) { return analysis.kernels->strings.Get(id); }, summary.operators, summary.types);
+        accumulator.Finish([&](StringId id) { return analysis.kernels->strings.Get(id); },
+                           summary.operators, summary.types);
     } else if (model) {
-        accumulator.Finish([&](StringId id) { return model->strings.Get(id); }, summary.operators, summary.types);
+        accumulator.Finish([&](StringId id) { return model->strings.Get(id); }, summary.operators,
+                           summary.types);
     }
     summary.overview = analysis.overview;
     summary.steps = CollectSteps(analysis, model);
     if (analysis.communication) {
         for (const CommunicationOp& op : analysis.communication->ops) {
             if (op.isTotal || (window && op.hasStart && !window->Contains(op.startNs))) continue;
-            summary.communication.push_back({op.step, op.name, op.hasStart ? op.startNs : 0, op.elapseNs, op.transitNs,
-                                             op.waitNs, op.syncNs, op.idleNs});
+            summary.communication.push_back({op.step, op.name, op.hasStart ? op.startNs : 0,
+                                             op.elapseNs, op.transitNs, op.waitNs, op.syncNs,
+                                             op.idleNs});
         }
     }
     return summary;
@@ -166,13 +183,16 @@ RankSummary SummarizeRank(const RankAnalysis& analysis, const TraceModel* model,
 std::optional<TimeNs> OperatorOccurrenceStart(const RankAnalysis& analysis, const TraceModel* model,
                                               const std::string& name, uint64_t occurrence) {
     std::vector<TimeNs> starts;
-    const StringId wanted = analysis.kernels ? analysis.kernels->strings.Find(name) : model ? model->strings.Find(name) : 0;
+    const StringId wanted = analysis.kernels ? analysis.kernels->strings.Find(name)
+                            : model          ? model->strings.Find(name)
+                                             : 0;
     if (wanted == 0) return std::nullopt;
     ForEachOperatorRun(analysis, model, [&](StringId id, StringId, TimeNs start, TimeNs) {
         if (id == wanted) starts.push_back(start);
     });
     if (occurrence >= starts.size()) return std::nullopt;
-    std::nth_element(starts.begin(), starts.begin() + static_cast<ptrdiff_t>(occurrence), starts.end());
+    std::nth_element(starts.begin(), starts.begin() + static_cast<ptrdiff_t>(occurrence),
+                     starts.end());
     return starts[occurrence];
 }
 

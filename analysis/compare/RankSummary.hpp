@@ -25,10 +25,10 @@ struct SummaryOperator {
 };
 
 struct SummaryStep {
-    std::string step;            // "50" as in "ProfilerStep#50" and step_trace_time.csv
-    bool placed = false;         // the trace has its ProfilerStep#N slice
+    std::string step;               // "50" as in "ProfilerStep#50" and step_trace_time.csv
+    bool placed = false;            // the trace has its ProfilerStep#N slice
     TimeNs startNs = 0, endNs = 0;  // absolute, when placed
-    bool hasPhases = false;      // step_trace_time.csv has a row for it
+    bool hasPhases = false;         // step_trace_time.csv has a row for it
     std::array<TimeNs, kStepPhaseCount> phases{};
 
     // The step's wall time: its ProfilerStep slice when placed, else computing + communication
@@ -51,14 +51,14 @@ struct TimeWindow {
 
 struct RankSummary {
     std::string path;
-    int rankId = -1;  // -1 when neither profiler_info_N.json nor the folder name says
+    int rankId = -1;             // -1 when neither profiler_info_N.json nor the folder name says
     std::string operatorSource;  // "kernel_details.csv", "Ascend Hardware slices", "all slices"
     std::vector<SummaryOperator> operators;  // by name, largest total first
     std::vector<SummaryOperator> types;      // by type, largest total first
     OverviewFigures overview;
     std::vector<SummaryStep> steps;  // in step order (numeric when the names are numbers)
     std::vector<SummaryCommunicationOp> communication;  // in file order, "Total Op Info" left out
-    TimeNs firstNs = 0, lastNs = 0;  // the trace's span; 0, 0 without a trace
+    TimeNs firstNs = 0, lastNs = 0;                     // the trace's span; 0, 0 without a trace
 
     // The step named 'step', or null.
     const SummaryStep* FindStep(const std::string& step) const;
@@ -68,7 +68,8 @@ struct RankSummary {
 // from the trace's "Ascend Hardware" slices, else from every slice of the trace (a GPU or CPU
 // trace). 'window' restricts operators and communication to one step's time. 'model' may be
 // null (a folder with no trace). O(slices + kernel rows).
-RankSummary SummarizeRank(const RankAnalysis& analysis, const TraceModel* model, const std::string& path,
+RankSummary SummarizeRank(const RankAnalysis& analysis, const TraceModel* model,
+                          const std::string& path,
                           const std::optional<TimeWindow>& window = std::nullopt);
 
 // The absolute start of the 'occurrence'-th (0-based) run of operator 'name', in the same source

@@ -8,7 +8,8 @@ namespace marey {
 namespace {
 
 // Joins two lists by name: entries of A in order, then B's that A lacks.
-std::vector<OperatorDiff> JoinOperators(const std::vector<SummaryOperator>& a, const std::vector<SummaryOperator>& b) {
+std::vector<OperatorDiff> JoinOperators(const std::vector<SummaryOperator>& a,
+                                        const std::vector<SummaryOperator>& b) {
     std::vector<OperatorDiff> rows;
     std::unordered_map<std::string, size_t> index;
     rows.reserve(a.size() + b.size());
@@ -79,7 +80,8 @@ std::vector<CommunicationDiff> JoinCommunication(const RankSummary& a, const Ran
         row.step = op.step;
         row.name = op.name;
         row.inA = true;
-        row.elapseA = op.elapseNs, row.transitA = op.transitNs, row.waitA = op.waitNs, row.idleA = op.idleNs;
+        row.elapseA = op.elapseNs, row.transitA = op.transitNs, row.waitA = op.waitNs,
+        row.idleA = op.idleNs;
         rows.push_back(std::move(row));
     }
     for (const SummaryCommunicationOp& op : b.communication) {
@@ -88,11 +90,13 @@ std::vector<CommunicationDiff> JoinCommunication(const RankSummary& a, const Ran
         CommunicationDiff& row = rows[it->second];
         if (row.inB) continue;
         row.inB = true;
-        row.elapseB = op.elapseNs, row.transitB = op.transitNs, row.waitB = op.waitNs, row.idleB = op.idleNs;
+        row.elapseB = op.elapseNs, row.transitB = op.transitNs, row.waitB = op.waitNs,
+        row.idleB = op.idleNs;
     }
-    std::stable_sort(rows.begin(), rows.end(), [](const CommunicationDiff& x, const CommunicationDiff& y) {
-        return std::llabs(x.DiffNs()) > std::llabs(y.DiffNs());
-    });
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const CommunicationDiff& x, const CommunicationDiff& y) {
+                         return std::llabs(x.DiffNs()) > std::llabs(y.DiffNs());
+                     });
     return rows;
 }
 
@@ -109,9 +113,12 @@ const SummaryStep* FirstCommonPlacedStep(const RankSummary& a, const RankSummary
 
 const char* AlignByName(AlignBy by) {
     switch (by) {
-        case AlignBy::kStep: return "step";
-        case AlignBy::kOperator: return "operator";
-        default: return "start";
+        case AlignBy::kStep:
+            return "step";
+        case AlignBy::kOperator:
+            return "operator";
+        default:
+            return "start";
     }
 }
 
@@ -120,8 +127,9 @@ std::optional<double> OperatorDiff::Ratio() const {
     return static_cast<double>(totalB) / static_cast<double>(totalA);
 }
 
-Alignment AlignSummaries(const RankSummary& a, const RankSummary& b, const AlignmentRequest& request,
-                         std::optional<TimeNs> operatorStartA, std::optional<TimeNs> operatorStartB) {
+Alignment AlignSummaries(const RankSummary& a, const RankSummary& b,
+                         const AlignmentRequest& request, std::optional<TimeNs> operatorStartA,
+                         std::optional<TimeNs> operatorStartB) {
     Alignment alignment;
     if (request.by == AlignBy::kOperator) {
         if (operatorStartA && operatorStartB) {
@@ -131,8 +139,8 @@ Alignment AlignSummaries(const RankSummary& a, const RankSummary& b, const Align
             alignment.offsetNs = *operatorStartA - *operatorStartB;
             return alignment;
         }
-        alignment.note = "operator " + request.operatorName + " run " + std::to_string(request.occurrence + 1) +
-                         " is not on both sides";
+        alignment.note = "operator " + request.operatorName + " run " +
+                         std::to_string(request.occurrence + 1) + " is not on both sides";
     }
     if (request.by == AlignBy::kStep && !request.step.empty()) {
         const std::string& nameB = request.stepB.empty() ? request.step : request.stepB;
@@ -145,8 +153,10 @@ Alignment AlignSummaries(const RankSummary& a, const RankSummary& b, const Align
             alignment.offsetNs = stepA->startNs - stepB->startNs;
             return alignment;
         }
-        alignment.note = nameB == request.step ? "step " + request.step + " is not placed in both traces"
-                                               : "step " + request.step + " of A or step " + nameB + " of B is not placed";
+        alignment.note =
+            nameB == request.step
+                ? "step " + request.step + " is not placed in both traces"
+                : "step " + request.step + " of A or step " + nameB + " of B is not placed";
     }
     if (request.by != AlignBy::kStart) {
         if (const SummaryStep* step = FirstCommonPlacedStep(a, b)) {

@@ -29,14 +29,15 @@ struct Alignment {
     std::string stepB;             // kStep: B's step, the same as 'step' unless asked otherwise
     std::string operatorName;      // kOperator
     uint64_t occurrence = 0;
-    TimeNs offsetNs = 0;           // added to B's clock, puts it on A's
-    std::string note;              // why a request fell back to the trace starts, empty otherwise
+    TimeNs offsetNs = 0;  // added to B's clock, puts it on A's
+    std::string note;     // why a request fell back to the trace starts, empty otherwise
 };
 
 // Alignment on the request, from the two summaries' steps and the operator starts given (null
 // when the request is not by operator or a side has no such occurrence). Falls back to the first
 // step both have, then to the two trace starts, and says why in 'note'.
-Alignment AlignSummaries(const RankSummary& a, const RankSummary& b, const AlignmentRequest& request,
+Alignment AlignSummaries(const RankSummary& a, const RankSummary& b,
+                         const AlignmentRequest& request,
                          std::optional<TimeNs> operatorStartA = std::nullopt,
                          std::optional<TimeNs> operatorStartB = std::nullopt);
 
@@ -65,7 +66,8 @@ struct StepDiff {
 struct CommunicationDiff {
     std::string step, name;
     bool inA = false, inB = false;
-    TimeNs elapseA = 0, elapseB = 0, transitA = 0, transitB = 0, waitA = 0, waitB = 0, idleA = 0, idleB = 0;
+    TimeNs elapseA = 0, elapseB = 0, transitA = 0, transitB = 0, waitA = 0, waitB = 0, idleA = 0,
+           idleB = 0;
     TimeNs DiffNs() const { return elapseB - elapseA; }
 };
 
@@ -74,7 +76,7 @@ struct TraceDiff {
     std::vector<OperatorDiff> operators;  // by |diff|, largest first
     std::vector<OperatorDiff> types;      // by |diff|, largest first
     OverviewFigures overviewA, overviewB;
-    std::vector<StepDiff> steps;          // A's step order, then B's steps A lacks
+    std::vector<StepDiff> steps;                   // A's step order, then B's steps A lacks
     std::vector<CommunicationDiff> communication;  // by |elapse diff|, largest first
 };
 

@@ -16,7 +16,8 @@ inline uint64_t NonDigitBytes(uint64_t word) {
     constexpr uint64_t kZeros = 0x3030303030303030ull;
     // A digit is 0x30..0x39: high nibble 3, and still 3 after adding 6. A carry out of a byte
     // of 0xFA or more can only spoil the bytes after a non-digit, which are not looked at.
-    const uint64_t wrong = ((word & kHighNibbles) ^ kZeros) | (((word + 0x0606060606060606ull) & kHighNibbles) ^ kZeros);
+    const uint64_t wrong = ((word & kHighNibbles) ^ kZeros) |
+                           (((word + 0x0606060606060606ull) & kHighNibbles) ^ kZeros);
     return (wrong | (wrong << 1) | (wrong << 2) | (wrong << 3)) & 0x8080808080808080ull;
 }
 
@@ -45,8 +46,10 @@ inline int ReadDigitRun(const char* p, uint64_t* value) {
     }
     const uint64_t highStops = NonDigitBytes(high);
     const int highCount = highStops ? __builtin_ctzll(highStops) / 8 : 8;
-    static constexpr uint64_t kPowers[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
-    *value = ValueOfDigits(low, 8) * kPowers[highCount] + (highCount ? ValueOfDigits(high, highCount) : 0);
+    static constexpr uint64_t kPowers[9] = {1,      10,      100,      1000,     10000,
+                                            100000, 1000000, 10000000, 100000000};
+    *value = ValueOfDigits(low, 8) * kPowers[highCount] +
+             (highCount ? ValueOfDigits(high, highCount) : 0);
     return 8 + highCount;
 }
 

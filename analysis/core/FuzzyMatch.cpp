@@ -5,11 +5,14 @@
 namespace marey {
 namespace {
 
-char Lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+char Lower(char c) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+}
 
 bool WordStart(std::string_view text, size_t i) {
     if (i == 0) return true;
-    const unsigned char before = static_cast<unsigned char>(text[i - 1]), here = static_cast<unsigned char>(text[i]);
+    const unsigned char before = static_cast<unsigned char>(text[i - 1]),
+                        here = static_cast<unsigned char>(text[i]);
     return !std::isalnum(before) || (std::islower(before) && std::isupper(here));
 }
 

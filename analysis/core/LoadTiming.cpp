@@ -26,7 +26,8 @@ LoadTiming::LoadTiming()
 
 void LoadTiming::Report(const char* stage) const {
     if (!m_enabled) return;
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
     // VmRSS and VmHWM: resident now, and the most resident so far (the peak may fall between
     // two reports).
     long residentKb = 0, peakKb = 0;
@@ -40,7 +41,8 @@ void LoadTiming::Report(const char* stage) const {
     }
     // Where CPU time grows by less than the cores times the wall time, cores stood idle.
     const double cpuSeconds = CpuSeconds() - m_cpuStart;
-    std::fprintf(stderr, "%8.3f s  cpu %7.3f s  rss %9ld kB  peak %9ld kB  %s\n", seconds, cpuSeconds, residentKb, peakKb, stage);
+    std::fprintf(stderr, "%8.3f s  cpu %7.3f s  rss %9ld kB  peak %9ld kB  %s\n", seconds,
+                 cpuSeconds, residentKb, peakKb, stage);
 }
 
 }  // namespace marey

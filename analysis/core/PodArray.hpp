@@ -74,8 +74,10 @@ public:
     void Populate(size_t from, size_t to) {
         if (!m_data || !IsMapped(m_capacity) || from >= to) return;
         to = std::min(to, m_capacity);
-        const uintptr_t begin = reinterpret_cast<uintptr_t>(m_data + from) / kPageBytes * kPageBytes;
-        const uintptr_t end = (reinterpret_cast<uintptr_t>(m_data + to) + kPageBytes - 1) / kPageBytes * kPageBytes;
+        const uintptr_t begin =
+            reinterpret_cast<uintptr_t>(m_data + from) / kPageBytes * kPageBytes;
+        const uintptr_t end =
+            (reinterpret_cast<uintptr_t>(m_data + to) + kPageBytes - 1) / kPageBytes * kPageBytes;
         if (end > begin) PopulatePages(begin, end - begin);
     }
     // Drops elements past 'size' and gives their whole pages back to the system at once, so
@@ -109,14 +111,16 @@ public:
     // Threads may discard disjoint ranges of one array at the same time.
     void DiscardPages(size_t from, size_t to) {
         if (!m_data || !IsMapped(m_capacity) || from >= to) return;
-        const uintptr_t begin = (reinterpret_cast<uintptr_t>(m_data + from) + kPageBytes - 1) / kPageBytes * kPageBytes;
+        const uintptr_t begin =
+            (reinterpret_cast<uintptr_t>(m_data + from) + kPageBytes - 1) / kPageBytes * kPageBytes;
         const uintptr_t end = reinterpret_cast<uintptr_t>(m_data + to) / kPageBytes * kPageBytes;
         if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
     }
     // Gives back the pages populated ahead of the last value, once the array is complete.
     void ReleaseSpare() {
         if (!m_data || !IsMapped(m_capacity)) return;
-        if (m_ready > m_size && (m_ready - m_size) * sizeof(T) >= kPageBytes) DiscardPages(m_size, m_ready);
+        if (m_ready > m_size && (m_ready - m_size) * sizeof(T) >= kPageBytes)
+            DiscardPages(m_size, m_ready);
         m_ready = m_size;
     }
     // Gives the memory back now.
@@ -153,11 +157,14 @@ private:
         // A mapped array grows fourfold up to 64 MiB: pages it never writes cost nothing, and each
         // mremap flushes the TLB of every core running the process.
         const bool quadruple = IsMapped(m_capacity) && m_capacity * sizeof(T) < (size_t{64} << 20);
-        size_t capacity = m_capacity < 16 ? 16 : quadruple ? m_capacity * 4 : m_capacity + m_capacity / 2;
+        size_t capacity = m_capacity < 16 ? 16
+                          : quadruple     ? m_capacity * 4
+                                          : m_capacity + m_capacity / 2;
         if (capacity < needed) capacity = needed;
         // The first mapping reserves 1 MiB of address space at once: the arrays of a chunk being
         // decoded then rarely grow again, and each growth of a mapping is a system call.
-        if (IsMapped(capacity) && !IsMapped(m_capacity)) capacity = std::max(capacity, kFirstMappingBytes / sizeof(T));
+        if (IsMapped(capacity) && !IsMapped(m_capacity))
+            capacity = std::max(capacity, kFirstMappingBytes / sizeof(T));
         GrowExactly(capacity);
         if (IsMapped(m_capacity)) PopulateAhead();
     }
@@ -166,11 +173,15 @@ private:
     // when the batch is more than a page (an array of under 128 KiB takes its faults one by one).
     void PopulateAhead() {
         const uintptr_t base = reinterpret_cast<uintptr_t>(m_data);
-        const uintptr_t usedEnd = (base + m_size * sizeof(T) + kPageBytes - 1) / kPageBytes * kPageBytes;
-        const size_t batch = std::clamp(m_size * sizeof(T) / 16 / kPageBytes * kPageBytes, kPageBytes, kMostPopulatedAhead);
+        const uintptr_t usedEnd =
+            (base + m_size * sizeof(T) + kPageBytes - 1) / kPageBytes * kPageBytes;
+        const size_t batch = std::clamp(m_size * sizeof(T) / 16 / kPageBytes * kPageBytes,
+                                        kPageBytes, kMostPopulatedAhead);
         const uintptr_t readyEnd = std::min(usedEnd + batch, base + BytesFor(m_capacity));
-        const uintptr_t populatedEnd = std::max(usedEnd, (base + m_ready * sizeof(T) + kPageBytes - 1) / kPageBytes * kPageBytes);
-        if (readyEnd > populatedEnd + kPageBytes) PopulatePages(populatedEnd, readyEnd - populatedEnd);
+        const uintptr_t populatedEnd = std::max(
+            usedEnd, (base + m_ready * sizeof(T) + kPageBytes - 1) / kPageBytes * kPageBytes);
+        if (readyEnd > populatedEnd + kPageBytes)
+            PopulatePages(populatedEnd, readyEnd - populatedEnd);
         m_ready = std::min(m_capacity, std::max(m_size + 1, (readyEnd - base) / sizeof(T)));
     }
 
@@ -191,10 +202,13 @@ private:
             if (m_data && IsMapped(m_capacity)) {
                 memory = mremap(m_data, BytesFor(m_capacity), newBytes, MREMAP_MAYMOVE);
             } else {
-                memory = mmap(nullptr, newBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                memory = mmap(nullptr, newBytes, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
                 if (memory != MAP_FAILED && m_data) {
-                    // The values move from the heap: their pages are made at once, not faulted one by one.
-                    PopulatePages(reinterpret_cast<uintptr_t>(memory), (m_size * sizeof(T) + kPageBytes - 1) / kPageBytes * kPageBytes);
+                    // The values move from the heap: their pages are made at once, not faulted one
+                    // by one.
+                    PopulatePages(reinterpret_cast<uintptr_t>(memory),
+                                  (m_size * sizeof(T) + kPageBytes - 1) / kPageBytes * kPageBytes);
                     std::memcpy(memory, m_data, m_size * sizeof(T));
                     std::free(m_data);
                 }

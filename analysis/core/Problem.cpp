@@ -23,7 +23,8 @@ void FillLineColumns(std::string_view text, std::vector<ImportProblem>& problems
             lineStart = scanned;
         }
         problem.line = static_cast<uint32_t>(std::min<uint64_t>(line, UINT32_MAX));
-        problem.column = static_cast<uint32_t>(std::min<uint64_t>(target - lineStart + 1, UINT32_MAX));
+        problem.column =
+            static_cast<uint32_t>(std::min<uint64_t>(target - lineStart + 1, UINT32_MAX));
     }
 }
 

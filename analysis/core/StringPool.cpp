@@ -9,7 +9,7 @@ namespace marey {
 namespace {
 constexpr size_t kFirstArenaBlockBytes = 4 << 10;
 constexpr size_t kArenaBlockBytes = 1 << 20;
-}
+}  // namespace
 
 uint64_t HashBytes(std::string_view text) {
     uint64_t hash = kFnvOffsetBasis64 ^ text.size();
@@ -33,8 +33,12 @@ StringPool::StringPool() {
     m_slots.assign(64, 0);
 }
 
-StringId StringPool::Intern(std::string_view text) { return Insert(text, true); }
-StringId StringPool::InternView(std::string_view text) { return Insert(text, false); }
+StringId StringPool::Intern(std::string_view text) {
+    return Insert(text, true);
+}
+StringId StringPool::InternView(std::string_view text) {
+    return Insert(text, false);
+}
 
 StringId StringPool::Find(std::string_view text) const {
     if (text.empty()) return 0;
@@ -79,7 +83,9 @@ std::string_view StringPool::CopyIntoArena(std::string_view text) {
     if (m_arenaBlocks.empty() || m_arenaUsed + text.size() > m_arenaBlockSize) {
         // Blocks double from a small first one: a chunk of a trace interns a few hundred names,
         // and a block of its own mapping would cost two system calls and a page for each chunk.
-        const size_t next = m_arenaBlocks.empty() ? kFirstArenaBlockBytes : std::min(m_arenaBlockSize * 2, kArenaBlockBytes);
+        const size_t next = m_arenaBlocks.empty()
+                                ? kFirstArenaBlockBytes
+                                : std::min(m_arenaBlockSize * 2, kArenaBlockBytes);
         m_arenaBlockSize = std::max(text.size(), next);
         m_arenaBlocks.emplace_back(new char[m_arenaBlockSize]);
         m_arenaUsed = 0;

@@ -8,7 +8,9 @@
 namespace marey {
 namespace {
 
-bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+bool IsSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
 
 std::string_view Trim(std::string_view text) {
     while (!text.empty() && IsSpace(text.front())) text.remove_prefix(1);
@@ -46,7 +48,8 @@ DecimalError ParseScaledDecimal(std::string_view text, int decimalShift, int64_t
         // Plain non-negative integers (pids, tids, sort indices) need none of the general path.
         uint64_t value = 0;
         size_t i = 0;
-        while (i < text.size() && static_cast<unsigned>(text[i] - '0') < 10) value = value * 10 + static_cast<unsigned>(text[i++] - '0');
+        while (i < text.size() && static_cast<unsigned>(text[i] - '0') < 10)
+            value = value * 10 + static_cast<unsigned>(text[i++] - '0');
         if (i == text.size()) {
             *out = static_cast<int64_t>(value);
             return DecimalError::kNone;
@@ -74,7 +77,8 @@ DecimalError ParseScaledDecimal(std::string_view text, int decimalShift, int64_t
     if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
         ++pos;
         bool expNegative = false;
-        if (pos < text.size() && (text[pos] == '-' || text[pos] == '+')) expNegative = text[pos++] == '-';
+        if (pos < text.size() && (text[pos] == '-' || text[pos] == '+'))
+            expNegative = text[pos++] == '-';
         size_t expDigits = 0;
         while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
             if (exponent < 100000) exponent = exponent * 10 + (text[pos] - '0');
@@ -87,7 +91,8 @@ DecimalError ParseScaledDecimal(std::string_view text, int decimalShift, int64_t
 
     // The integer value is the digit string cut at 'pointAt' digits; the next digit rounds.
     auto digitAt = [&](size_t i) -> int {
-        return i < integerDigits ? text[digitsBegin + i] - '0' : text[fractionBegin + (i - integerDigits)] - '0';
+        return i < integerDigits ? text[digitsBegin + i] - '0'
+                                 : text[fractionBegin + (i - integerDigits)] - '0';
     };
     const size_t totalDigits = integerDigits + fractionDigits;
     const int64_t pointAt = static_cast<int64_t>(integerDigits) + exponent + decimalShift;
@@ -99,7 +104,8 @@ DecimalError ParseScaledDecimal(std::string_view text, int decimalShift, int64_t
         if (value > kLimit) return DecimalError::kOutOfRange;
         if (static_cast<size_t>(i) >= totalDigits && value == 0 && i > 40) break;  // all zeros
     }
-    if (pointAt >= 0 && static_cast<size_t>(pointAt) < totalDigits && digitAt(pointAt) >= 5) ++value;
+    if (pointAt >= 0 && static_cast<size_t>(pointAt) < totalDigits && digitAt(pointAt) >= 5)
+        ++value;
     if (negative) value = -value;
     if (value > std::numeric_limits<int64_t>::max() || value < std::numeric_limits<int64_t>::min())
         return DecimalError::kOutOfRange;
@@ -112,14 +118,16 @@ DecimalError ParseMicrosToNs(std::string_view text, TimeNs* outNs) {
     // three decimals ("1736408883688177.930", 145.57, 12). Anything else takes the general path.
     const char* p = text.data();
     const char* end = p + text.size();
-    while (end > p && (end[-1] == ' ' || end[-1] == '\n' || end[-1] == '\r' || end[-1] == '\t')) --end;
+    while (end > p && (end[-1] == ' ' || end[-1] == '\n' || end[-1] == '\r' || end[-1] == '\t'))
+        --end;
     if (p < end && *p == '"') {
         ++p;
         if (end > p && end[-1] == '"') --end;
     }
     uint64_t value = 0;
     const char* digitsBegin = p;
-    while (p < end && static_cast<unsigned>(*p - '0') < 10) value = value * 10 + static_cast<unsigned>(*p++ - '0');
+    while (p < end && static_cast<unsigned>(*p - '0') < 10)
+        value = value * 10 + static_cast<unsigned>(*p++ - '0');
     const size_t integerDigits = static_cast<size_t>(p - digitsBegin);
     // Up to 16 integer digits (µs since the epoch) and 3 decimals fit in a uint64.
     if (integerDigits > 0 && integerDigits <= 16) {
@@ -169,7 +177,8 @@ DecimalError ParseMicrosToNsPadded(std::string_view token, TimeNs* outNs) {
     while (p < end && IsSpace(*p)) ++p;
     // Anything else (more digits than a run holds, more than 3 decimals, "12.", signs,
     // exponents, a missing quote) stops short of the end: the general parser takes it.
-    const bool plain = p == end && closed && integerDigits > 0 && fractionDigits != 0 && fractionDigits <= 3;
+    const bool plain =
+        p == end && closed && integerDigits > 0 && fractionDigits != 0 && fractionDigits <= 3;
     if (!plain) return ParseMicrosToNs(token, outNs);
     static constexpr uint64_t kScale[4] = {1000, 100, 10, 1};
     const uint64_t ns = integer * 1000 + fraction * kScale[fractionDigits < 0 ? 0 : fractionDigits];
@@ -180,10 +189,14 @@ DecimalError ParseMicrosToNsPadded(std::string_view token, TimeNs* outNs) {
 
 const char* DescribeDecimalError(DecimalError error) {
     switch (error) {
-        case DecimalError::kNone: return "no error";
-        case DecimalError::kEmpty: return "empty number";
-        case DecimalError::kSyntax: return "not a decimal number";
-        case DecimalError::kOutOfRange: return "out of the int64 nanosecond range";
+        case DecimalError::kNone:
+            return "no error";
+        case DecimalError::kEmpty:
+            return "empty number";
+        case DecimalError::kSyntax:
+            return "not a decimal number";
+        case DecimalError::kOutOfRange:
+            return "out of the int64 nanosecond range";
     }
     return "unknown";
 }

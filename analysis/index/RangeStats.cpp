@@ -34,9 +34,9 @@ RangeStatsResult ComputeRangeStats(const TraceModel& model, const std::vector<ui
                                    TimeNs startNs, TimeNs endNs) {
     RangeStatsResult result;
     // Saturating: callers may ask for everything with INT64_MIN .. INT64_MAX.
-    result.rangeNs = endNs <= startNs ? 0
+    result.rangeNs = endNs <= startNs                               ? 0
                      : (startNs < 0 && endNs > INT64_MAX + startNs) ? INT64_MAX
-                                                                     : endNs - startNs;
+                                                                    : endNs - startNs;
     std::vector<NameStats> byId(model.strings.size());
     for (uint32_t trackId : tracks) {
         const Track& track = model.tracks[trackId];
@@ -49,7 +49,8 @@ RangeStatsResult ComputeRangeStats(const TraceModel& model, const std::vector<ui
                 child = &track.rows[r + 1];
             size_t i = FirstEndingAfter(row, startNs);
             while (i > 0 && row.start[i - 1] == startNs && row.end[i - 1] == startNs) --i;
-            size_t childCursor = child ? FirstEndingAfter(*child, row.start[std::min(i, row.size() - 1)]) : 0;
+            size_t childCursor =
+                child ? FirstEndingAfter(*child, row.start[std::min(i, row.size() - 1)]) : 0;
             if (childCursor > 0) --childCursor;
             for (; i < row.size() && row.start[i] < endNs; ++i) {
                 const TimeNs dur = row.end[i] - row.start[i];
@@ -59,7 +60,8 @@ RangeStatsResult ComputeRangeStats(const TraceModel& model, const std::vector<ui
                 stats.minNs = std::min(stats.minNs, dur);
                 stats.maxNs = std::max(stats.maxNs, dur);
                 stats.clippedNs += std::min(row.end[i], endNs) - std::max(row.start[i], startNs);
-                stats.selfNs += child ? dur - ChildTime(*child, childCursor, row.start[i], row.end[i]) : dur;
+                stats.selfNs +=
+                    child ? dur - ChildTime(*child, childCursor, row.start[i], row.end[i]) : dur;
                 ++result.sliceCount;
             }
         }
@@ -69,10 +71,11 @@ RangeStatsResult ComputeRangeStats(const TraceModel& model, const std::vector<ui
         byId[id].name = id;
         result.byName.push_back(byId[id]);
     }
-    std::sort(result.byName.begin(), result.byName.end(), [&](const NameStats& a, const NameStats& b) {
-        if (a.totalNs != b.totalNs) return a.totalNs > b.totalNs;
-        return model.strings.Get(a.name) < model.strings.Get(b.name);
-    });
+    std::sort(result.byName.begin(), result.byName.end(),
+              [&](const NameStats& a, const NameStats& b) {
+                  if (a.totalNs != b.totalNs) return a.totalNs > b.totalNs;
+                  return model.strings.Get(a.name) < model.strings.Get(b.name);
+              });
     return result;
 }
 

@@ -12,8 +12,8 @@ namespace marey {
 struct NameStats {
     StringId name = 0;
     uint64_t count = 0;
-    TimeNs totalNs = 0;    // sum of the full durations of the slices that overlap the range
-    TimeNs selfNs = 0;     // totalNs minus the time covered by direct children
+    TimeNs totalNs = 0;  // sum of the full durations of the slices that overlap the range
+    TimeNs selfNs = 0;   // totalNs minus the time covered by direct children
     TimeNs minNs = INT64_MAX;
     TimeNs maxNs = 0;
     TimeNs clippedNs = 0;  // sum of durations clipped to the range (for the share of the range)

@@ -5,7 +5,8 @@
 namespace marey {
 
 size_t FirstEndingAfter(const Row& row, TimeNs t) {
-    return static_cast<size_t>(std::upper_bound(row.end.begin(), row.end.end(), t) - row.end.begin());
+    return static_cast<size_t>(std::upper_bound(row.end.begin(), row.end.end(), t) -
+                               row.end.begin());
 }
 
 namespace {
@@ -23,7 +24,9 @@ size_t GallopTo(const T* items, size_t from, size_t n, TimeNs limit, KeyOf key) 
     }
     if (high > n) high = n;
     return static_cast<size_t>(
-        std::partition_point(items + low, items + high, [&](const T& item) { return key(item) < limit; }) - items);
+        std::partition_point(items + low, items + high,
+                             [&](const T& item) { return key(item) < limit; }) -
+        items);
 }
 
 size_t GallopTo(const TimeNs* values, size_t from, size_t n, TimeNs limit) {
@@ -36,21 +39,29 @@ void QueryOverview(const Row& row, TimeNs viewStartNs, TimeNs viewEndNs, TimeNs 
                    std::vector<VisibleItem>& out) {
     const OverviewItem* items = row.overview.data();
     const size_t n = row.overview.size();
-    size_t i = static_cast<size_t>(std::partition_point(items, items + n, [viewStartNs](const OverviewItem& item) {
-                                       return item.endNs <= viewStartNs;
-                                   }) - items);
-    auto wide = [&](const OverviewItem& item) { return item.count == 1 && item.endNs - item.startNs >= minVisibleNs; };
+    size_t i = static_cast<size_t>(std::partition_point(items, items + n,
+                                                        [viewStartNs](const OverviewItem& item) {
+                                                            return item.endNs <= viewStartNs;
+                                                        }) -
+                                   items);
+    auto wide = [&](const OverviewItem& item) {
+        return item.count == 1 && item.endNs - item.startNs >= minVisibleNs;
+    };
     while (i < n && items[i].startNs < viewEndNs) {
         if (wide(items[i])) {
             out.push_back({items[i].startNs, items[i].endNs, items[i].first, 1});
             ++i;
             continue;
         }
-        const TimeNs runLimit = items[i].startNs > INT64_MAX - minVisibleNs ? INT64_MAX : items[i].startNs + minVisibleNs;
-        size_t j = GallopTo(items, i + 1, n, runLimit, [](const OverviewItem& item) { return item.startNs; });
+        const TimeNs runLimit = items[i].startNs > INT64_MAX - minVisibleNs
+                                    ? INT64_MAX
+                                    : items[i].startNs + minVisibleNs;
+        size_t j = GallopTo(items, i + 1, n, runLimit,
+                            [](const OverviewItem& item) { return item.startNs; });
         if (j - 1 > i && wide(items[j - 1])) --j;
         const OverviewItem& last = items[j - 1];
-        out.push_back({items[i].startNs, last.endNs, items[i].first, last.first + last.count - items[i].first});
+        out.push_back({items[i].startNs, last.endNs, items[i].first,
+                       last.first + last.count - items[i].first});
         i = j;
     }
 }
@@ -76,10 +87,13 @@ void QueryVisible(const Row& row, TimeNs viewStartNs, TimeNs viewEndNs, TimeNs m
             ++i;
             continue;
         }
-        const TimeNs runLimit = start[i] > INT64_MAX - minVisibleNs ? INT64_MAX : start[i] + minVisibleNs;
+        const TimeNs runLimit =
+            start[i] > INT64_MAX - minVisibleNs ? INT64_MAX : start[i] + minVisibleNs;
         size_t j = GallopTo(start, i + 1, n, runLimit);
-        if (j - 1 > i && end[j - 1] - start[j - 1] >= minVisibleNs) --j;  // a wide last slice stands alone
-        out.push_back({start[i], end[j - 1], static_cast<uint32_t>(i), static_cast<uint32_t>(j - i)});
+        if (j - 1 > i && end[j - 1] - start[j - 1] >= minVisibleNs)
+            --j;  // a wide last slice stands alone
+        out.push_back(
+            {start[i], end[j - 1], static_cast<uint32_t>(i), static_cast<uint32_t>(j - i)});
         i = j;
     }
 }
@@ -88,12 +102,14 @@ int64_t HitTest(const Row& row, TimeNs t, TimeNs toleranceNs) {
     const size_t n = row.size();
     if (n == 0) return -1;
     // The last slice starting at or before t.
-    const size_t after = static_cast<size_t>(std::upper_bound(row.start.begin(), row.start.end(), t) - row.start.begin());
+    const size_t after = static_cast<size_t>(
+        std::upper_bound(row.start.begin(), row.start.end(), t) - row.start.begin());
     int64_t best = -1;
     TimeNs bestDistance = toleranceNs + 1;
     if (after > 0) {
         const size_t k = after - 1;
-        if (t < row.end[k] || (row.end[k] == row.start[k] && t == row.start[k])) return static_cast<int64_t>(k);
+        if (t < row.end[k] || (row.end[k] == row.start[k] && t == row.start[k]))
+            return static_cast<int64_t>(k);
         const TimeNs distance = t - row.end[k];
         if (distance <= toleranceNs) best = static_cast<int64_t>(k), bestDistance = distance;
     }
@@ -115,7 +131,8 @@ void BuildOverview(Row& row) {
     QueryVisible(row, row.start[0], row.end[n - 1] + 1, resolution, items);
     if (items.size() * 8 > n) return;  // the fold hardly shrinks this row: not worth keeping
     row.overview.reserve(items.size());
-    for (const VisibleItem& item : items) row.overview.push_back({item.startNs, item.endNs, item.first, item.count});
+    for (const VisibleItem& item : items)
+        row.overview.push_back({item.startNs, item.endNs, item.first, item.count});
     row.overviewResolutionNs = resolution;
 }
 
@@ -130,9 +147,11 @@ void QueryCounter(const Track& track, TimeNs viewStartNs, TimeNs viewEndNs, Time
     if (i > 0) --i;  // the sample in force at the view's start
     while (i < n && ts[i] < viewEndNs) {
         const TimeNs bucketStart = ts[i];
-        const TimeNs bucketEnd = bucketStart > INT64_MAX - bucketNs ? INT64_MAX : bucketStart + bucketNs;
+        const TimeNs bucketEnd =
+            bucketStart > INT64_MAX - bucketNs ? INT64_MAX : bucketStart + bucketNs;
         const size_t j = GallopTo(ts, i + 1, n, bucketEnd);
-        CounterBucket bucket{bucketStart, values[i], values[i], values[j - 1], static_cast<uint32_t>(i)};
+        CounterBucket bucket{bucketStart, values[i], values[i], values[j - 1],
+                             static_cast<uint32_t>(i)};
         // Buckets are about a pixel wide: scanning their samples is bounded by what is drawn,
         // except for very dense series, where at most 16 evenly spaced samples stand for the rest.
         const size_t stride = (j - i) > 16 ? (j - i) / 16 : 1;

@@ -11,7 +11,8 @@
 namespace marey {
 
 // Appends "file:line:column: error: message" for the first 100 of 'problems', then a count.
-void AddFileProblems(const std::string& path, const std::vector<ImportProblem>& problems, std::vector<std::string>& out);
+void AddFileProblems(const std::string& path, const std::vector<ImportProblem>& problems,
+                     std::vector<std::string>& out);
 
 // Opens 'path' (nothing happens when it is empty) and hands its text, padded for simdjson, to
 // 'parse'; a file that cannot be read at all becomes one line in 'problems'.
@@ -23,7 +24,8 @@ void ReadAnalysisFile(const std::string& path, std::vector<std::string>& problem
         problems.push_back(text.message());
         return;
     }
-    for (const ImportProblem& problem : text.value().problems()) problems.push_back(path + ": error: " + problem.message);
+    for (const ImportProblem& problem : text.value().problems())
+        problems.push_back(path + ": error: " + problem.message);
     parse(std::string_view(text.value().data(), text.value().size()));
 }
 

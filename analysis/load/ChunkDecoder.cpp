@@ -32,7 +32,8 @@ inline bool KeyIs(const char* raw, const char (&literal)[N]) {
 #define TL_KEY_IS(raw, literal) KeyIs(raw, literal)
 
 std::string_view TrimToken(std::string_view token) {
-    while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' || token.back() == '\t'))
+    while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' ||
+                              token.back() == '\t'))
         token.remove_suffix(1);
     return token;
 }
@@ -62,8 +63,12 @@ struct TokenEdges {
             tail = head;
         }
     }
-    bool operator==(const TokenEdges& other) const { return head == other.head && tail == other.tail; }
-    uint64_t Hash(size_t size) const { return (head * kGoldenRatio64) ^ (tail * kMixPrime64) ^ size; }
+    bool operator==(const TokenEdges& other) const {
+        return head == other.head && tail == other.tail;
+    }
+    uint64_t Hash(size_t size) const {
+        return (head * kGoldenRatio64) ^ (tail * kMixPrime64) ^ size;
+    }
 };
 
 struct TrackKey {
@@ -94,7 +99,21 @@ struct SeriesKeyHash {
 };
 
 enum EventField : uint8_t {
-    kPh, kName, kCat, kTs, kDur, kPid, kTid, kId, kBp, kScope, kArgs, kBindId, kFlowIn, kFlowOut, kFieldCount
+    kPh,
+    kName,
+    kCat,
+    kTs,
+    kDur,
+    kPid,
+    kTid,
+    kId,
+    kBp,
+    kScope,
+    kArgs,
+    kBindId,
+    kFlowIn,
+    kFlowOut,
+    kFieldCount
 };
 
 // The fields of one event, as raw tokens, before the phase says what they mean. Only the mask
@@ -109,7 +128,8 @@ public:
     bool Empty() const { return m_present == 0; }
     // The raw token, or empty when the event does not have the field.
     std::string_view operator[](EventField field) const {
-        return Has(field) ? std::string_view(m_tokens[field].data, m_tokens[field].size) : std::string_view();
+        return Has(field) ? std::string_view(m_tokens[field].data, m_tokens[field].size)
+                          : std::string_view();
     }
 
 private:
@@ -191,7 +211,8 @@ struct ChunkDecoder::Impl {
     };
     std::array<CachedEntities, 256> entityCache{};
 
-    [[gnu::always_inline]] void ParseEntities(std::string_view pidToken, std::string_view tidToken, uint64_t offset, EntityId* pid, EntityId* tid) {
+    [[gnu::always_inline]] void ParseEntities(std::string_view pidToken, std::string_view tidToken,
+                                              uint64_t offset, EntityId* pid, EntityId* tid) {
         const bool cacheable = pidToken.size() <= 16 && tidToken.size() <= 16;
         const TokenEdges pidEdges(pidToken), tidEdges(tidToken);
         const uint64_t key = pidEdges.Hash(pidToken.size()) ^ (tidEdges.Hash(tidToken.size()) * 31);
@@ -207,7 +228,12 @@ struct ChunkDecoder::Impl {
         if (!pidOk) out->problems.Add(offset, "\"pid\" is not an integer; kept as text");
         if (!tidOk) out->problems.Add(offset, "\"tid\" is not an integer; kept as text");
         if (cacheable && pidOk && tidOk)
-            slot = {pidEdges, tidEdges, static_cast<uint32_t>(pidToken.size()), static_cast<uint32_t>(tidToken.size()), *pid, *tid};
+            slot = {pidEdges,
+                    tidEdges,
+                    static_cast<uint32_t>(pidToken.size()),
+                    static_cast<uint32_t>(tidToken.size()),
+                    *pid,
+                    *tid};
     }
 
     // The phase of an event: one ASCII character, or 0 for anything else. A longer phase is read
@@ -217,7 +243,9 @@ struct ChunkDecoder::Impl {
         if (token.size() >= 3 && token[0] == '"' && token[2] == '"' && token[1] != '\\')
             return static_cast<unsigned char>(token[1]) < 128 ? token[1] : 0;
         const std::string_view ph = DecodeJsonString(token, scratch);
-        if (ph.empty() || static_cast<unsigned char>(ph[0]) >= 128 || token.empty() || token[0] != '"') return 0;
+        if (ph.empty() || static_cast<unsigned char>(ph[0]) >= 128 || token.empty() ||
+            token[0] != '"')
+            return 0;
         *longer = ph.size() > 1;
         return ph[0];
     }
@@ -228,7 +256,8 @@ struct ChunkDecoder::Impl {
         // Fast path for what profilers write: a plain number of up to 15 digits (the token lies
         // in a padded buffer, as ReadDigitRun needs).
         uint64_t number = 0;
-        const size_t digits = token.empty() ? 0 : static_cast<size_t>(ReadDigitRun(token.data(), &number));
+        const size_t digits =
+            token.empty() ? 0 : static_cast<size_t>(ReadDigitRun(token.data(), &number));
         if (digits > 0 && digits < 16 && TrimToken(token).size() == digits) {
             *id = EntityId{static_cast<int64_t>(number), 0};
             return true;
@@ -241,7 +270,8 @@ struct ChunkDecoder::Impl {
             const bool digits = !text.empty() && text.size() <= 18 &&
                                 text.find_first_not_of("0123456789") == std::string_view::npos &&
                                 (text.size() == 1 || text[0] != '0');
-            if (digits && ParseScaledDecimal(text, 0, &id->number) == DecimalError::kNone) return true;
+            if (digits && ParseScaledDecimal(text, 0, &id->number) == DecimalError::kNone)
+                return true;
             id->text = out->strings.Intern(text);
             return true;
         }
@@ -267,9 +297,13 @@ struct ChunkDecoder::Impl {
 
     uint32_t TrackFor(const EntityId& pid, const EntityId& tid) {
         const TrackKey key{pid, tid};
-        CachedTrack& slot = trackCache[(static_cast<uint64_t>(pid.number ^ (tid.number * 31) ^ (tid.text * 17)) * kGoldenRatio64) >> 58];
+        CachedTrack& slot =
+            trackCache[(static_cast<uint64_t>(pid.number ^ (tid.number * 31) ^ (tid.text * 17)) *
+                        kGoldenRatio64) >>
+                       58];
         if (slot.track != UINT32_MAX && slot.key == key) return slot.track;
-        auto [it, inserted] = trackIndex.try_emplace(key, static_cast<uint32_t>(out->tracks.size()));
+        auto [it, inserted] =
+            trackIndex.try_emplace(key, static_cast<uint32_t>(out->tracks.size()));
         if (inserted) {
             ChunkTrack track;
             track.pid = pid;
@@ -312,9 +346,10 @@ struct ChunkDecoder::Impl {
     bool ParseTime(std::string_view token, const char* field, uint64_t offset, TimeNs* value) {
         const DecimalError error = ParseMicrosToNsPadded(token, value);
         if (error == DecimalError::kNone) return true;
-        out->problems.Add(offset, std::string("\"") + field + "\" is " +
-                                      (error == DecimalError::kOutOfRange ? "out of range" : "not a number") +
-                                      ": " + std::string(TrimToken(token)) + "; event skipped");
+        out->problems.Add(
+            offset, std::string("\"") + field + "\" is " +
+                        (error == DecimalError::kOutOfRange ? "out of range" : "not a number") +
+                        ": " + std::string(TrimToken(token)) + "; event skipped");
         return false;
     }
 
@@ -364,12 +399,16 @@ struct ChunkDecoder::Impl {
                     }
                     break;
                 case 'b':
-                    if (TL_KEY_IS(key, "bp")) fields.Set(kBp, value.raw_json_token());
-                    else if (TL_KEY_IS(key, "bind_id")) fields.Set(kBindId, value.raw_json_token());
+                    if (TL_KEY_IS(key, "bp"))
+                        fields.Set(kBp, value.raw_json_token());
+                    else if (TL_KEY_IS(key, "bind_id"))
+                        fields.Set(kBindId, value.raw_json_token());
                     break;
                 case 'f':
-                    if (TL_KEY_IS(key, "flow_in")) fields.Set(kFlowIn, value.raw_json_token());
-                    else if (TL_KEY_IS(key, "flow_out")) fields.Set(kFlowOut, value.raw_json_token());
+                    if (TL_KEY_IS(key, "flow_in"))
+                        fields.Set(kFlowIn, value.raw_json_token());
+                    else if (TL_KEY_IS(key, "flow_out"))
+                        fields.Set(kFlowOut, value.raw_json_token());
                     break;
                 case 's':
                     if (TL_KEY_IS(key, "s")) fields.Set(kScope, value.raw_json_token());
@@ -423,15 +462,18 @@ struct ChunkDecoder::Impl {
         std::string_view token;
         const simdjson::padded_string_view view(fields[kArgs].data(), fields[kArgs].size(),
                                                 fields[kArgs].size() + simdjson::SIMDJSON_PADDING);
-        if (argsParser.iterate(view).get(doc) || doc.find_field_unordered(argKey).raw_json_token().get(token)) {
-            out->problems.Add(offset, "metadata event " + Quote(name) + " has no \"args\"." + argKey);
+        if (argsParser.iterate(view).get(doc) ||
+            doc.find_field_unordered(argKey).raw_json_token().get(token)) {
+            out->problems.Add(offset,
+                              "metadata event " + Quote(name) + " has no \"args\"." + argKey);
             return;
         }
         RawMetadata record{offset, track, kind, 0, 0};
         token = TrimToken(token);
         if (kind == MetadataKind::kProcessSortIndex || kind == MetadataKind::kThreadSortIndex) {
             if (ParseScaledDecimal(token, 0, &record.number) != DecimalError::kNone) {
-                out->problems.Add(offset, "\"sort_index\" is not an integer: " + std::string(token));
+                out->problems.Add(offset,
+                                  "\"sort_index\" is not an integer: " + std::string(token));
                 return;
             }
         } else {
@@ -478,7 +520,8 @@ struct ChunkDecoder::Impl {
                 if (end == text.c_str() || *end != '\0') continue;
             }
             const SeriesKey seriesKey{track, name, keyId};
-            auto [it, inserted] = seriesIndex.try_emplace(seriesKey, static_cast<uint32_t>(out->counterSeries.size()));
+            auto [it, inserted] = seriesIndex.try_emplace(
+                seriesKey, static_cast<uint32_t>(out->counterSeries.size()));
             if (inserted) out->counterSeries.push_back({track, name, keyId});
             out->counters.push_back({ts, value, it->second});
         }
@@ -486,7 +529,8 @@ struct ChunkDecoder::Impl {
 
     // The flow's key, and the place of its id relative to its event, where the matcher reads
     // it again should two ids share a key.
-    void SetFlowId(std::string_view token, const char* eventStart, StringId category, RawFlow& flow) {
+    void SetFlowId(std::string_view token, const char* eventStart, StringId category,
+                   RawFlow& flow) {
         token = TrimToken(token);
         const uint64_t delta = static_cast<uint64_t>(token.data() - eventStart);
         flow.idOffset = delta < kIdTooFar ? static_cast<uint16_t>(delta) : kIdTooFar;
@@ -498,28 +542,35 @@ struct ChunkDecoder::Impl {
     // ends at the slice with the same "bind_id" and "flow_in": true (both: the arrow goes on).
     // Matched like 's' / 't' / 'f' events bound to the slices themselves, in one category of
     // their own, since v2 ids join slices whatever their categories.
-    void AddBoundFlow(const EventFields& fields, uint32_t track, TimeNs ts, uint64_t offset, const char* eventStart) {
-        const bool in = TrimToken(fields[kFlowIn]) == "true", outgoing = TrimToken(fields[kFlowOut]) == "true";
+    void AddBoundFlow(const EventFields& fields, uint32_t track, TimeNs ts, uint64_t offset,
+                      const char* eventStart) {
+        const bool in = TrimToken(fields[kFlowIn]) == "true",
+                   outgoing = TrimToken(fields[kFlowOut]) == "true";
         if (!in && !outgoing) return;
         const StringId category = out->strings.Intern("bind_id");  // each chunk has its own strings
         const uint32_t origin = FlowOriginFor(track, category);
         if (origin == kMaxFlowOrigins) {
-            out->problems.Add(offset, "flow events on more than " + std::to_string(kMaxFlowOrigins) +
-                                          " (thread, category) pairs in one part of the file are not matched; skipped");
+            out->problems.Add(
+                offset,
+                "flow events on more than " + std::to_string(kMaxFlowOrigins) +
+                    " (thread, category) pairs in one part of the file are not matched; skipped");
             return;
         }
         RawFlow flow{};
         flow.ts = ts;
         flow.ref = offset;
         flow.origin = origin;
-        flow.phase = in && outgoing ? FlowPhase::kStep : outgoing ? FlowPhase::kStart : FlowPhase::kFinish;
+        flow.phase = in && outgoing ? FlowPhase::kStep
+                     : outgoing     ? FlowPhase::kStart
+                                    : FlowPhase::kFinish;
         flow.bindToEnclosing = true;
         SetFlowId(fields[kBindId], eventStart, category, flow);
         out->flows.push_back(flow);
     }
 
     // An 'X' event: its slice (a missing or negative "dur" drawn as 0 ns), and its bound flow.
-    void AddComplete(const EventFields& fields, uint32_t track, TimeNs ts, uint64_t offset, const char* eventStart) {
+    void AddComplete(const EventFields& fields, uint32_t track, TimeNs ts, uint64_t offset,
+                     const char* eventStart) {
         ChunkEvents& events = *out;
         TimeNs dur = 0;
         if (!fields.Has(kDur)) {
@@ -528,7 +579,9 @@ struct ChunkDecoder::Impl {
             return;
         }
         if (dur < 0) {
-            events.problems.Add(offset, "\"dur\" is negative (" + std::string(TrimToken(fields[kDur])) + "); drawn as 0 ns");
+            events.problems.Add(offset, "\"dur\" is negative (" +
+                                            std::string(TrimToken(fields[kDur])) +
+                                            "); drawn as 0 ns");
             dur = 0;
         }
         if (ts > INT64_MAX - dur) {
@@ -541,34 +594,41 @@ struct ChunkDecoder::Impl {
     }
 
     // An async event ('b', 'e', 'n', and the older 'S', 'F', 'T', 'p'), matched later by its id.
-    void AddAsync(const EventFields& fields, char phase, uint32_t track, TimeNs ts, uint64_t offset) {
+    void AddAsync(const EventFields& fields, char phase, uint32_t track, TimeNs ts,
+                  uint64_t offset) {
         ChunkEvents& events = *out;
         if (!fields.Has(kId)) {
-            events.problems.Add(offset, std::string("async event '") + phase + "' has no \"id\"; skipped");
+            events.problems.Add(offset,
+                                std::string("async event '") + phase + "' has no \"id\"; skipped");
             return;
         }
         const AsyncKind kind = (phase == 'b' || phase == 'S')   ? AsyncKind::kBegin
                                : (phase == 'e' || phase == 'F') ? AsyncKind::kEnd
                                                                 : AsyncKind::kInstant;
-        events.asyncs.push_back({ts, offset, InternToken(fields[kName]), InternToken(fields[kCat]), IdText(fields[kId]),
-                                 track, kind});
+        events.asyncs.push_back({ts, offset, InternToken(fields[kName]), InternToken(fields[kCat]),
+                                 IdText(fields[kId]), track, kind});
     }
 
     // A flow event ('s', 't', 'f'), matched later by its id and category.
-    void AddFlowEvent(const EventFields& fields, char phase, uint32_t track, TimeNs ts, uint64_t offset,
-                      const char* eventStart) {
+    void AddFlowEvent(const EventFields& fields, char phase, uint32_t track, TimeNs ts,
+                      uint64_t offset, const char* eventStart) {
         ChunkEvents& events = *out;
         if (!fields.Has(kId)) {
-            events.problems.Add(offset, std::string("flow event '") + phase + "' has no \"id\"; skipped");
+            events.problems.Add(offset,
+                                std::string("flow event '") + phase + "' has no \"id\"; skipped");
             return;
         }
         const bool enclosing = DecodeJsonString(fields[kBp], scratch) == "e" || phase == 's';
-        const FlowPhase flowPhase = phase == 's' ? FlowPhase::kStart : phase == 't' ? FlowPhase::kStep : FlowPhase::kFinish;
+        const FlowPhase flowPhase = phase == 's'   ? FlowPhase::kStart
+                                    : phase == 't' ? FlowPhase::kStep
+                                                   : FlowPhase::kFinish;
         const StringId category = InternToken(fields[kCat]);
         const uint32_t origin = FlowOriginFor(track, category);
         if (origin == kMaxFlowOrigins) {
-            events.problems.Add(offset, "flow events on more than " + std::to_string(kMaxFlowOrigins) +
-                                            " (thread, category) pairs in one part of the file are not matched; skipped");
+            events.problems.Add(
+                offset,
+                "flow events on more than " + std::to_string(kMaxFlowOrigins) +
+                    " (thread, category) pairs in one part of the file are not matched; skipped");
             return;
         }
         RawFlow flow{};
@@ -590,19 +650,24 @@ struct ChunkDecoder::Impl {
         if (auto error = ReadFields(object, fields)) return error;
         ChunkEvents& events = *out;
 
-        if (fields.Empty() && IsEmptyObject(eventStart)) return simdjson::SUCCESS;  // JAX/XLA end with {}
+        if (fields.Empty() && IsEmptyObject(eventStart))
+            return simdjson::SUCCESS;  // JAX/XLA end with {}
         bool longerPhase = false;
         const char phase = PhaseOf(fields[kPh], &longerPhase);
         if (phase) {
             ++events.phases.byChar[static_cast<unsigned char>(phase)];
             if (longerPhase)
-                events.problems.Add(offset, "phase " + Quote(DecodeJsonString(fields[kPh], scratch)) +
-                                                " is longer than one character; read as '" + phase + "', as Perfetto does");
+                events.problems.Add(offset, "phase " +
+                                                Quote(DecodeJsonString(fields[kPh], scratch)) +
+                                                " is longer than one character; read as '" + phase +
+                                                "', as Perfetto does");
         } else {
             ++events.phases.other;
-            events.problems.Add(offset, fields[kPh].empty() ? std::string("event has no \"ph\"; skipped")
-                                                            : "unknown phase " + Quote(DecodeJsonString(fields[kPh], scratch)) +
-                                                                  "; event skipped");
+            events.problems.Add(offset, fields[kPh].empty()
+                                            ? std::string("event has no \"ph\"; skipped")
+                                            : "unknown phase " +
+                                                  Quote(DecodeJsonString(fields[kPh], scratch)) +
+                                                  "; event skipped");
             return simdjson::SUCCESS;
         }
         EntityId pid, tid;
@@ -616,7 +681,8 @@ struct ChunkDecoder::Impl {
             return simdjson::SUCCESS;
         }
         static constexpr std::string_view kDrawnPhases = "XBEbenSFTpiIRCstf";
-        if (kDrawnPhases.find(phase) == std::string_view::npos) return simdjson::SUCCESS;  // counted only
+        if (kDrawnPhases.find(phase) == std::string_view::npos)
+            return simdjson::SUCCESS;  // counted only
 
         TimeNs ts = 0;
         if (!fields.Has(kTs)) {
@@ -632,9 +698,11 @@ struct ChunkDecoder::Impl {
                 break;
             case 'B':
             case 'E':
-                events.tracks[track].boundaries.push_back({ts, offset, InternToken(fields[kName]),
-                                                           phase == 'B' ? BoundaryKind::kBegin : BoundaryKind::kEnd});
-                if (phase == 'B' && fields.Has(kBindId)) AddBoundFlow(fields, track, ts, offset, eventStart);
+                events.tracks[track].boundaries.push_back(
+                    {ts, offset, InternToken(fields[kName]),
+                     phase == 'B' ? BoundaryKind::kBegin : BoundaryKind::kEnd});
+                if (phase == 'B' && fields.Has(kBindId))
+                    AddBoundFlow(fields, track, ts, offset, eventStart);
                 break;
             case 'b':
             case 'e':
@@ -652,7 +720,8 @@ struct ChunkDecoder::Impl {
                 const InstantScope instantScope = scope == "g"   ? InstantScope::kGlobal
                                                   : scope == "p" ? InstantScope::kProcess
                                                                  : InstantScope::kThread;
-                events.instants.push_back({ts, offset, InternToken(fields[kName]), track, instantScope});
+                events.instants.push_back(
+                    {ts, offset, InternToken(fields[kName]), track, instantScope});
                 break;
             }
             case 'C':
@@ -675,7 +744,8 @@ struct ChunkDecoder::Impl {
     // and the control characters become spaces. Decodes it and says what was repaired, the control
     // characters once per chunk. Returns the error of the repaired event, or the first one when
     // there was nothing to repair.
-    error_code DecodeRepaired(const char* event, uint64_t length, uint64_t offset, ChunkEvents& events, error_code first) {
+    error_code DecodeRepaired(const char* event, uint64_t length, uint64_t offset,
+                              ChunkEvents& events, error_code first) {
         buffer.resize(length + simdjson::SIMDJSON_PADDING);
         std::memcpy(buffer.data(), event, length);
         std::memset(buffer.data() + length, 0, simdjson::SIMDJSON_PADDING);
@@ -683,16 +753,21 @@ struct ChunkDecoder::Impl {
         for (uint64_t i = 0; i < length; ++i) {
             char& c = buffer[i];
             if (inString) {
-                if (c == '\\') ++i;
-                else if (c == '"') inString = false;
-                else if (static_cast<unsigned char>(c) < 0x20) c = ' ', controls = true;
+                if (c == '\\')
+                    ++i;
+                else if (c == '"')
+                    inString = false;
+                else if (static_cast<unsigned char>(c) < 0x20)
+                    c = ' ', controls = true;
             } else if (c == '"') {
                 inString = true;
             } else if (c == ',') {
                 uint64_t next = i + 1;
-                while (next < length && (buffer[next] == ' ' || buffer[next] == '\n' || buffer[next] == '\r' || buffer[next] == '\t'))
+                while (next < length && (buffer[next] == ' ' || buffer[next] == '\n' ||
+                                         buffer[next] == '\r' || buffer[next] == '\t'))
                     ++next;
-                if (next < length && (buffer[next] == '}' || buffer[next] == ']')) c = ' ', commas = true;
+                if (next < length && (buffer[next] == '}' || buffer[next] == ']'))
+                    c = ' ', commas = true;
             }
         }
         if (!commas && !controls) return first;
@@ -704,10 +779,14 @@ struct ChunkDecoder::Impl {
         if (!error) error = DecodeEvent(value, offset, buffer.data());
         cacheTokens = true;
         if (error) return error;
-        if (commas) events.problems.Add(offset, "a comma before a closing '}' or ']'; read as if it were not there");
+        if (commas)
+            events.problems.Add(
+                offset, "a comma before a closing '}' or ']'; read as if it were not there");
         if (controls && !reportedControlCharacters) {
-            events.problems.Add(offset, "a raw control character (a newline or a tab) inside a string; read as a space "
-                                        "(further ones in this part of the file are not listed)");
+            events.problems.Add(
+                offset,
+                "a raw control character (a newline or a tab) inside a string; read as a space "
+                "(further ones in this part of the file are not listed)");
             reportedControlCharacters = true;
         }
         return simdjson::SUCCESS;
@@ -732,7 +811,8 @@ ChunkDecoder::~ChunkDecoder() = default;
 
 void ChunkDecoder::Reserve(uint64_t runBytes) {
     // The fast path parses a run behind a '[' and before a ']'.
-    if (m_impl->parser.allocate(runBytes + 2) != simdjson::SUCCESS) return;  // iterate() retries and reports
+    if (m_impl->parser.allocate(runBytes + 2) != simdjson::SUCCESS)
+        return;  // iterate() retries and reports
     m_impl->buffer.reserve(runBytes + 2 + simdjson::SIMDJSON_PADDING);
     m_impl->buffer.Populate(0, m_impl->buffer.capacity());  // every run is copied into it
 }
@@ -797,7 +877,8 @@ void ChunkDecoder::DecodeSlow(uint64_t beginOffset, uint64_t stopOffset, ChunkEv
             return;
         }
         if (*p == ',') {
-            if (!expectComma) out.problems.Add(offsetOf(p), "unexpected ',' where an event was expected");
+            if (!expectComma)
+                out.problems.Add(offsetOf(p), "unexpected ',' where an event was expected");
             expectComma = false;
             ++p;
             continue;
@@ -811,8 +892,10 @@ void ChunkDecoder::DecodeSlow(uint64_t beginOffset, uint64_t stopOffset, ChunkEv
         const ScanResult scan = SkipValue(p, end);
         if (scan.status == ScanStatus::kOk && *p != '{') {
             ++out.eventCount;
-            out.problems.Add(offsetOf(p), "expected an event object, found " +
-                                              Quote(std::string_view(p, std::min<size_t>(scan.end - p, 40))) + "; skipped");
+            out.problems.Add(offsetOf(p),
+                             "expected an event object, found " +
+                                 Quote(std::string_view(p, std::min<size_t>(scan.end - p, 40))) +
+                                 "; skipped");
             p = scan.end;
             expectComma = true;
             continue;
@@ -820,8 +903,9 @@ void ChunkDecoder::DecodeSlow(uint64_t beginOffset, uint64_t stopOffset, ChunkEv
         if (scan.status == ScanStatus::kUnexpected) {
             ++out.eventCount;
             const char shown = *p;
-            out.problems.Add(offsetOf(p), std::string("expected an event object, found '") +
-                                              (shown >= 32 && shown < 127 ? std::string(1, shown) : "?") + "'");
+            out.problems.Add(offsetOf(p),
+                             std::string("expected an event object, found '") +
+                                 (shown >= 32 && shown < 127 ? std::string(1, shown) : "?") + "'");
             const char* next = FindLikelyEventStart(p, end, end);
             if (!next) {
                 out.endOffset = impl.text.size();
@@ -838,13 +922,16 @@ void ChunkDecoder::DecodeSlow(uint64_t beginOffset, uint64_t stopOffset, ChunkEv
             ++out.eventCount;
             const char* next = FindLikelyEventStart(p, end, end);
             if (next) {
-                out.problems.Add(offsetOf(p), "malformed event (an unterminated string or object); skipped");
+                out.problems.Add(offsetOf(p),
+                                 "malformed event (an unterminated string or object); skipped");
                 p = next;
                 expectComma = false;
                 continue;
             }
-            out.problems.Add(offsetOf(p), "file is truncated: the event starting here is incomplete (the file ends at byte " +
-                                              std::to_string(impl.text.size()) + ")");
+            out.problems.Add(
+                offsetOf(p),
+                "file is truncated: the event starting here is incomplete (the file ends at byte " +
+                    std::to_string(impl.text.size()) + ")");
             out.endOffset = impl.text.size();
             out.reachedArrayEnd = true;
             return;
@@ -865,11 +952,13 @@ void ChunkDecoder::DecodeSlow(uint64_t beginOffset, uint64_t stopOffset, ChunkEv
             impl.cacheTokens = false;  // the copy is overwritten by the next repair
             if (!error) error = impl.DecodeEvent(value, offsetOf(p), impl.buffer.data());
             impl.cacheTokens = true;
-            if (!error) out.problems.Add(offsetOf(p), "invalid UTF-8 in the event; bad bytes shown as '?'");
+            if (!error)
+                out.problems.Add(offsetOf(p), "invalid UTF-8 in the event; bad bytes shown as '?'");
         }
         if (error) error = impl.DecodeRepaired(p, scan.end - p, offsetOf(p), out, error);
         if (error) {
-            out.problems.Add(offsetOf(p), std::string("malformed event: ") + simdjson::error_message(error) + "; skipped");
+            out.problems.Add(offsetOf(p), std::string("malformed event: ") +
+                                              simdjson::error_message(error) + "; skipped");
             const char* next = FindLikelyEventStart(p + 1, scan.end, end);
             if (next && next < scan.end) {
                 // The bad event hid others behind a broken string: go back for them.

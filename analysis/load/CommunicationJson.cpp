@@ -24,12 +24,16 @@ std::string CloseTruncated(std::string_view text, uint64_t* cutOffset) {
     for (size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         if (inString) {
-            if (c == '\\') ++i;
-            else if (c == '"') inString = false;
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
             continue;
         }
-        if (c == '"') inString = true;
-        else if (c == '{' || c == '[') open += c;
+        if (c == '"')
+            inString = true;
+        else if (c == '{' || c == '[')
+            open += c;
         else if ((c == '}' || c == ']') && !open.empty()) {
             open.pop_back();
             if (!open.empty()) {
@@ -41,7 +45,8 @@ std::string CloseTruncated(std::string_view text, uint64_t* cutOffset) {
     if (cut == 0) return std::string();
     *cutOffset = cut;
     std::string closed(text.substr(0, cut));
-    for (auto it = openAtCut.rbegin(); it != openAtCut.rend(); ++it) closed += *it == '{' ? '}' : ']';
+    for (auto it = openAtCut.rbegin(); it != openAtCut.rend(); ++it)
+        closed += *it == '{' ? '}' : ']';
     const size_t size = closed.size();
     closed.resize(size + simdjson::SIMDJSON_PADDING, '\0');
     closed.resize(size);
@@ -52,25 +57,34 @@ std::string CloseTruncated(std::string_view text, uint64_t* cutOffset) {
 // every innermost object to 'visit'. Problems carry byte offsets into 'text'.
 class NestedReader {
 public:
-    NestedReader(std::string_view text, std::vector<ImportProblem>& problems) : m_text(text), m_problems(problems) {}
+    NestedReader(std::string_view text, std::vector<ImportProblem>& problems)
+        : m_text(text), m_problems(problems) {}
 
-    using Visitor = std::function<void(const std::string& step, const std::string& kind, std::string_view key, od::object)>;
+    using Visitor = std::function<void(const std::string& step, const std::string& kind,
+                                       std::string_view key, od::object)>;
 
     // Returns false when the text is not JSON at all (the caller turns that into a fatal error).
     bool Walk(const Visitor& visit, std::string* fatal) {
         od::parser parser;
         od::document document;
         m_document = &document;
-        if (auto error = parser.iterate(m_text.data(), m_text.size(), m_text.size() + simdjson::SIMDJSON_PADDING).get(document)) {
+        if (auto error = parser
+                             .iterate(m_text.data(), m_text.size(),
+                                      m_text.size() + simdjson::SIMDJSON_PADDING)
+                             .get(document)) {
             uint64_t cut = 0;
             m_closed = CloseTruncated(m_text, &cut);
-            if (m_closed.empty() ||
-                parser.iterate(m_closed.data(), m_closed.size(), m_closed.size() + simdjson::SIMDJSON_PADDING).get(document)) {
+            if (m_closed.empty() || parser
+                                        .iterate(m_closed.data(), m_closed.size(),
+                                                 m_closed.size() + simdjson::SIMDJSON_PADDING)
+                                        .get(document)) {
                 *fatal = std::string("not JSON: ") + simdjson::error_message(error);
                 return false;
             }
-            m_problems.push_back({cut, 0, 0, std::string("the file is cut short or malformed after here (") +
-                                                 simdjson::error_message(error) + "); everything before was read"});
+            m_problems.push_back({cut, 0, 0,
+                                  std::string("the file is cut short or malformed after here (") +
+                                      simdjson::error_message(error) +
+                                      "); everything before was read"});
         }
         od::object steps;
         if (document.get_object().get(steps)) {
@@ -124,11 +138,13 @@ public:
         od::json_type type;
         if (value.type().get(type) || type != od::json_type::number) {
             const std::string_view raw = value.raw_json_token();
-            NoteAt(raw.data(), "\"" + std::string(field) + "\" is not a number: " + std::string(raw.substr(0, 40)) + "; read as 0");
+            NoteAt(raw.data(), "\"" + std::string(field) + "\" is not a number: " +
+                                   std::string(raw.substr(0, 40)) + "; read as 0");
             return false;
         }
         *text = value.raw_json_token();
-        while (!text->empty() && (text->back() == ' ' || text->back() == '\n' || text->back() == '\r' || text->back() == '\t'))
+        while (!text->empty() && (text->back() == ' ' || text->back() == '\n' ||
+                                  text->back() == '\r' || text->back() == '\t'))
             text->remove_suffix(1);
         return true;
     }
@@ -140,7 +156,8 @@ public:
         int64_t ns = 0;
         if (!NumberText(value, field, &text)) return 0;
         if (ParseScaledDecimal(text, 6, &ns) != DecimalError::kNone) {
-            NoteAt(text.data(), "\"" + std::string(field) + "\" is out of range: " + std::string(text.substr(0, 40)) + "; read as 0");
+            NoteAt(text.data(), "\"" + std::string(field) + "\" is out of range: " +
+                                    std::string(text.substr(0, 40)) + "; read as 0");
             return 0;
         }
         if (ns < 0) return Reject(text, field, "negative"), 0;
@@ -153,7 +170,8 @@ public:
         int64_t count = 0;
         if (!NumberText(value, field, &text)) return 0;
         if (ParseScaledDecimal(text, 0, &count) != DecimalError::kNone || count < 0) {
-            NoteAt(text.data(), "\"" + std::string(field) + "\" is not a count: " + std::string(text.substr(0, 40)) + "; read as 0");
+            NoteAt(text.data(), "\"" + std::string(field) + "\" is not a count: " +
+                                    std::string(text.substr(0, 40)) + "; read as 0");
             return 0;
         }
         return static_cast<uint64_t>(count);
@@ -178,9 +196,10 @@ public:
     void Stop(simdjson::error_code error, const char* where) {
         if (m_stopped) return;
         const char* at = nullptr;
-        if (!m_document || m_document->current_location().get(at)) at = m_text.data() + m_text.size();
-        NoteAt(at, std::string("malformed JSON in ") + where + ": " + simdjson::error_message(error) +
-                       "; the rest of the file is not read");
+        if (!m_document || m_document->current_location().get(at))
+            at = m_text.data() + m_text.size();
+        NoteAt(at, std::string("malformed JSON in ") + where + ": " +
+                       simdjson::error_message(error) + "; the rest of the file is not read");
         m_stopped = true;
     }
     bool stopped() const { return m_stopped; }
@@ -197,8 +216,8 @@ public:
 
 private:
     void Reject(std::string_view text, std::string_view field, const char* what) {
-        NoteAt(text.data(), "\"" + std::string(field) + "\" is " + what + ": " + std::string(text.substr(0, 40)) + "; " +
-                                m_holder + " left out");
+        NoteAt(text.data(), "\"" + std::string(field) + "\" is " + what + ": " +
+                                std::string(text.substr(0, 40)) + "; " + m_holder + " left out");
         ++m_rejected;
     }
     bool Failed(simdjson::error_code error, od::document& document) {
@@ -209,7 +228,8 @@ private:
     void Report(od::document& document, simdjson::error_code error) {
         const char* at = nullptr;
         if (document.current_location().get(at)) at = m_text.data() + m_text.size();
-        NoteAt(at, std::string("malformed JSON: ") + simdjson::error_message(error) + "; the rest of the file is not read");
+        NoteAt(at, std::string("malformed JSON: ") + simdjson::error_message(error) +
+                       "; the rest of the file is not read");
         m_stopped = true;
     }
     void Note(od::document& document, std::string message) {
@@ -238,7 +258,8 @@ void SplitKey(std::string_view key, std::string* name, std::string* group) {
 void ReadSizes(NestedReader& reader, od::object sizes, TransportBandwidth& out) {
     for (auto field : sizes) {
         std::string_view key;
-        if (field.unescaped_key().get(key)) return reader.Stop(simdjson::TAPE_ERROR, "Size Distribution");
+        if (field.unescaped_key().get(key))
+            return reader.Stop(simdjson::TAPE_ERROR, "Size Distribution");
         PacketSizeBucket bucket;
         bucket.sizeMb = std::strtod(std::string(key).c_str(), nullptr);
         od::array pair;
@@ -250,8 +271,10 @@ void ReadSizes(NestedReader& reader, od::object sizes, TransportBandwidth& out) 
         for (auto element : pair) {
             od::value value;
             if (auto error = element.get(value)) return reader.Stop(error, "Size Distribution");
-            if (index == 0) bucket.count = reader.Count(value, "Size Distribution count");
-            else if (index == 1) bucket.totalNs = reader.Millis(value, "Size Distribution time");
+            if (index == 0)
+                bucket.count = reader.Count(value, "Size Distribution count");
+            else if (index == 1)
+                bucket.totalNs = reader.Millis(value, "Size Distribution time");
             ++index;
         }
         out.sizes.push_back(bucket);
@@ -262,12 +285,14 @@ void ReadBandwidth(NestedReader& reader, od::object transports, CommunicationOp&
     for (auto field : transports) {
         std::string_view key;
         od::object body;
-        if (field.unescaped_key().get(key)) return reader.Stop(simdjson::TAPE_ERROR, "Communication Bandwidth Info");
+        if (field.unescaped_key().get(key))
+            return reader.Stop(simdjson::TAPE_ERROR, "Communication Bandwidth Info");
         TransportBandwidth bandwidth;
         bandwidth.transport = std::string(key);
         bandwidth.bandwidthGBps = -1;
         if (auto error = field.value().get_object().get(body)) {
-            if (NestedReader::Structural(error)) return reader.Stop(error, "Communication Bandwidth Info");
+            if (NestedReader::Structural(error))
+                return reader.Stop(error, "Communication Bandwidth Info");
             continue;
         }
         for (auto item : body) {
@@ -275,14 +300,19 @@ void ReadBandwidth(NestedReader& reader, od::object transports, CommunicationOp&
             od::value value;
             if (item.unescaped_key().get(name) || item.value().get(value))
                 return reader.Stop(simdjson::TAPE_ERROR, "Communication Bandwidth Info");
-            if (name == "Transit Size(MB)") bandwidth.transitSizeMb = reader.Double(value, name);
-            else if (name == "Transit Time(ms)") bandwidth.transitNs = reader.Millis(value, name);
-            else if (name == "Bandwidth(GB/s)") bandwidth.bandwidthGBps = reader.Double(value, name);
-            else if (name == "Large Packet Ratio") bandwidth.largePacketRatio = reader.Double(value, name);
+            if (name == "Transit Size(MB)")
+                bandwidth.transitSizeMb = reader.Double(value, name);
+            else if (name == "Transit Time(ms)")
+                bandwidth.transitNs = reader.Millis(value, name);
+            else if (name == "Bandwidth(GB/s)")
+                bandwidth.bandwidthGBps = reader.Double(value, name);
+            else if (name == "Large Packet Ratio")
+                bandwidth.largePacketRatio = reader.Double(value, name);
             else if (name == "Size Distribution") {
                 od::object sizes;
                 if (auto error = value.get_object().get(sizes)) {
-                    if (NestedReader::Structural(error)) return reader.Stop(error, "Size Distribution");
+                    if (NestedReader::Structural(error))
+                        return reader.Stop(error, "Size Distribution");
                     continue;
                 }
                 ReadSizes(reader, sizes, bandwidth);
@@ -303,15 +333,23 @@ void ReadTimeInfo(NestedReader& reader, od::object info, CommunicationOp& op) {
             std::string_view text;
             if (reader.NumberText(value, name, &text)) {
                 op.hasStart = ParseMicrosToNs(text, &op.startNs) == DecimalError::kNone;
-                if (!op.hasStart) reader.NoteAt(text.data(), "\"Start Timestamp(us)\" is out of range; ignored");
+                if (!op.hasStart)
+                    reader.NoteAt(text.data(), "\"Start Timestamp(us)\" is out of range; ignored");
             }
-        } else if (name == "Elapse Time(ms)") op.elapseNs = reader.Millis(value, name);
-        else if (name == "Transit Time(ms)") op.transitNs = reader.Millis(value, name);
-        else if (name == "Wait Time(ms)") op.waitNs = reader.Millis(value, name);
-        else if (name == "Synchronization Time(ms)") op.syncNs = reader.Millis(value, name);
-        else if (name == "Idle Time(ms)") op.idleNs = reader.Millis(value, name);
-        else if (name == "Wait Time Ratio") op.waitRatio = reader.Double(value, name);
-        else if (name == "Synchronization Time Ratio") op.syncRatio = reader.Double(value, name);
+        } else if (name == "Elapse Time(ms)")
+            op.elapseNs = reader.Millis(value, name);
+        else if (name == "Transit Time(ms)")
+            op.transitNs = reader.Millis(value, name);
+        else if (name == "Wait Time(ms)")
+            op.waitNs = reader.Millis(value, name);
+        else if (name == "Synchronization Time(ms)")
+            op.syncNs = reader.Millis(value, name);
+        else if (name == "Idle Time(ms)")
+            op.idleNs = reader.Millis(value, name);
+        else if (name == "Wait Time Ratio")
+            op.waitRatio = reader.Double(value, name);
+        else if (name == "Synchronization Time Ratio")
+            op.syncRatio = reader.Double(value, name);
         if (reader.stopped()) return;
     }
 }
@@ -321,13 +359,16 @@ void ReadOpSections(NestedReader& reader, od::object body, CommunicationOp& op) 
     for (auto section : body) {
         std::string_view sectionName;
         od::object sectionBody;
-        if (section.unescaped_key().get(sectionName)) return reader.Stop(simdjson::TAPE_ERROR, "operator");
+        if (section.unescaped_key().get(sectionName))
+            return reader.Stop(simdjson::TAPE_ERROR, "operator");
         if (auto error = section.value().get_object().get(sectionBody)) {
             if (NestedReader::Structural(error)) return reader.Stop(error, "operator");
             continue;
         }
-        if (sectionName == "Communication Time Info") ReadTimeInfo(reader, sectionBody, op);
-        else if (sectionName == "Communication Bandwidth Info") ReadBandwidth(reader, sectionBody, op);
+        if (sectionName == "Communication Time Info")
+            ReadTimeInfo(reader, sectionBody, op);
+        else if (sectionName == "Communication Bandwidth Info")
+            ReadBandwidth(reader, sectionBody, op);
         if (reader.stopped()) return;
     }
 }
@@ -338,8 +379,8 @@ bool ParseLinkKey(std::string_view key, int* src, int* dst) {
     if (dash == std::string_view::npos || dash == 0 || dash + 1 >= key.size()) return false;
     int64_t a = 0, b = 0;
     if (ParseScaledDecimal(key.substr(0, dash), 0, &a) != DecimalError::kNone ||
-        ParseScaledDecimal(key.substr(dash + 1), 0, &b) != DecimalError::kNone || a < 0 || b < 0 || a > 1 << 24 ||
-        b > 1 << 24)
+        ParseScaledDecimal(key.substr(dash + 1), 0, &b) != DecimalError::kNone || a < 0 || b < 0 ||
+        a > 1 << 24 || b > 1 << 24)
         return false;
     *src = static_cast<int>(a);
     *dst = static_cast<int>(b);
@@ -348,8 +389,9 @@ bool ParseLinkKey(std::string_view key, int* src, int* dst) {
 
 Status Finish(std::string_view text, const std::string& name, bool ok, const std::string& fatal,
               std::vector<ImportProblem>& problems) {
-    std::stable_sort(problems.begin(), problems.end(),
-                     [](const ImportProblem& a, const ImportProblem& b) { return a.byteOffset < b.byteOffset; });
+    std::stable_sort(
+        problems.begin(), problems.end(),
+        [](const ImportProblem& a, const ImportProblem& b) { return a.byteOffset < b.byteOffset; });
     FillLineColumns(text, problems);
     if (!ok) return Status::Error(name + ":1:1: error: " + fatal);
     return Status();
@@ -357,12 +399,14 @@ Status Finish(std::string_view text, const std::string& name, bool ok, const std
 
 }  // namespace
 
-Status ParseCommunicationJson(std::string_view text, const std::string& name, CommunicationOps& data) {
+Status ParseCommunicationJson(std::string_view text, const std::string& name,
+                              CommunicationOps& data) {
     std::vector<ImportProblem>& problems = data.problems;
     NestedReader reader(text, problems);
     std::string fatal;
     const bool ok = reader.Walk(
-        [&](const std::string& step, const std::string& kind, std::string_view key, od::object body) {
+        [&](const std::string& step, const std::string& kind, std::string_view key,
+            od::object body) {
             CommunicationOp op;
             op.step = step;
             op.kind = kind;
@@ -370,33 +414,39 @@ Status ParseCommunicationJson(std::string_view text, const std::string& name, Co
             SplitKey(key, &op.name, &op.group);
             const int rejected = reader.Rejected();
             ReadOpSections(reader, body, op);
-            // Kept even when cut short (what was read is right), but not with a value that cannot be.
+            // Kept even when cut short (what was read is right), but not with a value that cannot
+            // be.
             if (reader.Rejected() == rejected) data.ops.push_back(std::move(op));
         },
         &fatal);
     return Finish(text, name, ok, fatal, problems);
 }
 
-Status ParseClusterCommunicationJson(std::string_view text, const std::string& name, CommunicationOps& data) {
+Status ParseClusterCommunicationJson(std::string_view text, const std::string& name,
+                                     CommunicationOps& data) {
     std::vector<ImportProblem>& problems = data.problems;
     NestedReader reader(text, problems);
     std::string fatal;
     const bool ok = reader.Walk(
-        [&](const std::string& group, const std::string& step, std::string_view key, od::object ranks) {
+        [&](const std::string& group, const std::string& step, std::string_view key,
+            od::object ranks) {
             const std::string opKey(key);
             for (auto rankField : ranks) {
                 std::string_view rankKey;
                 od::object body;
-                if (rankField.unescaped_key().get(rankKey)) return reader.Stop(simdjson::TAPE_ERROR, "operator");
+                if (rankField.unescaped_key().get(rankKey))
+                    return reader.Stop(simdjson::TAPE_ERROR, "operator");
                 int64_t rank = -1;
-                const bool rankOk = ParseScaledDecimal(rankKey, 0, &rank) == DecimalError::kNone && rank >= 0 && rank < 1 << 24;
+                const bool rankOk = ParseScaledDecimal(rankKey, 0, &rank) == DecimalError::kNone &&
+                                    rank >= 0 && rank < 1 << 24;
                 const std::string rankCopy(rankKey);
                 if (auto error = rankField.value().get_object().get(body)) {
                     if (NestedReader::Structural(error)) return reader.Stop(error, "operator");
                     continue;
                 }
                 if (!rankOk) {
-                    reader.NoteAt(nullptr, "rank \"" + rankCopy.substr(0, 40) + "\" is not a rank id; skipped");
+                    reader.NoteAt(nullptr, "rank \"" + rankCopy.substr(0, 40) +
+                                               "\" is not a rank id; skipped");
                     continue;
                 }
                 CommunicationOp op;
@@ -415,18 +465,21 @@ Status ParseClusterCommunicationJson(std::string_view text, const std::string& n
     return Finish(text, name, ok, fatal, problems);
 }
 
-Status ParseCommunicationMatrixJson(std::string_view text, const std::string& name, CommunicationMatrix& data) {
+Status ParseCommunicationMatrixJson(std::string_view text, const std::string& name,
+                                    CommunicationMatrix& data) {
     std::vector<ImportProblem>& problems = data.problems;
     NestedReader reader(text, problems);
     reader.SetHolder("link");
     std::string fatal;
     const bool ok = reader.Walk(
-        [&](const std::string& step, const std::string& kind, std::string_view key, od::object body) {
+        [&](const std::string& step, const std::string& kind, std::string_view key,
+            od::object body) {
             const std::string group(key);
             for (auto linkField : body) {
                 std::string_view linkKey;
                 od::object linkBody;
-                if (linkField.unescaped_key().get(linkKey)) return reader.Stop(simdjson::TAPE_ERROR, "link");
+                if (linkField.unescaped_key().get(linkKey))
+                    return reader.Stop(simdjson::TAPE_ERROR, "link");
                 CommunicationLink link;
                 link.step = step;
                 link.kind = kind;
@@ -438,7 +491,8 @@ Status ParseCommunicationMatrixJson(std::string_view text, const std::string& na
                     continue;
                 }
                 if (!keyOk) {
-                    reader.NoteAt(nullptr, "link \"" + keyCopy.substr(0, 40) + "\" is not \"<src rank>-<dst rank>\"; skipped");
+                    reader.NoteAt(nullptr, "link \"" + keyCopy.substr(0, 40) +
+                                               "\" is not \"<src rank>-<dst rank>\"; skipped");
                     continue;
                 }
                 const int rejected = reader.Rejected();
@@ -449,13 +503,17 @@ Status ParseCommunicationMatrixJson(std::string_view text, const std::string& na
                         return reader.Stop(simdjson::TAPE_ERROR, "link");
                     if (field == "Transport Type") {
                         std::string_view transport;
-                        if (!value.get_string().get(transport)) link.transport = std::string(transport);
+                        if (!value.get_string().get(transport))
+                            link.transport = std::string(transport);
                     } else if (field == "Op Name") {
                         std::string_view opName;
                         if (!value.get_string().get(opName)) link.opName = std::string(opName);
-                    } else if (field == "Transit Size(MB)") link.transitSizeMb = reader.Double(value, field);
-                    else if (field == "Transit Time(ms)") link.transitNs = reader.Millis(value, field);
-                    else if (field == "Bandwidth(GB/s)") link.bandwidthGBps = reader.Double(value, field);
+                    } else if (field == "Transit Size(MB)")
+                        link.transitSizeMb = reader.Double(value, field);
+                    else if (field == "Transit Time(ms)")
+                        link.transitNs = reader.Millis(value, field);
+                    else if (field == "Bandwidth(GB/s)")
+                        link.bandwidthGBps = reader.Double(value, field);
                     if (reader.stopped()) return;
                 }
                 if (link.opName.empty()) link.opName = group.substr(0, group.rfind('@'));

@@ -33,7 +33,7 @@ struct CommunicationOp {
     std::string name;   // "hcom_allReduce__586_0_1"; "Total Op Info" for the summary entry
     std::string group;  // the hash after '@', empty for the summary
     bool isTotal = false;
-    int rank = -1;      // the rank it ran on: cluster_communication.json only
+    int rank = -1;  // the rank it ran on: cluster_communication.json only
     bool hasStart = false;
     TimeNs startNs = 0;  // µs since the epoch in the file, exact
     TimeNs elapseNs = 0, transitNs = 0, waitNs = 0, syncNs = 0, idleNs = 0;
@@ -65,19 +65,22 @@ struct CommunicationMatrix {
 
 // Reads communication.json into data.ops. Every field is optional; a value of the wrong type is
 // reported with its place and read as 0; a negative or infinite time, size, bandwidth or ratio is
-// reported and its operator (or link) left out; a structural error ends the read there, keeps what came
-// before it and reports where. 'text' needs simdjson::SIMDJSON_PADDING readable bytes past its end.
-// Fails only when the text is not a JSON object at all.
-Status ParseCommunicationJson(std::string_view paddedText, const std::string& name, CommunicationOps& data);
+// reported and its operator (or link) left out; a structural error ends the read there, keeps what
+// came before it and reports where. 'text' needs simdjson::SIMDJSON_PADDING readable bytes past its
+// end. Fails only when the text is not a JSON object at all.
+Status ParseCommunicationJson(std::string_view paddedText, const std::string& name,
+                              CommunicationOps& data);
 
 // Reads msprof-analyze's cluster_communication.json ({ group: { step: { op: { rank: {…} } } } })
 // into data.ops, one per operator and rank, with the same rules: 'kind' holds the group ("p2p",
 // "(0, 1, 2, 3)") and 'rank' the rank.
-Status ParseClusterCommunicationJson(std::string_view paddedText, const std::string& name, CommunicationOps& data);
+Status ParseClusterCommunicationJson(std::string_view paddedText, const std::string& name,
+                                     CommunicationOps& data);
 
 // Reads communication_matrix.json into data.links, with the same rules. msprof-analyze's
 // cluster_communication_matrix.json has the same shape with the group where the step is and the
 // step where the kind is.
-Status ParseCommunicationMatrixJson(std::string_view paddedText, const std::string& name, CommunicationMatrix& data);
+Status ParseCommunicationMatrixJson(std::string_view paddedText, const std::string& name,
+                                    CommunicationMatrix& data);
 
 }  // namespace marey

@@ -31,12 +31,13 @@ std::vector<std::string> ReadCsvHeader(CsvReader& reader) {
 
 std::string CsvCellProblem(std::string_view column, std::string_view what, std::string_view cell,
                            std::string_view consequence) {
-    return "column \"" + std::string(column) + "\": " + std::string(what) + ": \"" + std::string(cell.substr(0, 40)) + "\"; " +
-           std::string(consequence);
+    return "column \"" + std::string(column) + "\": " + std::string(what) + ": \"" +
+           std::string(cell.substr(0, 40)) + "\"; " + std::string(consequence);
 }
 
 CsvReader::CsvReader(std::string_view text) : m_text(text) {
-    if (m_text.size() >= 3 && static_cast<unsigned char>(m_text[0]) == 0xEF && static_cast<unsigned char>(m_text[1]) == 0xBB &&
+    if (m_text.size() >= 3 && static_cast<unsigned char>(m_text[0]) == 0xEF &&
+        static_cast<unsigned char>(m_text[1]) == 0xBB &&
         static_cast<unsigned char>(m_text[2]) == 0xBF)
         m_position = 3;
 }
@@ -47,7 +48,8 @@ bool CsvReader::Next(std::vector<std::string_view>& fields, uint64_t* recordOffs
     m_unterminated = false;
     const uint64_t size = m_text.size();
     // Skip blank lines.
-    while (m_position < size && (m_text[m_position] == '\n' || m_text[m_position] == '\r')) ++m_position;
+    while (m_position < size && (m_text[m_position] == '\n' || m_text[m_position] == '\r'))
+        ++m_position;
     if (m_position >= size) return false;
     if (recordOffset) *recordOffset = m_position;
     for (;;) {
@@ -114,8 +116,9 @@ bool CsvReader::Next(std::vector<std::string_view>& fields, uint64_t* recordOffs
 }
 
 std::string_view FieldAt(const std::vector<std::string_view>& fields, int column) {
-    return column >= 0 && static_cast<size_t>(column) < fields.size() ? TrimField(fields[static_cast<size_t>(column)])
-                                                                      : std::string_view();
+    return column >= 0 && static_cast<size_t>(column) < fields.size()
+               ? TrimField(fields[static_cast<size_t>(column)])
+               : std::string_view();
 }
 
 }  // namespace marey

@@ -44,7 +44,8 @@ std::string CsvCellProblem(std::string_view column, std::string_view what, std::
                            std::string_view consequence);
 
 // What a CSV reader says when the last record ends inside a quoted field.
-inline constexpr const char* kCsvUnterminatedRecord = "a quoted field never closes: the file is truncated inside this row";
+inline constexpr const char* kCsvUnterminatedRecord =
+    "a quoted field never closes: the file is truncated inside this row";
 
 // Field 'column' of a record, trimmed; empty when the column is absent (-1) or the row is short.
 std::string_view FieldAt(const std::vector<std::string_view>& fields, int column);

@@ -27,7 +27,8 @@ std::string ValueText(ondemand::value value, const char* textEnd, size_t maxByte
     } else {
         text = value.raw_json_token();
         if (type == ondemand::json_type::string) text = DecodeJsonString(text, scratch);
-        while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' || text.back() == '\t'))
+        while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' ||
+                                 text.back() == '\t'))
             text.remove_suffix(1);
     }
     std::string result(text.substr(0, maxBytes));
@@ -80,17 +81,20 @@ EventDetails ReadEventDetails(const TraceText& text, uint64_t offset, size_t max
                     std::string_view argKey;
                     if (arg.unescaped_key().get(argKey)) break;
                     std::string argKeyText(argKey);
-                    details.args.emplace_back(std::move(argKeyText), ValueText(arg.value(), end, maxValueBytes));
+                    details.args.emplace_back(std::move(argKeyText),
+                                              ValueText(arg.value(), end, maxValueBytes));
                 }
                 continue;
             }
         }
-        details.fields.emplace_back(std::move(keyText), ValueText(field.value(), end, maxValueBytes));
+        details.fields.emplace_back(std::move(keyText),
+                                    ValueText(field.value(), end, maxValueBytes));
     }
     return details;
 }
 
-EventDetails ReadCsvRowDetails(const TraceText& text, uint64_t offset, const std::vector<std::string>& header) {
+EventDetails ReadCsvRowDetails(const TraceText& text, uint64_t offset,
+                               const std::vector<std::string>& header) {
     EventDetails details;
     if (offset >= text.size()) {
         details.error = "offset past the end of the file";

@@ -21,6 +21,7 @@ struct EventDetails {
 EventDetails ReadEventDetails(const TraceText& text, uint64_t offset, size_t maxValueBytes = 4096);
 
 // The same for a CSV row starting at 'offset': one arg per column of 'header'.
-EventDetails ReadCsvRowDetails(const TraceText& text, uint64_t offset, const std::vector<std::string>& header);
+EventDetails ReadCsvRowDetails(const TraceText& text, uint64_t offset,
+                               const std::vector<std::string>& header);
 
 }  // namespace marey

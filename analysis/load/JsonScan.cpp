@@ -6,7 +6,9 @@
 namespace marey {
 namespace {
 
-bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+bool IsSpace(char c) {
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
 
 // First byte in [p, end) that is '"' or '\\' (SSE2, 16 bytes at a time).
 const char* FindQuoteOrBackslash(const char* p, const char* end) {
@@ -14,7 +16,8 @@ const char* FindQuoteOrBackslash(const char* p, const char* end) {
     const __m128i backslash = _mm_set1_epi8('\\');
     while (p + 16 <= end) {
         const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-        const int mask = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)));
+        const int mask = _mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)));
         if (mask) return p + __builtin_ctz(mask);
         p += 16;
     }
@@ -42,7 +45,8 @@ const char* FindStructural(const char* p, const char* end) {
         if (mask) return p + __builtin_ctz(mask);
         p += 16;
     }
-    while (p < end && *p != '"' && *p != '{' && *p != '}' && *p != '[' && *p != ']' && *p != '\\') ++p;
+    while (p < end && *p != '"' && *p != '{' && *p != '}' && *p != '[' && *p != ']' && *p != '\\')
+        ++p;
     return p;
 }
 
@@ -123,8 +127,8 @@ ScanResult SkipValue(const char* p, const char* end) {
 
 const char* FindEventArray(const char* begin, const char* end, const char** problemAt) {
     const char* p = begin;
-    if (end - p >= 3 && static_cast<unsigned char>(p[0]) == 0xEF && static_cast<unsigned char>(p[1]) == 0xBB &&
-        static_cast<unsigned char>(p[2]) == 0xBF)
+    if (end - p >= 3 && static_cast<unsigned char>(p[0]) == 0xEF &&
+        static_cast<unsigned char>(p[1]) == 0xBB && static_cast<unsigned char>(p[2]) == 0xBF)
         p += 3;  // UTF-8 byte-order mark
     p = SkipWhitespace(p, end);
     *problemAt = p;

@@ -64,14 +64,16 @@ size_t ValidSequenceLength(const unsigned char* text, size_t size, size_t i) {
         if ((text[i + k] & 0xC0) != 0x80) return 0;
         codePoint = (codePoint << 6) | (text[i + k] & 0x3F);
     }
-    if (codePoint < minimum || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF)) return 0;
+    if (codePoint < minimum || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF))
+        return 0;
     return length;
 }
 
 }  // namespace
 
 std::string_view DecodeJsonString(std::string_view token, std::string& scratch) {
-    while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' || token.back() == '\t'))
+    while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' ||
+                              token.back() == '\t'))
         token.remove_suffix(1);
     if (token.size() < 2 || token.front() != '"' || token.back() != '"') return token;
     std::string_view content = token.substr(1, token.size() - 2);
@@ -85,14 +87,30 @@ std::string_view DecodeJsonString(std::string_view token, std::string& scratch) 
         }
         const char escaped = content[++i];
         switch (escaped) {
-            case '"': scratch += '"'; break;
-            case '\\': scratch += '\\'; break;
-            case '/': scratch += '/'; break;
-            case 'b': scratch += '\b'; break;
-            case 'f': scratch += '\f'; break;
-            case 'n': scratch += '\n'; break;
-            case 'r': scratch += '\r'; break;
-            case 't': scratch += '\t'; break;
+            case '"':
+                scratch += '"';
+                break;
+            case '\\':
+                scratch += '\\';
+                break;
+            case '/':
+                scratch += '/';
+                break;
+            case 'b':
+                scratch += '\b';
+                break;
+            case 'f':
+                scratch += '\f';
+                break;
+            case 'n':
+                scratch += '\n';
+                break;
+            case 'r':
+                scratch += '\r';
+                break;
+            case 't':
+                scratch += '\t';
+                break;
             case 'u': {
                 uint32_t unit = 0;
                 if (!ReadHex4(content, i + 1, &unit)) {
@@ -143,11 +161,21 @@ void AppendJsonString(std::string& out, std::string_view text) {
             continue;
         }
         switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
             default:
                 if (static_cast<unsigned char>(c) < 0x20) {
                     char buffer[8];

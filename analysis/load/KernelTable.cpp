@@ -8,20 +8,26 @@ namespace marey {
 CoreClass ClassifyCore(std::string_view core) {
     if (core == "AI_CPU") return CoreClass::kAiCpu;
     if (core == "HCCL") return CoreClass::kCommunication;
-    if (core == "AI_CORE" || core == "AI_VECTOR_CORE" || core.substr(0, 4) == "MIX_") return CoreClass::kAiCore;
+    if (core == "AI_CORE" || core == "AI_VECTOR_CORE" || core.substr(0, 4) == "MIX_")
+        return CoreClass::kAiCore;
     return CoreClass::kOther;
 }
 
 const char* CoreClassName(CoreClass coreClass) {
     switch (coreClass) {
-        case CoreClass::kAiCore: return "AI Core";
-        case CoreClass::kAiCpu: return "AI CPU";
-        case CoreClass::kCommunication: return "Communication";
-        default: return "Other";
+        case CoreClass::kAiCore:
+            return "AI Core";
+        case CoreClass::kAiCpu:
+            return "AI CPU";
+        case CoreClass::kCommunication:
+            return "Communication";
+        default:
+            return "Other";
     }
 }
 
-Result<KernelColumns> FindKernelColumns(const std::vector<std::string>& header, const std::string& fileName) {
+Result<KernelColumns> FindKernelColumns(const std::vector<std::string>& header,
+                                        const std::string& fileName) {
     KernelColumns columns;
     columns.name = FindColumn(header, "Name");
     columns.type = FindColumn(header, "Type");
@@ -30,10 +36,12 @@ Result<KernelColumns> FindKernelColumns(const std::vector<std::string>& header, 
     columns.duration = FindColumn(header, "Duration(us)");
     columns.stream = FindColumn(header, "Stream ID");
     columns.step = FindColumn(header, "Step Id");
-    for (const auto& [column, label] : {std::pair{columns.name, "Name"}, {columns.start, "Start Time(us)"},
+    for (const auto& [column, label] : {std::pair{columns.name, "Name"},
+                                        {columns.start, "Start Time(us)"},
                                         {columns.duration, "Duration(us)"}}) {
         if (column < 0)
-            return Status::Error(fileName + ":1:1: error: not a kernel_details.csv: no \"" + label + "\" column in the header");
+            return Status::Error(fileName + ":1:1: error: not a kernel_details.csv: no \"" + label +
+                                 "\" column in the header");
     }
     return columns;
 }
@@ -50,7 +58,8 @@ Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& n
     uint64_t offset = 0;
     while (reader.Next(fields, &offset)) {
         KernelRow row;
-        const std::string_view start = FieldAt(fields, columns.start), duration = FieldAt(fields, columns.duration);
+        const std::string_view start = FieldAt(fields, columns.start),
+                               duration = FieldAt(fields, columns.duration);
         DecimalError error = ParseMicrosToNs(start, &row.startNs);
         const char* column = "Start Time(us)";
         std::string_view cell = start;
@@ -60,20 +69,26 @@ Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& n
             cell = duration;
         }
         // Tasks start after the clock's zero and end within int64: the overview's sums then fit.
-        if (error == DecimalError::kNone && (row.durNs < 0 || row.startNs < 0 || row.startNs > INT64_MAX - row.durNs))
+        if (error == DecimalError::kNone &&
+            (row.durNs < 0 || row.startNs < 0 || row.startNs > INT64_MAX - row.durNs))
             error = DecimalError::kOutOfRange;
         if (error != DecimalError::kNone) {
-            table.problems.push_back({offset, 0, 0, CsvCellProblem(column, DescribeDecimalError(error), cell, "row skipped")});
+            table.problems.push_back(
+                {offset, 0, 0,
+                 CsvCellProblem(column, DescribeDecimalError(error), cell, "row skipped")});
             continue;
         }
         const std::string_view taskName = FieldAt(fields, columns.name);
         const std::string_view core = FieldAt(fields, columns.core);
         row.name = table.strings.Intern(taskName);
-        row.type = table.strings.Intern(columns.type >= 0 ? FieldAt(fields, columns.type) : taskName);
+        row.type =
+            table.strings.Intern(columns.type >= 0 ? FieldAt(fields, columns.type) : taskName);
         row.core = table.strings.Intern(core);
         row.step = table.strings.Intern(FieldAt(fields, columns.step));
-        row.coreClass = columns.core >= 0 ? ClassifyCore(core)
-                                        : (taskName.substr(0, 5) == "hcom_" ? CoreClass::kCommunication : CoreClass::kOther);
+        row.coreClass = columns.core >= 0
+                            ? ClassifyCore(core)
+                            : (taskName.substr(0, 5) == "hcom_" ? CoreClass::kCommunication
+                                                                : CoreClass::kOther);
         table.rows.push_back(row);
     }
     if (reader.LastRecordUnterminated())

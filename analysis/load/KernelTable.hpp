@@ -25,11 +25,13 @@ struct KernelColumns {
 
 // The columns of a kernel_details.csv header, by name (layouts differ between profiler levels and
 // versions). Fails, naming the column, when Name, Start Time(us) or Duration(us) is missing.
-Result<KernelColumns> FindKernelColumns(const std::vector<std::string>& header, const std::string& fileName);
+Result<KernelColumns> FindKernelColumns(const std::vector<std::string>& header,
+                                        const std::string& fileName);
 
 struct KernelRow {
     StringId name = 0, type = 0, core = 0;  // in KernelTable::strings
-    StringId step = 0;  // the "Step Id" cell ("50"), in KernelTable::strings; empty without the column
+    StringId step =
+        0;  // the "Step Id" cell ("50"), in KernelTable::strings; empty without the column
     CoreClass coreClass = CoreClass::kOther;
     TimeNs startNs = 0, durNs = 0;
 };

@@ -14,7 +14,7 @@ namespace marey {
 // One curve: a component's (APP, PTA, GE, PTA+GE …) total allocated, reserved or active memory.
 struct MemorySeries {
     std::string component;
-    std::string metric;  // "Allocated", "Reserved", "Active"
+    std::string metric;          // "Allocated", "Reserved", "Active"
     std::vector<TimeNs> timeNs;  // sorted
     std::vector<double> megabytes;
     double peakMb = 0;
@@ -45,7 +45,8 @@ struct OperatorMemory {
 Result<MemoryRecord> ParseMemoryRecordCsv(std::string_view text, const std::string& name);
 
 // Reads operator_memory.csv; a row with a bad allocation time is skipped and reported, an empty
-// release time means the memory was still held. Fails only without "Name" and "Allocation Time(us)".
+// release time means the memory was still held. Fails only without "Name" and "Allocation
+// Time(us)".
 Result<OperatorMemory> ParseOperatorMemoryCsv(std::string_view text, const std::string& name);
 
 }  // namespace marey

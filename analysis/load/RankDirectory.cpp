@@ -18,11 +18,15 @@ bool IsFile(const fs::path& path) {
 
 // The N of "<prefix>N<suffix>", or -1.
 int NumberBetween(const std::string& name, const std::string& prefix, const std::string& suffix) {
-    if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
+    if (name.size() <= prefix.size() + suffix.size() ||
+        name.compare(0, prefix.size(), prefix) != 0 ||
         name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
         return -1;
-    const std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-    if (digits.empty() || digits.size() > 6 || !std::all_of(digits.begin(), digits.end(), ::isdigit)) return -1;
+    const std::string digits =
+        name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+    if (digits.empty() || digits.size() > 6 ||
+        !std::all_of(digits.begin(), digits.end(), ::isdigit))
+        return -1;
     return std::stoi(digits);
 }
 
@@ -34,7 +38,8 @@ int RankIdFromFolderName(const std::string& name) {
     size_t i = at + 4;
     if (i < name.size() && name[i] == '_') ++i;
     size_t end = i;
-    while (end < name.size() && end - i < 6 && std::isdigit(static_cast<unsigned char>(name[end]))) ++end;
+    while (end < name.size() && end - i < 6 && std::isdigit(static_cast<unsigned char>(name[end])))
+        ++end;
     return end > i ? std::stoi(name.substr(i, end - i)) : -1;
 }
 
@@ -45,7 +50,8 @@ namespace {
 void ReadProfilerInfo(const fs::path& path, RankFiles& files) {
     simdjson::padded_string text;
     if (auto error = simdjson::padded_string::load(path.string()).get(text)) {
-        files.problems.push_back(path.string() + ": error: cannot read: " + simdjson::error_message(error));
+        files.problems.push_back(path.string() +
+                                 ": error: cannot read: " + simdjson::error_message(error));
         return;
     }
     // A small file: the DOM parser validates all of it before any lookup, so a malformed file
@@ -53,7 +59,8 @@ void ReadProfilerInfo(const fs::path& path, RankFiles& files) {
     simdjson::dom::parser parser;
     simdjson::dom::element document;
     if (auto error = parser.parse(text).get(document)) {
-        files.problems.push_back(path.string() + ": error: not JSON: " + simdjson::error_message(error));
+        files.problems.push_back(path.string() +
+                                 ": error: not JSON: " + simdjson::error_message(error));
         return;
     }
     simdjson::dom::element rankValue;
@@ -63,13 +70,16 @@ void ReadProfilerInfo(const fs::path& path, RankFiles& files) {
             files.rankId = static_cast<int>(rank);
             files.rankSource = path.filename().string() + " (rank_id)";
         } else {
-            files.problems.push_back(path.string() + ": error: \"rank_id\" is " + simdjson::minify(rankValue).substr(0, 40) +
-                                     ": expected a rank id from 0 to 999999; the rank id is taken from the file's or the "
+            files.problems.push_back(path.string() + ": error: \"rank_id\" is " +
+                                     simdjson::minify(rankValue).substr(0, 40) +
+                                     ": expected a rank id from 0 to 999999; the rank id is taken "
+                                     "from the file's or the "
                                      "folder's name");
         }
     }
     std::string_view level;
-    for (const char* pointer : {"/config/experimental_config/_profiler_level", "/config/common_config/_profiler_level"}) {
+    for (const char* pointer :
+         {"/config/experimental_config/_profiler_level", "/config/common_config/_profiler_level"}) {
         if (!document.at_pointer(pointer).get(level)) {
             files.profilerLevel = std::string(level);
             break;
@@ -85,14 +95,17 @@ void ReadWorldSize(const fs::path& path, RankFiles& files) {
     simdjson::dom::parser parser;
     simdjson::dom::element document, value;
     if (auto error = parser.parse(text).get(document)) {
-        files.problems.push_back(path.string() + ": error: not JSON: " + simdjson::error_message(error));
+        files.problems.push_back(path.string() +
+                                 ": error: not JSON: " + simdjson::error_message(error));
         return;
     }
     if (document.at_pointer("/distributed_args/world_size").get(value)) return;
     int64_t size = 0;
-    if (!value.get(size) && size >= 1 && size <= 1 << 24) files.worldSize = static_cast<int>(size);
+    if (!value.get(size) && size >= 1 && size <= 1 << 24)
+        files.worldSize = static_cast<int>(size);
     else
-        files.problems.push_back(path.string() + ": error: \"world_size\" is " + simdjson::minify(value).substr(0, 40) +
+        files.problems.push_back(path.string() + ": error: \"world_size\" is " +
+                                 simdjson::minify(value).substr(0, 40) +
                                  ": expected a rank count from 1 to 16777216; ignored");
 }
 
@@ -143,8 +156,8 @@ const std::string& RankFiles::PathOf(const RankFileKind& kind) const {
 }
 
 bool RankFiles::HasAnyAnalysisFile() const {
-    return !kernelDetails.empty() || !stepTrace.empty() || !opStatistic.empty() || !communication.empty() ||
-           !communicationMatrix.empty();
+    return !kernelDetails.empty() || !stepTrace.empty() || !opStatistic.empty() ||
+           !communication.empty() || !communicationMatrix.empty();
 }
 
 bool IsRankDirectory(const std::string& path) {
@@ -177,23 +190,30 @@ Result<RankFiles> FindRankFiles(const std::string& path) {
             any = true;
         } else if (fs::exists(fs::symlink_status(file, error))) {
             // A folder, a pipe or a dangling link under a data file's name is not "absent".
-            files.problems.push_back(file.string() + ": error: " + NotAFileReason(file) + ", not a file; not read");
+            files.problems.push_back(file.string() + ": error: " + NotAFileReason(file) +
+                                     ", not a file; not read");
         }
     }
     if (!any)
-        return Status::Error(path + ": error: not a profiler folder: none of trace_view.json, kernel_details.csv, "
-                                    "step_trace_time.csv, communication.json in it or in its ASCEND_PROFILER_OUTPUT");
+        return Status::Error(
+            path +
+            ": error: not a profiler folder: none of trace_view.json, kernel_details.csv, "
+            "step_trace_time.csv, communication.json in it or in its ASCEND_PROFILER_OUTPUT");
     // The rank: profiler_info_N.json (its rank_id, else its N), else the folder's name.
     std::vector<fs::path> infos;
-    for (fs::directory_iterator it(infoFolder, fs::directory_options::skip_permission_denied, error), end;
+    for (fs::directory_iterator
+             it(infoFolder, fs::directory_options::skip_permission_denied, error),
+         end;
          !error && it != end; it.increment(error)) {
-        if (NumberBetween(it->path().filename().string(), "profiler_info_", ".json") >= 0) infos.push_back(it->path());
+        if (NumberBetween(it->path().filename().string(), "profiler_info_", ".json") >= 0)
+            infos.push_back(it->path());
     }
     std::sort(infos.begin(), infos.end());
     if (!infos.empty()) {
         ReadProfilerInfo(infos.front(), files);
         if (files.rankId < 0) {
-            files.rankId = NumberBetween(infos.front().filename().string(), "profiler_info_", ".json");
+            files.rankId =
+                NumberBetween(infos.front().filename().string(), "profiler_info_", ".json");
             files.rankSource = infos.front().filename().string() + " (file name)";
         }
     }
@@ -207,8 +227,8 @@ Result<RankFiles> FindRankFiles(const std::string& path) {
 }
 
 std::string MissingFileMessage(const RankFileKind& kind) {
-    return std::string(kind.fileName) + " is not in this folder. The Ascend profiler writes it with " +
-           kind.producedBy + ".";
+    return std::string(kind.fileName) +
+           " is not in this folder. The Ascend profiler writes it with " + kind.producedBy + ".";
 }
 
 }  // namespace marey

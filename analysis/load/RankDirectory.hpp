@@ -16,30 +16,33 @@ struct RankFileKind {
     const char* producedBy;
 };
 
-inline constexpr RankFileKind kTraceViewFile{"trace_view.json", "any profiler level with export type Text"};
-inline constexpr RankFileKind kKernelDetailsFile{"kernel_details.csv",
-                                                 "ProfilerActivity.NPU with export type Text (any level)"};
-inline constexpr RankFileKind kStepTraceFile{"step_trace_time.csv",
-                                             "ProfilerActivity.NPU with export type Text (any level)"};
-inline constexpr RankFileKind kOpStatisticFile{"op_statistic.csv", "profiler_level=ProfilerLevel.Level1 or Level2"};
+inline constexpr RankFileKind kTraceViewFile{"trace_view.json",
+                                             "any profiler level with export type Text"};
+inline constexpr RankFileKind kKernelDetailsFile{
+    "kernel_details.csv", "ProfilerActivity.NPU with export type Text (any level)"};
+inline constexpr RankFileKind kStepTraceFile{
+    "step_trace_time.csv", "ProfilerActivity.NPU with export type Text (any level)"};
+inline constexpr RankFileKind kOpStatisticFile{"op_statistic.csv",
+                                               "profiler_level=ProfilerLevel.Level1 or Level2"};
 inline constexpr RankFileKind kCommunicationFile{
     "communication.json", "profiler_level=ProfilerLevel.Level1 or Level2, on more than one card"};
 inline constexpr RankFileKind kCommunicationMatrixFile{
-    "communication_matrix.json", "profiler_level=ProfilerLevel.Level1 or Level2, on more than one card"};
+    "communication_matrix.json",
+    "profiler_level=ProfilerLevel.Level1 or Level2, on more than one card"};
 inline constexpr RankFileKind kMemoryRecordFile{"memory_record.csv", "profile_memory=True"};
 inline constexpr RankFileKind kOperatorMemoryFile{"operator_memory.csv", "profile_memory=True"};
 
 struct RankFiles {
-    std::string root;       // the folder a person opened
-    std::string outputDir;  // where the profiler's files are (ASCEND_PROFILER_OUTPUT or root)
-    int rankId = -1;        // -1 when neither profiler_info_N.json nor a file name says
-    std::string rankSource; // where the rank id came from, for the overview
+    std::string root;           // the folder a person opened
+    std::string outputDir;      // where the profiler's files are (ASCEND_PROFILER_OUTPUT or root)
+    int rankId = -1;            // -1 when neither profiler_info_N.json nor a file name says
+    std::string rankSource;     // where the rank id came from, for the overview
     std::string profilerLevel;  // "Level0", "Level1", "Level2" or empty
     // The job's rank count, from profiler_metadata.json's distributed_args.world_size; 0 unknown.
     int worldSize = 0;
     // Full paths; empty when the file is not there.
-    std::string traceView, kernelDetails, stepTrace, opStatistic, communication, communicationMatrix,
-        memoryRecord, operatorMemory;
+    std::string traceView, kernelDetails, stepTrace, opStatistic, communication,
+        communicationMatrix, memoryRecord, operatorMemory;
     std::vector<std::string> problems;  // unreadable profiler_info file and the like
 
     // The full path of 'kind' (empty when missing).

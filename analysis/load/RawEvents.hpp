@@ -18,7 +18,9 @@ namespace marey {
 struct EntityId {
     int64_t number = 0;
     StringId text = 0;  // nonzero: the id was a string
-    bool operator==(const EntityId& other) const { return number == other.number && text == other.text; }
+    bool operator==(const EntityId& other) const {
+        return number == other.number && text == other.text;
+    }
 };
 
 // A slice with the byte offset of its event in the text ('ref'): a complete ('X') event, a
@@ -120,7 +122,8 @@ constexpr uint32_t kMaxFlowOrigins = kNoFlowOrigin;
 // the text, at ref + idOffset.
 struct RawFlow {
     uint64_t key : 48;
-    uint64_t idOffset : 16;  // from ref; kIdTooFar when the id is not within 64 KiB of the event start
+    uint64_t
+        idOffset : 16;  // from ref; kIdTooFar when the id is not within 64 KiB of the event start
     TimeNs ts;
     uint64_t ref : 40;     // traces up to 1 TiB
     uint32_t origin : 21;  // in ChunkEvents::flowOrigins, then in the matcher's table
@@ -134,7 +137,8 @@ constexpr int kFlowKeyBits = 48;
 // The text a flow event's id is matched by, from its raw "id" token without trailing white
 // space: a string's quotes are stripped, so that 7 and "7" match.
 inline std::string_view FlowIdText(std::string_view token) {
-    if (token.size() >= 2 && token.front() == '"' && token.back() == '"') return token.substr(1, token.size() - 2);
+    if (token.size() >= 2 && token.front() == '"' && token.back() == '"')
+        return token.substr(1, token.size() - 2);
     return token;
 }
 
@@ -148,9 +152,17 @@ inline uint64_t FlowKey(std::string_view idText, uint64_t categoryHash) {
 // most 256 buckets: the first chunks gathered write a page of every bucket before they release
 // much, and that lead stays 1 MiB. Small traces take fewer (see FlowMatcher::Gather).
 constexpr int kFlowBucketBits = 8;
-inline uint8_t FlowBucket(uint64_t key) { return static_cast<uint8_t>(key >> (kFlowKeyBits - kFlowBucketBits)); }
+inline uint8_t FlowBucket(uint64_t key) {
+    return static_cast<uint8_t>(key >> (kFlowKeyBits - kFlowBucketBits));
+}
 
-enum class MetadataKind : uint8_t { kProcessName, kProcessLabels, kProcessSortIndex, kThreadName, kThreadSortIndex };
+enum class MetadataKind : uint8_t {
+    kProcessName,
+    kProcessLabels,
+    kProcessSortIndex,
+    kThreadName,
+    kThreadSortIndex
+};
 struct RawMetadata {
     uint64_t ref;
     uint32_t track;
@@ -212,7 +224,8 @@ struct ChunkEvents {
     void AddSlice(uint32_t track, TimeNs startNs, TimeNs durNs, uint64_t ref, StringId name) {
         const uint64_t fromBase = ref - refBase;
         if (fromBase <= UINT32_MAX && static_cast<uint64_t>(durNs) <= UINT32_MAX) {
-            tracks[track].slices.push_back({startNs, static_cast<uint32_t>(durNs), static_cast<uint32_t>(fromBase), name});
+            tracks[track].slices.push_back(
+                {startNs, static_cast<uint32_t>(durNs), static_cast<uint32_t>(fromBase), name});
         } else {
             tracks[track].wideSlices.push_back({startNs, durNs, ref, name});
         }

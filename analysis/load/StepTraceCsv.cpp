@@ -8,15 +8,22 @@
 namespace marey {
 
 const std::array<const char*, kStepPhaseCount> kStepPhaseColumns = {
-    "Computing", "Communication(Not Overlapped)", "Overlapped", "Communication", "Free", "Stage", "Bubble",
-    "Communication(Not Overlapped and Exclude Receive)", "Preparing"};
+    "Computing",  "Communication(Not Overlapped)",
+    "Overlapped", "Communication",
+    "Free",       "Stage",
+    "Bubble",     "Communication(Not Overlapped and Exclude Receive)",
+    "Preparing"};
 
 const std::array<const char*, kStepPhaseCount> kStepPhaseJsonKeys = {
-    "computing_ns", "communication_not_overlapped_ns", "overlapped_ns", "communication_ns", "free_ns", "stage_ns",
-    "bubble_ns", "communication_not_overlapped_exclude_receive_ns", "preparing_ns"};
+    "computing_ns",  "communication_not_overlapped_ns",
+    "overlapped_ns", "communication_ns",
+    "free_ns",       "stage_ns",
+    "bubble_ns",     "communication_not_overlapped_exclude_receive_ns",
+    "preparing_ns"};
 
 TimeNs StepWallNs(const StepRow& row) {
-    return SaturatingAdd(SaturatingAdd(row.ns[kStepComputing], row.ns[kStepCommNotOverlapped]), row.ns[kStepFree]);
+    return SaturatingAdd(SaturatingAdd(row.ns[kStepComputing], row.ns[kStepCommNotOverlapped]),
+                         row.ns[kStepFree]);
 }
 
 TimeNs StepTrace::Total(StepPhase phase) const {
@@ -39,16 +46,19 @@ Result<StepTrace> ParseStepTraceCsv(std::string_view text, const std::string& na
         trace.hasColumn[phase] = columns[phase] >= 0;
     }
     if (stepColumn < 0 && columns[kStepComputing] < 0)
-        return Status::Error(name + ":1:1: error: not a step_trace_time.csv: no \"Step\" or \"Computing\" column");
+        return Status::Error(
+            name + ":1:1: error: not a step_trace_time.csv: no \"Step\" or \"Computing\" column");
     uint64_t offset = 0;
     std::set<std::array<std::string, 3>> seen;  // (type, index, step) of the rows kept
-    auto leaveOut = [&](std::string message) { trace.problems.push_back({offset, 0, 0, std::move(message)}); };
+    auto leaveOut = [&](std::string message) {
+        trace.problems.push_back({offset, 0, 0, std::move(message)});
+    };
     while (reader.Next(fields, &offset)) {
         // A short row (a truncated last line, a lost separator) would read its missing phases as
         // zeros and look like a step: it is left out, as is a row with a cell that is no duration.
         if (fields.size() < header.size()) {
-            leaveOut("a row of " + std::to_string(fields.size()) + " of the header's " + std::to_string(header.size()) +
-                     " columns; row left out");
+            leaveOut("a row of " + std::to_string(fields.size()) + " of the header's " +
+                     std::to_string(header.size()) + " columns; row left out");
             continue;
         }
         StepRow row;
@@ -59,17 +69,21 @@ Result<StepTrace> ParseStepTraceCsv(std::string_view text, const std::string& na
         for (int phase = 0; phase < kStepPhaseCount && readable; ++phase) {
             const std::string_view cell = FieldAt(fields, columns[phase]);
             if (columns[phase] < 0 || cell.empty()) continue;
-            if (const DecimalError error = ParseMicrosToNs(cell, &row.ns[phase]); error != DecimalError::kNone) {
-                leaveOut(CsvCellProblem(kStepPhaseColumns[phase], DescribeDecimalError(error), cell, "row left out"));
+            if (const DecimalError error = ParseMicrosToNs(cell, &row.ns[phase]);
+                error != DecimalError::kNone) {
+                leaveOut(CsvCellProblem(kStepPhaseColumns[phase], DescribeDecimalError(error), cell,
+                                        "row left out"));
                 readable = false;
             } else if (row.ns[phase] < 0) {
-                leaveOut(CsvCellProblem(kStepPhaseColumns[phase], "a negative duration", cell, "row left out"));
+                leaveOut(CsvCellProblem(kStepPhaseColumns[phase], "a negative duration", cell,
+                                        "row left out"));
                 readable = false;
             }
         }
         if (!readable) continue;
         if (!row.step.empty() && !seen.insert({row.type, row.index, row.step}).second) {
-            leaveOut("step \"" + row.step + "\"" + (row.index.empty() ? "" : " of " + row.type + " " + row.index) +
+            leaveOut("step \"" + row.step + "\"" +
+                     (row.index.empty() ? "" : " of " + row.type + " " + row.index) +
                      " again; the first row kept, this one left out");
             continue;
         }

@@ -11,20 +11,23 @@ Result<std::string> ResolveTraceFile(const std::string& path) {
     std::error_code error;
     if (!fs::is_directory(path, error)) return path;
     // A rank folder without trace_view.json still has a timeline in kernel_details.csv.
-    for (const char* candidate : {"ASCEND_PROFILER_OUTPUT/trace_view.json", "trace_view.json",
-                                  "ASCEND_PROFILER_OUTPUT/kernel_details.csv", "kernel_details.csv"}) {
+    for (const char* candidate :
+         {"ASCEND_PROFILER_OUTPUT/trace_view.json", "trace_view.json",
+          "ASCEND_PROFILER_OUTPUT/kernel_details.csv", "kernel_details.csv"}) {
         const fs::path file = fs::path(path) / candidate;
         if (fs::is_regular_file(file, error)) return file.string();
     }
     std::vector<std::string> traces;
-    for (fs::directory_iterator it(path, fs::directory_options::skip_permission_denied, error), end; !error && it != end;
-         it.increment(error)) {
+    for (fs::directory_iterator it(path, fs::directory_options::skip_permission_denied, error), end;
+         !error && it != end; it.increment(error)) {
         const std::string name = it->path().filename().string();
         const bool json = name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
         const bool gz = name.size() > 8 && name.compare(name.size() - 8, 8, ".json.gz") == 0;
         // The profiler's other JSON files are not traces.
-        const bool profilerFile = name.rfind("communication", 0) == 0 || name.rfind("profiler_", 0) == 0;
-        if ((json || gz) && !profilerFile && it->is_regular_file(error)) traces.push_back(it->path().string());
+        const bool profilerFile =
+            name.rfind("communication", 0) == 0 || name.rfind("profiler_", 0) == 0;
+        if ((json || gz) && !profilerFile && it->is_regular_file(error))
+            traces.push_back(it->path().string());
     }
     if (error) return Status::Error(path + ": error: cannot list the folder: " + error.message());
     const fs::path output = fs::path(path) / "ASCEND_PROFILER_OUTPUT";
@@ -33,15 +36,18 @@ Result<std::string> ResolveTraceFile(const std::string& path) {
          end;
          traces.empty() && !error && it != end; it.increment(error)) {
         if (it->path().extension() == ".db")
-            return Status::Error(path + ": error: this profiler folder holds only the SQLite export (" +
+            return Status::Error(path +
+                                 ": error: this profiler folder holds only the SQLite export (" +
                                  it->path().filename().string() +
                                  "); marey reads the text export: record with export_type Text "
                                  "(ExportType.Text) to get trace_view.json and the CSV files");
     }
     error.clear();
     if (traces.empty())
-        return Status::Error(path + ": error: no trace in this folder (looked for ASCEND_PROFILER_OUTPUT/trace_view.json, "
-                                    "trace_view.json, kernel_details.csv and *.json)");
+        return Status::Error(
+            path +
+            ": error: no trace in this folder (looked for ASCEND_PROFILER_OUTPUT/trace_view.json, "
+            "trace_view.json, kernel_details.csv and *.json)");
     std::sort(traces.begin(), traces.end());
     return traces.front();
 }

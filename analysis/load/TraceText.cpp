@@ -19,7 +19,9 @@ namespace {
 
 constexpr uint64_t kPageBytes = 4096;
 
-uint64_t RoundUpToPage(uint64_t bytes) { return (bytes + kPageBytes - 1) / kPageBytes * kPageBytes; }
+uint64_t RoundUpToPage(uint64_t bytes) {
+    return (bytes + kPageBytes - 1) / kPageBytes * kPageBytes;
+}
 
 uint64_t AvailableMemoryBytes() {
     std::ifstream meminfo("/proc/meminfo");
@@ -125,7 +127,8 @@ void Inflate(const unsigned char* input, uint64_t inputBytes, uint64_t limitByte
         }
         if (out.size() >= limitBytes) {
             problems.push_back({out.size(), 0, 0,
-                                "inflated text exceeds the memory limit of " + std::to_string(limitBytes) +
+                                "inflated text exceeds the memory limit of " +
+                                    std::to_string(limitBytes) +
                                     " bytes; the rest of the compressed file was not read"});
             inflateEnd(&stream);
             return;
@@ -149,8 +152,9 @@ void Inflate(const unsigned char* input, uint64_t inputBytes, uint64_t limitByte
         }
         if (status == Z_BUF_ERROR || status == Z_OK) continue;
         problems.push_back({out.size(), 0, 0,
-                            std::string("compressed data is corrupt (zlib: ") + (stream.msg ? stream.msg : "error") +
-                                ") after " + std::to_string(out.size()) + " inflated bytes"});
+                            std::string("compressed data is corrupt (zlib: ") +
+                                (stream.msg ? stream.msg : "error") + ") after " +
+                                std::to_string(out.size()) + " inflated bytes"});
         inflateEnd(&stream);
         return;
     }
@@ -164,7 +168,9 @@ void Inflate(const unsigned char* input, uint64_t inputBytes, uint64_t limitByte
 
 }  // namespace
 
-TraceText::TraceText(TraceText&& other) noexcept { *this = std::move(other); }
+TraceText::TraceText(TraceText&& other) noexcept {
+    *this = std::move(other);
+}
 
 TraceText& TraceText::operator=(TraceText&& other) noexcept {
     if (this == &other) return *this;
@@ -185,9 +191,13 @@ TraceText& TraceText::operator=(TraceText&& other) noexcept {
     return *this;
 }
 
-TraceText::~TraceText() { Reset(); }
+TraceText::~TraceText() {
+    Reset();
+}
 
-bool TraceText::ShrankWhileMapped() const { return m_guardSlot >= 0 && g_guards[m_guardSlot].faulted.load(); }
+bool TraceText::ShrankWhileMapped() const {
+    return m_guardSlot >= 0 && g_guards[m_guardSlot].faulted.load();
+}
 
 void TraceText::Reset() {
     Unguard(m_guardSlot);
@@ -242,7 +252,8 @@ Result<TraceText> TraceText::Open(const std::string& path, const TraceTextOption
     // Reserve the file's pages plus at least one page of padding, then map the file over the
     // front: bytes past the end of the file read as zeros, also when its size is a page multiple.
     const uint64_t mappingBytes = RoundUpToPage(fileBytes + kTextPaddingBytes);
-    void* reserved = mmap(nullptr, mappingBytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void* reserved =
+        mmap(nullptr, mappingBytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (reserved == MAP_FAILED) {
         const Status status = Status::Error(Errno(path, "reserve address space for the file"));
         ::close(fd);
@@ -257,7 +268,8 @@ Result<TraceText> TraceText::Open(const std::string& path, const TraceTextOption
     madvise(mapped, fileBytes, MADV_SEQUENTIAL);
     const auto* bytes = static_cast<const unsigned char*>(mapped);
     if (fileBytes >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b) {
-        uint64_t limit = options.maxInflatedBytes ? options.maxInflatedBytes : AvailableMemoryBytes() / 4 * 3;
+        uint64_t limit =
+            options.maxInflatedBytes ? options.maxInflatedBytes : AvailableMemoryBytes() / 4 * 3;
         limit = std::min(limit, kMaxTextBytes - 1);
         Inflate(bytes, fileBytes, limit, text.m_inflated, text.m_problems);
         munmap(reserved, mappingBytes);

@@ -37,7 +37,8 @@ Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const s
         track.tid = tid;
         chunk.tracks.push_back(std::move(track));
         const uint32_t index = static_cast<uint32_t>(chunk.tracks.size() - 1);
-        chunk.metadata.push_back({0, index, MetadataKind::kThreadName, chunk.strings.Intern(label), 0});
+        chunk.metadata.push_back(
+            {0, index, MetadataKind::kThreadName, chunk.strings.Intern(label), 0});
         return index;
     };
     uint64_t offset = 0;
@@ -47,32 +48,38 @@ Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const s
         const std::string_view startText = FieldAt(fields, columns.start);
         const std::string_view durationText = FieldAt(fields, columns.duration);
         TimeNs start = 0, duration = 0;
-        if (const DecimalError error = ParseMicrosToNs(startText, &start); error != DecimalError::kNone) {
-            chunk.problems.Add(offset, CsvCellProblem("Start Time(us)", DescribeDecimalError(error), startText, "row skipped"));
+        if (const DecimalError error = ParseMicrosToNs(startText, &start);
+            error != DecimalError::kNone) {
+            chunk.problems.Add(offset, CsvCellProblem("Start Time(us)", DescribeDecimalError(error),
+                                                      startText, "row skipped"));
             continue;
         }
-        if (const DecimalError error = ParseMicrosToNs(durationText, &duration); error != DecimalError::kNone) {
-            chunk.problems.Add(offset, CsvCellProblem("Duration(us)", DescribeDecimalError(error), durationText, "row skipped"));
+        if (const DecimalError error = ParseMicrosToNs(durationText, &duration);
+            error != DecimalError::kNone) {
+            chunk.problems.Add(offset, CsvCellProblem("Duration(us)", DescribeDecimalError(error),
+                                                      durationText, "row skipped"));
             continue;
         }
         if (duration < 0 || start > INT64_MAX - duration) {
-            chunk.problems.Add(offset, "column \"Duration(us)\": negative or out of range; row skipped");
+            chunk.problems.Add(offset,
+                               "column \"Duration(us)\": negative or out of range; row skipped");
             continue;
         }
         // One track per stream; rows without a stream (HCCL rows say N/A) go by accelerator core.
         const std::string_view stream = FieldAt(fields, columns.stream);
         int64_t streamNumber = 0;
         uint32_t track;
-        if (!stream.empty() && ParseScaledDecimal(stream, 0, &streamNumber) == DecimalError::kNone) {
+        if (!stream.empty() &&
+            ParseScaledDecimal(stream, 0, &streamNumber) == DecimalError::kNone) {
             track = trackFor(EntityId{streamNumber, 0}, "Stream " + std::to_string(streamNumber));
         } else {
             std::string core(FieldAt(fields, columns.core));
             if (core.empty()) core = "(no stream or core)";
             track = trackFor(EntityId{0, chunk.strings.Intern(core)}, core);
         }
-        chunk.AddSlice(track, start, duration, offset, chunk.strings.Intern(FieldAt(fields, columns.name)));
-        if (reader.LastRecordUnterminated())
-            chunk.problems.Add(offset, kCsvUnterminatedRecord);
+        chunk.AddSlice(track, start, duration, offset,
+                       chunk.strings.Intern(FieldAt(fields, columns.name)));
+        if (reader.LastRecordUnterminated()) chunk.problems.Add(offset, kCsvUnterminatedRecord);
     }
     if (chunk.tracks.empty()) {
         ChunkTrack track;
@@ -84,7 +91,8 @@ Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const s
         std::sort(track.slices.begin(), track.slices.end(), SliceBefore);
         std::sort(track.wideSlices.begin(), track.wideSlices.end(), SliceBefore);
     }
-    const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads =
+        options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     BuildModel(chunks, threads, *model, kFlowSortInPlaceBytes, BuildOverview);
     FillLineColumns(source.text, model->report.problems);
     return model;

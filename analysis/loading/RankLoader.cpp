@@ -18,7 +18,8 @@ RankFiles FindRankFor(const std::string& path) {
     return RankFiles{};
 }
 
-Result<LoadedRank> LoadRank(const std::string& path, const LoadOptions& options, LoadProgress* progress) {
+Result<LoadedRank> LoadRank(const std::string& path, const LoadOptions& options,
+                            LoadProgress* progress) {
     LoadedRank rank;
     rank.path = path;
     const RankFiles files = FindRankFor(path);
@@ -27,8 +28,9 @@ Result<LoadedRank> LoadRank(const std::string& path, const LoadOptions& options,
         rank.model = std::move(loaded.value());
     } else {
         std::error_code error;
-        const bool folderWithoutTimeline = std::filesystem::is_directory(path, error) && files.HasAnyAnalysisFile() &&
-                                           files.traceView.empty() && files.kernelDetails.empty();
+        const bool folderWithoutTimeline = std::filesystem::is_directory(path, error) &&
+                                           files.HasAnyAnalysisFile() && files.traceView.empty() &&
+                                           files.kernelDetails.empty();
         if (!folderWithoutTimeline) return loaded.status();
     }
     rank.analysis = std::make_unique<RankAnalysis>(AnalyzeRank(files, rank.model.get()));

@@ -25,7 +25,7 @@ struct LoadedPair {
 
 // Loads both paths at once, each on half of the cores, so that the pair costs no more than
 // loading them one after the other. Progress may be null.
-LoadedPair LoadRankPair(const std::string& pathA, const std::string& pathB, LoadProgress* progressA = nullptr,
-                        LoadProgress* progressB = nullptr);
+LoadedPair LoadRankPair(const std::string& pathA, const std::string& pathB,
+                        LoadProgress* progressA = nullptr, LoadProgress* progressB = nullptr);
 
 }  // namespace marey

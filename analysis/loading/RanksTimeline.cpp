@@ -20,7 +20,8 @@ struct LoadedPart {
     std::vector<ProfilerStepSpan> steps;
 };
 
-const ProfilerStepSpan* FindStep(const std::vector<ProfilerStepSpan>& steps, const std::string& step) {
+const ProfilerStepSpan* FindStep(const std::vector<ProfilerStepSpan>& steps,
+                                 const std::string& step) {
     for (const ProfilerStepSpan& span : steps)
         if (span.step == step) return &span;
     return nullptr;
@@ -30,8 +31,9 @@ const ProfilerStepSpan* FindStep(const std::vector<ProfilerStepSpan>& steps, con
 std::vector<std::string> CommonSteps(const std::vector<LoadedPart>& parts) {
     std::vector<std::string> common;
     for (const ProfilerStepSpan& span : parts.front().steps) {
-        const bool everywhere = std::all_of(parts.begin(), parts.end(),
-                                            [&](const LoadedPart& part) { return FindStep(part.steps, span.step) != nullptr; });
+        const bool everywhere = std::all_of(
+            parts.begin(), parts.end(),
+            [&](const LoadedPart& part) { return FindStep(part.steps, span.step) != nullptr; });
         if (everywhere) common.push_back(span.step);
     }
     return common;
@@ -47,7 +49,8 @@ std::string RankLabel(const std::string& path) {
     return name.filename().string();
 }
 
-Result<RanksTimeline> LoadRanksTimeline(const std::vector<std::string>& paths, const RanksTimelineOptions& options,
+Result<RanksTimeline> LoadRanksTimeline(const std::vector<std::string>& paths,
+                                        const RanksTimelineOptions& options,
                                         RanksProgress* progress) {
     RanksProgress unused;
     if (!progress) progress = &unused;
@@ -67,7 +70,8 @@ Result<RanksTimeline> LoadRanksTimeline(const std::vector<std::string>& paths, c
         parts.push_back(std::move(part));
     }
     if (parts.empty()) {
-        std::string message = "none of the " + std::to_string(paths.size()) + " ranks could be read";
+        std::string message =
+            "none of the " + std::to_string(paths.size()) + " ranks could be read";
         for (const std::string& failure : timeline.failures) message += "\n" + failure;
         return Status::Error(message);
     }
@@ -101,14 +105,20 @@ Result<RanksTimeline> LoadRanksTimeline(const std::vector<std::string>& paths, c
         timeline.paths.push_back(part.path);
         merged.push_back(std::move(rank));
     }
-    timeline.model = MergeRankModels(std::move(merged), options.load.threads ? options.load.threads : std::max(1u, std::thread::hardware_concurrency()));
+    timeline.model =
+        MergeRankModels(std::move(merged), options.load.threads
+                                               ? options.load.threads
+                                               : std::max(1u, std::thread::hardware_concurrency()));
     return timeline;
 }
 
-Result<std::vector<std::string>> ResolveRankPaths(const std::string& cluster, const std::vector<std::string>& ranks) {
+Result<std::vector<std::string>> ResolveRankPaths(const std::string& cluster,
+                                                  const std::vector<std::string>& ranks) {
     if (cluster.empty()) return ranks;
     if (!IsClusterDirectory(cluster))
-        return Status::Error(cluster + ": error: not a cluster folder, so the ranks cannot be rank ids; give their paths alone");
+        return Status::Error(cluster +
+                             ": error: not a cluster folder, so the ranks cannot be rank ids; give "
+                             "their paths alone");
     const ClusterFolders folders = FindClusterFolders(cluster);
     std::vector<std::string> paths;
     std::unordered_set<int> named;
@@ -116,11 +126,13 @@ Result<std::vector<std::string>> ResolveRankPaths(const std::string& cluster, co
         auto ids = ParseRankList(text);
         if (!ids.ok()) return ids.status();
         for (const int id : ids.value()) {
-            if (!named.insert(id).second) return Status::Error("ranks: rank " + std::to_string(id) + " named twice");
+            if (!named.insert(id).second)
+                return Status::Error("ranks: rank " + std::to_string(id) + " named twice");
             auto it = std::find_if(folders.rankFolders.begin(), folders.rankFolders.end(),
                                    [id](const RankFiles& files) { return files.rankId == id; });
             if (it == folders.rankFolders.end())
-                return Status::Error(cluster + ": error: no rank folder of rank " + std::to_string(id) + " (it has " +
+                return Status::Error(cluster + ": error: no rank folder of rank " +
+                                     std::to_string(id) + " (it has " +
                                      std::to_string(folders.rankFolders.size()) + " rank folders)");
             paths.push_back(it->root);
         }
@@ -136,7 +148,8 @@ Result<std::vector<int>> ParseRankList(const std::string& text) {
     std::unordered_set<int> seen;
     size_t i = 0;
     auto fail = [&](size_t at, const std::string& what) {
-        return Status::Error("ranks: " + what + " at column " + std::to_string(at + 1) + " of \"" + text + "\"");
+        return Status::Error("ranks: " + what + " at column " + std::to_string(at + 1) + " of \"" +
+                             text + "\"");
     };
     // The rank id at i; -1 when there is none, -2 when it is past kLargestRankId.
     auto number = [&]() -> long long {
@@ -160,7 +173,8 @@ Result<std::vector<int>> ParseRankList(const std::string& text) {
             last = number();
         }
         if (first == -2 || last == -2)
-            return fail(at, "a rank id past the largest one (" + std::to_string(kLargestRankId) + ")");
+            return fail(at,
+                        "a rank id past the largest one (" + std::to_string(kLargestRankId) + ")");
         if (first < 0 || last < 0 || (i < text.size() && text[i] != ',' && text[i] != ' '))
             return fail(at, "expected a rank id or a range like 0-7");
         if (last < first) return fail(at, "a range from a higher rank id to a lower one");

@@ -36,7 +36,8 @@ struct RanksTimeline {
     std::vector<std::string> paths;     // of the ranks in the model, in its group order
     std::vector<std::string> steps;     // the steps every rank marks, by start: what can be aligned
     std::string alignedStep;            // the step aligned; empty when the ranks keep their clocks
-    TimeNs alignedStartNs = 0, alignedEndNs = 0;  // that step on the first rank that has it (in the model's times)
+    TimeNs alignedStartNs = 0,
+           alignedEndNs = 0;  // that step on the first rank that has it (in the model's times)
     std::vector<std::string> failures;  // messages of the ranks that could not be read
 };
 
@@ -47,14 +48,16 @@ std::string RankLabel(const std::string& path);
 // Loads 'paths' (trace files or rank folders) one after the other, each on options.load.threads.
 // A rank that cannot be read is left out with its message in 'failures'; fails only when none
 // can be read, or when cancelled.
-Result<RanksTimeline> LoadRanksTimeline(const std::vector<std::string>& paths, const RanksTimelineOptions& options,
+Result<RanksTimeline> LoadRanksTimeline(const std::vector<std::string>& paths,
+                                        const RanksTimelineOptions& options,
                                         RanksProgress* progress = nullptr);
 
 // The paths of the ranks 'ranks' names: rank ids ("0-3,7", "12") of the cluster folder 'cluster',
 // or, when 'cluster' is empty, paths of traces or rank folders as they are. Fails naming an id
 // the cluster does not hold, and a rank id named twice (paths are kept as given: the same trace
 // several times is how the benchmark loads many ranks).
-Result<std::vector<std::string>> ResolveRankPaths(const std::string& cluster, const std::vector<std::string>& ranks);
+Result<std::vector<std::string>> ResolveRankPaths(const std::string& cluster,
+                                                  const std::vector<std::string>& ranks);
 
 // Rank ids written as "0-3,7 9": ranges and single ids, separated by commas or spaces. Fails on
 // anything else, naming it with its column: an id past 2^24, a range backwards or of more than

@@ -31,7 +31,8 @@ struct ChunkPlan {
 // Cuts [first, size) at likely event boundaries about every 'runBytes' into runs, and groups
 // runs into chunks of about 'chunkBytes'. A chunk is what one thread decodes into one table;
 // a run is what simdjson parses at once.
-std::vector<ChunkPlan> PlanChunks(const TraceText& text, uint64_t first, uint64_t chunkBytes, uint64_t runBytes) {
+std::vector<ChunkPlan> PlanChunks(const TraceText& text, uint64_t first, uint64_t chunkBytes,
+                                  uint64_t runBytes) {
     const char* base = text.data();
     const char* end = base + text.size();
     std::vector<uint64_t> starts{first};
@@ -69,9 +70,9 @@ std::vector<ChunkPlan> PlanChunks(const TraceText& text, uint64_t first, uint64_
     }
     if (close) plan.back().arrayEnd = static_cast<uint64_t>(close - base);
     for (ChunkPlan& chunk : plan) {
-        const bool whole = std::all_of(chunk.runs.begin(), chunk.runs.end(), [&](const EventRun& run) {
-            return run.end > run.begin && base[run.begin] == '{';
-        });
+        const bool whole = std::all_of(
+            chunk.runs.begin(), chunk.runs.end(),
+            [&](const EventRun& run) { return run.end > run.begin && base[run.begin] == '{'; });
         if (!whole) chunk.runs.clear();
     }
     return plan;
@@ -100,8 +101,8 @@ void KeepLargeBuffersMapped() {
 // ended; a guess that fell inside an event (or a chunk after a bad event) is decoded again from
 // the true place. Chunks past the array's end are dropped; the last one gets the file's own
 // problems and says when the array was never closed.
-void KeepContiguousChunks(const TraceText& source, const std::vector<ChunkPlan>& plan, uint64_t first,
-                          std::vector<ChunkEvents>& chunks) {
+void KeepContiguousChunks(const TraceText& source, const std::vector<ChunkPlan>& plan,
+                          uint64_t first, std::vector<ChunkEvents>& chunks) {
     // The decoder is made only when needed: its caches are 150 KB of fresh pages.
     std::optional<ChunkDecoder> decoder;
     uint64_t position = first;
@@ -118,16 +119,21 @@ void KeepContiguousChunks(const TraceText& source, const std::vector<ChunkPlan>&
         if (chunks[i].reachedArrayEnd) break;
     }
     chunks.resize(kept);
-    const bool closed = !chunks.empty() && chunks.back().reachedArrayEnd && chunks.back().endOffset < source.size();
+    const bool closed =
+        !chunks.empty() && chunks.back().reachedArrayEnd && chunks.back().endOffset < source.size();
     if (!closed) {
-        chunks.back().problems.Add(source.size(),
-                                   "the event array is not closed with ']' (the file may be truncated); "
-                                   "every complete event was loaded");
+        chunks.back().problems.Add(
+            source.size(),
+            "the event array is not closed with ']' (the file may be truncated); "
+            "every complete event was loaded");
     }
-    for (const ImportProblem& p : source.problems()) chunks.back().problems.Add(p.byteOffset, p.message);
+    for (const ImportProblem& p : source.problems())
+        chunks.back().problems.Add(p.byteOffset, p.message);
     if (source.ShrankWhileMapped())
-        chunks.back().problems.Add(source.size(), "the file shrank while it was read (truncated by another process?): "
-                                                  "bytes past its new end read as zeros; everything before was loaded");
+        chunks.back().problems.Add(
+            source.size(),
+            "the file shrank while it was read (truncated by another process?): "
+            "bytes past its new end read as zeros; everything before was loaded");
 }
 
 }  // namespace
@@ -145,7 +151,8 @@ Result<std::unique_ptr<TraceModel>> LoadTrace(const std::string& path, const Loa
 }
 
 Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::string& name,
-                                                  const LoadOptions& options, LoadProgress* progress) {
+                                                  const LoadOptions& options,
+                                                  LoadProgress* progress) {
     const LoadTiming timing;
     KeepLargeBuffersMapped();
     auto model = std::make_unique<TraceModel>();
@@ -159,19 +166,22 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     const char* problemAt = nullptr;
     const char* arrayStart = FindEventArray(base, base + source.size(), &problemAt);
     if (!arrayStart) {
-        if (source.size() == 0 || SkipWhitespace(base, base + source.size()) == base + source.size()) {
+        if (source.size() == 0 ||
+            SkipWhitespace(base, base + source.size()) == base + source.size()) {
             std::string message = name + ": error: the file is empty";
             for (const ImportProblem& p : source.problems()) message += "; " + p.message;
             return Status::Error(message);
         }
         ImportProblem where{static_cast<uint64_t>(problemAt - base), 0, 0,
-                            "not a trace: expected a JSON array of events or an object with a \"traceEvents\" array"};
+                            "not a trace: expected a JSON array of events or an object with a "
+                            "\"traceEvents\" array"};
         std::vector<ImportProblem> one{where};
         FillLineColumns(source, one);
         return Status::Error(FormatProblem(name, one[0]));
     }
 
-    const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads =
+        options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     const uint64_t first = static_cast<uint64_t>(arrayStart - base);
     // A chunk is an eighth of a thread's share of the file, between 4 MiB and the 8 MiB default:
     // every core has work and waits little for the last chunk, and chunks stay few. Each chunk
@@ -183,15 +193,18 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     // cache. Those buffers stay resident while the thread parses: in a small file they are much
     // of the memory beyond the events (0.7 MB a thread for runs of 256 KiB, 0.3 MB for 64 KiB).
     const uint64_t shareEighth = (source.size() - first) / (uint64_t{threads} * 8);
-    const uint64_t chunkBytes = std::max<uint64_t>(std::min<uint64_t>(options.chunkBytes, std::max<uint64_t>(shareEighth, 4 << 20)), 256);
-    const uint64_t runBytes = std::min({chunkBytes, options.runBytes, std::max<uint64_t>(chunkBytes / 64, 64 << 10)});
+    const uint64_t chunkBytes = std::max<uint64_t>(
+        std::min<uint64_t>(options.chunkBytes, std::max<uint64_t>(shareEighth, 4 << 20)), 256);
+    const uint64_t runBytes =
+        std::min({chunkBytes, options.runBytes, std::max<uint64_t>(chunkBytes / 64, 64 << 10)});
     const std::vector<ChunkPlan> plan = PlanChunks(source, first, chunkBytes, runBytes);
     std::vector<ChunkEvents> chunks(plan.size());
     std::vector<char> fastOk(plan.size(), 0);
 
     uint64_t largestRun = 0;
     for (const ChunkPlan& chunk : plan)
-        for (const EventRun& run : chunk.runs) largestRun = std::max(largestRun, run.end - run.begin);
+        for (const EventRun& run : chunk.runs)
+            largestRun = std::max(largestRun, run.end - run.begin);
 
     // Parallel: each chunk takes the fast path from its guessed start where it has one.
     std::atomic<size_t> next{0};
@@ -213,12 +226,15 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
             }
             if (!fastOk[i]) decoder.DecodeSlow(piece.begin, piece.stop, chunks[i]);
             SortChunk(chunks[i]);
-            if (progress) progress->bytesDone += (piece.stop == UINT64_MAX ? source.size() : piece.stop) - piece.begin;
+            if (progress)
+                progress->bytesDone +=
+                    (piece.stop == UINT64_MAX ? source.size() : piece.stop) - piece.begin;
         }
     };
     {
         std::vector<std::thread> pool;
-        for (unsigned i = 1; i < std::min<size_t>(threads, plan.size()); ++i) pool.emplace_back(worker);
+        for (unsigned i = 1; i < std::min<size_t>(threads, plan.size()); ++i)
+            pool.emplace_back(worker);
         worker();
         for (auto& thread : pool) thread.join();
     }

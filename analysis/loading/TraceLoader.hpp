@@ -13,10 +13,12 @@
 namespace marey {
 
 struct LoadOptions {
-    unsigned threads = 0;                  // 0 = every core
-    uint64_t chunkBytes = 8ull << 20;       // target size of one parallel piece of the event array
-    uint64_t runBytes = 256ull << 10;       // target size of what simdjson parses at once, inside a chunk
-    uint64_t flowSortInPlaceBytes = kFlowSortInPlaceBytes;  // arrows up to this size are sorted in place, not merged
+    unsigned threads = 0;              // 0 = every core
+    uint64_t chunkBytes = 8ull << 20;  // target size of one parallel piece of the event array
+    uint64_t runBytes =
+        256ull << 10;  // target size of what simdjson parses at once, inside a chunk
+    uint64_t flowSortInPlaceBytes =
+        kFlowSortInPlaceBytes;  // arrows up to this size are sorted in place, not merged
     TraceTextOptions text;
 };
 
@@ -32,11 +34,13 @@ struct LoadProgress {
 
 // Loads 'path'. Fails only when the file cannot be read or holds no trace at all; every other
 // problem is reported in model.report and the rest of the file still loads.
-Result<std::unique_ptr<TraceModel>> LoadTrace(const std::string& path, const LoadOptions& options = {},
+Result<std::unique_ptr<TraceModel>> LoadTrace(const std::string& path,
+                                              const LoadOptions& options = {},
                                               LoadProgress* progress = nullptr);
 
 // Same, from text already in memory (tests, the benchmark). 'name' is used in messages.
 Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::string& name,
-                                                  const LoadOptions& options = {}, LoadProgress* progress = nullptr);
+                                                  const LoadOptions& options = {},
+                                                  LoadProgress* progress = nullptr);
 
 }  // namespace marey

@@ -5,8 +5,9 @@
 //
 // The matching rule: within a step, a device's operators are taken in start order, and the k-th
 // run of name N on one device is the same operator as the k-th run of N on another ("MatMul_6",
-// occurrence 2); with several steps shown, runs are counted within each step. Where a device has no k-th run of N, no polygon is drawn to or from it: a missing
-// operator never borrows another's place.
+// occurrence 2); with several steps shown, runs are counted within each step. Where a device has no
+// k-th run of N, no polygon is drawn to or from it: a missing operator never borrows another's
+// place.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,18 +19,19 @@
 namespace marey {
 
 struct MareyOp {
-    uint32_t key = 0;  // index into MareyStep::keys
+    uint32_t key = 0;               // index into MareyStep::keys
     TimeNs startNs = 0, endNs = 0;  // from MareyDevice::stepStartNs
 };
 
 struct MareyDevice {
     int rankId = -1;
     // Absolute, on the device's clock: where its times count from. One moment for every device
-    // when their clocks agree (MareyStep::sharedClock), else each device's first operator of the step.
+    // when their clocks agree (MareyStep::sharedClock), else each device's first operator of the
+    // step.
     TimeNs stepStartNs = 0;
-    std::vector<MareyOp> ops;  // by start
+    std::vector<MareyOp> ops;      // by start
     std::vector<int32_t> opOfKey;  // per key: index into ops, -1 when the device lacks it
-    std::string problem;  // why the device has no operators, when it has none
+    std::string problem;           // why the device has no operators, when it has none
 };
 
 // One matched operator: a name and which of its runs in the step.
@@ -37,16 +39,16 @@ struct MareyKey {
     uint32_t name = 0;        // index into MareyStep::names
     uint32_t occurrence = 0;  // 0-based
     CoreClass coreClass = CoreClass::kOther;
-    uint32_t step = 0;        // index into MareyStep::steps
+    uint32_t step = 0;  // index into MareyStep::steps
 };
 
 struct MareyStep {
-    std::string step;  // "50", or "50-52" for several
+    std::string step;                // "50", or "50-52" for several
     std::vector<std::string> steps;  // the steps shown, in order
     std::vector<std::string> names;
     std::vector<MareyKey> keys;
     std::vector<MareyDevice> devices;  // in display order
-    TimeNs spanNs = 0;  // the longest device's step
+    TimeNs spanNs = 0;                 // the longest device's step
     // The devices' clocks agree: their first operators of the step lie within one step of each
     // other, so that all count from the earliest and a pipeline's stages show their true delays.
     bool sharedClock = false;
@@ -61,7 +63,9 @@ std::vector<int> MareyDeviceOrder(const Cluster& cluster);
 
 // The kernel_details.csv of each rank of 'rankIds', read on up to 'threads' threads; a rank
 // without one gets nothing and a line in 'problems' (one per rank, empty when fine).
-std::vector<std::optional<KernelTable>> LoadKernelTables(const Cluster& cluster, const std::vector<int>& rankIds, unsigned threads,
+std::vector<std::optional<KernelTable>> LoadKernelTables(const Cluster& cluster,
+                                                         const std::vector<int>& rankIds,
+                                                         unsigned threads,
                                                          std::vector<std::string>& problems);
 
 // The tables of the devices shown, kept so that another step is built without reading the
@@ -72,22 +76,25 @@ struct MareyTables {
     std::vector<std::string> problems;  // per rank, empty when fine
     uint64_t rows = 0;                  // over every table
 };
-MareyTables LoadMareyTables(const Cluster& cluster, const std::vector<int>& rankIds, unsigned threads);
+MareyTables LoadMareyTables(const Cluster& cluster, const std::vector<int>& rankIds,
+                            unsigned threads);
 MareyStep BuildMareyStep(const MareyTables& tables, const std::vector<std::string>& steps);
 
 // Reads the operators of step 'step' from the kernel_details.csv of each rank in 'rankIds' (in
 // that order), on up to 'threads' threads. A rank without the file, or without the step, is a
 // device with no operators and a problem saying why. O(rows of those files).
-MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds, const std::string& step, unsigned threads);
+MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds,
+                        const std::string& step, unsigned threads);
 // Several consecutive steps on one axis: operators match within their own step.
-MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds, const std::vector<std::string>& steps,
-                        unsigned threads);
+MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds,
+                        const std::vector<std::string>& steps, unsigned threads);
 
 // The same from tables already read (tests, the generator's own tables): 'tables[i]' is rank
 // 'rankIds[i]'s kernel_details.csv.
-MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables, const std::vector<int>& rankIds, const std::string& step);
-MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables, const std::vector<int>& rankIds,
-                         const std::vector<std::string>& steps);
+MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables,
+                         const std::vector<int>& rankIds, const std::string& step);
+MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables,
+                         const std::vector<int>& rankIds, const std::vector<std::string>& steps);
 
 // Operators of the step matched between neighbouring devices, and those that are not.
 struct MareyMatchCount {
@@ -120,14 +127,16 @@ struct MareyRow {
 
 // One row per device, except the stages in 'collapsed' (each a list of device indexes), which
 // become one row each in place of their devices.
-std::vector<MareyRow> MareyRows(const MareyStep& step, const std::vector<std::vector<size_t>>& collapsed);
+std::vector<MareyRow> MareyRows(const MareyStep& step,
+                                const std::vector<std::vector<size_t>>& collapsed);
 
 // An operator on a row, or the band joining it to the same operator on the row below.
 struct MareyShape {
     uint32_t row = 0;  // the upper row
     uint32_t key = 0;
     bool band = false;  // false: the operator's bar on 'row'; true: the band from 'row' to row + 1
-    TimeNs topStartNs = 0, topEndNs = 0, bottomStartNs = 0, bottomEndNs = 0;  // equal top and bottom for a bar
+    TimeNs topStartNs = 0, topEndNs = 0, bottomStartNs = 0,
+           bottomEndNs = 0;  // equal top and bottom for a bar
 };
 
 // Every bar and every band of 'rows'. O(rows × keys).

@@ -23,7 +23,8 @@ std::string MareyToJson(const Cluster& cluster, unsigned threads) {
     std::vector<StepFigures> steps;
     for (const std::string& step : cluster.steps) {
         const MareyStep marey = BuildMareyStep(tables, {step});
-        StepFigures figures{step, marey.keys.size(), CountMatches(marey), -1, 0, DeviceSlants(marey)};
+        StepFigures figures{step, marey.keys.size(),  CountMatches(marey), -1,
+                            0,    DeviceSlants(marey)};
         figures.slowest = SlowestDevice(figures.slants, &figures.excessNs);
         steps.push_back(std::move(figures));
     }
@@ -37,21 +38,26 @@ std::string MareyToJson(const Cluster& cluster, unsigned threads) {
     std::string out;
     {
         JsonObject root(out);
-        JsonArray(root.Key("devices"), order, [](std::string& o, int rank) { o += std::to_string(rank); });
+        JsonArray(root.Key("devices"), order,
+                  [](std::string& o, int rank) { o += std::to_string(rank); });
         JsonArrayOfObjects(root.Key("steps"), steps, [](JsonObject& o, const StepFigures& figures) {
             o.String("step", figures.step);
             o.Int("operators", static_cast<int64_t>(figures.operators));
             o.Int("matched", static_cast<int64_t>(figures.count.matched));
             o.Int("unmatched", static_cast<int64_t>(figures.count.unmatched));
-            if (figures.slowest >= 0) o.Int("slowest_device", figures.slowest);
-            else o.Null("slowest_device");
+            if (figures.slowest >= 0)
+                o.Int("slowest_device", figures.slowest);
+            else
+                o.Null("slowest_device");
             o.Int("slant_excess_ns", figures.excessNs);
         });
         if (slowest < 0) {
             root.Null("slowest_device");
         } else {
             std::vector<TimeNs> excesses = excessOf[slowest];
-            std::nth_element(excesses.begin(), excesses.begin() + static_cast<long>(excesses.size() / 2), excesses.end());
+            std::nth_element(excesses.begin(),
+                             excesses.begin() + static_cast<long>(excesses.size() / 2),
+                             excesses.end());
             JsonObject device(root.Key("slowest_device"));
             device.Int("rank", slowest);
             device.Int("steps_slowest", static_cast<int64_t>(excessOf[slowest].size()));
@@ -59,8 +65,10 @@ std::string MareyToJson(const Cluster& cluster, unsigned threads) {
         }
         std::vector<std::string> missing;
         for (size_t i = 0; i < problems.size(); ++i)
-            if (!problems[i].empty()) missing.push_back("rank " + std::to_string(order[i]) + ": " + problems[i]);
-        JsonArray(root.Key("problems"), missing, [](std::string& o, const std::string& p) { AppendJsonString(o, p); });
+            if (!problems[i].empty())
+                missing.push_back("rank " + std::to_string(order[i]) + ": " + problems[i]);
+        JsonArray(root.Key("problems"), missing,
+                  [](std::string& o, const std::string& p) { AppendJsonString(o, p); });
     }
     return out;
 }

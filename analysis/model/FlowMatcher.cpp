@@ -37,7 +37,9 @@ constexpr FlowOrder FlowBefore{};
 // sub-buckets of a few events each, which insertion sort finishes (std::sort where one holds
 // many, as when one id repeats). In place, so that a bucket never takes memory twice.
 void SortBucket(RawFlow* begin, RawFlow* end) {
-    auto digit = [](const RawFlow& f) { return static_cast<size_t>(f.key >> (kFlowKeyBits - kFlowBucketBits - 8)) & 0xFF; };
+    auto digit = [](const RawFlow& f) {
+        return static_cast<size_t>(f.key >> (kFlowKeyBits - kFlowBucketBits - 8)) & 0xFF;
+    };
     std::array<size_t, 257> start{};
     for (const RawFlow* f = begin; f < end; ++f) ++start[digit(*f) + 1];
     for (size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
@@ -46,7 +48,8 @@ void SortBucket(RawFlow* begin, RawFlow* end) {
     for (size_t d = 0; d < 256; ++d) {
         while (next[d] < start[d + 1]) {
             RawFlow value = begin[next[d]];
-            for (size_t home = digit(value); home != d; home = digit(value)) std::swap(value, begin[next[home]++]);
+            for (size_t home = digit(value); home != d; home = digit(value))
+                std::swap(value, begin[next[home]++]);
             begin[next[d]++] = value;
         }
     }
@@ -85,7 +88,8 @@ std::string_view ScanFlowIdToken(const char* event, const char* end, bool boundF
         p = SkipWhitespace(p + 1, end);
         const ScanResult value = SkipValue(p, end);
         if (value.status != ScanStatus::kOk) break;
-        const bool idKey = boundFlow ? name == "bind_id" : name == "id" || (name == "id2" && *p == '{');
+        const bool idKey =
+            boundFlow ? name == "bind_id" : name == "id" || (name == "id2" && *p == '{');
         if (idKey) token = std::string_view(p, static_cast<size_t>(value.end - p));
         p = SkipWhitespace(value.end, end);
         if (p >= end || *p != ',') break;
@@ -100,10 +104,14 @@ constexpr uint64_t kDiscardBytes = 1 << 20;
 
 }  // namespace
 
-FlowMatcher::FlowMatcher(std::vector<ChunkEvents>& chunks, const std::vector<std::vector<StringId>>& stringRemap,
-                         const std::vector<std::vector<uint32_t>>& trackRemap, std::string_view text,
-                         StringId boundFlowCategory)
-    : m_chunks(chunks), m_stringRemap(stringRemap), m_trackRemap(trackRemap), m_text(text),
+FlowMatcher::FlowMatcher(std::vector<ChunkEvents>& chunks,
+                         const std::vector<std::vector<StringId>>& stringRemap,
+                         const std::vector<std::vector<uint32_t>>& trackRemap,
+                         std::string_view text, StringId boundFlowCategory)
+    : m_chunks(chunks),
+      m_stringRemap(stringRemap),
+      m_trackRemap(trackRemap),
+      m_text(text),
       m_boundFlowCategory(boundFlowCategory) {}
 
 // Every chunk's (track, category) pairs in the model's ids, numbered once across the trace.
@@ -150,7 +158,8 @@ void FlowMatcher::Gather(unsigned threads) {
         m_bucketStart[b] = position;
         for (size_t c = 0; c < chunkCount; ++c) {
             slot[c][b] = position;
-            for (size_t fine = b << shift; fine < (b + 1) << shift; ++fine) position += m_chunks[c].flowsPerBucket[fine];
+            for (size_t fine = b << shift; fine < (b + 1) << shift; ++fine)
+                position += m_chunks[c].flowsPerBucket[fine];
         }
     }
     m_bucketStart[buckets] = position;
@@ -159,7 +168,8 @@ void FlowMatcher::Gather(unsigned threads) {
     // every bucket, so the pages written grow as fast as the chunks released, never ahead.
     // A 16th of the events in each step, 64 KiB to 1 MiB: about 16 returns of pages in all,
     // each a TLB flush on every core. The matching gives them back in steps of the same size.
-    m_discardBytes = std::clamp<uint64_t>(flowCount * sizeof(RawFlow) / 16, kDiscardBytes / 16, kDiscardBytes);
+    m_discardBytes =
+        std::clamp<uint64_t>(flowCount * sizeof(RawFlow) / 16, kDiscardBytes / 16, kDiscardBytes);
     const size_t discardStep = m_discardBytes / sizeof(RawFlow);
     std::vector<uint64_t> fileOrder(chunkCount);
     for (size_t c = 0; c < chunkCount; ++c) fileOrder[c] = chunkCount - c;
@@ -191,7 +201,8 @@ void FlowMatcher::Gather(unsigned threads) {
     const uint64_t partCount = std::clamp<uint64_t>(uint64_t{threads} * 8, 1, buckets);
     m_partBucket.assign(1, 0);
     for (size_t b = 1; b < buckets; ++b)
-        if (m_bucketStart[b] * partCount >= position * m_partBucket.size()) m_partBucket.push_back(b);
+        if (m_bucketStart[b] * partCount >= position * m_partBucket.size())
+            m_partBucket.push_back(b);
     m_partBucket.push_back(buckets);
     m_results.assign(PartCount(), PartResult{});
     m_arrows.resize(position);
@@ -210,7 +221,8 @@ void FlowMatcher::MatchPart(size_t part) {
     // that, where the next part writes.
     Flow* const last = m_arrows.data() + m_bucketStart[m_partBucket[part + 1]];
     RawFlow* const raw = m_gathered.data();
-    // Raw events shrink as arrows grow, a step at a time: the peak stays near the larger of the two.
+    // Raw events shrink as arrows grow, a step at a time: the peak stays near the larger of the
+    // two.
     const size_t step = m_discardBytes / sizeof(RawFlow);
     size_t kept = m_bucketStart[m_partBucket[part]];
     for (size_t b = m_partBucket[part]; b < m_partBucket[part + 1]; ++b) {
@@ -221,7 +233,8 @@ void FlowMatcher::MatchPart(size_t part) {
                 // Events are mostly pairs: half as many arrows. Pages populated and not written
                 // stay resident until Finish, so none are populated on a guess beyond that.
                 populated = std::min(out + step / 2, last);
-                m_arrows.Populate(static_cast<size_t>(out - m_arrows.data()), static_cast<size_t>(populated - m_arrows.data()));
+                m_arrows.Populate(static_cast<size_t>(out - m_arrows.data()),
+                                  static_cast<size_t>(populated - m_arrows.data()));
             }
             RawFlow* same = i + 1;
             while (same < end && same->key == i->key) ++same;
@@ -234,14 +247,15 @@ void FlowMatcher::MatchPart(size_t part) {
         }
     }
     m_gathered.DiscardPages(kept, m_bucketStart[m_partBucket[part + 1]]);
-    m_arrows.DiscardPages(static_cast<size_t>(out - m_arrows.data()), static_cast<size_t>(populated - m_arrows.data()));
+    m_arrows.DiscardPages(static_cast<size_t>(out - m_arrows.data()),
+                          static_cast<size_t>(populated - m_arrows.data()));
     result.arrows = static_cast<uint64_t>(out - first);
     // Sorted here, where the threads share the work with the tracks; Finish merges the parts.
     std::sort(first, out, ArrowBefore);
 }
 
-void FlowMatcher::Finish(PodArray<Flow>& flows, std::vector<FlowOrigin>& origins, ImportReport& report,
-                         uint64_t sortInPlaceBytes) {
+void FlowMatcher::Finish(PodArray<Flow>& flows, std::vector<FlowOrigin>& origins,
+                         ImportReport& report, uint64_t sortInPlaceBytes) {
     origins = std::move(m_origins);
     m_gathered.Release();
     std::vector<SortedArrows> parts;
@@ -265,12 +279,16 @@ void FlowMatcher::Finish(PodArray<Flow>& flows, std::vector<FlowOrigin>& origins
         const Flow* const base = m_arrows.data();
         size_t to = 0;
         for (const SortedArrows& part : parts) {
-            const size_t begin = static_cast<size_t>(part.begin - base), end = static_cast<size_t>(part.end - base);
+            const size_t begin = static_cast<size_t>(part.begin - base),
+                         end = static_cast<size_t>(part.end - base);
             for (size_t from = begin; from < end; from += kStep) {
                 const size_t count = std::min(kStep, end - from);
-                if (to != from) std::memmove(m_arrows.data() + to, m_arrows.data() + from, count * sizeof(Flow));
+                if (to != from)
+                    std::memmove(m_arrows.data() + to, m_arrows.data() + from,
+                                 count * sizeof(Flow));
                 to += count;
-                if (from + count > total) m_arrows.DiscardPages(std::max<size_t>(begin, total), from + count);
+                if (from + count > total)
+                    m_arrows.DiscardPages(std::max<size_t>(begin, total), from + count);
             }
         }
         std::sort(m_arrows.data(), m_arrows.data() + total, ArrowBefore);
@@ -285,18 +303,23 @@ void FlowMatcher::Finish(PodArray<Flow>& flows, std::vector<FlowOrigin>& origins
     std::vector<std::vector<SortedArrows>> pieceInputs(pieces);
     std::vector<uint64_t> pieceOutput(pieces, 0), pieceSizes(pieces, 0);
     if (pieces > 0) {
-        const SortedArrows& largest = *std::max_element(parts.begin(), parts.end(), [](const SortedArrows& a, const SortedArrows& b) {
-            return a.end - a.begin < b.end - b.begin;
-        });
+        const SortedArrows& largest = *std::max_element(
+            parts.begin(), parts.end(), [](const SortedArrows& a, const SortedArrows& b) {
+                return a.end - a.begin < b.end - b.begin;
+            });
         std::vector<const Flow*> cut(parts.size());
         for (size_t p = 0; p < parts.size(); ++p) cut[p] = parts[p].begin;
         uint64_t output = 0;
         for (size_t piece = 0; piece < pieces; ++piece) {
             pieceOutput[piece] = output;
             const bool last = piece + 1 == pieces;
-            const Flow* splitter = last ? nullptr : largest.begin + (largest.end - largest.begin) * (piece + 1) / pieces;
+            const Flow* splitter =
+                last ? nullptr
+                     : largest.begin + (largest.end - largest.begin) * (piece + 1) / pieces;
             for (size_t p = 0; p < parts.size(); ++p) {
-                const Flow* end = last ? parts[p].end : std::lower_bound(cut[p], parts[p].end, *splitter, ArrowBefore);
+                const Flow* end =
+                    last ? parts[p].end
+                         : std::lower_bound(cut[p], parts[p].end, *splitter, ArrowBefore);
                 if (end > cut[p]) pieceInputs[piece].push_back({cut[p], end});
                 output += static_cast<uint64_t>(end - cut[p]);
                 cut[p] = end;
@@ -304,8 +327,10 @@ void FlowMatcher::Finish(PodArray<Flow>& flows, std::vector<FlowOrigin>& origins
             pieceSizes[piece] = output - pieceOutput[piece];
         }
     }
-    ParallelFor(pieces, m_threads, pieceSizes,
-                [&](size_t piece) { MergeArrows(pieceInputs[piece], flows, pieceOutput[piece], pieceOutput[piece] + pieceSizes[piece]); });
+    ParallelFor(pieces, m_threads, pieceSizes, [&](size_t piece) {
+        MergeArrows(pieceInputs[piece], flows, pieceOutput[piece],
+                    pieceOutput[piece] + pieceSizes[piece]);
+    });
     m_arrows.Release();
 }
 
@@ -313,7 +338,8 @@ void FlowMatcher::Finish(PodArray<Flow>& flows, std::vector<FlowOrigin>& origins
 // read of a run goes back to the system as the merge goes, so that the arrows are not held
 // twice: in steps of a 16th of kDiscardBytes, since every run holds back up to one step. The
 // output's pages are populated ahead in steps of the same size.
-void FlowMatcher::MergeArrows(std::vector<SortedArrows>& runs, PodArray<Flow>& flows, size_t outBegin, size_t outEnd) {
+void FlowMatcher::MergeArrows(std::vector<SortedArrows>& runs, PodArray<Flow>& flows,
+                              size_t outBegin, size_t outEnd) {
     constexpr size_t kStep = kDiscardBytes / 16 / sizeof(Flow);
     Flow* out = flows.data() + outBegin;
     Flow* populated = out;
@@ -330,7 +356,8 @@ void FlowMatcher::MergeArrows(std::vector<SortedArrows>& runs, PodArray<Flow>& f
     };
     std::vector<Head> heap;
     for (size_t r = 0; r < runs.size(); ++r) heap.push_back({runs[r].begin->fromTs, r});
-    std::make_heap(heap.begin(), heap.end(), [&](const Head& a, const Head& b) { return before(b, a); });
+    std::make_heap(heap.begin(), heap.end(),
+                   [&](const Head& a, const Head& b) { return before(b, a); });
     std::vector<const Flow*> kept(runs.size());
     for (size_t r = 0; r < runs.size(); ++r) kept[r] = runs[r].begin;
     const Flow* const base = m_arrows.data();
@@ -339,11 +366,14 @@ void FlowMatcher::MergeArrows(std::vector<SortedArrows>& runs, PodArray<Flow>& f
         SortedArrows& run = runs[r];
         if (out == populated) {
             populated = std::min(out + kStep, outLast);
-            flows.Populate(static_cast<size_t>(out - flows.data()), static_cast<size_t>(populated - flows.data()));
+            flows.Populate(static_cast<size_t>(out - flows.data()),
+                           static_cast<size_t>(populated - flows.data()));
         }
         *out++ = *run.begin++;
-        if (static_cast<uint64_t>(run.begin - kept[r]) * sizeof(Flow) >= kDiscardBytes / 16 || run.begin == run.end) {
-            m_arrows.DiscardPages(static_cast<size_t>(kept[r] - base), static_cast<size_t>(run.begin - base));
+        if (static_cast<uint64_t>(run.begin - kept[r]) * sizeof(Flow) >= kDiscardBytes / 16 ||
+            run.begin == run.end) {
+            m_arrows.DiscardPages(static_cast<size_t>(kept[r] - base),
+                                  static_cast<size_t>(run.begin - base));
             kept[r] = run.begin;
         }
         if (run.begin == run.end) {
@@ -373,7 +403,8 @@ std::string_view FlowMatcher::IdText(const RawFlow& flow) const {
         return FlowIdText(ScanFlowIdToken(m_text.data() + flow.ref, end, bound));
     }
     const char* const token = m_text.data() + flow.ref + flow.idOffset;
-    return FlowIdText(std::string_view(token, static_cast<size_t>(SkipValue(token, end).end - token)));
+    return FlowIdText(
+        std::string_view(token, static_cast<size_t>(SkipValue(token, end).end - token)));
 }
 
 // One hash key's events, in time order. Equal hashes with different category or id text are
@@ -382,8 +413,11 @@ std::string_view FlowMatcher::IdText(const RawFlow& flow) const {
 // hashes agree and whose other ends are both missing.
 void FlowMatcher::MatchKey(RawFlow* begin, RawFlow* end, PartResult& result, Flow*& out) const {
     const size_t size = static_cast<size_t>(end - begin);
-    auto category = [this](const RawFlow& f) { return f.origin == kNoFlowOrigin ? 0 : m_origins[f.origin].category; };
-    if (size == 1 || (size == 2 && begin[0].phase != begin[1].phase && category(begin[0]) == category(begin[1]))) {
+    auto category = [this](const RawFlow& f) {
+        return f.origin == kNoFlowOrigin ? 0 : m_origins[f.origin].category;
+    };
+    if (size == 1 || (size == 2 && begin[0].phase != begin[1].phase &&
+                      category(begin[0]) == category(begin[1]))) {
         MatchGroup(begin, end, result, out);
         return;
     }
@@ -412,7 +446,8 @@ void FlowMatcher::MatchKey(RawFlow* begin, RawFlow* end, PartResult& result, Flo
 // the latest start or step before it; one start may feed several finishes (Ascend writes 1
 // 's' and 2 'f' for some HostToDevice ids). A finish earlier than every start (device and host
 // clocks disagree) joins the first start.
-void FlowMatcher::MatchGroup(const RawFlow* begin, const RawFlow* end, PartResult& result, Flow*& out) const {
+void FlowMatcher::MatchGroup(const RawFlow* begin, const RawFlow* end, PartResult& result,
+                             Flow*& out) const {
     const RawFlow* firstStart = nullptr;
     for (const RawFlow* f = begin; f < end && !firstStart; ++f)
         if (f->phase == FlowPhase::kStart && f->origin != kNoFlowOrigin) firstStart = f;
@@ -444,8 +479,10 @@ void FlowMatcher::MatchGroup(const RawFlow* begin, const RawFlow* end, PartResul
         arrow.toEnclosing = f->bindToEnclosing;
         arrow.toRef = f->ref;
         arrow.toOrigin = f->origin;
-        if (source) sourceUsed = true;
-        else firstStartUsed = true;
+        if (source)
+            sourceUsed = true;
+        else
+            firstStartUsed = true;
         if (f->phase == FlowPhase::kStep) {
             source = f;
             sourceUsed = false;

@@ -16,7 +16,9 @@ struct PartOffsets {
     TimeNs shiftNs = 0;
 };
 
-StringId Renamed(const PartOffsets& offsets, StringId id) { return offsets.strings[id]; }
+StringId Renamed(const PartOffsets& offsets, StringId id) {
+    return offsets.strings[id];
+}
 
 EntityId Renamed(const PartOffsets& offsets, EntityId id) {
     id.text = offsets.strings[id.text];
@@ -37,7 +39,8 @@ void Rename(PodArray<StringId>& names, const PartOffsets& offsets) {
 // field added to Track or Row breaks this assertion until it is considered here and in the test
 // that dumps a merged model (tests/TestSupport.cpp).
 static_assert(sizeof(Track) == 256 && sizeof(Row) == 208 && sizeof(Process) == 72,
-              "a field was added to Track, Row or Process: shift or rename it here if it holds a time or an id");
+              "a field was added to Track, Row or Process: shift or rename it here if it holds a "
+              "time or an id");
 void MoveTrack(Track& track, const PartOffsets& offsets) {
     track.process += offsets.process;
     track.tid = Renamed(offsets, track.tid);
@@ -47,7 +50,8 @@ void MoveTrack(Track& track, const PartOffsets& offsets) {
         Shift(row.start, offsets.shiftNs);
         Shift(row.end, offsets.shiftNs);
         Rename(row.name, offsets);
-        for (OverviewItem& item : row.overview) item.startNs += offsets.shiftNs, item.endNs += offsets.shiftNs;
+        for (OverviewItem& item : row.overview)
+            item.startNs += offsets.shiftNs, item.endNs += offsets.shiftNs;
     }
     Shift(track.instantTs, offsets.shiftNs);
     Rename(track.instantName, offsets);
@@ -65,19 +69,22 @@ void AddCounts(ImportReport& total, const ImportReport& part) {
 }
 
 // Appends the part's flows (sorted by start, as the merged ones are) and keeps the whole sorted.
-void MergeFlows(TraceModel& merged, TraceModel& part, const PartOffsets& offsets, ProcessGroup& group) {
+void MergeFlows(TraceModel& merged, TraceModel& part, const PartOffsets& offsets,
+                ProcessGroup& group) {
     if (part.flows.empty()) return;
     if (uint64_t{offsets.origin} + part.flowOrigins.size() >= kNoFlowOrigin) {
         ImportProblem problem;
         problem.message = std::to_string(part.flows.size()) +
-                          " flow arrows are not drawn: the ranks together have more flow origins than one timeline holds";
+                          " flow arrows are not drawn: the ranks together have more flow origins "
+                          "than one timeline holds";
         group.report.problems.push_back(problem);
         ++group.report.problemCount;
         ++merged.report.problemCount;
         return;
     }
     for (const FlowOrigin& origin : part.flowOrigins)
-        merged.flowOrigins.push_back({origin.track + offsets.track, Renamed(offsets, origin.category)});
+        merged.flowOrigins.push_back(
+            {origin.track + offsets.track, Renamed(offsets, origin.category)});
     const size_t before = merged.flows.size();
     merged.flows.resize(before + part.flows.size());
     Flow* out = merged.flows.data() + before;
@@ -108,7 +115,8 @@ std::unique_ptr<TraceModel> MergeRankModels(std::vector<RankModelPart> parts, un
         offsets.origin = static_cast<uint32_t>(merged->flowOrigins.size());
         offsets.shiftNs = part.shiftNs;
         offsets.strings.resize(model.strings.size());
-        for (StringId id = 1; id < model.strings.size(); ++id) offsets.strings[id] = merged->strings.Intern(model.strings.Get(id));
+        for (StringId id = 1; id < model.strings.size(); ++id)
+            offsets.strings[id] = merged->strings.Intern(model.strings.Get(id));
 
         const uint32_t groupIndex = static_cast<uint32_t>(merged->groups.size());
         ProcessGroup& group = merged->groups.emplace_back();
@@ -117,8 +125,10 @@ std::unique_ptr<TraceModel> MergeRankModels(std::vector<RankModelPart> parts, un
         group.shiftNs = part.shiftNs;
 
         std::vector<uint64_t> sizes;
-        for (const Track& track : model.tracks) sizes.push_back(track.sliceCount + track.counterTs.size() + track.instantTs.size());
-        ParallelFor(model.tracks.size(), threads, sizes, [&](size_t t) { MoveTrack(model.tracks[t], offsets); });
+        for (const Track& track : model.tracks)
+            sizes.push_back(track.sliceCount + track.counterTs.size() + track.instantTs.size());
+        ParallelFor(model.tracks.size(), threads, sizes,
+                    [&](size_t t) { MoveTrack(model.tracks[t], offsets); });
         for (Track& track : model.tracks) merged->tracks.push_back(std::move(track));
         for (Process& process : model.processes) {
             process.pid = Renamed(offsets, process.pid);

@@ -30,10 +30,14 @@ struct EntityHash {
 struct ThreadKey {
     uint32_t process;
     EntityId tid;
-    bool operator==(const ThreadKey& other) const { return process == other.process && tid == other.tid; }
+    bool operator==(const ThreadKey& other) const {
+        return process == other.process && tid == other.tid;
+    }
 };
 struct ThreadKeyHash {
-    size_t operator()(const ThreadKey& key) const { return EntityHash()(key.tid) * 31 + key.process; }
+    size_t operator()(const ThreadKey& key) const {
+        return EntityHash()(key.tid) * 31 + key.process;
+    }
 };
 
 struct PieceRef {
@@ -45,7 +49,8 @@ struct PieceRef {
 // (refs from the chunk's refBase) or slices with whole refs.
 class SliceSource {
 public:
-    SliceSource(PodArray<ChunkSlice>& compact, uint64_t refBase) : m_compact(&compact), m_refBase(refBase) {}
+    SliceSource(PodArray<ChunkSlice>& compact, uint64_t refBase)
+        : m_compact(&compact), m_refBase(refBase) {}
     explicit SliceSource(PodArray<RawSlice>& wide) : m_wide(&wide) {}
 
     size_t size() const { return m_compact ? m_compact->size() : m_wide->size(); }
@@ -55,8 +60,10 @@ public:
         return {slice.startNs, slice.durNs, m_refBase + slice.ref, slice.name};
     }
     void Release() {
-        if (m_compact) m_compact->Release();
-        else m_wide->Release();
+        if (m_compact)
+            m_compact->Release();
+        else
+            m_wide->Release();
     }
 
 private:
@@ -73,8 +80,8 @@ constexpr TimeNs kOpenEndNs = INT64_MAX / 4;
 
 class Builder {
 public:
-    Builder(std::vector<ChunkEvents>& chunks, unsigned threads, uint64_t flowSortInPlaceBytes, RowFinished rowFinished,
-            TraceModel& model)
+    Builder(std::vector<ChunkEvents>& chunks, unsigned threads, uint64_t flowSortInPlaceBytes,
+            RowFinished rowFinished, TraceModel& model)
         : m_chunks(chunks),
           m_threads(threads ? threads : 1),
           m_flowSortInPlaceBytes(flowSortInPlaceBytes),
@@ -124,12 +131,14 @@ private:
             const StringPool& local = m_chunks[c].strings;
             auto& remap = m_stringRemap[c];
             remap.resize(local.size());
-            for (StringId id = 0; id < local.size(); ++id) remap[id] = m_model.strings.Intern(local.Get(id));
+            for (StringId id = 0; id < local.size(); ++id)
+                remap[id] = m_model.strings.Intern(local.Get(id));
         }
     }
 
     uint32_t ProcessFor(const EntityId& pid) {
-        auto [it, inserted] = m_processIndex.try_emplace(pid, static_cast<uint32_t>(m_model.processes.size()));
+        auto [it, inserted] =
+            m_processIndex.try_emplace(pid, static_cast<uint32_t>(m_model.processes.size()));
         if (inserted) {
             Process process;
             process.pid = pid;
@@ -172,12 +181,18 @@ private:
                 Process& process = m_model.processes[track.process];
                 const StringId text = Global(c, record.text);
                 switch (record.kind) {
-                    case MetadataKind::kProcessName: process.name = text; break;
-                    case MetadataKind::kProcessLabels: process.labels = text; break;
+                    case MetadataKind::kProcessName:
+                        process.name = text;
+                        break;
+                    case MetadataKind::kProcessLabels:
+                        process.labels = text;
+                        break;
                     case MetadataKind::kProcessSortIndex:
                         process.sortIndex = record.number, process.hasSortIndex = true;
                         break;
-                    case MetadataKind::kThreadName: track.name = text; break;
+                    case MetadataKind::kThreadName:
+                        track.name = text;
+                        break;
                     case MetadataKind::kThreadSortIndex:
                         track.sortIndex = record.number, track.hasSortIndex = true;
                         break;
@@ -204,11 +219,12 @@ private:
         PodArray<RawSlice> slices;
         if (boundaries.empty()) return slices;
         // Perfetto's rule: at equal timestamps, ends come first.
-        std::sort(boundaries.begin(), boundaries.end(), [](const RawBoundary& a, const RawBoundary& b) {
-            if (a.ts != b.ts) return a.ts < b.ts;
-            if (a.kind != b.kind) return a.kind == BoundaryKind::kEnd;
-            return a.ref < b.ref;
-        });
+        std::sort(boundaries.begin(), boundaries.end(),
+                  [](const RawBoundary& a, const RawBoundary& b) {
+                      if (a.ts != b.ts) return a.ts < b.ts;
+                      if (a.kind != b.kind) return a.kind == BoundaryKind::kEnd;
+                      return a.ref < b.ref;
+                  });
         std::vector<RawBoundary> open;
         for (const RawBoundary& b : boundaries) {
             if (b.kind == BoundaryKind::kBegin) {
@@ -225,15 +241,19 @@ private:
             // An 'E' may repeat its 'B''s name; one that names another slice is kept as the pair
             // Perfetto keeps, and said.
             if (b.name != 0 && b.name != begin.name) {
-                problems.Add(b.ref, "'E' named \"" + std::string(m_model.strings.Get(b.name)) + "\" closes 'B' named \"" +
-                                        std::string(m_model.strings.Get(begin.name)) + "\"; kept as one slice named after the 'B'");
+                problems.Add(b.ref, "'E' named \"" + std::string(m_model.strings.Get(b.name)) +
+                                        "\" closes 'B' named \"" +
+                                        std::string(m_model.strings.Get(begin.name)) +
+                                        "\"; kept as one slice named after the 'B'");
             }
             slices.push_back({begin.ts, b.ts - begin.ts, begin.ref, begin.name});
         }
         // Slices that never end (a hang, a killed job) stay open: everything after them on the
         // thread nests inside, and CloseOpenEnds draws them to the end of the trace.
         for (const RawBoundary& begin : open) {
-            problems.Add(begin.ref, "'B' event without a matching 'E'; drawn to the end of the trace as unfinished");
+            problems.Add(
+                begin.ref,
+                "'B' event without a matching 'E'; drawn to the end of the trace as unfinished");
             ++m_unmatchedBegins;
             slices.push_back({begin.ts, kOpenEndNs - begin.ts, begin.ref, begin.name});
         }
@@ -267,13 +287,15 @@ private:
             auto [source, position] = heads.top();
             heads.pop();
             SliceSource& slices = sources[source];
-            // Take a whole run while this source stays first (the usual case: chunks follow in time).
+            // Take a whole run while this source stays first (the usual case: chunks follow in
+            // time).
             size_t end = position;
             if (heads.empty()) {
                 while (end < slices.size()) rows.Add(slices[end++]);
             } else {
                 const RawSlice bound = sources[heads.top().first][heads.top().second];
-                while (end < slices.size() && !SliceBefore(bound, slices[end])) rows.Add(slices[end++]);
+                while (end < slices.size() && !SliceBefore(bound, slices[end]))
+                    rows.Add(slices[end++]);
             }
             if (end < slices.size()) {
                 heads.push({source, end});
@@ -292,32 +314,41 @@ private:
             for (const PieceRef& piece : m_pieces[t])
                 sizes[t] += m_chunks[piece.chunk].tracks[piece.localTrack].slices.size() +
                             m_chunks[piece.chunk].tracks[piece.localTrack].wideSlices.size();
-        // The chunks were all decoded from the model's one source (none in tests that build by hand).
-        const std::string_view text = m_model.sources.empty() ? std::string_view()
-                                                              : std::string_view(m_model.sources.front().text.data(),
-                                                                                 m_model.sources.front().text.size());
-        FlowMatcher flows(m_chunks, m_stringRemap, m_trackRemap, text, m_model.strings.Find("bind_id"));
+        // The chunks were all decoded from the model's one source (none in tests that build by
+        // hand).
+        const std::string_view text = m_model.sources.empty()
+                                          ? std::string_view()
+                                          : std::string_view(m_model.sources.front().text.data(),
+                                                             m_model.sources.front().text.size());
+        FlowMatcher flows(m_chunks, m_stringRemap, m_trackRemap, text,
+                          m_model.strings.Find("bind_id"));
         flows.Gather(m_threads);
         m_timing.Report("model: flows gathered");
-        for (size_t part = 0; part < flows.PartCount(); ++part) sizes.push_back(2 * flows.PartSize(part));
+        for (size_t part = 0; part < flows.PartCount(); ++part)
+            sizes.push_back(2 * flows.PartSize(part));
         std::vector<ProblemList> problems(trackCount);
         ParallelFor(sizes.size(), m_threads, sizes, [&](size_t t) {
-            if (t >= trackCount) flows.MatchPart(t - trackCount);
-            else BuildThreadTrack(static_cast<uint32_t>(t), problems[t]);
+            if (t >= trackCount)
+                flows.MatchPart(t - trackCount);
+            else
+                BuildThreadTrack(static_cast<uint32_t>(t), problems[t]);
         });
         m_timing.Report("model: thread tracks built, flows matched");
         flows.Finish(m_model.flows, m_model.flowOrigins, m_model.report, m_flowSortInPlaceBytes);
         if (flows.DroppedEvents() > 0)
             m_extraProblems.Add(flows.FirstDroppedRef(),
-                                std::to_string(flows.DroppedEvents()) + " flow events, the first here, are not matched: the trace has "
-                                "flow events on more than " + std::to_string(kMaxFlowOrigins) + " (thread, category) pairs");
+                                std::to_string(flows.DroppedEvents()) +
+                                    " flow events, the first here, are not matched: the trace has "
+                                    "flow events on more than " +
+                                    std::to_string(kMaxFlowOrigins) + " (thread, category) pairs");
         for (auto& list : problems) {
             m_extraProblems.count += list.count;
             for (auto& p : list.kept) m_extraProblems.kept.push_back(std::move(p));
         }
     }
 
-    uint32_t ProcessTrack(std::unordered_map<uint32_t, uint32_t>& byProcess, TrackKind kind, uint32_t process) {
+    uint32_t ProcessTrack(std::unordered_map<uint32_t, uint32_t>& byProcess, TrackKind kind,
+                          uint32_t process) {
         auto [it, inserted] = byProcess.try_emplace(process, 0);
         if (inserted) it->second = NewTrack(kind, process, EntityId{});
         return it->second;
@@ -365,22 +396,29 @@ private:
                     open.push_back(a);
                 } else if (a.kind == AsyncKind::kEnd) {
                     if (open.empty()) {
-                        m_extraProblems.Add(a.ref, "async end without a matching begin (same category and id); ignored");
+                        m_extraProblems.Add(
+                            a.ref,
+                            "async end without a matching begin (same category and id); ignored");
                         continue;
                     }
                     const RawAsync begin = open.back();
                     open.pop_back();
-                    slicesByProcess[process].push_back({begin.ts, a.ts - begin.ts, begin.ref, begin.name});
+                    slicesByProcess[process].push_back(
+                        {begin.ts, a.ts - begin.ts, begin.ref, begin.name});
                 } else {
-                    Track& track = m_model.tracks[ProcessTrack(trackByProcess, TrackKind::kAsync, process)];
+                    Track& track =
+                        m_model.tracks[ProcessTrack(trackByProcess, TrackKind::kAsync, process)];
                     track.instantTs.push_back(a.ts);
                     track.instantName.push_back(a.name);
                     track.instantRef.push_back(a.ref);
                 }
             }
             for (const RawAsync& begin : open) {
-                m_extraProblems.Add(begin.ref, "async begin without a matching end; drawn to the end of the trace as unfinished");
-                slicesByProcess[process].push_back({begin.ts, kOpenEndNs - begin.ts, begin.ref, begin.name});
+                m_extraProblems.Add(begin.ref,
+                                    "async begin without a matching end; drawn to the end of the "
+                                    "trace as unfinished");
+                slicesByProcess[process].push_back(
+                    {begin.ts, kOpenEndNs - begin.ts, begin.ref, begin.name});
             }
             i = groupEnd;
         }
@@ -388,7 +426,9 @@ private:
             Track& track = m_model.tracks[ProcessTrack(trackByProcess, TrackKind::kAsync, process)];
             std::sort(slices.begin(), slices.end(), SliceBefore);
             // Greedy lanes: each slice takes the lowest lane that is free at its start.
-            std::priority_queue<std::pair<TimeNs, uint32_t>, std::vector<std::pair<TimeNs, uint32_t>>, std::greater<>> busy;
+            std::priority_queue<std::pair<TimeNs, uint32_t>,
+                                std::vector<std::pair<TimeNs, uint32_t>>, std::greater<>>
+                busy;
             std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> free;
             for (const RawSlice& slice : slices) {
                 while (!busy.empty() && busy.top().first <= slice.startNs) {
@@ -449,8 +489,9 @@ private:
             if (std::is_sorted(track.counterTs.begin(), track.counterTs.end())) continue;
             std::vector<uint32_t> order(track.counterTs.size());
             for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-            std::stable_sort(order.begin(), order.end(),
-                             [&](uint32_t a, uint32_t b) { return track.counterTs[a] < track.counterTs[b]; });
+            std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+                return track.counterTs[a] < track.counterTs[b];
+            });
             PodArray<TimeNs> ts;
             PodArray<double> values;
             for (uint32_t i : order) {
@@ -465,12 +506,14 @@ private:
     static void SortInstants(Track& track) {
         const size_t n = track.instantTs.size();
         bool sorted = true;
-        for (size_t i = 1; i < n && sorted; ++i) sorted = track.instantTs[i - 1] <= track.instantTs[i];
+        for (size_t i = 1; i < n && sorted; ++i)
+            sorted = track.instantTs[i - 1] <= track.instantTs[i];
         if (sorted) return;
         std::vector<uint32_t> order(n);
         for (uint32_t i = 0; i < n; ++i) order[i] = i;
         std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-            if (track.instantTs[a] != track.instantTs[b]) return track.instantTs[a] < track.instantTs[b];
+            if (track.instantTs[a] != track.instantTs[b])
+                return track.instantTs[a] < track.instantTs[b];
             return track.instantRef[a] < track.instantRef[b];
         });
         PodArray<TimeNs> ts;
@@ -514,7 +557,9 @@ private:
         report.problemCount += m_extraProblems.count;
         for (auto& p : m_extraProblems.kept) problems.push_back(std::move(p));
         std::stable_sort(problems.begin(), problems.end(),
-                         [](const ImportProblem& a, const ImportProblem& b) { return a.byteOffset < b.byteOffset; });
+                         [](const ImportProblem& a, const ImportProblem& b) {
+                             return a.byteOffset < b.byteOffset;
+                         });
         if (problems.size() > kMaxKeptProblems) problems.resize(kMaxKeptProblems);
         for (auto& p : problems) report.problems.push_back(std::move(p));
         report.unmatchedBegins = m_unmatchedBegins;
@@ -534,18 +579,24 @@ private:
         const auto& strings = m_model.strings;
         for (Process& process : m_model.processes) {
             // Counters first, then async lanes, then threads by sort index and tid, as Chrome does.
-            std::stable_sort(process.tracks.begin(), process.tracks.end(), [&](uint32_t a, uint32_t b) {
-                const Track& ta = m_model.tracks[a];
-                const Track& tb = m_model.tracks[b];
-                const int kindA = ta.kind == TrackKind::kCounter ? 0 : ta.kind == TrackKind::kAsync ? 1 : 2;
-                const int kindB = tb.kind == TrackKind::kCounter ? 0 : tb.kind == TrackKind::kAsync ? 1 : 2;
-                if (kindA != kindB) return kindA < kindB;
-                if (ta.kind == TrackKind::kCounter) return strings.Get(ta.name) < strings.Get(tb.name);
-                const int64_t sa = ta.hasSortIndex ? ta.sortIndex : EntitySortKey(ta.tid);
-                const int64_t sb = tb.hasSortIndex ? tb.sortIndex : EntitySortKey(tb.tid);
-                if (sa != sb) return sa < sb;
-                return EntityText(ta.tid, strings) < EntityText(tb.tid, strings);
-            });
+            std::stable_sort(
+                process.tracks.begin(), process.tracks.end(), [&](uint32_t a, uint32_t b) {
+                    const Track& ta = m_model.tracks[a];
+                    const Track& tb = m_model.tracks[b];
+                    const int kindA = ta.kind == TrackKind::kCounter ? 0
+                                      : ta.kind == TrackKind::kAsync ? 1
+                                                                     : 2;
+                    const int kindB = tb.kind == TrackKind::kCounter ? 0
+                                      : tb.kind == TrackKind::kAsync ? 1
+                                                                     : 2;
+                    if (kindA != kindB) return kindA < kindB;
+                    if (ta.kind == TrackKind::kCounter)
+                        return strings.Get(ta.name) < strings.Get(tb.name);
+                    const int64_t sa = ta.hasSortIndex ? ta.sortIndex : EntitySortKey(ta.tid);
+                    const int64_t sb = tb.hasSortIndex ? tb.sortIndex : EntitySortKey(tb.tid);
+                    if (sa != sb) return sa < sb;
+                    return EntityText(ta.tid, strings) < EntityText(tb.tid, strings);
+                });
         }
         // Processes without any event are left out of the display; their metadata stays.
         std::vector<uint32_t> order;
@@ -613,8 +664,10 @@ private:
                     row.end[i - 1] = std::max(m_model.lastNs, row.start[i - 1]);
                     m_model.unfinished.push_back({t, r, static_cast<uint32_t>(i - 1)});
                 }
-                for (size_t k = row.overview.size(); k > 0 && row.overview[k - 1].endNs >= kOpenEndNs; --k)
-                    row.overview[k - 1].endNs = std::max(m_model.lastNs, row.overview[k - 1].startNs);
+                for (size_t k = row.overview.size();
+                     k > 0 && row.overview[k - 1].endNs >= kOpenEndNs; --k)
+                    row.overview[k - 1].endNs =
+                        std::max(m_model.lastNs, row.overview[k - 1].startNs);
             }
         }
         std::sort(m_model.unfinished.begin(), m_model.unfinished.end());
@@ -679,8 +732,8 @@ void RowBuilder::Finish() {
     m_overlap.clear();
 }
 
-void BuildModel(std::vector<ChunkEvents>& chunks, unsigned threads, TraceModel& model, uint64_t flowSortInPlaceBytes,
-                RowFinished rowFinished) {
+void BuildModel(std::vector<ChunkEvents>& chunks, unsigned threads, TraceModel& model,
+                uint64_t flowSortInPlaceBytes, RowFinished rowFinished) {
     Builder(chunks, threads, flowSortInPlaceBytes, rowFinished, model).Run();
 }
 

@@ -20,14 +20,16 @@ using RowFinished = void (*)(Row& row);
 // the events and their order in the file, never on where the file was cut into chunks.
 // Per-track work runs on 'threads' threads; 'rowFinished' runs on every thread row.
 void BuildModel(std::vector<ChunkEvents>& chunks, unsigned threads, TraceModel& model,
-                uint64_t flowSortInPlaceBytes = kFlowSortInPlaceBytes, RowFinished rowFinished = nullptr);
+                uint64_t flowSortInPlaceBytes = kFlowSortInPlaceBytes,
+                RowFinished rowFinished = nullptr);
 
 // Lays out slices given in display order (start ascending, longer first at equal starts,
 // then file order) into rows: nesting depth, plus extra rows for slices that overlap a
 // neighbour without nesting. O(n).
 class RowBuilder {
 public:
-    explicit RowBuilder(Track& track, RowFinished rowFinished = nullptr) : m_track(track), m_rowFinished(rowFinished) {}
+    explicit RowBuilder(Track& track, RowFinished rowFinished = nullptr)
+        : m_track(track), m_rowFinished(rowFinished) {}
     void Add(const RawSlice& slice);
     // Moves the rows into the track: nested rows first, then overlap rows.
     void Finish();

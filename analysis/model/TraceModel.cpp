@@ -17,7 +17,8 @@ std::string TraceModel::ProcessLabel(uint32_t process) const {
 
 std::string TraceModel::ProcessLabelWithRank(uint32_t process) const {
     const uint32_t group = processes[process].group;
-    return group == kNoGroup ? ProcessLabel(process) : groups[group].label + " · " + ProcessLabel(process);
+    return group == kNoGroup ? ProcessLabel(process)
+                             : groups[group].label + " · " + ProcessLabel(process);
 }
 
 std::string TraceModel::TrackLabel(uint32_t track) const {
@@ -49,7 +50,8 @@ const std::string& TraceModel::Path() const {
 }
 
 bool TraceModel::IsUnfinished(uint32_t track, uint32_t row, uint32_t index) const {
-    return std::binary_search(unfinished.begin(), unfinished.end(), UnfinishedSlice{track, row, index});
+    return std::binary_search(unfinished.begin(), unfinished.end(),
+                              UnfinishedSlice{track, row, index});
 }
 
 }  // namespace marey

@@ -48,7 +48,9 @@ struct Row {
     RowKind kind = RowKind::kNested;
     uint32_t depth = 0;
     size_t size() const { return start.size(); }
-    uint64_t Ref(size_t i) const { return refHigh.empty() ? refLow[i] : uint64_t{refHigh[i]} << 32 | refLow[i]; }
+    uint64_t Ref(size_t i) const {
+        return refHigh.empty() ? refLow[i] : uint64_t{refHigh[i]} << 32 | refLow[i];
+    }
     // Appends a slice that starts at or after the last one.
     void Append(TimeNs startNs, TimeNs endNs, StringId nameId, uint64_t refOffset) {
         start.push_back(startNs);
@@ -56,7 +58,8 @@ struct Row {
         name.push_back(nameId);
         refLow.push_back(static_cast<uint32_t>(refOffset));
         if (refOffset > UINT32_MAX || !refHigh.empty()) {
-            while (refHigh.size() + 1 < refLow.size()) refHigh.push_back(0);  // the slices before it
+            while (refHigh.size() + 1 < refLow.size())
+                refHigh.push_back(0);  // the slices before it
             refHigh.push_back(static_cast<uint8_t>(refOffset >> 32));
         }
     }
@@ -151,9 +154,9 @@ struct TraceSource {
 // Several ranks in one timeline: the processes of one rank, shown under one collapsible header,
 // and the shift that aligned its clock (see MergeRankModels). Group g reads from sources[g].
 struct ProcessGroup {
-    std::string label;  // "rank 3"
-    std::string note;   // how its clock is aligned: "step 12 aligned", "its own clock"
-    TimeNs shiftNs = 0; // added to every time read from its source
+    std::string label;    // "rank 3"
+    std::string note;     // how its clock is aligned: "step 12 aligned", "its own clock"
+    TimeNs shiftNs = 0;   // added to every time read from its source
     ImportReport report;  // the problems met in its source, in its offsets
 };
 
@@ -162,9 +165,9 @@ struct TraceModel {
     // rank in a model merged from several (the processes of group g read from sources[g]).
     std::vector<TraceSource> sources;
     StringPool strings;
-    std::vector<Process> processes;  // display order
-    std::vector<Track> tracks;       // indexed by track id; display order is per process
-    PodArray<Flow> flows;            // sorted by fromTs
+    std::vector<Process> processes;       // display order
+    std::vector<Track> tracks;            // indexed by track id; display order is per process
+    PodArray<Flow> flows;                 // sorted by fromTs
     std::vector<FlowOrigin> flowOrigins;  // the (track, category) pairs that flows point into
     ImportReport report;
     TimeNs firstNs = 0, lastNs = 0;  // earliest timestamp and latest end
@@ -184,7 +187,9 @@ struct TraceModel {
     const TraceSource& SourceOf(uint32_t track) const;
     const TraceText& TextOf(uint32_t track) const { return SourceOf(track).text; }
     SourceFormat FormatOf(uint32_t track) const { return SourceOf(track).format; }
-    const std::vector<std::string>& CsvHeaderOf(uint32_t track) const { return SourceOf(track).csvHeader; }
+    const std::vector<std::string>& CsvHeaderOf(uint32_t track) const {
+        return SourceOf(track).csvHeader;
+    }
     const std::string& PathOf(uint32_t track) const { return SourceOf(track).path; }
     // The file of a model read from one file; empty for a merged model (or one of no file).
     const std::string& Path() const;

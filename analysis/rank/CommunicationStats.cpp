@@ -8,7 +8,8 @@ namespace marey {
 CommunicationTotals SumCommunication(const std::vector<CommunicationOp>& ops) {
     CommunicationTotals totals;
     std::vector<TransportTotal> transports;
-    for (const char* known : {"HCCS", "PCIE", "RDMA", "SDMA", "SIO"}) transports.push_back(TransportTotal{known, 0, 0, 0, {}});
+    for (const char* known : {"HCCS", "PCIE", "RDMA", "SDMA", "SIO"})
+        transports.push_back(TransportTotal{known, 0, 0, 0, {}});
     std::vector<std::map<double, PacketSizeBucket>> buckets(transports.size());
     for (const CommunicationOp& op : ops) {
         if (op.isTotal) continue;
@@ -20,13 +21,15 @@ CommunicationTotals SumCommunication(const std::vector<CommunicationOp>& ops) {
         totals.idleNs = SaturatingAdd(totals.idleNs, op.idleNs);
         for (const TransportBandwidth& bandwidth : op.bandwidth) {
             size_t index = 0;
-            while (index < transports.size() && transports[index].transport != bandwidth.transport) ++index;
+            while (index < transports.size() && transports[index].transport != bandwidth.transport)
+                ++index;
             if (index == transports.size()) {
                 transports.push_back(TransportTotal{bandwidth.transport, 0, 0, 0, {}});
                 buckets.emplace_back();
             }
             transports[index].transitSizeMb += bandwidth.transitSizeMb;
-            transports[index].transitNs = SaturatingAdd(transports[index].transitNs, bandwidth.transitNs);
+            transports[index].transitNs =
+                SaturatingAdd(transports[index].transitNs, bandwidth.transitNs);
             for (const PacketSizeBucket& size : bandwidth.sizes) {
                 PacketSizeBucket& bucket = buckets[index][size.sizeMb];
                 bucket.sizeMb = size.sizeMb;
@@ -37,7 +40,9 @@ CommunicationTotals SumCommunication(const std::vector<CommunicationOp>& ops) {
     }
     for (size_t i = 0; i < transports.size(); ++i) {
         TransportTotal& total = transports[i];
-        if (total.transitNs > 0) total.bandwidthGBps = total.transitSizeMb / (static_cast<double>(total.transitNs) / 1e6);
+        if (total.transitNs > 0)
+            total.bandwidthGBps =
+                total.transitSizeMb / (static_cast<double>(total.transitNs) / 1e6);
         for (const auto& [size, bucket] : buckets[i]) total.sizes.push_back(bucket);
     }
     totals.transports = std::move(transports);

@@ -12,7 +12,7 @@ struct TransportTotal {
     std::string transport;
     double transitSizeMb = 0;
     TimeNs transitNs = 0;
-    double bandwidthGBps = 0;  // size / time (MB per ms = GB/s); 0 without time
+    double bandwidthGBps = 0;             // size / time (MB per ms = GB/s); 0 without time
     std::vector<PacketSizeBucket> sizes;  // merged over operators, by size ascending
 };
 

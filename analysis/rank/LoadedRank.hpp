@@ -13,7 +13,8 @@ namespace marey {
 struct LoadedRank {
     std::string path;
     std::unique_ptr<TraceModel> model;  // null for a rank folder that holds no timeline file
-    std::unique_ptr<RankAnalysis> analysis;  // never null; its files are empty outside a rank folder
+    std::unique_ptr<RankAnalysis>
+        analysis;  // never null; its files are empty outside a rank folder
 };
 
 }  // namespace marey

@@ -15,7 +15,8 @@ void AddSample(OperatorStat& stat, TimeNs durNs) {
 
 void FinishTable(std::vector<OperatorStat>& stats, TimeNs totalNs) {
     for (OperatorStat& stat : stats)
-        stat.share = totalNs > 0 ? static_cast<double>(stat.totalNs) / static_cast<double>(totalNs) : 0.0;
+        stat.share =
+            totalNs > 0 ? static_cast<double>(stat.totalNs) / static_cast<double>(totalNs) : 0.0;
     std::sort(stats.begin(), stats.end(), [](const OperatorStat& a, const OperatorStat& b) {
         return a.totalNs != b.totalNs ? a.totalNs > b.totalNs : a.name < b.name;
     });
@@ -38,7 +39,8 @@ std::vector<CoreClassTotal> NonEmptyCoreTotals(const CoreClassTotal (&classes)[4
     std::vector<CoreClassTotal> out;
     for (CoreClassTotal total : classes) {
         if (!total.count) continue;
-        total.share = totalNs > 0 ? static_cast<double>(total.totalNs) / static_cast<double>(totalNs) : 0.0;
+        total.share =
+            totalNs > 0 ? static_cast<double>(total.totalNs) / static_cast<double>(totalNs) : 0.0;
         out.push_back(total);
     }
     return out;
@@ -49,7 +51,10 @@ std::vector<CoreClassTotal> NonEmptyCoreTotals(const CoreClassTotal (&classes)[4
 OperatorTables OperatorsFromKernels(const KernelTable& kernels, bool includeCommunication) {
     OperatorTables tables;
     std::unordered_map<StringId, size_t> byName, byType;
-    CoreClassTotal classes[4] = {{CoreClass::kAiCore}, {CoreClass::kAiCpu}, {CoreClass::kCommunication}, {CoreClass::kOther}};
+    CoreClassTotal classes[4] = {{CoreClass::kAiCore},
+                                 {CoreClass::kAiCpu},
+                                 {CoreClass::kCommunication},
+                                 {CoreClass::kOther}};
     for (const KernelRow& row : kernels.rows) {
         if (!includeCommunication && row.coreClass == CoreClass::kCommunication) continue;
         auto [nameAt, newName] = byName.try_emplace(row.name, tables.byName.size());
@@ -67,7 +72,8 @@ OperatorTables OperatorsFromKernels(const KernelTable& kernels, bool includeComm
             stat.coreClass = row.coreClass;
             tables.byType.push_back(std::move(stat));
         }
-        for (OperatorStat* stat : {&tables.byName[nameAt->second], &tables.byType[typeAt->second]}) {
+        for (OperatorStat* stat :
+             {&tables.byName[nameAt->second], &tables.byType[typeAt->second]}) {
             AddSample(*stat, row.durNs);
             AddCore(*stat, kernels.strings.Get(row.core));
         }
@@ -85,7 +91,10 @@ OperatorTables OperatorsFromKernels(const KernelTable& kernels, bool includeComm
 
 OperatorTables OperatorsFromOpStatistic(const OpStatistic& table) {
     OperatorTables tables;
-    CoreClassTotal classes[4] = {{CoreClass::kAiCore}, {CoreClass::kAiCpu}, {CoreClass::kCommunication}, {CoreClass::kOther}};
+    CoreClassTotal classes[4] = {{CoreClass::kAiCore},
+                                 {CoreClass::kAiCpu},
+                                 {CoreClass::kCommunication},
+                                 {CoreClass::kOther}};
     for (const OpStatisticRow& row : table.rows) {
         OperatorStat stat;
         stat.name = stat.type = row.type;
@@ -107,15 +116,18 @@ OperatorTables OperatorsFromOpStatistic(const OpStatistic& table) {
     return tables;
 }
 
-std::vector<std::pair<std::string, double>> TopComputeTypes(const OperatorTables& tables, size_t count) {
+std::vector<std::pair<std::string, double>> TopComputeTypes(const OperatorTables& tables,
+                                                            size_t count) {
     std::vector<std::pair<std::string, double>> top;
     TimeNs compute = 0;
     for (const OperatorStat& stat : tables.byType)
-        if (stat.coreClass != CoreClass::kCommunication) compute = SaturatingAdd(compute, stat.totalNs);
+        if (stat.coreClass != CoreClass::kCommunication)
+            compute = SaturatingAdd(compute, stat.totalNs);
     for (const OperatorStat& stat : tables.byType) {
         if (top.size() >= count) break;
         if (stat.coreClass == CoreClass::kCommunication || compute <= 0) continue;
-        top.push_back({stat.name, static_cast<double>(stat.totalNs) / static_cast<double>(compute)});
+        top.push_back(
+            {stat.name, static_cast<double>(stat.totalNs) / static_cast<double>(compute)});
     }
     return top;
 }

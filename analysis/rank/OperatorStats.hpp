@@ -10,13 +10,13 @@
 namespace marey {
 
 struct OperatorStat {
-    std::string name;       // operator name, or type in the by-type table
-    std::string type;       // its type (the same as name in the by-type table)
+    std::string name;  // operator name, or type in the by-type table
+    std::string type;  // its type (the same as name in the by-type table)
     CoreClass coreClass = CoreClass::kOther;
-    std::string core;       // "Accelerator Core" / "Core Type" as written; several joined by '/'
+    std::string core;  // "Accelerator Core" / "Core Type" as written; several joined by '/'
     uint64_t count = 0;
     TimeNs totalNs = 0, minNs = 0, maxNs = 0;
-    double share = 0;       // of the total time of every operator in the table
+    double share = 0;  // of the total time of every operator in the table
 
     TimeNs AverageNs() const { return count ? totalNs / static_cast<TimeNs>(count) : 0; }
 };
@@ -44,6 +44,7 @@ OperatorTables OperatorsFromKernels(const KernelTable& kernels, bool includeComm
 OperatorTables OperatorsFromOpStatistic(const OpStatistic& table);
 
 // (type, share) of the largest compute types, for the overview's advice.
-std::vector<std::pair<std::string, double>> TopComputeTypes(const OperatorTables& tables, size_t count);
+std::vector<std::pair<std::string, double>> TopComputeTypes(const OperatorTables& tables,
+                                                            size_t count);
 
 }  // namespace marey

@@ -24,7 +24,8 @@ std::vector<ProfilerStepSpan> FindProfilerSteps(const TraceModel& model) {
                 const int32_t step = stepOfName[row.name[i]];
                 if (step < 0) continue;
                 ProfilerStepSpan& span = steps[static_cast<size_t>(step)];
-                if (!found[step] || row.start[i] < span.startNs) span.startNs = row.start[i], span.endNs = row.end[i];
+                if (!found[step] || row.start[i] < span.startNs)
+                    span.startNs = row.start[i], span.endNs = row.end[i];
                 found[step] = 1;
             }
         }
@@ -32,8 +33,9 @@ std::vector<ProfilerStepSpan> FindProfilerSteps(const TraceModel& model) {
     std::vector<ProfilerStepSpan> placed;
     for (size_t i = 0; i < steps.size(); ++i)
         if (found[i]) placed.push_back(std::move(steps[i]));
-    std::sort(placed.begin(), placed.end(),
-              [](const ProfilerStepSpan& a, const ProfilerStepSpan& b) { return a.startNs < b.startNs; });
+    std::sort(
+        placed.begin(), placed.end(),
+        [](const ProfilerStepSpan& a, const ProfilerStepSpan& b) { return a.startNs < b.startNs; });
     return placed;
 }
 

@@ -10,7 +10,7 @@
 namespace marey {
 
 struct ProfilerStepSpan {
-    std::string step;  // "50" of "ProfilerStep#50"
+    std::string step;               // "50" of "ProfilerStep#50"
     TimeNs startNs = 0, endNs = 0;  // absolute; the earliest slice of that name when repeated
 };
 

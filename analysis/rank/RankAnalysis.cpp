@@ -74,14 +74,19 @@ RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model) {
     });
 
     if (model) analysis.hasTrace = true, analysis.traceStartNs = model->firstNs;
-    if (analysis.kernels) analysis.operators = OperatorsFromKernels(*analysis.kernels);
-    else if (analysis.opStatistic) analysis.operators = OperatorsFromOpStatistic(*analysis.opStatistic);
+    if (analysis.kernels)
+        analysis.operators = OperatorsFromKernels(*analysis.kernels);
+    else if (analysis.opStatistic)
+        analysis.operators = OperatorsFromOpStatistic(*analysis.opStatistic);
     if (model) analysis.overview = OverviewFromOverlapTracks(*model);
-    if (!analysis.overview.valid && analysis.kernels) analysis.overview = OverviewFromKernels(*analysis.kernels);
+    if (!analysis.overview.valid && analysis.kernels)
+        analysis.overview = OverviewFromKernels(*analysis.kernels);
     analysis.advice = AdviseOnOverview(analysis.overview, TopComputeTypes(analysis.operators, 3));
-    if (analysis.communication) analysis.communicationTotals = SumCommunication(analysis.communication->ops);
+    if (analysis.communication)
+        analysis.communicationTotals = SumCommunication(analysis.communication->ops);
     if (analysis.steps) {
-        analysis.stepSpans = model ? PlaceSteps(*analysis.steps, *model) : std::vector<StepSpan>(analysis.steps->rows.size());
+        analysis.stepSpans = model ? PlaceSteps(*analysis.steps, *model)
+                                   : std::vector<StepSpan>(analysis.steps->rows.size());
     }
     return analysis;
 }

@@ -25,7 +25,8 @@ std::vector<Interval> Union(std::vector<Interval> intervals) {
 
 TimeNs Length(const std::vector<Interval>& disjoint) {
     TimeNs total = 0;
-    for (const Interval& interval : disjoint) total = SaturatingAdd(total, SaturatingSpan(interval.first, interval.second));
+    for (const Interval& interval : disjoint)
+        total = SaturatingAdd(total, SaturatingSpan(interval.first, interval.second));
     return total;
 }
 
@@ -46,7 +47,8 @@ TimeNs TrackTotal(const Track& track) {
     TimeNs total = 0;
     for (const Row& row : track.rows)
         if (row.kind == RowKind::kNested && row.depth == 0)
-            for (size_t i = 0; i < row.size(); ++i) total = SaturatingAdd(total, SaturatingSpan(row.start[i], row.end[i]));
+            for (size_t i = 0; i < row.size(); ++i)
+                total = SaturatingAdd(total, SaturatingSpan(row.start[i], row.end[i]));
     return total;
 }
 
@@ -61,15 +63,24 @@ OverviewFigures OverviewFromOverlapTracks(const TraceModel& model) {
         for (uint32_t trackIndex : process.tracks) {
             const Track& track = model.tracks[trackIndex];
             const std::string_view name = model.Name(track.name);
-            if (name == "Computing") figures.computingNs = SaturatingAdd(figures.computingNs, TrackTotal(track)), found = true;
-            else if (name == "Communication") communication = SaturatingAdd(communication, TrackTotal(track)), found = true;
-            else if (name == "Communication(Not Overlapped)") figures.commNotOverlappedNs = SaturatingAdd(figures.commNotOverlappedNs, TrackTotal(track)), found = true;
-            else if (name == "Free") figures.freeNs = SaturatingAdd(figures.freeNs, TrackTotal(track)), found = true;
+            if (name == "Computing")
+                figures.computingNs = SaturatingAdd(figures.computingNs, TrackTotal(track)),
+                found = true;
+            else if (name == "Communication")
+                communication = SaturatingAdd(communication, TrackTotal(track)), found = true;
+            else if (name == "Communication(Not Overlapped)")
+                figures.commNotOverlappedNs =
+                    SaturatingAdd(figures.commNotOverlappedNs, TrackTotal(track)),
+                found = true;
+            else if (name == "Free")
+                figures.freeNs = SaturatingAdd(figures.freeNs, TrackTotal(track)), found = true;
         }
         if (!found) continue;
         figures.commOverlappedNs = std::max<TimeNs>(0, communication - figures.commNotOverlappedNs);
-        figures.pureComputingNs = std::max<TimeNs>(0, figures.computingNs - figures.commOverlappedNs);
-        figures.totalNs = SaturatingAdd(SaturatingAdd(figures.computingNs, figures.commNotOverlappedNs), figures.freeNs);
+        figures.pureComputingNs =
+            std::max<TimeNs>(0, figures.computingNs - figures.commOverlappedNs);
+        figures.totalNs = SaturatingAdd(
+            SaturatingAdd(figures.computingNs, figures.commNotOverlappedNs), figures.freeNs);
         figures.source = "the trace's Overlap Analysis tracks";
         figures.valid = figures.totalNs > 0;
         break;
@@ -95,7 +106,8 @@ OverviewFigures OverviewFromKernels(const KernelTable& kernels) {
     figures.commNotOverlappedNs = Length(commUnion) - figures.commOverlappedNs;
     figures.pureComputingNs = figures.computingNs - figures.commOverlappedNs;
     figures.totalNs = SaturatingSpan(first, last);
-    figures.freeNs = std::max<TimeNs>(0, figures.totalNs - figures.computingNs - figures.commNotOverlappedNs);
+    figures.freeNs =
+        std::max<TimeNs>(0, figures.totalNs - figures.computingNs - figures.commNotOverlappedNs);
     figures.source = "kernel_details.csv (computed from the tasks)";
     figures.valid = figures.totalNs > 0;
     return figures;
@@ -103,47 +115,62 @@ OverviewFigures OverviewFromKernels(const KernelTable& kernels) {
 
 const char* AdviceKindName(AdviceKind kind) {
     switch (kind) {
-        case AdviceKind::kCompute: return "compute";
-        case AdviceKind::kScheduling: return "scheduling";
-        case AdviceKind::kCommunication: return "communication";
-        default: return "healthy";
+        case AdviceKind::kCompute:
+            return "compute";
+        case AdviceKind::kScheduling:
+            return "scheduling";
+        case AdviceKind::kCommunication:
+            return "communication";
+        default:
+            return "healthy";
     }
 }
 
-std::vector<Advice> AdviseOnOverview(const OverviewFigures& figures,
-                                     const std::vector<std::pair<std::string, double>>& topOperators) {
+std::vector<Advice> AdviseOnOverview(
+    const OverviewFigures& figures,
+    const std::vector<std::pair<std::string, double>>& topOperators) {
     std::vector<Advice> advice;
     if (!figures.valid) return advice;
     const double free = figures.Share(figures.freeNs);
     const double notOverlapped = figures.Share(figures.commNotOverlappedNs);
     const double computing = figures.Share(figures.computingNs);
     if (notOverlapped > 0.10) {
-        advice.push_back({AdviceKind::kCommunication, "Communication is not hidden behind computation",
-                          "Communication not overlapped takes " + FormatDuration(figures.commNotOverlappedNs) + " (" +
-                              FormatPercent(notOverlapped) + " of " + FormatDuration(figures.totalNs) +
-                              "), against " + FormatDuration(figures.commOverlappedNs) +
-                              " overlapped. Look at the Communication view: a high wait or synchronisation ratio means "
-                              "this rank waits for slower peers; a low bandwidth points at the link."});
+        advice.push_back(
+            {AdviceKind::kCommunication, "Communication is not hidden behind computation",
+             "Communication not overlapped takes " + FormatDuration(figures.commNotOverlappedNs) +
+                 " (" + FormatPercent(notOverlapped) + " of " + FormatDuration(figures.totalNs) +
+                 "), against " + FormatDuration(figures.commOverlappedNs) +
+                 " overlapped. Look at the Communication view: a high wait or synchronisation "
+                 "ratio means "
+                 "this rank waits for slower peers; a low bandwidth points at the link."});
     }
     if (free > 0.10) {
         advice.push_back({AdviceKind::kScheduling, "The device waits for work",
-                          "Free time is " + FormatDuration(figures.freeNs) + " (" + FormatPercent(free) +
-                              "). In the timeline, vertical HostToDevice lines mean the device ran each task as soon as "
-                              "the host launched it: the host is too slow to keep it busy (operator launch, data loading, "
+                          "Free time is " + FormatDuration(figures.freeNs) + " (" +
+                              FormatPercent(free) +
+                              "). In the timeline, vertical HostToDevice lines mean the device ran "
+                              "each task as soon as "
+                              "the host launched it: the host is too slow to keep it busy "
+                              "(operator launch, data loading, "
                               "synchronisation)."});
     }
     if (computing > 0.60 && notOverlapped <= 0.10 && free <= 0.10) {
         std::string top;
         for (size_t i = 0; i < topOperators.size() && i < 3; ++i)
-            top += (i ? ", " : "") + topOperators[i].first + " (" + FormatPercent(topOperators[i].second) + ")";
+            top += (i ? ", " : "") + topOperators[i].first + " (" +
+                   FormatPercent(topOperators[i].second) + ")";
         advice.push_back({AdviceKind::kCompute, "Computation bounds the step",
-                          "Computing takes " + FormatDuration(figures.computingNs) + " (" + FormatPercent(computing) + ")" +
-                              (top.empty() ? std::string(".") : "; the largest operator types are " + top + ".") +
-                              " Compare these operators with a healthy rank, and look for fusion or a faster kernel."});
+                          "Computing takes " + FormatDuration(figures.computingNs) + " (" +
+                              FormatPercent(computing) + ")" +
+                              (top.empty() ? std::string(".")
+                                           : "; the largest operator types are " + top + ".") +
+                              " Compare these operators with a healthy rank, and look for fusion "
+                              "or a faster kernel."});
     }
     if (advice.empty()) {
         advice.push_back({AdviceKind::kHealthy, "No dominant problem",
-                          "Computing " + FormatPercent(computing) + ", communication not overlapped " + FormatPercent(notOverlapped) +
+                          "Computing " + FormatPercent(computing) +
+                              ", communication not overlapped " + FormatPercent(notOverlapped) +
                               ", free " + FormatPercent(free) + ": each is under its threshold."});
     }
     return advice;

@@ -12,16 +12,18 @@
 namespace marey {
 
 struct OverviewFigures {
-    TimeNs computingNs = 0;              // device busy computing (overlapped or not)
-    TimeNs pureComputingNs = 0;          // computing while no communication runs
-    TimeNs commOverlappedNs = 0;         // communication hidden behind computing
-    TimeNs commNotOverlappedNs = 0;      // communication alone
-    TimeNs freeNs = 0;                   // neither
-    TimeNs totalNs = 0;                  // pure computing + overlapped + not overlapped + free
-    std::string source;                  // where the figures come from, for the view
+    TimeNs computingNs = 0;          // device busy computing (overlapped or not)
+    TimeNs pureComputingNs = 0;      // computing while no communication runs
+    TimeNs commOverlappedNs = 0;     // communication hidden behind computing
+    TimeNs commNotOverlappedNs = 0;  // communication alone
+    TimeNs freeNs = 0;               // neither
+    TimeNs totalNs = 0;              // pure computing + overlapped + not overlapped + free
+    std::string source;              // where the figures come from, for the view
     bool valid = false;
 
-    double Share(TimeNs ns) const { return totalNs > 0 ? static_cast<double>(ns) / static_cast<double>(totalNs) : 0.0; }
+    double Share(TimeNs ns) const {
+        return totalNs > 0 ? static_cast<double>(ns) / static_cast<double>(totalNs) : 0.0;
+    }
 };
 
 // From the trace's "Overlap Analysis" process (tracks Computing, Communication,
@@ -45,8 +47,9 @@ struct Advice {
 // Thresholds: free time over 10 % of the total is a scheduling hint; communication not overlapped
 // over 10 % a communication hint; computing over 60 % (with the other two small) a compute hint.
 // 'topOperators' (name and share of compute, largest first) is quoted in the compute advice.
-std::vector<Advice> AdviseOnOverview(const OverviewFigures& figures,
-                                     const std::vector<std::pair<std::string, double>>& topOperators);
+std::vector<Advice> AdviseOnOverview(
+    const OverviewFigures& figures,
+    const std::vector<std::pair<std::string, double>>& topOperators);
 
 const char* AdviceKindName(AdviceKind kind);
 

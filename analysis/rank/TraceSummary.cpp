@@ -9,7 +9,9 @@ TraceSummary Summarize(const TraceModel& model, size_t topCount) {
     const ImportReport& report = model.report;
     summary.events = report.eventCount;
     for (size_t c = 0; c < report.phases.byChar.size(); ++c)
-        if (report.phases.byChar[c]) summary.eventsByPhase.push_back({std::string(1, static_cast<char>(c)), report.phases.byChar[c]});
+        if (report.phases.byChar[c])
+            summary.eventsByPhase.push_back(
+                {std::string(1, static_cast<char>(c)), report.phases.byChar[c]});
     if (report.phases.other) summary.eventsByPhase.push_back({"other", report.phases.other});
     summary.processes = model.processes.size();
     for (const Process& process : model.processes) summary.tracks += process.tracks.size();

@@ -58,7 +58,8 @@ void WriteSteps(JsonObject& rank, const RankAnalysis& analysis) {
         JsonObject step(out);
         step.String("step", row.step);
         for (int phase = 0; phase < kStepPhaseCount; ++phase)
-            if (analysis.steps->hasColumn[phase]) step.Int(kStepPhaseJsonKeys[phase], row.ns[phase]);
+            if (analysis.steps->hasColumn[phase])
+                step.Int(kStepPhaseJsonKeys[phase], row.ns[phase]);
         const StepSpan span = i < analysis.stepSpans.size() ? analysis.stepSpans[i] : StepSpan{};
         if (span.found) {
             step.Int("start_ns", span.startNs);
@@ -183,7 +184,9 @@ void WriteMemory(JsonObject& rank, const RankAnalysis& analysis) {
     memory.Int("allocations", static_cast<int64_t>(allocations.size()));
     std::vector<size_t> order(allocations.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return allocations[a].sizeKb > allocations[b].sizeKb; });
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return allocations[a].sizeKb > allocations[b].sizeKb;
+    });
     std::string& largest = memory.Key("largest");
     largest += '[';
     for (size_t k = 0; k < order.size() && k < 10; ++k) {
@@ -193,8 +196,10 @@ void WriteMemory(JsonObject& rank, const RankAnalysis& analysis) {
         entry.String("name", a.name);
         entry.Real("size_kb", a.sizeKb);
         entry.Int("allocation_ns", a.allocationNs);
-        if (a.released) entry.Int("release_ns", a.releaseNs);
-        else entry.Key("release_ns") += "null";
+        if (a.released)
+            entry.Int("release_ns", a.releaseNs);
+        else
+            entry.Key("release_ns") += "null";
     }
     largest += ']';
 }
@@ -207,15 +212,18 @@ std::string RankAnalysisToJson(const RankAnalysis& analysis) {
         JsonObject rank(out);
         const RankFiles& files = analysis.files;
         rank.String("folder", files.root);
-        if (files.rankId >= 0) rank.Int("rank_id", files.rankId);
-        else rank.Key("rank_id") += "null";
+        if (files.rankId >= 0)
+            rank.Int("rank_id", files.rankId);
+        else
+            rank.Key("rank_id") += "null";
         rank.String("rank_source", files.rankSource);
         rank.String("profiler_level", files.profilerLevel);
         {
             JsonObject present(rank.Key("files"));
-            for (const RankFileKind* kind : {&kTraceViewFile, &kKernelDetailsFile, &kStepTraceFile, &kOpStatisticFile,
-                                             &kCommunicationFile, &kCommunicationMatrixFile, &kMemoryRecordFile,
-                                             &kOperatorMemoryFile})
+            for (const RankFileKind* kind :
+                 {&kTraceViewFile, &kKernelDetailsFile, &kStepTraceFile, &kOpStatisticFile,
+                  &kCommunicationFile, &kCommunicationMatrixFile, &kMemoryRecordFile,
+                  &kOperatorMemoryFile})
                 present.Key(kind->fileName) += files.PathOf(*kind).empty() ? "false" : "true";
         }
         {
@@ -274,49 +282,61 @@ std::string RankAnalysisToText(const RankAnalysis& analysis) {
     char line[512];
     const RankFiles& files = analysis.files;
     out += "rank folder   " + files.root + "\n";
-    std::snprintf(line, sizeof line, "  rank        %s%s%s\n", files.rankId >= 0 ? std::to_string(files.rankId).c_str() : "unknown",
+    std::snprintf(line, sizeof line, "  rank        %s%s%s\n",
+                  files.rankId >= 0 ? std::to_string(files.rankId).c_str() : "unknown",
                   files.rankSource.empty() ? "" : "  from ", files.rankSource.c_str());
     out += line;
     if (!files.profilerLevel.empty()) out += "  level       " + files.profilerLevel + "\n";
     const OverviewFigures& o = analysis.overview;
     if (o.valid) {
         out += "  overview    (" + o.source + ")\n";
-        const std::pair<const char*, TimeNs> rows[] = {{"computing", o.computingNs},
-                                                       {"pure computing", o.pureComputingNs},
-                                                       {"comm. overlapped", o.commOverlappedNs},
-                                                       {"comm. not overlapped", o.commNotOverlappedNs},
-                                                       {"free", o.freeNs},
-                                                       {"total", o.totalNs}};
+        const std::pair<const char*, TimeNs> rows[] = {
+            {"computing", o.computingNs},
+            {"pure computing", o.pureComputingNs},
+            {"comm. overlapped", o.commOverlappedNs},
+            {"comm. not overlapped", o.commNotOverlappedNs},
+            {"free", o.freeNs},
+            {"total", o.totalNs}};
         for (const auto& [label, ns] : rows) {
-            std::snprintf(line, sizeof line, "    %-22s %14s %6.1f %%\n", label, FormatDuration(ns).c_str(), o.Share(ns) * 100);
+            std::snprintf(line, sizeof line, "    %-22s %14s %6.1f %%\n", label,
+                          FormatDuration(ns).c_str(), o.Share(ns) * 100);
             out += line;
         }
     } else {
-        out += "  overview    not available (no Overlap Analysis in the trace and no kernel_details.csv)\n";
+        out +=
+            "  overview    not available (no Overlap Analysis in the trace and no "
+            "kernel_details.csv)\n";
     }
-    for (const Advice& advice : analysis.advice) out += "  advice      [" + std::string(AdviceKindName(advice.kind)) + "] " + advice.text + "\n";
+    for (const Advice& advice : analysis.advice)
+        out += "  advice      [" + std::string(AdviceKindName(advice.kind)) + "] " + advice.text +
+               "\n";
     if (!analysis.operators.byType.empty()) {
         out += "  operator types by total time (" + analysis.operators.source + ")\n";
         for (size_t i = 0; i < analysis.operators.byType.size() && i < 10; ++i) {
             const OperatorStat& stat = analysis.operators.byType[i];
-            std::snprintf(line, sizeof line, "    %-32.32s %-16.16s %8llu %14s %6.1f %%\n", stat.name.c_str(), stat.core.c_str(),
-                          static_cast<unsigned long long>(stat.count), FormatDuration(stat.totalNs).c_str(), stat.share * 100);
+            std::snprintf(line, sizeof line, "    %-32.32s %-16.16s %8llu %14s %6.1f %%\n",
+                          stat.name.c_str(), stat.core.c_str(),
+                          static_cast<unsigned long long>(stat.count),
+                          FormatDuration(stat.totalNs).c_str(), stat.share * 100);
             out += line;
         }
     }
     if (analysis.steps) {
-        out += "  steps       " + std::to_string(analysis.steps->rows.size()) + " in step_trace_time.csv\n";
+        out += "  steps       " + std::to_string(analysis.steps->rows.size()) +
+               " in step_trace_time.csv\n";
     }
     if (analysis.communication) {
         const CommunicationTotals& t = analysis.communicationTotals;
-        std::snprintf(line, sizeof line, "  communication %llu operators, elapse %s, transit %s, wait %s\n",
-                      static_cast<unsigned long long>(t.operators), FormatDuration(t.elapseNs).c_str(),
-                      FormatDuration(t.transitNs).c_str(), FormatDuration(t.waitNs).c_str());
+        std::snprintf(
+            line, sizeof line, "  communication %llu operators, elapse %s, transit %s, wait %s\n",
+            static_cast<unsigned long long>(t.operators), FormatDuration(t.elapseNs).c_str(),
+            FormatDuration(t.transitNs).c_str(), FormatDuration(t.waitNs).c_str());
         out += line;
     }
     if (!analysis.problems.empty()) {
         out += "  problems    " + std::to_string(analysis.problems.size()) + "\n";
-        for (size_t i = 0; i < analysis.problems.size() && i < 10; ++i) out += "    " + analysis.problems[i] + "\n";
+        for (size_t i = 0; i < analysis.problems.size() && i < 10; ++i)
+            out += "    " + analysis.problems[i] + "\n";
     }
     return out;
 }

@@ -27,12 +27,14 @@ std::string SummaryToJson(const TraceModel& model, const TraceSummary& summary) 
            ", \"unmatched\": " + std::to_string(summary.flowsUnmatched) + "}";
     out += ", \"counter_samples\": " + std::to_string(summary.counterSamples);
     out += ", \"instants\": " + std::to_string(summary.instants);
-    out += ", \"span_ns\": [" + std::to_string(summary.firstNs) + ", " + std::to_string(summary.lastNs) + "]";
+    out += ", \"span_ns\": [" + std::to_string(summary.firstNs) + ", " +
+           std::to_string(summary.lastNs) + "]";
     out += ", \"problems\": {\"count\": " + std::to_string(summary.problemCount) + ", \"first\": [";
     for (size_t i = 0; i < summary.problems.size(); ++i) {
         const ImportProblem& p = summary.problems[i];
         if (i) out += ", ";
-        out += "{\"offset\": " + std::to_string(p.byteOffset) + ", \"line\": " + std::to_string(p.line) +
+        out += "{\"offset\": " + std::to_string(p.byteOffset) +
+               ", \"line\": " + std::to_string(p.line) +
                ", \"column\": " + std::to_string(p.column) + ", \"message\": ";
         AppendJsonString(out, p.message);
         out += "}";
@@ -43,8 +45,10 @@ std::string SummaryToJson(const TraceModel& model, const TraceSummary& summary) 
         if (i) out += ", ";
         out += "{\"name\": ";
         AppendJsonString(out, model.strings.Get(s.name));
-        out += ", \"count\": " + std::to_string(s.count) + ", \"total_ns\": " + std::to_string(s.totalNs) +
-               ", \"self_ns\": " + std::to_string(s.selfNs) + ", \"min_ns\": " + std::to_string(s.minNs) +
+        out += ", \"count\": " + std::to_string(s.count) +
+               ", \"total_ns\": " + std::to_string(s.totalNs) +
+               ", \"self_ns\": " + std::to_string(s.selfNs) +
+               ", \"min_ns\": " + std::to_string(s.minNs) +
                ", \"max_ns\": " + std::to_string(s.maxNs) + "}";
     }
     out += "]}\n";
@@ -55,16 +59,19 @@ std::string SummaryToText(const TraceModel& model, const TraceSummary& summary) 
     std::string out;
     char line[512];
     out += model.Path() + "\n";
-    std::snprintf(line, sizeof line, "  events        %llu (", static_cast<unsigned long long>(summary.events));
+    std::snprintf(line, sizeof line, "  events        %llu (",
+                  static_cast<unsigned long long>(summary.events));
     out += line;
     for (size_t i = 0; i < summary.eventsByPhase.size(); ++i) {
-        std::snprintf(line, sizeof line, "%s%s %llu", i ? ", " : "", summary.eventsByPhase[i].first.c_str(),
+        std::snprintf(line, sizeof line, "%s%s %llu", i ? ", " : "",
+                      summary.eventsByPhase[i].first.c_str(),
                       static_cast<unsigned long long>(summary.eventsByPhase[i].second));
         out += line;
     }
     out += ")\n";
     auto row = [&](const char* label, uint64_t value) {
-        std::snprintf(line, sizeof line, "  %-13s %llu\n", label, static_cast<unsigned long long>(value));
+        std::snprintf(line, sizeof line, "  %-13s %llu\n", label,
+                      static_cast<unsigned long long>(value));
         out += line;
     };
     row("processes", summary.processes);
@@ -78,15 +85,18 @@ std::string SummaryToText(const TraceModel& model, const TraceSummary& summary) 
     out += line;
     row("counters", summary.counterSamples);
     row("instants", summary.instants);
-    std::snprintf(line, sizeof line, "  span          %lld .. %lld ns (%s)\n", static_cast<long long>(summary.firstNs),
-                  static_cast<long long>(summary.lastNs), FormatDuration(summary.lastNs - summary.firstNs).c_str());
+    std::snprintf(line, sizeof line, "  span          %lld .. %lld ns (%s)\n",
+                  static_cast<long long>(summary.firstNs), static_cast<long long>(summary.lastNs),
+                  FormatDuration(summary.lastNs - summary.firstNs).c_str());
     out += line;
     row("problems", summary.problemCount);
-    for (const ImportProblem& p : summary.problems) out += "    " + FormatProblem(model.Path(), p) + "\n";
+    for (const ImportProblem& p : summary.problems)
+        out += "    " + FormatProblem(model.Path(), p) + "\n";
     out += "  top by total slice time:\n";
     for (const NameStats& s : summary.top) {
-        std::snprintf(line, sizeof line, "    %14s  %8llu×  %.*s\n", FormatDuration(s.totalNs).c_str(),
-                      static_cast<unsigned long long>(s.count), static_cast<int>(std::min<size_t>(model.strings.Get(s.name).size(), 200)),
+        std::snprintf(line, sizeof line, "    %14s  %8llu×  %.*s\n",
+                      FormatDuration(s.totalNs).c_str(), static_cast<unsigned long long>(s.count),
+                      static_cast<int>(std::min<size_t>(model.strings.Get(s.name).size(), 200)),
                       model.strings.Get(s.name).data());
         out += line;
     }

@@ -12,8 +12,10 @@ namespace {
 void WriteSide(JsonObject& root, const char* key, const RankSummary& side) {
     JsonObject object(root.Key(key));
     object.String("path", side.path);
-    if (side.rankId >= 0) object.Int("rank_id", side.rankId);
-    else object.Null("rank_id");
+    if (side.rankId >= 0)
+        object.Int("rank_id", side.rankId);
+    else
+        object.Null("rank_id");
     object.String("operator_source", side.operatorSource);
     object.Int("first_ns", side.firstNs);
 }
@@ -21,9 +23,12 @@ void WriteSide(JsonObject& root, const char* key, const RankSummary& side) {
 void WriteAlignment(JsonObject& root, const Alignment& alignment) {
     JsonObject object(root.Key("alignment"));
     object.String("by", AlignByName(alignment.by));
-    if (alignment.by == AlignBy::kStep) object.String("step", alignment.step);
-    else object.Null("step");
-    if (alignment.by == AlignBy::kStep && alignment.stepB != alignment.step) object.String("step_b", alignment.stepB);
+    if (alignment.by == AlignBy::kStep)
+        object.String("step", alignment.step);
+    else
+        object.Null("step");
+    if (alignment.by == AlignBy::kStep && alignment.stepB != alignment.step)
+        object.String("step_b", alignment.stepB);
     if (alignment.by == AlignBy::kOperator) {
         object.String("operator", alignment.operatorName);
         object.Int("occurrence", static_cast<int64_t>(alignment.occurrence));
@@ -32,7 +37,8 @@ void WriteAlignment(JsonObject& root, const Alignment& alignment) {
     if (!alignment.note.empty()) object.String("note", alignment.note);
 }
 
-void WriteOperators(JsonObject& root, const char* key, const std::vector<OperatorDiff>& rows, bool byName) {
+void WriteOperators(JsonObject& root, const char* key, const std::vector<OperatorDiff>& rows,
+                    bool byName) {
     JsonArrayOfObjects(root.Key(key), rows, [&](JsonObject& object, const OperatorDiff& row) {
         if (byName) object.String("name", row.name);
         object.String("type", row.type);
@@ -43,14 +49,17 @@ void WriteOperators(JsonObject& root, const char* key, const std::vector<Operato
         object.Int("avg_ns_a", row.AverageA());
         object.Int("avg_ns_b", row.AverageB());
         object.Int("diff_ns", row.DiffNs());
-        if (const auto ratio = row.Ratio()) object.Real("ratio", *ratio);
-        else object.Null("ratio");
+        if (const auto ratio = row.Ratio())
+            object.Real("ratio", *ratio);
+        else
+            object.Null("ratio");
     });
 }
 
 void WriteOverview(JsonObject& root, const TraceDiff& diff) {
     JsonObject object(root.Key("overview"));
-    for (const auto& [key, figures] : {std::pair{"a", &diff.overviewA}, std::pair{"b", &diff.overviewB}}) {
+    for (const auto& [key, figures] :
+         {std::pair{"a", &diff.overviewA}, std::pair{"b", &diff.overviewB}}) {
         if (!figures->valid) {
             object.Null(key);
             continue;
@@ -79,12 +88,18 @@ void WriteOverview(JsonObject& root, const TraceDiff& diff) {
 void WriteSteps(JsonObject& root, const TraceDiff& diff) {
     JsonArrayOfObjects(root.Key("steps"), diff.steps, [](JsonObject& object, const StepDiff& row) {
         object.String("step", row.step);
-        if (row.inA) object.Int("a_ns", row.aNs);
-        else object.Null("a_ns");
-        if (row.inB) object.Int("b_ns", row.bNs);
-        else object.Null("b_ns");
-        if (row.inA && row.inB) object.Int("diff_ns", row.DiffNs());
-        else object.Null("diff_ns");
+        if (row.inA)
+            object.Int("a_ns", row.aNs);
+        else
+            object.Null("a_ns");
+        if (row.inB)
+            object.Int("b_ns", row.bNs);
+        else
+            object.Null("b_ns");
+        if (row.inA && row.inB)
+            object.Int("diff_ns", row.DiffNs());
+        else
+            object.Null("diff_ns");
         if (!row.hasPhases) return;
         for (int phase = 0; phase < kStepPhaseCount; ++phase) {
             const std::string key = kStepPhaseJsonKeys[phase];
@@ -95,22 +110,25 @@ void WriteSteps(JsonObject& root, const TraceDiff& diff) {
 }
 
 void WriteCommunication(JsonObject& root, const TraceDiff& diff) {
-    JsonArrayOfObjects(root.Key("communication"), diff.communication, [](JsonObject& object, const CommunicationDiff& row) {
-        object.String("step", row.step);
-        object.String("name", row.name);
-        object.Int("elapse_ns_a", row.elapseA);
-        object.Int("elapse_ns_b", row.elapseB);
-        object.Int("transit_ns_a", row.transitA);
-        object.Int("transit_ns_b", row.transitB);
-        object.Int("wait_ns_a", row.waitA);
-        object.Int("wait_ns_b", row.waitB);
-        object.Int("idle_ns_a", row.idleA);
-        object.Int("idle_ns_b", row.idleB);
-        object.Int("diff_ns", row.DiffNs());
-    });
+    JsonArrayOfObjects(root.Key("communication"), diff.communication,
+                       [](JsonObject& object, const CommunicationDiff& row) {
+                           object.String("step", row.step);
+                           object.String("name", row.name);
+                           object.Int("elapse_ns_a", row.elapseA);
+                           object.Int("elapse_ns_b", row.elapseB);
+                           object.Int("transit_ns_a", row.transitA);
+                           object.Int("transit_ns_b", row.transitB);
+                           object.Int("wait_ns_a", row.waitA);
+                           object.Int("wait_ns_b", row.waitB);
+                           object.Int("idle_ns_a", row.idleA);
+                           object.Int("idle_ns_b", row.idleB);
+                           object.Int("diff_ns", row.DiffNs());
+                       });
 }
 
-std::string SignedDuration(TimeNs ns) { return (ns >= 0 ? "+" : "-") + FormatDuration(ns >= 0 ? ns : -ns); }
+std::string SignedDuration(TimeNs ns) {
+    return (ns >= 0 ? "+" : "-") + FormatDuration(ns >= 0 ? ns : -ns);
+}
 
 }  // namespace
 
@@ -131,24 +149,27 @@ std::string TraceDiffToJson(const RankSummary& a, const RankSummary& b, const Tr
     return out;
 }
 
-std::string TraceDiffToText(const RankSummary& a, const RankSummary& b, const TraceDiff& diff, size_t top) {
+std::string TraceDiffToText(const RankSummary& a, const RankSummary& b, const TraceDiff& diff,
+                            size_t top) {
     std::string out = "A: " + a.path + "\nB: " + b.path + "\n";
     out += std::string("aligned by ") + AlignByName(diff.alignment.by);
     if (diff.alignment.by == AlignBy::kStep) out += " " + diff.alignment.step;
     if (diff.alignment.by == AlignBy::kOperator) out += " " + diff.alignment.operatorName;
     out += ": B's clock " + SignedDuration(diff.alignment.offsetNs);
     if (!diff.alignment.note.empty()) out += " (" + diff.alignment.note + ")";
-    out += "\n\noperators (" + a.operatorSource + " / " + b.operatorSource + "), largest difference first:\n";
+    out += "\n\noperators (" + a.operatorSource + " / " + b.operatorSource +
+           "), largest difference first:\n";
     char line[512];
-    std::snprintf(line, sizeof line, "  %-40s %8s %8s %14s %14s %14s %8s\n", "name", "count A", "count B", "total A",
-                  "total B", "B - A", "B / A");
+    std::snprintf(line, sizeof line, "  %-40s %8s %8s %14s %14s %14s %8s\n", "name", "count A",
+                  "count B", "total A", "total B", "B - A", "B / A");
     out += line;
     for (size_t i = 0; i < diff.operators.size() && i < top; ++i) {
         const OperatorDiff& row = diff.operators[i];
         char ratio[32] = "-";
         if (const auto r = row.Ratio()) std::snprintf(ratio, sizeof ratio, "%.2f", *r);
-        std::snprintf(line, sizeof line, "  %-40.40s %8llu %8llu %14s %14s %14s %8s\n", row.name.c_str(),
-                      static_cast<unsigned long long>(row.countA), static_cast<unsigned long long>(row.countB),
+        std::snprintf(line, sizeof line, "  %-40.40s %8llu %8llu %14s %14s %14s %8s\n",
+                      row.name.c_str(), static_cast<unsigned long long>(row.countA),
+                      static_cast<unsigned long long>(row.countB),
                       FormatDuration(row.totalA).c_str(), FormatDuration(row.totalB).c_str(),
                       SignedDuration(row.DiffNs()).c_str(), ratio);
         out += line;
@@ -156,8 +177,9 @@ std::string TraceDiffToText(const RankSummary& a, const RankSummary& b, const Tr
     out += "\nsteps:\n";
     for (const StepDiff& row : diff.steps) {
         if (!row.inA || !row.inB) continue;
-        std::snprintf(line, sizeof line, "  %-12s %14s %14s %14s\n", row.step.c_str(), FormatDuration(row.aNs).c_str(),
-                      FormatDuration(row.bNs).c_str(), SignedDuration(row.DiffNs()).c_str());
+        std::snprintf(line, sizeof line, "  %-12s %14s %14s %14s\n", row.step.c_str(),
+                      FormatDuration(row.aNs).c_str(), FormatDuration(row.bNs).c_str(),
+                      SignedDuration(row.DiffNs()).c_str());
         out += line;
     }
     return out;

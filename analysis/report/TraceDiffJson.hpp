@@ -11,6 +11,7 @@ namespace marey {
 std::string TraceDiffToJson(const RankSummary& a, const RankSummary& b, const TraceDiff& diff);
 
 // The largest differences as text for a terminal.
-std::string TraceDiffToText(const RankSummary& a, const RankSummary& b, const TraceDiff& diff, size_t top);
+std::string TraceDiffToText(const RankSummary& a, const RankSummary& b, const TraceDiff& diff,
+                            size_t top);
 
 }  // namespace marey

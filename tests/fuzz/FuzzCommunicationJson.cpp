@@ -24,7 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (problem.byteOffset > size || problem.line == 0) __builtin_trap();
     const CommunicationTotals totals = SumCommunication(ops.ops);
     for (const TransportTotal& transport : totals.transports)
-        if (std::isnan(transport.bandwidthGBps)) (void)transport;  // NaN sizes are allowed in, never a crash
+        if (std::isnan(transport.bandwidthGBps))
+            (void)transport;  // NaN sizes are allowed in, never a crash
     CommunicationMatrix matrix;
     (void)ParseCommunicationMatrixJson(view, "fuzz.json", matrix);
     for (const ImportProblem& problem : matrix.problems)
@@ -41,7 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (summary.ok()) {
         // Every index into the names table was checked on the way in.
         for (const RankCollective& c : summary.value().collectives)
-            if (c.name >= summary.value().names.size() || c.group >= summary.value().names.size()) __builtin_trap();
+            if (c.name >= summary.value().names.size() || c.group >= summary.value().names.size())
+                __builtin_trap();
         (void)WriteRankSummary(summary.value());
     }
     return 0;

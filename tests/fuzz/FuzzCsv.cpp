@@ -28,10 +28,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)model;
     if (auto table = ParseKernelTable(text, "fuzz.csv"); table.ok()) {
         const OverviewFigures figures = OverviewFromKernels(table.value());
-        if (figures.valid && (figures.freeNs < 0 || figures.commOverlappedNs > figures.computingNs)) __builtin_trap();
+        if (figures.valid && (figures.freeNs < 0 || figures.commOverlappedNs > figures.computingNs))
+            __builtin_trap();
         (void)OperatorsFromKernels(table.value());
     }
     (void)ParseStepTraceCsv(text, "fuzz.csv");
-    if (auto statistic = ParseOpStatisticCsv(text, "fuzz.csv"); statistic.ok()) (void)OperatorsFromOpStatistic(statistic.value());
+    if (auto statistic = ParseOpStatisticCsv(text, "fuzz.csv"); statistic.ok())
+        (void)OperatorsFromOpStatistic(statistic.value());
     return 0;
 }

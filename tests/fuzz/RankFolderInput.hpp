@@ -14,20 +14,24 @@
 
 namespace marey::fuzz {
 
-inline void WriteRankFolderInput(const uint8_t* data, size_t size, const std::filesystem::path& root) {
+inline void WriteRankFolderInput(const uint8_t* data, size_t size,
+                                 const std::filesystem::path& root) {
     namespace fs = std::filesystem;
     fs::remove_all(root);
     if (size == 0) return;
     const uint8_t mask = data[0];
     const fs::path output = (mask & 0x80) ? root / "ASCEND_PROFILER_OUTPUT" : root;
     fs::create_directories(output);
-    const char* const names[] = {"profiler_info_3.json", "step_trace_time.csv", "kernel_details.csv",
-                                 "op_statistic.csv", "communication.json", "communication_matrix.json",
-                                 "memory_record.csv", "operator_memory.csv"};
+    const char* const names[] = {"profiler_info_3.json", "step_trace_time.csv",
+                                 "kernel_details.csv",   "op_statistic.csv",
+                                 "communication.json",   "communication_matrix.json",
+                                 "memory_record.csv",    "operator_memory.csv"};
     std::vector<std::string> parts(1);
     for (size_t i = 1; i < size; ++i) {
-        if (data[i] == 0xFF) parts.emplace_back();
-        else parts.back() += static_cast<char>(data[i]);
+        if (data[i] == 0xFF)
+            parts.emplace_back();
+        else
+            parts.back() += static_cast<char>(data[i]);
     }
     for (size_t i = 0; i < 8; ++i) {
         if (!(mask & (1u << (i < 6 ? i : 6)))) continue;

@@ -53,7 +53,8 @@ void DrawStepAndGroupPickers(ClusterDocument& document, bool withStep) {
             const GroupIndex index(static_cast<int>(i));
             if (ImGui::Selectable(groupLabel(index).c_str(), selection.group == index))
                 selection.group = index;
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("ranks %s", FormatRankList(cluster.groups[i].ranks).c_str());
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("ranks %s", FormatRankList(cluster.groups[i].ranks).c_str());
             ImGui::PopID();
         }
         ImGui::EndCombo();
@@ -63,14 +64,17 @@ void DrawStepAndGroupPickers(ClusterDocument& document, bool withStep) {
         ImGui::SameLine(0, 20);
         ImGui::AlignTextToFramePadding();
         const std::string& first = cluster.problems.front();
-        ImGui::TextColored(ImVec4(1, 0.75f, 0.35f, 1), "%zu problem%s: %s%s", cluster.problems.size(),
-                           cluster.problems.size() == 1 ? "" : "s", first.size() > 90 ? (first.substr(0, 87) + "…").c_str() : first.c_str(),
+        ImGui::TextColored(ImVec4(1, 0.75f, 0.35f, 1), "%zu problem%s: %s%s",
+                           cluster.problems.size(), cluster.problems.size() == 1 ? "" : "s",
+                           first.size() > 90 ? (first.substr(0, 87) + "…").c_str() : first.c_str(),
                            cluster.problems.size() > 1 ? "  (hover for all)" : "");
         if (ImGui::IsItemHovered()) {
             ImGui::BeginTooltip();
-            for (size_t i = 0; i < cluster.problems.size() && i < 30; ++i) ImGui::TextUnformatted(cluster.problems[i].c_str());
+            for (size_t i = 0; i < cluster.problems.size() && i < 30; ++i)
+                ImGui::TextUnformatted(cluster.problems[i].c_str());
             if (cluster.problems.size() > 30)
-                ImGui::TextDisabled("and %zu more: marey stats %s lists them", cluster.problems.size() - 30, cluster.root.c_str());
+                ImGui::TextDisabled("and %zu more: marey stats %s lists them",
+                                    cluster.problems.size() - 30, cluster.root.c_str());
             ImGui::EndTooltip();
         }
     }
@@ -91,7 +95,9 @@ std::optional<RankId> MedianRank(const ClusterDocument& cluster) {
                    ? std::nullopt
                    : std::optional(RankId(cluster.cluster.ranks.front().rankId));
     std::nth_element(rows.begin(), rows.begin() + static_cast<long>(rows.size() / 2), rows.end(),
-                     [](const StepTableRow* a, const StepTableRow* b) { return a->ns[kStepTimeColumn] < b->ns[kStepTimeColumn]; });
+                     [](const StepTableRow* a, const StepTableRow* b) {
+                         return a->ns[kStepTimeColumn] < b->ns[kStepTimeColumn];
+                     });
     return RankId(rows[rows.size() / 2]->rankId);
 }
 
@@ -109,23 +115,33 @@ void DrawRankMenu(ClusterDocument& cluster, ClusterRequest& request) {
     ImGui::TextDisabled("rank %d", rankId.value());
     const bool can = cluster.CanOpenRanks();
     request.cluster = cluster.id;
-    if (ImGui::MenuItem("Open timeline", "Enter", false, can)) request.kind = ClusterRequest::kOpenRank, request.rankA = rankId, request.view = "timeline";
-    if (ImGui::MenuItem("Open overview", nullptr, false, can)) request.kind = ClusterRequest::kOpenRank, request.rankA = rankId, request.view = "overview";
-    if (ImGui::MenuItem("Open operators", nullptr, false, can)) request.kind = ClusterRequest::kOpenRank, request.rankA = rankId, request.view = "operators";
+    if (ImGui::MenuItem("Open timeline", "Enter", false, can))
+        request.kind = ClusterRequest::kOpenRank, request.rankA = rankId, request.view = "timeline";
+    if (ImGui::MenuItem("Open overview", nullptr, false, can))
+        request.kind = ClusterRequest::kOpenRank, request.rankA = rankId, request.view = "overview";
+    if (ImGui::MenuItem("Open operators", nullptr, false, can))
+        request.kind = ClusterRequest::kOpenRank, request.rankA = rankId,
+        request.view = "operators";
     const std::optional<RankId> previous = cluster.selection.previousRank;
     if (previous && previous != rankId) {
         const std::string label =
             "Compare with rank " + std::to_string(previous->value()) + " (selected before)";
-        if (ImGui::MenuItem(label.c_str(), nullptr, false, can)) request.kind = ClusterRequest::kCompareRanks, request.rankA = rankId, request.rankB = previous;
+        if (ImGui::MenuItem(label.c_str(), nullptr, false, can))
+            request.kind = ClusterRequest::kCompareRanks, request.rankA = rankId,
+            request.rankB = previous;
     }
     const std::optional<RankId> median = MedianRank(cluster);
     if (median && median != rankId) {
         const std::string label =
             "Compare with rank " + std::to_string(median->value()) + " (median step time)";
-        if (ImGui::MenuItem(label.c_str(), nullptr, false, can)) request.kind = ClusterRequest::kCompareRanks, request.rankA = rankId, request.rankB = median;
+        if (ImGui::MenuItem(label.c_str(), nullptr, false, can))
+            request.kind = ClusterRequest::kCompareRanks, request.rankA = rankId,
+            request.rankB = median;
     }
     if (ImGui::MenuItem("Add to one timeline", "T", false, can)) AddToOneTimeline(cluster, rankId);
-    if (!can) ImGui::TextDisabled("this cluster came from %s: no rank folders to open", cluster.cluster.source.c_str());
+    if (!can)
+        ImGui::TextDisabled("this cluster came from %s: no rank folders to open",
+                            cluster.cluster.source.c_str());
     ImGui::EndPopup();
 }
 
@@ -148,18 +164,23 @@ void DrawOneTimelinePicker(ClusterDocument& cluster, ClusterRequest& request) {
     ImGui::TextUnformatted("Ranks in one timeline");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(150);
-    const bool entered = ImGui::InputTextWithHint("##oneTimeline", "0-3,7", views.oneTimelineRanks, sizeof views.oneTimelineRanks,
+    const bool entered = ImGui::InputTextWithHint("##oneTimeline", "0-3,7", views.oneTimelineRanks,
+                                                  sizeof views.oneTimelineRanks,
                                                   ImGuiInputTextFlags_EnterReturnsTrue);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Rank ids and ranges, or T on a selected rank to add it. They open as one timeline, one\n"
-                          "foldable group per rank, lined up on the start of the step shown (or the first they share).");
+        ImGui::SetTooltip(
+            "Rank ids and ranges, or T on a selected rank to add it. They open as one timeline, "
+            "one\n"
+            "foldable group per rank, lined up on the start of the step shown (or the first they "
+            "share).");
     ImGui::SameLine();
     ImGui::BeginDisabled(!cluster.CanOpenRanks() || views.oneTimelineRanks[0] == 0);
     const bool open = ImGui::SmallButton("Open") || entered;
     ImGui::EndDisabled();
     if (views.oneTimelineRanks[0] != 0) {
         ImGui::SameLine();
-        if (ImGui::SmallButton("Clear")) views.oneTimelineRanks[0] = 0, views.oneTimelineError.clear();
+        if (ImGui::SmallButton("Clear"))
+            views.oneTimelineRanks[0] = 0, views.oneTimelineError.clear();
     }
     if (!views.oneTimelineError.empty()) {
         ImGui::SameLine();
@@ -199,7 +220,9 @@ namespace {
 // Buttons acting on the selected rank: open it, compare it, add it to one timeline.
 void DrawActionsOfSelectedRank(ClusterDocument& cluster, ClusterRequest& request) {
     if (!cluster.selection.rank) {
-        ImGui::TextDisabled("Click a rank to select it; right-click for its timeline, overview, operators or a comparison.");
+        ImGui::TextDisabled(
+            "Click a rank to select it; right-click for its timeline, overview, operators or a "
+            "comparison.");
         return;
     }
     const RankId rank = *cluster.selection.rank;
@@ -209,12 +232,15 @@ void DrawActionsOfSelectedRank(ClusterDocument& cluster, ClusterRequest& request
     request.cluster = cluster.id;
     ImGui::SameLine();
     if (ImGui::SmallButton("Timeline (Enter)") ||
-        (!ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_ENTER, false) && cluster.CanOpenRanks()))
+        (!ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_ENTER, false) &&
+         cluster.CanOpenRanks()))
         request.kind = ClusterRequest::kOpenRank, request.rankA = rank, request.view = "timeline";
     ImGui::SameLine();
-    if (ImGui::SmallButton("Overview")) request.kind = ClusterRequest::kOpenRank, request.rankA = rank, request.view = "overview";
+    if (ImGui::SmallButton("Overview"))
+        request.kind = ClusterRequest::kOpenRank, request.rankA = rank, request.view = "overview";
     ImGui::SameLine();
-    if (ImGui::SmallButton("Operators")) request.kind = ClusterRequest::kOpenRank, request.rankA = rank, request.view = "operators";
+    if (ImGui::SmallButton("Operators"))
+        request.kind = ClusterRequest::kOpenRank, request.rankA = rank, request.view = "operators";
     const std::optional<RankId> previous = cluster.selection.previousRank;
     const std::optional<RankId> other =
         previous && previous != rank ? previous : MedianRank(cluster);
@@ -222,12 +248,15 @@ void DrawActionsOfSelectedRank(ClusterDocument& cluster, ClusterRequest& request
         ImGui::SameLine();
         const std::string label = "Compare with rank " + std::to_string(other->value()) + " (C)";
         if (ImGui::SmallButton(label.c_str()) ||
-            (!ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_C, false) && cluster.CanOpenRanks()))
-            request.kind = ClusterRequest::kCompareRanks, request.rankA = rank, request.rankB = other;
+            (!ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_C, false) &&
+             cluster.CanOpenRanks()))
+            request.kind = ClusterRequest::kCompareRanks, request.rankA = rank,
+            request.rankB = other;
     }
     ImGui::SameLine();
     if (ImGui::SmallButton("Add to one timeline (T)") ||
-        (!ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_T, false) && cluster.CanOpenRanks()))
+        (!ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_T, false) &&
+         cluster.CanOpenRanks()))
         AddToOneTimeline(cluster, rank);
     ImGui::EndDisabled();
     if (!cluster.CanOpenRanks()) {
@@ -249,13 +278,20 @@ double NiceTickStep(double range, int count) {
 
 Rgba StepColumnColor(int column) {
     switch (column) {
-        case kStepComputing: return ComputingColor();
-        case kStepCommNotOverlapped: return NotOverlappedColor();
-        case kStepOverlapped: return OverlappedColor();
-        case kStepFree: return FreeColor();
-        case kStepBubble: return Rgba{0.62f, 0.45f, 0.80f, 1};
-        case kStepPreparing: return Rgba{0.55f, 0.60f, 0.65f, 1};
-        default: return Rgba{0.80f, 0.82f, 0.86f, 1};
+        case kStepComputing:
+            return ComputingColor();
+        case kStepCommNotOverlapped:
+            return NotOverlappedColor();
+        case kStepOverlapped:
+            return OverlappedColor();
+        case kStepFree:
+            return FreeColor();
+        case kStepBubble:
+            return Rgba{0.62f, 0.45f, 0.80f, 1};
+        case kStepPreparing:
+            return Rgba{0.55f, 0.60f, 0.65f, 1};
+        default:
+            return Rgba{0.80f, 0.82f, 0.86f, 1};
     }
 }
 

@@ -18,11 +18,14 @@ struct ClusterRequest {
     enum Kind { kNone, kOpenRank, kCompareRanks, kOpenRanksInOneTimeline } kind = kNone;
     std::optional<DocumentId> cluster;
     std::optional<RankId> rankA, rankB;
-    std::string view;            // the view to show once the rank is open: "timeline", "overview", "operators"
-    TimeNs startNs = 0, endNs = 0;  // with the timeline: show and mark this range (absolute), when endNs > startNs
-    std::string label;              // names the marked range
-    std::vector<int> ranks;         // kOpenRanksInOneTimeline: rank ids, in the order shown
-    std::string alignStep;          // and the step they are aligned on (empty: the first they share)
+    std::string
+        view;  // the view to show once the rank is open: "timeline", "overview", "operators"
+    TimeNs startNs = 0,
+           endNs =
+               0;  // with the timeline: show and mark this range (absolute), when endNs > startNs
+    std::string label;       // names the marked range
+    std::vector<int> ranks;  // kOpenRanksInOneTimeline: rank ids, in the order shown
+    std::string alignStep;   // and the step they are aligned on (empty: the first they share)
 };
 
 // The step picker (averaged or one step) and the group picker, on one line.

@@ -15,11 +15,11 @@
 namespace marey {
 namespace {
 
-const Rgba kTransitColor{0.30f, 0.60f, 0.95f, 1}, kWaitColor{0.96f, 0.60f, 0.22f, 1}, kSyncColor{0.72f, 0.40f, 0.10f, 1},
-    kIdleColor{0.45f, 0.46f, 0.50f, 1};
+const Rgba kTransitColor{0.30f, 0.60f, 0.95f, 1}, kWaitColor{0.96f, 0.60f, 0.22f, 1},
+    kSyncColor{0.72f, 0.40f, 0.10f, 1}, kIdleColor{0.45f, 0.46f, 0.50f, 1};
 
-void DrawRankChart(ClusterDocument& document, const std::vector<CollectiveOnRank>& ranks, int waitedFor, float height,
-                   ClusterRequest& request) {
+void DrawRankChart(ClusterDocument& document, const std::vector<CollectiveOnRank>& ranks,
+                   int waitedFor, float height, ClusterRequest& request) {
     const float axis = 76, rightAxis = 48;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x - axis - rightAxis;
@@ -29,15 +29,19 @@ void DrawRankChart(ClusterDocument& document, const std::vector<CollectiveOnRank
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const double tick = NiceTickStep(static_cast<double>(longest), 4);
     for (double value = 0; value <= static_cast<double>(longest) * 1.0001; value += tick) {
-        const float y = bottom - (bottom - top) * static_cast<float>(value / static_cast<double>(longest));
-        draw->AddLine(ImVec2(origin.x + axis, y), ImVec2(origin.x + axis + width, y), IM_COL32(255, 255, 255, 22));
+        const float y =
+            bottom - (bottom - top) * static_cast<float>(value / static_cast<double>(longest));
+        draw->AddLine(ImVec2(origin.x + axis, y), ImVec2(origin.x + axis + width, y),
+                      IM_COL32(255, 255, 255, 22));
         const std::string text = Ms(static_cast<TimeNs>(value));
-        draw->AddText(ImVec2(origin.x + axis - 6 - ImGui::CalcTextSize(text.c_str()).x, y - 7), IM_COL32(160, 165, 175, 255), text.c_str());
+        draw->AddText(ImVec2(origin.x + axis - 6 - ImGui::CalcTextSize(text.c_str()).x, y - 7),
+                      IM_COL32(160, 165, 175, 255), text.c_str());
     }
     for (int percent = 0; percent <= 100; percent += 50) {
         const float y = bottom - (bottom - top) * static_cast<float>(percent) / 100;
         const std::string text = std::to_string(percent) + " %";
-        draw->AddText(ImVec2(origin.x + axis + width + 6, y - 7), IM_COL32(230, 230, 235, 200), text.c_str());
+        draw->AddText(ImVec2(origin.x + axis + width + 6, y - 7), IM_COL32(230, 230, 235, 200),
+                      text.c_str());
     }
     const float slot = width / static_cast<float>(std::max<size_t>(1, ranks.size()));
     const float bar = std::max(1.0f, slot * (slot > 6 ? 0.75f : 1.0f));
@@ -45,30 +49,48 @@ void DrawRankChart(ClusterDocument& document, const std::vector<CollectiveOnRank
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     int hovered = -1;
     std::vector<ImVec2> ratio;
-    auto yOf = [&](TimeNs ns) { return bottom - (bottom - top) * static_cast<float>(static_cast<double>(ns) / static_cast<double>(longest)); };
+    auto yOf = [&](TimeNs ns) {
+        return bottom - (bottom - top) * static_cast<float>(static_cast<double>(ns) /
+                                                            static_cast<double>(longest));
+    };
     for (size_t i = 0; i < ranks.size(); ++i) {
         const CollectiveOnRank& rank = ranks[i];
         const float x = origin.x + axis + slot * static_cast<float>(i);
         const TimeNs transit = std::min(rank.transitNs, rank.elapseNs);
         const TimeNs wait = std::min(rank.waitNs, rank.elapseNs - transit);
-        const TimeNs sync = std::clamp<TimeNs>(rank.syncNs, 0, wait);  // synchronisation is part of the wait
+        const TimeNs sync =
+            std::clamp<TimeNs>(rank.syncNs, 0, wait);  // synchronisation is part of the wait
         const bool grey = !document.InGroup(rank.rankId);
-        draw->AddRectFilled(ImVec2(x, yOf(transit)), ImVec2(x + bar, bottom), PackColor(grey ? kIdleColor : kTransitColor));
-        draw->AddRectFilled(ImVec2(x, yOf(transit + sync)), ImVec2(x + bar, yOf(transit)), PackColor(grey ? kIdleColor : kSyncColor));
-        draw->AddRectFilled(ImVec2(x, yOf(transit + wait)), ImVec2(x + bar, yOf(transit + sync)), PackColor(grey ? kIdleColor : kWaitColor));
-        draw->AddRectFilled(ImVec2(x, yOf(rank.elapseNs)), ImVec2(x + bar, yOf(transit + wait)), PackColor(kIdleColor));
-        ratio.push_back(ImVec2(x + bar / 2, bottom - (bottom - top) * static_cast<float>(rank.WaitRatio())));
-        if (rank.rankId == waitedFor) draw->AddRect(ImVec2(x - 2, top - 2), ImVec2(x + bar + 2, bottom + 1), IM_COL32(255, 80, 70, 255), 0, 0, 2);
+        draw->AddRectFilled(ImVec2(x, yOf(transit)), ImVec2(x + bar, bottom),
+                            PackColor(grey ? kIdleColor : kTransitColor));
+        draw->AddRectFilled(ImVec2(x, yOf(transit + sync)), ImVec2(x + bar, yOf(transit)),
+                            PackColor(grey ? kIdleColor : kSyncColor));
+        draw->AddRectFilled(ImVec2(x, yOf(transit + wait)), ImVec2(x + bar, yOf(transit + sync)),
+                            PackColor(grey ? kIdleColor : kWaitColor));
+        draw->AddRectFilled(ImVec2(x, yOf(rank.elapseNs)), ImVec2(x + bar, yOf(transit + wait)),
+                            PackColor(kIdleColor));
+        ratio.push_back(
+            ImVec2(x + bar / 2, bottom - (bottom - top) * static_cast<float>(rank.WaitRatio())));
+        if (rank.rankId == waitedFor)
+            draw->AddRect(ImVec2(x - 2, top - 2), ImVec2(x + bar + 2, bottom + 1),
+                          IM_COL32(255, 80, 70, 255), 0, 0, 2);
         if (Holds(document.selection.rank, rank.rankId))
-            draw->AddRect(ImVec2(x - 1, top), ImVec2(x + bar + 1, bottom), IM_COL32(255, 255, 255, 255), 0, 0, 1.5f);
-        if (static_cast<float>(i) - labelEvery * std::floor(static_cast<float>(i) / labelEvery) < 0.5f) {
+            draw->AddRect(ImVec2(x - 1, top), ImVec2(x + bar + 1, bottom),
+                          IM_COL32(255, 255, 255, 255), 0, 0, 1.5f);
+        if (static_cast<float>(i) - labelEvery * std::floor(static_cast<float>(i) / labelEvery) <
+            0.5f) {
             const std::string text = std::to_string(rank.rankId);
-            draw->AddText(ImVec2(x + bar / 2 - ImGui::CalcTextSize(text.c_str()).x / 2, bottom + 4), IM_COL32(160, 165, 175, 255), text.c_str());
+            draw->AddText(ImVec2(x + bar / 2 - ImGui::CalcTextSize(text.c_str()).x / 2, bottom + 4),
+                          IM_COL32(160, 165, 175, 255), text.c_str());
         }
-        if (mouse.x >= x && mouse.x < x + slot && mouse.y >= top && mouse.y <= bottom) hovered = static_cast<int>(i);
+        if (mouse.x >= x && mouse.x < x + slot && mouse.y >= top && mouse.y <= bottom)
+            hovered = static_cast<int>(i);
     }
-    if (ratio.size() > 1) draw->AddPolyline(ratio.data(), static_cast<int>(ratio.size()), IM_COL32(235, 235, 240, 200), 0, 1.5f);
-    for (const ImVec2& point : ratio) draw->AddCircleFilled(point, 2.5f, IM_COL32(235, 235, 240, 230));
+    if (ratio.size() > 1)
+        draw->AddPolyline(ratio.data(), static_cast<int>(ratio.size()),
+                          IM_COL32(235, 235, 240, 200), 0, 1.5f);
+    for (const ImVec2& point : ratio)
+        draw->AddCircleFilled(point, 2.5f, IM_COL32(235, 235, 240, 230));
     ImGui::InvisibleButton("ranks", ImVec2(axis + width + rightAxis, height));
     if (hovered >= 0 && ImGui::IsItemHovered()) {
         const CollectiveOnRank& rank = ranks[hovered];
@@ -84,7 +106,9 @@ void DrawRankChart(ClusterDocument& document, const std::vector<CollectiveOnRank
         if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) SelectRank(document, RankId(rank.rankId));
         RankRightClick(document, RankId(rank.rankId));
     }
-    DrawLegend({{"Transit", 0, kTransitColor}, {"Synchronisation (part of the wait)", 0, kSyncColor}, {"Wait", 0, kWaitColor},
+    DrawLegend({{"Transit", 0, kTransitColor},
+                {"Synchronisation (part of the wait)", 0, kSyncColor},
+                {"Wait", 0, kWaitColor},
                 {"Idle", 0, kIdleColor}});
     ImGui::SameLine(0, 20);
     ImGui::TextDisabled("white line: wait ratio = wait / (wait + transit), right axis");
@@ -92,11 +116,13 @@ void DrawRankChart(ClusterDocument& document, const std::vector<CollectiveOnRank
 
 // How long every collective on every rank took: a histogram on a log scale, with the chosen
 // collective's ranks marked.
-void DrawDurationDistribution(const ClusterDocument& document, const std::vector<CollectiveOnRank>& chosen, float height) {
+void DrawDurationDistribution(const ClusterDocument& document,
+                              const std::vector<CollectiveOnRank>& chosen, float height) {
     const std::vector<TimeNs>& all = document.report.collectiveDurations;
     if (all.empty()) return;
     const double lo = std::log10(std::max<double>(1000, static_cast<double>(all.front())));
-    const double hi = std::max(lo + 1, std::log10(std::max<double>(1000, static_cast<double>(all.back()))) + 1e-9);
+    const double hi = std::max(
+        lo + 1, std::log10(std::max<double>(1000, static_cast<double>(all.back()))) + 1e-9);
     constexpr int kBins = 48;
     std::vector<uint32_t> bins(kBins, 0);
     auto binOf = [&](TimeNs ns) {
@@ -112,23 +138,30 @@ void DrawDurationDistribution(const ClusterDocument& document, const std::vector
     ImDrawList* draw = ImGui::GetWindowDrawList();
     for (int b = 0; b < kBins; ++b) {
         if (!bins[b]) continue;
-        const float x0 = origin.x + axis + width * static_cast<float>(b) / kBins, x1 = origin.x + axis + width * static_cast<float>(b + 1) / kBins - 1;
-        const float h = (bottom - top) * std::sqrt(static_cast<float>(bins[b]) / static_cast<float>(most));
-        draw->AddRectFilled(ImVec2(x0, bottom - h), ImVec2(x1, bottom), IM_COL32(120, 130, 150, 255));
+        const float x0 = origin.x + axis + width * static_cast<float>(b) / kBins,
+                    x1 = origin.x + axis + width * static_cast<float>(b + 1) / kBins - 1;
+        const float h =
+            (bottom - top) * std::sqrt(static_cast<float>(bins[b]) / static_cast<float>(most));
+        draw->AddRectFilled(ImVec2(x0, bottom - h), ImVec2(x1, bottom),
+                            IM_COL32(120, 130, 150, 255));
     }
     for (const CollectiveOnRank& rank : chosen) {
-        const float x = origin.x + axis + width * (static_cast<float>(binOf(rank.elapseNs)) + 0.5f) / kBins;
+        const float x =
+            origin.x + axis + width * (static_cast<float>(binOf(rank.elapseNs)) + 0.5f) / kBins;
         draw->AddLine(ImVec2(x, bottom - 6), ImVec2(x, bottom + 2), IM_COL32(255, 200, 90, 255), 2);
     }
     for (double decade = std::ceil(lo); decade <= hi; decade += 1) {
         const float x = origin.x + axis + width * static_cast<float>((decade - lo) / (hi - lo));
         const std::string text = Ms(static_cast<TimeNs>(std::pow(10.0, decade)));
         draw->AddLine(ImVec2(x, top), ImVec2(x, bottom), IM_COL32(255, 255, 255, 25));
-        draw->AddText(ImVec2(x - ImGui::CalcTextSize(text.c_str()).x / 2, bottom + 3), IM_COL32(160, 165, 175, 255), text.c_str());
+        draw->AddText(ImVec2(x - ImGui::CalcTextSize(text.c_str()).x / 2, bottom + 3),
+                      IM_COL32(160, 165, 175, 255), text.c_str());
     }
     ImGui::Dummy(ImVec2(axis + width, height));
-    ImGui::TextDisabled("%zu collectives on all ranks; log time axis; bar height: square root of the count; yellow ticks: the chosen collective's ranks",
-                        all.size());
+    ImGui::TextDisabled(
+        "%zu collectives on all ranks; log time axis; bar height: square root of the count; yellow "
+        "ticks: the chosen collective's ranks",
+        all.size());
 }
 
 }  // namespace
@@ -205,7 +238,9 @@ void CollectivesView::Draw(ViewContext& context) {
     const int waitedFor = shown.waitedFor;
     SectionTitle(("Step " + key.step + ", " + key.name + ": each rank's time in it").c_str());
     if (waitedFor >= 0) {
-        const auto it = std::find_if(ranks.begin(), ranks.end(), [&](const CollectiveOnRank& r) { return r.rankId == waitedFor; });
+        const auto it = std::find_if(ranks.begin(), ranks.end(), [&](const CollectiveOnRank& r) {
+            return r.rankId == waitedFor;
+        });
         ImGui::TextColored(ImVec4(1, 0.5f, 0.45f, 1),
                            "Rank %d waits %s against %s for the median rank: it arrives last and "
                            "the others wait for it (framed red).",
@@ -216,10 +251,12 @@ void CollectivesView::Draw(ViewContext& context) {
     }
     DrawSelectedRankActions(document, context.clusterRequest);
     const float available = ImGui::GetContentRegionAvail().y;
-    DrawRankChart(document, ranks, waitedFor, std::max(200.0f, available * 0.58f), context.clusterRequest);
+    DrawRankChart(document, ranks, waitedFor, std::max(200.0f, available * 0.58f),
+                  context.clusterRequest);
     ImGui::Spacing();
     SectionTitle("Duration of every collective (elapse)");
-    DrawDurationDistribution(document, ranks, std::max(100.0f, ImGui::GetContentRegionAvail().y - 30));
+    DrawDurationDistribution(document, ranks,
+                             std::max(100.0f, ImGui::GetContentRegionAvail().y - 30));
     DrawRankMenu(document, context.clusterRequest);
 }
 

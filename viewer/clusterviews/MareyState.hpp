@@ -35,11 +35,11 @@ struct MareyState {
     std::vector<std::string> requestedSteps;
     int stepsShown = 1;  // consecutive steps from the chosen one
     std::vector<int> requestedRanks;
-    int devicesPerStage = 0;  // 0: the cluster's stage groups
+    int devicesPerStage = 0;                  // 0: the cluster's stage groups
     std::vector<std::vector<size_t>> stages;  // device indexes per stage
     std::vector<bool> collapsed;              // per stage
     std::vector<MareyRow> rows;
-    uint64_t layoutVersion = 0;  // changes whenever the instances must be uploaded again
+    uint64_t layoutVersion = 0;             // changes whenever the instances must be uploaded again
     double viewStartNs = 0, viewEndNs = 0;  // from the step's start
     bool brushing = false;
     float brushStartX = 0;

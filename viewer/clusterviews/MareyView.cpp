@@ -20,32 +20,42 @@
 #include "clusterviews/MareyView.hpp"
 #include "views/ViewContext.hpp"
 
+// [SECTION] Colours, the devices shown, layout
+
 namespace marey {
 namespace {
 
 constexpr size_t kMostDevices = 256;
 constexpr float kGutter = 190, kRuler = 24, kMemoryChart = 90;
 constexpr double kMinWindowNs = 50000;
-constexpr uint64_t kMostCachedRows = 8000000;  // about 300 MB of tables kept between steps at most  // times are floats on the GPU: 50 µs across keeps them exact to the pixel
+constexpr uint64_t kMostCachedRows =
+    8000000;  // about 300 MB of tables kept between steps at most  // times are floats on the GPU:
+              // 50 µs across keeps them exact to the pixel
 
 Rgba ClassColor(CoreClass coreClass) {
     switch (coreClass) {
-        case CoreClass::kAiCore: return {0.30f, 0.72f, 0.36f, 1};
-        case CoreClass::kCommunication: return {0.96f, 0.60f, 0.22f, 1};
-        case CoreClass::kAiCpu: return {0.62f, 0.45f, 0.85f, 1};
-        default: return {0.60f, 0.62f, 0.66f, 1};
+        case CoreClass::kAiCore:
+            return {0.30f, 0.72f, 0.36f, 1};
+        case CoreClass::kCommunication:
+            return {0.96f, 0.60f, 0.22f, 1};
+        case CoreClass::kAiCpu:
+            return {0.62f, 0.45f, 0.85f, 1};
+        default:
+            return {0.60f, 0.62f, 0.66f, 1};
     }
 }
 
 // Builds the steps shown from the tables of the load before when they cover the same devices,
 // else reads the devices' files; keeps the tables for the next step unless they are large.
-std::shared_ptr<MareyLoad> Load(const Cluster* cluster, const std::vector<int>& rankIds, const std::vector<std::string>& steps,
+std::shared_ptr<MareyLoad> Load(const Cluster* cluster, const std::vector<int>& rankIds,
+                                const std::vector<std::string>& steps,
                                 std::shared_ptr<const MareyTables> cached) {
     auto load = std::make_shared<MareyLoad>();
     load->steps = steps;
     load->rankIds = rankIds;
     if (!cached || cached->rankIds != rankIds)
-        cached = std::make_shared<const MareyTables>(LoadMareyTables(*cluster, rankIds, std::max(1u, std::thread::hardware_concurrency())));
+        cached = std::make_shared<const MareyTables>(
+            LoadMareyTables(*cluster, rankIds, std::max(1u, std::thread::hardware_concurrency())));
     load->marey = BuildMareyStep(*cached, steps);
     if (cached->rows <= kMostCachedRows) load->tables = cached;
     for (const MareyDevice& device : load->marey.devices) {
@@ -69,21 +79,26 @@ std::vector<int> ShownRanks(const ClusterDocument& document) {
 }
 
 // Stages: the cluster's stage groups among the shown devices, else runs of 'devicesPerStage'.
-std::vector<std::vector<size_t>> Stages(const ClusterDocument& document, const MareyStep& step, int devicesPerStage) {
+std::vector<std::vector<size_t>> Stages(const ClusterDocument& document, const MareyStep& step,
+                                        int devicesPerStage) {
     std::vector<std::vector<size_t>> stages;
     if (devicesPerStage <= 0) {
         for (const ClusterGroup& group : document.cluster.groups) {
             if (group.kind != "stage" && group.kind != "p2p") continue;
             std::vector<size_t> members;
             for (size_t d = 0; d < step.devices.size(); ++d)
-                if (std::binary_search(group.ranks.begin(), group.ranks.end(), step.devices[d].rankId)) members.push_back(d);
+                if (std::binary_search(group.ranks.begin(), group.ranks.end(),
+                                       step.devices[d].rankId))
+                    members.push_back(d);
             if (members.size() > 1) stages.push_back(members);
         }
         return stages;
     }
     for (size_t d = 0; d < step.devices.size(); d += static_cast<size_t>(devicesPerStage)) {
         std::vector<size_t> members;
-        for (size_t m = d; m < std::min(step.devices.size(), d + static_cast<size_t>(devicesPerStage)); ++m) members.push_back(m);
+        for (size_t m = d;
+             m < std::min(step.devices.size(), d + static_cast<size_t>(devicesPerStage)); ++m)
+            members.push_back(m);
         if (members.size() > 1) stages.push_back(members);
     }
     return stages;
@@ -113,6 +128,8 @@ void TakeLoad(const ClusterDocument& document, MareyState& state,
     state.selectedDevice = -1;
 }
 
+// [SECTION] Loading a step, navigation, the tooltip, the ruler and memory
+
 namespace {
 
 // Takes a finished load in and starts one when the step or the devices shown changed.
@@ -122,14 +139,17 @@ void Refresh(ClusterDocument& document, MareyState& state) {
     if (all.empty()) return;
     const size_t first = static_cast<size_t>(std::max(0, ValueOr(document.selection.step, 0)));
     std::vector<std::string> steps;
-    for (size_t i = first; i < all.size() && steps.size() < static_cast<size_t>(std::max(1, state.stepsShown)); ++i) steps.push_back(all[i]);
+    for (size_t i = first;
+         i < all.size() && steps.size() < static_cast<size_t>(std::max(1, state.stepsShown)); ++i)
+        steps.push_back(all[i]);
     const std::vector<int> ranks = ShownRanks(document);
     if (steps == state.requestedSteps && ranks == state.requestedRanks) return;
     state.requestedSteps = steps;
     state.requestedRanks = ranks;
     const Cluster* cluster = &document.cluster;
     std::shared_ptr<const MareyTables> cached = state.load ? state.load->tables : nullptr;
-    state.job.Request([cluster, ranks, steps, cached] { return Load(cluster, ranks, steps, cached); });
+    state.job.Request(
+        [cluster, ranks, steps, cached] { return Load(cluster, ranks, steps, cached); });
 }
 
 struct Plot {
@@ -161,20 +181,26 @@ void Navigate(MareyState& state, const Plot& plot, bool hovered, bool doubleClic
         const float dt = io.DeltaTime;
         if (ImGui::IsKeyDown(GLFW_KEY_W)) zoomAt(std::pow(0.25, dt), mouseX);
         if (ImGui::IsKeyDown(GLFW_KEY_S)) zoomAt(std::pow(4.0, dt), mouseX);
-        if (ImGui::IsKeyDown(GLFW_KEY_A)) state.viewStartNs -= width * dt, state.viewEndNs -= width * dt;
-        if (ImGui::IsKeyDown(GLFW_KEY_D)) state.viewStartNs += width * dt, state.viewEndNs += width * dt;
+        if (ImGui::IsKeyDown(GLFW_KEY_A))
+            state.viewStartNs -= width * dt, state.viewEndNs -= width * dt;
+        if (ImGui::IsKeyDown(GLFW_KEY_D))
+            state.viewStartNs += width * dt, state.viewEndNs += width * dt;
         if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) doubleClicked = true;
     }
-    if (doubleClicked) state.viewStartNs = 0, state.viewEndNs = static_cast<double>(state.load->marey.spanNs);
+    if (doubleClicked)
+        state.viewStartNs = 0, state.viewEndNs = static_cast<double>(state.load->marey.spanNs);
     ClampView(state);
 }
 
 // The operator under the mouse on row 'row', as a device index and an op index; false if none.
-bool HitTest(const MareyState& state, size_t row, double ns, double slackNs, size_t* device, size_t* op) {
+bool HitTest(const MareyState& state, size_t row, double ns, double slackNs, size_t* device,
+             size_t* op) {
     const MareyStep& step = state.load->marey;
     for (const size_t d : state.rows[row].devices) {
         const std::vector<MareyOp>& ops = step.devices[d].ops;
-        auto it = std::upper_bound(ops.begin(), ops.end(), ns + slackNs, [](double t, const MareyOp& o) { return t < static_cast<double>(o.startNs); });
+        auto it = std::upper_bound(
+            ops.begin(), ops.end(), ns + slackNs,
+            [](double t, const MareyOp& o) { return t < static_cast<double>(o.startNs); });
         // Operators of different streams overlap: look back over the few that started before.
         for (int back = 0; back < 16 && it != ops.begin(); ++back) {
             --it;
@@ -192,8 +218,10 @@ void DrawTooltip(const MareyState& state, size_t device, size_t opIndex) {
     const MareyOp& op = step.devices[device].ops[opIndex];
     ImGui::BeginTooltip();
     ImGui::Text("%s", step.KeyLabel(op.key).c_str());
-    ImGui::TextDisabled("%s · times from %s of step %s", CoreClassName(step.keys[op.key].coreClass),
-                        step.sharedClock ? "the first operator on any device" : "each device's first operator", step.step.c_str());
+    ImGui::TextDisabled(
+        "%s · times from %s of step %s", CoreClassName(step.keys[op.key].coreClass),
+        step.sharedClock ? "the first operator on any device" : "each device's first operator",
+        step.step.c_str());
     if (ImGui::BeginTable("devices", 4, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
         ImGui::TableSetupColumn("device");
         ImGui::TableSetupColumn("start");
@@ -205,8 +233,10 @@ void DrawTooltip(const MareyState& state, size_t device, size_t opIndex) {
             const int32_t at = step.devices[d].opOfKey[op.key];
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            if (d == device) ImGui::TextColored(ImVec4(1, 1, 0.6f, 1), "rank %d", step.devices[d].rankId);
-            else ImGui::Text("rank %d", step.devices[d].rankId);
+            if (d == device)
+                ImGui::TextColored(ImVec4(1, 1, 0.6f, 1), "rank %d", step.devices[d].rankId);
+            else
+                ImGui::Text("rank %d", step.devices[d].rankId);
             if (at < 0) {
                 ImGui::TableNextColumn();
                 ImGui::TextDisabled("not run");
@@ -221,20 +251,24 @@ void DrawTooltip(const MareyState& state, size_t device, size_t opIndex) {
             ImGui::TextUnformatted(FormatDuration(other.endNs - other.startNs).c_str());
         }
         ImGui::EndTable();
-        if (step.devices.size() > 32) ImGui::TextDisabled("and %zu more devices", step.devices.size() - 32);
+        if (step.devices.size() > 32)
+            ImGui::TextDisabled("and %zu more devices", step.devices.size() - 32);
     }
     ImGui::TextDisabled("click: open rank %d's timeline at it", step.devices[device].rankId);
     ImGui::EndTooltip();
 }
 
 void DrawRuler(ImDrawList* draw, const Plot& plot, float top) {
-    const RulerLayout ruler = LayoutRuler(plot.startNs, plot.startNs + plot.width * plot.nsPerPx, plot.width, 90,
-                                          [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; });
+    const RulerLayout ruler =
+        LayoutRuler(plot.startNs, plot.startNs + plot.width * plot.nsPerPx, plot.width, 90,
+                    [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; });
     for (const RulerTick& tick : ruler.ticks) {
         const float x = plot.origin.x + tick.x;
         const bool major = !tick.label.empty();
-        draw->AddLine(ImVec2(x, top + (major ? 10 : 16)), ImVec2(x, top + kRuler), IM_COL32(160, 165, 175, 255));
-        if (major && tick.labelled) draw->AddText(ImVec2(x + 3, top), IM_COL32(190, 195, 205, 255), tick.label.c_str());
+        draw->AddLine(ImVec2(x, top + (major ? 10 : 16)), ImVec2(x, top + kRuler),
+                      IM_COL32(160, 165, 175, 255));
+        if (major && tick.labelled)
+            draw->AddText(ImVec2(x + 3, top), IM_COL32(190, 195, 205, 255), tick.label.c_str());
     }
 }
 
@@ -244,27 +278,35 @@ void DrawGutter(ClusterDocument& document, MareyState& state, ImDrawList* draw, 
     const MareyStep& step = state.load->marey;
     double peak = 1;
     bool anyMemory = false;
-    for (const MareyMemory& memory : state.load->memory) peak = std::max(peak, memory.peakMb), anyMemory = anyMemory || memory.present;
+    for (const MareyMemory& memory : state.load->memory)
+        peak = std::max(peak, memory.peakMb), anyMemory = anyMemory || memory.present;
     if (anyMemory) {
-        draw->AddText(ImVec2(gutterX + kGutter - 64, plot.origin.y - kRuler + 2), IM_COL32(130, 170, 230, 255), "PeakMem");
+        draw->AddText(ImVec2(gutterX + kGutter - 64, plot.origin.y - kRuler + 2),
+                      IM_COL32(130, 170, 230, 255), "PeakMem");
         char text[48];
         std::snprintf(text, sizeof text, "longest: %.0f MB", peak);
-        if (ImGui::IsMouseHoveringRect(ImVec2(gutterX + kGutter - 64, plot.origin.y - kRuler), ImVec2(gutterX + kGutter, plot.origin.y)))
-            ImGui::SetTooltip("peak allocated memory of each device (memory_record.csv), as a bar; %s", text);
+        if (ImGui::IsMouseHoveringRect(ImVec2(gutterX + kGutter - 64, plot.origin.y - kRuler),
+                                       ImVec2(gutterX + kGutter, plot.origin.y)))
+            ImGui::SetTooltip(
+                "peak allocated memory of each device (memory_record.csv), as a bar; %s", text);
     }
     for (size_t r = 0; r < state.rows.size(); ++r) {
         const float y = plot.origin.y + static_cast<float>(r) * plot.rowPx;
         const MareyRow& row = state.rows[r];
         const bool slow = row.devices.size() == 1 &&
                           Holds(document.selection.rank, step.devices[row.devices[0]].rankId);
-        draw->AddText(ImVec2(gutterX + 4, y + plot.barPx / 2 - 7), slow ? IM_COL32(255, 255, 255, 255) : IM_COL32(185, 190, 200, 255),
+        draw->AddText(ImVec2(gutterX + 4, y + plot.barPx / 2 - 7),
+                      slow ? IM_COL32(255, 255, 255, 255) : IM_COL32(185, 190, 200, 255),
                       row.label.c_str());
         // PeakMem: a block whose width is the device's peak against the largest.
         double rowPeak = 0;
-        for (const size_t d : row.devices) rowPeak = std::max(rowPeak, state.load->memory[d].peakMb);
+        for (const size_t d : row.devices)
+            rowPeak = std::max(rowPeak, state.load->memory[d].peakMb);
         if (rowPeak > 0) {
-            const float x0 = gutterX + kGutter - 58, width = static_cast<float>(48 * rowPeak / peak);
-            draw->AddRectFilled(ImVec2(x0, y), ImVec2(x0 + width, y + plot.barPx), IM_COL32(90, 150, 220, 255));
+            const float x0 = gutterX + kGutter - 58,
+                        width = static_cast<float>(48 * rowPeak / peak);
+            draw->AddRectFilled(ImVec2(x0, y), ImVec2(x0 + width, y + plot.barPx),
+                                IM_COL32(90, 150, 220, 255));
         }
     }
 }
@@ -274,13 +316,16 @@ void DrawMemoryChart(const MareyState& state, const Plot& plot, float top) {
     if (device >= static_cast<int>(state.load->memory.size())) return;
     const MareyMemory& memory = state.load->memory[device];
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    const std::string title = "memory allocated, rank " + std::to_string(state.load->marey.devices[device].rankId) +
-                              (state.selectedDevice < 0 ? " (click a row's label for another)" : "");
-    draw->AddText(ImVec2(plot.origin.x - kGutter + 4, top), IM_COL32(170, 175, 185, 255), title.c_str());
+    const std::string title =
+        "memory allocated, rank " + std::to_string(state.load->marey.devices[device].rankId) +
+        (state.selectedDevice < 0 ? " (click a row's label for another)" : "");
+    draw->AddText(ImVec2(plot.origin.x - kGutter + 4, top), IM_COL32(170, 175, 185, 255),
+                  title.c_str());
     if (!memory.present || memory.timeNs.empty()) {
         draw->AddText(ImVec2(plot.origin.x, top + 20), IM_COL32(150, 155, 165, 255),
                       memory.present ? "no memory sample inside this step"
-                                     : "no memory_record.csv for this rank: the Ascend profiler writes it with profile_memory=True");
+                                     : "no memory_record.csv for this rank: the Ascend profiler "
+                                       "writes it with profile_memory=True");
         return;
     }
     double lo = memory.megabytes.front(), hi = lo;
@@ -289,39 +334,57 @@ void DrawMemoryChart(const MareyState& state, const Plot& plot, float top) {
     std::vector<ImVec2> points;
     const float bottom = top + kMemoryChart - 6;
     for (size_t i = 0; i < memory.timeNs.size(); ++i) {
-        const float x = std::clamp(plot.X(static_cast<double>(memory.timeNs[i])), plot.origin.x, plot.origin.x + plot.width);
-        const float y = bottom - static_cast<float>((memory.megabytes[i] - lo) / (hi - lo)) * (kMemoryChart - 30);
-        if (!points.empty()) points.push_back(ImVec2(x, points.back().y));  // a step curve: memory holds until the next sample
+        const float x = std::clamp(plot.X(static_cast<double>(memory.timeNs[i])), plot.origin.x,
+                                   plot.origin.x + plot.width);
+        const float y = bottom - static_cast<float>((memory.megabytes[i] - lo) / (hi - lo)) *
+                                     (kMemoryChart - 30);
+        if (!points.empty())
+            points.push_back(
+                ImVec2(x, points.back().y));  // a step curve: memory holds until the next sample
         points.push_back(ImVec2(x, y));
     }
-    draw->AddPolyline(points.data(), static_cast<int>(points.size()), IM_COL32(90, 150, 220, 255), 0, 1.5f);
+    draw->AddPolyline(points.data(), static_cast<int>(points.size()), IM_COL32(90, 150, 220, 255),
+                      0, 1.5f);
     char range[96];
-    std::snprintf(range, sizeof range, "%.0f … %.0f MB (peak of the run %.0f MB)", lo, hi, memory.peakMb);
-    draw->AddText(ImVec2(plot.origin.x - kGutter + 4, top + 18), IM_COL32(150, 155, 165, 255), range);
+    std::snprintf(range, sizeof range, "%.0f … %.0f MB (peak of the run %.0f MB)", lo, hi,
+                  memory.peakMb);
+    draw->AddText(ImVec2(plot.origin.x - kGutter + 4, top + 18), IM_COL32(150, 155, 165, 255),
+                  range);
 }
 
 }  // namespace
 
-std::vector<MareyInstance> MareyInstances(const MareyStep& step, const std::vector<MareyRow>& rows) {
+// [SECTION] Bars and bands as GPU instances
+
+std::vector<MareyInstance> MareyInstances(const MareyStep& step,
+                                          const std::vector<MareyRow>& rows) {
     // The class's colour, lighter or darker by the operator's name: neighbouring operators of one
     // class stay apart, and an operator keeps its shade on every device.
     std::vector<Rgba> colors;
     for (const MareyKey& key : step.keys) {
         const Rgba base = ClassColor(key.coreClass);
-        const float shade = 0.72f + 0.5f * static_cast<float>(std::hash<std::string>{}(step.names[key.name]) % 1000) / 1000.0f;
-        colors.push_back({std::min(1.0f, base.r * shade), std::min(1.0f, base.g * shade), std::min(1.0f, base.b * shade), 1});
+        const float shade =
+            0.72f + 0.5f *
+                        static_cast<float>(std::hash<std::string>{}(step.names[key.name]) % 1000) /
+                        1000.0f;
+        colors.push_back({std::min(1.0f, base.r * shade), std::min(1.0f, base.g * shade),
+                          std::min(1.0f, base.b * shade), 1});
     }
     std::vector<MareyInstance> instances;
     const std::vector<MareyShape> shapes = MareyShapes(step, rows);
     instances.reserve(shapes.size());
     for (const MareyShape& shape : shapes) {
         const Rgba& color = colors[shape.key];
-        instances.push_back({static_cast<float>(shape.topStartNs), static_cast<float>(shape.topEndNs), static_cast<float>(shape.bottomStartNs),
-                             static_cast<float>(shape.bottomEndNs), static_cast<float>(shape.row), shape.band ? 1.0f : 0.0f, color.r,
-                             color.g, color.b, shape.band ? 0.42f : 1.0f});
+        instances.push_back(
+            {static_cast<float>(shape.topStartNs), static_cast<float>(shape.topEndNs),
+             static_cast<float>(shape.bottomStartNs), static_cast<float>(shape.bottomEndNs),
+             static_cast<float>(shape.row), shape.band ? 1.0f : 0.0f, color.r, color.g, color.b,
+             shape.band ? 0.42f : 1.0f});
     }
     return instances;
 }
+
+// [SECTION] The header, the summary, stages and row labels
 
 namespace {
 
@@ -334,14 +397,18 @@ bool DrawHeader(ClusterDocument& document, MareyState& state) {
     ImGui::TextUnformatted("Steps shown");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(110);
-    ImGui::SliderInt("##steps", &state.stepsShown, 1, 8, state.stepsShown == 1 ? "1 step" : "%d steps");
+    ImGui::SliderInt("##steps", &state.stepsShown, 1, 8,
+                     state.stepsShown == 1 ? "1 step" : "%d steps");
     if (!document.selection.step && !document.cluster.steps.empty()) {
         ImGui::SameLine(0, 12);
-        ImGui::TextDisabled("(from step %s: the average is not a step)", document.cluster.steps.front().c_str());
+        ImGui::TextDisabled("(from step %s: the average is not a step)",
+                            document.cluster.steps.front().c_str());
     }
     Refresh(document, state);
     if (!state.load) {
-        ImGui::TextDisabled(document.cluster.steps.empty() ? "This cluster has no steps." : "Reading the devices' kernel_details.csv…");
+        ImGui::TextDisabled(document.cluster.steps.empty()
+                                ? "This cluster has no steps."
+                                : "Reading the devices' kernel_details.csv…");
         return false;
     }
     const MareyStep& step = state.load->marey;
@@ -352,7 +419,8 @@ bool DrawHeader(ClusterDocument& document, MareyState& state) {
     if (step.keys.empty()) {
         DrawMissingFile(kKernelDetailsFile, "The Marey view");
         for (const MareyDevice& device : step.devices)
-            if (!device.problem.empty()) ImGui::TextDisabled("rank %d: %s", device.rankId, device.problem.c_str());
+            if (!device.problem.empty())
+                ImGui::TextDisabled("rank %d: %s", device.rankId, device.problem.c_str());
         return false;
     }
     return true;
@@ -362,10 +430,14 @@ bool DrawHeader(ClusterDocument& document, MareyState& state) {
 void DrawSummary(const MareyState& state) {
     const MareyStep& step = state.load->marey;
     // The legend, the matching rule and what the bands say.
-    DrawLegend({{"Computing (AI Core)", 0, ClassColor(CoreClass::kAiCore)}, {"Communication", 0, ClassColor(CoreClass::kCommunication)},
-                {"AI CPU", 0, ClassColor(CoreClass::kAiCpu)}, {"Other", 0, ClassColor(CoreClass::kOther)}});
+    DrawLegend({{"Computing (AI Core)", 0, ClassColor(CoreClass::kAiCore)},
+                {"Communication", 0, ClassColor(CoreClass::kCommunication)},
+                {"AI CPU", 0, ClassColor(CoreClass::kAiCpu)},
+                {"Other", 0, ClassColor(CoreClass::kOther)}});
     ImGui::SameLine(0, 20);
-    ImGui::TextDisabled("a band joins the k-th run of an operator on a device to its k-th run on the row below; none where a device lacks it");
+    ImGui::TextDisabled(
+        "a band joins the k-th run of an operator on a device to its k-th run on the row below; "
+        "none where a device lacks it");
     TimeNs excess = 0;
     const int slowest = SlowestDevice(state.load->slants, &excess);
     if (slowest >= 0 && excess > 0) {
@@ -373,12 +445,16 @@ void DrawSummary(const MareyState& state) {
         for (const DeviceSlant& s : state.load->slants)
             if (s.rankId == slowest) slant = s.slantNs;
         ImGui::TextColored(ImVec4(1, 0.5f, 0.45f, 1),
-                           "Step %s: rank %d adds the most slant: it ends its operators %s later than the device above it, %s more than the median device.",
-                           step.step.c_str(), slowest, FormatDuration(slant).c_str(), FormatDuration(excess).c_str());
+                           "Step %s: rank %d adds the most slant: it ends its operators %s later "
+                           "than the device above it, %s more than the median device.",
+                           step.step.c_str(), slowest, FormatDuration(slant).c_str(),
+                           FormatDuration(excess).c_str());
     }
     if (slowest >= 0 && excess > 0) ImGui::SameLine(0, 20);
-    ImGui::TextDisabled("%zu operators · %llu bands · %llu runs without a partner below", step.keys.size(),
-                        static_cast<unsigned long long>(state.load->matches.matched), static_cast<unsigned long long>(state.load->matches.unmatched));
+    ImGui::TextDisabled("%zu operators · %llu bands · %llu runs without a partner below",
+                        step.keys.size(),
+                        static_cast<unsigned long long>(state.load->matches.matched),
+                        static_cast<unsigned long long>(state.load->matches.unmatched));
 }
 
 // Stages: the cluster's stage groups, or runs of N devices, collapsed or not; opening the devices
@@ -391,7 +467,8 @@ void DrawStageControls(ClusterDocument& document, MareyState& state,
     ImGui::TextUnformatted("Stages");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(160);
-    if (ImGui::SliderInt("##stage", &state.devicesPerStage, 0, std::max<int>(2, static_cast<int>(step.devices.size())),
+    if (ImGui::SliderInt("##stage", &state.devicesPerStage, 0,
+                         std::max<int>(2, static_cast<int>(step.devices.size())),
                          state.devicesPerStage == 0 ? "from the groups" : "%d devices each")) {
         state.stages = Stages(document, step, state.devicesPerStage);
         state.collapsed.assign(state.stages.size(), false);
@@ -414,25 +491,37 @@ void DrawStageControls(ClusterDocument& document, MareyState& state,
         request.cluster = document.id;
         request.kind = ClusterRequest::kOpenRanksInOneTimeline;
         request.ranks.clear();
-        for (size_t d = 0; d < step.devices.size() && d < kMostRanksInOneTimeline; ++d) request.ranks.push_back(step.devices[d].rankId);
+        for (size_t d = 0; d < step.devices.size() && d < kMostRanksInOneTimeline; ++d)
+            request.ranks.push_back(step.devices[d].rankId);
         request.alignStep = step.step;
     }
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("Every event of these devices' traces, in this order, one foldable group per device, aligned on step %s "
-                          "(the first %zu devices at most)", step.step.c_str(), kMostRanksInOneTimeline);
+        ImGui::SetTooltip(
+            "Every event of these devices' traces, in this order, one foldable group per device, "
+            "aligned on step %s "
+            "(the first %zu devices at most)",
+            step.step.c_str(), kMostRanksInOneTimeline);
     ImGui::SameLine();
-    ImGui::TextDisabled(state.stages.empty() ? "(no stage groups: choose a stage size)" : "%zu stages; click a stage's bracket to collapse it", state.stages.size());
+    ImGui::TextDisabled(state.stages.empty() ? "(no stage groups: choose a stage size)"
+                                             : "%zu stages; click a stage's bracket to collapse it",
+                        state.stages.size());
     size_t inGroup = 0;
     for (const ClusterRank& rank : document.cluster.ranks) inGroup += document.InGroup(rank.rankId);
     if (inGroup > step.devices.size()) {
         ImGui::SameLine(0, 20);
-        ImGui::TextColored(ImVec4(1, 0.75f, 0.35f, 1), "the first %zu of %zu devices: choose a group or stage above", step.devices.size(), inGroup);
+        ImGui::TextColored(ImVec4(1, 0.75f, 0.35f, 1),
+                           "the first %zu of %zu devices: choose a group or stage above",
+                           step.devices.size(), inGroup);
     }
     ImGui::SameLine(0, 20);
-    ImGui::TextDisabled(step.sharedClock ? "one clock for all devices" : "each device from its own first operator (their clocks disagree)");
+    ImGui::TextDisabled(step.sharedClock
+                            ? "one clock for all devices"
+                            : "each device from its own first operator (their clocks disagree)");
     ImGui::SameLine(0, 20);
-    ImGui::TextDisabled("FLOPs, FLOPS: no flops_summary file (MindSpore's FLOPs analysis; torch_npu: with_flops=True)");
+    ImGui::TextDisabled(
+        "FLOPs, FLOPS: no flops_summary file (MindSpore's FLOPs analysis; torch_npu: "
+        "with_flops=True)");
 }
 
 // Stage brackets in the gutter: click to collapse or expand.
@@ -506,11 +595,15 @@ void DrawHoverAndClick(ClusterDocument& document, const MareyState& state, const
 
 }  // namespace
 
+// [SECTION] MareyView
+
 MareyView::MareyView(ClusterDocument& cluster) : m_document(cluster) {}
 
 MareyView::~MareyView() = default;
 
-bool MareyView::Busy() const { return m_state.job.Busy(); }
+bool MareyView::Busy() const {
+    return m_state.job.Busy();
+}
 
 void MareyView::Wait() {
     if (auto loaded = m_state.job.Wait()) TakeLoad(m_document, m_state, std::move(*loaded));
@@ -539,10 +632,13 @@ void MareyView::Draw(ViewContext& context) {
     plot.origin = ImVec2(start.x + kGutter, start.y + kRuler);
     plot.width = std::max(100.0f, avail.x - kGutter - 8);
     const float rowsHeight = std::max(60.0f, avail.y - kRuler - kMemoryChart - 4);
-    plot.rowPx = std::max(3.0f, std::min(40.0f, rowsHeight / static_cast<float>(std::max<size_t>(1, state.rows.size()))));
+    plot.rowPx = std::max(
+        3.0f,
+        std::min(40.0f, rowsHeight / static_cast<float>(std::max<size_t>(1, state.rows.size()))));
     plot.barPx = std::max(2.0f, plot.rowPx * 0.4f);
     ImGui::SetCursorScreenPos(plot.origin);
-    ImGui::InvisibleButton("marey", ImVec2(plot.width, plot.rowPx * static_cast<float>(state.rows.size())));
+    ImGui::InvisibleButton("marey",
+                           ImVec2(plot.width, plot.rowPx * static_cast<float>(state.rows.size())));
     const bool hovered = ImGui::IsItemHovered();
     plot.startNs = state.viewStartNs;
     plot.nsPerPx = (state.viewEndNs - state.viewStartNs) / plot.width;
@@ -552,28 +648,37 @@ void MareyView::Draw(ViewContext& context) {
 
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float plotBottom = plot.origin.y + plot.rowPx * static_cast<float>(state.rows.size());
-    draw->AddRectFilled(ImVec2(plot.origin.x, plot.origin.y), ImVec2(plot.origin.x + plot.width, plotBottom), IM_COL32(22, 24, 28, 255));
+    draw->AddRectFilled(ImVec2(plot.origin.x, plot.origin.y),
+                        ImVec2(plot.origin.x + plot.width, plotBottom), IM_COL32(22, 24, 28, 255));
     DrawRuler(draw, plot, start.y);
     const uint64_t tag = (static_cast<uint64_t>(document.id.value()) << 32) | state.layoutVersion;
     if (!context.marey.Holds(tag))
-        context.marey.SetInstances(state.layoutVersion == 1 && state.rows.size() == step.devices.size() ? state.load->instances
-                                                                                                          : MareyInstances(step, state.rows),
-                                   tag);
-    draw->PushClipRect(ImVec2(plot.origin.x, plot.origin.y), ImVec2(plot.origin.x + plot.width, plotBottom), true);
+        context.marey.SetInstances(
+            state.layoutVersion == 1 && state.rows.size() == step.devices.size()
+                ? state.load->instances
+                : MareyInstances(step, state.rows),
+            tag);
+    draw->PushClipRect(ImVec2(plot.origin.x, plot.origin.y),
+                       ImVec2(plot.origin.x + plot.width, plotBottom), true);
     MareyTransform transform;
     transform.originX = plot.origin.x, transform.originY = plot.origin.y;
-    transform.viewStartNs = static_cast<float>(plot.startNs), transform.nsPerPx = static_cast<float>(plot.nsPerPx);
+    transform.viewStartNs = static_cast<float>(plot.startNs),
+    transform.nsPerPx = static_cast<float>(plot.nsPerPx);
     transform.rowPx = plot.rowPx, transform.barPx = plot.barPx;
     context.marey.Submit(draw, transform);
     // The brush: a drag selects the range to zoom into.
     const ImGuiIO& io = ImGui::GetIO();
-    if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) state.brushing = true, state.brushStartX = io.MousePos.x;
+    if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+        state.brushing = true, state.brushStartX = io.MousePos.x;
     if (state.brushing) {
-        const float x0 = std::min(state.brushStartX, io.MousePos.x), x1 = std::max(state.brushStartX, io.MousePos.x);
-        draw->AddRectFilled(ImVec2(x0, plot.origin.y), ImVec2(x1, plotBottom), IM_COL32(255, 255, 255, 40));
+        const float x0 = std::min(state.brushStartX, io.MousePos.x),
+                    x1 = std::max(state.brushStartX, io.MousePos.x);
+        draw->AddRectFilled(ImVec2(x0, plot.origin.y), ImVec2(x1, plotBottom),
+                            IM_COL32(255, 255, 255, 40));
         if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
             state.brushing = false;
-            if (x1 - x0 > 4) state.viewStartNs = plot.Ns(x0), state.viewEndNs = plot.Ns(x1), ClampView(state);
+            if (x1 - x0 > 4)
+                state.viewStartNs = plot.Ns(x0), state.viewEndNs = plot.Ns(x1), ClampView(state);
         }
     }
     draw->PopClipRect();

@@ -22,19 +22,24 @@ constexpr float kSidePanelWidth = 330;
 constexpr float kLeftLabels = 44, kTopLabels = 22;
 constexpr double kMinBlockPx = 3;  // a drawn cell is never smaller than this
 
-const char* const kMetricNames[] = {"Bandwidth (GB/s)", "Transit size (MB)", "Transit time (ms)", "Transport type"};
+const char* const kMetricNames[] = {"Bandwidth (GB/s)", "Transit size (MB)", "Transit time (ms)",
+                                    "Transport type"};
 
 Rgba TransportColor(int index) {
-    static const Rgba colors[kTransportCount] = {{0.30f, 0.60f, 0.95f, 1}, {0.40f, 0.78f, 0.40f, 1}, {0.96f, 0.60f, 0.22f, 1},
-                                                 {0.25f, 0.78f, 0.75f, 1}, {0.90f, 0.45f, 0.70f, 1}, {0.55f, 0.55f, 0.58f, 1},
+    static const Rgba colors[kTransportCount] = {{0.30f, 0.60f, 0.95f, 1}, {0.40f, 0.78f, 0.40f, 1},
+                                                 {0.96f, 0.60f, 0.22f, 1}, {0.25f, 0.78f, 0.75f, 1},
+                                                 {0.90f, 0.45f, 0.70f, 1}, {0.55f, 0.55f, 0.58f, 1},
                                                  {0.80f, 0.80f, 0.45f, 1}};
     return colors[std::clamp(index, 0, kTransportCount - 1)];
 }
 
 // Viridis, dark to bright: a slow link is a dark cell among bright ones.
 Rgba Viridis(float t) {
-    static const Rgba stops[] = {{0.267f, 0.005f, 0.329f, 1}, {0.229f, 0.322f, 0.545f, 1}, {0.128f, 0.567f, 0.551f, 1},
-                                 {0.369f, 0.789f, 0.383f, 1}, {0.993f, 0.906f, 0.144f, 1}};
+    static const Rgba stops[] = {{0.267f, 0.005f, 0.329f, 1},
+                                 {0.229f, 0.322f, 0.545f, 1},
+                                 {0.128f, 0.567f, 0.551f, 1},
+                                 {0.369f, 0.789f, 0.383f, 1},
+                                 {0.993f, 0.906f, 0.144f, 1}};
     t = std::clamp(t, 0.0f, 1.0f) * 4;
     const int i = std::min(3, static_cast<int>(t));
     const float f = t - static_cast<float>(i);
@@ -61,19 +66,27 @@ Rgba CellColor(const MatrixGrid& grid, float value, uint8_t transport) {
 std::string ValueText(MatrixMetric metric, double value) {
     char text[48];
     switch (metric) {
-        case MatrixMetric::kBandwidth: std::snprintf(text, sizeof text, "%.2f GB/s", value); break;
-        case MatrixMetric::kSize: std::snprintf(text, sizeof text, "%.2f MB", value); break;
-        case MatrixMetric::kTime: std::snprintf(text, sizeof text, "%.3f ms", value); break;
-        case MatrixMetric::kTransport: return kTransportNames[std::clamp(static_cast<int>(value), 0, kTransportCount - 1)];
+        case MatrixMetric::kBandwidth:
+            std::snprintf(text, sizeof text, "%.2f GB/s", value);
+            break;
+        case MatrixMetric::kSize:
+            std::snprintf(text, sizeof text, "%.2f MB", value);
+            break;
+        case MatrixMetric::kTime:
+            std::snprintf(text, sizeof text, "%.3f ms", value);
+            break;
+        case MatrixMetric::kTransport:
+            return kTransportNames[std::clamp(static_cast<int>(value), 0, kTransportCount - 1)];
     }
     return text;
 }
 
 // The link (source, destination) among 'cells' (sorted), or null.
 const MatrixCell* FindCell(const std::vector<MatrixCell>& cells, int src, int dst) {
-    const auto it = std::lower_bound(cells.begin(), cells.end(), std::make_pair(src, dst), [](const MatrixCell& cell, const std::pair<int, int>& key) {
-        return std::make_pair(cell.srcRank, cell.dstRank) < key;
-    });
+    const auto it = std::lower_bound(cells.begin(), cells.end(), std::make_pair(src, dst),
+                                     [](const MatrixCell& cell, const std::pair<int, int>& key) {
+                                         return std::make_pair(cell.srcRank, cell.dstRank) < key;
+                                     });
     return it != cells.end() && it->srcRank == src && it->dstRank == dst ? &*it : nullptr;
 }
 
@@ -81,12 +94,15 @@ struct MatrixLayout {
     ImVec2 origin;   // top-left of the plot
     float size = 0;  // the plot is a square
     double cellPx = 1;
-    double firstX = 0, firstY = 0;  // the (fractional) rank indexes at the plot's left and top edges
+    double firstX = 0,
+           firstY = 0;  // the (fractional) rank indexes at the plot's left and top edges
 
     float X(double index) const { return origin.x + static_cast<float>((index - firstX) * cellPx); }
     float Y(double index) const { return origin.y + static_cast<float>((index - firstY) * cellPx); }
     // The index range shown along one axis.
-    int First(double firstIndex) const { return std::max(0, static_cast<int>(std::floor(firstIndex))); }
+    int First(double firstIndex) const {
+        return std::max(0, static_cast<int>(std::floor(firstIndex)));
+    }
     int Last(double firstIndex, int count) const {
         return std::min(count - 1, static_cast<int>(std::ceil(firstIndex + size / cellPx)));
     }
@@ -143,7 +159,8 @@ void Navigate(MatrixSettings& views, const MatrixLayout& layout, int dim, bool h
 
 void DrawLabels(ImDrawList* draw, const MatrixLayout& layout, const MatrixGrid& grid) {
     const std::vector<int>& ids = grid.RankIds();
-    const float widest = ImGui::CalcTextSize(std::to_string(ids.empty() ? 0 : ids.back()).c_str()).x;
+    const float widest =
+        ImGui::CalcTextSize(std::to_string(ids.empty() ? 0 : ids.back()).c_str()).x;
     // Labels every 1, 2, 5, 10, 20, … ranks: as dense as they fit without touching.
     int every = 1;
     for (int power = 1; layout.cellPx * every < widest + 8 && power < 1 << 24; power *= 10)
@@ -153,30 +170,39 @@ void DrawLabels(ImDrawList* draw, const MatrixLayout& layout, const MatrixGrid& 
     const ImU32 color = IM_COL32(165, 170, 180, 255);
     const float center = static_cast<float>(layout.cellPx / 2);
     // Destinations along the top, sources down the left, each over the part of its axis shown.
-    for (int i = layout.First(layout.firstX) / every * every; i <= layout.Last(layout.firstX, count); i += every) {
+    for (int i = layout.First(layout.firstX) / every * every;
+         i <= layout.Last(layout.firstX, count); i += every) {
         if (i < layout.First(layout.firstX)) continue;
         const std::string label = std::to_string(ids[i]);
         const float w = ImGui::CalcTextSize(label.c_str()).x;
-        draw->AddText(ImVec2(layout.X(i) + center - w / 2, layout.origin.y - kTopLabels + 3), color, label.c_str());
+        draw->AddText(ImVec2(layout.X(i) + center - w / 2, layout.origin.y - kTopLabels + 3), color,
+                      label.c_str());
     }
-    for (int i = layout.First(layout.firstY) / every * every; i <= layout.Last(layout.firstY, count); i += every) {
+    for (int i = layout.First(layout.firstY) / every * every;
+         i <= layout.Last(layout.firstY, count); i += every) {
         if (i < layout.First(layout.firstY)) continue;
         const std::string label = std::to_string(ids[i]);
         const float w = ImGui::CalcTextSize(label.c_str()).x;
-        draw->AddText(ImVec2(layout.origin.x - w - 6, layout.Y(i) + center - 7), color, label.c_str());
+        draw->AddText(ImVec2(layout.origin.x - w - 6, layout.Y(i) + center - 7), color,
+                      label.c_str());
     }
 }
 
-void DrawCells(ViewContext& context, ClusterDocument& document, const MatrixCache& cache, const MatrixLayout& layout) {
+void DrawCells(ViewContext& context, ClusterDocument& document, const MatrixCache& cache,
+               const MatrixLayout& layout) {
     const MatrixGrid& grid = cache.grid;
     const MatrixGrid::Level& level = grid.LevelFor(layout.cellPx, kMinBlockPx);
     std::vector<bool> inGroup(grid.RankIds().size());
     for (size_t i = 0; i < inGroup.size(); ++i) inGroup[i] = document.InGroup(grid.RankIds()[i]);
     const double blockPx = layout.cellPx * level.block;
     const int firstX = std::max(0, static_cast<int>(std::floor(layout.firstX / level.block)));
-    const int lastX = std::min(level.dim - 1, static_cast<int>(std::ceil((layout.firstX + layout.size / layout.cellPx) / level.block)));
+    const int lastX = std::min(
+        level.dim - 1,
+        static_cast<int>(std::ceil((layout.firstX + layout.size / layout.cellPx) / level.block)));
     const int firstY = std::max(0, static_cast<int>(std::floor(layout.firstY / level.block)));
-    const int lastY = std::min(level.dim - 1, static_cast<int>(std::ceil((layout.firstY + layout.size / layout.cellPx) / level.block)));
+    const int lastY = std::min(
+        level.dim - 1,
+        static_cast<int>(std::ceil((layout.firstY + layout.size / layout.cellPx) / level.block)));
     BoxRenderer& boxes = context.boxes;
     boxes.Clear();
     for (int y = firstY; y <= lastY; ++y) {
@@ -185,15 +211,21 @@ void DrawCells(ViewContext& context, ClusterDocument& document, const MatrixCach
             const float value = level.value[at];
             if (std::isnan(value)) continue;
             Rgba color = CellColor(grid, value, level.transport[at]);
-            if (!inGroup[static_cast<size_t>(y) * level.block] || !inGroup[static_cast<size_t>(x) * level.block])
+            if (!inGroup[static_cast<size_t>(y) * level.block] ||
+                !inGroup[static_cast<size_t>(x) * level.block])
                 color = {0.24f, 0.25f, 0.27f, 1};
-            const float x0 = layout.X(static_cast<double>(x) * level.block), y0 = layout.Y(static_cast<double>(y) * level.block);
-            boxes.Add({x0, y0, x0 + static_cast<float>(blockPx), y0 + static_cast<float>(blockPx), color.r, color.g, color.b, color.a, 0});
+            const float x0 = layout.X(static_cast<double>(x) * level.block),
+                        y0 = layout.Y(static_cast<double>(y) * level.block);
+            boxes.Add({x0, y0, x0 + static_cast<float>(blockPx), y0 + static_cast<float>(blockPx),
+                       color.r, color.g, color.b, color.a, 0});
         }
     }
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    draw->PushClipRect(layout.origin, ImVec2(layout.origin.x + layout.size, layout.origin.y + layout.size), true);
-    draw->AddRectFilled(layout.origin, ImVec2(layout.origin.x + layout.size, layout.origin.y + layout.size), IM_COL32(22, 24, 28, 255));
+    draw->PushClipRect(layout.origin,
+                       ImVec2(layout.origin.x + layout.size, layout.origin.y + layout.size), true);
+    draw->AddRectFilled(layout.origin,
+                        ImVec2(layout.origin.x + layout.size, layout.origin.y + layout.size),
+                        IM_COL32(22, 24, 28, 255));
     boxes.Submit(draw);
     // Slow links: a red frame at any zoom, at least a few pixels wide, so that one cell among a
     // million is still found.
@@ -202,14 +234,17 @@ void DrawCells(ViewContext& context, ClusterDocument& document, const MatrixCach
         if (src < 0 || dst < 0) continue;
         const float cx = layout.X(dst + 0.5), cy = layout.Y(src + 0.5);
         const float half = std::max(6.0f, static_cast<float>(layout.cellPx / 2) + 2);
-        draw->AddRect(ImVec2(cx - half, cy - half), ImVec2(cx + half, cy + half), IM_COL32(255, 70, 60, 255), 0, 0, 2.5f);
+        draw->AddRect(ImVec2(cx - half, cy - half), ImVec2(cx + half, cy + half),
+                      IM_COL32(255, 70, 60, 255), 0, 0, 2.5f);
     }
     const int selected =
         document.selection.rank ? grid.IndexOf(document.selection.rank->value()) : -1;
     if (selected >= 0) {
         const ImU32 line = IM_COL32(255, 255, 255, 90);
-        draw->AddRect(ImVec2(layout.origin.x, layout.Y(selected)), ImVec2(layout.origin.x + layout.size, layout.Y(selected + 1)), line);
-        draw->AddRect(ImVec2(layout.X(selected), layout.origin.y), ImVec2(layout.X(selected + 1), layout.origin.y + layout.size), line);
+        draw->AddRect(ImVec2(layout.origin.x, layout.Y(selected)),
+                      ImVec2(layout.origin.x + layout.size, layout.Y(selected + 1)), line);
+        draw->AddRect(ImVec2(layout.X(selected), layout.origin.y),
+                      ImVec2(layout.X(selected + 1), layout.origin.y + layout.size), line);
     }
     draw->PopClipRect();
 }
@@ -217,8 +252,10 @@ void DrawCells(ViewContext& context, ClusterDocument& document, const MatrixCach
 void DrawHover(ClusterDocument& document, const MatrixCache& cache, const MatrixLayout& layout) {
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     const int dim = cache.grid.Dim();
-    const int x = static_cast<int>(std::floor(layout.firstX + (mouse.x - layout.origin.x) / layout.cellPx));
-    const int y = static_cast<int>(std::floor(layout.firstY + (mouse.y - layout.origin.y) / layout.cellPx));
+    const int x =
+        static_cast<int>(std::floor(layout.firstX + (mouse.x - layout.origin.x) / layout.cellPx));
+    const int y =
+        static_cast<int>(std::floor(layout.firstY + (mouse.y - layout.origin.y) / layout.cellPx));
     if (x < 0 || y < 0 || x >= dim || y >= dim) return;
     const int src = cache.grid.RankIds()[y], dst = cache.grid.RankIds()[x];
     ImGui::BeginTooltip();
@@ -230,13 +267,17 @@ void DrawHover(ClusterDocument& document, const MatrixCache& cache, const Matrix
         ImGui::Text("bandwidth   %.2f GB/s", cell->BandwidthGBps());
         for (const SlowLink& slow : cache.slow)
             if (slow.srcRank == src && slow.dstRank == dst)
-                ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "slow: %.0f %% of the median %.2f GB/s of %s links",
-                                   100 * slow.bandwidthGBps / slow.medianGBps, slow.medianGBps, slow.transport.c_str());
-        if (!document.InGroup(src) || !document.InGroup(dst)) ImGui::TextDisabled("outside the chosen group");
+                ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1),
+                                   "slow: %.0f %% of the median %.2f GB/s of %s links",
+                                   100 * slow.bandwidthGBps / slow.medianGBps, slow.medianGBps,
+                                   slow.transport.c_str());
+        if (!document.InGroup(src) || !document.InGroup(dst))
+            ImGui::TextDisabled("outside the chosen group");
     } else {
         ImGui::TextDisabled("no link");
     }
-    ImGui::TextDisabled("click: select rank %d · right-click: open or compare · wheel: zoom · drag: pan", src);
+    ImGui::TextDisabled(
+        "click: select rank %d · right-click: open or compare · wheel: zoom · drag: pan", src);
     ImGui::EndTooltip();
     if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
         ImGui::GetIO().MouseDragMaxDistanceSqr[0] < 16)
@@ -272,7 +313,8 @@ void DrawSidePanel(ClusterDocument& document, MatrixSettings& views, const Matri
     if (grid.metric() == MatrixMetric::kTransport) {
         for (int i = 0; i < kTransportCount - 1; ++i) {
             const ImVec2 at = ImGui::GetCursorScreenPos();
-            draw->AddRectFilled(ImVec2(at.x, at.y + 2), ImVec2(at.x + 14, at.y + 14), PackColor(TransportColor(i)));
+            draw->AddRectFilled(ImVec2(at.x, at.y + 2), ImVec2(at.x + 14, at.y + 14),
+                                PackColor(TransportColor(i)));
             ImGui::Dummy(ImVec2(18, 14));
             ImGui::SameLine();
             ImGui::TextUnformatted(kTransportNames[i]);
@@ -281,12 +323,15 @@ void DrawSidePanel(ClusterDocument& document, MatrixSettings& views, const Matri
         const ImVec2 at = ImGui::GetCursorScreenPos();
         const float width = ImGui::GetContentRegionAvail().x - 8;
         for (int i = 0; i < 64; ++i) {
-            const float x0 = at.x + width * static_cast<float>(i) / 64, x1 = at.x + width * static_cast<float>(i + 1) / 64 + 1;
-            draw->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1, at.y + 14), PackColor(Viridis(static_cast<float>(i) / 63)));
+            const float x0 = at.x + width * static_cast<float>(i) / 64,
+                        x1 = at.x + width * static_cast<float>(i + 1) / 64 + 1;
+            draw->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1, at.y + 14),
+                                PackColor(Viridis(static_cast<float>(i) / 63)));
         }
         ImGui::Dummy(ImVec2(width, 16));
         const MatrixMetric metric = grid.metric();
-        const std::string lo = ValueText(metric, grid.MinValue()), hi = ValueText(metric, grid.MaxValue());
+        const std::string lo = ValueText(metric, grid.MinValue()),
+                          hi = ValueText(metric, grid.MaxValue());
         ImGui::TextUnformatted(lo.c_str());
         ImGui::SameLine(width - ImGui::CalcTextSize(hi.c_str()).x);
         ImGui::TextUnformatted(hi.c_str());
@@ -294,20 +339,23 @@ void DrawSidePanel(ClusterDocument& document, MatrixSettings& views, const Matri
                             metric == MatrixMetric::kBandwidth ? ", dark = slow" : "");
         const MatrixGrid::Level& level = grid.LevelFor(cellPx, kMinBlockPx);
         if (level.block > 1)
-            ImGui::TextDisabled("zoomed out: a cell shows %s of %d × %d links", metric == MatrixMetric::kBandwidth ? "the slowest" : "the largest",
+            ImGui::TextDisabled("zoomed out: a cell shows %s of %d × %d links",
+                                metric == MatrixMetric::kBandwidth ? "the slowest" : "the largest",
                                 level.block, level.block);
     }
     ImGui::Spacing();
     SectionTitle("Slow links");
     if (cache.slow.empty()) ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.55f, 1), "none");
-    ImGui::TextDisabled("under %.0f %% of the median bandwidth of links of the same transport that carried a comparable size",
-                        kSlowLinkRatio * 100);
+    ImGui::TextDisabled(
+        "under %.0f %% of the median bandwidth of links of the same transport that carried a "
+        "comparable size",
+        kSlowLinkRatio * 100);
     for (size_t i = 0; i < cache.slow.size() && i < 12; ++i) {
         const SlowLink& slow = cache.slow[i];
         ImGui::PushID(static_cast<int>(i));
         char label[160];
-        std::snprintf(label, sizeof label, "%d → %d  %s  %.2f GB/s (median %.2f)", slow.srcRank, slow.dstRank, slow.transport.c_str(),
-                      slow.bandwidthGBps, slow.medianGBps);
+        std::snprintf(label, sizeof label, "%d → %d  %s  %.2f GB/s (median %.2f)", slow.srcRank,
+                      slow.dstRank, slow.transport.c_str(), slow.bandwidthGBps, slow.medianGBps);
         if (ImGui::Selectable(label)) {
             // Zoom in on it.
             const int dim = grid.Dim();
@@ -321,10 +369,17 @@ void DrawSidePanel(ClusterDocument& document, MatrixSettings& views, const Matri
     ImGui::Spacing();
     SectionTitle("Reading the matrix");
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("1. Transit size first: does any card send more or less than its peers (work divided unevenly)?");
-    ImGui::TextDisabled("2. Then transit time: a card with a very short time was likely busy elsewhere, and its peers waited for it.");
-    ImGui::TextDisabled("3. Then bandwidth: a spread between links of one transport, or an abnormal value, points at a bad link or card. "
-                        "A slow link is one dark cell in a bright row and column; a slow card, a dark row or column.");
+    ImGui::TextDisabled(
+        "1. Transit size first: does any card send more or less than its peers (work divided "
+        "unevenly)?");
+    ImGui::TextDisabled(
+        "2. Then transit time: a card with a very short time was likely busy elsewhere, and its "
+        "peers waited for it.");
+    ImGui::TextDisabled(
+        "3. Then bandwidth: a spread between links of one transport, or an abnormal value, points "
+        "at a bad link or card. "
+        "A slow link is one dark cell in a bright row and column; a slow card, a dark row or "
+        "column.");
     ImGui::PopTextWrapPos();
 }
 
@@ -353,7 +408,8 @@ const MatrixCache* MatrixView::Shown() {
     if (!op)
         cells = std::shared_ptr<const std::vector<MatrixCell>>(
             &report.matrix, [](const std::vector<MatrixCell>*) {});
-    else if (m_cache && m_cache->key.op == op) cells = m_cache->cells;
+    else if (m_cache && m_cache->key.op == op)
+        cells = m_cache->cells;
     std::vector<int> rankIds;
     for (const ClusterRank& rank : m_document.cluster.ranks) rankIds.push_back(rank.rankId);
     const std::string opName =
@@ -403,7 +459,8 @@ void MatrixView::Draw(ViewContext& context) {
     }
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const ImVec2 start = ImGui::GetCursorScreenPos();
-    const float size = std::max(120.0f, std::min(avail.x - kSidePanelWidth - kLeftLabels - 16, avail.y - kTopLabels - 8));
+    const float size = std::max(
+        120.0f, std::min(avail.x - kSidePanelWidth - kLeftLabels - 16, avail.y - kTopLabels - 8));
     const ImVec2 origin(start.x + kLeftLabels, start.y + kTopLabels);
     ImGui::SetCursorScreenPos(origin);
     ImGui::InvisibleButton("matrix", ImVec2(size, size));

@@ -17,9 +17,9 @@ struct ClusterDocument;
 
 // What a person chose in the matrix view.
 struct MatrixSettings {
-    int metric = 0;  // a MatrixMetric: bandwidth, transit size, transit time, transport type
+    int metric = 0;         // a MatrixMetric: bandwidth, transit size, transit time, transport type
     std::optional<int> op;  // index into report.matrixOperators; none: all summed
-    double zoom = 1.0;  // 1 fits the whole matrix
+    double zoom = 1.0;      // 1 fits the whole matrix
     double centerX = 0.5, centerY = 0.5;  // the point of the matrix at the view's centre, 0..1
 };
 

@@ -24,15 +24,18 @@ std::vector<BarSegment> Shares(const OverviewFigures& f) {
 void DrawFindings(ClusterDocument& document, const std::vector<ClusterFinding>& findings) {
     SectionTitle("Findings");
     if (findings.empty()) {
-        ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.55f, 1), "Healthy: no spread of computing or free share over %.0f points, "
-                           "communication not overlapped under %.0f %%.", kShareSpreadPoints * 100, kCommunicationShare * 100);
+        ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.55f, 1),
+                           "Healthy: no spread of computing or free share over %.0f points, "
+                           "communication not overlapped under %.0f %%.",
+                           kShareSpreadPoints * 100, kCommunicationShare * 100);
         return;
     }
     for (size_t i = 0; i < findings.size(); ++i) {
         const ClusterFinding& finding = findings[i];
-        const ImVec4 color = finding.kind == AdviceKind::kCompute      ? ImVec4(0.45f, 0.75f, 1, 1)
-                             : finding.kind == AdviceKind::kScheduling ? ImVec4(0.85f, 0.85f, 0.5f, 1)
-                                                                       : ImVec4(1, 0.65f, 0.35f, 1);
+        const ImVec4 color = finding.kind == AdviceKind::kCompute ? ImVec4(0.45f, 0.75f, 1, 1)
+                             : finding.kind == AdviceKind::kScheduling
+                                 ? ImVec4(0.85f, 0.85f, 0.5f, 1)
+                                 : ImVec4(1, 0.65f, 0.35f, 1);
         ImGui::PushID(static_cast<int>(i));
         ImGui::Bullet();
         ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - 10);
@@ -40,7 +43,8 @@ void DrawFindings(ClusterDocument& document, const std::vector<ClusterFinding>& 
         ImGui::PopTextWrapPos();
         if (!finding.ranks.empty() && ImGui::IsItemClicked())
             SelectRank(document, RankId(finding.ranks.front()));
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("click: select rank %d", finding.ranks.front());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("click: select rank %d", finding.ranks.front());
         ImGui::PopID();
     }
 }
@@ -61,9 +65,11 @@ void DrawShareChart(ClusterDocument& document, ClusterRequest& request) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     for (int percent = 0; percent <= 100; percent += 25) {
         const float y = plotBottom - (plotBottom - plotTop) * static_cast<float>(percent) / 100;
-        draw->AddLine(ImVec2(origin.x + axis, y), ImVec2(origin.x + axis + width, y), IM_COL32(255, 255, 255, 25));
+        draw->AddLine(ImVec2(origin.x + axis, y), ImVec2(origin.x + axis + width, y),
+                      IM_COL32(255, 255, 255, 25));
         const std::string label = std::to_string(percent) + " %";
-        draw->AddText(ImVec2(origin.x + axis - 6 - ImGui::CalcTextSize(label.c_str()).x, y - 7), IM_COL32(160, 165, 175, 255), label.c_str());
+        draw->AddText(ImVec2(origin.x + axis - 6 - ImGui::CalcTextSize(label.c_str()).x, y - 7),
+                      IM_COL32(160, 165, 175, 255), label.c_str());
     }
     const float slot = width / static_cast<float>(ranks.size());
     const float barWidth = std::max(1.0f, slot * (slot > 6 ? 0.8f : 1.0f));
@@ -75,24 +81,30 @@ void DrawShareChart(ClusterDocument& document, ClusterRequest& request) {
         float y = plotBottom;
         for (const BarSegment& segment : Shares(ranks[i]->overview)) {
             const float h = (plotBottom - plotTop) * static_cast<float>(segment.value);
-            draw->AddRectFilled(ImVec2(x, y - h), ImVec2(x + barWidth, y), PackColor(segment.color));
+            draw->AddRectFilled(ImVec2(x, y - h), ImVec2(x + barWidth, y),
+                                PackColor(segment.color));
             y -= h;
         }
         if (Holds(document.selection.rank, ranks[i]->rankId))
-            draw->AddRect(ImVec2(x - 1, plotTop - 1), ImVec2(x + barWidth + 1, plotBottom + 1), IM_COL32(255, 255, 255, 255), 0, 0, 2);
-        if (static_cast<float>(i) - labelEvery * std::floor(static_cast<float>(i) / labelEvery) < 0.5f) {
+            draw->AddRect(ImVec2(x - 1, plotTop - 1), ImVec2(x + barWidth + 1, plotBottom + 1),
+                          IM_COL32(255, 255, 255, 255), 0, 0, 2);
+        if (static_cast<float>(i) - labelEvery * std::floor(static_cast<float>(i) / labelEvery) <
+            0.5f) {
             const std::string label = std::to_string(ranks[i]->rankId);
-            draw->AddText(ImVec2(x + barWidth / 2 - ImGui::CalcTextSize(label.c_str()).x / 2, plotBottom + 4), IM_COL32(160, 165, 175, 255),
-                          label.c_str());
+            draw->AddText(
+                ImVec2(x + barWidth / 2 - ImGui::CalcTextSize(label.c_str()).x / 2, plotBottom + 4),
+                IM_COL32(160, 165, 175, 255), label.c_str());
         }
-        if (mouse.x >= x && mouse.x < x + slot && mouse.y >= plotTop && mouse.y <= plotBottom) hovered = static_cast<int>(i);
+        if (mouse.x >= x && mouse.x < x + slot && mouse.y >= plotTop && mouse.y <= plotBottom)
+            hovered = static_cast<int>(i);
     }
     ImGui::InvisibleButton("shares", ImVec2(axis + width, height));
     if (hovered >= 0 && ImGui::IsItemHovered()) {
         const ClusterRank& rank = *ranks[hovered];
         ImGui::BeginTooltip();
         ImGui::Text("rank %d (%s)", rank.rankId, rank.overview.source.c_str());
-        for (const BarSegment& segment : Shares(rank.overview)) ImGui::Text("%-30s %s", segment.label, Percent(segment.value).c_str());
+        for (const BarSegment& segment : Shares(rank.overview))
+            ImGui::Text("%-30s %s", segment.label, Percent(segment.value).c_str());
         ImGui::TextDisabled("click: select · right-click: open or compare");
         ImGui::EndTooltip();
         if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) SelectRank(document, RankId(rank.rankId));

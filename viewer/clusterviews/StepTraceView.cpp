@@ -21,12 +21,17 @@ constexpr int kRankColumnId = -1;
 // are not zero on every rank (no pipeline: no bubble); 'hidden' gets the names of the others.
 std::vector<int> ShownColumns(const StepTable& table, std::string* hidden) {
     std::vector<int> columns = {kStepTimeColumn};
-    for (const int column : {kStepComputing, kStepCommNotOverlapped, kStepOverlapped, kStepCommunication, kStepFree, kStepStage,
-                             kStepBubble, kStepPreparing}) {
+    for (const int column :
+         {kStepComputing, kStepCommNotOverlapped, kStepOverlapped, kStepCommunication, kStepFree,
+          kStepStage, kStepBubble, kStepPreparing}) {
         if (!table.hasColumn[column]) continue;
-        const bool any = std::any_of(table.rows.begin(), table.rows.end(), [&](const StepTableRow& row) { return row.ns[column] != 0; });
-        if (any) columns.push_back(column);
-        else *hidden += (hidden->empty() ? "" : ", ") + std::string(StepColumnName(column, table.layout));
+        const bool any = std::any_of(table.rows.begin(), table.rows.end(),
+                                     [&](const StepTableRow& row) { return row.ns[column] != 0; });
+        if (any)
+            columns.push_back(column);
+        else
+            *hidden +=
+                (hidden->empty() ? "" : ", ") + std::string(StepColumnName(column, table.layout));
     }
     return columns;
 }
@@ -34,10 +39,14 @@ std::vector<int> ShownColumns(const StepTable& table, std::string* hidden) {
 const char* ShortName(int column, StepLayout layout) {
     if (layout == StepLayout::kMindInsight) return StepColumnName(column, layout);
     switch (column) {
-        case kStepTimeColumn: return "Step time";
-        case kStepCommNotOverlapped: return "Not overlapped";
-        case kStepCommunication: return "Communication";
-        default: return StepColumnName(column);
+        case kStepTimeColumn:
+            return "Step time";
+        case kStepCommNotOverlapped:
+            return "Not overlapped";
+        case kStepCommunication:
+            return "Communication";
+        default:
+            return StepColumnName(column);
     }
 }
 
@@ -53,9 +62,12 @@ StepBox BoxOf(std::vector<double> values) {
 
 // One box plot per shown column, each on its own scale (whiskers at min and max), the flagged
 // ranks as red marks and the selected rank as a white one.
-void DrawDistributions(ClusterDocument& document, const StepTableCache& cache, const std::vector<int>& columns) {
+void DrawDistributions(ClusterDocument& document, const StepTableCache& cache,
+                       const std::vector<int>& columns) {
     const float height = 112, gap = 10;
-    const float width = (ImGui::GetContentRegionAvail().x - gap * static_cast<float>(columns.size() - 1)) / static_cast<float>(columns.size());
+    const float width =
+        (ImGui::GetContentRegionAvail().x - gap * static_cast<float>(columns.size() - 1)) /
+        static_cast<float>(columns.size());
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const std::vector<StepTableRow>& rows = cache.table.rows;
@@ -64,30 +76,44 @@ void DrawDistributions(ClusterDocument& document, const StepTableCache& cache, c
         const StepBox& box = cache.boxes[column];
         const float x0 = origin.x + static_cast<float>(c) * (width + gap);
         const float top = origin.y + 18, bottom = origin.y + height - 34;
-        draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + width, origin.y + height), IM_COL32(255, 255, 255, 10), 3);
-        draw->AddText(ImVec2(x0 + 6, origin.y + 2), IM_COL32(200, 205, 215, 255), ShortName(column, cache.table.layout));
+        draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + width, origin.y + height),
+                            IM_COL32(255, 255, 255, 10), 3);
+        draw->AddText(ImVec2(x0 + 6, origin.y + 2), IM_COL32(200, 205, 215, 255),
+                      ShortName(column, cache.table.layout));
         const double span = std::max(box.max - box.min, 1.0);
-        auto xOf = [&](double v) { return x0 + 8 + static_cast<float>((v - box.min) / span) * (width - 16); };
+        auto xOf = [&](double v) {
+            return x0 + 8 + static_cast<float>((v - box.min) / span) * (width - 16);
+        };
         const float mid = (top + bottom) / 2;
         const ImU32 color = PackColor(StepColumnColor(column));
-        draw->AddLine(ImVec2(xOf(box.min), mid), ImVec2(xOf(box.max), mid), IM_COL32(170, 175, 185, 255));
-        draw->AddLine(ImVec2(xOf(box.min), mid - 6), ImVec2(xOf(box.min), mid + 6), IM_COL32(170, 175, 185, 255));
-        draw->AddLine(ImVec2(xOf(box.max), mid - 6), ImVec2(xOf(box.max), mid + 6), IM_COL32(170, 175, 185, 255));
-        draw->AddRectFilled(ImVec2(xOf(box.q1), mid - 10), ImVec2(std::max(xOf(box.q3), xOf(box.q1) + 2), mid + 10), color);
-        draw->AddLine(ImVec2(xOf(box.median), mid - 12), ImVec2(xOf(box.median), mid + 12), IM_COL32(20, 20, 24, 255), 2);
+        draw->AddLine(ImVec2(xOf(box.min), mid), ImVec2(xOf(box.max), mid),
+                      IM_COL32(170, 175, 185, 255));
+        draw->AddLine(ImVec2(xOf(box.min), mid - 6), ImVec2(xOf(box.min), mid + 6),
+                      IM_COL32(170, 175, 185, 255));
+        draw->AddLine(ImVec2(xOf(box.max), mid - 6), ImVec2(xOf(box.max), mid + 6),
+                      IM_COL32(170, 175, 185, 255));
+        draw->AddRectFilled(ImVec2(xOf(box.q1), mid - 10),
+                            ImVec2(std::max(xOf(box.q3), xOf(box.q1) + 2), mid + 10), color);
+        draw->AddLine(ImVec2(xOf(box.median), mid - 12), ImVec2(xOf(box.median), mid + 12),
+                      IM_COL32(20, 20, 24, 255), 2);
         for (const SlowRank& slow : cache.slow)
             if (slow.column == column)
-                draw->AddTriangleFilled(ImVec2(xOf(static_cast<double>(slow.valueNs)), mid + 12), ImVec2(xOf(static_cast<double>(slow.valueNs)) - 5, mid + 20),
-                                        ImVec2(xOf(static_cast<double>(slow.valueNs)) + 5, mid + 20), IM_COL32(255, 90, 80, 255));
+                draw->AddTriangleFilled(
+                    ImVec2(xOf(static_cast<double>(slow.valueNs)), mid + 12),
+                    ImVec2(xOf(static_cast<double>(slow.valueNs)) - 5, mid + 20),
+                    ImVec2(xOf(static_cast<double>(slow.valueNs)) + 5, mid + 20),
+                    IM_COL32(255, 90, 80, 255));
         const int selected = document.selection.rank
                                  ? document.cluster.IndexOfRank(document.selection.rank->value())
                                  : -1;
         if (selected >= 0 && rows[selected].present) {
             const float x = xOf(static_cast<double>(rows[selected].ns[column]));
-            draw->AddLine(ImVec2(x, mid - 14), ImVec2(x, mid + 14), IM_COL32(255, 255, 255, 255), 2);
+            draw->AddLine(ImVec2(x, mid - 14), ImVec2(x, mid + 14), IM_COL32(255, 255, 255, 255),
+                          2);
         }
         const std::string median = "median " + Ms(static_cast<TimeNs>(box.median));
-        const std::string range = Ms(static_cast<TimeNs>(box.min)) + " … " + Ms(static_cast<TimeNs>(box.max));
+        const std::string range =
+            Ms(static_cast<TimeNs>(box.min)) + " … " + Ms(static_cast<TimeNs>(box.max));
         draw->AddText(ImVec2(x0 + 6, bottom + 2), IM_COL32(200, 205, 215, 255), median.c_str());
         draw->AddText(ImVec2(x0 + 6, bottom + 17), IM_COL32(150, 155, 165, 255), range.c_str());
         ImGui::SetCursorScreenPos(ImVec2(x0, origin.y));
@@ -96,10 +122,14 @@ void DrawDistributions(ClusterDocument& document, const StepTableCache& cache, c
         if (ImGui::IsItemHovered()) {
             ImGui::BeginTooltip();
             ImGui::Text("%s over %zu ranks", ShortName(column, cache.table.layout), box.count);
-            ImGui::Text("min %s   q1 %s   median %s   q3 %s   max %s", Ms(static_cast<TimeNs>(box.min)).c_str(),
-                        Ms(static_cast<TimeNs>(box.q1)).c_str(), Ms(static_cast<TimeNs>(box.median)).c_str(),
-                        Ms(static_cast<TimeNs>(box.q3)).c_str(), Ms(static_cast<TimeNs>(box.max)).c_str());
-            ImGui::TextDisabled("box: middle half of the ranks; bar: median; red marks: slow ranks; white: the selected rank");
+            ImGui::Text(
+                "min %s   q1 %s   median %s   q3 %s   max %s",
+                Ms(static_cast<TimeNs>(box.min)).c_str(), Ms(static_cast<TimeNs>(box.q1)).c_str(),
+                Ms(static_cast<TimeNs>(box.median)).c_str(),
+                Ms(static_cast<TimeNs>(box.q3)).c_str(), Ms(static_cast<TimeNs>(box.max)).c_str());
+            ImGui::TextDisabled(
+                "box: middle half of the ranks; bar: median; red marks: slow ranks; white: the "
+                "selected rank");
             ImGui::EndTooltip();
         }
         ImGui::PopID();
@@ -111,18 +141,23 @@ void DrawFlags(ClusterDocument& document, const StepTableCache& cache) {
     if (cache.slow.empty()) {
         ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.55f, 1), "No slow rank");
         ImGui::SameLine();
-        ImGui::TextDisabled("(a rank is flagged when a phase lies over %.1f robust deviations (MAD) above the median and at "
-                            "least %.0f %% of the median step time above it)", kSlowScore, kSlowShareOfStep * 100);
+        ImGui::TextDisabled(
+            "(a rank is flagged when a phase lies over %.1f robust deviations (MAD) above the "
+            "median and at "
+            "least %.0f %% of the median step time above it)",
+            kSlowScore, kSlowShareOfStep * 100);
         return;
     }
-    ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%zu slow rank%s:", cache.slow.size(), cache.slow.size() == 1 ? "" : "s");
+    ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%zu slow rank%s:", cache.slow.size(),
+                       cache.slow.size() == 1 ? "" : "s");
     for (size_t i = 0; i < cache.slow.size() && i < 4; ++i) {
         ImGui::PushID(static_cast<int>(i));
         if (ImGui::SmallButton(DescribeSlowRank(cache.slow[i]).c_str()))
             SelectRank(document, RankId(cache.slow[i].rankId));
         ImGui::PopID();
     }
-    if (cache.slow.size() > 4) ImGui::TextDisabled("and %zu more: sort by the Flag column", cache.slow.size() - 4);
+    if (cache.slow.size() > 4)
+        ImGui::TextDisabled("and %zu more: sort by the Flag column", cache.slow.size() - 4);
 }
 
 }  // namespace
@@ -199,13 +234,19 @@ void StepTraceView::Draw(ViewContext& context) {
         ImGui::SameLine(0, 30);
         ImGui::TextDisabled("zero on every rank, not shown: %s", hidden.c_str());
     }
-    const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingStretchProp;
+    const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg |
+                                  ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
+                                  ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("steps", static_cast<int>(columns.size()) + 2, flags)) return;
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("Rank", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_WidthFixed, 60, kRankColumnId);
-    for (const int column : columns) ImGui::TableSetupColumn(ShortName(column, cache.table.layout), ImGuiTableColumnFlags_PreferSortDescending, 1.0f, column);
-    ImGui::TableSetupColumn("Flag", ImGuiTableColumnFlags_PreferSortDescending, 2.6f, kFlagColumnId);
+    ImGui::TableSetupColumn("Rank",
+                            ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_WidthFixed,
+                            60, kRankColumnId);
+    for (const int column : columns)
+        ImGui::TableSetupColumn(ShortName(column, cache.table.layout),
+                                ImGuiTableColumnFlags_PreferSortDescending, 1.0f, column);
+    ImGui::TableSetupColumn("Flag", ImGuiTableColumnFlags_PreferSortDescending, 2.6f,
+                            kFlagColumnId);
     ImGui::TableHeadersRow();
     TakeSortSpecs(&m_sortColumn, &m_sortAscending);
     const StepTableCache& shown = TableShown();
@@ -216,10 +257,12 @@ void StepTraceView::Draw(ViewContext& context) {
             return Holds(document.selection.rank, shown.table.rows[i].rankId);
         });
         if (at != shown.order.end()) {
-            const float rowHeight = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2;
+            const float rowHeight =
+                ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2;
             const float visible = ImGui::GetWindowHeight();
             const float y = static_cast<float>(at - shown.order.begin()) * rowHeight;
-            if (y < ImGui::GetScrollY() || y > ImGui::GetScrollY() + visible - 2 * rowHeight) ImGui::SetScrollY(std::max(0.0f, y - visible / 3));
+            if (y < ImGui::GetScrollY() || y > ImGui::GetScrollY() + visible - 2 * rowHeight)
+                ImGui::SetScrollY(std::max(0.0f, y - visible / 3));
         }
     }
     ImGuiListClipper clipper;
@@ -250,8 +293,14 @@ void StepTraceView::Draw(ViewContext& context) {
             }
             ImGui::TableNextColumn();
             if (slow) {
-                const double share = slow->medianNs > 0 ? 100.0 * static_cast<double>(slow->valueNs - slow->medianNs) / static_cast<double>(slow->medianNs) : 0;
-                ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "slow: %s %+.1f %% (median %s, MAD %s)", ShortName(slow->column, shown.table.layout), share,
+                const double share = slow->medianNs > 0
+                                         ? 100.0 *
+                                               static_cast<double>(slow->valueNs - slow->medianNs) /
+                                               static_cast<double>(slow->medianNs)
+                                         : 0;
+                ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1),
+                                   "slow: %s %+.1f %% (median %s, MAD %s)",
+                                   ShortName(slow->column, shown.table.layout), share,
                                    Ms(slow->medianNs).c_str(), Ms(slow->madNs).c_str());
             } else if (!row.present) {
                 ImGui::TextDisabled("no such step");

@@ -39,7 +39,7 @@ struct StepTableCache {
     std::optional<StepTableSort> sort;
     StepTable table;
     std::vector<SlowRank> slow;
-    std::vector<int> order;     // indexes into table.rows: the group's ranks in the shown order
+    std::vector<int> order;      // indexes into table.rows: the group's ranks in the shown order
     std::vector<StepBox> boxes;  // per column (kStepColumnCount), over the group's ranks
 };
 

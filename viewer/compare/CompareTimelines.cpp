@@ -36,22 +36,26 @@ std::string OffsetText(const Comparison* comparison) {
     } else {
         text += "the trace starts";
     }
-    text += ": B's clock " + std::string(offset >= 0 ? "+" : "-") + FormatDuration(std::llabs(offset));
+    text +=
+        ": B's clock " + std::string(offset >= 0 ? "+" : "-") + FormatDuration(std::llabs(offset));
     if (!alignment.note.empty()) text += "  (" + alignment.note + ")";
     return text;
 }
 
-void DrawHeader(const char* side, const Document& document, bool focused, const std::string& extra) {
+void DrawHeader(const char* side, const Document& document, bool focused,
+                const std::string& extra) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 at = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x;
     draw->AddRectFilled(at, ImVec2(at.x + width, at.y + kHeaderHeightPx),
                         focused ? IM_COL32(44, 62, 92, 255) : IM_COL32(34, 37, 44, 255));
-    const std::string title = std::string(side) + "  " + document.Title() + "   " + document.rank.path;
+    const std::string title =
+        std::string(side) + "  " + document.Title() + "   " + document.rank.path;
     draw->AddText(ImVec2(at.x + 8, at.y + 5), IM_COL32(225, 228, 235, 255), title.c_str());
     if (!extra.empty()) {
         const float extraWidth = ImGui::CalcTextSize(extra.c_str()).x;
-        draw->AddText(ImVec2(at.x + width - extraWidth - 10, at.y + 5), IM_COL32(170, 200, 240, 255), extra.c_str());
+        draw->AddText(ImVec2(at.x + width - extraWidth - 10, at.y + 5),
+                      IM_COL32(170, 200, 240, 255), extra.c_str());
     }
     ImGui::Dummy(ImVec2(width, kHeaderHeightPx));
 }
@@ -62,7 +66,8 @@ bool Changed(const ViewState& view, double lastStart, double lastEnd) {
 
 // Draws one half in a child window of 'height'; returns whether the mouse is over it.
 bool DrawHalf(const char* id, Document& document, BoxRenderer& boxes, float frameDt, float height) {
-    ImGui::BeginChild(id, ImVec2(0, height), false, ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoScrollbar);
+    ImGui::BeginChild(id, ImVec2(0, height), false,
+                      ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoScrollbar);
     const bool hovered = ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem);
     TimelineOf(document)->Draw(boxes, frameDt);
     ImGui::EndChild();
@@ -80,16 +85,19 @@ void CompareTimelinesView::Draw(ViewContext& context) {
     TimelineView& timelineA = *TimelineOf(a);
     TimelineView& timelineB = *TimelineOf(b);
     const Comparison* comparison = pair.Ready();
-    const TimeNs offset = comparison ? comparison->diff.alignment.offsetNs : a.model().firstNs - b.model().firstNs;
+    const TimeNs offset =
+        comparison ? comparison->diff.alignment.offsetNs : a.model().firstNs - b.model().firstNs;
     const double shift = RelativeShift(a, b, offset);
 
     const ImGuiIO& io = ImGui::GetIO();
     if (!io.WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_TAB, false)) view.focusB = !view.focusB;
-    if (!io.WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_L, false)) view.sync = !view.sync, view.placed = false;
+    if (!io.WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_L, false))
+        view.sync = !view.sync, view.placed = false;
     ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() + 8, ImGui::GetCursorPosY() + 3));
     if (ImGui::Checkbox("Sync time axes (L)", &view.sync)) view.placed = false;
     ImGui::SameLine(0, 24);
-    ImGui::TextDisabled("Keys move the highlighted half (Tab or the mouse picks it).  %s", OffsetText(comparison).c_str());
+    ImGui::TextDisabled("Keys move the highlighted half (Tab or the mouse picks it).  %s",
+                        OffsetText(comparison).c_str());
 
     if (!view.placed && comparison && view.sync) {
         timelineB.SetViewRange(timelineA.state().viewStartNs + shift,
@@ -101,7 +109,8 @@ void CompareTimelinesView::Draw(ViewContext& context) {
     timelineA.SetRulerShiftNs(0);
     timelineB.SetRulerShiftNs(-shift);  // B's ruler reads A's times at the aligned moments
 
-    const float halfHeight = std::floor((ImGui::GetContentRegionAvail().y - 2 * kHeaderHeightPx - 4) * 0.5f);
+    const float halfHeight =
+        std::floor((ImGui::GetContentRegionAvail().y - 2 * kHeaderHeightPx - 4) * 0.5f);
     DrawHeader("A", a, !view.focusB, "");
     const bool overA = DrawHalf("compare_a", a, context.boxes, context.frameDt, halfHeight);
     ViewState& stateA = timelineA.state();
@@ -111,10 +120,13 @@ void CompareTimelinesView::Draw(ViewContext& context) {
     ImGui::Dummy(ImVec2(0, 4));
     DrawHeader("B", b, view.focusB, view.sync ? "" : "sync off");
     const bool overB = DrawHalf("compare_b", b, context.boxesB, context.frameDt, halfHeight);
-    if (view.sync && Changed(stateB, view.lastStartB, view.lastEndB) && !Changed(stateA, view.lastStartA, view.lastEndA))
+    if (view.sync && Changed(stateB, view.lastStartB, view.lastEndB) &&
+        !Changed(stateA, view.lastStartA, view.lastEndA))
         timelineA.SetViewRange(stateB.viewStartNs - shift, stateB.viewEndNs - shift);
-    if (overA && io.MouseDelta.x * io.MouseDelta.x + io.MouseDelta.y * io.MouseDelta.y > 0) view.focusB = false;
-    if (overB && io.MouseDelta.x * io.MouseDelta.x + io.MouseDelta.y * io.MouseDelta.y > 0) view.focusB = true;
+    if (overA && io.MouseDelta.x * io.MouseDelta.x + io.MouseDelta.y * io.MouseDelta.y > 0)
+        view.focusB = false;
+    if (overB && io.MouseDelta.x * io.MouseDelta.x + io.MouseDelta.y * io.MouseDelta.y > 0)
+        view.focusB = true;
     view.lastStartA = stateA.viewStartNs, view.lastEndA = stateA.viewEndNs;
     view.lastStartB = stateB.viewStartNs, view.lastEndB = stateB.viewEndNs;
 }

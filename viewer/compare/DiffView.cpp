@@ -18,10 +18,12 @@
 namespace marey {
 namespace {
 
-const ImVec4 kSlower(1.0f, 0.50f, 0.42f, 1.0f);  // B takes longer
+const ImVec4 kSlower(1.0f, 0.50f, 0.42f, 1.0f);   // B takes longer
 const ImVec4 kFaster(0.45f, 0.82f, 0.50f, 1.0f);  // B takes less
 
-std::string Signed(TimeNs ns) { return (ns > 0 ? "+" : ns < 0 ? "-" : "") + FormatDuration(std::llabs(ns)); }
+std::string Signed(TimeNs ns) {
+    return (ns > 0 ? "+" : ns < 0 ? "-" : "") + FormatDuration(std::llabs(ns));
+}
 
 void DiffCell(TimeNs diff) {
     const std::string text = Signed(diff);
@@ -55,7 +57,8 @@ void SelectOperator(ViewContext& context, const Comparison& comparison, const Op
         names.push_back(row.name);
     }
     const TimeNs durationNs = row.countA ? row.AverageA() : row.AverageB();
-    for (const auto& [id, first] : {std::pair{pair.a, row.firstStartA}, std::pair{pair.b, row.firstStartB}}) {
+    for (const auto& [id, first] :
+         {std::pair{pair.a, row.firstStartA}, std::pair{pair.b, row.firstStartB}}) {
         Document* document = context.workspace.Find(id);
         TimelineRequest highlight;
         highlight.kind = TimelineRequest::kHighlightNames;
@@ -75,13 +78,16 @@ void SelectOperator(ViewContext& context, const Comparison& comparison, const Op
 
 void DrawOperatorTable(ViewContext& context, const Comparison& comparison, float height) {
     CompareViewState& view = context.comparison->view;
-    const std::vector<OperatorDiff>& rows = view.byType ? comparison.diff.types : comparison.diff.operators;
-    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY |
-                                       ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
+    const std::vector<OperatorDiff>& rows =
+        view.byType ? comparison.diff.types : comparison.diff.operators;
+    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                                       ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
+                                       ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("operators", 9, kFlags, ImVec2(0, height))) return;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn(view.byType ? "Type" : "Operator", ImGuiTableColumnFlags_WidthStretch);
-    for (const char* title : {"Count A", "Count B", "Total A", "Total B", "Avg A", "Avg B", "B − A", "B / A"})
+    for (const char* title :
+         {"Count A", "Count B", "Total A", "Total B", "Avg A", "Avg B", "B − A", "B / A"})
         ImGui::TableSetupColumn(title);
     ImGui::TableHeadersRow();
     ImGuiListClipper clipper;
@@ -92,12 +98,13 @@ void DrawOperatorTable(ViewContext& context, const Comparison& comparison, float
             ImGui::PushID(i);
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            if (ImGui::Selectable(row.name.c_str(), view.selected == row.name,
-                                  ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowDoubleClick))
+            if (ImGui::Selectable(
+                    row.name.c_str(), view.selected == row.name,
+                    ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowDoubleClick))
                 SelectOperator(context, comparison, row);
             if (ImGui::IsItemHovered() && !view.byType)
-                ImGui::SetTooltip("%s\ntype %s\nright-click: align the timelines on its first run", row.name.c_str(),
-                                  row.type.c_str());
+                ImGui::SetTooltip("%s\ntype %s\nright-click: align the timelines on its first run",
+                                  row.name.c_str(), row.type.c_str());
             if (!view.byType && row.countA && row.countB && ImGui::BeginPopupContextItem("align")) {
                 if (ImGui::MenuItem("Align A and B on its first run")) {
                     ComparisonOptions options;
@@ -145,11 +152,14 @@ void DrawOverview(const Comparison& comparison) {
     const OverviewFigures& a = comparison.diff.overviewA;
     const OverviewFigures& b = comparison.diff.overviewB;
     if (!a.valid || !b.valid) {
-        ImGui::TextDisabled("No overview on %s: neither Overlap Analysis tracks nor kernel_details.csv.",
-                            !a.valid ? "A" : "B");
+        ImGui::TextDisabled(
+            "No overview on %s: neither Overlap Analysis tracks nor kernel_details.csv.",
+            !a.valid ? "A" : "B");
         return;
     }
-    if (!ImGui::BeginTable("overview", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
+    if (!ImGui::BeginTable("overview", 4,
+                           ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
+        return;
     for (const char* title : {"", "A", "B", "B − A"}) ImGui::TableSetupColumn(title);
     ImGui::TableHeadersRow();
     FigureRow("Computing", a.computingNs, b.computingNs);
@@ -162,10 +172,12 @@ void DrawOverview(const Comparison& comparison) {
 }
 
 void DrawSteps(const Comparison& comparison, float height) {
-    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
+    constexpr ImGuiTableFlags kFlags =
+        ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("steps", 6, kFlags, ImVec2(0, height))) return;
     ImGui::TableSetupScrollFreeze(0, 1);
-    for (const char* title : {"Step", "A", "B", "B − A", "Free A", "Free B"}) ImGui::TableSetupColumn(title);
+    for (const char* title : {"Step", "A", "B", "B − A", "Free A", "Free B"})
+        ImGui::TableSetupColumn(title);
     ImGui::TableHeadersRow();
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(comparison.diff.steps.size()));
@@ -195,10 +207,12 @@ void DrawCommunication(const Comparison& comparison, float height) {
         ImGui::TextDisabled("No communication.json on either side.");
         return;
     }
-    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
+    constexpr ImGuiTableFlags kFlags =
+        ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("communication", 6, kFlags, ImVec2(0, height))) return;
     ImGui::TableSetupScrollFreeze(0, 1);
-    for (const char* title : {"Operator", "Elapse A", "Elapse B", "B − A", "Wait A", "Wait B"}) ImGui::TableSetupColumn(title);
+    for (const char* title : {"Operator", "Elapse A", "Elapse B", "B − A", "Wait A", "Wait B"})
+        ImGui::TableSetupColumn(title);
     ImGui::TableHeadersRow();
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(comparison.diff.communication.size()));
@@ -234,7 +248,8 @@ bool StepPicker(const char* label, const RankSummary& summary, int* index) {
         for (size_t i = 0; i < summary.steps.size(); ++i) {
             if (!summary.steps[i].placed) continue;
             const std::string name = "step " + summary.steps[i].step;
-            if (ImGui::Selectable(name.c_str(), *index == static_cast<int>(i))) *index = static_cast<int>(i), changed = true;
+            if (ImGui::Selectable(name.c_str(), *index == static_cast<int>(i)))
+                *index = static_cast<int>(i), changed = true;
         }
         ImGui::EndCombo();
     }
@@ -254,7 +269,8 @@ void DrawStepControls(ViewContext& context) {
     if (!changed || view.stepA < 0) return;
     ComparisonOptions options;
     const std::string stepA = a->summary.steps[static_cast<size_t>(view.stepA)].step;
-    const std::string stepB = view.stepB >= 0 ? b->summary.steps[static_cast<size_t>(view.stepB)].step : stepA;
+    const std::string stepB =
+        view.stepB >= 0 ? b->summary.steps[static_cast<size_t>(view.stepB)].step : stepA;
     options.align.step = stepA;
     options.align.stepB = stepB;
     if (view.onlySteps) options.stepA = stepA, options.stepB = stepB;
@@ -270,8 +286,10 @@ void DiffView::Draw(ViewContext& context) {
         return;
     }
     ImGui::BeginChild("diff", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
-    ImGui::Text("A  %s   (operators from %s)", comparison->a.path.c_str(), comparison->a.operatorSource.c_str());
-    ImGui::Text("B  %s   (operators from %s)", comparison->b.path.c_str(), comparison->b.operatorSource.c_str());
+    ImGui::Text("A  %s   (operators from %s)", comparison->a.path.c_str(),
+                comparison->a.operatorSource.c_str());
+    ImGui::Text("B  %s   (operators from %s)", comparison->b.path.c_str(),
+                comparison->b.operatorSource.c_str());
     if (!comparison->note.empty()) ImGui::TextColored(kSlower, "%s", comparison->note.c_str());
     DrawStepControls(context);
     ImGui::Separator();
@@ -280,9 +298,11 @@ void DiffView::Draw(ViewContext& context) {
     ImGui::BeginChild("left", ImVec2(width * 0.58f, height));
     SectionTitle("Operators, largest difference first");
     ImGui::SameLine(0, 20);
-    if (ImGui::RadioButton("by name", !context.comparison->view.byType)) context.comparison->view.byType = false;
+    if (ImGui::RadioButton("by name", !context.comparison->view.byType))
+        context.comparison->view.byType = false;
     ImGui::SameLine();
-    if (ImGui::RadioButton("by type", context.comparison->view.byType)) context.comparison->view.byType = true;
+    if (ImGui::RadioButton("by type", context.comparison->view.byType))
+        context.comparison->view.byType = true;
     DrawOperatorTable(context, *comparison, ImGui::GetContentRegionAvail().y);
     ImGui::EndChild();
     ImGui::SameLine(0, 12);

@@ -16,8 +16,9 @@ void SliceButton(TimelineView& timeline, const SliceRef& slice, const char* pref
     const TraceModel& model = timeline.model();
     const std::string_view name = model.Name(timeline.SliceName(slice));
     ImGui::PushID(static_cast<int>(slice.index * 31 + slice.row * 7 + slice.track));
-    const std::string label = std::string(prefix) + std::string(name.substr(0, 80)) + "  (" +
-                              FormatDuration(timeline.SliceEnd(slice) - timeline.SliceStart(slice)) + ")";
+    const std::string label =
+        std::string(prefix) + std::string(name.substr(0, 80)) + "  (" +
+        FormatDuration(timeline.SliceEnd(slice) - timeline.SliceStart(slice)) + ")";
     if (ImGui::Selectable(label.c_str())) timeline.Reveal(slice);
     ImGui::PopID();
 }
@@ -34,8 +35,11 @@ void DetailsPanel::Refresh(TimelineView& timeline) {
     for (uint32_t i = 0; i < model.flows.size(); ++i) {
         const Flow& flow = model.flows[i];
         const uint32_t fromTrack = model.FlowFromTrack(flow), toTrack = model.FlowToTrack(flow);
-        if (m_flowsOut.size() < kMaxListedFlows && timeline.FlowEndOn(m_for, fromTrack, flow.fromTs)) m_flowsOut.push_back(i);
-        if (m_flowsIn.size() < kMaxListedFlows && timeline.FlowEndOn(m_for, toTrack, flow.toTs)) m_flowsIn.push_back(i);
+        if (m_flowsOut.size() < kMaxListedFlows &&
+            timeline.FlowEndOn(m_for, fromTrack, flow.fromTs))
+            m_flowsOut.push_back(i);
+        if (m_flowsIn.size() < kMaxListedFlows && timeline.FlowEndOn(m_for, toTrack, flow.toTs))
+            m_flowsIn.push_back(i);
     }
 }
 
@@ -54,7 +58,8 @@ void DetailsPanel::DrawContents(TimelineView& timeline) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(name.data(), name.data() + name.size());
     ImGui::PopTextWrapPos();
-    ImGui::TextDisabled("%s · %s", model.ProcessLabelWithRank(model.tracks[selected.track].process).c_str(),
+    ImGui::TextDisabled("%s · %s",
+                        model.ProcessLabelWithRank(model.tracks[selected.track].process).c_str(),
                         model.TrackLabel(selected.track).c_str());
     if (ImGui::BeginTable("timing", 2, ImGuiTableFlags_SizingFixedFit)) {
         auto rowText = [](const char* key, const std::string& value) {
@@ -73,16 +78,22 @@ void DetailsPanel::DrawContents(TimelineView& timeline) {
         if (const uint32_t group = model.GroupOf(selected.track); group != kNoGroup) {
             const ProcessGroup& rank = model.groups[group];
             rowText("rank", rank.label + " (" + rank.note + ")");
-            if (rank.shiftNs != 0) rowText("start in its file (ns)", std::to_string(start - rank.shiftNs));
+            if (rank.shiftNs != 0)
+                rowText("start in its file (ns)", std::to_string(start - rank.shiftNs));
         }
-        rowText("depth", std::to_string(row.depth) + (row.kind == RowKind::kOverlap ? " (overlap row)" : ""));
+        rowText("depth", std::to_string(row.depth) +
+                             (row.kind == RowKind::kOverlap ? " (overlap row)" : ""));
         ImGui::EndTable();
     }
     const EventDetails& details = timeline.Details(selected.track, row.Ref(selected.index));
-    if (!details.error.empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "cannot read the event: %s", details.error.c_str());
+    if (!details.error.empty())
+        ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "cannot read the event: %s",
+                           details.error.c_str());
     if (ImGui::CollapsingHeader("Arguments", ImGuiTreeNodeFlags_DefaultOpen)) {
         if (details.args.empty()) ImGui::TextDisabled("no args");
-        if (ImGui::BeginTable("args", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
+        if (ImGui::BeginTable("args", 2,
+                              ImGuiTableFlags_RowBg | ImGuiTableFlags_Resizable |
+                                  ImGuiTableFlags_BordersInnerV)) {
             ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed, 150);
             ImGui::TableSetupColumn("value");
             for (const auto& [key, value] : details.args) {
@@ -99,9 +110,11 @@ void DetailsPanel::DrawContents(TimelineView& timeline) {
     }
     if (ImGui::CollapsingHeader("Event fields")) {
         ImGui::PushTextWrapPos(0);
-        for (const auto& [key, value] : details.fields) ImGui::Text("%s: %s", key.c_str(), value.c_str());
+        for (const auto& [key, value] : details.fields)
+            ImGui::Text("%s: %s", key.c_str(), value.c_str());
         ImGui::PopTextWrapPos();
-        ImGui::TextDisabled("byte offset %llu in %s", static_cast<unsigned long long>(row.Ref(selected.index)),
+        ImGui::TextDisabled("byte offset %llu in %s",
+                            static_cast<unsigned long long>(row.Ref(selected.index)),
                             model.PathOf(selected.track).c_str());
     }
     const std::string flowsHeader = "Flows (" + std::to_string(m_flowsOut.size()) + " out, " +
@@ -110,14 +123,17 @@ void DetailsPanel::DrawContents(TimelineView& timeline) {
         auto flowList = [&](const std::vector<uint32_t>& list, bool outgoing) {
             for (uint32_t index : list) {
                 const Flow& flow = model.flows[index];
-                const uint32_t otherTrack = outgoing ? model.FlowToTrack(flow) : model.FlowFromTrack(flow);
+                const uint32_t otherTrack =
+                    outgoing ? model.FlowToTrack(flow) : model.FlowFromTrack(flow);
                 const TimeNs otherTs = outgoing ? flow.toTs : flow.fromTs;
                 const SliceRef other = timeline.EnclosingSlice(otherTrack, otherTs);
                 ImGui::PushID(static_cast<int>(index));
-                const std::string label = std::string(outgoing ? "→ " : "← ") + std::string(model.Name(model.FlowCategory(flow))) +
-                                          (outgoing ? " to " : " from ") + model.TrackLabel(otherTrack) + " at " +
-                                          timeline.RelativeTime(otherTs) + " (" + FormatDuration(flow.toTs - flow.fromTs) +
-                                          (outgoing ? " later)" : " earlier)");
+                const std::string label =
+                    std::string(outgoing ? "→ " : "← ") +
+                    std::string(model.Name(model.FlowCategory(flow))) +
+                    (outgoing ? " to " : " from ") + model.TrackLabel(otherTrack) + " at " +
+                    timeline.RelativeTime(otherTs) + " (" +
+                    FormatDuration(flow.toTs - flow.fromTs) + (outgoing ? " later)" : " earlier)");
                 if (ImGui::Selectable(label.c_str()) && other.valid()) timeline.Reveal(other);
                 ImGui::PopID();
             }
@@ -128,11 +144,14 @@ void DetailsPanel::DrawContents(TimelineView& timeline) {
     }
     if (ImGui::CollapsingHeader("Parent and children", ImGuiTreeNodeFlags_DefaultOpen)) {
         const SliceRef parent = timeline.Parent(selected);
-        if (parent.valid()) SliceButton(timeline, parent, "↑ ");
-        else ImGui::TextDisabled("no parent");
+        if (parent.valid())
+            SliceButton(timeline, parent, "↑ ");
+        else
+            ImGui::TextDisabled("no parent");
         const std::vector<SliceRef> children = timeline.Children(selected, kMaxListedChildren);
         for (const SliceRef& child : children) SliceButton(timeline, child, "↓ ");
-        if (children.size() == kMaxListedChildren) ImGui::TextDisabled("(first %zu children)", kMaxListedChildren);
+        if (children.size() == kMaxListedChildren)
+            ImGui::TextDisabled("(first %zu children)", kMaxListedChildren);
     }
 }
 

@@ -14,14 +14,17 @@ void ImportIssuesPanel::DrawContents(const TraceModel& model) {
     } else if (report.problemCount == 1) {
         ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1), "1 problem:");
     } else if (!model.groups.empty()) {
-        ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1), "%llu problems, by rank; the first ones of each by place in its file:",
+        ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1),
+                           "%llu problems, by rank; the first ones of each by place in its file:",
                            static_cast<unsigned long long>(report.problemCount));
     } else {
-        ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1), "%llu problems; the first %zu by place in the file:",
-                           static_cast<unsigned long long>(report.problemCount), report.problems.size());
+        ImGui::TextColored(
+            ImVec4(1.0f, 0.75f, 0.3f, 1), "%llu problems; the first %zu by place in the file:",
+            static_cast<unsigned long long>(report.problemCount), report.problems.size());
     }
     ImGui::Text("%llu events read; %llu flow arrows, %llu flow events without a partner",
-                static_cast<unsigned long long>(report.eventCount), static_cast<unsigned long long>(report.matchedFlows),
+                static_cast<unsigned long long>(report.eventCount),
+                static_cast<unsigned long long>(report.matchedFlows),
                 static_cast<unsigned long long>(report.unmatchedFlowEvents));
     ImGui::Separator();
     if (model.groups.empty()) {
@@ -33,8 +36,10 @@ void ImportIssuesPanel::DrawContents(const TraceModel& model) {
         const ProcessGroup& group = model.groups[g];
         if (group.report.problemCount == 0) continue;
         ImGui::PushID(static_cast<int>(g));
-        const std::string header = group.label + ": " + std::to_string(group.report.problemCount) + " problems";
-        if (ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) DrawProblems(model.sources[g].path, group.report);
+        const std::string header =
+            group.label + ": " + std::to_string(group.report.problemCount) + " problems";
+        if (ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen))
+            DrawProblems(model.sources[g].path, group.report);
         ImGui::PopID();
     }
 }

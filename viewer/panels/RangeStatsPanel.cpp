@@ -30,10 +30,13 @@ std::string CsvField(std::string_view text) {
 std::string RangeStatsPanel::ToCsv(const TraceModel& model, const RangeStatsResult& stats) {
     std::string csv = "name,count,total_ns,self_ns,average_ns,min_ns,max_ns,share_of_range\n";
     for (const NameStats& s : stats.byName) {
-        csv += CsvField(model.Name(s.name)) + "," + std::to_string(s.count) + "," + std::to_string(s.totalNs) + "," +
-               std::to_string(s.selfNs) + "," + std::to_string(s.totalNs / static_cast<TimeNs>(std::max<uint64_t>(1, s.count))) +
+        csv += CsvField(model.Name(s.name)) + "," + std::to_string(s.count) + "," +
+               std::to_string(s.totalNs) + "," + std::to_string(s.selfNs) + "," +
+               std::to_string(s.totalNs / static_cast<TimeNs>(std::max<uint64_t>(1, s.count))) +
                "," + std::to_string(s.minNs) + "," + std::to_string(s.maxNs) + "," +
-               std::to_string(stats.rangeNs > 0 ? static_cast<double>(s.clippedNs) / static_cast<double>(stats.rangeNs) : 0.0) +
+               std::to_string(stats.rangeNs > 0 ? static_cast<double>(s.clippedNs) /
+                                                      static_cast<double>(stats.rangeNs)
+                                                : 0.0) +
                "\n";
     }
     return csv;
@@ -42,22 +45,31 @@ std::string RangeStatsPanel::ToCsv(const TraceModel& model, const RangeStatsResu
 void RangeStatsPanel::SortRows(const TraceModel& model) {
     auto key = [&](const NameStats& s) -> double {
         switch (m_sortColumn) {
-            case kCount: return static_cast<double>(s.count);
-            case kSelf: return static_cast<double>(s.selfNs);
-            case kAverage: return static_cast<double>(s.totalNs) / static_cast<double>(std::max<uint64_t>(1, s.count));
-            case kMin: return static_cast<double>(s.minNs);
-            case kMax: return static_cast<double>(s.maxNs);
-            case kShare: return static_cast<double>(s.clippedNs);
-            default: return static_cast<double>(s.totalNs);
+            case kCount:
+                return static_cast<double>(s.count);
+            case kSelf:
+                return static_cast<double>(s.selfNs);
+            case kAverage:
+                return static_cast<double>(s.totalNs) /
+                       static_cast<double>(std::max<uint64_t>(1, s.count));
+            case kMin:
+                return static_cast<double>(s.minNs);
+            case kMax:
+                return static_cast<double>(s.maxNs);
+            case kShare:
+                return static_cast<double>(s.clippedNs);
+            default:
+                return static_cast<double>(s.totalNs);
         }
     };
-    std::stable_sort(m_stats.byName.begin(), m_stats.byName.end(), [&](const NameStats& a, const NameStats& b) {
-        if (m_sortColumn == kName) {
-            const bool less = model.Name(a.name) < model.Name(b.name);
-            return m_sortAscending ? less : model.Name(b.name) < model.Name(a.name);
-        }
-        return m_sortAscending ? key(a) < key(b) : key(a) > key(b);
-    });
+    std::stable_sort(
+        m_stats.byName.begin(), m_stats.byName.end(), [&](const NameStats& a, const NameStats& b) {
+            if (m_sortColumn == kName) {
+                const bool less = model.Name(a.name) < model.Name(b.name);
+                return m_sortAscending ? less : model.Name(b.name) < model.Name(a.name);
+            }
+            return m_sortAscending ? key(a) < key(b) : key(a) > key(b);
+        });
 }
 
 void RangeStatsPanel::DrawContents(TimelineView& timeline) {
@@ -69,14 +81,15 @@ void RangeStatsPanel::DrawContents(TimelineView& timeline) {
         m_valid = false;
         return;
     }
-    if (!m_valid || m_start != state.rangeStartNs || m_end != state.rangeEndNs || m_tracks != state.rangeTracks) {
+    if (!m_valid || m_start != state.rangeStartNs || m_end != state.rangeEndNs ||
+        m_tracks != state.rangeTracks) {
         m_start = state.rangeStartNs;
         m_end = state.rangeEndNs;
         m_tracks = state.rangeTracks;
         // Off the UI thread: a range over a whole large trace takes longer than a frame.
-        m_job.Request([&model, tracks = m_tracks, start = model.firstNs + m_start, end = model.firstNs + m_end] {
-            return ComputeRangeStats(model, tracks, start, end);
-        });
+        m_job.Request(
+            [&model, tracks = m_tracks, start = model.firstNs + m_start,
+             end = model.firstNs + m_end] { return ComputeRangeStats(model, tracks, start, end); });
         m_valid = true;
     }
     if (auto stats = m_job.TakeResult()) {
@@ -85,8 +98,10 @@ void RangeStatsPanel::DrawContents(TimelineView& timeline) {
     }
     if (m_job.Busy()) ImGui::TextDisabled("computing…");
     ImGui::PushTextWrapPos(0);
-    ImGui::Text("%s .. %s: %s over %zu tracks, %llu slices", timeline.RelativeTime(model.firstNs + m_start).c_str(),
-                timeline.RelativeTime(model.firstNs + m_end).c_str(), FormatDuration(m_end - m_start).c_str(), m_tracks.size(),
+    ImGui::Text("%s .. %s: %s over %zu tracks, %llu slices",
+                timeline.RelativeTime(model.firstNs + m_start).c_str(),
+                timeline.RelativeTime(model.firstNs + m_end).c_str(),
+                FormatDuration(m_end - m_start).c_str(), m_tracks.size(),
                 static_cast<unsigned long long>(m_stats.sliceCount));
     ImGui::PopTextWrapPos();
     if (ImGui::Button("Copy as CSV")) {
@@ -103,20 +118,24 @@ void RangeStatsPanel::DrawContents(TimelineView& timeline) {
     }
     // Every column in view at the panel's default width: short headers, three significant digits
     // (the exact figures are in the CSV and the tooltip), the name column taking what is left.
-    const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
-                                  ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+    const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg |
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
+                                  ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("range", kColumnCount, flags)) return;
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch, 0, kName);
     ImGui::TableSetupColumn("Count", 0, 0, kCount);
-    ImGui::TableSetupColumn("Total", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 0, kTotal);
+    ImGui::TableSetupColumn(
+        "Total", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 0,
+        kTotal);
     ImGui::TableSetupColumn("Self", ImGuiTableColumnFlags_PreferSortDescending, 0, kSelf);
     ImGui::TableSetupColumn("Avg", ImGuiTableColumnFlags_PreferSortDescending, 0, kAverage);
     ImGui::TableSetupColumn("Min", 0, 0, kMin);
     ImGui::TableSetupColumn("Max", ImGuiTableColumnFlags_PreferSortDescending, 0, kMax);
     ImGui::TableSetupColumn("%", ImGuiTableColumnFlags_PreferSortDescending, 0, kShare);
     ImGui::TableHeadersRow();
-    if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty && specs->SpecsCount > 0) {
+    if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs();
+        specs && specs->SpecsDirty && specs->SpecsCount > 0) {
         m_sortColumn = static_cast<int>(specs->Specs[0].ColumnUserID);
         m_sortAscending = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
         SortRows(model);
@@ -131,12 +150,15 @@ void RangeStatsPanel::DrawContents(TimelineView& timeline) {
             ImGui::TableNextColumn();
             const std::string_view name = model.Name(s.name);
             ImGui::TextUnformatted(name.data(), name.data() + name.size());
-            const TimeNs averageNs = s.totalNs / static_cast<TimeNs>(std::max<uint64_t>(1, s.count));
+            const TimeNs averageNs =
+                s.totalNs / static_cast<TimeNs>(std::max<uint64_t>(1, s.count));
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("%.*s\ncount %llu\ntotal %s\nself %s\naverage %s\nmin %s\nmax %s", static_cast<int>(name.size()),
-                                  name.data(), static_cast<unsigned long long>(s.count), FormatDuration(s.totalNs).c_str(),
-                                  FormatDuration(s.selfNs).c_str(), FormatDuration(averageNs).c_str(),
-                                  FormatDuration(s.minNs).c_str(), FormatDuration(s.maxNs).c_str());
+                ImGui::SetTooltip(
+                    "%.*s\ncount %llu\ntotal %s\nself %s\naverage %s\nmin %s\nmax %s",
+                    static_cast<int>(name.size()), name.data(),
+                    static_cast<unsigned long long>(s.count), FormatDuration(s.totalNs).c_str(),
+                    FormatDuration(s.selfNs).c_str(), FormatDuration(averageNs).c_str(),
+                    FormatDuration(s.minNs).c_str(), FormatDuration(s.maxNs).c_str());
             ImGui::TableNextColumn();
             ImGui::Text("%llu", static_cast<unsigned long long>(s.count));
             for (const TimeNs ns : {s.totalNs, s.selfNs, averageNs, s.minNs, s.maxNs}) {
@@ -144,7 +166,9 @@ void RangeStatsPanel::DrawContents(TimelineView& timeline) {
                 ImGui::TextUnformatted(CompactDuration(ns).c_str());
             }
             ImGui::TableNextColumn();
-            ImGui::Text("%.1f", m_end > m_start ? 100.0 * static_cast<double>(s.clippedNs) / static_cast<double>(m_end - m_start) : 0.0);
+            ImGui::Text("%.1f", m_end > m_start ? 100.0 * static_cast<double>(s.clippedNs) /
+                                                      static_cast<double>(m_end - m_start)
+                                                : 0.0);
         }
     }
     ImGui::EndTable();

@@ -23,8 +23,8 @@ private:
 
     TimeNs m_start = 0, m_end = 0;
     std::vector<uint32_t> m_tracks;
-    RangeStatsResult m_stats;     // of the last finished computation
-    bool m_valid = false;         // m_start, m_end and m_tracks are what was last asked for
+    RangeStatsResult m_stats;  // of the last finished computation
+    bool m_valid = false;      // m_start, m_end and m_tracks are what was last asked for
     BackgroundJob<RangeStatsResult> m_job;
     double m_copiedAt = -100;  // ImGui time of the last Copy as CSV, for its note
     size_t m_copiedRows = 0;

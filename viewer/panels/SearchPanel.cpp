@@ -20,14 +20,18 @@ void SearchPanel::Step(TimelineView& timeline, bool forward) {
                matches[position].startNs == timeline.SliceStart(state.selected))
             ++position;
         if (position < matches.size() && matches[position].slice == state.selected) {
-            m_current = forward ? (position + 1) % matches.size() : (position + matches.size() - 1) % matches.size();
+            m_current = forward ? (position + 1) % matches.size()
+                                : (position + matches.size() - 1) % matches.size();
         } else {
-            m_current = forward ? position % matches.size() : (position + matches.size() - 1) % matches.size();
+            m_current = forward ? position % matches.size()
+                                : (position + matches.size() - 1) % matches.size();
         }
     } else {
-        const TimeNs center = timeline.model().firstNs + static_cast<TimeNs>((state.viewStartNs + state.viewEndNs) / 2);
+        const TimeNs center = timeline.model().firstNs +
+                              static_cast<TimeNs>((state.viewStartNs + state.viewEndNs) / 2);
         const size_t position = timeline.search().FirstAtOrAfter(center);
-        m_current = forward ? position % matches.size() : (position + matches.size() - 1) % matches.size();
+        m_current =
+            forward ? position % matches.size() : (position + matches.size() - 1) % matches.size();
     }
     timeline.Select(matches[m_current].slice, true);
 }
@@ -45,13 +49,16 @@ void SearchPanel::SetQuery(TimelineView& timeline, const std::string& query) {
     m_current = 0;
 }
 
-void SearchPanel::TypeQuery(const std::string& query) { std::snprintf(m_input, sizeof m_input, "%s", query.c_str()); }
+void SearchPanel::TypeQuery(const std::string& query) {
+    std::snprintf(m_input, sizeof m_input, "%s", query.c_str());
+}
 
-void SearchPanel::SetNames(TimelineView& timeline, const std::vector<std::string>& names, const std::string& label,
-                           bool goToFirst) {
+void SearchPanel::SetNames(TimelineView& timeline, const std::vector<std::string>& names,
+                           const std::string& label, bool goToFirst) {
     m_goToFirst = goToFirst;
     std::snprintf(m_input, sizeof m_input, "%s", label.c_str());
-    m_ran = m_input;  // the box shows the label; the names, not a substring search, decide the matches
+    m_ran =
+        m_input;  // the box shows the label; the names, not a substring search, decide the matches
     const TraceModel& model = timeline.model();
     m_job.Request([&model, names, label, document = timeline.documentId()] {
         SearchIndex index;
@@ -66,7 +73,8 @@ void SearchPanel::TakeFinished(TimelineView& timeline) {
     if (!index) return;
     timeline.search() = std::move(*index);
     m_current = 0;
-    if (m_goToFirst && !timeline.search().Matches().empty()) timeline.Select(timeline.search().Matches()[0].slice, true);
+    if (m_goToFirst && !timeline.search().Matches().empty())
+        timeline.Select(timeline.search().Matches()[0].slice, true);
     m_goToFirst = false;
 }
 
@@ -82,8 +90,12 @@ void SearchPanel::Clear(TimelineView& timeline) {
 void SearchPanel::HandleKeys(TimelineView& timeline) {
     const ImGuiIO& io = ImGui::GetIO();
     if (io.WantTextInput) return;
-    if (timeline.search().Active() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false)) Step(timeline, !io.KeyShift);
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) && (timeline.search().Active() || m_job.Busy())) Clear(timeline);
+    if (timeline.search().Active() &&
+        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false))
+        Step(timeline, !io.KeyShift);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) &&
+        (timeline.search().Active() || m_job.Busy()))
+        Clear(timeline);
 }
 
 void SearchPanel::DrawToolbar(TimelineView& timeline) {
@@ -92,8 +104,9 @@ void SearchPanel::DrawToolbar(TimelineView& timeline) {
         m_focusInput = false;
     }
     ImGui::SetNextItemWidth(260);
-    const bool enter = ImGui::InputTextWithHint("##search", "search names (Ctrl+F)", m_input, sizeof m_input,
-                                                ImGuiInputTextFlags_EnterReturnsTrue);
+    const bool enter =
+        ImGui::InputTextWithHint("##search", "search names (Ctrl+F)", m_input, sizeof m_input,
+                                 ImGuiInputTextFlags_EnterReturnsTrue);
     if (m_ran != m_input) {
         m_ran = m_input;
         const TraceModel& model = timeline.model();
@@ -111,14 +124,18 @@ void SearchPanel::DrawToolbar(TimelineView& timeline) {
     ImGui::SameLine();
     const SearchIndex& search = timeline.search();
     const auto& matches = search.Matches();
-    const bool onMatch = m_current < matches.size() && matches[m_current].slice == timeline.state().selected;
+    const bool onMatch =
+        m_current < matches.size() && matches[m_current].slice == timeline.state().selected;
     if (m_job.Busy()) {
         ImGui::TextDisabled("searching…");
     } else if (search.Active()) {
         const unsigned long long count = search.Count();
-        if (onMatch) ImGui::Text("%zu of %llu", m_current + 1, count);
-        else if (count == 1) ImGui::TextUnformatted("1 match");
-        else ImGui::Text("%llu matches", count);
+        if (onMatch)
+            ImGui::Text("%zu of %llu", m_current + 1, count);
+        else if (count == 1)
+            ImGui::TextUnformatted("1 match");
+        else
+            ImGui::Text("%llu matches", count);
         ImGui::SameLine();
         if (ImGui::ArrowButton("##previous", ImGuiDir_Up)) Step(timeline, false);
         ImGui::SameLine();
@@ -135,10 +152,15 @@ void SearchPanel::DrawContents(TimelineView& timeline) {
         ImGui::TextDisabled("case-insensitive, is highlighted and the rest dimmed.");
         return;
     }
-    ImGui::Text("%llu matches for \"%s\"", static_cast<unsigned long long>(search.Count()), search.Query().c_str());
-    if (search.Count() > search.Matches().size()) ImGui::TextDisabled("(the first %zu are listed)", search.Matches().size());
+    ImGui::Text("%llu matches for \"%s\"", static_cast<unsigned long long>(search.Count()),
+                search.Query().c_str());
+    if (search.Count() > search.Matches().size())
+        ImGui::TextDisabled("(the first %zu are listed)", search.Matches().size());
     const TraceModel& model = timeline.model();
-    if (!ImGui::BeginTable("matches", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit)) return;
+    if (!ImGui::BeginTable(
+            "matches", 3,
+            ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit))
+        return;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("Start");
     ImGui::TableSetupColumn("Duration");
@@ -153,13 +175,15 @@ void SearchPanel::DrawContents(TimelineView& timeline) {
             ImGui::TableNextColumn();
             ImGui::PushID(i);
             const bool selected = timeline.state().selected == match.slice;
-            if (ImGui::Selectable(timeline.RelativeTime(match.startNs).c_str(), selected, ImGuiSelectableFlags_SpanAllColumns)) {
+            if (ImGui::Selectable(timeline.RelativeTime(match.startNs).c_str(), selected,
+                                  ImGuiSelectableFlags_SpanAllColumns)) {
                 m_current = static_cast<size_t>(i);
                 timeline.Select(match.slice, true);
             }
             ImGui::PopID();
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(FormatDuration(timeline.SliceEnd(match.slice) - match.startNs).c_str());
+            ImGui::TextUnformatted(
+                FormatDuration(timeline.SliceEnd(match.slice) - match.startNs).c_str());
             ImGui::TableNextColumn();
             const std::string_view name = model.Name(timeline.SliceName(match.slice));
             ImGui::TextUnformatted(name.data(), name.data() + name.size());

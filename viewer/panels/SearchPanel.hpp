@@ -25,10 +25,10 @@ public:
     void SetQuery(TimelineView& timeline, const std::string& query);
     // Types 'query' into the box as a person would: the search starts in the background.
     void TypeQuery(const std::string& query);
-    // Highlights the slices named exactly one of 'names' (in the background); the box shows 'label'.
-    // With 'goToFirst', the first match is selected and framed once the search is done.
-    void SetNames(TimelineView& timeline, const std::vector<std::string>& names, const std::string& label,
-                  bool goToFirst = true);
+    // Highlights the slices named exactly one of 'names' (in the background); the box shows
+    // 'label'. With 'goToFirst', the first match is selected and framed once the search is done.
+    void SetNames(TimelineView& timeline, const std::vector<std::string>& names,
+                  const std::string& label, bool goToFirst = true);
     // Empties the box and the highlight (Esc).
     void Clear(TimelineView& timeline);
     // Enter / Shift+Enter (next, previous) and Esc wherever the keyboard focus is, when no text

@@ -17,13 +17,16 @@ bool BoxRenderer::Init(std::string* error) {
     glBindBuffer(GL_ARRAY_BUFFER, m_buffer);
     const GLsizei stride = sizeof(BoxInstance);
     glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(BoxInstance, x0)));
+    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, stride,
+                          reinterpret_cast<void*>(offsetof(BoxInstance, x0)));
     glVertexAttribDivisor(0, 1);
     glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(BoxInstance, r)));
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, stride,
+                          reinterpret_cast<void*>(offsetof(BoxInstance, r)));
     glVertexAttribDivisor(1, 1);
     glEnableVertexAttribArray(2);
-    glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(BoxInstance, style)));
+    glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, stride,
+                          reinterpret_cast<void*>(offsetof(BoxInstance, style)));
     glVertexAttribDivisor(2, 1);
     glBindVertexArray(0);
     glGenQueries(2, m_queries);
@@ -74,7 +77,8 @@ void BoxRenderer::Draw(const ImDrawCmd* command) {
     const size_t bytes = m_boxes.size() * sizeof(BoxInstance);
     if (m_boxes.size() > m_capacity) {
         m_capacity = m_boxes.size() * 2;
-        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_capacity * sizeof(BoxInstance)), nullptr, GL_STREAM_DRAW);
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_capacity * sizeof(BoxInstance)),
+                     nullptr, GL_STREAM_DRAW);
     }
     glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(bytes), m_boxes.data());
     glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(m_boxes.size()));

@@ -16,7 +16,7 @@ namespace marey {
 struct BoxInstance {
     float x0, y0, x1, y1;  // window pixels
     float r, g, b, a;
-    float style;           // 0 slice, 1 merged run, 2 selected, 3 counter bar
+    float style;  // 0 slice, 1 merged run, 2 selected, 3 counter bar
 };
 static_assert(sizeof(BoxInstance) == 36);
 

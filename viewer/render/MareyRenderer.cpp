@@ -25,13 +25,16 @@ bool MareyRenderer::Init(std::string* error) {
     glBindBuffer(GL_ARRAY_BUFFER, m_buffer);
     const GLsizei stride = sizeof(MareyInstance);
     glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(MareyInstance, topStartNs)));
+    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, stride,
+                          reinterpret_cast<void*>(offsetof(MareyInstance, topStartNs)));
     glVertexAttribDivisor(0, 1);
     glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(MareyInstance, row)));
+    glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, stride,
+                          reinterpret_cast<void*>(offsetof(MareyInstance, row)));
     glVertexAttribDivisor(1, 1);
     glEnableVertexAttribArray(2);
-    glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(MareyInstance, r)));
+    glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, stride,
+                          reinterpret_cast<void*>(offsetof(MareyInstance, r)));
     glVertexAttribDivisor(2, 1);
     glBindVertexArray(0);
     return true;
@@ -76,8 +79,9 @@ void MareyRenderer::Draw(const ImDrawCmd* command) {
     glBindVertexArray(m_vao);
     glBindBuffer(GL_ARRAY_BUFFER, m_buffer);
     if (m_dirty) {
-        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m_instances.size() * sizeof(MareyInstance)), m_instances.data(),
-                     GL_STATIC_DRAW);
+        glBufferData(GL_ARRAY_BUFFER,
+                     static_cast<GLsizeiptr>(m_instances.size() * sizeof(MareyInstance)),
+                     m_instances.data(), GL_STATIC_DRAW);
         m_dirty = false;
     }
     glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(m_instances.size()));

@@ -45,7 +45,8 @@ private:
 
     GlProgram m_program;
     unsigned m_vao = 0, m_buffer = 0;
-    int m_viewport = -1, m_origin = -1, m_viewStart = -1, m_nsPerPx = -1, m_rowPx = -1, m_barPx = -1;
+    int m_viewport = -1, m_origin = -1, m_viewStart = -1, m_nsPerPx = -1, m_rowPx = -1,
+        m_barPx = -1;
     std::vector<MareyInstance> m_instances;
     bool m_dirty = false;
     uint64_t m_tag = 0;

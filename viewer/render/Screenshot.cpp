@@ -16,7 +16,8 @@ bool WriteScreenshot(const std::string& path, int widthPx, int heightPx, std::st
     std::vector<unsigned char> flipped(pixels.size());
     const size_t rowBytes = static_cast<size_t>(widthPx) * 4;
     for (int y = 0; y < heightPx; ++y) {
-        const unsigned char* source = pixels.data() + (static_cast<size_t>(heightPx - 1 - y)) * rowBytes;
+        const unsigned char* source =
+            pixels.data() + (static_cast<size_t>(heightPx - 1 - y)) * rowBytes;
         unsigned char* target = flipped.data() + static_cast<size_t>(y) * rowBytes;
         for (size_t x = 0; x < rowBytes; x += 4) {
             target[x] = source[x];
@@ -25,7 +26,8 @@ bool WriteScreenshot(const std::string& path, int widthPx, int heightPx, std::st
             target[x + 3] = 255;
         }
     }
-    if (!stbi_write_png(path.c_str(), widthPx, heightPx, 4, flipped.data(), static_cast<int>(rowBytes))) {
+    if (!stbi_write_png(path.c_str(), widthPx, heightPx, 4, flipped.data(),
+                        static_cast<int>(rowBytes))) {
         *error = "cannot write " + path;
         return false;
     }

@@ -7,8 +7,9 @@
 namespace marey {
 namespace {
 
-constexpr float kLabelOffsetPx = 3.0f;     // labels start just right of their tick
-constexpr double kMaxPlainLabelSteps = 1e5; // beyond this many steps from zero, count from an anchor
+constexpr float kLabelOffsetPx = 3.0f;  // labels start just right of their tick
+constexpr double kMaxPlainLabelSteps =
+    1e5;  // beyond this many steps from zero, count from an anchor
 
 double NiceStep(double minimumNs) {
     double step = 1.0;
@@ -21,15 +22,20 @@ double NiceStep(double minimumNs) {
 }
 
 void UnitOf(double stepNs, const char** unit, double* scale) {
-    if (stepNs >= 1e9) *unit = "s", *scale = 1e9;
-    else if (stepNs >= 1e6) *unit = "ms", *scale = 1e6;
-    else if (stepNs >= 1e3) *unit = "µs", *scale = 1e3;
-    else *unit = "ns", *scale = 1;
+    if (stepNs >= 1e9)
+        *unit = "s", *scale = 1e9;
+    else if (stepNs >= 1e6)
+        *unit = "ms", *scale = 1e6;
+    else if (stepNs >= 1e3)
+        *unit = "µs", *scale = 1e3;
+    else
+        *unit = "ns", *scale = 1;
 }
 
 int DecimalsFor(double stepInUnit) {
     int decimals = 0;
-    while (decimals < 9 && std::fabs(stepInUnit * std::pow(10.0, decimals) - std::round(stepInUnit * std::pow(10.0, decimals))) > 1e-6)
+    while (decimals < 9 && std::fabs(stepInUnit * std::pow(10.0, decimals) -
+                                     std::round(stepInUnit * std::pow(10.0, decimals))) > 1e-6)
         ++decimals;
     return decimals;
 }
@@ -46,7 +52,9 @@ std::string FullLabel(double ns, double stepNs) {
 
 }  // namespace
 
-std::string CursorLabel(double ns, double nsPerPx) { return FullLabel(ns, NiceStep(std::max(nsPerPx, 1.0))); }
+std::string CursorLabel(double ns, double nsPerPx) {
+    return FullLabel(ns, NiceStep(std::max(nsPerPx, 1.0)));
+}
 
 std::string StepLabel(double ns, double stepNs) {
     const char* unit;
@@ -76,9 +84,13 @@ RulerLayout LayoutRuler(double viewStartNs, double viewEndNs, float widthPx, flo
             if (tick < viewStartNs || tick > viewEndNs) continue;
             RulerTick entry{tick, static_cast<float>((tick - viewStartNs) * pxPerNs), false, {}};
             if (minor == 0) {
-                if (!layout.fromAnchor) entry.label = StepLabel(tick, step);
-                else if (std::fabs(tick - layout.anchorNs) < step * 0.5) entry.label = "0";
-                else entry.label = (tick > layout.anchorNs ? "+" : "-") + StepLabel(std::fabs(tick - layout.anchorNs), step);
+                if (!layout.fromAnchor)
+                    entry.label = StepLabel(tick, step);
+                else if (std::fabs(tick - layout.anchorNs) < step * 0.5)
+                    entry.label = "0";
+                else
+                    entry.label = (tick > layout.anchorNs ? "+" : "-") +
+                                  StepLabel(std::fabs(tick - layout.anchorNs), step);
                 const float labelX = entry.x + kLabelOffsetPx;
                 entry.labelled = labelX >= 0.0f && labelX + textWidth(entry.label) <= widthPx;
             }

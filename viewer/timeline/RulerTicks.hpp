@@ -10,9 +10,10 @@
 namespace marey {
 
 struct RulerTick {
-    double ns;          // relative to the trace start
-    float x;            // pixels from the ruler's left edge
-    bool labelled;      // a label fits entirely inside the ruler (never a clipped, wrong-looking number)
+    double ns;  // relative to the trace start
+    float x;    // pixels from the ruler's left edge
+    bool
+        labelled;  // a label fits entirely inside the ruler (never a clipped, wrong-looking number)
     std::string label;  // empty for minor ticks
 };
 
@@ -21,7 +22,7 @@ struct RulerLayout {
     std::vector<RulerTick> ticks;  // major ticks and four minor ticks between each
     bool fromAnchor = false;       // labels count from 'anchorNs'
     double anchorNs = 0;
-    std::string anchorLabel;       // the anchor in full ("131.000120 ms"), when fromAnchor
+    std::string anchorLabel;  // the anchor in full ("131.000120 ms"), when fromAnchor
 };
 
 // Ticks of the view [viewStartNs, viewEndNs) drawn over 'widthPx'; majors at least

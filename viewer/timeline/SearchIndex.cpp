@@ -11,7 +11,8 @@ bool ContainsIgnoringCase(std::string_view haystack, const std::string& lowerNee
     for (size_t i = 0; i + lowerNeedle.size() <= haystack.size(); ++i) {
         size_t k = 0;
         while (k < lowerNeedle.size() &&
-               std::tolower(static_cast<unsigned char>(haystack[i + k])) == static_cast<unsigned char>(lowerNeedle[k]))
+               std::tolower(static_cast<unsigned char>(haystack[i + k])) ==
+                   static_cast<unsigned char>(lowerNeedle[k]))
             ++k;
         if (k == lowerNeedle.size()) return true;
     }
@@ -35,8 +36,8 @@ void SearchIndex::Run(const TraceModel& model, const std::string& query, uint32_
     if (any) CollectMatches(model, document);
 }
 
-void SearchIndex::RunNames(const TraceModel& model, const std::vector<std::string>& names, const std::string& label,
-                           uint32_t document) {
+void SearchIndex::RunNames(const TraceModel& model, const std::vector<std::string>& names,
+                           const std::string& label, uint32_t document) {
     m_query = label;
     m_matches.clear();
     m_rowMatchStarts.clear();
@@ -57,7 +58,8 @@ void SearchIndex::CollectMatches(const TraceModel& model, uint32_t document) {
             for (uint32_t i = 0; i < row.size(); ++i) {
                 if (!m_nameMatches[row.name[i]]) continue;
                 ++m_count;
-                if (m_matches.size() < kMaxListed) m_matches.push_back({row.start[i], {t, r, i, document}});
+                if (m_matches.size() < kMaxListed)
+                    m_matches.push_back({row.start[i], {t, r, i, document}});
                 if (m_count > kMaxIndexed) continue;
                 if (!rowStarts) rowStarts = &m_rowMatchStarts[uint64_t{t} << 32 | r];
                 rowStarts->push_back(row.start[i]);
@@ -72,8 +74,9 @@ void SearchIndex::CollectMatches(const TraceModel& model, uint32_t document) {
 }
 
 size_t SearchIndex::FirstAtOrAfter(TimeNs t) const {
-    const auto it = std::lower_bound(m_matches.begin(), m_matches.end(), t,
-                                     [](const SearchMatch& m, TimeNs value) { return m.startNs < value; });
+    const auto it =
+        std::lower_bound(m_matches.begin(), m_matches.end(), t,
+                         [](const SearchMatch& m, TimeNs value) { return m.startNs < value; });
     return it == m_matches.end() ? 0 : static_cast<size_t>(it - m_matches.begin());
 }
 

@@ -24,10 +24,12 @@ public:
     void Run(const TraceModel& model, const std::string& query, uint32_t document = 0);
     // Matches slices named exactly one of 'names' (an operator picked in another view);
     // 'label' is what the search box shows. Same cost as Run.
-    void RunNames(const TraceModel& model, const std::vector<std::string>& names, const std::string& label,
-                  uint32_t document = 0);
+    void RunNames(const TraceModel& model, const std::vector<std::string>& names,
+                  const std::string& label, uint32_t document = 0);
     bool Active() const { return !m_query.empty(); }
-    bool NameMatches(StringId name) const { return name < m_nameMatches.size() && m_nameMatches[name]; }
+    bool NameMatches(StringId name) const {
+        return name < m_nameMatches.size() && m_nameMatches[name];
+    }
     uint64_t Count() const { return m_count; }
     const std::vector<SearchMatch>& Matches() const { return m_matches; }
     const std::string& Query() const { return m_query; }

@@ -47,7 +47,8 @@ std::string TimelineView::RelativeTime(TimeNs absoluteNs) const {
 }
 
 void TimelineView::ShowAll() {
-    const double span = std::max<double>(1000.0, static_cast<double>(m_model.lastNs - m_model.firstNs));
+    const double span =
+        std::max<double>(1000.0, static_cast<double>(m_model.lastNs - m_model.firstNs));
     ShowRange(0, span, true);
 }
 
@@ -95,7 +96,8 @@ void TimelineView::SetGroupsCollapsed(bool collapsed) {
 
 void TimelineView::TakeLayoutFrom(const TimelineView& other, bool withView) {
     const TrackLayout& from = other.m_layout;
-    if (from.collapsedProcess.size() != m_model.processes.size() || from.hiddenTrack.size() != m_model.tracks.size() ||
+    if (from.collapsedProcess.size() != m_model.processes.size() ||
+        from.hiddenTrack.size() != m_model.tracks.size() ||
         from.collapsedGroup.size() != m_model.groups.size())
         return;
     m_layout.collapsedGroup = from.collapsedGroup;
@@ -103,7 +105,9 @@ void TimelineView::TakeLayoutFrom(const TimelineView& other, bool withView) {
     m_layout.hiddenTrack = from.hiddenTrack;
     m_layout.pinnedTrack = from.pinnedTrack;
     m_layoutDirty = true;
-    if (withView) m_state.viewStartNs = other.m_state.viewStartNs, m_state.viewEndNs = other.m_state.viewEndNs;
+    if (withView)
+        m_state.viewStartNs = other.m_state.viewStartNs,
+        m_state.viewEndNs = other.m_state.viewEndNs;
     m_scrollY = other.m_scrollY;
 }
 
@@ -139,7 +143,8 @@ void TimelineView::Reveal(const SliceRef& slice) {
     Select(slice, false);
     if (!(m_state.selected == slice) || !slice.valid()) return;
     const double start = static_cast<double>(SliceStart(slice) - m_model.firstNs);
-    const double end = std::max(static_cast<double>(SliceEnd(slice) - m_model.firstNs), start + 50.0);
+    const double end =
+        std::max(static_cast<double>(SliceEnd(slice) - m_model.firstNs), start + 50.0);
     const double width = m_state.viewEndNs - m_state.viewStartNs;
     if (end - start <= width * 0.6) {
         const double centre = (start + end) * 0.5;
@@ -157,8 +162,9 @@ const EventDetails& TimelineView::Details(uint32_t track, uint64_t ref) {
     if (it != m_detailsCache.end()) return it->second;
     if (m_detailsCache.size() > 256) m_detailsCache.clear();
     const TraceText& text = m_model.TextOf(track);
-    EventDetails details = m_model.FormatOf(track) == SourceFormat::kCsv ? ReadCsvRowDetails(text, ref, m_model.CsvHeaderOf(track))
-                                                                         : ReadEventDetails(text, ref);
+    EventDetails details = m_model.FormatOf(track) == SourceFormat::kCsv
+                               ? ReadCsvRowDetails(text, ref, m_model.CsvHeaderOf(track))
+                               : ReadEventDetails(text, ref);
     return m_detailsCache.emplace(key, std::move(details)).first->second;
 }
 
@@ -187,11 +193,14 @@ SliceRef TimelineView::Parent(const SliceRef& s) const {
 std::vector<SliceRef> TimelineView::Children(const SliceRef& s, size_t limit) const {
     std::vector<SliceRef> children;
     const Track& track = m_model.tracks[s.track];
-    if (s.row + 1 >= track.rows.size() || track.rows[s.row + 1].kind != RowKind::kNested) return children;
+    if (s.row + 1 >= track.rows.size() || track.rows[s.row + 1].kind != RowKind::kNested)
+        return children;
     const Row& child = track.rows[s.row + 1];
     const TimeNs start = SliceStart(s), end = SliceEnd(s);
-    for (size_t i = FirstEndingAfter(child, start); i < child.size() && child.start[i] < end && children.size() < limit; ++i)
-        if (child.start[i] >= start) children.push_back({s.track, s.row + 1, static_cast<uint32_t>(i), m_documentId});
+    for (size_t i = FirstEndingAfter(child, start);
+         i < child.size() && child.start[i] < end && children.size() < limit; ++i)
+        if (child.start[i] >= start)
+            children.push_back({s.track, s.row + 1, static_cast<uint32_t>(i), m_documentId});
     return children;
 }
 
@@ -208,8 +217,42 @@ SliceRef TimelineView::EnclosingSlice(uint32_t trackId, TimeNs t) const {
 }
 
 bool TimelineView::FlowEndOn(const SliceRef& slice, uint32_t track, TimeNs t) const {
-    if (!slice.valid() || track != slice.track || t < SliceStart(slice) || t > SliceEnd(slice)) return false;
+    if (!slice.valid() || track != slice.track || t < SliceStart(slice) || t > SliceEnd(slice))
+        return false;
     return EnclosingSlice(track, t) == slice;
+}
+
+// The range selected (blue) and the occurrence marked from another view (amber, with its label)
+// over the slice area.
+void TimelineView::DrawRangeAndMark(ImDrawList* draw) {
+    if (m_state.hasRange) {
+        const float rx0 = static_cast<float>(ToX(static_cast<double>(m_state.rangeStartNs)));
+        const float rx1 = static_cast<float>(ToX(static_cast<double>(m_state.rangeEndNs)));
+        draw->AddRectFilled(ImVec2(rx0, m_canvas.bodyTop), ImVec2(rx1, m_canvas.bodyBottom),
+                            IM_COL32(90, 160, 255, 40));
+        draw->AddLine(ImVec2(rx0, m_canvas.bodyTop), ImVec2(rx0, m_canvas.bodyBottom),
+                      IM_COL32(90, 160, 255, 200));
+        draw->AddLine(ImVec2(rx1, m_canvas.bodyTop), ImVec2(rx1, m_canvas.bodyBottom),
+                      IM_COL32(90, 160, 255, 200));
+    }
+    if (m_state.hasMark) {
+        const float mx0 = static_cast<float>(ToX(static_cast<double>(m_state.markStartNs)));
+        const float mx1 =
+            std::max(mx0 + 2.0f, static_cast<float>(ToX(static_cast<double>(m_state.markEndNs))));
+        draw->AddRectFilled(ImVec2(mx0, m_canvas.bodyTop), ImVec2(mx1, m_canvas.bodyBottom),
+                            IM_COL32(255, 196, 64, 28));
+        draw->AddRect(ImVec2(mx0, m_canvas.bodyTop), ImVec2(mx1, m_canvas.bodyBottom),
+                      IM_COL32(255, 196, 64, 200), 0, 0, 2.0f);
+        if (!m_state.markLabel.empty()) {
+            const ImVec2 size = ImGui::CalcTextSize(m_state.markLabel.c_str());
+            const float x = std::clamp(mx0 + 4, m_canvas.x0 + 2, m_canvas.x1 - size.x - 8);
+            draw->AddRectFilled(ImVec2(x - 3, m_canvas.bodyTop + 2),
+                                ImVec2(x + size.x + 3, m_canvas.bodyTop + 4 + size.y),
+                                IM_COL32(255, 196, 64, 230), 3.0f);
+            draw->AddText(ImVec2(x, m_canvas.bodyTop + 3), IM_COL32(30, 30, 30, 255),
+                          m_state.markLabel.c_str());
+        }
+    }
 }
 
 void TimelineView::Draw(BoxRenderer& boxes, float frameDt) {
@@ -241,14 +284,17 @@ void TimelineView::Draw(BoxRenderer& boxes, float frameDt) {
     m_canvas.pxPerNs = (m_canvas.x1 - m_canvas.x0) / (m_state.viewEndNs - m_state.viewStartNs);
 
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    draw->AddRectFilled(ImVec2(origin.x, origin.y), ImVec2(origin.x + size.x, origin.y + size.y), IM_COL32(24, 26, 30, 255));
+    draw->AddRectFilled(ImVec2(origin.x, origin.y), ImVec2(origin.x + size.x, origin.y + size.y),
+                        IM_COL32(24, 26, 30, 255));
     DrawMinimap(draw);
     DrawRuler(draw);
 
     // Body: pinned tracks stay on top, the rest scrolls.
-    const float pinnedHeight = std::min(m_layout.pinnedHeight(), (m_canvas.bodyBottom - m_canvas.bodyTop) * 0.5f);
+    const float pinnedHeight =
+        std::min(m_layout.pinnedHeight(), (m_canvas.bodyBottom - m_canvas.bodyTop) * 0.5f);
     const float scrollTop = m_canvas.bodyTop + pinnedHeight;
-    m_maxScrollY = std::max(0.0f, m_layout.totalHeight() - (m_canvas.bodyBottom - scrollTop) + 40.0f);
+    m_maxScrollY =
+        std::max(0.0f, m_layout.totalHeight() - (m_canvas.bodyBottom - scrollTop) + 40.0f);
     m_scrollY = std::clamp(m_scrollY, 0.0f, m_maxScrollY);
     const float originY = scrollTop - m_scrollY;
 
@@ -257,46 +303,35 @@ void TimelineView::Draw(BoxRenderer& boxes, float frameDt) {
     m_overlayTexts.clear();
     m_openEnds.clear();
     m_hover = Hover{};
-    draw->PushClipRect(ImVec2(origin.x, scrollTop), ImVec2(origin.x + size.x, m_canvas.bodyBottom), true);
+    draw->PushClipRect(ImVec2(origin.x, scrollTop), ImVec2(origin.x + size.x, m_canvas.bodyBottom),
+                       true);
     DrawLanes(draw, boxes, m_layout.lanes(), originY, scrollTop, m_canvas.bodyBottom);
     draw->PopClipRect();
     if (pinnedHeight > 0) {
-        draw->PushClipRect(ImVec2(origin.x, m_canvas.bodyTop), ImVec2(origin.x + size.x, scrollTop), true);
-        draw->AddRectFilled(ImVec2(origin.x, m_canvas.bodyTop), ImVec2(origin.x + size.x, scrollTop), IM_COL32(30, 33, 40, 255));
-        DrawLanes(draw, boxes, m_layout.pinnedLanes(), m_canvas.bodyTop, m_canvas.bodyTop, scrollTop);
+        draw->PushClipRect(ImVec2(origin.x, m_canvas.bodyTop), ImVec2(origin.x + size.x, scrollTop),
+                           true);
+        draw->AddRectFilled(ImVec2(origin.x, m_canvas.bodyTop),
+                            ImVec2(origin.x + size.x, scrollTop), IM_COL32(30, 33, 40, 255));
+        DrawLanes(draw, boxes, m_layout.pinnedLanes(), m_canvas.bodyTop, m_canvas.bodyTop,
+                  scrollTop);
         draw->PopClipRect();
-        draw->AddLine(ImVec2(origin.x, scrollTop), ImVec2(origin.x + size.x, scrollTop), IM_COL32(120, 130, 150, 255), 2.0f);
+        draw->AddLine(ImVec2(origin.x, scrollTop), ImVec2(origin.x + size.x, scrollTop),
+                      IM_COL32(120, 130, 150, 255), 2.0f);
     }
     // One instanced draw call for every box of the frame, clipped to the slice area.
-    draw->PushClipRect(ImVec2(m_canvas.x0, m_canvas.bodyTop), ImVec2(m_canvas.x1, m_canvas.bodyBottom), true);
+    draw->PushClipRect(ImVec2(m_canvas.x0, m_canvas.bodyTop),
+                       ImVec2(m_canvas.x1, m_canvas.bodyBottom), true);
     boxes.Submit(draw);
     for (const OpenEnd& open : m_openEnds) {
         const float mid = (open.y0 + open.y1) * 0.5f, half = (open.y1 - open.y0) * 0.35f;
-        draw->AddLine(ImVec2(open.x - 3, mid - half), ImVec2(open.x + 1, mid), IM_COL32(20, 20, 20, 220), 2.0f);
-        draw->AddLine(ImVec2(open.x + 1, mid), ImVec2(open.x - 3, mid + half), IM_COL32(20, 20, 20, 220), 2.0f);
+        draw->AddLine(ImVec2(open.x - 3, mid - half), ImVec2(open.x + 1, mid),
+                      IM_COL32(20, 20, 20, 220), 2.0f);
+        draw->AddLine(ImVec2(open.x + 1, mid), ImVec2(open.x - 3, mid + half),
+                      IM_COL32(20, 20, 20, 220), 2.0f);
     }
     if (m_state.showFlows) DrawFlows(draw, originY, m_canvas.bodyTop);  // under the labels
     DrawLabels(draw);
-    if (m_state.hasRange) {
-        const float rx0 = static_cast<float>(ToX(static_cast<double>(m_state.rangeStartNs)));
-        const float rx1 = static_cast<float>(ToX(static_cast<double>(m_state.rangeEndNs)));
-        draw->AddRectFilled(ImVec2(rx0, m_canvas.bodyTop), ImVec2(rx1, m_canvas.bodyBottom), IM_COL32(90, 160, 255, 40));
-        draw->AddLine(ImVec2(rx0, m_canvas.bodyTop), ImVec2(rx0, m_canvas.bodyBottom), IM_COL32(90, 160, 255, 200));
-        draw->AddLine(ImVec2(rx1, m_canvas.bodyTop), ImVec2(rx1, m_canvas.bodyBottom), IM_COL32(90, 160, 255, 200));
-    }
-    if (m_state.hasMark) {
-        const float mx0 = static_cast<float>(ToX(static_cast<double>(m_state.markStartNs)));
-        const float mx1 = std::max(mx0 + 2.0f, static_cast<float>(ToX(static_cast<double>(m_state.markEndNs))));
-        draw->AddRectFilled(ImVec2(mx0, m_canvas.bodyTop), ImVec2(mx1, m_canvas.bodyBottom), IM_COL32(255, 196, 64, 28));
-        draw->AddRect(ImVec2(mx0, m_canvas.bodyTop), ImVec2(mx1, m_canvas.bodyBottom), IM_COL32(255, 196, 64, 200), 0, 0, 2.0f);
-        if (!m_state.markLabel.empty()) {
-            const ImVec2 size = ImGui::CalcTextSize(m_state.markLabel.c_str());
-            const float x = std::clamp(mx0 + 4, m_canvas.x0 + 2, m_canvas.x1 - size.x - 8);
-            draw->AddRectFilled(ImVec2(x - 3, m_canvas.bodyTop + 2), ImVec2(x + size.x + 3, m_canvas.bodyTop + 4 + size.y),
-                                IM_COL32(255, 196, 64, 230), 3.0f);
-            draw->AddText(ImVec2(x, m_canvas.bodyTop + 3), IM_COL32(30, 30, 30, 255), m_state.markLabel.c_str());
-        }
-    }
+    DrawRangeAndMark(draw);
     draw->PopClipRect();
     DrawCursorAndMeasure(draw);
 
@@ -307,13 +342,16 @@ void TimelineView::Draw(BoxRenderer& boxes, float frameDt) {
         const float thumb = std::max(24.0f, visible * visible / (visible + m_maxScrollY));
         const float thumbY = trackTop + (visible - thumb) * (m_scrollY / m_maxScrollY);
         const float sx = origin.x + size.x - kScrollbarWidthPx + 2;
-        draw->AddRectFilled(ImVec2(sx, thumbY), ImVec2(sx + kScrollbarWidthPx - 4, thumbY + thumb), IM_COL32(110, 115, 125, 200), 3.0f);
+        draw->AddRectFilled(ImVec2(sx, thumbY), ImVec2(sx + kScrollbarWidthPx - 4, thumbY + thumb),
+                            IM_COL32(110, 115, 125, 200), 3.0f);
     }
     if (ImGui::IsItemHovered() && !m_dragging && !m_rangeDragging) DrawHoverTooltip();
 
     m_frameStats.boxes = boxes.Count();
     m_frameStats.labels = m_labels.size();
-    m_frameStats.cpuMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    m_frameStats.cpuMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
 }
 
 }  // namespace marey

@@ -85,9 +85,15 @@ public:
     const EventDetails& Details(uint32_t track, uint64_t ref);
 
     // Slice helpers for panels and tooltips.
-    TimeNs SliceStart(const SliceRef& s) const { return m_model.tracks[s.track].rows[s.row].start[s.index]; }
-    TimeNs SliceEnd(const SliceRef& s) const { return m_model.tracks[s.track].rows[s.row].end[s.index]; }
-    StringId SliceName(const SliceRef& s) const { return m_model.tracks[s.track].rows[s.row].name[s.index]; }
+    TimeNs SliceStart(const SliceRef& s) const {
+        return m_model.tracks[s.track].rows[s.row].start[s.index];
+    }
+    TimeNs SliceEnd(const SliceRef& s) const {
+        return m_model.tracks[s.track].rows[s.row].end[s.index];
+    }
+    StringId SliceName(const SliceRef& s) const {
+        return m_model.tracks[s.track].rows[s.row].name[s.index];
+    }
     TimeNs SelfTime(const SliceRef& s) const;
     SliceRef Parent(const SliceRef& s) const;
     std::vector<SliceRef> Children(const SliceRef& s, size_t limit) const;
@@ -103,14 +109,18 @@ public:
 private:
     // Geometry of this frame.
     struct Canvas {
-        float x0, x1;          // slice area, window pixels
-        float headerX0;        // track header column
+        float x0, x1;    // slice area, window pixels
+        float headerX0;  // track header column
         float bodyTop, bodyBottom;
         float rulerY, minimapY;
         double pxPerNs;
     };
-    double ToX(double relativeNs) const { return m_canvas.x0 + (relativeNs - m_state.viewStartNs) * m_canvas.pxPerNs; }
-    double ToRelativeNs(double x) const { return m_state.viewStartNs + (x - m_canvas.x0) / m_canvas.pxPerNs; }
+    double ToX(double relativeNs) const {
+        return m_canvas.x0 + (relativeNs - m_state.viewStartNs) * m_canvas.pxPerNs;
+    }
+    double ToRelativeNs(double x) const {
+        return m_state.viewStartNs + (x - m_canvas.x0) / m_canvas.pxPerNs;
+    }
     TimeNs AbsoluteNs(double relativeNs) const;
 
     // Timeline_Navigation.cpp
@@ -123,11 +133,12 @@ private:
     void DrawRuler(ImDrawList* draw);
     // The line and time under the mouse, and the length of the selected range, over the ruler.
     void DrawCursorAndMeasure(ImDrawList* draw);
+    void DrawRangeAndMark(ImDrawList* draw);
     // Timeline_Minimap.cpp
     void DrawMinimap(ImDrawList* draw);
     // Timeline_Slices.cpp
-    void DrawLanes(ImDrawList* draw, BoxRenderer& boxes, const std::vector<Lane>& lanes, float originY, float clipTop,
-                   float clipBottom);
+    void DrawLanes(ImDrawList* draw, BoxRenderer& boxes, const std::vector<Lane>& lanes,
+                   float originY, float clipTop, float clipBottom);
     void DrawSliceTrack(ImDrawList* draw, BoxRenderer& boxes, const Lane& lane, float laneY);
     void DrawHeader(ImDrawList* draw, const Lane& lane, float laneY);
     // The header of one rank of several: click folds it, right-click folds the others.
@@ -149,7 +160,8 @@ private:
     // arrows are drawn when not every flow is.
     void CollectFlowFocus(const Flow* begin, TimeNs viewStart, TimeNs viewEnd);
     bool OnFlowFocus(uint32_t track, TimeNs t) const;
-    float FlowEndY(uint32_t track, TimeNs t, float originY, float pinnedOriginY, bool exactDepth) const;
+    float FlowEndY(uint32_t track, TimeNs t, float originY, float pinnedOriginY,
+                   bool exactDepth) const;
 
     const TraceModel& m_model;
     std::shared_ptr<const TimelineData> m_data;  // never null
@@ -170,8 +182,8 @@ private:
     std::vector<VisibleItem> m_items;
     std::vector<CounterBucket> m_buckets;
     std::vector<uint32_t> m_foldedProcesses;  // DrawFoldedSummary: the processes of a folded rank
-    std::vector<int32_t> m_foldedBusy;     // CountBusyThreads: threads busy per pixel (+1 spare)
-    uint32_t m_foldedThreads = 0;          // and how many threads were counted
+    std::vector<int32_t> m_foldedBusy;        // CountBusyThreads: threads busy per pixel (+1 spare)
+    uint32_t m_foldedThreads = 0;             // and how many threads were counted
     struct PendingLabel {
         float x0, x1, y;
         StringId name;
@@ -186,7 +198,8 @@ private:
     struct OpenEnd {
         float x, y0, y1;
     };
-    std::vector<OpenEnd> m_openEnds;  // chevrons at the end of unfinished slices, drawn over the boxes
+    std::vector<OpenEnd>
+        m_openEnds;  // chevrons at the end of unfinished slices, drawn over the boxes
 
     // Hover: what the mouse is over this frame.
     struct Hover {
@@ -212,7 +225,7 @@ private:
     // Counter scale, per track.
     // Flows.
     std::vector<char> m_flowCategoryShown;  // by index into m_data->flowCategories
-    std::vector<SliceRef> m_flowFocus;  // this frame's, see CollectFlowFocus
+    std::vector<SliceRef> m_flowFocus;      // this frame's, see CollectFlowFocus
 
     std::unordered_map<uint64_t, EventDetails> m_detailsCache;
 };

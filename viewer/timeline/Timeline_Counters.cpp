@@ -11,13 +11,15 @@
 
 namespace marey {
 
-void TimelineView::DrawCounterTrack(ImDrawList* draw, BoxRenderer& boxes, const Lane& lane, float laneY) {
+void TimelineView::DrawCounterTrack(ImDrawList* draw, BoxRenderer& boxes, const Lane& lane,
+                                    float laneY) {
     const Track& track = m_model.tracks[lane.track];
     const double maxValue = m_data->counterMax[lane.track],
                  minValue = m_data->counterMin[lane.track];
     const double range = maxValue - minValue > 0 ? maxValue - minValue : 1.0;
     const float top = laneY + 4, bottom = laneY + lane.height - 3;
-    const TimeNs viewStart = AbsoluteNs(m_state.viewStartNs), viewEnd = AbsoluteNs(m_state.viewEndNs) + 1;
+    const TimeNs viewStart = AbsoluteNs(m_state.viewStartNs),
+                 viewEnd = AbsoluteNs(m_state.viewEndNs) + 1;
     const TimeNs bucketNs = std::max<TimeNs>(1, static_cast<TimeNs>(1.0 / m_canvas.pxPerNs));
     m_buckets.clear();
     QueryCounter(track, viewStart, viewEnd, bucketNs, m_buckets);
@@ -27,18 +29,22 @@ void TimelineView::DrawCounterTrack(ImDrawList* draw, BoxRenderer& boxes, const 
         const CounterBucket& bucket = m_buckets[b];
         // A sample holds until the next one (or the end of the trace).
         const TimeNs untilNs = b + 1 < m_buckets.size() ? m_buckets[b + 1].startNs
-                               : bucket.firstSample + 1 < track.counterTs.size() ? track.counterTs[bucket.firstSample + 1]
-                                                                                  : traceEnd;
+                               : bucket.firstSample + 1 < track.counterTs.size()
+                                   ? track.counterTs[bucket.firstSample + 1]
+                                   : traceEnd;
         float x0 = static_cast<float>(ToX(static_cast<double>(bucket.startNs - m_model.firstNs)));
         float x1 = static_cast<float>(ToX(static_cast<double>(untilNs - m_model.firstNs)));
         x0 = std::max(x0, m_canvas.x0 - 2);
         x1 = std::min(std::max(x1, x0 + 1), m_canvas.x1 + 2);
         const float h = static_cast<float>((bucket.maxValue - minValue) / range) * (bottom - top);
-        boxes.Add({x0, bottom - std::max(h, 0.5f), x1, bottom, color.r, color.g, color.b, 0.9f, 3.0f});
+        boxes.Add(
+            {x0, bottom - std::max(h, 0.5f), x1, bottom, color.r, color.g, color.b, 0.9f, 3.0f});
     }
-    m_overlayTexts.push_back({m_canvas.x0 + 4, laneY + 1, CounterValueText(maxValue, m_model.Name(track.counterKey))});
+    m_overlayTexts.push_back(
+        {m_canvas.x0 + 4, laneY + 1, CounterValueText(maxValue, m_model.Name(track.counterKey))});
     const ImVec2 mouse = ImGui::GetIO().MousePos;
-    if (ImGui::IsItemHovered() && mouse.y >= laneY && mouse.y < laneY + lane.height && mouse.x >= m_canvas.x0) {
+    if (ImGui::IsItemHovered() && mouse.y >= laneY && mouse.y < laneY + lane.height &&
+        mouse.x >= m_canvas.x0) {
         m_hover.counterTrack = lane.track;
         m_hover.timeNs = AbsoluteNs(ToRelativeNs(mouse.x));
     }

@@ -20,18 +20,23 @@ void TimelineView::DrawGroupHeader(ImDrawList* draw, const Lane& lane, float lan
     const bool collapsed = m_layout.collapsedGroup[group];
     const float x0 = m_canvas.headerX0, x1 = m_canvas.x0 - 2;
     const Rgba color = SeriesColor(group);
-    draw->AddRectFilled(ImVec2(x0, laneY), ImVec2(m_canvas.x1, laneY + lane.height - 1), IM_COL32(52, 58, 72, 255));
-    draw->AddRectFilled(ImVec2(x0, laneY), ImVec2(x0 + m_metrics.groupIndentPx - 4, laneY + lane.height - 1), PackColor(color));
+    draw->AddRectFilled(ImVec2(x0, laneY), ImVec2(m_canvas.x1, laneY + lane.height - 1),
+                        IM_COL32(52, 58, 72, 255));
+    draw->AddRectFilled(ImVec2(x0, laneY),
+                        ImVec2(x0 + m_metrics.groupIndentPx - 4, laneY + lane.height - 1),
+                        PackColor(color));
     const std::string label = std::string(collapsed ? "▶ " : "▼ ") + rank.label;
     const float textY = laneY + (lane.height - ImGui::GetFontSize()) * 0.5f;
-    draw->AddText(ImVec2(x0 + m_metrics.groupIndentPx + 2, textY), IM_COL32(245, 247, 252, 255), label.c_str());
+    draw->AddText(ImVec2(x0 + m_metrics.groupIndentPx + 2, textY), IM_COL32(245, 247, 252, 255),
+                  label.c_str());
     const float noteX = x0 + m_metrics.groupIndentPx + 10 + ImGui::CalcTextSize(label.c_str()).x;
     // The note may run into the time area while the rank is unfolded (nothing is drawn there).
     const float noteEnd = collapsed ? x1 - 4 : m_canvas.x1;
     if (noteX < noteEnd - 20) {
         std::string note = rank.note;
         if (rank.shiftNs != 0)
-            note += " (" + std::string(rank.shiftNs > 0 ? "+" : "−") + FormatDuration(std::abs(rank.shiftNs)) + ")";
+            note += " (" + std::string(rank.shiftNs > 0 ? "+" : "−") +
+                    FormatDuration(std::abs(rank.shiftNs)) + ")";
         draw->PushClipRect(ImVec2(noteX, laneY), ImVec2(noteEnd, laneY + lane.height), true);
         draw->AddText(ImVec2(noteX, textY), IM_COL32(150, 158, 172, 255), note.c_str());
         draw->PopClipRect();
@@ -46,9 +51,11 @@ void TimelineView::DrawGroupHeader(ImDrawList* draw, const Lane& lane, float lan
         ImGui::Text("%s · %s", rank.label.c_str(), rank.note.c_str());
         ImGui::TextDisabled("%s", m_model.sources[group].path.c_str());
         if (rank.shiftNs != 0)
-            ImGui::Text("its times are moved %s%s to line up with the rank that keeps its clock", rank.shiftNs > 0 ? "+" : "−",
+            ImGui::Text("its times are moved %s%s to line up with the rank that keeps its clock",
+                        rank.shiftNs > 0 ? "+" : "−",
                         FormatDuration(std::abs(rank.shiftNs)).c_str());
-        ImGui::Text("%llu events, %llu import problems", static_cast<unsigned long long>(rank.report.eventCount),
+        ImGui::Text("%llu events, %llu import problems",
+                    static_cast<unsigned long long>(rank.report.eventCount),
                     static_cast<unsigned long long>(rank.report.problemCount));
         ImGui::TextDisabled("click: fold or unfold · right-click: fold the other ranks");
         ImGui::EndTooltip();
@@ -83,8 +90,13 @@ void TimelineView::CountBusyThreads(const Process& process) {
         QueryVisible(track.rows[0], viewStart, viewEnd, minVisibleNs, m_items);
         int lastPixel = -1;  // a pixel counts each thread once
         for (const VisibleItem& item : m_items) {
-            const int a = std::max({0, lastPixel + 1, static_cast<int>(ToX(static_cast<double>(item.startNs - m_model.firstNs)) - m_canvas.x0)});
-            const int b = std::min(width - 1, static_cast<int>(ToX(static_cast<double>(item.endNs - m_model.firstNs)) - m_canvas.x0));
+            const int a = std::max(
+                {0, lastPixel + 1,
+                 static_cast<int>(ToX(static_cast<double>(item.startNs - m_model.firstNs)) -
+                                  m_canvas.x0)});
+            const int b = std::min(
+                width - 1, static_cast<int>(ToX(static_cast<double>(item.endNs - m_model.firstNs)) -
+                                            m_canvas.x0));
             if (a > b) continue;
             ++m_foldedBusy[static_cast<size_t>(a)];
             --m_foldedBusy[static_cast<size_t>(b) + 1];
@@ -94,7 +106,8 @@ void TimelineView::CountBusyThreads(const Process& process) {
     for (size_t x = 1; x < m_foldedBusy.size(); ++x) m_foldedBusy[x] += m_foldedBusy[x - 1];
 }
 
-void TimelineView::DrawBusyRuns(BoxRenderer& boxes, const Rgba& color, float top, float bottom, bool profile) {
+void TimelineView::DrawBusyRuns(BoxRenderer& boxes, const Rgba& color, float top, float bottom,
+                                bool profile) {
     // A profile grows with the share of threads busy; a band is drawn where any thread is, more
     // opaque the more are. Runs of equal height or shade are one box each.
     const int width = static_cast<int>(m_foldedBusy.size()) - 1;
@@ -103,8 +116,11 @@ void TimelineView::DrawBusyRuns(BoxRenderer& boxes, const Rgba& color, float top
     auto level = [&](int x) {
         const int32_t busy = m_foldedBusy[static_cast<size_t>(x)];
         if (busy <= 0) return 0;
-        if (profile) return std::max(2, static_cast<int>((bottom - top) * static_cast<float>(busy) / threads + 0.5f));
-        return std::max(1, static_cast<int>(std::ceil(kShades * static_cast<float>(busy) / threads)));  // all busy: opaque
+        if (profile)
+            return std::max(
+                2, static_cast<int>((bottom - top) * static_cast<float>(busy) / threads + 0.5f));
+        return std::max(1, static_cast<int>(std::ceil(kShades * static_cast<float>(busy) /
+                                                      threads)));  // all busy: opaque
     };
     for (int x = 0; x < width;) {
         const int value = level(x);
@@ -112,8 +128,10 @@ void TimelineView::DrawBusyRuns(BoxRenderer& boxes, const Rgba& color, float top
         while (end < width && level(end) == value) ++end;
         if (value > 0) {
             const float y0 = profile ? bottom - static_cast<float>(value) : top;
-            const float alpha = profile ? 0.8f : 0.45f + 0.55f * static_cast<float>(value) / kShades;
-            boxes.Add({m_canvas.x0 + x, y0, m_canvas.x0 + end, bottom, color.r, color.g, color.b, alpha, 0.0f});
+            const float alpha =
+                profile ? 0.8f : 0.45f + 0.55f * static_cast<float>(value) / kShades;
+            boxes.Add({m_canvas.x0 + x, y0, m_canvas.x0 + end, bottom, color.r, color.g, color.b,
+                       alpha, 0.0f});
         }
         x = end;
     }
@@ -124,7 +142,8 @@ void TimelineView::DrawFoldedSummary(BoxRenderer& boxes, const Lane& lane, float
     if (lane.kind == Lane::Kind::kProcessHeader) {
         // A folded process: the share of its threads busy, as a profile.
         const Process& process = m_model.processes[lane.process];
-        const Rgba color = process.group == kNoGroup ? Rgba{0.45f, 0.62f, 0.85f, 1} : SeriesColor(process.group);
+        const Rgba color =
+            process.group == kNoGroup ? Rgba{0.45f, 0.62f, 0.85f, 1} : SeriesColor(process.group);
         CountBusyThreads(process);
         if (m_foldedThreads > 0) DrawBusyRuns(boxes, color, top, bottom, true);
         return;
@@ -135,9 +154,11 @@ void TimelineView::DrawFoldedSummary(BoxRenderer& boxes, const Lane& lane, float
     for (uint32_t p = 0; p < m_model.processes.size(); ++p) {
         const Process& process = m_model.processes[p];
         if (process.group != lane.process) continue;
-        const bool threads = std::any_of(process.tracks.begin(), process.tracks.end(), [&](uint32_t t) {
-            return m_model.tracks[t].kind != TrackKind::kCounter && !m_model.tracks[t].rows.empty();
-        });
+        const bool threads =
+            std::any_of(process.tracks.begin(), process.tracks.end(), [&](uint32_t t) {
+                return m_model.tracks[t].kind != TrackKind::kCounter &&
+                       !m_model.tracks[t].rows.empty();
+            });
         if (threads) m_foldedProcesses.push_back(p);
     }
     if (m_foldedProcesses.empty()) return;
@@ -146,7 +167,8 @@ void TimelineView::DrawFoldedSummary(BoxRenderer& boxes, const Lane& lane, float
     for (size_t i = 0; i < m_foldedProcesses.size(); ++i) {
         CountBusyThreads(m_model.processes[m_foldedProcesses[i]]);
         const float y0 = top + band * static_cast<float>(i);
-        DrawBusyRuns(boxes, color, y0, std::max(y0 + 1.0f, y0 + band - (band >= 3 ? 1.0f : 0.0f)), false);
+        DrawBusyRuns(boxes, color, y0, std::max(y0 + 1.0f, y0 + band - (band >= 3 ? 1.0f : 0.0f)),
+                     false);
     }
 }
 

@@ -11,21 +11,22 @@
 
 namespace marey {
 namespace {
-constexpr double kMinViewNs = 20.0;          // 1 ns is then about 80 px wide
-constexpr double kZoomPerSecond = 2.2;       // e-folds of view width per second, before acceleration
+constexpr double kMinViewNs = 20.0;     // 1 ns is then about 80 px wide
+constexpr double kZoomPerSecond = 2.2;  // e-folds of view width per second, before acceleration
 // Held W or S speeds up to 1.6 times over 1.5 s, and no more: from the whole of a 90 s trace a
 // person reaches 100 µs in about 5 s and can still let go at the level they want.
 constexpr double kZoomMaxSpeedup = 1.6;
 constexpr float kZoomAccelerationSeconds = 1.5;
-constexpr double kPanViewsPerSecond = 0.9;   // view widths per second, before acceleration
+constexpr double kPanViewsPerSecond = 0.9;  // view widths per second, before acceleration
 constexpr double kPanMaxSpeedup = 3.0;
 constexpr float kPanAccelerationSeconds = 1.2;
-constexpr double kTraceMargin = 0.05;        // the view may show this share of the span past either end
+constexpr double kTraceMargin = 0.05;  // the view may show this share of the span past either end
 constexpr float kDragThresholdPx = 3.0f;
 }  // namespace
 
 void TimelineView::ClampView() {
-    const double span = std::max<double>(1000.0, static_cast<double>(m_model.lastNs - m_model.firstNs));
+    const double span =
+        std::max<double>(1000.0, static_cast<double>(m_model.lastNs - m_model.firstNs));
     const double margin = span * kTraceMargin;
     double width = m_state.viewEndNs - m_state.viewStartNs;
     // Never wider than the trace and its margins, never narrower than kMinViewNs; never past an
@@ -56,16 +57,19 @@ void TimelineView::HandleKeys(float frameDt) {
         return;
     }
     const ImVec2 mouse = io.MousePos;
-    const bool mouseOnCanvas = mouse.x >= m_canvas.x0 && mouse.x <= m_canvas.x1 && mouse.y >= m_canvas.minimapY &&
-                               mouse.y <= m_canvas.bodyBottom;
-    const double anchor = mouseOnCanvas ? ToRelativeNs(mouse.x) : (m_state.viewStartNs + m_state.viewEndNs) * 0.5;
+    const bool mouseOnCanvas = mouse.x >= m_canvas.x0 && mouse.x <= m_canvas.x1 &&
+                               mouse.y >= m_canvas.minimapY && mouse.y <= m_canvas.bodyBottom;
+    const double anchor =
+        mouseOnCanvas ? ToRelativeNs(mouse.x) : (m_state.viewStartNs + m_state.viewEndNs) * 0.5;
     const double width = m_state.viewEndNs - m_state.viewStartNs;
 
     const bool zoomIn = ImGui::IsKeyDown(GLFW_KEY_W), zoomOut = ImGui::IsKeyDown(GLFW_KEY_S);
     if (zoomIn != zoomOut) {
         m_zoomHeld += frameDt;
-        const double speed = kZoomPerSecond * (1.0 + (kZoomMaxSpeedup - 1.0) * std::min(m_zoomHeld, kZoomAccelerationSeconds) /
-                                                         kZoomAccelerationSeconds);
+        const double speed =
+            kZoomPerSecond *
+            (1.0 + (kZoomMaxSpeedup - 1.0) * std::min(m_zoomHeld, kZoomAccelerationSeconds) /
+                       kZoomAccelerationSeconds);
         ZoomAround(anchor, std::exp((zoomIn ? -1.0 : 1.0) * speed * frameDt));
     } else {
         m_zoomHeld = 0;
@@ -73,8 +77,10 @@ void TimelineView::HandleKeys(float frameDt) {
     const bool left = ImGui::IsKeyDown(GLFW_KEY_A), right = ImGui::IsKeyDown(GLFW_KEY_D);
     if (left != right) {
         m_panHeld += frameDt;
-        const double speed = kPanViewsPerSecond * (1.0 + (kPanMaxSpeedup - 1.0) * std::min(m_panHeld, kPanAccelerationSeconds) /
-                                                             kPanAccelerationSeconds);
+        const double speed =
+            kPanViewsPerSecond *
+            (1.0 + (kPanMaxSpeedup - 1.0) * std::min(m_panHeld, kPanAccelerationSeconds) /
+                       kPanAccelerationSeconds);
         Pan((right ? 1.0 : -1.0) * width * speed * frameDt);
     } else {
         m_panHeld = 0;
@@ -83,7 +89,8 @@ void TimelineView::HandleKeys(float frameDt) {
         if (m_state.selected.valid()) {
             Select(m_state.selected, true);
         } else if (m_state.hasRange) {
-            ShowRange(static_cast<double>(m_state.rangeStartNs), static_cast<double>(m_state.rangeEndNs), true);
+            ShowRange(static_cast<double>(m_state.rangeStartNs),
+                      static_cast<double>(m_state.rangeEndNs), true);
         }
     }
     if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) ShowAll();
@@ -99,18 +106,24 @@ void TimelineView::HandleMouse() {
     ImGuiIO& io = ImGui::GetIO();
     const ImVec2 mouse = io.MousePos;
     const bool hovered = ImGui::IsItemHovered();
-    const bool inSlices = hovered && mouse.x >= m_canvas.x0 && mouse.x <= m_canvas.x1 && mouse.y >= m_canvas.bodyTop;
+    const bool inSlices =
+        hovered && mouse.x >= m_canvas.x0 && mouse.x <= m_canvas.x1 && mouse.y >= m_canvas.bodyTop;
     const bool inHeaders = hovered && mouse.x < m_canvas.x0 && mouse.y >= m_canvas.bodyTop;
-    const bool inMinimap = hovered && mouse.y >= m_canvas.minimapY && mouse.y < m_canvas.rulerY && mouse.x >= m_canvas.x0;
-    const bool inRuler = hovered && mouse.y >= m_canvas.rulerY && mouse.y < m_canvas.bodyTop && mouse.x >= m_canvas.x0;
+    const bool inMinimap = hovered && mouse.y >= m_canvas.minimapY && mouse.y < m_canvas.rulerY &&
+                           mouse.x >= m_canvas.x0;
+    const bool inRuler = hovered && mouse.y >= m_canvas.rulerY && mouse.y < m_canvas.bodyTop &&
+                         mouse.x >= m_canvas.x0;
 
     // The track-name column's right edge: drag it to resize the column.
-    const bool onHeaderEdge = hovered && std::fabs(mouse.x - m_canvas.x0) <= 3.0f && mouse.y >= m_canvas.bodyTop;
+    const bool onHeaderEdge =
+        hovered && std::fabs(mouse.x - m_canvas.x0) <= 3.0f && mouse.y >= m_canvas.bodyTop;
     if (onHeaderEdge || m_headerResizing) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
     if (onHeaderEdge && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) m_headerResizing = true;
     if (m_headerResizing) {
-        if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) m_headerWidthPx = std::max(120.0f, mouse.x - m_canvas.headerX0);
-        else m_headerResizing = false;
+        if (ImGui::IsMouseDown(ImGuiMouseButton_Left))
+            m_headerWidthPx = std::max(120.0f, mouse.x - m_canvas.headerX0);
+        else
+            m_headerResizing = false;
         return;
     }
     if (hovered && io.MouseWheel != 0.0f) {
@@ -125,7 +138,8 @@ void TimelineView::HandleMouse() {
         if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
             m_minimapDragging = false;
         } else {
-            const double span = std::max<double>(1000.0, static_cast<double>(m_model.lastNs - m_model.firstNs));
+            const double span =
+                std::max<double>(1000.0, static_cast<double>(m_model.lastNs - m_model.firstNs));
             const double center = (mouse.x - m_canvas.x0) / (m_canvas.x1 - m_canvas.x0) * span;
             const double width = m_state.viewEndNs - m_state.viewStartNs;
             m_state.viewStartNs = center - width * 0.5;
@@ -162,7 +176,8 @@ void TimelineView::HandleMouse() {
                 for (const Lane& lane : lanes) {
                     if (lane.kind != Lane::Kind::kTrack) continue;
                     const float top = originY + lane.y, bottom = top + lane.height;
-                    if (allTracks || (bottom >= y0 && top <= y1)) m_state.rangeTracks.push_back(lane.track);
+                    if (allTracks || (bottom >= y0 && top <= y1))
+                        m_state.rangeTracks.push_back(lane.track);
                 }
             };
             collect(m_layout.pinnedLanes(), m_canvas.bodyTop);
@@ -185,7 +200,8 @@ void TimelineView::HandleMouse() {
             if (!moved) Select(m_hover.slice, false);  // a click: select what was under the mouse
         }
     }
-    if (inSlices && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) ZoomAround(ToRelativeNs(mouse.x), 2.0);
+    if (inSlices && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left))
+        ZoomAround(ToRelativeNs(mouse.x), 2.0);
 }
 
 }  // namespace marey

@@ -28,13 +28,17 @@ std::string CountText(uint64_t count) {
 std::string_view Elide(std::string_view text, float widthPx, std::string& scratch) {
     const ImFont* font = ImGui::GetFont();
     const float size = ImGui::GetFontSize();
-    if (font->CalcTextSizeA(size, FLT_MAX, 0, text.data(), text.data() + text.size()).x <= widthPx) return text;
+    if (font->CalcTextSizeA(size, FLT_MAX, 0, text.data(), text.data() + text.size()).x <= widthPx)
+        return text;
     const float ellipsis = font->CalcTextSizeA(size, FLT_MAX, 0, "…").x;
     size_t low = 0, high = text.size();
     while (low < high) {
         const size_t mid = (low + high + 1) / 2;
-        if (font->CalcTextSizeA(size, FLT_MAX, 0, text.data(), text.data() + mid).x + ellipsis <= widthPx) low = mid;
-        else high = mid - 1;
+        if (font->CalcTextSizeA(size, FLT_MAX, 0, text.data(), text.data() + mid).x + ellipsis <=
+            widthPx)
+            low = mid;
+        else
+            high = mid - 1;
     }
     // Do not cut a UTF-8 sequence in half.
     while (low > 0 && (static_cast<unsigned char>(text[low]) & 0xC0) == 0x80) --low;
@@ -46,8 +50,8 @@ std::string_view Elide(std::string_view text, float widthPx, std::string& scratc
 
 }  // namespace
 
-void TimelineView::DrawLanes(ImDrawList* draw, BoxRenderer& boxes, const std::vector<Lane>& lanes, float originY,
-                             float clipTop, float clipBottom) {
+void TimelineView::DrawLanes(ImDrawList* draw, BoxRenderer& boxes, const std::vector<Lane>& lanes,
+                             float originY, float clipTop, float clipBottom) {
     // Lanes are sorted by y: binary search the first visible one.
     const float firstY = clipTop - originY;
     auto it = std::lower_bound(lanes.begin(), lanes.end(), firstY,
@@ -56,9 +60,10 @@ void TimelineView::DrawLanes(ImDrawList* draw, BoxRenderer& boxes, const std::ve
         const float laneY = originY + it->y;
         if (laneY > clipBottom) break;
         DrawHeader(draw, *it, laneY);
-        const bool folded = it->kind == Lane::Kind::kGroupHeader     ? m_layout.collapsedGroup[it->process] != 0
-                            : it->kind == Lane::Kind::kProcessHeader ? m_layout.collapsedProcess[it->process] != 0
-                                                                     : false;
+        const bool folded =
+            it->kind == Lane::Kind::kGroupHeader     ? m_layout.collapsedGroup[it->process] != 0
+            : it->kind == Lane::Kind::kProcessHeader ? m_layout.collapsedProcess[it->process] != 0
+                                                     : false;
         if (folded) DrawFoldedSummary(boxes, *it, laneY);
         if (it->kind != Lane::Kind::kTrack) continue;
         const Track& track = m_model.tracks[it->track];
@@ -68,8 +73,8 @@ void TimelineView::DrawLanes(ImDrawList* draw, BoxRenderer& boxes, const std::ve
             DrawSliceTrack(draw, boxes, *it, laneY);
             DrawInstants(draw, track, laneY);
         }
-        draw->AddLine(ImVec2(m_canvas.headerX0, laneY + it->height - 0.5f), ImVec2(m_canvas.x1, laneY + it->height - 0.5f),
-                      IM_COL32(255, 255, 255, 10));
+        draw->AddLine(ImVec2(m_canvas.headerX0, laneY + it->height - 0.5f),
+                      ImVec2(m_canvas.x1, laneY + it->height - 0.5f), IM_COL32(255, 255, 255, 10));
     }
 }
 
@@ -77,10 +82,12 @@ void TimelineView::DrawHeader(ImDrawList* draw, const Lane& lane, float laneY) {
     const ImGuiIO& io = ImGui::GetIO();
     const float x1 = m_canvas.x0 - 2;
     // The processes of a group (one rank of several) and their tracks stand in under its header.
-    const bool grouped = lane.kind != Lane::Kind::kGroupHeader && m_model.processes[lane.process].group != kNoGroup;
+    const bool grouped =
+        lane.kind != Lane::Kind::kGroupHeader && m_model.processes[lane.process].group != kNoGroup;
     const float x0 = m_canvas.headerX0 + (grouped ? m_metrics.groupIndentPx : 0.0f);
-    const bool hovered = ImGui::IsItemHovered() && io.MousePos.x >= m_canvas.headerX0 && io.MousePos.x < x1 &&
-                         io.MousePos.y >= laneY && io.MousePos.y < laneY + lane.height;
+    const bool hovered = ImGui::IsItemHovered() && io.MousePos.x >= m_canvas.headerX0 &&
+                         io.MousePos.x < x1 && io.MousePos.y >= laneY &&
+                         io.MousePos.y < laneY + lane.height;
     ImGui::PushID(static_cast<int>(lane.kind));
     ImGui::PushID(static_cast<int>(lane.kind == Lane::Kind::kTrack ? lane.track : lane.process));
     if (lane.kind == Lane::Kind::kGroupHeader) {
@@ -95,14 +102,19 @@ void TimelineView::DrawHeader(ImDrawList* draw, const Lane& lane, float laneY) {
     if (lane.kind == Lane::Kind::kProcessHeader) {
         const Process& process = m_model.processes[lane.process];
         const bool collapsed = m_layout.collapsedProcess[lane.process];
-        draw->AddRectFilled(ImVec2(x0, laneY), ImVec2(m_canvas.x1, laneY + lane.height), IM_COL32(44, 48, 58, 255));
-        const std::string label = std::string(collapsed ? "▶ " : "▼ ") + m_model.ProcessLabel(lane.process);
+        draw->AddRectFilled(ImVec2(x0, laneY), ImVec2(m_canvas.x1, laneY + lane.height),
+                            IM_COL32(44, 48, 58, 255));
+        const std::string label =
+            std::string(collapsed ? "▶ " : "▼ ") + m_model.ProcessLabel(lane.process);
         draw->AddText(ImVec2(x0 + 6, laneY + 3), IM_COL32(235, 238, 245, 255), label.c_str());
         const std::string_view labels = m_model.Name(process.labels);
         if (!labels.empty()) {
             const float w = ImGui::CalcTextSize(labels.data(), labels.data() + labels.size()).x;
-            draw->AddRectFilled(ImVec2(x1 - w - 12, laneY + 3), ImVec2(x1 - 4, laneY + lane.height - 3), IM_COL32(70, 90, 120, 255), 3.0f);
-            draw->AddText(ImVec2(x1 - w - 8, laneY + 3), IM_COL32(220, 230, 245, 255), labels.data(), labels.data() + labels.size());
+            draw->AddRectFilled(ImVec2(x1 - w - 12, laneY + 3),
+                                ImVec2(x1 - 4, laneY + lane.height - 3), IM_COL32(70, 90, 120, 255),
+                                3.0f);
+            draw->AddText(ImVec2(x1 - w - 8, laneY + 3), IM_COL32(220, 230, 245, 255),
+                          labels.data(), labels.data() + labels.size());
         }
         if (hovered && ImGui::IsMouseReleased(ImGuiMouseButton_Left) && !m_dragging) {
             m_layout.collapsedProcess[lane.process] = !collapsed;
@@ -121,18 +133,22 @@ void TimelineView::DrawHeader(ImDrawList* draw, const Lane& lane, float laneY) {
     const std::string countText = CountText(count);
     const float countWidth = ImGui::CalcTextSize(countText.c_str()).x;
     const std::string_view shown = Elide(label, x1 - x0 - 24 - countWidth, scratch);
-    draw->AddText(ImVec2(x0 + 16, laneY + 2), IM_COL32(210, 214, 222, 255), shown.data(), shown.data() + shown.size());
-    draw->AddText(ImVec2(x1 - countWidth - 6, laneY + 2), IM_COL32(130, 136, 148, 255), countText.c_str());
+    draw->AddText(ImVec2(x0 + 16, laneY + 2), IM_COL32(210, 214, 222, 255), shown.data(),
+                  shown.data() + shown.size());
+    draw->AddText(ImVec2(x1 - countWidth - 6, laneY + 2), IM_COL32(130, 136, 148, 255),
+                  countText.c_str());
     if (hovered) {
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) ImGui::OpenPopup("track menu");
         if (!ImGui::IsPopupOpen("track menu")) {
             ImGui::BeginTooltip();
             ImGui::Text("%s", m_model.TrackLabel(lane.track).c_str());
             ImGui::TextDisabled("%s", m_model.ProcessLabelWithRank(track.process).c_str());
-            ImGui::Text("%llu slices, %zu rows, %zu instants, %zu counter samples", static_cast<unsigned long long>(track.sliceCount),
-                        track.rows.size(), track.instantTs.size(), track.counterTs.size());
+            ImGui::Text("%llu slices, %zu rows, %zu instants, %zu counter samples",
+                        static_cast<unsigned long long>(track.sliceCount), track.rows.size(),
+                        track.instantTs.size(), track.counterTs.size());
             if (track.overlapSliceCount)
-                ImGui::TextColored(ImVec4(1, 0.75f, 0.3f, 1), "%llu slices overlap without nesting (extra rows)",
+                ImGui::TextColored(ImVec4(1, 0.75f, 0.3f, 1),
+                                   "%llu slices overlap without nesting (extra rows)",
                                    static_cast<unsigned long long>(track.overlapSliceCount));
             ImGui::TextDisabled("right-click: pin to top, hide");
             ImGui::EndTooltip();
@@ -153,14 +169,17 @@ void TimelineView::DrawHeader(ImDrawList* draw, const Lane& lane, float laneY) {
     ImGui::PopID();
 }
 
-void TimelineView::DrawSliceTrack(ImDrawList* draw, BoxRenderer& boxes, const Lane& lane, float laneY) {
+void TimelineView::DrawSliceTrack(ImDrawList* draw, BoxRenderer& boxes, const Lane& lane,
+                                  float laneY) {
     const Track& track = m_model.tracks[lane.track];
     const TimeNs viewStart = AbsoluteNs(m_state.viewStartNs);
     const TimeNs viewEnd = AbsoluteNs(m_state.viewEndNs) + 1;
-    const TimeNs minVisibleNs = std::max<TimeNs>(1, static_cast<TimeNs>(kMinBoxWidthPx / m_canvas.pxPerNs));
+    const TimeNs minVisibleNs =
+        std::max<TimeNs>(1, static_cast<TimeNs>(kMinBoxWidthPx / m_canvas.pxPerNs));
     const ImVec2 mouse = ImGui::GetIO().MousePos;
-    const bool mouseInLane = ImGui::IsItemHovered() && mouse.y >= laneY && mouse.y < laneY + lane.height &&
-                             mouse.x >= m_canvas.x0 && mouse.x <= m_canvas.x1;
+    const bool mouseInLane = ImGui::IsItemHovered() && mouse.y >= laneY &&
+                             mouse.y < laneY + lane.height && mouse.x >= m_canvas.x0 &&
+                             mouse.x <= m_canvas.x1;
     const bool searching = m_search.Active();
     const float rowHeight = m_metrics.rowHeight;
     for (uint32_t r = 0; r < track.rows.size(); ++r) {
@@ -179,17 +198,20 @@ void TimelineView::DrawSliceTrack(ImDrawList* draw, BoxRenderer& boxes, const La
             Rgba color = NameColor(name);
             // A match stays bright and at least 3 px wide, also inside a merged run of sub-pixel
             // slices, so that a highlighted operator can be found at any zoom.
-            const bool match = searching && (item.count == 1 ? m_search.NameMatches(name)
-                                                             : m_search.RowHasMatchIn(lane.track, r, item.startNs, item.endNs));
+            const bool match =
+                searching &&
+                (item.count == 1 ? m_search.NameMatches(name)
+                                 : m_search.RowHasMatchIn(lane.track, r, item.startNs, item.endNs));
             if (searching && !match) color = Dimmed(color);
             if (match) x1 = std::max(x1, x0 + kMinMatchWidthPx);
-            const bool selected = item.count == 1 && m_state.selected.track == lane.track && m_state.selected.row == r &&
-                                  m_state.selected.index == item.first;
+            const bool selected = item.count == 1 && m_state.selected.track == lane.track &&
+                                  m_state.selected.row == r && m_state.selected.index == item.first;
             const float style = item.count > 1 && !match ? 1.0f : selected ? 2.0f : 0.0f;
             boxes.Add({x0, y0, x1, y1, color.r, color.g, color.b, color.a, style});
             // A slice that never ended (a hang is what a person looks for): an open end of
             // chevrons at the right, where the trace stops.
-            if (item.count == 1 && !m_model.unfinished.empty() && m_model.IsUnfinished(lane.track, r, item.first)) {
+            if (item.count == 1 && !m_model.unfinished.empty() &&
+                m_model.IsUnfinished(lane.track, r, item.first)) {
                 const float right = std::min(x1, m_canvas.x1);
                 for (float cx = right - 4.0f; cx > std::max(x0, right - 40.0f); cx -= 7.0f)
                     m_openEnds.push_back({cx, y0, y1});
@@ -216,7 +238,8 @@ void TimelineView::DrawSliceTrack(ImDrawList* draw, BoxRenderer& boxes, const La
 
 void TimelineView::DrawInstants(ImDrawList* draw, const Track& track, float laneY) {
     if (track.instantTs.empty()) return;
-    const TimeNs viewStart = AbsoluteNs(m_state.viewStartNs), viewEnd = AbsoluteNs(m_state.viewEndNs);
+    const TimeNs viewStart = AbsoluteNs(m_state.viewStartNs),
+                 viewEnd = AbsoluteNs(m_state.viewEndNs);
     const TimeNs* ts = track.instantTs.data();
     const size_t n = track.instantTs.size();
     size_t i = static_cast<size_t>(std::lower_bound(ts, ts + n, viewStart) - ts);
@@ -227,7 +250,8 @@ void TimelineView::DrawInstants(ImDrawList* draw, const Track& track, float lane
         if (x - lastX < 2.0f) continue;  // one marker per couple of pixels
         lastX = x;
         ++drawn;
-        draw->AddTriangleFilled(ImVec2(x - 4, y), ImVec2(x + 4, y), ImVec2(x, y + 7), IM_COL32(255, 214, 90, 255));
+        draw->AddTriangleFilled(ImVec2(x - 4, y), ImVec2(x + 4, y), ImVec2(x, y + 7),
+                                IM_COL32(255, 214, 90, 255));
     }
 }
 
@@ -235,16 +259,20 @@ void TimelineView::DrawLabels(ImDrawList* draw) {
     std::string scratch;
     for (const OverlayText& text : m_overlayTexts) {
         const ImVec2 size = ImGui::CalcTextSize(text.text.c_str());
-        draw->AddRectFilled(ImVec2(text.x - 2, text.y), ImVec2(text.x + size.x + 2, text.y + size.y), IM_COL32(20, 22, 26, 190), 2.0f);
+        draw->AddRectFilled(ImVec2(text.x - 2, text.y),
+                            ImVec2(text.x + size.x + 2, text.y + size.y), IM_COL32(20, 22, 26, 190),
+                            2.0f);
         draw->AddText(ImVec2(text.x, text.y), IM_COL32(210, 214, 222, 255), text.text.c_str());
     }
     const ImU32 light = IM_COL32(255, 255, 255, 235), dark = IM_COL32(15, 15, 20, 255);
     for (const PendingLabel& label : m_labels) {
-        const float x0 = std::max(label.x0, m_canvas.x0) + 3, x1 = std::min(label.x1, m_canvas.x1) - 3;
+        const float x0 = std::max(label.x0, m_canvas.x0) + 3,
+                    x1 = std::min(label.x1, m_canvas.x1) - 3;
         if (x1 - x0 < kLabelMinWidthPx - 6) continue;
         const std::string_view text = Elide(m_model.Name(label.name), x1 - x0, scratch);
         if (text.empty()) continue;
-        draw->AddText(ImVec2(x0, label.y), label.dark ? dark : light, text.data(), text.data() + text.size());
+        draw->AddText(ImVec2(x0, label.y), label.dark ? dark : light, text.data(),
+                      text.data() + text.size());
     }
 }
 
@@ -252,8 +280,10 @@ void TimelineView::DrawHoverTooltip() {
     if (m_hover.mergedCount > 1) {
         ImGui::BeginTooltip();
         ImGui::Text("%u slices merged at this zoom", m_hover.mergedCount);
-        ImGui::TextDisabled("%s .. %s (%s); zoom in (W) to see them", RelativeTime(m_hover.mergedStart).c_str(),
-                            RelativeTime(m_hover.mergedEnd).c_str(), FormatDuration(m_hover.mergedEnd - m_hover.mergedStart).c_str());
+        ImGui::TextDisabled("%s .. %s (%s); zoom in (W) to see them",
+                            RelativeTime(m_hover.mergedStart).c_str(),
+                            RelativeTime(m_hover.mergedEnd).c_str(),
+                            FormatDuration(m_hover.mergedEnd - m_hover.mergedStart).c_str());
         ImGui::EndTooltip();
         return;
     }
@@ -265,8 +295,11 @@ void TimelineView::DrawHoverTooltip() {
         if (i == 0) return;
         ImGui::BeginTooltip();
         ImGui::Text("%s", m_model.TrackLabel(m_hover.counterTrack).c_str());
-        ImGui::Text("%s at %s (%.10g %s)", CounterValueText(track.counterValue[i - 1], m_model.Name(track.counterKey)).c_str(),
-                    RelativeTime(ts[i - 1]).c_str(), track.counterValue[i - 1], std::string(m_model.Name(track.counterKey)).c_str());
+        ImGui::Text(
+            "%s at %s (%.10g %s)",
+            CounterValueText(track.counterValue[i - 1], m_model.Name(track.counterKey)).c_str(),
+            RelativeTime(ts[i - 1]).c_str(), track.counterValue[i - 1],
+            std::string(m_model.Name(track.counterKey)).c_str());
         ImGui::EndTooltip();
         return;
     }
@@ -280,12 +313,15 @@ void TimelineView::DrawHoverTooltip() {
     ImGui::TextUnformatted(name.data(), name.data() + name.size());
     ImGui::PopTextWrapPos();
     if (m_model.IsUnfinished(s.track, s.row, s.index))
-        ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "unfinished: it never ended (no matching end event); drawn to the end of the trace");
+        ImGui::TextColored(
+            ImVec4(1.0f, 0.7f, 0.3f, 1.0f),
+            "unfinished: it never ended (no matching end event); drawn to the end of the trace");
     ImGui::Separator();
     ImGui::Text("start     %s", RelativeTime(start).c_str());
     ImGui::Text("duration  %s", FormatDuration(end - start).c_str());
     ImGui::Text("self      %s", FormatDuration(SelfTime(s)).c_str());
-    ImGui::TextDisabled("%s · %s", m_model.ProcessLabelWithRank(m_model.tracks[s.track].process).c_str(),
+    ImGui::TextDisabled("%s · %s",
+                        m_model.ProcessLabelWithRank(m_model.tracks[s.track].process).c_str(),
                         m_model.TrackLabel(s.track).c_str());
     const EventDetails& details = Details(s.track, row.Ref(s.index));
     int shown = 0;

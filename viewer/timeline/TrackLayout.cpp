@@ -34,12 +34,14 @@ void TrackLayout::Build(const TraceModel& model, const LayoutMetrics& metrics) {
         // A merged model keeps each group's processes together: the header goes before the first.
         const uint32_t group = model.processes[p].group;
         if (group != kNoGroup && group != lastGroup) {
-            m_lanes.push_back({Lane::Kind::kGroupHeader, group, 0, y, metrics.groupHeaderHeight, false});
+            m_lanes.push_back(
+                {Lane::Kind::kGroupHeader, group, 0, y, metrics.groupHeaderHeight, false});
             y += metrics.groupHeaderHeight;
         }
         lastGroup = group;
         if (group != kNoGroup && collapsedGroup[group]) continue;
-        m_lanes.push_back({Lane::Kind::kProcessHeader, p, 0, y, metrics.processHeaderHeight, false});
+        m_lanes.push_back(
+            {Lane::Kind::kProcessHeader, p, 0, y, metrics.processHeaderHeight, false});
         y += metrics.processHeaderHeight;
         if (collapsedProcess[p]) continue;
         for (uint32_t t : model.processes[p].tracks) {

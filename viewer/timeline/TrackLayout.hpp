@@ -12,8 +12,8 @@ struct Lane {
     enum class Kind : uint8_t { kGroupHeader, kProcessHeader, kTrack };
     Kind kind;
     uint32_t process;  // kGroupHeader: the index of the group (a rank of several)
-    uint32_t track;  // kTrack only
-    float y;         // from the top of the scrolled area
+    uint32_t track;    // kTrack only
+    float y;           // from the top of the scrolled area
     float height;
     bool pinned;
 };

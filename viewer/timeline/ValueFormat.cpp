@@ -7,7 +7,8 @@ namespace marey {
 namespace {
 
 // 'value' with three significant digits and the largest prefix that keeps it at least 1.
-std::string WithPrefix(double value, const char* const* prefixes, int count, double base, const char* unit) {
+std::string WithPrefix(double value, const char* const* prefixes, int count, double base,
+                       const char* unit) {
     int prefix = 0;
     double scaled = value;
     while (prefix + 1 < count && std::fabs(scaled) >= base) scaled /= base, ++prefix;
@@ -25,14 +26,19 @@ std::string WithPrefix(double value, const char* const* prefixes, int count, dou
 
 std::string CounterValueText(double value, std::string_view unitKey) {
     double bytesPerUnit = 0;
-    if (unitKey == "B" || unitKey == "bytes" || unitKey == "Bytes") bytesPerUnit = 1;
-    else if (unitKey == "KB" || unitKey == "kB") bytesPerUnit = 1e3;
-    else if (unitKey == "MB") bytesPerUnit = 1e6;
-    else if (unitKey == "GB") bytesPerUnit = 1e9;
+    if (unitKey == "B" || unitKey == "bytes" || unitKey == "Bytes")
+        bytesPerUnit = 1;
+    else if (unitKey == "KB" || unitKey == "kB")
+        bytesPerUnit = 1e3;
+    else if (unitKey == "MB")
+        bytesPerUnit = 1e6;
+    else if (unitKey == "GB")
+        bytesPerUnit = 1e9;
     static const char* const kBytePrefixes[] = {"", "k", "M", "G", "T", "P"};
     if (bytesPerUnit > 0) return WithPrefix(value * bytesPerUnit, kBytePrefixes, 6, 1000.0, "B");
     static const char* const kPrefixes[] = {"", "k", "M", "G", "T"};
-    const bool shortUnit = !unitKey.empty() && unitKey.size() <= 6 && unitKey.find(' ') == std::string_view::npos;
+    const bool shortUnit =
+        !unitKey.empty() && unitKey.size() <= 6 && unitKey.find(' ') == std::string_view::npos;
     if (std::fabs(value) < 1e4) {
         char text[64];
         std::snprintf(text, sizeof text, "%.4g", value);

@@ -11,7 +11,19 @@
 namespace marey {
 namespace {
 
-enum Column { kStep, kName, kStart, kElapse, kTransit, kWait, kSync, kIdle, kWaitRatio, kSyncRatio, kColumnCount };
+enum Column {
+    kStep,
+    kName,
+    kStart,
+    kElapse,
+    kTransit,
+    kWait,
+    kSync,
+    kIdle,
+    kWaitRatio,
+    kSyncRatio,
+    kColumnCount
+};
 
 std::string Fixed(double value, const char* unit) {
     char text[48];
@@ -29,20 +41,27 @@ std::string Ratio(double value) {
 
 void CommunicationView::DrawOperators(const RankAnalysis& analysis, TimelineRequest& request) {
     const std::vector<CommunicationOp>& ops = analysis.communication->ops;
-    const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
-                                  ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("ops", kColumnCount, flags, ImVec2(0, ImGui::GetContentRegionAvail().y * 0.5f))) return;
+    const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg |
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
+                                  ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("ops", kColumnCount, flags,
+                           ImVec2(0, ImGui::GetContentRegionAvail().y * 0.5f)))
+        return;
     ImGui::TableSetupScrollFreeze(2, 1);
     ImGui::TableSetupColumn("Step", ImGuiTableColumnFlags_DefaultSort, 70, kStep);
     ImGui::TableSetupColumn("Operator", ImGuiTableColumnFlags_WidthStretch, 0, kName);
-    ImGui::TableSetupColumn(analysis.hasTrace ? "Start (timeline)" : "Start (from the first)", 0, 100, kStart);
+    ImGui::TableSetupColumn(analysis.hasTrace ? "Start (timeline)" : "Start (from the first)", 0,
+                            100, kStart);
     ImGui::TableSetupColumn("Elapse", ImGuiTableColumnFlags_PreferSortDescending, 90, kElapse);
     ImGui::TableSetupColumn("Transit", ImGuiTableColumnFlags_PreferSortDescending, 90, kTransit);
     ImGui::TableSetupColumn("Wait", ImGuiTableColumnFlags_PreferSortDescending, 90, kWait);
-    ImGui::TableSetupColumn("Synchronisation", ImGuiTableColumnFlags_PreferSortDescending, 125, kSync);
+    ImGui::TableSetupColumn("Synchronisation", ImGuiTableColumnFlags_PreferSortDescending, 125,
+                            kSync);
     ImGui::TableSetupColumn("Idle", ImGuiTableColumnFlags_PreferSortDescending, 90, kIdle);
-    ImGui::TableSetupColumn("Wait ratio", ImGuiTableColumnFlags_PreferSortDescending, 80, kWaitRatio);
-    ImGui::TableSetupColumn("Sync. ratio", ImGuiTableColumnFlags_PreferSortDescending, 80, kSyncRatio);
+    ImGui::TableSetupColumn("Wait ratio", ImGuiTableColumnFlags_PreferSortDescending, 80,
+                            kWaitRatio);
+    ImGui::TableSetupColumn("Sync. ratio", ImGuiTableColumnFlags_PreferSortDescending, 80,
+                            kSyncRatio);
     ImGui::TableHeadersRow();
     if (TakeSortSpecs(&m_sortColumn, &m_sortAscending)) m_orderValid = false;  // re-sort
     if (!m_orderValid) {
@@ -51,15 +70,24 @@ void CommunicationView::DrawOperators(const RankAnalysis& analysis, TimelineRequ
             if (!ops[i].isTotal) m_order.push_back(i);
         auto key = [&](const CommunicationOp& op) -> double {
             switch (m_sortColumn) {
-                case kStart: return static_cast<double>(op.startNs);
-                case kElapse: return static_cast<double>(op.elapseNs);
-                case kTransit: return static_cast<double>(op.transitNs);
-                case kWait: return static_cast<double>(op.waitNs);
-                case kSync: return static_cast<double>(op.syncNs);
-                case kIdle: return static_cast<double>(op.idleNs);
-                case kWaitRatio: return op.waitRatio;
-                case kSyncRatio: return op.syncRatio;
-                default: return 0;
+                case kStart:
+                    return static_cast<double>(op.startNs);
+                case kElapse:
+                    return static_cast<double>(op.elapseNs);
+                case kTransit:
+                    return static_cast<double>(op.transitNs);
+                case kWait:
+                    return static_cast<double>(op.waitNs);
+                case kSync:
+                    return static_cast<double>(op.syncNs);
+                case kIdle:
+                    return static_cast<double>(op.idleNs);
+                case kWaitRatio:
+                    return op.waitRatio;
+                case kSyncRatio:
+                    return op.syncRatio;
+                default:
+                    return 0;
             }
         };
         std::stable_sort(m_order.begin(), m_order.end(), [&](size_t a, size_t b) {
@@ -92,7 +120,8 @@ void CommunicationView::DrawOperators(const RankAnalysis& analysis, TimelineRequ
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::PushID(i);
-            if (ImGui::Selectable(op.step.c_str(), index == m_selected, ImGuiSelectableFlags_SpanAllColumns)) {
+            if (ImGui::Selectable(op.step.c_str(), index == m_selected,
+                                  ImGuiSelectableFlags_SpanAllColumns)) {
                 m_selected = index;
                 if (op.hasStart) {
                     request.kind = TimelineRequest::kShowRange;
@@ -103,7 +132,8 @@ void CommunicationView::DrawOperators(const RankAnalysis& analysis, TimelineRequ
                 }
             }
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("%s@%s (%s)\nclick: show it in the timeline", op.name.c_str(), op.group.c_str(), op.kind.c_str());
+                ImGui::SetTooltip("%s@%s (%s)\nclick: show it in the timeline", op.name.c_str(),
+                                  op.group.c_str(), op.kind.c_str());
             ImGui::PopID();
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(op.name.c_str());
@@ -147,17 +177,22 @@ void CommunicationView::DrawPackets(const TransportTotal& transport, float width
         const float h = static_cast<float>(bucket.count) / static_cast<float>(most) * plotHeight;
         const float x = origin.x + slot * (static_cast<float>(i) + 0.5f) - barWidth / 2;
         const float bottom = origin.y + 16 + plotHeight;
-        draw->AddRectFilled(ImVec2(x, bottom - h), ImVec2(x + barWidth, bottom), PackColor(OverlappedColor()), 2.0f);
+        draw->AddRectFilled(ImVec2(x, bottom - h), ImVec2(x + barWidth, bottom),
+                            PackColor(OverlappedColor()), 2.0f);
         const std::string count = std::to_string(bucket.count);
-        draw->AddText(ImVec2(x + barWidth / 2 - ImGui::CalcTextSize(count.c_str()).x / 2, bottom - h - 16),
-                      IM_COL32(210, 214, 222, 255), count.c_str());
+        draw->AddText(
+            ImVec2(x + barWidth / 2 - ImGui::CalcTextSize(count.c_str()).x / 2, bottom - h - 16),
+            IM_COL32(210, 214, 222, 255), count.c_str());
         char label[32];
         std::snprintf(label, sizeof label, "%.3g MB", bucket.sizeMb);
         if (ImGui::CalcTextSize(label).x < slot - 2)
-            draw->AddText(ImVec2(x + barWidth / 2 - ImGui::CalcTextSize(label).x / 2, bottom + 3), IM_COL32(160, 165, 175, 255), label);
+            draw->AddText(ImVec2(x + barWidth / 2 - ImGui::CalcTextSize(label).x / 2, bottom + 3),
+                          IM_COL32(160, 165, 175, 255), label);
         if (ImGui::IsMouseHoveringRect(ImVec2(x, origin.y), ImVec2(x + barWidth, bottom)))
-            ImGui::SetTooltip("%s packets of %.6g MB: %llu, %s in total", transport.transport.c_str(), bucket.sizeMb,
-                              static_cast<unsigned long long>(bucket.count), FormatDuration(bucket.totalNs).c_str());
+            ImGui::SetTooltip("%s packets of %.6g MB: %llu, %s in total",
+                              transport.transport.c_str(), bucket.sizeMb,
+                              static_cast<unsigned long long>(bucket.count),
+                              FormatDuration(bucket.totalNs).c_str());
     }
 }
 
@@ -166,7 +201,9 @@ void CommunicationView::DrawTransports(const RankAnalysis& analysis) {
     const float tableWidth = std::min(560.0f, ImGui::GetContentRegionAvail().x * 0.5f);
     ImGui::BeginChild("transports", ImVec2(tableWidth, 0));
     SectionTitle("Bandwidth per transport (all operators)");
-    if (ImGui::BeginTable("transport", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit)) {
+    if (ImGui::BeginTable("transport", 5,
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                              ImGuiTableFlags_SizingFixedFit)) {
         ImGui::TableSetupColumn("Transport", 0, 90);
         ImGui::TableSetupColumn("Transit size", 0, 110);
         ImGui::TableSetupColumn("Transit time", 0, 100);
@@ -178,7 +215,8 @@ void CommunicationView::DrawTransports(const RankAnalysis& analysis) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::PushID(static_cast<int>(i));
-            if (ImGui::Selectable(t.transport.c_str(), m_transport == static_cast<int>(i), ImGuiSelectableFlags_SpanAllColumns))
+            if (ImGui::Selectable(t.transport.c_str(), m_transport == static_cast<int>(i),
+                                  ImGuiSelectableFlags_SpanAllColumns))
                 m_transport = static_cast<int>(i);
             ImGui::PopID();
             ImGui::TableNextColumn();
@@ -199,7 +237,9 @@ void CommunicationView::DrawTransports(const RankAnalysis& analysis) {
     ImGui::BeginChild("packets", ImVec2(0, 0));
     if (m_transport >= static_cast<int>(transports.size())) m_transport = 0;
     if (!transports.empty()) {
-        SectionTitle(("Packet sizes over " + transports[static_cast<size_t>(m_transport)].transport + " (count per size)").c_str());
+        SectionTitle(("Packet sizes over " +
+                      transports[static_cast<size_t>(m_transport)].transport + " (count per size)")
+                         .c_str());
         DrawPackets(transports[static_cast<size_t>(m_transport)], ImGui::GetContentRegionAvail().x,
                     std::max(120.0f, std::min(220.0f, ImGui::GetContentRegionAvail().y * 0.5f)));
     }
@@ -225,11 +265,15 @@ void CommunicationView::DrawLinks(const RankAnalysis& analysis) {
         auto it = std::find_if(totals.begin(), totals.end(), [&](const LinkTotal& t) {
             return t.src == link.srcRank && t.dst == link.dstRank && t.transport == link.transport;
         });
-        if (it == totals.end()) totals.push_back({link.srcRank, link.dstRank, link.transport}), it = totals.end() - 1;
+        if (it == totals.end())
+            totals.push_back({link.srcRank, link.dstRank, link.transport}), it = totals.end() - 1;
         it->sizeMb += link.transitSizeMb;
         it->ns += link.transitNs;
     }
-    if (!ImGui::BeginTable("links", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit)) return;
+    if (!ImGui::BeginTable(
+            "links", 5,
+            ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit))
+        return;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("Link", 0, 80);
     ImGui::TableSetupColumn("Transport", 0, 80);
@@ -248,7 +292,8 @@ void CommunicationView::DrawLinks(const RankAnalysis& analysis) {
         ImGui::TableNextColumn();
         RightAligned(FormatDuration(t.ns));
         ImGui::TableNextColumn();
-        RightAligned(t.ns > 0 ? Fixed(t.sizeMb / (static_cast<double>(t.ns) / 1e6), "GB/s") : std::string("-"));
+        RightAligned(t.ns > 0 ? Fixed(t.sizeMb / (static_cast<double>(t.ns) / 1e6), "GB/s")
+                              : std::string("-"));
     }
     ImGui::EndTable();
 }
@@ -261,9 +306,11 @@ void CommunicationView::Draw(const RankAnalysis& analysis, TimelineRequest& requ
     const CommunicationTotals& t = analysis.communicationTotals;
     ImGui::Text("%llu communication operators", static_cast<unsigned long long>(t.operators));
     ImGui::SameLine(0, 24);
-    ImGui::TextDisabled("elapse %s = transit %s + wait %s + idle %s  (synchronisation %s is part of the wait)",
-                        FormatDuration(t.elapseNs).c_str(), FormatDuration(t.transitNs).c_str(),
-                        FormatDuration(t.waitNs).c_str(), FormatDuration(t.idleNs).c_str(), FormatDuration(t.syncNs).c_str());
+    ImGui::TextDisabled(
+        "elapse %s = transit %s + wait %s + idle %s  (synchronisation %s is part of the wait)",
+        FormatDuration(t.elapseNs).c_str(), FormatDuration(t.transitNs).c_str(),
+        FormatDuration(t.waitNs).c_str(), FormatDuration(t.idleNs).c_str(),
+        FormatDuration(t.syncNs).c_str());
     const std::vector<BarSegment> segments = {
         {"Transit", static_cast<double>(t.transitNs), OverlappedColor()},
         {"Wait", static_cast<double>(t.waitNs), NotOverlappedColor()},

@@ -15,16 +15,21 @@ enum Column { kName, kSize, kAllocated, kReleased, kHeld, kColumnCount };
 
 std::string Megabytes(double mb) {
     char text[40];
-    if (mb >= 1024) std::snprintf(text, sizeof text, "%.2f GB", mb / 1024);
-    else if (mb >= 1) std::snprintf(text, sizeof text, "%.2f MB", mb);
-    else std::snprintf(text, sizeof text, "%.1f KB", mb * 1024);
+    if (mb >= 1024)
+        std::snprintf(text, sizeof text, "%.2f GB", mb / 1024);
+    else if (mb >= 1)
+        std::snprintf(text, sizeof text, "%.2f MB", mb);
+    else
+        std::snprintf(text, sizeof text, "%.1f KB", mb * 1024);
     return text;
 }
 
 std::string AxisLabel(double mb, double top) {
     char text[40];
-    if (top >= 10240) std::snprintf(text, sizeof text, "%.0f GB", mb / 1024);
-    else std::snprintf(text, sizeof text, top >= 10 ? "%.0f MB" : "%.2f MB", mb);
+    if (top >= 10240)
+        std::snprintf(text, sizeof text, "%.0f GB", mb / 1024);
+    else
+        std::snprintf(text, sizeof text, top >= 10 ? "%.0f MB" : "%.2f MB", mb);
     return text;
 }
 
@@ -42,7 +47,8 @@ void MemoryView::DrawCurves(const MemoryRecord& record, float height, TimeNs ori
     if (m_shown.size() != record.series.size()) {
         // "Active" mostly repeats "Allocated": off at first.
         m_shown.clear();
-        for (const MemorySeries& series : record.series) m_shown.push_back(series.metric != "Active");
+        for (const MemorySeries& series : record.series)
+            m_shown.push_back(series.metric != "Active");
     }
     // Which curves: one checkbox each, in the curve's colour.
     for (size_t i = 0; i < record.series.size(); ++i) {
@@ -76,25 +82,37 @@ void MemoryView::DrawCurves(const MemoryRecord& record, float height, TimeNs ori
     const float width = ImGui::GetContentRegionAvail().x - axisWidth - 8;
     const float plotHeight = height - 22;
     const float x0 = origin.x + axisWidth;
-    auto toX = [&](TimeNs t) { return x0 + static_cast<float>(static_cast<double>(t - first) / static_cast<double>(last - first)) * width; };
-    auto toY = [&](double mb) { return origin.y + plotHeight - static_cast<float>(mb / top) * plotHeight; };
-    draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + width, origin.y + plotHeight), IM_COL32(30, 33, 38, 255));
+    auto toX = [&](TimeNs t) {
+        return x0 + static_cast<float>(static_cast<double>(t - first) /
+                                       static_cast<double>(last - first)) *
+                        width;
+    };
+    auto toY = [&](double mb) {
+        return origin.y + plotHeight - static_cast<float>(mb / top) * plotHeight;
+    };
+    draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + width, origin.y + plotHeight),
+                        IM_COL32(30, 33, 38, 255));
     // Gridlines at round sizes, and the time axis at both ends.
     double tick = 1;
     while (tick * 10 <= top / 4) tick *= 10;
-    if (tick * 5 <= top / 4) tick *= 5;
-    else if (tick * 2 <= top / 4) tick *= 2;
+    if (tick * 5 <= top / 4)
+        tick *= 5;
+    else if (tick * 2 <= top / 4)
+        tick *= 2;
     for (double mb = 0; mb <= top; mb += tick) {
         const float y = toY(mb);
         draw->AddLine(ImVec2(x0, y), ImVec2(x0 + width, y), IM_COL32(60, 64, 74, 255));
         const std::string label = AxisLabel(mb, top);
-        draw->AddText(ImVec2(x0 - 6 - ImGui::CalcTextSize(label.c_str()).x, y - 8), IM_COL32(160, 165, 175, 255), label.c_str());
+        draw->AddText(ImVec2(x0 - 6 - ImGui::CalcTextSize(label.c_str()).x, y - 8),
+                      IM_COL32(160, 165, 175, 255), label.c_str());
     }
     const std::string span = "+" + FormatDuration(last - originNs);
     const std::string begin = "+" + FormatDuration(first - originNs);
-    draw->AddText(ImVec2(x0, origin.y + plotHeight + 4), IM_COL32(160, 165, 175, 255), begin.c_str());
-    draw->AddText(ImVec2(x0 + width - ImGui::CalcTextSize(span.c_str()).x, origin.y + plotHeight + 4), IM_COL32(160, 165, 175, 255),
-                  span.c_str());
+    draw->AddText(ImVec2(x0, origin.y + plotHeight + 4), IM_COL32(160, 165, 175, 255),
+                  begin.c_str());
+    draw->AddText(
+        ImVec2(x0 + width - ImGui::CalcTextSize(span.c_str()).x, origin.y + plotHeight + 4),
+        IM_COL32(160, 165, 175, 255), span.c_str());
     for (size_t i = 0; i < record.series.size(); ++i) {
         const MemorySeries& series = record.series[i];
         if (!m_shown[i] || series.timeNs.empty()) continue;
@@ -102,8 +120,10 @@ void MemoryView::DrawCurves(const MemoryRecord& record, float height, TimeNs ori
         // A step curve: memory stays at a value until the next sample.
         for (size_t k = 0; k + 1 < series.timeNs.size(); ++k) {
             const float xa = toX(series.timeNs[k]), xb = toX(series.timeNs[k + 1]);
-            draw->AddLine(ImVec2(xa, toY(series.megabytes[k])), ImVec2(xb, toY(series.megabytes[k])), color, 1.5f);
-            draw->AddLine(ImVec2(xb, toY(series.megabytes[k])), ImVec2(xb, toY(series.megabytes[k + 1])), color, 1.5f);
+            draw->AddLine(ImVec2(xa, toY(series.megabytes[k])),
+                          ImVec2(xb, toY(series.megabytes[k])), color, 1.5f);
+            draw->AddLine(ImVec2(xb, toY(series.megabytes[k])),
+                          ImVec2(xb, toY(series.megabytes[k + 1])), color, 1.5f);
         }
         const float peakX = toX(series.peakNs), peakY = toY(series.peakMb);
         draw->AddCircleFilled(ImVec2(peakX, peakY), 3.5f, color);
@@ -112,26 +132,33 @@ void MemoryView::DrawCurves(const MemoryRecord& record, float height, TimeNs ori
     ImGui::InvisibleButton("##curves", ImVec2(axisWidth + width, height));
     if (ImGui::IsItemHovered()) {
         const float mouseX = std::clamp(ImGui::GetIO().MousePos.x, x0, x0 + width);
-        const TimeNs t = first + static_cast<TimeNs>(static_cast<double>(mouseX - x0) / width * static_cast<double>(last - first));
-        draw->AddLine(ImVec2(mouseX, origin.y), ImVec2(mouseX, origin.y + plotHeight), IM_COL32(255, 255, 255, 120));
+        const TimeNs t = first + static_cast<TimeNs>(static_cast<double>(mouseX - x0) / width *
+                                                     static_cast<double>(last - first));
+        draw->AddLine(ImVec2(mouseX, origin.y), ImVec2(mouseX, origin.y + plotHeight),
+                      IM_COL32(255, 255, 255, 120));
         std::string text = "+" + FormatDuration(t - originNs);
         for (size_t i = 0; i < record.series.size(); ++i) {
             double value = 0;
             if (m_shown[i] && ValueAt(record.series[i], t, &value))
-                text += "\n" + record.series[i].component + " " + record.series[i].metric + ": " + Megabytes(value);
+                text += "\n" + record.series[i].component + " " + record.series[i].metric + ": " +
+                        Megabytes(value);
         }
         ImGui::SetTooltip("%s", text.c_str());
     }
 }
 
-void MemoryView::DrawAllocations(const OperatorMemory& memory, TimelineRequest& request, TimeNs originNs) {
+void MemoryView::DrawAllocations(const OperatorMemory& memory, TimelineRequest& request,
+                                 TimeNs originNs) {
     const std::vector<OperatorAllocation>& allocations = memory.allocations;
-    const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
-                                  ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
+    const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg |
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
+                                  ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("allocations", kColumnCount, flags)) return;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("Operator", ImGuiTableColumnFlags_WidthStretch, 0, kName);
-    ImGui::TableSetupColumn("Size", ImGuiTableColumnFlags_PreferSortDescending | ImGuiTableColumnFlags_DefaultSort, 100, kSize);
+    ImGui::TableSetupColumn(
+        "Size", ImGuiTableColumnFlags_PreferSortDescending | ImGuiTableColumnFlags_DefaultSort, 100,
+        kSize);
     ImGui::TableSetupColumn("Allocated at", 0, 110, kAllocated);
     ImGui::TableSetupColumn("Released at", 0, 110, kReleased);
     ImGui::TableSetupColumn("Held for", ImGuiTableColumnFlags_PreferSortDescending, 110, kHeld);
@@ -143,7 +170,9 @@ void MemoryView::DrawAllocations(const OperatorMemory& memory, TimelineRequest& 
         last = std::max(last, a.released ? a.releaseNs : a.allocationNs);
     }
     // Memory never released is held until the end of the profile.
-    auto held = [&](const OperatorAllocation& a) { return (a.released ? a.releaseNs : last) - a.allocationNs; };
+    auto held = [&](const OperatorAllocation& a) {
+        return (a.released ? a.releaseNs : last) - a.allocationNs;
+    };
     if (!m_orderValid) {
         m_order.resize(allocations.size());
         for (size_t i = 0; i < m_order.size(); ++i) m_order[i] = i;
@@ -152,11 +181,22 @@ void MemoryView::DrawAllocations(const OperatorMemory& memory, TimelineRequest& 
             const OperatorAllocation& y = allocations[b];
             double p = 0, q = 0;
             switch (m_sortColumn) {
-                case kName: return m_sortAscending ? x.name < y.name : y.name < x.name;
-                case kSize: p = x.sizeKb, q = y.sizeKb; break;
-                case kAllocated: p = static_cast<double>(x.allocationNs), q = static_cast<double>(y.allocationNs); break;
-                case kReleased: p = static_cast<double>(x.released ? x.releaseNs : INT64_MAX), q = static_cast<double>(y.released ? y.releaseNs : INT64_MAX); break;
-                default: p = static_cast<double>(held(x)), q = static_cast<double>(held(y)); break;
+                case kName:
+                    return m_sortAscending ? x.name < y.name : y.name < x.name;
+                case kSize:
+                    p = x.sizeKb, q = y.sizeKb;
+                    break;
+                case kAllocated:
+                    p = static_cast<double>(x.allocationNs),
+                    q = static_cast<double>(y.allocationNs);
+                    break;
+                case kReleased:
+                    p = static_cast<double>(x.released ? x.releaseNs : INT64_MAX),
+                    q = static_cast<double>(y.released ? y.releaseNs : INT64_MAX);
+                    break;
+                default:
+                    p = static_cast<double>(held(x)), q = static_cast<double>(held(y));
+                    break;
             }
             return m_sortAscending ? p < q : p > q;
         });
@@ -171,7 +211,8 @@ void MemoryView::DrawAllocations(const OperatorMemory& memory, TimelineRequest& 
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::PushID(i);
-            if (ImGui::Selectable(a.name.c_str(), index == m_selected, ImGuiSelectableFlags_SpanAllColumns)) {
+            if (ImGui::Selectable(a.name.c_str(), index == m_selected,
+                                  ImGuiSelectableFlags_SpanAllColumns)) {
                 m_selected = index;
                 request.kind = TimelineRequest::kShowRange;
                 request.startNs = a.allocationNs;
@@ -179,14 +220,16 @@ void MemoryView::DrawAllocations(const OperatorMemory& memory, TimelineRequest& 
                 request.switchToTimeline = true;
                 request.label = a.name + " holds " + Megabytes(a.sizeKb / 1024);
             }
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("click: show the time this memory was held in the timeline");
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("click: show the time this memory was held in the timeline");
             ImGui::PopID();
             ImGui::TableNextColumn();
             RightAligned(Megabytes(a.sizeKb / 1024));
             ImGui::TableNextColumn();
             RightAligned("+" + FormatDuration(a.allocationNs - originNs));
             ImGui::TableNextColumn();
-            RightAligned(a.released ? "+" + FormatDuration(a.releaseNs - originNs) : std::string("not released"));
+            RightAligned(a.released ? "+" + FormatDuration(a.releaseNs - originNs)
+                                    : std::string("not released"));
             ImGui::TableNextColumn();
             RightAligned(FormatDuration(held(a)) + (a.released ? "" : "+"));
         }
@@ -203,13 +246,17 @@ void MemoryView::Draw(const RankAnalysis& analysis, TimelineRequest& request) {
             for (const MemorySeries& series : analysis.memoryRecord->series)
                 if (!series.timeNs.empty()) originNs = std::min(originNs, series.timeNs.front());
         if (analysis.operatorMemory)
-            for (const OperatorAllocation& a : analysis.operatorMemory->allocations) originNs = std::min(originNs, a.allocationNs);
+            for (const OperatorAllocation& a : analysis.operatorMemory->allocations)
+                originNs = std::min(originNs, a.allocationNs);
         if (originNs == INT64_MAX) originNs = 0;
     }
-    SectionTitle(analysis.hasTrace ? "Memory over time (memory_record.csv; dots mark each curve's peak; times on the timeline's axis)"
-                                   : "Memory over time (memory_record.csv; dots mark each curve's peak; times from the first sample)");
+    SectionTitle(analysis.hasTrace ? "Memory over time (memory_record.csv; dots mark each curve's "
+                                     "peak; times on the timeline's axis)"
+                                   : "Memory over time (memory_record.csv; dots mark each curve's "
+                                     "peak; times from the first sample)");
     if (analysis.memoryRecord) {
-        DrawCurves(*analysis.memoryRecord, std::max(200.0f, ImGui::GetContentRegionAvail().y * 0.42f), originNs);
+        DrawCurves(*analysis.memoryRecord,
+                   std::max(200.0f, ImGui::GetContentRegionAvail().y * 0.42f), originNs);
         if (ImGui::BeginTable("peaks", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
             ImGui::TableSetupColumn("Curve", 0, 220);
             ImGui::TableSetupColumn("Peak", 0, 100);
@@ -229,11 +276,16 @@ void MemoryView::Draw(const RankAnalysis& analysis, TimelineRequest& request) {
     } else {
         DrawMissingFile(kMemoryRecordFile, "The memory curves");
     }
-    SectionTitle("Allocations by operator (operator_memory.csv; click one to see it in the timeline)");
-    if (analysis.operatorMemory) DrawAllocations(*analysis.operatorMemory, request, originNs);
-    else DrawMissingFile(kOperatorMemoryFile, "The allocation table");
+    SectionTitle(
+        "Allocations by operator (operator_memory.csv; click one to see it in the timeline)");
+    if (analysis.operatorMemory)
+        DrawAllocations(*analysis.operatorMemory, request, originNs);
+    else
+        DrawMissingFile(kOperatorMemoryFile, "The allocation table");
 }
 
-void MemoryView::Draw(ViewContext& context) { Draw(context.document->analysis(), context.request); }
+void MemoryView::Draw(ViewContext& context) {
+    Draw(context.document->analysis(), context.request);
+}
 
 }  // namespace marey

@@ -18,7 +18,8 @@ constexpr size_t kTopCount = 20;
 
 }  // namespace
 
-std::vector<size_t> OperatorsView::Filter(const std::vector<OperatorStat>& stats, const std::string& pattern) {
+std::vector<size_t> OperatorsView::Filter(const std::vector<OperatorStat>& stats,
+                                          const std::string& pattern) {
     std::vector<std::pair<int, size_t>> scored;
     for (size_t i = 0; i < stats.size(); ++i) {
         const int score = FuzzyScore(pattern, stats[i].name);
@@ -30,7 +31,8 @@ std::vector<size_t> OperatorsView::Filter(const std::vector<OperatorStat>& stats
     return rows;
 }
 
-void OperatorsView::Highlight(const RankAnalysis& analysis, const OperatorStat& stat, TimelineRequest& request) {
+void OperatorsView::Highlight(const RankAnalysis& analysis, const OperatorStat& stat,
+                              TimelineRequest& request) {
     m_selected = stat.name;
     request.kind = TimelineRequest::kHighlightNames;
     request.label = stat.name;
@@ -50,17 +52,28 @@ void OperatorsView::Highlight(const RankAnalysis& analysis, const OperatorStat& 
     }
 }
 
-void OperatorsView::DrawTable(const RankAnalysis& analysis, const std::vector<OperatorStat>& stats, TimelineRequest& request) {
-    const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
-                                  ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
+void OperatorsView::DrawTable(const RankAnalysis& analysis, const std::vector<OperatorStat>& stats,
+                              TimelineRequest& request) {
+    const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg |
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
+                                  ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("operators", kColumnCount, flags)) return;
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn(m_byType ? "Type" : "Name", ImGuiTableColumnFlags_WidthStretch, 0, kName);
-    ImGui::TableSetupColumn("Type", (m_byType ? ImGuiTableColumnFlags_Disabled | ImGuiTableColumnFlags_DefaultHide : 0) | ImGuiTableColumnFlags_WidthFixed, 130, kType);
+    ImGui::TableSetupColumn(m_byType ? "Type" : "Name", ImGuiTableColumnFlags_WidthStretch, 0,
+                            kName);
+    ImGui::TableSetupColumn(
+        "Type",
+        (m_byType ? ImGuiTableColumnFlags_Disabled | ImGuiTableColumnFlags_DefaultHide : 0) |
+            ImGuiTableColumnFlags_WidthFixed,
+        130, kType);
     ImGui::TableSetupColumn("Core", ImGuiTableColumnFlags_WidthFixed, 120, kCore);
-    ImGui::TableSetupColumn("Count", ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_PreferSortDescending, 60, kCount);
+    ImGui::TableSetupColumn(
+        "Count", ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_PreferSortDescending, 60,
+        kCount);
     ImGui::TableSetupColumn("Total",
-                            ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_PreferSortDescending | ImGuiTableColumnFlags_DefaultSort,
+                            ImGuiTableColumnFlags_WidthFixed |
+                                ImGuiTableColumnFlags_PreferSortDescending |
+                                ImGuiTableColumnFlags_DefaultSort,
                             90, kTotal);
     ImGui::TableSetupColumn("Average", ImGuiTableColumnFlags_WidthFixed, 90, kAverage);
     ImGui::TableSetupColumn("Min", ImGuiTableColumnFlags_WidthFixed, 90, kMin);
@@ -75,19 +88,28 @@ void OperatorsView::DrawTable(const RankAnalysis& analysis, const std::vector<Op
         if (m_sortColumn >= 0 && (m_filtered.empty() || m_sortColumn != kName)) {
             auto key = [&](const OperatorStat& s) -> double {
                 switch (m_sortColumn) {
-                    case kCount: return static_cast<double>(s.count);
-                    case kAverage: return static_cast<double>(s.AverageNs());
-                    case kMin: return static_cast<double>(s.minNs);
-                    case kMax: return static_cast<double>(s.maxNs);
-                    default: return static_cast<double>(s.totalNs);
+                    case kCount:
+                        return static_cast<double>(s.count);
+                    case kAverage:
+                        return static_cast<double>(s.AverageNs());
+                    case kMin:
+                        return static_cast<double>(s.minNs);
+                    case kMax:
+                        return static_cast<double>(s.maxNs);
+                    default:
+                        return static_cast<double>(s.totalNs);
                 }
             };
             std::stable_sort(m_rows.begin(), m_rows.end(), [&](size_t a, size_t b) {
                 const OperatorStat& x = stats[a];
                 const OperatorStat& y = stats[b];
                 if (m_sortColumn == kName || m_sortColumn == kType || m_sortColumn == kCore) {
-                    const std::string& p = m_sortColumn == kName ? x.name : m_sortColumn == kType ? x.type : x.core;
-                    const std::string& q = m_sortColumn == kName ? y.name : m_sortColumn == kType ? y.type : y.core;
+                    const std::string& p = m_sortColumn == kName   ? x.name
+                                           : m_sortColumn == kType ? x.type
+                                                                   : x.core;
+                    const std::string& q = m_sortColumn == kName   ? y.name
+                                           : m_sortColumn == kType ? y.type
+                                                                   : y.core;
                     return m_sortAscending ? p < q : q < p;
                 }
                 return m_sortAscending ? key(x) < key(y) : key(x) > key(y);
@@ -102,12 +124,14 @@ void OperatorsView::DrawTable(const RankAnalysis& analysis, const std::vector<Op
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::PushID(i);
-            if (ImGui::Selectable(stat.name.c_str(), stat.name == m_selected,
-                                  ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowDoubleClick)) {
+            if (ImGui::Selectable(
+                    stat.name.c_str(), stat.name == m_selected,
+                    ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowDoubleClick)) {
                 Highlight(analysis, stat, request);
                 request.switchToTimeline = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);
             }
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("click: highlight in the timeline; double-click: go there");
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("click: highlight in the timeline; double-click: go there");
             ImGui::PopID();
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(stat.type.c_str());
@@ -144,15 +168,23 @@ void OperatorsView::DrawTopChart(const std::vector<OperatorStat>& stats, float w
         const float y = origin.y + static_cast<float>(i) * rowHeight;
         // Names are clipped to their column; the full name is in the tooltip and the table.
         const ImVec4 clip(origin.x, y, origin.x + labelWidth - 6, y + rowHeight);
-        draw->AddText(nullptr, 0, ImVec2(origin.x, y + 1), IM_COL32(210, 214, 222, 255), stat.name.c_str(), nullptr, 0, &clip);
-        const float w = std::max(1.0f, static_cast<float>(static_cast<double>(stat.totalNs) / largest) * barWidth);
-        const Rgba color = stat.coreClass == CoreClass::kCommunication ? NotOverlappedColor() : ColorForName(stat.name);
-        draw->AddRectFilled(ImVec2(origin.x + labelWidth, y + 2), ImVec2(origin.x + labelWidth + w, y + rowHeight - 2),
-                            PackColor(color), 2.0f);
-        draw->AddText(ImVec2(origin.x + labelWidth + w + 6, y + 1), IM_COL32(170, 175, 185, 255), FormatDuration(stat.totalNs).c_str());
-        if (ImGui::IsMouseHoveringRect(ImVec2(origin.x, y), ImVec2(origin.x + width, y + rowHeight)))
-            ImGui::SetTooltip("%s\n%s in %llu calls (%s)", stat.name.c_str(), FormatDuration(stat.totalNs).c_str(),
-                              static_cast<unsigned long long>(stat.count), Percent(stat.share).c_str());
+        draw->AddText(nullptr, 0, ImVec2(origin.x, y + 1), IM_COL32(210, 214, 222, 255),
+                      stat.name.c_str(), nullptr, 0, &clip);
+        const float w = std::max(
+            1.0f, static_cast<float>(static_cast<double>(stat.totalNs) / largest) * barWidth);
+        const Rgba color = stat.coreClass == CoreClass::kCommunication ? NotOverlappedColor()
+                                                                       : ColorForName(stat.name);
+        draw->AddRectFilled(ImVec2(origin.x + labelWidth, y + 2),
+                            ImVec2(origin.x + labelWidth + w, y + rowHeight - 2), PackColor(color),
+                            2.0f);
+        draw->AddText(ImVec2(origin.x + labelWidth + w + 6, y + 1), IM_COL32(170, 175, 185, 255),
+                      FormatDuration(stat.totalNs).c_str());
+        if (ImGui::IsMouseHoveringRect(ImVec2(origin.x, y),
+                                       ImVec2(origin.x + width, y + rowHeight)))
+            ImGui::SetTooltip("%s\n%s in %llu calls (%s)", stat.name.c_str(),
+                              FormatDuration(stat.totalNs).c_str(),
+                              static_cast<unsigned long long>(stat.count),
+                              Percent(stat.share).c_str());
     }
     ImGui::Dummy(ImVec2(width, static_cast<float>(count) * rowHeight));
 }
@@ -175,19 +207,25 @@ void OperatorsView::DrawShareChart(const std::vector<OperatorStat>& stats, float
         const double share = other ? rest : stats[i].share;
         if (share > 0.0005) {
             const Rgba color = other ? Rgba{0.35f, 0.37f, 0.42f, 1.0f}
-                               : stats[i].coreClass == CoreClass::kCommunication ? NotOverlappedColor()
-                                                                                  : ColorForName(stats[i].name);
+                               : stats[i].coreClass == CoreClass::kCommunication
+                                   ? NotOverlappedColor()
+                                   : ColorForName(stats[i].name);
             const double end = angle + share * 2 * M_PI;
             // Quads between the two arcs: a ring segment is not convex, so no single polygon fill.
             const int steps = std::max(1, static_cast<int>(share * 120));
             for (int k = 0; k < steps; ++k) {
-                const double a0 = angle + (end - angle) * k / steps, a1 = angle + (end - angle) * (k + 1) / steps;
+                const double a0 = angle + (end - angle) * k / steps,
+                             a1 = angle + (end - angle) * (k + 1) / steps;
                 auto at = [&](double a, float r) {
-                    return ImVec2(center.x + r * static_cast<float>(std::cos(a)), center.y + r * static_cast<float>(std::sin(a)));
+                    return ImVec2(center.x + r * static_cast<float>(std::cos(a)),
+                                  center.y + r * static_cast<float>(std::sin(a)));
                 };
-                draw->AddQuadFilled(at(a0, inner), at(a0, outer), at(a1, outer), at(a1, inner), PackColor(color));
+                draw->AddQuadFilled(at(a0, inner), at(a0, outer), at(a1, outer), at(a1, inner),
+                                    PackColor(color));
             }
-            legend.push_back({(other ? std::string("everything else") : stats[i].name) + "  " + Percent(share), color});
+            legend.push_back(
+                {(other ? std::string("everything else") : stats[i].name) + "  " + Percent(share),
+                 color});
             angle = end;
         }
         if (other) break;
@@ -197,10 +235,13 @@ void OperatorsView::DrawShareChart(const std::vector<OperatorStat>& stats, float
     ImGui::Dummy(ImVec2(size, size));
     ImGui::SameLine(0, 14);
     ImGui::BeginGroup();
-    ImGui::Dummy(ImVec2(0, std::max(0.0f, size / 2 - static_cast<float>(legend.size()) * ImGui::GetTextLineHeightWithSpacing() / 2)));
+    ImGui::Dummy(
+        ImVec2(0, std::max(0.0f, size / 2 - static_cast<float>(legend.size()) *
+                                                ImGui::GetTextLineHeightWithSpacing() / 2)));
     for (const auto& [label, color] : legend) {
         const ImVec2 at = ImGui::GetCursorScreenPos();
-        draw->AddRectFilled(ImVec2(at.x, at.y + 3), ImVec2(at.x + 10, at.y + 13), PackColor(color), 2.0f);
+        draw->AddRectFilled(ImVec2(at.x, at.y + 3), ImVec2(at.x + 10, at.y + 13), PackColor(color),
+                            2.0f);
         ImGui::SetCursorScreenPos(ImVec2(at.x + 16, at.y));
         ImGui::TextUnformatted(label.c_str());
     }
@@ -216,26 +257,32 @@ void OperatorsView::Draw(const RankAnalysis& analysis, TimelineRequest& request)
     if (tables.byName.empty()) m_byType = true;
     ImGui::TextDisabled("from %s", tables.source.c_str());
     ImGui::SameLine(0, 24);
-    if (ImGui::RadioButton("by name", !m_byType) && !tables.byName.empty()) m_byType = false, m_rowsValid = false;
+    if (ImGui::RadioButton("by name", !m_byType) && !tables.byName.empty())
+        m_byType = false, m_rowsValid = false;
     ImGui::SameLine();
     if (ImGui::RadioButton("by type", m_byType)) m_byType = true, m_rowsValid = false;
     ImGui::SameLine(0, 24);
     ImGui::SetNextItemWidth(380);
-    ImGui::InputTextWithHint("##filter", "fuzzy search, e.g. \"fas\" for FlashAttentionScore", m_filter, sizeof m_filter);
+    ImGui::InputTextWithHint("##filter", "fuzzy search, e.g. \"fas\" for FlashAttentionScore",
+                             m_filter, sizeof m_filter);
     ImGui::SameLine(0, 24);
-    ImGui::Text("%zu operators, %s in total", (m_byType ? tables.byType : tables.byName).size(), FormatDuration(tables.totalNs).c_str());
+    ImGui::Text("%zu operators, %s in total", (m_byType ? tables.byType : tables.byName).size(),
+                FormatDuration(tables.totalNs).c_str());
     // AI Core against AI CPU (and communication).
     std::vector<BarSegment> cores;
     std::vector<std::string> coreLabels;
     for (const CoreClassTotal& total : tables.byCore)
-        coreLabels.push_back(std::string(CoreClassName(total.coreClass)) + ": " + std::to_string(total.count) + " tasks, " +
+        coreLabels.push_back(std::string(CoreClassName(total.coreClass)) + ": " +
+                             std::to_string(total.count) + " tasks, " +
                              FormatDuration(total.totalNs));
     for (size_t i = 0; i < tables.byCore.size(); ++i) {
         const CoreClass coreClass = tables.byCore[i].coreClass;
-        const Rgba color = coreClass == CoreClass::kAiCore ? ComputingColor()
+        const Rgba color = coreClass == CoreClass::kAiCore  ? ComputingColor()
                            : coreClass == CoreClass::kAiCpu ? Rgba{0.55f, 0.40f, 0.80f, 1.0f}
-                           : coreClass == CoreClass::kCommunication ? NotOverlappedColor() : FreeColor();
-        cores.push_back({coreLabels[i].c_str(), static_cast<double>(tables.byCore[i].totalNs), color});
+                           : coreClass == CoreClass::kCommunication ? NotOverlappedColor()
+                                                                    : FreeColor();
+        cores.push_back(
+            {coreLabels[i].c_str(), static_cast<double>(tables.byCore[i].totalNs), color});
     }
     DrawStackedBar(cores, ImGui::GetContentRegionAvail().x, 22);
     DrawLegend(cores);

@@ -10,10 +10,14 @@ namespace {
 
 ImVec4 AdviceColor(AdviceKind kind) {
     switch (kind) {
-        case AdviceKind::kCommunication: return ImVec4(1.0f, 0.55f, 0.45f, 1.0f);
-        case AdviceKind::kScheduling: return ImVec4(1.0f, 0.80f, 0.40f, 1.0f);
-        case AdviceKind::kCompute: return ImVec4(0.50f, 0.75f, 1.0f, 1.0f);
-        default: return ImVec4(0.55f, 0.85f, 0.55f, 1.0f);
+        case AdviceKind::kCommunication:
+            return ImVec4(1.0f, 0.55f, 0.45f, 1.0f);
+        case AdviceKind::kScheduling:
+            return ImVec4(1.0f, 0.80f, 0.40f, 1.0f);
+        case AdviceKind::kCompute:
+            return ImVec4(0.50f, 0.75f, 1.0f, 1.0f);
+        default:
+            return ImVec4(0.55f, 0.85f, 0.55f, 1.0f);
     }
 }
 
@@ -21,13 +25,16 @@ void DrawFigures(const OverviewFigures& o) {
     const std::vector<BarSegment> segments = {
         {"Pure computing", static_cast<double>(o.pureComputingNs), ComputingColor()},
         {"Communication, overlapped", static_cast<double>(o.commOverlappedNs), OverlappedColor()},
-        {"Communication, not overlapped", static_cast<double>(o.commNotOverlappedNs), NotOverlappedColor()},
+        {"Communication, not overlapped", static_cast<double>(o.commNotOverlappedNs),
+         NotOverlappedColor()},
         {"Free", static_cast<double>(o.freeNs), FreeColor()},
     };
     DrawStackedBar(segments, ImGui::GetContentRegionAvail().x, 34);
     DrawLegend(segments);
     ImGui::Dummy(ImVec2(0, 6));
-    if (!ImGui::BeginTable("figures", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit))
+    if (!ImGui::BeginTable(
+            "figures", 4,
+            ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit))
         return;
     ImGui::TableSetupColumn("Phase", ImGuiTableColumnFlags_WidthFixed, 260);
     ImGui::TableSetupColumn("Time", ImGuiTableColumnFlags_WidthFixed, 130);
@@ -41,9 +48,12 @@ void DrawFigures(const OverviewFigures& o) {
     };
     const Line lines[] = {
         {"Computing", o.computingNs, "device kernels running (with or without communication)"},
-        {"  Pure computing", o.pureComputingNs, "computing minus the communication hidden behind it"},
-        {"Communication, overlapped", o.commOverlappedNs, "communication while computing runs (hidden)"},
-        {"Communication, not overlapped", o.commNotOverlappedNs, "communication alone: the device waits for it"},
+        {"  Pure computing", o.pureComputingNs,
+         "computing minus the communication hidden behind it"},
+        {"Communication, overlapped", o.commOverlappedNs,
+         "communication while computing runs (hidden)"},
+        {"Communication, not overlapped", o.commNotOverlappedNs,
+         "communication alone: the device waits for it"},
         {"Free", o.freeNs, "neither computing nor communicating"},
         {"Total", o.totalNs, "computing + communication not overlapped + free"},
     };
@@ -66,7 +76,8 @@ void DrawFigures(const OverviewFigures& o) {
 }
 
 void DrawFiles(const RankFiles& files) {
-    if (!ImGui::BeginTable("files", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
+    if (!ImGui::BeginTable("files", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
+        return;
     ImGui::TableSetupColumn("File", ImGuiTableColumnFlags_WidthFixed, 220);
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, 70);
     ImGui::TableSetupColumn("Used by / written with", ImGuiTableColumnFlags_WidthStretch);
@@ -75,25 +86,30 @@ void DrawFiles(const RankFiles& files) {
         const RankFileKind* kind;
         const char* usedBy;
     };
-    const Entry entries[] = {{&kTraceViewFile, "Timeline, Overview (Overlap Analysis), Steps (placing steps)"},
-                             {&kKernelDetailsFile, "Operators, Overview (when the trace has no Overlap Analysis)"},
-                             {&kStepTraceFile, "Steps"},
-                             {&kOpStatisticFile, "Operators by type (when kernel_details.csv is missing)"},
-                             {&kCommunicationFile, "Communication"},
-                             {&kCommunicationMatrixFile, "Communication (links)"},
-                             {&kMemoryRecordFile, "Memory (curves)"},
-                             {&kOperatorMemoryFile, "Memory (allocations)"}};
+    const Entry entries[] = {
+        {&kTraceViewFile, "Timeline, Overview (Overlap Analysis), Steps (placing steps)"},
+        {&kKernelDetailsFile, "Operators, Overview (when the trace has no Overlap Analysis)"},
+        {&kStepTraceFile, "Steps"},
+        {&kOpStatisticFile, "Operators by type (when kernel_details.csv is missing)"},
+        {&kCommunicationFile, "Communication"},
+        {&kCommunicationMatrixFile, "Communication (links)"},
+        {&kMemoryRecordFile, "Memory (curves)"},
+        {&kOperatorMemoryFile, "Memory (allocations)"}};
     for (const Entry& entry : entries) {
         const bool present = !files.PathOf(*entry.kind).empty();
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(entry.kind->fileName);
         ImGui::TableNextColumn();
-        if (present) ImGui::TextColored(ImVec4(0.5f, 0.85f, 0.5f, 1), "present");
-        else ImGui::TextColored(ImVec4(0.9f, 0.6f, 0.4f, 1), "missing");
+        if (present)
+            ImGui::TextColored(ImVec4(0.5f, 0.85f, 0.5f, 1), "present");
+        else
+            ImGui::TextColored(ImVec4(0.9f, 0.6f, 0.4f, 1), "missing");
         ImGui::TableNextColumn();
-        if (present) ImGui::TextDisabled("%s", entry.usedBy);
-        else ImGui::TextDisabled("written with %s", entry.kind->producedBy);
+        if (present)
+            ImGui::TextDisabled("%s", entry.usedBy);
+        else
+            ImGui::TextDisabled("written with %s", entry.kind->producedBy);
     }
     ImGui::EndTable();
 }
@@ -104,12 +120,18 @@ void OverviewView::Draw(const RankAnalysis& analysis, TimelineRequest&) {
     const RankFiles& files = analysis.files;
     if (files.root.empty()) {
         ImGui::TextColored(ImVec4(0.8f, 0.86f, 1, 1), "A single trace file");
-        ImGui::TextDisabled("Open a rank folder (*_ascend_pt, *_ascend_ms or ASCEND_PROFILER_OUTPUT) for every view.");
+        ImGui::TextDisabled(
+            "Open a rank folder (*_ascend_pt, *_ascend_ms or ASCEND_PROFILER_OUTPUT) for every "
+            "view.");
     } else {
-        ImGui::TextColored(ImVec4(0.8f, 0.86f, 1, 1), "Rank %s", files.rankId >= 0 ? std::to_string(files.rankId).c_str() : "?");
+        ImGui::TextColored(ImVec4(0.8f, 0.86f, 1, 1), "Rank %s",
+                           files.rankId >= 0 ? std::to_string(files.rankId).c_str() : "?");
         ImGui::SameLine(0, 16);
-        ImGui::TextDisabled("%s%s%s   %s", files.rankSource.empty() ? "rank id unknown" : ("from " + files.rankSource).c_str(),
-                            files.profilerLevel.empty() ? "" : "   profiler level ", files.profilerLevel.c_str(), files.root.c_str());
+        ImGui::TextDisabled(
+            "%s%s%s   %s",
+            files.rankSource.empty() ? "rank id unknown" : ("from " + files.rankSource).c_str(),
+            files.profilerLevel.empty() ? "" : "   profiler level ", files.profilerLevel.c_str(),
+            files.root.c_str());
     }
     SectionTitle("Where the device time went");
     if (analysis.overview.valid) {
@@ -118,12 +140,15 @@ void OverviewView::Draw(const RankAnalysis& analysis, TimelineRequest&) {
     } else if (files.traceView.empty() && files.kernelDetails.empty()) {
         DrawMissingFile(kKernelDetailsFile, "The overview");
     } else {
-        ImGui::TextDisabled("The trace has no Overlap Analysis process and there is no kernel_details.csv to compute it from.");
+        ImGui::TextDisabled(
+            "The trace has no Overlap Analysis process and there is no kernel_details.csv to "
+            "compute it from.");
     }
     SectionTitle("Advice");
     if (analysis.advice.empty()) ImGui::TextDisabled("No figures to judge.");
     for (const Advice& advice : analysis.advice) {
-        ImGui::TextColored(AdviceColor(advice.kind), "[%s]  %s", AdviceKindName(advice.kind), advice.title.c_str());
+        ImGui::TextColored(AdviceColor(advice.kind), "[%s]  %s", AdviceKindName(advice.kind),
+                           advice.title.c_str());
         ImGui::Indent(18);
         ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x * 0.95f + ImGui::GetCursorPosX());
         ImGui::TextUnformatted(advice.text.c_str());
@@ -137,7 +162,8 @@ void OverviewView::Draw(const RankAnalysis& analysis, TimelineRequest&) {
     }
     if (!analysis.problems.empty()) {
         SectionTitle("Problems in these files");
-        for (const std::string& problem : analysis.problems) ImGui::TextColored(ImVec4(1, 0.6f, 0.5f, 1), "%s", problem.c_str());
+        for (const std::string& problem : analysis.problems)
+            ImGui::TextColored(ImVec4(1, 0.6f, 0.5f, 1), "%s", problem.c_str());
     }
 }
 

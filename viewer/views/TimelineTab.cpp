@@ -22,14 +22,18 @@ void DrawLegend(bool timeClasses) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     for (const LegendEntry& entry : kTimeClassLegend) {
         if (!timeClasses) break;
-        draw->AddRectFilled(ImVec2(x, legendAt.y + 4), ImVec2(x + 12, legendAt.y + 16), PackColor(entry.color), 2.0f);
+        draw->AddRectFilled(ImVec2(x, legendAt.y + 4), ImVec2(x + 12, legendAt.y + 16),
+                            PackColor(entry.color), 2.0f);
         draw->AddText(ImVec2(x + 16, legendAt.y + 1), IM_COL32(205, 208, 215, 255), entry.label);
         x += 28 + ImGui::CalcTextSize(entry.label).x;
     }
-    draw->AddRectFilled(ImVec2(x, legendAt.y + 4), ImVec2(x + 12, legendAt.y + 16), IM_COL32(120, 120, 130, 255), 2.0f);
+    draw->AddRectFilled(ImVec2(x, legendAt.y + 4), ImVec2(x + 12, legendAt.y + 16),
+                        IM_COL32(120, 120, 130, 255), 2.0f);
     for (float s = 0; s < 12; s += 4)
-        draw->AddLine(ImVec2(x + s, legendAt.y + 16), ImVec2(x + s + 4, legendAt.y + 4), IM_COL32(60, 60, 66, 255), 1.5f);
-    draw->AddText(ImVec2(x + 16, legendAt.y + 1), IM_COL32(205, 208, 215, 255), "merged slices (zoom in)");
+        draw->AddLine(ImVec2(x + s, legendAt.y + 16), ImVec2(x + s + 4, legendAt.y + 4),
+                      IM_COL32(60, 60, 66, 255), 1.5f);
+    draw->AddText(ImVec2(x + 16, legendAt.y + 1), IM_COL32(205, 208, 215, 255),
+                  "merged slices (zoom in)");
 }
 
 // Several ranks in one timeline: which step lines them up (loading them again when it changes),
@@ -42,37 +46,46 @@ void DrawRanksToolbar(Document& document, TimelineView& timeline, Workspace& wor
     ImGui::SameLine();
     ImGui::SetNextItemWidth(170);
     const bool realigning = workspace.loads().IsLoading(document.id);
-    const std::string current = realigning ? "aligning…" : ranks.alignedStep.empty() ? "each rank's own clock" : "step " + ranks.alignedStep;
+    const std::string current = realigning                  ? "aligning…"
+                                : ranks.alignedStep.empty() ? "each rank's own clock"
+                                                            : "step " + ranks.alignedStep;
     ImGui::BeginDisabled(realigning);
     if (ImGui::BeginCombo("##align", current.c_str(), ImGuiComboFlags_HeightLarge)) {
-        if (ImGui::Selectable("each rank's own clock", ranks.alignedStep.empty()) && !ranks.alignedStep.empty())
+        if (ImGui::Selectable("each rank's own clock", ranks.alignedStep.empty()) &&
+            !ranks.alignedStep.empty())
             workspace.RealignRanks(document.id, kAlignOnClock);
         for (const std::string& step : ranks.steps) {
             ImGui::PushID(step.c_str());
             const std::string label = "start of step " + step;
-            if (ImGui::Selectable(label.c_str(), step == ranks.alignedStep) && step != ranks.alignedStep)
+            if (ImGui::Selectable(label.c_str(), step == ranks.alignedStep) &&
+                step != ranks.alignedStep)
                 workspace.RealignRanks(document.id, step);
             ImGui::PopID();
         }
-        if (ranks.steps.empty()) ImGui::TextDisabled("no step that every rank marks (ProfilerStep#N)");
+        if (ranks.steps.empty())
+            ImGui::TextDisabled("no step that every rank marks (ProfilerStep#N)");
         ImGui::EndCombo();
     }
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("The chosen step starts at the same time on every rank: each rank's times are moved by the\n"
-                          "difference (hover a rank's header to see by how much). Own clocks show when each rank\n"
-                          "really ran, as far as the machines' clocks agree.");
+        ImGui::SetTooltip(
+            "The chosen step starts at the same time on every rank: each rank's times are moved by "
+            "the\n"
+            "difference (hover a rank's header to see by how much). Own clocks show when each "
+            "rank\n"
+            "really ran, as far as the machines' clocks agree.");
     ImGui::SameLine();
     if (ImGui::SmallButton("Fold all")) timeline.SetGroupsCollapsed(true);
     ImGui::SameLine();
     if (ImGui::SmallButton("Unfold all")) timeline.SetGroupsCollapsed(false);
     if (!ranks.failures.empty()) {
         ImGui::SameLine(0, 16);
-        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.4f, 1), "%zu rank%s could not be read (hover)", ranks.failures.size(),
-                           ranks.failures.size() == 1 ? "" : "s");
+        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.4f, 1), "%zu rank%s could not be read (hover)",
+                           ranks.failures.size(), ranks.failures.size() == 1 ? "" : "s");
         if (ImGui::IsItemHovered()) {
             ImGui::BeginTooltip();
-            for (const std::string& failure : ranks.failures) ImGui::TextUnformatted(failure.c_str());
+            for (const std::string& failure : ranks.failures)
+                ImGui::TextUnformatted(failure.c_str());
             ImGui::EndTooltip();
         }
     }
@@ -88,8 +101,10 @@ TimelineTab::TimelineTab(Document& document)
     // Ranks start folded to their busy strips so that they fit a screen: a few ranks by
     // process (about five headers each), many ranks by rank (one header each).
     constexpr size_t kRanksFoldedByProcess = 8;
-    if (document.model().groups.size() <= kRanksFoldedByProcess) m_timeline.SetAllCollapsed(true);
-    else m_timeline.SetGroupsCollapsed(true);
+    if (document.model().groups.size() <= kRanksFoldedByProcess)
+        m_timeline.SetAllCollapsed(true);
+    else
+        m_timeline.SetGroupsCollapsed(true);
     // A step asked for is shown; by default (the first step they share) the whole of them.
     const RanksInOneTimeline& ranks = *document.ranks;
     if (ranks.stepAsked && ranks.alignedEndNs > ranks.alignedStartNs) {
@@ -107,9 +122,13 @@ void TimelineTab::TakeOver(View& previous) {
     m_timeline.TakeLayoutFrom(before->m_timeline, onClock);
 }
 
-bool TimelineTab::Busy() const { return m_search.Searching() || m_range.Computing(); }
+bool TimelineTab::Busy() const {
+    return m_search.Searching() || m_range.Computing();
+}
 
-void TimelineTab::Update() { m_search.TakeFinished(m_timeline); }
+void TimelineTab::Update() {
+    m_search.TakeFinished(m_timeline);
+}
 
 void TimelineTab::Apply(const TimelineRequest& request) {
     TimelineView& timeline = m_timeline;
@@ -140,8 +159,11 @@ void TimelineTab::Apply(const TimelineRequest& request) {
                 if (request.label == panels[i]) m_sideTab = i;
             break;
         }
-        case TimelineRequest::kFocusSearch: m_search.FocusInput(); break;
-        default: break;
+        case TimelineRequest::kFocusSearch:
+            m_search.FocusInput();
+            break;
+        default:
+            break;
     }
 }
 
@@ -169,10 +191,18 @@ void TimelineTab::DrawSidePanel() {
                                      m_sideTab == i ? ImGuiTabItemFlags_SetSelected : 0))
                 continue;
             switch (i) {
-                case 0: m_details.DrawContents(timeline); break;
-                case 1: m_range.DrawContents(timeline); break;
-                case 2: m_search.DrawContents(timeline); break;
-                default: m_issues.DrawContents(m_document.model()); break;
+                case 0:
+                    m_details.DrawContents(timeline);
+                    break;
+                case 1:
+                    m_range.DrawContents(timeline);
+                    break;
+                case 2:
+                    m_search.DrawContents(timeline);
+                    break;
+                default:
+                    m_issues.DrawContents(m_document.model());
+                    break;
             }
             ImGui::EndTabItem();
         }
@@ -191,24 +221,28 @@ void DrawSplitter(LayoutSettings& layout, float height, float availableWidth) {
     const bool active = ImGui::IsItemActive();
     if (ImGui::IsItemHovered() || active) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
     if (active) {
-        layout.sidePanelWidth = std::clamp(layout.sidePanelWidth - ImGui::GetIO().MouseDelta.x,
-                                           LayoutSettings::kMinSidePanelWidth, std::max(LayoutSettings::kMinSidePanelWidth,
-                                                                                        availableWidth - 300.0f));
+        layout.sidePanelWidth = std::clamp(
+            layout.sidePanelWidth - ImGui::GetIO().MouseDelta.x, LayoutSettings::kMinSidePanelWidth,
+            std::max(LayoutSettings::kMinSidePanelWidth, availableWidth - 300.0f));
     }
     const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
-    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(min.x + 2, min.y), ImVec2(max.x - 2, max.y),
-                                              active ? IM_COL32(90, 160, 255, 255) : IM_COL32(60, 64, 74, 255));
+    ImGui::GetWindowDrawList()->AddRectFilled(
+        ImVec2(min.x + 2, min.y), ImVec2(max.x - 2, max.y),
+        active ? IM_COL32(90, 160, 255, 255) : IM_COL32(60, 64, 74, 255));
 }
 
 void TimelineTab::Draw(ViewContext& context) {
     LayoutSettings& layout = context.layout;
     const ImGuiIO& io = ImGui::GetIO();
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_B, false)) layout.sidePanelShown = !layout.sidePanelShown;
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_B, false))
+        layout.sidePanelShown = !layout.sidePanelShown;
     DrawToolbar(context.workspace);
     const float height = ImGui::GetContentRegionAvail().y;
     const float available = ImGui::GetContentRegionAvail().x;
-    const float sideWidth = layout.sidePanelShown ? std::min(layout.sidePanelWidth, available - 300.0f) : 0.0f;
-    const float timelineWidth = available - (layout.sidePanelShown ? sideWidth + kSplitterWidthPx : 0.0f);
+    const float sideWidth =
+        layout.sidePanelShown ? std::min(layout.sidePanelWidth, available - 300.0f) : 0.0f;
+    const float timelineWidth =
+        available - (layout.sidePanelShown ? sideWidth + kSplitterWidthPx : 0.0f);
     ImGui::BeginChild("timeline", ImVec2(timelineWidth, height), false,
                       ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoScrollbar);
     m_timeline.SetHeaderWidth(layout.headerWidth);

@@ -8,10 +8,18 @@
 
 namespace marey {
 
-Rgba ComputingColor() { return kTimeClassLegend[0].color; }
-Rgba OverlappedColor() { return kTimeClassLegend[1].color; }
-Rgba NotOverlappedColor() { return kTimeClassLegend[2].color; }
-Rgba FreeColor() { return kTimeClassLegend[3].color; }
+Rgba ComputingColor() {
+    return kTimeClassLegend[0].color;
+}
+Rgba OverlappedColor() {
+    return kTimeClassLegend[1].color;
+}
+Rgba NotOverlappedColor() {
+    return kTimeClassLegend[2].color;
+}
+Rgba FreeColor() {
+    return kTimeClassLegend[3].color;
+}
 
 std::string Percent(double share) {
     char text[32];
@@ -23,7 +31,8 @@ void SectionTitle(const char* text) {
     ImGui::Dummy(ImVec2(0, 4));
     ImGui::TextColored(ImVec4(0.80f, 0.86f, 1.0f, 1.0f), "%s", text);
     const ImVec2 at = ImGui::GetCursorScreenPos();
-    ImGui::GetWindowDrawList()->AddLine(ImVec2(at.x, at.y), ImVec2(at.x + ImGui::GetContentRegionAvail().x, at.y),
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(at.x, at.y),
+                                        ImVec2(at.x + ImGui::GetContentRegionAvail().x, at.y),
                                         IM_COL32(70, 76, 90, 255));
     ImGui::Dummy(ImVec2(0, 3));
 }
@@ -65,21 +74,25 @@ void DrawStackedBar(const std::vector<BarSegment>& segments, float width, float 
     const bool hovered = ImGui::IsItemHovered();
     const float mouseX = ImGui::GetIO().MousePos.x;
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), IM_COL32(40, 43, 50, 255), 3.0f);
+    draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height),
+                        IM_COL32(40, 43, 50, 255), 3.0f);
     if (total <= 0) return;
     float x = origin.x;
     for (const BarSegment& segment : segments) {
         if (segment.value <= 0) continue;
         const float w = static_cast<float>(segment.value / total) * width;
-        draw->AddRectFilled(ImVec2(x, origin.y), ImVec2(x + w, origin.y + height), PackColor(segment.color));
+        draw->AddRectFilled(ImVec2(x, origin.y), ImVec2(x + w, origin.y + height),
+                            PackColor(segment.color));
         const std::string text = Percent(segment.value / total);
         const ImVec2 size = ImGui::CalcTextSize(text.c_str());
         if (size.x + 8 < w)
-            draw->AddText(ImVec2(x + (w - size.x) / 2, origin.y + (height - size.y) / 2), IM_COL32(255, 255, 255, 255),
-                          text.c_str());
+            draw->AddText(ImVec2(x + (w - size.x) / 2, origin.y + (height - size.y) / 2),
+                          IM_COL32(255, 255, 255, 255), text.c_str());
         if (hovered && mouseX >= x && mouseX < x + w) {
-            draw->AddRect(ImVec2(x, origin.y), ImVec2(x + w, origin.y + height), IM_COL32(255, 255, 255, 200), 0, 0, 2.0f);
-            ImGui::SetTooltip("%s\n%s  (%s)", segment.label, FormatDuration(static_cast<TimeNs>(segment.value)).c_str(),
+            draw->AddRect(ImVec2(x, origin.y), ImVec2(x + w, origin.y + height),
+                          IM_COL32(255, 255, 255, 200), 0, 0, 2.0f);
+            ImGui::SetTooltip("%s\n%s  (%s)", segment.label,
+                              FormatDuration(static_cast<TimeNs>(segment.value)).c_str(),
                               Percent(segment.value / total).c_str());
         }
         x += w;
@@ -91,7 +104,8 @@ void DrawLegend(const std::vector<BarSegment>& segments) {
         if (i) ImGui::SameLine(0, 18);
         const ImVec2 at = ImGui::GetCursorScreenPos();
         const float side = ImGui::GetTextLineHeight() - 3;
-        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y + 2), ImVec2(at.x + side, at.y + 2 + side),
+        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y + 2),
+                                                  ImVec2(at.x + side, at.y + 2 + side),
                                                   PackColor(segments[i].color), 2.0f);
         ImGui::Dummy(ImVec2(side + 2, side));
         ImGui::SameLine(0, 4);

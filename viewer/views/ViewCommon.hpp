@@ -22,16 +22,16 @@ struct TimelineRequest {
         kShowRange,       // show and mark [startNs, endNs]
         kHighlightNames,  // highlight 'names' as a search, shown in the search panel
         kSearch,          // type 'label' into the search box, run it and select the first match
-        kShowPanel,       // bring the side panel tab 'label' forward: details, range, search, issues
-        kFocusSearch,     // put the keyboard focus in the search box
+        kShowPanel,    // bring the side panel tab 'label' forward: details, range, search, issues
+        kFocusSearch,  // put the keyboard focus in the search box
     } kind = kNone;
     std::optional<DocumentId> document;  // the document shown when a view asks; set by the caller
-    TimeNs startNs = 0, endNs = 0;  // absolute, as in the trace (kShowRange)
-    std::vector<std::string> names; // exact slice names (kHighlightNames)
+    TimeNs startNs = 0, endNs = 0;       // absolute, as in the trace (kShowRange)
+    std::vector<std::string> names;      // exact slice names (kHighlightNames)
     // What the search box shows (kHighlightNames, kSearch), the mark's name (kShowRange), or the
     // panel (kShowPanel).
     std::string label;
-    bool goToFirst = true;          // kHighlightNames: select and frame the first match once found
+    bool goToFirst = true;  // kHighlightNames: select and frame the first match once found
     bool switchToTimeline = false;
 };
 
@@ -41,7 +41,8 @@ struct BarSegment {
     Rgba color;
 };
 
-// The fixed time-class colours: pure computing, overlapped communication, communication alone, free.
+// The fixed time-class colours: pure computing, overlapped communication, communication alone,
+// free.
 Rgba ComputingColor();
 Rgba OverlappedColor();
 Rgba NotOverlappedColor();

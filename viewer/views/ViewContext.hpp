@@ -18,8 +18,8 @@ struct ViewContext {
     BoxRenderer& boxes;          // the timeline's instanced boxes
     BoxRenderer& boxesB;         // a second batch, for the lower timeline of a comparison
     float frameDt;
-    TimelineRequest& request;    // what the view asks of the document's timeline
-    LayoutSettings& layout;      // panel and column sizes a person chose
+    TimelineRequest& request;        // what the view asks of the document's timeline
+    LayoutSettings& layout;          // panel and column sizes a person chose
     ClusterRequest& clusterRequest;  // what a cluster view asks to open
     MareyRenderer& marey;            // the Marey view's bars and bands
 };

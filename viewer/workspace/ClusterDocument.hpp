@@ -18,13 +18,13 @@ namespace marey {
 // What the cluster views share: the step and the group a person chose, the rank selected, and the
 // ranks gathered to open in one timeline.
 struct ClusterSelection {
-    std::optional<StepIndex> step;    // none: averaged over steps
-    std::optional<GroupIndex> group;  // none: every rank
-    std::optional<RankId> rank;       // selected in any cluster view
+    std::optional<StepIndex> step;       // none: averaged over steps
+    std::optional<GroupIndex> group;     // none: every rank
+    std::optional<RankId> rank;          // selected in any cluster view
     std::optional<RankId> previousRank;  // the one selected before it ("compare with…")
-    bool rankMenuAsked = false;  // a right click on a rank this frame
-    char oneTimelineRanks[256] = {};  // the ranks to open in one timeline, as typed: "0-3,7"
-    std::string oneTimelineError;     // why they could not be opened
+    bool rankMenuAsked = false;          // a right click on a rank this frame
+    char oneTimelineRanks[256] = {};     // the ranks to open in one timeline, as typed: "0-3,7"
+    std::string oneTimelineError;        // why they could not be opened
 };
 
 struct ClusterDocument {

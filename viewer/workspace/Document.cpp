@@ -22,7 +22,6 @@ std::string Document::Title() const {
     return rankId >= 0 ? "rank " + std::to_string(rankId) + " · " + file : file;
 }
 
-
 std::string Document::Source() const {
     if (!ranks) return rank.path;
     std::string text;

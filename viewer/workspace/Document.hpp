@@ -26,7 +26,7 @@ struct RanksInOneTimeline {
     std::string alignedStep;         // empty: each rank on its own clock
     bool stepAsked = false;          // a step was chosen (not the first they share): shown first
     TimeNs alignedStartNs = 0, alignedEndNs = 0;  // the aligned step, absolute
-    std::vector<std::string> failures;  // ranks asked for that could not be read
+    std::vector<std::string> failures;            // ranks asked for that could not be read
 };
 
 struct Document {

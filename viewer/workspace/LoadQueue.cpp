@@ -11,7 +11,8 @@ namespace {
 
 float ClusterFraction(const ClusterProgress& progress) {
     const uint32_t total = progress.ranksTotal.load();
-    return total ? 0.95f * static_cast<float>(progress.ranksDone.load()) / static_cast<float>(total) : 0.0f;
+    return total ? 0.95f * static_cast<float>(progress.ranksDone.load()) / static_cast<float>(total)
+                 : 0.0f;
 }
 
 float Fraction(const LoadProgress& progress) {
@@ -24,10 +25,14 @@ float Fraction(const LoadProgress& progress) {
 
 const char* StageText(const LoadProgress& progress) {
     switch (progress.stage.load()) {
-        case 0: return "reading";
-        case 1: return "parsing events";
-        case 2: return "building tracks and index";
-        default: return "summarising";
+        case 0:
+            return "reading";
+        case 1:
+            return "parsing events";
+        case 2:
+            return "building tracks and index";
+        default:
+            return "summarising";
     }
 }
 
@@ -42,18 +47,22 @@ float RanksFraction(const RanksProgress& progress) {
 // The document's derived data, built on the loading thread: never on the UI thread.
 void BuildDerivedData(Document& document) {
     // A rank's summary feeds the comparison, which a timeline of several ranks is never part of.
-    if (!document.ranks) document.summary = SummarizeRank(document.analysis(), &document.model(), document.rank.path);
+    if (!document.ranks)
+        document.summary =
+            SummarizeRank(document.analysis(), &document.model(), document.rank.path);
     document.timelineData =
         std::make_shared<const TimelineData>(BuildTimelineData(document.model()));
     for (uint32_t p = 0; p < document.model().processes.size(); ++p)
-        document.hasOverlapAnalysis |= document.model().ProcessLabel(p).rfind("Overlap Analysis", 0) == 0;
+        document.hasOverlapAnalysis |=
+            document.model().ProcessLabel(p).rfind("Overlap Analysis", 0) == 0;
 }
 
 }  // namespace
 
 LoadQueue::~LoadQueue() {
     for (auto& job : m_jobs)
-        job->progress.cancel = true, job->clusterProgress.cancel = true, job->ranksProgress.rank.cancel = true;
+        job->progress.cancel = true, job->clusterProgress.cancel = true,
+        job->ranksProgress.rank.cancel = true;
     for (auto& job : m_jobs)
         if (job->thread.joinable()) job->thread.join();
 }
@@ -83,7 +92,8 @@ void LoadQueue::Run(Job& job, unsigned threads) {
     if (!loaded.ok()) {
         job.error = loaded.message();
     } else if (!loaded.value().model) {
-        job.error = job.path + ": error: the folder holds no timeline (trace_view.json or kernel_details.csv)";
+        job.error = job.path +
+                    ": error: the folder holds no timeline (trace_view.json or kernel_details.csv)";
     } else {
         auto document = std::make_unique<Document>();
         document->id = job.id;
@@ -107,7 +117,8 @@ void LoadQueue::RunRanks(Job& job, unsigned threads) {
         auto document = std::make_unique<Document>();
         document->id = job.id;
         document->rank.model = std::move(timeline.model);
-        document->rank.analysis = std::make_unique<RankAnalysis>();  // one rank's views do not apply
+        document->rank.analysis =
+            std::make_unique<RankAnalysis>();  // one rank's views do not apply
         RanksInOneTimeline ranks;
         ranks.paths = std::move(timeline.paths);
         ranks.steps = std::move(timeline.steps);
@@ -122,12 +133,14 @@ void LoadQueue::RunRanks(Job& job, unsigned threads) {
     job.done = true;
 }
 
-void LoadQueue::StartRanks(DocumentId id, const std::vector<std::string>& paths, const std::string& alignStep) {
+void LoadQueue::StartRanks(DocumentId id, const std::vector<std::string>& paths,
+                           const std::string& alignStep) {
     auto job = std::make_unique<Job>();
     job->id = id;
     job->rankPaths = paths;
     job->alignStep = alignStep;
-    job->path = paths.size() == 1 ? paths.front() : std::to_string(paths.size()) + " ranks in one timeline";
+    job->path =
+        paths.size() == 1 ? paths.front() : std::to_string(paths.size()) + " ranks in one timeline";
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     Job& started = *job;
     m_jobs.push_back(std::move(job));
@@ -138,7 +151,8 @@ void LoadQueue::Start(DocumentId id, const std::string& path, unsigned share) {
     auto job = std::make_unique<Job>();
     job->id = id;
     job->path = path;
-    const unsigned threads = std::max(1u, std::thread::hardware_concurrency() / std::max(1u, share));
+    const unsigned threads =
+        std::max(1u, std::thread::hardware_concurrency() / std::max(1u, share));
     Job& started = *job;
     m_jobs.push_back(std::move(job));
     started.thread = std::thread([&started, threads] { Run(started, threads); });
@@ -147,19 +161,26 @@ void LoadQueue::Start(DocumentId id, const std::string& path, unsigned share) {
 void LoadQueue::Cancel(DocumentId id) {
     for (auto& job : m_jobs)
         if (job->id == id)
-            job->progress.cancel = true, job->clusterProgress.cancel = true, job->ranksProgress.rank.cancel = true;
+            job->progress.cancel = true, job->clusterProgress.cancel = true,
+            job->ranksProgress.rank.cancel = true;
 }
 
 bool LoadQueue::IsLoading(DocumentId id) const {
-    return std::any_of(m_jobs.begin(), m_jobs.end(), [id](const auto& job) { return job->id == id; });
+    return std::any_of(m_jobs.begin(), m_jobs.end(),
+                       [id](const auto& job) { return job->id == id; });
 }
 
 std::vector<LoadStatus> LoadQueue::Running() const {
     std::vector<LoadStatus> running;
     for (const auto& job : m_jobs)
-        running.push_back(job->isCluster            ? LoadStatus{job->id, job->path, ClusterFraction(job->clusterProgress), "reading rank summaries"}
-                          : !job->rankPaths.empty() ? LoadStatus{job->id, job->path, RanksFraction(job->ranksProgress), "reading the ranks"}
-                                                    : LoadStatus{job->id, job->path, Fraction(job->progress), StageText(job->progress)});
+        running.push_back(job->isCluster ? LoadStatus{job->id, job->path,
+                                                      ClusterFraction(job->clusterProgress),
+                                                      "reading rank summaries"}
+                          : !job->rankPaths.empty()
+                              ? LoadStatus{job->id, job->path, RanksFraction(job->ranksProgress),
+                                           "reading the ranks"}
+                              : LoadStatus{job->id, job->path, Fraction(job->progress),
+                                           StageText(job->progress)});
     return running;
 }
 
@@ -172,7 +193,8 @@ std::vector<LoadQueue::Finished> LoadQueue::TakeFinished() {
             continue;
         }
         job.thread.join();
-        finished.push_back({job.id, job.path, std::move(job.document), std::move(job.cluster), job.error});
+        finished.push_back(
+            {job.id, job.path, std::move(job.document), std::move(job.cluster), job.error});
         it = m_jobs.erase(it);
     }
     return finished;

@@ -36,7 +36,8 @@ public:
     void Start(DocumentId id, const std::string& path, unsigned share = 1);
     // Starts loading several ranks into one timeline as document 'id', aligned on 'alignStep'
     // (see RanksTimelineOptions).
-    void StartRanks(DocumentId id, const std::vector<std::string>& paths, const std::string& alignStep);
+    void StartRanks(DocumentId id, const std::vector<std::string>& paths,
+                    const std::string& alignStep);
     // Asks the load to stop; it then finishes with an error saying it was cancelled.
     void Cancel(DocumentId id);
     bool Busy() const { return !m_jobs.empty(); }
@@ -46,9 +47,9 @@ public:
     struct Finished {
         DocumentId id;
         std::string path;
-        std::unique_ptr<Document> document;  // a trace or rank folder; null otherwise
+        std::unique_ptr<Document> document;        // a trace or rank folder; null otherwise
         std::unique_ptr<ClusterDocument> cluster;  // a cluster folder; null otherwise
-        std::string error;  // when both are null
+        std::string error;                         // when both are null
     };
     // The loads that ended since the last call, in the order they ended.
     std::vector<Finished> TakeFinished();

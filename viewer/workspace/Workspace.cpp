@@ -2,14 +2,14 @@
 
 #include <algorithm>
 
-
 namespace marey {
 
 ComparisonPair::ComparisonPair() = default;
 ComparisonPair::~ComparisonPair() = default;
 
 const Comparison* ComparisonPair::Ready() const {
-    if (!diff.valid() || diff.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return nullptr;
+    if (!diff.valid() || diff.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+        return nullptr;
     return &diff.get();
 }
 
@@ -27,7 +27,8 @@ DocumentId Workspace::OpenOnce(const std::string& path) {
     return Open(path);
 }
 
-DocumentId Workspace::OpenRanks(const std::vector<std::string>& paths, const std::string& alignStep) {
+DocumentId Workspace::OpenRanks(const std::vector<std::string>& paths,
+                                const std::string& alignStep) {
     const DocumentId id = DocumentId(m_nextId++);
     m_loads.StartRanks(id, paths, alignStep);
     return id;
@@ -75,8 +76,8 @@ void Workspace::StartDiffWhenLoaded() {
     const LoadedRank* rankB = &b->rank;
     const ComparisonOptions options = m_comparison->options;
     m_comparison->diff = std::async(std::launch::async, [rankA, rankB, options] {
-        return CompareRanks(*rankA, *rankB, options);
-    }).share();
+                             return CompareRanks(*rankA, *rankB, options);
+                         }).share();
 }
 
 void Workspace::EndComparison() {
@@ -88,12 +89,14 @@ void Workspace::EndComparison() {
 void Workspace::Close(DocumentId id) {
     m_loads.Cancel(id);
     if (m_comparison && (m_comparison->a == id || m_comparison->b == id)) EndComparison();
-    m_documents.erase(std::remove_if(m_documents.begin(), m_documents.end(),
-                                     [id](const std::unique_ptr<Document>& d) { return d->id == id; }),
-                      m_documents.end());
-    m_clusters.erase(std::remove_if(m_clusters.begin(), m_clusters.end(),
-                                    [id](const std::unique_ptr<ClusterDocument>& c) { return c->id == id; }),
-                     m_clusters.end());
+    m_documents.erase(
+        std::remove_if(m_documents.begin(), m_documents.end(),
+                       [id](const std::unique_ptr<Document>& d) { return d->id == id; }),
+        m_documents.end());
+    m_clusters.erase(
+        std::remove_if(m_clusters.begin(), m_clusters.end(),
+                       [id](const std::unique_ptr<ClusterDocument>& c) { return c->id == id; }),
+        m_clusters.end());
 }
 
 std::vector<DocumentId> Workspace::Poll() {
@@ -111,13 +114,17 @@ std::vector<DocumentId> Workspace::Poll() {
             continue;
         }
         opened.push_back(finished.id);
-        for (const std::string& failure : finished.document->ranks ? finished.document->ranks->failures : std::vector<std::string>())
+        for (const std::string& failure : finished.document->ranks
+                                              ? finished.document->ranks->failures
+                                              : std::vector<std::string>())
             m_errors.push_back(failure);
         // Ranks aligned again take the place of the document they were before.
-        auto same = std::find_if(m_documents.begin(), m_documents.end(),
-                                 [&](const std::unique_ptr<Document>& d) { return d->id == finished.id; });
+        auto same =
+            std::find_if(m_documents.begin(), m_documents.end(),
+                         [&](const std::unique_ptr<Document>& d) { return d->id == finished.id; });
         if (same != m_documents.end()) {
-            if (m_comparison && (m_comparison->a == finished.id || m_comparison->b == finished.id)) EndComparison();
+            if (m_comparison && (m_comparison->a == finished.id || m_comparison->b == finished.id))
+                EndComparison();
             // The old one stays until its views have handed over what a person set up.
             finished.document->replaced = std::move(*same);
             *same = std::move(finished.document);

@@ -18,9 +18,10 @@ struct CompareViewState {
     bool sync = true;     // one time axis: moving either timeline moves the other
     bool focusB = false;  // which timeline the keys move (the one under the mouse, or Tab)
     bool placed = false;  // B's view has been set from A's since the alignment changed
-    double lastStartA = 0, lastEndA = 0, lastStartB = 0, lastEndB = 0;  // views after the last frame
-    bool byType = false;  // the diff's operator table by type instead of by name
-    std::string selected;  // the operator (or type) selected in the diff
+    double lastStartA = 0, lastEndA = 0, lastStartB = 0,
+           lastEndB = 0;         // views after the last frame
+    bool byType = false;         // the diff's operator table by type instead of by name
+    std::string selected;        // the operator (or type) selected in the diff
     int stepA = -1, stepB = -1;  // indexes into the summaries' steps chosen in the step pickers
     bool onlySteps = false;      // the diff covers only the chosen steps
     // Another alignment or step asked for in a view; the application recompares after the frame's
