@@ -720,7 +720,8 @@ TEST_CASE("a cluster's JSON and text name its ranks, missing ids and only the fi
     REQUIRE(ids.size() == 2);
     CHECK(int64_t(ids.at(1)) == 2);
     CHECK(simdjson::dom::array(root["missing_rank_ids"]).size() == 1);
-    CHECK(int64_t(root["missing_rank_ids"].at(0)) == 1);
+    CHECK(int64_t(root["missing_rank_ids"].at(0).at(0)) == 1);
+    CHECK(int64_t(root["missing_rank_ids"].at(0).at(1)) == 1);
     CHECK(simdjson::dom::array(root["slow_ranks"]).size() == 0);
     CHECK(int64_t(root["problems"]["count"]) == 25);
     simdjson::dom::array first = root["problems"]["first"];
@@ -830,4 +831,26 @@ TEST_CASE("steps fold into buckets of consecutive steps that keep the range, med
     CHECK(each[4].maxNs == 240);
     CHECK(BucketSteps({}, 5).empty());
     CHECK(BucketSteps(steps, 0).empty());
+}
+
+TEST_CASE("a rank id of 999999 in a small job gives missing ids as runs, not a million numbers") {
+    const fs::path dir = test::TempDir("cluster_far_rank");
+    ClusterOptions options;
+    options.ranks = 4;
+    options.steps = 2;
+    std::string error;
+    REQUIRE(WriteCluster(options, dir.string(), &error));
+    std::ofstream(dir / "rank_3_ascend_pt" / "profiler_info_3.json") << "{\"rank_id\": 999999}";
+    fs::remove(dir / "rank_3_ascend_pt" / "profiler_metadata.json");  // no world size to bound it
+    for (int rank = 0; rank < 3; ++rank)
+        fs::remove(dir / ("rank_" + std::to_string(rank) + "_ascend_pt") /
+                   "profiler_metadata.json");
+    auto cluster = LoadCluster(dir.string(), 2);
+    REQUIRE(cluster.ok());
+    CHECK(cluster.value().IndexOfRank(999999) >= 0);
+    CHECK(RankRuns(cluster.value().missingRanks) == std::vector<std::pair<int, int>>{{3, 999998}});
+    const std::string json = ClusterToJson(cluster.value());
+    CHECK(json.size() < 4000);
+    CHECK(json.find("\"missing_rank_ids\": [[3, 999998]]") != std::string::npos);
+    fs::remove_all(dir);
 }

@@ -219,30 +219,34 @@ std::vector<int> NamedRanks(const Cluster& cluster, int worldSize) {
 void ExplainMissingRanks(Cluster& cluster, const std::vector<SkippedFolder>& skipped,
                          int worldSize) {
     constexpr size_t kMaxLines = 20;
+    // Who names each id, built once: a million missing ids must not each scan every link.
+    std::map<int, std::string> folderOf;
+    for (const SkippedFolder& folder : skipped)
+        folderOf[folder.rankId] = folder.path + ": " + folder.reason;
+    std::map<int, std::set<int>> linkedBy;
+    for (const ClusterRank& rank : cluster.ranks)
+        for (const RankLink& link : rank.links)
+            for (const int id : {link.srcRank, link.dstRank})
+                if (id != rank.rankId) linkedBy[id].insert(rank.rankId);
     std::vector<std::pair<std::string, std::vector<int>>> reasons;  // in the order first met
+    std::map<std::string, size_t> reasonIndex;
     for (const int id : cluster.missingRanks) {
         std::string why;
-        for (const SkippedFolder& folder : skipped)
-            if (folder.rankId == id) why = folder.path + ": " + folder.reason;
-        if (why.empty()) {
-            std::set<int> by;
-            for (const ClusterRank& rank : cluster.ranks)
-                for (const RankLink& link : rank.links)
-                    if (link.dstRank == id || link.srcRank == id) by.insert(rank.rankId);
-            if (!by.empty())
-                why = "named by the links of " + std::string(by.size() == 1 ? "rank " : "ranks ") +
-                      FormatRankList(std::vector<int>(by.begin(), by.end())) + "; no folder found";
-            else if (worldSize > 0)
-                why = "of the job's " + std::to_string(worldSize) +
-                      " ranks (world_size); no folder found";
+        if (const auto folder = folderOf.find(id); folder != folderOf.end()) {
+            why = folder->second;
+        } else if (const auto by = linkedBy.find(id); by != linkedBy.end()) {
+            why = "named by the links of " +
+                  std::string(by->second.size() == 1 ? "rank " : "ranks ") +
+                  FormatRankList(std::vector<int>(by->second.begin(), by->second.end())) +
+                  "; no folder found";
+        } else if (worldSize > 0) {
+            why = "of the job's " + std::to_string(worldSize) +
+                  " ranks (world_size); no folder found";
         }
         if (why.empty()) continue;
-        auto it = std::find_if(reasons.begin(), reasons.end(),
-                               [&](const auto& r) { return r.first == why; });
-        if (it == reasons.end())
-            reasons.push_back({why, {id}});
-        else
-            it->second.push_back(id);
+        const auto [it, added] = reasonIndex.try_emplace(why, reasons.size());
+        if (added) reasons.push_back({why, {}});
+        reasons[it->second].second.push_back(id);
     }
     for (size_t i = 0; i < reasons.size() && i < kMaxLines; ++i) {
         const std::vector<int>& ids = reasons[i].second;
@@ -284,6 +288,17 @@ void SortSteps(std::vector<std::string>& steps) {
         if (na) return std::stoll(a) < std::stoll(b);
         return a < b;
     });
+}
+
+std::vector<std::pair<int, int>> RankRuns(const std::vector<int>& ranks) {
+    std::vector<std::pair<int, int>> runs;
+    for (const int id : ranks) {
+        if (!runs.empty() && id == runs.back().second + 1)
+            runs.back().second = id;
+        else
+            runs.push_back({id, id});
+    }
+    return runs;
 }
 
 std::string FormatRankList(const std::vector<int>& ranks) {

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cluster/ClusterRank.hpp"
@@ -64,5 +65,9 @@ void SortSteps(std::vector<std::string>& steps);
 
 // "0-7, 9, 12-15": rank ids as ranges, for messages.
 std::string FormatRankList(const std::vector<int>& ranks);
+
+// Sorted rank ids as runs of consecutive ids, [first, last] each ("0-3, 7" is {0, 3}, {7, 7}):
+// a million missing ids are one run. O(ids).
+std::vector<std::pair<int, int>> RankRuns(const std::vector<int>& ranks);
 
 }  // namespace marey

@@ -19,8 +19,12 @@ std::string ClusterToJson(const Cluster& cluster) {
         root.Int("ranks", static_cast<int64_t>(cluster.ranks.size()));
         JsonArray(root.Key("rank_ids"), cluster.ranks,
                   [](std::string& o, const ClusterRank& r) { o += std::to_string(r.rankId); });
-        JsonArray(root.Key("missing_rank_ids"), cluster.missingRanks,
-                  [](std::string& o, int id) { o += std::to_string(id); });
+        // As runs [first, last]: a damaged rank id of a million is one run, not a million ids.
+        JsonArray(root.Key("missing_rank_ids"), RankRuns(cluster.missingRanks),
+                  [](std::string& o, const std::pair<int, int>& run) {
+                      o +=
+                          "[" + std::to_string(run.first) + ", " + std::to_string(run.second) + "]";
+                  });
         JsonArray(root.Key("duplicate_rank_ids"), cluster.duplicateRanks,
                   [](std::string& o, int id) { o += std::to_string(id); });
         root.Int("steps", static_cast<int64_t>(cluster.steps.size()));
