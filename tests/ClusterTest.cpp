@@ -854,3 +854,16 @@ TEST_CASE("a rank id of 999999 in a small job gives missing ids as runs, not a m
     CHECK(json.find("\"missing_rank_ids\": [[3, 999998]]") != std::string::npos);
     fs::remove_all(dir);
 }
+
+TEST_CASE("problems that name a file are counted and the first few kept") {
+    Cluster cluster;
+    cluster.problems = {"rank 0: a/step_trace_time.csv:1:1: error: not a step_trace_time.csv",
+                        "rank 1: b/communication.json:2:3: error: x",
+                        "rank 1: b/step_trace_time.csv:1:1: error: not a step_trace_time.csv",
+                        "rank 2: c/step_trace_time.csv:1:1: error: not a step_trace_time.csv"};
+    const FileProblems found = ProblemsNamingFile(cluster, "step_trace_time.csv", 2);
+    CHECK(found.count == 3);
+    REQUIRE(found.first.size() == 2);
+    CHECK(found.first[1] == "rank 1: b/step_trace_time.csv:1:1: error: not a step_trace_time.csv");
+    CHECK(ProblemsNamingFile(cluster, "kernel_details.csv", 2).count == 0);
+}

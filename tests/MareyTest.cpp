@@ -306,3 +306,25 @@ TEST_CASE(
     CHECK(problem.substr(0, 8) == "rank 2: ");
     CHECK(problem.find("kernel_details.csv") != std::string_view::npos);
 }
+
+TEST_CASE("devices without operators are summed up by reason, with their ranks") {
+    MareyStep step;
+    step.devices.resize(6);
+    for (int d = 0; d < 6; ++d) step.devices[static_cast<size_t>(d)].rankId = d;
+    for (int d : {0, 1, 2})
+        step.devices[static_cast<size_t>(d)].problem =
+            "no kernel_details.csv in /r" + std::to_string(d);
+    step.devices[3].problem = "no operator of step 7 in kernel_details.csv";
+    step.devices[4].problem = "kernel_details.csv:3:1: error: the file is cut short";
+    bool noFile = true;
+    const std::vector<std::string> lines = SummarizeDeviceProblems(step, 8, &noFile);
+    CHECK_FALSE(noFile);
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[0] ==
+          "ranks 0-2: no kernel_details.csv (" + MissingFileMessage(kKernelDetailsFile) + ")");
+    CHECK(lines[1] == "rank 3: no operator of step 7 in kernel_details.csv");
+    CHECK(lines[2] == "rank 4: kernel_details.csv:3:1: error: the file is cut short");
+    for (MareyDevice& device : step.devices) device.problem = "no kernel_details.csv in /x";
+    CHECK(SummarizeDeviceProblems(step, 8, &noFile).size() == 1);
+    CHECK(noFile);
+}

@@ -11,15 +11,11 @@
 #include "cluster/ClusterRankFile.hpp"
 #include "cluster/MindInsightReader.hpp"
 #include "core/ParallelFor.hpp"
+#include "core/TextFormat.hpp"
 #include "load/AnalysisFile.hpp"
 
 namespace marey {
 namespace {
-
-// "1 rank id", "3 rank ids".
-std::string Plural(size_t count, const char* one, const char* many) {
-    return std::to_string(count) + " " + (count == 1 ? one : many);
-}
 
 bool IsNumber(const std::string& text) {
     return !text.empty() && text.size() < 12 &&
@@ -288,6 +284,15 @@ void SortSteps(std::vector<std::string>& steps) {
         if (na) return std::stoll(a) < std::stoll(b);
         return a < b;
     });
+}
+
+FileProblems ProblemsNamingFile(const Cluster& cluster, std::string_view fileName, size_t most) {
+    FileProblems found;
+    for (const std::string& problem : cluster.problems) {
+        if (problem.find(fileName) == std::string::npos) continue;
+        if (found.count++ < most) found.first.push_back(problem);
+    }
+    return found;
 }
 
 std::vector<std::pair<int, int>> RankRuns(const std::vector<int>& ranks) {

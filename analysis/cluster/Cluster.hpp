@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -65,6 +66,14 @@ void SortSteps(std::vector<std::string>& steps);
 
 // "0-7, 9, 12-15": rank ids as ranges, for messages.
 std::string FormatRankList(const std::vector<int>& ranks);
+
+// How many of the cluster's problems name the file 'fileName' (a step_trace_time.csv that is
+// there but cannot be read, on any rank), and the first 'most' of them. O(problems).
+struct FileProblems {
+    size_t count = 0;
+    std::vector<std::string> first;
+};
+FileProblems ProblemsNamingFile(const Cluster& cluster, std::string_view fileName, size_t most);
 
 // Sorted rank ids as runs of consecutive ids, [first, last] each ("0-3, 7" is {0, 3}, {7, 7}):
 // a million missing ids are one run. O(ids).

@@ -26,4 +26,8 @@ std::string FormatPercent(double share) {
     return text;
 }
 
+std::string Plural(size_t count, std::string_view one, std::string_view many) {
+    return std::to_string(count) + " " + std::string(count == 1 ? one : many);
+}
+
 }  // namespace marey

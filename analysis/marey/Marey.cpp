@@ -1,6 +1,7 @@
 #include "marey/Marey.hpp"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -170,6 +171,33 @@ std::vector<std::optional<KernelTable>> LoadKernelTables(const Cluster& cluster,
                     if (!readProblems.empty()) problems[i] = readProblems.front();
                 });
     return tables;
+}
+
+std::vector<std::string> SummarizeDeviceProblems(const MareyStep& step, size_t most, bool* noFile) {
+    std::map<std::string, std::vector<int>> byReason;  // a reason shared by devices → their ranks
+    std::vector<std::string> single;
+    size_t withoutFile = 0;
+    for (const MareyDevice& device : step.devices) {
+        if (device.problem.empty()) continue;
+        if (device.problem.rfind("no kernel_details.csv", 0) == 0) {
+            ++withoutFile;
+            byReason["no kernel_details.csv (" + MissingFileMessage(kKernelDetailsFile) + ")"]
+                .push_back(device.rankId);
+        } else if (device.problem.rfind("no operator of step", 0) == 0) {
+            byReason[device.problem].push_back(device.rankId);
+        } else if (single.size() < most) {
+            single.push_back("rank " + std::to_string(device.rankId) + ": " + device.problem);
+        }
+    }
+    if (noFile) *noFile = !step.devices.empty() && withoutFile == step.devices.size();
+    std::vector<std::string> lines;
+    for (auto& [reason, ranks] : byReason) {
+        std::sort(ranks.begin(), ranks.end());
+        lines.push_back((ranks.size() == 1 ? "rank " : "ranks ") + FormatRankList(ranks) + ": " +
+                        reason);
+    }
+    lines.insert(lines.end(), single.begin(), single.end());
+    return lines;
 }
 
 MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds,

@@ -114,6 +114,12 @@ struct DeviceSlant {
 };
 std::vector<DeviceSlant> DeviceSlants(const MareyStep& step);
 
+// Why the step's devices without operators have none, one line per reason with the ranks it
+// holds ("ranks 0-63: no kernel_details.csv (…)", "ranks 4, 9: no operator of step 7 in
+// kernel_details.csv"); other problems (a file that cannot be read) one line each, the first
+// 'most'. 'noFile' is set when every device lacks kernel_details.csv. O(devices log devices).
+std::vector<std::string> SummarizeDeviceProblems(const MareyStep& step, size_t most, bool* noFile);
+
 // The device whose slant exceeds the median slant by the most, among the devices that share
 // operators with the one above; -1 with fewer than two of them or when none exceeds the median.
 int SlowestDevice(const std::vector<DeviceSlant>& slants, TimeNs* excessNs = nullptr);

@@ -1,4 +1,5 @@
 #include "clusterviews/ClusterCommon.hpp"
+#include "core/TextFormat.hpp"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -300,6 +301,18 @@ std::string Ms(TimeNs ns) {
     const double ms = static_cast<double>(ns) / 1e6;
     std::snprintf(text, sizeof text, ms >= 100 ? "%.1f ms" : ms >= 10 ? "%.2f ms" : "%.3f ms", ms);
     return text;
+}
+
+void DrawNoClusterData(const ClusterDocument& cluster, const RankFileKind& kind,
+                       const char* whatNeedsIt) {
+    const FileProblems problems = ProblemsNamingFile(cluster.cluster, kind.fileName, 3);
+    if (problems.count == 0) return DrawMissingFile(kind, whatNeedsIt);
+    ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f),
+                       "%s needs %s: it is there but no rank's could be read (%s)", whatNeedsIt,
+                       kind.fileName, Plural(problems.count, "problem", "problems").c_str());
+    ImGui::PushTextWrapPos(0);
+    for (const std::string& problem : problems.first) ImGui::TextDisabled("%s", problem.c_str());
+    ImGui::PopTextWrapPos();
 }
 
 }  // namespace marey

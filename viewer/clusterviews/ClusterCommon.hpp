@@ -31,6 +31,11 @@ struct ClusterRequest {
 // The step picker (averaged or one step) and the group picker, on one line.
 void DrawStepAndGroupPickers(ClusterDocument& cluster, bool withStep = true);
 
+// What a cluster view shows when no rank gave it 'kind': that the file is there but could not be
+// read (with the first problems that name it), else that it is missing and what writes it.
+void DrawNoClusterData(const ClusterDocument& cluster, const RankFileKind& kind,
+                       const char* whatNeedsIt);
+
 // Selects 'rankId' in every cluster view (the one selected before becomes the "compare with").
 void SelectRank(ClusterDocument& cluster, RankId rankId);
 

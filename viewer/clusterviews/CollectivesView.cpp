@@ -228,7 +228,7 @@ void CollectivesView::Draw(ViewContext& context) {
     ClusterDocument& document = m_document;
     DrawStepAndGroupPickers(document);
     if (document.report.collectives.empty()) {
-        DrawMissingFile(kCommunicationFile, "Communication across ranks");
+        DrawNoClusterData(document, kCommunicationFile, "Communication across ranks");
         return;
     }
     DrawPicker();

@@ -417,10 +417,17 @@ bool DrawHeader(ClusterDocument& document, MareyState& state) {
         ImGui::TextColored(ImVec4(1, 0.8f, 0.4f, 1), "loading…");
     }
     if (step.keys.empty()) {
-        DrawMissingFile(kKernelDetailsFile, "The Marey view");
-        for (const MareyDevice& device : step.devices)
-            if (!device.problem.empty())
-                ImGui::TextDisabled("rank %d: %s", device.rankId, device.problem.c_str());
+        // Missing files, or files that hold nothing of this step: said apart, one line a reason.
+        bool noFile = false;
+        const std::vector<std::string> reasons = SummarizeDeviceProblems(step, 8, &noFile);
+        if (noFile)
+            DrawMissingFile(kKernelDetailsFile, "The Marey view");
+        else
+            ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f),
+                               "No operator of this step in the devices' kernel_details.csv");
+        ImGui::PushTextWrapPos(0);
+        for (const std::string& reason : reasons) ImGui::TextDisabled("%s", reason.c_str());
+        ImGui::PopTextWrapPos();
         return false;
     }
     return true;

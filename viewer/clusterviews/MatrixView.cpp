@@ -450,7 +450,7 @@ void MatrixView::Draw(ViewContext& context) {
     }
     const MatrixCache& cache = *shown;
     if (cache.grid.Dim() == 0) {
-        DrawMissingFile(kCommunicationMatrixFile, "The communication matrix");
+        DrawNoClusterData(document, kCommunicationMatrixFile, "The communication matrix");
         return;
     }
     if (Busy()) {

@@ -55,7 +55,7 @@ void DrawShareChart(ClusterDocument& document, ClusterRequest& request) {
     for (const ClusterRank& rank : document.cluster.ranks)
         if (document.InGroup(rank.rankId) && rank.overview.valid) ranks.push_back(&rank);
     if (ranks.empty()) {
-        DrawMissingFile(kStepTraceFile, "The overview across ranks");
+        DrawNoClusterData(document, kStepTraceFile, "The overview across ranks");
         return;
     }
     const float axis = 44, height = std::max(180.0f, ImGui::GetContentRegionAvail().y - 60);

@@ -222,7 +222,7 @@ void StepTraceView::Draw(ViewContext& context) {
     DrawStepAndGroupPickers(document);
     const StepTableCache& cache = TableShown();
     if (!cache.table.hasColumn[kStepComputing]) {
-        DrawMissingFile(kStepTraceFile, "The step trace across ranks");
+        DrawNoClusterData(document, kStepTraceFile, "The step trace across ranks");
         return;
     }
     std::string hidden;

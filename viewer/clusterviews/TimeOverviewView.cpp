@@ -180,7 +180,7 @@ void TimeOverviewView::Draw(ViewContext& context) {
     const std::vector<StepOverview>& steps = document.report.timeOverview;
     DrawStepAndGroupPickers(document);
     if (steps.empty()) {
-        DrawMissingFile(kStepTraceFile, "The time overview");
+        DrawNoClusterData(document, kStepTraceFile, "The time overview");
         return;
     }
     TimeNs largestStep = 1, largestComm = 1;
