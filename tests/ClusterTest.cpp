@@ -113,7 +113,8 @@ TEST_CASE("a generated cluster flags exactly its planted slow rank and slow link
     const std::vector<ClusterFinding> findings = FindClusterProblems(cluster);
     bool computing = false;
     for (const ClusterFinding& finding : findings)
-        if (finding.kind == AdviceKind::kCompute) computing = finding.ranks == std::vector<int>{37};
+        if (finding.kind == ClusterFindingKind::kCompute)
+            computing = finding.ranks == std::vector<int>{37};
     CHECK(computing);
     fs::remove_all(dir);
 }
@@ -128,7 +129,7 @@ TEST_CASE("a generated cluster without planted faults flags nothing") {
     CHECK(FindSlowRanks(BuildStepTable(cluster, -1)).empty());
     CHECK(FindSlowLinks(BuildMatrix(cluster)).empty());
     for (const ClusterFinding& finding : FindClusterProblems(cluster))
-        CHECK(finding.kind != AdviceKind::kCompute);
+        CHECK(finding.kind != ClusterFindingKind::kCompute);
     fs::remove_all(dir);
 }
 
