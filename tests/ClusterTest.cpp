@@ -116,6 +116,13 @@ TEST_CASE("a generated cluster flags exactly its planted slow rank and slow link
         if (finding.kind == ClusterFindingKind::kCompute)
             computing = finding.ranks == std::vector<int>{37};
     CHECK(computing);
+    // Everyone waits for rank 37: the communication finding names it first, then the waiting.
+    bool waitedFor = false;
+    for (const ClusterFinding& finding : findings)
+        if (finding.kind == ClusterFindingKind::kCommunication)
+            waitedFor = finding.causes == 1 && finding.ranks.front() == 37 &&
+                        std::count(finding.ranks.begin(), finding.ranks.end(), 37) == 1;
+    CHECK(waitedFor);
     fs::remove_all(dir);
 }
 

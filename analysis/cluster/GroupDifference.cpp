@@ -91,6 +91,13 @@ void StepsCarrying(const Cluster& cluster, const std::vector<std::vector<TimeNs>
         out.steps.push_back(cluster.steps[s]);
     }
     out.stepsShare = total > 0 ? carried / total : 0;
+    // More than half of the steps to carry it: the difference lies in the steps broadly, not in a
+    // few of them.
+    if (2 * out.steps.size() > out.stepCount) {
+        out.steps.clear();
+        for (const auto& [difference, s] : byStep) out.steps.push_back(cluster.steps[s]);
+        out.stepsShare = total > 0 ? 1 : 0;
+    }
 }
 
 std::string Named(const RankGroupFigures& group) {
