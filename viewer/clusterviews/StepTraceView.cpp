@@ -137,6 +137,26 @@ void DrawDistributions(ClusterDocument& document, const StepTableCache& cache,
     ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height + 6));
 }
 
+// True when 'rankId' lies in a group slower than the reference one.
+bool InSlowerGroup(const GroupDifference& difference, int rankId) {
+    for (size_t g = 0; g < difference.reference; ++g)  // slowest first: these are slower
+        if (std::binary_search(difference.groups[g].ranks.begin(), difference.groups[g].ranks.end(),
+                               rankId))
+            return true;
+    return false;
+}
+
+// "step 1", "steps 1, 6", "every step": where the groups' difference lies.
+std::string StepsNamed(const GroupDifference& difference) {
+    if (difference.stepCount > 1 && difference.steps.size() == difference.stepCount)
+        return "every step";
+    std::string text = difference.steps.size() == 1 ? "step " : "steps ";
+    for (size_t i = 0; i < difference.steps.size() && i < 3; ++i)
+        text += (i ? ", " : "") + difference.steps[i];
+    if (difference.steps.size() > 3) text += ", …";
+    return text;
+}
+
 // Ranks that differ in groups and a step that dominates the average, in amber: what median and
 // MAD cannot see. A click selects the first rank of the slowest group.
 void DrawDifferences(ClusterDocument& document, const StepTableCache& cache) {
@@ -163,8 +183,8 @@ void DrawFlags(ClusterDocument& document, const StepTableCache& cache) {
             ImGui::TextColored(ImVec4(1, 0.8f, 0.35f, 1), "No single slow rank, but ranks differ:");
             ImGui::SameLine();
             ImGui::TextDisabled(
-                "(a group difference: step times more than %.0f %% of the median "
-                "apart; median and MAD flag single ranks only)",
+                "(ranks sorted by step time split where one lies over %.0f %% above "
+                "the one before it; median and MAD flag single ranks only)",
                 kGroupGapShare * 100);
             DrawDifferences(document, cache);
             return;
@@ -340,6 +360,9 @@ void StepTraceView::Draw(ViewContext& context) {
                                    Ms(slow->medianNs).c_str(), Ms(slow->madNs).c_str());
             } else if (!row.present) {
                 ImGui::TextDisabled("no such step");
+            } else if (shown.difference && InSlowerGroup(*shown.difference, row.rankId)) {
+                ImGui::TextColored(ImVec4(1, 0.8f, 0.35f, 1), "slower group: %s",
+                                   StepsNamed(*shown.difference).c_str());
             }
         }
     }
