@@ -113,8 +113,16 @@ TEST_CASE("a generated cluster flags exactly its planted slow rank and slow link
     const std::vector<ClusterFinding> findings = FindClusterProblems(cluster);
     bool computing = false;
     for (const ClusterFinding& finding : findings)
-        if (finding.kind == AdviceKind::kCompute) computing = finding.ranks == std::vector<int>{37};
+        if (finding.kind == ClusterFindingKind::kCompute)
+            computing = finding.ranks == std::vector<int>{37};
     CHECK(computing);
+    // Everyone waits for rank 37: the communication finding names it first, then the waiting.
+    bool waitedFor = false;
+    for (const ClusterFinding& finding : findings)
+        if (finding.kind == ClusterFindingKind::kCommunication)
+            waitedFor = finding.causes == 1 && finding.ranks.front() == 37 &&
+                        std::count(finding.ranks.begin(), finding.ranks.end(), 37) == 1;
+    CHECK(waitedFor);
     fs::remove_all(dir);
 }
 
@@ -128,7 +136,7 @@ TEST_CASE("a generated cluster without planted faults flags nothing") {
     CHECK(FindSlowRanks(BuildStepTable(cluster, -1)).empty());
     CHECK(FindSlowLinks(BuildMatrix(cluster)).empty());
     for (const ClusterFinding& finding : FindClusterProblems(cluster))
-        CHECK(finding.kind != AdviceKind::kCompute);
+        CHECK(finding.kind != ClusterFindingKind::kCompute);
     fs::remove_all(dir);
 }
 

@@ -279,3 +279,26 @@ TEST_CASE(
                               ": error: no rank folder of rank 99 (it has 16 rank folders)") !=
           std::string::npos);
 }
+
+TEST_CASE(
+    "the real cluster_propose shows its ranks that differ in amber, never a green no slow rank") {
+    const std::string fixtures = marey::test::FixturesDir();
+    if (fixtures.empty()) return;
+    for (const char* view : {"steps", "overview"}) {
+        CAPTURE(view);
+        const std::string png =
+            "/tmp/marey-cluster-" + std::to_string(::getpid()) + "-propose-" + view + ".png";
+        int status = -1;
+        const std::string output = marey::test::RunCommand(
+            "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(MAREY_BINARY) + " " +
+                fixtures +
+                "/mindinsight/tests/utils/resource/cluster_propose --size 1600x900 --view " + view +
+                " --screenshot " + png + " 2>&1",
+            &status);
+        REQUIRE(status == 0);
+        CHECK(output.find("cluster ranks 4 steps 5 groups 0 slow_ranks 0") != std::string::npos);
+        CHECK(CountColor(png, 255, 204, 89) > 200);  // the group difference's amber text
+        CHECK(CountColor(png, 140, 217, 140) == 0);  // no green "No slow rank" or "Healthy"
+        std::remove(png.c_str());
+    }
+}

@@ -1,6 +1,7 @@
 #include "cluster/ClusterFindings.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "core/RobustStats.hpp"
@@ -24,6 +25,12 @@ std::vector<RankShare> Above(std::vector<RankShare> shares, double median, doubl
     return above;
 }
 
+ClusterFinding MakeFinding(ClusterFindingKind kind, const std::string& group, std::string text) {
+    ClusterFinding finding;
+    finding.kind = kind, finding.group = group, finding.text = std::move(text);
+    return finding;
+}
+
 std::string NameRanks(const std::vector<RankShare>& ranks, size_t most) {
     std::string text;
     for (size_t i = 0; i < ranks.size() && i < most; ++i)
@@ -33,9 +40,124 @@ std::string NameRanks(const std::vector<RankShare>& ranks, size_t most) {
     return text;
 }
 
+// The ranks the others wait for: the slow ranks of the group (in a phase other than
+// communication), then those whose share of communication not overlapped lies far below the
+// median (they arrive last, so they wait least), by how far. 'comm' is every rank's share.
+std::vector<RankShare> WaitedFor(const std::vector<SlowRank>& slow,
+                                 const std::vector<RankShare>& comm, std::string* why) {
+    std::vector<RankShare> causes;
+    for (const SlowRank& s : slow) {
+        if (s.column == kStepCommNotOverlapped || s.column == kStepCommNotOverlappedExcludeReceive)
+            continue;
+        const auto at = std::find_if(comm.begin(), comm.end(),
+                                     [&](const RankShare& c) { return c.rankId == s.rankId; });
+        if (at == comm.end()) continue;
+        causes.push_back(*at);
+        const std::string said = DescribeSlowRank(s);  // "rank 7: Computing …"
+        const size_t colon = said.find(": ");
+        *why += (why->empty() ? "" : "; ") + std::string("rank ") + std::to_string(s.rankId) +
+                " (" + (colon == std::string::npos ? said : said.substr(colon + 2)) + ")";
+    }
+    std::vector<double> values;
+    for (const RankShare& c : comm) values.push_back(c.share);
+    const RobustSpread spread = MedianAndMad(values);
+    std::vector<RankShare> low;
+    for (const RankShare& c : comm) {
+        const double below = spread.median - c.share;
+        const bool outlier = spread.mad <= 0 || below / (1.4826 * spread.mad) > kSlowScore;
+        const bool known = std::any_of(causes.begin(), causes.end(),
+                                       [&](const RankShare& k) { return k.rankId == c.rankId; });
+        if (below > kShareSpreadPoints && outlier && !known) low.push_back(c);
+    }
+    std::sort(low.begin(), low.end(),
+              [](const RankShare& a, const RankShare& b) { return a.share < b.share; });
+    for (const RankShare& c : low) {
+        causes.push_back(c);
+        *why += (why->empty() ? "" : "; ") + std::string("rank ") + std::to_string(c.rankId) +
+                " waits least (" + FormatPercent(c.share) + " not overlapped against a median of " +
+                FormatPercent(spread.median) + ")";
+    }
+    return causes;
+}
+
+// Communication not overlapped over kCommunicationShare of the median rank's time: the cause
+// first (the ranks the others wait for), then the ranks that wait most.
+std::optional<ClusterFinding> CommunicationFinding(const std::vector<RankShare>& comm,
+                                                   const std::vector<SlowRank>& slow,
+                                                   double commMedian, const std::string& groupName,
+                                                   const std::string& over) {
+    if (commMedian <= kCommunicationShare) return std::nullopt;
+    std::string why;
+    const std::vector<RankShare> causes = WaitedFor(slow, comm, &why);
+    std::vector<RankShare> most;
+    for (const RankShare& c : comm)
+        if (std::none_of(causes.begin(), causes.end(),
+                         [&](const RankShare& k) { return k.rankId == c.rankId; }))
+            most.push_back(c);
+    std::sort(most.begin(), most.end(),
+              [](const RankShare& a, const RankShare& b) { return a.share > b.share; });
+    ClusterFinding f = MakeFinding(ClusterFindingKind::kCommunication, groupName, "");
+    f.text = "Communication problem: communication not overlapped takes " +
+             FormatPercent(commMedian) + " of the median rank's time" + over + ". ";
+    if (!causes.empty())
+        f.text += "Cause first: " + why + "; the others wait for " +
+                  (causes.size() == 1 ? "it" : "them") + " (most waiting: " + NameRanks(most, 3) +
+                  "). Look at the cause: it waits least because everyone else waits for it.";
+    else
+        f.text += "(most: " + NameRanks(most, 3) +
+                  "). Compare wait and transit in Communication across ranks: long waits point at "
+                  "a slow rank, long transit at a slow link or too little overlap.";
+    for (const RankShare& c : causes) f.ranks.push_back(c.rankId);
+    f.causes = causes.size();
+    for (size_t i = 0; i < most.size() && i < 8; ++i) f.ranks.push_back(most[i].rankId);
+    return f;
+}
+
+// Ranks that differ in groups, and a step that dominates the average, over 'rankIds'.
+void StepTableFindings(const Cluster& cluster, const StepTable& averaged,
+                       const std::vector<SlowRank>& slow, const std::vector<int>& rankIds,
+                       const std::string& groupName, std::vector<ClusterFinding>& findings) {
+    const std::optional<GroupDifference> difference =
+        FindGroupDifference(cluster, averaged, slow, rankIds);
+    if (difference) {
+        ClusterFinding f = MakeFinding(ClusterFindingKind::kRanksDiffer, groupName,
+                                       DescribeGroupDifference(*difference));
+        f.ranks = DifferingRanks(*difference);
+        f.steps = difference->steps;
+        f.difference = difference;
+        findings.push_back(std::move(f));
+    }
+    const std::optional<DominantStep> dominant = FindDominantStep(cluster, rankIds);
+    // Said already when the groups' difference lies in that one step.
+    if (dominant &&
+        !(difference && difference->steps == std::vector<std::string>{dominant->step})) {
+        ClusterFinding f = MakeFinding(ClusterFindingKind::kStepDominates, groupName,
+                                       DescribeDominantStep(*dominant));
+        f.steps = {dominant->step};
+        f.dominant = dominant;
+        findings.push_back(std::move(f));
+    }
+}
+
 }  // namespace
 
-std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster,
+const char* ClusterFindingKindName(ClusterFindingKind kind) {
+    switch (kind) {
+        case ClusterFindingKind::kCompute:
+            return "compute";
+        case ClusterFindingKind::kScheduling:
+            return "scheduling";
+        case ClusterFindingKind::kCommunication:
+            return "communication";
+        case ClusterFindingKind::kRanksDiffer:
+            return "ranks_differ";
+        case ClusterFindingKind::kStepDominates:
+            return "step_dominates";
+    }
+    return "compute";
+}
+
+std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster, const StepTable& averaged,
                                               const std::vector<int>& rankIds,
                                               const std::string& groupName) {
     std::vector<RankShare> computing, free, comm;
@@ -49,6 +171,8 @@ std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster,
         comm.push_back({rank.rankId, f.Share(f.commNotOverlappedNs)});
     }
     std::vector<ClusterFinding> findings;
+    const std::vector<SlowRank> slow = FindSlowRanks(averaged, rankIds);
+    StepTableFindings(cluster, averaged, slow, rankIds, groupName, findings);
     if (computing.size() < 2) return findings;
     auto median = [](const std::vector<RankShare>& shares) {
         std::vector<double> values;
@@ -60,55 +184,53 @@ std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster,
                                  ? " over all " + std::to_string(n) + " ranks"
                                  : " over the " + std::to_string(n) + " ranks of " + groupName;
     // A spread of one share across the cards: the ranks far above the median, named.
-    auto spread = [&](AdviceKind kind, const std::vector<RankShare>& shares, const char* what,
-                      const char* advice) {
+    auto spread = [&](ClusterFindingKind kind, const std::vector<RankShare>& shares,
+                      const char* what, const char* advice) {
         const double middle = median(shares);
         const std::vector<RankShare> above = Above(shares, middle, kShareSpreadPoints);
         if (above.empty()) return;
-        ClusterFinding f{kind, groupName, "", {}};
+        ClusterFinding f = MakeFinding(kind, groupName, "");
         f.text = std::string(what) + over + ": " + NameRanks(above, 5) + " against a median of " +
                  FormatPercent(middle) + ". " + advice;
         for (const RankShare& s : above) f.ranks.push_back(s.rankId);
         findings.push_back(std::move(f));
     };
     spread(
-        AdviceKind::kCompute, computing,
+        ClusterFindingKind::kCompute, computing,
         "Computing problem: the computing share spreads across cards",
         "Look at these ranks' operators: a slow card, a slower kernel or more work given to it.");
-    spread(AdviceKind::kScheduling, free, "Scheduling problem: the free share spreads across cards",
+    spread(ClusterFindingKind::kScheduling, free,
+           "Scheduling problem: the free share spreads across cards",
            "The host does not keep these devices fed: look for Python or data-loading work between "
            "their kernels.");
-    const double commMedian = median(comm);
-    if (commMedian > kCommunicationShare) {
-        std::vector<RankShare> most = comm;
-        std::sort(most.begin(), most.end(),
-                  [](const RankShare& a, const RankShare& b) { return a.share > b.share; });
-        ClusterFinding f{AdviceKind::kCommunication, groupName, "", {}};
-        f.text = "Communication problem: communication not overlapped takes " +
-                 FormatPercent(commMedian) + " of the median rank's time" + over +
-                 " (most: " + NameRanks(most, 3) +
-                 "). Compare wait and transit in Communication across ranks: long waits point at a "
-                 "slow rank, long "
-                 "transit at a slow link or too little overlap.";
-        for (size_t i = 0; i < most.size() && i < 8; ++i) f.ranks.push_back(most[i].rankId);
-        findings.push_back(std::move(f));
-    }
+    if (std::optional<ClusterFinding> f =
+            CommunicationFinding(comm, slow, median(comm), groupName, over))
+        findings.push_back(std::move(*f));
     return findings;
 }
 
 std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster) {
-    std::vector<ClusterFinding> findings = FindGroupProblems(cluster, {}, "all ranks");
-    // Communication not overlapped over the whole cluster is said once, not again for each group.
-    const bool communicationSaid =
-        std::any_of(findings.begin(), findings.end(),
-                    [](const ClusterFinding& f) { return f.kind == AdviceKind::kCommunication; });
+    return FindClusterProblems(cluster, BuildStepTable(cluster, -1));
+}
+
+std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster, const StepTable& averaged) {
+    std::vector<ClusterFinding> findings = FindGroupProblems(cluster, averaged, {}, "all ranks");
+    // Communication not overlapped over the whole cluster is said once, not again for each group;
+    // so is a step that dominates the average.
+    auto said = [&](ClusterFindingKind kind) {
+        return std::any_of(findings.begin(), findings.end(),
+                           [&](const ClusterFinding& f) { return f.kind == kind; });
+    };
+    const bool communicationSaid = said(ClusterFindingKind::kCommunication);
+    const bool dominantSaid = said(ClusterFindingKind::kStepDominates);
     for (const ClusterGroup& group : cluster.groups) {
         if (group.kind == "p2p" || group.ranks.size() < 3 ||
             group.ranks.size() >= cluster.ranks.size())
             continue;
         for (ClusterFinding& finding :
-             FindGroupProblems(cluster, group.ranks, "group " + group.name)) {
-            if (communicationSaid && finding.kind == AdviceKind::kCommunication) continue;
+             FindGroupProblems(cluster, averaged, group.ranks, "group " + group.name)) {
+            if (communicationSaid && finding.kind == ClusterFindingKind::kCommunication) continue;
+            if (dominantSaid && finding.kind == ClusterFindingKind::kStepDominates) continue;
             const bool repeated =
                 std::any_of(findings.begin(), findings.end(), [&](const ClusterFinding& other) {
                     return other.kind == finding.kind && other.ranks == finding.ranks;

@@ -1,21 +1,41 @@
 #pragma once
 // The per-rank overview read across a communication group with the rules of the tuning method:
 // a computing problem is a spread of the computing share across cards, a scheduling problem a
-// spread of the free share, a communication problem a long communication not overlapped. Each
-// finding names the ranks and quotes the figures.
+// spread of the free share, a communication problem a long communication not overlapped (its
+// cause, the rank the others wait for, named first); and what the step table shows that no single
+// slow rank explains: ranks that differ in groups, a step that dominates the average. Each
+// finding names the ranks and steps and quotes the figures.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cluster/Cluster.hpp"
+#include "cluster/GroupDifference.hpp"
 #include "rank/RankOverview.hpp"
 
 namespace marey {
 
+enum class ClusterFindingKind {
+    kCompute,
+    kScheduling,
+    kCommunication,
+    kRanksDiffer,
+    kStepDominates
+};
+
+// "compute", "scheduling", "communication", "ranks_differ", "step_dominates".
+const char* ClusterFindingKindName(ClusterFindingKind kind);
+
 struct ClusterFinding {
-    AdviceKind kind = AdviceKind::kHealthy;
-    std::string group;       // the group's name, "all ranks" for the whole cluster
-    std::string text;        // quotes the figures
-    std::vector<int> ranks;  // the ranks it names, most affected first
+    ClusterFindingKind kind = ClusterFindingKind::kCompute;
+    std::string group;  // the group's name, "all ranks" for the whole cluster
+    std::string text;   // quotes the figures
+    // The ranks it names: first the 'causes' ranks the others wait for, then the most affected.
+    std::vector<int> ranks;
+    size_t causes = 0;
+    std::vector<std::string> steps;             // the steps that carry it, largest share first
+    std::optional<GroupDifference> difference;  // kRanksDiffer
+    std::optional<DominantStep> dominant;       // kStepDominates
 };
 
 // A spread (largest share minus the median share) above this many points of the total time is
@@ -23,13 +43,16 @@ struct ClusterFinding {
 inline constexpr double kShareSpreadPoints = 0.05;
 inline constexpr double kCommunicationShare = 0.10;
 
-// Findings over 'rankIds' (a group; every rank when empty), named 'groupName'. O(ranks).
-std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster,
+// Findings over 'rankIds' (a group; every rank when empty), named 'groupName'; 'averaged' is
+// BuildStepTable(cluster, -1). Ranks that differ in groups and a dominant step come first.
+// O(ranks × steps).
+std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster, const StepTable& averaged,
                                               const std::vector<int>& rankIds,
                                               const std::string& groupName);
 
 // Over the whole cluster and over each collective or stage group that is not the whole cluster;
-// a finding that names the same ranks as one before it is left out. O(groups × ranks).
+// a finding that names the same ranks as one before it is left out. O(groups × ranks × steps).
+std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster, const StepTable& averaged);
 std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster);
 
 }  // namespace marey

@@ -8,6 +8,46 @@ namespace {
 
 constexpr size_t kFirstProblems = 20;
 
+void WriteRankIds(std::string& out, const std::vector<int>& ranks) {
+    JsonArray(out, ranks, [](std::string& s, int id) { s += std::to_string(id); });
+}
+
+// The groups of a group difference, slowest first, and the phases that carry it.
+void WriteDifference(JsonObject& o, const GroupDifference& difference) {
+    JsonArrayOfObjects(
+        o.Key("rank_groups"), difference.groups, [&](JsonObject& g, const RankGroupFigures& group) {
+            WriteRankIds(g.Key("ranks"), group.ranks);
+            g.Int("average_step_ns", group.averageStepNs);
+            g.Int("median_step_ns", group.medianStepNs);
+            g.Key("reference") +=
+                &group == &difference.groups[difference.reference] ? "true" : "false";
+        });
+    o.Int("difference_ns", difference.differenceNs);
+    o.Real("steps_share", difference.stepsShare);
+    JsonArrayOfObjects(o.Key("phases"), difference.phases,
+                       [&](JsonObject& p, const PhaseDifference& phase) {
+                           p.String("phase", StepColumnKey(phase.column, difference.layout));
+                           p.Int("difference_ns", phase.differenceNs);
+                       });
+}
+
+void WriteFinding(JsonObject& o, const ClusterFinding& f) {
+    o.String("kind", ClusterFindingKindName(f.kind));
+    o.String("group", f.group);
+    WriteRankIds(o.Key("ranks"), f.ranks);
+    WriteRankIds(o.Key("cause"),
+                 std::vector<int>(f.ranks.begin(), f.ranks.begin() + static_cast<long>(f.causes)));
+    JsonArray(o.Key("steps"), f.steps,
+              [](std::string& s, const std::string& step) { AppendJsonString(s, step); });
+    if (f.difference) WriteDifference(o, *f.difference);
+    if (f.dominant) {
+        o.Int("step_ns", f.dominant->stepNs);
+        o.Int("median_step_ns", f.dominant->medianStepNs);
+        o.Int("average_step_ns", f.dominant->averageStepNs);
+    }
+    o.String("text", f.text);
+}
+
 }  // namespace
 
 std::string ClusterToJson(const Cluster& cluster) {
@@ -53,14 +93,7 @@ std::string ClusterToJson(const Cluster& cluster) {
                                JsonArray(o.Key("ranks"), group.ranks,
                                          [](std::string& s, int id) { s += std::to_string(id); });
                            });
-        JsonArrayOfObjects(root.Key("findings"), report.findings,
-                           [](JsonObject& o, const ClusterFinding& f) {
-                               o.String("kind", AdviceKindName(f.kind));
-                               o.String("group", f.group);
-                               JsonArray(o.Key("ranks"), f.ranks,
-                                         [](std::string& s, int id) { s += std::to_string(id); });
-                               o.String("text", f.text);
-                           });
+        JsonArrayOfObjects(root.Key("findings"), report.findings, WriteFinding);
         JsonObject problems(root.Key("problems"));
         problems.Int("count", static_cast<int64_t>(cluster.problems.size()));
         std::vector<std::string> first(

@@ -11,7 +11,7 @@ ClusterReport BuildClusterReport(const Cluster& cluster) {
     report.matrix = BuildMatrix(cluster);
     report.slowLinks = FindSlowLinks(report.matrix);
     report.matrixOperators = MatrixOperators(cluster);
-    report.findings = FindClusterProblems(cluster);
+    report.findings = FindClusterProblems(cluster, report.averagedSteps);
     report.timeOverview = BuildTimeOverview(cluster);
     report.collectives = ListCollectives(cluster);
     for (const ClusterRank& rank : cluster.ranks)

@@ -21,6 +21,20 @@ std::vector<BarSegment> Shares(const OverviewFigures& f) {
             {"Free", f.Share(f.freeNs), FreeColor()}};
 }
 
+ImVec4 FindingColor(ClusterFindingKind kind) {
+    switch (kind) {
+        case ClusterFindingKind::kCompute:
+            return ImVec4(0.45f, 0.75f, 1, 1);
+        case ClusterFindingKind::kScheduling:
+            return ImVec4(0.85f, 0.85f, 0.5f, 1);
+        case ClusterFindingKind::kRanksDiffer:
+        case ClusterFindingKind::kStepDominates:
+            return ImVec4(1, 0.8f, 0.35f, 1);
+        default:
+            return ImVec4(1, 0.65f, 0.35f, 1);
+    }
+}
+
 void DrawFindings(ClusterDocument& document, const std::vector<ClusterFinding>& findings) {
     SectionTitle("Findings");
     if (findings.empty()) {
@@ -32,10 +46,7 @@ void DrawFindings(ClusterDocument& document, const std::vector<ClusterFinding>& 
     }
     for (size_t i = 0; i < findings.size(); ++i) {
         const ClusterFinding& finding = findings[i];
-        const ImVec4 color = finding.kind == AdviceKind::kCompute ? ImVec4(0.45f, 0.75f, 1, 1)
-                             : finding.kind == AdviceKind::kScheduling
-                                 ? ImVec4(0.85f, 0.85f, 0.5f, 1)
-                                 : ImVec4(1, 0.65f, 0.35f, 1);
+        const ImVec4 color = FindingColor(finding.kind);
         ImGui::PushID(static_cast<int>(i));
         ImGui::Bullet();
         ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - 10);
@@ -121,9 +132,14 @@ void RankOverviewView::Draw(ViewContext& context) {
     DrawStepAndGroupPickers(document, false);
     const ClusterGroup* group = document.ChosenGroup();
     const std::string groupName = !group ? "all ranks" : "group " + group->name;
-    DrawFindings(document,
-                 !group ? document.report.findings
-                        : FindGroupProblems(document.cluster, document.GroupRanks(), groupName));
+    // A group's findings are computed once per group chosen, not every frame.
+    const std::optional<GroupIndex> chosen = document.selection.group;
+    if (chosen && (!m_findingsFor || *m_findingsFor != *chosen)) {
+        m_groupFindings = FindGroupProblems(document.cluster, document.report.averagedSteps,
+                                            document.GroupRanks(), groupName);
+        m_findingsFor = chosen;
+    }
+    DrawFindings(document, !group ? document.report.findings : m_groupFindings);
     ImGui::Spacing();
     SectionTitle("Time of each rank, as shares (over every step the rank has)");
     DrawSelectedRankActions(document, context.clusterRequest);

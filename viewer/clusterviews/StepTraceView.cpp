@@ -137,8 +137,58 @@ void DrawDistributions(ClusterDocument& document, const StepTableCache& cache,
     ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height + 6));
 }
 
+// True when 'rankId' lies in a group slower than the reference one.
+bool InSlowerGroup(const GroupDifference& difference, int rankId) {
+    for (size_t g = 0; g < difference.reference; ++g)  // slowest first: these are slower
+        if (std::binary_search(difference.groups[g].ranks.begin(), difference.groups[g].ranks.end(),
+                               rankId))
+            return true;
+    return false;
+}
+
+// "step 1", "steps 1, 6", "every step": where the groups' difference lies.
+std::string StepsNamed(const GroupDifference& difference) {
+    if (difference.stepCount > 1 && difference.steps.size() == difference.stepCount)
+        return "every step";
+    std::string text = difference.steps.size() == 1 ? "step " : "steps ";
+    for (size_t i = 0; i < difference.steps.size() && i < 3; ++i)
+        text += (i ? ", " : "") + difference.steps[i];
+    if (difference.steps.size() > 3) text += ", …";
+    return text;
+}
+
+// Ranks that differ in groups and a step that dominates the average, in amber: what median and
+// MAD cannot see. A click selects the first rank of the slowest group.
+void DrawDifferences(ClusterDocument& document, const StepTableCache& cache) {
+    const ImVec4 amber(1, 0.8f, 0.35f, 1);
+    ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - 10);
+    if (cache.difference) {
+        ImGui::TextColored(amber, "%s", DescribeGroupDifference(*cache.difference).c_str());
+        const std::vector<int> ranks = DifferingRanks(*cache.difference);
+        if (!ranks.empty() && ImGui::IsItemClicked()) SelectRank(document, RankId(ranks.front()));
+        if (!ranks.empty() && ImGui::IsItemHovered())
+            ImGui::SetTooltip("click: select rank %d", ranks.front());
+    }
+    const bool saidAlready =
+        cache.difference && cache.dominant &&
+        cache.difference->steps == std::vector<std::string>{cache.dominant->step};
+    if (cache.dominant && !saidAlready)
+        ImGui::TextColored(amber, "%s", DescribeDominantStep(*cache.dominant).c_str());
+    ImGui::PopTextWrapPos();
+}
+
 void DrawFlags(ClusterDocument& document, const StepTableCache& cache) {
     if (cache.slow.empty()) {
+        if (cache.difference) {
+            ImGui::TextColored(ImVec4(1, 0.8f, 0.35f, 1), "No single slow rank, but ranks differ:");
+            ImGui::SameLine();
+            ImGui::TextDisabled(
+                "(ranks sorted by step time split where one lies over %.0f %% above "
+                "the one before it; median and MAD flag single ranks only)",
+                kGroupGapShare * 100);
+            DrawDifferences(document, cache);
+            return;
+        }
         ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.55f, 1), "No slow rank");
         ImGui::SameLine();
         ImGui::TextDisabled(
@@ -146,6 +196,7 @@ void DrawFlags(ClusterDocument& document, const StepTableCache& cache) {
             "median and at "
             "least %.0f %% of the median step time above it)",
             kSlowScore, kSlowShareOfStep * 100);
+        DrawDifferences(document, cache);
         return;
     }
     ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%zu slow rank%s:", cache.slow.size(),
@@ -158,6 +209,7 @@ void DrawFlags(ClusterDocument& document, const StepTableCache& cache) {
     }
     if (cache.slow.size() > 4)
         ImGui::TextDisabled("and %zu more: sort by the Flag column", cache.slow.size() - 4);
+    DrawDifferences(document, cache);
 }
 
 }  // namespace
@@ -178,8 +230,12 @@ const StepTableCache& StepTraceView::TableShown() {
     if (newRows) {
         cache.table = !selection.step ? m_document.report.averagedSteps
                                       : BuildStepTable(m_document.cluster, selection.step->value());
-        cache.slow = FindSlowRanks(cache.table,
-                                   !selection.group ? std::vector<int>() : m_document.GroupRanks());
+        const std::vector<int> ranks =
+            !selection.group ? std::vector<int>() : m_document.GroupRanks();
+        cache.slow = FindSlowRanks(cache.table, ranks);
+        cache.difference = FindGroupDifference(m_document.cluster, cache.table, cache.slow, ranks);
+        cache.dominant =
+            selection.step ? std::nullopt : FindDominantStep(m_document.cluster, ranks);
     }
     cache.rows = rowsKey;
     cache.sort = sort;
@@ -304,6 +360,9 @@ void StepTraceView::Draw(ViewContext& context) {
                                    Ms(slow->medianNs).c_str(), Ms(slow->madNs).c_str());
             } else if (!row.present) {
                 ImGui::TextDisabled("no such step");
+            } else if (shown.difference && InSlowerGroup(*shown.difference, row.rankId)) {
+                ImGui::TextColored(ImVec4(1, 0.8f, 0.35f, 1), "slower group: %s",
+                                   StepsNamed(*shown.difference).c_str());
             }
         }
     }

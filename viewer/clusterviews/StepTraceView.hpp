@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cluster/ClusterSteps.hpp"
+#include "cluster/GroupDifference.hpp"
 #include "views/View.hpp"
 #include "workspace/Ids.hpp"
 
@@ -39,6 +40,10 @@ struct StepTableCache {
     std::optional<StepTableSort> sort;
     StepTable table;
     std::vector<SlowRank> slow;
+    // What no single slow rank explains: ranks that differ in groups; averaged, a step that
+    // dominates the average.
+    std::optional<GroupDifference> difference;
+    std::optional<DominantStep> dominant;
     std::vector<int> order;      // indexes into table.rows: the group's ranks in the shown order
     std::vector<StepBox> boxes;  // per column (kStepColumnCount), over the group's ranks
 };
