@@ -139,6 +139,25 @@ TEST_CASE("a trace that cannot be opened is reported, not crashed on") {
     std::remove(png.c_str());
 }
 
+TEST_CASE("a failed open while the sample is shown stays on screen as a notice naming the path") {
+    const std::string png = TempPng("notice");
+    const std::filesystem::path empty = marey::test::TempDir("empty_folder");
+    // Ctrl+O, the path typed into the dialog, Enter: the real open path.
+    const Run missing =
+        Viewer("--screenshot " + png + " --keys '{Ctrl+O}\"/nonexistent/other.json\"{Enter}'");
+    CHECK(missing.status == 0);  // the sample is still open and shown
+    CHECK(missing.output.find("notice Cannot open /nonexistent/other.json: cannot open the file: "
+                              "No such file or directory") != std::string::npos);
+    // The notice is drawn in the notice colour under the menu bar.
+    const Image image = Load(png);
+    CHECK(image.Count(255, 115, 102, 0, 20, image.width, 80, 12) > 50);
+    const Run folder =
+        Viewer("--screenshot " + png + " --keys '{Ctrl+O}\"" + empty.string() + "\"{Enter}'");
+    CHECK(folder.status == 0);
+    CHECK(folder.output.find("notice Cannot open " + empty.string() + ": ") != std::string::npos);
+    std::remove(png.c_str());
+}
+
 namespace {
 
 // Pixels of the fixed time-class colours in a band of the screenshot.

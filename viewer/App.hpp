@@ -53,6 +53,8 @@ private:
     void TakeLoadedDocuments();
     void DrawMenuBar();
     void DrawLoads();
+    // The notices of failed and cancelled loads, wrapped at 'wrapX'; each with Dismiss.
+    void DrawNotices(float wrapX);
     void DrawDocumentBar();
     void DrawViewTabs(float dt);
     void ApplyRequest(const TimelineRequest& request);
