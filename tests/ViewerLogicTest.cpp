@@ -235,6 +235,41 @@ TEST_CASE("ruler labels say their tick's time, and only labels that fit whole ar
     }
 }
 
+TEST_CASE("times on the ruler read in one unit with the decimals the zoom needs") {
+    SUBCASE("the cursor at a 20 ns view shows the ns, not a rounded 184 ms") {
+        CHECK(CursorLabel(183930595.0, 0.02) == "183.930595 ms");
+        CHECK(CursorLabel(183930595.0, 2.0) == "183.930595 ms");
+        CHECK(CursorLabel(183930595.0, 100.0) == "183.9306 ms");
+        CHECK(CursorLabel(183930595.0, 420000.0) == "183.9 ms");
+        CHECK(CursorLabel(40.0, 0.5) == "40 ns");
+    }
+    SUBCASE("plain tick labels use the view's unit: ms with decimals, not 141056 µs") {
+        CHECK(TickLabel(141056000.0, 2000.0, 142e6) == "141.056 ms");
+        CHECK(TickLabel(139000000.0, 2000.0, 142e6) == "139.000 ms");
+        CHECK(TickLabel(0.0, 5e7, 4.2e8) == "0 ms");
+        CHECK(TickLabel(1.5e9, 5e8, 2e9) == "1.5 s");
+        CHECK(TickLabel(700.0, 100.0, 900.0) == "700 ns");
+        const RulerLayout ruler = LayoutRuler(139e6, 141.5e6, 1000, 90, EightPxPerChar);
+        REQUIRE_FALSE(ruler.fromAnchor);
+        std::vector<std::string> labels;
+        for (const RulerTick& tick : ruler.ticks)
+            if (!tick.label.empty()) labels.push_back(tick.label);
+        REQUIRE(labels.size() >= 3);
+        CHECK(labels[0] == "139.0 ms");
+        CHECK(labels[1] == "139.5 ms");
+    }
+    SUBCASE("the view's width has three significant digits: 420 ms, never 0 s") {
+        CHECK(CompactDuration(419876543) == "420 ms");
+        CHECK(CompactDuration(1234567890) == "1.23 s");
+        CHECK(CompactDuration(20) == "20 ns");
+    }
+    SUBCASE("a wall clock only for epoch times; else the view's edge on the trace's axis") {
+        CHECK(ClockText(1736408883688177930ll, 0.0, 1000.0) == "2025-01-09 07:48:03.688177930 UTC");
+        CHECK(ClockText(-39972307, 0.0, 420000.0) == "from the start");
+        CHECK(ClockText(-39972307 + 12345678, 12345678.0, 1000.0) == "from 12.346 ms");
+    }
+}
+
 TEST_CASE("an operator highlighted from another view brings the timeline to its first match") {
     auto model = LoadJson(kTrace);
     TimelineView timeline(*model);
