@@ -288,6 +288,30 @@ TEST_CASE("an operator highlighted from another view brings the timeline to its 
     CHECK(timeline.state().viewEndNs >= start);
 }
 
+TEST_CASE("Enter pressed while the search still runs steps once the matches are in") {
+    auto model = LoadJson(kTrace);
+    TimelineView timeline(*model);
+    SearchPanel panel;
+    panel.SetNames(timeline, {"aten::matmul", "MatMul_0"}, "matmul", false);
+    REQUIRE(panel.Searching());
+    panel.Step(timeline, true);  // two Enters before the matches are known
+    panel.Step(timeline, true);
+    CHECK_FALSE(timeline.state().selected.valid());
+    for (int i = 0; i < 10000 && panel.Searching(); ++i) {
+        panel.TakeFinished(timeline);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    REQUIRE(timeline.search().Count() == 2);
+    // The first Enter goes to the first match at or after the view's centre, the second to the
+    // next one.
+    const ViewState& state = timeline.state();
+    const size_t first = timeline.search().FirstAtOrAfter(
+        model->firstNs + static_cast<TimeNs>((state.viewStartNs + state.viewEndNs) / 2));
+    REQUIRE(state.selected.valid());
+    CHECK(state.selected == timeline.search().Matches()[(first + 1) % 2].slice);
+    CHECK(panel.TakeJumped());
+}
+
 TEST_CASE(
     "settings kept under the old name are copied to marey's folder once, and never over newer "
     "ones") {

@@ -299,6 +299,45 @@ TEST_CASE(
     std::remove(png.c_str());
 }
 
+TEST_CASE("typed into the search box, every Enter steps once and a jump shows Details") {
+    const std::string png = TempPng("typed");
+    const std::string typed =
+        "--screenshot " + png + " --panel search --keys '{Ctrl+F}\"hcom_allReduce\"";
+    const Run one = Viewer(typed + "{Enter}'");
+    const Run two = Viewer(typed + "{Enter}{Enter}'");
+    const Run three = Viewer(typed + "{Enter}{Enter}{Enter}'");
+    CHECK(SearchState(one).first == 41);
+    CHECK(SearchState(one).second > 0);
+    CHECK(SearchState(two).second > SearchState(one).second);
+    CHECK(SearchState(three).second > SearchState(two).second);
+    CHECK(one.output.find(" panel details ") != std::string::npos);
+    // Without a jump the search list stays.
+    const Run typedOnly = Viewer(typed + "'");
+    CHECK(typedOnly.output.find(" panel search ") != std::string::npos);
+    std::remove(png.c_str());
+}
+
+TEST_CASE("Ctrl+F selects the old query, one Esc clears the box and leaves it, Esc closes Help") {
+    const std::string png = TempPng("searchkeys");
+    const Run matmul = Viewer("--screenshot " + png + " --search aten::matmul");
+    const Run replaced = Viewer("--screenshot " + png +
+                                " --search hcom_allReduce --keys '{Ctrl+F}\"aten::matmul\"'");
+    CHECK(SearchState(replaced).first == SearchState(matmul).first);
+    CHECK(SearchState(replaced).first > 0);
+    // One Esc: the search is gone and the keys move the timeline again.
+    const Run left = Viewer("--screenshot " + png + " --keys '{Ctrl+F}\"hcom\"{Esc}'");
+    const Run zoomed = Viewer("--screenshot " + png + " --keys '{Ctrl+F}\"hcom\"{Esc}WW'");
+    CHECK(SearchState(left).first == 0);
+    CHECK(zoomed.viewEnd - zoomed.viewStart < left.viewEnd - left.viewStart);
+    // Esc closes Help, and only Help: the search stays.
+    const Run help = Viewer("--screenshot " + png + " --search hcom_allReduce --keys {F1}");
+    const Run closed = Viewer("--screenshot " + png + " --search hcom_allReduce --keys {F1}{Esc}");
+    CHECK(help.output.find(" help 1") != std::string::npos);
+    CHECK(closed.output.find(" help 0") != std::string::npos);
+    CHECK(SearchState(closed).first == 41);
+    std::remove(png.c_str());
+}
+
 TEST_CASE(
     "flows: none over the data by default, the selection's chain when selected, every flow with "
     "V") {

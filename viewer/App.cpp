@@ -477,9 +477,10 @@ void App::PrintViews() {
                 stats.flows, stats.cpuMs);
     const SearchIndex& search = timeline.search();
     const SliceRef selected = timeline.state().selected;
-    std::printf("search %llu selected %lld\n",
+    std::printf("search %llu selected %lld panel %s help %d\n",
                 static_cast<unsigned long long>(search.Active() ? search.Count() : 0),
-                static_cast<long long>(selected.valid() ? timeline.SliceStart(selected) : -1));
+                static_cast<long long>(selected.valid() ? timeline.SliceStart(selected) : -1),
+                SidePanelOf(document), m_showHelp ? 1 : 0);
 }
 
 // [SECTION] The loop
@@ -913,10 +914,21 @@ void App::DrawMenuBar() {
         }
     }
     ImGui::EndMenuBar();
+    HandleWindowKeys(active);
+}
+
+// Keys of the whole window: open, Help, quit, search.
+void App::HandleWindowKeys(Document* active) {
     const ImGuiIO& io = ImGui::GetIO();
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_O, false))
         m_openDialog = true, m_openToCompare = false;
     if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) m_showHelp = !m_showHelp;
+    if (m_showHelp && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
+        m_showHelp = false;
+        // The Esc that closes Help goes no further: it does not also clear the selection or the
+        // search drawn after this (ImGui 1.86 reads a press as a key down for 0 s).
+        ImGui::GetIO().KeysDownDuration[GLFW_KEY_ESCAPE] = 0.1f;
+    }
     if (!io.WantTextInput)
         for (const ImWchar c : io.InputQueueCharacters)
             if (c == '?') m_showHelp = !m_showHelp;
