@@ -15,6 +15,7 @@
 #include "TestSupport.hpp"
 #include "panels/RangeStatsPanel.hpp"
 #include "panels/SearchPanel.hpp"
+#include "panels/TextWrap.hpp"
 #include "timeline/RulerTicks.hpp"
 #include "timeline/SearchIndex.hpp"
 #include "timeline/ValueFormat.hpp"
@@ -268,6 +269,29 @@ TEST_CASE("times on the ruler read in one unit with the decimals the zoom needs"
         CHECK(ClockText(-39972307, 0.0, 420000.0) == "from the start");
         CHECK(ClockText(-39972307 + 12345678, 12345678.0, 1000.0) == "from 12.346 ms");
     }
+}
+
+TEST_CASE("a call stack wraps between frames and before path separators, never inside a name") {
+    auto eight = [](std::string_view text) { return 8.0f * static_cast<float>(text.size()); };
+    const std::string stack =
+        "/home/u/.local/lib/python3.9/site-packages/torch/_utils.py(180): _rebuild_tensor;\r\n"
+        "/usr/lib/python3.9/queues.py(122): get";
+    // 30 characters a line.
+    const std::vector<std::string> lines = WrapAtSeparators(stack, 240.0f, eight);
+    const std::vector<std::string> expected = {"/home/u/.local/lib/python3.9",
+                                               "/site-packages/torch",
+                                               "/_utils.py(180):",
+                                               "_rebuild_tensor;",
+                                               "/usr/lib/python3.9",
+                                               "/queues.py(122): get"};
+    CHECK(lines == expected);
+    // Wide enough: one line per frame, '\r' dropped.
+    const std::vector<std::string> wide = WrapAtSeparators(stack, 1000.0f, eight);
+    REQUIRE(wide.size() == 2);
+    CHECK(wide[1] == "/usr/lib/python3.9/queues.py(122): get");
+    // A name wider than the panel is the only thing broken inside.
+    CHECK(WrapAtSeparators("abcdefghij", 32.0f, eight) ==
+          std::vector<std::string>{"abcd", "efgh", "ij"});
 }
 
 TEST_CASE("an operator highlighted from another view brings the timeline to its first match") {

@@ -20,7 +20,6 @@
 #include "cluster/ClusterFolder.hpp"
 #include "core/TextFormat.hpp"
 #include "render/Screenshot.hpp"
-#include "core/TextFormat.hpp"
 #include "rank/TraceSummary.hpp"
 #include "timeline/TimelineView.hpp"
 
@@ -888,19 +887,21 @@ void App::DrawMenuBar() {
     if (active) {
         const TraceModel& model = active->model();
         const std::string source =
-            active->ranks ? std::to_string(model.groups.size()) + " ranks" : model.Path();
-        const std::string summary = source + "  ·  " + std::to_string(model.report.eventCount) +
-                                    " events  ·  " + FormatDuration(model.lastNs - model.firstNs);
+            active->ranks ? CountText(model.groups.size(), "rank", "ranks") : model.Path();
+        const std::string summary = source + "  ·  " +
+                                    CountText(model.report.eventCount, "event", "events") +
+                                    "  ·  " + FormatDuration(model.lastNs - model.firstNs);
         ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(summary.c_str()).x - 16);
         ImGui::TextDisabled("%s", summary.c_str());
     } else if (const ClusterDocument* cluster = ActiveCluster()) {
         const std::string summary =
-            cluster->cluster.root + "  ·  " + std::to_string(cluster->cluster.ranks.size()) +
-            " ranks  ·  " + std::to_string(cluster->cluster.steps.size()) + " steps  ·  " +
+            cluster->cluster.root + "  ·  " +
+            CountText(cluster->cluster.ranks.size(), "rank", "ranks") + "  ·  " +
+            CountText(cluster->cluster.steps.size(), "step", "steps") + "  ·  " +
             cluster->cluster.source +
             (cluster->cluster.problems.empty()
                  ? ""
-                 : "  ·  " + std::to_string(cluster->cluster.problems.size()) + " problems");
+                 : "  ·  " + CountText(cluster->cluster.problems.size(), "problem", "problems"));
         ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(summary.c_str()).x - 16);
         ImGui::TextDisabled("%s", summary.c_str());
         if (ImGui::IsItemHovered() && !cluster->cluster.problems.empty()) {

@@ -1,5 +1,6 @@
 #pragma once
 // Numbers as a person reads them: durations with a unit chosen by size, shares as percentages.
+#include <cstddef>
 #include <string>
 
 #include "core/Time.hpp"
@@ -8,6 +9,13 @@ namespace marey {
 
 // "1.234 ms" style text for a duration, choosing the unit by size (ns, µs, ms, s). O(1).
 std::string FormatDuration(TimeNs ns);
+
+// "1 step", "3 steps": the count and the word that agrees with it ('one' for exactly 1). O(1).
+std::string CountText(size_t count, const char* one, const char* many);
+
+// How far another moment is from this one: "6.937 µs later", "6.937 µs earlier" (for a
+// negative 'otherMinusThisNs'), "at the same time". O(1).
+std::string LaterOrEarlier(TimeNs otherMinusThisNs);
 
 // "12.5 %" for a share of 0.125: one decimal. O(1).
 std::string FormatPercent(double share);

@@ -9,6 +9,7 @@
 
 #include "loading/RanksTimeline.hpp"
 #include "views/ViewCommon.hpp"
+#include "core/TextFormat.hpp"
 
 namespace marey {
 
@@ -40,10 +41,14 @@ void DrawStepAndGroupPickers(ClusterDocument& document, bool withStep) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(260);
     auto groupLabel = [&](std::optional<GroupIndex> index) {
-        if (!index) return "all " + std::to_string(cluster.ranks.size()) + " ranks";
+        if (!index)
+            return cluster.ranks.size() == 1
+                       ? std::string("the only rank")
+                       : "all " + std::to_string(cluster.ranks.size()) + " ranks";
         const ClusterGroup& group = cluster.groups[static_cast<size_t>(index->value())];
         std::string name = group.name.size() > 24 ? group.name.substr(0, 21) + "…" : group.name;
-        return group.kind + " " + name + " (" + std::to_string(group.ranks.size()) + " ranks)";
+        return group.kind + " " + name + " (" + CountText(group.ranks.size(), "rank", "ranks") +
+               ")";
     };
     if (ImGui::BeginCombo("##group", groupLabel(selection.group).c_str())) {
         if (ImGui::Selectable(groupLabel(std::nullopt).c_str(), !selection.group))
