@@ -302,3 +302,25 @@ TEST_CASE(
         std::remove(png.c_str());
     }
 }
+
+TEST_CASE("Enter on a rank whose folder holds no trace leaves a notice over the cluster views") {
+    const fs::path copy = marey::test::TempDir("cluster_no_trace");
+    fs::copy(Cluster(), copy, fs::copy_options::recursive);
+    const fs::path output = copy / "rank_3_ascend_pt" / "ASCEND_PROFILER_OUTPUT";
+    fs::remove(output / "trace_view.json");
+    fs::remove(output / "kernel_details.csv");
+    Run run;
+    run.png = "/tmp/marey-cluster-" + std::to_string(::getpid()) + "-no-trace.png";
+    run.output = marey::test::RunCommand("xvfb-run -a -s '-screen 0 1920x1080x24' " +
+                                             std::string(MAREY_BINARY) + " " + copy.string() +
+                                             " --rank 3 --keys {Enter} --size 1600x900 "
+                                             "--screenshot " +
+                                             run.png + " 2>&1",
+                                         &run.status);
+    CHECK(run.status == 0);  // the cluster is still shown
+    CHECK(run.output.find("notice Cannot open " + (copy / "rank_3_ascend_pt").string() + ": ") !=
+          std::string::npos);
+    CHECK(run.output.find("cluster ranks 16") != std::string::npos);
+    std::remove(run.png.c_str());
+    fs::remove_all(copy);
+}

@@ -42,6 +42,22 @@ TEST_CASE("a share is written as a percentage with one decimal") {
     CHECK(FormatPercent(0.0) == "0.0 %");
 }
 
+TEST_CASE("a count agrees with its word: 1 step, 0 steps, 2 steps") {
+    CHECK(CountText(1, "step", "steps") == "1 step");
+    CHECK(CountText(0, "step", "steps") == "0 steps");
+    CHECK(CountText(2, "problem", "problems") == "2 problems");
+    CHECK(CountText(1, "rank id", "rank ids") == "1 rank id");
+}
+
+TEST_CASE("another moment reads as later or earlier, never as a negative earlier") {
+    CHECK(LaterOrEarlier(6937) == "6.937 µs later");
+    CHECK(LaterOrEarlier(-6937) == "6.937 µs earlier");
+    CHECK(LaterOrEarlier(0) == "at the same time");
+    // A flow into a slice from 6.937 µs after it: its source is later, not "-6.937 µs earlier".
+    const TimeNs fromTs = 106937, toTs = 100000;
+    CHECK(LaterOrEarlier(fromTs - toTs) == "6.937 µs later");
+}
+
 TEST_CASE("the median and MAD ignore one far outlier") {
     std::vector<double> values{1, 2, 3, 4, 1000};
     const RobustSpread spread = MedianAndMad(values);

@@ -15,6 +15,7 @@
 #include "TestSupport.hpp"
 #include "panels/RangeStatsPanel.hpp"
 #include "panels/SearchPanel.hpp"
+#include "panels/TextWrap.hpp"
 #include "timeline/RulerTicks.hpp"
 #include "timeline/SearchIndex.hpp"
 #include "timeline/ValueFormat.hpp"
@@ -235,6 +236,64 @@ TEST_CASE("ruler labels say their tick's time, and only labels that fit whole ar
     }
 }
 
+TEST_CASE("times on the ruler read in one unit with the decimals the zoom needs") {
+    SUBCASE("the cursor at a 20 ns view shows the ns, not a rounded 184 ms") {
+        CHECK(CursorLabel(183930595.0, 0.02) == "183.930595 ms");
+        CHECK(CursorLabel(183930595.0, 2.0) == "183.930595 ms");
+        CHECK(CursorLabel(183930595.0, 100.0) == "183.9306 ms");
+        CHECK(CursorLabel(183930595.0, 420000.0) == "183.9 ms");
+        CHECK(CursorLabel(40.0, 0.5) == "40 ns");
+    }
+    SUBCASE("plain tick labels use the view's unit: ms with decimals, not 141056 µs") {
+        CHECK(TickLabel(141056000.0, 2000.0, 142e6) == "141.056 ms");
+        CHECK(TickLabel(139000000.0, 2000.0, 142e6) == "139.000 ms");
+        CHECK(TickLabel(0.0, 5e7, 4.2e8) == "0 ms");
+        CHECK(TickLabel(1.5e9, 5e8, 2e9) == "1.5 s");
+        CHECK(TickLabel(700.0, 100.0, 900.0) == "700 ns");
+        const RulerLayout ruler = LayoutRuler(139e6, 141.5e6, 1000, 90, EightPxPerChar);
+        REQUIRE_FALSE(ruler.fromAnchor);
+        std::vector<std::string> labels;
+        for (const RulerTick& tick : ruler.ticks)
+            if (!tick.label.empty()) labels.push_back(tick.label);
+        REQUIRE(labels.size() >= 3);
+        CHECK(labels[0] == "139.0 ms");
+        CHECK(labels[1] == "139.5 ms");
+    }
+    SUBCASE("the view's width has three significant digits: 420 ms, never 0 s") {
+        CHECK(CompactDuration(419876543) == "420 ms");
+        CHECK(CompactDuration(1234567890) == "1.23 s");
+        CHECK(CompactDuration(20) == "20 ns");
+    }
+    SUBCASE("a wall clock only for epoch times; else the view's edge on the trace's axis") {
+        CHECK(ClockText(1736408883688177930ll, 0.0, 1000.0) == "2025-01-09 07:48:03.688177930 UTC");
+        CHECK(ClockText(-39972307, 0.0, 420000.0) == "from the start");
+        CHECK(ClockText(-39972307 + 12345678, 12345678.0, 1000.0) == "from 12.346 ms");
+    }
+}
+
+TEST_CASE("a call stack wraps between frames and before path separators, never inside a name") {
+    auto eight = [](std::string_view text) { return 8.0f * static_cast<float>(text.size()); };
+    const std::string stack =
+        "/home/u/.local/lib/python3.9/site-packages/torch/_utils.py(180): _rebuild_tensor;\r\n"
+        "/usr/lib/python3.9/queues.py(122): get";
+    // 30 characters a line.
+    const std::vector<std::string> lines = WrapAtSeparators(stack, 240.0f, eight);
+    const std::vector<std::string> expected = {"/home/u/.local/lib/python3.9",
+                                               "/site-packages/torch",
+                                               "/_utils.py(180):",
+                                               "_rebuild_tensor;",
+                                               "/usr/lib/python3.9",
+                                               "/queues.py(122): get"};
+    CHECK(lines == expected);
+    // Wide enough: one line per frame, '\r' dropped.
+    const std::vector<std::string> wide = WrapAtSeparators(stack, 1000.0f, eight);
+    REQUIRE(wide.size() == 2);
+    CHECK(wide[1] == "/usr/lib/python3.9/queues.py(122): get");
+    // A name wider than the panel is the only thing broken inside.
+    CHECK(WrapAtSeparators("abcdefghij", 32.0f, eight) ==
+          std::vector<std::string>{"abcd", "efgh", "ij"});
+}
+
 TEST_CASE("an operator highlighted from another view brings the timeline to its first match") {
     auto model = LoadJson(kTrace);
     TimelineView timeline(*model);
@@ -251,6 +310,30 @@ TEST_CASE("an operator highlighted from another view brings the timeline to its 
     const double start = static_cast<double>(timeline.SliceStart(match) - model->firstNs);
     CHECK(timeline.state().viewStartNs <= start);
     CHECK(timeline.state().viewEndNs >= start);
+}
+
+TEST_CASE("Enter pressed while the search still runs steps once the matches are in") {
+    auto model = LoadJson(kTrace);
+    TimelineView timeline(*model);
+    SearchPanel panel;
+    panel.SetNames(timeline, {"aten::matmul", "MatMul_0"}, "matmul", false);
+    REQUIRE(panel.Searching());
+    panel.Step(timeline, true);  // two Enters before the matches are known
+    panel.Step(timeline, true);
+    CHECK_FALSE(timeline.state().selected.valid());
+    for (int i = 0; i < 10000 && panel.Searching(); ++i) {
+        panel.TakeFinished(timeline);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    REQUIRE(timeline.search().Count() == 2);
+    // The first Enter goes to the first match at or after the view's centre, the second to the
+    // next one.
+    const ViewState& state = timeline.state();
+    const size_t first = timeline.search().FirstAtOrAfter(
+        model->firstNs + static_cast<TimeNs>((state.viewStartNs + state.viewEndNs) / 2));
+    REQUIRE(state.selected.valid());
+    CHECK(state.selected == timeline.search().Matches()[(first + 1) % 2].slice);
+    CHECK(panel.TakeJumped());
 }
 
 TEST_CASE(

@@ -139,6 +139,25 @@ TEST_CASE("a trace that cannot be opened is reported, not crashed on") {
     std::remove(png.c_str());
 }
 
+TEST_CASE("a failed open while the sample is shown stays on screen as a notice naming the path") {
+    const std::string png = TempPng("notice");
+    const std::filesystem::path empty = marey::test::TempDir("empty_folder");
+    // Ctrl+O, the path typed into the dialog, Enter: the real open path.
+    const Run missing =
+        Viewer("--screenshot " + png + " --keys '{Ctrl+O}\"/nonexistent/other.json\"{Enter}'");
+    CHECK(missing.status == 0);  // the sample is still open and shown
+    CHECK(missing.output.find("notice Cannot open /nonexistent/other.json: cannot open the file: "
+                              "No such file or directory") != std::string::npos);
+    // The notice is drawn in the notice colour under the menu bar.
+    const Image image = Load(png);
+    CHECK(image.Count(255, 115, 102, 0, 20, image.width, 80, 12) > 50);
+    const Run folder =
+        Viewer("--screenshot " + png + " --keys '{Ctrl+O}\"" + empty.string() + "\"{Enter}'");
+    CHECK(folder.status == 0);
+    CHECK(folder.output.find("notice Cannot open " + empty.string() + ": ") != std::string::npos);
+    std::remove(png.c_str());
+}
+
 namespace {
 
 // Pixels of the fixed time-class colours in a band of the screenshot.
@@ -277,6 +296,45 @@ TEST_CASE(
     CHECK(SearchState(third).second > SearchState(second).second);
     CHECK(SearchState(cleared).first == 0);
     CHECK(SearchState(cleared).second == -1);
+    std::remove(png.c_str());
+}
+
+TEST_CASE("typed into the search box, every Enter steps once and a jump shows Details") {
+    const std::string png = TempPng("typed");
+    const std::string typed =
+        "--screenshot " + png + " --panel search --keys '{Ctrl+F}\"hcom_allReduce\"";
+    const Run one = Viewer(typed + "{Enter}'");
+    const Run two = Viewer(typed + "{Enter}{Enter}'");
+    const Run three = Viewer(typed + "{Enter}{Enter}{Enter}'");
+    CHECK(SearchState(one).first == 41);
+    CHECK(SearchState(one).second > 0);
+    CHECK(SearchState(two).second > SearchState(one).second);
+    CHECK(SearchState(three).second > SearchState(two).second);
+    CHECK(one.output.find(" panel details ") != std::string::npos);
+    // Without a jump the search list stays.
+    const Run typedOnly = Viewer(typed + "'");
+    CHECK(typedOnly.output.find(" panel search ") != std::string::npos);
+    std::remove(png.c_str());
+}
+
+TEST_CASE("Ctrl+F selects the old query, one Esc clears the box and leaves it, Esc closes Help") {
+    const std::string png = TempPng("searchkeys");
+    const Run matmul = Viewer("--screenshot " + png + " --search aten::matmul");
+    const Run replaced = Viewer("--screenshot " + png +
+                                " --search hcom_allReduce --keys '{Ctrl+F}\"aten::matmul\"'");
+    CHECK(SearchState(replaced).first == SearchState(matmul).first);
+    CHECK(SearchState(replaced).first > 0);
+    // One Esc: the search is gone and the keys move the timeline again.
+    const Run left = Viewer("--screenshot " + png + " --keys '{Ctrl+F}\"hcom\"{Esc}'");
+    const Run zoomed = Viewer("--screenshot " + png + " --keys '{Ctrl+F}\"hcom\"{Esc}WW'");
+    CHECK(SearchState(left).first == 0);
+    CHECK(zoomed.viewEnd - zoomed.viewStart < left.viewEnd - left.viewStart);
+    // Esc closes Help, and only Help: the search stays.
+    const Run help = Viewer("--screenshot " + png + " --search hcom_allReduce --keys {F1}");
+    const Run closed = Viewer("--screenshot " + png + " --search hcom_allReduce --keys {F1}{Esc}");
+    CHECK(help.output.find(" help 1") != std::string::npos);
+    CHECK(closed.output.find(" help 0") != std::string::npos);
+    CHECK(SearchState(closed).first == 41);
     std::remove(png.c_str());
 }
 

@@ -210,6 +210,32 @@ TEST_CASE("a load that fails says why and leaves the other documents alone") {
     CHECK(workspace.documents().size() == 1);
     REQUIRE(workspace.errors().size() == 1);
     CHECK(workspace.errors()[0].find("/nonexistent/trace.json") != std::string::npos);
+    // The window shows it as a notice, whatever else is open, until it is dismissed.
+    REQUIRE(workspace.notices().size() == 1);
+    CHECK(workspace.notices()[0].Text() ==
+          "Cannot open /nonexistent/trace.json: cannot open the file: No such file or directory");
+    CHECK_FALSE(workspace.notices()[0].cancelled);
+    workspace.Notify("/clusters/c16", "rank 3 has no folder in this cluster");
+    REQUIRE(workspace.notices().size() == 2);
+    CHECK(workspace.notices()[1].Text() ==
+          "Cannot open /clusters/c16: rank 3 has no folder in this cluster");
+    workspace.Dismiss(workspace.notices()[0].serial);
+    REQUIRE(workspace.notices().size() == 1);
+    CHECK(workspace.notices()[0].path == "/clusters/c16");
+}
+
+TEST_CASE("a load's message becomes a notice naming the path once, and a cancel is not an error") {
+    CHECK(
+        MakeLoadNotice("/a/b.json", "/a/b.json:3:7: error: \"ts\" is not a number", false).Text() ==
+        "Cannot open /a/b.json: /a/b.json:3:7: error: \"ts\" is not a number");
+    CHECK(MakeLoadNotice("/a/b.json", "/a/b.json: error: not a trace", false).Text() ==
+          "Cannot open /a/b.json: not a trace");
+    const LoadNotice cancelled = MakeLoadNotice("/a/b.json", "/a/b.json: cancelled", true);
+    CHECK(cancelled.cancelled);
+    CHECK(cancelled.Text() == "Cancelled loading /a/b.json");
+    // One of several ranks: the path is taken from the message.
+    CHECK(MakeLoadNotice("", "/r/rank_3: error: the folder holds no timeline", false).Text() ==
+          "Cannot open /r/rank_3: the folder holds no timeline");
 }
 
 TEST_CASE("a comparison opened in the workspace is diffed off the UI thread once both sides load") {

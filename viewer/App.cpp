@@ -20,7 +20,6 @@
 #include "cluster/ClusterFolder.hpp"
 #include "core/TextFormat.hpp"
 #include "render/Screenshot.hpp"
-#include "core/TextFormat.hpp"
 #include "rank/TraceSummary.hpp"
 #include "timeline/TimelineView.hpp"
 
@@ -332,14 +331,23 @@ void App::ApplyClusterRequest(const ClusterRequest& request) {
         std::vector<std::string> paths;
         for (const int rank : request.ranks)
             if (const std::string path = pathOf(RankId(rank)); !path.empty()) paths.push_back(path);
-        if (paths.empty()) return;
+        if (paths.empty()) {
+            m_workspace.Notify(cluster->cluster.root, "none of the ranks asked for has a folder");
+            return;
+        }
         m_activateWhenLoaded = m_workspace.OpenRanks(paths, request.alignStep);
         m_viewWhenLoaded = "timeline";
         m_comparisonTab = false;
         return;
     }
     const std::string a = pathOf(request.rankA);
-    if (a.empty()) return;
+    if (a.empty()) {
+        if (request.rankA)
+            m_workspace.Notify(cluster->cluster.root, "rank " +
+                                                          std::to_string(request.rankA->value()) +
+                                                          " has no folder in this cluster");
+        return;
+    }
     if (request.kind == ClusterRequest::kOpenRank) {
         // A rank opened before is shown again, not loaded twice; a range asked for is shown in
         // its timeline once it is there.
@@ -366,7 +374,13 @@ void App::ApplyClusterRequest(const ClusterRequest& request) {
         return;
     }
     const std::string b = pathOf(request.rankB);
-    if (b.empty()) return;
+    if (b.empty()) {
+        if (request.rankB)
+            m_workspace.Notify(cluster->cluster.root, "rank " +
+                                                          std::to_string(request.rankB->value()) +
+                                                          " has no folder in this cluster");
+        return;
+    }
     m_workspace.Compare(m_workspace.OpenOnce(a), m_workspace.OpenOnce(b));
     m_comparisonTab = true;
     m_selectDocumentTab = 2;
@@ -415,6 +429,8 @@ bool App::ReadyForScript() {
 }
 
 void App::PrintViews() {
+    for (const LoadNotice& notice : m_workspace.notices())
+        std::printf("notice %s\n", notice.Text().c_str());
     auto print = [](const char* label, Document& document) {
         const ViewState& view = TimelineOf(document)->state();
         std::printf(
@@ -460,9 +476,10 @@ void App::PrintViews() {
                 stats.flows, stats.cpuMs);
     const SearchIndex& search = timeline.search();
     const SliceRef selected = timeline.state().selected;
-    std::printf("search %llu selected %lld\n",
+    std::printf("search %llu selected %lld panel %s help %d\n",
                 static_cast<unsigned long long>(search.Active() ? search.Count() : 0),
-                static_cast<long long>(selected.valid() ? timeline.SliceStart(selected) : -1));
+                static_cast<long long>(selected.valid() ? timeline.SliceStart(selected) : -1),
+                SidePanelOf(document), m_showHelp ? 1 : 0);
 }
 
 // [SECTION] The loop
@@ -624,7 +641,7 @@ void App::Frame(float dt) {
 void App::DrawLoads() {
     const std::vector<LoadStatus> running = m_workspace.loads().Running();
     const bool alone = m_workspace.OpenCount() == 0;
-    if (running.empty() && (!alone || m_workspace.errors().empty())) return;
+    if (running.empty() && m_workspace.notices().empty()) return;
     const ImVec2 size = ImGui::GetContentRegionAvail();
     if (alone)
         ImGui::SetCursorPos(ImVec2(size.x * 0.25f, size.y * 0.4f));
@@ -644,14 +661,27 @@ void App::DrawLoads() {
         }
         ImGui::PopID();
     }
-    if (alone && running.empty()) {
-        ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "Cannot open the trace:");
-        ImGui::PushTextWrapPos(size.x * 0.75f);
-        ImGui::TextUnformatted(m_workspace.errors().back().c_str());
-        ImGui::PopTextWrapPos();
-        if (ImGui::Button("Open another file…")) m_openDialog = true;
-    }
+    DrawNotices(alone ? size.x * 0.75f : size.x - 8);
+    if (alone && running.empty() && ImGui::Button("Open another file…")) m_openDialog = true;
     ImGui::EndGroup();
+}
+
+// Failed and cancelled loads, each until a person dismisses it: a failure is never only on the
+// terminal, whatever else is open.
+void App::DrawNotices(float wrapX) {
+    std::optional<uint64_t> dismissed;
+    for (const LoadNotice& notice : m_workspace.notices()) {
+        ImGui::PushID(static_cast<int>(notice.serial));
+        if (ImGui::SmallButton("Dismiss")) dismissed = notice.serial;
+        ImGui::SameLine();
+        ImGui::PushTextWrapPos(wrapX);
+        const ImVec4 colour =
+            notice.cancelled ? ImVec4(0.85f, 0.8f, 0.55f, 1) : ImVec4(1, 0.45f, 0.4f, 1);
+        ImGui::TextColored(colour, "%s", notice.Text().c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::PopID();
+    }
+    if (dismissed) m_workspace.Dismiss(*dismissed);
 }
 
 // One tab per open document (closable) and one for the comparison.
@@ -857,19 +887,21 @@ void App::DrawMenuBar() {
     if (active) {
         const TraceModel& model = active->model();
         const std::string source =
-            active->ranks ? std::to_string(model.groups.size()) + " ranks" : model.Path();
-        const std::string summary = source + "  ·  " + std::to_string(model.report.eventCount) +
-                                    " events  ·  " + FormatDuration(model.lastNs - model.firstNs);
+            active->ranks ? CountText(model.groups.size(), "rank", "ranks") : model.Path();
+        const std::string summary = source + "  ·  " +
+                                    CountText(model.report.eventCount, "event", "events") +
+                                    "  ·  " + FormatDuration(model.lastNs - model.firstNs);
         ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(summary.c_str()).x - 16);
         ImGui::TextDisabled("%s", summary.c_str());
     } else if (const ClusterDocument* cluster = ActiveCluster()) {
         const std::string summary =
-            cluster->cluster.root + "  ·  " + std::to_string(cluster->cluster.ranks.size()) +
-            " ranks  ·  " + std::to_string(cluster->cluster.steps.size()) + " steps  ·  " +
+            cluster->cluster.root + "  ·  " +
+            CountText(cluster->cluster.ranks.size(), "rank", "ranks") + "  ·  " +
+            CountText(cluster->cluster.steps.size(), "step", "steps") + "  ·  " +
             cluster->cluster.source +
             (cluster->cluster.problems.empty()
                  ? ""
-                 : "  ·  " + std::to_string(cluster->cluster.problems.size()) + " problems");
+                 : "  ·  " + CountText(cluster->cluster.problems.size(), "problem", "problems"));
         ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(summary.c_str()).x - 16);
         ImGui::TextDisabled("%s", summary.c_str());
         if (ImGui::IsItemHovered() && !cluster->cluster.problems.empty()) {
@@ -883,10 +915,21 @@ void App::DrawMenuBar() {
         }
     }
     ImGui::EndMenuBar();
+    HandleWindowKeys(active);
+}
+
+// Keys of the whole window: open, Help, quit, search.
+void App::HandleWindowKeys(Document* active) {
     const ImGuiIO& io = ImGui::GetIO();
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_O, false))
         m_openDialog = true, m_openToCompare = false;
     if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) m_showHelp = !m_showHelp;
+    if (m_showHelp && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
+        m_showHelp = false;
+        // The Esc that closes Help goes no further: it does not also clear the selection or the
+        // search drawn after this (ImGui 1.86 reads a press as a key down for 0 s).
+        ImGui::GetIO().KeysDownDuration[GLFW_KEY_ESCAPE] = 0.1f;
+    }
     if (!io.WantTextInput)
         for (const ImWchar c : io.InputQueueCharacters)
             if (c == '?') m_showHelp = !m_showHelp;
@@ -913,6 +956,7 @@ void App::DrawOpenDialog() {
             "A Chrome trace (.json, .json.gz), a kernel_details.csv, a profiler folder or a "
             "cluster folder; or drop it on the window.");
     ImGui::SetNextItemWidth(-90);
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();  // type the path at once
     const bool enter = ImGui::InputText("##path", m_openPath, sizeof m_openPath,
                                         ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();

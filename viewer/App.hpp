@@ -52,7 +52,10 @@ private:
     void Frame(float dt);
     void TakeLoadedDocuments();
     void DrawMenuBar();
+    void HandleWindowKeys(Document* active);
     void DrawLoads();
+    // The notices of failed and cancelled loads, wrapped at 'wrapX'; each with Dismiss.
+    void DrawNotices(float wrapX);
     void DrawDocumentBar();
     void DrawViewTabs(float dt);
     void ApplyRequest(const TimelineRequest& request);

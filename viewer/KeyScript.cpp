@@ -11,7 +11,16 @@ bool KeyScript::Parse(const std::string& text, std::string* error) {
     m_keys.clear();
     for (size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
-        if (c == '{') {
+        if (c == '"') {
+            const size_t close = text.find('"', i + 1);
+            if (close == std::string::npos) {
+                *error = "text in --keys opened with \" is never closed";
+                return false;
+            }
+            for (size_t k = i + 1; k < close; ++k)
+                m_keys.push_back({GLFW_KEY_UNKNOWN, false, static_cast<unsigned char>(text[k])});
+            i = close;
+        } else if (c == '{') {
             const size_t close = text.find('}', i);
             std::string name =
                 close == std::string::npos ? text.substr(i) : text.substr(i + 1, close - i - 1);
@@ -57,6 +66,11 @@ bool KeyScript::Parse(const std::string& text, std::string* error) {
 bool KeyScript::Step(GLFWwindow* window) {
     if (m_next >= m_keys.size()) return false;
     const Press press = m_keys[m_next];
+    if (press.key == GLFW_KEY_UNKNOWN) {  // a character: typed, one a frame
+        ImGui_ImplGlfw_CharCallback(window, press.character);
+        ++m_next;
+        return true;
+    }
     // Press on the first frame, hold, release, then one frame with no key down.
     const int mods = press.withCtrl ? GLFW_MOD_CONTROL : 0;
     if (m_frame == 0) {

@@ -11,7 +11,8 @@ namespace marey {
 class KeyScript {
 public:
     // Letters and digits are keys; {Home}, {End}, {Enter}, {Esc}, {Shift} name the others, and
-    // {Ctrl+O} holds Ctrl around a key.
+    // {Ctrl+O} holds Ctrl around a key; text in double quotes ("/tmp/a.json") is typed as
+    // characters, as into a text box.
     // Returns false with 'error' set for an unknown name.
     bool Parse(const std::string& text, std::string* error);
     // Advances one frame: presses or releases keys. Returns true while keys remain.
@@ -22,8 +23,9 @@ public:
 
 private:
     struct Press {
-        int key;
+        int key;  // GLFW_KEY_UNKNOWN: a typed character
         bool withCtrl;
+        unsigned character = 0;
     };
     std::vector<Press> m_keys;
     size_t m_next = 0;

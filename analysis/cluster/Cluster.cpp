@@ -138,7 +138,7 @@ void ReportMissingRanks(Cluster& cluster, const std::vector<int>& absent) {
     if (cluster.missingRanks.empty()) return;
     const bool allBelow = belowLargest == cluster.missingRanks.size();
     cluster.problems.push_back(
-        Plural(cluster.missingRanks.size(), "rank id", "rank ids") + " missing" +
+        CountText(cluster.missingRanks.size(), "rank id", "rank ids") + " missing" +
         (allBelow ? " below the largest (" + std::to_string(cluster.ranks.back().rankId) + ")"
                   : "") +
         ": " + FormatRankList(cluster.missingRanks));
@@ -186,7 +186,7 @@ void LeaveOutLinksOutsideTheJob(Cluster& cluster, int worldSize) {
                          rank.links.end());
     }
     if (count > 0)
-        cluster.problems.push_back(Plural(count, "link names", "links name") +
+        cluster.problems.push_back(CountText(count, "link names", "links name") +
                                    " a rank outside the job's " + std::to_string(worldSize) +
                                    " ranks (world_size in profiler_metadata.json): " + examples +
                                    (count > 5 ? ", …" : "") +

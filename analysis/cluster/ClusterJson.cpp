@@ -2,6 +2,7 @@
 
 #include "cluster/ClusterReport.hpp"
 #include "report/JsonWriter.hpp"
+#include "core/TextFormat.hpp"
 
 namespace marey {
 namespace {
@@ -107,10 +108,11 @@ std::string ClusterToJson(const Cluster& cluster) {
 }
 
 std::string ClusterToText(const Cluster& cluster) {
-    std::string out = "cluster " + cluster.root + " (" + cluster.source +
-                      "): " + std::to_string(cluster.ranks.size()) + " ranks, " +
-                      std::to_string(cluster.steps.size()) + " steps, " +
-                      std::to_string(cluster.groups.size()) + " communication groups\n";
+    std::string out =
+        "cluster " + cluster.root + " (" + cluster.source +
+        "): " + CountText(cluster.ranks.size(), "rank", "ranks") + ", " +
+        CountText(cluster.steps.size(), "step", "steps") + ", " +
+        CountText(cluster.groups.size(), "communication group", "communication groups") + "\n";
     const ClusterReport report = BuildClusterReport(cluster);
     const std::vector<SlowRank>& slowRanks = report.slowRanks;
     out += "slow ranks: " + std::string(slowRanks.empty() ? "none\n" : "\n");
@@ -119,7 +121,8 @@ std::string ClusterToText(const Cluster& cluster) {
     out += "slow links: " + std::string(slowLinks.empty() ? "none\n" : "\n");
     for (const SlowLink& slow : slowLinks) out += "  " + DescribeSlowLink(slow) + "\n";
     for (const ClusterFinding& finding : report.findings) out += finding.text + "\n";
-    if (!cluster.problems.empty()) out += std::to_string(cluster.problems.size()) + " problems:\n";
+    if (!cluster.problems.empty())
+        out += CountText(cluster.problems.size(), "problem", "problems") + ":\n";
     for (size_t i = 0; i < cluster.problems.size() && i < kFirstProblems; ++i)
         out += "  " + cluster.problems[i] + "\n";
     return out;

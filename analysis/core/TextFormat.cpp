@@ -20,14 +20,20 @@ std::string FormatDuration(TimeNs ns) {
     return buffer;
 }
 
+std::string CountText(size_t count, const char* one, const char* many) {
+    return std::to_string(count) + " " + (count == 1 ? one : many);
+}
+
+std::string LaterOrEarlier(TimeNs otherMinusThisNs) {
+    if (otherMinusThisNs == 0) return "at the same time";
+    if (otherMinusThisNs > 0) return FormatDuration(otherMinusThisNs) + " later";
+    return FormatDuration(-otherMinusThisNs) + " earlier";
+}
+
 std::string FormatPercent(double share) {
     char text[32];
     std::snprintf(text, sizeof text, "%.1f %%", share * 100.0);
     return text;
-}
-
-std::string Plural(size_t count, std::string_view one, std::string_view many) {
-    return std::to_string(count) + " " + std::string(count == 1 ? one : many);
 }
 
 }  // namespace marey

@@ -11,10 +11,14 @@ namespace marey {
 // "1.234 ms" style text for a duration, choosing the unit by size (ns, µs, ms, s). O(1).
 std::string FormatDuration(TimeNs ns);
 
+// "1 step", "3 steps": the count and the word that agrees with it ('one' for exactly 1). O(1).
+std::string CountText(size_t count, const char* one, const char* many);
+
+// How far another moment is from this one: "6.937 µs later", "6.937 µs earlier" (for a
+// negative 'otherMinusThisNs'), "at the same time". O(1).
+std::string LaterOrEarlier(TimeNs otherMinusThisNs);
+
 // "12.5 %" for a share of 0.125: one decimal. O(1).
 std::string FormatPercent(double share);
-
-// "1 problem", "3 problems": a count with its noun in the number it needs. O(1).
-std::string Plural(size_t count, std::string_view one, std::string_view many);
 
 }  // namespace marey

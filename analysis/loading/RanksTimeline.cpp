@@ -70,8 +70,9 @@ Result<RanksTimeline> LoadRanksTimeline(const std::vector<std::string>& paths,
         parts.push_back(std::move(part));
     }
     if (parts.empty()) {
-        std::string message =
-            "none of the " + std::to_string(paths.size()) + " ranks could be read";
+        std::string message = paths.size() == 1 ? "the rank could not be read"
+                                                : "none of the " + std::to_string(paths.size()) +
+                                                      " ranks could be read";
         for (const std::string& failure : timeline.failures) message += "\n" + failure;
         return Status::Error(message);
     }

@@ -10,6 +10,7 @@
 
 #include "loading/RanksTimeline.hpp"
 #include "views/ViewCommon.hpp"
+#include "core/TextFormat.hpp"
 
 namespace marey {
 
@@ -41,10 +42,14 @@ void DrawStepAndGroupPickers(ClusterDocument& document, bool withStep) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(260);
     auto groupLabel = [&](std::optional<GroupIndex> index) {
-        if (!index) return "all " + std::to_string(cluster.ranks.size()) + " ranks";
+        if (!index)
+            return cluster.ranks.size() == 1
+                       ? std::string("the only rank")
+                       : "all " + std::to_string(cluster.ranks.size()) + " ranks";
         const ClusterGroup& group = cluster.groups[static_cast<size_t>(index->value())];
         std::string name = group.name.size() > 24 ? group.name.substr(0, 21) + "…" : group.name;
-        return group.kind + " " + name + " (" + std::to_string(group.ranks.size()) + " ranks)";
+        return group.kind + " " + name + " (" + CountText(group.ranks.size(), "rank", "ranks") +
+               ")";
     };
     if (ImGui::BeginCombo("##group", groupLabel(selection.group).c_str())) {
         if (ImGui::Selectable(groupLabel(std::nullopt).c_str(), !selection.group))
@@ -309,7 +314,7 @@ void DrawNoClusterData(const ClusterDocument& cluster, const RankFileKind& kind,
     if (problems.count == 0) return DrawMissingFile(kind, whatNeedsIt);
     ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f),
                        "%s needs %s: it is there but no rank's could be read (%s)", whatNeedsIt,
-                       kind.fileName, Plural(problems.count, "problem", "problems").c_str());
+                       kind.fileName, CountText(problems.count, "problem", "problems").c_str());
     ImGui::PushTextWrapPos(0);
     for (const std::string& problem : problems.first) ImGui::TextDisabled("%s", problem.c_str());
     ImGui::PopTextWrapPos();

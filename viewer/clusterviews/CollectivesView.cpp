@@ -11,6 +11,7 @@
 #include "clusterviews/CollectivesView.hpp"
 #include "views/ViewCommon.hpp"
 #include "views/ViewContext.hpp"
+#include "core/TextFormat.hpp"
 
 namespace marey {
 namespace {
@@ -209,8 +210,8 @@ void CollectivesView::DrawPicker() {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(420);
     auto label = [](const CollectiveKey& key) {
-        return key.name + "   step " + key.step + " · " + std::to_string(key.ranks) +
-               " ranks · longest " + Ms(key.maxElapseNs);
+        return key.name + "   step " + key.step + " · " + CountText(key.ranks, "rank", "ranks") +
+               " · longest " + Ms(key.maxElapseNs);
     };
     if (ImGui::BeginCombo("##collective", label(chosen).c_str())) {
         for (size_t i = 0; i < all.size(); ++i) {

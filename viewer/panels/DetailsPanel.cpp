@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/TextFormat.hpp"
+#include "panels/TextWrap.hpp"
 #include "timeline/TimelineView.hpp"
 
 namespace marey {
@@ -101,9 +102,13 @@ void DetailsPanel::DrawContents(TimelineView& timeline) {
                 ImGui::TableNextColumn();
                 ImGui::TextUnformatted(key.c_str());
                 ImGui::TableNextColumn();
-                ImGui::PushTextWrapPos(0);
-                ImGui::TextUnformatted(value.c_str());
-                ImGui::PopTextWrapPos();
+                // A call stack breaks between frames and path parts, never inside a name.
+                const float widthPx = std::max(40.0f, ImGui::GetContentRegionAvail().x);
+                for (const std::string& line :
+                     WrapAtSeparators(value, widthPx, [](std::string_view part) {
+                         return ImGui::CalcTextSize(part.data(), part.data() + part.size()).x;
+                     }))
+                    ImGui::TextUnformatted(line.c_str());
             }
             ImGui::EndTable();
         }
@@ -133,7 +138,8 @@ void DetailsPanel::DrawContents(TimelineView& timeline) {
                     std::string(model.Name(model.FlowCategory(flow))) +
                     (outgoing ? " to " : " from ") + model.TrackLabel(otherTrack) + " at " +
                     timeline.RelativeTime(otherTs) + " (" +
-                    FormatDuration(flow.toTs - flow.fromTs) + (outgoing ? " later)" : " earlier)");
+                    LaterOrEarlier(outgoing ? flow.toTs - flow.fromTs : flow.fromTs - flow.toTs) +
+                    ")";
                 if (ImGui::Selectable(label.c_str()) && other.valid()) timeline.Reveal(other);
                 ImGui::PopID();
             }

@@ -4,6 +4,7 @@
 
 #include "core/Problem.hpp"
 #include "model/TraceModel.hpp"
+#include "core/TextFormat.hpp"
 
 namespace marey {
 
@@ -37,7 +38,7 @@ void ImportIssuesPanel::DrawContents(const TraceModel& model) {
         if (group.report.problemCount == 0) continue;
         ImGui::PushID(static_cast<int>(g));
         const std::string header =
-            group.label + ": " + std::to_string(group.report.problemCount) + " problems";
+            group.label + ": " + CountText(group.report.problemCount, "problem", "problems");
         if (ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen))
             DrawProblems(model.sources[g].path, group.report);
         ImGui::PopID();

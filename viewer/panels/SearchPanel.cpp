@@ -3,6 +3,8 @@
 #include <imgui.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <utility>
 
 #include "core/TextFormat.hpp"
 #include "timeline/TimelineView.hpp"
@@ -10,6 +12,12 @@
 namespace marey {
 
 void SearchPanel::Step(TimelineView& timeline, bool forward) {
+    if (m_job.Busy()) {
+        // Enter while the typed query still runs steps through its matches once they are in,
+        // not through the last query's.
+        m_pendingSteps += forward ? 1 : -1;
+        return;
+    }
     const auto& matches = timeline.search().Matches();
     if (matches.empty()) return;
     const ViewState& state = timeline.state();
@@ -34,6 +42,7 @@ void SearchPanel::Step(TimelineView& timeline, bool forward) {
             forward ? position % matches.size() : (position + matches.size() - 1) % matches.size();
     }
     timeline.Select(matches[m_current].slice, true);
+    m_jumped = true;
 }
 
 void SearchPanel::SetQuery(TimelineView& timeline, const std::string& query) {
@@ -76,12 +85,16 @@ void SearchPanel::TakeFinished(TimelineView& timeline) {
     if (m_goToFirst && !timeline.search().Matches().empty())
         timeline.Select(timeline.search().Matches()[0].slice, true);
     m_goToFirst = false;
+    if (m_job.Busy()) return;  // a newer query runs: the Enters wait for it
+    const int pending = std::exchange(m_pendingSteps, 0);
+    for (int i = 0; i < std::abs(pending); ++i) Step(timeline, pending > 0);
 }
 
 void SearchPanel::Clear(TimelineView& timeline) {
     m_input[0] = '\0';
     m_ran.clear();
     m_goToFirst = false;
+    m_pendingSteps = 0;
     m_job.Request([] { return SearchIndex(); });  // also drops a search still running
     timeline.search() = SearchIndex();
     m_current = 0;
@@ -102,11 +115,23 @@ void SearchPanel::DrawToolbar(TimelineView& timeline) {
     if (m_focusInput) {
         ImGui::SetKeyboardFocusHere();
         m_focusInput = false;
+        m_selectAll = true;
     }
     ImGui::SetNextItemWidth(260);
-    const bool enter =
-        ImGui::InputTextWithHint("##search", "search names (Ctrl+F)", m_input, sizeof m_input,
-                                 ImGuiInputTextFlags_EnterReturnsTrue);
+    const bool enter = ImGui::InputTextWithHint(
+        "##search", "search names (Ctrl+F)", m_input, sizeof m_input,
+        ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_CallbackAlways,
+        [](ImGuiInputTextCallbackData* data) {
+            bool& selectAll = *static_cast<bool*>(data->UserData);
+            if (selectAll) data->SelectAll(), selectAll = false;
+            return 0;
+        },
+        &m_selectAll);
+    // Esc in the box empties it and leaves it in one press (ImGui alone only leaves, and puts
+    // back the text the box had when it took the keyboard).
+    if (ImGui::IsItemDeactivated() &&
+        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false))
+        Clear(timeline);
     if (m_ran != m_input) {
         m_ran = m_input;
         const TraceModel& model = timeline.model();

@@ -3,6 +3,7 @@
 // matches in the side panel. Searches run off the UI thread; the timeline shows the last
 // finished one until the next is ready.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "BackgroundJob.hpp"
@@ -20,6 +21,7 @@ public:
     void DrawContents(TimelineView& timeline);
     // Selects the next (or previous) match after the current selection.
     void Step(TimelineView& timeline, bool forward);
+    // Ctrl+F: puts the keyboard in the box with the old query selected, so typing replaces it.
     void FocusInput() { m_focusInput = true; }
     // Types 'query' into the box and runs it to the end (the command line's --search).
     void SetQuery(TimelineView& timeline, const std::string& query);
@@ -37,11 +39,16 @@ public:
     // Takes a finished search into the timeline. Called by DrawToolbar; public for headless use.
     void TakeFinished(TimelineView& timeline);
     bool Searching() const { return m_job.Busy(); }
+    // Whether a match was jumped to since the last call (the side panel then shows Details).
+    bool TakeJumped() { return std::exchange(m_jumped, false); }
 
 private:
     char m_input[256] = {};
     std::string m_ran;
     bool m_focusInput = false;
+    bool m_selectAll = false;  // select the box's text once it takes the keyboard
+    bool m_jumped = false;
+    int m_pendingSteps = 0;  // Enters (+1) and Shift+Enters (-1) pressed while a search ran
     size_t m_current = 0;
     bool m_goToFirst = false;  // select the first match when the running search is done
     BackgroundJob<SearchIndex> m_job;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 
 namespace marey {
 namespace {
@@ -32,19 +33,24 @@ void UnitOf(double stepNs, const char** unit, double* scale) {
         *unit = "ns", *scale = 1;
 }
 
+// The decimals that show 'stepInUnit' whole: 0.0002 → 4, 1e-6 → 6 (a relative test, since a
+// step a millionth of its unit is itself as small as any absolute tolerance).
 int DecimalsFor(double stepInUnit) {
     int decimals = 0;
-    while (decimals < 9 && std::fabs(stepInUnit * std::pow(10.0, decimals) -
-                                     std::round(stepInUnit * std::pow(10.0, decimals))) > 1e-6)
-        ++decimals;
+    for (; decimals < 9; ++decimals) {
+        const double scaled = std::fabs(stepInUnit) * std::pow(10.0, decimals);
+        if (std::round(scaled) >= 1 && std::fabs(scaled - std::round(scaled)) <= 1e-6 * scaled)
+            break;
+    }
     return decimals;
 }
 
-// 'ns' in the unit its own size calls for, with the decimals that 'stepNs' needs: the anchor.
+// 'ns' in the unit its own size (or the step's, when larger) calls for, with the decimals that
+// 'stepNs' needs: the anchor, the cursor.
 std::string FullLabel(double ns, double stepNs) {
     const char* unit;
     double scale;
-    UnitOf(std::fabs(ns), &unit, &scale);
+    UnitOf(std::max(std::fabs(ns), stepNs), &unit, &scale);
     char text[64];
     std::snprintf(text, sizeof text, "%.*f %s", DecimalsFor(stepNs / scale), ns / scale, unit);
     return text;
@@ -65,6 +71,30 @@ std::string StepLabel(double ns, double stepNs) {
     return text;
 }
 
+std::string TickLabel(double ns, double stepNs, double largestNs) {
+    const char* unit;
+    double scale;
+    UnitOf(std::max(largestNs, stepNs), &unit, &scale);
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f %s", DecimalsFor(stepNs / scale), ns / scale, unit);
+    return text;
+}
+
+std::string ClockText(int64_t absoluteNs, double relativeNs, double nsPerPx) {
+    if (absoluteNs < 946684800000000000ll) {  // before 2000: the trace's own clock, not a date
+        if (std::fabs(relativeNs) < nsPerPx * 0.5) return "from the start";
+        return "from " + CursorLabel(relativeNs, nsPerPx);
+    }
+    const std::time_t seconds = static_cast<std::time_t>(absoluteNs / 1000000000);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char text[80];
+    std::snprintf(text, sizeof text, "%04d-%02d-%02d %02d:%02d:%02d.%09lld UTC", utc.tm_year + 1900,
+                  utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
+                  static_cast<long long>(absoluteNs % 1000000000));
+    return text;
+}
+
 RulerLayout LayoutRuler(double viewStartNs, double viewEndNs, float widthPx, float minSpacingPx,
                         const std::function<float(const std::string&)>& textWidth) {
     RulerLayout layout;
@@ -73,6 +103,7 @@ RulerLayout LayoutRuler(double viewStartNs, double viewEndNs, float widthPx, flo
     layout.stepNs = NiceStep(minSpacingPx / pxPerNs);
     const double step = layout.stepNs;
     const double first = std::floor(viewStartNs / step) * step;
+    const double largestNs = std::max(std::fabs(viewStartNs), std::fabs(viewEndNs));
     layout.fromAnchor = std::fabs(first) / step >= kMaxPlainLabelSteps;
     if (layout.fromAnchor) {
         layout.anchorNs = std::ceil(viewStartNs / step) * step;  // the first tick inside the view
@@ -85,7 +116,7 @@ RulerLayout LayoutRuler(double viewStartNs, double viewEndNs, float widthPx, flo
             RulerTick entry{tick, static_cast<float>((tick - viewStartNs) * pxPerNs), false, {}};
             if (minor == 0) {
                 if (!layout.fromAnchor)
-                    entry.label = StepLabel(tick, step);
+                    entry.label = TickLabel(tick, step, largestNs);
                 else if (std::fabs(tick - layout.anchorNs) < step * 0.5)
                     entry.label = "0";
                 else

@@ -5,33 +5,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 
 #include "core/TextFormat.hpp"
 #include "timeline/RulerTicks.hpp"
 #include "timeline/TimelineView.hpp"
+#include "timeline/ValueFormat.hpp"
 
 namespace marey {
 namespace {
 
 constexpr float kMinTickSpacingPx = 90.0f;
-
-// Wall-clock text for a timestamp when it looks like ns since the Unix epoch.
-std::string AbsoluteText(TimeNs ns) {
-    if (ns < 946684800000000000ll) {  // before 2000: not an epoch clock
-        char text[64];
-        std::snprintf(text, sizeof text, "clock %.9f s", static_cast<double>(ns) / 1e9);
-        return text;
-    }
-    const std::time_t seconds = static_cast<std::time_t>(ns / 1000000000);
-    std::tm utc{};
-    gmtime_r(&seconds, &utc);
-    char text[80];
-    std::snprintf(text, sizeof text, "%04d-%02d-%02d %02d:%02d:%02d.%09lld UTC", utc.tm_year + 1900,
-                  utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
-                  static_cast<long long>(ns % 1000000000));
-    return text;
-}
 
 }  // namespace
 
@@ -63,11 +46,13 @@ void TimelineView::DrawRuler(ImDrawList* draw) {
     draw->PopClipRect();
     // Left: the absolute time at the view's start, and the width of the view (or, deep in a long
     // trace, where the ruler's 0 is).
-    const std::string absolute = AbsoluteText(AbsoluteNs(m_state.viewStartNs));
-    const double widthNs = m_state.viewEndNs - m_state.viewStartNs;
-    const std::string second =
-        ruler.fromAnchor ? "0 = " + ruler.anchorLabel + ", view " + StepLabel(widthNs, ruler.stepNs)
-                         : "view " + StepLabel(widthNs, ruler.stepNs * 10.0);
+    const std::string absolute =
+        ClockText(AbsoluteNs(m_state.viewStartNs), m_state.viewStartNs + m_rulerShiftNs,
+                  1.0 / m_canvas.pxPerNs);
+    // The view's width to three significant digits, whatever the ruler's step.
+    const std::string width =
+        "view " + CompactDuration(std::llround(m_state.viewEndNs - m_state.viewStartNs));
+    const std::string second = ruler.fromAnchor ? "0 = " + ruler.anchorLabel + ", " + width : width;
     draw->AddText(ImVec2(m_canvas.headerX0 + 6, y0 + 3), IM_COL32(150, 200, 255, 255),
                   absolute.c_str());
     draw->AddText(ImVec2(m_canvas.headerX0 + 6, y0 + 19), IM_COL32(170, 175, 185, 255),
@@ -105,9 +90,10 @@ void TimelineView::DrawCursorAndMeasure(ImDrawList* draw) {
             CursorLabel(ToRelativeNs(mouse.x) + m_rulerShiftNs, 1.0 / m_canvas.pxPerNs);
         const float textWidth = ImGui::CalcTextSize(time.c_str()).x;
         const float x = std::min(mouse.x + 4, m_canvas.x1 - textWidth - 6);
-        draw->AddRectFilled(ImVec2(x - 2, y1 - 20), ImVec2(x + textWidth + 4, y1 - 3),
-                            IM_COL32(60, 64, 74, 255), 3.0f);
-        draw->AddText(ImVec2(x + 1, y1 - 20), IM_COL32(255, 255, 255, 255), time.c_str());
+        // Just under the ruler, so that the tick labels next to the cursor stay readable.
+        draw->AddRectFilled(ImVec2(x - 2, y1 + 2), ImVec2(x + textWidth + 4, y1 + 19),
+                            IM_COL32(60, 64, 74, 235), 3.0f);
+        draw->AddText(ImVec2(x + 1, y1 + 2), IM_COL32(255, 255, 255, 255), time.c_str());
     }
     draw->PopClipRect();
 }

@@ -171,11 +171,17 @@ void TimelineTab::DrawToolbar(Workspace& workspace) {
     ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() + 8, ImGui::GetCursorPosY() + 4));
     m_search.DrawToolbar(m_timeline);
     m_search.HandleKeys(m_timeline);
+    if (m_search.TakeJumped()) m_sideTab = 0;  // a jump to a match shows the match's details
     if (m_document.ranks) DrawRanksToolbar(m_document, m_timeline, workspace);
     ImGui::SameLine(0, 30);
     DrawLegend(m_document.hasOverlapAnalysis);
     ImGui::NewLine();
     ImGui::Dummy(ImVec2(0, 2));
+}
+
+const char* TimelineTab::ShownPanel() const {
+    const char* panels[] = {"details", "range", "search", "issues"};
+    return m_shownTab >= 0 && m_shownTab < 4 ? panels[m_shownTab] : "";
 }
 
 void TimelineTab::DrawSidePanel() {
@@ -190,6 +196,7 @@ void TimelineTab::DrawSidePanel() {
             if (!ImGui::BeginTabItem(label.c_str(), nullptr,
                                      m_sideTab == i ? ImGuiTabItemFlags_SetSelected : 0))
                 continue;
+            m_shownTab = i;
             switch (i) {
                 case 0:
                     m_details.DrawContents(timeline);

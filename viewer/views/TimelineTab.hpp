@@ -37,6 +37,8 @@ public:
     SearchPanel& search() { return m_search; }
     const RangeStatsPanel& range() const { return m_range; }
     void ShowPanel(int tab) { m_sideTab = tab; }
+    // The side panel tab drawn last: "details", "range", "search", "issues"; "" before any.
+    const char* ShownPanel() const;
 
 private:
     void DrawToolbar(Workspace& workspace);
@@ -50,6 +52,7 @@ private:
     ImportIssuesPanel m_issues;
     int m_sideTab = 0;        // side panel tab to bring forward, -1 once shown
     bool m_hadRange = false;  // a range selection was shown last frame
+    int m_shownTab = -1;      // the side panel tab drawn last
 };
 
 }  // namespace marey

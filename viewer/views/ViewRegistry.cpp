@@ -132,6 +132,12 @@ TimelineView* TimelineOf(Document& document) {
     return nullptr;
 }
 
+const char* SidePanelOf(Document& document) {
+    for (const auto& view : document.views)
+        if (auto* tab = dynamic_cast<TimelineTab*>(view.get())) return tab->ShownPanel();
+    return "";
+}
+
 void SendToViews(Document& document, const TimelineRequest& request) {
     for (const auto& view : document.views) view->Apply(request);
 }

@@ -59,6 +59,9 @@ void UpdateViews(Workspace& workspace);
 // The timeline of 'document' (its Timeline tab's, which the comparison draws too); null before
 // its views are attached.
 TimelineView* TimelineOf(Document& document);
+// The side panel tab the document's Timeline tab drew last ("details", "range", "search",
+// "issues"), or "" when none.
+const char* SidePanelOf(Document& document);
 
 // Sends 'request' to every view of 'document'.
 void SendToViews(Document& document, const TimelineRequest& request);

@@ -1,4 +1,5 @@
 #include "workspace/ClusterDocument.hpp"
+#include "core/TextFormat.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -12,7 +13,7 @@ std::string ClusterDocument::Title() const {
     std::filesystem::path root(cluster.root);
     std::string name = root.filename().string();
     if (name.empty()) name = root.parent_path().filename().string();
-    return "cluster · " + std::to_string(cluster.ranks.size()) + " ranks · " + name;
+    return "cluster · " + CountText(cluster.ranks.size(), "rank", "ranks") + " · " + name;
 }
 
 void ClusterDocument::Derive() {

@@ -1,6 +1,7 @@
 #include "workspace/LoadQueue.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 #include "cluster/ClusterFolder.hpp"
 #include "loading/RankLoader.hpp"
@@ -161,7 +162,7 @@ void LoadQueue::Start(DocumentId id, const std::string& path, unsigned share) {
 void LoadQueue::Cancel(DocumentId id) {
     for (auto& job : m_jobs)
         if (job->id == id)
-            job->progress.cancel = true, job->clusterProgress.cancel = true,
+            job->cancelled = true, job->progress.cancel = true, job->clusterProgress.cancel = true,
             job->ranksProgress.rank.cancel = true;
 }
 
@@ -193,8 +194,13 @@ std::vector<LoadQueue::Finished> LoadQueue::TakeFinished() {
             continue;
         }
         job.thread.join();
-        finished.push_back(
-            {job.id, job.path, std::move(job.document), std::move(job.cluster), job.error});
+        // A load that ended before it saw the cancel is still a document, or its own error.
+        const std::string_view said = ": cancelled";
+        const bool cancelled =
+            job.cancelled && !job.document && !job.cluster && job.error.size() >= said.size() &&
+            job.error.compare(job.error.size() - said.size(), said.size(), said) == 0;
+        finished.push_back({job.id, job.path, std::move(job.document), std::move(job.cluster),
+                            job.error, cancelled});
         it = m_jobs.erase(it);
     }
     return finished;

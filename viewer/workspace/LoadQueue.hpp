@@ -50,6 +50,7 @@ public:
         std::unique_ptr<Document> document;        // a trace or rank folder; null otherwise
         std::unique_ptr<ClusterDocument> cluster;  // a cluster folder; null otherwise
         std::string error;                         // when both are null
+        bool cancelled = false;                    // the load stopped because Cancel asked it
     };
     // The loads that ended since the last call, in the order they ended.
     std::vector<Finished> TakeFinished();
@@ -66,6 +67,7 @@ private:
         RanksProgress ranksProgress;
         std::thread thread;
         std::atomic<bool> done{false};
+        bool cancelled = false;  // Cancel was asked (UI thread only)
         std::unique_ptr<Document> document;
         std::unique_ptr<ClusterDocument> cluster;
         std::string error;

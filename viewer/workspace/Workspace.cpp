@@ -1,6 +1,7 @@
 #include "workspace/Workspace.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 namespace marey {
 
@@ -11,6 +12,38 @@ const Comparison* ComparisonPair::Ready() const {
     if (!diff.valid() || diff.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
         return nullptr;
     return &diff.get();
+}
+
+std::string LoadNotice::Text() const {
+    if (cancelled) return "Cancelled loading " + path;
+    if (path.empty()) return "Cannot open: " + reason;
+    return "Cannot open " + path + ": " + reason;
+}
+
+LoadNotice MakeLoadNotice(const std::string& path, const std::string& message, bool cancelled) {
+    LoadNotice notice;
+    notice.path = path;
+    notice.cancelled = cancelled;
+    std::string_view reason = message;
+    // A message of one of several ranks names its own path: "PATH: error: …".
+    if (const size_t at = reason.find(": error: "); path.empty() && at != std::string::npos)
+        notice.path = std::string(reason.substr(0, at)), reason.remove_prefix(at + 2);
+    if (!path.empty() && reason.rfind(path + ": ", 0) == 0) reason.remove_prefix(path.size() + 2);
+    if (reason.rfind("error: ", 0) == 0) reason.remove_prefix(7);
+    notice.reason = reason.empty() ? "unknown error" : std::string(reason);
+    return notice;
+}
+
+void Workspace::Notify(const std::string& path, const std::string& reason) {
+    LoadNotice notice = MakeLoadNotice(path, reason, false);
+    notice.serial = m_nextNotice++;
+    m_notices.push_back(std::move(notice));
+}
+
+void Workspace::Dismiss(uint64_t serial) {
+    m_notices.erase(std::remove_if(m_notices.begin(), m_notices.end(),
+                                   [serial](const LoadNotice& n) { return n.serial == serial; }),
+                    m_notices.end());
 }
 
 DocumentId Workspace::Open(const std::string& path) {
@@ -109,6 +142,9 @@ std::vector<DocumentId> Workspace::Poll() {
         }
         if (!finished.document) {
             m_errors.push_back(finished.error);
+            LoadNotice notice = MakeLoadNotice(finished.path, finished.error, finished.cancelled);
+            notice.serial = m_nextNotice++;
+            m_notices.push_back(std::move(notice));
             if (m_comparison && (m_comparison->a == finished.id || m_comparison->b == finished.id))
                 m_comparison.reset();
             continue;
@@ -116,8 +152,10 @@ std::vector<DocumentId> Workspace::Poll() {
         opened.push_back(finished.id);
         for (const std::string& failure : finished.document->ranks
                                               ? finished.document->ranks->failures
-                                              : std::vector<std::string>())
+                                              : std::vector<std::string>()) {
             m_errors.push_back(failure);
+            Notify("", failure);
+        }
         // Ranks aligned again take the place of the document they were before.
         auto same =
             std::find_if(m_documents.begin(), m_documents.end(),

@@ -46,6 +46,20 @@ struct ComparisonPair {
     ViewList views;
 };
 
+// What the window says about a load that did not become a document, shown until dismissed.
+struct LoadNotice {
+    uint64_t serial = 0;     // unique within the workspace: an id for the window's widgets
+    std::string path;        // what was asked for (may be empty for a rank of several)
+    std::string reason;      // why, without the path in front: "cannot open the file: …"
+    bool cancelled = false;  // a person cancelled it: not an error
+    // One line: "Cannot open PATH: REASON", or "Cancelled loading PATH".
+    std::string Text() const;
+};
+
+// A notice from a load's message: the path and "error: " in front of the message are dropped,
+// since the notice names the path itself.
+LoadNotice MakeLoadNotice(const std::string& path, const std::string& message, bool cancelled);
+
 class Workspace {
 public:
     // Starts loading 'path'; returns the id its document will have.
@@ -82,6 +96,12 @@ public:
     LoadQueue& loads() { return m_loads; }
     // Messages of loads that failed, newest last.
     const std::vector<std::string>& errors() const { return m_errors; }
+    // Failed and cancelled loads a person has not dismissed yet, oldest first.
+    const std::vector<LoadNotice>& notices() const { return m_notices; }
+    // Adds a notice about 'path' that no load made (a rank with no folder to open).
+    void Notify(const std::string& path, const std::string& reason);
+    // Forgets the notice with this serial. O(notices).
+    void Dismiss(uint64_t serial);
     ComparisonPair* comparison() { return m_comparison.get(); }
 
 private:
@@ -91,6 +111,8 @@ private:
     std::vector<std::unique_ptr<ClusterDocument>> m_clusters;
     LoadQueue m_loads;
     std::vector<std::string> m_errors;
+    std::vector<LoadNotice> m_notices;
+    uint64_t m_nextNotice = 1;
     std::unique_ptr<ComparisonPair> m_comparison;
     uint32_t m_nextId = 1;  // the value of the next DocumentId
 };
