@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "cluster/Cluster.hpp"
+#include "loading/ClusterLoader.hpp"
 #include "cluster/ClusterFolder.hpp"
 #include "cluster/ClusterJson.hpp"
 #include "load/RankDirectory.hpp"

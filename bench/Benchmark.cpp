@@ -38,6 +38,7 @@
 #include "ClusterGenerator.hpp"
 #include "TraceGenerator.hpp"
 #include "cluster/Cluster.hpp"
+#include "loading/ClusterLoader.hpp"
 #include "cluster/ClusterReport.hpp"
 #include "compare/Comparison.hpp"
 #include "index/RowQuery.hpp"

@@ -18,6 +18,7 @@
 #include "TestSupport.hpp"
 #include "cluster/AnalysisOutputReader.hpp"
 #include "cluster/Cluster.hpp"
+#include "loading/ClusterLoader.hpp"
 #include "cluster/ClusterCommunication.hpp"
 #include "cluster/ClusterFindings.hpp"
 #include "cluster/ClusterFolder.hpp"

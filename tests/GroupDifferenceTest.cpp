@@ -13,6 +13,7 @@
 
 #include "TestSupport.hpp"
 #include "cluster/Cluster.hpp"
+#include "loading/ClusterLoader.hpp"
 #include "cluster/ClusterFindings.hpp"
 #include "cluster/ClusterJson.hpp"
 #include "cluster/ClusterSteps.hpp"

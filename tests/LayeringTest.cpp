@@ -148,3 +148,28 @@ TEST_CASE("a forbidden include is named with its file, line and edge") {
                   .empty());
     }
 }
+
+TEST_CASE("every header of analysis/ is included by a test file") {
+    namespace fs = std::filesystem;
+    const fs::path source = MAREY_SOURCE_DIR;
+    std::string tests;  // every test file's text, to look for each header's include in
+    for (const fs::directory_entry& entry : fs::directory_iterator(source / "tests")) {
+        if (!entry.is_regular_file() || entry.path().extension() != ".cpp") continue;
+        std::ifstream file(entry.path());
+        std::stringstream text;
+        text << file.rdbuf();
+        tests += text.str();
+    }
+    size_t headers = 0;
+    std::vector<std::string> untested;
+    for (const fs::directory_entry& entry : fs::recursive_directory_iterator(source / "analysis")) {
+        if (!entry.is_regular_file() || entry.path().extension() != ".hpp") continue;
+        ++headers;
+        const std::string header = fs::relative(entry.path(), source / "analysis").generic_string();
+        if (tests.find("#include \"" + header + "\"") == std::string::npos)
+            untested.push_back("analysis/" + header + ": no test file includes it");
+    }
+    CHECK(headers > 60);
+    std::sort(untested.begin(), untested.end());
+    for (const std::string& message : untested) FAIL_CHECK(message);
+}

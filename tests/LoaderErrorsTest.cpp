@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "TestSupport.hpp"
+#include "loading/TraceLoader.hpp"
 
 using namespace marey;
 using namespace marey::test;

@@ -14,6 +14,7 @@
 #include "ClusterGenerator.hpp"
 #include "TestSupport.hpp"
 #include "cluster/Cluster.hpp"
+#include "loading/ClusterLoader.hpp"
 #include "marey/Marey.hpp"
 #include "marey/MareyInput.hpp"
 #include "marey/MareyJson.hpp"

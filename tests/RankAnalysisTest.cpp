@@ -17,14 +17,17 @@
 #include "core/Problem.hpp"
 #include "load/CommunicationJson.hpp"
 #include "load/KernelTable.hpp"
+#include "load/OpStatisticCsv.hpp"
 #include "load/MemoryCsv.hpp"
 #include "load/RankDirectory.hpp"
 #include "load/StepTraceCsv.hpp"
 #include "load/TracePath.hpp"
 #include "loading/RankLoader.hpp"
 #include "rank/LoadedRank.hpp"
+#include "rank/OperatorStats.hpp"
 #include "rank/ProfilerSteps.hpp"
 #include "rank/RankAnalysis.hpp"
+#include "rank/RankOverview.hpp"
 #include "report/JsonWriter.hpp"
 #include "report/OverviewJson.hpp"
 
@@ -668,4 +671,27 @@ TEST_CASE("the overview figures are written as six integer keys in nanoseconds")
     CHECK(out ==
           R"({"computing_ns": 100, "pure_computing_ns": 70, "communication_overlapped_ns": 30, )"
           R"("communication_not_overlapped_ns": 20, "free_ns": 10, "total_ns": 130})");
+}
+
+TEST_CASE(
+    "op_statistic.csv gives a row per operator type in exact nanoseconds, a bad count reported") {
+    const std::string text =
+        "OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),Max Time(us),Ratio(%)\n"
+        "MatMul,AI_CORE,3,30.001,9.5,10.000333,10.5,75.5\n"
+        "Add,AI_VECTOR_CORE,-2,4,2,2,2,24.5\n";
+    auto table = ParseOpStatisticCsv(text, "op_statistic.csv");
+    REQUIRE(table.ok());
+    REQUIRE(table.value().rows.size() == 2);
+    const OpStatisticRow& matmul = table.value().rows[0];
+    CHECK(matmul.type == "MatMul");
+    CHECK(matmul.coreType == "AI_CORE");
+    CHECK(matmul.count == 3);
+    CHECK(matmul.totalNs == 30001);
+    CHECK(matmul.avgNs == 10000);
+    CHECK(matmul.ratioPercent == doctest::Approx(75.5));
+    CHECK(table.value().rows[1].count == 0);
+    REQUIRE(table.value().problems.size() == 1);
+    CHECK(FormatProblem("op_statistic.csv", table.value().problems[0])
+              .rfind("op_statistic.csv:3:1: error: column \"Count\"", 0) == 0);
+    CHECK_FALSE(ParseOpStatisticCsv("a,b\n1,2\n", "x.csv").ok());
 }

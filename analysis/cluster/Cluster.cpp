@@ -6,13 +6,9 @@
 #include <map>
 #include <set>
 
-#include "cluster/AnalysisOutputReader.hpp"
 #include "cluster/ClusterFolder.hpp"
 #include "cluster/ClusterRankFile.hpp"
-#include "cluster/MindInsightReader.hpp"
-#include "core/ParallelFor.hpp"
 #include "core/TextFormat.hpp"
-#include "load/AnalysisFile.hpp"
 
 namespace marey {
 namespace {
@@ -20,42 +16,6 @@ namespace {
 bool IsNumber(const std::string& text) {
     return !text.empty() && text.size() < 12 &&
            std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// Reads every rank of 'folders' (folders, else summary files, else step_trace_raw files) on
-// 'threads' threads.
-std::vector<ClusterRank> ReadRanks(const ClusterFolders& folders, unsigned threads,
-                                   ClusterProgress* progress) {
-    const bool fromFolders = !folders.rankFolders.empty();
-    const bool fromSummaries = !fromFolders && !folders.summaryFiles.empty();
-    const size_t count = fromFolders     ? folders.rankFolders.size()
-                         : fromSummaries ? folders.summaryFiles.size()
-                                         : folders.stepTraceRawFiles.size();
-    std::vector<ClusterRank> ranks(count);
-    if (progress) progress->ranksTotal = static_cast<uint32_t>(count);
-    ParallelFor(count, threads, std::vector<uint64_t>(count, 1), [&](size_t i) {
-        if (progress && progress->cancel) return;
-        if (fromFolders) {
-            ranks[i] = SummarizeRankFolder(folders.rankFolders[i]);
-        } else if (!fromSummaries) {
-            ranks[i] = ReadMindInsightRank(folders.stepTraceRawFiles[i]);
-        } else {
-            const std::string& path = folders.summaryFiles[i];
-            bool read = false;
-            ReadAnalysisFile(path, ranks[i].problems, [&](std::string_view text) {
-                auto summary = ReadRankSummary(text, path);
-                read = summary.ok();
-                if (read)
-                    ranks[i] = std::move(summary.value());
-                else
-                    ranks[i].problems.push_back(summary.message());
-            });
-            ranks[i].unreadable = !read;
-            if (ranks[i].path.empty()) ranks[i].path = path;
-        }
-        if (progress) ++progress->ranksDone;
-    });
-    return ranks;
 }
 
 // Takes the ranks whose summary file could not be read out of the cluster: their problems come
@@ -344,32 +304,8 @@ std::vector<ClusterGroup> GroupsFromCollectives(const std::vector<ClusterRank>& 
     return groups;
 }
 
-Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterProgress* progress) {
-    const ClusterFolders folders = FindClusterFolders(path);
-    Cluster cluster;
-    cluster.root = path;
-    cluster.problems = folders.problems;
-    if (folders.RankCount() > 0) {
-        cluster.source = !folders.rankFolders.empty()    ? "rank folders"
-                         : !folders.summaryFiles.empty() ? "rank summary files"
-                                                         : "MindInsight step_trace_raw files";
-        if (folders.rankFolders.empty() && folders.summaryFiles.empty())
-            cluster.layout = StepLayout::kMindInsight;
-        cluster.ranks = ReadRanks(folders, std::max(1u, threads), progress);
-        if (progress && progress->cancel) return Status::Error(path + ": cancelled");
-        cluster.groups = GroupsFromCollectives(cluster.ranks);
-    } else if (!folders.analysisOutput.empty()) {
-        cluster.source = "cluster_analysis_output";
-        if (Status status = ReadAnalysisOutput(folders.analysisOutput, cluster); !status.ok())
-            return status;
-    } else {
-        return Status::Error(
-            path +
-            ": error: not a cluster folder: no rank folders (*_ascend_pt, *_ascend_ms, "
-            "ASCEND_PROFILER_OUTPUT), no rank_summary_N.json files and no cluster_analysis_output "
-            "in it");
-    }
-    for (const SkippedFolder& folder : folders.skipped)
+void SettleCluster(Cluster& cluster, const std::vector<SkippedFolder>& skipped) {
+    for (const SkippedFolder& folder : skipped)
         cluster.problems.push_back(folder.path + ": " + folder.reason);
     std::vector<int> absent = LeaveOutUnreadable(cluster);
     SettleRankIds(cluster);
@@ -377,12 +313,11 @@ Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterPr
     LeaveOutLinksOutsideTheJob(cluster, worldSize);
     for (const int id : NamedRanks(cluster, worldSize)) absent.push_back(id);
     ReportMissingRanks(cluster, absent);
-    ExplainMissingRanks(cluster, folders.skipped, worldSize);
+    ExplainMissingRanks(cluster, skipped, worldSize);
     CollectSteps(cluster);
     for (const ClusterRank& rank : cluster.ranks)
         for (const std::string& problem : rank.problems)
             cluster.problems.push_back("rank " + std::to_string(rank.rankId) + ": " + problem);
-    return cluster;
 }
 
 }  // namespace marey

@@ -2,7 +2,6 @@
 // A whole multi-rank job as the cluster views see it: every rank's small summary (ClusterRank),
 // the communication groups, the steps, and what was wrong with the folder (duplicate or missing
 // rank ids, unreadable files). Loaded in parallel; never the ranks' traces.
-#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -45,17 +44,13 @@ struct Cluster {
     int IndexOfStep(const std::string& step) const;
 };
 
-// Shared with the thread that loads a cluster: how far it is, and a request to stop.
-struct ClusterProgress {
-    std::atomic<uint32_t> ranksDone{0}, ranksTotal{0};
-    std::atomic<bool> cancel{false};
-};
+struct SkippedFolder;
 
-// Loads the cluster folder 'path' on up to 'threads' threads. Rank folders are preferred; without
-// them, rank summary files; without those, a cluster_analysis_output. Fails when the folder holds
-// none of these, or when cancelled.
-Result<Cluster> LoadCluster(const std::string& path, unsigned threads,
-                            ClusterProgress* progress = nullptr);
+// What a cluster's ranks say once read (loading/ClusterLoader reads them): ranks whose summary
+// cannot be read left out, ids settled (duplicates, ranks without one), the world size, links to
+// ranks outside the job left out, missing ranks with why, the steps, every rank's problems.
+// O(ranks log ranks + links + missing ids).
+void SettleCluster(Cluster& cluster, const std::vector<SkippedFolder>& skipped);
 
 // Groups from the ranks' communication operators: the ranks that ran operators of the same group
 // hash form a group. Used when the folder has no communication_group.json.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cluster/Cluster.hpp"
+#include "loading/ClusterLoader.hpp"
 #include "loading/RanksTimeline.hpp"
 #include "loading/TraceLoader.hpp"
 #include "workspace/ClusterDocument.hpp"
