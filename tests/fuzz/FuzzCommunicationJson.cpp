@@ -22,6 +22,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)ParseCommunicationJson(view, "fuzz.json", ops);
     for (const ImportProblem& problem : ops.problems)
         if (problem.byteOffset > size || problem.line == 0) __builtin_trap();
+    // A time, size or bandwidth kept is never negative: a negative one leaves its operator out.
+    for (const CommunicationOp& op : ops.ops) {
+        if (op.elapseNs < 0 || op.transitNs < 0 || op.waitNs < 0 || op.syncNs < 0 || op.idleNs < 0)
+            __builtin_trap();
+        for (const TransportBandwidth& b : op.bandwidth)
+            if (b.transitSizeMb < 0 || b.transitNs < 0) __builtin_trap();
+    }
     const CommunicationTotals totals = SumCommunication(ops.ops);
     for (const TransportTotal& transport : totals.transports)
         if (std::isnan(transport.bandwidthGBps))
@@ -31,7 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const ImportProblem& problem : matrix.problems)
         if (problem.byteOffset > size || problem.line == 0) __builtin_trap();
     for (const CommunicationLink& link : matrix.links)
-        if (link.srcRank < 0 || link.dstRank < 0) __builtin_trap();
+        if (link.srcRank < 0 || link.dstRank < 0 || link.transitNs < 0 || link.transitSizeMb < 0)
+            __builtin_trap();
     CommunicationOps clusterOps;
     (void)ParseClusterCommunicationJson(view, "fuzz.json", clusterOps);
     for (const ImportProblem& problem : clusterOps.problems)
@@ -44,6 +52,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         for (const RankCollective& c : summary.value().collectives)
             if (c.name >= summary.value().names.size() || c.group >= summary.value().names.size())
                 __builtin_trap();
+        for (const StepRow& step : summary.value().steps)
+            for (const TimeNs ns : step.ns)
+                if (ns < 0) __builtin_trap();
         (void)WriteRankSummary(summary.value());
     }
     return 0;
