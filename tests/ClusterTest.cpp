@@ -13,6 +13,7 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <tuple>
 
 #include "ClusterGenerator.hpp"
 #include "TestSupport.hpp"
@@ -875,4 +876,21 @@ TEST_CASE("problems that name a file are counted and the first few kept") {
     REQUIRE(found.first.size() == 2);
     CHECK(found.first[1] == "rank 1: b/step_trace_time.csv:1:1: error: not a step_trace_time.csv");
     CHECK(ProblemsNamingFile(cluster, "kernel_details.csv", 2).count == 0);
+}
+
+TEST_CASE("the median rank is the rank of the middle step time among the ranks present") {
+    StepTable table;
+    for (const auto& [rank, ns, present] : std::vector<std::tuple<int, TimeNs, bool>>{
+             {0, 50, true}, {1, 10, true}, {2, 99, false}, {3, 30, true}}) {
+        StepTableRow row;
+        row.rankId = rank;
+        row.present = present;
+        row.ns[kStepTimeColumn] = ns;
+        table.rows.push_back(row);
+    }
+    CHECK(MedianRankOf(table) == 3);  // 10, 30, 50: rank 3's 30; rank 2 is absent
+    table.rows[0].ns[kStepTimeColumn] = 20;
+    CHECK(MedianRankOf(table) == 0);  // 10, 20, 30
+    for (StepTableRow& row : table.rows) row.present = false;
+    CHECK(MedianRankOf(table) == -1);
 }

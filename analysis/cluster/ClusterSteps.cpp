@@ -137,4 +137,16 @@ std::string DescribeSlowRank(const SlowRank& slow) {
            FormatDuration(slow.medianNs) + " (MAD " + FormatDuration(slow.madNs) + "), " + share;
 }
 
+int MedianRankOf(const StepTable& table) {
+    std::vector<const StepTableRow*> rows;
+    for (const StepTableRow& row : table.rows)
+        if (row.present) rows.push_back(&row);
+    if (rows.empty()) return -1;
+    std::nth_element(rows.begin(), rows.begin() + static_cast<long>(rows.size() / 2), rows.end(),
+                     [](const StepTableRow* a, const StepTableRow* b) {
+                         return a->ns[kStepTimeColumn] < b->ns[kStepTimeColumn];
+                     });
+    return rows[rows.size() / 2]->rankId;
+}
+
 }  // namespace marey

@@ -35,6 +35,10 @@ struct StepTable {
 // 'stepIndex' into cluster.steps, or -1 for the average over each rank's steps. O(ranks × steps).
 StepTable BuildStepTable(const Cluster& cluster, int stepIndex);
 
+// The rank whose step time is the (upper) median of the ranks present in 'table': the rank to
+// compare another with when none was chosen. -1 when no rank is present. O(ranks).
+int MedianRankOf(const StepTable& table);
+
 // A rank flagged as slow: its value of 'column' lies more than kSlowScore robust deviations
 // above the median of the ranks compared, and at least kSlowShareOfStep of the median step time
 // above it, so that jitter of a fraction of a percent never raises a flag on a thousand ranks.

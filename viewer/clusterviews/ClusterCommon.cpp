@@ -93,18 +93,10 @@ void SelectRank(ClusterDocument& cluster, RankId rankId) {
 }
 
 std::optional<RankId> MedianRank(const ClusterDocument& cluster) {
-    std::vector<const StepTableRow*> rows;
-    for (const StepTableRow& row : cluster.report.averagedSteps.rows)
-        if (row.present) rows.push_back(&row);
-    if (rows.empty())
-        return cluster.cluster.ranks.empty()
-                   ? std::nullopt
-                   : std::optional(RankId(cluster.cluster.ranks.front().rankId));
-    std::nth_element(rows.begin(), rows.begin() + static_cast<long>(rows.size() / 2), rows.end(),
-                     [](const StepTableRow* a, const StepTableRow* b) {
-                         return a->ns[kStepTimeColumn] < b->ns[kStepTimeColumn];
-                     });
-    return RankId(rows[rows.size() / 2]->rankId);
+    const int median = MedianRankOf(cluster.report.averagedSteps);
+    if (median >= 0) return RankId(median);
+    if (cluster.cluster.ranks.empty()) return std::nullopt;
+    return RankId(cluster.cluster.ranks.front().rankId);
 }
 
 void RankRightClick(ClusterDocument& cluster, RankId rankId) {
