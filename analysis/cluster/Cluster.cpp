@@ -156,17 +156,21 @@ void LeaveOutLinksOutsideTheJob(Cluster& cluster, int worldSize) {
 // Rank ids that another file names (a link's end, the job's rank count) and no rank has.
 // O((links + world size) log).
 std::vector<int> NamedRanks(const Cluster& cluster, int worldSize) {
-    std::vector<int> named;
+    // A flag per id (ids are at most 2^24): a full mesh of a thousand ranks names each id a
+    // thousand times, and sorting two million ids would cost more than reading the cluster.
+    std::vector<char> named(static_cast<size_t>(std::max(worldSize, 0)), 1);
     for (const ClusterRank& rank : cluster.ranks)
         for (const RankLink& link : rank.links)
-            for (const int id : {link.srcRank, link.dstRank})
-                if (id >= 0 && (worldSize <= 0 || id < worldSize)) named.push_back(id);
-    for (int id = 0; id < worldSize; ++id) named.push_back(id);
-    std::sort(named.begin(), named.end());
-    named.erase(std::unique(named.begin(), named.end()), named.end());
+            for (const int id : {link.srcRank, link.dstRank}) {
+                if (id < 0 || (worldSize > 0 && id >= worldSize) || id > 1 << 24) continue;
+                if (static_cast<size_t>(id) >= named.size())
+                    named.resize(static_cast<size_t>(id) + 1, 0);
+                named[static_cast<size_t>(id)] = 1;
+            }
     std::vector<int> absent;
-    for (const int id : named)
-        if (cluster.IndexOfRank(id) < 0) absent.push_back(id);
+    for (size_t id = 0; id < named.size(); ++id)
+        if (named[id] && cluster.IndexOfRank(static_cast<int>(id)) < 0)
+            absent.push_back(static_cast<int>(id));
     return absent;
 }
 
@@ -175,6 +179,7 @@ std::vector<int> NamedRanks(const Cluster& cluster, int worldSize) {
 void ExplainMissingRanks(Cluster& cluster, const std::vector<SkippedFolder>& skipped,
                          int worldSize) {
     constexpr size_t kMaxLines = 20;
+    if (cluster.missingRanks.empty()) return;
     // Who names each id, built once: a million missing ids must not each scan every link.
     std::map<int, std::string> folderOf;
     for (const SkippedFolder& folder : skipped)
@@ -183,7 +188,9 @@ void ExplainMissingRanks(Cluster& cluster, const std::vector<SkippedFolder>& ski
     for (const ClusterRank& rank : cluster.ranks)
         for (const RankLink& link : rank.links)
             for (const int id : {link.srcRank, link.dstRank})
-                if (id != rank.rankId) linkedBy[id].insert(rank.rankId);
+                if (id != rank.rankId && std::binary_search(cluster.missingRanks.begin(),
+                                                            cluster.missingRanks.end(), id))
+                    linkedBy[id].insert(rank.rankId);
     std::vector<std::pair<std::string, std::vector<int>>> reasons;  // in the order first met
     std::map<std::string, size_t> reasonIndex;
     for (const int id : cluster.missingRanks) {
