@@ -733,10 +733,12 @@ void App::DrawDocumentBar() {
     ComparisonPair* pair = m_workspace.comparison();
     if (pair && m_workspace.Find(pair->a) && m_workspace.Find(pair->b)) {
         bool open = true;
-        // Each side's title cut to a share of the window, whole in the tooltip.
+        // Each side's title cut to half of what a tab shows (ImGui 1.86 makes no tab wider than
+        // 20 font heights), whole in the tooltip.
         const std::string titleA = m_workspace.Find(pair->a)->Title();
         const std::string titleB = m_workspace.Find(pair->b)->Title();
-        const float titlePx = std::max(80.0f, ImGui::GetIO().DisplaySize.x * 0.18f);
+        const float titlePx = std::max(
+            40.0f, (ImGui::GetFontSize() * 18 - ImGui::CalcTextSize("Compare  A:   ·  B: ").x) / 2);
         auto measure = [](std::string_view text) {
             return ImGui::CalcTextSize(text.data(), text.data() + text.size()).x;
         };
