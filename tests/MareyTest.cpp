@@ -329,3 +329,17 @@ TEST_CASE("devices without operators are summed up by reason, with their ranks")
     CHECK(SummarizeDeviceProblems(step, 8, &noFile).size() == 1);
     CHECK(noFile);
 }
+
+TEST_CASE("hovering anywhere on a long collective finds it past the short operators after it") {
+    MareyDevice device;
+    device.ops.push_back({0, 0, 79'000'000});  // the 79 ms allReduce
+    for (TimeNs t = 1000; t < 60'000'000; t += 20'000) device.ops.push_back({1, t, t + 5'000});
+    device.ops.push_back({2, 80'000'000, 81'000'000});
+    const std::vector<TimeNs> ends = MareyRunningEnds(device);
+    CHECK(MareyOpAt(device, ends, 70'000'000, 0) == 0);  // past every short one
+    CHECK(MareyOpAt(device, ends, 30'012'000, 0) == 0);  // between two short ones
+    CHECK(MareyOpAt(device, ends, 1'002'000, 0) > 0);    // a short one over it is the one shown
+    CHECK(MareyOpAt(device, ends, 80'500'000, 0) == static_cast<int64_t>(device.ops.size() - 1));
+    CHECK(MareyOpAt(device, ends, 79'500'000, 0) == -1);
+    CHECK(MareyOpAt(device, ends, 79'300'000, 400'000) == 0);
+}

@@ -294,6 +294,19 @@ TEST_CASE("a call stack wraps between frames and before path separators, never i
           std::vector<std::string>{"abcd", "efgh", "ij"});
 }
 
+TEST_CASE("a long path is cut in its middle to fit, keeping more of its end") {
+    auto eight = [](std::string_view text) {
+        size_t characters = 0;  // "…" is three bytes and one character
+        for (const char c : text) characters += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+        return 8.0f * static_cast<float>(characters);
+    };
+    CHECK(ElideMiddle("/short", 100.0f, eight) == "/short");
+    const std::string elided = ElideMiddle("/work/shared/fixtures/real/level1", 80.0f, eight);
+    CHECK(eight(elided) <= 80.0f);
+    CHECK(elided == "/wo\xE2\x80\xA6level1");
+    CHECK(ElideMiddle("abcdef", 4.0f, eight) == "\xE2\x80\xA6");
+}
+
 TEST_CASE("an operator highlighted from another view brings the timeline to its first match") {
     auto model = LoadJson(kTrace);
     TimelineView timeline(*model);
@@ -351,6 +364,16 @@ TEST_CASE(
     CHECK(std::filesystem::exists(
         home / ".config/tracelens/layout.txt"));  // the old file is left as it was
     std::filesystem::remove_all(home);
+}
+
+TEST_CASE("a small window narrows the side panel to a share, a wide one keeps the width set") {
+    LayoutSettings layout;  // 580 px
+    CHECK(layout.SidePanelWidthFor(1904) == 580);
+    const float small = layout.SidePanelWidthFor(1008);  // a 1024 px window
+    CHECK(small < 580);
+    CHECK(1008 - small >= 1008 * LayoutSettings::kMinTimelineShare - 0.5f);
+    CHECK(layout.SidePanelWidthFor(300) == LayoutSettings::kMinSidePanelWidth);
+    CHECK(layout.sidePanelWidth == 580);  // what was set comes back when the window widens
 }
 
 TEST_CASE("layout settings come back as saved, and bad or missing values keep the defaults") {

@@ -19,6 +19,7 @@
 #include "SettingsFolder.hpp"
 #include "cluster/ClusterFolder.hpp"
 #include "core/TextFormat.hpp"
+#include "panels/TextWrap.hpp"
 #include "render/Screenshot.hpp"
 #include "rank/TraceSummary.hpp"
 #include "timeline/TimelineView.hpp"
@@ -732,14 +733,25 @@ void App::DrawDocumentBar() {
     ComparisonPair* pair = m_workspace.comparison();
     if (pair && m_workspace.Find(pair->a) && m_workspace.Find(pair->b)) {
         bool open = true;
-        const std::string label = "Compare  A: " + m_workspace.Find(pair->a)->Title() +
-                                  "  ·  B: " + m_workspace.Find(pair->b)->Title() + "###compare";
+        // Each side's title cut to half of what a tab shows (ImGui 1.86 makes no tab wider than
+        // 20 font heights), whole in the tooltip.
+        const std::string titleA = m_workspace.Find(pair->a)->Title();
+        const std::string titleB = m_workspace.Find(pair->b)->Title();
+        const float titlePx = std::max(
+            40.0f, (ImGui::GetFontSize() * 18 - ImGui::CalcTextSize("Compare  A:   ·  B: ").x) / 2);
+        auto measure = [](std::string_view text) {
+            return ImGui::CalcTextSize(text.data(), text.data() + text.size()).x;
+        };
+        const std::string label = "Compare  A: " + ElideMiddle(titleA, titlePx, measure) +
+                                  "  ·  B: " + ElideMiddle(titleB, titlePx, measure) + "###compare";
         if (select && m_comparisonTab) --m_selectDocumentTab;
         if (ImGui::BeginTabItem(label.c_str(), &open,
                                 select && m_comparisonTab ? ImGuiTabItemFlags_SetSelected : 0)) {
             if (!select && !m_comparisonTab) m_comparisonTab = true, m_mainTab = 0;
             ImGui::EndTabItem();
         }
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("A: %s\nB: %s", titleA.c_str(), titleB.c_str());
         if (!open) m_workspace.EndComparison(), m_comparisonTab = false;
     }
     ImGui::EndTabBar();
@@ -815,6 +827,26 @@ void App::ApplyRequest(const TimelineRequest& request) {
 
 // [SECTION] Menus, the open dialog, the frame overlay
 
+namespace {
+
+// 'summary' right-aligned in the menu bar, cut in its middle to fit right of 'leftPx' (window
+// coordinates) and shown whole in a tooltip when cut ('callerTooltip': the caller draws the
+// tooltip). Returns whether it is hovered.
+bool DrawMenuSummary(const std::string& summary, float leftPx, bool callerTooltip) {
+    const float right = ImGui::GetWindowWidth() - 16;
+    const std::string shown =
+        ElideMiddle(summary, std::max(0.0f, right - leftPx), [](std::string_view text) {
+            return ImGui::CalcTextSize(text.data(), text.data() + text.size()).x;
+        });
+    ImGui::SameLine(std::max(leftPx, right - ImGui::CalcTextSize(shown.c_str()).x));
+    ImGui::TextDisabled("%s", shown.c_str());
+    const bool hovered = ImGui::IsItemHovered();
+    if (hovered && shown != summary && !callerTooltip) ImGui::SetTooltip("%s", summary.c_str());
+    return hovered;
+}
+
+}  // namespace
+
 void App::DrawMenuBar() {
     if (!ImGui::BeginMenuBar()) return;
     Document* active = ShowingComparison() ? nullptr : ActiveDocument();
@@ -884,6 +916,7 @@ void App::DrawMenuBar() {
         if (ImGui::MenuItem("Keys and mouse", "? or F1")) m_showHelp = true;
         ImGui::EndMenu();
     }
+    const float menusEnd = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + 24;
     if (active) {
         const TraceModel& model = active->model();
         const std::string source =
@@ -891,8 +924,7 @@ void App::DrawMenuBar() {
         const std::string summary = source + "  ·  " +
                                     CountText(model.report.eventCount, "event", "events") +
                                     "  ·  " + FormatDuration(model.lastNs - model.firstNs);
-        ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(summary.c_str()).x - 16);
-        ImGui::TextDisabled("%s", summary.c_str());
+        DrawMenuSummary(summary, menusEnd, false);
     } else if (const ClusterDocument* cluster = ActiveCluster()) {
         const std::string summary =
             cluster->cluster.root + "  ·  " +
@@ -902,10 +934,11 @@ void App::DrawMenuBar() {
             (cluster->cluster.problems.empty()
                  ? ""
                  : "  ·  " + CountText(cluster->cluster.problems.size(), "problem", "problems"));
-        ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(summary.c_str()).x - 16);
-        ImGui::TextDisabled("%s", summary.c_str());
-        if (ImGui::IsItemHovered() && !cluster->cluster.problems.empty()) {
+        const bool problems = !cluster->cluster.problems.empty();
+        if (DrawMenuSummary(summary, menusEnd, problems) && problems) {
             ImGui::BeginTooltip();
+            ImGui::TextUnformatted(summary.c_str());
+            ImGui::Separator();
             for (size_t i = 0; i < cluster->cluster.problems.size() && i < 20; ++i)
                 ImGui::TextUnformatted(cluster->cluster.problems[i].c_str());
             if (cluster->cluster.problems.size() > 20)
@@ -947,14 +980,17 @@ void App::DrawOpenDialog() {
         ImGui::OpenPopup("Open a trace");
         m_openDialog = false;
     }
-    ImGui::SetNextWindowSize(ImVec2(720, 460), ImGuiCond_Appearing);
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowSize(
+        ImVec2(std::min(720.0f, display.x - 40), std::min(460.0f, display.y - 40)),
+        ImGuiCond_Appearing);
     if (!ImGui::BeginPopupModal("Open a trace")) return;
-    if (m_openToCompare)
-        ImGui::TextDisabled("Compare the shown document (A) with this trace or rank folder (B).");
-    else
-        ImGui::TextDisabled(
-            "A Chrome trace (.json, .json.gz), a kernel_details.csv, a profiler folder or a "
-            "cluster folder; or drop it on the window.");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped(
+        "%s", m_openToCompare ? "Compare the shown document (A) with this trace or rank folder (B)."
+                              : "A Chrome trace (.json, .json.gz), a kernel_details.csv, a "
+                                "profiler folder or a cluster folder; or drop it on the window.");
+    ImGui::PopStyleColor();
     ImGui::SetNextItemWidth(-90);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();  // type the path at once
     const bool enter = ImGui::InputText("##path", m_openPath, sizeof m_openPath,
@@ -1003,8 +1039,9 @@ void App::DrawOpenDialog() {
 void App::DrawFrameOverlay() {
     const FrameStats& stats = TimelineOf(*ActiveDocument())->frameStats();
     // Bottom right of the timeline, clear of the ruler and the side panel.
-    const float right = ImGui::GetIO().DisplaySize.x -
-                        (m_layout.sidePanelShown ? m_layout.sidePanelWidth + 6 : 0) - 16;
+    const float width = ImGui::GetIO().DisplaySize.x;
+    const float right =
+        width - (m_layout.sidePanelShown ? m_layout.SidePanelWidthFor(width - 16) + 6 : 0) - 16;
     ImGui::SetNextWindowPos(ImVec2(right, ImGui::GetIO().DisplaySize.y - 16), ImGuiCond_Always,
                             ImVec2(1, 1));
     ImGui::SetNextWindowBgAlpha(0.8f);

@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
 namespace marey {
 namespace {
 
@@ -74,12 +76,15 @@ void Section(const char* title, const Binding* bindings, int count) {
     ImGui::TextColored(ImVec4(0.6f, 0.78f, 1.0f, 1.0f), "%s", title);
     if (!ImGui::BeginTable(title, 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
         return;
+    // The actions take the rest of the window and wrap in it, however narrow.
+    ImGui::TableSetupColumn("input", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("action", ImGuiTableColumnFlags_WidthStretch);
     for (int i = 0; i < count; ++i) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(bindings[i].input);
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(bindings[i].action);
+        ImGui::TextWrapped("%s", bindings[i].action);
     }
     ImGui::EndTable();
     ImGui::Dummy(ImVec2(0, 6));
@@ -88,7 +93,9 @@ void Section(const char* title, const Binding* bindings, int count) {
 }  // namespace
 
 void DrawHelp(bool* open) {
-    ImGui::SetNextWindowSize(ImVec2(760, 0), ImGuiCond_Appearing);
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowSize(ImVec2(std::min(760.0f, display.x - 40), 0), ImGuiCond_Appearing);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(display.x - 20, display.y - 40));
     ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing,
                             ImVec2(0.5f, 0.5f));
     if (!ImGui::Begin("Keys and mouse", open, ImGuiWindowFlags_NoCollapse)) {

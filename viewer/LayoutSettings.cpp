@@ -46,4 +46,12 @@ std::string LayoutSettings::DefaultPath() {
     return SettingsFilePath("layout.txt");
 }
 
+float LayoutSettings::MaxSidePanelWidth(float availableWidthPx) {
+    return std::max(kMinSidePanelWidth, availableWidthPx * (1.0f - kMinTimelineShare));
+}
+
+float LayoutSettings::SidePanelWidthFor(float availableWidthPx) const {
+    return std::clamp(sidePanelWidth, kMinSidePanelWidth, MaxSidePanelWidth(availableWidthPx));
+}
+
 }  // namespace marey

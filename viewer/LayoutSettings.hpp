@@ -13,6 +13,14 @@ struct LayoutSettings {
     float headerWidth = 290.0f;  // the timeline's track-name column
 
     static constexpr float kMinSidePanelWidth = 240.0f, kMinHeaderWidth = 120.0f;
+    // The timeline keeps at least this share of the width beside the side panel.
+    static constexpr float kMinTimelineShare = 0.55f;
+
+    // The side panel's width in 'availableWidthPx': the one set while it leaves the timeline its
+    // share, else the most that does (a small window), never under kMinSidePanelWidth.
+    float SidePanelWidthFor(float availableWidthPx) const;
+    // The widest a person may drag the side panel in 'availableWidthPx'.
+    static float MaxSidePanelWidth(float availableWidthPx);
 
     // Reads 'path' ("key value" lines); unknown keys and bad values keep the defaults.
     static LayoutSettings Load(const std::string& path);

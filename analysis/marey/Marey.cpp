@@ -1,6 +1,7 @@
 #include "marey/Marey.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -254,6 +255,30 @@ std::vector<DeviceSlant> DeviceSlants(const MareyStep& step) {
         slants.push_back(slant);
     }
     return slants;
+}
+
+std::vector<TimeNs> MareyRunningEnds(const MareyDevice& device) {
+    std::vector<TimeNs> ends;
+    ends.reserve(device.ops.size());
+    TimeNs latest = std::numeric_limits<TimeNs>::min();
+    for (const MareyOp& op : device.ops) ends.push_back(latest = std::max(latest, op.endNs));
+    return ends;
+}
+
+int64_t MareyOpAt(const MareyDevice& device, const std::vector<TimeNs>& runningEnds, double ns,
+                  double slackNs) {
+    const std::vector<MareyOp>& ops = device.ops;
+    auto it = std::upper_bound(
+        ops.begin(), ops.end(), ns + slackNs,
+        [](double t, const MareyOp& o) { return t < static_cast<double>(o.startNs); });
+    // Back from the last operator started by then, while one before may still be running: a
+    // long collective has many short operators of other streams started after it.
+    for (size_t i = static_cast<size_t>(it - ops.begin()); i > 0; --i) {
+        if (static_cast<double>(runningEnds[i - 1]) + slackNs < ns) break;
+        if (static_cast<double>(ops[i - 1].endNs) + slackNs >= ns)
+            return static_cast<int64_t>(i - 1);
+    }
+    return -1;
 }
 
 int SlowestDevice(const std::vector<DeviceSlant>& slants, TimeNs* excessNs) {

@@ -124,6 +124,16 @@ std::vector<std::string> SummarizeDeviceProblems(const MareyStep& step, size_t m
 // operators with the one above; -1 with fewer than two of them or when none exceeds the median.
 int SlowestDevice(const std::vector<DeviceSlant>& slants, TimeNs* excessNs = nullptr);
 
+// Per operator of 'device' (by start): the latest end among it and those started before it, for
+// MareyOpAt. O(operators).
+std::vector<TimeNs> MareyRunningEnds(const MareyDevice& device);
+
+// The operator of 'device' that covers 'ns' within 'slackNs' (both from the device's step start),
+// however long: the one started last among those covering it; -1 when none. 'runningEnds' from
+// MareyRunningEnds. O(log n + operators started since the earliest covering one).
+int64_t MareyOpAt(const MareyDevice& device, const std::vector<TimeNs>& runningEnds, double ns,
+                  double slackNs);
+
 // A row of the view: one device, or a collapsed stage of several, whose operator spans are the
 // union of its devices' ([first start, last end] of the same operator over them).
 struct MareyRow {

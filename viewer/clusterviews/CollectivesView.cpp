@@ -9,6 +9,7 @@
 #include "core/RobustStats.hpp"
 #include "clusterviews/ClusterCommon.hpp"
 #include "clusterviews/CollectivesView.hpp"
+#include "panels/TextWrap.hpp"
 #include "views/ViewCommon.hpp"
 #include "views/ViewContext.hpp"
 #include "core/TextFormat.hpp"
@@ -208,12 +209,26 @@ void CollectivesView::DrawPicker() {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Collective");
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(420);
     auto label = [](const CollectiveKey& key) {
         return key.name + "   step " + key.step + " · " + CountText(key.ranks, "rank", "ranks") +
                " · longest " + Ms(key.maxElapseNs);
     };
-    if (ImGui::BeginCombo("##collective", label(chosen).c_str())) {
+    // As wide as its label when the line has room; cut, with the label in a tooltip, when not.
+    const std::string chosenLabel = label(chosen);
+    const float wanted = ImGui::CalcTextSize(chosenLabel.c_str()).x +
+                         ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetFrameHeight();
+    const float room = std::max(160.0f, ImGui::GetContentRegionAvail().x);
+    const float comboWidth = std::min(std::max(wanted, 420.0f), room);
+    ImGui::SetNextItemWidth(comboWidth);
+    const std::string preview =
+        ElideMiddle(chosenLabel, comboWidth - (wanted - ImGui::CalcTextSize(chosenLabel.c_str()).x),
+                    [](std::string_view text) {
+                        return ImGui::CalcTextSize(text.data(), text.data() + text.size()).x;
+                    });
+    const bool opened = ImGui::BeginCombo("##collective", preview.c_str());
+    if (!opened && wanted > room && ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", chosenLabel.c_str());
+    if (opened) {
         for (size_t i = 0; i < all.size(); ++i) {
             if (all[i].step != chosen.step) continue;
             ImGui::PushID(static_cast<int>(i));

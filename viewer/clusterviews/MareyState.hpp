@@ -21,7 +21,8 @@ struct MareyLoad {
     std::vector<std::string> steps;
     std::vector<int> rankIds;
     MareyStep marey;
-    std::vector<MareyMemory> memory;  // per device
+    std::vector<MareyMemory> memory;               // per device
+    std::vector<std::vector<TimeNs>> runningEnds;  // per device, for hit tests (MareyOpAt)
     std::vector<DeviceSlant> slants;
     MareyMatchCount matches;
     std::vector<MareyInstance> instances;  // for 'rows' below, built on the loading thread
@@ -41,6 +42,7 @@ struct MareyState {
     std::vector<MareyRow> rows;
     uint64_t layoutVersion = 0;             // changes whenever the instances must be uploaded again
     double viewStartNs = 0, viewEndNs = 0;  // from the step's start
+    float zoomHeld = 0, panHeld = 0;        // seconds W/S and A/D have been held
     bool brushing = false;
     float brushStartX = 0;
     int selectedDevice = -1;  // the device whose memory the chart shows

@@ -9,12 +9,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <thread>
 
 #include "clusterviews/ClusterCommon.hpp"
 #include "core/TextFormat.hpp"
 #include "rank/TraceSummary.hpp"
+#include "timeline/KeyMotion.hpp"
 #include "timeline/RulerTicks.hpp"
 #include "views/ViewCommon.hpp"
 #include "clusterviews/MareyView.hpp"
@@ -64,6 +66,8 @@ std::shared_ptr<MareyLoad> Load(const Cluster* cluster, const std::vector<int>& 
                                          : LoadMareyMemory(cluster->ranks[index].path,
                                                            device.stepStartNs, load->marey.spanNs));
     }
+    for (const MareyDevice& device : load->marey.devices)
+        load->runningEnds.push_back(MareyRunningEnds(device));
     load->slants = DeviceSlants(load->marey);
     load->matches = CountMatches(load->marey);
     load->instances = MareyInstances(load->marey, MareyRows(load->marey, {}));
@@ -167,7 +171,8 @@ void ClampView(MareyState& state) {
     state.viewStartNs = start, state.viewEndNs = start + width;
 }
 
-void Navigate(MareyState& state, const Plot& plot, bool hovered, bool doubleClicked) {
+void Navigate(MareyState& state, const Plot& plot, bool hovered, bool doubleClicked,
+              float frameDt) {
     const ImGuiIO& io = ImGui::GetIO();
     const double width = state.viewEndNs - state.viewStartNs;
     auto zoomAt = [&](double factor, float x) {
@@ -177,16 +182,20 @@ void Navigate(MareyState& state, const Plot& plot, bool hovered, bool doubleClic
     };
     const float mouseX = hovered ? io.MousePos.x : plot.origin.x + plot.width / 2;
     if (hovered && io.MouseWheel != 0) zoomAt(std::pow(0.8, io.MouseWheel), io.MousePos.x);
-    if (!io.WantTextInput) {
-        const float dt = io.DeltaTime;
-        if (ImGui::IsKeyDown(GLFW_KEY_W)) zoomAt(std::pow(0.25, dt), mouseX);
-        if (ImGui::IsKeyDown(GLFW_KEY_S)) zoomAt(std::pow(4.0, dt), mouseX);
-        if (ImGui::IsKeyDown(GLFW_KEY_A))
-            state.viewStartNs -= width * dt, state.viewEndNs -= width * dt;
-        if (ImGui::IsKeyDown(GLFW_KEY_D))
-            state.viewStartNs += width * dt, state.viewEndNs += width * dt;
-        if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) doubleClicked = true;
+    // W/S and A/D as in the timeline, by the frame time the application gives every view.
+    const bool typing = io.WantTextInput;
+    const bool zoomIn = !typing && ImGui::IsKeyDown(GLFW_KEY_W);
+    const bool zoomOut = !typing && ImGui::IsKeyDown(GLFW_KEY_S);
+    state.zoomHeld = zoomIn != zoomOut ? state.zoomHeld + frameDt : 0;
+    if (zoomIn != zoomOut) zoomAt(KeyZoomFactor(state.zoomHeld, frameDt, zoomIn), mouseX);
+    const bool left = !typing && ImGui::IsKeyDown(GLFW_KEY_A);
+    const bool right = !typing && ImGui::IsKeyDown(GLFW_KEY_D);
+    state.panHeld = left != right ? state.panHeld + frameDt : 0;
+    if (left != right) {
+        const double panNs = (right ? 1.0 : -1.0) * width * KeyPanViews(state.panHeld, frameDt);
+        state.viewStartNs += panNs, state.viewEndNs += panNs;
     }
+    if (!typing && ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) doubleClicked = true;
     if (doubleClicked)
         state.viewStartNs = 0, state.viewEndNs = static_cast<double>(state.load->marey.spanNs);
     ClampView(state);
@@ -195,19 +204,12 @@ void Navigate(MareyState& state, const Plot& plot, bool hovered, bool doubleClic
 // The operator under the mouse on row 'row', as a device index and an op index; false if none.
 bool HitTest(const MareyState& state, size_t row, double ns, double slackNs, size_t* device,
              size_t* op) {
-    const MareyStep& step = state.load->marey;
     for (const size_t d : state.rows[row].devices) {
-        const std::vector<MareyOp>& ops = step.devices[d].ops;
-        auto it = std::upper_bound(
-            ops.begin(), ops.end(), ns + slackNs,
-            [](double t, const MareyOp& o) { return t < static_cast<double>(o.startNs); });
-        // Operators of different streams overlap: look back over the few that started before.
-        for (int back = 0; back < 16 && it != ops.begin(); ++back) {
-            --it;
-            if (static_cast<double>(it->endNs) + slackNs >= ns) {
-                *device = d, *op = static_cast<size_t>(it - ops.begin());
-                return true;
-            }
+        const int64_t found =
+            MareyOpAt(state.load->marey.devices[d], state.load->runningEnds[d], ns, slackNs);
+        if (found >= 0) {
+            *device = d, *op = static_cast<size_t>(found);
+            return true;
         }
     }
     return false;
@@ -333,9 +335,11 @@ void DrawMemoryChart(const MareyState& state, const Plot& plot, float top) {
     if (hi <= lo) hi = lo + 1;
     std::vector<ImVec2> points;
     const float bottom = top + kMemoryChart - 6;
+    // Samples out of view are held just past the plot's edges and clipped there: the curve
+    // enters at its level, without a vertical line at the edge.
     for (size_t i = 0; i < memory.timeNs.size(); ++i) {
-        const float x = std::clamp(plot.X(static_cast<double>(memory.timeNs[i])), plot.origin.x,
-                                   plot.origin.x + plot.width);
+        const float x = std::clamp(plot.X(static_cast<double>(memory.timeNs[i])), plot.origin.x - 8,
+                                   plot.origin.x + plot.width + 8);
         const float y = bottom - static_cast<float>((memory.megabytes[i] - lo) / (hi - lo)) *
                                      (kMemoryChart - 30);
         if (!points.empty())
@@ -343,8 +347,11 @@ void DrawMemoryChart(const MareyState& state, const Plot& plot, float top) {
                 ImVec2(x, points.back().y));  // a step curve: memory holds until the next sample
         points.push_back(ImVec2(x, y));
     }
+    draw->PushClipRect(ImVec2(plot.origin.x, top), ImVec2(plot.origin.x + plot.width, bottom + 2),
+                       true);
     draw->AddPolyline(points.data(), static_cast<int>(points.size()), IM_COL32(90, 150, 220, 255),
                       0, 1.5f);
+    draw->PopClipRect();
     char range[96];
     std::snprintf(range, sizeof range, "%.0f … %.0f MB (peak of the run %.0f MB)", lo, hi,
                   memory.peakMb);
@@ -392,7 +399,11 @@ namespace {
 // kernel_details.csv).
 bool DrawHeader(ClusterDocument& document, MareyState& state) {
     DrawStepAndGroupPickers(document);
-    ImGui::SameLine(0, 20);
+    // On the pickers' line when it has room, else under them.
+    const float stepsShownPx = ImGui::CalcTextSize("Steps shown").x + 130;
+    if (ImGui::GetItemRectMax().x + 20 + stepsShownPx <=
+        ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+        ImGui::SameLine(0, 20);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Steps shown");
     ImGui::SameLine();
@@ -400,9 +411,11 @@ bool DrawHeader(ClusterDocument& document, MareyState& state) {
     ImGui::SliderInt("##steps", &state.stepsShown, 1, 8,
                      state.stepsShown == 1 ? "1 step" : "%d steps");
     if (!document.selection.step && !document.cluster.steps.empty()) {
-        ImGui::SameLine(0, 12);
-        ImGui::TextDisabled("(from step %s: the average is not a step)",
-                            document.cluster.steps.front().c_str());
+        const std::string& first = document.cluster.steps.front();
+        NoteAfter(document.cluster.steps.size() == 1
+                      ? ("(step " + first + ")").c_str()
+                      : ("(from step " + first + ": the average is not a step)").c_str(),
+                  12);
     }
     Refresh(document, state);
     if (!state.load) {
@@ -441,8 +454,7 @@ void DrawSummary(const MareyState& state) {
                 {"Communication", 0, ClassColor(CoreClass::kCommunication)},
                 {"AI CPU", 0, ClassColor(CoreClass::kAiCpu)},
                 {"Other", 0, ClassColor(CoreClass::kOther)}});
-    ImGui::SameLine(0, 20);
-    ImGui::TextDisabled(
+    NoteAfter(
         "a band joins the k-th run of an operator on a device to its k-th run on the row below; "
         "none where a device lacks it");
     TimeNs excess = 0;
@@ -451,17 +463,23 @@ void DrawSummary(const MareyState& state) {
         TimeNs slant = 0;
         for (const DeviceSlant& s : state.load->slants)
             if (s.rankId == slowest) slant = s.slantNs;
-        ImGui::TextColored(ImVec4(1, 0.5f, 0.45f, 1),
-                           "Step %s: rank %d adds the most slant: it ends its operators %s later "
-                           "than the device above it, %s more than the median device.",
-                           step.step.c_str(), slowest, FormatDuration(slant).c_str(),
-                           FormatDuration(excess).c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.5f, 0.45f, 1));
+        ImGui::TextWrapped(
+            "Step %s: rank %d adds the most slant: it ends its operators %s later "
+            "than the device above it, %s more than the median device.",
+            step.step.c_str(), slowest, FormatDuration(slant).c_str(),
+            FormatDuration(excess).c_str());
+        ImGui::PopStyleColor();
     }
-    if (slowest >= 0 && excess > 0) ImGui::SameLine(0, 20);
-    ImGui::TextDisabled("%zu operators · %llu bands · %llu runs without a partner below",
-                        step.keys.size(),
-                        static_cast<unsigned long long>(state.load->matches.matched),
-                        static_cast<unsigned long long>(state.load->matches.unmatched));
+    char counts[160];
+    std::snprintf(counts, sizeof counts,
+                  "%zu operators · %llu bands · %llu runs without a partner below",
+                  step.keys.size(), static_cast<unsigned long long>(state.load->matches.matched),
+                  static_cast<unsigned long long>(state.load->matches.unmatched));
+    if (slowest >= 0 && excess > 0)
+        NoteAfter(counts);
+    else
+        ImGui::TextDisabled("%s", counts);
 }
 
 // Stages: the cluster's stage groups, or runs of N devices, collapsed or not; opening the devices
@@ -509,10 +527,11 @@ void DrawStageControls(ClusterDocument& document, MareyState& state,
             "aligned on step %s "
             "(the first %zu devices at most)",
             step.step.c_str(), kMostRanksInOneTimeline);
-    ImGui::SameLine();
-    ImGui::TextDisabled(state.stages.empty() ? "(no stage groups: choose a stage size)"
-                                             : "%zu stages; click a stage's bracket to collapse it",
-                        state.stages.size());
+    NoteAfter(state.stages.empty() ? "(no stage groups: choose a stage size)"
+                                   : (CountText(state.stages.size(), "stage", "stages") +
+                                      "; click a stage's bracket to collapse it")
+                                         .c_str(),
+              ImGui::GetStyle().ItemSpacing.x);
     size_t inGroup = 0;
     for (const ClusterRank& rank : document.cluster.ranks) inGroup += document.InGroup(rank.rankId);
     if (inGroup > step.devices.size()) {
@@ -521,12 +540,9 @@ void DrawStageControls(ClusterDocument& document, MareyState& state,
                            "the first %zu of %zu devices: choose a group or stage above",
                            step.devices.size(), inGroup);
     }
-    ImGui::SameLine(0, 20);
-    ImGui::TextDisabled(step.sharedClock
-                            ? "one clock for all devices"
-                            : "each device from its own first operator (their clocks disagree)");
-    ImGui::SameLine(0, 20);
-    ImGui::TextDisabled(
+    NoteAfter(step.sharedClock ? "one clock for all devices"
+                               : "each device from its own first operator (their clocks disagree)");
+    NoteAfter(
         "FLOPs, FLOPS: no flops_summary file (MindSpore's FLOPs analysis; torch_npu: "
         "with_flops=True)");
 }
@@ -649,7 +665,8 @@ void MareyView::Draw(ViewContext& context) {
     const bool hovered = ImGui::IsItemHovered();
     plot.startNs = state.viewStartNs;
     plot.nsPerPx = (state.viewEndNs - state.viewStartNs) / plot.width;
-    Navigate(state, plot, hovered, hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left));
+    Navigate(state, plot, hovered, hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left),
+             context.frameDt);
     plot.startNs = state.viewStartNs;
     plot.nsPerPx = (state.viewEndNs - state.viewStartNs) / plot.width;
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "core/RobustStats.hpp"
 #include "clusterviews/ClusterCommon.hpp"
@@ -64,10 +65,22 @@ StepBox BoxOf(std::vector<double> values) {
 // ranks as red marks and the selected rank as a white one.
 void DrawDistributions(ClusterDocument& document, const StepTableCache& cache,
                        const std::vector<int>& columns) {
-    const float height = 112, gap = 10;
+    const float gap = 10;
     const float width =
         (ImGui::GetContentRegionAvail().x - gap * static_cast<float>(columns.size() - 1)) /
         static_cast<float>(columns.size());
+    auto rangeOf = [&](int column) {
+        const StepBox& box = cache.boxes[column];
+        return std::make_pair(Ms(static_cast<TimeNs>(box.min)) + " …",
+                              Ms(static_cast<TimeNs>(box.max)));
+    };
+    // A range too wide for its box takes two lines, and every box a line more.
+    bool twoLines = false;
+    for (const int column : columns) {
+        const auto [from, to] = rangeOf(column);
+        twoLines = twoLines || ImGui::CalcTextSize((from + " " + to).c_str()).x > width - 10;
+    }
+    const float height = twoLines ? 127 : 112;
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const std::vector<StepTableRow>& rows = cache.table.rows;
@@ -75,7 +88,7 @@ void DrawDistributions(ClusterDocument& document, const StepTableCache& cache,
         const int column = columns[c];
         const StepBox& box = cache.boxes[column];
         const float x0 = origin.x + static_cast<float>(c) * (width + gap);
-        const float top = origin.y + 18, bottom = origin.y + height - 34;
+        const float top = origin.y + 18, bottom = origin.y + 78;  // the range under it
         draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + width, origin.y + height),
                             IM_COL32(255, 255, 255, 10), 3);
         draw->AddText(ImVec2(x0 + 6, origin.y + 2), IM_COL32(200, 205, 215, 255),
@@ -112,10 +125,17 @@ void DrawDistributions(ClusterDocument& document, const StepTableCache& cache,
                           2);
         }
         const std::string median = "median " + Ms(static_cast<TimeNs>(box.median));
-        const std::string range =
-            Ms(static_cast<TimeNs>(box.min)) + " … " + Ms(static_cast<TimeNs>(box.max));
+        const auto [from, to] = rangeOf(column);
+        draw->PushClipRect(ImVec2(x0, origin.y), ImVec2(x0 + width, origin.y + height), true);
         draw->AddText(ImVec2(x0 + 6, bottom + 2), IM_COL32(200, 205, 215, 255), median.c_str());
-        draw->AddText(ImVec2(x0 + 6, bottom + 17), IM_COL32(150, 155, 165, 255), range.c_str());
+        const ImU32 dim = IM_COL32(150, 155, 165, 255);
+        if (twoLines) {
+            draw->AddText(ImVec2(x0 + 6, bottom + 17), dim, from.c_str());
+            draw->AddText(ImVec2(x0 + 6, bottom + 32), dim, to.c_str());
+        } else {
+            draw->AddText(ImVec2(x0 + 6, bottom + 17), dim, (from + " " + to).c_str());
+        }
+        draw->PopClipRect();
         ImGui::SetCursorScreenPos(ImVec2(x0, origin.y));
         ImGui::PushID(column);
         ImGui::InvisibleButton("box", ImVec2(width, height));
@@ -157,6 +177,36 @@ std::string StepsNamed(const GroupDifference& difference) {
     return text;
 }
 
+// The Flag column's cell: its whole text when the column has room, else the short one with the
+// whole in a tooltip.
+void DrawFlagCell(const StepTableCache& shown, const StepTableRow& row, const SlowRank* slow) {
+    std::string whole, brief;
+    ImVec4 color(1, 0.45f, 0.4f, 1);
+    if (slow) {
+        const double share = slow->medianNs > 0
+                                 ? 100.0 * static_cast<double>(slow->valueNs - slow->medianNs) /
+                                       static_cast<double>(slow->medianNs)
+                                 : 0;
+        char text[64];
+        std::snprintf(text, sizeof text, "slow: %s %+.1f %%",
+                      ShortName(slow->column, shown.table.layout), share);
+        brief = text;
+        whole = brief + " (median " + Ms(slow->medianNs) + ", MAD " + Ms(slow->madNs) + ")";
+    } else if (!row.present) {
+        ImGui::TextDisabled("no such step");
+        return;
+    } else if (shown.difference && InSlowerGroup(*shown.difference, row.rankId)) {
+        color = ImVec4(1, 0.8f, 0.35f, 1);
+        whole = "slower group: " + StepsNamed(*shown.difference);
+        brief = "slower group";
+    } else {
+        return;
+    }
+    const bool fits = ImGui::CalcTextSize(whole.c_str()).x <= ImGui::GetContentRegionAvail().x;
+    ImGui::TextColored(color, "%s", fits ? whole.c_str() : brief.c_str());
+    if (!fits && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", whole.c_str());
+}
+
 // Ranks that differ in groups and a step that dominates the average, in amber: what median and
 // MAD cannot see. A click selects the first rank of the slowest group.
 void DrawDifferences(ClusterDocument& document, const StepTableCache& cache) {
@@ -181,11 +231,12 @@ void DrawFlags(ClusterDocument& document, const StepTableCache& cache) {
     if (cache.slow.empty()) {
         if (cache.difference) {
             ImGui::TextColored(ImVec4(1, 0.8f, 0.35f, 1), "No single slow rank, but ranks differ:");
-            ImGui::SameLine();
-            ImGui::TextDisabled(
-                "(ranks sorted by step time split where one lies over %.0f %% above "
-                "the one before it; median and MAD flag single ranks only)",
-                kGroupGapShare * 100);
+            char note[160];
+            std::snprintf(note, sizeof note,
+                          "(ranks sorted by step time split where one lies over %.0f %% above "
+                          "the one before it; median and MAD flag single ranks only)",
+                          kGroupGapShare * 100);
+            NoteAfter(note, ImGui::GetStyle().ItemSpacing.x);
             DrawDifferences(document, cache);
             return;
         }
@@ -286,10 +337,7 @@ void StepTraceView::Draw(ViewContext& context) {
     DrawFlags(document, cache);
     DrawDistributions(document, cache, columns);
     DrawSelectedRankActions(document, context.clusterRequest);
-    if (!hidden.empty()) {
-        ImGui::SameLine(0, 30);
-        ImGui::TextDisabled("zero on every rank, not shown: %s", hidden.c_str());
-    }
+    if (!hidden.empty()) NoteAfter(("zero on every rank, not shown: " + hidden).c_str(), 30);
     const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg |
                                   ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                                   ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingStretchProp;
@@ -348,22 +396,7 @@ void StepTraceView::Draw(ViewContext& context) {
                 if (flagged) ImGui::PopStyleColor();
             }
             ImGui::TableNextColumn();
-            if (slow) {
-                const double share = slow->medianNs > 0
-                                         ? 100.0 *
-                                               static_cast<double>(slow->valueNs - slow->medianNs) /
-                                               static_cast<double>(slow->medianNs)
-                                         : 0;
-                ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1),
-                                   "slow: %s %+.1f %% (median %s, MAD %s)",
-                                   ShortName(slow->column, shown.table.layout), share,
-                                   Ms(slow->medianNs).c_str(), Ms(slow->madNs).c_str());
-            } else if (!row.present) {
-                ImGui::TextDisabled("no such step");
-            } else if (shown.difference && InSlowerGroup(*shown.difference, row.rankId)) {
-                ImGui::TextColored(ImVec4(1, 0.8f, 0.35f, 1), "slower group: %s",
-                                   StepsNamed(*shown.difference).c_str());
-            }
+            DrawFlagCell(shown, row, slow);
         }
     }
     ImGui::EndTable();

@@ -117,11 +117,16 @@ void RangeStatsPanel::DrawContents(TimelineView& timeline) {
         ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.55f, 1.0f), "copied %zu rows", m_copiedRows);
     }
     // Every column in view at the panel's default width: short headers, three significant digits
-    // (the exact figures are in the CSV and the tooltip), the name column taking what is left.
+    // (the exact figures are in the CSV and the tooltip), the name column taking what is left. A
+    // narrower panel (a small window) scrolls the table sideways rather than cut the figures.
     const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg |
-                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
-                                  ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("range", kColumnCount, flags)) return;
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                  ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV |
+                                  ImGuiTableFlags_SizingFixedFit;
+    constexpr float kTableWidthPx = 550;  // the name column and every figure whole
+    if (!ImGui::BeginTable("range", kColumnCount, flags, ImVec2(0, 0),
+                           std::max(kTableWidthPx, ImGui::GetContentRegionAvail().x)))
+        return;
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch, 0, kName);
     ImGui::TableSetupColumn("Count", 0, 0, kCount);

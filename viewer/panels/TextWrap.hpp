@@ -14,4 +14,10 @@ namespace marey {
 std::vector<std::string> WrapAtSeparators(std::string_view text, float widthPx,
                                           const std::function<float(std::string_view)>& measure);
 
+// 'text' when it fits 'widthPx'; else its start and end with "…" between, keeping more of the end
+// (a path's file name, a number's unit), as wide as fits. Whole UTF-8 characters; "…" alone when
+// nothing else fits. O(log(length)) calls of 'measure'.
+std::string ElideMiddle(std::string_view text, float widthPx,
+                        const std::function<float(std::string_view)>& measure);
+
 }  // namespace marey

@@ -7,19 +7,12 @@
 #include <cmath>
 
 #include "index/RowQuery.hpp"
+#include "timeline/KeyMotion.hpp"
 #include "timeline/TimelineView.hpp"
 
 namespace marey {
 namespace {
-constexpr double kMinViewNs = 20.0;     // 1 ns is then about 80 px wide
-constexpr double kZoomPerSecond = 2.2;  // e-folds of view width per second, before acceleration
-// Held W or S speeds up to 1.6 times over 1.5 s, and no more: from the whole of a 90 s trace a
-// person reaches 100 µs in about 5 s and can still let go at the level they want.
-constexpr double kZoomMaxSpeedup = 1.6;
-constexpr float kZoomAccelerationSeconds = 1.5;
-constexpr double kPanViewsPerSecond = 0.9;  // view widths per second, before acceleration
-constexpr double kPanMaxSpeedup = 3.0;
-constexpr float kPanAccelerationSeconds = 1.2;
+constexpr double kMinViewNs = 20.0;    // 1 ns is then about 80 px wide
 constexpr double kTraceMargin = 0.05;  // the view may show this share of the span past either end
 constexpr float kDragThresholdPx = 3.0f;
 }  // namespace
@@ -66,22 +59,14 @@ void TimelineView::HandleKeys(float frameDt) {
     const bool zoomIn = ImGui::IsKeyDown(GLFW_KEY_W), zoomOut = ImGui::IsKeyDown(GLFW_KEY_S);
     if (zoomIn != zoomOut) {
         m_zoomHeld += frameDt;
-        const double speed =
-            kZoomPerSecond *
-            (1.0 + (kZoomMaxSpeedup - 1.0) * std::min(m_zoomHeld, kZoomAccelerationSeconds) /
-                       kZoomAccelerationSeconds);
-        ZoomAround(anchor, std::exp((zoomIn ? -1.0 : 1.0) * speed * frameDt));
+        ZoomAround(anchor, KeyZoomFactor(m_zoomHeld, frameDt, zoomIn));
     } else {
         m_zoomHeld = 0;
     }
     const bool left = ImGui::IsKeyDown(GLFW_KEY_A), right = ImGui::IsKeyDown(GLFW_KEY_D);
     if (left != right) {
         m_panHeld += frameDt;
-        const double speed =
-            kPanViewsPerSecond *
-            (1.0 + (kPanMaxSpeedup - 1.0) * std::min(m_panHeld, kPanAccelerationSeconds) /
-                       kPanAccelerationSeconds);
-        Pan((right ? 1.0 : -1.0) * width * speed * frameDt);
+        Pan((right ? 1.0 : -1.0) * width * KeyPanViews(m_panHeld, frameDt));
     } else {
         m_panHeld = 0;
     }

@@ -106,10 +106,18 @@ void TimelineView::DrawHeader(ImDrawList* draw, const Lane& lane, float laneY) {
                             IM_COL32(44, 48, 58, 255));
         const std::string label =
             std::string(collapsed ? "▶ " : "▼ ") + m_model.ProcessLabel(lane.process);
-        draw->AddText(ImVec2(x0 + 6, laneY + 3), IM_COL32(235, 238, 245, 255), label.c_str());
         const std::string_view labels = m_model.Name(process.labels);
+        const float w = labels.empty()
+                            ? 0
+                            : ImGui::CalcTextSize(labels.data(), labels.data() + labels.size()).x;
+        // The name is cut before the CPU/NPU badge in a narrow column, whole in the tooltip.
+        std::string scratch;
+        const std::string_view shownLabel =
+            Elide(label, x1 - x0 - 12 - (labels.empty() ? 0 : w + 16), scratch);
+        draw->AddText(ImVec2(x0 + 6, laneY + 3), IM_COL32(235, 238, 245, 255), shownLabel.data(),
+                      shownLabel.data() + shownLabel.size());
+        if (hovered && shownLabel.size() != label.size()) ImGui::SetTooltip("%s", label.c_str());
         if (!labels.empty()) {
-            const float w = ImGui::CalcTextSize(labels.data(), labels.data() + labels.size()).x;
             draw->AddRectFilled(ImVec2(x1 - w - 12, laneY + 3),
                                 ImVec2(x1 - 4, laneY + lane.height - 3), IM_COL32(70, 90, 120, 255),
                                 3.0f);

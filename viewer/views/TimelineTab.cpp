@@ -18,22 +18,32 @@ constexpr float kSplitterWidthPx = 6.0f;
 // The time classes' fixed colours only mean something in an Ascend trace's Overlap Analysis.
 void DrawLegend(bool timeClasses) {
     const ImVec2 legendAt = ImGui::GetCursorScreenPos();
-    float x = legendAt.x;
+    const float lineEnd = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const float left = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMin().x;
+    const float lineHeight = ImGui::GetTextLineHeightWithSpacing();
+    float x = legendAt.x, y = legendAt.y;
     ImDrawList* draw = ImGui::GetWindowDrawList();
+    // An entry that would pass the window's edge starts a line of its own under the first.
+    auto place = [&](const char* label) {
+        const float width = 16 + ImGui::CalcTextSize(label).x;
+        if (x > legendAt.x && x + width > lineEnd) x = left, y += lineHeight;
+    };
     for (const LegendEntry& entry : kTimeClassLegend) {
         if (!timeClasses) break;
-        draw->AddRectFilled(ImVec2(x, legendAt.y + 4), ImVec2(x + 12, legendAt.y + 16),
-                            PackColor(entry.color), 2.0f);
-        draw->AddText(ImVec2(x + 16, legendAt.y + 1), IM_COL32(205, 208, 215, 255), entry.label);
+        place(entry.label);
+        draw->AddRectFilled(ImVec2(x, y + 4), ImVec2(x + 12, y + 16), PackColor(entry.color), 2.0f);
+        draw->AddText(ImVec2(x + 16, y + 1), IM_COL32(205, 208, 215, 255), entry.label);
         x += 28 + ImGui::CalcTextSize(entry.label).x;
     }
-    draw->AddRectFilled(ImVec2(x, legendAt.y + 4), ImVec2(x + 12, legendAt.y + 16),
-                        IM_COL32(120, 120, 130, 255), 2.0f);
+    const char* merged = "merged slices (zoom in)";
+    place(merged);
+    draw->AddRectFilled(ImVec2(x, y + 4), ImVec2(x + 12, y + 16), IM_COL32(120, 120, 130, 255),
+                        2.0f);
     for (float s = 0; s < 12; s += 4)
-        draw->AddLine(ImVec2(x + s, legendAt.y + 16), ImVec2(x + s + 4, legendAt.y + 4),
-                      IM_COL32(60, 60, 66, 255), 1.5f);
-    draw->AddText(ImVec2(x + 16, legendAt.y + 1), IM_COL32(205, 208, 215, 255),
-                  "merged slices (zoom in)");
+        draw->AddLine(ImVec2(x + s, y + 16), ImVec2(x + s + 4, y + 4), IM_COL32(60, 60, 66, 255),
+                      1.5f);
+    draw->AddText(ImVec2(x + 16, y + 1), IM_COL32(205, 208, 215, 255), merged);
+    ImGui::Dummy(ImVec2(1, y - legendAt.y + 18));  // the lines it took, ending the toolbar's
 }
 
 // Several ranks in one timeline: which step lines them up (loading them again when it changes),
@@ -175,7 +185,6 @@ void TimelineTab::DrawToolbar(Workspace& workspace) {
     if (m_document.ranks) DrawRanksToolbar(m_document, m_timeline, workspace);
     ImGui::SameLine(0, 30);
     DrawLegend(m_document.hasOverlapAnalysis);
-    ImGui::NewLine();
     ImGui::Dummy(ImVec2(0, 2));
 }
 
@@ -223,14 +232,15 @@ void TimelineTab::DrawSidePanel() {
 }
 
 // The bar between the timeline and the side panel: drag to resize the panel.
-void DrawSplitter(LayoutSettings& layout, float height, float availableWidth) {
+// Dragging starts from the width shown, which a small window may have narrowed.
+void DrawSplitter(LayoutSettings& layout, float height, float availableWidth, float shownWidth) {
     ImGui::InvisibleButton("##splitter", ImVec2(kSplitterWidthPx, height));
     const bool active = ImGui::IsItemActive();
     if (ImGui::IsItemHovered() || active) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
-    if (active) {
-        layout.sidePanelWidth = std::clamp(
-            layout.sidePanelWidth - ImGui::GetIO().MouseDelta.x, LayoutSettings::kMinSidePanelWidth,
-            std::max(LayoutSettings::kMinSidePanelWidth, availableWidth - 300.0f));
+    if (active && ImGui::GetIO().MouseDelta.x != 0) {
+        layout.sidePanelWidth =
+            std::clamp(shownWidth - ImGui::GetIO().MouseDelta.x, LayoutSettings::kMinSidePanelWidth,
+                       LayoutSettings::MaxSidePanelWidth(availableWidth));
     }
     const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
     ImGui::GetWindowDrawList()->AddRectFilled(
@@ -246,20 +256,23 @@ void TimelineTab::Draw(ViewContext& context) {
     DrawToolbar(context.workspace);
     const float height = ImGui::GetContentRegionAvail().y;
     const float available = ImGui::GetContentRegionAvail().x;
-    const float sideWidth =
-        layout.sidePanelShown ? std::min(layout.sidePanelWidth, available - 300.0f) : 0.0f;
+    const float sideWidth = layout.sidePanelShown ? layout.SidePanelWidthFor(available) : 0.0f;
     const float timelineWidth =
         available - (layout.sidePanelShown ? sideWidth + kSplitterWidthPx : 0.0f);
     ImGui::BeginChild("timeline", ImVec2(timelineWidth, height), false,
                       ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoScrollbar);
-    m_timeline.SetHeaderWidth(layout.headerWidth);
+    // In a small window the track names take at most a third of the timeline, the rest is time;
+    // the width a person set comes back when the window is wide enough again.
+    const float headerWidth = std::min(
+        layout.headerWidth, std::max(LayoutSettings::kMinHeaderWidth, timelineWidth * 0.34f));
+    m_timeline.SetHeaderWidth(headerWidth);
     m_timeline.SetRulerShiftNs(0);  // alone, a timeline counts from its own start
     m_timeline.Draw(context.boxes, context.frameDt);
-    layout.headerWidth = m_timeline.headerWidth();
+    if (m_timeline.headerWidth() != headerWidth) layout.headerWidth = m_timeline.headerWidth();
     ImGui::EndChild();
     if (!layout.sidePanelShown) return;
     ImGui::SameLine(0, 0);
-    DrawSplitter(layout, height, available);
+    DrawSplitter(layout, height, available, sideWidth);
     ImGui::SameLine(0, 0);
     ImGui::BeginChild("side", ImVec2(sideWidth, height), true);
     DrawSidePanel();

@@ -37,6 +37,15 @@ void SectionTitle(const char* text) {
     ImGui::Dummy(ImVec2(0, 3));
 }
 
+void NoteAfter(const char* text, float spacingPx) {
+    const float lineEnd = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const float width = ImGui::CalcTextSize(text).x;
+    if (ImGui::GetItemRectMax().x + spacingPx + width <= lineEnd) ImGui::SameLine(0, spacingPx);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", text);
+    ImGui::PopStyleColor();
+}
+
 void RightAligned(const std::string& text) {
     const float width = ImGui::GetColumnWidth();
     const float textWidth = ImGui::CalcTextSize(text.c_str()).x;

@@ -64,6 +64,10 @@ std::string Percent(double share);
 // Section title in a brighter colour with a rule under it.
 void SectionTitle(const char* text);
 
+// A dimmed note after the last item, 'spacingPx' on, when it fits the rest of the line; else on a
+// line of its own, wrapped to the window's width.
+void NoteAfter(const char* text, float spacingPx = 20);
+
 // Text right-aligned in the current table column (numbers line up).
 void RightAligned(const std::string& text);
 
