@@ -2,6 +2,7 @@
 // those differences first, aligned so that B's clock gap disappears; the real two-rank runs must
 // compare without problems; `stats --compare --json` keeps its schema.
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <simdjson.h>
 
@@ -217,7 +218,8 @@ TEST_CASE("one step of A compared with one step of B counts only that step's ope
 TEST_CASE(
     "two traces without steps or rank folders are aligned on their starts and compared by slice "
     "names") {
-    const fs::path dir = fs::temp_directory_path() / "marey_compare_plain";
+    const fs::path dir =
+        fs::temp_directory_path() / ("marey_compare_plain_" + std::to_string(::getpid()));
     fs::create_directories(dir);
     const std::string a =
         R"([{"ph":"X","name":"gemm","pid":1,"tid":1,"ts":10,"dur":5},{"ph":"X","name":"gemm","pid":1,"tid":1,"ts":20,"dur":5}])";

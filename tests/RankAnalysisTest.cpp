@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <simdjson.h>
 #include <sys/stat.h>
@@ -48,8 +49,9 @@ std::string Padded(std::string text) {
 
 // A generated rank folder (trace and every side file) in a fresh temporary folder.
 fs::path GeneratedRank(uint32_t rank, uint64_t events) {
-    const fs::path root = fs::temp_directory_path() / ("marey_rank_test_" + std::to_string(rank) +
-                                                       "_" + std::to_string(events));
+    const fs::path root =
+        fs::temp_directory_path() / ("marey_rank_test_" + std::to_string(rank) + "_" +
+                                     std::to_string(events) + "_" + std::to_string(::getpid()));
     fs::remove_all(root);
     fs::create_directories(root / "ASCEND_PROFILER_OUTPUT");
     std::ofstream(root / ("profiler_info_" + std::to_string(rank) + ".json"))
@@ -490,7 +492,8 @@ TEST_CASE(
 }
 
 TEST_CASE("the profiler's SQLite export is refused with what to record instead") {
-    const fs::path root = fs::temp_directory_path() / "marey_db_only";
+    const fs::path root =
+        fs::temp_directory_path() / ("marey_db_only_" + std::to_string(::getpid()));
     fs::remove_all(root);
     fs::create_directories(root / "ASCEND_PROFILER_OUTPUT");
     std::ofstream(root / "ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db")

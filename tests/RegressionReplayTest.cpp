@@ -4,6 +4,7 @@
 // get reported can depend on where chunks were cut: simdjson's On-Demand parser does not
 // validate what it skips).
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -61,7 +62,8 @@ TEST_CASE("regression and seed inputs load the same on one and two threads, with
 TEST_CASE(
     "rank-folder regression and seed inputs rebuild their folder and analyse without crashing") {
     namespace fs = std::filesystem;
-    const fs::path root = fs::temp_directory_path() / "marey-rank-replay";
+    const fs::path root =
+        fs::temp_directory_path() / ("marey-rank-replay-" + std::to_string(::getpid()));
     size_t replayed = 0;
     for (const char* folder : {"regressions/rank", "corpus/rank"}) {
         for (const auto& entry :
