@@ -114,6 +114,9 @@ TEST_CASE("key scripts name letters and special keys, and refuse unknown names")
     CHECK_FALSE(script.Parse("W{Nope}", &error));
     CHECK(error == "unknown key name {Nope} in --keys");
     CHECK_FALSE(script.Parse("W-", &error));
+    CHECK(script.Parse("{Click 110,243}{DoubleClick 5,6}W", &error));
+    CHECK_FALSE(script.Parse("{Click here}", &error));
+    CHECK(error == "{Click here} in --keys needs a place: {Click X,Y}");
 }
 
 TEST_CASE(
