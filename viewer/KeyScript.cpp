@@ -53,8 +53,8 @@ bool KeyScript::Parse(const std::string& text, std::string* error) {
                 i = close;
                 continue;
             }
-            if (ParseClick(name, error)) {
-                if (!error->empty()) return false;
+            if (std::string clickError; ParseClick(name, &clickError)) {
+                if (!clickError.empty()) return *error = clickError, false;
                 i = close;
                 continue;
             }
