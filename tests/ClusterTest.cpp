@@ -876,3 +876,27 @@ TEST_CASE("problems that name a file are counted and the first few kept") {
     CHECK(found.first[1] == "rank 1: b/step_trace_time.csv:1:1: error: not a step_trace_time.csv");
     CHECK(ProblemsNamingFile(cluster, "kernel_details.csv", 2).count == 0);
 }
+
+TEST_CASE("a link that carried almost nothing is too small to judge and never slow") {
+    // Four HCCS links of 10 MB at about 20 GB/s, one of 0.0004 MB (0.000 MB in the matrix) at
+    // a crawl, one of 3 MB (under half the median size) and a rank's link to itself of 0.0001 MB.
+    std::vector<MatrixCell> cells;
+    for (int dst = 1; dst <= 4; ++dst) cells.push_back({0, dst, "HCCS", 10.0, 500000});
+    cells.push_back({1, 0, "HCCS", 0.0004, 2000000});
+    cells.push_back({2, 0, "HCCS", 3.0, 150000});
+    cells.push_back({3, 3, "LOCAL", 0.0001, 100});
+    const std::vector<char> small = TooSmallToJudge(cells);
+    REQUIRE(small.size() == cells.size());
+    for (int i = 0; i < 4; ++i) CHECK(small[static_cast<size_t>(i)] == 0);
+    CHECK(small[4] == 1);
+    CHECK(small[5] == 1);
+    CHECK(small[6] == 1);  // under 1 KB, whatever its kind
+    CHECK(FindSlowLinks(cells).empty());
+
+    // The same crawl with a size like its peers' is slow.
+    cells[4].transitSizeMb = 10.0;
+    CHECK(TooSmallToJudge(cells)[4] == 0);
+    const std::vector<SlowLink> slow = FindSlowLinks(cells);
+    REQUIRE(slow.size() == 1);
+    CHECK(slow[0].srcRank == 1);
+}
