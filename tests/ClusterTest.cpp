@@ -900,3 +900,23 @@ TEST_CASE("a link that carried almost nothing is too small to judge and never sl
     REQUIRE(slow.size() == 1);
     CHECK(slow[0].srcRank == 1);
 }
+
+TEST_CASE("the bandwidth grid marks cells too small to judge and leaves them off its scale") {
+    std::vector<MatrixCell> cells;
+    for (int dst = 1; dst <= 4; ++dst) cells.push_back({0, dst, "HCCS", 10.0, 500000});
+    cells.push_back({1, 0, "HCCS", 0.0004, 2000000});  // 0.0002 GB/s, carried almost nothing
+    MatrixGrid grid;
+    grid.Build(cells, {0, 1, 2, 3, 4}, MatrixMetric::kBandwidth);
+    const MatrixGrid::Level& base = grid.LevelFor(1e9, 1);
+    REQUIRE(base.unjudged.size() == 25);
+    CHECK(base.unjudged[1 * 5 + 0] == 1);
+    CHECK(base.unjudged[0 * 5 + 1] == 0);
+    CHECK(grid.MinValue() == doctest::Approx(20.0));  // the crawl is not the dark end
+    // Zoomed out, the block of (1, 0) shows its judged neighbour (0, 1), not the crawl.
+    const MatrixGrid::Level& coarse = grid.LevelFor(1, 2);
+    REQUIRE(coarse.block == 2);
+    CHECK(coarse.unjudged[0] == 0);
+    CHECK(coarse.value[0] == doctest::Approx(20.0f));
+    grid.Build(cells, {0, 1, 2, 3, 4}, MatrixMetric::kSize);
+    CHECK(grid.LevelFor(1e9, 1).unjudged.empty());
+}
