@@ -894,3 +894,47 @@ TEST_CASE("the median rank is the rank of the middle step time among the ranks p
     for (StepTableRow& row : table.rows) row.present = false;
     CHECK(MedianRankOf(table) == -1);
 }
+
+TEST_CASE("a link that carried almost nothing is too small to judge and never slow") {
+    // Four HCCS links of 10 MB at about 20 GB/s, one of 0.0004 MB (0.000 MB in the matrix) at
+    // a crawl, one of 3 MB (under half the median size) and a rank's link to itself of 0.0001 MB.
+    std::vector<MatrixCell> cells;
+    for (int dst = 1; dst <= 4; ++dst) cells.push_back({0, dst, "HCCS", 10.0, 500000});
+    cells.push_back({1, 0, "HCCS", 0.0004, 2000000});
+    cells.push_back({2, 0, "HCCS", 3.0, 150000});
+    cells.push_back({3, 3, "LOCAL", 0.0001, 100});
+    const std::vector<char> small = TooSmallToJudge(cells);
+    REQUIRE(small.size() == cells.size());
+    for (int i = 0; i < 4; ++i) CHECK(small[static_cast<size_t>(i)] == 0);
+    CHECK(small[4] == 1);
+    CHECK(small[5] == 1);
+    CHECK(small[6] == 1);  // under 1 KB, whatever its kind
+    CHECK(FindSlowLinks(cells).empty());
+
+    // The same crawl with a size like its peers' is slow.
+    cells[4].transitSizeMb = 10.0;
+    CHECK(TooSmallToJudge(cells)[4] == 0);
+    const std::vector<SlowLink> slow = FindSlowLinks(cells);
+    REQUIRE(slow.size() == 1);
+    CHECK(slow[0].srcRank == 1);
+}
+
+TEST_CASE("the bandwidth grid marks cells too small to judge and leaves them off its scale") {
+    std::vector<MatrixCell> cells;
+    for (int dst = 1; dst <= 4; ++dst) cells.push_back({0, dst, "HCCS", 10.0, 500000});
+    cells.push_back({1, 0, "HCCS", 0.0004, 2000000});  // 0.0002 GB/s, carried almost nothing
+    MatrixGrid grid;
+    grid.Build(cells, {0, 1, 2, 3, 4}, MatrixMetric::kBandwidth);
+    const MatrixGrid::Level& base = grid.LevelFor(1e9, 1);
+    REQUIRE(base.unjudged.size() == 25);
+    CHECK(base.unjudged[1 * 5 + 0] == 1);
+    CHECK(base.unjudged[0 * 5 + 1] == 0);
+    CHECK(grid.MinValue() == doctest::Approx(20.0));  // the crawl is not the dark end
+    // Zoomed out, the block of (1, 0) shows its judged neighbour (0, 1), not the crawl.
+    const MatrixGrid::Level& coarse = grid.LevelFor(1, 2);
+    REQUIRE(coarse.block == 2);
+    CHECK(coarse.unjudged[0] == 0);
+    CHECK(coarse.value[0] == doctest::Approx(20.0f));
+    grid.Build(cells, {0, 1, 2, 3, 4}, MatrixMetric::kSize);
+    CHECK(grid.LevelFor(1e9, 1).unjudged.empty());
+}

@@ -324,3 +324,15 @@ TEST_CASE("Enter on a rank whose folder holds no trace leaves a notice over the 
     std::remove(run.png.c_str());
     fs::remove_all(copy);
 }
+
+TEST_CASE("a double-click shows the whole matrix and selects no rank, a click selects its row's") {
+    const Run twice = Viewer("--view matrix --keys '{DoubleClick 100,120}'", "matrix-twice");
+    REQUIRE_MESSAGE(twice.status == 0, twice.output);
+    CHECK_MESSAGE(twice.output.find(" rank -1") != std::string::npos, twice.output);
+    // A click selects once the time for a second click has passed (two keys' worth of frames).
+    const Run once = Viewer("--view matrix --keys '{Click 100,120}{Shift}{Shift}'", "matrix-once");
+    REQUIRE_MESSAGE(once.status == 0, once.output);
+    CHECK_MESSAGE(once.output.find(" rank 0") != std::string::npos, once.output);
+    std::remove(twice.png.c_str());
+    std::remove(once.png.c_str());
+}

@@ -108,3 +108,76 @@ TEST_CASE("the diff view draws its tables with the differences in colour") {
     std::fclose(file);
     std::remove(png.c_str());
 }
+
+namespace {
+
+// A comparison of 'a' and 'b' clicked at the diff's first operator row ({DoubleClick} or a click
+// and Ctrl+1); returns the printed lines.
+std::string ClickFirstDiffRow(const std::string& a, const std::string& b, const std::string& keys,
+                              int* status) {
+    const std::string png = "/tmp/marey-diffrow-" + std::to_string(::getpid()) + ".png";
+    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " +
+                                std::string(MAREY_BINARY) + " --compare " + a + " " + b +
+                                " --screenshot " + png +
+                                " --size 1600x900 --view compare --keys '" + keys + "' 2>&1";
+    const std::string output = marey::test::RunCommand(command, status);
+    std::remove(png.c_str());
+    return output;
+}
+
+// The value of the printed line "KEY ...", or "" when there is none.
+std::string Line(const std::string& output, const std::string& key) {
+    const size_t at = output.find("\n" + key + " ");
+    const size_t from =
+        at == std::string::npos ? (output.rfind(key + " ", 0) == 0 ? 0 : at) : at + 1;
+    if (from == std::string::npos) return "";
+    const size_t end = output.find('\n', from);
+    return output.substr(from + key.size() + 1, end - from - key.size() - 1);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a double-clicked diff row shows the timelines at the operator's run, its track in view") {
+    int status = -1;
+    const std::string output = ClickFirstDiffRow((Pair() / "a").string(), (Pair() / "b").string(),
+                                                 "{DoubleClick 110,243}", &status);
+    REQUIRE_MESSAGE(status == 0, output);
+    const std::string selected = Line(output, "selected");
+    CHECK_MESSAGE(selected.find("| on screen") != std::string::npos, output);
+    CHECK_MESSAGE(Line(output, "selected_b").find("| on screen") != std::string::npos, output);
+    long long startA = 0, endA = 0;
+    REQUIRE(std::sscanf(Line(output, "view").c_str(), "%lld %lld", &startA, &endA) == 2);
+    CHECK(endA - startA < 100000000);  // the run framed, not the whole 5 s trace
+}
+
+TEST_CASE("on the real Level1 pair a diff row brings the HCCL and Ascend Hardware tracks up") {
+    const std::string fixtures = marey::test::FixturesDir();
+    if (fixtures.empty()) return;  // the real fixtures are not on this machine
+    const std::string level1 = fixtures + "/msinsight/test/data/pytorch/text/level1/";
+    int status = -1;
+    // Row 1: hcom_allReduce__586_0_1 (79 ms), double-clicked: the timelines show it.
+    std::string output = ClickFirstDiffRow(level1 + "rank0_ascend_pt", level1 + "rank1_ascend_pt",
+                                           "{DoubleClick 110,243}", &status);
+    REQUIRE_MESSAGE(status == 0, output);
+    CHECK_MESSAGE(Line(output, "selected") ==
+                      "hcom_allReduce__586_0_1 | HCCL | Group 0 Communication | on screen",
+                  output);
+    CHECK_MESSAGE(Line(output, "selected_b") ==
+                      "hcom_allReduce__586_0_1 | HCCL | Group 0 Communication | on screen",
+                  output);
+    long long startA = 0, endA = 0;
+    REQUIRE(std::sscanf(Line(output, "view").c_str(), "%lld %lld", &startA, &endA) == 2);
+    CHECK(endA - startA < 200000000);  // about twice the run, not the 424 ms trace
+    CHECK(endA - startA > 79000000);
+
+    // Row 2: an aclnn operator, clicked, then the timelines (Ctrl+1).
+    output = ClickFirstDiffRow(level1 + "rank0_ascend_pt", level1 + "rank1_ascend_pt",
+                               "{Click 110,262}{Ctrl+1}", &status);
+    REQUIRE_MESSAGE(status == 0, output);
+    CHECK_MESSAGE(Line(output, "selected") ==
+                      "aclnnAddmm_MatMulCommon_MatMulV2 | Ascend Hardware | Stream 2 | on screen",
+                  output);
+    CHECK_MESSAGE(Line(output, "selected_b").find("| Ascend Hardware |") != std::string::npos,
+                  output);
+}

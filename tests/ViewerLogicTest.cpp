@@ -114,6 +114,9 @@ TEST_CASE("key scripts name letters and special keys, and refuse unknown names")
     CHECK_FALSE(script.Parse("W{Nope}", &error));
     CHECK(error == "unknown key name {Nope} in --keys");
     CHECK_FALSE(script.Parse("W-", &error));
+    CHECK(script.Parse("{Click 110,243}{DoubleClick 5,6}W", &error));
+    CHECK_FALSE(script.Parse("{Click here}", &error));
+    CHECK(error == "{Click here} in --keys needs a place: {Click X,Y}");
 }
 
 TEST_CASE(
@@ -436,4 +439,25 @@ TEST_CASE(
     CHECK(timeline.state().viewStartNs < start);
     CHECK(timeline.state().viewEndNs > end);
     CHECK(timeline.state().viewEndNs - timeline.state().viewStartNs > 1.5 * (end - start));
+}
+
+TEST_CASE("a comparison's half folds the host processes to show the device, and finds a run") {
+    auto model = LoadJson(R"([
+{"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "Python"}},
+{"ph": "M", "name": "process_labels", "pid": 1, "args": {"labels": "CPU"}},
+{"ph": "M", "name": "process_name", "pid": 2, "args": {"name": "Ascend Hardware"}},
+{"ph": "M", "name": "process_labels", "pid": 2, "args": {"labels": "NPU"}},
+{"ph": "X", "name": "train", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+{"ph": "X", "name": "step", "pid": 1, "tid": 1, "ts": 1, "dur": 90},
+{"ph": "X", "name": "MatMul_0", "pid": 2, "tid": 7, "ts": 10, "dur": 5},
+{"ph": "X", "name": "MatMul_0", "pid": 2, "tid": 7, "ts": 40, "dur": 5}])");
+    TimelineView view(*model, 3);
+    CHECK(view.FoldHostProcesses(1000.0f) == 1);  // Python, however short: a device is there
+    CHECK(view.FoldHostProcesses(1000.0f) == 0);
+    const SliceRef run = view.FindSliceNear("MatMul_0", model->firstNs + 39990, 100);
+    REQUIRE(run.valid());
+    CHECK(view.SliceStart(run) == model->firstNs + 40000);
+    CHECK(run.document == 3);
+    CHECK_FALSE(view.FindSliceNear("MatMul_0", model->firstNs + 25000, 100).valid());
+    CHECK_FALSE(view.FindSliceNear("NotThere", model->firstNs + 10000, 100).valid());
 }

@@ -429,6 +429,21 @@ bool App::ReadyForScript() {
     return true;
 }
 
+// The selected slice of a comparison's half, its process and track, and whether that track is
+// on screen: "selected_b NAME | PROCESS | TRACK | on screen".
+static void PrintSelected(const char* label, Document& document) {
+    const TimelineView& timeline = *TimelineOf(document);
+    const SliceRef& slice = timeline.state().selected;
+    if (!slice.valid()) return;
+    const TraceModel& model = document.model();
+    const Track& track = model.tracks[slice.track];
+    std::printf("%s %s | %s | %s | %s\n", label,
+                std::string(model.Name(timeline.SliceName(slice))).c_str(),
+                std::string(model.Name(model.processes[track.process].name)).c_str(),
+                std::string(model.Name(track.name)).c_str(),
+                timeline.TrackOnScreen(slice.track) ? "on screen" : "off screen");
+}
+
 void App::PrintViews() {
     for (const LoadNotice& notice : m_workspace.notices())
         std::printf("notice %s\n", notice.Text().c_str());
@@ -444,6 +459,8 @@ void App::PrintViews() {
     if (ShowingComparison()) {
         print("view", *m_workspace.Find(pair->a));
         print("view_b", *m_workspace.Find(pair->b));
+        PrintSelected("selected", *m_workspace.Find(pair->a));
+        PrintSelected("selected_b", *m_workspace.Find(pair->b));
         if (const Comparison* comparison = pair->Ready())
             std::printf("offset %lld\n",
                         static_cast<long long>(comparison->diff.alignment.offsetNs));
@@ -554,8 +571,10 @@ int App::Run(const ViewerOptions& options) {
         const auto cpuStart = std::chrono::steady_clock::now();
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
-        // Headless runs ignore wherever the X server left its pointer: no stray hover.
-        if (scripted) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+        // Headless runs take the script's mouse, not wherever the X server left its pointer, and
+        // its fixed frame time: a scripted double-click is one however slow the frames.
+        if (scripted) ImGui::GetIO().DeltaTime = kScriptedFrameDt;
+        if (scripted) script.ApplyMouse(ImGui::GetIO());
         ImGui::NewFrame();
         Frame(dt);
         ImGui::Render();

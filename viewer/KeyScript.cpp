@@ -3,9 +3,31 @@
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 
+#include <imgui.h>
+
 #include <cctype>
+#include <cfloat>
+#include <cstdio>
 
 namespace marey {
+
+bool KeyScript::ParseClick(const std::string& name, std::string* error) {
+    const bool twice = name.rfind("DoubleClick ", 0) == 0;
+    if (!twice && name.rfind("Click ", 0) != 0) return false;
+    Press press{GLFW_KEY_UNKNOWN, false};
+    press.clicks = twice ? 2 : 1;
+    if (std::sscanf(name.c_str() + (twice ? 12 : 6), "%f,%f", &press.x, &press.y) != 2) {
+        *error = "{" + name + "} in --keys needs a place: {Click X,Y}";
+        return true;
+    }
+    m_keys.push_back(press);
+    return true;
+}
+
+void KeyScript::ApplyMouse(ImGuiIO& io) const {
+    io.MousePos = m_mouseShown ? ImVec2(m_mouseX, m_mouseY) : ImVec2(-FLT_MAX, -FLT_MAX);
+    io.MouseDown[0] = m_mouseShown && m_mouseDown;
+}
 
 bool KeyScript::Parse(const std::string& text, std::string* error) {
     m_keys.clear();
@@ -28,6 +50,11 @@ bool KeyScript::Parse(const std::string& text, std::string* error) {
                                   std::isalnum(static_cast<unsigned char>(name[5]));
             if (withCtrl && close != std::string::npos) {
                 m_keys.push_back({std::toupper(static_cast<unsigned char>(name[5])), true});
+                i = close;
+                continue;
+            }
+            if (std::string clickError; ParseClick(name, &clickError)) {
+                if (!clickError.empty()) return *error = clickError, false;
                 i = close;
                 continue;
             }
@@ -66,7 +93,13 @@ bool KeyScript::Parse(const std::string& text, std::string* error) {
 bool KeyScript::Step(GLFWwindow* window) {
     if (m_next >= m_keys.size()) return false;
     const Press press = m_keys[m_next];
-    if (press.key == GLFW_KEY_UNKNOWN) {  // a character: typed, one a frame
+    if (press.clicks > 0) {  // down and up a frame each, then frames for the click's effects
+        m_mouseShown = true, m_mouseX = press.x, m_mouseY = press.y;
+        m_mouseDown = m_frame < 2 * press.clicks && m_frame % 2 == 0;
+        if (++m_frame > kHoldFrames + 1) m_frame = 0, ++m_next, m_mouseShown = false;
+        return true;
+    }
+    if (press.key == GLFW_KEY_UNKNOWN && press.character) {  // a character: typed, one a frame
         ImGui_ImplGlfw_CharCallback(window, press.character);
         ++m_next;
         return true;

@@ -66,25 +66,48 @@ std::vector<std::string> MatrixOperators(const Cluster& cluster) {
     return names;
 }
 
-std::vector<SlowLink> FindSlowLinks(const std::vector<MatrixCell>& cells) {
-    std::map<std::string, std::vector<const MatrixCell*>> byTransport;
+namespace {
+
+// The links that are judged against their peers: between two ranks, not LOCAL, with a time.
+bool Comparable(const MatrixCell& cell) {
+    return cell.srcRank != cell.dstRank && cell.transport != "LOCAL" && cell.transitNs > 0;
+}
+
+}  // namespace
+
+std::vector<char> TooSmallToJudge(const std::vector<MatrixCell>& cells) {
+    std::map<std::string, std::vector<double>> sizes;
     for (const MatrixCell& cell : cells)
-        if (cell.srcRank != cell.dstRank && cell.transport != "LOCAL" && cell.transitNs > 0)
-            byTransport[cell.transport].push_back(&cell);
+        if (Comparable(cell)) sizes[cell.transport].push_back(cell.transitSizeMb);
+    std::map<std::string, double> floorMb;
+    for (auto& [transport, list] : sizes)
+        floorMb[transport] = std::max(kMinJudgedSizeMb, MedianAndMad(list).median / 2);
+    std::vector<char> small(cells.size(), 0);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        const MatrixCell& cell = cells[i];
+        const double floor = Comparable(cell) ? floorMb[cell.transport] : kMinJudgedSizeMb;
+        small[i] = cell.transitSizeMb < floor;
+    }
+    return small;
+}
+
+std::vector<SlowLink> FindSlowLinks(const std::vector<MatrixCell>& cells) {
+    const std::vector<char> small = TooSmallToJudge(cells);
+    std::map<std::string, std::vector<const MatrixCell*>> byTransport, judged;
+    for (size_t i = 0; i < cells.size(); ++i) {
+        if (!Comparable(cells[i])) continue;
+        byTransport[cells[i].transport].push_back(&cells[i]);
+        if (!small[i]) judged[cells[i].transport].push_back(&cells[i]);
+    }
     std::vector<SlowLink> slow;
-    for (const auto& [transport, links] : byTransport) {
-        if (links.size() < 3) continue;  // too few links of this type to know what normal is
-        std::vector<double> sizes, bandwidths;
-        for (const MatrixCell* cell : links) sizes.push_back(cell->transitSizeMb);
-        const double medianSize = MedianAndMad(sizes).median;
-        for (const MatrixCell* cell : links)
-            if (cell->transitSizeMb >= medianSize / 2) bandwidths.push_back(cell->BandwidthGBps());
-        if (bandwidths.size() < 3) continue;
+    for (const auto& [transport, links] : judged) {
+        // Too few links of this type (or of a comparable size) to know what normal is.
+        if (byTransport[transport].size() < 3 || links.size() < 3) continue;
+        std::vector<double> bandwidths;
+        for (const MatrixCell* cell : links) bandwidths.push_back(cell->BandwidthGBps());
         const double median = MedianAndMad(bandwidths).median;
         for (const MatrixCell* cell : links) {
-            if (cell->transitSizeMb < medianSize / 2 ||
-                cell->BandwidthGBps() >= kSlowLinkRatio * median)
-                continue;
+            if (cell->BandwidthGBps() >= kSlowLinkRatio * median) continue;
             slow.push_back({cell->srcRank, cell->dstRank, transport, cell->BandwidthGBps(), median,
                             cell->transitSizeMb});
         }

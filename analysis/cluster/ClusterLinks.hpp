@@ -40,6 +40,16 @@ struct SlowLink {
 
 inline constexpr double kSlowLinkRatio = 0.5;
 
+// A link that carried too little for its bandwidth to mean anything: under kMinJudgedSizeMb
+// (1 KB: the matrix shows it as 0.000 MB) whatever its peers, or, between ranks, under half the
+// median size of the links of its transport (small transfers never reach full bandwidth). Such a
+// link is never slow, and the matrix draws it as too small to judge, not as a dark cell.
+inline constexpr double kMinJudgedSizeMb = 0.001;
+
+// One flag per cell of 'cells', in order: 1 when the cell is too small to judge (see above).
+// O(cells).
+std::vector<char> TooSmallToJudge(const std::vector<MatrixCell>& cells);
+
 // Slowest first.
 std::vector<SlowLink> FindSlowLinks(const std::vector<MatrixCell>& cells);
 

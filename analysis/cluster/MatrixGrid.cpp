@@ -53,6 +53,9 @@ void MatrixGrid::Build(const std::vector<MatrixCell>& cells, const std::vector<i
     base.block = 1;
     base.value.assign(static_cast<size_t>(dim) * dim, kEmpty);
     base.transport.assign(static_cast<size_t>(dim) * dim, 0);
+    const bool bandwidth = metric == MatrixMetric::kBandwidth;
+    const std::vector<char> small = bandwidth ? TooSmallToJudge(cells) : std::vector<char>();
+    base.unjudged.assign(bandwidth ? static_cast<size_t>(dim) * dim : 0, 0);
     // The colour scale spans the links between ranks: a rank's copies to itself (hundreds of GB/s)
     // would otherwise push every real link into the dark end.
     const bool anyBetween = std::any_of(cells.begin(), cells.end(),
@@ -61,7 +64,8 @@ void MatrixGrid::Build(const std::vector<MatrixCell>& cells, const std::vector<i
     const std::string* lastTransport =
         nullptr;  // neighbouring cells mostly share one: name it once
     uint8_t transportIndex = 0;
-    for (const MatrixCell& cell : cells) {
+    for (size_t i = 0; i < cells.size(); ++i) {
+        const MatrixCell& cell = cells[i];
         const size_t at = static_cast<size_t>(indexOf[cell.srcRank]) * dim +
                           static_cast<size_t>(indexOf[cell.dstRank]);
         if (!lastTransport || cell.transport != *lastTransport)
@@ -70,7 +74,8 @@ void MatrixGrid::Build(const std::vector<MatrixCell>& cells, const std::vector<i
         base.value[at] = metric == MatrixMetric::kTransport ? static_cast<float>(transportIndex)
                                                             : MetricValue(cell, metric);
         base.transport[at] = transportIndex;
-        if (anyBetween && cell.srcRank == cell.dstRank) continue;
+        if (bandwidth && small[i]) base.unjudged[at] = 1;
+        if ((anyBetween && cell.srcRank == cell.dstRank) || (bandwidth && small[i])) continue;
         m_min = std::min(m_min, base.value[at]), m_max = std::max(m_max, base.value[at]);
     }
     if (m_min > m_max) m_min = m_max = 0;
@@ -83,17 +88,24 @@ void MatrixGrid::Build(const std::vector<MatrixCell>& cells, const std::vector<i
         coarse.block = fine.block * 2;
         coarse.value.assign(static_cast<size_t>(coarse.dim) * coarse.dim, kEmpty);
         coarse.transport.assign(static_cast<size_t>(coarse.dim) * coarse.dim, 0);
+        coarse.unjudged.assign(bandwidth ? coarse.value.size() : 0, 0);
         for (int y = 0; y < fine.dim; ++y) {
             for (int x = 0; x < fine.dim; ++x) {
-                const float v = fine.value[static_cast<size_t>(y) * fine.dim + x];
+                const size_t from = static_cast<size_t>(y) * fine.dim + x;
+                const float v = fine.value[from];
                 if (std::isnan(v)) continue;
                 const size_t at =
                     static_cast<size_t>(y / 2) * coarse.dim + static_cast<size_t>(x / 2);
                 float& out = coarse.value[at];
-                if (std::isnan(out) || (keepLeast ? v < out : v > out)) {
-                    out = v;
-                    coarse.transport[at] = fine.transport[static_cast<size_t>(y) * fine.dim + x];
-                }
+                // A judged link wins over any unjudged one; among equals the slowest or largest.
+                const bool vSmall = bandwidth && fine.unjudged[from];
+                const bool outSmall = bandwidth && coarse.unjudged[at];
+                const bool better = std::isnan(out) || (outSmall && !vSmall) ||
+                                    (outSmall == vSmall && (keepLeast ? v < out : v > out));
+                if (!better) continue;
+                out = v;
+                coarse.transport[at] = fine.transport[from];
+                if (bandwidth) coarse.unjudged[at] = vSmall;
             }
         }
     }

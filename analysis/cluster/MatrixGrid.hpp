@@ -26,6 +26,9 @@ public:
         int block = 1;                   // links per cell per side
         std::vector<float> value;        // NaN: no link in the cell
         std::vector<uint8_t> transport;  // TransportIndex of the cell's first link
+        // Bandwidth only: 1 when every link of the cell is too small to judge (TooSmallToJudge);
+        // its value is then left off the colour scale and off its blocks' slowest.
+        std::vector<uint8_t> unjudged;
     };
 
     // Builds every level from 'cells'. The axis holds every rank id of 'rankIds' and of the

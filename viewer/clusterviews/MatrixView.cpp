@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "clusterviews/ClusterCommon.hpp"
 #include "clusterviews/MatrixView.hpp"
@@ -20,7 +21,8 @@ namespace {
 
 constexpr float kSidePanelWidth = 330;
 constexpr float kLeftLabels = 44, kTopLabels = 22;
-constexpr double kMinBlockPx = 3;  // a drawn cell is never smaller than this
+constexpr double kMinBlockPx = 3;                       // a drawn cell is never smaller than this
+constexpr Rgba kTooSmallColor{0.34f, 0.35f, 0.38f, 1};  // a link too small to judge, hatched
 
 const char* const kMetricNames[] = {"Bandwidth (GB/s)", "Transit size (MB)", "Transit time (ms)",
                                     "Transport type"};
@@ -146,7 +148,8 @@ void Navigate(MatrixSettings& views, const MatrixLayout& layout, int dim, bool h
         clampCenter();
     }
     if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left))
-        views.zoom = 1, views.centerX = views.centerY = 0.5, clampCenter();
+        views.zoom = 1, views.centerX = views.centerY = 0.5, views.pendingRank.reset(),
+        clampCenter();
     if (!io.WantTextInput) {
         if (ImGui::IsKeyDown(GLFW_KEY_W)) views.zoom *= 1.04, clampCenter();
         if (ImGui::IsKeyDown(GLFW_KEY_S)) views.zoom /= 1.04, clampCenter();
@@ -188,6 +191,17 @@ void DrawLabels(ImDrawList* draw, const MatrixLayout& layout, const MatrixGrid& 
     }
 }
 
+// Diagonal lines over each cell at 'corners' ('sizePx' wide): a link too small to judge.
+void DrawHatches(ImDrawList* draw, const std::vector<ImVec2>& corners, float sizePx) {
+    const float step = std::max(4.0f, sizePx / 4);
+    for (const ImVec2& c : corners) {
+        draw->PushClipRect(c, ImVec2(c.x + sizePx, c.y + sizePx), true);
+        for (float d = step; d < 2 * sizePx; d += step)
+            draw->AddLine(ImVec2(c.x + d, c.y), ImVec2(c.x, c.y + d), IM_COL32(150, 154, 162, 255));
+        draw->PopClipRect();
+    }
+}
+
 void DrawCells(ViewContext& context, ClusterDocument& document, const MatrixCache& cache,
                const MatrixLayout& layout) {
     const MatrixGrid& grid = cache.grid;
@@ -205,17 +219,22 @@ void DrawCells(ViewContext& context, ClusterDocument& document, const MatrixCach
         static_cast<int>(std::ceil((layout.firstY + layout.size / layout.cellPx) / level.block)));
     BoxRenderer& boxes = context.boxes;
     boxes.Clear();
+    std::vector<ImVec2> hatched;  // cells too small to judge: grey, hatched over the boxes
     for (int y = firstY; y <= lastY; ++y) {
         for (int x = firstX; x <= lastX; ++x) {
             const size_t at = static_cast<size_t>(y) * level.dim + x;
             const float value = level.value[at];
             if (std::isnan(value)) continue;
             Rgba color = CellColor(grid, value, level.transport[at]);
+            const float x0 = layout.X(static_cast<double>(x) * level.block),
+                        y0 = layout.Y(static_cast<double>(y) * level.block);
+            if (!level.unjudged.empty() && level.unjudged[at]) {
+                color = kTooSmallColor;
+                if (blockPx >= 6) hatched.emplace_back(x0, y0);
+            }
             if (!inGroup[static_cast<size_t>(y) * level.block] ||
                 !inGroup[static_cast<size_t>(x) * level.block])
                 color = {0.24f, 0.25f, 0.27f, 1};
-            const float x0 = layout.X(static_cast<double>(x) * level.block),
-                        y0 = layout.Y(static_cast<double>(y) * level.block);
             boxes.Add({x0, y0, x0 + static_cast<float>(blockPx), y0 + static_cast<float>(blockPx),
                        color.r, color.g, color.b, color.a, 0});
         }
@@ -227,6 +246,7 @@ void DrawCells(ViewContext& context, ClusterDocument& document, const MatrixCach
                         ImVec2(layout.origin.x + layout.size, layout.origin.y + layout.size),
                         IM_COL32(22, 24, 28, 255));
     boxes.Submit(draw);
+    DrawHatches(draw, hatched, static_cast<float>(blockPx));
     // Slow links: a red frame at any zoom, at least a few pixels wide, so that one cell among a
     // million is still found.
     for (const SlowLink& slow : cache.slow) {
@@ -249,7 +269,8 @@ void DrawCells(ViewContext& context, ClusterDocument& document, const MatrixCach
     draw->PopClipRect();
 }
 
-void DrawHover(ClusterDocument& document, const MatrixCache& cache, const MatrixLayout& layout) {
+void DrawHover(ClusterDocument& document, MatrixSettings& views, const MatrixCache& cache,
+               const MatrixLayout& layout) {
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     const int dim = cache.grid.Dim();
     const int x =
@@ -265,6 +286,12 @@ void DrawHover(ClusterDocument& document, const MatrixCache& cache, const Matrix
         ImGui::Text("size        %.3f MB", cell->transitSizeMb);
         ImGui::Text("time        %.3f ms", static_cast<double>(cell->transitNs) / 1e6);
         ImGui::Text("bandwidth   %.2f GB/s", cell->BandwidthGBps());
+        const MatrixGrid::Level& base = cache.grid.LevelFor(1e9, 1);
+        const size_t at = static_cast<size_t>(y) * dim + static_cast<size_t>(x);
+        if (at < base.unjudged.size() && base.unjudged[at])
+            ImGui::TextDisabled(
+                "too small to judge: under %.3f MB or half the median size of %s links",
+                kMinJudgedSizeMb, cell->transport.c_str());
         for (const SlowLink& slow : cache.slow)
             if (slow.srcRank == src && slow.dstRank == dst)
                 ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1),
@@ -279,9 +306,12 @@ void DrawHover(ClusterDocument& document, const MatrixCache& cache, const Matrix
     ImGui::TextDisabled(
         "click: select rank %d · right-click: open or compare · wheel: zoom · drag: pan", src);
     ImGui::EndTooltip();
-    if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
-        ImGui::GetIO().MouseDragMaxDistanceSqr[0] < 16)
-        SelectRank(document, RankId(src));
+    // A click selects once no second click can follow: a double-click shows the whole matrix
+    // and selects nothing.
+    const ImGuiIO& io = ImGui::GetIO();
+    if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 16 &&
+        io.MouseClickedLastCount[0] == 1)
+        views.pendingRank = src, views.pendingAt = ImGui::GetTime();
     RankRightClick(document, RankId(src));
 }
 
@@ -337,6 +367,11 @@ void DrawSidePanel(ClusterDocument& document, MatrixSettings& views, const Matri
         ImGui::TextUnformatted(hi.c_str());
         ImGui::TextDisabled("log scale over the links between ranks%s; grey: outside the group",
                             metric == MatrixMetric::kBandwidth ? ", dark = slow" : "");
+        if (metric == MatrixMetric::kBandwidth)
+            ImGui::TextDisabled(
+                "hatched: too little carried to judge (under %.3f MB or half "
+                "the median size of its transport)",
+                kMinJudgedSizeMb);
         const MatrixGrid::Level& level = grid.LevelFor(cellPx, kMinBlockPx);
         if (level.block > 1)
             ImGui::TextDisabled("zoomed out: a cell shows %s of %d × %d links",
@@ -474,7 +509,10 @@ void MatrixView::Draw(ViewContext& context) {
     draw->PushClipRect(ImVec2(start.x, start.y), ImVec2(origin.x + size, origin.y + size), true);
     DrawLabels(draw, layout, cache.grid);
     draw->PopClipRect();
-    if (hovered) DrawHover(document, cache, layout);
+    if (hovered) DrawHover(document, m_settings, cache, layout);
+    if (m_settings.pendingRank &&
+        ImGui::GetTime() - m_settings.pendingAt > ImGui::GetIO().MouseDoubleClickTime)
+        SelectRank(document, RankId(*std::exchange(m_settings.pendingRank, std::nullopt)));
     DrawRankMenu(document, context.clusterRequest);
     ImGui::SetCursorScreenPos(ImVec2(origin.x + size + 16, start.y));
     ImGui::BeginChild("matrix side", ImVec2(0, avail.y), false);

@@ -21,6 +21,8 @@ struct MatrixSettings {
     std::optional<int> op;  // index into report.matrixOperators; none: all summed
     double zoom = 1.0;      // 1 fits the whole matrix
     double centerX = 0.5, centerY = 0.5;  // the point of the matrix at the view's centre, 0..1
+    std::optional<int> pendingRank;       // clicked, selected unless a double-click follows
+    double pendingAt = 0;                 // ImGui time of that click
 };
 
 // What the matrix drawn depends on: the metric and the operator (none: all summed).

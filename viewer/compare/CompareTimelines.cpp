@@ -17,6 +17,8 @@ namespace marey {
 namespace {
 
 constexpr float kHeaderHeightPx = 26.0f;
+// A process taller than this share of a half is folded on the first screen.
+constexpr float kTallProcessShare = 0.5f;
 
 // What is added to A's relative times to get B's relative times at the same aligned moment.
 double RelativeShift(const Document& a, const Document& b, TimeNs offsetNs) {
@@ -111,6 +113,12 @@ void CompareTimelinesView::Draw(ViewContext& context) {
 
     const float halfHeight =
         std::floor((ImGui::GetContentRegionAvail().y - 2 * kHeaderHeightPx - 4) * 0.5f);
+    view.halfHeightPx = halfHeight;
+    if (!view.laidOut) {  // the first screen shows the device streams, not only the host stack
+        timelineA.FoldHostProcesses(halfHeight * kTallProcessShare);
+        timelineB.FoldHostProcesses(halfHeight * kTallProcessShare);
+        view.laidOut = true;
+    }
     DrawHeader("A", a, !view.focusB, "");
     const bool overA = DrawHalf("compare_a", a, context.boxes, context.frameDt, halfHeight);
     ViewState& stateA = timelineA.state();

@@ -5,8 +5,10 @@
 // one step of B and align on them.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "core/TextFormat.hpp"
 #include "rank/TraceSummary.hpp"
@@ -43,10 +45,41 @@ void RatioCell(std::optional<double> ratio) {
     ImGui::PopStyleColor();
 }
 
+// Brings a run of the operator into view: its track unfolded and scrolled to near the top (a
+// host stack taller than the half folded), the run selected and, unless 'keepTime', framed in the
+// middle half of the view. False when no slice of the trace starts at the run.
+bool ShowRun(TimelineView& timeline, const std::vector<std::string>& names, TimeNs firstNs,
+             float halfHeightPx, bool keepTime) {
+    constexpr TimeNs kToleranceNs = 10000;  // kernel_details.csv and the trace round alike
+    SliceRef slice;
+    for (const std::string& name : names) {
+        const SliceRef found = timeline.FindSliceNear(name, firstNs, kToleranceNs);
+        if (found.valid() &&
+            (!slice.valid() || std::llabs(timeline.SliceStart(found) - firstNs) <
+                                   std::llabs(timeline.SliceStart(slice) - firstNs)))
+            slice = found;
+    }
+    if (!slice.valid()) return false;
+    timeline.FoldHostProcesses(halfHeightPx * 0.5f, timeline.model().tracks[slice.track].process);
+    timeline.Select(slice, false);
+    if (keepTime) return true;
+    const double start = static_cast<double>(timeline.SliceStart(slice) - timeline.model().firstNs);
+    const double end = static_cast<double>(timeline.SliceEnd(slice) - timeline.model().firstNs);
+    const double room = std::max(end - start, 1000.0) * 0.5;
+    timeline.ShowRange(start - room, end + room, false);
+    return true;
+}
+
 // Highlights the operator (or every operator of the type) in both timelines and shows its first
-// run: A's, with B following on the aligned axis, or each its own when sync is off.
+// run in each: A's, with B following on the aligned axis, or each its own when sync is off.
 void SelectOperator(ViewContext& context, const Comparison& comparison, const OperatorDiff& row) {
     ComparisonPair& pair = *context.comparison;
+    const bool again = pair.view.selected == row.name &&
+                       ImGui::GetTime() - pair.view.clickedAt < ImGui::GetIO().MouseDoubleClickTime;
+    context.request.switchToTimeline = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) || again;
+    pair.view.clickedAt = ImGui::GetTime();
+    pair.view.clickSettling = true;
+    if (context.request.switchToTimeline && again) return;  // shown by the first click
     pair.view.selected = row.name;
     std::vector<std::string> names;
     if (pair.view.byType) {
@@ -67,13 +100,14 @@ void SelectOperator(ViewContext& context, const Comparison& comparison, const Op
         highlight.label = row.name;
         highlight.goToFirst = false;
         SendToViews(*document, highlight);
-        if (first < 0 || (pair.view.sync && id == pair.b && row.firstStartA >= 0)) continue;
+        if (first < 0) continue;
+        const bool follows = pair.view.sync && id == pair.b && row.firstStartA >= 0;
+        TimelineView& timeline = *TimelineOf(*document);
+        if (ShowRun(timeline, names, first, pair.view.halfHeightPx, follows) || follows) continue;
         const double start = static_cast<double>(first - document->model().firstNs);
-        TimelineOf(*document)->ShowRange(start - 20.0 * durationNs, start + 21.0 * durationNs,
-                                         false);
+        timeline.ShowRange(start - 0.5 * durationNs, start + 1.5 * durationNs, false);
     }
     pair.view.placed = !(pair.view.sync && row.firstStartA >= 0);  // B follows A's new view
-    context.request.switchToTimeline = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);
 }
 
 void DrawOperatorTable(ViewContext& context, const Comparison& comparison, float height) {
@@ -280,6 +314,8 @@ void DrawStepControls(ViewContext& context) {
 }  // namespace
 
 void DiffView::Draw(ViewContext& context) {
+    CompareViewState& view = context.comparison->view;
+    if (std::exchange(view.clickSettling, false)) view.clickedAt = ImGui::GetTime();
     const Comparison* comparison = context.comparison->Ready();
     if (!comparison) {
         ImGui::TextDisabled("computing the diff…");

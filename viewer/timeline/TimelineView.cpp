@@ -82,6 +82,63 @@ void TimelineView::ExpandToTrack(uint32_t track) {
     }
 }
 
+size_t TimelineView::FoldHostProcesses(float maxHeightPx, uint32_t keepProcess) {
+    if (m_layoutDirty) m_layout.Build(m_model, m_metrics), m_layoutDirty = false;
+    std::vector<float> heights(m_model.processes.size(), 0.0f);
+    for (const Lane& lane : m_layout.lanes())
+        if (lane.kind == Lane::Kind::kTrack) heights[lane.process] += lane.height;
+    std::vector<char> device(m_model.processes.size(), 0);
+    bool anyDevice = false;
+    for (uint32_t p = 0; p < device.size(); ++p) {
+        const std::string_view labels = m_model.Name(m_model.processes[p].labels);
+        device[p] = labels.find("NPU") != labels.npos || labels.find("GPU") != labels.npos;
+        anyDevice |= device[p] && heights[p] > 0;
+    }
+    size_t shown = 0, folded = 0;
+    for (float height : heights) shown += height > 0;
+    m_layout.collapsedProcess.resize(m_model.processes.size(), 0);
+    for (uint32_t p = 0; p < heights.size(); ++p) {
+        if (p == keepProcess || heights[p] == 0 || device[p] || shown - folded < 2) continue;
+        if (!anyDevice && heights[p] <= maxHeightPx) continue;
+        m_layout.collapsedProcess[p] = 1;
+        ++folded;
+    }
+    m_layoutDirty |= folded > 0;
+    return folded;
+}
+
+bool TimelineView::TrackOnScreen(uint32_t track) const {
+    const Lane* lane = m_layout.FindTrack(track);
+    if (!lane || lane->pinned) return lane != nullptr;
+    const float visible = m_canvas.bodyBottom - m_canvas.bodyTop - m_layout.pinnedHeight();
+    return lane->y + lane->height > m_scrollY && lane->y < m_scrollY + visible;
+}
+
+SliceRef TimelineView::FindSliceNear(std::string_view name, TimeNs absoluteNs,
+                                     TimeNs toleranceNs) const {
+    const StringId id = m_model.strings.Find(name);
+    SliceRef best;
+    if (id == 0) return best;
+    TimeNs bestDistance = toleranceNs + 1;
+    for (uint32_t t = 0; t < m_model.tracks.size(); ++t) {
+        const std::vector<Row>& rows = m_model.tracks[t].rows;
+        for (uint32_t r = 0; r < rows.size(); ++r) {
+            const Row& row = rows[r];
+            const TimeNs* begin = row.start.data();
+            const TimeNs* end = begin + row.size();
+            for (const TimeNs* at = std::lower_bound(begin, end, absoluteNs - toleranceNs);
+                 at != end && *at <= absoluteNs + toleranceNs; ++at) {
+                const uint32_t index = static_cast<uint32_t>(at - begin);
+                const TimeNs distance = std::llabs(*at - absoluteNs);
+                if (row.name[index] != id || distance >= bestDistance) continue;
+                best = SliceRef{t, r, index, m_documentId};
+                bestDistance = distance;
+            }
+        }
+    }
+    return best;
+}
+
 size_t TimelineView::ShowHiddenTracks() {
     size_t count = 0;
     for (char& hidden : m_layout.hiddenTrack) count += hidden, hidden = 0;
@@ -134,7 +191,9 @@ void TimelineView::Select(const SliceRef& slice, bool frame) {
     if (const Lane* lane = m_layout.FindTrack(slice.track); lane && !lane->pinned) {
         const float rowY = lane->y + static_cast<float>(slice.row) * m_metrics.rowHeight;
         const float visible = m_canvas.bodyBottom - m_canvas.bodyTop - m_layout.pinnedHeight();
-        if (visible > 0 && (rowY < m_scrollY || rowY > m_scrollY + visible - m_metrics.rowHeight))
+        if (visible <= 0)  // not drawn yet: the row near the top
+            m_scrollY = std::max(0.0f, lane->y - 2 * m_metrics.rowHeight);
+        else if (rowY < m_scrollY || rowY > m_scrollY + visible - m_metrics.rowHeight)
             m_scrollY = std::max(0.0f, rowY - visible / 3.0f);
     }
 }

@@ -71,6 +71,16 @@ public:
     // else it takes the middle third of the view. For jumps along flows and to parents.
     void Reveal(const SliceRef& slice);
     void ExpandToTrack(uint32_t track);
+    // Folds the host processes but 'keepProcess' so that the device streams and communication
+    // are on screen, not only a deep host stack: every process not labelled NPU or GPU when some
+    // are, else those taller than 'maxHeightPx' while another is left open. Returns how many it
+    // folded. O(lanes).
+    size_t FoldHostProcesses(float maxHeightPx, uint32_t keepProcess = UINT32_MAX);
+    // Whether some of the track's lane was on screen at the last frame (pinned lanes always).
+    bool TrackOnScreen(uint32_t track) const;
+    // The slice named 'name' starting nearest absolute time 'absoluteNs', at most 'toleranceNs'
+    // away, on any track; invalid when none. O(rows · log n + slices within the tolerance).
+    SliceRef FindSliceNear(std::string_view name, TimeNs absoluteNs, TimeNs toleranceNs) const;
     // Hidden tracks (right-click ▸ Hide) come back; returns how many were hidden.
     size_t ShowHiddenTracks();
     void SetAllCollapsed(bool collapsed);
