@@ -548,6 +548,16 @@ struct ChunkDecoder::Impl {
                    outgoing = TrimToken(fields[kFlowOut]) == "true";
         if (!in && !outgoing) return;
         const StringId category = out->strings.Intern("bind_id");  // each chunk has its own strings
+        const FlowPhase phase = in && outgoing ? FlowPhase::kStep
+                                : outgoing     ? FlowPhase::kStart
+                                               : FlowPhase::kFinish;
+        AddFlow(track, category, ts, offset, phase, true, fields[kBindId], eventStart);
+    }
+
+    // One end of a flow arrow on (track, category), its id token 'idToken' kept where the matcher
+    // can read it again; the chunk's table of (track, category) pairs is bounded.
+    void AddFlow(uint32_t track, StringId category, TimeNs ts, uint64_t offset, FlowPhase phase,
+                 bool bindToEnclosing, std::string_view idToken, const char* eventStart) {
         const uint32_t origin = FlowOriginFor(track, category);
         if (origin == kMaxFlowOrigins) {
             out->problems.Add(
@@ -560,11 +570,9 @@ struct ChunkDecoder::Impl {
         flow.ts = ts;
         flow.ref = offset;
         flow.origin = origin;
-        flow.phase = in && outgoing ? FlowPhase::kStep
-                     : outgoing     ? FlowPhase::kStart
-                                    : FlowPhase::kFinish;
-        flow.bindToEnclosing = true;
-        SetFlowId(fields[kBindId], eventStart, category, flow);
+        flow.phase = phase;
+        flow.bindToEnclosing = bindToEnclosing;
+        SetFlowId(idToken, eventStart, category, flow);
         out->flows.push_back(flow);
     }
 
@@ -622,23 +630,8 @@ struct ChunkDecoder::Impl {
         const FlowPhase flowPhase = phase == 's'   ? FlowPhase::kStart
                                     : phase == 't' ? FlowPhase::kStep
                                                    : FlowPhase::kFinish;
-        const StringId category = InternToken(fields[kCat]);
-        const uint32_t origin = FlowOriginFor(track, category);
-        if (origin == kMaxFlowOrigins) {
-            events.problems.Add(
-                offset,
-                "flow events on more than " + std::to_string(kMaxFlowOrigins) +
-                    " (thread, category) pairs in one part of the file are not matched; skipped");
-            return;
-        }
-        RawFlow flow{};
-        flow.ts = ts;
-        flow.ref = offset;
-        flow.origin = origin;
-        flow.phase = flowPhase;
-        flow.bindToEnclosing = enclosing;
-        SetFlowId(fields[kId], eventStart, category, flow);
-        events.flows.push_back(flow);
+        AddFlow(track, InternToken(fields[kCat]), ts, offset, flowPhase, enclosing, fields[kId],
+                eventStart);
     }
 
     // [SECTION] One event, and the repairs Chrome forgives
