@@ -809,14 +809,26 @@ void App::DrawViewTabs(float dt) {
     const ViewList& objects = ViewsOfTarget(target);
     if (objects.size() != views.size()) return;  // attached at the start of the frame
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 6);
+    // The shortcut in each tab's title while every title fits; in a narrow window the titles
+    // alone (ImGui cuts what still does not fit), the whole in each tab's tooltip.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    float fullWidth = 0;
+    for (size_t i = 0; i < views.size(); ++i)
+        fullWidth += ImGui::CalcTextSize(views[i]->title).x + ImGui::CalcTextSize("  (Ctrl+0)").x +
+                     style.FramePadding.x * 2 + style.ItemInnerSpacing.x;
+    const bool withShortcuts = fullWidth < ImGui::GetContentRegionAvail().x;
     if (ImGui::BeginTabBar("views")) {
         for (size_t i = 0; i < views.size(); ++i) {
-            const std::string label = std::string(views[i]->title) + "  (Ctrl+" +
-                                      std::to_string(i + 1) + ")###view" + std::to_string(i);
+            const std::string shortcut = "Ctrl+" + std::to_string(i + 1);
+            const std::string label = std::string(views[i]->title) +
+                                      (withShortcuts ? "  (" + shortcut + ")" : "") + "###view" +
+                                      std::to_string(i);
             const bool requested = m_mainTab == static_cast<int>(i);
-            if (!ImGui::BeginTabItem(label.c_str(), nullptr,
-                                     requested ? ImGuiTabItemFlags_SetSelected : 0))
-                continue;
+            const bool open = ImGui::BeginTabItem(label.c_str(), nullptr,
+                                                  requested ? ImGuiTabItemFlags_SetSelected : 0);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s  (%s)", views[i]->title, shortcut.c_str());
+            if (!open) continue;
             View& view = *objects[i];
             if (view.FillsTab()) {
                 view.Draw(context);

@@ -317,9 +317,8 @@ void DrawHover(ClusterDocument& document, MatrixSettings& views, const MatrixCac
 
 void DrawSidePanel(ClusterDocument& document, MatrixSettings& views, const MatrixCache& cache,
                    double cellPx) {
-    ImGui::PushTextWrapPos(0);
+    ImGui::PushTextWrapPos(0);  // every note wraps in a narrow panel
     ImGui::TextDisabled("Rows: source rank; columns: destination rank; summed over every step.");
-    ImGui::PopTextWrapPos();
     SectionTitle("Colour");
     for (int metric = 0; metric < 4; ++metric)
         ImGui::RadioButton(kMetricNames[metric], &views.metric, metric);
@@ -403,7 +402,6 @@ void DrawSidePanel(ClusterDocument& document, MatrixSettings& views, const Matri
     }
     ImGui::Spacing();
     SectionTitle("Reading the matrix");
-    ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled(
         "1. Transit size first: does any card send more or less than its peers (work divided "
         "unevenly)?");
