@@ -16,6 +16,7 @@
 #include "cluster/ClusterFolder.hpp"
 #include "cluster/ClusterJson.hpp"
 #include "load/RankDirectory.hpp"
+#include "loading/RankLoader.hpp"
 #include "loading/TraceLoader.hpp"
 #include "marey/MareyJson.hpp"
 #include "rank/RankAnalysis.hpp"
@@ -30,9 +31,21 @@ int RunStatsCommand(int argc, char** argv) {
     std::string path;
     bool json = false;
     int top = 20;
+    LoadOptions options;
     for (int i = 2; i < argc; ++i) {
         if (std::strcmp(argv[i], "--json") == 0) {
             json = true;
+        } else if (std::strcmp(argv[i], "--source") == 0 && i + 1 < argc) {
+            const std::string source = argv[++i];
+            if (source == "db" || source == "database") {
+                options.source = RankSource::kDatabase;
+            } else if (source == "text") {
+                options.source = RankSource::kText;
+            } else {
+                std::fprintf(stderr, "marey stats: --source: expected text or db, got \"%s\"\n",
+                             source.c_str());
+                return 2;
+            }
         } else if (std::strcmp(argv[i], "--top") == 0 && i + 1 < argc) {
             const std::string count = argv[++i];
             const char* end = count.data() + count.size();
@@ -51,7 +64,8 @@ int RunStatsCommand(int argc, char** argv) {
     }
     if (path.empty()) {
         std::fprintf(stderr,
-                     "usage: marey stats PATH [--json] [--top N]\n       marey stats --compare A B "
+                     "usage: marey stats PATH [--json] [--top N] [--source text|db]\n       marey "
+                     "stats --compare A B "
                      "[--json]\n");
         return 2;
     }
@@ -70,36 +84,32 @@ int RunStatsCommand(int argc, char** argv) {
         std::fwrite(text.data(), 1, text.size(), stdout);
         return 0;
     }
-    // A rank folder adds its summaries (overview, operators, steps, communication) to the trace's.
-    std::optional<RankFiles> rank;
-    if (IsRankDirectory(path)) {
-        auto files = FindRankFiles(path);
-        if (files.ok()) rank = std::move(files.value());
-    }
-    std::unique_ptr<TraceModel> model;
-    auto loaded = LoadTrace(path);
-    if (loaded.ok())
-        model = std::move(loaded.value());
-    else if (!rank || !rank->traceView.empty() || !rank->kernelDetails.empty()) {
+    // A rank folder (or its database) adds its summaries (overview, operators, steps,
+    // communication) to the trace's.
+    auto loaded = LoadRank(path, options);
+    if (!loaded.ok()) {
         std::fprintf(stderr, "%s\n", loaded.message().c_str());
         return 1;
     }
+    const LoadedRank& rank = loaded.value();
+    const bool isRank = IsRankDirectory(path) || rank.source.rfind("database", 0) == 0;
     std::string text;
-    if (model) {
-        const TraceSummary summary = Summarize(*model, top > 0 ? static_cast<size_t>(top) : 20);
-        text = json ? SummaryToJson(*model, summary) : SummaryToText(*model, summary);
+    if (rank.model) {
+        const TraceSummary summary =
+            Summarize(*rank.model, top > 0 ? static_cast<size_t>(top) : 20);
+        text = json ? SummaryToJson(*rank.model, summary) : SummaryToText(*rank.model, summary);
     }
-    if (rank) {
-        const RankAnalysis analysis = AnalyzeRank(*rank, model.get());
+    if (isRank) {
         if (json) {
-            // The trace summary's object gets one more key.
+            // The trace summary's object gets two more keys.
+            const std::string more = "\"source\": " + SourceToJson(rank) +
+                                     ", \"rank\": " + RankAnalysisToJson(*rank.analysis);
             if (text.empty())
-                text = "{\"rank\": " + RankAnalysisToJson(analysis) + "}\n";
+                text = "{" + more + "}\n";
             else
-                text = text.substr(0, text.rfind('}')) +
-                       ", \"rank\": " + RankAnalysisToJson(analysis) + "}\n";
+                text = text.substr(0, text.rfind('}')) + ", " + more + "}\n";
         } else {
-            text += RankAnalysisToText(analysis);
+            text += SourceToText(rank) + RankAnalysisToText(*rank.analysis);
         }
     }
     std::fwrite(text.data(), 1, text.size(), stdout);

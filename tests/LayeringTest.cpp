@@ -18,15 +18,16 @@ const std::map<std::string, std::set<std::string>>& AllowedEdges() {
     static const std::map<std::string, std::set<std::string>> kAllowed = {
         {"core", {}},
         {"load", {"core"}},
+        {"db", {"core", "load"}},
         {"model", {"core", "load"}},
         {"index", {"core", "model"}},
         {"rank", {"core", "load", "model", "index"}},
         {"compare", {"core", "load", "model", "index", "rank"}},
         {"report", {"core", "load", "model", "index", "rank", "compare"}},
-        {"cluster", {"core", "load", "model", "index", "rank", "compare", "report"}},
-        {"marey", {"core", "load", "model", "index", "rank", "compare", "report", "cluster"}},
+        {"cluster", {"core", "load", "db", "model", "index", "rank", "compare", "report"}},
+        {"marey", {"core", "load", "db", "model", "index", "rank", "compare", "report", "cluster"}},
         {"loading",
-         {"core", "load", "model", "index", "rank", "compare", "report", "cluster", "marey"}},
+         {"core", "load", "db", "model", "index", "rank", "compare", "report", "cluster", "marey"}},
     };
     return kAllowed;
 }

@@ -29,6 +29,8 @@ void FillLineColumns(std::string_view text, std::vector<ImportProblem>& problems
 }
 
 std::string FormatProblem(const std::string& file, const ImportProblem& problem) {
+    // A problem with no line has no place in a text (a database's rows are named in the message).
+    if (problem.line == 0) return file + ": error: " + problem.message;
     return file + ":" + std::to_string(problem.line) + ":" + std::to_string(problem.column) +
            ": error: " + problem.message;
 }

@@ -48,7 +48,9 @@ Result<std::unique_ptr<SqliteFile>> SqliteFile::OpenReadOnly(const std::string& 
     return std::unique_ptr<SqliteFile>(new SqliteFile(db, path));
 }
 
-SqliteFile::~SqliteFile() { sqlite3_close(m_db); }
+SqliteFile::~SqliteFile() {
+    sqlite3_close(m_db);
+}
 
 bool SqliteFile::HasTable(std::string_view table) const {
     return !Columns(table).empty();
@@ -67,8 +69,8 @@ std::vector<std::string> SqliteFile::Columns(std::string_view table) const {
 
 Result<SqliteStatement> SqliteFile::Prepare(const std::string& sql) const {
     sqlite3_stmt* statement = nullptr;
-    if (sqlite3_prepare_v2(m_db, sql.c_str(), static_cast<int>(sql.size()), &statement,
-                           nullptr) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(m_db, sql.c_str(), static_cast<int>(sql.size()), &statement, nullptr) !=
+        SQLITE_OK) {
         sqlite3_finalize(statement);
         return Status::Error(LastError());
     }
@@ -102,7 +104,9 @@ SqliteStatement& SqliteStatement::operator=(SqliteStatement&& other) noexcept {
     return *this;
 }
 
-SqliteStatement::~SqliteStatement() { sqlite3_finalize(m_statement); }
+SqliteStatement::~SqliteStatement() {
+    sqlite3_finalize(m_statement);
+}
 
 bool SqliteStatement::Step() {
     const int result = sqlite3_step(m_statement);
@@ -111,15 +115,22 @@ bool SqliteStatement::Step() {
     return false;
 }
 
-int SqliteStatement::ColumnCount() const { return sqlite3_column_count(m_statement); }
+int SqliteStatement::ColumnCount() const {
+    return sqlite3_column_count(m_statement);
+}
 
 SqliteType SqliteStatement::Type(int column) const {
     switch (sqlite3_column_type(m_statement, column)) {
-        case SQLITE_INTEGER: return SqliteType::kInteger;
-        case SQLITE_FLOAT: return SqliteType::kReal;
-        case SQLITE_TEXT: return SqliteType::kText;
-        case SQLITE_BLOB: return SqliteType::kBlob;
-        default: return SqliteType::kNull;
+        case SQLITE_INTEGER:
+            return SqliteType::kInteger;
+        case SQLITE_FLOAT:
+            return SqliteType::kReal;
+        case SQLITE_TEXT:
+            return SqliteType::kText;
+        case SQLITE_BLOB:
+            return SqliteType::kBlob;
+        default:
+            return SqliteType::kNull;
     }
 }
 

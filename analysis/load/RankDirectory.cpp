@@ -155,6 +155,24 @@ const std::string& RankFiles::PathOf(const RankFileKind& kind) const {
     return kNone;
 }
 
+std::string FindProfilerDatabase(const std::string& folder) {
+    std::error_code error;
+    std::vector<std::string> found;
+    for (fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, error),
+         end;
+         !error && it != end; it.increment(error)) {
+        const std::string name = it->path().filename().string();
+        const bool profilerName = name.rfind("ascend_pytorch_profiler", 0) == 0 ||
+                                  name.rfind("ascend_mindspore_profiler", 0) == 0 ||
+                                  name.rfind("msprof_", 0) == 0;
+        if (profilerName && name.size() > 3 && name.compare(name.size() - 3, 3, ".db") == 0 &&
+            IsFile(it->path()))
+            found.push_back(it->path().string());
+    }
+    std::sort(found.begin(), found.end());
+    return found.empty() ? std::string() : found.front();
+}
+
 bool RankFiles::HasAnyAnalysisFile() const {
     return !kernelDetails.empty() || !stepTrace.empty() || !opStatistic.empty() ||
            !communication.empty() || !communicationMatrix.empty();
@@ -166,7 +184,7 @@ bool IsRankDirectory(const std::string& path) {
     const fs::path output = OutputFolder(path);
     for (const KnownFile& known : kKnownFiles)
         if (IsFile(output / known.kind->fileName)) return true;
-    return false;
+    return !FindProfilerDatabase(output.string()).empty();
 }
 
 Result<RankFiles> FindRankFiles(const std::string& path) {
@@ -194,11 +212,15 @@ Result<RankFiles> FindRankFiles(const std::string& path) {
                                      ", not a file; not read");
         }
     }
-    if (!any)
+    files.profilerDb = FindProfilerDatabase(output.string());
+    if (!files.profilerDb.empty() && IsFile(output / "analysis.db"))
+        files.analysisDb = (output / "analysis.db").string();
+    if (!any && files.profilerDb.empty())
         return Status::Error(
             path +
             ": error: not a profiler folder: none of trace_view.json, kernel_details.csv, "
-            "step_trace_time.csv, communication.json in it or in its ASCEND_PROFILER_OUTPUT");
+            "step_trace_time.csv, communication.json, ascend_pytorch_profiler_N.db in it or in "
+            "its ASCEND_PROFILER_OUTPUT");
     // The rank: profiler_info_N.json (its rank_id, else its N), else the folder's name.
     std::vector<fs::path> infos;
     for (fs::directory_iterator

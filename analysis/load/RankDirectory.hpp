@@ -43,12 +43,20 @@ struct RankFiles {
     // Full paths; empty when the file is not there.
     std::string traceView, kernelDetails, stepTrace, opStatistic, communication,
         communicationMatrix, memoryRecord, operatorMemory;
+    // The profiler database (ascend_pytorch_profiler_N.db, ascend_mindspore_profiler_N.db or
+    // msprof_*.db) and analysis.db; empty when not there.
+    std::string profilerDb, analysisDb;
     std::vector<std::string> problems;  // unreadable profiler_info file and the like
 
     // The full path of 'kind' (empty when missing).
     const std::string& PathOf(const RankFileKind& kind) const;
     bool HasAnyAnalysisFile() const;
+    bool HasTextExport() const { return !traceView.empty() || !kernelDetails.empty(); }
 };
+
+// The profiler database among the files of a folder, by name: ascend_pytorch_profiler*.db,
+// ascend_mindspore_profiler*.db or msprof_*.db (the first in name order); empty when none.
+std::string FindProfilerDatabase(const std::string& folder);
 
 // True when 'path' is a folder that looks like a rank folder. Never follows more than the two
 // fixed levels (root, ASCEND_PROFILER_OUTPUT), so link loops cannot trap it.

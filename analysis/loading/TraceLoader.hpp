@@ -12,7 +12,12 @@
 
 namespace marey {
 
+// Which export of a rank folder to open when it holds both: the database by default, as the
+// profiler's own tools do.
+enum class RankSource : uint8_t { kAuto, kText, kDatabase };
+
 struct LoadOptions {
+    RankSource source = RankSource::kAuto;
     unsigned threads = 0;              // 0 = every core
     uint64_t chunkBytes = 8ull << 20;  // target size of one parallel piece of the event array
     uint64_t runBytes =

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/PodArray.hpp"
@@ -134,7 +135,8 @@ struct ImportReport {
     uint64_t unmatchedEnds = 0;           // 'E' without 'B'
 };
 
-enum class SourceFormat : uint8_t { kChromeJson, kCsv };
+// kDatabase: a profiler's SQLite file; refs name a table and rowid (see db/DbTimeline.hpp).
+enum class SourceFormat : uint8_t { kChromeJson, kCsv, kDatabase };
 
 // A slice that never ended ('B' without 'E', async begin without end): drawn to the trace's end.
 struct UnfinishedSlice {
@@ -149,6 +151,8 @@ struct TraceSource {
     TraceText text;
     SourceFormat format = SourceFormat::kChromeJson;
     std::vector<std::string> csvHeader;
+    // A database: the rows read from each table, for the import report.
+    std::vector<std::pair<std::string, uint64_t>> tableRows;
 };
 
 // Several ranks in one timeline: the processes of one rank, shown under one collapsible header,

@@ -15,6 +15,10 @@ struct LoadedRank {
     std::unique_ptr<TraceModel> model;  // null for a rank folder that holds no timeline file
     std::unique_ptr<RankAnalysis>
         analysis;  // never null; its files are empty outside a rank folder
+    // What was read: "database ascend_pytorch_profiler_0.db" or "text trace_view.json"; and the
+    // other export the folder also holds ("text", "database"), empty when none.
+    std::string source;
+    std::string otherSource;
 };
 
 }  // namespace marey

@@ -72,7 +72,11 @@ RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model) {
         AddFileProblems(files.operatorMemory, memory.value().problems, analysis.problems);
         analysis.operatorMemory = std::move(memory.value());
     });
+    SummarizeRank(analysis, model);
+    return analysis;
+}
 
+void SummarizeRank(RankAnalysis& analysis, const TraceModel* model) {
     if (model) analysis.hasTrace = true, analysis.traceStartNs = model->firstNs;
     if (analysis.kernels)
         analysis.operators = OperatorsFromKernels(*analysis.kernels);
@@ -88,7 +92,6 @@ RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model) {
         analysis.stepSpans = model ? PlaceSteps(*analysis.steps, *model)
                                    : std::vector<StepSpan>(analysis.steps->rows.size());
     }
-    return analysis;
 }
 
 }  // namespace marey

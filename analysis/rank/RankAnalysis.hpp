@@ -55,4 +55,8 @@ struct RankAnalysis {
 // views say which file is missing.
 RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model);
 
+// The summaries of an analysis whose tables are filled (from files or a database): operators,
+// overview with advice, communication totals, step places. AnalyzeRank ends with it.
+void SummarizeRank(RankAnalysis& analysis, const TraceModel* model);
+
 }  // namespace marey

@@ -342,3 +342,41 @@ std::string RankAnalysisToText(const RankAnalysis& analysis) {
 }
 
 }  // namespace marey
+
+namespace marey {
+
+std::string SourceToJson(const LoadedRank& rank) {
+    std::string out;
+    JsonObject object(out);
+    object.String("read", rank.source);
+    if (rank.otherSource.empty())
+        object.Key("other") += "null";
+    else
+        object.String("other", rank.otherSource);
+    std::string& tables = object.Key("table_rows");
+    if (!rank.model) {
+        tables += "null";
+    } else {
+        JsonObject rows(tables);
+        for (const auto& [table, count] : rank.model->sources.front().tableRows)
+            rows.Int(table.c_str(), static_cast<int64_t>(count));
+    }
+    return out;
+}
+
+std::string SourceToText(const LoadedRank& rank) {
+    std::string text = "  source      " + rank.source;
+    if (!rank.otherSource.empty())
+        text += " (the " + rank.otherSource + " export is here too: --source " +
+                (rank.otherSource == "text" ? "text" : "db") + ")";
+    text += "\n";
+    if (rank.model && !rank.model->sources.front().tableRows.empty()) {
+        text += "  rows read  ";
+        for (const auto& [table, count] : rank.model->sources.front().tableRows)
+            text += " " + table + " " + std::to_string(count) + ",";
+        text.back() = '\n';
+    }
+    return text;
+}
+
+}  // namespace marey

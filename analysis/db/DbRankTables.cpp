@@ -1,0 +1,278 @@
+#include "db/DbRankTables.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "db/DbRows.hpp"
+
+namespace marey {
+namespace {
+
+// An amount of µs or ms as a REAL, in ns; false for NULL, text, negative or infinite values.
+bool ReadDuration(const SqliteStatement& row, int column, double nsPerUnit, TimeNs* ns) {
+    double value = 0;
+    if (!ReadDbReal(row, column, &value) || value < 0 || value * nsPerUnit > 9.0e18) return false;
+    *ns = std::llround(value * nsPerUnit);
+    return true;
+}
+
+// Exact "µs.fff" text of a time in ns, as the text export writes it.
+std::string MicrosText(TimeNs ns) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%s%lld.%03lld", ns < 0 ? "-" : "",
+                  static_cast<long long>(std::llabs(ns) / 1000),
+                  static_cast<long long>(std::llabs(ns) % 1000));
+    return text;
+}
+
+std::string RowPlace(const SqliteFile& db, const std::string& table, int64_t rowid) {
+    return db.Path() + ": error: table " + table + ", row " + std::to_string(rowid) + ": ";
+}
+
+void ReadStepTraceTime(const SqliteFile& db, DbRankTables& tables) {
+    // analysis.db's columns, in the order of kStepPhaseColumns.
+    static const char* const kColumns[kStepPhaseCount] = {
+        "computing",  "communication_not_overlapped",
+        "overlapped", "communication",
+        "free",       "stage",
+        "bubble",     "communication_not_overlapped_and_exclude_receive",
+        "preparing"};
+    std::vector<std::string> wanted{"step"};
+    for (const char* column : kColumns) wanted.push_back(column);
+    DbColumns columns(db, "StepTraceTime", wanted);
+    if (!columns.TableExists()) return;
+    auto statement = db.Prepare(columns.Select());
+    if (!statement.ok()) return tables.problems.push_back(statement.status().message());
+    StepTrace trace;
+    for (int p = 0; p < kStepPhaseCount; ++p) trace.hasColumn[p] = columns.Has(1 + p);
+    SqliteStatement& row = statement.value();
+    while (row.Step()) {
+        StepRow step;
+        step.step = std::string(row.Text(columns.Column(0)));
+        bool readable = true;
+        for (int p = 0; p < kStepPhaseCount && readable; ++p) {
+            if (!columns.Has(1 + p) || row.IsNull(columns.Column(1 + p))) continue;
+            readable = ReadDuration(row, columns.Column(1 + p), 1e3, &step.ns[p]);
+            if (!readable)
+                tables.problems.push_back(RowPlace(db, "StepTraceTime", row.Int(0)) + "column " +
+                                          kColumns[p] + " is not a duration in µs; step left out");
+        }
+        if (readable) trace.rows.push_back(std::move(step));
+    }
+    if (row.Failed()) tables.problems.push_back(db.LastError());
+    tables.steps = std::move(trace);
+}
+
+// The ratio the text export writes with four decimals.
+double RatioOf(TimeNs part, TimeNs transit) {
+    if (part + transit <= 0) return 0;
+    return std::round(static_cast<double>(part) / static_cast<double>(part + transit) * 1e4) / 1e4;
+}
+
+void ReadCommAnalyzerTime(const SqliteFile& db, DbRankTables& tables) {
+    enum { kName, kGroup, kStart, kElapse, kTransit, kWait, kSync, kIdle, kStep, kType };
+    DbColumns columns(
+        db, "CommAnalyzerTime",
+        {"hccl_op_name", "group_name", "start_timestamp", "elapse_time", "transit_time",
+         "wait_time", "synchronization_time", "idle_time", "step", "type"});
+    if (!columns.TableExists()) return;
+    auto statement = db.Prepare(columns.Select());
+    if (!statement.ok()) return tables.problems.push_back(statement.status().message());
+    CommunicationOps ops;
+    SqliteStatement& row = statement.value();
+    std::map<std::pair<std::string, std::string>, size_t> byOp;  // (step, name@group) → op
+    while (row.Step()) {
+        CommunicationOp op;
+        op.name = std::string(row.Text(columns.Column(kName)));
+        op.group = std::string(row.Text(columns.Column(kGroup)));
+        op.step = std::string(row.Text(columns.Column(kStep)));
+        op.kind = std::string(row.Text(columns.Column(kType)));
+        double start = 0;
+        if (ReadDbReal(row, columns.Column(kStart), &start) && start >= 0) {
+            op.hasStart = true;
+            op.startNs = std::llround(start * 1e3);
+        }
+        TimeNs* const times[] = {&op.elapseNs, &op.transitNs, &op.waitNs, &op.syncNs, &op.idleNs};
+        bool readable = true;
+        for (int t = 0; t < 5 && readable; ++t)
+            readable = row.IsNull(columns.Column(kElapse + t)) ||
+                       ReadDuration(row, columns.Column(kElapse + t), 1e6, times[t]);
+        if (!readable) {
+            tables.problems.push_back(RowPlace(db, "CommAnalyzerTime", row.Int(0)) +
+                                      "a time is not a duration in ms; operator left out");
+            continue;
+        }
+        op.waitRatio = RatioOf(op.waitNs, op.transitNs);
+        op.syncRatio = RatioOf(op.syncNs, op.transitNs);
+        byOp[{op.step, op.name + "@" + op.group}] = ops.ops.size();
+        ops.ops.push_back(std::move(op));
+    }
+    if (row.Failed()) tables.problems.push_back(db.LastError());
+    DbColumns bandwidth(
+        db, "CommAnalyzerBandwidth",
+        {"hccl_op_name", "group_name", "transport_type", "transit_size", "transit_time",
+         "bandwidth", "large_packet_ratio", "package_size", "count", "total_duration", "step"});
+    if (bandwidth.TableExists()) {
+        auto rows = db.Prepare(bandwidth.Select());
+        if (!rows.ok()) return tables.problems.push_back(rows.status().message());
+        SqliteStatement& b = rows.value();
+        while (b.Step()) {
+            const auto found = byOp.find({std::string(b.Text(bandwidth.Column(10))),
+                                          std::string(b.Text(bandwidth.Column(0))) + "@" +
+                                              std::string(b.Text(bandwidth.Column(1)))});
+            if (found == byOp.end()) continue;
+            auto& transports = ops.ops[found->second].bandwidth;
+            const std::string transport(b.Text(bandwidth.Column(2)));
+            auto it =
+                std::find_if(transports.begin(), transports.end(),
+                             [&](const TransportBandwidth& t) { return t.transport == transport; });
+            if (it == transports.end()) {
+                TransportBandwidth added;
+                added.transport = transport;
+                ReadDbReal(b, bandwidth.Column(3), &added.transitSizeMb);
+                ReadDuration(b, bandwidth.Column(4), 1e6, &added.transitNs);
+                ReadDbReal(b, bandwidth.Column(5), &added.bandwidthGBps);
+                ReadDbReal(b, bandwidth.Column(6), &added.largePacketRatio);
+                transports.push_back(std::move(added));
+                it = std::prev(transports.end());
+            }
+            PacketSizeBucket bucket;
+            double count = 0;
+            if (ReadDbReal(b, bandwidth.Column(7), &bucket.sizeMb) &&
+                ReadDbReal(b, bandwidth.Column(8), &count) && count > 0 &&
+                ReadDuration(b, bandwidth.Column(9), 1e6, &bucket.totalNs)) {
+                bucket.count = static_cast<uint64_t>(count);
+                it->sizes.push_back(bucket);
+            }
+        }
+    }
+    tables.communication = std::move(ops);
+}
+
+void ReadCommAnalyzerMatrix(const SqliteFile& db, DbRankTables& tables) {
+    DbColumns columns(db, "CommAnalyzerMatrix",
+                      {"hccl_op_name", "group_name", "src_rank", "dst_rank", "transport_type",
+                       "transit_size", "transit_time", "bandwidth", "step", "type", "op_name"});
+    if (!columns.TableExists()) return;
+    auto statement = db.Prepare(columns.Select());
+    if (!statement.ok()) return tables.problems.push_back(statement.status().message());
+    CommunicationMatrix matrix;
+    SqliteStatement& row = statement.value();
+    while (row.Step()) {
+        CommunicationLink link;
+        link.group = std::string(row.Text(columns.Column(0))) + "@" +
+                     std::string(row.Text(columns.Column(1)));
+        int64_t src = -1, dst = -1;
+        if (!ReadDbInt(row, columns.Column(2), &src) || !ReadDbInt(row, columns.Column(3), &dst) ||
+            src < 0 || dst < 0 || src > INT32_MAX || dst > INT32_MAX ||
+            !ReadDbReal(row, columns.Column(5), &link.transitSizeMb) || link.transitSizeMb < 0 ||
+            !ReadDuration(row, columns.Column(6), 1e6, &link.transitNs) ||
+            !ReadDbReal(row, columns.Column(7), &link.bandwidthGBps) || link.bandwidthGBps < 0) {
+            tables.problems.push_back(RowPlace(db, "CommAnalyzerMatrix", row.Int(0)) +
+                                      "a rank, size, time or bandwidth is unreadable or negative; "
+                                      "link left out");
+            continue;
+        }
+        link.srcRank = static_cast<int>(src);
+        link.dstRank = static_cast<int>(dst);
+        link.transport = std::string(row.Text(columns.Column(4)));
+        link.step = std::string(row.Text(columns.Column(8)));
+        link.kind = std::string(row.Text(columns.Column(9)));
+        link.opName = std::string(row.Text(columns.Column(10)));
+        if (link.opName.empty()) link.opName = std::string(row.Text(columns.Column(0)));
+        matrix.links.push_back(std::move(link));
+    }
+    if (row.Failed()) tables.problems.push_back(db.LastError());
+    tables.matrix = std::move(matrix);
+}
+
+// The megabytes a byte count is, as the text export writes it (exact: a byte count over 2^20).
+std::string Megabytes(double bytes) {
+    char text[48];
+    std::snprintf(text, sizeof text, "%.17g", bytes / 1048576.0);
+    return text;
+}
+
+}  // namespace
+
+void ReadAnalysisDb(const SqliteFile& analysisDb, DbRankTables& tables) {
+    ReadStepTraceTime(analysisDb, tables);
+    ReadCommAnalyzerTime(analysisDb, tables);
+    ReadCommAnalyzerMatrix(analysisDb, tables);
+}
+
+void ReadDbMemory(const SqliteFile& db, DbRankTables& tables) {
+    std::vector<std::string> problems;
+    const DbStrings strings = DbStrings::Read(db, problems);
+    // Written as the CSV text the export would hold and read by its parser: one set of rules.
+    DbColumns record(
+        db, "MEMORY_RECORD",
+        {"component", "timestamp|timestampNs", "totalAllocated", "totalReserved", "totalActive"});
+    if (record.TableExists()) {
+        std::string csv =
+            "Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB)\n";
+        auto statement = db.Prepare(record.Select());
+        if (statement.ok()) {
+            SqliteStatement& row = statement.value();
+            while (row.Step()) {
+                int64_t component = 0;
+                TimeNs ts = 0;
+                if (!ReadDbInt(row, record.Column(0), &component) ||
+                    !ReadDbNs(row, record.Column(1), &ts)) {
+                    tables.problems.push_back(RowPlace(db, "MEMORY_RECORD", row.Int(0)) +
+                                              "component or timestamp unreadable; left out");
+                    continue;
+                }
+                std::string line = strings.Text(component) + "," + MicrosText(ts);
+                for (int m = 2; m <= 4; ++m) {
+                    double bytes = 0;
+                    line += ",";
+                    if (ReadDbReal(row, record.Column(m), &bytes) && bytes >= 0)
+                        line += Megabytes(bytes);
+                }
+                csv += line + "\n";
+            }
+        }
+        auto parsed = ParseMemoryRecordCsv(csv, db.Path() + " MEMORY_RECORD");
+        if (parsed.ok()) tables.memoryRecord = std::move(parsed.value());
+    }
+    DbColumns allocations(db, "OP_MEMORY", {"name", "size", "allocationTime", "releaseTime"});
+    if (allocations.TableExists()) {
+        std::string csv = "Name,Size(KB),Allocation Time(us),Release Time(us)\n";
+        auto statement = db.Prepare(allocations.Select());
+        if (statement.ok()) {
+            SqliteStatement& row = statement.value();
+            while (row.Step()) {
+                int64_t name = 0, size = 0;
+                TimeNs allocated = 0, released = 0;
+                if (!ReadDbInt(row, allocations.Column(0), &name) ||
+                    !ReadDbInt(row, allocations.Column(1), &size) ||
+                    !ReadDbNs(row, allocations.Column(2), &allocated)) {
+                    tables.problems.push_back(RowPlace(db, "OP_MEMORY", row.Int(0)) +
+                                              "name, size or allocationTime unreadable; left out");
+                    continue;
+                }
+                char kilobytes[48];
+                std::snprintf(kilobytes, sizeof kilobytes, "%.17g",
+                              static_cast<double>(size) / 1024.0);
+                std::string text = strings.Text(name);
+                if (text.find_first_of(",\"\n") != std::string::npos) {
+                    std::string quoted = "\"";
+                    for (char c : text)
+                        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+                    text = quoted + "\"";
+                }
+                csv += text + "," + kilobytes + "," + MicrosText(allocated) + "," +
+                       (ReadDbNs(row, allocations.Column(3), &released) ? MicrosText(released)
+                                                                        : std::string()) +
+                       "\n";
+            }
+        }
+        auto parsed = ParseOperatorMemoryCsv(csv, db.Path() + " OP_MEMORY");
+        if (parsed.ok()) tables.operatorMemory = std::move(parsed.value());
+    }
+}
+
+}  // namespace marey

@@ -1,0 +1,33 @@
+#pragma once
+// The rank views' tables read from a profiler database and its analysis.db: what
+// step_trace_time.csv, communication.json, communication_matrix.json, memory_record.csv and
+// operator_memory.csv hold in a text export, with the same units and the same rules for bad values.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/SqliteFile.hpp"
+#include "load/CommunicationJson.hpp"
+#include "load/MemoryCsv.hpp"
+#include "load/StepTraceCsv.hpp"
+
+namespace marey {
+
+struct DbRankTables {
+    std::optional<StepTrace> steps;
+    std::optional<CommunicationOps> communication;
+    std::optional<CommunicationMatrix> matrix;
+    std::optional<MemoryRecord> memoryRecord;
+    std::optional<OperatorMemory> operatorMemory;
+    // "file: error: table T, row N: …" for every problem met.
+    std::vector<std::string> problems;
+};
+
+// Reads analysis.db's StepTraceTime (µs), CommAnalyzerTime and CommAnalyzerBandwidth (ms, MB) and
+// CommAnalyzerMatrix into 'tables'. A missing table leaves its member empty.
+void ReadAnalysisDb(const SqliteFile& analysisDb, DbRankTables& tables);
+
+// Reads MEMORY_RECORD and OP_MEMORY of a profiler database into 'tables'.
+void ReadDbMemory(const SqliteFile& profilerDb, DbRankTables& tables);
+
+}  // namespace marey

@@ -1,0 +1,751 @@
+#include "db/DbTimeline.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+#include "db/DbOverlap.hpp"
+#include "db/DbRows.hpp"
+
+namespace marey {
+
+const char* DbTableName(DbTable table) {
+    switch (table) {
+        case DbTable::kPytorchApi:
+            return "PYTORCH_API";
+        case DbTable::kCannApi:
+            return "CANN_API";
+        case DbTable::kTask:
+            return "TASK";
+        case DbTable::kCommunicationOp:
+            return "COMMUNICATION_OP";
+        case DbTable::kCommunicationTask:
+            return "TASK";
+        default:
+            return "(computed)";
+    }
+}
+
+const char* DbFlowCategory(DbFlowKind kind) {
+    switch (kind) {
+        case DbFlowKind::kHostToDevice:
+            return "HostToDevice";
+        case DbFlowKind::kAsyncNpu:
+            return "async_npu";
+        case DbFlowKind::kAsyncTaskQueue:
+            return "async_task_queue";
+        default:
+            return "fwdbwd";
+    }
+}
+
+namespace {
+
+// Sort indexes of the text export's processes; device pids put them in bits 5-9.
+constexpr int64_t kPythonSort = 0, kCannSort = 7, kHardwareSort = 13, kFreqSort = 14,
+                  kHcclSort = 15, kNpuMemSort = 19, kOverlapSort = 23;
+constexpr int64_t kLaterGroupTid = 100000;  // HCCL group g > 0 is thread 100000 + g
+
+// The name prefix of a CANN API level, as the text export writes it ("AscendCL@aclnnAdd").
+std::string CannLevelPrefix(const std::string& level) {
+    if (level == "acl") return "AscendCL";
+    if (level == "node") return "Node";
+    if (level == "runtime") return "Runtime";
+    if (level == "hccl") return "Hccl";
+    if (level == "model") return "Model";
+    std::string prefix = level;
+    if (!prefix.empty()) prefix[0] = static_cast<char>(std::toupper(prefix[0]));
+    return prefix;
+}
+
+class TimelineReader {
+public:
+    TimelineReader(const SqliteFile& db, DbTimeline& out) : m_db(db), m_out(out) {}
+
+    void Run() {
+        std::vector<std::string> stringProblems;
+        m_strings = DbStrings::Read(m_db, stringProblems);
+        for (const std::string& problem : stringProblems) Problem(problem);
+        ReadMetadata();
+        CheckTables();
+        ReadSteps();
+        ReadPytorchApi();
+        ReadCannApi();
+        ReadCommunicationTaskInfo();
+        ReadTasks();
+        ReadCommunicationOps();
+        ReadCounters();
+        ReadConnectionIds();
+        LinkFlows();
+        if (!m_computing.empty() || !m_communication.empty()) AddOverlap();
+        FinishKernels();
+    }
+
+private:
+    struct PendingEnd {
+        int64_t connection;  // CANN connection id, or PYTORCH_API's own connection id
+        DbFlowEnd end;
+    };
+
+    void Problem(const std::string& message) { m_out.events.problems.Add(0, message); }
+    void RowProblem(const std::string& table, int64_t rowid, const std::string& message) {
+        Problem("table " + table + ", row " + std::to_string(rowid) + ": " + message);
+    }
+    void ReportMissing(const DbColumns& columns) {
+        for (const std::string& missing : columns.Missing())
+            Problem(missing + " (schema " + SchemaText() + "): what it holds is left out");
+    }
+    std::string SchemaText() const {
+        return m_out.schemaVersion.empty() ? "version unknown" : m_out.schemaVersion;
+    }
+    void CountRows(const std::string& table, uint64_t rows) {
+        m_out.rowsRead.emplace_back(table, rows);
+    }
+    // Runs 'sql'; on failure reports it and returns false.
+    bool Prepare(const std::string& sql, std::optional<SqliteStatement>& statement) {
+        auto prepared = m_db.Prepare(sql);
+        if (!prepared.ok()) {
+            Problem(prepared.status().message());
+            return false;
+        }
+        statement.emplace(std::move(prepared.value()));
+        return true;
+    }
+    void AfterRows(const SqliteStatement& statement, const std::string& table) {
+        if (statement.Failed())
+            Problem(m_db.LastError() + " (while reading " + table + "; the rows before were kept)");
+    }
+
+    StringId Intern(const std::string& text) { return m_out.events.strings.Intern(text); }
+    StringId NameOf(int64_t id) {
+        const auto it = m_interned.find(id);
+        if (it != m_interned.end()) return it->second;
+        const std::string* text = m_strings.Find(id);
+        if (!text) ++m_missingStrings;
+        const StringId interned = Intern(text ? *text : "<string " + std::to_string(id) + ">");
+        m_interned.emplace(id, interned);
+        return interned;
+    }
+
+    int64_t DevicePid(int64_t sortIndex) const {
+        return (m_hostPid << 10) | (sortIndex << 5) | (m_deviceId & 31);
+    }
+
+    // The chunk track of (pid, tid), made with its process's and its own metadata on first use.
+    uint32_t Track(int64_t pid, int64_t tid, const char* processName, int64_t processSort,
+                   const char* label, const std::string& threadName, int64_t threadSort) {
+        const auto key = std::make_pair(pid, tid);
+        const auto found = m_tracks.find(key);
+        if (found != m_tracks.end()) return found->second;
+        if (!m_processes.count(pid)) {
+            m_processes.insert(pid);
+            const uint32_t processTrack = NewTrack(pid, 0);
+            AddMetadata(processTrack, MetadataKind::kProcessName, Intern(processName), 0);
+            AddMetadata(processTrack, MetadataKind::kProcessLabels, Intern(label), 0);
+            AddMetadata(processTrack, MetadataKind::kProcessSortIndex, 0, processSort);
+        }
+        const uint32_t track = NewTrack(pid, tid);
+        if (!threadName.empty()) {
+            AddMetadata(track, MetadataKind::kThreadName, Intern(threadName), 0);
+            AddMetadata(track, MetadataKind::kThreadSortIndex, 0, threadSort);
+        }
+        return track;
+    }
+    uint32_t NewTrack(int64_t pid, int64_t tid) {
+        const auto key = std::make_pair(pid, tid);
+        const auto found = m_tracks.find(key);
+        if (found != m_tracks.end()) return found->second;
+        ChunkTrack track;
+        track.pid = EntityId{pid, 0};
+        track.tid = EntityId{tid, 0};
+        m_out.events.tracks.push_back(std::move(track));
+        const uint32_t index = static_cast<uint32_t>(m_out.events.tracks.size() - 1);
+        m_tracks.emplace(key, index);
+        return index;
+    }
+    void AddMetadata(uint32_t track, MetadataKind kind, StringId text, int64_t number) {
+        m_out.events.metadata.push_back({0, track, kind, text, number});
+    }
+    uint32_t HostThread(int64_t globalTid, bool cann) {
+        const int64_t tid = globalTid & 0xFFFFFFFF;
+        const std::string name = "Thread " + std::to_string(tid);
+        if (cann) return Track(DevicePid(kCannSort), tid, "CANN", kCannSort, "CPU", name, tid);
+        return Track(m_hostPid, tid, "Python", kPythonSort, "CPU", name, tid);
+    }
+    uint32_t StreamTrack(int64_t stream) {
+        return Track(DevicePid(kHardwareSort), stream, "Ascend Hardware", kHardwareSort, "NPU",
+                     "Stream " + std::to_string(stream), stream);
+    }
+    uint32_t HcclTrack(int64_t tid, const std::string& name) {
+        return Track(DevicePid(kHcclSort), tid, "HCCL", kHcclSort, "NPU", name, tid);
+    }
+
+    // Adds a slice; false (with a problem) when its times cannot be read or end before the start.
+    bool AddSlice(uint32_t track, const SqliteStatement& row, int startColumn, int endColumn,
+                  DbTable table, int64_t rowid, StringId name, TimeNs* startOut = nullptr) {
+        TimeNs start = 0, end = 0;
+        if (!ReadDbNs(row, startColumn, &start) || !ReadDbNs(row, endColumn, &end)) {
+            RowProblem(DbTableName(table), rowid,
+                       "startNs/endNs is not an integer time in ns (\"" +
+                           std::string(row.Text(startColumn)) + "\", \"" +
+                           std::string(row.Text(endColumn)) + "\"); row left out");
+            return false;
+        }
+        if (end < start) {
+            RowProblem(DbTableName(table), rowid, "ends before it starts; row left out");
+            return false;
+        }
+        m_out.events.AddSlice(track, start, end - start, DbRef(table, rowid), name);
+        ++m_out.events.eventCount;
+        ++m_out.events.phases.byChar['X'];
+        if (startOut) *startOut = start;
+        return true;
+    }
+
+    void ReadMetadata() {
+        if (m_db.HasTable("META_DATA")) {
+            std::optional<SqliteStatement> row;
+            if (Prepare("SELECT value FROM META_DATA WHERE name = 'SCHEMA_VERSION'", row) &&
+                row->Step())
+                m_out.schemaVersion = std::string(row->Text(0));
+        }
+        // The host pid: from a thread id, else from TASK.globalPid.
+        const char* const pidQueries[] = {
+            "SELECT globalTid >> 32 FROM PYTORCH_API LIMIT 1",
+            "SELECT globalTid >> 32 FROM CANN_API LIMIT 1",
+            "SELECT globalPid FROM TASK LIMIT 1",
+        };
+        for (const char* sql : pidQueries) {
+            auto statement = m_db.Prepare(sql);
+            if (statement.ok() && statement.value().Step() &&
+                ReadDbInt(statement.value(), 0, &m_hostPid))
+                break;
+        }
+        if (m_db.HasTable("RANK_DEVICE_MAP")) {
+            auto statement = m_db.Prepare("SELECT deviceId FROM RANK_DEVICE_MAP LIMIT 1");
+            if (statement.ok() && statement.value().Step())
+                ReadDbInt(statement.value(), 0, &m_deviceId);
+        }
+        if (m_db.HasTable("ENUM_API_TYPE")) {
+            auto statement = m_db.Prepare("SELECT id, name FROM ENUM_API_TYPE");
+            if (statement.ok())
+                while (statement.value().Step())
+                    m_apiTypes[statement.value().Int(0)] = std::string(statement.value().Text(1));
+        }
+    }
+
+    // Names the timeline tables that are missing, and a schema this reader has not seen.
+    void CheckTables() {
+        if (!m_out.schemaVersion.empty() && m_out.schemaVersion.rfind("1.", 0) != 0)
+            Problem("schema version " + m_out.schemaVersion +
+                    " has not been seen before (marey knows 1.x): tables and columns are read by "
+                    "name, and what is missing is listed here");
+        const std::pair<const char*, const char*> kTables[] = {
+            {"TASK", "no device tasks"},
+            {"PYTORCH_API", "no PyTorch operators on the host"},
+            {"CANN_API", "no CANN API calls and no HostToDevice arrows"},
+            {"STRING_IDS", nullptr},  // reported when its strings are read
+        };
+        for (const auto& [table, loss] : kTables)
+            if (loss && !m_db.HasTable(table))
+                Problem("no table " + std::string(table) + " (schema " + SchemaText() +
+                        "): " + loss);
+    }
+
+    void ReadSteps() {
+        DbColumns columns(m_db, "STEP_TIME", {"id", "startNs", "endNs"});
+        if (!columns.TableExists()) return;
+        ReportMissing(columns);
+        std::optional<SqliteStatement> row;
+        if (!Prepare(columns.Select(), row)) return;
+        uint64_t rows = 0;
+        while (row->Step()) {
+            ++rows;
+            DbStep step{};
+            if (!ReadDbInt(*row, columns.Column(0), &step.id) ||
+                !ReadDbNs(*row, columns.Column(1), &step.startNs) ||
+                !ReadDbNs(*row, columns.Column(2), &step.endNs) || step.endNs < step.startNs) {
+                RowProblem("STEP_TIME", row->Int(0), "id, startNs or endNs unreadable; left out");
+                continue;
+            }
+            m_out.steps.push_back(step);
+        }
+        AfterRows(*row, "STEP_TIME");
+        CountRows("STEP_TIME", rows);
+        std::sort(m_out.steps.begin(), m_out.steps.end(),
+                  [](const DbStep& a, const DbStep& b) { return a.startNs < b.startNs; });
+    }
+
+    void ReadPytorchApi() {
+        enum { kStart, kEnd, kTid, kConnection, kName, kSequence, kFwdThread, kType };
+        DbColumns columns(m_db, "PYTORCH_API",
+                          {"startNs", "endNs", "globalTid", "connectionId", "name",
+                           "sequenceNumber", "fwdThreadId", "type"});
+        if (!columns.TableExists()) return;
+        ReportMissing(columns);
+        std::optional<SqliteStatement> row;
+        if (!Prepare(columns.Select(), row)) return;
+        uint64_t rows = 0;
+        std::unordered_map<int64_t, DbFlowEnd> forward, backward;
+        while (row->Step()) {
+            ++rows;
+            const int64_t rowid = row->Int(0);
+            int64_t globalTid = 0, nameId = 0;
+            ReadDbInt(*row, columns.Column(kTid), &globalTid);
+            ReadDbInt(*row, columns.Column(kName), &nameId);
+            const uint32_t track = HostThread(globalTid, false);
+            const StringId name = NameOf(nameId);
+            TimeNs start = 0;
+            if (!AddSlice(track, *row, columns.Column(kStart), columns.Column(kEnd),
+                          DbTable::kPytorchApi, rowid, name, &start))
+                continue;
+            const DbFlowEnd end{track, start, DbRef(DbTable::kPytorchApi, rowid)};
+            int64_t connection = 0, type = 0, sequence = -1, fwdThread = 0;
+            ReadDbInt(*row, columns.Column(kType), &type);
+            if (ReadDbInt(*row, columns.Column(kConnection), &connection)) {
+                const std::string_view text = m_out.events.strings.Get(name);
+                if (text.rfind("Enqueue", 0) == 0)
+                    m_enqueues.push_back({connection, end});
+                else if (text.rfind("Dequeue", 0) == 0)
+                    m_dequeues.push_back({connection, end});
+                else
+                    m_operators.push_back({connection, end});
+            }
+            if (ReadDbInt(*row, columns.Column(kSequence), &sequence) && sequence >= 0) {
+                ReadDbInt(*row, columns.Column(kFwdThread), &fwdThread);
+                auto& earliest = fwdThread > 0 ? backward : forward;
+                const auto [it, inserted] = earliest.emplace(sequence, end);
+                if (!inserted && start < it->second.ts) it->second = end;
+            }
+        }
+        AfterRows(*row, "PYTORCH_API");
+        CountRows("PYTORCH_API", rows);
+        std::map<int64_t, DbArrow> bySequence;  // sequence order: a stable arrow order
+        for (const auto& [sequence, to] : backward) {
+            const auto from = forward.find(sequence);
+            if (from != forward.end())
+                bySequence[sequence] = {from->second, to, DbFlowKind::kFwdBwd};
+        }
+        for (const auto& [sequence, arrow] : bySequence) m_out.arrows.push_back(arrow);
+    }
+
+    void ReadCannApi() {
+        enum { kStart, kEnd, kType, kTid, kConnection, kName };
+        DbColumns columns(m_db, "CANN_API",
+                          {"startNs", "endNs", "type", "globalTid", "connectionId", "name"});
+        if (!columns.TableExists()) return;
+        ReportMissing(columns);
+        std::optional<SqliteStatement> row;
+        if (!Prepare(columns.Select(), row)) return;
+        uint64_t rows = 0;
+        std::unordered_map<int64_t, std::unordered_map<int64_t, StringId>> namesByType;
+        while (row->Step()) {
+            ++rows;
+            const int64_t rowid = row->Int(0);
+            int64_t globalTid = 0, nameId = 0, type = 0, connection = 0;
+            ReadDbInt(*row, columns.Column(kTid), &globalTid);
+            ReadDbInt(*row, columns.Column(kName), &nameId);
+            ReadDbInt(*row, columns.Column(kType), &type);
+            auto& names = namesByType[type];
+            auto named = names.find(nameId);
+            if (named == names.end()) {
+                const auto level = m_apiTypes.find(type);
+                const std::string prefix = CannLevelPrefix(
+                    level == m_apiTypes.end() ? std::to_string(type) : level->second);
+                named = names.emplace(nameId, Intern(prefix + "@" + m_strings.Text(nameId))).first;
+            }
+            const uint32_t track = HostThread(globalTid, true);
+            TimeNs start = 0;
+            if (!AddSlice(track, *row, columns.Column(kStart), columns.Column(kEnd),
+                          DbTable::kCannApi, rowid, named->second, &start))
+                continue;
+            if (ReadDbInt(*row, columns.Column(kConnection), &connection))
+                m_cannByConnection.emplace(
+                    connection, DbFlowEnd{track, start, DbRef(DbTable::kCannApi, rowid)});
+        }
+        AfterRows(*row, "CANN_API");
+        CountRows("CANN_API", rows);
+    }
+
+    struct CommunicationTask {
+        int64_t plane = 0;
+        int64_t typeId = 0;
+    };
+
+    void ReadCommunicationTaskInfo() {
+        DbColumns columns(m_db, "COMMUNICATION_TASK_INFO", {"globalTaskId", "taskType", "planeId"});
+        if (!columns.TableExists()) return;
+        ReportMissing(columns);
+        std::optional<SqliteStatement> row;
+        if (!Prepare(columns.Select(), row)) return;
+        uint64_t rows = 0;
+        while (row->Step()) {
+            ++rows;
+            int64_t task = 0;
+            CommunicationTask info;
+            if (!ReadDbInt(*row, columns.Column(0), &task)) {
+                RowProblem("COMMUNICATION_TASK_INFO", row->Int(0),
+                           "globalTaskId unreadable; left out");
+                continue;
+            }
+            ReadDbInt(*row, columns.Column(1), &info.typeId);
+            ReadDbInt(*row, columns.Column(2), &info.plane);
+            if (!m_communicationTasks.emplace(task, info).second)
+                RowProblem("COMMUNICATION_TASK_INFO", row->Int(0),
+                           "a second row of globalTaskId " + std::to_string(task) + "; left out");
+        }
+        AfterRows(*row, "COMMUNICATION_TASK_INFO");
+        CountRows("COMMUNICATION_TASK_INFO", rows);
+    }
+
+    void ReadTasks();
+    void ReadCommunicationOps();
+    void ReadCounters();
+    void ReadConnectionIds();
+    void LinkFlows();
+    void AddOverlap();
+    void FinishKernels();
+
+    const SqliteFile& m_db;
+    DbTimeline& m_out;
+    DbStrings m_strings;
+    std::unordered_map<int64_t, StringId> m_interned;
+    uint64_t m_missingStrings = 0;
+    int64_t m_hostPid = 0, m_deviceId = 0;
+    std::unordered_map<int64_t, std::string> m_apiTypes;
+    std::map<std::pair<int64_t, int64_t>, uint32_t> m_tracks;
+    std::set<int64_t> m_processes;
+    std::vector<PendingEnd> m_enqueues, m_dequeues, m_operators;
+    std::unordered_map<int64_t, DbFlowEnd> m_cannByConnection;
+    std::unordered_map<int64_t, CommunicationTask> m_communicationTasks;
+    std::vector<PendingEnd> m_deviceTargets;  // tasks and communication ops with a connection id
+    std::unordered_multimap<int64_t, int64_t> m_connectionIds;  // CONNECTION_IDS: id → connection
+    std::vector<TimeRange> m_computing, m_communication;
+};
+
+}  // namespace
+
+// [SECTION] device tables
+
+void TimelineReader::ReadTasks() {
+    enum { kStart, kEnd, kConnection, kGlobalTask, kTaskType, kStream, kName, kOpType, kCore };
+    DbColumns task(m_db, "TASK",
+                   {"startNs", "endNs", "connectionId", "globalTaskId", "taskType", "streamId"});
+    if (!task.TableExists()) return;
+    ReportMissing(task);
+    DbColumns compute(m_db, "COMPUTE_TASK_INFO", {"name", "opType", "taskType", "globalTaskId"});
+    if (compute.TableExists()) ReportMissing(compute);
+    std::string sql = "SELECT t.rowid";
+    for (size_t c = 0; c < 6; ++c) sql += ", " + task.Expression(c, "t");
+    for (size_t c = 0; c < 3; ++c)
+        sql += ", " + (compute.Has(3) ? compute.Expression(c, "c") : std::string("NULL"));
+    sql += " FROM TASK t";
+    if (compute.Has(3))
+        sql += " LEFT JOIN COMPUTE_TASK_INFO c ON c." + compute.Expression(3, "c").substr(2) +
+               " = t." + task.Expression(kGlobalTask, "t").substr(2);
+    std::optional<SqliteStatement> row;
+    if (!Prepare(sql, row)) return;
+    uint64_t rows = 0;
+    std::unordered_map<int64_t, StringId> typeNames;
+    while (row->Step()) {
+        ++rows;
+        const int64_t rowid = row->Int(0);
+        int64_t stream = 0, globalTask = -1, nameId = 0, typeId = 0, connection = 0;
+        ReadDbInt(*row, 1 + kStream, &stream);
+        ReadDbInt(*row, 1 + kGlobalTask, &globalTask);
+        const bool isCompute = ReadDbInt(*row, 1 + kName, &nameId);
+        const auto communication = m_communicationTasks.find(globalTask);
+        const bool isCommunication = !isCompute && communication != m_communicationTasks.end();
+        StringId name;
+        if (isCompute) {
+            name = NameOf(nameId);
+        } else if (isCommunication) {
+            name = NameOf(communication->second.typeId);
+        } else {
+            ReadDbInt(*row, 1 + kTaskType, &typeId);
+            name = NameOf(typeId);
+        }
+        const uint32_t track = StreamTrack(stream);
+        TimeNs start = 0;
+        if (!AddSlice(track, *row, 1 + kStart, 1 + kEnd, DbTable::kTask, rowid, name, &start))
+            continue;
+        TimeNs end = 0;
+        ReadDbNs(*row, 1 + kEnd, &end);
+        if (isCommunication) {
+            const int64_t plane = communication->second.plane;
+            const uint32_t planeTrack = HcclTrack(plane + 1, "Plane " + std::to_string(plane));
+            m_out.events.AddSlice(planeTrack, start, end - start,
+                                  DbRef(DbTable::kCommunicationTask, rowid), name);
+            ++m_out.events.eventCount;
+            ++m_out.events.phases.byChar['X'];
+        }
+        if (isCompute) {
+            m_computing.push_back({start, end});
+            int64_t opType = 0, core = 0;
+            ReadDbInt(*row, 1 + kOpType, &opType);
+            ReadDbInt(*row, 1 + kCore, &core);
+            KernelRow kernel;
+            kernel.name = m_out.kernels.strings.Intern(m_out.events.strings.Get(name));
+            kernel.type = m_out.kernels.strings.Intern(m_strings.Text(opType));
+            const std::string coreText = m_strings.Text(core);
+            kernel.core = m_out.kernels.strings.Intern(coreText);
+            kernel.coreClass = ClassifyCore(coreText);
+            kernel.startNs = start;
+            kernel.durNs = end - start;
+            m_out.kernels.rows.push_back(kernel);
+        }
+        if (ReadDbInt(*row, 1 + kConnection, &connection))
+            m_deviceTargets.push_back({connection, {track, start, DbRef(DbTable::kTask, rowid)}});
+    }
+    AfterRows(*row, "TASK");
+    CountRows("TASK", rows);
+}
+
+void TimelineReader::ReadCommunicationOps() {
+    enum { kName, kStart, kEnd, kConnection, kGroup, kOpType };
+    DbColumns columns(m_db, "COMMUNICATION_OP",
+                      {"opName", "startNs", "endNs", "connectionId", "groupName", "opType"});
+    if (!columns.TableExists()) return;
+    ReportMissing(columns);
+    std::optional<SqliteStatement> row;
+    if (!Prepare(columns.Select(), row)) return;
+    uint64_t rows = 0;
+    std::vector<int64_t> groups;  // in order of first appearance
+    while (row->Step()) {
+        ++rows;
+        const int64_t rowid = row->Int(0);
+        int64_t nameId = 0, group = 0, opType = 0, connection = 0;
+        ReadDbInt(*row, columns.Column(kName), &nameId);
+        ReadDbInt(*row, columns.Column(kGroup), &group);
+        ReadDbInt(*row, columns.Column(kOpType), &opType);
+        size_t g = std::find(groups.begin(), groups.end(), group) - groups.begin();
+        if (g == groups.size()) groups.push_back(group);
+        const int64_t tid = g == 0 ? 0 : kLaterGroupTid + static_cast<int64_t>(g);
+        const uint32_t track = HcclTrack(tid, "Group " + std::to_string(g) + " Communication");
+        const StringId name = NameOf(nameId);
+        TimeNs start = 0, end = 0;
+        if (!AddSlice(track, *row, columns.Column(kStart), columns.Column(kEnd),
+                      DbTable::kCommunicationOp, rowid, name, &start))
+            continue;
+        ReadDbNs(*row, columns.Column(kEnd), &end);
+        m_communication.push_back({start, end});
+        KernelRow kernel;
+        kernel.name = m_out.kernels.strings.Intern(m_out.events.strings.Get(name));
+        kernel.type = m_out.kernels.strings.Intern(m_strings.Text(opType));
+        kernel.core = m_out.kernels.strings.Intern("HCCL");
+        kernel.coreClass = CoreClass::kCommunication;
+        kernel.startNs = start;
+        kernel.durNs = end - start;
+        m_out.kernels.rows.push_back(kernel);
+        if (ReadDbInt(*row, columns.Column(kConnection), &connection))
+            m_deviceTargets.push_back(
+                {connection, {track, start, DbRef(DbTable::kCommunicationOp, rowid)}});
+    }
+    AfterRows(*row, "COMMUNICATION_OP");
+    CountRows("COMMUNICATION_OP", rows);
+}
+
+// [SECTION] counters, connections, overlap
+
+void TimelineReader::ReadCounters() {
+    auto series = [&](int64_t pid, const char* process, int64_t sort, const std::string& name,
+                      const char* key) {
+        const uint32_t track = Track(pid, 0, process, sort, "NPU", "", 0);
+        const CounterSeriesKey wanted{track, Intern(name), Intern(key)};
+        auto& all = m_out.events.counterSeries;
+        for (uint32_t s = 0; s < all.size(); ++s)
+            if (all[s].track == wanted.track && all[s].name == wanted.name &&
+                all[s].key == wanted.key)
+                return s;
+        all.push_back(wanted);
+        return static_cast<uint32_t>(all.size() - 1);
+    };
+    auto sample = [&](uint32_t s, TimeNs ts, double value) {
+        m_out.events.counters.push_back({ts, value, s});
+        ++m_out.events.eventCount;
+        ++m_out.events.phases.byChar['C'];
+    };
+    DbColumns freq(m_db, "AICORE_FREQ", {"timestampNs", "freq"});
+    if (freq.TableExists()) {
+        ReportMissing(freq);
+        std::optional<SqliteStatement> row;
+        uint64_t rows = 0;
+        if (Prepare(freq.Select(), row)) {
+            const uint32_t s =
+                series(DevicePid(kFreqSort), "AI Core Freq", kFreqSort, "AI Core Freq", "MHz");
+            while (row->Step()) {
+                ++rows;
+                TimeNs ts = 0;
+                double value = 0;
+                if (ReadDbNs(*row, freq.Column(0), &ts) && ReadDbReal(*row, freq.Column(1), &value))
+                    sample(s, ts, value);
+                else
+                    RowProblem("AICORE_FREQ", row->Int(0), "time or freq unreadable; left out");
+            }
+            AfterRows(*row, "AICORE_FREQ");
+        }
+        CountRows("AICORE_FREQ", rows);
+    }
+    DbColumns memory(m_db, "NPU_MEM", {"type", "ddr", "hbm", "timestampNs"});
+    if (memory.TableExists()) {
+        ReportMissing(memory);
+        std::optional<SqliteStatement> row;
+        uint64_t rows = 0;
+        if (Prepare(memory.Select(), row)) {
+            while (row->Step()) {
+                ++rows;
+                int64_t type = 0;
+                TimeNs ts = 0;
+                ReadDbInt(*row, memory.Column(0), &type);
+                if (!ReadDbNs(*row, memory.Column(3), &ts)) {
+                    RowProblem("NPU_MEM", row->Int(0), "timestampNs unreadable; left out");
+                    continue;
+                }
+                std::string prefix = m_strings.Text(type);
+                for (char& c : prefix) c = static_cast<char>(std::toupper(c));
+                double bytes = 0;
+                if (ReadDbReal(*row, memory.Column(1), &bytes))
+                    sample(series(DevicePid(kNpuMemSort), "NPU MEM", kNpuMemSort, prefix + "/DDR",
+                                  "KB"),
+                           ts, bytes / 1024);
+                if (ReadDbReal(*row, memory.Column(2), &bytes))
+                    sample(series(DevicePid(kNpuMemSort), "NPU MEM", kNpuMemSort, prefix + "/HBM",
+                                  "KB"),
+                           ts, bytes / 1024);
+            }
+            AfterRows(*row, "NPU_MEM");
+        }
+        CountRows("NPU_MEM", rows);
+    }
+}
+
+void TimelineReader::ReadConnectionIds() {
+    DbColumns columns(m_db, "CONNECTION_IDS", {"id", "connectionId"});
+    if (!columns.TableExists()) return;
+    ReportMissing(columns);
+    std::optional<SqliteStatement> row;
+    if (!Prepare(columns.Select(), row)) return;
+    uint64_t rows = 0;
+    while (row->Step()) {
+        ++rows;
+        int64_t id = 0, connection = 0;
+        if (ReadDbInt(*row, columns.Column(0), &id) &&
+            ReadDbInt(*row, columns.Column(1), &connection))
+            m_connectionIds.emplace(id, connection);
+        else
+            RowProblem("CONNECTION_IDS", row->Int(0), "id or connectionId unreadable; left out");
+    }
+    AfterRows(*row, "CONNECTION_IDS");
+    CountRows("CONNECTION_IDS", rows);
+}
+
+void TimelineReader::LinkFlows() {
+    // Device ends by connection id, each connection's in table order.
+    std::stable_sort(
+        m_deviceTargets.begin(), m_deviceTargets.end(),
+        [](const PendingEnd& a, const PendingEnd& b) { return a.connection < b.connection; });
+    auto targetsOf = [&](int64_t connection) {
+        return std::equal_range(
+            m_deviceTargets.begin(), m_deviceTargets.end(), PendingEnd{connection, {}},
+            [](const PendingEnd& a, const PendingEnd& b) { return a.connection < b.connection; });
+    };
+    uint64_t unmatched = 0;
+    for (const PendingEnd& target : m_deviceTargets) {
+        const auto api = m_cannByConnection.find(target.connection);
+        if (api != m_cannByConnection.end())
+            m_out.arrows.push_back({api->second, target.end, DbFlowKind::kHostToDevice});
+        else
+            ++unmatched;
+    }
+    for (const PendingEnd& op : m_operators) {
+        const auto [first, last] = m_connectionIds.equal_range(op.connection);
+        std::vector<int64_t> connections;
+        for (auto it = first; it != last; ++it) connections.push_back(it->second);
+        std::sort(connections.begin(), connections.end());
+        for (const int64_t connection : connections) {
+            const auto [begin, end] = targetsOf(connection);
+            for (auto t = begin; t != end; ++t)
+                m_out.arrows.push_back({op.end, t->end, DbFlowKind::kAsyncNpu});
+        }
+    }
+    std::unordered_map<int64_t, DbFlowEnd> dequeueByConnection;
+    for (const PendingEnd& dequeue : m_dequeues) {
+        const auto found = m_connectionIds.find(dequeue.connection);
+        if (found != m_connectionIds.end()) dequeueByConnection.emplace(found->second, dequeue.end);
+    }
+    for (const PendingEnd& enqueue : m_enqueues) {
+        const auto found = m_connectionIds.find(enqueue.connection);
+        if (found == m_connectionIds.end()) continue;
+        const auto dequeue = dequeueByConnection.find(found->second);
+        if (dequeue != dequeueByConnection.end())
+            m_out.arrows.push_back({enqueue.end, dequeue->second, DbFlowKind::kAsyncTaskQueue});
+    }
+    uint64_t operatorsToNothing = 0;
+    for (const PendingEnd& op : m_operators)
+        if (!m_connectionIds.count(op.connection)) ++operatorsToNothing;
+    if (operatorsToNothing)
+        Problem(std::to_string(operatorsToNothing) +
+                " PYTORCH_API rows name a connectionId that CONNECTION_IDS does not hold: they "
+                "have no arrow to the device");
+    // Tasks without a launching API (profiling markers, tasks of a graph) simply have no arrow.
+    (void)unmatched;
+}
+
+void TimelineReader::AddOverlap() {
+    const int64_t pid = DevicePid(kOverlapSort);
+    const char* const names[] = {"Computing", "Communication", "Communication(Not Overlapped)",
+                                 "Free"};
+    uint32_t tracks[4];
+    for (int t = 0; t < 4; ++t)
+        tracks[t] = Track(pid, t, "Overlap Analysis", kOverlapSort, "NPU", names[t], t);
+    std::vector<std::pair<TimeNs, TimeNs>> steps;
+    for (const DbStep& step : m_out.steps) steps.push_back({step.startNs, step.endNs});
+    m_out.overlap = AnalyzeOverlap(m_computing, m_communication, steps);
+    const OverlapAnalysis& overlap = m_out.overlap;
+    const std::vector<TimeRange>* parts[] = {&overlap.computing, &overlap.communication,
+                                             &overlap.notOverlapped, &overlap.free};
+    uint64_t index = 0;
+    for (int t = 0; t < 4; ++t) {
+        const StringId name = Intern(names[t]);
+        for (const TimeRange& range : *parts[t]) {
+            m_out.events.AddSlice(tracks[t], range.startNs, range.endNs - range.startNs,
+                                  DbRef(DbTable::kComputed, index++), name);
+            ++m_out.events.eventCount;
+            ++m_out.events.phases.byChar['X'];
+        }
+    }
+}
+
+void TimelineReader::FinishKernels() {
+    auto& rows = m_out.kernels.rows;
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const KernelRow& a, const KernelRow& b) { return a.startNs < b.startNs; });
+    for (KernelRow& row : rows) {
+        // The step that holds the row's start: the "Step Id" of kernel_details.csv.
+        const auto after =
+            std::upper_bound(m_out.steps.begin(), m_out.steps.end(), row.startNs,
+                             [](TimeNs start, const DbStep& step) { return start < step.startNs; });
+        if (after != m_out.steps.begin() && row.startNs <= std::prev(after)->endNs)
+            row.step = m_out.kernels.strings.Intern(std::to_string(std::prev(after)->id));
+    }
+    if (m_missingStrings)
+        Problem(std::to_string(m_missingStrings) +
+                " string ids have no row in STRING_IDS: shown as <string N>");
+    for (ChunkTrack& track : m_out.events.tracks) {
+        std::sort(track.slices.begin(), track.slices.end(), SliceBefore);
+        std::sort(track.wideSlices.begin(), track.wideSlices.end(), SliceBefore);
+    }
+    std::stable_sort(m_out.events.counters.begin(), m_out.events.counters.end(),
+                     [](const RawCounter& a, const RawCounter& b) { return a.ts < b.ts; });
+}
+
+DbTimeline ReadDbTimeline(const SqliteFile& db) {
+    DbTimeline timeline;
+    TimelineReader(db, timeline).Run();
+    return timeline;
+}
+
+}  // namespace marey

@@ -1,0 +1,75 @@
+#pragma once
+// Reads the timeline tables of an Ascend profiler database (PYTORCH_API, CANN_API, TASK,
+// COMMUNICATION_OP, COMMUNICATION_TASK_INFO, counters) into the decoded events the model builder
+// takes, with the processes, threads and names the profiler's text export gives them, and the
+// arrows between them from the connection ids. docs/profiler-database.md has the mapping.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/Time.hpp"
+#include "db/DbOverlap.hpp"
+#include "db/SqliteFile.hpp"
+#include "load/KernelTable.hpp"
+#include "load/RawEvents.hpp"
+
+namespace marey {
+
+// A slice of a database refers to its row: the table in the bits above kDbRowBits, the rowid below
+// (the 40 bits a model keeps of a reference).
+enum class DbTable : uint8_t {
+    kComputed = 0,  // made by marey (Overlap Analysis): no row
+    kPytorchApi = 1,
+    kCannApi = 2,
+    kTask = 3,
+    kCommunicationOp = 4,
+    kCommunicationTask = 5,  // a TASK row shown on its HCCL plane
+};
+constexpr int kDbRowBits = 34;
+inline uint64_t DbRef(DbTable table, int64_t rowid) {
+    return uint64_t{static_cast<uint8_t>(table)} << kDbRowBits |
+           (static_cast<uint64_t>(rowid) & ((uint64_t{1} << kDbRowBits) - 1));
+}
+inline DbTable DbRefTable(uint64_t ref) {
+    return static_cast<DbTable>(ref >> kDbRowBits);
+}
+inline int64_t DbRefRow(uint64_t ref) {
+    return static_cast<int64_t>(ref & ((uint64_t{1} << kDbRowBits) - 1));
+}
+const char* DbTableName(DbTable table);
+
+enum class DbFlowKind : uint8_t { kHostToDevice, kAsyncNpu, kAsyncTaskQueue, kFwdBwd };
+const char* DbFlowCategory(DbFlowKind kind);
+
+// One end of an arrow: the thread (pid, tid of the chunk's tracks), time and row.
+struct DbFlowEnd {
+    uint32_t track;  // in DbTimeline::events.tracks
+    TimeNs ts;
+    uint64_t ref;
+};
+struct DbArrow {
+    DbFlowEnd from, to;
+    DbFlowKind kind;
+};
+
+struct DbStep {
+    int64_t id;
+    TimeNs startNs, endNs;
+};
+
+struct DbTimeline {
+    ChunkEvents events;  // one chunk: tracks, slices, counters, metadata, problems
+    std::vector<DbArrow> arrows;
+    KernelTable kernels;  // compute tasks and communication operators, in start order
+    std::vector<DbStep> steps;
+    OverlapAnalysis overlap;  // as drawn in its Overlap Analysis process
+    std::string schemaVersion;
+    // Rows read per table, for the import report ("every row ends up somewhere").
+    std::vector<std::pair<std::string, uint64_t>> rowsRead;
+};
+
+// Reads 'db'. Never fails: a missing table or column, or a row that cannot be read, is a problem
+// in events.problems (message naming the table and row id) and the rest is read.
+DbTimeline ReadDbTimeline(const SqliteFile& db);
+
+}  // namespace marey

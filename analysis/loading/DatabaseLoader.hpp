@@ -1,0 +1,29 @@
+#pragma once
+// Loads a rank's profiler database (and the analysis.db beside it) into the model and the rank
+// tables a text export gives, so that every view and analysis reads it as it reads text.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/Status.hpp"
+#include "db/DbRankTables.hpp"
+#include "load/KernelTable.hpp"
+#include "loading/TraceLoader.hpp"
+#include "model/TraceModel.hpp"
+
+namespace marey {
+
+struct LoadedDatabase {
+    std::unique_ptr<TraceModel> model;
+    KernelTable kernels;  // what kernel_details.csv holds
+    DbRankTables tables;  // steps, communication, links, memory
+};
+
+// Fails only when 'profilerDb' cannot be opened as a SQLite database; everything else it meets is
+// in model->report.problems or tables.problems, and the rest loads. 'analysisDb' may be empty.
+// Without analysis.db's StepTraceTime, steps are computed from STEP_TIME and the Overlap Analysis.
+Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
+                                            const std::string& analysisDb,
+                                            const LoadOptions& options = {});
+
+}  // namespace marey

@@ -1,0 +1,323 @@
+// Profiler databases: the real sample read into the model, read-only opening, and damaged files.
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "TestSupport.hpp"
+#include "db/DbOverlap.hpp"
+#include "db/DbRankTables.hpp"
+#include "db/DbRows.hpp"
+#include "db/DbTimeline.hpp"
+#include "db/SqliteFile.hpp"
+#include "loading/DatabaseLoader.hpp"
+#include "loading/RankLoader.hpp"
+
+namespace fs = std::filesystem;
+using namespace marey;
+
+namespace {
+
+constexpr const char* kSampleRank = "msinsight/test/data/pytorch/db/level1/rank0_ascend_pt";
+
+std::string ReadBytes(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    return bytes.str();
+}
+
+// Runs 'sql' on a database made (or changed) by the test itself.
+void Execute(const fs::path& path, const std::string& sql) {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+    char* error = nullptr;
+    const int result = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
+    const std::string message = error ? error : "";
+    sqlite3_free(error);
+    sqlite3_close(db);
+    REQUIRE_MESSAGE(result == SQLITE_OK, message);
+}
+
+// A writable copy of the real sample's rank 0, or "" when the fixtures are not here.
+fs::path CopyOfSample(const std::string& name) {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) return {};
+    const fs::path dir = test::TempDir(name) / "rank0_ascend_pt";
+    fs::copy(fs::path(fixtures) / kSampleRank, dir, fs::copy_options::recursive);
+    for (const auto& entry : fs::recursive_directory_iterator(dir))
+        fs::permissions(entry.path(), fs::perms::owner_write, fs::perm_options::add);
+    fs::permissions(dir, fs::perms::owner_write, fs::perm_options::add);
+    return dir;
+}
+
+fs::path SampleDb(const fs::path& rank) {
+    return rank / "ASCEND_PROFILER_OUTPUT" / "ascend_pytorch_profiler_0.db";
+}
+
+std::string Problems(const TraceModel& model) {
+    std::string text;
+    for (const ImportProblem& p : model.report.problems) text += p.message + "\n";
+    return text;
+}
+
+// Slices per process name.
+std::map<std::string, uint64_t> SlicesByProcess(const TraceModel& model) {
+    std::map<std::string, uint64_t> counts;
+    for (const Track& track : model.tracks)
+        counts[std::string(model.Name(model.processes[track.process].name))] += track.sliceCount;
+    return counts;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a profiler database path becomes a read-only immutable URI with reserved bytes escaped") {
+    CHECK(ReadOnlyUri("/a/b.db") == "file:/a/b.db?mode=ro&immutable=1");
+    CHECK(ReadOnlyUri("/run#3?/x%.db") == "file:/run%233%3F/x%25.db?mode=ro&immutable=1");
+    CHECK(ReadOnlyUri("/with space/x.db") == "file:/with%20space/x.db?mode=ro&immutable=1");
+}
+
+TEST_CASE("overlap analysis: free time lies between a step's first and last device activity") {
+    const OverlapAnalysis overlap =
+        AnalyzeOverlap({{100, 200}, {150, 260}, {400, 500}}, {{250, 450}}, {{0, 1000}});
+    REQUIRE(overlap.computing.size() == 2);
+    CHECK(overlap.computing[0].startNs == 100);
+    CHECK(overlap.computing[0].endNs == 260);
+    REQUIRE(overlap.notOverlapped.size() == 1);
+    CHECK(overlap.notOverlapped[0].startNs == 260);
+    CHECK(overlap.notOverlapped[0].endNs == 400);
+    // Busy from 100 to 500 without a gap: no free time, and none before 100 or after 500.
+    CHECK(overlap.free.empty());
+    const OverlapAnalysis gaps = AnalyzeOverlap({{100, 200}, {300, 400}}, {}, {});
+    REQUIRE(gaps.free.size() == 1);
+    CHECK(gaps.free[0].startNs == 200);
+    CHECK(gaps.free[0].endNs == 300);
+}
+
+TEST_CASE("the real db sample: every table's rows end up in the model and the rank tables") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) return;
+    const fs::path rank = fs::path(fixtures) / kSampleRank;
+    auto loaded = LoadRank(rank.string());
+    REQUIRE(loaded.ok());
+    const LoadedRank& result = loaded.value();
+    CHECK(result.source == "database ascend_pytorch_profiler_0.db");
+    CHECK(result.otherSource.empty());
+    const TraceModel& model = *result.model;
+    CHECK(Problems(model).empty());
+    CHECK(model.sources.front().format == SourceFormat::kDatabase);
+    const std::map<std::string, uint64_t> slices = SlicesByProcess(model);
+    CHECK(slices.at("Python") == 2460);             // PYTORCH_API
+    CHECK(slices.at("CANN") == 710);                // CANN_API
+    CHECK(slices.at("Ascend Hardware") == 552);     // TASK
+    CHECK(slices.at("HCCL") == 4 + 296);            // COMMUNICATION_OP and its tasks
+    CHECK(model.counterSampleCount == 3 + 28 * 2);  // AICORE_FREQ, NPU_MEM (DDR and HBM)
+    std::map<std::string, uint64_t> flowsByCategory;
+    for (const Flow& flow : model.flows)
+        ++flowsByCategory[std::string(model.Name(model.FlowCategory(flow)))];
+    CHECK(flowsByCategory["HostToDevice"] ==
+          550 + 4);  // TASK and COMMUNICATION_OP rows with a CANN API
+    CHECK(flowsByCategory["async_npu"] == 500 + 4);
+    CHECK(flowsByCategory["async_task_queue"] == 159);
+    CHECK(flowsByCategory["fwdbwd"] == 27);
+    const RankAnalysis& analysis = *result.analysis;
+    REQUIRE(analysis.kernels);
+    CHECK(analysis.kernels->rows.size() == 187 + 4);  // COMPUTE_TASK_INFO rows and the HCCL ops
+    REQUIRE(analysis.steps);
+    REQUIRE(analysis.steps->rows.size() == 1);
+    CHECK(analysis.steps->rows[0].ns[kStepFree] == 25258144);
+    REQUIRE(analysis.communication);
+    CHECK(analysis.communication->ops.size() == 4);
+    REQUIRE(analysis.matrix);
+    CHECK(analysis.matrix->links.size() == 48);
+    REQUIRE(analysis.operatorMemory);
+    CHECK(analysis.operatorMemory->allocations.size() == 184);
+    REQUIRE(analysis.memoryRecord);
+    CHECK_FALSE(analysis.memoryRecord->series.empty());
+    CHECK(analysis.problems.empty());
+}
+
+TEST_CASE("the real db sample: steps computed from its tasks equal analysis.db's to the ns") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) return;
+    const fs::path output = fs::path(fixtures) / kSampleRank / "ASCEND_PROFILER_OUTPUT";
+    auto withAnalysis = LoadProfilerDatabase(SampleDb(fs::path(fixtures) / kSampleRank).string(),
+                                             (output / "analysis.db").string());
+    auto computed = LoadProfilerDatabase(SampleDb(fs::path(fixtures) / kSampleRank).string(), "");
+    REQUIRE(withAnalysis.ok());
+    REQUIRE(computed.ok());
+    REQUIRE(withAnalysis.value().tables.steps);
+    REQUIRE(computed.value().tables.steps);
+    const StepRow& profiler = withAnalysis.value().tables.steps->rows.at(0);
+    const StepRow& ours = computed.value().tables.steps->rows.at(0);
+    for (int phase : {kStepComputing, kStepCommNotOverlapped, kStepOverlapped, kStepCommunication,
+                      kStepFree, kStepStage, kStepPreparing}) {
+        CAPTURE(kStepPhaseColumns[phase]);
+        CHECK(ours.ns[phase] == profiler.ns[phase]);
+    }
+}
+
+TEST_CASE("opening a profiler database changes neither its bytes nor its times") {
+    const fs::path rank = CopyOfSample("db_readonly");
+    if (rank.empty()) return;
+    const fs::path db = SampleDb(rank);
+    const fs::path analysis = rank / "ASCEND_PROFILER_OUTPUT" / "analysis.db";
+    const std::string bytesBefore = ReadBytes(db), analysisBefore = ReadBytes(analysis);
+    struct stat before {
+    }, after{};
+    REQUIRE(stat(db.c_str(), &before) == 0);
+    {
+        auto loaded = LoadRank(rank.string());
+        REQUIRE(loaded.ok());
+    }
+    REQUIRE(stat(db.c_str(), &after) == 0);
+    CHECK(ReadBytes(db) == bytesBefore);
+    CHECK(ReadBytes(analysis) == analysisBefore);
+    CHECK(after.st_mtim.tv_sec == before.st_mtim.tv_sec);
+    CHECK(after.st_mtim.tv_nsec == before.st_mtim.tv_nsec);
+    for (const char* suffix : {"-wal", "-shm", "-journal"})
+        CHECK_FALSE(fs::exists(db.string() + suffix));
+}
+
+TEST_CASE("a folder with text and db opens the database unless the text is asked for") {
+    const fs::path rank = CopyOfSample("db_both");
+    if (rank.empty()) return;
+    std::ofstream(rank / "ASCEND_PROFILER_OUTPUT" / "trace_view.json")
+        << "[{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 2}]";
+    auto automatic = LoadRank(rank.string());
+    REQUIRE(automatic.ok());
+    CHECK(automatic.value().source == "database ascend_pytorch_profiler_0.db");
+    CHECK(automatic.value().otherSource == "text");
+    LoadOptions text;
+    text.source = RankSource::kText;
+    auto asText = LoadRank(rank.string(), text);
+    REQUIRE(asText.ok());
+    CHECK(asText.value().source == "text trace_view.json");
+    CHECK(asText.value().otherSource == "database");
+    CHECK(asText.value().model->sliceCount == 1);
+}
+
+TEST_CASE(
+    "damaged profiler databases: a clear message naming file, table and row; the rest loads") {
+    const fs::path rank = CopyOfSample("db_damaged");
+    if (rank.empty()) return;
+    const fs::path db = SampleDb(rank);
+    const std::string original = ReadBytes(db);
+    auto restore = [&] { std::ofstream(db, std::ios::binary | std::ios::trunc) << original; };
+
+    SUBCASE("not SQLite") {
+        std::ofstream(db, std::ios::binary | std::ios::trunc) << "this is not a database\n";
+        auto loaded = LoadProfilerDatabase(db.string(), "");
+        REQUIRE_FALSE(loaded.ok());
+        CHECK(loaded.message().find(db.string()) == 0);
+        CHECK(loaded.message().find("not a readable SQLite database") != std::string::npos);
+    }
+    SUBCASE("empty file") {
+        std::ofstream(db, std::ios::binary | std::ios::trunc);
+        auto loaded = LoadProfilerDatabase(db.string(), "");
+        REQUIRE_FALSE(loaded.ok());
+        CHECK(loaded.message().find("not a profiler database") != std::string::npos);
+    }
+    SUBCASE("truncated to half") {
+        std::ofstream(db, std::ios::binary | std::ios::trunc)
+            << original.substr(0, original.size() / 2);
+        auto loaded = LoadProfilerDatabase(db.string(), "");
+        if (loaded.ok()) {
+            const std::string problems = Problems(*loaded.value().model);
+            CHECK(problems.find("malformed") != std::string::npos);
+        } else {
+            CHECK(loaded.message().find(db.string()) == 0);
+        }
+    }
+    SUBCASE("a table and a column missing, text times, strings and connections to nothing") {
+        restore();
+        Execute(db,
+                "DROP TABLE CANN_API;"
+                "ALTER TABLE COMPUTE_TASK_INFO DROP COLUMN opType;"
+                "UPDATE PYTORCH_API SET startNs = 'soon' WHERE rowid = 7;"
+                "DELETE FROM STRING_IDS WHERE id = (SELECT name FROM TASK_PMU_INFO LIMIT 1) "
+                "OR id = (SELECT name FROM PYTORCH_API WHERE rowid = 9);"
+                "DELETE FROM CONNECTION_IDS WHERE id = (SELECT connectionId FROM PYTORCH_API "
+                "WHERE type = 50001 AND connectionId IS NOT NULL LIMIT 1);"
+                "UPDATE META_DATA SET value = '9.1.0' WHERE name = 'SCHEMA_VERSION';");
+        auto loaded = LoadProfilerDatabase(db.string(), "");
+        REQUIRE(loaded.ok());
+        const TraceModel& model = *loaded.value().model;
+        const std::string problems = Problems(model);
+        CHECK(problems.find("no table CANN_API (schema 9.1.0)") != std::string::npos);
+        CHECK(problems.find("table COMPUTE_TASK_INFO has no column opType") != std::string::npos);
+        CHECK(problems.find("table PYTORCH_API, row 7: startNs/endNs is not an integer time in ns "
+                            "(\"soon\"") != std::string::npos);
+        CHECK(problems.find("string ids have no row in STRING_IDS") != std::string::npos);
+        CHECK(problems.find("connectionId that CONNECTION_IDS does not hold") != std::string::npos);
+        CHECK(problems.find("schema version 9.1.0 has not been seen before") != std::string::npos);
+        const std::map<std::string, uint64_t> slices = SlicesByProcess(model);
+        CHECK(slices.at("Python") == 2459);
+        CHECK(slices.at("Ascend Hardware") == 552);
+        CHECK(slices.count("CANN") == 0);
+        CHECK(test::ProblemText(model).find(":0:0:") == std::string::npos);
+    }
+    SUBCASE("a writer's journal beside it") {
+        restore();
+        std::ofstream(db.string() + "-wal") << "x";
+        auto loaded = LoadProfilerDatabase(db.string(), "");
+        REQUIRE(loaded.ok());
+        CHECK(Problems(*loaded.value().model).find("-wal is beside it") != std::string::npos);
+        fs::remove(db.string() + "-wal");
+    }
+}
+
+TEST_CASE("db values: times as INTEGER, REAL or TEXT; anything else is not a time") {
+    const fs::path dir = test::TempDir("db_values");
+    const fs::path path = dir / "values.db";
+    Execute(path,
+            "CREATE TABLE T (v);"
+            "INSERT INTO T VALUES (1736410576395167660), ('1736410576395167660'), (12.0), "
+            "(12.5), ('12 ns'), (NULL), (' 42 ');");
+    auto db = SqliteFile::OpenReadOnly(path.string());
+    REQUIRE(db.ok());
+    auto statement = db.value()->Prepare("SELECT v FROM T ORDER BY rowid");
+    REQUIRE(statement.ok());
+    std::vector<std::pair<bool, TimeNs>> read;
+    while (statement.value().Step()) {
+        TimeNs ns = 0;
+        const bool ok = ReadDbNs(statement.value(), 0, &ns);
+        read.push_back({ok, ok ? ns : 0});
+    }
+    REQUIRE(read.size() == 7);
+    CHECK(read[0] == std::make_pair(true, TimeNs{1736410576395167660}));
+    CHECK(read[1] == std::make_pair(true, TimeNs{1736410576395167660}));
+    CHECK(read[2] == std::make_pair(true, TimeNs{12}));
+    CHECK_FALSE(read[3].first);
+    CHECK_FALSE(read[4].first);
+    CHECK_FALSE(read[5].first);
+    CHECK(read[6] == std::make_pair(true, TimeNs{42}));
+    CHECK(DbTableName(DbRefTable(DbRef(DbTable::kTask, 12345))) == std::string("TASK"));
+    CHECK(DbRefRow(DbRef(DbTable::kTask, 12345)) == 12345);
+}
+
+TEST_CASE("analysis.db alone: steps, communication and links with their units") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) return;
+    auto db = SqliteFile::OpenReadOnly(
+        (fs::path(fixtures) / kSampleRank / "ASCEND_PROFILER_OUTPUT" / "analysis.db").string());
+    REQUIRE(db.ok());
+    DbRankTables tables;
+    ReadAnalysisDb(*db.value(), tables);
+    CHECK(tables.problems.empty());
+    REQUIRE(tables.steps);
+    CHECK(tables.steps->rows.at(0).ns[kStepStage] == 132233522);  // µs in the table
+    REQUIRE(tables.communication);
+    const CommunicationOp& first = tables.communication->ops.at(0);
+    CHECK(first.name == "hcom_allReduce__210_0_1");
+    CHECK(first.elapseNs == 88750993);  // ms in the table
+    CHECK_FALSE(first.bandwidth.empty());
+    REQUIRE(tables.matrix);
+    CHECK(tables.matrix->links.at(0).group == "allreduce-top1@17148521525495523210");
+}
