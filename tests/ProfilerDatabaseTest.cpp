@@ -204,7 +204,7 @@ TEST_CASE("a folder with text and db opens the database unless the text is asked
 }
 
 TEST_CASE(
-    "damaged profiler databases: a clear message naming file, table and row; the rest loads") {
+    "damaged profiler databases: a clear message naming file, table and row, and the rest loads") {
     const fs::path rank = CopyOfSample("db_damaged");
     if (rank.empty()) return;
     const fs::path db = SampleDb(rank);
@@ -273,7 +273,7 @@ TEST_CASE(
     }
 }
 
-TEST_CASE("db values: times as INTEGER, REAL or TEXT; anything else is not a time") {
+TEST_CASE("db values: times as INTEGER, REAL or TEXT, and anything else is not a time") {
     const fs::path dir = test::TempDir("db_values");
     const fs::path path = dir / "values.db";
     Execute(path,
