@@ -65,6 +65,17 @@ void App::DrawMenuBar() {
             }
             ImGui::EndMenu();
         }
+        // A folder holds the text export and the database both: open the one not shown.
+        if (active && !active->ranks && !active->rank.otherSource.empty()) {
+            const RankFiles& files = active->analysis().files;
+            const bool text = active->rank.otherSource == "text";
+            const std::string other =
+                text ? files.traceView.empty() ? files.kernelDetails : files.traceView
+                     : files.profilerDb;
+            if (ImGui::MenuItem(text ? "Open its text export" : "Open its database", nullptr, false,
+                                !other.empty()))
+                Open(other);
+        }
         if (ImGui::BeginMenu("Open recent", !m_recent.empty())) {
             for (const std::string& recent : m_recent)
                 if (ImGui::MenuItem(recent.c_str())) Open(recent);

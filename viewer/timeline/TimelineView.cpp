@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/TextFormat.hpp"
+#include "db/DbRowDetails.hpp"
 #include "index/RowQuery.hpp"
 
 namespace marey {
@@ -221,9 +222,11 @@ const EventDetails& TimelineView::Details(uint32_t track, uint64_t ref) {
     if (it != m_detailsCache.end()) return it->second;
     if (m_detailsCache.size() > 256) m_detailsCache.clear();
     const TraceText& text = m_model.TextOf(track);
-    EventDetails details = m_model.FormatOf(track) == SourceFormat::kCsv
-                               ? ReadCsvRowDetails(text, ref, m_model.CsvHeaderOf(track))
-                               : ReadEventDetails(text, ref);
+    const SourceFormat format = m_model.FormatOf(track);
+    EventDetails details =
+        format == SourceFormat::kCsv ? ReadCsvRowDetails(text, ref, m_model.CsvHeaderOf(track))
+        : format == SourceFormat::kDatabase ? ReadDbRowDetails(m_model.PathOf(track), ref)
+                                            : ReadEventDetails(text, ref);
     return m_detailsCache.emplace(key, std::move(details)).first->second;
 }
 

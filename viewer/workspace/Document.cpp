@@ -17,13 +17,14 @@ std::string Document::Title() const {
         for (const ProcessGroup& group : groups) title += (title.empty() ? "" : ", ") + group.label;
         return title + " · one timeline";
     }
-    const std::string file = std::filesystem::path(rank.path).filename().string();
+    std::string file = std::filesystem::path(rank.path).filename().string();
+    if (rank.source.rfind("database ", 0) == 0) file = rank.source.substr(9);
     const int rankId = rank.analysis ? rank.analysis->files.rankId : -1;
     return rankId >= 0 ? "rank " + std::to_string(rankId) + " · " + file : file;
 }
 
 std::string Document::Source() const {
-    if (!ranks) return rank.path;
+    if (!ranks) return rank.path + (rank.source.empty() ? "" : " (" + rank.source + ")");
     std::string text;
     for (const std::string& path : ranks->paths) text += (text.empty() ? "" : "  ") + path;
     return text;

@@ -1,0 +1,16 @@
+#pragma once
+// Everything one row of a profiler database says, read when a person selects its slice: its
+// columns with string ids and codes resolved, and what other tables add (a task's operator and
+// PMU figures, a PyTorch operator's call chain).
+#include <cstdint>
+#include <string>
+
+#include "load/EventDetails.hpp"
+
+namespace marey {
+
+// 'ref' is a slice's reference into the database 'path' (see DbRef). Never fails: what cannot be
+// read is in 'error'.
+EventDetails ReadDbRowDetails(const std::string& path, uint64_t ref);
+
+}  // namespace marey
