@@ -36,6 +36,7 @@ struct ViewerOptions {
     bool frameBenchmark =
         false;           // time frames at zoom levels from the whole trace to 1 µs, print, exit
     std::string search;  // run this search and select its first match
+    RankSource source = RankSource::kAuto;  // --source: a folder's text export or its database
     double rangeFromMs = -1,
            rangeToMs = -1;  // select this range (ms from the trace start), all tracks
 };

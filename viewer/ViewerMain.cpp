@@ -23,6 +23,7 @@ void Usage() {
     std::fprintf(
         stderr,
         "usage: marey [PATH] [--screenshot OUT.png] [--size WxH] [--keys KEYS] [--panel NAME]\n"
+        "                 [--source text|db]\n"
         "       marey --compare A B [--screenshot OUT.png] [--view timeline|compare] [--keys "
         "KEYS]\n"
         "                 [--view NAME] [--search TEXT] [--range A,B] [--frame-benchmark]\n"
@@ -30,7 +31,7 @@ void Usage() {
         "N] [--rank R]\n"
         "       marey --ranks A B C... [--step N|clock]     several ranks in one timeline\n"
         "       marey CLUSTER_DIR --ranks 0-3,7 [--step N|clock]\n"
-        "       marey stats PATH [--json]\n"
+        "       marey stats PATH [--json] [--source text|db]\n"
         "       marey summarize RANK_DIR... [--out DIR]\n"
         "       marey stats --compare A B [--json]\n"
         "  PATH          a trace (.json, .json.gz), a rank folder or a cluster folder (several "
@@ -58,6 +59,9 @@ void Usage() {
         "first step\n"
         "                they all mark, or on --step N, or each on its own clock with --step "
         "clock\n"
+        "  --source      a rank folder with both exports: open its text (trace_view.json …) or "
+        "its\n"
+        "                database (ascend_pytorch_profiler_N.db; the default)\n"
         "  --search TEXT select the first slice whose name contains TEXT (as typing it and Enter)\n"
         "  --range A,B   select the range from A to B ms after the trace start, on every track\n"
         "  --frame-benchmark  time frames from the whole trace down to 1 µs, print a table, "
@@ -109,6 +113,15 @@ int RunViewer(int argc, char** argv) {
             const char* panel = value();
             if (!panel) return Usage(), 2;
             options.panel = panel;
+        } else if (arg == "--source") {
+            const char* source = value();
+            if (!source) return Usage(), 2;
+            if (std::strcmp(source, "text") == 0)
+                options.source = RankSource::kText;
+            else if (std::strcmp(source, "db") == 0)
+                options.source = RankSource::kDatabase;
+            else
+                return Fail(std::string("--source: expected text or db, got \"") + source + "\"");
         } else if (arg == "--view") {
             const char* view = value();
             if (!view) return Usage(), 2;

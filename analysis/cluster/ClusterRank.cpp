@@ -4,6 +4,9 @@
 #include <map>
 #include <tuple>
 
+#include "core/Problem.hpp"
+#include "db/DbRankTables.hpp"
+#include "db/DbTimeline.hpp"
 #include "load/AnalysisFile.hpp"
 #include "load/CommunicationJson.hpp"
 #include "load/KernelTable.hpp"
@@ -97,6 +100,36 @@ std::string StepFromKey(const std::string& key) {
     return key;
 }
 
+namespace {
+
+// The summary of a rank exported as a database: analysis.db's steps, communication and links,
+// the operator types of its tasks; steps computed from the tasks when analysis.db has none.
+void SummarizeDatabase(const RankFiles& files, ClusterRank& rank) {
+    auto opened = SqliteFile::OpenReadOnly(files.profilerDb);
+    if (!opened.ok()) return rank.problems.push_back(opened.message());
+    DbRankTables tables;
+    if (!files.analysisDb.empty()) {
+        auto analysis = SqliteFile::OpenReadOnly(files.analysisDb);
+        if (analysis.ok())
+            ReadAnalysisDb(*analysis.value(), tables);
+        else
+            tables.problems.push_back(analysis.message());
+    }
+    const DbTimeline timeline = ReadDbTimeline(*opened.value());
+    for (const ImportProblem& problem : timeline.events.problems.kept)
+        rank.problems.push_back(FormatProblem(files.profilerDb, problem));
+    if (!tables.steps) tables.steps = StepsFromTimeline(timeline);
+    for (std::string& problem : tables.problems) rank.problems.push_back(std::move(problem));
+    rank.steps = std::move(tables.steps->rows);
+    rank.hasPhase = tables.steps->hasColumn;
+    rank.overview = OverviewFromSteps(rank.steps);
+    if (tables.communication) AddRankCollectives(tables.communication->ops, rank);
+    if (tables.matrix) AddRankLinks(tables.matrix->links, rank);
+    AddOperatorTypes(timeline.kernels, rank);
+}
+
+}  // namespace
+
 ClusterRank SummarizeRankFolder(const RankFiles& files) {
     ClusterRank rank;
     rank.rankId = files.rankId;
@@ -105,6 +138,11 @@ ClusterRank SummarizeRankFolder(const RankFiles& files) {
     rank.profilerLevel = files.profilerLevel;
     rank.worldSize = files.worldSize;
     rank.problems = files.problems;
+    // A folder with both exports is read from its database, as a single rank is.
+    if (!files.profilerDb.empty()) {
+        SummarizeDatabase(files, rank);
+        return rank;
+    }
     ReadAnalysisFile(files.stepTrace, rank.problems, [&](std::string_view text) {
         auto steps = ParseStepTraceCsv(text, files.stepTrace);
         if (!steps.ok()) return rank.problems.push_back(steps.message());

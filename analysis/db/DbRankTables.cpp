@@ -195,7 +195,45 @@ std::string Megabytes(double bytes) {
     return text;
 }
 
+// The time of 'ranges' (sorted, disjoint) within [start, end].
+TimeNs CoveredWithin(const std::vector<TimeRange>& ranges, TimeNs start, TimeNs end) {
+    TimeNs covered = 0;
+    for (const TimeRange& range : ranges)
+        covered += std::max<TimeNs>(0, std::min(range.endNs, end) - std::max(range.startNs, start));
+    return covered;
+}
+
 }  // namespace
+
+StepTrace StepsFromTimeline(const DbTimeline& timeline) {
+    StepTrace trace;
+    for (int phase : {kStepComputing, kStepCommNotOverlapped, kStepOverlapped, kStepCommunication,
+                      kStepFree, kStepStage})
+        trace.hasColumn[phase] = true;
+    for (const DbStep& step : timeline.steps) {
+        StepRow row;
+        row.step = std::to_string(step.id);
+        const OverlapAnalysis& o = timeline.overlap;
+        auto& ns = row.ns;
+        ns[kStepComputing] = CoveredWithin(o.computing, step.startNs, step.endNs);
+        ns[kStepCommunication] = CoveredWithin(o.communication, step.startNs, step.endNs);
+        ns[kStepCommNotOverlapped] = CoveredWithin(o.notOverlapped, step.startNs, step.endNs);
+        ns[kStepOverlapped] = ns[kStepCommunication] - ns[kStepCommNotOverlapped];
+        ns[kStepFree] = CoveredWithin(o.free, step.startNs, step.endNs);
+        ns[kStepStage] = ns[kStepComputing] + ns[kStepCommNotOverlapped] + ns[kStepFree];
+        ns[kStepCommNotOverlappedExcludeReceive] = ns[kStepCommNotOverlapped];
+        // Preparing: from the step's start to its first device activity.
+        TimeNs firstActive = step.endNs;
+        for (const auto* ranges : {&o.computing, &o.communication})
+            for (const TimeRange& range : *ranges)
+                if (range.endNs > step.startNs && range.startNs < step.endNs)
+                    firstActive = std::min(firstActive, std::max(range.startNs, step.startNs));
+        ns[kStepPreparing] = firstActive - step.startNs;
+        trace.hasColumn[kStepPreparing] = true;
+        trace.rows.push_back(std::move(row));
+    }
+    return trace;
+}
 
 void ReadAnalysisDb(const SqliteFile& analysisDb, DbRankTables& tables) {
     ReadStepTraceTime(analysisDb, tables);

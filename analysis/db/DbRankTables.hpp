@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "db/DbTimeline.hpp"
 #include "db/SqliteFile.hpp"
 #include "load/CommunicationJson.hpp"
 #include "load/MemoryCsv.hpp"
@@ -26,6 +27,10 @@ struct DbRankTables {
 // Reads analysis.db's StepTraceTime (µs), CommAnalyzerTime and CommAnalyzerBandwidth (ms, MB) and
 // CommAnalyzerMatrix into 'tables'. A missing table leaves its member empty.
 void ReadAnalysisDb(const SqliteFile& analysisDb, DbRankTables& tables);
+
+// step_trace_time.csv's figures for each STEP_TIME row, from the Overlap Analysis of the tasks:
+// what analysis.db's StepTraceTime holds when there is none (equal to it on the real sample).
+StepTrace StepsFromTimeline(const DbTimeline& timeline);
 
 // Reads MEMORY_RECORD and OP_MEMORY of a profiler database into 'tables'.
 void ReadDbMemory(const SqliteFile& profilerDb, DbRankTables& tables);

@@ -55,45 +55,6 @@ void AddArrows(const DbTimeline& timeline, const std::vector<ChunkTrack>& chunkT
     model.report.matchedFlows = flows.size();
 }
 
-// The time of 'ranges' (sorted, disjoint) within [start, end].
-TimeNs CoveredWithin(const std::vector<TimeRange>& ranges, TimeNs start, TimeNs end) {
-    TimeNs covered = 0;
-    for (const TimeRange& range : ranges)
-        covered += std::max<TimeNs>(0, std::min(range.endNs, end) - std::max(range.startNs, start));
-    return covered;
-}
-
-// step_trace_time.csv's figures for each STEP_TIME row, from the Overlap Analysis.
-StepTrace StepsFromOverlap(const DbTimeline& timeline) {
-    StepTrace trace;
-    for (int phase : {kStepComputing, kStepCommNotOverlapped, kStepOverlapped, kStepCommunication,
-                      kStepFree, kStepStage})
-        trace.hasColumn[phase] = true;
-    for (const DbStep& step : timeline.steps) {
-        StepRow row;
-        row.step = std::to_string(step.id);
-        const OverlapAnalysis& o = timeline.overlap;
-        auto& ns = row.ns;
-        ns[kStepComputing] = CoveredWithin(o.computing, step.startNs, step.endNs);
-        ns[kStepCommunication] = CoveredWithin(o.communication, step.startNs, step.endNs);
-        ns[kStepCommNotOverlapped] = CoveredWithin(o.notOverlapped, step.startNs, step.endNs);
-        ns[kStepOverlapped] = ns[kStepCommunication] - ns[kStepCommNotOverlapped];
-        ns[kStepFree] = CoveredWithin(o.free, step.startNs, step.endNs);
-        ns[kStepStage] = ns[kStepComputing] + ns[kStepCommNotOverlapped] + ns[kStepFree];
-        ns[kStepCommNotOverlappedExcludeReceive] = ns[kStepCommNotOverlapped];
-        // Preparing: from the step's start to its first device activity.
-        TimeNs firstActive = step.endNs;
-        for (const auto* ranges : {&o.computing, &o.communication})
-            for (const TimeRange& range : *ranges)
-                if (range.endNs > step.startNs && range.startNs < step.endNs)
-                    firstActive = std::min(firstActive, std::max(range.startNs, step.startNs));
-        ns[kStepPreparing] = firstActive - step.startNs;
-        trace.hasColumn[kStepPreparing] = true;
-        trace.rows.push_back(std::move(row));
-    }
-    return trace;
-}
-
 }  // namespace
 
 Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
@@ -142,7 +103,7 @@ Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
             loaded.tables.problems.push_back(analysis.status().message());
     }
     if (!loaded.tables.steps && !timeline.steps.empty())
-        loaded.tables.steps = StepsFromOverlap(timeline);
+        loaded.tables.steps = StepsFromTimeline(timeline);
     ReadDbMemory(db, loaded.tables);
     return loaded;
 }

@@ -86,6 +86,19 @@ Result<LoadedRank> LoadDatabaseRank(const std::string& path, const RankFiles& fo
 
 }  // namespace
 
+Result<std::unique_ptr<TraceModel>> LoadRankTimeline(const std::string& path,
+                                                     const LoadOptions& options,
+                                                     LoadProgress* progress) {
+    const RankFiles files = FindRankFor(path);
+    const Result<bool> database = ChooseDatabase(path, files, options.source);
+    if (!database.ok()) return database.status();
+    if (!database.value()) return LoadTrace(path, options, progress);
+    auto loaded =
+        LoadProfilerDatabase(EndsWith(path, ".db") ? path : files.profilerDb, "", options);
+    if (!loaded.ok()) return loaded.status();
+    return std::move(loaded.value().model);
+}
+
 Result<LoadedRank> LoadRank(const std::string& path, const LoadOptions& options,
                             LoadProgress* progress) {
     const RankFiles files = FindRankFor(path);

@@ -19,6 +19,12 @@ RankFiles FindRankFor(const std::string& path);
 Result<LoadedRank> LoadRank(const std::string& path, const LoadOptions& options = {},
                             LoadProgress* progress = nullptr);
 
+// Only the timeline of 'path': the trace file, or a rank folder's database or trace as LoadRank
+// chooses, without the rank tables (several ranks in one timeline).
+Result<std::unique_ptr<TraceModel>> LoadRankTimeline(const std::string& path,
+                                                     const LoadOptions& options = {},
+                                                     LoadProgress* progress = nullptr);
+
 struct LoadedPair {
     Result<LoadedRank> a, b;
 };

@@ -58,7 +58,7 @@ Result<RanksTimeline> LoadRanksTimeline(const std::vector<std::string>& paths,
     RanksTimeline timeline;
     std::vector<LoadedPart> parts;
     for (const std::string& path : paths) {
-        auto loaded = LoadTrace(path, options.load, &progress->rank);
+        auto loaded = LoadRankTimeline(path, options.load, &progress->rank);
         ++progress->ranksDone;
         if (progress->rank.cancel) return Status::Error(path + ": cancelled");
         if (!loaded.ok()) {

@@ -9,6 +9,8 @@
 
 #include "core/ParallelFor.hpp"
 #include "core/RobustStats.hpp"
+#include "db/DbTimeline.hpp"
+#include "db/SqliteFile.hpp"
 #include "load/AnalysisFile.hpp"
 #include "load/RankDirectory.hpp"
 
@@ -155,6 +157,16 @@ std::vector<std::optional<KernelTable>> LoadKernelTables(const Cluster& cluster,
                     const int index = cluster.IndexOfRank(rankIds[i]);
                     if (index < 0) return;
                     auto files = FindRankFiles(cluster.ranks[index].path);
+                    if (files.ok() && !files.value().profilerDb.empty()) {
+                        // A database rank: its compute tasks and communication operators.
+                        auto db = SqliteFile::OpenReadOnly(files.value().profilerDb);
+                        if (!db.ok()) {
+                            problems[i] = db.message();
+                            return;
+                        }
+                        tables[i] = std::move(ReadDbTimeline(*db.value()).kernels);
+                        return;
+                    }
                     if (!files.ok() || files.value().kernelDetails.empty()) {
                         problems[i] = "no kernel_details.csv in " + cluster.ranks[index].path +
                                       " (" + MissingFileMessage(kKernelDetailsFile) + ")";

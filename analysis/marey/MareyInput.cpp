@@ -1,5 +1,6 @@
 #include "marey/MareyInput.hpp"
 
+#include "db/DbRankTables.hpp"
 #include "load/AnalysisFile.hpp"
 #include "load/RankDirectory.hpp"
 
@@ -32,6 +33,16 @@ MareyMemory MareyMemoryOf(const MemorySeries& series, TimeNs stepStartNs, TimeNs
 MareyMemory LoadMareyMemory(const std::string& rankPath, TimeNs stepStartNs, TimeNs spanNs) {
     MareyMemory memory;
     auto files = FindRankFiles(rankPath);
+    if (files.ok() && !files.value().profilerDb.empty()) {
+        auto db = SqliteFile::OpenReadOnly(files.value().profilerDb);
+        if (!db.ok()) return memory;
+        DbRankTables tables;
+        ReadDbMemory(*db.value(), tables);
+        if (tables.memoryRecord)
+            if (const MemorySeries* chosen = ChooseMareyMemorySeries(*tables.memoryRecord))
+                memory = MareyMemoryOf(*chosen, stepStartNs, spanNs);
+        return memory;
+    }
     if (!files.ok() || files.value().memoryRecord.empty()) return memory;
     std::vector<std::string> problems;
     ReadAnalysisFile(files.value().memoryRecord, problems, [&](std::string_view text) {

@@ -89,6 +89,7 @@ void LoadQueue::Run(Job& job, unsigned threads) {
     }
     LoadOptions options;
     options.threads = threads;
+    options.source = job.source;
     auto loaded = LoadRank(job.path, options, &job.progress);
     if (!loaded.ok()) {
         job.error = loaded.message();
@@ -152,6 +153,7 @@ void LoadQueue::Start(DocumentId id, const std::string& path, unsigned share) {
     auto job = std::make_unique<Job>();
     job->id = id;
     job->path = path;
+    job->source = m_source;
     const unsigned threads =
         std::max(1u, std::thread::hardware_concurrency() / std::max(1u, share));
     Job& started = *job;

@@ -35,6 +35,8 @@ public:
     // between them (two sides of a comparison: 2), so that they cost no more than one after the
     // other.
     void Start(DocumentId id, const std::string& path, unsigned share = 1);
+    // Which export of a rank folder that holds both the loads that start later open.
+    void SetRankSource(RankSource source) { m_source = source; }
     // Starts loading several ranks into one timeline as document 'id', aligned on 'alignStep'
     // (see RanksTimelineOptions).
     void StartRanks(DocumentId id, const std::vector<std::string>& paths,
@@ -65,6 +67,7 @@ private:
         std::atomic<bool> isCluster{false};
         std::vector<std::string> rankPaths;  // several ranks in one timeline
         std::string alignStep;
+        RankSource source = RankSource::kAuto;
         RanksProgress ranksProgress;
         std::thread thread;
         std::atomic<bool> done{false};
@@ -78,6 +81,7 @@ private:
     static void RunRanks(Job& job, unsigned threads);
 
     std::vector<std::unique_ptr<Job>> m_jobs;
+    RankSource m_source = RankSource::kAuto;
 };
 
 }  // namespace marey
