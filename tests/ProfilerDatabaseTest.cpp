@@ -12,11 +12,14 @@
 #include "TestSupport.hpp"
 #include "db/DbOverlap.hpp"
 #include "db/DbRankTables.hpp"
+#include "db/DbRowDetails.hpp"
 #include "db/DbRows.hpp"
 #include "db/DbTimeline.hpp"
 #include "db/SqliteFile.hpp"
+#include "loading/ClusterLoader.hpp"
 #include "loading/DatabaseLoader.hpp"
 #include "loading/RankLoader.hpp"
+#include "marey/Marey.hpp"
 
 namespace fs = std::filesystem;
 using namespace marey;
@@ -320,4 +323,47 @@ TEST_CASE("analysis.db alone: steps, communication and links with their units") 
     CHECK_FALSE(first.bandwidth.empty());
     REQUIRE(tables.matrix);
     CHECK(tables.matrix->links.at(0).group == "allreduce-top1@17148521525495523210");
+}
+
+TEST_CASE("a database row's details resolve its strings and add its operator and PMU figures") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) return;
+    const std::string db = SampleDb(fs::path(fixtures) / kSampleRank).string();
+    // TASK rowid 4 is trans_TransData_0 (globalTaskId 3) in the sample.
+    const EventDetails task = ReadDbRowDetails(db, DbRef(DbTable::kTask, 4));
+    CHECK(task.error.empty());
+    std::map<std::string, std::string> args(task.args.begin(), task.args.end());
+    CHECK(args["op.name"] == "trans_TransData_0");
+    CHECK(args["op.opType"] == "TransData");
+    CHECK(args["op.taskType"] == "AI_VECTOR_CORE");
+    CHECK(args["op.inputShapes"] == "\"32,3,224,224\"");
+    CHECK(args.count("pmu.aiv_total_time") == 1);
+    const EventDetails missing = ReadDbRowDetails(db, DbRef(DbTable::kCannApi, 999999));
+    CHECK(missing.error.find("no row 999999 in CANN_API") != std::string::npos);
+    const EventDetails computed = ReadDbRowDetails(db, DbRef(DbTable::kComputed, 3));
+    CHECK(computed.error.empty());
+}
+
+TEST_CASE("a cluster of database ranks has every rank's steps, collectives, links and operators") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) return;
+    auto cluster =
+        LoadCluster((fs::path(fixtures) / "msinsight/test/data/pytorch/db/level1").string(), 2);
+    REQUIRE(cluster.ok());
+    REQUIRE(cluster.value().ranks.size() == 2);
+    for (const ClusterRank& rank : cluster.value().ranks) {
+        CAPTURE(rank.rankId);
+        CHECK(rank.steps.size() == 1);
+        CHECK(rank.collectives.size() == 4);
+        CHECK_FALSE(rank.links.empty());
+        CHECK_FALSE(rank.operatorTypes.empty());
+        CHECK(rank.overview.valid);
+    }
+    const std::vector<int> ids{0, 1};
+    std::vector<std::string> problems;
+    const auto tables = LoadKernelTables(cluster.value(), ids, 2, problems);
+    REQUIRE(tables.size() == 2);
+    CHECK(tables[0].has_value());
+    CHECK(tables[0]->rows.size() == 187 + 4);
+    CHECK(problems[0].empty());
 }

@@ -139,7 +139,10 @@ private:
                    const char* label, const std::string& threadName, int64_t threadSort) {
         const auto key = std::make_pair(pid, tid);
         const auto found = m_tracks.find(key);
-        if (found != m_tracks.end()) return found->second;
+        // A process's first track may be its tid 0 made for the process's metadata: a thread of
+        // tid 0 (HCCL's first group) still gets its name.
+        if (found != m_tracks.end() && (threadName.empty() || m_namedThreads.count(key)))
+            return found->second;
         if (!m_processes.count(pid)) {
             m_processes.insert(pid);
             const uint32_t processTrack = NewTrack(pid, 0);
@@ -149,6 +152,7 @@ private:
         }
         const uint32_t track = NewTrack(pid, tid);
         if (!threadName.empty()) {
+            m_namedThreads.insert(key);
             AddMetadata(track, MetadataKind::kThreadName, Intern(threadName), 0);
             AddMetadata(track, MetadataKind::kThreadSortIndex, 0, threadSort);
         }
@@ -418,6 +422,7 @@ private:
     std::unordered_map<int64_t, std::string> m_apiTypes;
     std::map<std::pair<int64_t, int64_t>, uint32_t> m_tracks;
     std::set<int64_t> m_processes;
+    std::set<std::pair<int64_t, int64_t>> m_namedThreads;
     std::vector<PendingEnd> m_enqueues, m_dequeues, m_operators;
     std::unordered_map<int64_t, DbFlowEnd> m_cannByConnection;
     std::unordered_map<int64_t, CommunicationTask> m_communicationTasks;

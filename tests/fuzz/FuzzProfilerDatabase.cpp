@@ -1,0 +1,50 @@
+// libFuzzer target: a profiler database read into a model, its rank tables and a row's details.
+// The input is the database file's bytes (SQLite checks its own structure; the reader must cope
+// with whatever rows and values a damaged or hostile file still yields).
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "db/DbRankTables.hpp"
+#include "db/DbRowDetails.hpp"
+#include "loading/DatabaseLoader.hpp"
+
+using namespace marey;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    static const std::string path = (std::filesystem::temp_directory_path() /
+                                     ("marey-fuzz-db-" + std::to_string(::getpid()) + ".db"))
+                                        .string();
+    {
+        std::ofstream out(path, std::ios::binary | std::ios::trunc);
+        out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+    }
+    LoadOptions options;
+    options.threads = 1;
+    auto loaded = LoadProfilerDatabase(path, path, options);
+    if (!loaded.ok()) return 0;
+    const TraceModel& model = *loaded.value().model;
+    uint64_t slices = 0;
+    for (uint32_t t = 0; t < model.tracks.size(); ++t) {
+        const Track& track = model.tracks[t];
+        for (const Row& row : track.rows) {
+            slices += row.size();
+            for (size_t i = 0; i < row.size(); ++i)
+                if (row.end[i] < row.start[i]) __builtin_trap();  // a slice never ends first
+        }
+        if (!track.rows.empty() && track.rows.front().size() > 0)
+            (void)ReadDbRowDetails(path, track.rows.front().Ref(0));
+    }
+    if (slices != model.sliceCount) __builtin_trap();
+    for (const Flow& flow : model.flows)
+        if (flow.fromOrigin >= model.flowOrigins.size() ||
+            flow.toOrigin >= model.flowOrigins.size())
+            __builtin_trap();
+    for (const KernelRow& row : loaded.value().kernels.rows)
+        if (row.durNs < 0) __builtin_trap();
+    return 0;
+}
