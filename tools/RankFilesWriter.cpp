@@ -3,9 +3,13 @@
 
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <string>
 
 #include "GeneratedText.hpp"
+#include "GeneratorSink.hpp"
+#include "ProfilerDatabaseWriter.hpp"
+#include "RankFigures.hpp"
 #include "TraceGenerator.hpp"
 
 namespace marey {
@@ -99,42 +103,38 @@ void WriteOpStatistic(const GeneratorRecord& record, File& out) {
     }
 }
 
-// One AllReduce per step: mostly waiting for the peers, a short transit over HCCS.
+// One AllReduce per step (figures in RankFigures.hpp).
 void WriteCommunication(const GeneratorRecord& record, const GeneratorOptions& options, File& out) {
-    const std::string group = "17522688603477080586";
     out.Write("{");
     for (size_t i = 0; i < record.steps.size(); ++i) {
         const GeneratedStep& step = record.steps[i];
-        const int64_t transit = step.commDurNs / 4, wait = step.commDurNs / 5, sync = wait * 9 / 10;
-        const int64_t idle = step.commDurNs - transit - wait;
-        // HCCS at about 17.5 GB/s (MB per ms), a little slower on higher ranks.
-        const double sizeMb = (17.5 - static_cast<double>(options.rank % 8) * 0.3) *
-                              (static_cast<double>(transit) / 1e6);
-        const double bandwidth = sizeMb / (static_cast<double>(transit) / 1e6);
-        char bw[32], ratios[96];
-        std::snprintf(bw, sizeof bw, "%.4f", bandwidth);
+        const StepCommunication c = CommunicationOf(step, options.rank);
+        char ratios[96];
         std::snprintf(ratios, sizeof ratios,
                       "\"Wait Time Ratio\": %.4f, \"Synchronization Time Ratio\": %.4f",
-                      static_cast<double>(wait) / static_cast<double>(wait + transit),
-                      static_cast<double>(sync) / static_cast<double>(sync + transit));
-        std::string hccs =
-            "\"HCCS\": {\"Transit Size(MB)\": " + std::to_string(sizeMb) +
-            ", \"Transit Time(ms)\": " + Millis(transit) + ", \"Bandwidth(GB/s)\": " + bw +
-            ", \"Large Packet Ratio\": 0.0, \"Size Distribution\": {\"2.064384\": [12, " +
-            Millis(transit * 3 / 4) + "], \"0.262144\": [9, " + Millis(transit / 4) + "]}}";
+                      c.waitRatio, c.syncRatio);
+        std::string buckets;
+        for (const PacketBucket& bucket : PacketBucketsOf(c))
+            buckets += std::string(buckets.empty() ? "" : ", ") + "\"" + bucket.sizeMb + "\": [" +
+                       std::to_string(bucket.count) + ", " + Millis(bucket.totalNs) + "]";
+        std::string hccs = "\"HCCS\": {\"Transit Size(MB)\": " + c.sizeMb +
+                           ", \"Transit Time(ms)\": " + Millis(c.transitNs) +
+                           ", \"Bandwidth(GB/s)\": " + c.bandwidthGBps +
+                           ", \"Large Packet Ratio\": 0.0, \"Size Distribution\": {" + buckets +
+                           "}}";
         std::string empty;
-        for (const char* transport : {"RDMA", "PCIE", "SDMA", "SIO"})
+        for (const char* transport : kIdleTransports)
             empty += std::string(", \"") + transport +
                      "\": {\"Transit Size(MB)\": 0, \"Transit Time(ms)\": 0, \"Bandwidth(GB/s)\": "
                      "0, \"Large Packet Ratio\": 0, "
                      "\"Size Distribution\": {}}";
         out.Write(std::string(i ? ", " : "") + "\"step" + std::to_string(step.number) +
-                  "\": {\"p2p\": {}, \"collective\": {\"" + step.commName + "@" + group +
+                  "\": {\"p2p\": {}, \"collective\": {\"" + step.commName + "@" + kCommGroup +
                   "\": {\"Communication Time Info\": {\"Start Timestamp(us)\": " +
                   Micros(step.commStartNs) + ", \"Elapse Time(ms)\": " + Millis(step.commDurNs) +
-                  ", \"Transit Time(ms)\": " + Millis(transit) + ", \"Wait Time(ms)\": " +
-                  Millis(wait) + ", \"Synchronization Time(ms)\": " + Millis(sync) +
-                  ", \"Idle Time(ms)\": " + Millis(idle) + ", " + ratios +
+                  ", \"Transit Time(ms)\": " + Millis(c.transitNs) + ", \"Wait Time(ms)\": " +
+                  Millis(c.waitNs) + ", \"Synchronization Time(ms)\": " + Millis(c.syncNs) +
+                  ", \"Idle Time(ms)\": " + Millis(c.idleNs) + ", " + ratios +
                   "}, \"Communication Bandwidth Info\": {" + hccs + empty +
                   "}}, \"Total Op Info\": {\"Communication Time Info\": "
                   "{\"Elapse Time(ms)\": " +
@@ -145,46 +145,38 @@ void WriteCommunication(const GeneratorRecord& record, const GeneratorOptions& o
 
 void WriteMatrix(const GeneratorRecord& record, const GeneratorOptions& options, File& out) {
     out.Write("{");
-    const unsigned rank = options.rank;
     for (size_t i = 0; i < record.steps.size(); ++i) {
         const GeneratedStep& step = record.steps[i];
-        const int64_t transit = step.commDurNs / 4;
-        const double transitMs = static_cast<double>(transit) / 1e6;
-        auto link = [&](unsigned dst, const char* type, double sizeMb, int64_t ns) {
-            char text[256];
-            std::snprintf(text, sizeof text,
-                          "\"%u-%u\": {\"Transport Type\": \"%s\", \"Transit Size(MB)\": %.6f, "
-                          "\"Transit Time(ms)\": %s, "
-                          "\"Bandwidth(GB/s)\": %.4f, \"Op Name\": \"%s\"}",
-                          rank, dst, type, sizeMb, Millis(ns).c_str(),
-                          sizeMb / (static_cast<double>(ns) / 1e6), step.commName.c_str());
-            return std::string(text);
-        };
+        std::string links;
+        for (const MatrixLink& link : MatrixLinksOf(step, options.rank))
+            links += std::string(links.empty() ? "" : ", ") + "\"" + std::to_string(link.src) +
+                     "-" + std::to_string(link.dst) + "\": {\"Transport Type\": \"" +
+                     link.transport + "\", \"Transit Size(MB)\": " + link.sizeMb +
+                     ", \"Transit Time(ms)\": " + Millis(link.transitNs) +
+                     ", \"Bandwidth(GB/s)\": " + link.bandwidthGBps + ", \"Op Name\": \"" +
+                     step.commName + "\"}";
         out.Write(std::string(i ? ", " : "") + "\"step" + std::to_string(step.number) +
-                  "\": {\"p2p\": {}, \"collective\": {\"allreduce-total@17522688603477080586\": {" +
-                  link(rank, "LOCAL", 500.0 * transitMs / 30, std::max<int64_t>(1, transit / 30)) +
-                  ", " + link((rank + 1) % 8, "HCCS", 17.5 * transitMs, transit) + ", " +
-                  link((rank + 7) % 8, "HCCS", 17.5 * transitMs, transit * 11 / 10) + "}}}");
+                  "\": {\"p2p\": {}, \"collective\": {\"" + kMatrixOpGroup + "@" + kCommGroup +
+                  "\": {" + links + "}}}");
     }
     out.Write("}\n");
 }
 
-// Memory that grows through each step's forward pass and falls back at its end, as a training
-// step's activations do; time cells end with a tab, as torch_npu writes them.
+// Time cells end with a tab, as torch_npu writes them.
 void WriteMemoryRecord(const GeneratorRecord& record, File& out) {
     out.Write(
         "Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream "
         "Ptr,Device Type\r\n");
     for (const GeneratedStep& step : record.steps) {
-        out.Write("APP," + Micros(step.startNs) + "\t,,2109.6015625,,,NPU:0\r\n");
+        out.Write("APP," + Micros(step.startNs) + "\t,," + Fixed("%.7f", kAppReservedMb) +
+                  ",,,NPU:0\r\n");
         for (size_t i = 0; i < step.taskCount; ++i) {
             const GeneratedTask& task = record.tasks[step.firstTask + i];
-            const double allocated =
-                954.25 +
-                18.5 * static_cast<double>(i < step.taskCount / 2 ? i : step.taskCount - i);
+            const double allocated = AllocatedMbAt(i, step.taskCount);
             char line[160];
-            std::snprintf(line, sizeof line, "PTA,%s\t,%.4f,1452.0,%.4f,897357296,NPU:0\r\n",
-                          Micros(task.startNs).c_str(), allocated, allocated);
+            std::snprintf(line, sizeof line, "PTA,%s\t,%.4f,%.1f,%.4f,%lld,NPU:0\r\n",
+                          Micros(task.startNs).c_str(), allocated, kPtaReservedMb, allocated,
+                          static_cast<long long>(kStreamPtr));
             out.Write(line);
         }
     }
@@ -197,20 +189,18 @@ void WriteOperatorMemory(const GeneratorRecord& record, File& out) {
         "Allocation Total Allocated(MB),Allocation Total Reserved(MB),Allocation Total Active(MB),"
         "Release Total Allocated(MB),Release Total Reserved(MB),Release Total Active(MB),Stream "
         "Ptr,Device Type\r\n");
-    for (size_t i = 0; i < record.tasks.size() && i < 4000; ++i) {
+    for (size_t i = 0; i < record.tasks.size() && i < kOperatorAllocations; ++i) {
         const GeneratedTask& task = record.tasks[i];
-        const double sizeKb =
-            512.0 * static_cast<double>(1 + task.kind % 7) * (task.kind == 0 ? 8 : 1);
-        // Every 50th allocation is still held when the profile ends.
-        const bool released = i % 50 != 49;
+        const bool released = ReleasedBeforeEnd(i);
         const std::string release =
             released ? Micros(task.startNs + task.durNs) + "\t" : std::string();
         const std::string held = released ? Micros(task.durNs) + "\t" : std::string();
-        char sizes[64];
-        std::snprintf(sizes, sizeof sizes, "%.1f", sizeKb);
-        out.Write(std::string("aten::") + GeneratedOperatorType(task.kind) + "," + sizes + "," +
-                  Micros(task.startNs) + "\t," + release + "," + release + "," + held + "," + held +
-                  ",960.0,1452.0,960.0,,,,897357296,NPU:0\r\n");
+        out.Write(std::string("aten::") + GeneratedOperatorType(task.kind) + "," +
+                  Fixed("%.1f", AllocationKb(task)) + "," + Micros(task.startNs) + "\t," + release +
+                  "," + release + "," + held + "," + held + "," +
+                  Fixed("%.1f", kAllocationTotalMb) + "," + Fixed("%.1f", kPtaReservedMb) + "," +
+                  Fixed("%.1f", kAllocationTotalMb) + ",,,," + std::to_string(kStreamPtr) +
+                  ",NPU:0\r\n");
     }
 }
 
@@ -244,33 +234,64 @@ bool WriteRankSideFiles(const GeneratorRecord& record, const GeneratorOptions& o
     return true;
 }
 
+namespace {
+
+// profiler_info_R.json, with the export type torch_npu records for what the folder holds.
+bool WriteProfilerInfo(const GeneratorOptions& options, const std::string& rankDir,
+                       RankExport exportKind, std::string* error) {
+    File info(rankDir + "/profiler_info_" + std::to_string(options.rank) + ".json", error);
+    if (!info) return false;
+    const char* exportType = exportKind == RankExport::kText       ? "\"text\""
+                             : exportKind == RankExport::kDatabase ? "\"db\""
+                                                                   : "[\"text\", \"db\"]";
+    info.Write(
+        "{\"config\": {\"common_config\": {\"record_shapes\": true}, \"experimental_config\": "
+        "{\"_profiler_level\": \"Level1\", \"_export_type\": " +
+        std::string(exportType) + "}}, \"rank_id\": " + std::to_string(options.rank) + "}\n");
+    return true;
+}
+
+off_t FileSize(const std::string& path) {
+    struct stat status {};
+    return stat(path.c_str(), &status) == 0 ? status.st_size : 0;
+}
+
+}  // namespace
+
 bool WriteRankDirectory(const GeneratorOptions& options, const std::string& rankDir,
-                        std::string* error, GeneratorReport* report) {
+                        std::string* error, GeneratorReport* report, RankExport exportKind) {
     const std::string outputDir = rankDir + "/ASCEND_PROFILER_OUTPUT";
     mkdir(rankDir.c_str(), 0755);
     mkdir(outputDir.c_str(), 0755);
-    {
-        File info(rankDir + "/profiler_info_" + std::to_string(options.rank) + ".json", error);
-        if (!info) return false;
-        info.Write(
-            "{\"config\": {\"common_config\": {\"record_shapes\": true}, \"experimental_config\": "
-            "{\"_profiler_level\": \"Level1\", \"_export_type\": \"text\"}}, \"rank_id\": " +
-            std::to_string(options.rank) + "}\n");
-    }
+    if (!WriteProfilerInfo(options, rankDir, exportKind, error)) return false;
+    const bool text = exportKind != RankExport::kDatabase;
     const std::string tracePath = outputDir + "/trace_view.json";
-    std::FILE* trace = std::fopen(tracePath.c_str(), "wb");
-    if (!trace) {
+    std::FILE* trace = text ? std::fopen(tracePath.c_str(), "wb") : nullptr;
+    if (text && !trace) {
         *error = tracePath + ": cannot write";
         return false;
     }
+    std::unique_ptr<ProfilerDatabaseWriter> database;
+    if (exportKind != RankExport::kText)
+        database = std::make_unique<ProfilerDatabaseWriter>(options, outputDir);
+    // Only the text side files need every task at the end; the databases are written per step.
     GeneratorRecord record;
-    const GeneratorReport written = GenerateTrace(options, trace, &record);
-    if (std::fclose(trace) != 0) {
+    GeneratorReport written =
+        GenerateTrace(options, trace, text ? &record : nullptr, database.get());
+    if (trace && std::fclose(trace) != 0) {
         *error = tracePath + ": cannot write";
         return false;
+    }
+    if (database) {
+        if (!database->Finish(error)) return false;
+        const std::string dbPath =
+            outputDir + "/ascend_pytorch_profiler_" + std::to_string(options.rank) + ".db";
+        const uint64_t dbBytes = static_cast<uint64_t>(FileSize(dbPath)) +
+                                 static_cast<uint64_t>(FileSize(outputDir + "/analysis.db"));
+        written.bytes = text ? written.bytes + dbBytes : dbBytes;
     }
     if (report) *report = written;
-    return WriteRankSideFiles(record, options, outputDir, error);
+    return !text || WriteRankSideFiles(record, options, outputDir, error);
 }
 
 }  // namespace marey

@@ -5,10 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "GeneratorSink.hpp"
 #include "core/Hash.hpp"
 
 namespace marey {
 namespace {
+
+// [SECTION] Random draws and the operator names
 
 // splitmix64: small, fast and the same everywhere.
 class Random {
@@ -73,6 +76,7 @@ const char* const kAtenOps[] = {"aten::matmul",
 constexpr size_t kOperatorCount = kExtraOperatorKind;  // what random draws pick from
 static_assert(sizeof(kOperators) / sizeof(kOperators[0]) == kOperatorCount + 1);
 
+// [SECTION] JSON text
 class Writer {
 public:
     Writer(std::FILE* out, GeneratorReport& report) : m_out(out), m_report(report) {
@@ -119,7 +123,8 @@ public:
         Flush();
     }
     void Flush() {
-        std::fwrite(m_buffer.data(), 1, m_buffer.size(), m_out);
+        // Without a file (a database-only export) the text is counted and dropped.
+        if (m_out) std::fwrite(m_buffer.data(), 1, m_buffer.size(), m_out);
         m_report.bytes += m_buffer.size();
         m_buffer.clear();
     }
@@ -131,29 +136,33 @@ private:
     bool m_first = true;
 };
 
+// [SECTION] The generator: metadata and event records
 class Generator {
 public:
-    Generator(const GeneratorOptions& options, std::FILE* out, GeneratorRecord* record)
+    Generator(const GeneratorOptions& options, std::FILE* out, GeneratorRecord* record,
+              GeneratorSink* sink)
         : m_options(options),
           m_random(options.seed),
           m_noise(options.seed ^ 0x5EEDull),
           m_writer(out, m_report),
-          m_record(record) {
-        m_hostPid = 3096504 + static_cast<int64_t>(options.seed % 1000) * 7;
+          m_record(record),
+          m_sink(sink) {
+        const GeneratedHostIds ids = HostIdsOf(options);
+        m_hostPid = ids.pid;
         // Device-side pids follow torch_npu's encoding: (host pid << 10) | (sort index << 5) |
         // device.
         auto devicePid = [&](int sortIndex) {
             return (m_hostPid << 10) | (sortIndex << 5) | options.rank;
         };
-        m_cannPid = devicePid(7) - 192;
+        m_cannPid = devicePid(7);
         m_hardwarePid = devicePid(13);
         m_freqPid = devicePid(14);
         m_hcclPid = devicePid(15);
         m_memPid = devicePid(19);
         m_overlapPid = devicePid(23);
-        m_mainTid = m_hostPid;
-        m_dequeueTid = m_hostPid + 3198;
-        m_cannTid = m_hostPid + 3198;
+        m_mainTid = ids.mainTid;
+        m_dequeueTid = ids.dequeueTid;
+        m_cannTid = ids.cannTid;
         m_nowNs = 1736408883688177930ll + static_cast<int64_t>(options.rank) * 1373 +
                   options.clockOffsetNs;
     }
@@ -222,6 +231,14 @@ private:
                      "\"Stream " + std::to_string(stream) + "\"", false);
             Metadata(m_hardwarePid, stream, "thread_sort_index", "sort_index",
                      std::to_string(stream), false);
+        }
+        // The AllReduce's tasks run on stream 3; with one compute stream it has no name yet.
+        if (2 + m_options.streams <= kCommTaskStream) {
+            Metadata(m_hardwarePid, kCommTaskStream, "thread_name", "name",
+                     "\"Stream " + std::to_string(kCommTaskStream) + "\"", false);
+            Metadata(m_hardwarePid, kCommTaskStream, "thread_sort_index", "sort_index",
+                     std::to_string(kCommTaskStream), false);
+            m_unbudgetedEvents += 2;
         }
         ProcessMetadata(m_freqPid, "AI Core Freq", 14, "NPU", false);
         ProcessMetadata(m_hcclPid, "HCCL", 15, "NPU", false);
@@ -331,26 +348,42 @@ private:
         m_writer.EndEvent();
     }
 
-    // The step's AllReduce on HCCL and its tasks on two planes (no random draw).
+    // [SECTION] A training step
+
+    // The step's AllReduce on HCCL and its tasks on two planes, each task also on the device's
+    // stream 3 where it runs, as the profiler shows it (no random draw). The stream copies are not
+    // counted towards options.events, so that the rest of the run is as without them.
     void WriteAllReduce(uint64_t step, const std::string& opName, int64_t commStart,
                         int64_t commDur) {
         Complete(m_hcclPid, 0, opName.c_str(), commStart, commDur, nullptr,
                  "\"connection_id\": " + std::to_string(step) +
                      ", \"model id\": 4294967295, \"data_type\": \"FP32\"");
-        for (int plane = 0; plane < 2; ++plane) {
+        m_commTasks.clear();
+        for (uint32_t plane = 0; plane < 2; ++plane) {
             int64_t t = commStart + 3000;
             for (int task = 0; task < 3; ++task) {
-                const int64_t dur = commDur / 5;
-                Complete(m_hcclPid, plane + 1, task == 1 ? "Memcpy" : "Notify_Wait", t, dur,
-                         nullptr,
-                         "\"notify_id\": \"" + std::to_string(1000 + task) +
-                             "\", \"stream id\": 3, \"task type\": \"" +
-                             (task == 1 ? "SDMA" : "Notify Wait") +
-                             "\", \"src rank\": " + std::to_string(m_options.rank) +
-                             ", \"dst rank\": " + std::to_string((m_options.rank + 1 + plane) % 8) +
-                             ", \"transport type\": \"SDMA\", \"size(Byte)\": 4194304, \"link "
-                             "type\": \"HCCS\"");
-                t += dur + 1000;
+                GeneratedCommTask comm;
+                comm.plane = plane;
+                comm.name = task == 1 ? "Memcpy" : "Notify_Wait";
+                comm.hardwareType = task == 1 ? "SDMA" : "Notify Wait";
+                comm.notifyId = 1000 + task;
+                comm.srcRank = m_options.rank;
+                comm.dstRank = (m_options.rank + 1 + plane) % 8;
+                comm.startNs = t;
+                comm.durNs = commDur / 5;
+                const std::string args = "\"notify_id\": \"" + std::to_string(comm.notifyId) +
+                                         "\", \"stream id\": " + std::to_string(kCommTaskStream) +
+                                         ", \"task type\": \"" + comm.hardwareType +
+                                         "\", \"src rank\": " + std::to_string(comm.srcRank) +
+                                         ", \"dst rank\": " + std::to_string(comm.dstRank) +
+                                         ", \"transport type\": \"SDMA\", \"size(Byte)\": " +
+                                         std::to_string(kCommTaskSizeBytes) +
+                                         ", \"link type\": \"HCCS\"";
+                Complete(m_hcclPid, plane + 1, comm.name, t, comm.durNs, nullptr, args);
+                Complete(m_hardwarePid, kCommTaskStream, comm.name, t, comm.durNs, nullptr, args);
+                ++m_unbudgetedEvents;
+                m_commTasks.push_back(comm);
+                t += comm.durNs + 1000;
             }
         }
     }
@@ -377,8 +410,8 @@ private:
         return freeNs;
     }
 
-    // The flows to a device task: HostToDevice from its launch ('launchNs'), torch_to_npu from
-    // its Python operator ('operatorNs'). One random draw (the HostToDevice id).
+    // The flows to a device task: HostToDevice from its Node@launch's start, torch_to_npu from its
+    // Python operator's start, as real exports place them. One random draw (the HostToDevice id).
     void WriteTaskFlows(uint64_t sequence, uint32_t stream, int64_t launchNs, int64_t operatorNs,
                         int64_t taskStart) {
         // HostToDevice ids are digit strings, many beyond 2^64.
@@ -394,6 +427,107 @@ private:
         m_report.flowArrows += 3;
     }
 
+    // The host side of one operator: aten op with its Enqueue, the Dequeue on the other thread and
+    // the CANN launch under it. Draws, in order: launch gap, aten, enqueue, dequeue gap and length.
+    GeneratedOperator WriteHostOperator(size_t kind, int64_t host, int64_t* launchGap) {
+        GeneratedOperator op;
+        op.kind = kind;
+        *launchGap = m_random.Between(2000, 9000);
+        op.atenDurNs = m_random.Between(30000, 90000);
+        op.atenStartNs = host;
+        op.sequence = m_sequence++;
+        const std::string sequence = std::to_string(op.sequence);
+        Complete(m_hostPid, m_mainTid, kAtenOps[kind], op.atenStartNs, op.atenDurNs, "cpu_op",
+                 "\"Sequence number\": " + sequence +
+                     ", \"Fwd thread id\": 0, \"Input Dims\": \"[32, 1024];\\r\\n[1024, 1024]\"");
+        // Enqueue inside the operator, dequeue on the other thread; the flow joins them.
+        op.enqueueStartNs = op.atenStartNs + op.atenDurNs / 3;
+        op.enqueueDurNs = m_random.Between(3000, 8000);
+        Complete(m_hostPid, m_mainTid, "Enqueue", op.enqueueStartNs, op.enqueueDurNs, "enqueue",
+                 "\"correlation_id\": " + sequence);
+        // One dequeue thread: its slices follow each other.
+        op.dequeueStartNs = std::max(op.enqueueStartNs + op.enqueueDurNs, m_dequeueFreeNs) +
+                            m_random.Between(1000, 6000);
+        op.dequeueDurNs = m_random.Between(15000, 40000);
+        Complete(m_hostPid, m_dequeueTid, (std::string("Dequeue@") + kAtenOps[kind]).c_str(),
+                 op.dequeueStartNs, op.dequeueDurNs, "dequeue", "\"correlation_id\": " + sequence);
+        m_dequeueFreeNs = op.dequeueStartNs + op.dequeueDurNs;
+        Flow('s', "async_task_queue", "enqueue_to_dequeue", sequence, m_hostPid, m_mainTid,
+             op.enqueueStartNs, true);
+        Flow('f', "async_task_queue", "enqueue_to_dequeue", sequence, m_hostPid, m_dequeueTid,
+             op.dequeueStartNs, true);
+
+        // CANN launch: AscendCL@op holding Node@launch, where the HostToDevice flow starts.
+        op.aclStartNs = op.dequeueStartNs + 2000;
+        op.aclDurNs = op.dequeueDurNs - 4000;
+        Complete(m_cannPid, m_cannTid, (std::string("AscendCL@") + kOperators[kind]).c_str(),
+                 op.aclStartNs, op.aclDurNs, nullptr,
+                 "\"Thread Id\": " + std::to_string(m_cannTid) +
+                     ", \"Mode\": \"ACL_OP\", \"level\": \"acl\"");
+        op.nodeStartNs = op.aclStartNs + op.aclDurNs / 4;
+        op.nodeDurNs = op.aclDurNs / 2;
+        Complete(m_cannPid, m_cannTid, "Node@launch", op.nodeStartNs, op.nodeDurNs, nullptr,
+                 "\"level\": \"node\"");
+        return op;
+    }
+
+    // A device task, kept for the record, the sink and the step's Overlap Analysis.
+    void KeepTask(const GeneratedTask& task) {
+        m_deviceBusy.push_back({task.startNs, task.startNs + task.durNs});
+        m_stepTasks.push_back(task);
+        if (m_record) m_record->tasks.push_back(task);
+    }
+
+    // One operator from Python to the device, and the counters sampled at its task. Returns the
+    // task's end.
+    int64_t WriteOperator(int op, int64_t* host, int64_t device) {
+        const size_t kind = m_random.Below(kOperatorCount);
+        int64_t launchGap = 0;
+        const GeneratedOperator launch = WriteHostOperator(kind, *host, &launchGap);
+        // The device task: never before its launch, queued behind earlier tasks.
+        const uint32_t stream = static_cast<uint32_t>(m_random.Below(m_options.streams));
+        int64_t taskDur = m_random.Between(8000, 160000) + (kind == 0 ? 120000 : 0);
+        if (static_cast<int>(kind) == m_options.slowOperatorKind) taskDur *= 2;
+        const int64_t taskStart = std::max(device + m_random.Between(500, 3000),
+                                           launch.nodeStartNs + launch.nodeDurNs / 2 + 20000);
+        const uint32_t taskId = static_cast<uint32_t>(launch.sequence % 65536);
+        Complete(m_hardwarePid, 2 + stream,
+                 (std::string(kOperators[kind]) + "_" + std::to_string(kind)).c_str(), taskStart,
+                 taskDur, nullptr,
+                 "\"Model Id\": 4294967295, \"Task Type\": \"AI_CORE\", \"Physic Stream Id\": " +
+                     std::to_string(2 + stream) + ", \"Task Id\": " + std::to_string(taskId) +
+                     ", \"Batch Id\": 0, \"Subtask Id\": 4294967295");
+        const GeneratedTask task{kind, 2 + stream, taskStart, taskDur};
+        KeepTask(task);
+        WriteTaskFlows(launch.sequence, stream, launch.nodeStartNs, launch.atenStartNs, taskStart);
+        if (m_sink) m_sink->Operator(launch, task, taskId);
+        if (op % 4 == 0) {
+            const int64_t mhz = 1800 - (m_random.Below(4) == 0 ? 200 : 0);
+            Counter(m_freqPid, "AI Core Freq", "MHz", taskStart, mhz);
+            if (m_sink) m_sink->CoreFrequency(taskStart, mhz);
+        }
+        if (op % 3 == 0) {
+            const int64_t kb = 2000000 + static_cast<int64_t>(m_random.Below(500000));
+            Counter(m_memPid, "APP/HBM", "KB", taskStart, kb);
+            if (m_sink) m_sink->HbmUsage(taskStart, kb);
+        }
+        *host = launch.atenStartNs + launch.atenDurNs + launchGap;
+        return taskStart + taskDur;
+    }
+
+    // The planted task of 'extraOperator'. Takes no random draw, so that the rest of the trace
+    // stays as without it. Returns its end.
+    int64_t WriteExtraTask(int64_t device) {
+        const GeneratedTask task{kExtraOperatorKind, 2, device + 1500, 45000};
+        Complete(m_hardwarePid, 2, "DropOutDoMask_20", task.startNs, task.durNs, nullptr,
+                 "\"Model Id\": 4294967295, \"Task Type\": \"AI_VECTOR_CORE\", \"Physic Stream "
+                 "Id\": 2");
+        ++m_unbudgetedEvents;
+        KeepTask(task);
+        if (m_sink) m_sink->HostlessTask(task);
+        return task.startNs + task.durNs;
+    }
+
     // One training step: forward and backward operators launched from Python through CANN to the
     // device, an AllReduce at the end, and the Overlap Analysis of the step.
     void WriteStep(uint64_t step) {
@@ -402,113 +536,46 @@ private:
         const std::string stepName = "ProfilerStep#" + std::to_string(step + 1);
         int64_t host = stepStart + 20000;
         int64_t device = stepStart + 150000;
-        int64_t computeNs = 0;
-        std::vector<std::pair<int64_t, int64_t>> deviceBusy;
-        for (int op = 0; op < operatorCount && BudgetedEvents() < m_options.events + 64; ++op) {
-            const size_t kind = m_random.Below(kOperatorCount);
-            const int64_t launchGap = m_random.Between(2000, 9000);
-            const int64_t atenDur = m_random.Between(30000, 90000);
-            const int64_t atenStart = host;
-            const uint64_t sequence = m_sequence++;
-            Complete(
-                m_hostPid, m_mainTid, kAtenOps[kind], atenStart, atenDur, "cpu_op",
-                "\"Sequence number\": " + std::to_string(sequence) +
-                    ", \"Fwd thread id\": 0, \"Input Dims\": \"[32, 1024];\\r\\n[1024, 1024]\"");
-            // Enqueue inside the operator, dequeue on the other thread; the flow joins them.
-            const int64_t enqueueStart = atenStart + atenDur / 3;
-            const int64_t enqueueDur = m_random.Between(3000, 8000);
-            Complete(m_hostPid, m_mainTid, "Enqueue", enqueueStart, enqueueDur, "enqueue",
-                     "\"correlation_id\": " + std::to_string(sequence));
-            // One dequeue thread: its slices follow each other.
-            const int64_t dequeueStart =
-                std::max(enqueueStart + enqueueDur, m_dequeueFreeNs) + m_random.Between(1000, 6000);
-            const int64_t dequeueDur = m_random.Between(15000, 40000);
-            Complete(m_hostPid, m_dequeueTid, (std::string("Dequeue@") + kAtenOps[kind]).c_str(),
-                     dequeueStart, dequeueDur, "dequeue",
-                     "\"correlation_id\": " + std::to_string(sequence));
-            m_dequeueFreeNs = dequeueStart + dequeueDur;
-            Flow('s', "async_task_queue", "enqueue_to_dequeue", std::to_string(sequence), m_hostPid,
-                 m_mainTid, enqueueStart, true);
-            Flow('f', "async_task_queue", "enqueue_to_dequeue", std::to_string(sequence), m_hostPid,
-                 m_dequeueTid, dequeueStart, true);
-
-            // CANN launch: AscendCL@launch holding Node@launch, inside which the HostToDevice flow
-            // starts.
-            const int64_t aclStart = dequeueStart + 2000;
-            const int64_t aclDur = dequeueDur - 4000;
-            Complete(m_cannPid, m_cannTid, (std::string("AscendCL@") + kOperators[kind]).c_str(),
-                     aclStart, aclDur, nullptr,
-                     "\"Thread Id\": " + std::to_string(m_cannTid) +
-                         ", \"Mode\": \"ACL_OP\", \"level\": \"acl\"");
-            const int64_t nodeStart = aclStart + aclDur / 4;
-            const int64_t nodeDur = aclDur / 2;
-            Complete(m_cannPid, m_cannTid, "Node@launch", nodeStart, nodeDur, nullptr,
-                     "\"level\": \"node\"");
-
-            // The device task: never before its launch, queued behind earlier tasks.
-            const uint32_t stream = static_cast<uint32_t>(m_random.Below(m_options.streams));
-            int64_t taskDur = m_random.Between(8000, 160000) + (kind == 0 ? 120000 : 0);
-            if (static_cast<int>(kind) == m_options.slowOperatorKind) taskDur *= 2;
-            device =
-                std::max(device + m_random.Between(500, 3000), nodeStart + nodeDur / 2 + 20000);
-            const int64_t taskStart = device;
-            Complete(
-                m_hardwarePid, 2 + stream,
-                (std::string(kOperators[kind]) + "_" + std::to_string(kind)).c_str(), taskStart,
-                taskDur, nullptr,
-                "\"Model Id\": 4294967295, \"Task Type\": \"AI_CORE\", \"Physic Stream Id\": " +
-                    std::to_string(2 + stream) +
-                    ", \"Task Id\": " + std::to_string(sequence % 65536) +
-                    ", \"Batch Id\": 0, \"Subtask Id\": 4294967295");
-            deviceBusy.push_back({taskStart, taskStart + taskDur});
-            if (m_record) m_record->tasks.push_back({kind, 2 + stream, taskStart, taskDur});
-            computeNs += taskDur;
-            device = taskStart + taskDur;
-
-            WriteTaskFlows(sequence, stream, nodeStart + nodeDur / 3, atenStart + 1000, taskStart);
-
-            if (op % 4 == 0)
-                Counter(m_freqPid, "AI Core Freq", "MHz", taskStart,
-                        1800 - (m_random.Below(4) == 0 ? 200 : 0));
-            if (op % 3 == 0)
-                Counter(m_memPid, "APP/HBM", "KB", taskStart,
-                        2000000 + static_cast<int64_t>(m_random.Below(500000)));
-            host = atenStart + atenDur + launchGap;
-        }
-        if (m_options.extraOperator) {
-            // Takes no random draw, so that the rest of the trace stays as without it.
-            const int64_t taskStart = device + 1500;
-            const int64_t taskDur = 45000;
-            Complete(m_hardwarePid, 2, "DropOutDoMask_20", taskStart, taskDur, nullptr,
-                     "\"Model Id\": 4294967295, \"Task Type\": \"AI_VECTOR_CORE\", \"Physic Stream "
-                     "Id\": 2");
-            ++m_unbudgetedEvents;
-            deviceBusy.push_back({taskStart, taskStart + taskDur});
-            if (m_record) m_record->tasks.push_back({kExtraOperatorKind, 2, taskStart, taskDur});
-            computeNs += taskDur;
-            device = taskStart + taskDur;
-        }
+        m_deviceBusy.clear();
+        m_stepTasks.clear();
+        for (int op = 0; op < operatorCount && BudgetedEvents() < m_options.events + 64; ++op)
+            device = WriteOperator(op, &host, device);
+        if (m_options.extraOperator) device = WriteExtraTask(device);
         if (step + 1 == m_options.slowFreeStep) device += m_options.slowFreeNs;
-        // The step's AllReduce on HCCL, with its plane tasks.
-        const int64_t commStart = device + m_random.Between(2000, 8000);
+        // The step's AllReduce on HCCL, with its plane tasks. It starts on a whole microsecond:
+        // analysis.db keeps its start in µs as a REAL, which holds no ns beyond 2^53.
+        const int64_t commStart = (device + m_random.Between(2000, 8000) + 999) / 1000 * 1000;
         const int64_t commDur = m_random.Between(400000, 1200000);
         const std::string opName = "hcom_allReduce__" + std::to_string(586 + step % 100) + "_0_1";
         WriteAllReduce(step, opName, commStart, commDur);
         // Overlap Analysis: compute, communication, the part of it not hidden, and free time.
-        const int64_t stepEnd = commStart + commDur + m_random.Between(20000, 60000);
+        const int64_t stepEnd =
+            std::max(host, commStart + commDur + m_random.Between(20000, 60000));
         const uint64_t eventsBefore = m_report.events;
-        const int64_t freeNs = WriteComputingAndFree(stepStart, deviceBusy, commStart);
-        if (m_record) {
-            const size_t taskCount = deviceBusy.size();
-            m_record->steps.push_back({step + 1, stepStart, computeNs, freeNs, commStart, commDur,
-                                       opName, m_record->tasks.size() - taskCount, taskCount});
-        }
+        int64_t freeNs = WriteComputingAndFree(stepStart, m_deviceBusy, commStart);
         Complete(m_overlapPid, 1, "Communication", commStart, commDur, nullptr, "");
         Complete(m_overlapPid, 2, "Communication(Not Overlapped)", commStart, commDur, nullptr, "");
         if (m_options.stableSteps) m_unbudgetedEvents += m_report.events - eventsBefore;
-        Complete(m_hostPid, m_mainTid, stepName.c_str(), stepStart,
-                 std::max(host, stepEnd) - stepStart, "cpu_op", "");
-        m_nowNs = std::max(host, stepEnd) + 5000;
+        // The step's free time goes on to its end, past the AllReduce, as the profiler counts it.
+        // Not counted towards options.events, so that as many steps are written as before.
+        if (stepEnd > commStart + commDur) {
+            Complete(m_overlapPid, 3, "Free", commStart + commDur, stepEnd - commStart - commDur,
+                     nullptr, "");
+            freeNs += stepEnd - commStart - commDur;
+            ++m_unbudgetedEvents;
+        }
+        int64_t computeNs = 0;
+        for (const GeneratedTask& task : m_stepTasks) computeNs += task.durNs;
+        const GeneratedStep record{step + 1,  stepStart, stepEnd, computeNs, freeNs,
+                                   commStart, commDur,   opName,  0,         m_stepTasks.size()};
+        if (m_record) {
+            m_record->steps.push_back(record);
+            m_record->steps.back().firstTask = m_record->tasks.size() - m_stepTasks.size();
+        }
+        if (m_sink) m_sink->Step(record, m_stepTasks, m_commTasks);
+        Complete(m_hostPid, m_mainTid, stepName.c_str(), stepStart, stepEnd - stepStart, "cpu_op",
+                 "");
+        m_nowNs = stepEnd + 5000;
     }
 
     GeneratorOptions m_options;
@@ -526,13 +593,34 @@ private:
     uint64_t m_sequence = 1;
     uint64_t m_unbudgetedEvents = 0;
     GeneratorRecord* m_record;
+    GeneratorSink* m_sink;
+    // The current step's device tasks, busy spans and AllReduce tasks.
+    std::vector<GeneratedTask> m_stepTasks;
+    std::vector<std::pair<int64_t, int64_t>> m_deviceBusy;
+    std::vector<GeneratedCommTask> m_commTasks;
 };
 
 }  // namespace
 
+// [SECTION] Public functions
+
 GeneratorReport GenerateTrace(const GeneratorOptions& options, std::FILE* out,
-                              GeneratorRecord* record) {
-    return Generator(options, out, record).Run();
+                              GeneratorRecord* record, GeneratorSink* sink) {
+    return Generator(options, out, record, sink).Run();
+}
+
+GeneratedHostIds HostIdsOf(const GeneratorOptions& options) {
+    GeneratedHostIds ids;
+    ids.pid = 3096504 + static_cast<int64_t>(options.seed % 1000) * 7;
+    ids.mainTid = ids.pid;
+    // The dequeue thread launches to CANN: one thread, as in real runs.
+    ids.dequeueTid = ids.pid + 3198;
+    ids.cannTid = ids.dequeueTid;
+    return ids;
+}
+
+const char* GeneratedAtenOperator(size_t kind) {
+    return kAtenOps[kind % kOperatorCount];
 }
 
 const char* GeneratedOperatorType(size_t kind) {

@@ -12,6 +12,8 @@
 
 namespace marey {
 
+class GeneratorSink;
+
 struct GeneratorOptions {
     uint64_t events = 100000;  // approximate; the trace ends after the step that reaches it
     uint64_t seed = 1;
@@ -59,6 +61,7 @@ struct GeneratedTask {
 struct GeneratedStep {
     uint64_t number = 0;  // as in "ProfilerStep#N"
     int64_t startNs = 0;
+    int64_t endNs = 0;  // the end of its ProfilerStep#N slice (STEP_TIME's endNs)
     int64_t computingNs = 0, freeNs = 0;
     int64_t commStartNs = 0, commDurNs = 0;
     std::string commName;
@@ -69,13 +72,23 @@ struct GeneratorRecord {
     std::vector<GeneratedStep> steps;
 };
 
-// Writes the trace to 'out'. Returns what it wrote; fills 'record' when given.
+// Writes the trace to 'out' (nothing when null: the events are still counted). Returns what it
+// wrote; fills 'record' when given and tells 'sink' (when given) what ran, as it runs.
 GeneratorReport GenerateTrace(const GeneratorOptions& options, std::FILE* out,
-                              GeneratorRecord* record = nullptr);
+                              GeneratorRecord* record = nullptr, GeneratorSink* sink = nullptr);
+
+// The host process and threads of a generated run ("Python" and "CANN" share them).
+struct GeneratedHostIds {
+    int64_t pid = 0;
+    int64_t mainTid = 0, dequeueTid = 0, cannTid = 0;
+};
+GeneratedHostIds HostIdsOf(const GeneratorOptions& options);
 
 // Operator type names of the generated device tasks (task names are "<type>_<kind>").
 const char* GeneratedOperatorType(size_t kind);
 const char* GeneratedOperatorCore(size_t kind);
+// The Python operator that launches a task of this kind ("aten::matmul").
+const char* GeneratedAtenOperator(size_t kind);
 
 // Writes kernel_details.csv, step_trace_time.csv, op_statistic.csv, communication.json,
 // communication_matrix.json, memory_record.csv and operator_memory.csv into 'outputDir' to match
@@ -84,9 +97,16 @@ const char* GeneratedOperatorCore(size_t kind);
 bool WriteRankSideFiles(const GeneratorRecord& record, const GeneratorOptions& options,
                         const std::string& outputDir, std::string* error);
 
+// What a rank folder holds, as torch_npu's export_type: the text files, the profiler databases
+// (ascend_pytorch_profiler_R.db and analysis.db), or both kinds side by side.
+enum class RankExport { kText, kDatabase, kBoth };
+
 // Writes a whole rank folder: DIR/profiler_info_R.json and, in DIR/ASCEND_PROFILER_OUTPUT, the
-// trace and every side file. Returns false with 'error' set when something cannot be written.
+// trace and every side file, or the same run as the two databases, or both. Returns false with
+// 'error' set when something cannot be written. A database-only folder is written as the run goes
+// (memory stays small for any 'events'); a text folder keeps every device task for its side files.
 bool WriteRankDirectory(const GeneratorOptions& options, const std::string& rankDir,
-                        std::string* error, GeneratorReport* report = nullptr);
+                        std::string* error, GeneratorReport* report = nullptr,
+                        RankExport exportKind = RankExport::kText);
 
 }  // namespace marey

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "ClusterGenerator.hpp"
@@ -16,12 +17,16 @@ void Usage() {
     std::fprintf(
         stderr,
         "usage: marey-gen [--events N] [--seed S] [--rank R] [--streams K] --out FILE.json\n"
-        "       marey-gen [--events N] [--seed S] [--rank R] --rank-dir DIR\n"
+        "       marey-gen [--events N] [--seed S] [--rank R] --rank-dir DIR [--export "
+        "text|db|both]\n"
         "       marey-gen [--events N] [--seed S] --compare-pair DIR\n"
         "  --rank-dir writes DIR/profiler_info_R.json and, in DIR/ASCEND_PROFILER_OUTPUT, "
         "trace_view.json,\n"
         "  kernel_details.csv, step_trace_time.csv, op_statistic.csv, communication.json,\n"
-        "  communication_matrix.json, memory_record.csv and operator_memory.csv\n"
+        "  communication_matrix.json, memory_record.csv and operator_memory.csv; --export db "
+        "writes the\n"
+        "  same run as ascend_pytorch_profiler_R.db and analysis.db instead, both writes both "
+        "kinds\n"
         "  --compare-pair writes the rank folders DIR/a (rank 0) and DIR/b (rank 1), B with "
         "planted\n"
         "  differences: MatMul twice as slow, DropOutDoMask only on B, step 3 with 3 ms more free "
@@ -42,12 +47,37 @@ void Usage() {
         "order\n");
 }
 
+// "text", "db" or "both", as torch_npu's export_type names them.
+std::optional<marey::RankExport> ParseExport(const std::string& kind) {
+    if (kind == "text") return marey::RankExport::kText;
+    if (kind == "db") return marey::RankExport::kDatabase;
+    if (kind == "both") return marey::RankExport::kBoth;
+    return std::nullopt;
+}
+
+// The comparison pair: DIR/a and DIR/b. Returns main's exit status.
+int WritePair(const marey::GeneratorOptions& options, const std::string& pairDir,
+              marey::RankExport exportKind) {
+    std::string error;
+    mkdir(pairDir.c_str(), 0755);
+    if (!marey::WriteRankDirectory(marey::ComparisonSideA(options), pairDir + "/a", &error, nullptr,
+                                   exportKind) ||
+        !marey::WriteRankDirectory(marey::ComparisonSideB(options), pairDir + "/b", &error, nullptr,
+                                   exportKind)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return 1;
+    }
+    std::fprintf(stderr, "%s/a and %s/b written\n", pairDir.c_str(), pairDir.c_str());
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     marey::GeneratorOptions options;
     std::string out, rankDir, pairDir, clusterDir;
     marey::ClusterOptions cluster;
+    std::optional<marey::RankExport> exportArg;
     for (int i = 1; i < argc; ++i) {
         auto next = [&]() -> const char* {
             if (i + 1 >= argc) {
@@ -68,7 +98,13 @@ int main(int argc, char** argv) {
             out = next();
         else if (!std::strcmp(argv[i], "--rank-dir"))
             rankDir = next();
-        else if (!std::strcmp(argv[i], "--compare-pair"))
+        else if (!std::strcmp(argv[i], "--export")) {
+            exportArg = ParseExport(next());
+            if (!exportArg) {
+                Usage();
+                return 2;
+            }
+        } else if (!std::strcmp(argv[i], "--compare-pair"))
             pairDir = next();
         else if (!std::strcmp(argv[i], "--cluster"))
             clusterDir = next();
@@ -100,7 +136,9 @@ int main(int argc, char** argv) {
         cluster.seed = options.seed;
         std::string error;
         uint64_t bytes = 0;
+        // The cluster writer has its own, smaller run and writes it as text only.
         if (!out.empty() || !rankDir.empty() || !pairDir.empty() ||
+            exportArg.value_or(marey::RankExport::kText) != marey::RankExport::kText ||
             !marey::WriteCluster(cluster, clusterDir, &error, &bytes)) {
             if (error.empty())
                 Usage();
@@ -112,30 +150,22 @@ int main(int argc, char** argv) {
                      cluster.ranks, cluster.steps, static_cast<unsigned long long>(bytes));
         return 0;
     }
-    if ((out.empty() + rankDir.empty() + pairDir.empty()) != 2 || options.streams == 0) {
+    // --export names what a rank folder holds: with --out there is only the trace.
+    if ((out.empty() + rankDir.empty() + pairDir.empty()) != 2 || options.streams == 0 ||
+        (exportArg && !out.empty())) {
         Usage();
         return 2;
     }
     std::string error;
     marey::GeneratorReport report;
-    if (!pairDir.empty()) {
-        mkdir(pairDir.c_str(), 0755);
-        if (!marey::WriteRankDirectory(marey::ComparisonSideA(options), pairDir + "/a", &error,
-                                       &report) ||
-            !marey::WriteRankDirectory(marey::ComparisonSideB(options), pairDir + "/b", &error,
-                                       &report)) {
-            std::fprintf(stderr, "%s\n", error.c_str());
-            return 1;
-        }
-        std::fprintf(stderr, "%s/a and %s/b written\n", pairDir.c_str(), pairDir.c_str());
-        return 0;
-    }
+    const marey::RankExport exportKind = exportArg.value_or(marey::RankExport::kText);
+    if (!pairDir.empty()) return WritePair(options, pairDir, exportKind);
     if (!rankDir.empty()) {
-        if (!marey::WriteRankDirectory(options, rankDir, &error, &report)) {
+        if (!marey::WriteRankDirectory(options, rankDir, &error, &report, exportKind)) {
             std::fprintf(stderr, "%s\n", error.c_str());
             return 1;
         }
-        out = rankDir + "/ASCEND_PROFILER_OUTPUT/trace_view.json";
+        out = rankDir + "/ASCEND_PROFILER_OUTPUT";
     } else {
         std::FILE* file = std::fopen(out.c_str(), "wb");
         if (!file) {

@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages marey builds and tests with. Safe to run again: it only
 # calls apt-get when something is missing. Run as root.
 set -eu
-packages="cmake g++ make pkg-config zlib1g-dev libsimdjson-dev doctest-dev \
+packages="cmake g++ make pkg-config zlib1g-dev libsimdjson-dev doctest-dev libsqlite3-dev sqlite3 \
 libimgui-dev libglfw3-dev libepoxy-dev libstb-dev libgl-dev \
 fonts-dejavu-core fonts-droid-fallback xvfb xauth libgl1-mesa-dri clang-14 libclang-rt-14-dev clang-format-14 libsqlite3-dev"
 missing=""
