@@ -81,9 +81,12 @@ TEST_CASE("a database rank folder holds the tasks, steps and flows its text expo
     CHECK(db.Int("SELECT count(*) FROM STEP_TIME s JOIN PYTORCH_API p ON p.startNs = s.startNs "
                  "AND p.endNs = s.endNs JOIN STRING_IDS n ON n.id = p.name AND n.value = "
                  "'ProfilerStep#' || s.id") == steps);
-    // The step's stage is the step: free time runs to its end.
-    CHECK(analysis.Int("SELECT sum(CAST(round(stage * 1000) AS INTEGER)) FROM StepTraceTime") ==
-          db.Int("SELECT sum(endNs - startNs) FROM STEP_TIME"));
+    // Preparing runs from the step's start to its first task, the stage from there to the end of
+    // the step's last device activity (its AllReduce), as the profiler counts them.
+    CHECK(analysis.Int("SELECT sum(CAST(round((stage + preparing) * 1000) AS INTEGER)) FROM "
+                       "StepTraceTime") ==
+          db.Int("SELECT sum(o.endNs - s.startNs) FROM STEP_TIME s JOIN COMMUNICATION_OP o ON "
+                 "o.startNs >= s.startNs AND o.endNs <= s.endNs"));
 
     // Every AllReduce task is a device task on stream 3 with its plane and name.
     CHECK(db.Int("SELECT count(*) FROM TASK JOIN COMMUNICATION_TASK_INFO USING (globalTaskId) "

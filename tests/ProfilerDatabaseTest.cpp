@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "TestSupport.hpp"
+#include "TraceGenerator.hpp"
 #include "db/DbOverlap.hpp"
 #include "db/DbRankTables.hpp"
 #include "db/DbRowDetails.hpp"
@@ -20,6 +21,9 @@
 #include "loading/DatabaseLoader.hpp"
 #include "loading/RankLoader.hpp"
 #include "marey/Marey.hpp"
+#include "rank/TraceSummary.hpp"
+#include "report/RankJson.hpp"
+#include "report/SummaryJson.hpp"
 
 namespace fs = std::filesystem;
 using namespace marey;
@@ -366,4 +370,48 @@ TEST_CASE("a cluster of database ranks has every rank's steps, collectives, link
     CHECK(tables[0].has_value());
     CHECK(tables[0]->rows.size() == 187 + 4);
     CHECK(problems[0].empty());
+}
+
+namespace {
+
+// `marey stats --json` of a rank, from the trace's processes on: what a text and a database
+// export of one run must agree on (the file name and the count of JSON events differ).
+std::string StatsFromProcessesOn(const std::string& folder, RankSource source) {
+    LoadOptions options;
+    options.source = source;
+    auto loaded = LoadRank(folder, options);
+    REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+    const LoadedRank& rank = loaded.value();
+    const std::string summary = SummaryToJson(*rank.model, Summarize(*rank.model, 20));
+    const size_t processes = summary.find("\"processes\"");
+    REQUIRE(processes != std::string::npos);
+    return summary.substr(processes) + RankAnalysisToJson(*rank.analysis);
+}
+
+}  // namespace
+
+TEST_CASE("one generated run as text and as a database gives the same stats, to the ns") {
+    const fs::path dir = test::TempDir("db_same_run");
+    for (const bool planted : {false, true}) {
+        CAPTURE(planted);
+        GeneratorOptions options;
+        options.events = 30000;
+        options.seed = 7;
+        if (planted) options = ComparisonSideB(options);
+        const fs::path folder = dir / (planted ? "b" : "a");
+        std::string error;
+        REQUIRE_MESSAGE(
+            WriteRankDirectory(options, folder.string(), &error, nullptr, RankExport::kBoth),
+            error);
+        const std::string text = StatsFromProcessesOn(folder.string(), RankSource::kText);
+        const std::string database = StatsFromProcessesOn(folder.string(), RankSource::kDatabase);
+        CHECK(text.size() > 10000);
+        if (text != database) {
+            size_t at = 0;
+            while (at < text.size() && at < database.size() && text[at] == database[at]) ++at;
+            const size_t from = at > 120 ? at - 120 : 0;
+            FAIL_CHECK("first difference at byte " << at << ":\n  text: " << text.substr(from, 240)
+                                                   << "\n  db:   " << database.substr(from, 240));
+        }
+    }
 }

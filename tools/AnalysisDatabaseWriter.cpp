@@ -48,7 +48,7 @@ AnalysisDatabaseWriter::AnalysisDatabaseWriter(const std::string& path, uint32_t
 AnalysisDatabaseWriter::~AnalysisDatabaseWriter() = default;
 
 void AnalysisDatabaseWriter::Step(const GeneratedStep& step) {
-    // step_trace_time.csv's row: nothing overlaps, no bubble, no preparing.
+    // step_trace_time.csv's row: nothing overlaps, no bubble.
     const int64_t stage = step.computingNs + step.commDurNs + step.freeNs;
     m_stepTrace->Text(1, std::to_string(step.number))
         .Real(2, MicrosValue(step.computingNs))
@@ -59,7 +59,7 @@ void AnalysisDatabaseWriter::Step(const GeneratedStep& step) {
         .Real(7, MicrosValue(stage))
         .Int(8, 0)
         .Real(9, MicrosValue(step.commDurNs))
-        .Int(10, 0)
+        .Real(10, MicrosValue(step.preparingNs))
         .Row();
     WriteCommunication(step);
 }

@@ -68,8 +68,8 @@ void WriteStepTrace(const GeneratorRecord& record, File& out) {
         const int64_t stage = step.computingNs + step.commDurNs + step.freeNs;
         out.Write(std::to_string(step.number) + "," + Micros(step.computingNs) + "," +
                   Micros(step.commDurNs) + ",0," + Micros(step.commDurNs) + "," +
-                  Micros(step.freeNs) + "," + Micros(stage) + ",0," + Micros(step.commDurNs) +
-                  ",0\n");
+                  Micros(step.freeNs) + "," + Micros(stage) + ",0," + Micros(step.commDurNs) + "," +
+                  Micros(step.preparingNs) + "\n");
     }
 }
 

@@ -389,11 +389,11 @@ private:
     }
 
     // Overlap Analysis' Computing slices (the device's busy spans) and Free slices between them
-    // up to the step's communication; returns the free time (no random draw).
-    int64_t WriteComputingAndFree(int64_t stepStart,
-                                  const std::vector<std::pair<int64_t, int64_t>>& deviceBusy,
+    // up to the step's communication; returns the free time (no random draw). The profiler counts
+    // free time from the step's first device activity: before it is Preparing.
+    int64_t WriteComputingAndFree(const std::vector<std::pair<int64_t, int64_t>>& deviceBusy,
                                   int64_t commStart) {
-        int64_t cursor = stepStart;
+        int64_t cursor = deviceBusy.empty() ? commStart : deviceBusy.front().first;
         int64_t freeNs = 0;
         for (const auto& [busyStart, busyEnd] : deviceBusy) {
             if (busyStart > cursor) {
@@ -552,22 +552,17 @@ private:
         const int64_t stepEnd =
             std::max(host, commStart + commDur + m_random.Between(20000, 60000));
         const uint64_t eventsBefore = m_report.events;
-        int64_t freeNs = WriteComputingAndFree(stepStart, m_deviceBusy, commStart);
+        const int64_t freeNs = WriteComputingAndFree(m_deviceBusy, commStart);
+        const int64_t preparingNs =
+            (m_deviceBusy.empty() ? commStart : m_deviceBusy.front().first) - stepStart;
         Complete(m_overlapPid, 1, "Communication", commStart, commDur, nullptr, "");
         Complete(m_overlapPid, 2, "Communication(Not Overlapped)", commStart, commDur, nullptr, "");
         if (m_options.stableSteps) m_unbudgetedEvents += m_report.events - eventsBefore;
-        // The step's free time goes on to its end, past the AllReduce, as the profiler counts it.
-        // Not counted towards options.events, so that as many steps are written as before.
-        if (stepEnd > commStart + commDur) {
-            Complete(m_overlapPid, 3, "Free", commStart + commDur, stepEnd - commStart - commDur,
-                     nullptr, "");
-            freeNs += stepEnd - commStart - commDur;
-            ++m_unbudgetedEvents;
-        }
         int64_t computeNs = 0;
         for (const GeneratedTask& task : m_stepTasks) computeNs += task.durNs;
-        const GeneratedStep record{step + 1,  stepStart, stepEnd, computeNs, freeNs,
-                                   commStart, commDur,   opName,  0,         m_stepTasks.size()};
+        const GeneratedStep record{step + 1, stepStart,          stepEnd,    computeNs,
+                                   freeNs,   commStart,          commDur,    opName,
+                                   0,        m_stepTasks.size(), preparingNs};
         if (m_record) {
             m_record->steps.push_back(record);
             m_record->steps.back().firstTask = m_record->tasks.size() - m_stepTasks.size();

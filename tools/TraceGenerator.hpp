@@ -66,6 +66,8 @@ struct GeneratedStep {
     int64_t commStartNs = 0, commDurNs = 0;
     std::string commName;
     size_t firstTask = 0, taskCount = 0;
+    // From the step's start to its first device task: the profiler's Preparing, not free time.
+    int64_t preparingNs = 0;
 };
 struct GeneratorRecord {
     std::vector<GeneratedTask> tasks;

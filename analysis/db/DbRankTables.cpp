@@ -18,6 +18,24 @@ bool ReadDuration(const SqliteStatement& row, int column, double nsPerUnit, Time
     return true;
 }
 
+// A time in µs as analysis.db stores it, in ns: an INTEGER or TEXT exactly, a REAL to the nearest
+// ns it can hold (about 0.25 µs at today's epoch).
+bool ReadMicros(const SqliteStatement& row, int column, TimeNs* ns) {
+    if (column < 0) return false;
+    switch (row.Type(column)) {
+        case SqliteType::kInteger: {
+            const int64_t micros = row.Int(column);
+            if (micros < 0 || micros > INT64_MAX / 1000) return false;
+            *ns = micros * 1000;
+            return true;
+        }
+        case SqliteType::kText:
+            return ParseMicrosToNs(row.Text(column), ns) == DecimalError::kNone && *ns >= 0;
+        default:
+            return ReadDuration(row, column, 1e3, ns);
+    }
+}
+
 // Exact "µs.fff" text of a time in ns, as the text export writes it.
 std::string MicrosText(TimeNs ns) {
     char text[32];
@@ -89,11 +107,7 @@ void ReadCommAnalyzerTime(const SqliteFile& db, DbRankTables& tables) {
         op.group = std::string(row.Text(columns.Column(kGroup)));
         op.step = std::string(row.Text(columns.Column(kStep)));
         op.kind = std::string(row.Text(columns.Column(kType)));
-        double start = 0;
-        if (ReadDbReal(row, columns.Column(kStart), &start) && start >= 0) {
-            op.hasStart = true;
-            op.startNs = std::llround(start * 1e3);
-        }
+        op.hasStart = ReadMicros(row, columns.Column(kStart), &op.startNs);
         TimeNs* const times[] = {&op.elapseNs, &op.transitNs, &op.waitNs, &op.syncNs, &op.idleNs};
         bool readable = true;
         for (int t = 0; t < 5 && readable; ++t)
