@@ -12,6 +12,7 @@
 
 #include "TestSupport.hpp"
 #include "fuzz/RankFolderInput.hpp"
+#include "loading/DatabaseLoader.hpp"
 #include "load/CommunicationJson.hpp"
 #include "load/EventDetails.hpp"
 #include "load/RankDirectory.hpp"
@@ -110,4 +111,25 @@ TEST_CASE(
         }
     }
     CHECK(replayed >= 5);
+}
+
+TEST_CASE("profiler database regression and seed inputs load without crashing, slices whole") {
+    namespace fs = std::filesystem;
+    size_t replayed = 0;
+    for (const char* folder : {"regressions/database", "corpus/database"}) {
+        for (const auto& entry :
+             fs::directory_iterator(std::string(MAREY_TESTS_DIR) + "/" + folder)) {
+            CAPTURE(entry.path().string());
+            auto loaded = LoadProfilerDatabase(entry.path().string(), "");
+            REQUIRE(loaded.ok());
+            const TraceModel& model = *loaded.value().model;
+            uint64_t slices = 0;
+            for (const Track& track : model.tracks)
+                for (const Row& row : track.rows) slices += row.size();
+            CHECK(slices == model.sliceCount);
+            CHECK(model.sliceCount > 0);
+            ++replayed;
+        }
+    }
+    CHECK(replayed >= 2);
 }

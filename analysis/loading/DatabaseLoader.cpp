@@ -17,7 +17,8 @@ void AddArrows(const DbTimeline& timeline, const std::vector<ChunkTrack>& chunkT
     std::map<std::pair<int64_t, int64_t>, uint32_t> byThread;
     for (uint32_t t = 0; t < model.tracks.size(); ++t) {
         const Track& track = model.tracks[t];
-        if (track.kind == TrackKind::kThread)
+        // A process without any event is left out of the model (its tracks name no process).
+        if (track.kind == TrackKind::kThread && track.process < model.processes.size())
             byThread[{model.processes[track.process].pid.number, track.tid.number}] = t;
     }
     auto modelTrack = [&](uint32_t chunkTrack) {
