@@ -421,3 +421,23 @@ TEST_CASE("a damaged cluster_analysis.db names the file, the table and the row")
         fs::remove_all(root);
     }
 }
+
+TEST_CASE(
+    "the tables of the summing recipes (ClusterCommunication*, CommunicationGroupMapping) "
+    "load as the full analysis's do") {
+    const fs::path textRoot = test::TempDir("cluster_db_recipe_text");
+    WriteTextFiles(textRoot / "cluster_analysis_output");
+    // The recipes write no rank_set: the group table alone says which operators are p2p.
+    const fs::path root =
+        WriteDbCluster("cluster_db_recipe",
+                       "ALTER TABLE ClusterCommAnalyzerTime DROP COLUMN rank_set;"
+                       "ALTER TABLE ClusterCommAnalyzerTime RENAME TO ClusterCommunicationTime;"
+                       "ALTER TABLE ClusterCommAnalyzerMatrix DROP COLUMN rank_set;"
+                       "ALTER TABLE ClusterCommAnalyzerMatrix RENAME TO ClusterCommunicationMatrix;"
+                       "ALTER TABLE CommunicationGroup RENAME TO CommunicationGroupMapping;");
+    const Cluster fromDb = Load(root);
+    CHECK(fromDb.problems.empty());
+    CHECK(Dump(fromDb) == Dump(Load(textRoot)));
+    fs::remove_all(root);
+    fs::remove_all(textRoot);
+}
