@@ -14,21 +14,6 @@
 namespace marey {
 namespace {
 
-// "(0, 1, 2, 3)" → 0, 1, 2, 3; "3" → 3.
-std::vector<int> RanksOf(const std::string& text) {
-    std::vector<int> ranks;
-    int value = -1;
-    for (const char c : text) {
-        if (c >= '0' && c <= '9')
-            value = (value < 0 ? 0 : value * 10) + (c - '0');
-        else if (value >= 0)
-            ranks.push_back(value), value = -1;
-        if (value > 1 << 24) return {};
-    }
-    if (value >= 0) ranks.push_back(value);
-    return ranks;
-}
-
 // communication_group.json: {"collective": [[0, 1, …], …], "p2p": [[…], …]}; groups of one rank
 // say nothing about the cluster and are left out.
 void ReadGroups(const std::string& path, Cluster& cluster) {
@@ -83,7 +68,7 @@ Status ReadAnalysisOutput(const std::string& folder, Cluster& cluster) {
                          if (!steps.ok()) return cluster.problems.push_back(steps.message());
                          AddFileProblems(stepPath, steps.value().problems, cluster.problems);
                          for (StepRow& row : steps.value().rows) {
-                             const std::vector<int> members = RanksOf(row.index);
+                             const std::vector<int> members = RanksInText(row.index);
                              if (row.type == "stage" && members.size() > 1 &&
                                  stageNames.insert(row.index).second) {
                                  cluster.groups.push_back(

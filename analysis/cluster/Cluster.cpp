@@ -286,6 +286,20 @@ std::string FormatRankList(const std::vector<int>& ranks) {
     return text;
 }
 
+std::vector<int> RanksInText(const std::string& text) {
+    std::vector<int> ranks;
+    int value = -1;
+    for (const char c : text) {
+        if (c >= '0' && c <= '9')
+            value = (value < 0 ? 0 : value * 10) + (c - '0');
+        else if (value >= 0)
+            ranks.push_back(value), value = -1;
+        if (value > 1 << 24) return {};
+    }
+    if (value >= 0) ranks.push_back(value);
+    return ranks;
+}
+
 std::vector<ClusterGroup> GroupsFromCollectives(const std::vector<ClusterRank>& ranks) {
     std::map<std::string, std::pair<bool, std::set<int>>> byHash;  // hash → (p2p, ranks)
     for (const ClusterRank& rank : ranks) {

@@ -30,7 +30,7 @@ struct Cluster {
     std::string root;
     StepLayout layout = StepLayout::kAscend;
     std::string source;  // "rank folders", "rank summary files", "cluster_analysis_output",
-                         // "MindInsight step_trace_raw files"
+                         // "cluster_analysis.db", "MindInsight step_trace_raw files"
     std::vector<ClusterRank> ranks;     // ascending rank id, each id once
     std::vector<ClusterGroup> groups;   // largest first
     std::vector<std::string> steps;     // every step any rank has, in step order
@@ -61,6 +61,10 @@ void SortSteps(std::vector<std::string>& steps);
 
 // "0-7, 9, 12-15": rank ids as ranges, for messages.
 std::string FormatRankList(const std::vector<int>& ranks);
+
+// The rank ids written in 'text' in its order: "(0, 1, 2, 3)" and "(0,1,2,3)" give 0, 1, 2, 3,
+// "3" gives 3; empty when an id is past 2^24. How msprof-analyze writes a stage or group. O(n).
+std::vector<int> RanksInText(const std::string& text);
 
 // How many of the cluster's problems name the file 'fileName' (a step_trace_time.csv that is
 // there but cannot be read, on any rank), and the first 'most' of them. O(problems).

@@ -13,9 +13,11 @@ namespace fs = std::filesystem;
 
 constexpr int kMaxDepth = 8;
 
+// msprof-analyze's output: its text files, or the one SQLite file of --export_type db.
 bool IsAnalysisOutput(const fs::path& folder) {
     std::error_code error;
-    return fs::is_regular_file(folder / "cluster_step_trace_time.csv", error) ||
+    return fs::is_regular_file(folder / "cluster_analysis.db", error) ||
+           fs::is_regular_file(folder / "cluster_step_trace_time.csv", error) ||
            fs::is_regular_file(folder / "cluster_communication_matrix.json", error) ||
            fs::is_regular_file(folder / "cluster_communication.json", error);
 }

@@ -1,7 +1,8 @@
 #pragma once
 // Finds what a cluster folder holds: rank folders at any depth (*_ascend_pt, *_ascend_ms,
 // ASCEND_PROFILER_OUTPUT, folders holding the profiler's files), rank summary files written by
-// `marey summarize`, msprof-analyze's cluster_analysis_output, and MindInsight's older
+// `marey summarize`, msprof-analyze's cluster_analysis_output (text files or cluster_analysis.db),
+// and MindInsight's older
 // step_trace_raw_N_detail_time.csv files.
 #include <string>
 #include <vector>

@@ -55,9 +55,10 @@ void AddRankCollectives(const std::vector<CommunicationOp>& ops, ClusterRank& ra
 void AddRankLinks(const std::vector<CommunicationLink>& links, ClusterRank& rank) {
     std::map<std::tuple<std::string, std::string, int, int, std::string>, RankLink> summed;
     for (const CommunicationLink& link : links) {
-        if (link.group == "Total Op Info") continue;  // the file's own sum of the others
         const size_t at = link.group.rfind('@');
         const std::string op = at == std::string::npos ? link.group : link.group.substr(0, at);
+        // The file's own sum of the others, with "@<group>" in msprof-analyze's newer files.
+        if (op == "Total Op Info") continue;
         const std::string group =
             at == std::string::npos ? std::string() : link.group.substr(at + 1);
         RankLink& sum = summed[{op, group, link.srcRank, link.dstRank, link.transport}];

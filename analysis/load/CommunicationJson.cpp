@@ -410,8 +410,9 @@ Status ParseCommunicationJson(std::string_view text, const std::string& name,
             CommunicationOp op;
             op.step = step;
             op.kind = kind;
-            op.isTotal = key == "Total Op Info";
             SplitKey(key, &op.name, &op.group);
+            // The sum of the others: "Total Op Info", or "Total Op Info@<group>" (msprof-analyze).
+            op.isTotal = op.name == "Total Op Info";
             const int rejected = reader.Rejected();
             ReadOpSections(reader, body, op);
             // Kept even when cut short (what was read is right), but not with a value that cannot
@@ -453,8 +454,8 @@ Status ParseClusterCommunicationJson(std::string_view text, const std::string& n
                 op.step = step;
                 op.kind = group;
                 op.rank = static_cast<int>(rank);
-                op.isTotal = opKey == "Total Op Info";
                 SplitKey(opKey, &op.name, &op.group);
+                op.isTotal = op.name == "Total Op Info";
                 const int rejected = reader.Rejected();
                 ReadOpSections(reader, body, op);
                 if (reader.Rejected() == rejected) data.ops.push_back(std::move(op));

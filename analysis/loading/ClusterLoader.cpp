@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cluster/AnalysisOutputReader.hpp"
+#include "cluster/ClusterAnalysisDb.hpp"
 #include "cluster/ClusterFolder.hpp"
 #include "cluster/ClusterRankFile.hpp"
 #include "cluster/MindInsightReader.hpp"
@@ -48,6 +49,29 @@ std::vector<ClusterRank> ReadRanks(const ClusterFolders& folders, unsigned threa
     return ranks;
 }
 
+// A cluster_analysis_output folder: its cluster_analysis.db when it has one (what MindStudio
+// Insight reads too when both are there), else its text files. A database that cannot be read
+// gives way to the text files beside it, when they give the ranks.
+Status ReadAnalysisOutputFolder(const std::string& folder, Cluster& cluster) {
+    const std::string db = ClusterAnalysisDbPath(folder);
+    if (db.empty()) {
+        cluster.source = "cluster_analysis_output";
+        return ReadAnalysisOutput(folder, cluster);
+    }
+    cluster.source = "cluster_analysis.db";
+    const Status status = ReadClusterAnalysisDb(db, cluster);
+    if (status.ok()) return status;
+    Cluster text;
+    text.root = cluster.root;
+    if (!ReadAnalysisOutput(folder, text).ok()) return status;
+    cluster.problems.push_back(status.message() + "; the text files beside it were read instead");
+    for (std::string& problem : text.problems) cluster.problems.push_back(std::move(problem));
+    cluster.ranks = std::move(text.ranks);
+    cluster.groups = std::move(text.groups);
+    cluster.source = "cluster_analysis_output";
+    return Status();
+}
+
 }  // namespace
 
 Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterProgress* progress) {
@@ -65,8 +89,7 @@ Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterPr
         if (progress && progress->cancel) return Status::Error(path + ": cancelled");
         cluster.groups = GroupsFromCollectives(cluster.ranks);
     } else if (!folders.analysisOutput.empty()) {
-        cluster.source = "cluster_analysis_output";
-        if (Status status = ReadAnalysisOutput(folders.analysisOutput, cluster); !status.ok())
+        if (Status status = ReadAnalysisOutputFolder(folders.analysisOutput, cluster); !status.ok())
             return status;
     } else {
         return Status::Error(

@@ -1,7 +1,8 @@
 #pragma once
 // Loading a cluster folder: its ranks found, each rank's small summary read in parallel (rank
 // folders, else rank summary files, else MindInsight's step_trace_raw files; or msprof-analyze's
-// cluster_analysis_output), then what they say settled (cluster/Cluster.hpp).
+// cluster_analysis_output, its cluster_analysis.db first), then what they say settled
+// (cluster/Cluster.hpp).
 #include <atomic>
 #include <cstdint>
 #include <string>
