@@ -10,6 +10,8 @@
 // file, and viewport query times for random windows from the whole trace down to 1 µs.
 // With --compare it writes a comparison pair of each size instead and times loading both one
 // after the other against loading them at once, and the diff once both are loaded.
+// With --database it writes one run of each size as a rank folder holding both exports and times
+// opening each to the timeline (trace_view.json against ascend_pytorch_profiler_0.db).
 // With --cluster RANKS[,RANKS…] [--steps S] it writes a generated cluster of each size (rank
 // folders with a planted slow rank and slow link), then times opening it to the cluster views
 // (every rank's summary read on every core, then every view's derivation) with peak memory,
@@ -295,6 +297,90 @@ int RunCompareBenchmark(const std::vector<uint64_t>& sizes, const std::string& d
     return 0;
 }
 
+// One run written as text and as a database: the time to open each to the timeline on every
+// core, and peak resident memory (the text's mapped file included: what a person's machine holds).
+struct DatabaseMeasure {
+    double seconds = 0;
+    uint64_t peakBytes = 0, baseBytes = 0, slices = 0, flows = 0;
+};
+
+DatabaseMeasure OpenTimeline(const std::string& path, bool database, unsigned threads) {
+    DatabaseMeasure measure;
+    measure.baseBytes = ReadStatusKb("VmRSS:") * 1024;
+    ResetPeakRss();
+    LoadOptions options;
+    options.threads = threads;
+    const double start = Now();
+    auto loaded = database ? LoadRankTimeline(path, options) : LoadTrace(path, options);
+    measure.seconds = Now() - start;
+    measure.peakBytes = ReadStatusKb("VmHWM:") * 1024;
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "%s\n", loaded.message().c_str());
+        std::abort();
+    }
+    measure.slices = loaded.value()->sliceCount;
+    measure.flows = loaded.value()->flows.size();
+    return measure;
+}
+
+int RunDatabaseBenchmark(const std::vector<uint64_t>& sizes, const std::string& dir, int repeat,
+                         unsigned threads, bool keep) {
+    for (const uint64_t size : sizes) {
+        const std::string folder = dir + "/marey-bench-db-" + std::to_string(size);
+        const std::string output = folder + "/ASCEND_PROFILER_OUTPUT";
+        const std::string text = output + "/trace_view.json";
+        const std::string database = output + "/ascend_pytorch_profiler_0.db";
+        struct stat info {};
+        if (stat(database.c_str(), &info) != 0 || stat(text.c_str(), &info) != 0) {
+            GeneratorOptions options;
+            options.events = size;
+            options.seed = 42;
+            std::string error;
+            if (!WriteRankDirectory(options, folder, &error, nullptr, RankExport::kBoth)) {
+                std::fprintf(stderr, "%s\n", error.c_str());
+                return 1;
+            }
+        }
+        struct stat textInfo {
+        }, dbInfo{};
+        stat(text.c_str(), &textInfo);
+        stat(database.c_str(), &dbInfo);
+        DatabaseMeasure best[2];
+        best[0].seconds = best[1].seconds = 1e30;
+        for (int r = 0; r < repeat; ++r) {
+            for (int kind = 0; kind < 2; ++kind) {
+                ReadIntoPageCache(kind ? database : text);
+                const DatabaseMeasure m =
+                    InChild([&] { return OpenTimeline(kind ? folder : text, kind == 1, threads); });
+                if (m.seconds < best[kind].seconds) best[kind] = m;
+            }
+        }
+        const double slices = static_cast<double>(best[0].slices);
+        std::printf("\none run, %llu slices and %llu arrows (%s)\n",
+                    static_cast<unsigned long long>(best[0].slices),
+                    static_cast<unsigned long long>(best[0].flows), folder.c_str());
+        const char* names[] = {"text (trace_view.json)", "database (.db)"};
+        const struct stat* infos[] = {&textInfo, &dbInfo};
+        for (int kind = 0; kind < 2; ++kind)
+            std::printf(
+                "  %-24s %8.1f MB  open %8.3f s  peak resident %8.1f MB (%.1f bytes/slice)"
+                "%s\n",
+                names[kind], static_cast<double>(infos[kind]->st_size) / 1e6, best[kind].seconds,
+                static_cast<double>(best[kind].peakBytes) / 1e6,
+                static_cast<double>(best[kind].peakBytes - best[kind].baseBytes) / slices,
+                best[kind].slices == best[0].slices && best[kind].flows == best[0].flows
+                    ? ""
+                    : "  (a different model!)");
+        std::printf("  database / text: time %.2f, memory %.2f\n",
+                    best[1].seconds / best[0].seconds,
+                    static_cast<double>(best[1].peakBytes - best[1].baseBytes) /
+                        static_cast<double>(best[0].peakBytes - best[0].baseBytes));
+        std::fflush(stdout);
+        if (!keep) std::filesystem::remove_all(folder);
+    }
+    return 0;
+}
+
 struct ClusterMeasure {
     double loadSeconds = 0, reportSeconds = 0;
     uint64_t peakBytes = 0, baseBytes = 0;
@@ -417,7 +503,7 @@ int main(int argc, char** argv) {
     int repeat = 3;
     unsigned threads = 0;
     bool keep = false;
-    bool compare = false, cluster = false;
+    bool compare = false, cluster = false, database = false;
     uint32_t steps = 50;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
@@ -439,6 +525,8 @@ int main(int argc, char** argv) {
             keep = true;
         } else if (!std::strcmp(argv[i], "--compare")) {
             compare = true;
+        } else if (!std::strcmp(argv[i], "--database")) {
+            database = true;
         } else if (!std::strcmp(argv[i], "--cluster") && i + 1 < argc) {
             cluster = true;
             sizes.clear();
@@ -453,7 +541,7 @@ int main(int argc, char** argv) {
         } else {
             std::fprintf(stderr,
                          "usage: marey-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] "
-                         "[--threads T] [--keep] [--compare]\n"
+                         "[--threads T] [--keep] [--compare | --database]\n"
                          "       marey-bench --cluster RANKS[,RANKS...] [--steps S] [--dir DIR] "
                          "[--repeat N] [--keep]\n");
             return 2;
@@ -465,6 +553,7 @@ int main(int argc, char** argv) {
                 sysconf(_SC_NPROCESSORS_ONLN), repeat, MAREY_EXPAND_TEXT(SIMDJSON_VERSION),
                 MAREY_EXPAND_TEXT(SIMDJSON_BUILTIN_IMPLEMENTATION));
     if (compare) return RunCompareBenchmark(sizes, dir, repeat, keep);
+    if (database) return RunDatabaseBenchmark(sizes, dir, repeat, threads, keep);
     if (cluster) return RunClusterBenchmark(sizes, steps, dir, repeat, threads, keep);
     for (const uint64_t size : sizes) {
         const std::string path = dir + "/marey-bench-" + std::to_string(size) + ".json";

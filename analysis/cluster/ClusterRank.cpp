@@ -117,8 +117,9 @@ void SummarizeDatabase(const RankFiles& files, ClusterRank& rank) {
             tables.problems.push_back(analysis.message());
     }
     const DbTimeline timeline = ReadDbTimeline(*opened.value());
-    for (const ImportProblem& problem : timeline.events.problems.kept)
-        rank.problems.push_back(FormatProblem(files.profilerDb, problem));
+    for (const ChunkEvents& chunk : timeline.chunks)
+        for (const ImportProblem& problem : chunk.problems.kept)
+            rank.problems.push_back(FormatProblem(files.profilerDb, problem));
     if (!tables.steps) tables.steps = StepsFromTimeline(timeline);
     for (std::string& problem : tables.problems) rank.problems.push_back(std::move(problem));
     rank.steps = std::move(tables.steps->rows);

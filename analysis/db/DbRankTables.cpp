@@ -209,12 +209,25 @@ std::string Megabytes(double bytes) {
     return text;
 }
 
-// The time of 'ranges' (sorted, disjoint) within [start, end].
+// The first of 'ranges' (sorted, disjoint) that ends after 'start'. O(log n).
+std::vector<TimeRange>::const_iterator FirstEndingAfter(const std::vector<TimeRange>& ranges,
+                                                        TimeNs start) {
+    return std::upper_bound(ranges.begin(), ranges.end(), start,
+                            [](TimeNs t, const TimeRange& range) { return t < range.endNs; });
+}
+
+// The time of 'ranges' (sorted, disjoint) within [start, end]. O(log n + ranges inside).
 TimeNs CoveredWithin(const std::vector<TimeRange>& ranges, TimeNs start, TimeNs end) {
     TimeNs covered = 0;
-    for (const TimeRange& range : ranges)
-        covered += std::max<TimeNs>(0, std::min(range.endNs, end) - std::max(range.startNs, start));
+    for (auto it = FirstEndingAfter(ranges, start); it != ranges.end() && it->startNs < end; ++it)
+        covered += std::min(it->endNs, end) - std::max(it->startNs, start);
     return covered;
+}
+
+// Where the first of 'ranges' inside [start, end] begins, or 'end'.
+TimeNs FirstWithin(const std::vector<TimeRange>& ranges, TimeNs start, TimeNs end) {
+    const auto it = FirstEndingAfter(ranges, start);
+    return it != ranges.end() && it->startNs < end ? std::max(it->startNs, start) : end;
 }
 
 }  // namespace
@@ -237,11 +250,8 @@ StepTrace StepsFromTimeline(const DbTimeline& timeline) {
         ns[kStepStage] = ns[kStepComputing] + ns[kStepCommNotOverlapped] + ns[kStepFree];
         ns[kStepCommNotOverlappedExcludeReceive] = ns[kStepCommNotOverlapped];
         // Preparing: from the step's start to its first device activity.
-        TimeNs firstActive = step.endNs;
-        for (const auto* ranges : {&o.computing, &o.communication})
-            for (const TimeRange& range : *ranges)
-                if (range.endNs > step.startNs && range.startNs < step.endNs)
-                    firstActive = std::min(firstActive, std::max(range.startNs, step.startNs));
+        const TimeNs firstActive = std::min(FirstWithin(o.computing, step.startNs, step.endNs),
+                                            FirstWithin(o.communication, step.startNs, step.endNs));
         ns[kStepPreparing] = firstActive - step.startNs;
         trace.hasColumn[kStepPreparing] = true;
         trace.rows.push_back(std::move(row));

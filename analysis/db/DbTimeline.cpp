@@ -5,8 +5,10 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <thread>
 #include <unordered_map>
 
+#include "core/LoadTiming.hpp"
 #include "db/DbOverlap.hpp"
 #include "db/DbRows.hpp"
 
@@ -61,36 +63,64 @@ std::string CannLevelPrefix(const std::string& level) {
     return prefix;
 }
 
+// A row of one table waiting for its partner in another: its connection id (or sequence number)
+// and its end of the arrow.
+struct PendingEnd {
+    int64_t connection;
+    DbFlowEnd end;
+};
+
+// The first of 'sorted' (by connection, stably) with this connection id, or null.
+const PendingEnd* FirstOf(const std::vector<PendingEnd>& sorted, int64_t connection) {
+    const auto it =
+        std::lower_bound(sorted.begin(), sorted.end(), connection,
+                         [](const PendingEnd& a, int64_t c) { return a.connection < c; });
+    return it != sorted.end() && it->connection == connection ? &*it : nullptr;
+}
+
 class TimelineReader {
 public:
-    TimelineReader(const SqliteFile& db, DbTimeline& out) : m_db(db), m_out(out) {}
+    // 'chunk' is the index of 'events' in out.chunks; 'part' which tables this reader reads.
+    enum class Part { kHost, kDevice };
+    TimelineReader(const SqliteFile& db, DbTimeline& out, ChunkEvents& events, uint32_t chunk,
+                   Part part)
+        : m_db(db), m_out(out), m_events(events), m_chunk(chunk), m_part(part) {}
 
+    // The tables of this reader's part, about half the rows each: the host part reads PYTORCH_API
+    // and CONNECTION_IDS; the device part STEP_TIME, the tasks, the communication operators,
+    // CANN_API and the counters.
+    // Two readers run at once, each on its own connection, writing only their own chunk and
+    // members (and out.kernels, out.steps, out.overlap for the device part).
     void Run() {
         std::vector<std::string> stringProblems;
         m_strings = DbStrings::Read(m_db, stringProblems);
-        for (const std::string& problem : stringProblems) Problem(problem);
         ReadMetadata();
+        if (m_part == Part::kHost) {
+            ReadPytorchApi();
+            ReadConnectionIds();
+            ReportMissingStrings();
+            SortSlices();
+            return;
+        }
+        for (const std::string& problem : stringProblems) Problem(problem);
         CheckTables();
         ReadSteps();
-        ReadPytorchApi();
-        ReadCannApi();
         ReadCommunicationTaskInfo();
         ReadTasks();
         ReadCommunicationOps();
+        ReadCannApi();
         ReadCounters();
-        ReadConnectionIds();
-        LinkFlows();
         if (!m_computing.empty() || !m_communication.empty()) AddOverlap();
         FinishKernels();
+        ReportMissingStrings();
+        SortSlices();
     }
 
-private:
-    struct PendingEnd {
-        int64_t connection;  // CANN connection id, or PYTORCH_API's own connection id
-        DbFlowEnd end;
-    };
+    // Joins the two parts' rows into arrows, once both have run; sorts every chunk's slices.
+    static void Finish(TimelineReader& host, TimelineReader& device);
 
-    void Problem(const std::string& message) { m_out.events.problems.Add(0, message); }
+private:
+    void Problem(const std::string& message) { m_events.problems.Add(0, message); }
     void RowProblem(const std::string& table, int64_t rowid, const std::string& message) {
         Problem("table " + table + ", row " + std::to_string(rowid) + ": " + message);
     }
@@ -99,10 +129,11 @@ private:
             Problem(missing + " (schema " + SchemaText() + "): what it holds is left out");
     }
     std::string SchemaText() const {
-        return m_out.schemaVersion.empty() ? "version unknown" : m_out.schemaVersion;
+        return m_schemaVersion.empty() ? "version unknown" : m_schemaVersion;
     }
     void CountRows(const std::string& table, uint64_t rows) {
-        m_out.rowsRead.emplace_back(table, rows);
+        m_rowsRead.emplace_back(table, rows);
+        m_timing.Report(table.c_str());
     }
     // Runs 'sql'; on failure reports it and returns false.
     bool Prepare(const std::string& sql, std::optional<SqliteStatement>& statement) {
@@ -119,7 +150,22 @@ private:
             Problem(m_db.LastError() + " (while reading " + table + "; the rows before were kept)");
     }
 
-    StringId Intern(const std::string& text) { return m_out.events.strings.Intern(text); }
+    StringId Intern(const std::string& text) { return m_events.strings.Intern(text); }
+    // The kernel table's id of a slice name, and of a STRING_IDS id: cached, as millions of tasks
+    // share a few thousand names.
+    StringId KernelName(StringId sliceName) {
+        if (sliceName >= m_kernelNames.size()) m_kernelNames.resize(sliceName + 1, kNoKernelName);
+        StringId& cached = m_kernelNames[sliceName];
+        if (cached == kNoKernelName)
+            cached = m_out.kernels.strings.Intern(m_events.strings.Get(sliceName));
+        return cached;
+    }
+    StringId KernelString(int64_t id) {
+        const auto found = m_kernelStrings.find(id);
+        if (found != m_kernelStrings.end()) return found->second;
+        return m_kernelStrings.emplace(id, m_out.kernels.strings.Intern(m_strings.Text(id)))
+            .first->second;
+    }
     StringId NameOf(int64_t id) {
         const auto it = m_interned.find(id);
         if (it != m_interned.end()) return it->second;
@@ -152,7 +198,7 @@ private:
         }
         const uint32_t track = NewTrack(pid, tid);
         if (!threadName.empty()) {
-            m_namedThreads.insert(key);
+            m_namedThreads.emplace(key, track);
             AddMetadata(track, MetadataKind::kThreadName, Intern(threadName), 0);
             AddMetadata(track, MetadataKind::kThreadSortIndex, 0, threadSort);
         }
@@ -165,22 +211,33 @@ private:
         ChunkTrack track;
         track.pid = EntityId{pid, 0};
         track.tid = EntityId{tid, 0};
-        m_out.events.tracks.push_back(std::move(track));
-        const uint32_t index = static_cast<uint32_t>(m_out.events.tracks.size() - 1);
+        m_events.tracks.push_back(std::move(track));
+        const uint32_t index = static_cast<uint32_t>(m_events.tracks.size() - 1);
         m_tracks.emplace(key, index);
         return index;
     }
     void AddMetadata(uint32_t track, MetadataKind kind, StringId text, int64_t number) {
-        m_out.events.metadata.push_back({0, track, kind, text, number});
+        m_events.metadata.push_back({0, track, kind, text, number});
+    }
+    // The named thread track of (pid, tid) when it exists: one hash lookup, the common case of
+    // every row.
+    std::optional<uint32_t> KnownThread(int64_t pid, int64_t tid) const {
+        const auto found = m_namedThreads.find({pid, tid});
+        if (found == m_namedThreads.end()) return std::nullopt;
+        return found->second;
     }
     uint32_t HostThread(int64_t globalTid, bool cann) {
         const int64_t tid = globalTid & 0xFFFFFFFF;
+        const int64_t pid = cann ? DevicePid(kCannSort) : m_hostPid;
+        if (const auto known = KnownThread(pid, tid)) return *known;
         const std::string name = "Thread " + std::to_string(tid);
-        if (cann) return Track(DevicePid(kCannSort), tid, "CANN", kCannSort, "CPU", name, tid);
-        return Track(m_hostPid, tid, "Python", kPythonSort, "CPU", name, tid);
+        if (cann) return Track(pid, tid, "CANN", kCannSort, "CPU", name, tid);
+        return Track(pid, tid, "Python", kPythonSort, "CPU", name, tid);
     }
     uint32_t StreamTrack(int64_t stream) {
-        return Track(DevicePid(kHardwareSort), stream, "Ascend Hardware", kHardwareSort, "NPU",
+        const int64_t pid = DevicePid(kHardwareSort);
+        if (const auto known = KnownThread(pid, stream)) return *known;
+        return Track(pid, stream, "Ascend Hardware", kHardwareSort, "NPU",
                      "Stream " + std::to_string(stream), stream);
     }
     uint32_t HcclTrack(int64_t tid, const std::string& name) {
@@ -202,9 +259,9 @@ private:
             RowProblem(DbTableName(table), rowid, "ends before it starts; row left out");
             return false;
         }
-        m_out.events.AddSlice(track, start, end - start, DbRef(table, rowid), name);
-        ++m_out.events.eventCount;
-        ++m_out.events.phases.byChar['X'];
+        m_events.AddSlice(track, start, end - start, DbRef(table, rowid), name);
+        ++m_events.eventCount;
+        ++m_events.phases.byChar['X'];
         if (startOut) *startOut = start;
         return true;
     }
@@ -214,7 +271,7 @@ private:
             std::optional<SqliteStatement> row;
             if (Prepare("SELECT value FROM META_DATA WHERE name = 'SCHEMA_VERSION'", row) &&
                 row->Step())
-                m_out.schemaVersion = std::string(row->Text(0));
+                m_schemaVersion = std::string(row->Text(0));
         }
         // The host pid: from a thread id, else from TASK.globalPid.
         const char* const pidQueries[] = {
@@ -243,8 +300,8 @@ private:
 
     // Names the timeline tables that are missing, and a schema this reader has not seen.
     void CheckTables() {
-        if (!m_out.schemaVersion.empty() && m_out.schemaVersion.rfind("1.", 0) != 0)
-            Problem("schema version " + m_out.schemaVersion +
+        if (!m_schemaVersion.empty() && m_schemaVersion.rfind("1.", 0) != 0)
+            Problem("schema version " + m_schemaVersion +
                     " has not been seen before (marey knows 1.x): tables and columns are read by "
                     "name, and what is missing is listed here");
         const std::pair<const char*, const char*> kTables[] = {
@@ -293,7 +350,9 @@ private:
         std::optional<SqliteStatement> row;
         if (!Prepare(columns.Select(), row)) return;
         uint64_t rows = 0;
-        std::unordered_map<int64_t, DbFlowEnd> forward, backward;
+        // (sequence, end) of forward and of backward operators: sorted later, the earliest of each
+        // sequence kept (vectors: a hash map would allocate for each of millions of operators).
+        std::vector<PendingEnd> forward, backward;
         while (row->Step()) {
             ++rows;
             const int64_t rowid = row->Int(0);
@@ -306,11 +365,11 @@ private:
             if (!AddSlice(track, *row, columns.Column(kStart), columns.Column(kEnd),
                           DbTable::kPytorchApi, rowid, name, &start))
                 continue;
-            const DbFlowEnd end{track, start, DbRef(DbTable::kPytorchApi, rowid)};
+            const DbFlowEnd end{m_chunk, track, start, DbRef(DbTable::kPytorchApi, rowid)};
             int64_t connection = 0, type = 0, sequence = -1, fwdThread = 0;
             ReadDbInt(*row, columns.Column(kType), &type);
             if (ReadDbInt(*row, columns.Column(kConnection), &connection)) {
-                const std::string_view text = m_out.events.strings.Get(name);
+                const std::string_view text = m_events.strings.Get(name);
                 if (text.rfind("Enqueue", 0) == 0)
                     m_enqueues.push_back({connection, end});
                 else if (text.rfind("Dequeue", 0) == 0)
@@ -320,20 +379,22 @@ private:
             }
             if (ReadDbInt(*row, columns.Column(kSequence), &sequence) && sequence >= 0) {
                 ReadDbInt(*row, columns.Column(kFwdThread), &fwdThread);
-                auto& earliest = fwdThread > 0 ? backward : forward;
-                const auto [it, inserted] = earliest.emplace(sequence, end);
-                if (!inserted && start < it->second.ts) it->second = end;
+                (fwdThread > 0 ? backward : forward).push_back({sequence, end});
             }
         }
         AfterRows(*row, "PYTORCH_API");
         CountRows("PYTORCH_API", rows);
-        std::map<int64_t, DbArrow> bySequence;  // sequence order: a stable arrow order
-        for (const auto& [sequence, to] : backward) {
-            const auto from = forward.find(sequence);
-            if (from != forward.end())
-                bySequence[sequence] = {from->second, to, DbFlowKind::kFwdBwd};
+        // Per sequence, the earliest forward operator to the earliest backward one.
+        auto bySequenceThenTime = [](const PendingEnd& a, const PendingEnd& b) {
+            return a.connection != b.connection ? a.connection < b.connection : a.end.ts < b.end.ts;
+        };
+        std::stable_sort(forward.begin(), forward.end(), bySequenceThenTime);
+        std::stable_sort(backward.begin(), backward.end(), bySequenceThenTime);
+        for (size_t b = 0; b < backward.size(); ++b) {
+            if (b > 0 && backward[b].connection == backward[b - 1].connection) continue;
+            const PendingEnd* from = FirstOf(forward, backward[b].connection);
+            if (from) m_arrows.push_back({from->end, backward[b].end, DbFlowKind::kFwdBwd});
         }
-        for (const auto& [sequence, arrow] : bySequence) m_out.arrows.push_back(arrow);
     }
 
     void ReadCannApi() {
@@ -367,8 +428,8 @@ private:
                           DbTable::kCannApi, rowid, named->second, &start))
                 continue;
             if (ReadDbInt(*row, columns.Column(kConnection), &connection))
-                m_cannByConnection.emplace(
-                    connection, DbFlowEnd{track, start, DbRef(DbTable::kCannApi, rowid)});
+                m_cannApis.push_back({connection, DbFlowEnd{m_chunk, track, start,
+                                                            DbRef(DbTable::kCannApi, rowid)}});
         }
         AfterRows(*row, "CANN_API");
         CountRows("CANN_API", rows);
@@ -409,25 +470,43 @@ private:
     void ReadCommunicationOps();
     void ReadCounters();
     void ReadConnectionIds();
-    void LinkFlows();
+    void LinkFlows(TimelineReader& host);
+    void ReportMissingStrings();
+    void SortSlices();
     void AddOverlap();
     void FinishKernels();
 
     const SqliteFile& m_db;
     DbTimeline& m_out;
+    ChunkEvents& m_events;
+    uint32_t m_chunk;
+    Part m_part;
+    std::string m_schemaVersion;
+    std::vector<std::pair<std::string, uint64_t>> m_rowsRead;
+    std::vector<DbArrow> m_arrows;
+    const LoadTiming m_timing;  // per table, with MAREY_TIMING set
     DbStrings m_strings;
     std::unordered_map<int64_t, StringId> m_interned;
     uint64_t m_missingStrings = 0;
+    static constexpr StringId kNoKernelName = ~StringId{0};
+    std::vector<StringId> m_kernelNames;  // by slice name id
+    std::unordered_map<int64_t, StringId> m_kernelStrings;
     int64_t m_hostPid = 0, m_deviceId = 0;
     std::unordered_map<int64_t, std::string> m_apiTypes;
     std::map<std::pair<int64_t, int64_t>, uint32_t> m_tracks;
     std::set<int64_t> m_processes;
-    std::set<std::pair<int64_t, int64_t>> m_namedThreads;
+    struct PairHash {
+        size_t operator()(const std::pair<int64_t, int64_t>& key) const {
+            return std::hash<int64_t>()(key.first * 1000003 ^ key.second);
+        }
+    };
+    std::unordered_map<std::pair<int64_t, int64_t>, uint32_t, PairHash> m_namedThreads;
     std::vector<PendingEnd> m_enqueues, m_dequeues, m_operators;
-    std::unordered_map<int64_t, DbFlowEnd> m_cannByConnection;
+    std::vector<PendingEnd> m_cannApis;  // by connection id once the part has run
     std::unordered_map<int64_t, CommunicationTask> m_communicationTasks;
     std::vector<PendingEnd> m_deviceTargets;  // tasks and communication ops with a connection id
-    std::unordered_multimap<int64_t, int64_t> m_connectionIds;  // CONNECTION_IDS: id → connection
+    // CONNECTION_IDS (id, connectionId), sorted once read.
+    std::vector<std::pair<int64_t, int64_t>> m_connectionIds;
     std::vector<TimeRange> m_computing, m_communication;
 };
 
@@ -481,11 +560,13 @@ void TimelineReader::ReadTasks() {
         ReadDbNs(*row, 1 + kEnd, &end);
         if (isCommunication) {
             const int64_t plane = communication->second.plane;
-            const uint32_t planeTrack = HcclTrack(plane + 1, "Plane " + std::to_string(plane));
-            m_out.events.AddSlice(planeTrack, start, end - start,
-                                  DbRef(DbTable::kCommunicationTask, rowid), name);
-            ++m_out.events.eventCount;
-            ++m_out.events.phases.byChar['X'];
+            const auto known = KnownThread(DevicePid(kHcclSort), plane + 1);
+            const uint32_t planeTrack =
+                known ? *known : HcclTrack(plane + 1, "Plane " + std::to_string(plane));
+            m_events.AddSlice(planeTrack, start, end - start,
+                              DbRef(DbTable::kCommunicationTask, rowid), name);
+            ++m_events.eventCount;
+            ++m_events.phases.byChar['X'];
         }
         if (isCompute) {
             m_computing.push_back({start, end});
@@ -493,17 +574,17 @@ void TimelineReader::ReadTasks() {
             ReadDbInt(*row, 1 + kOpType, &opType);
             ReadDbInt(*row, 1 + kCore, &core);
             KernelRow kernel;
-            kernel.name = m_out.kernels.strings.Intern(m_out.events.strings.Get(name));
-            kernel.type = m_out.kernels.strings.Intern(m_strings.Text(opType));
-            const std::string coreText = m_strings.Text(core);
-            kernel.core = m_out.kernels.strings.Intern(coreText);
-            kernel.coreClass = ClassifyCore(coreText);
+            kernel.name = KernelName(name);
+            kernel.type = KernelString(opType);
+            kernel.core = KernelString(core);
+            kernel.coreClass = ClassifyCore(m_out.kernels.strings.Get(kernel.core));
             kernel.startNs = start;
             kernel.durNs = end - start;
             m_out.kernels.rows.push_back(kernel);
         }
         if (ReadDbInt(*row, 1 + kConnection, &connection))
-            m_deviceTargets.push_back({connection, {track, start, DbRef(DbTable::kTask, rowid)}});
+            m_deviceTargets.push_back(
+                {connection, {m_chunk, track, start, DbRef(DbTable::kTask, rowid)}});
     }
     AfterRows(*row, "TASK");
     CountRows("TASK", rows);
@@ -538,8 +619,8 @@ void TimelineReader::ReadCommunicationOps() {
         ReadDbNs(*row, columns.Column(kEnd), &end);
         m_communication.push_back({start, end});
         KernelRow kernel;
-        kernel.name = m_out.kernels.strings.Intern(m_out.events.strings.Get(name));
-        kernel.type = m_out.kernels.strings.Intern(m_strings.Text(opType));
+        kernel.name = KernelName(name);
+        kernel.type = KernelString(opType);
         kernel.core = m_out.kernels.strings.Intern("HCCL");
         kernel.coreClass = CoreClass::kCommunication;
         kernel.startNs = start;
@@ -547,7 +628,7 @@ void TimelineReader::ReadCommunicationOps() {
         m_out.kernels.rows.push_back(kernel);
         if (ReadDbInt(*row, columns.Column(kConnection), &connection))
             m_deviceTargets.push_back(
-                {connection, {track, start, DbRef(DbTable::kCommunicationOp, rowid)}});
+                {connection, {m_chunk, track, start, DbRef(DbTable::kCommunicationOp, rowid)}});
     }
     AfterRows(*row, "COMMUNICATION_OP");
     CountRows("COMMUNICATION_OP", rows);
@@ -560,7 +641,7 @@ void TimelineReader::ReadCounters() {
                       const char* key) {
         const uint32_t track = Track(pid, 0, process, sort, "NPU", "", 0);
         const CounterSeriesKey wanted{track, Intern(name), Intern(key)};
-        auto& all = m_out.events.counterSeries;
+        auto& all = m_events.counterSeries;
         for (uint32_t s = 0; s < all.size(); ++s)
             if (all[s].track == wanted.track && all[s].name == wanted.name &&
                 all[s].key == wanted.key)
@@ -569,9 +650,9 @@ void TimelineReader::ReadCounters() {
         return static_cast<uint32_t>(all.size() - 1);
     };
     auto sample = [&](uint32_t s, TimeNs ts, double value) {
-        m_out.events.counters.push_back({ts, value, s});
-        ++m_out.events.eventCount;
-        ++m_out.events.phases.byChar['C'];
+        m_events.counters.push_back({ts, value, s});
+        ++m_events.eventCount;
+        ++m_events.phases.byChar['C'];
     };
     DbColumns freq(m_db, "AICORE_FREQ", {"timestampNs", "freq"});
     if (freq.TableExists()) {
@@ -639,64 +720,75 @@ void TimelineReader::ReadConnectionIds() {
         int64_t id = 0, connection = 0;
         if (ReadDbInt(*row, columns.Column(0), &id) &&
             ReadDbInt(*row, columns.Column(1), &connection))
-            m_connectionIds.emplace(id, connection);
+            m_connectionIds.emplace_back(id, connection);
         else
             RowProblem("CONNECTION_IDS", row->Int(0), "id or connectionId unreadable; left out");
     }
     AfterRows(*row, "CONNECTION_IDS");
+    if (!std::is_sorted(m_connectionIds.begin(), m_connectionIds.end()))
+        std::sort(m_connectionIds.begin(), m_connectionIds.end());
     CountRows("CONNECTION_IDS", rows);
 }
 
-void TimelineReader::LinkFlows() {
-    // Device ends by connection id, each connection's in table order.
-    std::stable_sort(
-        m_deviceTargets.begin(), m_deviceTargets.end(),
-        [](const PendingEnd& a, const PendingEnd& b) { return a.connection < b.connection; });
-    auto targetsOf = [&](int64_t connection) {
-        return std::equal_range(
-            m_deviceTargets.begin(), m_deviceTargets.end(), PendingEnd{connection, {}},
-            [](const PendingEnd& a, const PendingEnd& b) { return a.connection < b.connection; });
+void TimelineReader::Finish(TimelineReader& host, TimelineReader& device) {
+    DbTimeline& out = host.m_out;
+    out.arrows = std::move(host.m_arrows);
+    out.rowsRead = std::move(device.m_rowsRead);
+    out.rowsRead.insert(out.rowsRead.begin(), host.m_rowsRead.begin(), host.m_rowsRead.end());
+    out.schemaVersion = device.m_schemaVersion;
+    device.LinkFlows(host);
+}
+
+void TimelineReader::LinkFlows(TimelineReader& host) {
+    auto byConnection = [](const PendingEnd& a, const PendingEnd& b) {
+        return a.connection < b.connection;
     };
-    uint64_t unmatched = 0;
-    for (const PendingEnd& target : m_deviceTargets) {
-        const auto api = m_cannByConnection.find(target.connection);
-        if (api != m_cannByConnection.end())
-            m_out.arrows.push_back({api->second, target.end, DbFlowKind::kHostToDevice});
-        else
-            ++unmatched;
-    }
-    for (const PendingEnd& op : m_operators) {
-        const auto [first, last] = m_connectionIds.equal_range(op.connection);
-        std::vector<int64_t> connections;
-        for (auto it = first; it != last; ++it) connections.push_back(it->second);
-        std::sort(connections.begin(), connections.end());
-        for (const int64_t connection : connections) {
-            const auto [begin, end] = targetsOf(connection);
+    // Each list by connection id, each id's ends in table order (mostly so already).
+    for (auto* list : {&m_cannApis, &m_deviceTargets})
+        if (!std::is_sorted(list->begin(), list->end(), byConnection))
+            std::stable_sort(list->begin(), list->end(), byConnection);
+    const std::vector<std::pair<int64_t, int64_t>>& connectionIds = host.m_connectionIds;
+    // The connections a PYTORCH_API row's connectionId names in CONNECTION_IDS.
+    auto connectionsOf = [&](int64_t id) {
+        return std::equal_range(connectionIds.begin(), connectionIds.end(),
+                                std::make_pair(id, INT64_MIN),
+                                [](const auto& a, const auto& b) { return a.first < b.first; });
+    };
+    for (const PendingEnd& target : m_deviceTargets)
+        if (const PendingEnd* api = FirstOf(m_cannApis, target.connection))
+            m_out.arrows.push_back({api->end, target.end, DbFlowKind::kHostToDevice});
+    uint64_t operatorsToNothing = 0;
+    for (const PendingEnd& op : host.m_operators) {
+        const auto [first, last] = connectionsOf(op.connection);
+        if (first == last) ++operatorsToNothing;
+        for (auto connection = first; connection != last; ++connection) {
+            const auto [begin, end] =
+                std::equal_range(m_deviceTargets.begin(), m_deviceTargets.end(),
+                                 PendingEnd{connection->second, {}}, byConnection);
             for (auto t = begin; t != end; ++t)
                 m_out.arrows.push_back({op.end, t->end, DbFlowKind::kAsyncNpu});
         }
     }
-    std::unordered_map<int64_t, DbFlowEnd> dequeueByConnection;
-    for (const PendingEnd& dequeue : m_dequeues) {
-        const auto found = m_connectionIds.find(dequeue.connection);
-        if (found != m_connectionIds.end()) dequeueByConnection.emplace(found->second, dequeue.end);
-    }
-    for (const PendingEnd& enqueue : m_enqueues) {
-        const auto found = m_connectionIds.find(enqueue.connection);
-        if (found == m_connectionIds.end()) continue;
-        const auto dequeue = dequeueByConnection.find(found->second);
-        if (dequeue != dequeueByConnection.end())
-            m_out.arrows.push_back({enqueue.end, dequeue->second, DbFlowKind::kAsyncTaskQueue});
-    }
-    uint64_t operatorsToNothing = 0;
-    for (const PendingEnd& op : m_operators)
-        if (!m_connectionIds.count(op.connection)) ++operatorsToNothing;
+    // A queue row's connection: the first CONNECTION_IDS entry of its own connectionId.
+    auto queueConnection = [&](const PendingEnd& row) -> std::optional<int64_t> {
+        const auto [first, last] = connectionsOf(row.connection);
+        if (first == last) return std::nullopt;
+        return first->second;
+    };
+    std::vector<PendingEnd> dequeues;
+    for (const PendingEnd& dequeue : host.m_dequeues)
+        if (const auto connection = queueConnection(dequeue))
+            dequeues.push_back({*connection, dequeue.end});
+    std::stable_sort(dequeues.begin(), dequeues.end(), byConnection);
+    for (const PendingEnd& enqueue : host.m_enqueues)
+        if (const auto connection = queueConnection(enqueue))
+            if (const PendingEnd* dequeue = FirstOf(dequeues, *connection))
+                m_out.arrows.push_back({enqueue.end, dequeue->end, DbFlowKind::kAsyncTaskQueue});
     if (operatorsToNothing)
         Problem(std::to_string(operatorsToNothing) +
                 " PYTORCH_API rows name a connectionId that CONNECTION_IDS does not hold: they "
                 "have no arrow to the device");
     // Tasks without a launching API (profiling markers, tasks of a graph) simply have no arrow.
-    (void)unmatched;
 }
 
 void TimelineReader::AddOverlap() {
@@ -716,10 +808,10 @@ void TimelineReader::AddOverlap() {
     for (int t = 0; t < 4; ++t) {
         const StringId name = Intern(names[t]);
         for (const TimeRange& range : *parts[t]) {
-            m_out.events.AddSlice(tracks[t], range.startNs, range.endNs - range.startNs,
-                                  DbRef(DbTable::kComputed, index++), name);
-            ++m_out.events.eventCount;
-            ++m_out.events.phases.byChar['X'];
+            m_events.AddSlice(tracks[t], range.startNs, range.endNs - range.startNs,
+                              DbRef(DbTable::kComputed, index++), name);
+            ++m_events.eventCount;
+            ++m_events.phases.byChar['X'];
         }
     }
 }
@@ -736,20 +828,47 @@ void TimelineReader::FinishKernels() {
         if (after != m_out.steps.begin() && row.startNs <= std::prev(after)->endNs)
             row.step = m_out.kernels.strings.Intern(std::to_string(std::prev(after)->id));
     }
+}
+
+void TimelineReader::ReportMissingStrings() {
     if (m_missingStrings)
         Problem(std::to_string(m_missingStrings) +
                 " string ids have no row in STRING_IDS: shown as <string N>");
-    for (ChunkTrack& track : m_out.events.tracks) {
-        std::sort(track.slices.begin(), track.slices.end(), SliceBefore);
-        std::sort(track.wideSlices.begin(), track.wideSlices.end(), SliceBefore);
+}
+
+void TimelineReader::SortSlices() {
+    // Tables are mostly in time order: most tracks are sorted already.
+    for (ChunkTrack& track : m_events.tracks) {
+        if (!std::is_sorted(track.slices.begin(), track.slices.end(), SliceBefore))
+            std::sort(track.slices.begin(), track.slices.end(), SliceBefore);
+        if (!std::is_sorted(track.wideSlices.begin(), track.wideSlices.end(), SliceBefore))
+            std::sort(track.wideSlices.begin(), track.wideSlices.end(), SliceBefore);
     }
-    std::stable_sort(m_out.events.counters.begin(), m_out.events.counters.end(),
+    std::stable_sort(m_events.counters.begin(), m_events.counters.end(),
                      [](const RawCounter& a, const RawCounter& b) { return a.ts < b.ts; });
 }
 
-DbTimeline ReadDbTimeline(const SqliteFile& db) {
+DbTimeline ReadDbTimeline(const SqliteFile& db, unsigned threads) {
     DbTimeline timeline;
-    TimelineReader(db, timeline).Run();
+    timeline.chunks.resize(2);
+    using Part = TimelineReader::Part;
+    TimelineReader host(db, timeline, timeline.chunks[0], 0, Part::kHost);
+    // The device part reads on a connection of its own (a connection serves one thread).
+    std::unique_ptr<SqliteFile> second;
+    if (threads > 1) {
+        auto opened = SqliteFile::OpenReadOnly(db.Path());
+        if (opened.ok()) second = std::move(opened.value());
+    }
+    TimelineReader device(second ? *second : db, timeline, timeline.chunks[1], 1, Part::kDevice);
+    if (second) {
+        std::thread hostThread([&] { host.Run(); });
+        device.Run();
+        hostThread.join();
+    } else {
+        host.Run();
+        device.Run();
+    }
+    TimelineReader::Finish(host, device);
     return timeline;
 }
 

@@ -41,9 +41,10 @@ const char* DbTableName(DbTable table);
 enum class DbFlowKind : uint8_t { kHostToDevice, kAsyncNpu, kAsyncTaskQueue, kFwdBwd };
 const char* DbFlowCategory(DbFlowKind kind);
 
-// One end of an arrow: the thread (pid, tid of the chunk's tracks), time and row.
+// One end of an arrow: the thread (a track of one of the chunks), time and row.
 struct DbFlowEnd {
-    uint32_t track;  // in DbTimeline::events.tracks
+    uint32_t chunk;  // in DbTimeline::chunks
+    uint32_t track;  // in that chunk's tracks
     TimeNs ts;
     uint64_t ref;
 };
@@ -58,7 +59,9 @@ struct DbStep {
 };
 
 struct DbTimeline {
-    ChunkEvents events;  // one chunk: tracks, slices, counters, metadata, problems
+    // Tracks, slices, counters, metadata and problems: the host tables' chunk, then the device
+    // tables' (read at once on two connections).
+    std::vector<ChunkEvents> chunks;
     std::vector<DbArrow> arrows;
     KernelTable kernels;  // compute tasks and communication operators, in start order
     std::vector<DbStep> steps;
@@ -70,6 +73,7 @@ struct DbTimeline {
 
 // Reads 'db'. Never fails: a missing table or column, or a row that cannot be read, is a problem
 // in events.problems (message naming the table and row id) and the rest is read.
-DbTimeline ReadDbTimeline(const SqliteFile& db);
+// The host tables and the device tables are read at once on two connections when 'threads' > 1.
+DbTimeline ReadDbTimeline(const SqliteFile& db, unsigned threads = 2);
 
 }  // namespace marey

@@ -4,6 +4,7 @@
 #include <map>
 #include <thread>
 
+#include "core/LoadTiming.hpp"
 #include "db/DbTimeline.hpp"
 #include "index/RowQuery.hpp"
 #include "model/ModelBuilder.hpp"
@@ -12,7 +13,8 @@ namespace marey {
 namespace {
 
 // The model's arrows from the database's, once the builder has numbered the tracks.
-void AddArrows(const DbTimeline& timeline, const std::vector<ChunkTrack>& chunkTracks,
+void AddArrows(const DbTimeline& timeline,
+               const std::vector<std::vector<std::pair<int64_t, int64_t>>>& chunkThreads,
                TraceModel& model) {
     std::map<std::pair<int64_t, int64_t>, uint32_t> byThread;
     for (uint32_t t = 0; t < model.tracks.size(); ++t) {
@@ -21,17 +23,20 @@ void AddArrows(const DbTimeline& timeline, const std::vector<ChunkTrack>& chunkT
         if (track.kind == TrackKind::kThread && track.process < model.processes.size())
             byThread[{model.processes[track.process].pid.number, track.tid.number}] = t;
     }
-    auto modelTrack = [&](uint32_t chunkTrack) {
-        const ChunkTrack& track = chunkTracks[chunkTrack];
-        return byThread.at({track.pid.number, track.tid.number});
-    };
-    auto origin = [&](uint32_t track, DbFlowKind kind) {
-        const FlowOrigin wanted{track, model.strings.Intern(DbFlowCategory(kind))};
-        const auto found = std::find(model.flowOrigins.begin(), model.flowOrigins.end(), wanted);
-        if (found != model.flowOrigins.end())
-            return static_cast<uint32_t>(found - model.flowOrigins.begin());
-        model.flowOrigins.push_back(wanted);
-        return static_cast<uint32_t>(model.flowOrigins.size() - 1);
+    // The origin (model track, category) of each chunk track and arrow kind, made on first use:
+    // an arrow's two ends then cost two array reads.
+    constexpr size_t kKinds = 4;
+    std::vector<std::vector<uint32_t>> origins(chunkThreads.size());
+    for (size_t c = 0; c < chunkThreads.size(); ++c)
+        origins[c].assign(chunkThreads[c].size() * kKinds, UINT32_MAX);
+    auto origin = [&](const DbFlowEnd& end, DbFlowKind kind) {
+        uint32_t& cached = origins[end.chunk][end.track * kKinds + static_cast<size_t>(kind)];
+        if (cached == UINT32_MAX) {
+            const uint32_t track = byThread.at(chunkThreads[end.chunk][end.track]);
+            cached = static_cast<uint32_t>(model.flowOrigins.size());
+            model.flowOrigins.push_back({track, model.strings.Intern(DbFlowCategory(kind))});
+        }
+        return cached;
     };
     std::vector<Flow> flows;
     flows.reserve(timeline.arrows.size());
@@ -41,8 +46,8 @@ void AddArrows(const DbTimeline& timeline, const std::vector<ChunkTrack>& chunkT
         flow.toTs = arrow.to.ts;
         flow.fromRef = arrow.from.ref;
         flow.toRef = arrow.to.ref;
-        flow.fromOrigin = origin(modelTrack(arrow.from.track), arrow.kind);
-        flow.toOrigin = origin(modelTrack(arrow.to.track), arrow.kind);
+        flow.fromOrigin = origin(arrow.from, arrow.kind);
+        flow.toOrigin = origin(arrow.to, arrow.kind);
         flow.fromEnclosing = true;
         flow.toEnclosing = true;
         flows.push_back(flow);
@@ -60,7 +65,8 @@ void AddArrows(const DbTimeline& timeline, const std::vector<ChunkTrack>& chunkT
 
 Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
                                             const std::string& analysisDb,
-                                            const LoadOptions& options) {
+                                            const LoadOptions& options, bool timelineOnly) {
+    const LoadTiming timing;
     auto opened = SqliteFile::OpenReadOnly(profilerDb);
     if (!opened.ok()) return opened.status();
     const SqliteFile& db = *opened.value();
@@ -70,9 +76,12 @@ Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
                              ": error: not a profiler database: none of the tables TASK, "
                              "PYTORCH_API, CANN_API, COMMUNICATION_OP is in it");
     LoadedDatabase loaded;
-    DbTimeline timeline = ReadDbTimeline(db);
+    const unsigned threads =
+        options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    DbTimeline timeline = ReadDbTimeline(db, threads);
+    timing.Report("database: tables read");
     for (const std::string& writer : db.WriterFilesBeside())
-        timeline.events.problems.Add(
+        timeline.chunks.front().problems.Add(
             0, writer +
                    " is beside it: a program still writes the database; what it has not "
                    "yet written to the main file is not shown");
@@ -82,18 +91,17 @@ Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
     source.path = profilerDb;
     source.format = SourceFormat::kDatabase;
     source.tableRows = timeline.rowsRead;
-    const std::vector<ChunkTrack> chunkTracks = [&] {
-        std::vector<ChunkTrack> copy;
-        for (const ChunkTrack& track : timeline.events.tracks)
-            copy.push_back({track.pid, track.tid, {}, {}, {}});
-        return copy;
-    }();
-    std::vector<ChunkEvents> chunks;
-    chunks.push_back(std::move(timeline.events));
-    const unsigned threads =
-        options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    BuildModel(chunks, threads, model, kFlowSortInPlaceBytes, BuildOverview);
-    AddArrows(timeline, chunkTracks, model);
+    // The (pid, tid) of every chunk track, for the arrows once the chunks are merged.
+    std::vector<std::vector<std::pair<int64_t, int64_t>>> chunkThreads;
+    for (const ChunkEvents& chunk : timeline.chunks) {
+        auto& threads = chunkThreads.emplace_back();
+        for (const ChunkTrack& track : chunk.tracks)
+            threads.emplace_back(track.pid.number, track.tid.number);
+    }
+    BuildModel(timeline.chunks, threads, model, kFlowSortInPlaceBytes, BuildOverview);
+    timing.Report("database: model built");
+    AddArrows(timeline, chunkThreads, model);
+    timing.Report("database: arrows");
     loaded.kernels = std::move(timeline.kernels);
 
     if (!analysisDb.empty()) {
@@ -105,7 +113,7 @@ Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
     }
     if (!loaded.tables.steps && !timeline.steps.empty())
         loaded.tables.steps = StepsFromTimeline(timeline);
-    ReadDbMemory(db, loaded.tables);
+    if (!timelineOnly) ReadDbMemory(db, loaded.tables);
     return loaded;
 }
 

@@ -22,8 +22,10 @@ struct LoadedDatabase {
 // Fails only when 'profilerDb' cannot be opened as a SQLite database; everything else it meets is
 // in model->report.problems or tables.problems, and the rest loads. 'analysisDb' may be empty.
 // Without analysis.db's StepTraceTime, steps are computed from STEP_TIME and the Overlap Analysis.
+// 'timelineOnly' leaves the memory tables unread (several ranks in one timeline, the benchmark).
 Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
                                             const std::string& analysisDb,
-                                            const LoadOptions& options = {});
+                                            const LoadOptions& options = {},
+                                            bool timelineOnly = false);
 
 }  // namespace marey

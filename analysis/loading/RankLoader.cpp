@@ -94,7 +94,7 @@ Result<std::unique_ptr<TraceModel>> LoadRankTimeline(const std::string& path,
     if (!database.ok()) return database.status();
     if (!database.value()) return LoadTrace(path, options, progress);
     auto loaded =
-        LoadProfilerDatabase(EndsWith(path, ".db") ? path : files.profilerDb, "", options);
+        LoadProfilerDatabase(EndsWith(path, ".db") ? path : files.profilerDb, "", options, true);
     if (!loaded.ok()) return loaded.status();
     return std::move(loaded.value().model);
 }
