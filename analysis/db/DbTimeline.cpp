@@ -70,6 +70,27 @@ struct PendingEnd {
     DbFlowEnd end;
 };
 
+// The first element of 'sorted' whose key is not below 'key', searched from 'hint' on (galloping)
+// when the keys asked for grow, as they mostly do in table order; else from the start. Amortised
+// O(1) per lookup for growing keys, O(log n) otherwise.
+template <typename T, typename KeyOf>
+size_t LowerBoundFrom(const std::vector<T>& sorted, int64_t key, size_t hint, KeyOf keyOf) {
+    size_t low = 0, high = sorted.size();
+    if (hint < sorted.size() && keyOf(sorted[hint]) <= key) {
+        low = hint;
+        size_t step = 1;
+        while (low + step < sorted.size() && keyOf(sorted[low + step]) < key) {
+            low += step;
+            step *= 2;
+        }
+        high = std::min(sorted.size(), low + step + 1);
+    }
+    auto first = std::lower_bound(sorted.begin() + static_cast<ptrdiff_t>(low),
+                                  sorted.begin() + static_cast<ptrdiff_t>(high), key,
+                                  [&](const T& a, int64_t k) { return keyOf(a) < k; });
+    return static_cast<size_t>(first - sorted.begin());
+}
+
 // The first of 'sorted' (by connection, stably) with this connection id, or null.
 const PendingEnd* FirstOf(const std::vector<PendingEnd>& sorted, int64_t connection) {
     const auto it =
@@ -100,6 +121,7 @@ public:
             ReadConnectionIds();
             ReportMissingStrings();
             SortSlices();
+            m_timing.Report("database: host slices sorted");
             return;
         }
         for (const std::string& problem : stringProblems) Problem(problem);
@@ -111,9 +133,12 @@ public:
         ReadCannApi();
         ReadCounters();
         if (!m_computing.empty() || !m_communication.empty()) AddOverlap();
+        m_timing.Report("database: overlap analysis");
         FinishKernels();
+        m_timing.Report("database: operators");
         ReportMissingStrings();
         SortSlices();
+        m_timing.Report("database: device slices sorted");
     }
 
     // Joins the two parts' rows into arrows, once both have run; sorts every chunk's slices.
@@ -159,6 +184,14 @@ private:
         if (cached == kNoKernelName)
             cached = m_out.kernels.strings.Intern(m_events.strings.Get(sliceName));
         return cached;
+    }
+    // The kernel table's "Step Id" of step 'index' of m_out.steps, made once.
+    StringId StepName(size_t index) {
+        if (m_stepNames.size() < m_out.steps.size()) m_stepNames.resize(m_out.steps.size(), 0);
+        if (m_stepNames[index] == 0)
+            m_stepNames[index] =
+                m_out.kernels.strings.Intern(std::to_string(m_out.steps[index].id));
+        return m_stepNames[index];
     }
     StringId KernelString(int64_t id) {
         const auto found = m_kernelStrings.find(id);
@@ -490,6 +523,7 @@ private:
     uint64_t m_missingStrings = 0;
     static constexpr StringId kNoKernelName = ~StringId{0};
     std::vector<StringId> m_kernelNames;  // by slice name id
+    std::vector<StringId> m_stepNames;    // by step index; 0 until made
     std::unordered_map<int64_t, StringId> m_kernelStrings;
     int64_t m_hostPid = 0, m_deviceId = 0;
     std::unordered_map<int64_t, std::string> m_apiTypes;
@@ -541,8 +575,10 @@ void TimelineReader::ReadTasks() {
         ReadDbInt(*row, 1 + kStream, &stream);
         ReadDbInt(*row, 1 + kGlobalTask, &globalTask);
         const bool isCompute = ReadDbInt(*row, 1 + kName, &nameId);
-        const auto communication = m_communicationTasks.find(globalTask);
-        const bool isCommunication = !isCompute && communication != m_communicationTasks.end();
+        // Most tasks are compute tasks: only the others are looked up among the communication's.
+        const auto communication =
+            isCompute ? m_communicationTasks.end() : m_communicationTasks.find(globalTask);
+        const bool isCommunication = communication != m_communicationTasks.end();
         StringId name;
         if (isCompute) {
             name = NameOf(nameId);
@@ -737,6 +773,7 @@ void TimelineReader::Finish(TimelineReader& host, TimelineReader& device) {
     out.rowsRead.insert(out.rowsRead.begin(), host.m_rowsRead.begin(), host.m_rowsRead.end());
     out.schemaVersion = device.m_schemaVersion;
     device.LinkFlows(host);
+    device.m_timing.Report("database: arrows joined");
 }
 
 void TimelineReader::LinkFlows(TimelineReader& host) {
@@ -748,42 +785,65 @@ void TimelineReader::LinkFlows(TimelineReader& host) {
         if (!std::is_sorted(list->begin(), list->end(), byConnection))
             std::stable_sort(list->begin(), list->end(), byConnection);
     const std::vector<std::pair<int64_t, int64_t>>& connectionIds = host.m_connectionIds;
-    // The connections a PYTORCH_API row's connectionId names in CONNECTION_IDS.
-    auto connectionsOf = [&](int64_t id) {
-        return std::equal_range(connectionIds.begin(), connectionIds.end(),
-                                std::make_pair(id, INT64_MIN),
-                                [](const auto& a, const auto& b) { return a.first < b.first; });
-    };
-    for (const PendingEnd& target : m_deviceTargets)
-        if (const PendingEnd* api = FirstOf(m_cannApis, target.connection))
-            m_out.arrows.push_back({api->end, target.end, DbFlowKind::kHostToDevice});
+    // HostToDevice arrows on a thread of their own while the others are joined here.
+    std::vector<DbArrow> hostToDevice;
+    std::thread launches([&] {
+        hostToDevice.reserve(m_deviceTargets.size());
+        for (const PendingEnd& target : m_deviceTargets)
+            if (const PendingEnd* api = FirstOf(m_cannApis, target.connection))
+                hostToDevice.push_back({api->end, target.end, DbFlowKind::kHostToDevice});
+    });
+    m_out.arrows.reserve(m_out.arrows.size() + host.m_operators.size() + host.m_enqueues.size() +
+                         m_deviceTargets.size());
     uint64_t operatorsToNothing = 0;
+    // Operators, their connections and the device rows are each mostly in connection order:
+    // each lookup starts where the one before ended.
+    size_t idHint = 0, targetHint = 0;
+    auto idOf = [](const std::pair<int64_t, int64_t>& entry) { return entry.first; };
+    auto connectionOf = [](const PendingEnd& end) { return end.connection; };
     for (const PendingEnd& op : host.m_operators) {
-        const auto [first, last] = connectionsOf(op.connection);
-        if (first == last) ++operatorsToNothing;
-        for (auto connection = first; connection != last; ++connection) {
-            const auto [begin, end] =
-                std::equal_range(m_deviceTargets.begin(), m_deviceTargets.end(),
-                                 PendingEnd{connection->second, {}}, byConnection);
-            for (auto t = begin; t != end; ++t)
-                m_out.arrows.push_back({op.end, t->end, DbFlowKind::kAsyncNpu});
+        size_t c = LowerBoundFrom(connectionIds, op.connection, idHint, idOf);
+        idHint = c;
+        if (c == connectionIds.size() || connectionIds[c].first != op.connection)
+            ++operatorsToNothing;
+        for (; c < connectionIds.size() && connectionIds[c].first == op.connection; ++c) {
+            size_t t =
+                LowerBoundFrom(m_deviceTargets, connectionIds[c].second, targetHint, connectionOf);
+            targetHint = t;
+            for (; t < m_deviceTargets.size() &&
+                   m_deviceTargets[t].connection == connectionIds[c].second;
+                 ++t)
+                m_out.arrows.push_back({op.end, m_deviceTargets[t].end, DbFlowKind::kAsyncNpu});
         }
     }
     // A queue row's connection: the first CONNECTION_IDS entry of its own connectionId.
+    size_t queueHint = 0;
     auto queueConnection = [&](const PendingEnd& row) -> std::optional<int64_t> {
-        const auto [first, last] = connectionsOf(row.connection);
-        if (first == last) return std::nullopt;
-        return first->second;
+        const size_t c = LowerBoundFrom(connectionIds, row.connection, queueHint, idOf);
+        queueHint = c;
+        if (c == connectionIds.size() || connectionIds[c].first != row.connection)
+            return std::nullopt;
+        return connectionIds[c].second;
     };
     std::vector<PendingEnd> dequeues;
+    dequeues.reserve(host.m_dequeues.size());
     for (const PendingEnd& dequeue : host.m_dequeues)
         if (const auto connection = queueConnection(dequeue))
             dequeues.push_back({*connection, dequeue.end});
-    std::stable_sort(dequeues.begin(), dequeues.end(), byConnection);
-    for (const PendingEnd& enqueue : host.m_enqueues)
-        if (const auto connection = queueConnection(enqueue))
-            if (const PendingEnd* dequeue = FirstOf(dequeues, *connection))
-                m_out.arrows.push_back({enqueue.end, dequeue->end, DbFlowKind::kAsyncTaskQueue});
+    if (!std::is_sorted(dequeues.begin(), dequeues.end(), byConnection))
+        std::stable_sort(dequeues.begin(), dequeues.end(), byConnection);
+    size_t dequeueHint = 0;
+    queueHint = 0;
+    for (const PendingEnd& enqueue : host.m_enqueues) {
+        const auto connection = queueConnection(enqueue);
+        if (!connection) continue;
+        const size_t d = LowerBoundFrom(dequeues, *connection, dequeueHint, connectionOf);
+        dequeueHint = d;
+        if (d < dequeues.size() && dequeues[d].connection == *connection)
+            m_out.arrows.push_back({enqueue.end, dequeues[d].end, DbFlowKind::kAsyncTaskQueue});
+    }
+    launches.join();
+    m_out.arrows.insert(m_out.arrows.end(), hostToDevice.begin(), hostToDevice.end());
     if (operatorsToNothing)
         Problem(std::to_string(operatorsToNothing) +
                 " PYTORCH_API rows name a connectionId that CONNECTION_IDS does not hold: they "
@@ -826,7 +886,7 @@ void TimelineReader::FinishKernels() {
             std::upper_bound(m_out.steps.begin(), m_out.steps.end(), row.startNs,
                              [](TimeNs start, const DbStep& step) { return start < step.startNs; });
         if (after != m_out.steps.begin() && row.startNs <= std::prev(after)->endNs)
-            row.step = m_out.kernels.strings.Intern(std::to_string(std::prev(after)->id));
+            row.step = StepName(static_cast<size_t>(std::prev(after) - m_out.steps.begin()));
     }
 }
 
@@ -836,13 +896,33 @@ void TimelineReader::ReportMissingStrings() {
                 " string ids have no row in STRING_IDS: shown as <string N>");
 }
 
+namespace {
+
+// Sorts slices that are in order but for a few (a ProfilerStep row written after the operators
+// it holds): the ones out of order are taken out, sorted and merged back. O(n + k log k) for k
+// of them; a plain sort's cost when most are out of order.
+template <typename Slice>
+void SortMostlySorted(PodArray<Slice>& slices) {
+    if (std::is_sorted(slices.begin(), slices.end(), SliceBefore)) return;
+    std::vector<Slice> inOrder, late;
+    inOrder.reserve(slices.size());
+    for (const Slice& slice : slices) {
+        if (inOrder.empty() || !SliceBefore(slice, inOrder.back()))
+            inOrder.push_back(slice);
+        else
+            late.push_back(slice);
+    }
+    std::sort(late.begin(), late.end(), SliceBefore);
+    std::merge(inOrder.begin(), inOrder.end(), late.begin(), late.end(), slices.begin(),
+               SliceBefore);
+}
+
+}  // namespace
+
 void TimelineReader::SortSlices() {
-    // Tables are mostly in time order: most tracks are sorted already.
     for (ChunkTrack& track : m_events.tracks) {
-        if (!std::is_sorted(track.slices.begin(), track.slices.end(), SliceBefore))
-            std::sort(track.slices.begin(), track.slices.end(), SliceBefore);
-        if (!std::is_sorted(track.wideSlices.begin(), track.wideSlices.end(), SliceBefore))
-            std::sort(track.wideSlices.begin(), track.wideSlices.end(), SliceBefore);
+        SortMostlySorted(track.slices);
+        SortMostlySorted(track.wideSlices);
     }
     std::stable_sort(m_events.counters.begin(), m_events.counters.end(),
                      [](const RawCounter& a, const RawCounter& b) { return a.ts < b.ts; });

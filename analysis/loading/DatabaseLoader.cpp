@@ -52,11 +52,17 @@ void AddArrows(const DbTimeline& timeline,
         flow.toEnclosing = true;
         flows.push_back(flow);
     }
-    std::sort(flows.begin(), flows.end(), [](const Flow& a, const Flow& b) {
+    auto earlier = [](const Flow& a, const Flow& b) {
         if (a.fromTs != b.fromTs) return a.fromTs < b.fromTs;
         if (a.fromRef != b.fromRef) return a.fromRef < b.fromRef;
         return a.toRef < b.toRef;
-    });
+    };
+    // Two halves sorted at once, then merged: millions of arrows on two cores.
+    const auto middle = flows.begin() + static_cast<ptrdiff_t>(flows.size() / 2);
+    std::thread firstHalf([&] { std::sort(flows.begin(), middle, earlier); });
+    std::sort(middle, flows.end(), earlier);
+    firstHalf.join();
+    std::inplace_merge(flows.begin(), middle, flows.end(), earlier);
     for (const Flow& flow : flows) model.flows.push_back(flow);
     model.report.matchedFlows = flows.size();
 }
