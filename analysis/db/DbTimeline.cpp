@@ -107,9 +107,9 @@ public:
                    Part part)
         : m_db(db), m_out(out), m_events(events), m_chunk(chunk), m_part(part) {}
 
-    // The tables of this reader's part, about half the rows each: the host part reads PYTORCH_API
-    // and CONNECTION_IDS; the device part STEP_TIME, the tasks, the communication operators,
-    // CANN_API and the counters.
+    // The tables of this reader's part, about half the work each (measured on generated runs):
+    // the host part reads PYTORCH_API and CONNECTION_IDS; the device part STEP_TIME, the tasks,
+    // the communication operators, CANN_API and the counters.
     // Two readers run at once, each on its own connection, writing only their own chunk and
     // members (and out.kernels, out.steps, out.overlap for the device part).
     void Run() {
@@ -132,17 +132,13 @@ public:
         ReadCommunicationOps();
         ReadCannApi();
         ReadCounters();
-        if (!m_computing.empty() || !m_communication.empty()) AddOverlap();
-        m_timing.Report("database: overlap analysis");
-        FinishKernels();
-        m_timing.Report("database: operators");
         ReportMissingStrings();
-        SortSlices();
-        m_timing.Report("database: device slices sorted");
     }
 
-    // Joins the two parts' rows into arrows, once both have run; sorts every chunk's slices.
-    static void Finish(TimelineReader& host, TimelineReader& device);
+    // Once both parts have run: the device part's Overlap Analysis and slice order on one
+    // thread, while the operators are finished and the arrows joined on this one (each touches
+    // data of its own).
+    static void Finish(TimelineReader& host, TimelineReader& device, bool twoThreads);
 
 private:
     void Problem(const std::string& message) { m_events.problems.Add(0, message); }
@@ -766,14 +762,26 @@ void TimelineReader::ReadConnectionIds() {
     CountRows("CONNECTION_IDS", rows);
 }
 
-void TimelineReader::Finish(TimelineReader& host, TimelineReader& device) {
+void TimelineReader::Finish(TimelineReader& host, TimelineReader& device, bool twoThreads) {
     DbTimeline& out = host.m_out;
     out.arrows = std::move(host.m_arrows);
     out.rowsRead = std::move(device.m_rowsRead);
     out.rowsRead.insert(out.rowsRead.begin(), host.m_rowsRead.begin(), host.m_rowsRead.end());
     out.schemaVersion = device.m_schemaVersion;
+    auto shapeSlices = [&device] {
+        if (!device.m_computing.empty() || !device.m_communication.empty()) device.AddOverlap();
+        device.SortSlices();
+        device.m_timing.Report("database: overlap analysis, device slices sorted");
+    };
+    std::thread shapes;
+    if (twoThreads)
+        shapes = std::thread(shapeSlices);
+    else
+        shapeSlices();
+    device.FinishKernels();
     device.LinkFlows(host);
-    device.m_timing.Report("database: arrows joined");
+    device.m_timing.Report("database: operators, arrows joined");
+    if (shapes.joinable()) shapes.join();
 }
 
 void TimelineReader::LinkFlows(TimelineReader& host) {
@@ -781,16 +789,19 @@ void TimelineReader::LinkFlows(TimelineReader& host) {
         return a.connection < b.connection;
     };
     // Each list by connection id, each id's ends in table order (mostly so already).
-    for (auto* list : {&m_cannApis, &m_deviceTargets})
+    // Whichever part read CANN_API and CONNECTION_IDS (the split is a matter of balance).
+    std::vector<PendingEnd>& cannApis = m_cannApis.empty() ? host.m_cannApis : m_cannApis;
+    for (auto* list : {&cannApis, &m_deviceTargets})
         if (!std::is_sorted(list->begin(), list->end(), byConnection))
             std::stable_sort(list->begin(), list->end(), byConnection);
-    const std::vector<std::pair<int64_t, int64_t>>& connectionIds = host.m_connectionIds;
+    const std::vector<std::pair<int64_t, int64_t>>& connectionIds =
+        m_connectionIds.empty() ? host.m_connectionIds : m_connectionIds;
     // HostToDevice arrows on a thread of their own while the others are joined here.
     std::vector<DbArrow> hostToDevice;
     std::thread launches([&] {
         hostToDevice.reserve(m_deviceTargets.size());
         for (const PendingEnd& target : m_deviceTargets)
-            if (const PendingEnd* api = FirstOf(m_cannApis, target.connection))
+            if (const PendingEnd* api = FirstOf(cannApis, target.connection))
                 hostToDevice.push_back({api->end, target.end, DbFlowKind::kHostToDevice});
     });
     m_out.arrows.reserve(m_out.arrows.size() + host.m_operators.size() + host.m_enqueues.size() +
@@ -948,7 +959,7 @@ DbTimeline ReadDbTimeline(const SqliteFile& db, unsigned threads) {
         host.Run();
         device.Run();
     }
-    TimelineReader::Finish(host, device);
+    TimelineReader::Finish(host, device, threads > 1);
     return timeline;
 }
 
