@@ -297,6 +297,8 @@ int RunCompareBenchmark(const std::vector<uint64_t>& sizes, const std::string& d
     return 0;
 }
 
+// [SECTION] Text against database
+
 // One run written as text and as a database: the time to open each to the timeline on every
 // core, and peak resident memory (the text's mapped file included: what a person's machine holds).
 struct DatabaseMeasure {
@@ -380,6 +382,8 @@ int RunDatabaseBenchmark(const std::vector<uint64_t>& sizes, const std::string& 
     }
     return 0;
 }
+
+// [SECTION] Clusters
 
 struct ClusterMeasure {
     double loadSeconds = 0, reportSeconds = 0;
@@ -496,6 +500,8 @@ std::string WindowText(double ns) {
 }
 
 }  // namespace
+
+// [SECTION] Command line
 
 int main(int argc, char** argv) {
     std::vector<uint64_t> sizes{100000, 1000000, 10000000};

@@ -38,8 +38,7 @@ void AddArrows(const DbTimeline& timeline,
         }
         return cached;
     };
-    std::vector<Flow> flows;
-    flows.reserve(timeline.arrows.size());
+    PodArray<Flow>& flows = model.flows;  // filled, then ordered where it lies
     for (const DbArrow& arrow : timeline.arrows) {
         Flow flow{};
         flow.fromTs = arrow.from.ts;
@@ -63,7 +62,6 @@ void AddArrows(const DbTimeline& timeline,
     std::sort(middle, flows.end(), earlier);
     firstHalf.join();
     std::inplace_merge(flows.begin(), middle, flows.end(), earlier);
-    for (const Flow& flow : flows) model.flows.push_back(flow);
     model.report.matchedFlows = flows.size();
 }
 
