@@ -112,15 +112,7 @@ Status ReadAnalysisOutput(const std::string& folder, Cluster& cluster) {
     if (ranks.empty())
         return Status::Error(folder +
                              ": error: cluster_analysis_output without a rank in its files");
-    for (auto& [id, rank] : ranks) {
-        rank.overview = OverviewFromSteps(rank.steps);
-        cluster.ranks.push_back(std::move(rank));
-    }
-    if (cluster.groups.empty()) cluster.groups = GroupsFromCollectives(cluster.ranks);
-    std::stable_sort(cluster.groups.begin(), cluster.groups.end(),
-                     [](const ClusterGroup& a, const ClusterGroup& b) {
-                         return a.ranks.size() > b.ranks.size();
-                     });
+    AddAnalysisOutputRanks(ranks, cluster);
     return Status();
 }
 

@@ -300,6 +300,18 @@ std::vector<int> RanksInText(const std::string& text) {
     return ranks;
 }
 
+void AddAnalysisOutputRanks(std::map<int, ClusterRank>& ranks, Cluster& cluster) {
+    for (auto& [id, rank] : ranks) {
+        rank.overview = OverviewFromSteps(rank.steps);
+        cluster.ranks.push_back(std::move(rank));
+    }
+    if (cluster.groups.empty()) cluster.groups = GroupsFromCollectives(cluster.ranks);
+    std::stable_sort(cluster.groups.begin(), cluster.groups.end(),
+                     [](const ClusterGroup& a, const ClusterGroup& b) {
+                         return a.ranks.size() > b.ranks.size();
+                     });
+}
+
 std::vector<ClusterGroup> GroupsFromCollectives(const std::vector<ClusterRank>& ranks) {
     std::map<std::string, std::pair<bool, std::set<int>>> byHash;  // hash → (p2p, ranks)
     for (const ClusterRank& rank : ranks) {

@@ -3,6 +3,7 @@
 // the communication groups, the steps, and what was wrong with the folder (duplicate or missing
 // rank ids, unreadable files). Loaded in parallel; never the ranks' traces.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -55,6 +56,11 @@ void SettleCluster(Cluster& cluster, const std::vector<SkippedFolder>& skipped);
 // Groups from the ranks' communication operators: the ranks that ran operators of the same group
 // hash form a group. Used when the folder has no communication_group.json.
 std::vector<ClusterGroup> GroupsFromCollectives(const std::vector<ClusterRank>& ranks);
+
+// Moves the ranks that msprof-analyze's cluster output named (by id, ascending) into 'cluster'
+// with their overview from the step phases, and orders its groups largest first, made from the
+// ranks' operators when the output had none: the last step of both readers of that output.
+void AddAnalysisOutputRanks(std::map<int, ClusterRank>& ranks, Cluster& cluster);
 
 // Steps in step order: numeric names by value, then the others by name.
 void SortSteps(std::vector<std::string>& steps);

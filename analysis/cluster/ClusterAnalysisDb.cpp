@@ -369,16 +369,8 @@ Status ReadClusterAnalysisDb(const std::string& path, Cluster& cluster) {
     ReadLinks(out);
     if (out.ranks.empty())
         return Status::Error(path + ": error: cluster_analysis.db without a rank in its tables");
-    for (auto& [id, rank] : out.ranks) {
-        rank.overview = OverviewFromSteps(rank.steps);
-        cluster.ranks.push_back(std::move(rank));
-    }
     cluster.groups = std::move(out.groups);
-    if (cluster.groups.empty()) cluster.groups = GroupsFromCollectives(cluster.ranks);
-    std::stable_sort(cluster.groups.begin(), cluster.groups.end(),
-                     [](const ClusterGroup& a, const ClusterGroup& b) {
-                         return a.ranks.size() > b.ranks.size();
-                     });
+    AddAnalysisOutputRanks(out.ranks, cluster);
     return Status();
 }
 

@@ -166,6 +166,24 @@ private:
         statement.emplace(std::move(prepared.value()));
         return true;
     }
+    // Reads every row of 'table', its wanted columns found by name (the missing ones named in the
+    // import report), in table order: 'perRow' gets each row and the columns. Counts the rows.
+    template <typename PerRow>
+    void ForEachRow(const std::string& table, const std::vector<std::string>& wanted,
+                    PerRow&& perRow) {
+        const DbColumns columns(m_db, table, wanted);
+        if (!columns.TableExists()) return;
+        ReportMissing(columns);
+        std::optional<SqliteStatement> row;
+        if (!Prepare(columns.Select(), row)) return;
+        uint64_t rows = 0;
+        while (row->Step()) {
+            ++rows;
+            perRow(*row, columns);
+        }
+        AfterRows(*row, table);
+        CountRows(table, rows);
+    }
     void AfterRows(const SqliteStatement& statement, const std::string& table) {
         if (statement.Failed())
             Problem(m_db.LastError() + " (while reading " + table + "; the rows before were kept)");
@@ -346,73 +364,60 @@ private:
     }
 
     void ReadSteps() {
-        DbColumns columns(m_db, "STEP_TIME", {"id", "startNs", "endNs"});
-        if (!columns.TableExists()) return;
-        ReportMissing(columns);
-        std::optional<SqliteStatement> row;
-        if (!Prepare(columns.Select(), row)) return;
-        uint64_t rows = 0;
-        while (row->Step()) {
-            ++rows;
-            DbStep step{};
-            if (!ReadDbInt(*row, columns.Column(0), &step.id) ||
-                !ReadDbNs(*row, columns.Column(1), &step.startNs) ||
-                !ReadDbNs(*row, columns.Column(2), &step.endNs) || step.endNs < step.startNs) {
-                RowProblem("STEP_TIME", row->Int(0), "id, startNs or endNs unreadable; left out");
-                continue;
-            }
-            m_out.steps.push_back(step);
-        }
-        AfterRows(*row, "STEP_TIME");
-        CountRows("STEP_TIME", rows);
+        ForEachRow("STEP_TIME", {"id", "startNs", "endNs"},
+                   [&](const SqliteStatement& row, const DbColumns& columns) {
+                       DbStep step{};
+                       if (!ReadDbInt(row, columns.Column(0), &step.id) ||
+                           !ReadDbNs(row, columns.Column(1), &step.startNs) ||
+                           !ReadDbNs(row, columns.Column(2), &step.endNs) ||
+                           step.endNs < step.startNs) {
+                           RowProblem("STEP_TIME", row.Int(0),
+                                      "id, startNs or endNs unreadable; left out");
+                           return;
+                       }
+                       m_out.steps.push_back(step);
+                   });
         std::sort(m_out.steps.begin(), m_out.steps.end(),
                   [](const DbStep& a, const DbStep& b) { return a.startNs < b.startNs; });
     }
 
     void ReadPytorchApi() {
         enum { kStart, kEnd, kTid, kConnection, kName, kSequence, kFwdThread, kType };
-        DbColumns columns(m_db, "PYTORCH_API",
-                          {"startNs", "endNs", "globalTid", "connectionId", "name",
-                           "sequenceNumber", "fwdThreadId", "type"});
-        if (!columns.TableExists()) return;
-        ReportMissing(columns);
-        std::optional<SqliteStatement> row;
-        if (!Prepare(columns.Select(), row)) return;
-        uint64_t rows = 0;
         // (sequence, end) of forward and of backward operators: sorted later, the earliest of each
         // sequence kept (vectors: a hash map would allocate for each of millions of operators).
         std::vector<PendingEnd> forward, backward;
-        while (row->Step()) {
-            ++rows;
-            const int64_t rowid = row->Int(0);
-            int64_t globalTid = 0, nameId = 0;
-            ReadDbInt(*row, columns.Column(kTid), &globalTid);
-            ReadDbInt(*row, columns.Column(kName), &nameId);
-            const uint32_t track = HostThread(globalTid, false);
-            const StringId name = NameOf(nameId);
-            TimeNs start = 0;
-            if (!AddSlice(track, *row, columns.Column(kStart), columns.Column(kEnd),
-                          DbTable::kPytorchApi, rowid, name, &start))
-                continue;
-            const DbFlowEnd end{m_chunk, track, start, DbRef(DbTable::kPytorchApi, rowid)};
-            int64_t connection = 0, type = 0, sequence = -1, fwdThread = 0;
-            ReadDbInt(*row, columns.Column(kType), &type);
-            if (ReadDbInt(*row, columns.Column(kConnection), &connection)) {
-                const std::string_view text = m_events.strings.Get(name);
-                if (text.rfind("Enqueue", 0) == 0)
-                    m_enqueues.push_back({connection, end});
-                else if (text.rfind("Dequeue", 0) == 0)
-                    m_dequeues.push_back({connection, end});
-                else
-                    m_operators.push_back({connection, end});
-            }
-            if (ReadDbInt(*row, columns.Column(kSequence), &sequence) && sequence >= 0) {
-                ReadDbInt(*row, columns.Column(kFwdThread), &fwdThread);
-                (fwdThread > 0 ? backward : forward).push_back({sequence, end});
-            }
-        }
-        AfterRows(*row, "PYTORCH_API");
-        CountRows("PYTORCH_API", rows);
+        ForEachRow(
+            "PYTORCH_API",
+            {"startNs", "endNs", "globalTid", "connectionId", "name", "sequenceNumber",
+             "fwdThreadId", "type"},
+            [&](const SqliteStatement& row, const DbColumns& columns) {
+                const int64_t rowid = row.Int(0);
+                int64_t globalTid = 0, nameId = 0;
+                ReadDbInt(row, columns.Column(kTid), &globalTid);
+                ReadDbInt(row, columns.Column(kName), &nameId);
+                const uint32_t track = HostThread(globalTid, false);
+                const StringId name = NameOf(nameId);
+                TimeNs start = 0;
+                if (!AddSlice(track, row, columns.Column(kStart), columns.Column(kEnd),
+                              DbTable::kPytorchApi, rowid, name, &start))
+                    return;
+                const DbFlowEnd end{m_chunk, track, start, DbRef(DbTable::kPytorchApi, rowid)};
+                int64_t connection = 0, type = 0, sequence = -1, fwdThread = 0;
+                ReadDbInt(row, columns.Column(kType), &type);
+                if (ReadDbInt(row, columns.Column(kConnection), &connection)) {
+                    const std::string_view text = m_events.strings.Get(name);
+                    if (text.rfind("Enqueue", 0) == 0)
+                        m_enqueues.push_back({connection, end});
+                    else if (text.rfind("Dequeue", 0) == 0)
+                        m_dequeues.push_back({connection, end});
+                    else
+                        m_operators.push_back({connection, end});
+                }
+                if (ReadDbInt(row, columns.Column(kSequence), &sequence) && sequence >= 0) {
+                    ReadDbInt(row, columns.Column(kFwdThread), &fwdThread);
+                    (fwdThread > 0 ? backward : forward).push_back({sequence, end});
+                }
+            });
         // Per sequence, the earliest forward operator to the earliest backward one.
         auto bySequenceThenTime = [](const PendingEnd& a, const PendingEnd& b) {
             return a.connection != b.connection ? a.connection < b.connection : a.end.ts < b.end.ts;
@@ -428,40 +433,33 @@ private:
 
     void ReadCannApi() {
         enum { kStart, kEnd, kType, kTid, kConnection, kName };
-        DbColumns columns(m_db, "CANN_API",
-                          {"startNs", "endNs", "type", "globalTid", "connectionId", "name"});
-        if (!columns.TableExists()) return;
-        ReportMissing(columns);
-        std::optional<SqliteStatement> row;
-        if (!Prepare(columns.Select(), row)) return;
-        uint64_t rows = 0;
         std::unordered_map<int64_t, std::unordered_map<int64_t, StringId>> namesByType;
-        while (row->Step()) {
-            ++rows;
-            const int64_t rowid = row->Int(0);
-            int64_t globalTid = 0, nameId = 0, type = 0, connection = 0;
-            ReadDbInt(*row, columns.Column(kTid), &globalTid);
-            ReadDbInt(*row, columns.Column(kName), &nameId);
-            ReadDbInt(*row, columns.Column(kType), &type);
-            auto& names = namesByType[type];
-            auto named = names.find(nameId);
-            if (named == names.end()) {
-                const auto level = m_apiTypes.find(type);
-                const std::string prefix = CannLevelPrefix(
-                    level == m_apiTypes.end() ? std::to_string(type) : level->second);
-                named = names.emplace(nameId, Intern(prefix + "@" + m_strings.Text(nameId))).first;
-            }
-            const uint32_t track = HostThread(globalTid, true);
-            TimeNs start = 0;
-            if (!AddSlice(track, *row, columns.Column(kStart), columns.Column(kEnd),
-                          DbTable::kCannApi, rowid, named->second, &start))
-                continue;
-            if (ReadDbInt(*row, columns.Column(kConnection), &connection))
-                m_cannApis.push_back({connection, DbFlowEnd{m_chunk, track, start,
-                                                            DbRef(DbTable::kCannApi, rowid)}});
-        }
-        AfterRows(*row, "CANN_API");
-        CountRows("CANN_API", rows);
+        ForEachRow(
+            "CANN_API", {"startNs", "endNs", "type", "globalTid", "connectionId", "name"},
+            [&](const SqliteStatement& row, const DbColumns& columns) {
+                const int64_t rowid = row.Int(0);
+                int64_t globalTid = 0, nameId = 0, type = 0, connection = 0;
+                ReadDbInt(row, columns.Column(kTid), &globalTid);
+                ReadDbInt(row, columns.Column(kName), &nameId);
+                ReadDbInt(row, columns.Column(kType), &type);
+                auto& names = namesByType[type];
+                auto named = names.find(nameId);
+                if (named == names.end()) {
+                    const auto level = m_apiTypes.find(type);
+                    const std::string prefix = CannLevelPrefix(
+                        level == m_apiTypes.end() ? std::to_string(type) : level->second);
+                    named =
+                        names.emplace(nameId, Intern(prefix + "@" + m_strings.Text(nameId))).first;
+                }
+                const uint32_t track = HostThread(globalTid, true);
+                TimeNs start = 0;
+                if (!AddSlice(track, row, columns.Column(kStart), columns.Column(kEnd),
+                              DbTable::kCannApi, rowid, named->second, &start))
+                    return;
+                if (ReadDbInt(row, columns.Column(kConnection), &connection))
+                    m_cannApis.push_back({connection, DbFlowEnd{m_chunk, track, start,
+                                                                DbRef(DbTable::kCannApi, rowid)}});
+            });
     }
 
     struct CommunicationTask {
@@ -470,29 +468,22 @@ private:
     };
 
     void ReadCommunicationTaskInfo() {
-        DbColumns columns(m_db, "COMMUNICATION_TASK_INFO", {"globalTaskId", "taskType", "planeId"});
-        if (!columns.TableExists()) return;
-        ReportMissing(columns);
-        std::optional<SqliteStatement> row;
-        if (!Prepare(columns.Select(), row)) return;
-        uint64_t rows = 0;
-        while (row->Step()) {
-            ++rows;
-            int64_t task = 0;
-            CommunicationTask info;
-            if (!ReadDbInt(*row, columns.Column(0), &task)) {
-                RowProblem("COMMUNICATION_TASK_INFO", row->Int(0),
-                           "globalTaskId unreadable; left out");
-                continue;
-            }
-            ReadDbInt(*row, columns.Column(1), &info.typeId);
-            ReadDbInt(*row, columns.Column(2), &info.plane);
-            if (!m_communicationTasks.emplace(task, info).second)
-                RowProblem("COMMUNICATION_TASK_INFO", row->Int(0),
-                           "a second row of globalTaskId " + std::to_string(task) + "; left out");
-        }
-        AfterRows(*row, "COMMUNICATION_TASK_INFO");
-        CountRows("COMMUNICATION_TASK_INFO", rows);
+        ForEachRow("COMMUNICATION_TASK_INFO", {"globalTaskId", "taskType", "planeId"},
+                   [&](const SqliteStatement& row, const DbColumns& columns) {
+                       int64_t task = 0;
+                       CommunicationTask info;
+                       if (!ReadDbInt(row, columns.Column(0), &task)) {
+                           RowProblem("COMMUNICATION_TASK_INFO", row.Int(0),
+                                      "globalTaskId unreadable; left out");
+                           return;
+                       }
+                       ReadDbInt(row, columns.Column(1), &info.typeId);
+                       ReadDbInt(row, columns.Column(2), &info.plane);
+                       if (!m_communicationTasks.emplace(task, info).second)
+                           RowProblem("COMMUNICATION_TASK_INFO", row.Int(0),
+                                      "a second row of globalTaskId " + std::to_string(task) +
+                                          "; left out");
+                   });
     }
 
     void ReadTasks();
@@ -624,46 +615,38 @@ void TimelineReader::ReadTasks() {
 
 void TimelineReader::ReadCommunicationOps() {
     enum { kName, kStart, kEnd, kConnection, kGroup, kOpType };
-    DbColumns columns(m_db, "COMMUNICATION_OP",
-                      {"opName", "startNs", "endNs", "connectionId", "groupName", "opType"});
-    if (!columns.TableExists()) return;
-    ReportMissing(columns);
-    std::optional<SqliteStatement> row;
-    if (!Prepare(columns.Select(), row)) return;
-    uint64_t rows = 0;
     std::vector<int64_t> groups;  // in order of first appearance
-    while (row->Step()) {
-        ++rows;
-        const int64_t rowid = row->Int(0);
-        int64_t nameId = 0, group = 0, opType = 0, connection = 0;
-        ReadDbInt(*row, columns.Column(kName), &nameId);
-        ReadDbInt(*row, columns.Column(kGroup), &group);
-        ReadDbInt(*row, columns.Column(kOpType), &opType);
-        size_t g = std::find(groups.begin(), groups.end(), group) - groups.begin();
-        if (g == groups.size()) groups.push_back(group);
-        const int64_t tid = g == 0 ? 0 : kLaterGroupTid + static_cast<int64_t>(g);
-        const uint32_t track = HcclTrack(tid, "Group " + std::to_string(g) + " Communication");
-        const StringId name = NameOf(nameId);
-        TimeNs start = 0, end = 0;
-        if (!AddSlice(track, *row, columns.Column(kStart), columns.Column(kEnd),
-                      DbTable::kCommunicationOp, rowid, name, &start))
-            continue;
-        ReadDbNs(*row, columns.Column(kEnd), &end);
-        m_communication.push_back({start, end});
-        KernelRow kernel;
-        kernel.name = KernelName(name);
-        kernel.type = KernelString(opType);
-        kernel.core = m_out.kernels.strings.Intern("HCCL");
-        kernel.coreClass = CoreClass::kCommunication;
-        kernel.startNs = start;
-        kernel.durNs = end - start;
-        m_out.kernels.rows.push_back(kernel);
-        if (ReadDbInt(*row, columns.Column(kConnection), &connection))
-            m_deviceTargets.push_back(
-                {connection, {m_chunk, track, start, DbRef(DbTable::kCommunicationOp, rowid)}});
-    }
-    AfterRows(*row, "COMMUNICATION_OP");
-    CountRows("COMMUNICATION_OP", rows);
+    ForEachRow(
+        "COMMUNICATION_OP", {"opName", "startNs", "endNs", "connectionId", "groupName", "opType"},
+        [&](const SqliteStatement& row, const DbColumns& columns) {
+            const int64_t rowid = row.Int(0);
+            int64_t nameId = 0, group = 0, opType = 0, connection = 0;
+            ReadDbInt(row, columns.Column(kName), &nameId);
+            ReadDbInt(row, columns.Column(kGroup), &group);
+            ReadDbInt(row, columns.Column(kOpType), &opType);
+            size_t g = std::find(groups.begin(), groups.end(), group) - groups.begin();
+            if (g == groups.size()) groups.push_back(group);
+            const int64_t tid = g == 0 ? 0 : kLaterGroupTid + static_cast<int64_t>(g);
+            const uint32_t track = HcclTrack(tid, "Group " + std::to_string(g) + " Communication");
+            const StringId name = NameOf(nameId);
+            TimeNs start = 0, end = 0;
+            if (!AddSlice(track, row, columns.Column(kStart), columns.Column(kEnd),
+                          DbTable::kCommunicationOp, rowid, name, &start))
+                return;
+            ReadDbNs(row, columns.Column(kEnd), &end);
+            m_communication.push_back({start, end});
+            KernelRow kernel;
+            kernel.name = KernelName(name);
+            kernel.type = KernelString(opType);
+            kernel.core = m_out.kernels.strings.Intern("HCCL");
+            kernel.coreClass = CoreClass::kCommunication;
+            kernel.startNs = start;
+            kernel.durNs = end - start;
+            m_out.kernels.rows.push_back(kernel);
+            if (ReadDbInt(row, columns.Column(kConnection), &connection))
+                m_deviceTargets.push_back(
+                    {connection, {m_chunk, track, start, DbRef(DbTable::kCommunicationOp, rowid)}});
+        });
 }
 
 // [SECTION] counters, connections, overlap
@@ -686,80 +669,52 @@ void TimelineReader::ReadCounters() {
         ++m_events.eventCount;
         ++m_events.phases.byChar['C'];
     };
-    DbColumns freq(m_db, "AICORE_FREQ", {"timestampNs", "freq"});
-    if (freq.TableExists()) {
-        ReportMissing(freq);
-        std::optional<SqliteStatement> row;
-        uint64_t rows = 0;
-        if (Prepare(freq.Select(), row)) {
-            const uint32_t s =
-                series(DevicePid(kFreqSort), "AI Core Freq", kFreqSort, "AI Core Freq", "MHz");
-            while (row->Step()) {
-                ++rows;
-                TimeNs ts = 0;
-                double value = 0;
-                if (ReadDbNs(*row, freq.Column(0), &ts) && ReadDbReal(*row, freq.Column(1), &value))
-                    sample(s, ts, value);
-                else
-                    RowProblem("AICORE_FREQ", row->Int(0), "time or freq unreadable; left out");
-            }
-            AfterRows(*row, "AICORE_FREQ");
-        }
-        CountRows("AICORE_FREQ", rows);
-    }
-    DbColumns memory(m_db, "NPU_MEM", {"type", "ddr", "hbm", "timestampNs"});
-    if (memory.TableExists()) {
-        ReportMissing(memory);
-        std::optional<SqliteStatement> row;
-        uint64_t rows = 0;
-        if (Prepare(memory.Select(), row)) {
-            while (row->Step()) {
-                ++rows;
-                int64_t type = 0;
-                TimeNs ts = 0;
-                ReadDbInt(*row, memory.Column(0), &type);
-                if (!ReadDbNs(*row, memory.Column(3), &ts)) {
-                    RowProblem("NPU_MEM", row->Int(0), "timestampNs unreadable; left out");
-                    continue;
-                }
-                std::string prefix = m_strings.Text(type);
-                for (char& c : prefix) c = static_cast<char>(std::toupper(c));
-                double bytes = 0;
-                if (ReadDbReal(*row, memory.Column(1), &bytes))
-                    sample(series(DevicePid(kNpuMemSort), "NPU MEM", kNpuMemSort, prefix + "/DDR",
-                                  "KB"),
-                           ts, bytes / 1024);
-                if (ReadDbReal(*row, memory.Column(2), &bytes))
-                    sample(series(DevicePid(kNpuMemSort), "NPU MEM", kNpuMemSort, prefix + "/HBM",
-                                  "KB"),
-                           ts, bytes / 1024);
-            }
-            AfterRows(*row, "NPU_MEM");
-        }
-        CountRows("NPU_MEM", rows);
-    }
+    const uint32_t frequency =
+        series(DevicePid(kFreqSort), "AI Core Freq", kFreqSort, "AI Core Freq", "MHz");
+    ForEachRow(
+        "AICORE_FREQ", {"timestampNs", "freq"},
+        [&](const SqliteStatement& row, const DbColumns& columns) {
+            TimeNs ts = 0;
+            double value = 0;
+            if (ReadDbNs(row, columns.Column(0), &ts) && ReadDbReal(row, columns.Column(1), &value))
+                sample(frequency, ts, value);
+            else
+                RowProblem("AICORE_FREQ", row.Int(0), "time or freq unreadable; left out");
+        });
+    ForEachRow("NPU_MEM", {"type", "ddr", "hbm", "timestampNs"},
+               [&](const SqliteStatement& row, const DbColumns& columns) {
+                   int64_t type = 0;
+                   TimeNs ts = 0;
+                   ReadDbInt(row, columns.Column(0), &type);
+                   if (!ReadDbNs(row, columns.Column(3), &ts)) {
+                       RowProblem("NPU_MEM", row.Int(0), "timestampNs unreadable; left out");
+                       return;
+                   }
+                   std::string prefix = m_strings.Text(type);
+                   for (char& c : prefix) c = static_cast<char>(std::toupper(c));
+                   // A NULL amount is no sample (the profiler leaves DDR empty on some cards).
+                   double bytes = 0;
+                   for (const auto& [column, kind] : {std::pair{1, "/DDR"}, std::pair{2, "/HBM"}})
+                       if (ReadDbReal(row, columns.Column(column), &bytes))
+                           sample(series(DevicePid(kNpuMemSort), "NPU MEM", kNpuMemSort,
+                                         prefix + kind, "KB"),
+                                  ts, bytes / 1024);
+               });
 }
 
 void TimelineReader::ReadConnectionIds() {
-    DbColumns columns(m_db, "CONNECTION_IDS", {"id", "connectionId"});
-    if (!columns.TableExists()) return;
-    ReportMissing(columns);
-    std::optional<SqliteStatement> row;
-    if (!Prepare(columns.Select(), row)) return;
-    uint64_t rows = 0;
-    while (row->Step()) {
-        ++rows;
-        int64_t id = 0, connection = 0;
-        if (ReadDbInt(*row, columns.Column(0), &id) &&
-            ReadDbInt(*row, columns.Column(1), &connection))
-            m_connectionIds.emplace_back(id, connection);
-        else
-            RowProblem("CONNECTION_IDS", row->Int(0), "id or connectionId unreadable; left out");
-    }
-    AfterRows(*row, "CONNECTION_IDS");
+    ForEachRow("CONNECTION_IDS", {"id", "connectionId"},
+               [&](const SqliteStatement& row, const DbColumns& columns) {
+                   int64_t id = 0, connection = 0;
+                   if (ReadDbInt(row, columns.Column(0), &id) &&
+                       ReadDbInt(row, columns.Column(1), &connection))
+                       m_connectionIds.emplace_back(id, connection);
+                   else
+                       RowProblem("CONNECTION_IDS", row.Int(0),
+                                  "id or connectionId unreadable; left out");
+               });
     if (!std::is_sorted(m_connectionIds.begin(), m_connectionIds.end()))
         std::sort(m_connectionIds.begin(), m_connectionIds.end());
-    CountRows("CONNECTION_IDS", rows);
 }
 
 void TimelineReader::Finish(TimelineReader& host, TimelineReader& device, bool twoThreads) {

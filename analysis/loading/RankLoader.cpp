@@ -80,6 +80,8 @@ Result<LoadedRank> LoadDatabaseRank(const std::string& path, const RankFiles& fo
     for (std::string& problem : db.tables.problems)
         analysis->problems.push_back(std::move(problem));
     SummarizeRank(*analysis, rank.model.get());
+    analysis->database = files.profilerDb;
+    analysis->operators.source = "the database's TASK and COMMUNICATION_OP";
     rank.analysis = std::move(analysis);
     return rank;
 }

@@ -27,6 +27,9 @@ struct StepSpan {
 
 struct RankAnalysis {
     RankFiles files;
+    // The profiler database its tables were read from (files.profilerDb); empty when they were
+    // read from the text export's files.
+    std::string database;
     std::optional<KernelTable> kernels;
     std::optional<StepTrace> steps;
     std::optional<OpStatistic> opStatistic;

@@ -322,8 +322,12 @@ std::string RankAnalysisToText(const RankAnalysis& analysis) {
         }
     }
     if (analysis.steps) {
-        out += "  steps       " + std::to_string(analysis.steps->rows.size()) +
-               " in step_trace_time.csv\n";
+        const char* from = analysis.database.empty() ? "step_trace_time.csv"
+                           : analysis.files.analysisDb.empty()
+                               ? "STEP_TIME, computed from the tasks"
+                               : "analysis.db StepTraceTime";
+        out +=
+            "  steps       " + std::to_string(analysis.steps->rows.size()) + " in " + from + "\n";
     }
     if (analysis.communication) {
         const CommunicationTotals& t = analysis.communicationTotals;

@@ -3,6 +3,8 @@
 
 #include <imgui.h>
 
+#include <filesystem>
+
 #include "core/TextFormat.hpp"
 
 namespace marey {
@@ -114,6 +116,47 @@ void DrawFiles(const RankFiles& files) {
     ImGui::EndTable();
 }
 
+// What a rank exported as a database was read from, and what each view takes from it.
+void DrawDatabaseFiles(const RankAnalysis& analysis) {
+    if (!ImGui::BeginTable("database", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
+        return;
+    ImGui::TableSetupColumn("File", ImGuiTableColumnFlags_WidthFixed, 260);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, 70);
+    ImGui::TableSetupColumn("Read for", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
+    const std::string database = std::filesystem::path(analysis.database).filename().string();
+    const bool hasAnalysis = !analysis.files.analysisDb.empty();
+    const struct {
+        std::string file;
+        bool present;
+        const char* use;
+    } rows[] = {
+        {database, true,
+         "Timeline (PYTORCH_API, CANN_API, TASK, COMMUNICATION_OP, counters), Operators, Overview "
+         "(Overlap Analysis computed from the tasks), Memory (MEMORY_RECORD, OP_MEMORY)"},
+        {"analysis.db", hasAnalysis,
+         hasAnalysis ? "Steps (StepTraceTime), Communication (CommAnalyzerTime, "
+                       "CommAnalyzerBandwidth, CommAnalyzerMatrix)"
+                     : "missing: Steps are computed from STEP_TIME and the tasks; no "
+                       "Communication view (the profiler writes it with the database)"},
+    };
+    for (const auto& row : rows) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(row.file.c_str());
+        ImGui::TableNextColumn();
+        if (row.present)
+            ImGui::TextColored(ImVec4(0.5f, 0.85f, 0.5f, 1), "present");
+        else
+            ImGui::TextColored(ImVec4(0.9f, 0.6f, 0.4f, 1), "missing");
+        ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextDisabled("%s", row.use);
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::EndTable();
+}
+
 }  // namespace
 
 void OverviewView::Draw(const RankAnalysis& analysis, TimelineRequest&) {
@@ -156,7 +199,10 @@ void OverviewView::Draw(const RankAnalysis& analysis, TimelineRequest&) {
         ImGui::Unindent(18);
         ImGui::Dummy(ImVec2(0, 3));
     }
-    if (!files.root.empty()) {
+    if (!analysis.database.empty()) {
+        SectionTitle("Database of this rank");
+        DrawDatabaseFiles(analysis);
+    } else if (!files.root.empty()) {
         SectionTitle("Files of this rank");
         DrawFiles(files);
     }
