@@ -248,7 +248,8 @@ void CommunicationView::DrawTransports(const RankAnalysis& analysis) {
 }
 
 void CommunicationView::DrawLinks(const RankAnalysis& analysis) {
-    SectionTitle("Links of this rank (communication_matrix.json)");
+    SectionTitle(analysis.database.empty() ? "Links of this rank (communication_matrix.json)"
+                                           : "Links of this rank (analysis.db CommAnalyzerMatrix)");
     if (!analysis.matrix) {
         DrawMissingFile(kCommunicationMatrixFile, "The link table");
         return;

@@ -250,10 +250,12 @@ void MemoryView::Draw(const RankAnalysis& analysis, TimelineRequest& request) {
                 originNs = std::min(originNs, a.allocationNs);
         if (originNs == INT64_MAX) originNs = 0;
     }
-    SectionTitle(analysis.hasTrace ? "Memory over time (memory_record.csv; dots mark each curve's "
-                                     "peak; times on the timeline's axis)"
-                                   : "Memory over time (memory_record.csv; dots mark each curve's "
-                                     "peak; times from the first sample)");
+    const bool database = !analysis.database.empty();
+    const std::string curvesTitle =
+        std::string("Memory over time (") + (database ? "MEMORY_RECORD" : "memory_record.csv") +
+        "; dots mark each curve's peak; times " +
+        (analysis.hasTrace ? "on the timeline's axis)" : "from the first sample)");
+    SectionTitle(curvesTitle.c_str());
     if (analysis.memoryRecord) {
         DrawCurves(*analysis.memoryRecord,
                    std::max(200.0f, ImGui::GetContentRegionAvail().y * 0.42f), originNs);
@@ -276,8 +278,10 @@ void MemoryView::Draw(const RankAnalysis& analysis, TimelineRequest& request) {
     } else {
         DrawMissingFile(kMemoryRecordFile, "The memory curves");
     }
-    SectionTitle(
-        "Allocations by operator (operator_memory.csv; click one to see it in the timeline)");
+    const std::string allocationsTitle = std::string("Allocations by operator (") +
+                                         (database ? "OP_MEMORY" : "operator_memory.csv") +
+                                         "; click one to see it in the timeline)";
+    SectionTitle(allocationsTitle.c_str());
     if (analysis.operatorMemory)
         DrawAllocations(*analysis.operatorMemory, request, originNs);
     else
