@@ -23,7 +23,8 @@ bool IsTraceFileName(const std::string& name) {
         const size_t n = std::strlen(suffix);
         return name.size() >= n && name.compare(name.size() - n, n, suffix) == 0;
     };
-    return endsWith(".json") || endsWith(".json.gz") || endsWith(".csv") || endsWith(".gz");
+    return endsWith(".json") || endsWith(".json.gz") || endsWith(".csv") || endsWith(".gz") ||
+           endsWith(".db");  // a profiler database
 }
 
 // 'summary' right-aligned in the menu bar, cut in its middle to fit right of 'leftPx' (window
