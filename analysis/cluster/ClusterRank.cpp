@@ -116,7 +116,7 @@ void SummarizeDatabase(const RankFiles& files, ClusterRank& rank) {
         else
             tables.problems.push_back(analysis.message());
     }
-    const DbTimeline timeline = ReadDbTimeline(*opened.value());
+    const DbTimeline timeline = ReadDbOperators(*opened.value());
     for (const ChunkEvents& chunk : timeline.chunks)
         for (const ImportProblem& problem : chunk.problems.kept)
             rank.problems.push_back(FormatProblem(files.profilerDb, problem));

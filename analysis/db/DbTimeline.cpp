@@ -102,7 +102,8 @@ const PendingEnd* FirstOf(const std::vector<PendingEnd>& sorted, int64_t connect
 class TimelineReader {
 public:
     // 'chunk' is the index of 'events' in out.chunks; 'part' which tables this reader reads.
-    enum class Part { kHost, kDevice };
+    // kOperators: only what the operators and steps need (STEP_TIME, TASK, COMMUNICATION_OP).
+    enum class Part { kHost, kDevice, kOperators };
     TimelineReader(const SqliteFile& db, DbTimeline& out, ChunkEvents& events, uint32_t chunk,
                    Part part)
         : m_db(db), m_out(out), m_events(events), m_chunk(chunk), m_part(part) {}
@@ -116,6 +117,14 @@ public:
         std::vector<std::string> stringProblems;
         m_strings = DbStrings::Read(m_db, stringProblems);
         ReadMetadata();
+        if (m_part == Part::kOperators) {
+            ReadSteps();
+            ReadTasks();
+            ReadCommunicationOps();
+            if (!m_computing.empty() || !m_communication.empty()) AddOverlap();
+            FinishKernels();
+            return;
+        }
         if (m_part == Part::kHost) {
             ReadPytorchApi();
             ReadConnectionIds();
@@ -892,6 +901,14 @@ void TimelineReader::SortSlices() {
     }
     std::stable_sort(m_events.counters.begin(), m_events.counters.end(),
                      [](const RawCounter& a, const RawCounter& b) { return a.ts < b.ts; });
+}
+
+DbTimeline ReadDbOperators(const SqliteFile& db) {
+    DbTimeline timeline;
+    timeline.chunks.resize(1);
+    TimelineReader reader(db, timeline, timeline.chunks[0], 0, TimelineReader::Part::kOperators);
+    reader.Run();
+    return timeline;
 }
 
 DbTimeline ReadDbTimeline(const SqliteFile& db, unsigned threads) {

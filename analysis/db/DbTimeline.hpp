@@ -76,4 +76,8 @@ struct DbTimeline {
 // The host tables and the device tables are read at once on two connections when 'threads' > 1.
 DbTimeline ReadDbTimeline(const SqliteFile& db, unsigned threads = 2);
 
+// Only what a cluster summary and the Marey view need: the steps, the operators (kernels) and
+// the Overlap Analysis, from STEP_TIME, TASK and COMMUNICATION_OP; no host tables, no arrows.
+DbTimeline ReadDbOperators(const SqliteFile& db);
+
 }  // namespace marey

@@ -164,7 +164,7 @@ std::vector<std::optional<KernelTable>> LoadKernelTables(const Cluster& cluster,
                             problems[i] = db.message();
                             return;
                         }
-                        tables[i] = std::move(ReadDbTimeline(*db.value()).kernels);
+                        tables[i] = std::move(ReadDbOperators(*db.value()).kernels);
                         return;
                     }
                     if (!files.ok() || files.value().kernelDetails.empty()) {
