@@ -252,7 +252,8 @@ TEST_CASE(
                 "OR id = (SELECT name FROM PYTORCH_API WHERE rowid = 9);"
                 "DELETE FROM CONNECTION_IDS WHERE id = (SELECT connectionId FROM PYTORCH_API "
                 "WHERE type = 50001 AND connectionId IS NOT NULL LIMIT 1);"
-                "UPDATE META_DATA SET value = '9.1.0' WHERE name = 'SCHEMA_VERSION';");
+                "UPDATE META_DATA SET value = '9.1.0' WHERE name = 'SCHEMA_VERSION';"
+                "UPDATE TASK SET rowid = 1099511627776 WHERE rowid = 5;");
         auto loaded = LoadProfilerDatabase(db.string(), "");
         REQUIRE(loaded.ok());
         const TraceModel& model = *loaded.value().model;
@@ -264,6 +265,9 @@ TEST_CASE(
         CHECK(problems.find("string ids have no row in STRING_IDS") != std::string::npos);
         CHECK(problems.find("connectionId that CONNECTION_IDS does not hold") != std::string::npos);
         CHECK(problems.find("schema version 9.1.0 has not been seen before") != std::string::npos);
+        CHECK(
+            problems.find("table TASK, row 1099511627776: rowid beyond 2^34: the slice is kept") !=
+            std::string::npos);
         const std::map<std::string, uint64_t> slices = SlicesByProcess(model);
         CHECK(slices.at("Python") == 2459);
         CHECK(slices.at("Ascend Hardware") == 552);

@@ -129,8 +129,10 @@ EventDetails ReadDbRowDetails(const std::string& path, uint64_t ref) {
     const DbTable table = DbRefTable(ref);
     const int64_t rowid = DbRefRow(ref);
     if (table == DbTable::kComputed) {
-        details.fields.emplace_back("source",
-                                    "computed from the device's tasks (Overlap Analysis)");
+        details.fields.emplace_back(
+            "source",
+            "no row of its own: computed from the device's tasks (Overlap Analysis), or "
+            "a row whose rowid is beyond 2^34");
         return details;
     }
     auto opened = SqliteFile::OpenReadOnly(path);

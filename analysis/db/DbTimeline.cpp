@@ -311,11 +311,24 @@ private:
                            std::string(row.Text(endColumn)) + "\"); row left out");
             return false;
         }
-        if (end < start) {
-            RowProblem(DbTableName(table), rowid, "ends before it starts; row left out");
+        TimeNs duration = 0;
+        if (end < start || __builtin_sub_overflow(end, start, &duration)) {
+            RowProblem(DbTableName(table), rowid,
+                       end < start ? "ends before it starts; row left out"
+                                   : "lasts longer than 292 years; row left out");
             return false;
         }
-        m_events.AddSlice(track, start, end - start, DbRef(table, rowid), name);
+        // A reference keeps kDbRowBits of the rowid: a larger one (never written by a profiler)
+        // keeps its slice but cannot show its row.
+        if (rowid < 0 || rowid >= int64_t{1} << kDbRowBits) {
+            if (!m_farRowids++)
+                RowProblem(DbTableName(table), rowid,
+                           "rowid beyond 2^34: the slice is kept, its row's details cannot be "
+                           "shown");
+            table = DbTable::kComputed;
+            rowid = 0;
+        }
+        m_events.AddSlice(track, start, duration, DbRef(table, rowid), name);
         ++m_events.eventCount;
         ++m_events.phases.byChar['X'];
         if (startOut) *startOut = start;
@@ -517,6 +530,7 @@ private:
     DbStrings m_strings;
     std::unordered_map<int64_t, StringId> m_interned;
     uint64_t m_missingStrings = 0;
+    uint64_t m_farRowids = 0;
     static constexpr StringId kNoKernelName = ~StringId{0};
     std::vector<StringId> m_kernelNames;  // by slice name id
     std::vector<StringId> m_stepNames;    // by step index; 0 until made
@@ -595,8 +609,11 @@ void TimelineReader::ReadTasks() {
             const auto known = KnownThread(DevicePid(kHcclSort), plane + 1);
             const uint32_t planeTrack =
                 known ? *known : HcclTrack(plane + 1, "Plane " + std::to_string(plane));
-            m_events.AddSlice(planeTrack, start, end - start,
-                              DbRef(DbTable::kCommunicationTask, rowid), name);
+            const bool rowFits = rowid >= 0 && rowid < int64_t{1} << kDbRowBits;
+            m_events.AddSlice(
+                planeTrack, start, end - start,
+                rowFits ? DbRef(DbTable::kCommunicationTask, rowid) : DbRef(DbTable::kComputed, 0),
+                name);
             ++m_events.eventCount;
             ++m_events.phases.byChar['X'];
         }
