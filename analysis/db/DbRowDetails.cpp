@@ -124,15 +124,14 @@ void AddTaskDetails(const SqliteFile& db, const DbStrings& strings, int64_t rowi
 
 }  // namespace
 
-EventDetails ReadDbRowDetails(const std::string& path, uint64_t ref) {
+EventDetails ReadDbRowDetails(const std::string& path, uint64_t ref,
+                              const std::vector<std::vector<int64_t>>& farRowids) {
     EventDetails details;
     const DbTable table = DbRefTable(ref);
-    const int64_t rowid = DbRefRow(ref);
+    const int64_t rowid = DbRefRow(ref, farRowids);
     if (table == DbTable::kComputed) {
-        details.fields.emplace_back(
-            "source",
-            "no row of its own: computed from the device's tasks (Overlap Analysis), or "
-            "a row whose rowid is beyond 2^34");
+        details.fields.emplace_back("source",
+                                    "computed from the device's tasks (Overlap Analysis)");
         return details;
     }
     auto opened = SqliteFile::OpenReadOnly(path);

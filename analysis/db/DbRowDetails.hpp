@@ -4,6 +4,7 @@
 // PMU figures, a PyTorch operator's call chain).
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "load/EventDetails.hpp"
 
@@ -11,6 +12,8 @@ namespace marey {
 
 // 'ref' is a slice's reference into the database 'path' (see DbRef). Never fails: what cannot be
 // read is in 'error'.
-EventDetails ReadDbRowDetails(const std::string& path, uint64_t ref);
+// 'farRowids' are the source's lists of rowids too large for a reference.
+EventDetails ReadDbRowDetails(const std::string& path, uint64_t ref,
+                              const std::vector<std::vector<int64_t>>& farRowids = {});
 
 }  // namespace marey

@@ -144,6 +144,8 @@ public:
         ReportMissingStrings();
     }
 
+    std::vector<int64_t> TakeFarRowids() { return std::move(m_farRowids); }
+
     // Once both parts have run: the device part's Overlap Analysis and slice order on one
     // thread, while the operators are finished and the arrows joined on this one (each touches
     // data of its own).
@@ -199,6 +201,14 @@ private:
     }
 
     StringId Intern(const std::string& text) { return m_events.strings.Intern(text); }
+    // The reference of row 'rowid' of 'table': the rowid itself, or a place in the list of far
+    // rowids (see DbFarRef).
+    uint64_t RowRef(DbTable table, int64_t rowid) {
+        if (rowid >= 0 && static_cast<uint64_t>(rowid) < kDbFarRow) return DbRef(table, rowid);
+        // Rows read twice (a communication task on its stream and its plane) share an entry.
+        if (m_farRowids.empty() || m_farRowids.back() != rowid) m_farRowids.push_back(rowid);
+        return DbFarRef(table, m_chunk, static_cast<uint32_t>(m_farRowids.size() - 1));
+    }
     // The kernel table's id of a slice name, and of a STRING_IDS id: cached, as millions of tasks
     // share a few thousand names.
     StringId KernelName(StringId sliceName) {
@@ -318,17 +328,7 @@ private:
                                    : "lasts longer than 292 years; row left out");
             return false;
         }
-        // A reference keeps kDbRowBits of the rowid: a larger one (never written by a profiler)
-        // keeps its slice but cannot show its row.
-        if (rowid < 0 || rowid >= int64_t{1} << kDbRowBits) {
-            if (!m_farRowids++)
-                RowProblem(DbTableName(table), rowid,
-                           "rowid beyond 2^34: the slice is kept, its row's details cannot be "
-                           "shown");
-            table = DbTable::kComputed;
-            rowid = 0;
-        }
-        m_events.AddSlice(track, start, duration, DbRef(table, rowid), name);
+        m_events.AddSlice(track, start, duration, RowRef(table, rowid), name);
         ++m_events.eventCount;
         ++m_events.phases.byChar['X'];
         if (startOut) *startOut = start;
@@ -423,7 +423,7 @@ private:
                 if (!AddSlice(track, row, columns.Column(kStart), columns.Column(kEnd),
                               DbTable::kPytorchApi, rowid, name, &start))
                     return;
-                const DbFlowEnd end{m_chunk, track, start, DbRef(DbTable::kPytorchApi, rowid)};
+                const DbFlowEnd end{m_chunk, track, start, RowRef(DbTable::kPytorchApi, rowid)};
                 int64_t connection = 0, type = 0, sequence = -1, fwdThread = 0;
                 ReadDbInt(row, columns.Column(kType), &type);
                 if (ReadDbInt(row, columns.Column(kConnection), &connection)) {
@@ -480,7 +480,7 @@ private:
                     return;
                 if (ReadDbInt(row, columns.Column(kConnection), &connection))
                     m_cannApis.push_back({connection, DbFlowEnd{m_chunk, track, start,
-                                                                DbRef(DbTable::kCannApi, rowid)}});
+                                                                RowRef(DbTable::kCannApi, rowid)}});
             });
     }
 
@@ -530,7 +530,7 @@ private:
     DbStrings m_strings;
     std::unordered_map<int64_t, StringId> m_interned;
     uint64_t m_missingStrings = 0;
-    uint64_t m_farRowids = 0;
+    std::vector<int64_t> m_farRowids;
     static constexpr StringId kNoKernelName = ~StringId{0};
     std::vector<StringId> m_kernelNames;  // by slice name id
     std::vector<StringId> m_stepNames;    // by step index; 0 until made
@@ -609,11 +609,8 @@ void TimelineReader::ReadTasks() {
             const auto known = KnownThread(DevicePid(kHcclSort), plane + 1);
             const uint32_t planeTrack =
                 known ? *known : HcclTrack(plane + 1, "Plane " + std::to_string(plane));
-            const bool rowFits = rowid >= 0 && rowid < int64_t{1} << kDbRowBits;
-            m_events.AddSlice(
-                planeTrack, start, end - start,
-                rowFits ? DbRef(DbTable::kCommunicationTask, rowid) : DbRef(DbTable::kComputed, 0),
-                name);
+            m_events.AddSlice(planeTrack, start, end - start,
+                              RowRef(DbTable::kCommunicationTask, rowid), name);
             ++m_events.eventCount;
             ++m_events.phases.byChar['X'];
         }
@@ -633,7 +630,7 @@ void TimelineReader::ReadTasks() {
         }
         if (ReadDbInt(*row, 1 + kConnection, &connection))
             m_deviceTargets.push_back(
-                {connection, {m_chunk, track, start, DbRef(DbTable::kTask, rowid)}});
+                {connection, {m_chunk, track, start, RowRef(DbTable::kTask, rowid)}});
     }
     AfterRows(*row, "TASK");
     CountRows("TASK", rows);
@@ -671,7 +668,8 @@ void TimelineReader::ReadCommunicationOps() {
             m_out.kernels.rows.push_back(kernel);
             if (ReadDbInt(row, columns.Column(kConnection), &connection))
                 m_deviceTargets.push_back(
-                    {connection, {m_chunk, track, start, DbRef(DbTable::kCommunicationOp, rowid)}});
+                    {connection,
+                     {m_chunk, track, start, RowRef(DbTable::kCommunicationOp, rowid)}});
         });
 }
 
@@ -749,6 +747,7 @@ void TimelineReader::Finish(TimelineReader& host, TimelineReader& device, bool t
     out.rowsRead = std::move(device.m_rowsRead);
     out.rowsRead.insert(out.rowsRead.begin(), host.m_rowsRead.begin(), host.m_rowsRead.end());
     out.schemaVersion = device.m_schemaVersion;
+    out.farRowids = {std::move(host.m_farRowids), {}};
     auto shapeSlices = [&device] {
         if (!device.m_computing.empty() || !device.m_communication.empty()) device.AddOverlap();
         device.SortSlices();
@@ -763,6 +762,7 @@ void TimelineReader::Finish(TimelineReader& host, TimelineReader& device, bool t
     device.LinkFlows(host);
     device.m_timing.Report("database: operators, arrows joined");
     if (shapes.joinable()) shapes.join();
+    out.farRowids[1] = std::move(device.m_farRowids);
 }
 
 void TimelineReader::LinkFlows(TimelineReader& host) {
@@ -925,6 +925,7 @@ DbTimeline ReadDbOperators(const SqliteFile& db) {
     timeline.chunks.resize(1);
     TimelineReader reader(db, timeline, timeline.chunks[0], 0, TimelineReader::Part::kOperators);
     reader.Run();
+    timeline.farRowids = {reader.TakeFarRowids()};
     return timeline;
 }
 

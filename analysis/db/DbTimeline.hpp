@@ -16,7 +16,9 @@
 namespace marey {
 
 // A slice of a database refers to its row: the table in the bits above kDbRowBits, the rowid below
-// (the 40 bits a model keeps of a reference).
+// (the 40 bits a model keeps of a reference). A rowid of kDbFarRow or more (CANN_API's rowid is its
+// connection id, which can pass 2^42) is kept in a list instead: the reference then holds
+// kDbFarRow, the chunk that read it (bit 32) and its index in that chunk's list.
 enum class DbTable : uint8_t {
     kComputed = 0,  // made by marey (Overlap Analysis): no row
     kPytorchApi = 1,
@@ -26,15 +28,26 @@ enum class DbTable : uint8_t {
     kCommunicationTask = 5,  // a TASK row shown on its HCCL plane
 };
 constexpr int kDbRowBits = 34;
+constexpr uint64_t kDbFarRow = uint64_t{1} << 33;
+// A reference to a row whose rowid is below kDbFarRow.
 inline uint64_t DbRef(DbTable table, int64_t rowid) {
     return uint64_t{static_cast<uint8_t>(table)} << kDbRowBits |
-           (static_cast<uint64_t>(rowid) & ((uint64_t{1} << kDbRowBits) - 1));
+           (static_cast<uint64_t>(rowid) & (kDbFarRow - 1));
+}
+// A reference to entry 'index' of chunk 'chunk's list of far rowids.
+inline uint64_t DbFarRef(DbTable table, uint32_t chunk, uint32_t index) {
+    return uint64_t{static_cast<uint8_t>(table)} << kDbRowBits | kDbFarRow |
+           uint64_t{chunk & 1} << 32 | index;
 }
 inline DbTable DbRefTable(uint64_t ref) {
     return static_cast<DbTable>(ref >> kDbRowBits);
 }
-inline int64_t DbRefRow(uint64_t ref) {
-    return static_cast<int64_t>(ref & ((uint64_t{1} << kDbRowBits) - 1));
+// The rowid of 'ref'; 'farRowids' holds each chunk's list of far rowids. -1 when it is not there.
+inline int64_t DbRefRow(uint64_t ref, const std::vector<std::vector<int64_t>>& farRowids = {}) {
+    if (!(ref & kDbFarRow)) return static_cast<int64_t>(ref & (kDbFarRow - 1));
+    const size_t chunk = (ref >> 32) & 1, index = ref & 0xFFFFFFFF;
+    if (chunk >= farRowids.size() || index >= farRowids[chunk].size()) return -1;
+    return farRowids[chunk][index];
 }
 const char* DbTableName(DbTable table);
 
@@ -66,6 +79,8 @@ struct DbTimeline {
     KernelTable kernels;  // compute tasks and communication operators, in start order
     std::vector<DbStep> steps;
     OverlapAnalysis overlap;  // as drawn in its Overlap Analysis process
+    // Per chunk, the rowids too large for a reference (see DbFarRef).
+    std::vector<std::vector<int64_t>> farRowids;
     std::string schemaVersion;
     // Rows read per table, for the import report ("every row ends up somewhere").
     std::vector<std::pair<std::string, uint64_t>> rowsRead;

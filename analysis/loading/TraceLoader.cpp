@@ -156,7 +156,7 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     const LoadTiming timing;
     KeepLargeBuffersMapped();
     auto model = std::make_unique<TraceModel>();
-    model->sources.push_back({name, std::move(text), SourceFormat::kChromeJson, {}, {}});
+    model->sources.push_back({name, std::move(text), SourceFormat::kChromeJson, {}, {}, {}});
     const TraceText& source = model->sources.front().text;
     if (progress) {
         progress->bytesTotal = source.size();

@@ -151,8 +151,10 @@ struct TraceSource {
     TraceText text;
     SourceFormat format = SourceFormat::kChromeJson;
     std::vector<std::string> csvHeader;
-    // A database: the rows read from each table, for the import report.
+    // A database: the rows read from each table, for the import report; and per chunk the rowids
+    // too large for a reference, which refs point into (see db/DbTimeline.hpp).
     std::vector<std::pair<std::string, uint64_t>> tableRows;
+    std::vector<std::vector<int64_t>> farRowids;
 };
 
 // Several ranks in one timeline: the processes of one rank, shown under one collapsible header,

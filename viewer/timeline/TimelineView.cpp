@@ -225,8 +225,9 @@ const EventDetails& TimelineView::Details(uint32_t track, uint64_t ref) {
     const SourceFormat format = m_model.FormatOf(track);
     EventDetails details =
         format == SourceFormat::kCsv ? ReadCsvRowDetails(text, ref, m_model.CsvHeaderOf(track))
-        : format == SourceFormat::kDatabase ? ReadDbRowDetails(m_model.PathOf(track), ref)
-                                            : ReadEventDetails(text, ref);
+        : format == SourceFormat::kDatabase
+            ? ReadDbRowDetails(m_model.PathOf(track), ref, m_model.SourceOf(track).farRowids)
+            : ReadEventDetails(text, ref);
     return m_detailsCache.emplace(key, std::move(details)).first->second;
 }
 
