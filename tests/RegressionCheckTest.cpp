@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <simdjson.h>
+#include <sys/wait.h>
 
 #include <cmath>
 #include <filesystem>
@@ -164,4 +165,127 @@ TEST_CASE("a mistake in a rules file is named with its file, line and column") {
         CHECK(status.message() ==
               "r:1:10: error: expected a duration such as 50us (ns, us, ms or s), got \"50\"");
     }
+}
+
+namespace {
+
+// Runs `marey check ARGS`; returns standard output and sets the exit status.
+std::string RunCheck(const std::string& args, int* exitStatus) {
+    int status = -1;
+    const std::string out =
+        test::RunCommand(std::string(MAREY_BINARY) + " check " + args + " 2>&1", &status);
+    *exitStatus = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("check exits 0 without a regression, 1 with one and 2 on an error, saying which") {
+    const fs::path slow = WritePair("cli_slow", 1, [](GeneratorOptions& b) {
+        b.slowOperatorKind = 0, b.slowOperatorPercent = 100;
+    });
+    const std::string a = (slow / "a").string(), b = (slow / "b").string();
+    int status = -1;
+    std::string out = RunCheck(a + " " + a, &status);
+    CHECK(status == 0);
+    CHECK(out.find("PASS: no regression, 0 improvements") == 0);
+    out = RunCheck(a + " " + b, &status);
+    CHECK(status == 1);
+    // Largest first, then the verdict.
+    CHECK_MESSAGE(out.find("regression: operator MatMul_0: ") == 0, out);
+    CHECK(out.find("regression: phase computing: ") > out.find("operator type MatMul"));
+    CHECK(out.find("FAIL: 3 regressions, 0 improvements (") != std::string::npos);
+    // Loosened for MatMul and the computing phase: it passes.
+    out = RunCheck(a + " " + b + " --max op:MatMul*=150% --max type:MatMul=150% --max phase:*=20%",
+                   &status);
+    CHECK_MESSAGE(status == 0, out);
+    out = RunCheck(a + " " + (slow / "missing").string(), &status);
+    CHECK(status == 2);
+    CHECK(out.find((slow / "missing").string()) != std::string::npos);
+    const fs::path rules = slow / "rules.txt";
+    std::ofstream(rules) << "max step=3%\nmax op:*=x%\n";
+    out = RunCheck(a + " " + b + " --rules " + rules.string(), &status);
+    CHECK(status == 2);
+    CHECK(out == rules.string() +
+                     ":2:10: error: expected a percentage such as 8% after '=', got \"x%\"\n");
+    out = RunCheck(a + " " + b + " --max step=3", &status);
+    CHECK(status == 2);
+    CHECK(out ==
+          "marey check: --max \"step=3\": column 6: expected a percentage such as 8% after "
+          "'=', got \"3\"\n");
+    fs::remove_all(slow);
+}
+
+TEST_CASE("check writes a Markdown comment and the documented JSON") {
+    const fs::path dir = WritePair("cli_reports", 1, [](GeneratorOptions& b) {
+        b.slowOperatorKind = 0, b.slowOperatorPercent = 100, b.taskScalePercent = 0;
+        b.extraOperator = true;
+    });
+    const std::string a = (dir / "a").string(), b = (dir / "b").string();
+    const fs::path markdown = dir / "check.md";
+    int status = -1;
+    const std::string json =
+        RunCheck(a + " " + b + " --json --markdown " + markdown.string(), &status);
+    CHECK(status == 1);
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    REQUIRE(parser.parse(json).get(root) == simdjson::SUCCESS);
+    CHECK(std::string_view(root["verdict"]) == "fail");
+    CHECK(std::string_view(root["baseline"]) == a);
+    CHECK(std::string_view(root["candidate"]) == b);
+    CHECK(uint64_t(root["steps_compared"]) == 78);
+    CHECK(bool(root["paired"]));
+    CHECK(std::string_view(root["aligned_step"]) == "1");
+    CHECK(int64_t(root["min_time_ns"]) == int64_t(root["baseline_step_ns"]) / 100);
+    simdjson::dom::array regressions = root["regressions"];
+    REQUIRE(regressions.size() >= 4);
+    int64_t previous = INT64_MAX;
+    for (simdjson::dom::element item : regressions) {
+        CHECK(std::llabs(int64_t(item["change_ns"])) <= previous);
+        previous = std::llabs(int64_t(item["change_ns"]));
+    }
+    simdjson::dom::element matmul = regressions.at(1);
+    CHECK(std::string_view(matmul["kind"]) == "op");
+    CHECK(std::string_view(matmul["name"]) == "MatMul_0");
+    CHECK(int64_t(matmul["change_ns"]) ==
+          int64_t(matmul["candidate_ns"]) - int64_t(matmul["baseline_ns"]));
+    CHECK(double(matmul["change_percent"]) == doctest::Approx(100.0).epsilon(0.001));
+    CHECK(std::string_view(matmul["status"]) == "changed");
+    CHECK(double(matmul["max_percent"]) == 10.0);
+    CHECK(matmul["noise_ns"].is_int64());
+    bool sawNew = false;
+    for (simdjson::dom::element item : regressions) {
+        if (std::string_view(item["name"]) != "DropOutDoMask_20") continue;
+        sawNew = true;
+        CHECK(std::string_view(item["status"]) == "new");
+        CHECK(item["change_percent"].is_null());
+    }
+    CHECK(sawNew);
+    CHECK(simdjson::dom::array(root["improvements"]).size() == 0);
+    std::ifstream in(markdown);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(text.find("## marey check: **FAIL: ") == 0);
+    CHECK(text.find("78 steps paired by name, aligned on step 1") != std::string::npos);
+    CHECK(text.find("| what | baseline | candidate | change | change % | threshold | noise |") !=
+          std::string::npos);
+    CHECK(text.find("| operator MatMul_0 | ") != std::string::npos);
+    CHECK(text.find("| operator DropOutDoMask_20 | 0 ns | 45.000 µs | +45.000 µs | new |") !=
+          std::string::npos);
+    CHECK(text.find("### Improvements\n\nNone.\n") != std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("the real rank 0 against rank 1 of Level1 gives the same verdict every time") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) return;
+    const fs::path root = fs::path(fixtures) / "msinsight/test/data/pytorch/text/level1";
+    const std::string args =
+        (root / "rank0_ascend_pt").string() + " " + (root / "rank1_ascend_pt").string() + " --json";
+    int first = -1, second = -1;
+    const std::string once = RunCheck(args, &first);
+    const std::string again = RunCheck(args, &second);
+    CHECK(first != 2);
+    CHECK(first == second);
+    CHECK(once == again);
+    CHECK(once.find("{\"verdict\": \"") == 0);
 }

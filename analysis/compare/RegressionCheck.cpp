@@ -262,9 +262,9 @@ Result<CheckResult> CheckSides(const CheckSide& baseline, const CheckSide& candi
                              " have no steps, overview phases, operators or communication "
                              "operators in common");
     auto bySize = [](const CheckFinding& x, const CheckFinding& y) {
-        return std::llabs(x.changeNs) != std::llabs(y.changeNs)
-                   ? std::llabs(x.changeNs) > std::llabs(y.changeNs)
-                   : x.name < y.name;
+        if (std::llabs(x.changeNs) != std::llabs(y.changeNs))
+            return std::llabs(x.changeNs) > std::llabs(y.changeNs);
+        return x.kind != y.kind ? x.kind < y.kind : x.name < y.name;
     };
     std::sort(verdicts.regressions.begin(), verdicts.regressions.end(), bySize);
     std::sort(verdicts.improvements.begin(), verdicts.improvements.end(), bySize);
