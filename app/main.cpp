@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "CheckCommand.hpp"
 #include "StatsCommand.hpp"
 #include "SummarizeCommand.hpp"
 
@@ -11,6 +12,7 @@
 
 int main(int argc, char** argv) {
     if (argc >= 2 && std::strcmp(argv[1], "stats") == 0) return marey::RunStatsCommand(argc, argv);
+    if (argc >= 2 && std::strcmp(argv[1], "check") == 0) return marey::RunCheckCommand(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "summarize") == 0)
         return marey::RunSummarizeCommand(argc, argv);
 #ifdef MAREY_HAS_VIEWER

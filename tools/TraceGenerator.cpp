@@ -144,6 +144,7 @@ public:
         : m_options(options),
           m_random(options.seed),
           m_noise(options.seed ^ 0x5EEDull),
+          m_jitter(options.jitterSeed ^ 0x717E5ull),
           m_writer(out, m_report),
           m_record(record),
           m_sink(sink) {
@@ -487,7 +488,7 @@ private:
         // The device task: never before its launch, queued behind earlier tasks.
         const uint32_t stream = static_cast<uint32_t>(m_random.Below(m_options.streams));
         int64_t taskDur = m_random.Between(8000, 160000) + (kind == 0 ? 120000 : 0);
-        if (static_cast<int>(kind) == m_options.slowOperatorKind) taskDur *= 2;
+        taskDur = PlantedDuration(kind, taskDur);
         const int64_t taskStart = std::max(device + m_random.Between(500, 3000),
                                            launch.nodeStartNs + launch.nodeDurNs / 2 + 20000);
         const uint32_t taskId = static_cast<uint32_t>(launch.sequence % 65536);
@@ -513,6 +514,21 @@ private:
         }
         *host = launch.atenStartNs + launch.atenDurNs + launchGap;
         return taskStart + taskDur;
+    }
+
+    // A task's duration with the planted slowdown, the run's scale and the jitter applied. The
+    // jitter draws from its own stream, so that the trace without it stays byte for byte the same.
+    int64_t PlantedDuration(size_t kind, int64_t durNs) {
+        if (static_cast<int>(kind) == m_options.slowOperatorKind)
+            durNs = (durNs * (100 + m_options.slowOperatorPercent) + 50) / 100;
+        if (m_options.taskScalePercent != 0)
+            durNs = (durNs * (100 + m_options.taskScalePercent) + 50) / 100;
+        if (m_options.jitterPercent != 0) {
+            const int64_t permille =
+                m_jitter.Between(-10 * m_options.jitterPercent, 10 * m_options.jitterPercent);
+            durNs = std::max<int64_t>(1, (durNs * (1000 + permille) + 500) / 1000);
+        }
+        return durNs;
     }
 
     // The planted task of 'extraOperator'. Takes no random draw, so that the rest of the trace
@@ -542,6 +558,7 @@ private:
             device = WriteOperator(op, &host, device);
         if (m_options.extraOperator) device = WriteExtraTask(device);
         if (step + 1 == m_options.slowFreeStep) device += m_options.slowFreeNs;
+        device += m_options.extraStepNs;
         // The step's AllReduce on HCCL, with its plane tasks. It starts on a whole microsecond:
         // analysis.db keeps its start in µs as a REAL, which holds no ns beyond 2^53.
         const int64_t commStart = (device + m_random.Between(2000, 8000) + 999) / 1000 * 1000;
@@ -578,6 +595,7 @@ private:
     // Float noise in durations draws from its own stream: whether a duration gets noise depends on
     // its value, and a planted difference must not shift the draws of everything after it.
     Random m_noise;
+    Random m_jitter;  // PlantedDuration's jitter, used only when jitterPercent is set
     GeneratorReport m_report;
     Writer m_writer;
     int64_t m_hostPid, m_cannPid, m_hardwarePid, m_freqPid, m_hcclPid, m_memPid, m_overlapPid;

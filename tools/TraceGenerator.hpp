@@ -21,12 +21,20 @@ struct GeneratorOptions {
     uint32_t streams = 2;  // compute streams on the device
     // Differences planted for comparison tests (side B of a pair); none by default. The random
     // draws stay the same, so everything else matches the trace written without them.
-    int slowOperatorKind = -1;   // device tasks of this kind take twice as long
-    bool extraOperator = false;  // one more task per step, of a kind the other side never runs
+    int slowOperatorKind = -1;      // device tasks of this kind take 'slowOperatorPercent' longer
+    int slowOperatorPercent = 100;  // +100: twice as long; +10: 10 % longer (rounded to ns)
+    bool extraOperator = false;     // one more task per step, of a kind the other side never runs
     uint64_t slowFreeStep =
         0;  // this step (its ProfilerStep#N) waits 'slowFreeNs' more before its AllReduce
     int64_t slowFreeNs = 3000000;
     int64_t clockOffsetNs = 0;  // added to every timestamp
+    int64_t extraStepNs = 0;    // every step waits this much more before its AllReduce
+    int taskScalePercent = 0;   // every device task's duration scaled by (100 + this) / 100
+    // Every device task's duration times 1 + u / 100, u uniform in [-jitterPercent,
+    // jitterPercent], drawn from a stream seeded by 'jitterSeed': two recordings of one program.
+    // Off (0) by default; the other draws never depend on it.
+    int jitterPercent = 0;
+    uint64_t jitterSeed = 1;
     // Count only events whose number never depends on timing towards 'events', so that the two
     // sides of a comparison pair write the same steps and operators.
     bool stableSteps = false;

@@ -180,6 +180,43 @@ RankSummary SummarizeRank(const RankAnalysis& analysis, const TraceModel* model,
     return summary;
 }
 
+StepOperatorTotals OperatorTotalsPerStep(const RankAnalysis& analysis, const TraceModel* model,
+                                         const std::vector<SummaryStep>& steps) {
+    // Placed steps by start, so that a run finds its step by binary search.
+    std::vector<size_t> order;
+    for (size_t i = 0; i < steps.size(); ++i)
+        if (steps[i].placed) order.push_back(i);
+    std::sort(order.begin(), order.end(),
+              [&](size_t x, size_t y) { return steps[x].startNs < steps[y].startNs; });
+    std::vector<std::vector<TimeNs>> byNameId, byTypeId;
+    auto addTo = [&](std::vector<std::vector<TimeNs>>& table, StringId id, size_t step,
+                     TimeNs durNs) {
+        if (table.size() <= id) table.resize(id + 1);
+        if (table[id].empty()) table[id].assign(steps.size(), 0);
+        table[id][step] += durNs;
+    };
+    ForEachOperatorRun(
+        analysis, model, [&](StringId name, StringId type, TimeNs start, TimeNs dur) {
+            auto after = std::upper_bound(order.begin(), order.end(), start,
+                                          [&](TimeNs t, size_t i) { return t < steps[i].startNs; });
+            if (after == order.begin()) return;
+            const size_t step = *(after - 1);
+            if (start >= steps[step].endNs) return;
+            addTo(byNameId, name, step, dur);
+            addTo(byTypeId, type, step, dur);
+        });
+    StepOperatorTotals totals;
+    auto text = [&](StringId id) {
+        return std::string(analysis.kernels ? analysis.kernels->strings.Get(id)
+                                            : model->strings.Get(id));
+    };
+    for (StringId id = 0; id < byNameId.size(); ++id)
+        if (!byNameId[id].empty()) totals.byName[text(id)] = std::move(byNameId[id]);
+    for (StringId id = 0; id < byTypeId.size(); ++id)
+        if (!byTypeId[id].empty()) totals.byType[text(id)] = std::move(byTypeId[id]);
+    return totals;
+}
+
 std::optional<TimeNs> OperatorOccurrenceStart(const RankAnalysis& analysis, const TraceModel* model,
                                               const std::string& name, uint64_t occurrence) {
     std::vector<TimeNs> starts;

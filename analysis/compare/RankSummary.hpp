@@ -4,6 +4,7 @@
 // clock and its phases, and the communication operators. Kilobytes, not the trace: a plain value
 // that outlives the model it was made from.
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,6 +72,15 @@ struct RankSummary {
 RankSummary SummarizeRank(const RankAnalysis& analysis, const TraceModel* model,
                           const std::string& path,
                           const std::optional<TimeWindow>& window = std::nullopt);
+
+// Every operator's total in each of the placed 'steps' (SummaryStep::placed), by name and by
+// type: byName[name][i] is its time in steps[i] (0 for a step that is not placed). A run counts in
+// the step its start lies in; runs outside every step are left out. O(runs × log steps).
+struct StepOperatorTotals {
+    std::map<std::string, std::vector<TimeNs>> byName, byType;
+};
+StepOperatorTotals OperatorTotalsPerStep(const RankAnalysis& analysis, const TraceModel* model,
+                                         const std::vector<SummaryStep>& steps);
 
 // The absolute start of the 'occurrence'-th (0-based) run of operator 'name', in the same source
 // SummarizeRank takes operators from; nullopt when there is none. O(n).

@@ -1,0 +1,126 @@
+#include "CheckCommand.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "cluster/ClusterFolder.hpp"
+#include "compare/CheckRules.hpp"
+#include "compare/RegressionCheck.hpp"
+#include "loading/RankLoader.hpp"
+#include "report/CheckReport.hpp"
+
+namespace marey {
+namespace {
+
+void Usage() {
+    std::fprintf(
+        stderr,
+        "usage: marey check BASELINE CANDIDATE [--max RULE]... [--min-time DURATION]\n"
+        "                   [--rules FILE] [--markdown FILE] [--json]\n"
+        "  BASELINE, CANDIDATE  traces, rank folders or kernel_details.csv files\n"
+        "  --max RULE       step=3%%, phase:free=8%%, op:aclnnMatMul*=8%%, type:NAME=P%%,\n"
+        "                   comm:NAME=P%% (defaults: step and phases 5%%, the rest 10%%)\n"
+        "  --min-time D     operators and phases smaller per step are not checked (50us);\n"
+        "                   default 1%% of the baseline's median step\n"
+        "  --rules FILE     rules, one a line: 'max step=3%%', 'min-time 50us', # comments\n"
+        "  --markdown FILE  write a pull-request comment\n"
+        "  --json           print the result as JSON instead of lines\n"
+        "exit status: 0 nothing regressed, 1 something did, 2 an error\n");
+}
+
+int Fail(const std::string& message) {
+    std::fprintf(stderr, "marey check: %s\n", message.c_str());
+    return 2;
+}
+
+bool ReadFile(const std::string& path, std::string* text) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    *text = buffer.str();
+    return true;
+}
+
+struct CheckArguments {
+    std::string baseline, candidate, markdownPath;
+    bool json = false;
+    CheckRules rules = CheckRules::Defaults();
+};
+
+// Reads the command line into 'args'; an error message, or empty. Rules apply in the order given,
+// so a --max after --rules wins over the file.
+std::string ParseArguments(int argc, char** argv, CheckArguments& args) {
+    for (int i = 2; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const bool hasValue = i + 1 < argc;
+        if (arg == "--json") {
+            args.json = true;
+        } else if (arg == "--max" && hasValue) {
+            const std::string text = argv[++i];
+            CheckRule rule;
+            if (auto error = ParseMaxRule(text, &rule))
+                return "--max \"" + text + "\": column " + std::to_string(error->column + 1) +
+                       ": " + error->message;
+            args.rules.rules.push_back(rule);
+        } else if (arg == "--min-time" && hasValue) {
+            TimeNs ns = 0;
+            if (auto error = ParseCheckDuration(argv[++i], &ns))
+                return "--min-time: " + error->message;
+            args.rules.minTimeNs = ns;
+        } else if (arg == "--rules" && hasValue) {
+            const std::string path = argv[++i];
+            std::string text;
+            if (!ReadFile(path, &text)) return path + ": cannot read the rules file";
+            const Status status = ParseRulesText(text, path, &args.rules);
+            if (!status.ok()) return status.message();
+        } else if (arg == "--markdown" && hasValue) {
+            args.markdownPath = argv[++i];
+        } else if (!arg.empty() && arg[0] != '-' && args.baseline.empty()) {
+            args.baseline = arg;
+        } else if (!arg.empty() && arg[0] != '-' && args.candidate.empty()) {
+            args.candidate = arg;
+        } else {
+            return !arg.empty() && arg[0] == '-' && !hasValue
+                       ? arg + ": expected a value after it"
+                       : "unexpected argument \"" + arg + "\"";
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+int RunCheckCommand(int argc, char** argv) {
+    CheckArguments args;
+    const std::string error = ParseArguments(argc, argv, args);
+    // A rules file's mistake is already FILE:LINE:COLUMN: error: …, as a compiler writes it.
+    if (!error.empty())
+        return error.find(": error: ") != std::string::npos
+                   ? (std::fprintf(stderr, "%s\n", error.c_str()), 2)
+                   : Fail(error);
+    if (args.baseline.empty() || args.candidate.empty()) return Usage(), 2;
+    for (const std::string& path : {args.baseline, args.candidate})
+        if (IsClusterDirectory(path))
+            return Fail(path +
+                        ": a cluster folder: check compares two traces or rank folders; "
+                        "clusters are not checked rank by rank yet");
+    LoadedPair pair = LoadRankPair(args.baseline, args.candidate);
+    for (const Result<LoadedRank>* side : {&pair.a, &pair.b})
+        if (!side->ok()) return Fail(side->message());
+    const Result<CheckResult> result =
+        CheckSides(MakeCheckSide(pair.a.value()), MakeCheckSide(pair.b.value()), args.rules);
+    if (!result.ok()) return Fail(result.message());
+    if (!args.markdownPath.empty()) {
+        std::ofstream out(args.markdownPath, std::ios::binary);
+        out << CheckToMarkdown(result.value());
+        if (!out) return Fail(args.markdownPath + ": cannot write the Markdown report");
+    }
+    const std::string text = args.json ? CheckToJson(result.value()) : CheckToText(result.value());
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return result.value().Failed() ? 1 : 0;
+}
+
+}  // namespace marey

@@ -1,0 +1,291 @@
+// `marey check`: generated pairs with planted regressions come out with exactly those at the
+// default thresholds, noise-only pairs never fail, rules read from the command line and from a
+// file (a mistake named with its line and column), the exit codes and the reports.
+#include <doctest/doctest.h>
+
+#include <simdjson.h>
+#include <sys/wait.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <string>
+
+#include "TestSupport.hpp"
+#include "TraceGenerator.hpp"
+#include "compare/CheckRules.hpp"
+#include "compare/RegressionCheck.hpp"
+#include "loading/RankLoader.hpp"
+#include "report/CheckReport.hpp"
+
+using namespace marey;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr uint64_t kEvents = 20000;
+
+// Writes A (the comparison pair's side A for 'seed') and B (A changed by 'plant') under a fresh
+// folder; returns the folder.
+fs::path WritePair(const std::string& name, uint64_t seed,
+                   const std::function<void(GeneratorOptions&)>& plant) {
+    const fs::path dir = test::TempDir("check_" + name);
+    GeneratorOptions options;
+    options.events = kEvents;
+    options.seed = seed;
+    const GeneratorOptions a = ComparisonSideA(options);
+    GeneratorOptions b = a;
+    plant(b);
+    std::string error;
+    REQUIRE_MESSAGE(WriteRankDirectory(a, (dir / "a").string(), &error), error);
+    REQUIRE_MESSAGE(WriteRankDirectory(b, (dir / "b").string(), &error), error);
+    return dir;
+}
+
+CheckResult CheckFolders(const fs::path& dir, const CheckRules& rules = CheckRules::Defaults()) {
+    LoadedPair pair = LoadRankPair((dir / "a").string(), (dir / "b").string());
+    REQUIRE(pair.a.ok());
+    REQUIRE(pair.b.ok());
+    Result<CheckResult> result =
+        CheckSides(MakeCheckSide(pair.a.value()), MakeCheckSide(pair.b.value()), rules);
+    REQUIRE_MESSAGE(result.ok(), (result.ok() ? "" : result.message()));
+    return result.value();
+}
+
+// "operator MatMul_0", … of each finding, as a set.
+std::set<std::string> Described(const std::vector<CheckFinding>& findings) {
+    std::set<std::string> out;
+    for (const CheckFinding& finding : findings) out.insert(DescribeFinding(finding));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("planted regressions are found, exactly those, at the default thresholds") {
+    struct Planted {
+        std::string what;
+        std::function<void(GeneratorOptions&)> plant;
+        std::set<std::string> regressions, improvements;
+    };
+    const std::vector<Planted> cases = {
+        {"MatMul 3 % slower",
+         [](GeneratorOptions& b) { b.slowOperatorKind = 0, b.slowOperatorPercent = 3; },
+         {},
+         {}},
+        {"MatMul 10 % slower",
+         [](GeneratorOptions& b) { b.slowOperatorKind = 0, b.slowOperatorPercent = 10; },
+         {"operator MatMul_0", "operator type MatMul"},
+         {}},
+        {"MatMul twice as slow",
+         [](GeneratorOptions& b) { b.slowOperatorKind = 0, b.slowOperatorPercent = 100; },
+         {"operator MatMul_0", "operator type MatMul", "phase computing"},
+         {}},
+        {"a new operator",
+         [](GeneratorOptions& b) { b.extraOperator = true; },
+         {"operator DropOutDoMask_20", "operator type DropOutDoMask"},
+         {}},
+        {"every step 300 µs slower",
+         [](GeneratorOptions& b) { b.extraStepNs = 300000; },
+         {"step time", "phase free"},
+         {}},
+        {"a run 20 % faster", [](GeneratorOptions& b) { b.taskScalePercent = -20; }, {}, {}},
+    };
+    for (const Planted& planted : cases) {
+        CAPTURE(planted.what);
+        const fs::path dir = WritePair("planted", 1, planted.plant);
+        const CheckResult result = CheckFolders(dir);
+        CHECK(Described(result.regressions) == planted.regressions);
+        CHECK(result.Failed() == !planted.regressions.empty());
+        CHECK(result.paired);
+        CHECK(result.alignedStep == "1");
+        if (planted.what == "a run 20 % faster")
+            CHECK(Described(result.improvements).count("step time") == 1);
+        fs::remove_all(dir);
+    }
+}
+
+TEST_CASE("two recordings of one program with 1 % jitter never fail, over 20 seeds") {
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+        CAPTURE(seed);
+        const fs::path dir = WritePair("noise", seed, [&](GeneratorOptions& b) {
+            b.jitterPercent = 1;
+            b.jitterSeed = seed + 100;
+        });
+        const CheckResult result = CheckFolders(dir);
+        CHECK_MESSAGE(!result.Failed(), CheckToText(result));
+        fs::remove_all(dir);
+    }
+}
+
+TEST_CASE("a rule on the command line or in a file changes the threshold of what it matches") {
+    CheckRules rules = CheckRules::Defaults();
+    CheckRule rule;
+    REQUIRE_FALSE(ParseMaxRule("op:aclnnMatMul*=8%", &rule));
+    CHECK(rule.kind == CheckKind::kOperator);
+    CHECK(rule.pattern == "aclnnMatMul*");
+    CHECK(rule.maxPercent == 8);
+    rules.rules.push_back(rule);
+    CHECK(rules.MaxPercentFor(CheckKind::kOperator, "aclnnMatMul_7") == 8);
+    CHECK(rules.MaxPercentFor(CheckKind::kOperator, "Add") == 10);
+    CHECK(rules.MaxPercentFor(CheckKind::kType, "aclnnMatMul") == 10);
+    CHECK(rules.MaxPercentFor(CheckKind::kStep, "step time") == 5);
+    const Status status = ParseRulesText(
+        "# thresholds of this repository\n\nmax step=3%  # tighter\n  min-time 50us\n", "rules.txt",
+        &rules);
+    REQUIRE(status.ok());
+    CHECK(rules.MaxPercentFor(CheckKind::kStep, "step time") == 3);
+    CHECK(rules.minTimeNs == 50000);
+    CHECK(GlobMatches("hcom_*_?", "hcom_allReduce_1"));
+    CHECK_FALSE(GlobMatches("hcom_*_?", "hcom_allReduce_12"));
+}
+
+TEST_CASE("a mistake in a rules file is named with its file, line and column") {
+    CheckRules rules;
+    SUBCASE("a percentage without its sign") {
+        const Status status =
+            ParseRulesText("max step=3%\nmax op:MatMul*=8\n", "ci/rules.txt", &rules);
+        CHECK(status.message() ==
+              "ci/rules.txt:2:16: error: expected a percentage such as 8% after '=', got \"8\"");
+    }
+    SUBCASE("an unknown keyword") {
+        const Status status = ParseRulesText("  limit step=3%\n", "r", &rules);
+        CHECK(status.message() ==
+              "r:1:3: error: expected 'max' or 'min-time' at the start of a rule, got \"limit\"");
+    }
+    SUBCASE("an unknown figure") {
+        const Status status = ParseRulesText("max kernel:X=3%\n", "r", &rules);
+        CHECK(status.message() ==
+              "r:1:5: error: expected step, phase:NAME, op:NAME, type:NAME or comm:NAME before "
+              "'='");
+    }
+    SUBCASE("a duration without a unit") {
+        const Status status = ParseRulesText("min-time 50\n", "r", &rules);
+        CHECK(status.message() ==
+              "r:1:10: error: expected a duration such as 50us (ns, us, ms or s), got \"50\"");
+    }
+}
+
+namespace {
+
+// Runs `marey check ARGS`; returns standard output and sets the exit status.
+std::string RunCheck(const std::string& args, int* exitStatus) {
+    int status = -1;
+    const std::string out =
+        test::RunCommand(std::string(MAREY_BINARY) + " check " + args + " 2>&1", &status);
+    *exitStatus = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("check exits 0 without a regression, 1 with one and 2 on an error, saying which") {
+    const fs::path slow = WritePair("cli_slow", 1, [](GeneratorOptions& b) {
+        b.slowOperatorKind = 0, b.slowOperatorPercent = 100;
+    });
+    const std::string a = (slow / "a").string(), b = (slow / "b").string();
+    int status = -1;
+    std::string out = RunCheck(a + " " + a, &status);
+    CHECK(status == 0);
+    CHECK(out.find("PASS: no regression, 0 improvements") == 0);
+    out = RunCheck(a + " " + b, &status);
+    CHECK(status == 1);
+    // Largest first, then the verdict.
+    CHECK_MESSAGE(out.find("regression: operator MatMul_0: ") == 0, out);
+    CHECK(out.find("regression: phase computing: ") > out.find("operator type MatMul"));
+    CHECK(out.find("FAIL: 3 regressions, 0 improvements (") != std::string::npos);
+    // Loosened for MatMul and the computing phase: it passes.
+    out = RunCheck(a + " " + b + " --max op:MatMul*=150% --max type:MatMul=150% --max phase:*=20%",
+                   &status);
+    CHECK_MESSAGE(status == 0, out);
+    out = RunCheck(a + " " + (slow / "missing").string(), &status);
+    CHECK(status == 2);
+    CHECK(out.find((slow / "missing").string()) != std::string::npos);
+    const fs::path rules = slow / "rules.txt";
+    std::ofstream(rules) << "max step=3%\nmax op:*=x%\n";
+    out = RunCheck(a + " " + b + " --rules " + rules.string(), &status);
+    CHECK(status == 2);
+    CHECK(out == rules.string() +
+                     ":2:10: error: expected a percentage such as 8% after '=', got \"x%\"\n");
+    out = RunCheck(a + " " + b + " --max step=3", &status);
+    CHECK(status == 2);
+    CHECK(out ==
+          "marey check: --max \"step=3\": column 6: expected a percentage such as 8% after "
+          "'=', got \"3\"\n");
+    fs::remove_all(slow);
+}
+
+TEST_CASE("check writes a Markdown comment and the documented JSON") {
+    const fs::path dir = WritePair("cli_reports", 1, [](GeneratorOptions& b) {
+        b.slowOperatorKind = 0, b.slowOperatorPercent = 100, b.taskScalePercent = 0;
+        b.extraOperator = true;
+    });
+    const std::string a = (dir / "a").string(), b = (dir / "b").string();
+    const fs::path markdown = dir / "check.md";
+    int status = -1;
+    const std::string json =
+        RunCheck(a + " " + b + " --json --markdown " + markdown.string(), &status);
+    CHECK(status == 1);
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    REQUIRE(parser.parse(json).get(root) == simdjson::SUCCESS);
+    CHECK(std::string_view(root["verdict"]) == "fail");
+    CHECK(std::string_view(root["baseline"]) == a);
+    CHECK(std::string_view(root["candidate"]) == b);
+    CHECK(uint64_t(root["steps_compared"]) == 78);
+    CHECK(bool(root["paired"]));
+    CHECK(std::string_view(root["aligned_step"]) == "1");
+    CHECK(int64_t(root["min_time_ns"]) == int64_t(root["baseline_step_ns"]) / 100);
+    simdjson::dom::array regressions = root["regressions"];
+    REQUIRE(regressions.size() >= 4);
+    int64_t previous = INT64_MAX;
+    for (simdjson::dom::element item : regressions) {
+        CHECK(std::llabs(int64_t(item["change_ns"])) <= previous);
+        previous = std::llabs(int64_t(item["change_ns"]));
+    }
+    simdjson::dom::element matmul = regressions.at(1);
+    CHECK(std::string_view(matmul["kind"]) == "op");
+    CHECK(std::string_view(matmul["name"]) == "MatMul_0");
+    CHECK(int64_t(matmul["change_ns"]) ==
+          int64_t(matmul["candidate_ns"]) - int64_t(matmul["baseline_ns"]));
+    CHECK(double(matmul["change_percent"]) == doctest::Approx(100.0).epsilon(0.001));
+    CHECK(std::string_view(matmul["status"]) == "changed");
+    CHECK(double(matmul["max_percent"]) == 10.0);
+    CHECK(matmul["noise_ns"].is_int64());
+    bool sawNew = false;
+    for (simdjson::dom::element item : regressions) {
+        if (std::string_view(item["name"]) != "DropOutDoMask_20") continue;
+        sawNew = true;
+        CHECK(std::string_view(item["status"]) == "new");
+        CHECK(item["change_percent"].is_null());
+    }
+    CHECK(sawNew);
+    CHECK(simdjson::dom::array(root["improvements"]).size() == 0);
+    std::ifstream in(markdown);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(text.find("## marey check: **FAIL: ") == 0);
+    CHECK(text.find("78 steps paired by name, aligned on step 1") != std::string::npos);
+    CHECK(text.find("| what | baseline | candidate | change | change % | threshold | noise |") !=
+          std::string::npos);
+    CHECK(text.find("| operator MatMul_0 | ") != std::string::npos);
+    CHECK(text.find("| operator DropOutDoMask_20 | 0 ns | 45.000 µs | +45.000 µs | new |") !=
+          std::string::npos);
+    CHECK(text.find("### Improvements\n\nNone.\n") != std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("the real rank 0 against rank 1 of Level1 gives the same verdict every time") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) return;
+    const fs::path root = fs::path(fixtures) / "msinsight/test/data/pytorch/text/level1";
+    const std::string args =
+        (root / "rank0_ascend_pt").string() + " " + (root / "rank1_ascend_pt").string() + " --json";
+    int first = -1, second = -1;
+    const std::string once = RunCheck(args, &first);
+    const std::string again = RunCheck(args, &second);
+    CHECK(first != 2);
+    CHECK(first == second);
+    CHECK(once == again);
+    CHECK(once.find("{\"verdict\": \"") == 0);
+}
