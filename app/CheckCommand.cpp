@@ -18,7 +18,7 @@ void Usage() {
     std::fprintf(
         stderr,
         "usage: marey check BASELINE CANDIDATE [--max RULE]... [--min-time DURATION]\n"
-        "                   [--rules FILE] [--markdown FILE] [--json]\n"
+        "                   [--rules FILE] [--markdown FILE] [--junit FILE] [--json]\n"
         "  BASELINE, CANDIDATE  traces, rank folders or kernel_details.csv files\n"
         "  --max RULE       step=3%%, phase:free=8%%, op:aclnnMatMul*=8%%, type:NAME=P%%,\n"
         "                   comm:NAME=P%% (defaults: step and phases 5%%, the rest 10%%)\n"
@@ -26,6 +26,7 @@ void Usage() {
         "                   default 1%% of the baseline's median step\n"
         "  --rules FILE     rules, one a line: 'max step=3%%', 'min-time 50us', # comments\n"
         "  --markdown FILE  write a pull-request comment\n"
+        "  --junit FILE     write JUnit XML: a test case per kind of figure, for CI systems\n"
         "  --json           print the result as JSON instead of lines\n"
         "exit status: 0 nothing regressed, 1 something did, 2 an error\n");
 }
@@ -45,7 +46,7 @@ bool ReadFile(const std::string& path, std::string* text) {
 }
 
 struct CheckArguments {
-    std::string baseline, candidate, markdownPath;
+    std::string baseline, candidate, markdownPath, junitPath;
     bool json = false;
     CheckRules rules = CheckRules::Defaults();
 };
@@ -78,6 +79,8 @@ std::string ParseArguments(int argc, char** argv, CheckArguments& args) {
             if (!status.ok()) return status.message();
         } else if (arg == "--markdown" && hasValue) {
             args.markdownPath = argv[++i];
+        } else if (arg == "--junit" && hasValue) {
+            args.junitPath = argv[++i];
         } else if (!arg.empty() && arg[0] != '-' && args.baseline.empty()) {
             args.baseline = arg;
         } else if (!arg.empty() && arg[0] != '-' && args.candidate.empty()) {
@@ -117,6 +120,11 @@ int RunCheckCommand(int argc, char** argv) {
         std::ofstream out(args.markdownPath, std::ios::binary);
         out << CheckToMarkdown(result.value());
         if (!out) return Fail(args.markdownPath + ": cannot write the Markdown report");
+    }
+    if (!args.junitPath.empty()) {
+        std::ofstream out(args.junitPath, std::ios::binary);
+        out << CheckToJunit(result.value());
+        if (!out) return Fail(args.junitPath + ": cannot write the JUnit report");
     }
     const std::string text = args.json ? CheckToJson(result.value()) : CheckToText(result.value());
     std::fwrite(text.data(), 1, text.size(), stdout);

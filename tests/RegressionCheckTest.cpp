@@ -289,3 +289,36 @@ TEST_CASE("the real rank 0 against rank 1 of Level1 gives the same verdict every
     CHECK(once == again);
     CHECK(once.find("{\"verdict\": \"") == 0);
 }
+
+TEST_CASE("check writes JUnit XML with one test case per kind of figure, escaped") {
+    CheckResult result;
+    result.baselinePath = "a<&>";
+    result.candidatePath = "b";
+    CheckFinding slower;
+    slower.kind = CheckKind::kOperator;
+    slower.name = "Matmul<\"fp16\">";
+    slower.baselineNs = 1000;
+    slower.candidateNs = 2000;
+    slower.changeNs = 1000;
+    slower.changePercent = 100;
+    result.regressions.push_back(slower);
+    CheckFinding faster = slower;
+    faster.kind = CheckKind::kStep;
+    faster.name = "step time";
+    faster.changeNs = -500;
+    faster.changePercent = -10;
+    result.improvements.push_back(faster);
+    const std::string xml = CheckToJunit(result);
+    CHECK(xml.find("<testsuite name=\"marey check\" tests=\"5\" failures=\"1\" errors=\"0\">") !=
+          std::string::npos);
+    CHECK(
+        xml.find("<testcase classname=\"marey.check\" name=\"operators\">\n    <failure "
+                 "message=\"1 regression\">regression: operator Matmul&lt;&quot;fp16&quot;&gt;") !=
+        std::string::npos);
+    CHECK(xml.find("<testcase classname=\"marey.check\" name=\"step time\">\n  </testcase>") !=
+          std::string::npos);
+    CHECK(xml.find("baseline a&lt;&amp;&gt;, candidate b") != std::string::npos);
+    CHECK(xml.find("improvement: step time") != std::string::npos);
+    // No raw markup characters leak from names into the text.
+    CHECK(xml.find("Matmul<") == std::string::npos);
+}

@@ -114,6 +114,76 @@ std::string CheckToMarkdown(const CheckResult& result) {
     return out;
 }
 
+namespace {
+
+// 'text' with XML's five special characters escaped, for attributes and text alike.
+std::string XmlEscaped(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        switch (c) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&apos;";
+                break;
+            default:
+                out += c;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string CheckToJunit(const CheckResult& result) {
+    const struct {
+        CheckKind kind;
+        const char* name;
+    } kinds[] = {{CheckKind::kStep, "step time"},
+                 {CheckKind::kPhase, "overview phases"},
+                 {CheckKind::kOperator, "operators"},
+                 {CheckKind::kType, "operator types"},
+                 {CheckKind::kCommunication, "communication operators"}};
+    size_t failures = 0;
+    std::string cases;
+    for (const auto& [kind, name] : kinds) {
+        std::string lines;
+        size_t count = 0;
+        for (const CheckFinding& finding : result.regressions)
+            if (finding.kind == kind) {
+                AppendTextLine(lines, "regression", finding);
+                ++count;
+            }
+        cases += std::string("  <testcase classname=\"marey.check\" name=\"") + name + "\">\n";
+        if (count) {
+            ++failures;
+            cases += "    <failure message=\"" + std::to_string(count) + " regression" +
+                     (count == 1 ? "" : "s") + "\">" + XmlEscaped(lines) + "</failure>\n";
+        }
+        cases += "  </testcase>\n";
+    }
+    std::string improvements;
+    for (const CheckFinding& finding : result.improvements)
+        AppendTextLine(improvements, "improvement", finding);
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"marey check\" tests=\"" +
+           std::to_string(std::size(kinds)) + "\" failures=\"" + std::to_string(failures) +
+           "\" errors=\"0\">\n" + cases + "  <system-out>" +
+           XmlEscaped("baseline " + result.baselinePath + ", candidate " + result.candidatePath +
+                      ": " + StepsText(result) + "\n" + improvements) +
+           "</system-out>\n</testsuite>\n";
+}
+
 std::string CheckToJson(const CheckResult& result) {
     std::string out;
     {

@@ -19,6 +19,11 @@ std::string CheckToMarkdown(const CheckResult& result);
 //  "baseline_step_ns", "min_time_ns", "figures_compared", "regressions", "improvements"}.
 std::string CheckToJson(const CheckResult& result);
 
+// JUnit XML for CI systems: one test suite "marey check" with one test case per kind of figure
+// (step time, phases, operators, operator types, communication), failed with the lines of that
+// kind's regressions; improvements and the steps compared in <system-out>.
+std::string CheckToJunit(const CheckResult& result);
+
 // "step time", "phase free", "operator MatMul_0", "operator type MatMul", "communication
 // hcom_allReduce": what a finding is about, for a person.
 std::string DescribeFinding(const CheckFinding& finding);
