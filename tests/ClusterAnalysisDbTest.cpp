@@ -1,7 +1,6 @@
 // msprof-analyze's cluster_analysis.db: a cluster written both as the database and as the text
 // files of cluster_analysis_output loads into the same ranks, steps, collectives and links; a
 // damaged database says what is wrong with it, naming the table and the row.
-#include <sqlite3.h>
 
 #include <doctest/doctest.h>
 
@@ -174,23 +173,12 @@ Written WriteAll() {
     return out;
 }
 
-void Execute(const fs::path& path, const std::string& sql) {
-    sqlite3* db = nullptr;
-    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-    char* error = nullptr;
-    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
-    const std::string message = error ? error : "";
-    sqlite3_free(error);
-    sqlite3_close(db);
-    REQUIRE_MESSAGE(rc == SQLITE_OK, message);
-}
-
 // root/cluster_analysis_output/cluster_analysis.db, with 'extra' run after the rows.
 fs::path WriteDbCluster(const std::string& name, const std::string& extra = "") {
     const fs::path root = test::TempDir(name);
     fs::create_directories(root / "cluster_analysis_output");
-    Execute(root / "cluster_analysis_output" / "cluster_analysis.db",
-            std::string(kSchema) + WriteAll().sql + extra);
+    test::ExecuteSql(root / "cluster_analysis_output" / "cluster_analysis.db",
+                     std::string(kSchema) + WriteAll().sql + extra);
     return root;
 }
 

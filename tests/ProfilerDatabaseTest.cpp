@@ -1,5 +1,4 @@
 // Profiler databases: the real sample read into the model, read-only opening, and damaged files.
-#include <sqlite3.h>
 #include <sys/stat.h>
 
 #include <doctest/doctest.h>
@@ -11,6 +10,7 @@
 
 #include "TestSupport.hpp"
 #include "TraceGenerator.hpp"
+#include "core/TimeRanges.hpp"
 #include "db/DbOverlap.hpp"
 #include "db/DbRankTables.hpp"
 #include "db/DbRowDetails.hpp"
@@ -37,18 +37,6 @@ std::string ReadBytes(const fs::path& path) {
     std::stringstream bytes;
     bytes << in.rdbuf();
     return bytes.str();
-}
-
-// Runs 'sql' on a database made (or changed) by the test itself.
-void Execute(const fs::path& path, const std::string& sql) {
-    sqlite3* db = nullptr;
-    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-    char* error = nullptr;
-    const int result = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
-    const std::string message = error ? error : "";
-    sqlite3_free(error);
-    sqlite3_close(db);
-    REQUIRE_MESSAGE(result == SQLITE_OK, message);
 }
 
 // A writable copy of the real sample's rank 0, or "" when the fixtures are not here.
@@ -101,6 +89,13 @@ TEST_CASE("overlap analysis: free time lies between a step's first and last devi
     CHECK(overlap.notOverlapped[0].endNs == 400);
     // Busy from 100 to 500 without a gap: no free time, and none before 100 or after 500.
     CHECK(overlap.free.empty());
+    const std::vector<TimeRange> united = UniteRanges({{5, 9}, {1, 3}, {3, 4}, {6, 7}});
+    REQUIRE(united.size() == 2);
+    CHECK(united[0].startNs == 1);
+    CHECK(united[0].endNs == 4);  // touching ranges join
+    CHECK(united[1].endNs == 9);
+    CHECK(RangesLength(united) == 7);
+    CHECK(RangesLength({{INT64_MIN, 0}, {0, INT64_MAX}}) == INT64_MAX);  // saturates
     const OverlapAnalysis gaps = AnalyzeOverlap({{100, 200}, {300, 400}}, {}, {});
     REQUIRE(gaps.free.size() == 1);
     CHECK(gaps.free[0].startNs == 200);
@@ -244,16 +239,17 @@ TEST_CASE(
     }
     SUBCASE("a table and a column missing, text times, strings and connections to nothing") {
         restore();
-        Execute(db,
-                "DROP TABLE CANN_API;"
-                "ALTER TABLE COMPUTE_TASK_INFO DROP COLUMN opType;"
-                "UPDATE PYTORCH_API SET startNs = 'soon' WHERE rowid = 7;"
-                "DELETE FROM STRING_IDS WHERE id = (SELECT name FROM TASK_PMU_INFO LIMIT 1) "
-                "OR id = (SELECT name FROM PYTORCH_API WHERE rowid = 9);"
-                "DELETE FROM CONNECTION_IDS WHERE id = (SELECT connectionId FROM PYTORCH_API "
-                "WHERE type = 50001 AND connectionId IS NOT NULL LIMIT 1);"
-                "UPDATE META_DATA SET value = '9.1.0' WHERE name = 'SCHEMA_VERSION';"
-                "UPDATE TASK SET rowid = 1099511627776 WHERE rowid = 5;");
+        test::ExecuteSql(
+            db,
+            "DROP TABLE CANN_API;"
+            "ALTER TABLE COMPUTE_TASK_INFO DROP COLUMN opType;"
+            "UPDATE PYTORCH_API SET startNs = 'soon' WHERE rowid = 7;"
+            "DELETE FROM STRING_IDS WHERE id = (SELECT name FROM TASK_PMU_INFO LIMIT 1) "
+            "OR id = (SELECT name FROM PYTORCH_API WHERE rowid = 9);"
+            "DELETE FROM CONNECTION_IDS WHERE id = (SELECT connectionId FROM PYTORCH_API "
+            "WHERE type = 50001 AND connectionId IS NOT NULL LIMIT 1);"
+            "UPDATE META_DATA SET value = '9.1.0' WHERE name = 'SCHEMA_VERSION';"
+            "UPDATE TASK SET rowid = 1099511627776 WHERE rowid = 5;");
         auto loaded = LoadProfilerDatabase(db.string(), "");
         REQUIRE(loaded.ok());
         const TraceModel& model = *loaded.value().model;
@@ -295,10 +291,10 @@ TEST_CASE(
 TEST_CASE("db values: times as INTEGER, REAL or TEXT, and anything else is not a time") {
     const fs::path dir = test::TempDir("db_values");
     const fs::path path = dir / "values.db";
-    Execute(path,
-            "CREATE TABLE T (v);"
-            "INSERT INTO T VALUES (1736410576395167660), ('1736410576395167660'), (12.0), "
-            "(12.5), ('12 ns'), (NULL), (' 42 ');");
+    test::ExecuteSql(path,
+                     "CREATE TABLE T (v);"
+                     "INSERT INTO T VALUES (1736410576395167660), ('1736410576395167660'), (12.0), "
+                     "(12.5), ('12 ns'), (NULL), (' 42 ');");
     auto db = SqliteFile::OpenReadOnly(path.string());
     REQUIRE(db.ok());
     auto statement = db.value()->Prepare("SELECT v FROM T ORDER BY rowid");

@@ -2,8 +2,10 @@
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace marey::test {
@@ -109,6 +111,24 @@ std::string FixturesDir() {
         return "";
     }
     return dir;
+}
+
+void ExecuteSql(const std::filesystem::path& path, const std::string& sql) {
+    namespace fs = std::filesystem;
+    const fs::path temporary = fs::weakly_canonical(fs::temp_directory_path());
+    const fs::path target = fs::weakly_canonical(path);
+    const auto [end, unused] =
+        std::mismatch(temporary.begin(), temporary.end(), target.begin(), target.end());
+    REQUIRE_MESSAGE(end == temporary.end(), "not a test's own database: " << path);
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                            nullptr) == SQLITE_OK);
+    char* error = nullptr;
+    const int result = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
+    const std::string message = error ? error : "";
+    sqlite3_free(error);
+    sqlite3_close(db);
+    REQUIRE_MESSAGE(result == SQLITE_OK, message);
 }
 
 std::string ProblemText(const TraceModel& model) {

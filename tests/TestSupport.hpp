@@ -28,6 +28,10 @@ std::string RunCommand(const std::string& command, int* status);
 // at once): marey_<name>_<pid>.
 std::filesystem::path TempDir(const std::string& name);
 
+// Runs 'sql' on a database the test itself makes or copied: the path must lie in the temporary
+// folder (profiler files, the fixtures included, are never written). The test fails on an error.
+void ExecuteSql(const std::filesystem::path& path, const std::string& sql);
+
 // Kept problem messages joined by '\n', each as "line:column: message".
 std::string ProblemText(const TraceModel& model);
 

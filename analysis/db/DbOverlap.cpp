@@ -4,19 +4,6 @@
 
 namespace marey {
 
-std::vector<TimeRange> UniteRanges(std::vector<TimeRange> ranges) {
-    std::sort(ranges.begin(), ranges.end(),
-              [](const TimeRange& a, const TimeRange& b) { return a.startNs < b.startNs; });
-    std::vector<TimeRange> united;
-    for (const TimeRange& range : ranges) {
-        if (!united.empty() && range.startNs <= united.back().endNs)
-            united.back().endNs = std::max(united.back().endNs, range.endNs);
-        else
-            united.push_back(range);
-    }
-    return united;
-}
-
 namespace {
 
 // 'ranges' minus 'cut', both sorted and disjoint.

@@ -5,13 +5,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/Time.hpp"
+#include "core/TimeRanges.hpp"
 
 namespace marey {
-
-struct TimeRange {
-    TimeNs startNs, endNs;
-};
 
 struct OverlapAnalysis {
     std::vector<TimeRange> computing, communication, notOverlapped, free;
@@ -23,8 +19,5 @@ struct OverlapAnalysis {
 OverlapAnalysis AnalyzeOverlap(std::vector<TimeRange> computing,
                                std::vector<TimeRange> communication,
                                const std::vector<std::pair<TimeNs, TimeNs>>& steps);
-
-// The union of 'ranges' as sorted, disjoint ranges (touching ones joined).
-std::vector<TimeRange> UniteRanges(std::vector<TimeRange> ranges);
 
 }  // namespace marey

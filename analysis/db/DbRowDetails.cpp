@@ -1,5 +1,6 @@
 #include "db/DbRowDetails.hpp"
 
+#include <optional>
 #include <set>
 
 #include "db/DbRows.hpp"
@@ -51,8 +52,32 @@ std::string CellText(const SqliteStatement& row, int column) {
     }
 }
 
+// The strings of STRING_IDS one id at a time (its primary key): a selection shows a few dozen
+// names, and reading the whole table for each would cost a large database's every string.
+class StringLookup {
+public:
+    explicit StringLookup(const SqliteFile& db) {
+        if (!db.HasTable("STRING_IDS")) return;
+        auto statement = db.Prepare("SELECT value FROM STRING_IDS WHERE id = ?1");
+        if (statement.ok()) m_statement.emplace(std::move(statement.value()));
+    }
+    std::optional<std::string> Find(int64_t id) {
+        if (!m_statement) return std::nullopt;
+        m_statement->Reset();
+        m_statement->BindInt(1, id);
+        if (!m_statement->Step()) return std::nullopt;
+        return std::string(m_statement->Text(0));
+    }
+    std::string Text(int64_t id) {
+        return Find(id).value_or("<string " + std::to_string(id) + ">");
+    }
+
+private:
+    std::optional<SqliteStatement> m_statement;
+};
+
 // Appends every column of 'table' row 'where' (a condition on a bound value) to 'details'.
-void AddRow(const SqliteFile& db, const DbStrings& strings, const std::string& table,
+void AddRow(const SqliteFile& db, StringLookup& strings, const std::string& table,
             const std::string& where, int64_t value, const std::string& prefix,
             EventDetails& details) {
     if (!db.HasTable(table)) return;
@@ -67,10 +92,8 @@ void AddRow(const SqliteFile& db, const DbStrings& strings, const std::string& t
         std::string text = CellText(row, c);
         int64_t code = 0;
         if (row.Type(c) == SqliteType::kInteger && ReadDbInt(row, c, &code)) {
-            if (StringColumns().count(column) && !(table == "TASK" && column == "taskType")) {
-                if (const std::string* resolved = strings.Find(code)) text = *resolved;
-            } else if (table == "TASK" && column == "taskType") {
-                if (const std::string* resolved = strings.Find(code)) text = *resolved;
+            if (StringColumns().count(column)) {
+                if (const auto resolved = strings.Find(code)) text = *resolved;
             } else if (const char* enumTable = EnumTableOf(table, column)) {
                 const std::string name = EnumName(db, enumTable, code);
                 if (!name.empty()) text = name + " (" + text + ")";
@@ -83,7 +106,7 @@ void AddRow(const SqliteFile& db, const DbStrings& strings, const std::string& t
     }
 }
 
-void AddCallChain(const SqliteFile& db, const DbStrings& strings, int64_t pytorchRow,
+void AddCallChain(const SqliteFile& db, StringLookup& strings, int64_t pytorchRow,
                   EventDetails& details) {
     if (!db.HasTable("PYTORCH_CALLCHAINS")) return;
     auto chain = db.Prepare(
@@ -100,7 +123,7 @@ void AddCallChain(const SqliteFile& db, const DbStrings& strings, int64_t pytorc
     if (!stack.empty()) details.args.emplace_back("Call stack", stack);
 }
 
-void AddTaskDetails(const SqliteFile& db, const DbStrings& strings, int64_t rowid,
+void AddTaskDetails(const SqliteFile& db, StringLookup& strings, int64_t rowid,
                     EventDetails& details) {
     AddRow(db, strings, "TASK", "rowid = ?1", rowid, "", details);
     auto task = db.Prepare("SELECT globalTaskId FROM TASK WHERE rowid = ?1");
@@ -140,8 +163,7 @@ EventDetails ReadDbRowDetails(const std::string& path, uint64_t ref,
         return details;
     }
     const SqliteFile& db = *opened.value();
-    std::vector<std::string> problems;
-    const DbStrings strings = DbStrings::Read(db, problems);
+    StringLookup strings(db);
     details.fields.emplace_back("table", DbTableName(table));
     details.fields.emplace_back("rowid", std::to_string(rowid));
     switch (table) {

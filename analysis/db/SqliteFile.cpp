@@ -153,6 +153,11 @@ std::string_view SqliteStatement::Text(int column) const {
     return std::string_view(text, static_cast<size_t>(sqlite3_column_bytes(m_statement, column)));
 }
 
+void SqliteStatement::Reset() {
+    sqlite3_reset(m_statement);
+    m_failed = false;
+}
+
 void SqliteStatement::BindInt(int parameter, int64_t value) {
     sqlite3_bind_int64(m_statement, parameter, value);
 }

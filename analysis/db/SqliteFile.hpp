@@ -68,6 +68,8 @@ public:
     // Valid until the next Step.
     std::string_view Text(int column) const;
     void BindInt(int parameter, int64_t value);
+    // Makes the statement ready to step from its first row again (its bindings stay).
+    void Reset();
 
 private:
     friend class SqliteFile;

@@ -56,8 +56,7 @@ Result<bool> ChooseDatabase(const std::string& path, const RankFiles& files, Ran
 Result<LoadedRank> LoadDatabaseRank(const std::string& path, const RankFiles& folder,
                                     const LoadOptions& options) {
     RankFiles files = folder;
-    if (EndsWith(path, ".db") && files.profilerDb.empty()) files.profilerDb = path;
-    if (EndsWith(path, ".db")) files.profilerDb = path;
+    if (EndsWith(path, ".db")) files.profilerDb = path;  // the file named, not the folder's first
     auto loaded = LoadProfilerDatabase(files.profilerDb, files.analysisDb, options);
     if (!loaded.ok()) return loaded.status();
     LoadedDatabase& db = loaded.value();

@@ -4,41 +4,20 @@
 #include <cstdio>
 
 #include "core/TextFormat.hpp"
+#include "core/TimeRanges.hpp"
 
 namespace marey {
 namespace {
 
-using Interval = std::pair<TimeNs, TimeNs>;
-
-// Sorted, disjoint union of the intervals.
-std::vector<Interval> Union(std::vector<Interval> intervals) {
-    std::sort(intervals.begin(), intervals.end());
-    std::vector<Interval> merged;
-    for (const Interval& interval : intervals) {
-        if (!merged.empty() && interval.first <= merged.back().second)
-            merged.back().second = std::max(merged.back().second, interval.second);
-        else
-            merged.push_back(interval);
-    }
-    return merged;
-}
-
-TimeNs Length(const std::vector<Interval>& disjoint) {
-    TimeNs total = 0;
-    for (const Interval& interval : disjoint)
-        total = SaturatingAdd(total, SaturatingSpan(interval.first, interval.second));
-    return total;
-}
-
 // Length of the intersection of two sorted disjoint sets. O(a + b).
-TimeNs IntersectionLength(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+TimeNs IntersectionLength(const std::vector<TimeRange>& a, const std::vector<TimeRange>& b) {
     TimeNs total = 0;
     size_t i = 0, j = 0;
     while (i < a.size() && j < b.size()) {
-        const TimeNs start = std::max(a[i].first, b[j].first);
-        const TimeNs end = std::min(a[i].second, b[j].second);
+        const TimeNs start = std::max(a[i].startNs, b[j].startNs);
+        const TimeNs end = std::min(a[i].endNs, b[j].endNs);
         if (end > start) total = SaturatingAdd(total, SaturatingSpan(start, end));
-        (a[i].second < b[j].second) ? ++i : ++j;
+        (a[i].endNs < b[j].endNs) ? ++i : ++j;
     }
     return total;
 }
@@ -90,20 +69,20 @@ OverviewFigures OverviewFromOverlapTracks(const TraceModel& model) {
 
 OverviewFigures OverviewFromKernels(const KernelTable& kernels) {
     OverviewFigures figures;
-    std::vector<Interval> compute, communication;
+    std::vector<TimeRange> compute, communication;
     TimeNs first = INT64_MAX, last = INT64_MIN;
     for (const KernelRow& row : kernels.rows) {
-        const Interval interval{row.startNs, row.startNs + row.durNs};
-        (row.coreClass == CoreClass::kCommunication ? communication : compute).push_back(interval);
-        first = std::min(first, interval.first);
-        last = std::max(last, interval.second);
+        const TimeRange range{row.startNs, row.startNs + row.durNs};
+        (row.coreClass == CoreClass::kCommunication ? communication : compute).push_back(range);
+        first = std::min(first, range.startNs);
+        last = std::max(last, range.endNs);
     }
     if (kernels.rows.empty()) return figures;
-    const std::vector<Interval> computeUnion = Union(std::move(compute));
-    const std::vector<Interval> commUnion = Union(std::move(communication));
-    figures.computingNs = Length(computeUnion);
+    const std::vector<TimeRange> computeUnion = UniteRanges(std::move(compute));
+    const std::vector<TimeRange> commUnion = UniteRanges(std::move(communication));
+    figures.computingNs = RangesLength(computeUnion);
     figures.commOverlappedNs = IntersectionLength(computeUnion, commUnion);
-    figures.commNotOverlappedNs = Length(commUnion) - figures.commOverlappedNs;
+    figures.commNotOverlappedNs = RangesLength(commUnion) - figures.commOverlappedNs;
     figures.pureComputingNs = figures.computingNs - figures.commOverlappedNs;
     figures.totalNs = SaturatingSpan(first, last);
     figures.freeNs =
