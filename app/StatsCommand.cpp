@@ -36,16 +36,14 @@ int RunStatsCommand(int argc, char** argv) {
         if (std::strcmp(argv[i], "--json") == 0) {
             json = true;
         } else if (std::strcmp(argv[i], "--source") == 0 && i + 1 < argc) {
-            const std::string source = argv[++i];
-            if (source == "db" || source == "database") {
-                options.source = RankSource::kDatabase;
-            } else if (source == "text") {
-                options.source = RankSource::kText;
-            } else {
+            const char* source = argv[++i];
+            const std::optional<RankSource> parsed = ParseRankSource(source);
+            if (!parsed) {
                 std::fprintf(stderr, "marey stats: --source: expected text or db, got \"%s\"\n",
-                             source.c_str());
+                             source);
                 return 2;
             }
+            options.source = *parsed;
         } else if (std::strcmp(argv[i], "--top") == 0 && i + 1 < argc) {
             const std::string count = argv[++i];
             const char* end = count.data() + count.size();
@@ -64,9 +62,8 @@ int RunStatsCommand(int argc, char** argv) {
     }
     if (path.empty()) {
         std::fprintf(stderr,
-                     "usage: marey stats PATH [--json] [--top N] [--source text|db]\n       marey "
-                     "stats --compare A B "
-                     "[--json]\n");
+                     "usage: marey stats PATH [--json] [--top N] [--source text|db]\n"
+                     "       marey stats --compare A B [--json]\n");
         return 2;
     }
     // A cluster folder: the cluster's summary, under its own key.
@@ -85,14 +82,26 @@ int RunStatsCommand(int argc, char** argv) {
         return 0;
     }
     // A rank folder (or its database) adds its summaries (overview, operators, steps,
-    // communication) to the trace's.
-    auto loaded = LoadRank(path, options);
-    if (!loaded.ok()) {
-        std::fprintf(stderr, "%s\n", loaded.message().c_str());
-        return 1;
+    // communication) to the trace's; a trace file alone is only summarised, its folder's other
+    // files left unread.
+    const bool isRank =
+        IsRankDirectory(path) || (path.size() > 3 && path.compare(path.size() - 3, 3, ".db") == 0);
+    LoadedRank rank;
+    if (isRank) {
+        auto loaded = LoadRank(path, options);
+        if (!loaded.ok()) {
+            std::fprintf(stderr, "%s\n", loaded.message().c_str());
+            return 1;
+        }
+        rank = std::move(loaded.value());
+    } else {
+        auto loaded = LoadTrace(path, options);
+        if (!loaded.ok()) {
+            std::fprintf(stderr, "%s\n", loaded.message().c_str());
+            return 1;
+        }
+        rank.model = std::move(loaded.value());
     }
-    const LoadedRank& rank = loaded.value();
-    const bool isRank = IsRankDirectory(path) || rank.source.rfind("database", 0) == 0;
     std::string text;
     if (rank.model) {
         const TraceSummary summary =

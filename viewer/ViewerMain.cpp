@@ -116,12 +116,10 @@ int RunViewer(int argc, char** argv) {
         } else if (arg == "--source") {
             const char* source = value();
             if (!source) return Usage(), 2;
-            if (std::strcmp(source, "text") == 0)
-                options.source = RankSource::kText;
-            else if (std::strcmp(source, "db") == 0)
-                options.source = RankSource::kDatabase;
-            else
+            const std::optional<RankSource> parsed = ParseRankSource(source);
+            if (!parsed)
                 return Fail(std::string("--source: expected text or db, got \"") + source + "\"");
+            options.source = *parsed;
         } else if (arg == "--view") {
             const char* view = value();
             if (!view) return Usage(), 2;

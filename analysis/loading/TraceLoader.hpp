@@ -3,7 +3,9 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/Status.hpp"
 #include "load/TraceText.hpp"
@@ -15,6 +17,9 @@ namespace marey {
 // Which export of a rank folder to open when it holds both: the database by default, as the
 // profiler's own tools do.
 enum class RankSource : uint8_t { kAuto, kText, kDatabase };
+
+// The value of a command line's --source: "text", or "db" (also "database"); nullopt otherwise.
+std::optional<RankSource> ParseRankSource(std::string_view text);
 
 struct LoadOptions {
     RankSource source = RankSource::kAuto;
