@@ -292,14 +292,25 @@ void DrawGutter(ClusterDocument& document, MareyState& state, ImDrawList* draw, 
             ImGui::SetTooltip(
                 "peak allocated memory of each device (memory_record.csv), as a bar; %s", text);
     }
+    // Rows thinner than a line of text are labelled every few rows (and the selected one always),
+    // so that labels never write over each other.
+    const size_t every = std::max<size_t>(
+        1, static_cast<size_t>(std::ceil(ImGui::GetTextLineHeight() / std::max(plot.rowPx, 1.f))));
+    size_t selectedRow = SIZE_MAX;
+    for (size_t r = 0; r < state.rows.size(); ++r)
+        if (state.rows[r].devices.size() == 1 &&
+            Holds(document.selection.rank, step.devices[state.rows[r].devices[0]].rankId))
+            selectedRow = r;
     for (size_t r = 0; r < state.rows.size(); ++r) {
         const float y = plot.origin.y + static_cast<float>(r) * plot.rowPx;
         const MareyRow& row = state.rows[r];
-        const bool slow = row.devices.size() == 1 &&
-                          Holds(document.selection.rank, step.devices[row.devices[0]].rankId);
-        draw->AddText(ImVec2(gutterX + 4, y + plot.barPx / 2 - 7),
-                      slow ? IM_COL32(255, 255, 255, 255) : IM_COL32(185, 190, 200, 255),
-                      row.label.c_str());
+        const bool selected = r == selectedRow;
+        const bool nearSelected = selectedRow != SIZE_MAX && !selected &&
+                                  (r > selectedRow ? r - selectedRow : selectedRow - r) < every;
+        if (selected || (r % every == 0 && !nearSelected))
+            draw->AddText(ImVec2(gutterX + 4, y + plot.barPx / 2 - 7),
+                          selected ? IM_COL32(255, 255, 255, 255) : IM_COL32(185, 190, 200, 255),
+                          row.label.c_str());
         // PeakMem: a block whose width is the device's peak against the largest.
         double rowPeak = 0;
         for (const size_t d : row.devices)
