@@ -249,7 +249,13 @@ TEST_CASE(
             "DELETE FROM CONNECTION_IDS WHERE id = (SELECT connectionId FROM PYTORCH_API "
             "WHERE type = 50001 AND connectionId IS NOT NULL LIMIT 1);"
             "UPDATE META_DATA SET value = '9.1.0' WHERE name = 'SCHEMA_VERSION';"
-            "UPDATE TASK SET rowid = 1099511627776 WHERE rowid = 5;");
+            "UPDATE TASK SET rowid = 1099511627776 WHERE rowid = 5;"
+            "INSERT INTO TASK SELECT * FROM TASK WHERE rowid = 6;"
+            "UPDATE TASK SET endNs = 9223372036854775807 WHERE rowid = 8;"
+            "UPDATE AICORE_FREQ SET freq = -1 WHERE rowid = 1;"
+            "UPDATE COMMUNICATION_TASK_INFO SET planeId = 4294967295 WHERE globalTaskId = "
+            "(SELECT min(globalTaskId) FROM COMMUNICATION_TASK_INFO);"
+            "UPDATE RANK_DEVICE_MAP SET deviceId = 99999;");
         auto loaded = LoadProfilerDatabase(db.string(), "");
         REQUIRE(loaded.ok());
         const TraceModel& model = *loaded.value().model;
@@ -262,8 +268,17 @@ TEST_CASE(
         CHECK(problems.find("connectionId that CONNECTION_IDS does not hold") != std::string::npos);
         CHECK(problems.find("schema version 9.1.0 has not been seen before") != std::string::npos);
         const std::map<std::string, uint64_t> slices = SlicesByProcess(model);
+        CHECK(problems.find("a second row of globalTaskId") != std::string::npos);
+        CHECK(problems.find("table TASK, row 8: outside the profiling session") !=
+              std::string::npos);
+        CHECK(problems.find("table AICORE_FREQ, row 1: time or freq unreadable or negative") !=
+              std::string::npos);
+        CHECK(problems.find("planeId 4294967295 is not a plane: shown on its stream only") !=
+              std::string::npos);
+        CHECK(problems.find("RANK_DEVICE_MAP names device 99999") != std::string::npos);
         CHECK(slices.at("Python") == 2459);
-        CHECK(slices.at("Ascend Hardware") == 552);
+        CHECK(slices.at("Ascend Hardware") == 551);  // row 8 left out; the copy of row 6 too
+        CHECK(slices.at("HCCL") == 4 + 295);         // one task without a plane
         CHECK(slices.count("CANN") == 0);
         CHECK(test::ProblemText(model).find(":0:0:") == std::string::npos);
         // TASK row 5, moved to rowid 2^40, keeps its slice and shows its row.

@@ -7,6 +7,7 @@
 #include <set>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/LoadTiming.hpp"
 #include "db/DbOverlap.hpp"
@@ -328,6 +329,10 @@ private:
                                    : "lasts longer than 292 years; row left out");
             return false;
         }
+        if (!InSession(start) || !InSession(end)) {
+            RowProblem(DbTableName(table), rowid, SessionText() + "; row left out");
+            return false;
+        }
         m_events.AddSlice(track, start, duration, RowRef(table, rowid), name);
         ++m_events.eventCount;
         ++m_events.phases.byChar['X'];
@@ -358,13 +363,42 @@ private:
             auto statement = m_db.Prepare("SELECT deviceId FROM RANK_DEVICE_MAP LIMIT 1");
             if (statement.ok() && statement.value().Step())
                 ReadDbInt(statement.value(), 0, &m_deviceId);
+            // Device pids keep 5 bits of it (a host has at most 16 cards).
+            if (m_deviceId < 0 || m_deviceId > 31) {
+                Problem("RANK_DEVICE_MAP names device " + std::to_string(m_deviceId) +
+                        ", not a device of one host (0-31): device 0 assumed for the process ids");
+                m_deviceId = 0;
+            }
         }
+        ReadSession();
         if (m_db.HasTable("ENUM_API_TYPE")) {
             auto statement = m_db.Prepare("SELECT id, name FROM ENUM_API_TYPE");
             if (statement.ok())
                 while (statement.value().Step())
                     m_apiTypes[statement.value().Int(0)] = std::string(statement.value().Text(1));
         }
+    }
+
+    // SESSION_TIME_INFO: when the profiler ran. A time more than the session's length outside it
+    // is a damaged value, not a moment of the run.
+    void ReadSession() {
+        if (!m_db.HasTable("SESSION_TIME_INFO")) return;
+        auto statement =
+            m_db.Prepare("SELECT startTimeNs, endTimeNs FROM SESSION_TIME_INFO LIMIT 1");
+        TimeNs start = 0, end = 0;
+        if (!statement.ok() || !statement.value().Step() ||
+            !ReadDbNs(statement.value(), 0, &start) || !ReadDbNs(statement.value(), 1, &end) ||
+            end <= start || __builtin_sub_overflow(end, start, &m_sessionLength) ||
+            __builtin_sub_overflow(start, m_sessionLength, &m_earliestNs) ||
+            __builtin_add_overflow(end, m_sessionLength, &m_latestNs)) {
+            m_earliestNs = INT64_MIN, m_latestNs = INT64_MAX;
+            return;
+        }
+    }
+    bool InSession(TimeNs ts) const { return ts >= m_earliestNs && ts <= m_latestNs; }
+    std::string SessionText() const {
+        return "outside the profiling session (SESSION_TIME_INFO, with its length of " +
+               std::to_string(m_sessionLength) + " ns either side)";
     }
 
     // Names the timeline tables that are missing, and a schema this reader has not seen.
@@ -397,6 +431,13 @@ private:
                                       "id, startNs or endNs unreadable; left out");
                            return;
                        }
+                       for (const DbStep& earlier : m_out.steps)
+                           if (earlier.id == step.id) {
+                               RowProblem("STEP_TIME", row.Int(0),
+                                          "a second row of step " + std::to_string(step.id) +
+                                              "; left out");
+                               return;
+                           }
                        m_out.steps.push_back(step);
                    });
         std::sort(m_out.steps.begin(), m_out.steps.end(),
@@ -508,6 +549,22 @@ private:
                    });
     }
 
+    // Whether a TASK row of this globalTaskId came before (a duplicated row). Ids are small and
+    // dense in what profilers write: a bit per id, and a set for the rare large one.
+    bool SeenTaskBefore(int64_t globalTask) {
+        if (globalTask >= 0 && globalTask < (int64_t{1} << 32)) {
+            const size_t word = static_cast<size_t>(globalTask) / 64;
+            if (word >= m_seenTasks.size())
+                m_seenTasks.resize(std::max(word + 1, m_seenTasks.size() * 2));
+            const uint64_t bit = uint64_t{1} << (globalTask % 64);
+            const bool seen = m_seenTasks[word] & bit;
+            m_seenTasks[word] |= bit;
+            return seen;
+        }
+        return !m_seenLargeTasks.insert(globalTask).second;
+    }
+    static constexpr int64_t kMaxPlanes = 65536;
+
     void ReadTasks();
     void ReadCommunicationOps();
     void ReadCounters();
@@ -531,11 +588,14 @@ private:
     std::unordered_map<int64_t, StringId> m_interned;
     uint64_t m_missingStrings = 0;
     std::vector<int64_t> m_farRowids;
+    std::vector<uint64_t> m_seenTasks;
+    std::unordered_set<int64_t> m_seenLargeTasks;
     static constexpr StringId kNoKernelName = ~StringId{0};
     std::vector<StringId> m_kernelNames;  // by slice name id
     std::vector<StringId> m_stepNames;    // by step index; 0 until made
     std::unordered_map<int64_t, StringId> m_kernelStrings;
     int64_t m_hostPid = 0, m_deviceId = 0;
+    TimeNs m_sessionLength = 0, m_earliestNs = INT64_MIN, m_latestNs = INT64_MAX;
     std::unordered_map<int64_t, std::string> m_apiTypes;
     std::map<std::pair<int64_t, int64_t>, uint32_t> m_tracks;
     std::set<int64_t> m_processes;
@@ -584,6 +644,11 @@ void TimelineReader::ReadTasks() {
         int64_t stream = 0, globalTask = -1, nameId = 0, typeId = 0, connection = 0;
         ReadDbInt(*row, 1 + kStream, &stream);
         ReadDbInt(*row, 1 + kGlobalTask, &globalTask);
+        if (SeenTaskBefore(globalTask)) {
+            RowProblem("TASK", rowid,
+                       "a second row of globalTaskId " + std::to_string(globalTask) + "; left out");
+            continue;
+        }
         const bool isCompute = ReadDbInt(*row, 1 + kName, &nameId);
         // Most tasks are compute tasks: only the others are looked up among the communication's.
         const auto communication =
@@ -604,8 +669,13 @@ void TimelineReader::ReadTasks() {
             continue;
         TimeNs end = 0;
         ReadDbNs(*row, 1 + kEnd, &end);
-        if (isCommunication) {
-            const int64_t plane = communication->second.plane;
+        // A plane id is a small index; 4294967295 and such mean "none": shown on its stream only.
+        const int64_t plane = isCommunication ? communication->second.plane : 0;
+        if (isCommunication && (plane < 0 || plane >= kMaxPlanes))
+            RowProblem("TASK", rowid,
+                       "its COMMUNICATION_TASK_INFO planeId " + std::to_string(plane) +
+                           " is not a plane: shown on its stream only");
+        else if (isCommunication) {
             const auto known = KnownThread(DevicePid(kHcclSort), plane + 1);
             const uint32_t planeTrack =
                 known ? *known : HcclTrack(plane + 1, "Plane " + std::to_string(plane));
@@ -695,34 +765,42 @@ void TimelineReader::ReadCounters() {
     };
     const uint32_t frequency =
         series(DevicePid(kFreqSort), "AI Core Freq", kFreqSort, "AI Core Freq", "MHz");
-    ForEachRow(
-        "AICORE_FREQ", {"timestampNs", "freq"},
-        [&](const SqliteStatement& row, const DbColumns& columns) {
-            TimeNs ts = 0;
-            double value = 0;
-            if (ReadDbNs(row, columns.Column(0), &ts) && ReadDbReal(row, columns.Column(1), &value))
-                sample(frequency, ts, value);
-            else
-                RowProblem("AICORE_FREQ", row.Int(0), "time or freq unreadable; left out");
-        });
+    ForEachRow("AICORE_FREQ", {"timestampNs", "freq"},
+               [&](const SqliteStatement& row, const DbColumns& columns) {
+                   TimeNs ts = 0;
+                   double value = 0;
+                   if (!ReadDbNs(row, columns.Column(0), &ts) ||
+                       !ReadDbReal(row, columns.Column(1), &value) || value < 0)
+                       RowProblem("AICORE_FREQ", row.Int(0),
+                                  "time or freq unreadable or negative; left out");
+                   else if (!InSession(ts))
+                       RowProblem("AICORE_FREQ", row.Int(0), SessionText() + "; left out");
+                   else
+                       sample(frequency, ts, value);
+               });
     ForEachRow("NPU_MEM", {"type", "ddr", "hbm", "timestampNs"},
                [&](const SqliteStatement& row, const DbColumns& columns) {
                    int64_t type = 0;
                    TimeNs ts = 0;
                    ReadDbInt(row, columns.Column(0), &type);
-                   if (!ReadDbNs(row, columns.Column(3), &ts)) {
-                       RowProblem("NPU_MEM", row.Int(0), "timestampNs unreadable; left out");
+                   if (!ReadDbNs(row, columns.Column(3), &ts) || !InSession(ts)) {
+                       RowProblem("NPU_MEM", row.Int(0),
+                                  "timestampNs unreadable or " + SessionText() + "; left out");
                        return;
                    }
                    std::string prefix = m_strings.Text(type);
                    for (char& c : prefix) c = static_cast<char>(std::toupper(c));
                    // A NULL amount is no sample (the profiler leaves DDR empty on some cards).
                    double bytes = 0;
-                   for (const auto& [column, kind] : {std::pair{1, "/DDR"}, std::pair{2, "/HBM"}})
-                       if (ReadDbReal(row, columns.Column(column), &bytes))
+                   for (const auto& [column, kind] : {std::pair{1, "/DDR"}, std::pair{2, "/HBM"}}) {
+                       if (!ReadDbReal(row, columns.Column(column), &bytes)) continue;
+                       if (bytes < 0)
+                           RowProblem("NPU_MEM", row.Int(0), "a negative amount; sample left out");
+                       else
                            sample(series(DevicePid(kNpuMemSort), "NPU MEM", kNpuMemSort,
                                          prefix + kind, "KB"),
                                   ts, bytes / 1024);
+                   }
                });
 }
 
