@@ -21,10 +21,30 @@
 #include "marey/MareyJson.hpp"
 #include "rank/RankAnalysis.hpp"
 #include "rank/TraceSummary.hpp"
+#include "compare/CheckRules.hpp"
+#include "report/TraceAnalysesJson.hpp"
+#include "trace/TraceAnalyses.hpp"
 #include "report/RankJson.hpp"
 #include "report/SummaryJson.hpp"
 
 namespace marey {
+namespace {
+
+// Reads the duration after an option ("30us", "1ms") into 'ns'; false after saying why.
+bool ReadDurationOption(const char* option, const char* text, TimeNs* ns) {
+    if (!ParseCheckDuration(text, ns) && *ns >= 0) return true;
+    std::fprintf(stderr, "marey stats: %s: expected a duration such as 30us or 1.5ms, got \"%s\"\n",
+                 option, text);
+    return false;
+}
+
+// Adds "analyses" (the device analyses of the trace alone) to a JSON object's text.
+std::string WithKey(const std::string& objectText, const std::string& keyAndValue) {
+    if (objectText.empty()) return "{" + keyAndValue + "}\n";
+    return objectText.substr(0, objectText.rfind('}')) + ", " + keyAndValue + "}\n";
+}
+
+}  // namespace
 
 int RunStatsCommand(int argc, char** argv) {
     if (argc >= 3 && std::strcmp(argv[2], "--compare") == 0) return RunCompareCommand(argc, argv);
@@ -32,9 +52,23 @@ int RunStatsCommand(int argc, char** argv) {
     bool json = false;
     int top = 20;
     LoadOptions options;
+    TraceAnalysisOptions analysisOptions;
+    analysisOptions.threads = std::max(1u, std::thread::hardware_concurrency());
     for (int i = 2; i < argc; ++i) {
         if (std::strcmp(argv[i], "--json") == 0) {
             json = true;
+        } else if (std::strcmp(argv[i], "--idle-threshold") == 0 && i + 1 < argc) {
+            if (!ReadDurationOption(argv[i], argv[i + 1], &analysisOptions.kernelWaitBelowNs))
+                return 2;
+            ++i;
+        } else if (std::strcmp(argv[i], "--runtime-cutoff") == 0 && i + 1 < argc) {
+            if (!ReadDurationOption(argv[i], argv[i + 1], &analysisOptions.cutoffs.runtimeNs))
+                return 2;
+            ++i;
+        } else if (std::strcmp(argv[i], "--launch-delay-cutoff") == 0 && i + 1 < argc) {
+            if (!ReadDurationOption(argv[i], argv[i + 1], &analysisOptions.cutoffs.launchDelayNs))
+                return 2;
+            ++i;
         } else if (std::strcmp(argv[i], "--source") == 0 && i + 1 < argc) {
             const char* source = argv[++i];
             const std::optional<RankSource> parsed = ParseRankSource(source);
@@ -63,6 +97,8 @@ int RunStatsCommand(int argc, char** argv) {
     if (path.empty()) {
         std::fprintf(stderr,
                      "usage: marey stats PATH [--json] [--top N] [--source text|db]\n"
+                     "                   [--idle-threshold 30us] [--runtime-cutoff 50us]\n"
+                     "                   [--launch-delay-cutoff 100us]\n"
                      "       marey stats --compare A B [--json]\n");
         return 2;
     }
@@ -107,16 +143,15 @@ int RunStatsCommand(int argc, char** argv) {
         const TraceSummary summary =
             Summarize(*rank.model, top > 0 ? static_cast<size_t>(top) : 20);
         text = json ? SummaryToJson(*rank.model, summary) : SummaryToText(*rank.model, summary);
+        const TraceAnalyses analyses = AnalyzeTrace(*rank.model, analysisOptions);
+        text = json ? WithKey(text, "\"analyses\": " + TraceAnalysesToJson(analyses))
+                    : text + TraceAnalysesToText(analyses);
     }
     if (isRank) {
         if (json) {
             // The trace summary's object gets two more keys.
-            const std::string more = "\"source\": " + SourceToJson(rank) +
-                                     ", \"rank\": " + RankAnalysisToJson(*rank.analysis);
-            if (text.empty())
-                text = "{" + more + "}\n";
-            else
-                text = text.substr(0, text.rfind('}')) + ", " + more + "}\n";
+            text = WithKey(text, "\"source\": " + SourceToJson(rank) +
+                                     ", \"rank\": " + RankAnalysisToJson(*rank.analysis));
         } else {
             text += SourceToText(rank) + RankAnalysisToText(*rank.analysis);
         }

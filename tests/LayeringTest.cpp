@@ -22,12 +22,15 @@ const std::map<std::string, std::set<std::string>>& AllowedEdges() {
         {"model", {"core", "load"}},
         {"index", {"core", "model"}},
         {"rank", {"core", "load", "model", "index"}},
-        {"compare", {"core", "load", "model", "index", "rank"}},
-        {"report", {"core", "load", "model", "index", "rank", "compare"}},
-        {"cluster", {"core", "load", "db", "model", "index", "rank", "compare", "report"}},
-        {"marey", {"core", "load", "db", "model", "index", "rank", "compare", "report", "cluster"}},
+        {"trace", {"core", "load", "model", "index", "rank"}},
+        {"compare", {"core", "load", "model", "index", "rank", "trace"}},
+        {"report", {"core", "load", "model", "index", "rank", "trace", "compare"}},
+        {"cluster", {"core", "load", "db", "model", "index", "rank", "trace", "compare", "report"}},
+        {"marey",
+         {"core", "load", "db", "model", "index", "rank", "trace", "compare", "report", "cluster"}},
         {"loading",
-         {"core", "load", "db", "model", "index", "rank", "compare", "report", "cluster", "marey"}},
+         {"core", "load", "db", "model", "index", "rank", "trace", "compare", "report", "cluster",
+          "marey"}},
     };
     return kAllowed;
 }

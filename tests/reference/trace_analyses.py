@@ -278,6 +278,13 @@ def is_ascend_sync_task(name, task_type):
     return task_type in ASCEND_SYNC_TASK_TYPES or name in ASCEND_SYNC_TASK_NAMES
 
 
+
+def keep_shortest(launches, key, times):
+    """Keeps in launches[key] the shorter of its launch and 'times' (the first when equal)."""
+    kept = launches.get(key)
+    if kept is None or times[1] - times[0] < kept[1] - kept[0]:
+        launches[key] = times
+
 def collect(events, metadata):
     """The device activities (launches attached) and the steps [(step, start, end)] by start."""
     ascend_device_pids = {pid for pid, name in metadata.process_names.items()
@@ -285,7 +292,8 @@ def collect(events, metadata):
     ascend_launch_pids = {pid for pid, name in metadata.process_names.items()
                           if name == ASCEND_LAUNCH_PROCESS}
     activities = []
-    # Reading: when two launch calls carry one id, the first in the file is the launch.
+    # When two launch calls carry one id, the shortest is the launch (the innermost of nested
+    # calls), the first in the file among equally long ones: the document says so.
     kineto_launches = {}
     ascend_launches = {}
     earliest_step_slice = {}
@@ -320,11 +328,11 @@ def collect(events, metadata):
         if pid in ascend_launch_pids:
             key = correlation_key(args.get("connection_id"))
             if key is not None:
-                ascend_launches.setdefault(key, times)
+                keep_shortest(ascend_launches, key, times)
         elif name in KINETO_LAUNCH_CALLS:
             key = correlation_key(args.get("correlation"))
             if key is not None:
-                kineto_launches.setdefault(key, times)
+                keep_shortest(kineto_launches, key, times)
 
         # Reading: a host ProfilerStep slice is any complete event of that name other than
         # Kineto's copy on the GPU timeline (category gpu_user_annotation) and device tasks;

@@ -1,0 +1,256 @@
+#include "trace/DeviceActivities.hpp"
+
+#include <algorithm>
+#include <array>
+#include <mutex>
+#include <string_view>
+
+#include "core/ParallelFor.hpp"
+#include "trace/EventFields.hpp"
+
+namespace marey {
+namespace {
+
+// The host calls that enqueue work on a stream and carry its correlation id.
+constexpr std::array<std::string_view, 15> kLaunchCalls = {
+    "cudaLaunchKernel",      "cudaLaunchKernelExC",      "cuLaunchKernel",
+    "cuLaunchKernelEx",      "cudaMemcpyAsync",          "cudaMemsetAsync",
+    "cudaGraphLaunch",       "hipLaunchKernel",          "hipExtLaunchKernel",
+    "hipModuleLaunchKernel", "hipExtModuleLaunchKernel", "hipMemcpyAsync",
+    "hipMemcpyWithStream",   "hipMemsetAsync",           "hipGraphLaunch"};
+
+enum class TrackRole : uint8_t { kOther, kKinetoStream, kAscendStream, kHost, kAscendLaunches };
+
+bool IsKinetoActivityCategory(std::string_view category) {
+    return category == "kernel" || category == "gpu_memcpy" || category == "gpu_memset" ||
+           category == "Kernel" || category == "Memcpy" || category == "Memset";
+}
+
+// The first slice of the track by start, or nullopt when it has none.
+std::optional<SliceAddress> FirstSlice(const TraceModel& model, uint32_t trackIndex) {
+    const Track& track = model.tracks[trackIndex];
+    std::optional<SliceAddress> first;
+    TimeNs firstStart = 0;
+    for (uint32_t row = 0; row < track.rows.size(); ++row) {
+        if (track.rows[row].size() == 0) continue;
+        if (!first || track.rows[row].start[0] < firstStart)
+            first = SliceAddress{trackIndex, row, 0}, firstStart = track.rows[row].start[0];
+    }
+    return first;
+}
+
+TrackRole RoleOf(const TraceModel& model, uint32_t trackIndex) {
+    const Track& track = model.tracks[trackIndex];
+    // Tracks of processes left out of the model (metadata only) belong to no process.
+    if (track.kind != TrackKind::kThread || track.process >= model.processes.size())
+        return TrackRole::kOther;
+    if (model.FormatOf(trackIndex) != SourceFormat::kChromeJson) return TrackRole::kOther;
+    const std::string_view process = model.Name(model.processes[track.process].name);
+    if (process == "Ascend Hardware") return TrackRole::kAscendStream;
+    if (process == "CANN") return TrackRole::kAscendLaunches;
+    std::optional<SliceAddress> first = FirstSlice(model, trackIndex);
+    if (!first) return TrackRole::kOther;
+    const Row& row = track.rows[first->row];
+    if (IsDeviceStreamCategory(ReadEventCategory(model.TextOf(trackIndex), row.Ref(first->index))))
+        return TrackRole::kKinetoStream;
+    return TrackRole::kHost;
+}
+
+struct LaunchCandidate {
+    uint32_t group;
+    int64_t correlation;
+    HostLaunch launch;
+};
+
+struct TrackFindings {
+    std::vector<DeviceActivity> activities;
+    std::vector<int64_t> correlations;  // per activity; -1 when none
+    std::vector<LaunchCandidate> launches;
+};
+
+void ReadStreamTrack(const TraceModel& model, uint32_t trackIndex, TrackRole role, uint32_t stream,
+                     TrackFindings& out) {
+    const Track& track = model.tracks[trackIndex];
+    const TraceText& text = model.TextOf(trackIndex);
+    for (uint32_t r = 0; r < track.rows.size(); ++r) {
+        const Row& row = track.rows[r];
+        for (uint32_t i = 0; i < row.size(); ++i) {
+            const ActivityFields fields = ReadActivityFields(text, row.Ref(i));
+            if (role == TrackRole::kKinetoStream && !IsKinetoActivityCategory(fields.category))
+                continue;  // annotations, synchronisation
+            std::optional<ActivityKind> kind =
+                ClassifyDeviceActivity(fields.category, fields.taskType, model.Name(row.name[i]));
+            if (!kind) continue;
+            DeviceActivity activity;
+            activity.startNs = row.start[i];
+            activity.endNs = row.end[i];
+            activity.name = row.name[i];
+            activity.stream = stream;
+            activity.kind = *kind;
+            activity.slice = {trackIndex, r, i};
+            out.activities.push_back(activity);
+            out.correlations.push_back(fields.hasCorrelation ? fields.correlation : -1);
+        }
+    }
+}
+
+void ReadLaunchTrack(const TraceModel& model, uint32_t trackIndex, TrackRole role,
+                     const std::vector<char>& isLaunchName, TrackFindings& out) {
+    const Track& track = model.tracks[trackIndex];
+    const TraceText& text = model.TextOf(trackIndex);
+    const uint32_t group = model.GroupOf(trackIndex);
+    for (uint32_t r = 0; r < track.rows.size(); ++r) {
+        const Row& row = track.rows[r];
+        for (uint32_t i = 0; i < row.size(); ++i) {
+            if (role == TrackRole::kHost && !isLaunchName[row.name[i]]) continue;
+            const ActivityFields fields = ReadActivityFields(text, row.Ref(i));
+            if (!fields.hasCorrelation) continue;
+            HostLaunch launch{row.start[i], row.end[i], row.name[i], {trackIndex, r, i}};
+            out.launches.push_back({group, fields.correlation, launch});
+        }
+    }
+}
+
+DeviceStream MakeStream(const TraceModel& model, uint32_t trackIndex) {
+    const Track& track = model.tracks[trackIndex];
+    DeviceStream stream;
+    stream.track = trackIndex;
+    stream.group = model.GroupOf(trackIndex);
+    stream.device = model.processes[track.process].pid.number;
+    stream.label = model.TrackLabel(trackIndex);
+    while (!stream.label.empty() && stream.label.back() == ' ')
+        stream.label.pop_back();  // Kineto writes "stream 7 "
+    return stream;
+}
+
+// Streams by group, device, then the thread's place on the timeline.
+bool StreamBefore(const TraceModel& model, const DeviceStream& a, const DeviceStream& b) {
+    if (a.group != b.group) return a.group < b.group;
+    if (a.device != b.device) return a.device < b.device;
+    const Track& ta = model.tracks[a.track];
+    const Track& tb = model.tracks[b.track];
+    const int64_t sa = ta.hasSortIndex ? ta.sortIndex : ta.tid.number;
+    const int64_t sb = tb.hasSortIndex ? tb.sortIndex : tb.tid.number;
+    if (sa != sb) return sa < sb;
+    return a.track < b.track;
+}
+
+// Pairs each activity with the shortest launch call of its group and correlation id.
+void PairLaunches(std::vector<LaunchCandidate>& candidates,
+                  const std::vector<int64_t>& correlations, DeviceActivities& found) {
+    std::sort(candidates.begin(), candidates.end(),
+              [](const LaunchCandidate& a, const LaunchCandidate& b) {
+                  if (a.group != b.group) return a.group < b.group;
+                  if (a.correlation != b.correlation) return a.correlation < b.correlation;
+                  return a.launch.endNs - a.launch.startNs < b.launch.endNs - b.launch.startNs;
+              });
+    std::vector<int32_t> launchOfCandidate(candidates.size(), kNoLaunch);
+    for (size_t i = 0; i < found.activities.size(); ++i) {
+        if (correlations[i] < 0) continue;
+        ++found.activitiesWithCorrelation;
+        const uint32_t group = found.streams[found.activities[i].stream].group;
+        auto it = std::lower_bound(
+            candidates.begin(), candidates.end(), std::pair{group, correlations[i]},
+            [](const LaunchCandidate& c, const std::pair<uint32_t, int64_t>& key) {
+                return c.group != key.first ? c.group < key.first : c.correlation < key.second;
+            });
+        if (it == candidates.end() || it->group != group || it->correlation != correlations[i])
+            continue;
+        int32_t& launch = launchOfCandidate[static_cast<size_t>(it - candidates.begin())];
+        if (launch == kNoLaunch) {
+            launch = static_cast<int32_t>(found.launches.size());
+            found.launches.push_back(it->launch);
+        }
+        found.activities[i].launch = launch;
+    }
+}
+
+}  // namespace
+
+DeviceActivities FindDeviceActivities(const TraceModel& model, unsigned threads) {
+    DeviceActivities found;
+    std::vector<char> isLaunchName(model.strings.size(), 0);
+    for (std::string_view call : kLaunchCalls)
+        if (StringId id = model.strings.Find(call)) isLaunchName[id] = 1;
+
+    const uint32_t trackCount = static_cast<uint32_t>(model.tracks.size());
+    std::vector<TrackRole> roles(trackCount);
+    std::vector<uint32_t> streamOfTrack(trackCount, UINT32_MAX);
+    for (uint32_t t = 0; t < trackCount; ++t) {
+        roles[t] = RoleOf(model, t);
+        if (roles[t] == TrackRole::kKinetoStream || roles[t] == TrackRole::kAscendStream)
+            found.streams.push_back(MakeStream(model, t));
+    }
+    std::sort(
+        found.streams.begin(), found.streams.end(),
+        [&](const DeviceStream& a, const DeviceStream& b) { return StreamBefore(model, a, b); });
+    for (uint32_t s = 0; s < found.streams.size(); ++s) streamOfTrack[found.streams[s].track] = s;
+
+    std::vector<TrackFindings> perTrack(trackCount);
+    std::vector<uint64_t> sizes(trackCount);
+    for (uint32_t t = 0; t < trackCount; ++t)
+        sizes[t] = roles[t] == TrackRole::kOther ? 0 : model.tracks[t].sliceCount;
+    ParallelFor(trackCount, threads, sizes, [&](size_t t) {
+        const uint32_t track = static_cast<uint32_t>(t);
+        if (streamOfTrack[track] != UINT32_MAX)
+            ReadStreamTrack(model, track, roles[track], streamOfTrack[track], perTrack[track]);
+        else if (roles[track] == TrackRole::kHost || roles[track] == TrackRole::kAscendLaunches)
+            ReadLaunchTrack(model, track, roles[track], isLaunchName, perTrack[track]);
+    });
+
+    // Activities by start then stream; their correlation ids follow them.
+    std::vector<std::pair<DeviceActivity, int64_t>> merged;
+    std::vector<LaunchCandidate> candidates;
+    for (TrackFindings& findings : perTrack) {
+        for (size_t i = 0; i < findings.activities.size(); ++i)
+            merged.emplace_back(findings.activities[i], findings.correlations[i]);
+        candidates.insert(candidates.end(), findings.launches.begin(), findings.launches.end());
+        findings = {};
+    }
+    std::sort(merged.begin(), merged.end(), [](const auto& a, const auto& b) {
+        if (a.first.startNs != b.first.startNs) return a.first.startNs < b.first.startNs;
+        return a.first.stream < b.first.stream;
+    });
+    std::vector<int64_t> correlations(merged.size());
+    found.activities.resize(merged.size());
+    for (size_t i = 0; i < merged.size(); ++i)
+        found.activities[i] = merged[i].first, correlations[i] = merged[i].second;
+    merged = {};
+    PairLaunches(candidates, correlations, found);
+
+    if (found.activities.empty())
+        found.unavailable = found.streams.empty()
+                                ? "the trace holds no device stream (no GPU kernel, copy or fill, "
+                                  "no Ascend Hardware task)"
+                                : "the device streams hold no kernel, copy, fill or task";
+    return found;
+}
+
+void AssignSteps(DeviceActivities& activities, const std::vector<StepWindow>& steps) {
+    std::vector<uint32_t> order(steps.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        if (steps[a].group != steps[b].group) return steps[a].group < steps[b].group;
+        return steps[a].startNs < steps[b].startNs;
+    });
+    auto stepHolding = [&](uint32_t group, TimeNs time) {
+        auto it = std::upper_bound(order.begin(), order.end(), std::pair{group, time},
+                                   [&](const std::pair<uint32_t, TimeNs>& key, uint32_t step) {
+                                       return key.first != steps[step].group
+                                                  ? key.first < steps[step].group
+                                                  : key.second < steps[step].startNs;
+                                   });
+        if (it == order.begin()) return kNoStep;
+        const StepWindow& step = steps[*(it - 1)];
+        return step.group == group && time < step.endNs ? *(it - 1) : kNoStep;
+    };
+    for (DeviceActivity& activity : activities.activities) {
+        const uint32_t group = activities.streams[activity.stream].group;
+        const TimeNs time = activity.launch != kNoLaunch
+                                ? activities.launches[static_cast<size_t>(activity.launch)].startNs
+                                : activity.startNs;
+        activity.step = stepHolding(group, time);
+    }
+}
+
+}  // namespace marey

@@ -1,0 +1,28 @@
+#pragma once
+// The few fields of an event that the device analyses need, read straight from the trace text
+// at the event's offset: the model keeps names and times only, and parsing every argument of
+// millions of kernels would cost more than the analyses.
+#include <cstdint>
+#include <string_view>
+
+#include "load/TraceText.hpp"
+
+namespace marey {
+
+struct ActivityFields {
+    std::string_view category;  // "cat", raw (escapes left as written); empty when absent
+    std::string_view taskType;  // args "Task Type" (Ascend), raw
+    // args "correlation" (Kineto) or "connection_id" (Ascend): what pairs a launch with its
+    // activity. Only non-negative integers count; anything else leaves hasCorrelation false.
+    int64_t correlation = 0;
+    bool hasCorrelation = false;
+};
+
+// Reads the event object starting at byte 'offset' of 'text'. A malformed event gives what was
+// read before the damage. O(size of the event).
+ActivityFields ReadActivityFields(const TraceText& text, uint64_t offset);
+
+// Just the "cat" of that event. O(bytes up to the key).
+std::string_view ReadEventCategory(const TraceText& text, uint64_t offset);
+
+}  // namespace marey

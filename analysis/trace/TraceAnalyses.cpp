@@ -1,0 +1,166 @@
+#include "trace/TraceAnalyses.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <string_view>
+
+namespace marey {
+namespace {
+
+constexpr std::string_view kStepPrefix = "ProfilerStep#";
+constexpr uint64_t kRankSearchBytes = 1 << 20;
+
+// The host's ProfilerStep#N slices of each group: the earliest slice of each name.
+std::vector<StepWindow> FindStepWindows(const TraceModel& model) {
+    std::vector<StepWindow> steps;
+    for (uint32_t t = 0; t < model.tracks.size(); ++t) {
+        const Track& track = model.tracks[t];
+        if (track.process >= model.processes.size()) continue;  // a process left out
+        for (const Row& row : track.rows) {
+            for (size_t i = 0; i < row.size(); ++i) {
+                const std::string_view name = model.Name(row.name[i]);
+                if (name.size() <= kStepPrefix.size() ||
+                    name.substr(0, kStepPrefix.size()) != kStepPrefix)
+                    continue;
+                steps.push_back({std::string(name.substr(kStepPrefix.size())), row.start[i],
+                                 row.end[i], model.GroupOf(t)});
+            }
+        }
+    }
+    std::sort(steps.begin(), steps.end(), [](const StepWindow& a, const StepWindow& b) {
+        if (a.group != b.group) return a.group < b.group;
+        if (a.label != b.label) return a.label < b.label;
+        return a.startNs < b.startNs;
+    });
+    steps.erase(std::unique(steps.begin(), steps.end(),
+                            [](const StepWindow& a, const StepWindow& b) {
+                                return a.group == b.group && a.label == b.label;
+                            }),
+                steps.end());
+    std::sort(steps.begin(), steps.end(), [](const StepWindow& a, const StepWindow& b) {
+        if (a.group != b.group) return a.group < b.group;
+        return a.startNs < b.startNs;
+    });
+    return steps;
+}
+
+std::optional<int64_t> RankInDistributedInfo(std::string_view text) {
+    const size_t key = text.find("\"distributedInfo\"");
+    if (key == std::string_view::npos) return std::nullopt;
+    const size_t close = text.find('}', key);
+    const std::string_view object =
+        text.substr(key, close == std::string_view::npos ? 4096 : close - key);
+    const size_t rankKey = object.find("\"rank\"");
+    if (rankKey == std::string_view::npos) return std::nullopt;
+    size_t p = rankKey + 6;
+    while (p < object.size() && (object[p] == ' ' || object[p] == ':' || object[p] == '\n')) ++p;
+    int64_t rank = 0;
+    auto [next, error] = std::from_chars(object.data() + p, object.data() + object.size(), rank);
+    if (error != std::errc() || rank < 0) return std::nullopt;
+    return rank;
+}
+
+std::optional<int64_t> RankInFileName(const std::string& path) {
+    const size_t slash = path.find_last_of('/');
+    const std::string_view name =
+        std::string_view(path).substr(slash == std::string::npos ? 0 : slash + 1);
+    for (std::string_view marker : {"rank-", "rank_"}) {
+        const size_t at = name.find(marker);
+        if (at == std::string_view::npos) continue;
+        int64_t rank = 0;
+        const char* digits = name.data() + at + marker.size();
+        auto [next, error] = std::from_chars(digits, name.data() + name.size(), rank);
+        if (error == std::errc() && next != digits) return rank;
+    }
+    return std::nullopt;
+}
+
+ActivityFigures Figure(const TraceAnalyses& analyses, const std::vector<uint32_t>& indices,
+                       const TraceAnalysisOptions& options, std::vector<IdleGap>* gaps) {
+    ActivityFigures figures;
+    figures.time = MeasureDeviceTime(analyses.activities, indices);
+    figures.idle = BreakDownIdle(analyses.activities, indices, options.kernelWaitBelowNs, gaps);
+    figures.launch = SummarizeLaunches(analyses.activities, indices, options.cutoffs);
+    figures.queue = MeasureQueues(analyses.activities, indices, false);
+    return figures;
+}
+
+}  // namespace
+
+const char* RankIdSourceName(RankIdSource source) {
+    switch (source) {
+        case RankIdSource::kDistributedInfo:
+            return "distributedInfo";
+        case RankIdSource::kFileName:
+            return "file name";
+        case RankIdSource::kOrder:
+            return "order";
+    }
+    return "order";
+}
+
+TraceRank FindTraceRank(const TraceSource& source) {
+    const std::string_view text(source.text.data(), source.text.size());
+    const std::string_view head = text.substr(0, kRankSearchBytes);
+    const std::string_view tail = text.size() > kRankSearchBytes
+                                      ? text.substr(text.size() - kRankSearchBytes)
+                                      : std::string_view{};
+    if (std::optional<int64_t> rank = RankInDistributedInfo(head))
+        return {*rank, RankIdSource::kDistributedInfo};
+    if (std::optional<int64_t> rank = RankInDistributedInfo(tail))
+        return {*rank, RankIdSource::kDistributedInfo};
+    if (std::optional<int64_t> rank = RankInFileName(source.path))
+        return {*rank, RankIdSource::kFileName};
+    return {};
+}
+
+TraceAnalyses AnalyzeTrace(const TraceModel& model, const TraceAnalysisOptions& options) {
+    TraceAnalyses analyses;
+    analyses.activities = FindDeviceActivities(model, options.threads);
+    analyses.steps = FindStepWindows(model);
+    AssignSteps(analyses.activities, analyses.steps);
+
+    // One rank per group; a single trace is one rank of group kNoGroup.
+    std::vector<uint32_t> groups;
+    if (model.groups.empty())
+        groups.push_back(kNoGroup);
+    else
+        for (uint32_t g = 0; g < model.groups.size(); ++g) groups.push_back(g);
+    for (size_t order = 0; order < groups.size(); ++order) {
+        RankTraceAnalysis rank;
+        rank.group = groups[order];
+        const TraceRank found =
+            model.sources.empty()
+                ? TraceRank{}
+                : FindTraceRank(model.sources[rank.group == kNoGroup ? 0 : rank.group]);
+        rank.rank = found.source == RankIdSource::kOrder ? static_cast<int64_t>(order) : found.rank;
+        rank.rankFrom = found.source;
+
+        std::vector<uint32_t> indices;
+        std::vector<std::vector<uint32_t>> perStep(analyses.steps.size());
+        for (uint32_t i = 0; i < analyses.activities.activities.size(); ++i) {
+            const DeviceActivity& activity = analyses.activities.activities[i];
+            if (analyses.activities.streams[activity.stream].group != rank.group) continue;
+            indices.push_back(i);
+            if (activity.step != kNoStep) perStep[activity.step].push_back(i);
+        }
+        if (indices.empty()) {
+            rank.unavailable = analyses.activities.unavailable.empty()
+                                   ? "this rank's device streams hold no kernel, copy, fill or task"
+                                   : analyses.activities.unavailable;
+            analyses.ranks.push_back(std::move(rank));
+            continue;
+        }
+        rank.all = Figure(analyses, indices, options, &analyses.gaps);
+        for (size_t s = 0; s < analyses.steps.size(); ++s)
+            if (analyses.steps[s].group == rank.group)
+                rank.steps.push_back(
+                    {analyses.steps[s].label, Figure(analyses, perStep[s], options, nullptr)});
+        analyses.ranks.push_back(std::move(rank));
+    }
+    std::stable_sort(analyses.gaps.begin(), analyses.gaps.end(),
+                     [](const IdleGap& a, const IdleGap& b) { return a.stream < b.stream; });
+    return analyses;
+}
+
+}  // namespace marey

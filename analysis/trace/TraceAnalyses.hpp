@@ -1,0 +1,65 @@
+#pragma once
+// Every analysis of a rank computed from its trace alone (docs/trace-analyses.md): device time,
+// kernel type combinations, overlap, idle per stream, launches and queues; for the whole trace and
+// for each ProfilerStep. Built off the UI thread; the views and `marey stats` only read it.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "trace/DeviceActivities.hpp"
+#include "trace/DeviceTime.hpp"
+#include "trace/LaunchStats.hpp"
+#include "trace/StreamIdle.hpp"
+
+namespace marey {
+
+struct TraceAnalysisOptions {
+    TimeNs kernelWaitBelowNs = 30'000;  // --idle-threshold
+    LaunchCutoffs cutoffs;
+    unsigned threads = 1;
+};
+
+struct ActivityFigures {
+    DeviceTime time;
+    std::vector<StreamIdle> idle;
+    LaunchSummary launch;
+    std::vector<StreamQueue> queue;
+};
+
+struct StepFigures {
+    std::string step;  // "5" of ProfilerStep#5
+    ActivityFigures figures;
+};
+
+enum class RankIdSource : uint8_t { kDistributedInfo, kFileName, kOrder };
+const char* RankIdSourceName(RankIdSource source);  // "distributedInfo", "file name", "order"
+
+struct RankTraceAnalysis {
+    uint32_t group = kNoGroup;
+    int64_t rank = 0;
+    RankIdSource rankFrom = RankIdSource::kOrder;
+    std::string unavailable;  // why there are no figures; empty when there are
+    ActivityFigures all;
+    std::vector<StepFigures> steps;
+};
+
+struct TraceAnalyses {
+    DeviceActivities activities;
+    std::vector<StepWindow> steps;
+    std::vector<RankTraceAnalysis> ranks;  // one per group, or one for a single trace
+    std::vector<IdleGap> gaps;             // every idle gap, by stream then time
+};
+
+// The rank a trace says it is: distributedInfo.rank, else "rank-N"/"rank_N" in its file name,
+// else nullopt. Looks at the text outside the event array only (its first and last MiB).
+struct TraceRank {
+    int64_t rank = 0;
+    RankIdSource source = RankIdSource::kOrder;
+};
+TraceRank FindTraceRank(const TraceSource& source);
+
+// The analyses of a single trace or a model of several ranks (one per group). O(activities
+// log activities) after reading the device events' text (see FindDeviceActivities).
+TraceAnalyses AnalyzeTrace(const TraceModel& model, const TraceAnalysisOptions& options);
+
+}  // namespace marey
