@@ -21,6 +21,8 @@ const char* CoreClassName(CoreClass coreClass) {
             return "AI CPU";
         case CoreClass::kCommunication:
             return "Communication";
+        case CoreClass::kGpu:
+            return "GPU kernels";
         default:
             return "Other";
     }

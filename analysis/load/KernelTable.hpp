@@ -12,7 +12,8 @@
 namespace marey {
 
 // What kind of unit ran a task, from the "Accelerator Core" column.
-enum class CoreClass : uint8_t { kAiCore, kAiCpu, kCommunication, kOther };
+// kGpu: a GPU's computation kernels, read from a trace (analysis/trace/TraceRankTables).
+enum class CoreClass : uint8_t { kAiCore, kAiCpu, kCommunication, kOther, kGpu };
 
 // AI_CORE, AI_VECTOR_CORE, MIX_AIC, MIX_AIV → AI Core; AI_CPU → AI CPU; HCCL → communication.
 CoreClass ClassifyCore(std::string_view acceleratorCore);

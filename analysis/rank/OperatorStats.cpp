@@ -51,10 +51,11 @@ std::vector<CoreClassTotal> NonEmptyCoreTotals(const CoreClassTotal (&classes)[4
 OperatorTables OperatorsFromKernels(const KernelTable& kernels, bool includeCommunication) {
     OperatorTables tables;
     std::unordered_map<StringId, size_t> byName, byType;
-    CoreClassTotal classes[4] = {{CoreClass::kAiCore},
+    CoreClassTotal classes[5] = {{CoreClass::kAiCore},
                                  {CoreClass::kAiCpu},
                                  {CoreClass::kCommunication},
-                                 {CoreClass::kOther}};
+                                 {CoreClass::kOther},
+                                 {CoreClass::kGpu}};
     for (const KernelRow& row : kernels.rows) {
         if (!includeCommunication && row.coreClass == CoreClass::kCommunication) continue;
         auto [nameAt, newName] = byName.try_emplace(row.name, tables.byName.size());
@@ -91,10 +92,11 @@ OperatorTables OperatorsFromKernels(const KernelTable& kernels, bool includeComm
 
 OperatorTables OperatorsFromOpStatistic(const OpStatistic& table) {
     OperatorTables tables;
-    CoreClassTotal classes[4] = {{CoreClass::kAiCore},
+    CoreClassTotal classes[5] = {{CoreClass::kAiCore},
                                  {CoreClass::kAiCpu},
                                  {CoreClass::kCommunication},
-                                 {CoreClass::kOther}};
+                                 {CoreClass::kOther},
+                                 {CoreClass::kGpu}};
     for (const OpStatisticRow& row : table.rows) {
         OperatorStat stat;
         stat.name = stat.type = row.type;

@@ -1,11 +1,14 @@
 #include "rank/RankAnalysis.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <thread>
 #include <unordered_map>
 
 #include "load/AnalysisFile.hpp"
 #include "load/TraceText.hpp"
 #include "rank/ProfilerSteps.hpp"
+#include "trace/TraceRankTables.hpp"
 
 namespace marey {
 namespace {
@@ -72,6 +75,7 @@ RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model) {
         AddFileProblems(files.operatorMemory, memory.value().problems, analysis.problems);
         analysis.operatorMemory = std::move(memory.value());
     });
+    if (model) AnalyzeDeviceActivities(analysis, *model, std::max(1u, std::thread::hardware_concurrency()));
     SummarizeRank(analysis, model);
     return analysis;
 }

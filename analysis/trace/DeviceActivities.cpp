@@ -111,13 +111,14 @@ void ReadLaunchTrack(const TraceModel& model, uint32_t trackIndex, TrackRole rol
     }
 }
 
-DeviceStream MakeStream(const TraceModel& model, uint32_t trackIndex) {
+DeviceStream MakeStream(const TraceModel& model, uint32_t trackIndex, TrackRole role) {
     const Track& track = model.tracks[trackIndex];
     DeviceStream stream;
     stream.track = trackIndex;
     stream.group = model.GroupOf(trackIndex);
     stream.device = model.processes[track.process].pid.number;
     stream.label = model.TrackLabel(trackIndex);
+    stream.ascend = role == TrackRole::kAscendStream;
     while (!stream.label.empty() && stream.label.back() == ' ')
         stream.label.pop_back();  // Kineto writes "stream 7 "
     return stream;
@@ -179,7 +180,7 @@ DeviceActivities FindDeviceActivities(const TraceModel& model, unsigned threads)
     for (uint32_t t = 0; t < trackCount; ++t) {
         roles[t] = RoleOf(model, t);
         if (roles[t] == TrackRole::kKinetoStream || roles[t] == TrackRole::kAscendStream)
-            found.streams.push_back(MakeStream(model, t));
+            found.streams.push_back(MakeStream(model, t, roles[t]));
     }
     std::sort(
         found.streams.begin(), found.streams.end(),

@@ -21,6 +21,7 @@ struct DeviceStream {
     uint32_t group = kNoGroup;  // the rank in a model of several ranks
     int64_t device = 0;         // the pid of the device's process
     std::string label;          // "stream 7", "Stream 2"
+    bool ascend = false;        // a stream of Ascend Hardware (else of a GPU)
 };
 
 constexpr int32_t kNoLaunch = -1;

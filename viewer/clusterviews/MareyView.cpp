@@ -37,6 +37,7 @@ constexpr uint64_t kMostCachedRows =
 Rgba ClassColor(CoreClass coreClass) {
     switch (coreClass) {
         case CoreClass::kAiCore:
+        case CoreClass::kGpu:
             return {0.30f, 0.72f, 0.36f, 1};
         case CoreClass::kCommunication:
             return {0.96f, 0.60f, 0.22f, 1};

@@ -277,7 +277,8 @@ void OperatorsView::Draw(const RankAnalysis& analysis, TimelineRequest& request)
                              FormatDuration(total.totalNs));
     for (size_t i = 0; i < tables.byCore.size(); ++i) {
         const CoreClass coreClass = tables.byCore[i].coreClass;
-        const Rgba color = coreClass == CoreClass::kAiCore  ? ComputingColor()
+        const Rgba color = coreClass == CoreClass::kAiCore || coreClass == CoreClass::kGpu
+                               ? ComputingColor()
                            : coreClass == CoreClass::kAiCpu ? Rgba{0.55f, 0.40f, 0.80f, 1.0f}
                            : coreClass == CoreClass::kCommunication ? NotOverlappedColor()
                                                                     : FreeColor();
