@@ -5,32 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "GeneratorRandom.hpp"
 #include "GeneratorSink.hpp"
-#include "core/Hash.hpp"
 
 namespace marey {
 namespace {
 
 // [SECTION] Random draws and the operator names
 
-// splitmix64: small, fast and the same everywhere.
-class Random {
-public:
-    explicit Random(uint64_t seed) : m_state(seed * kGoldenRatio64 + 1) {}
-    uint64_t Next() {
-        uint64_t z = (m_state += kGoldenRatio64);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    uint64_t Below(uint64_t n) { return Next() % n; }
-    int64_t Between(int64_t low, int64_t high) {
-        return low + static_cast<int64_t>(Below(high - low + 1));
-    }
-
-private:
-    uint64_t m_state;
-};
+using Random = GeneratorRandom;
 
 const char* const kOperators[] = {"MatMul",
                                   "Add",

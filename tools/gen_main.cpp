@@ -1,4 +1,5 @@
-// marey-gen: writes a generated Ascend-like trace, or a whole rank directory.
+// marey-gen: writes a generated Ascend-like trace, a whole rank directory, a cluster, or a
+// PyTorch profiler (Kineto) trace of one GPU rank.
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "ClusterGenerator.hpp"
+#include "KinetoTraceGenerator.hpp"
 #include "TraceGenerator.hpp"
 
 namespace {
@@ -44,7 +46,13 @@ void Usage() {
         "  --layers gives each step 8*L operators (default 3), --slow-operator makes the K-th of "
         "them twice\n"
         "  as slow on every rank, --pipeline makes each rank a stage of one pipeline in rank "
-        "order\n");
+        "order\n"
+        "       marey-gen --gpu-trace FILE.json [--events N] [--seed S] [--rank R] [--steps K]\n"
+        "  --gpu-trace writes a PyTorch profiler (Kineto) trace of one GPU rank with planted "
+        "idle gaps, overlap,\n"
+        "  launch outliers and queues; --steps K writes K steps (sized by --events when given), "
+        "else steps are\n"
+        "  added until N events (default 100000)\n");
 }
 
 // "text", "db" or "both", as torch_npu's export_type names them.
@@ -71,11 +79,47 @@ int WritePair(const marey::GeneratorOptions& options, const std::string& pairDir
     return 0;
 }
 
+// The cluster folder. Returns main's exit status.
+int WriteClusterDir(const marey::ClusterOptions& cluster, const std::string& clusterDir) {
+    std::string error;
+    uint64_t bytes = 0;
+    if (!marey::WriteCluster(cluster, clusterDir, &error, &bytes)) {
+        if (error.empty())
+            Usage();
+        else
+            std::fprintf(stderr, "%s\n", error.c_str());
+        return error.empty() ? 2 : 1;
+    }
+    std::fprintf(stderr, "%s: %u ranks, %u steps, %llu bytes\n", clusterDir.c_str(), cluster.ranks,
+                 cluster.steps, static_cast<unsigned long long>(bytes));
+    return 0;
+}
+
+// A Kineto trace of one GPU rank. Returns main's exit status.
+int WriteGpuTrace(const marey::KinetoTraceOptions& options, const std::string& path) {
+    std::FILE* file = std::fopen(path.c_str(), "wb");
+    if (!file) {
+        std::perror(path.c_str());
+        return 1;
+    }
+    const marey::KinetoTraceResult result = marey::GenerateKinetoTrace(options, file);
+    if (std::fclose(file) != 0) {
+        std::perror(path.c_str());
+        return 1;
+    }
+    std::fprintf(stderr, "%s: %llu events, %llu bytes, %zu steps\n", path.c_str(),
+                 static_cast<unsigned long long>(result.report.events),
+                 static_cast<unsigned long long>(result.report.bytes),
+                 result.expected.steps.size());
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     marey::GeneratorOptions options;
-    std::string out, rankDir, pairDir, clusterDir;
+    std::string out, rankDir, pairDir, clusterDir, gpuTrace;
+    bool eventsGiven = false, stepsGiven = false;
     marey::ClusterOptions cluster;
     std::optional<marey::RankExport> exportArg;
     for (int i = 1; i < argc; ++i) {
@@ -86,8 +130,11 @@ int main(int argc, char** argv) {
             }
             return argv[++i];
         };
-        if (!std::strcmp(argv[i], "--events"))
+        if (!std::strcmp(argv[i], "--events")) {
             options.events = std::strtoull(next(), nullptr, 10);
+            eventsGiven = true;
+        } else if (!std::strcmp(argv[i], "--gpu-trace"))
+            gpuTrace = next();
         else if (!std::strcmp(argv[i], "--seed"))
             options.seed = std::strtoull(next(), nullptr, 10);
         else if (!std::strcmp(argv[i], "--rank"))
@@ -110,9 +157,10 @@ int main(int argc, char** argv) {
             clusterDir = next();
         else if (!std::strcmp(argv[i], "--ranks"))
             cluster.ranks = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
-        else if (!std::strcmp(argv[i], "--steps"))
+        else if (!std::strcmp(argv[i], "--steps")) {
             cluster.steps = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
-        else if (!std::strcmp(argv[i], "--ranks-per-node"))
+            stepsGiven = true;
+        } else if (!std::strcmp(argv[i], "--ranks-per-node"))
             cluster.ranksPerNode = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
         else if (!std::strcmp(argv[i], "--slow-rank"))
             cluster.slowRank = std::atoi(next());
@@ -132,23 +180,26 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
+    if (!gpuTrace.empty()) {
+        const bool alone = out.empty() && rankDir.empty() && pairDir.empty() &&
+                           clusterDir.empty() && !exportArg && (!stepsGiven || cluster.steps > 0);
+        marey::KinetoTraceOptions kineto;
+        kineto.events = stepsGiven && !eventsGiven ? 0 : options.events;
+        kineto.steps = stepsGiven ? cluster.steps : 0;
+        kineto.seed = options.seed;
+        kineto.rank = options.rank;
+        if (alone) return WriteGpuTrace(kineto, gpuTrace);
+        Usage();
+        return 2;
+    }
     if (!clusterDir.empty()) {
-        cluster.seed = options.seed;
-        std::string error;
-        uint64_t bytes = 0;
         // The cluster writer has its own, smaller run and writes it as text only.
-        if (!out.empty() || !rankDir.empty() || !pairDir.empty() ||
-            exportArg.value_or(marey::RankExport::kText) != marey::RankExport::kText ||
-            !marey::WriteCluster(cluster, clusterDir, &error, &bytes)) {
-            if (error.empty())
-                Usage();
-            else
-                std::fprintf(stderr, "%s\n", error.c_str());
-            return error.empty() ? 2 : 1;
-        }
-        std::fprintf(stderr, "%s: %u ranks, %u steps, %llu bytes\n", clusterDir.c_str(),
-                     cluster.ranks, cluster.steps, static_cast<unsigned long long>(bytes));
-        return 0;
+        cluster.seed = options.seed;
+        const bool alone = out.empty() && rankDir.empty() && pairDir.empty() &&
+                           exportArg.value_or(marey::RankExport::kText) == marey::RankExport::kText;
+        if (alone) return WriteClusterDir(cluster, clusterDir);
+        Usage();
+        return 2;
     }
     // --export names what a rank folder holds: with --out there is only the trace.
     if ((out.empty() + rankDir.empty() + pairDir.empty()) != 2 || options.streams == 0 ||
