@@ -4,9 +4,11 @@
 
 #include <string>
 
+#include "KinetoTraceGenerator.hpp"
 #include "TestSupport.hpp"
 #include "report/TraceAnalysesJson.hpp"
 #include "trace/ActivityClass.hpp"
+#include "trace/TraceRankTables.hpp"
 #include "trace/DeviceActivities.hpp"
 #include "trace/DeviceTime.hpp"
 #include "trace/EventFields.hpp"
@@ -237,4 +239,115 @@ TEST_CASE("traces without device activity say why the analyses are not available
     CHECK(one.ranks[0].all.time.temporal.spanNs == 10'000);
     CHECK(one.ranks[0].steps.empty());
     CHECK_FALSE(one.ranks[0].all.time.OverlapPercent());
+}
+
+namespace {
+
+// The figures of the analyses against what the generator planted, for the rank or one step.
+void CheckPlanted(const ActivityFigures& found, const KinetoFigures& planted,
+                  const DeviceActivities& activities) {
+    const TemporalBreakdown& temporal = found.time.temporal;
+    CHECK(temporal.spanNs == planted.spanNs);
+    CHECK(temporal.idleNs == planted.idleNs);
+    CHECK(temporal.computeNs == planted.computeNs);
+    CHECK(temporal.nonComputeNs == planted.nonComputeNs);
+    std::array<int64_t, 8> sets{};
+    for (const ClassSetTime& set : found.time.classSets) sets[set.classes] = set.ns;
+    CHECK(sets == planted.classSetNs);
+    CHECK(found.time.communicationNs == planted.communicationNs);
+    CHECK(found.time.overlappedNs == planted.overlappedCommunicationNs);
+    CHECK(found.launch.count == planted.launches);
+    CHECK(found.launch.shortKernels == planted.shortKernels);
+    CHECK(found.launch.runtimeOutliers == planted.runtimeOutliers);
+    CHECK(found.launch.launchDelayOutliers == planted.launchDelayOutliers);
+    REQUIRE(found.idle.size() == planted.streams.size());
+    REQUIRE(found.queue.size() == planted.streams.size());
+    for (size_t s = 0; s < planted.streams.size(); ++s) {
+        const KinetoStreamFigures& stream = planted.streams[s];
+        CHECK(activities.streams[found.idle[s].stream].label == stream.name);
+        const auto& gaps = found.idle[s].gaps;
+        const std::pair<GapKind, const KinetoGaps*> kinds[] = {
+            {GapKind::kHostWait, &stream.hostWait},
+            {GapKind::kKernelWait, &stream.kernelWait},
+            {GapKind::kOther, &stream.other}};
+        for (const auto& [kind, expected] : kinds) {
+            const GapStats& stats = gaps[static_cast<size_t>(kind)];
+            CHECK(stats.totalNs == expected->ns);
+            CHECK(stats.count == expected->count);
+            CHECK(stats.minNs == expected->minNs);
+            CHECK(stats.maxNs == expected->maxNs);
+        }
+        CHECK(found.queue[s].max == stream.queueMax);
+        CHECK(found.queue[s].mean == doctest::Approx(stream.QueueMean()).epsilon(1e-9));
+    }
+}
+
+}  // namespace
+
+TEST_CASE(
+    "the analyses find exactly the idle gaps, overlap, launch delays and queues the generator "
+    "planted") {
+    for (uint64_t seed : {1, 7, 42}) {
+        KinetoTraceOptions options;
+        options.steps = 4;
+        options.seed = seed;
+        options.rank = static_cast<uint32_t>(seed % 5);
+        char* buffer = nullptr;
+        size_t size = 0;
+        std::FILE* memory = open_memstream(&buffer, &size);
+        const KinetoTraceResult generated = GenerateKinetoTrace(options, memory);
+        std::fclose(memory);
+        const std::string text(buffer, size);
+        std::free(buffer);
+
+        const TraceAnalyses analyses = Analyze(text);
+        REQUIRE(analyses.ranks.size() == 1);
+        const RankTraceAnalysis& rank = analyses.ranks[0];
+        CHECK(rank.rank == generated.expected.rank);
+        CHECK(rank.rankFrom == RankIdSource::kDistributedInfo);
+        CheckPlanted(rank.all, generated.expected.total, analyses.activities);
+        REQUIRE(rank.steps.size() == generated.expected.steps.size());
+        for (size_t s = 0; s < rank.steps.size(); ++s) {
+            CAPTURE(s);
+            CHECK(rank.steps[s].step == std::to_string(generated.expected.steps[s].step));
+            CheckPlanted(rank.steps[s].figures, generated.expected.steps[s].figures,
+                         analyses.activities);
+        }
+    }
+}
+
+TEST_CASE("a bare GPU trace gets kernel and step tables for the rank views") {
+    KinetoTraceOptions options;
+    options.steps = 3;
+    char* buffer = nullptr;
+    size_t size = 0;
+    std::FILE* memory = open_memstream(&buffer, &size);
+    const KinetoTraceResult generated = GenerateKinetoTrace(options, memory);
+    std::fclose(memory);
+    const std::string text(buffer, size);
+    std::free(buffer);
+    std::unique_ptr<TraceModel> model = test::LoadJson(text);
+    REQUIRE(model);
+    const TraceAnalyses analyses = AnalyzeTrace(*model, {});
+    const KernelTable kernels = KernelTableFromActivities(*model, analyses);
+    CHECK(kernels.rows.size() == analyses.activities.activities.size());
+    size_t gpuKernels = 0, communication = 0;
+    for (const KernelRow& row : kernels.rows) {
+        gpuKernels += row.coreClass == CoreClass::kGpu;
+        communication += row.coreClass == CoreClass::kCommunication;
+    }
+    CHECK(gpuKernels > 0);
+    CHECK(communication == 3 * 3);  // three all-reduces a step
+    const StepTrace steps = StepTraceFromAnalyses(analyses);
+    REQUIRE(steps.rows.size() == 3);
+    for (size_t s = 0; s < 3; ++s) {
+        const KinetoFigures& planted = generated.expected.steps[s].figures;
+        const auto& ns = steps.rows[s].ns;
+        CHECK(ns[kStepStage] == planted.spanNs);
+        CHECK(ns[kStepFree] == planted.idleNs);
+        CHECK(ns[kStepCommunication] == planted.communicationNs);
+        CHECK(ns[kStepCommNotOverlapped] ==
+              planted.communicationNs - planted.overlappedCommunicationNs);
+        CHECK(ns[kStepComputing] + ns[kStepCommNotOverlapped] + ns[kStepFree] == ns[kStepStage]);
+    }
 }

@@ -6,7 +6,7 @@
 namespace marey {
 namespace {
 
-std::optional<TimeWindow> StepWindow(const RankSummary& summary, const std::string& step) {
+std::optional<TimeWindow> SharedStepWindow(const RankSummary& summary, const std::string& step) {
     const SummaryStep* found = summary.FindStep(step);
     if (!found || !found->placed) return std::nullopt;
     return TimeWindow{found->startNs, found->endNs};
@@ -28,8 +28,8 @@ Comparison CompareRanks(const LoadedRank& a, const LoadedRank& b,
     AlignmentRequest request = options.align;
     if (!options.stepA.empty()) {
         const std::string stepB = options.stepB.empty() ? options.stepA : options.stepB;
-        const auto windowA = StepWindow(comparison.a, options.stepA);
-        const auto windowB = StepWindow(comparison.b, stepB);
+        const auto windowA = SharedStepWindow(comparison.a, options.stepA);
+        const auto windowB = SharedStepWindow(comparison.b, stepB);
         if (windowA && windowB) {
             comparison.a = SummarizeRank(*a.analysis, a.model.get(), a.path, windowA);
             comparison.b = SummarizeRank(*b.analysis, b.model.get(), b.path, windowB);

@@ -35,7 +35,7 @@ void AddCore(OperatorStat& stat, std::string_view core) {
 }
 
 // The per-class totals that hold anything, with their share of 'totalNs'.
-std::vector<CoreClassTotal> NonEmptyCoreTotals(const CoreClassTotal (&classes)[4], TimeNs totalNs) {
+std::vector<CoreClassTotal> NonEmptyCoreTotals(const CoreClassTotal (&classes)[5], TimeNs totalNs) {
     std::vector<CoreClassTotal> out;
     for (CoreClassTotal total : classes) {
         if (!total.count) continue;

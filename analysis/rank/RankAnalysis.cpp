@@ -75,9 +75,26 @@ RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model) {
         AddFileProblems(files.operatorMemory, memory.value().problems, analysis.problems);
         analysis.operatorMemory = std::move(memory.value());
     });
-    if (model) AnalyzeDeviceActivities(analysis, *model, std::max(1u, std::thread::hardware_concurrency()));
+    if (model)
+        AnalyzeDeviceActivities(analysis, *model,
+                                std::max(1u, std::thread::hardware_concurrency()));
     SummarizeRank(analysis, model);
     return analysis;
+}
+
+void AnalyzeDeviceActivities(RankAnalysis& analysis, const TraceModel& model, unsigned threads) {
+    TraceAnalysisOptions options;
+    options.threads = threads;
+    auto analyses = std::make_shared<TraceAnalyses>(AnalyzeTrace(model, options));
+    if (!analysis.kernels && !analyses->activities.activities.empty()) {
+        analysis.kernels = KernelTableFromActivities(model, *analyses);
+        analysis.kernelsFromTrace = true;
+    }
+    if (!analysis.steps && !analyses->ranks.empty() && !analyses->ranks.front().steps.empty()) {
+        analysis.steps = StepTraceFromAnalyses(*analyses);
+        analysis.stepsFromTrace = true;
+    }
+    analysis.trace = std::move(analyses);
 }
 
 void SummarizeRank(RankAnalysis& analysis, const TraceModel* model) {
@@ -87,8 +104,11 @@ void SummarizeRank(RankAnalysis& analysis, const TraceModel* model) {
     else if (analysis.opStatistic)
         analysis.operators = OperatorsFromOpStatistic(*analysis.opStatistic);
     if (model) analysis.overview = OverviewFromOverlapTracks(*model);
-    if (!analysis.overview.valid && analysis.kernels)
+    if (!analysis.overview.valid && analysis.kernels) {
         analysis.overview = OverviewFromKernels(*analysis.kernels);
+        if (analysis.kernelsFromTrace)
+            analysis.overview.source = "the trace's device activities (no kernel_details.csv)";
+    }
     analysis.advice = AdviseOnOverview(analysis.overview, TopComputeTypes(analysis.operators, 3));
     if (analysis.communication)
         analysis.communicationTotals = SumCommunication(analysis.communication->ops);

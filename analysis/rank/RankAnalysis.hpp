@@ -2,6 +2,7 @@
 // Everything the single-rank views show, read from a rank folder's files and its loaded trace:
 // overview with advice, operators, steps and communication. Built once, off the UI thread; the
 // views only read it.
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "rank/CommunicationStats.hpp"
 #include "rank/OperatorStats.hpp"
 #include "rank/RankOverview.hpp"
+#include "trace/TraceAnalyses.hpp"
 
 namespace marey {
 
@@ -46,6 +48,11 @@ struct RankAnalysis {
     OperatorTables operators;
     CommunicationTotals communicationTotals;
     std::vector<StepSpan> stepSpans;  // one per steps->rows
+    // The analyses of the trace's device activities (docs/trace-analyses.md); null without a
+    // Chrome JSON trace. When the folder has no kernel_details.csv (or step_trace_time.csv),
+    // 'kernels' ('steps') were made from them, and the flags say so.
+    std::shared_ptr<const TraceAnalyses> trace;
+    bool kernelsFromTrace = false, stepsFromTrace = false;
     // The trace's first timestamp, where the timeline counts from: every view shows its times
     // from the same origin. traceStartNs is 0 without a trace.
     bool hasTrace = false;
@@ -57,6 +64,10 @@ struct RankAnalysis {
 // ProfilerStep slices place the steps. Never fails: what cannot be read is in 'problems', and the
 // views say which file is missing.
 RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model);
+
+// Analyses the device activities of 'model' into analysis.trace and, where the folder lacks
+// them, makes the kernel and step tables from them. AnalyzeRank calls it before SummarizeRank.
+void AnalyzeDeviceActivities(RankAnalysis& analysis, const TraceModel& model, unsigned threads);
 
 // The summaries of an analysis whose tables are filled (from files or a database): operators,
 // overview with advice, communication totals, step places. AnalyzeRank ends with it.

@@ -8,21 +8,26 @@ namespace {
 
 std::string TypeOf(const DeviceActivity& activity, bool ascend) {
     switch (activity.kind.activityClass) {
-        case ActivityClass::kCommunication: return "Communication";
+        case ActivityClass::kCommunication:
+            return "Communication";
         case ActivityClass::kMemory:
             return activity.kind.memory == MemoryKind::kSet
                        ? "Memset"
                        : std::string("Memcpy ") + MemoryKindName(activity.kind.memory);
-        case ActivityClass::kComputation: return ascend ? "AI Core task" : "Kernel";
+        case ActivityClass::kComputation:
+            return ascend ? "AI Core task" : "Kernel";
     }
     return "Kernel";
 }
 
 CoreClass CoreOf(const DeviceActivity& activity, bool ascend) {
     switch (activity.kind.activityClass) {
-        case ActivityClass::kCommunication: return CoreClass::kCommunication;
-        case ActivityClass::kMemory: return CoreClass::kOther;
-        case ActivityClass::kComputation: return ascend ? CoreClass::kAiCore : CoreClass::kGpu;
+        case ActivityClass::kCommunication:
+            return CoreClass::kCommunication;
+        case ActivityClass::kMemory:
+            return CoreClass::kOther;
+        case ActivityClass::kComputation:
+            return ascend ? CoreClass::kAiCore : CoreClass::kGpu;
     }
     return CoreClass::kOther;
 }
@@ -45,8 +50,9 @@ KernelTable KernelTableFromActivities(const TraceModel& model, const TraceAnalys
         row.type = table.strings.Intern(TypeOf(activity, stream.ascend));
         row.coreClass = CoreOf(activity, stream.ascend);
         row.core = table.strings.Intern(CoreClassName(row.coreClass));
-        row.step = activity.step == kNoStep ? table.strings.Intern("")
-                                            : table.strings.Intern(analyses.steps[activity.step].label);
+        row.step = activity.step == kNoStep
+                       ? table.strings.Intern("")
+                       : table.strings.Intern(analyses.steps[activity.step].label);
         row.startNs = activity.startNs;
         row.durNs = std::max<TimeNs>(0, activity.endNs - activity.startNs);
         table.rows.push_back(row);
