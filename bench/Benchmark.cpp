@@ -12,6 +12,8 @@
 // after the other against loading them at once, and the diff once both are loaded.
 // With --database it writes one run of each size as a rank folder holding both exports and times
 // opening each to the timeline (trace_view.json against ascend_pytorch_profiler_0.db).
+// With --gpu it writes a Kineto trace of one GPU rank of each size and times its load, then
+// every analysis of docs/trace-analyses.md on it.
 // With --cluster RANKS[,RANKS…] [--steps S] it writes a generated cluster of each size (rank
 // folders with a planted slow rank and slow link), then times opening it to the cluster views
 // (every rank's summary read on every core, then every view's derivation) with peak memory,
@@ -38,6 +40,7 @@
 #include <vector>
 
 #include "ClusterGenerator.hpp"
+#include "KinetoTraceGenerator.hpp"
 #include "TraceGenerator.hpp"
 #include "cluster/Cluster.hpp"
 #include "loading/ClusterLoader.hpp"
@@ -49,6 +52,7 @@
 #include "loading/RankLoader.hpp"
 #include "loading/TraceLoader.hpp"
 #include "report/CheckReport.hpp"
+#include "trace/TraceAnalyses.hpp"
 
 using namespace marey;
 namespace ondemand = simdjson::ondemand;
@@ -518,6 +522,80 @@ std::string WindowText(double ns) {
 
 }  // namespace
 
+// [SECTION] Analyses of a GPU trace
+
+// A generated Kineto trace of one GPU rank: the time to load it, then to compute every analysis
+// of docs/trace-analyses.md (what the viewer does off the UI thread after the load).
+struct GpuAnalysisMeasure {
+    double loadSeconds = 0, analysisSeconds = 0;
+    uint64_t events = 0, activities = 0, launches = 0;
+};
+
+GpuAnalysisMeasure LoadAndAnalyze(const std::string& path, unsigned threads) {
+    GpuAnalysisMeasure measure;
+    LoadOptions options;
+    options.threads = threads;
+    double start = Now();
+    auto loaded = LoadTrace(path, options);
+    measure.loadSeconds = Now() - start;
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "%s\n", loaded.message().c_str());
+        std::abort();
+    }
+    TraceAnalysisOptions analysisOptions;
+    analysisOptions.threads = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    start = Now();
+    const TraceAnalyses analyses = AnalyzeTrace(*loaded.value(), analysisOptions);
+    measure.analysisSeconds = Now() - start;
+    measure.events = loaded.value()->report.eventCount;
+    measure.activities = analyses.activities.activities.size();
+    measure.launches = analyses.activities.launches.size();
+    return measure;
+}
+
+int RunGpuBenchmark(const std::vector<uint64_t>& sizes, const std::string& dir, int repeat,
+                    unsigned threads, bool keep) {
+    for (const uint64_t size : sizes) {
+        const std::string path = dir + "/marey-bench-gpu-" + std::to_string(size) + ".json";
+        struct stat info {};
+        if (stat(path.c_str(), &info) != 0) {
+            std::FILE* file = std::fopen(path.c_str(), "wb");
+            if (!file) {
+                std::perror(path.c_str());
+                return 1;
+            }
+            KinetoTraceOptions options;
+            options.events = size;
+            GenerateKinetoTrace(options, file);
+            std::fclose(file);
+            stat(path.c_str(), &info);
+        }
+        GpuAnalysisMeasure best;
+        best.loadSeconds = best.analysisSeconds = 1e30;
+        for (int r = 0; r < repeat; ++r) {
+            ReadIntoPageCache(path);
+            const GpuAnalysisMeasure m = InChild([&] { return LoadAndAnalyze(path, threads); });
+            best.loadSeconds = std::min(best.loadSeconds, m.loadSeconds);
+            if (m.analysisSeconds < best.analysisSeconds) {
+                const double load = best.loadSeconds;
+                best = m;
+                best.loadSeconds = load;
+            }
+        }
+        std::printf("\nGPU trace, %llu events, %.1f MB (%s)\n",
+                    static_cast<unsigned long long>(best.events),
+                    static_cast<double>(info.st_size) / 1e6, path.c_str());
+        std::printf("  load                          : %8.3f s\n", best.loadSeconds);
+        std::printf(
+            "  every analysis after the load : %8.3f s  (%llu device activities, %llu launches)\n",
+            best.analysisSeconds, static_cast<unsigned long long>(best.activities),
+            static_cast<unsigned long long>(best.launches));
+        std::fflush(stdout);
+        if (!keep) std::remove(path.c_str());
+    }
+    return 0;
+}
+
 // [SECTION] Command line
 
 int main(int argc, char** argv) {
@@ -526,7 +604,7 @@ int main(int argc, char** argv) {
     int repeat = 3;
     unsigned threads = 0;
     bool keep = false;
-    bool compare = false, cluster = false, database = false;
+    bool compare = false, cluster = false, database = false, gpu = false;
     uint32_t steps = 50;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
@@ -550,6 +628,8 @@ int main(int argc, char** argv) {
             compare = true;
         } else if (!std::strcmp(argv[i], "--database")) {
             database = true;
+        } else if (!std::strcmp(argv[i], "--gpu")) {
+            gpu = true;
         } else if (!std::strcmp(argv[i], "--cluster") && i + 1 < argc) {
             cluster = true;
             sizes.clear();
@@ -564,7 +644,7 @@ int main(int argc, char** argv) {
         } else {
             std::fprintf(stderr,
                          "usage: marey-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] "
-                         "[--threads T] [--keep] [--compare | --database]\n"
+                         "[--threads T] [--keep] [--compare | --database | --gpu]\n"
                          "       marey-bench --cluster RANKS[,RANKS...] [--steps S] [--dir DIR] "
                          "[--repeat N] [--keep]\n");
             return 2;
@@ -577,6 +657,7 @@ int main(int argc, char** argv) {
                 MAREY_EXPAND_TEXT(SIMDJSON_BUILTIN_IMPLEMENTATION));
     if (compare) return RunCompareBenchmark(sizes, dir, repeat, keep);
     if (database) return RunDatabaseBenchmark(sizes, dir, repeat, threads, keep);
+    if (gpu) return RunGpuBenchmark(sizes, dir, repeat, threads, keep);
     if (cluster) return RunClusterBenchmark(sizes, steps, dir, repeat, threads, keep);
     for (const uint64_t size : sizes) {
         const std::string path = dir + "/marey-bench-" + std::to_string(size) + ".json";

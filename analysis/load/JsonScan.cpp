@@ -10,21 +10,6 @@ bool IsSpace(char c) {
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
-// First byte in [p, end) that is '"' or '\\' (SSE2, 16 bytes at a time).
-const char* FindQuoteOrBackslash(const char* p, const char* end) {
-    const __m128i quote = _mm_set1_epi8('"');
-    const __m128i backslash = _mm_set1_epi8('\\');
-    while (p + 16 <= end) {
-        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-        const int mask = _mm_movemask_epi8(
-            _mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)));
-        if (mask) return p + __builtin_ctz(mask);
-        p += 16;
-    }
-    while (p < end && *p != '"' && *p != '\\') ++p;
-    return p;
-}
-
 // First byte in [p, end) that is one of " { } [ ] or a backslash (invalid outside a string,
 // but simdjson takes it as escaping the next byte: see SkipValue).
 const char* FindStructural(const char* p, const char* end) {
@@ -57,6 +42,20 @@ const char* LastSignificant(const char* begin, const char* end) {
 }
 
 }  // namespace
+
+const char* FindQuoteOrBackslash(const char* p, const char* end) {
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    while (p + 16 <= end) {
+        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const int mask = _mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)));
+        if (mask) return p + __builtin_ctz(mask);
+        p += 16;
+    }
+    while (p < end && *p != '"' && *p != '\\') ++p;
+    return p;
+}
 
 const char* SkipWhitespace(const char* p, const char* end) {
     while (p < end && IsSpace(*p)) ++p;

@@ -15,6 +15,9 @@ struct ScanResult {
 
 const char* SkipWhitespace(const char* p, const char* end);
 
+// The first '"' or '\\' in [p, end), or 'end'; 16 bytes at a time.
+const char* FindQuoteOrBackslash(const char* p, const char* end);
+
 // Skips one JSON value starting at 'p' (after white space). Strings are skipped with their
 // escapes; objects and arrays by bracket depth, without recursion, so any nesting depth is
 // fine. Does not validate what it skips. O(length of the value).

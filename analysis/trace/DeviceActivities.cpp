@@ -4,6 +4,7 @@
 #include <array>
 #include <mutex>
 #include <string_view>
+#include <unordered_map>
 
 #include "core/ParallelFor.hpp"
 #include "trace/EventFields.hpp"
@@ -68,10 +69,35 @@ struct TrackFindings {
     std::vector<LaunchCandidate> launches;
 };
 
+// The class of the last activity of each name, kept while its category and task type stay the
+// same: a stream runs the same few kernels again and again, and their names can be long.
+class ClassCache {
+public:
+    std::optional<ActivityKind> Classify(const ActivityFields& fields, StringId name,
+                                         std::string_view nameText) {
+        auto [it, inserted] = m_byName.try_emplace(name);
+        Entry& entry = it->second;
+        if (inserted || entry.category != fields.category || entry.taskType != fields.taskType) {
+            entry.category = fields.category;
+            entry.taskType = fields.taskType;
+            entry.kind = ClassifyDeviceActivity(fields.category, fields.taskType, nameText);
+        }
+        return entry.kind;
+    }
+
+private:
+    struct Entry {
+        std::string_view category, taskType;
+        std::optional<ActivityKind> kind;
+    };
+    std::unordered_map<StringId, Entry> m_byName;
+};
+
 void ReadStreamTrack(const TraceModel& model, uint32_t trackIndex, TrackRole role, uint32_t stream,
                      TrackFindings& out) {
     const Track& track = model.tracks[trackIndex];
     const TraceText& text = model.TextOf(trackIndex);
+    ClassCache classes;
     for (uint32_t r = 0; r < track.rows.size(); ++r) {
         const Row& row = track.rows[r];
         for (uint32_t i = 0; i < row.size(); ++i) {
@@ -79,7 +105,7 @@ void ReadStreamTrack(const TraceModel& model, uint32_t trackIndex, TrackRole rol
             if (role == TrackRole::kKinetoStream && !IsKinetoActivityCategory(fields.category))
                 continue;  // annotations, synchronisation
             std::optional<ActivityKind> kind =
-                ClassifyDeviceActivity(fields.category, fields.taskType, model.Name(row.name[i]));
+                classes.Classify(fields, row.name[i], model.Name(row.name[i]));
             if (!kind) continue;
             DeviceActivity activity;
             activity.startNs = row.start[i];

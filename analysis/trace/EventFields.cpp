@@ -7,53 +7,64 @@
 namespace marey {
 namespace {
 
-// The contents of the string token at 'p' (its opening quote), or nullopt-like empty with ok
-// false when it is not a string.
-struct StringToken {
-    std::string_view contents;
-    const char* end = nullptr;
-    bool ok = false;
-};
+bool IsSpace(char c) {
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
 
-StringToken ReadString(const char* p, const char* end) {
+// One pass over an event object from string to string (found 16 bytes at a time): the bytes
+// between strings are few (numbers, ':', ',', brackets), so they are scanned one by one for the
+// braces that tell the depth. Keys are the strings followed by ':'. Calls visit(key, depth,
+// value) for each key, where depth 1 is the event and 2 an object inside it such as "args";
+// visit returns false to stop. Stops at the event's closing brace, or at damage.
+template <typename Visit>
+void ForEachKey(const char* p, const char* end, Visit&& visit) {
+    if (p >= end || *p != '{') return;
+    int depth = 1;
+    ++p;
+    while (p < end) {
+        const char* quote = FindQuoteOrBackslash(p, end);
+        for (; p < quote; ++p) {
+            if (*p == '{') ++depth;
+            if (*p == '}' && --depth == 0) return;
+        }
+        if (quote >= end || *quote != '"') return;  // a backslash outside a string: damage
+        const char* close = quote + 1;
+        for (;;) {
+            close = FindQuoteOrBackslash(close, end);
+            if (close >= end) return;
+            if (*close == '"') break;
+            close += 2;  // an escape covers the next byte
+        }
+        p = close + 1;
+        const char* colon = p;
+        while (colon < end && IsSpace(*colon)) ++colon;
+        if (colon >= end || *colon != ':') continue;  // a string value, not a key
+        const char* value = colon + 1;
+        while (value < end && IsSpace(*value)) ++value;
+        if (!visit(std::string_view(quote + 1, static_cast<size_t>(close - quote - 1)), depth,
+                   value, end))
+            return;
+        p = value;
+    }
+}
+
+std::string_view StringAt(const char* p, const char* end) {
     if (p >= end || *p != '"') return {};
-    ScanResult skipped = SkipString(p, end);
-    if (skipped.status != ScanStatus::kOk) return {};
-    return {std::string_view(p + 1, static_cast<size_t>(skipped.end - p - 2)), skipped.end, true};
+    const char* close = p + 1;
+    for (;;) {
+        close = FindQuoteOrBackslash(close, end);
+        if (close >= end) return {};
+        if (*close == '"') break;
+        close += 2;
+    }
+    return std::string_view(p + 1, static_cast<size_t>(close - p - 1));
 }
 
 bool ReadNonNegativeInteger(const char* p, const char* end, int64_t* out) {
     if (p < end && *p == '"') ++p;  // some writers quote ids
     auto [next, error] = std::from_chars(p, end, *out);
     if (error != std::errc() || *out < 0) return false;
-    return next < end && (*next == ',' || *next == '}' || *next == '"' || *next == ' ' ||
-                          *next == '\n' || *next == '\r' || *next == '\t');
-}
-
-// Calls visit(key, valueStart) for each member of the object whose '{' is at 'p'; visit
-// returns false to stop. Returns the end of the object, or nullptr on damage.
-template <typename Visit>
-const char* ForEachMember(const char* p, const char* end, Visit&& visit) {
-    if (p >= end || *p != '{') return nullptr;
-    p = SkipWhitespace(p + 1, end);
-    if (p < end && *p == '}') return p + 1;
-    while (p < end) {
-        StringToken key = ReadString(p, end);
-        if (!key.ok) return nullptr;
-        p = SkipWhitespace(key.end, end);
-        if (p >= end || *p != ':') return nullptr;
-        p = SkipWhitespace(p + 1, end);
-        if (!visit(key.contents, p)) return p;
-        ScanResult value = SkipValue(p, end);
-        if (value.status != ScanStatus::kOk) return nullptr;
-        p = SkipWhitespace(value.end, end);
-        if (p < end && *p == ',') {
-            p = SkipWhitespace(p + 1, end);
-            continue;
-        }
-        return p < end && *p == '}' ? p + 1 : nullptr;
-    }
-    return nullptr;
+    return next < end && (*next == ',' || *next == '}' || *next == '"' || IsSpace(*next));
 }
 
 }  // namespace
@@ -62,27 +73,28 @@ ActivityFields ReadActivityFields(const TraceText& text, uint64_t offset) {
     ActivityFields fields;
     if (offset >= text.size()) return fields;
     const char* end = text.data() + text.size();
-    ForEachMember(text.data() + offset, end, [&](std::string_view key, const char* value) {
-        if (key == "cat") {
-            StringToken token = ReadString(value, end);
-            if (token.ok) fields.category = token.contents;
-        } else if (key == "args") {
-            ForEachMember(value, end, [&](std::string_view argKey, const char* argValue) {
-                if (argKey == "correlation" || argKey == "connection_id") {
-                    int64_t id = 0;
-                    if (ReadNonNegativeInteger(argValue, end, &id)) {
-                        fields.correlation = id;
-                        fields.hasCorrelation = true;
-                    }
-                } else if (argKey == "Task Type") {
-                    StringToken token = ReadString(argValue, end);
-                    if (token.ok) fields.taskType = token.contents;
-                }
-                return true;
-            });
-        }
-        return true;
-    });
+    // Kineto writes "cat" first and the correlation early among the args: once both are read,
+    // the rest of a large kernel event is left unread.
+    bool inArgs = false;
+    ForEachKey(text.data() + offset, end,
+               [&](std::string_view key, int depth, const char* value, const char* limit) {
+                   if (depth == 1) {
+                       inArgs = key == "args";
+                       if (key == "cat") fields.category = StringAt(value, limit);
+                       return true;
+                   }
+                   if (depth != 2 || !inArgs) return true;
+                   if (key == "correlation" || key == "connection_id") {
+                       int64_t id = 0;
+                       if (ReadNonNegativeInteger(value, limit, &id)) {
+                           fields.correlation = id;
+                           fields.hasCorrelation = true;
+                       }
+                   } else if (key == "Task Type") {
+                       fields.taskType = StringAt(value, limit);
+                   }
+                   return !(fields.hasCorrelation && !fields.category.empty());
+               });
     return fields;
 }
 
@@ -90,12 +102,12 @@ std::string_view ReadEventCategory(const TraceText& text, uint64_t offset) {
     std::string_view category;
     if (offset >= text.size()) return category;
     const char* end = text.data() + text.size();
-    ForEachMember(text.data() + offset, end, [&](std::string_view key, const char* value) {
-        if (key != "cat") return true;
-        StringToken token = ReadString(value, end);
-        if (token.ok) category = token.contents;
-        return false;
-    });
+    ForEachKey(text.data() + offset, end,
+               [&](std::string_view key, int depth, const char* value, const char* limit) {
+                   if (depth != 1 || key != "cat") return true;
+                   category = StringAt(value, limit);
+                   return false;
+               });
     return category;
 }
 
