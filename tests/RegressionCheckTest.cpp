@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 
+#include "ClusterGenerator.hpp"
 #include "TestSupport.hpp"
 #include "TraceGenerator.hpp"
 #include "compare/CheckRules.hpp"
@@ -117,6 +118,38 @@ TEST_CASE("two recordings of one program with 1 % jitter never fail, over 100 se
         CHECK_MESSAGE(!result.Failed(), CheckToText(result));
         fs::remove_all(dir);
     }
+}
+
+TEST_CASE("two recordings whose collectives the profiler numbered differently share their operators") {
+    // The generated job names its collectives after a hash of the seed, as the profiler numbers
+    // them per run: hcom_allReduce__407_0_1 in one recording is hcom_allReduce__897_0_1 in the
+    // next.
+    const fs::path dir = test::TempDir("check_hccl_names");
+    ClusterOptions options;
+    options.ranks = 2;
+    options.steps = 10;
+    std::string error;
+    options.seed = 1;
+    REQUIRE_MESSAGE(WriteCluster(options, (dir / "a").string(), &error), error);
+    options.seed = 2;
+    REQUIRE_MESSAGE(WriteCluster(options, (dir / "b").string(), &error), error);
+    LoadedPair pair =
+        LoadRankPair((dir / "a/rank_0_ascend_pt").string(), (dir / "b/rank_0_ascend_pt").string());
+    REQUIRE(pair.a.ok());
+    REQUIRE(pair.b.ok());
+    const CheckSide a = MakeCheckSide(pair.a.value()), b = MakeCheckSide(pair.b.value());
+    std::set<std::string> hcclA, hcclB;
+    for (const auto& [name, series] : a.operators.series)
+        if (IsCommunicationOperator(name)) hcclA.insert(name);
+    for (const auto& [name, series] : b.operators.series)
+        if (IsCommunicationOperator(name)) hcclB.insert(name);
+    CHECK(hcclA == std::set<std::string>{"hcom_allGather", "hcom_allReduce"});
+    CHECK(hcclA == hcclB);
+    const Result<CheckResult> result = CheckSides(a, b, CheckRules::Defaults());
+    REQUIRE(result.ok());
+    CHECK_MESSAGE(!result.value().Failed(), CheckToText(result.value()));
+    CHECK(result.value().improvements.empty());
+    fs::remove_all(dir);
 }
 
 TEST_CASE("a rule on the command line or in a file changes the threshold of what it matches") {

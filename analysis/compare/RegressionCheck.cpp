@@ -53,14 +53,24 @@ void PhasesOf(const RankSummary& summary, CheckSeriesGroup& phases) {
         phases.series[phase.name] = {summary.overview.*phase.overview};
 }
 
+// An operator's series key: HCCL's kernels by their collective, as communication operators are,
+// because the profiler numbers them per run ("hcom_allReduce__586_0_1" in one recording is
+// "hcom_allReduce__868_0_1" in the next).
+std::string OperatorKey(const std::string& name) {
+    return IsCommunicationOperator(name) ? CommunicationKey(name) : name;
+}
+
 void OperatorsOf(const LoadedRank& rank, const RankSummary& summary, CheckSide& side) {
     std::vector<size_t> placed;
     for (size_t i = 0; i < summary.steps.size(); ++i)
         if (summary.steps[i].placed) placed.push_back(i);
     if (placed.empty()) {
         side.operators.steps = side.types.steps = {kRunStep};
-        for (const SummaryOperator& op : summary.operators)
-            side.operators.series[op.name] = {op.totalNs};
+        for (const SummaryOperator& op : summary.operators) {
+            std::vector<TimeNs>& series = side.operators.series[OperatorKey(op.name)];
+            series.resize(1, 0);
+            series[0] += op.totalNs;
+        }
         for (const SummaryOperator& op : summary.types) side.types.series[op.name] = {op.totalNs};
         return;
     }
@@ -69,14 +79,15 @@ void OperatorsOf(const LoadedRank& rank, const RankSummary& summary, CheckSide& 
     for (size_t i : placed) side.operators.steps.push_back(summary.steps[i].step);
     side.types.steps = side.operators.steps;
     auto keepPlaced = [&](const std::map<std::string, std::vector<TimeNs>>& all,
-                          CheckSeriesGroup& group) {
+                          CheckSeriesGroup& group, bool byName) {
         for (const auto& [name, perStep] : all) {
-            std::vector<TimeNs>& out = group.series[name];
-            for (size_t i : placed) out.push_back(perStep[i]);
+            std::vector<TimeNs>& out = group.series[byName ? OperatorKey(name) : name];
+            out.resize(placed.size(), 0);
+            for (size_t k = 0; k < placed.size(); ++k) out[k] += perStep[placed[k]];
         }
     };
-    keepPlaced(totals.byName, side.operators);
-    keepPlaced(totals.byType, side.types);
+    keepPlaced(totals.byName, side.operators, true);
+    keepPlaced(totals.byType, side.types, false);
 }
 
 void CommunicationOf(const RankSummary& summary, CheckSeriesGroup& group) {
@@ -94,6 +105,10 @@ void CommunicationOf(const RankSummary& summary, CheckSeriesGroup& group) {
 }
 
 }  // namespace
+
+bool IsCommunicationOperator(const std::string& name) {
+    return name.rfind("hcom_", 0) == 0;
+}
 
 CheckSide MakeCheckSide(const LoadedRank& rank) {
     const RankSummary summary = SummarizeRank(*rank.analysis, rank.model.get(), rank.path);

@@ -42,8 +42,13 @@ struct CheckSide {
 
 // The series of a loaded rank: steps and phases from its summary, operators per placed step,
 // communication operators per step with their instance numbers dropped ("hcom_allReduce__586_0_1"
-// is "hcom_allReduce"). O(slices + kernel rows).
+// is "hcom_allReduce"), and HCCL's kernels among the operators by name likewise, since the
+// profiler numbers them differently in each recording. O(slices + kernel rows).
 CheckSide MakeCheckSide(const LoadedRank& rank);
+
+// True for HCCL's kernels and their types ("hcom_allReduce__586_0_1", "hcom_allReduce_"): their
+// time includes waiting for the other ranks.
+bool IsCommunicationOperator(const std::string& name);
 
 struct CheckFinding {
     CheckKind kind = CheckKind::kStep;
