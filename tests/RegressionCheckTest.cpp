@@ -20,6 +20,7 @@
 #include "compare/RegressionCheck.hpp"
 #include "loading/RankLoader.hpp"
 #include "report/CheckReport.hpp"
+#include "report/MarkupEscape.hpp"
 
 using namespace marey;
 namespace fs = std::filesystem;
@@ -354,4 +355,10 @@ TEST_CASE("check writes JUnit XML with one test case per kind of figure, escaped
     CHECK(xml.find("improvement: step time") != std::string::npos);
     // No raw markup characters leak from names into the text.
     CHECK(xml.find("Matmul<") == std::string::npos);
+}
+
+TEST_CASE("a name written into markup has its five special characters as entities") {
+    CHECK(EscapeMarkup("a<b>&\"c'd") == "a&lt;b&gt;&amp;&quot;c&#39;d");
+    CHECK(EscapeMarkup("hcom_allReduce__586_0_1") == "hcom_allReduce__586_0_1");
+    CHECK(EscapeMarkup("") == "");
 }
