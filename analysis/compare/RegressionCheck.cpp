@@ -245,6 +245,41 @@ void CheckGroup(CheckKind kind, const CheckSeriesGroup& a, const CheckSeriesGrou
     }
 }
 
+// The compared values of the series 'name' of one group, for plots; a side without the series
+// has zeros in its steps.
+CheckSeriesPair SeriesPairOf(CheckKind kind, const std::string& name, const CheckSeriesGroup& a,
+                             const CheckSeriesGroup& b) {
+    CheckSeriesPair out;
+    out.kind = kind;
+    out.name = name;
+    if (a.steps.empty() || b.steps.empty()) return out;
+    const StepPairing pairing = PairSteps(a, b);
+    out.paired = pairing.paired;
+    const auto inA = a.series.find(name), inB = b.series.find(name);
+    for (size_t i : pairing.a) {
+        out.baselineSteps.push_back(a.steps[i]);
+        out.baselineNs.push_back(inA != a.series.end() ? inA->second[i] : 0);
+    }
+    for (size_t j : pairing.b) {
+        out.candidateSteps.push_back(b.steps[j]);
+        out.candidateNs.push_back(inB != b.series.end() ? inB->second[j] : 0);
+    }
+    return out;
+}
+
+// The per-step times of the largest operator regression, else of the largest communication one.
+std::optional<CheckSeriesPair> WorstOperatorOf(const std::vector<CheckFinding>& regressions,
+                                               const CheckSide& a, const CheckSide& b) {
+    for (const CheckKind kind : {CheckKind::kOperator, CheckKind::kCommunication})
+        for (const CheckFinding& finding : regressions) {
+            if (finding.kind != kind) continue;
+            return kind == CheckKind::kOperator
+                       ? SeriesPairOf(kind, finding.name, a.operators, b.operators)
+                       : SeriesPairOf(kind, finding.name, a.communication, b.communication);
+        }
+    return std::nullopt;
+}
+
 }  // namespace
 
 Result<CheckResult> CheckSides(const CheckSide& baseline, const CheckSide& candidate,
@@ -259,6 +294,8 @@ Result<CheckResult> CheckSides(const CheckSide& baseline, const CheckSide& candi
         if (pairing.paired) result.alignedStep = baseline.stepTime.steps[pairing.a.front()];
         std::vector<double> steps = Pick(&baseline.stepTime.series.at("step time"), pairing.a);
         result.baselineStepNs = static_cast<TimeNs>(std::llround(MedianAndMad(steps).median));
+        steps = Pick(&candidate.stepTime.series.at("step time"), pairing.b);
+        result.candidateStepNs = static_cast<TimeNs>(std::llround(MedianAndMad(steps).median));
     }
     result.minTimeNs = rules.minTimeNs ? *rules.minTimeNs : result.baselineStepNs / 100;
     Verdicts verdicts;
@@ -285,6 +322,9 @@ Result<CheckResult> CheckSides(const CheckSide& baseline, const CheckSide& candi
     std::sort(verdicts.improvements.begin(), verdicts.improvements.end(), bySize);
     result.regressions = std::move(verdicts.regressions);
     result.improvements = std::move(verdicts.improvements);
+    result.stepTimes =
+        SeriesPairOf(CheckKind::kStep, "step time", baseline.stepTime, candidate.stepTime);
+    result.worstOperator = WorstOperatorOf(result.regressions, baseline, candidate);
     return result;
 }
 

@@ -173,6 +173,7 @@ void WriteCheckJson(JsonObject& object, const CheckResult& result) {
     else
         object.String("aligned_step", result.alignedStep);
     object.Int("baseline_step_ns", result.baselineStepNs);
+    object.Int("candidate_step_ns", result.candidateStepNs);
     object.Int("min_time_ns", result.minTimeNs);
     object.Int("figures_compared", static_cast<int64_t>(result.figuresCompared));
     AppendJsonFindings(object, "regressions", result.regressions);

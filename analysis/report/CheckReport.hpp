@@ -17,7 +17,8 @@ std::string CheckToText(const CheckResult& result);
 std::string CheckToMarkdown(const CheckResult& result);
 
 // {"verdict", "baseline", "candidate", "steps_compared", "paired", "aligned_step",
-//  "baseline_step_ns", "min_time_ns", "figures_compared", "regressions", "improvements"}.
+//  "baseline_step_ns", "candidate_step_ns", "min_time_ns", "figures_compared", "regressions",
+//  "improvements"}.
 std::string CheckToJson(const CheckResult& result);
 
 // JUnit XML for CI systems: one test suite "marey check" with one test case per kind of figure
