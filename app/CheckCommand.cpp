@@ -8,9 +8,11 @@
 #include "cluster/ClusterFolder.hpp"
 #include "compare/CheckRules.hpp"
 #include "compare/RegressionCheck.hpp"
+#include "loading/ClusterCheckLoader.hpp"
 #include "loading/RankLoader.hpp"
 #include "report/CheckHtml.hpp"
 #include "report/CheckReport.hpp"
+#include "report/ClusterCheckReport.hpp"
 
 namespace marey {
 namespace {
@@ -21,7 +23,8 @@ void Usage() {
         "usage: marey check BASELINE CANDIDATE [--max RULE]... [--min-time DURATION]\n"
         "                   [--rules FILE] [--markdown FILE] [--html FILE] [--junit FILE] "
         "[--json]\n"
-        "  BASELINE, CANDIDATE  traces, rank folders or kernel_details.csv files\n"
+        "  BASELINE, CANDIDATE  traces, rank folders or kernel_details.csv files, or two\n"
+        "                   cluster folders, compared rank by rank\n"
         "  --max RULE       step=3%%, phase:free=8%%, op:aclnnMatMul*=8%%, type:NAME=P%%,\n"
         "                   comm:NAME=P%% (defaults: step and phases 5%%, the rest 10%%)\n"
         "  --min-time D     operators and phases smaller per step are not checked (50us);\n"
@@ -139,6 +142,15 @@ int WriteReports(const CheckArguments& args, const CheckReports& reports) {
     return reports.failed ? 1 : 0;
 }
 
+int CheckClusters(const CheckArguments& args) {
+    const Result<ClusterCheckResult> result =
+        CheckClusterFolders(args.baseline, args.candidate, args.rules);
+    if (!result.ok()) return Fail(result.message());
+    return WriteReports(
+        args, MakeReports(args, result.value(), ClusterCheckToMarkdown, ClusterCheckToHtml,
+                          ClusterCheckToJunit, ClusterCheckToJson, ClusterCheckToText));
+}
+
 }  // namespace
 
 int RunCheckCommand(int argc, char** argv) {
@@ -150,11 +162,13 @@ int RunCheckCommand(int argc, char** argv) {
                    ? (std::fprintf(stderr, "%s\n", error.c_str()), 2)
                    : Fail(error);
     if (args.baseline.empty() || args.candidate.empty()) return Usage(), 2;
-    for (const std::string& path : {args.baseline, args.candidate})
-        if (IsClusterDirectory(path))
-            return Fail(path +
-                        ": a cluster folder: check compares two traces or rank folders; "
-                        "clusters are not checked rank by rank yet");
+    const bool clusterA = IsClusterDirectory(args.baseline);
+    const bool clusterB = IsClusterDirectory(args.candidate);
+    if (clusterA && clusterB) return CheckClusters(args);
+    if (clusterA || clusterB)
+        return Fail((clusterA ? args.baseline : args.candidate) +
+                    ": a cluster folder, and the other side is not: check compares two runs or "
+                    "two clusters rank by rank");
     LoadedPair pair = LoadRankPair(args.baseline, args.candidate);
     for (const Result<LoadedRank>* side : {&pair.a, &pair.b})
         if (!side->ok()) return Fail(side->message());

@@ -5,6 +5,7 @@
 
 #include "core/TextFormat.hpp"
 #include "report/CheckReport.hpp"
+#include "report/ClusterCheckReport.hpp"
 #include "report/MarkupEscape.hpp"
 #include "report/SvgTimePlot.hpp"
 
@@ -261,6 +262,80 @@ std::string CheckToHtml(const CheckResult& result) {
     AppendFindings(out, result);
     AppendStepPlot(out, result);
     AppendWorstOperator(out, result);
+    return out + PageEnd();
+}
+
+namespace {
+
+// [SECTION] Two clusters, rank by rank
+
+void AppendRankTable(std::string& out, const ClusterCheckResult& cluster) {
+    out +=
+        "<section class=\"panel\"><h2>Ranks, worst first</h2>\n<p class=\"note\">Worst: the "
+        "rank whose own work regressed most. Step time and communication are left out of that "
+        "order: in them ranks wait for each other, so one rank&rsquo;s slower operator shows on "
+        "every rank.</p>\n";
+    const std::string unpaired = UnpairedRanksText(cluster);
+    if (!unpaired.empty()) out += "<p>Not compared: " + EscapeMarkup(unpaired) + ".</p>\n";
+    out +=
+        "<table><thead><tr><th class=\"num\">rank</th><th>verdict</th>"
+        "<th class=\"num\">regressions</th><th class=\"num\">improvements</th>"
+        "<th class=\"num\">median step, baseline</th><th class=\"num\">candidate</th>"
+        "<th>largest regression of its own work</th></tr></thead><tbody>\n";
+    for (const RankCheck& rank : cluster.ranks) {
+        const CheckResult& r = rank.result;
+        std::string largest = r.Failed() ? "<span class=\"none\">none: step time and "
+                                           "communication only</span>"
+                                         : "<span class=\"none\">none</span>";
+        if (const CheckFinding* f = LargestOwnWorkRegression(r))
+            largest = WhatCell(*f) + " " + EscapeMarkup(CheckChangeText(*f));
+        out += "<tr><td class=\"num\">" + std::to_string(rank.rank) + "</td><td>" +
+               (r.Failed() ? "<span class=\"badge fail\">FAIL</span>"
+                           : "<span class=\"badge pass\">PASS</span>") +
+               "</td><td class=\"num\">" + std::to_string(r.regressions.size()) +
+               "</td><td class=\"num\">" + std::to_string(r.improvements.size()) +
+               "</td><td class=\"num\">" + FormatDuration(r.baselineStepNs) +
+               "</td><td class=\"num\">" + FormatDuration(r.candidateStepNs) + "</td><td>" +
+               largest + "</td></tr>\n";
+    }
+    out += "</tbody></table></section>\n";
+}
+
+}  // namespace
+
+std::string ClusterCheckToHtml(const ClusterCheckResult& cluster) {
+    const std::string verdict = ClusterVerdictText(cluster);
+    std::string out = PageStart(verdict);
+    AppendVerdict(out, verdict, cluster.Failed());
+    out += "<dl class=\"meta\">";
+    AppendMetaRow(out, "Baseline", Code(cluster.baselinePath));
+    AppendMetaRow(out, "Candidate", Code(cluster.candidatePath));
+    AppendMetaRow(out, "Ranks",
+                  CountText(cluster.ranks.size(), "rank", "ranks") + " compared rank by rank");
+    out += "</dl>\n";
+    AppendRankTable(out, cluster);
+    if (const RankCheck* worst = cluster.Worst()) {
+        out += "<section class=\"panel\"><h2>" +
+               std::string(cluster.Failed() ? "Worst rank: " : "First rank: ") + "rank " +
+               std::to_string(worst->rank) + "</h2>\n";
+        AppendRunMeta(out, worst->result);
+        out += "</section>\n";
+        AppendCards(out, worst->result);
+        AppendFindings(out, worst->result);
+        AppendStepPlot(out, worst->result);
+        AppendWorstOperator(out, worst->result);
+    }
+    for (size_t i = 1; i < cluster.ranks.size(); ++i) {
+        const CheckResult& r = cluster.ranks[i].result;
+        if (r.regressions.empty() && r.improvements.empty()) continue;
+        out += "<section class=\"panel\"><details><summary>Rank " +
+               std::to_string(cluster.ranks[i].rank) + ": " + EscapeMarkup(CheckVerdictText(r)) +
+               "</summary>\n";
+        AppendRunMeta(out, r);
+        AppendFindingsTable(out, "Regressions", r.regressions, true);
+        AppendFindingsTable(out, "Improvements", r.improvements, false);
+        out += "</details></section>\n";
+    }
     return out + PageEnd();
 }
 

@@ -6,12 +6,17 @@
 // artifact viewer. Every name from a trace is escaped. O(findings + steps).
 #include <string>
 
+#include "compare/ClusterCheck.hpp"
 #include "compare/RegressionCheck.hpp"
 
 namespace marey {
 
 // The page for two runs.
 std::string CheckToHtml(const CheckResult& result);
+
+// The page for two clusters: the verdict, a table of every rank worst first, the unpaired ranks,
+// the worst rank in full (tables and plots) and every other rank's findings as tables.
+std::string ClusterCheckToHtml(const ClusterCheckResult& cluster);
 
 // The series' colours, which the browser test looks for in the rendered page.
 inline constexpr const char* kBaselineColour = "#2563eb";
