@@ -347,21 +347,6 @@ TEST_CASE("check writes a Markdown comment, an HTML page and the documented JSON
     fs::remove_all(dir);
 }
 
-TEST_CASE("the real rank 0 against rank 1 of Level1 gives the same verdict every time") {
-    const std::string fixtures = test::FixturesDir();
-    if (fixtures.empty()) return;
-    const fs::path root = fs::path(fixtures) / "msinsight/test/data/pytorch/text/level1";
-    const std::string args =
-        (root / "rank0_ascend_pt").string() + " " + (root / "rank1_ascend_pt").string() + " --json";
-    int first = -1, second = -1;
-    const std::string once = RunCheck(args, &first);
-    const std::string again = RunCheck(args, &second);
-    CHECK(first != 2);
-    CHECK(first == second);
-    CHECK(once == again);
-    CHECK(once.find("{\"verdict\": \"") == 0);
-}
-
 TEST_CASE("check writes JUnit XML with one test case per kind of figure, escaped") {
     CheckResult result;
     result.baselinePath = "a<&>";
