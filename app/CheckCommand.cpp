@@ -8,8 +8,11 @@
 #include "cluster/ClusterFolder.hpp"
 #include "compare/CheckRules.hpp"
 #include "compare/RegressionCheck.hpp"
+#include "loading/ClusterCheckLoader.hpp"
 #include "loading/RankLoader.hpp"
+#include "report/CheckHtml.hpp"
 #include "report/CheckReport.hpp"
+#include "report/ClusterCheckReport.hpp"
 
 namespace marey {
 namespace {
@@ -18,14 +21,17 @@ void Usage() {
     std::fprintf(
         stderr,
         "usage: marey check BASELINE CANDIDATE [--max RULE]... [--min-time DURATION]\n"
-        "                   [--rules FILE] [--markdown FILE] [--junit FILE] [--json]\n"
-        "  BASELINE, CANDIDATE  traces, rank folders or kernel_details.csv files\n"
+        "                   [--rules FILE] [--markdown FILE] [--html FILE] [--junit FILE] "
+        "[--json]\n"
+        "  BASELINE, CANDIDATE  traces, rank folders or kernel_details.csv files, or two\n"
+        "                   cluster folders, compared rank by rank\n"
         "  --max RULE       step=3%%, phase:free=8%%, op:aclnnMatMul*=8%%, type:NAME=P%%,\n"
         "                   comm:NAME=P%% (defaults: step and phases 5%%, the rest 10%%)\n"
         "  --min-time D     operators and phases smaller per step are not checked (50us);\n"
         "                   default 1%% of the baseline's median step\n"
         "  --rules FILE     rules, one a line: 'max step=3%%', 'min-time 50us', # comments\n"
         "  --markdown FILE  write a pull-request comment\n"
+        "  --html FILE      write one self-contained page: tables and plots\n"
         "  --junit FILE     write JUnit XML: a test case per kind of figure, for CI systems\n"
         "  --json           print the result as JSON instead of lines\n"
         "exit status: 0 nothing regressed, 1 something did, 2 an error\n");
@@ -46,7 +52,7 @@ bool ReadFile(const std::string& path, std::string* text) {
 }
 
 struct CheckArguments {
-    std::string baseline, candidate, markdownPath, junitPath;
+    std::string baseline, candidate, markdownPath, htmlPath, junitPath;
     bool json = false;
     CheckRules rules = CheckRules::Defaults();
 };
@@ -79,6 +85,8 @@ std::string ParseArguments(int argc, char** argv, CheckArguments& args) {
             if (!status.ok()) return status.message();
         } else if (arg == "--markdown" && hasValue) {
             args.markdownPath = argv[++i];
+        } else if (arg == "--html" && hasValue) {
+            args.htmlPath = argv[++i];
         } else if (arg == "--junit" && hasValue) {
             args.junitPath = argv[++i];
         } else if (!arg.empty() && arg[0] != '-' && args.baseline.empty()) {
@@ -94,6 +102,55 @@ std::string ParseArguments(int argc, char** argv, CheckArguments& args) {
     return {};
 }
 
+// The reports of one check, written and printed the same way for two runs and two clusters.
+struct CheckReports {
+    std::string markdown, html, junit, printed;
+    bool failed = false;
+};
+
+// Each report of 'result' that the command line asks for.
+template <typename Result>
+CheckReports MakeReports(const CheckArguments& args, const Result& result,
+                         std::string (*markdown)(const Result&), std::string (*html)(const Result&),
+                         std::string (*junit)(const Result&), std::string (*json)(const Result&),
+                         std::string (*text)(const Result&)) {
+    CheckReports reports;
+    if (!args.markdownPath.empty()) reports.markdown = markdown(result);
+    if (!args.htmlPath.empty()) reports.html = html(result);
+    if (!args.junitPath.empty()) reports.junit = junit(result);
+    reports.printed = args.json ? json(result) : text(result);
+    reports.failed = result.Failed();
+    return reports;
+}
+
+// Writes the reports asked for and prints the lines; main's exit status.
+int WriteReports(const CheckArguments& args, const CheckReports& reports) {
+    const struct {
+        const std::string& path;
+        const std::string& text;
+        const char* what;
+    } files[] = {{args.markdownPath, reports.markdown, "Markdown"},
+                 {args.htmlPath, reports.html, "HTML"},
+                 {args.junitPath, reports.junit, "JUnit"}};
+    for (const auto& file : files) {
+        if (file.path.empty()) continue;
+        std::ofstream out(file.path, std::ios::binary);
+        out << file.text;
+        if (!out) return Fail(file.path + ": cannot write the " + file.what + " report");
+    }
+    std::fwrite(reports.printed.data(), 1, reports.printed.size(), stdout);
+    return reports.failed ? 1 : 0;
+}
+
+int CheckClusters(const CheckArguments& args) {
+    const Result<ClusterCheckResult> result =
+        CheckClusterFolders(args.baseline, args.candidate, args.rules);
+    if (!result.ok()) return Fail(result.message());
+    return WriteReports(
+        args, MakeReports(args, result.value(), ClusterCheckToMarkdown, ClusterCheckToHtml,
+                          ClusterCheckToJunit, ClusterCheckToJson, ClusterCheckToText));
+}
+
 }  // namespace
 
 int RunCheckCommand(int argc, char** argv) {
@@ -105,30 +162,21 @@ int RunCheckCommand(int argc, char** argv) {
                    ? (std::fprintf(stderr, "%s\n", error.c_str()), 2)
                    : Fail(error);
     if (args.baseline.empty() || args.candidate.empty()) return Usage(), 2;
-    for (const std::string& path : {args.baseline, args.candidate})
-        if (IsClusterDirectory(path))
-            return Fail(path +
-                        ": a cluster folder: check compares two traces or rank folders; "
-                        "clusters are not checked rank by rank yet");
+    const bool clusterA = IsClusterDirectory(args.baseline);
+    const bool clusterB = IsClusterDirectory(args.candidate);
+    if (clusterA && clusterB) return CheckClusters(args);
+    if (clusterA || clusterB)
+        return Fail((clusterA ? args.baseline : args.candidate) +
+                    ": a cluster folder, and the other side is not: check compares two runs or "
+                    "two clusters rank by rank");
     LoadedPair pair = LoadRankPair(args.baseline, args.candidate);
     for (const Result<LoadedRank>* side : {&pair.a, &pair.b})
         if (!side->ok()) return Fail(side->message());
     const Result<CheckResult> result =
         CheckSides(MakeCheckSide(pair.a.value()), MakeCheckSide(pair.b.value()), args.rules);
     if (!result.ok()) return Fail(result.message());
-    if (!args.markdownPath.empty()) {
-        std::ofstream out(args.markdownPath, std::ios::binary);
-        out << CheckToMarkdown(result.value());
-        if (!out) return Fail(args.markdownPath + ": cannot write the Markdown report");
-    }
-    if (!args.junitPath.empty()) {
-        std::ofstream out(args.junitPath, std::ios::binary);
-        out << CheckToJunit(result.value());
-        if (!out) return Fail(args.junitPath + ": cannot write the JUnit report");
-    }
-    const std::string text = args.json ? CheckToJson(result.value()) : CheckToText(result.value());
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return result.value().Failed() ? 1 : 0;
+    return WriteReports(args, MakeReports(args, result.value(), CheckToMarkdown, CheckToHtml,
+                                          CheckToJunit, CheckToJson, CheckToText));
 }
 
 }  // namespace marey

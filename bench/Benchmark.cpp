@@ -51,6 +51,7 @@
 #include "load/TraceText.hpp"
 #include "loading/RankLoader.hpp"
 #include "loading/TraceLoader.hpp"
+#include "report/CheckHtml.hpp"
 #include "report/CheckReport.hpp"
 #include "trace/TraceAnalyses.hpp"
 
@@ -227,14 +228,17 @@ Measure LoadAndQuery(const std::string& path, unsigned threads) {
 
 struct CompareMeasure {
     double sequentialSeconds = 0, pairSeconds = 0, diffSeconds = 0;
-    // `marey check` once both are loaded: both sides' series, the comparison and every report.
+    // `marey check` once both are loaded: both sides' series, the comparison and every report
+    // written to its file.
     double checkSeconds = 0;
     uint64_t events = 0;
 };
 
-// Both sides one after the other on every core, then both at once (LoadRankPair), then the diff.
+// Both sides one after the other on every core, then both at once (LoadRankPair), then the diff,
+// then the check with its reports written to reportPrefix.txt, .md, .html, .xml and .json.
 // Run in a child process, so that the heap of one run does not help the next.
-CompareMeasure LoadPairAndDiff(const std::string& pathA, const std::string& pathB) {
+CompareMeasure LoadPairAndDiff(const std::string& pathA, const std::string& pathB,
+                               const std::string& reportPrefix) {
     CompareMeasure measure;
     double start = Now();
     {
@@ -259,10 +263,21 @@ CompareMeasure LoadPairAndDiff(const std::string& pathA, const std::string& path
     const Result<CheckResult> check =
         CheckSides(MakeCheckSide(pair.a.value()), MakeCheckSide(pair.b.value()), CheckRules{});
     if (!check.ok()) std::abort();
-    const size_t reportBytes =
-        CheckToText(check.value()).size() + CheckToMarkdown(check.value()).size() +
-        CheckToJson(check.value()).size() + CheckToJunit(check.value()).size();
+    // What `marey check --markdown --html --junit --json` writes: every report, to its file.
+    uint64_t reportBytes = 0;
+    const std::pair<const char*, std::string> reports[] = {
+        {".txt", CheckToText(check.value())},  {".md", CheckToMarkdown(check.value())},
+        {".html", CheckToHtml(check.value())}, {".xml", CheckToJunit(check.value())},
+        {".json", CheckToJson(check.value())},
+    };
+    for (const auto& [extension, text] : reports) {
+        std::ofstream out(reportPrefix + extension, std::ios::binary);
+        out << text;
+        if (!out) std::abort();
+        reportBytes += text.size();
+    }
     measure.checkSeconds = Now() - start;
+    for (const auto& report : reports) std::remove((reportPrefix + report.first).c_str());
     if (reportBytes == 0 || !check.value().Failed()) std::abort();  // the pair's planted changes
     return measure;
 }
@@ -287,6 +302,8 @@ int RunCompareBenchmark(const std::vector<uint64_t>& sizes, const std::string& d
         options.seed = 42;
         const std::string pathA = dir + "/marey-bench-compare-" + std::to_string(size) + "-a.json";
         const std::string pathB = dir + "/marey-bench-compare-" + std::to_string(size) + "-b.json";
+        const std::string reportPrefix =
+            dir + "/marey-bench-compare-" + std::to_string(size) + "-check";
         if (!WriteTrace(pathA, ComparisonSideA(options)) ||
             !WriteTrace(pathB, ComparisonSideB(options)))
             return 1;
@@ -295,7 +312,8 @@ int RunCompareBenchmark(const std::vector<uint64_t>& sizes, const std::string& d
         for (int r = 0; r < repeat; ++r) {
             ReadIntoPageCache(pathA);
             ReadIntoPageCache(pathB);
-            const CompareMeasure m = InChild([&] { return LoadPairAndDiff(pathA, pathB); });
+            const CompareMeasure m =
+                InChild([&] { return LoadPairAndDiff(pathA, pathB, reportPrefix); });
             best.sequentialSeconds = std::min(best.sequentialSeconds, m.sequentialSeconds);
             best.pairSeconds = std::min(best.pairSeconds, m.pairSeconds);
             best.diffSeconds = std::min(best.diffSeconds, m.diffSeconds);

@@ -22,6 +22,7 @@ struct ClusterOptions {
         slowLinkDst = -1;   // this link (of the ring) runs at a quarter of its bandwidth
     uint32_t layers = 3;    // 8 device operators a layer: 24 a step by default
     int slowOperator = -1;  // the step's operator of this index takes twice as long on every rank
+    int slowOperatorRank = -1;  // with slowOperator: on this rank only (-1: every rank)
     // Each rank a stage of one pipeline, in rank order: a stage starts an operator once the stage
     // before it has finished it, so a slow stage delays every stage after it.
     bool pipeline = false;

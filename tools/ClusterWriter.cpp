@@ -118,8 +118,9 @@ public:
             const double factor = r == m_o.slowRank ? kSlowRankFactor : 1.0;
             int64_t at = 0;
             for (size_t k = 0; k < operators; ++k) {
-                const double slowOperator =
-                    static_cast<int>(k) == m_o.slowOperator ? kSlowOperatorFactor : 1.0;
+                const bool slowHere = static_cast<int>(k) == m_o.slowOperator &&
+                                      (m_o.slowOperatorRank < 0 || m_o.slowOperatorRank == r);
+                const double slowOperator = slowHere ? kSlowOperatorFactor : 1.0;
                 const int64_t ns = static_cast<int64_t>(static_cast<double>(OperatorAt(k).baseNs) /
                                                         m_o.layers * 3 * factor * slowOperator *
                                                         Jitter(m_o.seed, r, s, k, 0.004));

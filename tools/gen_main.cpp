@@ -36,7 +36,8 @@ void Usage() {
         "  and a clock 5 s ahead\n"
         "       marey-gen --cluster DIR [--ranks N] [--steps S] [--seed S] [--ranks-per-node K]\n"
         "                     [--slow-rank R] [--slow-link SRC-DST] [--layers L] [--slow-operator "
-        "K] [--pipeline]\n"
+        "K]\n"
+        "                     [--slow-operator-rank R] [--pipeline]\n"
         "  --cluster writes DIR/rank_R_ascend_pt for R in 0..N-1 (default 16 ranks, 10 steps, 8 "
         "per node): one\n"
         "  synchronous job; --slow-rank makes R compute 25 %% longer (the others wait for it), "
@@ -45,14 +46,21 @@ void Usage() {
         "bandwidth;\n"
         "  --layers gives each step 8*L operators (default 3), --slow-operator makes the K-th of "
         "them twice\n"
-        "  as slow on every rank, --pipeline makes each rank a stage of one pipeline in rank "
-        "order\n"
-        "       marey-gen --gpu-trace FILE.json [--events N] [--seed S] [--rank R] [--steps K]\n"
+        "  as slow on every rank (on rank R only with --slow-operator-rank), --pipeline makes "
+        "each
+"
+        "  rank a stage of one pipeline in rank order
+"
+        "       marey-gen --gpu-trace FILE.json [--events N] [--seed S] [--rank R] [--steps K]
+"
         "  --gpu-trace writes a PyTorch profiler (Kineto) trace of one GPU rank with planted "
-        "idle gaps, overlap,\n"
+        "idle gaps, overlap,
+"
         "  launch outliers and queues; --steps K writes K steps (sized by --events when given), "
-        "else steps are\n"
-        "  added until N events (default 100000)\n");
+        "else steps are
+"
+        "  added until N events (default 100000)
+");
 }
 
 // "text", "db" or "both", as torch_npu's export_type names them.
@@ -168,6 +176,8 @@ int main(int argc, char** argv) {
             cluster.layers = static_cast<uint32_t>(std::max(1, std::atoi(next())));
         else if (!std::strcmp(argv[i], "--slow-operator"))
             cluster.slowOperator = std::atoi(next());
+        else if (!std::strcmp(argv[i], "--slow-operator-rank"))
+            cluster.slowOperatorRank = std::atoi(next());
         else if (!std::strcmp(argv[i], "--pipeline"))
             cluster.pipeline = true;
         else if (!std::strcmp(argv[i], "--slow-link")) {

@@ -34,6 +34,7 @@ void Usage() {
         "       marey stats PATH [--json] [--source text|db]\n"
         "       marey summarize RANK_DIR... [--out DIR]\n"
         "       marey stats --compare A B [--json]\n"
+        "       marey check BASELINE CANDIDATE [--markdown|--html|--junit FILE] [--json]\n"
         "  PATH          a trace (.json, .json.gz), a rank folder or a cluster folder (several "
         "rank folders,\n"
         "                rank_summary_N.json files or a cluster_analysis_output); without it, the "

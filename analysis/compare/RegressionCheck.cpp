@@ -53,14 +53,24 @@ void PhasesOf(const RankSummary& summary, CheckSeriesGroup& phases) {
         phases.series[phase.name] = {summary.overview.*phase.overview};
 }
 
+// An operator's series key: HCCL's kernels by their collective, as communication operators are,
+// because the profiler numbers them per run ("hcom_allReduce__586_0_1" in one recording is
+// "hcom_allReduce__868_0_1" in the next).
+std::string OperatorKey(const std::string& name) {
+    return IsCommunicationOperator(name) ? CommunicationKey(name) : name;
+}
+
 void OperatorsOf(const LoadedRank& rank, const RankSummary& summary, CheckSide& side) {
     std::vector<size_t> placed;
     for (size_t i = 0; i < summary.steps.size(); ++i)
         if (summary.steps[i].placed) placed.push_back(i);
     if (placed.empty()) {
         side.operators.steps = side.types.steps = {kRunStep};
-        for (const SummaryOperator& op : summary.operators)
-            side.operators.series[op.name] = {op.totalNs};
+        for (const SummaryOperator& op : summary.operators) {
+            std::vector<TimeNs>& series = side.operators.series[OperatorKey(op.name)];
+            series.resize(1, 0);
+            series[0] += op.totalNs;
+        }
         for (const SummaryOperator& op : summary.types) side.types.series[op.name] = {op.totalNs};
         return;
     }
@@ -69,14 +79,15 @@ void OperatorsOf(const LoadedRank& rank, const RankSummary& summary, CheckSide& 
     for (size_t i : placed) side.operators.steps.push_back(summary.steps[i].step);
     side.types.steps = side.operators.steps;
     auto keepPlaced = [&](const std::map<std::string, std::vector<TimeNs>>& all,
-                          CheckSeriesGroup& group) {
+                          CheckSeriesGroup& group, bool byName) {
         for (const auto& [name, perStep] : all) {
-            std::vector<TimeNs>& out = group.series[name];
-            for (size_t i : placed) out.push_back(perStep[i]);
+            std::vector<TimeNs>& out = group.series[byName ? OperatorKey(name) : name];
+            out.resize(placed.size(), 0);
+            for (size_t k = 0; k < placed.size(); ++k) out[k] += perStep[placed[k]];
         }
     };
-    keepPlaced(totals.byName, side.operators);
-    keepPlaced(totals.byType, side.types);
+    keepPlaced(totals.byName, side.operators, true);
+    keepPlaced(totals.byType, side.types, false);
 }
 
 void CommunicationOf(const RankSummary& summary, CheckSeriesGroup& group) {
@@ -94,6 +105,10 @@ void CommunicationOf(const RankSummary& summary, CheckSeriesGroup& group) {
 }
 
 }  // namespace
+
+bool IsCommunicationOperator(const std::string& name) {
+    return name.rfind("hcom_", 0) == 0;
+}
 
 CheckSide MakeCheckSide(const LoadedRank& rank) {
     const RankSummary summary = SummarizeRank(*rank.analysis, rank.model.get(), rank.path);
@@ -230,6 +245,41 @@ void CheckGroup(CheckKind kind, const CheckSeriesGroup& a, const CheckSeriesGrou
     }
 }
 
+// The compared values of the series 'name' of one group, for plots; a side without the series
+// has zeros in its steps.
+CheckSeriesPair SeriesPairOf(CheckKind kind, const std::string& name, const CheckSeriesGroup& a,
+                             const CheckSeriesGroup& b) {
+    CheckSeriesPair out;
+    out.kind = kind;
+    out.name = name;
+    if (a.steps.empty() || b.steps.empty()) return out;
+    const StepPairing pairing = PairSteps(a, b);
+    out.paired = pairing.paired;
+    const auto inA = a.series.find(name), inB = b.series.find(name);
+    for (size_t i : pairing.a) {
+        out.baselineSteps.push_back(a.steps[i]);
+        out.baselineNs.push_back(inA != a.series.end() ? inA->second[i] : 0);
+    }
+    for (size_t j : pairing.b) {
+        out.candidateSteps.push_back(b.steps[j]);
+        out.candidateNs.push_back(inB != b.series.end() ? inB->second[j] : 0);
+    }
+    return out;
+}
+
+// The per-step times of the largest operator regression, else of the largest communication one.
+std::optional<CheckSeriesPair> WorstOperatorOf(const std::vector<CheckFinding>& regressions,
+                                               const CheckSide& a, const CheckSide& b) {
+    for (const CheckKind kind : {CheckKind::kOperator, CheckKind::kCommunication})
+        for (const CheckFinding& finding : regressions) {
+            if (finding.kind != kind) continue;
+            return kind == CheckKind::kOperator
+                       ? SeriesPairOf(kind, finding.name, a.operators, b.operators)
+                       : SeriesPairOf(kind, finding.name, a.communication, b.communication);
+        }
+    return std::nullopt;
+}
+
 }  // namespace
 
 Result<CheckResult> CheckSides(const CheckSide& baseline, const CheckSide& candidate,
@@ -244,6 +294,8 @@ Result<CheckResult> CheckSides(const CheckSide& baseline, const CheckSide& candi
         if (pairing.paired) result.alignedStep = baseline.stepTime.steps[pairing.a.front()];
         std::vector<double> steps = Pick(&baseline.stepTime.series.at("step time"), pairing.a);
         result.baselineStepNs = static_cast<TimeNs>(std::llround(MedianAndMad(steps).median));
+        steps = Pick(&candidate.stepTime.series.at("step time"), pairing.b);
+        result.candidateStepNs = static_cast<TimeNs>(std::llround(MedianAndMad(steps).median));
     }
     result.minTimeNs = rules.minTimeNs ? *rules.minTimeNs : result.baselineStepNs / 100;
     Verdicts verdicts;
@@ -270,6 +322,9 @@ Result<CheckResult> CheckSides(const CheckSide& baseline, const CheckSide& candi
     std::sort(verdicts.improvements.begin(), verdicts.improvements.end(), bySize);
     result.regressions = std::move(verdicts.regressions);
     result.improvements = std::move(verdicts.improvements);
+    result.stepTimes =
+        SeriesPairOf(CheckKind::kStep, "step time", baseline.stepTime, candidate.stepTime);
+    result.worstOperator = WorstOperatorOf(result.regressions, baseline, candidate);
     return result;
 }
 

@@ -15,6 +15,7 @@
 //             candidate has is a regression of its whole value; one only the baseline has is an
 //             improvement. Improvements mirror regressions.
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,8 +43,13 @@ struct CheckSide {
 
 // The series of a loaded rank: steps and phases from its summary, operators per placed step,
 // communication operators per step with their instance numbers dropped ("hcom_allReduce__586_0_1"
-// is "hcom_allReduce"). O(slices + kernel rows).
+// is "hcom_allReduce"), and HCCL's kernels among the operators by name likewise, since the
+// profiler numbers them differently in each recording. O(slices + kernel rows).
 CheckSide MakeCheckSide(const LoadedRank& rank);
+
+// True for HCCL's kernels and their types ("hcom_allReduce__586_0_1", "hcom_allReduce_"): their
+// time includes waiting for the other ranks.
+bool IsCommunicationOperator(const std::string& name);
 
 struct CheckFinding {
     CheckKind kind = CheckKind::kStep;
@@ -56,16 +62,32 @@ struct CheckFinding {
     TimeNs noiseNs = 0;                      // what the change had to exceed
 };
 
+// One figure's per-step values on both sides as they were compared, for plots. Paired: the steps
+// both sides have, in the baseline's order, the same names on both sides; else each side's own
+// steps in order.
+struct CheckSeriesPair {
+    CheckKind kind = CheckKind::kStep;
+    std::string name;  // "step time", an operator's name
+    bool paired = false;
+    std::vector<std::string> baselineSteps, candidateSteps;
+    std::vector<TimeNs> baselineNs, candidateNs;  // one per step of the same side
+};
+
 struct CheckResult {
     std::string baselinePath, candidatePath;
     std::vector<CheckFinding> regressions;   // largest change first
     std::vector<CheckFinding> improvements;  // largest saving first
-    size_t stepsCompared = 0;   // steps of the step-time series compared (paired, or baseline's)
-    bool paired = false;        // the step times were paired by step name
-    std::string alignedStep;    // the first step both sides have; empty when none
-    TimeNs baselineStepNs = 0;  // the baseline's median step time; 0 without steps
-    TimeNs minTimeNs = 0;       // the minimum change that applied
+    size_t stepsCompared = 0;    // steps of the step-time series compared (paired, or baseline's)
+    bool paired = false;         // the step times were paired by step name
+    std::string alignedStep;     // the first step both sides have; empty when none
+    TimeNs baselineStepNs = 0;   // the baseline's median step time; 0 without steps
+    TimeNs candidateStepNs = 0;  // the candidate's, over the same steps when paired
+    TimeNs minTimeNs = 0;        // the minimum change that applied
     size_t figuresCompared = 0;
+    CheckSeriesPair stepTimes;  // the step-time series compared; empty without steps
+    // The largest regression of one operator by name (else of a communication operator): its
+    // per-step times. Unset when no operator regressed.
+    std::optional<CheckSeriesPair> worstOperator;
     bool Failed() const { return !regressions.empty(); }
 };
 

@@ -3,49 +3,14 @@
 #include <cmath>
 
 #include "core/TextFormat.hpp"
-#include "report/JsonWriter.hpp"
+#include "report/MarkupEscape.hpp"
 
 namespace marey {
 namespace {
 
-std::string SignedDuration(TimeNs ns) {
-    return (ns < 0 ? "-" : "+") + FormatDuration(std::llabs(ns));
-}
-
-// "+100.0 %", "new", "gone".
-std::string ChangeText(const CheckFinding& finding) {
-    if (finding.added) return "new";
-    if (finding.removed) return "gone";
-    char text[32];
-    std::snprintf(text, sizeof text, "%+.1f %%", finding.changePercent);
-    return text;
-}
-
-std::string Verdict(const CheckResult& result) {
-    if (result.Failed())
-        return "FAIL: " + CountText(result.regressions.size(), "regression", "regressions") + ", " +
-               CountText(result.improvements.size(), "improvement", "improvements");
-    return "PASS: no regression, " +
-           CountText(result.improvements.size(), "improvement", "improvements");
-}
-
-std::string StepsText(const CheckResult& result) {
-    if (result.stepsCompared == 0) return "no steps: whole runs compared";
-    std::string text = CountText(result.stepsCompared, "step", "steps") +
-                       (result.paired ? " paired by name" : " of each run, unpaired");
-    if (!result.alignedStep.empty()) text += ", aligned on step " + result.alignedStep;
-    return text + "; baseline median step " + FormatDuration(result.baselineStepNs);
-}
-
-void AppendTextLine(std::string& out, const char* what, const CheckFinding& finding) {
-    out += std::string(what) + ": " + DescribeFinding(finding) + ": " +
-           FormatDuration(finding.baselineNs) + " -> " + FormatDuration(finding.candidateNs) +
-           " per step, " + ChangeText(finding) + " (" + SignedDuration(finding.changeNs) + ")\n";
-}
-
-void AppendMarkdownTable(std::string& out, const char* title,
+void AppendMarkdownTable(std::string& out, const std::string& heading,
                          const std::vector<CheckFinding>& findings) {
-    out += "\n### " + std::string(title) + "\n\n";
+    out += "\n" + heading + "\n\n";
     if (findings.empty()) {
         out += "None.\n";
         return;
@@ -56,8 +21,8 @@ void AppendMarkdownTable(std::string& out, const char* title,
         char threshold[32];
         std::snprintf(threshold, sizeof threshold, "%.1f %%", f.maxPercent);
         out += "| " + DescribeFinding(f) + " | " + FormatDuration(f.baselineNs) + " | " +
-               FormatDuration(f.candidateNs) + " | " + SignedDuration(f.changeNs) + " | " +
-               ChangeText(f) + " | " + threshold + " | " + FormatDuration(f.noiseNs) + " |\n";
+               FormatDuration(f.candidateNs) + " | " + SignedDurationText(f.changeNs) + " | " +
+               CheckChangeText(f) + " | " + threshold + " | " + FormatDuration(f.noiseNs) + " |\n";
     }
 }
 
@@ -78,6 +43,40 @@ void AppendJsonFindings(JsonObject& object, const char* key,
 
 }  // namespace
 
+std::string SignedDurationText(TimeNs ns) {
+    return (ns < 0 ? "-" : "+") + FormatDuration(std::llabs(ns));
+}
+
+std::string CheckChangeText(const CheckFinding& finding) {
+    if (finding.added) return "new";
+    if (finding.removed) return "gone";
+    char text[32];
+    std::snprintf(text, sizeof text, "%+.1f %%", finding.changePercent);
+    return text;
+}
+
+std::string CheckVerdictText(const CheckResult& result) {
+    if (result.Failed())
+        return "FAIL: " + CountText(result.regressions.size(), "regression", "regressions") + ", " +
+               CountText(result.improvements.size(), "improvement", "improvements");
+    return "PASS: no regression, " +
+           CountText(result.improvements.size(), "improvement", "improvements");
+}
+
+std::string CheckStepsText(const CheckResult& result) {
+    if (result.stepsCompared == 0) return "no steps: whole runs compared";
+    std::string text = CountText(result.stepsCompared, "step", "steps") +
+                       (result.paired ? " paired by name" : " of each run, unpaired");
+    if (!result.alignedStep.empty()) text += ", aligned on step " + result.alignedStep;
+    return text + "; baseline median step " + FormatDuration(result.baselineStepNs);
+}
+
+std::string CheckFindingText(const CheckFinding& finding) {
+    return DescribeFinding(finding) + ": " + FormatDuration(finding.baselineNs) + " -> " +
+           FormatDuration(finding.candidateNs) + " per step, " + CheckChangeText(finding) + " (" +
+           SignedDurationText(finding.changeNs) + ")";
+}
+
 std::string DescribeFinding(const CheckFinding& finding) {
     switch (finding.kind) {
         case CheckKind::kStep:
@@ -97,56 +96,30 @@ std::string DescribeFinding(const CheckFinding& finding) {
 std::string CheckToText(const CheckResult& result) {
     std::string out;
     for (const CheckFinding& finding : result.regressions)
-        AppendTextLine(out, "regression", finding);
+        out += "regression: " + CheckFindingText(finding) + "\n";
     for (const CheckFinding& finding : result.improvements)
-        AppendTextLine(out, "improvement", finding);
-    out += Verdict(result) + " (" + StepsText(result) + ")\n";
+        out += "improvement: " + CheckFindingText(finding) + "\n";
+    out += CheckVerdictText(result) + " (" + CheckStepsText(result) + ")\n";
     return out;
+}
+
+void AppendCheckMarkdownTables(std::string& out, const CheckResult& result, int level) {
+    const std::string hashes(static_cast<size_t>(level), '#');
+    AppendMarkdownTable(out, hashes + " Regressions", result.regressions);
+    AppendMarkdownTable(out, hashes + " Improvements", result.improvements);
 }
 
 std::string CheckToMarkdown(const CheckResult& result) {
-    std::string out = "## marey check: **" + Verdict(result) + "**\n\n";
+    std::string out = "## marey check: **" + CheckVerdictText(result) + "**\n\n";
     out += "Baseline `" + result.baselinePath + "`, candidate `" + result.candidatePath +
-           "`: " + StepsText(result) + ". Changes are per step; an operator or phase counts from " +
+           "`: " + CheckStepsText(result) +
+           ". Changes are per step; an operator or phase counts from " +
            FormatDuration(result.minTimeNs) + ".\n";
-    AppendMarkdownTable(out, "Regressions", result.regressions);
-    AppendMarkdownTable(out, "Improvements", result.improvements);
+    AppendCheckMarkdownTables(out, result);
     return out;
 }
 
-namespace {
-
-// 'text' with XML's five special characters escaped, for attributes and text alike.
-std::string XmlEscaped(const std::string& text) {
-    std::string out;
-    out.reserve(text.size());
-    for (const char c : text) {
-        switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            case '\'':
-                out += "&apos;";
-                break;
-            default:
-                out += c;
-        }
-    }
-    return out;
-}
-
-}  // namespace
-
-std::string CheckToJunit(const CheckResult& result) {
+std::string CheckJunitSuite(const CheckResult& result, const std::string& suite, int indent) {
     const struct {
         CheckKind kind;
         const char* name;
@@ -155,6 +128,7 @@ std::string CheckToJunit(const CheckResult& result) {
                  {CheckKind::kOperator, "operators"},
                  {CheckKind::kType, "operator types"},
                  {CheckKind::kCommunication, "communication operators"}};
+    const std::string pad(static_cast<size_t>(indent), ' ');
     size_t failures = 0;
     std::string cases;
     for (const auto& [kind, name] : kinds) {
@@ -162,46 +136,55 @@ std::string CheckToJunit(const CheckResult& result) {
         size_t count = 0;
         for (const CheckFinding& finding : result.regressions)
             if (finding.kind == kind) {
-                AppendTextLine(lines, "regression", finding);
+                lines += "regression: " + CheckFindingText(finding) + "\n";
                 ++count;
             }
-        cases += std::string("  <testcase classname=\"marey.check\" name=\"") + name + "\">\n";
+        cases += pad + "  <testcase classname=\"marey.check\" name=\"" + name + "\">\n";
         if (count) {
             ++failures;
-            cases += "    <failure message=\"" + std::to_string(count) + " regression" +
-                     (count == 1 ? "" : "s") + "\">" + XmlEscaped(lines) + "</failure>\n";
+            cases += pad + "    <failure message=\"" + std::to_string(count) + " regression" +
+                     (count == 1 ? "" : "s") + "\">" + EscapeMarkup(lines) + "</failure>\n";
         }
-        cases += "  </testcase>\n";
+        cases += pad + "  </testcase>\n";
     }
     std::string improvements;
     for (const CheckFinding& finding : result.improvements)
-        AppendTextLine(improvements, "improvement", finding);
-    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"marey check\" tests=\"" +
+        improvements += "improvement: " + CheckFindingText(finding) + "\n";
+    return pad + "<testsuite name=\"" + EscapeMarkup(suite) + "\" tests=\"" +
            std::to_string(std::size(kinds)) + "\" failures=\"" + std::to_string(failures) +
-           "\" errors=\"0\">\n" + cases + "  <system-out>" +
-           XmlEscaped("baseline " + result.baselinePath + ", candidate " + result.candidatePath +
-                      ": " + StepsText(result) + "\n" + improvements) +
-           "</system-out>\n</testsuite>\n";
+           "\" errors=\"0\">\n" + cases + pad + "  <system-out>" +
+           EscapeMarkup("baseline " + result.baselinePath + ", candidate " + result.candidatePath +
+                        ": " + CheckStepsText(result) + "\n" + improvements) +
+           "</system-out>\n" + pad + "</testsuite>\n";
+}
+
+std::string CheckToJunit(const CheckResult& result) {
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + CheckJunitSuite(result, "marey check");
+}
+
+void WriteCheckJson(JsonObject& object, const CheckResult& result) {
+    object.String("verdict", result.Failed() ? "fail" : "pass");
+    object.String("baseline", result.baselinePath);
+    object.String("candidate", result.candidatePath);
+    object.Int("steps_compared", static_cast<int64_t>(result.stepsCompared));
+    object.Key("paired") += result.paired ? "true" : "false";
+    if (result.alignedStep.empty())
+        object.Null("aligned_step");
+    else
+        object.String("aligned_step", result.alignedStep);
+    object.Int("baseline_step_ns", result.baselineStepNs);
+    object.Int("candidate_step_ns", result.candidateStepNs);
+    object.Int("min_time_ns", result.minTimeNs);
+    object.Int("figures_compared", static_cast<int64_t>(result.figuresCompared));
+    AppendJsonFindings(object, "regressions", result.regressions);
+    AppendJsonFindings(object, "improvements", result.improvements);
 }
 
 std::string CheckToJson(const CheckResult& result) {
     std::string out;
     {
         JsonObject root(out);
-        root.String("verdict", result.Failed() ? "fail" : "pass");
-        root.String("baseline", result.baselinePath);
-        root.String("candidate", result.candidatePath);
-        root.Int("steps_compared", static_cast<int64_t>(result.stepsCompared));
-        root.Key("paired") += result.paired ? "true" : "false";
-        if (result.alignedStep.empty())
-            root.Null("aligned_step");
-        else
-            root.String("aligned_step", result.alignedStep);
-        root.Int("baseline_step_ns", result.baselineStepNs);
-        root.Int("min_time_ns", result.minTimeNs);
-        root.Int("figures_compared", static_cast<int64_t>(result.figuresCompared));
-        AppendJsonFindings(root, "regressions", result.regressions);
-        AppendJsonFindings(root, "improvements", result.improvements);
+        WriteCheckJson(root, result);
     }
     out += '\n';
     return out;
