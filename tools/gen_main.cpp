@@ -47,20 +47,14 @@ void Usage() {
         "  --layers gives each step 8*L operators (default 3), --slow-operator makes the K-th of "
         "them twice\n"
         "  as slow on every rank (on rank R only with --slow-operator-rank), --pipeline makes "
-        "each
-"
-        "  rank a stage of one pipeline in rank order
-"
-        "       marey-gen --gpu-trace FILE.json [--events N] [--seed S] [--rank R] [--steps K]
-"
+        "each\n"
+        "  rank a stage of one pipeline in rank order\n"
+        "       marey-gen --gpu-trace FILE.json [--events N] [--seed S] [--rank R] [--steps K]\n"
         "  --gpu-trace writes a PyTorch profiler (Kineto) trace of one GPU rank with planted "
-        "idle gaps, overlap,
-"
+        "idle gaps, overlap,\n"
         "  launch outliers and queues; --steps K writes K steps (sized by --events when given), "
-        "else steps are
-"
-        "  added until N events (default 100000)
-");
+        "else steps are\n"
+        "  added until N events (default 100000)\n");
 }
 
 // "text", "db" or "both", as torch_npu's export_type names them.
