@@ -99,8 +99,10 @@ void AnalyzeDeviceActivities(RankAnalysis& analysis, const TraceModel& model, un
 
 void SummarizeRank(RankAnalysis& analysis, const TraceModel* model) {
     if (model) analysis.hasTrace = true, analysis.traceStartNs = model->firstNs;
-    if (analysis.kernels)
+    if (analysis.kernels) {
         analysis.operators = OperatorsFromKernels(*analysis.kernels);
+        if (analysis.kernelsFromTrace) analysis.operators.source = "the trace's device activities";
+    }
     else if (analysis.opStatistic)
         analysis.operators = OperatorsFromOpStatistic(*analysis.opStatistic);
     if (model) analysis.overview = OverviewFromOverlapTracks(*model);

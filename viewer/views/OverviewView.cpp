@@ -164,8 +164,12 @@ void OverviewView::Draw(const RankAnalysis& analysis, TimelineRequest&) {
     if (files.root.empty()) {
         ImGui::TextColored(ImVec4(0.8f, 0.86f, 1, 1), "A single trace file");
         ImGui::TextDisabled(
-            "Open a rank folder (*_ascend_pt, *_ascend_ms or ASCEND_PROFILER_OUTPUT) for every "
-            "view.");
+            "%s",
+            analysis.kernelsFromTrace
+                ? "Overview, Operators and Steps are computed from its device activities; a rank "
+                  "folder adds communication and memory."
+                : "Open a rank folder (*_ascend_pt, *_ascend_ms or ASCEND_PROFILER_OUTPUT) for "
+                  "every view.");
     } else {
         ImGui::TextColored(ImVec4(0.8f, 0.86f, 1, 1), "Rank %s",
                            files.rankId >= 0 ? std::to_string(files.rankId).c_str() : "?");
