@@ -102,8 +102,7 @@ void SummarizeRank(RankAnalysis& analysis, const TraceModel* model) {
     if (analysis.kernels) {
         analysis.operators = OperatorsFromKernels(*analysis.kernels);
         if (analysis.kernelsFromTrace) analysis.operators.source = "the trace's device activities";
-    }
-    else if (analysis.opStatistic)
+    } else if (analysis.opStatistic)
         analysis.operators = OperatorsFromOpStatistic(*analysis.opStatistic);
     if (model) analysis.overview = OverviewFromOverlapTracks(*model);
     if (!analysis.overview.valid && analysis.kernels) {

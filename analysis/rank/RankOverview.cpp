@@ -127,7 +127,8 @@ std::vector<Advice> AdviseOnOverview(
         advice.push_back({AdviceKind::kScheduling, "The device waits for work",
                           "Free time is " + FormatDuration(figures.freeNs) + " (" +
                               FormatPercent(free) +
-                              "). In the timeline, vertical launch arrows (HostToDevice, ac2g) mean the device ran "
+                              "). In the timeline, vertical launch arrows (HostToDevice, ac2g) "
+                              "mean the device ran "
                               "each task as soon as "
                               "the host launched it: the host is too slow to keep it busy "
                               "(operator launch, data loading, "
