@@ -3,6 +3,7 @@
 // the communication groups, the steps, and what was wrong with the folder (duplicate or missing
 // rank ids, unreadable files). Loaded in parallel; never the ranks' traces.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 
 #include "cluster/ClusterRank.hpp"
 #include "core/Status.hpp"
+#include "load/KernelTable.hpp"
 
 namespace marey {
 
@@ -31,13 +33,17 @@ struct Cluster {
     std::string root;
     StepLayout layout = StepLayout::kAscend;
     std::string source;  // "rank folders", "rank summary files", "cluster_analysis_output",
-                         // "cluster_analysis.db", "MindInsight step_trace_raw files"
+                         // "cluster_analysis.db", "MindInsight step_trace_raw files",
+                         // "rank traces"
     std::vector<ClusterRank> ranks;     // ascending rank id, each id once
     std::vector<ClusterGroup> groups;   // largest first
     std::vector<std::string> steps;     // every step any rank has, in step order
     std::vector<int> missingRanks;      // ids below the largest that no rank has
     std::vector<int> duplicateRanks;    // ids that more than one folder claimed (the first kept)
     std::vector<std::string> problems;  // folder-level problems, then each rank's file problems
+    // For ranks read from their traces: reads a trace's kernel table (the Marey view's input).
+    // Set by the loader, which alone can load a trace.
+    std::function<Result<KernelTable>(const std::string& tracePath)> readTraceKernels;
 
     // Index into 'ranks' of rank 'rankId', or -1. O(log ranks).
     int IndexOfRank(int rankId) const;

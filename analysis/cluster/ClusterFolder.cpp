@@ -5,6 +5,7 @@
 
 #include "cluster/ClusterRankFile.hpp"
 #include "cluster/MindInsightReader.hpp"
+#include "cluster/TraceRanks.hpp"
 
 namespace marey {
 namespace {
@@ -68,6 +69,8 @@ void Walk(const fs::path& folder, int depth, ClusterFolders& found) {
             found.summaryFiles.push_back(it->path().string());
         else if (RankOfStepTraceRaw(it->path().filename().string()) >= 0)
             found.stepTraceRawFiles.push_back(it->path().string());
+        else if (IsRankTraceFileName(it->path().filename().string()))
+            found.traceFiles.push_back(it->path().string());
     }
     std::sort(children.begin(), children.end());
     for (const fs::path& child : children) {
@@ -94,6 +97,7 @@ ClusterFolders FindClusterFolders(const std::string& path) {
     Walk(fs::path(path), 0, found);
     std::sort(found.summaryFiles.begin(), found.summaryFiles.end());
     std::sort(found.stepTraceRawFiles.begin(), found.stepTraceRawFiles.end());
+    std::sort(found.traceFiles.begin(), found.traceFiles.end());
     return found;
 }
 

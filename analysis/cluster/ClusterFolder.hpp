@@ -1,6 +1,7 @@
 #pragma once
 // Finds what a cluster folder holds: rank folders at any depth (*_ascend_pt, *_ascend_ms,
-// ASCEND_PROFILER_OUTPUT, folders holding the profiler's files), rank summary files written by
+// ASCEND_PROFILER_OUTPUT, folders holding the profiler's files), rank traces of PyTorch's
+// profiler (one file per rank), rank summary files written by
 // `marey summarize`, msprof-analyze's cluster_analysis_output (text files or cluster_analysis.db),
 // and MindInsight's older
 // step_trace_raw_N_detail_time.csv files.
@@ -25,11 +26,13 @@ struct ClusterFolders {
     std::vector<std::string> summaryFiles;       // rank_summary_N.json, in path order
     std::string analysisOutput;                  // a cluster_analysis_output folder, or empty
     std::vector<std::string> stepTraceRawFiles;  // MindInsight's step_trace_raw_N_detail_time.csv
-    std::vector<std::string> problems;           // rank folders that could not be read
-    std::vector<SkippedFolder> skipped;          // in walk order
+    std::vector<std::string> traceFiles;  // rank traces (*.pt.trace.json.gz …), in path order
+    std::vector<std::string> problems;    // rank folders that could not be read
+    std::vector<SkippedFolder> skipped;   // in walk order
 
     size_t RankCount() const {
-        return rankFolders.size() + summaryFiles.size() + stepTraceRawFiles.size();
+        return rankFolders.size() + summaryFiles.size() + stepTraceRawFiles.size() +
+               traceFiles.size();
     }
 };
 

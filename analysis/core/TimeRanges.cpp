@@ -5,9 +5,10 @@
 namespace marey {
 
 std::vector<TimeRange> UniteRanges(std::vector<TimeRange> ranges) {
-    std::sort(ranges.begin(), ranges.end(), [](const TimeRange& a, const TimeRange& b) {
-        return a.startNs != b.startNs ? a.startNs < b.startNs : a.endNs < b.endNs;
-    });
+    // Ranges in start order need no sort (the order of equal starts does not change a union).
+    auto byStart = [](const TimeRange& a, const TimeRange& b) { return a.startNs < b.startNs; };
+    if (!std::is_sorted(ranges.begin(), ranges.end(), byStart))
+        std::sort(ranges.begin(), ranges.end(), byStart);
     std::vector<TimeRange> united;
     for (const TimeRange& range : ranges) {
         if (!united.empty() && range.startNs <= united.back().endNs)

@@ -8,19 +8,58 @@
 #include "cluster/ClusterRankFile.hpp"
 #include "cluster/MindInsightReader.hpp"
 #include "core/ParallelFor.hpp"
+#include "cluster/TraceRanks.hpp"
 #include "load/AnalysisFile.hpp"
+#include "loading/TraceLoader.hpp"
+#include "trace/TraceAnalyses.hpp"
+#include "trace/TraceRankTables.hpp"
 
 namespace marey {
 namespace {
 
-// Reads every rank of 'folders' (folders, else summary files, else step_trace_raw files) on
-// 'threads' threads.
+// One rank of a folder of traces: its trace loaded on one thread (the ranks load side by side)
+// and summarised from its device activities.
+ClusterRank SummarizeTraceFile(const std::string& path) {
+    LoadOptions options;
+    options.threads = 1;
+    auto loaded = LoadTrace(path, options);
+    if (!loaded.ok()) {
+        ClusterRank rank;
+        rank.path = path;
+        rank.unreadable = true;
+        rank.problems.push_back(loaded.message());
+        return rank;
+    }
+    TraceAnalysisOptions analysisOptions;
+    const TraceAnalyses analyses = AnalyzeTrace(*loaded.value(), analysisOptions);
+    ClusterRank rank = SummarizeTraceRank(*loaded.value(), analyses, path);
+    for (const ImportProblem& problem : loaded.value()->report.problems)
+        rank.problems.push_back(FormatProblem(path, problem));
+    return rank;
+}
+
+// The kernel table of a rank's trace, from its device activities: the Marey view's input.
+Result<KernelTable> ReadTraceKernels(const std::string& path) {
+    LoadOptions options;
+    options.threads = 1;
+    auto loaded = LoadTrace(path, options);
+    if (!loaded.ok()) return loaded.status();
+    const TraceAnalyses analyses = AnalyzeTrace(*loaded.value(), TraceAnalysisOptions{});
+    if (analyses.activities.activities.empty())
+        return Status::Error(path + ": no device activities: " + analyses.activities.unavailable);
+    return KernelTableFromActivities(*loaded.value(), analyses);
+}
+
+// Reads every rank of 'folders' (folders, else summary files, else traces, else
+// step_trace_raw files) on 'threads' threads.
 std::vector<ClusterRank> ReadRanks(const ClusterFolders& folders, unsigned threads,
                                    ClusterProgress* progress) {
     const bool fromFolders = !folders.rankFolders.empty();
     const bool fromSummaries = !fromFolders && !folders.summaryFiles.empty();
+    const bool fromTraces = !fromFolders && !fromSummaries && !folders.traceFiles.empty();
     const size_t count = fromFolders     ? folders.rankFolders.size()
                          : fromSummaries ? folders.summaryFiles.size()
+                         : fromTraces    ? folders.traceFiles.size()
                                          : folders.stepTraceRawFiles.size();
     std::vector<ClusterRank> ranks(count);
     if (progress) progress->ranksTotal = static_cast<uint32_t>(count);
@@ -28,6 +67,8 @@ std::vector<ClusterRank> ReadRanks(const ClusterFolders& folders, unsigned threa
         if (progress && progress->cancel) return;
         if (fromFolders) {
             ranks[i] = SummarizeRankFolder(folders.rankFolders[i]);
+        } else if (fromTraces) {
+            ranks[i] = SummarizeTraceFile(folders.traceFiles[i]);
         } else if (!fromSummaries) {
             ranks[i] = ReadMindInsightRank(folders.stepTraceRawFiles[i]);
         } else {
@@ -46,6 +87,7 @@ std::vector<ClusterRank> ReadRanks(const ClusterFolders& folders, unsigned threa
         }
         if (progress) ++progress->ranksDone;
     });
+    if (fromTraces) EstimateCollectiveWaits(ranks, std::vector<bool>(ranks.size(), true));
     return ranks;
 }
 
@@ -82,10 +124,15 @@ Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterPr
     if (folders.RankCount() > 0) {
         cluster.source = !folders.rankFolders.empty()    ? "rank folders"
                          : !folders.summaryFiles.empty() ? "rank summary files"
+                         : !folders.traceFiles.empty()   ? "rank traces"
                                                          : "MindInsight step_trace_raw files";
-        if (folders.rankFolders.empty() && folders.summaryFiles.empty())
+        if (folders.rankFolders.empty() && folders.summaryFiles.empty() &&
+            folders.traceFiles.empty())
             cluster.layout = StepLayout::kMindInsight;
         cluster.ranks = ReadRanks(folders, std::max(1u, threads), progress);
+        if (folders.rankFolders.empty() && folders.summaryFiles.empty() &&
+            !folders.traceFiles.empty())
+            cluster.readTraceKernels = ReadTraceKernels;
         if (progress && progress->cancel) return Status::Error(path + ": cancelled");
         cluster.groups = GroupsFromCollectives(cluster.ranks);
     } else if (!folders.analysisOutput.empty()) {
@@ -95,8 +142,8 @@ Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterPr
         return Status::Error(
             path +
             ": error: not a cluster folder: no rank folders (*_ascend_pt, *_ascend_ms, "
-            "ASCEND_PROFILER_OUTPUT), no rank_summary_N.json files and no cluster_analysis_output "
-            "in it");
+            "ASCEND_PROFILER_OUTPUT), no rank traces (*.pt.trace.json[.gz]), no "
+            "rank_summary_N.json files and no cluster_analysis_output in it");
     }
     SettleCluster(cluster, folders.skipped);
     return cluster;

@@ -1,5 +1,7 @@
 #include "marey/Marey.hpp"
 
+#include <filesystem>
+
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -156,6 +158,16 @@ std::vector<std::optional<KernelTable>> LoadKernelTables(const Cluster& cluster,
                 [&](size_t i) {
                     const int index = cluster.IndexOfRank(rankIds[i]);
                     if (index < 0) return;
+                    std::error_code error;
+                    if (cluster.readTraceKernels &&
+                        std::filesystem::is_regular_file(cluster.ranks[index].path, error)) {
+                        auto table = cluster.readTraceKernels(cluster.ranks[index].path);
+                        if (table.ok())
+                            tables[i] = std::move(table.value());
+                        else
+                            problems[i] = table.message();
+                        return;
+                    }
                     auto files = FindRankFiles(cluster.ranks[index].path);
                     if (files.ok() && !files.value().profilerDb.empty()) {
                         // A database rank: its compute tasks and communication operators.

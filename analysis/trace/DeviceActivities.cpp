@@ -165,12 +165,14 @@ bool StreamBefore(const TraceModel& model, const DeviceStream& a, const DeviceSt
 // Pairs each activity with the shortest launch call of its group and correlation id.
 void PairLaunches(std::vector<LaunchCandidate>& candidates,
                   const std::vector<int64_t>& correlations, DeviceActivities& found) {
-    std::sort(candidates.begin(), candidates.end(),
-              [](const LaunchCandidate& a, const LaunchCandidate& b) {
-                  if (a.group != b.group) return a.group < b.group;
-                  if (a.correlation != b.correlation) return a.correlation < b.correlation;
-                  return a.launch.endNs - a.launch.startNs < b.launch.endNs - b.launch.startNs;
-              });
+    const auto before = [](const LaunchCandidate& a, const LaunchCandidate& b) {
+        if (a.group != b.group) return a.group < b.group;
+        if (a.correlation != b.correlation) return a.correlation < b.correlation;
+        return a.launch.endNs - a.launch.startNs < b.launch.endNs - b.launch.startNs;
+    };
+    // A host thread issues correlation ids in increasing order: often nothing to sort.
+    if (!std::is_sorted(candidates.begin(), candidates.end(), before))
+        std::sort(candidates.begin(), candidates.end(), before);
     std::vector<int32_t> launchOfCandidate(candidates.size(), kNoLaunch);
     for (size_t i = 0; i < found.activities.size(); ++i) {
         if (correlations[i] < 0) continue;
@@ -225,24 +227,29 @@ DeviceActivities FindDeviceActivities(const TraceModel& model, unsigned threads)
             ReadLaunchTrack(model, track, roles[track], isLaunchName, perTrack[track]);
     });
 
-    // Activities by start then stream; their correlation ids follow them.
-    std::vector<std::pair<DeviceActivity, int64_t>> merged;
+    // Activities by start then stream (an order of indices: the activities are large); their
+    // correlation ids follow them.
+    std::vector<DeviceActivity> all;
+    std::vector<int64_t> allCorrelations;
     std::vector<LaunchCandidate> candidates;
     for (TrackFindings& findings : perTrack) {
-        for (size_t i = 0; i < findings.activities.size(); ++i)
-            merged.emplace_back(findings.activities[i], findings.correlations[i]);
+        all.insert(all.end(), findings.activities.begin(), findings.activities.end());
+        allCorrelations.insert(allCorrelations.end(), findings.correlations.begin(),
+                               findings.correlations.end());
         candidates.insert(candidates.end(), findings.launches.begin(), findings.launches.end());
         findings = {};
     }
-    std::sort(merged.begin(), merged.end(), [](const auto& a, const auto& b) {
-        if (a.first.startNs != b.first.startNs) return a.first.startNs < b.first.startNs;
-        return a.first.stream < b.first.stream;
+    std::vector<uint32_t> order(all.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        if (all[a].startNs != all[b].startNs) return all[a].startNs < all[b].startNs;
+        return all[a].stream < all[b].stream;
     });
-    std::vector<int64_t> correlations(merged.size());
-    found.activities.resize(merged.size());
-    for (size_t i = 0; i < merged.size(); ++i)
-        found.activities[i] = merged[i].first, correlations[i] = merged[i].second;
-    merged = {};
+    std::vector<int64_t> correlations(all.size());
+    found.activities.resize(all.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        found.activities[i] = all[order[i]], correlations[i] = allCorrelations[order[i]];
+    all = {};
     PairLaunches(candidates, correlations, found);
 
     if (found.activities.empty())

@@ -462,7 +462,7 @@ bool DrawHeader(ClusterDocument& document, MareyState& state) {
 void DrawSummary(const MareyState& state) {
     const MareyStep& step = state.load->marey;
     // The legend, the matching rule and what the bands say.
-    DrawLegend({{"Computing (AI Core)", 0, ClassColor(CoreClass::kAiCore)},
+    DrawLegend({{"Computing (AI Core, GPU)", 0, ClassColor(CoreClass::kAiCore)},
                 {"Communication", 0, ClassColor(CoreClass::kCommunication)},
                 {"AI CPU", 0, ClassColor(CoreClass::kAiCpu)},
                 {"Other", 0, ClassColor(CoreClass::kOther)}});

@@ -1,0 +1,116 @@
+#include "cluster/TraceRanks.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "rank/OperatorStats.hpp"
+#include "trace/TraceRankTables.hpp"
+
+namespace marey {
+namespace {
+
+bool EndsWith(const std::string& text, const std::string& suffix) {
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, …)" →
+// "ncclKernel_AllReduce_RING_LL_Sum_float".
+std::string ShortKernelName(std::string_view name) {
+    const size_t paren = name.find('(');
+    std::string_view head = name.substr(0, paren);
+    while (!head.empty() && head.back() == ' ') head.remove_suffix(1);
+    return std::string(head.empty() ? name : head);
+}
+
+bool IsPointToPoint(const std::string& name) {
+    return name.find("SendRecv") != std::string::npos || name.find("Send") != std::string::npos ||
+           name.find("Recv") != std::string::npos;
+}
+
+}  // namespace
+
+ClusterRank SummarizeTraceRank(const TraceModel& model, const TraceAnalyses& analyses,
+                               const std::string& path) {
+    ClusterRank rank;
+    rank.path = path;
+    if (analyses.ranks.empty()) return rank;
+    const RankTraceAnalysis& own = analyses.ranks.front();
+    if (own.rankFrom != RankIdSource::kOrder) {
+        rank.rankId = static_cast<int>(own.rank);
+        rank.rankSource = own.rankFrom == RankIdSource::kDistributedInfo
+                              ? "the trace's distributedInfo.rank"
+                              : "the trace's file name";
+    }
+    if (!own.unavailable.empty()) {
+        rank.problems.push_back(path + ": no device analyses: " + own.unavailable);
+        return rank;
+    }
+    const StepTrace steps = StepTraceFromAnalyses(analyses);
+    rank.steps = steps.rows;
+    rank.hasPhase = steps.hasColumn;
+    rank.overview = OverviewFromSteps(rank.steps);
+    const KernelTable kernels = KernelTableFromActivities(model, analyses);
+    for (const OperatorStat& stat : OperatorsFromKernels(kernels).byType)
+        rank.operatorTypes.push_back({stat.name, stat.count, stat.totalNs});
+    if (!rank.overview.valid) rank.overview = OverviewFromKernels(kernels);
+
+    // One collective per communication kernel of a GPU stream, numbered within its step.
+    std::map<std::pair<uint32_t, std::string>, uint32_t> seen;
+    for (const DeviceActivity& activity : analyses.activities.activities) {
+        const DeviceStream& stream = analyses.activities.streams[activity.stream];
+        if (stream.group != own.group || stream.ascend ||
+            activity.kind.activityClass != ActivityClass::kCommunication)
+            continue;
+        const std::string name = ShortKernelName(model.Name(activity.name));
+        const uint32_t place = seen[{activity.step, name}]++;
+        RankCollective collective;
+        collective.step =
+            activity.step == kNoStep ? std::string() : analyses.steps[activity.step].label;
+        collective.name = rank.Intern(name + "#" + std::to_string(place));
+        collective.group = rank.Intern("");
+        collective.p2p = IsPointToPoint(name);
+        collective.startNs = activity.startNs;
+        collective.elapseNs = std::max<TimeNs>(0, activity.endNs - activity.startNs);
+        collective.transitNs = collective.elapseNs;
+        rank.collectives.push_back(std::move(collective));
+    }
+    return rank;
+}
+
+void EstimateCollectiveWaits(std::vector<ClusterRank>& ranks, const std::vector<bool>& fromTrace) {
+    std::map<std::pair<std::string, std::string>, TimeNs> shortest;
+    for (size_t r = 0; r < ranks.size(); ++r) {
+        if (!fromTrace[r]) continue;
+        for (const RankCollective& c : ranks[r].collectives) {
+            auto [it, inserted] = shortest.try_emplace({c.step, ranks[r].Name(c.name)}, c.elapseNs);
+            if (!inserted) it->second = std::min(it->second, c.elapseNs);
+        }
+    }
+    for (size_t r = 0; r < ranks.size(); ++r) {
+        if (!fromTrace[r]) continue;
+        for (RankCollective& c : ranks[r].collectives) {
+            const TimeNs transfer = shortest[{c.step, ranks[r].Name(c.name)}];
+            c.transitNs = transfer;
+            c.waitNs = c.elapseNs - transfer;
+        }
+    }
+}
+
+bool IsRankTraceFileName(const std::string& fileName) {
+    std::string name = fileName;
+    if (EndsWith(name, ".gz")) name.resize(name.size() - 3);
+    if (!EndsWith(name, ".json")) return false;
+    if (name.find(".pt.trace.") != std::string::npos) return true;
+    if (name.find("trace") != std::string::npos) return true;
+    for (const char* marker : {"rank-", "rank_"}) {
+        const size_t at = name.find(marker);
+        if (at != std::string::npos && at + 5 < name.size() &&
+            std::isdigit(static_cast<unsigned char>(name[at + 5])))
+            return true;
+    }
+    return false;
+}
+
+}  // namespace marey
