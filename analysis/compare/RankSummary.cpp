@@ -74,7 +74,7 @@ const char* ForEachOperatorRun(const RankAnalysis& analysis, const TraceModel* m
     if (analysis.kernels) {
         for (const KernelRow& row : analysis.kernels->rows)
             visit(row.name, row.type, row.startNs, row.durNs);
-        return "kernel_details.csv";
+        return analysis.kernelsFromTrace ? "device activities" : "kernel_details.csv";
     }
     if (!model) return "none";
     bool hasDevice = false;

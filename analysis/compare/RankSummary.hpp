@@ -53,7 +53,8 @@ struct TimeWindow {
 struct RankSummary {
     std::string path;
     int rankId = -1;             // -1 when neither profiler_info_N.json nor the folder name says
-    std::string operatorSource;  // "kernel_details.csv", "Ascend Hardware slices", "all slices"
+    std::string operatorSource;  // "kernel_details.csv", "device activities" (made from the
+                                 // trace), "Ascend Hardware slices", "all slices"
     std::vector<SummaryOperator> operators;  // by name, largest total first
     std::vector<SummaryOperator> types;      // by type, largest total first
     OverviewFigures overview;
