@@ -20,6 +20,7 @@
 #include "timeline/SearchIndex.hpp"
 #include "timeline/ValueFormat.hpp"
 #include "timeline/TimelineView.hpp"
+#include "views/FigureSourceList.hpp"
 #include "views/OperatorsView.hpp"
 
 using namespace marey;
@@ -460,4 +461,42 @@ TEST_CASE("a comparison's half folds the host processes to show the device, and 
     CHECK(run.document == 3);
     CHECK_FALSE(view.FindSliceNear("MatMul_0", model->firstNs + 25000, 100).valid());
     CHECK_FALSE(view.FindSliceNear("NotThere", model->firstNs + 10000, 100).valid());
+}
+
+TEST_CASE("a clicked launch-delay figure lists its kernels, and a row zooms to launch and kernel") {
+    // Kernel "late" starts 300 µs after its launch (100-110) ends; "early" 10 µs after.
+    auto model = LoadJson(R"([
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 100, "dur": 10, "args": {"correlation": 1}},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 120, "dur": 10, "args": {"correlation": 2}},
+{"ph": "X", "cat": "kernel", "name": "early", "pid": 0, "tid": 7, "ts": 140, "dur": 20, "args": {"correlation": 2}},
+{"ph": "X", "cat": "kernel", "name": "late", "pid": 0, "tid": 7, "ts": 410, "dur": 40, "args": {"correlation": 1}}])");
+    const TraceAnalyses analyses = AnalyzeTrace(*model, {});
+    REQUIRE(analyses.ranks.size() == 1);
+    const RankTraceAnalysis& rank = analyses.ranks[0];
+    FigureSourceList list;
+    FigureSource source;
+    source.kind = FigureSource::kDelayOutliers;
+    list.Build(analyses, *model, {rank.group, kNoStep}, rank.all, source);
+    REQUIRE(list.rows().size() == 1);
+    CHECK(list.rows()[0].name == "late");
+    CHECK(list.rows()[0].valueNs == 300'000);
+    CHECK(std::string(list.valueHeader()) == "Launch delay");
+    TimelineRequest request;
+    list.ZoomTo(0, request);
+    CHECK(request.kind == TimelineRequest::kShowRange);
+    CHECK(request.switchToTimeline);
+    CHECK(request.startNs == 100'000);  // the launch's start
+    CHECK(request.endNs == 450'000);    // the kernel's end
+    CHECK(list.chosen() == 0);
+
+    // The gap on stream 7 (160-410 µs, launched long before: "other") as a list of one interval.
+    source = FigureSource{};
+    source.kind = FigureSource::kGaps;
+    source.stream = 0;
+    source.gap = GapKind::kOther;
+    list.Build(analyses, *model, {rank.group, kNoStep}, rank.all, source);
+    REQUIRE(list.rows().size() == 1);
+    CHECK(list.rows()[0].startNs == 160'000);
+    CHECK(list.rows()[0].endNs == 410'000);
+    CHECK(list.title() == "Other of Thread 7 (device 0)");  // no thread name in the trace
 }

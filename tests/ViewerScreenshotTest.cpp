@@ -357,3 +357,58 @@ TEST_CASE(
     CHECK(flows(selected) == 2);
     std::remove(png.c_str());
 }
+
+namespace {
+
+constexpr int kGrey[3] = {140, 145, 153};  // idle in the Device view's bar
+
+// The Device view of 'trace' at 1400 × 850: the stacked bar lies in rows 115-150.
+Image DeviceScreenshot(const std::string& trace, const std::string& png) {
+    const Run run = Viewer(trace + " --screenshot " + png + " --size 1400x850 --view device");
+    REQUIRE_MESSAGE(run.status == 0, run.output);
+    return Load(png);
+}
+
+}  // namespace
+
+TEST_CASE("the device view draws the breakdown bar and clickable figures of a GPU trace") {
+    const std::string png = TempPng("device");
+    SUBCASE("a generated Kineto trace: 64 % computation, 14 % alone, 22 % idle") {
+        const std::string trace = marey::test::TempDir("device_view").string() + "/gpu_trace.json";
+        int status = -1;
+        marey::test::RunCommand(
+            std::string(MAREY_GEN) + " --gpu-trace " + trace + " --steps 3 2>&1", &status);
+        REQUIRE(status == 0);
+        const Image image = DeviceScreenshot(trace, png);
+        CHECK(CountColour(image, kBlue, 115, 150) > 15000);
+        CHECK(CountColour(image, kRed, 115, 150) > 3000);
+        CHECK(CountColour(image, kGrey, 115, 150) > 4000);
+        // Figures that list their intervals are drawn in the link colour: the tables have them.
+        CHECK(image.Count(140, 199, 255, 0, 180, 1400, 700, 40) > 300);
+    }
+    SUBCASE("the real NCCL trace of HTA's tests: mostly idle") {
+        const std::string fixtures = marey::test::FixturesDir();
+        if (fixtures.empty()) return;
+        const Image image = DeviceScreenshot(
+            fixtures + "/hta/tests/data/nccl_parser_config/nccl_data.json.gz", png);
+        CHECK(CountColour(image, kBlue, 115, 150) > 4000);
+        CHECK(CountColour(image, kRed, 115, 150) > 1200);
+        CHECK(CountColour(image, kGrey, 115, 150) > 20000);
+        CHECK(image.Count(140, 199, 255, 0, 180, 1400, 700, 40) > 300);
+    }
+    SUBCASE("a trace without kernels: one line that says why, no bar") {
+        const std::string trace =
+            marey::test::TempDir("device_view_host").string() + "/host_only.json";
+        std::FILE* file = std::fopen(trace.c_str(), "w");
+        REQUIRE(file);
+        std::fputs(
+            R"([{"ph": "X", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100}])",
+            file);
+        std::fclose(file);
+        const Image image = DeviceScreenshot(trace, png);
+        CHECK(CountColour(image, kBlue, 40, 850) == 0);
+        CHECK(CountColour(image, kGrey, 115, 150) < 100);
+        CHECK(image.Count(128, 128, 128, 0, 45, 1400, 80, 30) > 100);  // the dimmed reason
+    }
+    std::remove(png.c_str());
+}

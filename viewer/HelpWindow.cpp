@@ -37,7 +37,8 @@ const Binding kTimeline[] = {
 };
 const Binding kEverywhere[] = {
     {"Ctrl+F", "search names; Enter / Shift+Enter: next / previous match, wherever the focus is"},
-    {"Ctrl+1 … Ctrl+6", "the views: Timeline, Overview, Operators, Steps, Communication, Memory"},
+    {"Ctrl+1 … Ctrl+7",
+     "the views: Timeline, Overview, Operators, Steps, Device, Communication, Memory"},
     {"Ctrl+B", "hide or show the side panel"},
     {"Ctrl+O",
      "open a trace, a rank folder, a cluster folder or a kernel_details.csv (or drop it on the "

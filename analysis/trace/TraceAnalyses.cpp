@@ -116,6 +116,7 @@ TraceRank FindTraceRank(const TraceSource& source) {
 
 TraceAnalyses AnalyzeTrace(const TraceModel& model, const TraceAnalysisOptions& options) {
     TraceAnalyses analyses;
+    analyses.options = options;
     analyses.activities = FindDeviceActivities(model, options.threads);
     analyses.steps = FindStepWindows(model);
     AssignSteps(analyses.activities, analyses.steps);

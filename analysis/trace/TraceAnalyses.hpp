@@ -44,6 +44,7 @@ struct RankTraceAnalysis {
 };
 
 struct TraceAnalyses {
+    TraceAnalysisOptions options;  // the threshold and cut-offs the figures were counted with
     DeviceActivities activities;
     std::vector<StepWindow> steps;
     std::vector<RankTraceAnalysis> ranks;  // one per group, or one for a single trace

@@ -11,6 +11,7 @@
 #include "compare/CompareTimelines.hpp"
 #include "compare/DiffView.hpp"
 #include "views/CommunicationView.hpp"
+#include "views/DeviceView.hpp"
 #include "views/MemoryView.hpp"
 #include "views/OperatorsView.hpp"
 #include "views/OverviewView.hpp"
@@ -56,6 +57,7 @@ const std::vector<ViewEntry>& Views() {
         {"overview", "Overview", S::kDocument, Make<OverviewView>},
         {"operators", "Operators", S::kDocument, Make<OperatorsView>},
         {"steps", "Steps", S::kDocument, Make<StepsView>},
+        {"device", "Device", S::kDocument, Make<DeviceView>},
         {"communication", "Communication", S::kDocument, Make<CommunicationView>},
         {"memory", "Memory", S::kDocument, Make<MemoryView>},
         {"timeline", "Timelines A / B", S::kComparison, Make<CompareTimelinesView>},
