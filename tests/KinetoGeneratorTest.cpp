@@ -183,8 +183,9 @@ void CheckFigures(const KinetoFigures& expected, std::vector<Activity> activitie
         int64_t latestEnd = INT64_MIN, firstLaunch = INT64_MAX, area = 0;
         for (const Activity& a : activities) {
             if (a.tid != stream.stream) continue;
-            const int64_t gap = a.startNs - latestEnd;
-            if (latestEnd != INT64_MIN && gap > 0) {
+            // No gap before a stream's first activity (and no subtraction from INT64_MIN).
+            const int64_t gap = latestEnd == INT64_MIN ? 0 : a.startNs - latestEnd;
+            if (gap > 0) {
                 KinetoGaps& kind = a.launchStartNs > latestEnd ? host
                                    : gap < 30000               ? kernel
                                                                : other;
