@@ -3,6 +3,7 @@
 // out by hand in the comments.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 #include <string>
@@ -203,4 +204,40 @@ TEST_CASE("the host-wait query covers each visible gap once, and a million fold 
     std::vector<HostWaitItem> items;
     QueryHostWaits(dense, 0, 2'000'000, 2'000, items);  // 1000 pixels of 2 µs
     CHECK(items.size() <= 1000);
+}
+
+TEST_CASE(
+    "a long series' overview keeps each bucket's peak and never reads lower than the series") {
+    DeviceCounterSeries series;
+    series.timeNs = {0, 10, 11, 100, 1000};
+    series.value = {1, 5, 0, 2, 0};
+    // Two buckets of 500 ns: [0, 500) peaks at 5; [500, 1000) has no sample and holds 2; the
+    // bucket of the last sample, then 0 after it.
+    BuildSeriesOverview(series, 2);
+    CHECK(series.overviewResolutionNs == 500);
+    CHECK(series.overviewTimeNs == std::vector<TimeNs>{0, 500, 1000, 1500});
+    CHECK(series.overviewValue == std::vector<double>{5, 2, 2, 0});
+    BuildSeriesOverview(series, 8);  // short enough to draw whole
+    CHECK(series.overviewResolutionNs == 0);
+    CHECK(series.overviewTimeNs.empty());
+
+    std::mt19937_64 random(3);
+    DeviceCounterSeries noisy;
+    TimeNs t = 0;
+    for (int i = 0; i < 20000; ++i) {
+        t += 1 + static_cast<TimeNs>(random() % (i % 1000 == 0 ? 100000 : 20));
+        noisy.timeNs.push_back(t);
+        noisy.value.push_back(static_cast<double>(random() % 9));
+    }
+    BuildSeriesOverview(noisy, 500);
+    REQUIRE(noisy.overviewResolutionNs > 0);
+    CHECK(noisy.overviewTimeNs.size() <= 1001);
+    DeviceCounterSeries overview;
+    overview.timeNs = noisy.overviewTimeNs;
+    overview.value = noisy.overviewValue;
+    for (int k = 0; k < 5000; ++k) {
+        const TimeNs at = static_cast<TimeNs>(random() % static_cast<uint64_t>(t + 10));
+        CHECK(SeriesValueAt(overview, at) >= SeriesValueAt(noisy, at));
+    }
+    CHECK(*std::max_element(overview.value.begin(), overview.value.end()) == 8);
 }

@@ -50,6 +50,42 @@ void SumRates(std::vector<RateEdge>& edges, DeviceCounterSeries& series) {
 
 }  // namespace
 
+void BuildSeriesOverview(DeviceCounterSeries& series, size_t buckets) {
+    series.overviewTimeNs.clear();
+    series.overviewValue.clear();
+    series.overviewResolutionNs = 0;
+    const size_t n = series.timeNs.size();
+    if (n <= buckets || buckets == 0) return;
+    const TimeNs firstNs = series.timeNs.front(), spanNs = series.timeNs.back() - firstNs;
+    const TimeNs resolutionNs = std::max<TimeNs>(
+        1, (spanNs + static_cast<TimeNs>(buckets) - 1) / static_cast<TimeNs>(buckets));
+    series.overviewResolutionNs = resolutionNs;
+    auto push = [&](TimeNs timeNs, double value) {
+        series.overviewTimeNs.push_back(timeNs);
+        series.overviewValue.push_back(value);
+    };
+    size_t i = 0;  // the sample in force at the bucket's start
+    TimeNs bucketNs = firstNs;
+    for (;;) {
+        double peak = series.value[i];
+        size_t j = i + 1;
+        for (; j < n && series.timeNs[j] < bucketNs + resolutionNs; ++j)
+            peak = std::max(peak, series.value[j]);
+        push(bucketNs, peak);
+        if (j == n) break;
+        i = j - 1;
+        bucketNs += resolutionNs;
+        if (series.timeNs[j] >= bucketNs + resolutionNs) {
+            // Buckets with no sample of their own hold the value in force: one sample for all.
+            push(bucketNs, series.value[i]);
+            bucketNs += (series.timeNs[j] - bucketNs) / resolutionNs * resolutionNs;
+        }
+    }
+    // After the last bucket the last value holds, not the bucket's peak.
+    if (series.overviewValue.back() != series.value.back())
+        push(bucketNs + resolutionNs, series.value.back());
+}
+
 double SeriesValueAt(const DeviceCounterSeries& series, TimeNs t) {
     const auto at = std::upper_bound(series.timeNs.begin(), series.timeNs.end(), t);
     if (at == series.timeNs.begin()) return 0.0;
@@ -135,6 +171,7 @@ std::vector<DeviceCounterSeries> BuildDeviceCounters(const TraceModel& model,
     std::vector<DeviceCounterSeries> copies = MeasureCopyBandwidth(model, analyses.activities);
     series.insert(series.end(), std::make_move_iterator(copies.begin()),
                   std::make_move_iterator(copies.end()));
+    for (DeviceCounterSeries& one : series) BuildSeriesOverview(one);
     std::stable_sort(series.begin(), series.end(),
                      [](const DeviceCounterSeries& a, const DeviceCounterSeries& b) {
                          return a.process < b.process;

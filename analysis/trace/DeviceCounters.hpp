@@ -24,12 +24,22 @@ struct DeviceCounterSeries {
     // ascending and distinct, absolute ns.
     std::vector<TimeNs> timeNs;
     std::vector<double> value;
+    // The series at a coarse resolution for zoomed-out frames: from overviewTimeNs[k] the
+    // largest value in force during its bucket of overviewResolutionNs. Empty (resolution 0) for
+    // a series short enough to query whole.
+    std::vector<TimeNs> overviewTimeNs;
+    std::vector<double> overviewValue;
+    TimeNs overviewResolutionNs = 0;
     double maxValue = 0;
     double meanValue = 0;       // weighted by time, from the first sample to the last
     uint64_t activities = 0;    // queued launches, or copies whose bytes were read
     uint64_t totalBytes = 0;    // kCopyBandwidth: what those copies moved
     uint64_t withoutBytes = 0;  // kCopyBandwidth: copies without a readable "bytes"
 };
+
+// Fills the series' overview with at most 'buckets' buckets when it has more samples than that.
+// O(samples).
+void BuildSeriesOverview(DeviceCounterSeries& series, size_t buckets = 4096);
 
 // The value in force at absolute time 't': the last sample at or before it; 0 before the first.
 // O(log samples).
@@ -47,7 +57,8 @@ std::vector<DeviceCounterSeries> MeasureQueueSeries(const TraceModel& model,
 std::vector<DeviceCounterSeries> MeasureCopyBandwidth(const TraceModel& model,
                                                       const DeviceActivities& activities);
 
-// Both, queues first, ordered by the device's process so that each device's series are together.
+// Both, queues first, ordered by the device's process so that each device's series are together,
+// each with its overview.
 std::vector<DeviceCounterSeries> BuildDeviceCounters(const TraceModel& model,
                                                      const TraceAnalyses& analyses);
 

@@ -16,6 +16,19 @@ const DeviceActivity* ActivityStartingAt(const DeviceActivities& activities, uin
     return nullptr;
 }
 
+// The first index at or after 'from' whose start is at least 'limit': a gallop, since the next
+// pixel's gaps are near. O(log distance).
+size_t GallopTo(const TimeNs* starts, size_t from, size_t n, TimeNs limit) {
+    size_t low = from, high = from, step = 1;
+    while (high < n && starts[high] < limit) {
+        low = high + 1;
+        high = from + step;
+        step *= 2;
+    }
+    return static_cast<size_t>(std::lower_bound(starts + low, starts + std::min(high, n), limit) -
+                               starts);
+}
+
 }  // namespace
 
 std::vector<HostWaitMarks> CollectHostWaits(const TraceAnalyses& analyses) {
@@ -58,8 +71,7 @@ void QueryHostWaits(const HostWaitMarks& marks, TimeNs viewStartNs, TimeNs viewE
         // A narrow gap takes every gap that starts within a pixel of it (and in the view): one
         // item per pixel.
         const TimeNs foldUntil = std::min(starts[i] + minVisibleNs, viewEndNs);
-        const size_t j =
-            static_cast<size_t>(std::lower_bound(starts + i, starts + n, foldUntil) - starts);
+        const size_t j = GallopTo(starts, i, n, foldUntil);
         out.push_back(
             {starts[i], ends[j - 1], static_cast<uint32_t>(i), static_cast<uint32_t>(j - i)});
         i = j;

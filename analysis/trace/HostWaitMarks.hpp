@@ -33,8 +33,8 @@ struct HostWaitItem {
 
 // Appends the gaps overlapping [viewStartNs, viewEndNs): a gap at least 'minVisibleNs' long is an
 // item of its own; gaps starting within 'minVisibleNs' of a narrower one fold into it, and the
-// next item is found by binary search, so a zoomed-out view costs O(items · log n) whatever the
-// number of gaps.
+// next item is found by galloping, so a zoomed-out view costs O(log n + items · log gaps per
+// item) whatever the number of gaps.
 void QueryHostWaits(const HostWaitMarks& marks, TimeNs viewStartNs, TimeNs viewEndNs,
                     TimeNs minVisibleNs, std::vector<HostWaitItem>& out);
 

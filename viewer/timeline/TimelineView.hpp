@@ -212,6 +212,10 @@ private:
     std::vector<VisibleItem> m_items;
     std::vector<CounterBucket> m_buckets;
     std::vector<HostWaitItem> m_hostWaitItems;
+    // Text of the "Device analyses" lanes, made on first draw, not per frame: per device counter
+    // its summary; per process its host-wait legend (empty: not made yet).
+    std::vector<std::string> m_counterSummaries;
+    std::vector<std::string> m_hostWaitLegends;
     std::vector<uint32_t> m_foldedProcesses;  // DrawFoldedSummary: the processes of a folded rank
     std::vector<int32_t> m_foldedBusy;        // CountBusyThreads: threads busy per pixel (+1 spare)
     uint32_t m_foldedThreads = 0;             // and how many threads were counted

@@ -21,6 +21,9 @@ void TimelineView::DrawCounterBars(BoxRenderer& boxes, const TimeNs* ts, const d
     m_buckets.clear();
     QueryCounter(ts, values, n, viewStart, viewEnd, bucketNs, m_buckets);
     const TimeNs traceEnd = m_model.lastNs;
+    // Neighbouring bars of one height are one box: a step function zoomed out has long runs.
+    BoxInstance pending{0, 0, 0, 0, color.r, color.g, color.b, 0.9f, 3.0f};
+    bool hasPending = false;
     for (size_t b = 0; b < m_buckets.size(); ++b) {
         const CounterBucket& bucket = m_buckets[b];
         // A sample holds until the next one (or the end of the trace).
@@ -32,9 +35,16 @@ void TimelineView::DrawCounterBars(BoxRenderer& boxes, const TimeNs* ts, const d
         x0 = std::max(x0, m_canvas.x0 - 2);
         x1 = std::min(std::max(x1, x0 + 1), m_canvas.x1 + 2);
         const float h = static_cast<float>((bucket.maxValue - minValue) / range) * (bottom - top);
-        boxes.Add(
-            {x0, bottom - std::max(h, 0.5f), x1, bottom, color.r, color.g, color.b, 0.9f, 3.0f});
+        const float y0 = bottom - std::max(h, 0.5f);
+        if (hasPending && pending.y0 == y0 && x0 <= pending.x1) {
+            pending.x1 = std::max(pending.x1, x1);
+            continue;
+        }
+        if (hasPending) boxes.Add(pending);
+        pending.x0 = x0, pending.y0 = y0, pending.x1 = x1, pending.y1 = bottom;
+        hasPending = true;
     }
+    if (hasPending) boxes.Add(pending);
 }
 
 void TimelineView::DrawCounterTrack(ImDrawList* draw, BoxRenderer& boxes, const Lane& lane,

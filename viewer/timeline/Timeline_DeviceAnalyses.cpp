@@ -73,26 +73,32 @@ void TimelineView::DrawAnalysesHeader(ImDrawList* draw, const Lane& lane, float 
     const float derivedX = x0 + 14 + ImGui::CalcTextSize(label.c_str()).x;
     draw->AddText(ImVec2(derivedX, laneY + 3), IM_COL32(140, 148, 162, 255), "derived");
     // The legend of the marks on this device's streams, in the time area.
-    size_t gaps = 0;
-    TimeNs totalNs = 0;
-    for (const HostWaitMarks& marks : m_data->hostWaits)
-        if (m_model.tracks[marks.track].process == lane.process)
-            gaps += marks.size(), totalNs += marks.totalNs;
+    m_hostWaitLegends.resize(m_model.processes.size());
+    std::string& legend = m_hostWaitLegends[lane.process];
+    if (legend.empty()) {
+        size_t gaps = 0;
+        TimeNs totalNs = 0;
+        for (const HostWaitMarks& marks : m_data->hostWaits)
+            if (m_model.tracks[marks.track].process == lane.process)
+                gaps += marks.size(), totalNs += marks.totalNs;
+        legend = gaps == 0 ? "no host waits on this device's streams"
+                           : "host wait · " + CountText(gaps, "gap", "gaps") + ", " +
+                                 FormatDuration(totalNs);
+    }
+    const bool anyGap = legend[0] == 'h';
     const float legendX = m_canvas.x0 + 8, midY = laneY + lane.height * 0.5f;
-    std::string legend;
-    if (gaps == 0) {
-        legend = "no host waits on this device's streams";
-    } else {
+    if (anyGap) {
         draw->AddRectFilled(ImVec2(legendX, midY - 6), ImVec2(legendX + 22, midY + 3),
                             PackColor(kHostWaitBand));
         draw->AddRectFilled(ImVec2(legendX, midY + 3), ImVec2(legendX + 22, midY + 6),
                             PackColor(kHostWaitStrip));
-        legend = "host wait · " + CountText(gaps, "gap", "gaps") + ", " + FormatDuration(totalNs) +
-                 (m_state.showHostWaits ? "" : " · hidden (View ▸ Host-wait marks)");
     }
-    const float textX = legendX + (gaps ? 30.0f : 0.0f);
+    const float textX = legendX + (anyGap ? 30.0f : 0.0f);
     draw->PushClipRect(ImVec2(textX, laneY), ImVec2(m_canvas.x1, laneY + lane.height), true);
     draw->AddText(ImVec2(textX, laneY + 3), IM_COL32(200, 205, 215, 255), legend.c_str());
+    if (anyGap && !m_state.showHostWaits)
+        draw->AddText(ImVec2(textX + ImGui::CalcTextSize(legend.c_str()).x, laneY + 3),
+                      IM_COL32(255, 190, 80, 255), " · hidden (View ▸ Host-wait marks)");
     draw->PopClipRect();
     if (hovered && ImGui::IsMouseReleased(ImGuiMouseButton_Left) && !m_dragging) {
         m_layout.collapsedAnalyses[lane.process] = !collapsed;
@@ -117,15 +123,20 @@ void TimelineView::DrawAnalysisTrackHeader(ImDrawList* draw, const Lane& lane, f
     draw->AddRectFilled(ImVec2(x0 + 6, laneY + 6), ImVec2(x0 + 11, laneY + 15), PackColor(color));
     draw->PushClipRect(ImVec2(x0, laneY), ImVec2(x1 - 4, laneY + lane.height), true);
     draw->AddText(ImVec2(x0 + 16, laneY + 2), IM_COL32(210, 214, 222, 255), series.name.c_str());
-    draw->AddText(ImVec2(x0 + 16, laneY + 20), IM_COL32(140, 148, 162, 255),
-                  SeriesSummary(series).c_str());
+    if (m_counterSummaries.size() != m_data->deviceCounters.size()) {
+        m_counterSummaries.clear();
+        for (const DeviceCounterSeries& one : m_data->deviceCounters)
+            m_counterSummaries.push_back(SeriesSummary(one));
+    }
+    const std::string& summary = m_counterSummaries[lane.track];
+    draw->AddText(ImVec2(x0 + 16, laneY + 20), IM_COL32(140, 148, 162, 255), summary.c_str());
     draw->PopClipRect();
     if (hovered) {
         ImGui::BeginTooltip();
         ImGui::Text("%s", series.name.c_str());
         ImGui::TextDisabled("derived from %s's device activities",
                             m_model.ProcessLabel(lane.process).c_str());
-        ImGui::Text("%s", SeriesSummary(series).c_str());
+        ImGui::Text("%s", summary.c_str());
         if (series.withoutBytes)
             ImGui::TextColored(ImVec4(1, 0.75f, 0.3f, 1), "%s without \"bytes\" left out",
                                CountText(series.withoutBytes, "copy", "copies").c_str());
@@ -135,9 +146,14 @@ void TimelineView::DrawAnalysisTrackHeader(ImDrawList* draw, const Lane& lane, f
 
 void TimelineView::DrawAnalysisCounter(BoxRenderer& boxes, const Lane& lane, float laneY) {
     const DeviceCounterSeries& series = m_data->deviceCounters[lane.track];
-    // The scale's top is a whole number of queued launches; bandwidth keeps its peak.
-    DrawCounterBars(boxes, series.timeNs.data(), series.value.data(), series.timeNs.size(), 0.0,
-                    series.maxValue, SeriesColorOf(series), laneY + 16, laneY + lane.height - 3);
+    // Zoomed out, a pixel covers buckets of the overview: a few thousand samples, not millions.
+    const bool overview =
+        series.overviewResolutionNs > 0 &&
+        static_cast<double>(series.overviewResolutionNs) * m_canvas.pxPerNs <= 1.0;
+    const std::vector<TimeNs>& ts = overview ? series.overviewTimeNs : series.timeNs;
+    const std::vector<double>& values = overview ? series.overviewValue : series.value;
+    DrawCounterBars(boxes, ts.data(), values.data(), ts.size(), 0.0, series.maxValue,
+                    SeriesColorOf(series), laneY + 16, laneY + lane.height - 3);
     m_overlayTexts.push_back(
         {m_canvas.x0 + 4, laneY + 1, "max " + CounterValueText(series.maxValue, series.unit)});
     const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -162,21 +178,33 @@ void TimelineView::DrawHostWaits(BoxRenderer& boxes, const Lane& lane, float lan
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     const bool mouseInLane = ImGui::IsItemHovered() && mouse.y >= laneY &&
                              mouse.y < laneY + lane.height && mouse.x >= m_canvas.x0;
+    // Items that touch on screen (folded runs zoomed out) are drawn as one band and one strip.
+    float runX0 = 0, runX1 = -1e9f;
+    auto flush = [&] {
+        if (runX1 < runX0) return;
+        boxes.Add({runX0, laneY + 1, runX1, rowsBottom - 1, kHostWaitBand.r, kHostWaitBand.g,
+                   kHostWaitBand.b, 1.0f, static_cast<float>(BoxStyle::kMark)});
+        boxes.Add({runX0, rowsBottom, runX1, rowsBottom + kStripHeightPx, kHostWaitStrip.r,
+                   kHostWaitStrip.g, kHostWaitStrip.b, 1.0f,
+                   static_cast<float>(BoxStyle::kCounter)});
+    };
     for (const HostWaitItem& item : m_hostWaitItems) {
         float x0 = static_cast<float>(ToX(static_cast<double>(item.startNs - m_model.firstNs)));
         float x1 = static_cast<float>(ToX(static_cast<double>(item.endNs - m_model.firstNs)));
         x0 = std::max(x0, m_canvas.x0 - 2);
         x1 = std::min(std::max(x1, x0 + 1), m_canvas.x1 + 2);
-        boxes.Add({x0, laneY + 1, x1, rowsBottom - 1, kHostWaitBand.r, kHostWaitBand.g,
-                   kHostWaitBand.b, 1.0f, static_cast<float>(BoxStyle::kMark)});
-        boxes.Add({x0, rowsBottom, x1, rowsBottom + kStripHeightPx, kHostWaitStrip.r,
-                   kHostWaitStrip.g, kHostWaitStrip.b, 1.0f,
-                   static_cast<float>(BoxStyle::kCounter)});
+        if (x0 <= runX1 + 0.5f) {
+            runX1 = std::max(runX1, x1);
+        } else {
+            flush();
+            runX0 = x0, runX1 = x1;
+        }
         if (mouseInLane && mouse.x >= x0 - 1 && mouse.x <= x1 + 1) {
             m_hover.hostWaits = index;
             m_hover.hostWait = item;
         }
     }
+    flush();
 }
 
 bool TimelineView::DrawAnalysisTooltip() {
