@@ -2,7 +2,7 @@
 // One instance per timeline box: a quad from pixel rectangle and colour attributes.
 layout(location = 0) in vec4 inRect;     // x0, y0, x1, y1 in window pixels (origin top-left)
 layout(location = 1) in vec4 inColor;    // normalised RGBA
-layout(location = 2) in float inStyle;   // 0 plain slice, 1 merged run, 2 selected, 3 counter bar
+layout(location = 2) in float inStyle;   // 0 slice, 1 merged run, 2 selected, 3 counter bar, 4 mark
 
 uniform vec2 uViewportPx;
 

@@ -500,3 +500,48 @@ TEST_CASE("a clicked launch-delay figure lists its kernels, and a row zooms to l
     CHECK(list.rows()[0].endNs == 410'000);
     CHECK(list.title() == "Other of Thread 7 (device 0)");  // no thread name in the trace
 }
+
+TEST_CASE(
+    "a generated GPU trace gets its device counters and host-wait marks, the model untouched") {
+    const std::string path = TempDir("device_counters").string() + "/gpu_trace.json";
+    int status = -1;
+    RunCommand(std::string(MAREY_GEN) + " --gpu-trace " + path + " --steps 3 2>&1", &status);
+    REQUIRE(status == 0);
+    std::ifstream file(path);
+    const std::string json((std::istreambuf_iterator<char>(file)),
+                           std::istreambuf_iterator<char>());
+    auto model = LoadJson(json);
+    REQUIRE(model);
+    const size_t tracks = model->tracks.size();
+    const TraceAnalyses analyses = AnalyzeTrace(*model, {});
+    auto data = std::make_shared<const TimelineData>(BuildTimelineData(*model, &analyses));
+    // The generator runs kernels and copies on stream 7, NCCL kernels on stream 20, and three
+    // steps with one host-to-device and one device-to-device copy each.
+    const std::vector<DeviceCounterSeries>& series = data->deviceCounters;
+    REQUIRE(series.size() == 4);
+    CHECK(series[0].name == "Queue length · stream 7");
+    CHECK(series[1].name == "Queue length · stream 20");
+    CHECK(series[2].name == "Memcpy bandwidth · HtoD");
+    CHECK(series[3].name == "Memcpy bandwidth · DtoD");
+    std::vector<uint32_t> all(analyses.activities.activities.size());
+    for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+    const std::vector<StreamQueue> queues = MeasureQueues(analyses.activities, all, true);
+    REQUIRE(queues.size() == 2);
+    CHECK(series[0].timeNs.size() == queues[0].samples.size());
+    CHECK(series[1].timeNs.size() == queues[1].samples.size());
+    CHECK(series[0].timeNs.size() > 50);
+    // Three copies apart from each other: up at each start, back to 0 at each end.
+    CHECK(series[2].timeNs.size() == 6);
+    CHECK(series[2].activities == 3);
+    CHECK(series[3].timeNs.size() == 6);
+    size_t hostWaits = 0, marked = 0;
+    for (const IdleGap& gap : analyses.gaps) hostWaits += gap.kind == GapKind::kHostWait;
+    for (const HostWaitMarks& marks : data->hostWaits) marked += marks.size();
+    CHECK(hostWaits > 0);
+    CHECK(marked == hostWaits);
+    CHECK(model->tracks.size() == tracks);  // derived, not added to the model
+    TimelineView timeline(*model, data, 1);
+    CHECK(timeline.ShownDeviceCounters() == std::vector<uint32_t>{0, 1, 2, 3});
+    TimelineView plain(*model, 2);  // built without the analyses: nothing derived
+    CHECK(plain.ShownDeviceCounters().empty());
+}

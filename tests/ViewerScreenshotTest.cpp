@@ -412,3 +412,51 @@ TEST_CASE("the device view draws the breakdown bar and clickable figures of a GP
     }
     std::remove(png.c_str());
 }
+
+namespace {
+
+// The lowest and highest row holding a colour in the slice area, and how many pixels have it.
+struct ColourRows {
+    int count = 0, top = INT32_MAX, bottom = -1;
+};
+ColourRows FindColour(const Image& image, int r, int g, int b, int x0, int x1) {
+    ColourRows rows;
+    for (int y = 0; y < image.height; ++y) {
+        const int count = image.Count(r, g, b, x0, y, x1, y + 1, 4);
+        if (count == 0) continue;
+        rows.count += count;
+        rows.top = std::min(rows.top, y);
+        rows.bottom = std::max(rows.bottom, y);
+    }
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("a GPU trace's timeline shows its streams' host waits and, below, the queue counters") {
+    const std::string trace = marey::test::TempDir("device_marks").string() + "/gpu_trace.json";
+    int status = -1;
+    marey::test::RunCommand(std::string(MAREY_GEN) + " --gpu-trace " + trace + " --steps 3 2>&1",
+                            &status);
+    REQUIRE(status == 0);
+    const std::string png = TempPng("device_marks");
+    const Run run = Viewer(trace + " --screenshot " + png + " --size 1400x850");
+    REQUIRE_MESSAGE(run.status == 0, run.output);
+    const Image image = Load(png);
+    // The slice area: right of the 275 px names, left of the side panel.
+    const int x0 = 280, x1 = 800;
+    const ColourRows strip = FindColour(image, 219, 87, 199, x0, x1);  // under the slices
+    const ColourRows hatch = FindColour(image, 128, 56, 120, x0, x1);  // behind them
+    const ColourRows queue = FindColour(image, 92, 168, 245, x0, x1);  // queue length bars
+    MESSAGE("strip ", strip.count, " ", strip.top, "-", strip.bottom, " hatch ", hatch.count, " ",
+            hatch.top, "-", hatch.bottom, " queue ", queue.count, " ", queue.top, "-",
+            queue.bottom);
+    CHECK(strip.count > 300);
+    CHECK(hatch.count > 1000);
+    CHECK(queue.count > 1500);
+    // The marks lie on the device's streams; the device's analyses come after its process.
+    CHECK(hatch.top >= strip.top - 40);
+    CHECK(hatch.bottom < strip.bottom);
+    CHECK(queue.top > strip.bottom);
+    std::remove(png.c_str());
+}

@@ -118,6 +118,7 @@ void App::DrawMenuBar() {
             if (categories.empty()) ImGui::TextDisabled("this trace has no flows");
             ImGui::EndMenu();
         }
+        ImGui::MenuItem("Host-wait marks on device streams", nullptr, &state.showHostWaits);
         ImGui::MenuItem("Frame time overlay", nullptr, &state.showFrameOverlay);
         ImGui::EndMenu();
     }

@@ -46,6 +46,8 @@ struct ViewState {
     // slices and the chains they start.
     bool showAllFlows = false;
     bool showFrameOverlay = false;
+    // The gaps where a device stream waited for the host, marked on its track.
+    bool showHostWaits = true;
 };
 
 }  // namespace marey

@@ -138,11 +138,14 @@ void BuildOverview(Row& row) {
 
 void QueryCounter(const Track& track, TimeNs viewStartNs, TimeNs viewEndNs, TimeNs bucketNs,
                   std::vector<CounterBucket>& out) {
-    const size_t n = track.counterTs.size();
+    QueryCounter(track.counterTs.data(), track.counterValue.data(), track.counterTs.size(),
+                 viewStartNs, viewEndNs, bucketNs, out);
+}
+
+void QueryCounter(const TimeNs* ts, const double* values, size_t n, TimeNs viewStartNs,
+                  TimeNs viewEndNs, TimeNs bucketNs, std::vector<CounterBucket>& out) {
     if (n == 0) return;
     if (bucketNs < 1) bucketNs = 1;
-    const TimeNs* ts = track.counterTs.data();
-    const double* values = track.counterValue.data();
     size_t i = static_cast<size_t>(std::upper_bound(ts, ts + n, viewStartNs) - ts);
     if (i > 0) --i;  // the sample in force at the view's start
     while (i < n && ts[i] < viewEndNs) {

@@ -48,5 +48,9 @@ struct CounterBucket {
 // samples plus the sample in force at the view's start. O(buckets · log n).
 void QueryCounter(const Track& track, TimeNs viewStartNs, TimeNs viewEndNs, TimeNs bucketNs,
                   std::vector<CounterBucket>& out);
+// The same over any step function: 'n' samples at ascending times 'ts' with 'values' (counters
+// derived from the trace, not tracks of the model).
+void QueryCounter(const TimeNs* ts, const double* values, size_t n, TimeNs viewStartNs,
+                  TimeNs viewEndNs, TimeNs bucketNs, std::vector<CounterBucket>& out);
 
 }  // namespace marey

@@ -16,11 +16,11 @@ namespace marey {
 struct BoxInstance {
     float x0, y0, x1, y1;  // window pixels
     float r, g, b, a;
-    float style;  // 0 slice, 1 merged run, 2 selected, 3 counter bar
+    float style;  // 0 slice, 1 merged run, 2 selected, 3 counter bar, 4 mark behind slices
 };
 static_assert(sizeof(BoxInstance) == 36);
 
-enum class BoxStyle : int { kSlice = 0, kMerged = 1, kSelected = 2, kCounter = 3 };
+enum class BoxStyle : int { kSlice = 0, kMerged = 1, kSelected = 2, kCounter = 3, kMark = 4 };
 
 class BoxRenderer {
 public:

@@ -35,7 +35,7 @@ std::vector<float> BuildMinimap(const TraceModel& model) {
 
 }  // namespace
 
-TimelineData BuildTimelineData(const TraceModel& model) {
+TimelineData BuildTimelineData(const TraceModel& model, const TraceAnalyses* analyses) {
     TimelineData data;
     data.counterMax.assign(model.tracks.size(), 0.0);
     data.counterMin.assign(model.tracks.size(), 0.0);
@@ -55,6 +55,13 @@ TimelineData BuildTimelineData(const TraceModel& model) {
         data.maxFlowSpanNs = std::max(data.maxFlowSpanNs, std::abs(flow.toTs - flow.fromTs));
     }
     data.minimap = BuildMinimap(model);
+    data.hostWaitsOfTrack.assign(model.tracks.size(), -1);
+    if (analyses) {
+        data.deviceCounters = BuildDeviceCounters(model, *analyses);
+        data.hostWaits = CollectHostWaits(*analyses);
+        for (size_t i = 0; i < data.hostWaits.size(); ++i)
+            data.hostWaitsOfTrack[data.hostWaits[i].track] = static_cast<int32_t>(i);
+    }
     return data;
 }
 

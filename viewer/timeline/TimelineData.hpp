@@ -7,6 +7,8 @@
 
 #include "core/Time.hpp"
 #include "model/TraceModel.hpp"
+#include "trace/DeviceCounters.hpp"
+#include "trace/HostWaitMarks.hpp"
 
 namespace marey {
 
@@ -17,9 +19,17 @@ struct TimelineData {
     std::vector<int32_t> flowCategoryIndex;  // by StringId: index into flowCategories, -1 none
     TimeNs maxFlowSpanNs = 0;                // no flow spans more
     std::vector<float> minimap;              // busy time per bucket over the whole trace, 0..1
+    // From the rank's device analyses (empty without them): the counters shown under each
+    // device's "Device analyses" (queue length per stream, copy bandwidth per kind), by process,
+    // and the host-wait gaps marked on the stream tracks.
+    std::vector<DeviceCounterSeries> deviceCounters;
+    std::vector<HostWaitMarks> hostWaits;
+    std::vector<int32_t> hostWaitsOfTrack;  // by track: index into hostWaits, -1 none
 };
 
-// Scans 'model' once. O(events + counter samples + flows). Call it off the UI thread.
-TimelineData BuildTimelineData(const TraceModel& model);
+// Scans 'model' once, and derives the device counters and marks from 'analyses' when given (the
+// analyses of the same model). O(events + counter samples + flows + activities log activities).
+// Call it off the UI thread.
+TimelineData BuildTimelineData(const TraceModel& model, const TraceAnalyses* analyses = nullptr);
 
 }  // namespace marey

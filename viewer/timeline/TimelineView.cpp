@@ -84,7 +84,8 @@ void TimelineView::ExpandToTrack(uint32_t track) {
 }
 
 size_t TimelineView::FoldHostProcesses(float maxHeightPx, uint32_t keepProcess) {
-    if (m_layoutDirty) m_layout.Build(m_model, m_metrics), m_layoutDirty = false;
+    if (m_layoutDirty)
+        m_layout.Build(m_model, m_metrics, m_data->deviceCounters), m_layoutDirty = false;
     std::vector<float> heights(m_model.processes.size(), 0.0f);
     for (const Lane& lane : m_layout.lanes())
         if (lane.kind == Lane::Kind::kTrack) heights[lane.process] += lane.height;
@@ -162,6 +163,7 @@ void TimelineView::TakeLayoutFrom(const TimelineView& other, bool withView) {
     m_layout.collapsedProcess = from.collapsedProcess;
     m_layout.hiddenTrack = from.hiddenTrack;
     m_layout.pinnedTrack = from.pinnedTrack;
+    m_layout.collapsedAnalyses = from.collapsedAnalyses;
     m_layoutDirty = true;
     if (withView)
         m_state.viewStartNs = other.m_state.viewStartNs,
@@ -180,7 +182,7 @@ void TimelineView::Select(const SliceRef& slice, bool frame) {
     if (!slice.valid()) return;
     ExpandToTrack(slice.track);
     if (m_layoutDirty) {
-        m_layout.Build(m_model, m_metrics);
+        m_layout.Build(m_model, m_metrics, m_data->deviceCounters);
         m_layoutDirty = false;
     }
     if (frame) {
@@ -321,7 +323,7 @@ void TimelineView::DrawRangeAndMark(ImDrawList* draw) {
 void TimelineView::Draw(BoxRenderer& boxes, float frameDt) {
     const auto started = std::chrono::steady_clock::now();
     if (m_layoutDirty) {
-        m_layout.Build(m_model, m_metrics);
+        m_layout.Build(m_model, m_metrics, m_data->deviceCounters);
         m_layoutDirty = false;
     }
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -341,7 +343,7 @@ void TimelineView::Draw(BoxRenderer& boxes, float frameDt) {
     HandleKeys(frameDt);
     HandleMouse();
     if (m_layoutDirty) {
-        m_layout.Build(m_model, m_metrics);
+        m_layout.Build(m_model, m_metrics, m_data->deviceCounters);
         m_layoutDirty = false;
     }
     m_canvas.pxPerNs = (m_canvas.x1 - m_canvas.x0) / (m_state.viewEndNs - m_state.viewStartNs);

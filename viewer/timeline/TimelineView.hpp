@@ -49,6 +49,10 @@ public:
     SearchIndex& search() { return m_search; }
     const FrameStats& frameStats() const { return m_frameStats; }
     const std::vector<StringId>& flowCategories() const { return m_data->flowCategories; }
+    const TimelineData& data() const { return *m_data; }
+    // The device counters laid out under "Device analyses", in lane order (those of a folded
+    // group or rank are left out). Lays the tracks out when they changed. O(lanes).
+    std::vector<uint32_t> ShownDeviceCounters();
     std::vector<char>& flowCategoryShown() { return m_flowCategoryShown; }
 
     // Navigation, also used by panels: show [start, end) (relative ns) with a margin.
@@ -164,6 +168,22 @@ private:
     void DrawInstants(ImDrawList* draw, const Track& track, float laneY);
     // Timeline_Counters.cpp
     void DrawCounterTrack(ImDrawList* draw, BoxRenderer& boxes, const Lane& lane, float laneY);
+    // A step chart of 'n' samples between 'top' and 'bottom', scaled to [minValue, maxValue]: one
+    // bar per pixel bucket at the bucket's maximum. O(pixels · log n).
+    void DrawCounterBars(BoxRenderer& boxes, const TimeNs* ts, const double* values, size_t n,
+                         double minValue, double maxValue, const Rgba& color, float top,
+                         float bottom);
+    // Timeline_DeviceAnalyses.cpp
+    // The header of a device's "Device analyses" (click folds it), with the host-wait legend.
+    void DrawAnalysesHeader(ImDrawList* draw, const Lane& lane, float laneY, float x0,
+                            bool hovered);
+    void DrawAnalysisTrackHeader(ImDrawList* draw, const Lane& lane, float laneY, float x0,
+                                 bool hovered);
+    void DrawAnalysisCounter(BoxRenderer& boxes, const Lane& lane, float laneY);
+    // The host-wait gaps of a stream's track, behind its slices. O(items on screen · log gaps).
+    void DrawHostWaits(BoxRenderer& boxes, const Lane& lane, float laneY);
+    // The tooltip of a derived counter or a host-wait mark under the mouse; false when neither.
+    bool DrawAnalysisTooltip();
     // Timeline_Flows.cpp
     void DrawFlows(ImDrawList* draw, float originY, float pinnedOriginY);
     // The selected and hovered slices and the slices their flows lead to (a few hops): whose
@@ -191,6 +211,11 @@ private:
     // Per-frame scratch, kept to avoid allocations.
     std::vector<VisibleItem> m_items;
     std::vector<CounterBucket> m_buckets;
+    std::vector<HostWaitItem> m_hostWaitItems;
+    // Text of the "Device analyses" lanes, made on first draw, not per frame: per device counter
+    // its summary; per process its host-wait legend (empty: not made yet).
+    std::vector<std::string> m_counterSummaries;
+    std::vector<std::string> m_hostWaitLegends;
     std::vector<uint32_t> m_foldedProcesses;  // DrawFoldedSummary: the processes of a folded rank
     std::vector<int32_t> m_foldedBusy;        // CountBusyThreads: threads busy per pixel (+1 spare)
     uint32_t m_foldedThreads = 0;             // and how many threads were counted
@@ -218,6 +243,9 @@ private:
         TimeNs mergedStart = 0, mergedEnd = 0;
         uint32_t counterTrack = UINT32_MAX;
         TimeNs timeNs = 0;
+        uint32_t deviceCounter = UINT32_MAX;  // index into m_data->deviceCounters
+        int32_t hostWaits = -1;               // index into m_data->hostWaits
+        HostWaitItem hostWait;
     } m_hover;
 
     // Navigation state.

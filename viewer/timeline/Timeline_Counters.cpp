@@ -11,35 +11,49 @@
 
 namespace marey {
 
-void TimelineView::DrawCounterTrack(ImDrawList* draw, BoxRenderer& boxes, const Lane& lane,
-                                    float laneY) {
-    const Track& track = m_model.tracks[lane.track];
-    const double maxValue = m_data->counterMax[lane.track],
-                 minValue = m_data->counterMin[lane.track];
+void TimelineView::DrawCounterBars(BoxRenderer& boxes, const TimeNs* ts, const double* values,
+                                   size_t n, double minValue, double maxValue, const Rgba& color,
+                                   float top, float bottom) {
     const double range = maxValue - minValue > 0 ? maxValue - minValue : 1.0;
-    const float top = laneY + 4, bottom = laneY + lane.height - 3;
     const TimeNs viewStart = AbsoluteNs(m_state.viewStartNs),
                  viewEnd = AbsoluteNs(m_state.viewEndNs) + 1;
     const TimeNs bucketNs = std::max<TimeNs>(1, static_cast<TimeNs>(1.0 / m_canvas.pxPerNs));
     m_buckets.clear();
-    QueryCounter(track, viewStart, viewEnd, bucketNs, m_buckets);
-    const Rgba color = NameColor(track.name);
+    QueryCounter(ts, values, n, viewStart, viewEnd, bucketNs, m_buckets);
     const TimeNs traceEnd = m_model.lastNs;
+    // Neighbouring bars of one height are one box: a step function zoomed out has long runs.
+    BoxInstance pending{0, 0, 0, 0, color.r, color.g, color.b, 0.9f, 3.0f};
+    bool hasPending = false;
     for (size_t b = 0; b < m_buckets.size(); ++b) {
         const CounterBucket& bucket = m_buckets[b];
         // A sample holds until the next one (or the end of the trace).
-        const TimeNs untilNs = b + 1 < m_buckets.size() ? m_buckets[b + 1].startNs
-                               : bucket.firstSample + 1 < track.counterTs.size()
-                                   ? track.counterTs[bucket.firstSample + 1]
-                                   : traceEnd;
+        const TimeNs untilNs = b + 1 < m_buckets.size()     ? m_buckets[b + 1].startNs
+                               : bucket.firstSample + 1 < n ? ts[bucket.firstSample + 1]
+                                                            : traceEnd;
         float x0 = static_cast<float>(ToX(static_cast<double>(bucket.startNs - m_model.firstNs)));
         float x1 = static_cast<float>(ToX(static_cast<double>(untilNs - m_model.firstNs)));
         x0 = std::max(x0, m_canvas.x0 - 2);
         x1 = std::min(std::max(x1, x0 + 1), m_canvas.x1 + 2);
         const float h = static_cast<float>((bucket.maxValue - minValue) / range) * (bottom - top);
-        boxes.Add(
-            {x0, bottom - std::max(h, 0.5f), x1, bottom, color.r, color.g, color.b, 0.9f, 3.0f});
+        const float y0 = bottom - std::max(h, 0.5f);
+        if (hasPending && pending.y0 == y0 && x0 <= pending.x1) {
+            pending.x1 = std::max(pending.x1, x1);
+            continue;
+        }
+        if (hasPending) boxes.Add(pending);
+        pending.x0 = x0, pending.y0 = y0, pending.x1 = x1, pending.y1 = bottom;
+        hasPending = true;
     }
+    if (hasPending) boxes.Add(pending);
+}
+
+void TimelineView::DrawCounterTrack(ImDrawList* draw, BoxRenderer& boxes, const Lane& lane,
+                                    float laneY) {
+    const Track& track = m_model.tracks[lane.track];
+    const double maxValue = m_data->counterMax[lane.track];
+    DrawCounterBars(boxes, track.counterTs.data(), track.counterValue.data(),
+                    track.counterTs.size(), m_data->counterMin[lane.track], maxValue,
+                    NameColor(track.name), laneY + 4, laneY + lane.height - 3);
     m_overlayTexts.push_back(
         {m_canvas.x0 + 4, laneY + 1, CounterValueText(maxValue, m_model.Name(track.counterKey))});
     const ImVec2 mouse = ImGui::GetIO().MousePos;

@@ -65,13 +65,18 @@ void TimelineView::DrawLanes(ImDrawList* draw, BoxRenderer& boxes, const std::ve
             : it->kind == Lane::Kind::kProcessHeader ? m_layout.collapsedProcess[it->process] != 0
                                                      : false;
         if (folded) DrawFoldedSummary(boxes, *it, laneY);
-        if (it->kind != Lane::Kind::kTrack) continue;
-        const Track& track = m_model.tracks[it->track];
-        if (track.kind == TrackKind::kCounter) {
-            DrawCounterTrack(draw, boxes, *it, laneY);
+        if (it->kind == Lane::Kind::kAnalysisTrack) {
+            DrawAnalysisCounter(boxes, *it, laneY);
+        } else if (it->kind == Lane::Kind::kTrack) {
+            const Track& track = m_model.tracks[it->track];
+            if (track.kind == TrackKind::kCounter) {
+                DrawCounterTrack(draw, boxes, *it, laneY);
+            } else {
+                DrawSliceTrack(draw, boxes, *it, laneY);
+                DrawInstants(draw, track, laneY);
+            }
         } else {
-            DrawSliceTrack(draw, boxes, *it, laneY);
-            DrawInstants(draw, track, laneY);
+            continue;
         }
         draw->AddLine(ImVec2(m_canvas.headerX0, laneY + it->height - 0.5f),
                       ImVec2(m_canvas.x1, laneY + it->height - 0.5f), IM_COL32(255, 255, 255, 10));
@@ -89,7 +94,8 @@ void TimelineView::DrawHeader(ImDrawList* draw, const Lane& lane, float laneY) {
                          io.MousePos.x < x1 && io.MousePos.y >= laneY &&
                          io.MousePos.y < laneY + lane.height;
     ImGui::PushID(static_cast<int>(lane.kind));
-    ImGui::PushID(static_cast<int>(lane.kind == Lane::Kind::kTrack ? lane.track : lane.process));
+    const bool ofTrack = lane.kind == Lane::Kind::kTrack || lane.kind == Lane::Kind::kAnalysisTrack;
+    ImGui::PushID(static_cast<int>(ofTrack ? lane.track : lane.process));
     if (lane.kind == Lane::Kind::kGroupHeader) {
         DrawGroupHeader(draw, lane, laneY, hovered);
         ImGui::PopID();
@@ -99,6 +105,15 @@ void TimelineView::DrawHeader(ImDrawList* draw, const Lane& lane, float laneY) {
     if (grouped)  // the group's colour runs down its indent
         draw->AddRectFilled(ImVec2(m_canvas.headerX0, laneY), ImVec2(x0 - 4, laneY + lane.height),
                             PackColor(SeriesColor(m_model.processes[lane.process].group)));
+    if (lane.kind == Lane::Kind::kAnalysesHeader || lane.kind == Lane::Kind::kAnalysisTrack) {
+        if (lane.kind == Lane::Kind::kAnalysesHeader)
+            DrawAnalysesHeader(draw, lane, laneY, x0, hovered);
+        else
+            DrawAnalysisTrackHeader(draw, lane, laneY, x0, hovered);
+        ImGui::PopID();
+        ImGui::PopID();
+        return;
+    }
     if (lane.kind == Lane::Kind::kProcessHeader) {
         const Process& process = m_model.processes[lane.process];
         const bool collapsed = m_layout.collapsedProcess[lane.process];
@@ -190,6 +205,7 @@ void TimelineView::DrawSliceTrack(ImDrawList* draw, BoxRenderer& boxes, const La
                              mouse.x <= m_canvas.x1;
     const bool searching = m_search.Active();
     const float rowHeight = m_metrics.rowHeight;
+    DrawHostWaits(boxes, lane, laneY);  // behind the slices: added first
     for (uint32_t r = 0; r < track.rows.size(); ++r) {
         const Row& row = track.rows[r];
         const float y0 = laneY + r * rowHeight + 1, y1 = y0 + rowHeight - 2;
@@ -311,6 +327,7 @@ void TimelineView::DrawHoverTooltip() {
         ImGui::EndTooltip();
         return;
     }
+    if (DrawAnalysisTooltip()) return;
     const SliceRef& s = m_hover.slice;
     if (!s.valid()) return;
     const Row& row = m_model.tracks[s.track].rows[s.row];

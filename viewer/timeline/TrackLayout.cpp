@@ -10,9 +10,11 @@ float TrackHeight(const Track& track, const LayoutMetrics& metrics) {
     return static_cast<float>(rows) * metrics.rowHeight + metrics.trackGap;
 }
 
-void TrackLayout::Build(const TraceModel& model, const LayoutMetrics& metrics) {
+void TrackLayout::Build(const TraceModel& model, const LayoutMetrics& metrics,
+                        const std::vector<DeviceCounterSeries>& deviceCounters) {
     collapsedGroup.resize(model.groups.size(), 0);
     collapsedProcess.resize(model.processes.size(), 0);
+    collapsedAnalyses.resize(model.processes.size(), 0);
     hiddenTrack.resize(model.tracks.size(), 0);
     pinnedTrack.resize(model.tracks.size(), 0);
     m_lanes.clear();
@@ -30,6 +32,7 @@ void TrackLayout::Build(const TraceModel& model, const LayoutMetrics& metrics) {
     m_pinnedHeight = pinnedY;
     float y = 0;
     uint32_t lastGroup = kNoGroup;
+    size_t nextCounter = 0;  // the counters are by process: one pass takes each process's run
     for (uint32_t p = 0; p < model.processes.size(); ++p) {
         // A merged model keeps each group's processes together: the header goes before the first.
         const uint32_t group = model.processes[p].group;
@@ -43,13 +46,28 @@ void TrackLayout::Build(const TraceModel& model, const LayoutMetrics& metrics) {
         m_lanes.push_back(
             {Lane::Kind::kProcessHeader, p, 0, y, metrics.processHeaderHeight, false});
         y += metrics.processHeaderHeight;
-        if (collapsedProcess[p]) continue;
-        for (uint32_t t : model.processes[p].tracks) {
-            if (hiddenTrack[t] || pinnedTrack[t]) continue;
-            const float height = TrackHeight(model.tracks[t], metrics);
-            m_laneOfTrack[t] = static_cast<int32_t>(m_lanes.size());
-            m_lanes.push_back({Lane::Kind::kTrack, p, t, y, height, false});
-            y += height;
+        if (!collapsedProcess[p])
+            for (uint32_t t : model.processes[p].tracks) {
+                if (hiddenTrack[t] || pinnedTrack[t]) continue;
+                const float height = TrackHeight(model.tracks[t], metrics);
+                m_laneOfTrack[t] = static_cast<int32_t>(m_lanes.size());
+                m_lanes.push_back({Lane::Kind::kTrack, p, t, y, height, false});
+                y += height;
+            }
+        while (nextCounter < deviceCounters.size() && deviceCounters[nextCounter].process < p)
+            ++nextCounter;
+        if (nextCounter == deviceCounters.size() || deviceCounters[nextCounter].process != p)
+            continue;
+        // The device's analyses stay apart from its own tracks, and stay when it is folded.
+        m_lanes.push_back(
+            {Lane::Kind::kAnalysesHeader, p, 0, y, metrics.processHeaderHeight, false});
+        y += metrics.processHeaderHeight;
+        for (; nextCounter < deviceCounters.size() && deviceCounters[nextCounter].process == p;
+             ++nextCounter) {
+            if (collapsedAnalyses[p]) continue;
+            m_lanes.push_back({Lane::Kind::kAnalysisTrack, p, static_cast<uint32_t>(nextCounter), y,
+                               metrics.analysisCounterHeight, false});
+            y += metrics.analysisCounterHeight;
         }
     }
     m_totalHeight = y;
