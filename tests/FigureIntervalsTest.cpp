@@ -174,13 +174,8 @@ TEST_CASE("on generated traces every list adds up to its figure, for the rank an
     KinetoTraceOptions options;
     options.steps = 3;
     options.events = 20000;
-    char* buffer = nullptr;
-    size_t size = 0;
-    std::FILE* memory = open_memstream(&buffer, &size);
-    GenerateKinetoTrace(options, memory);
-    std::fclose(memory);
-    const std::string text(buffer, size);
-    std::free(buffer);
+    const std::string text =
+        test::WrittenText([&](std::FILE* out) { GenerateKinetoTrace(options, out); });
     const TraceAnalyses analyses = Analyze(text);
     REQUIRE(analyses.ranks.size() == 1);
     const RankTraceAnalysis& rank = analyses.ranks[0];

@@ -14,14 +14,7 @@ using namespace marey::test;
 namespace {
 
 std::string Generate(const GeneratorOptions& options, GeneratorReport* report) {
-    char* buffer = nullptr;
-    size_t size = 0;
-    std::FILE* memory = open_memstream(&buffer, &size);
-    *report = GenerateTrace(options, memory);
-    std::fclose(memory);
-    std::string text(buffer, size);
-    std::free(buffer);
-    return text;
+    return WrittenText([&](std::FILE* out) { *report = GenerateTrace(options, out); });
 }
 
 std::string Run(const std::string& command) {

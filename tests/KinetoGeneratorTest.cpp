@@ -18,14 +18,7 @@ using namespace marey::test;
 namespace {
 
 std::string Generate(const KinetoTraceOptions& options, KinetoTraceResult* result) {
-    char* buffer = nullptr;
-    size_t size = 0;
-    std::FILE* memory = open_memstream(&buffer, &size);
-    *result = GenerateKinetoTrace(options, memory);
-    std::fclose(memory);
-    std::string text(buffer, size);
-    std::free(buffer);
-    return text;
+    return WrittenText([&](std::FILE* out) { *result = GenerateKinetoTrace(options, out); });
 }
 
 KinetoTraceOptions ThreeSteps() {

@@ -69,14 +69,7 @@ void Write(const fs::path& path, const std::string& text) {
 }
 
 std::string Generated(const GeneratorOptions& options) {
-    char* buffer = nullptr;
-    size_t size = 0;
-    std::FILE* memory = open_memstream(&buffer, &size);
-    GenerateTrace(options, memory);
-    std::fclose(memory);
-    std::string text(buffer, size);
-    std::free(buffer);
-    return text;
+    return test::WrittenText([&](std::FILE* out) { GenerateTrace(options, out); });
 }
 
 }  // namespace

@@ -40,6 +40,17 @@ static_assert(sizeof(Process) == 72 && sizeof(Track) == 256 && sizeof(Row) == 20
               "a field was added to Process, Track or Row: write it in DumpModel and move it in "
               "MergeRankModels");
 
+std::string WrittenText(const std::function<void(std::FILE*)>& write) {
+    char* buffer = nullptr;
+    size_t size = 0;
+    std::FILE* memory = open_memstream(&buffer, &size);
+    write(memory);
+    std::fclose(memory);
+    std::string text(buffer, size);
+    std::free(buffer);
+    return text;
+}
+
 std::string DumpModel(const TraceModel& model) {
     std::string out;
     auto line = [&](const std::string& text) { out += text + "\n"; };

@@ -1,6 +1,8 @@
 #pragma once
 // Helpers shared by the tests: loading from text and a canonical dump of a model.
+#include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -16,6 +18,9 @@ std::unique_ptr<TraceModel> LoadJson(const std::string& json, const LoadOptions&
 // Every process, track, row, slice, instant, counter sample and flow as text, in order, with
 // names resolved: two loads of the same events give the same dump.
 std::string DumpModel(const TraceModel& model);
+
+// What 'write' writes to a FILE, as a string: a generator's output kept in memory.
+std::string WrittenText(const std::function<void(std::FILE*)>& write);
 
 // The fixtures folder, or "" (and a message) when it is not there.
 std::string FixturesDir();

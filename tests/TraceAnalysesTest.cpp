@@ -292,13 +292,9 @@ TEST_CASE(
         options.steps = 4;
         options.seed = seed;
         options.rank = static_cast<uint32_t>(seed % 5);
-        char* buffer = nullptr;
-        size_t size = 0;
-        std::FILE* memory = open_memstream(&buffer, &size);
-        const KinetoTraceResult generated = GenerateKinetoTrace(options, memory);
-        std::fclose(memory);
-        const std::string text(buffer, size);
-        std::free(buffer);
+        KinetoTraceResult generated;
+        const std::string text = test::WrittenText(
+            [&](std::FILE* out) { generated = GenerateKinetoTrace(options, out); });
 
         const TraceAnalyses analyses = Analyze(text);
         REQUIRE(analyses.ranks.size() == 1);
@@ -319,13 +315,9 @@ TEST_CASE(
 TEST_CASE("a bare GPU trace gets kernel and step tables for the rank views") {
     KinetoTraceOptions options;
     options.steps = 3;
-    char* buffer = nullptr;
-    size_t size = 0;
-    std::FILE* memory = open_memstream(&buffer, &size);
-    const KinetoTraceResult generated = GenerateKinetoTrace(options, memory);
-    std::fclose(memory);
-    const std::string text(buffer, size);
-    std::free(buffer);
+    KinetoTraceResult generated;
+    const std::string text =
+        test::WrittenText([&](std::FILE* out) { generated = GenerateKinetoTrace(options, out); });
     std::unique_ptr<TraceModel> model = test::LoadJson(text);
     REQUIRE(model);
     const TraceAnalyses analyses = AnalyzeTrace(*model, {});
