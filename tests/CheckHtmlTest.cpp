@@ -4,7 +4,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -195,11 +194,18 @@ TEST_CASE("step labels are thinned to round steps so that they never overlap") {
     const std::string svg = TimePlotSvg(plot);
     // The step labels sit 20 px under the plot area.
     const std::string labelY = std::to_string(plot.heightPx - 58 + 20) + ".0";
-    const std::regex label("<text x=\"([0-9.]+)\" y=\"" + labelY + "\"[^>]*>([^<]+)</text>");
+    // Each <text x="X" y="labelY" …>TEXT</text>: its x and its text.
     std::vector<std::pair<double, std::string>> labels;
-    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), label);
-         it != std::sregex_iterator(); ++it)
-        labels.emplace_back(std::stod((*it)[1]), (*it)[2]);
+    const std::string open = "<text x=\"";
+    for (size_t at = svg.find(open); at != std::string::npos; at = svg.find(open, at + 1)) {
+        const size_t xEnd = svg.find('"', at + open.size());
+        const std::string rest = "\" y=\"" + labelY + "\"";
+        if (svg.compare(xEnd, rest.size(), rest) != 0) continue;
+        const size_t textStart = svg.find('>', xEnd) + 1;
+        const size_t textEnd = svg.find("</text>", textStart);
+        labels.emplace_back(std::stod(svg.substr(at + open.size(), xEnd - at - open.size())),
+                            svg.substr(textStart, textEnd - textStart));
+    }
     REQUIRE(labels.size() >= 5);
     CHECK(labels.size() <= 20);
     for (size_t i = 1; i < labels.size(); ++i) {
