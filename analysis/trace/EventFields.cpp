@@ -67,6 +67,18 @@ bool ReadNonNegativeInteger(const char* p, const char* end, int64_t* out) {
     return next < end && (*next == ',' || *next == '}' || *next == '"' || IsSpace(*next));
 }
 
+// A count written as digits, quoted or not, ending where a JSON value ends.
+std::optional<uint64_t> ReadCount(const char* p, const char* end) {
+    const bool quoted = p < end && *p == '"';
+    if (quoted) ++p;
+    uint64_t count = 0;
+    const auto [next, error] = std::from_chars(p, end, count);
+    if (error != std::errc() || next == p || next >= end) return std::nullopt;
+    if (quoted ? *next != '"' : (*next != ',' && *next != '}' && !IsSpace(*next)))
+        return std::nullopt;
+    return count;
+}
+
 }  // namespace
 
 ActivityFields ReadActivityFields(const TraceText& text, uint64_t offset) {
@@ -109,6 +121,24 @@ std::string_view ReadEventCategory(const TraceText& text, uint64_t offset) {
                    return false;
                });
     return category;
+}
+
+std::optional<uint64_t> ReadCopyBytes(const TraceText& text, uint64_t offset) {
+    std::optional<uint64_t> bytes;
+    if (offset >= text.size()) return bytes;
+    const char* end = text.data() + text.size();
+    bool inArgs = false;
+    ForEachKey(text.data() + offset, end,
+               [&](std::string_view key, int depth, const char* value, const char* limit) {
+                   if (depth == 1) {
+                       inArgs = key == "args";
+                       return true;
+                   }
+                   if (depth != 2 || !inArgs || key != "bytes") return true;
+                   bytes = ReadCount(value, limit);
+                   return false;
+               });
+    return bytes;
 }
 
 }  // namespace marey

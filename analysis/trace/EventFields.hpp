@@ -3,6 +3,7 @@
 // at the event's offset: the model keeps names and times only, and parsing every argument of
 // millions of kernels would cost more than the analyses.
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "load/TraceText.hpp"
@@ -24,5 +25,11 @@ ActivityFields ReadActivityFields(const TraceText& text, uint64_t offset);
 
 // Just the "cat" of that event. O(bytes up to the key).
 std::string_view ReadEventCategory(const TraceText& text, uint64_t offset);
+
+// How many bytes a device copy or fill moved: Kineto's args "bytes" of its gpu_memcpy and
+// gpu_memset events, a non-negative integer written as a number or a string of digits. nullopt
+// when absent, not such an integer ("1.5e6", "12abc", negative), or the event is damaged before
+// it. O(bytes of the event up to the key).
+std::optional<uint64_t> ReadCopyBytes(const TraceText& text, uint64_t offset);
 
 }  // namespace marey

@@ -155,8 +155,9 @@ TraceAnalyses AnalyzeTrace(const TraceModel& model, const TraceAnalysisOptions& 
         rank.all = Figure(analyses, indices, options, &analyses.gaps);
         for (size_t s = 0; s < analyses.steps.size(); ++s)
             if (analyses.steps[s].group == rank.group)
-                rank.steps.push_back(
-                    {analyses.steps[s].label, Figure(analyses, perStep[s], options, nullptr)});
+                rank.steps.push_back({analyses.steps[s].label,
+                                      Figure(analyses, perStep[s], options, nullptr),
+                                      static_cast<uint32_t>(s)});
         analyses.ranks.push_back(std::move(rank));
     }
     std::stable_sort(analyses.gaps.begin(), analyses.gaps.end(),

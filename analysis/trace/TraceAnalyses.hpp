@@ -29,6 +29,7 @@ struct ActivityFigures {
 struct StepFigures {
     std::string step;  // "5" of ProfilerStep#5
     ActivityFigures figures;
+    uint32_t window = 0;  // index into TraceAnalyses::steps: where the host ran it
 };
 
 enum class RankIdSource : uint8_t { kDistributedInfo, kFileName, kOrder };

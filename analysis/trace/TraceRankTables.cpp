@@ -80,13 +80,11 @@ StepTrace StepTraceFromAnalyses(const TraceAnalyses& analyses) {
         ns[kStepFree] = time.temporal.idleNs;
         ns[kStepStage] = time.temporal.spanNs;
         // The host's step start, to the first activity (none: the whole step).
-        for (const StepWindow& window : analyses.steps) {
-            if (window.group != rank.group || window.label != step.step) continue;
-            TimeNs first = window.endNs;
-            for (const auto& range : time.unions)
-                if (!range.empty()) first = std::min(first, range.front().startNs);
-            ns[kStepPreparing] = std::max<TimeNs>(0, first - window.startNs);
-        }
+        const StepWindow& window = analyses.steps[step.window];
+        TimeNs first = window.endNs;
+        for (const auto& range : time.unions)
+            if (!range.empty()) first = std::min(first, range.front().startNs);
+        ns[kStepPreparing] = std::max<TimeNs>(0, first - window.startNs);
         trace.rows.push_back(std::move(row));
     }
     return trace;
