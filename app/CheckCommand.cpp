@@ -162,8 +162,8 @@ int RunCheckCommand(int argc, char** argv) {
                    ? (std::fprintf(stderr, "%s\n", error.c_str()), 2)
                    : Fail(error);
     if (args.baseline.empty() || args.candidate.empty()) return Usage(), 2;
-    const bool clusterA = IsClusterDirectory(args.baseline);
-    const bool clusterB = IsClusterDirectory(args.candidate);
+    const bool clusterA = IsClusterPath(args.baseline);
+    const bool clusterB = IsClusterPath(args.candidate);
     if (clusterA && clusterB) return CheckClusters(args);
     if (clusterA || clusterB)
         return Fail((clusterA ? args.baseline : args.candidate) +

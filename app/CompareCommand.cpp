@@ -102,7 +102,7 @@ int RunCompareCommand(int argc, char** argv) {
     }
     if (pathA.empty() || pathB.empty()) return Usage(), 2;
     for (const std::string& path : {pathA, pathB})
-        if (IsClusterDirectory(path))
+        if (IsClusterPath(path))
             return Fail(path +
                         ": a cluster folder, not one rank: stats --compare compares two traces or "
                         "rank folders "

@@ -103,7 +103,7 @@ int RunStatsCommand(int argc, char** argv) {
         return 2;
     }
     // A cluster folder: the cluster's summary, under its own key.
-    if (IsClusterDirectory(path)) {
+    if (IsClusterPath(path)) {
         auto cluster = LoadCluster(path, std::max(1u, std::thread::hardware_concurrency()));
         if (!cluster.ok()) {
             std::fprintf(stderr, "%s\n", cluster.message().c_str());

@@ -1,6 +1,8 @@
 #include "SummarizeCommand.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -10,29 +12,21 @@
 
 #include "cluster/ClusterFolder.hpp"
 #include "cluster/ClusterRankFile.hpp"
+#include "JobProcesses.hpp"
+#include "SummarizeJob.hpp"
 #include "load/JsonString.hpp"
 
 namespace marey {
 
-int RunSummarizeCommand(int argc, char** argv) {
-    std::vector<std::string> folders;
-    std::string outDir = ".";
-    for (int i = 2; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--out") == 0 && i + 1 < argc)
-            outDir = argv[++i];
-        else if (argv[i][0] != '-')
-            folders.push_back(argv[i]);
-        else
-            folders.clear(), i = argc;
-    }
-    if (folders.empty()) {
-        std::fprintf(
-            stderr,
-            "usage: marey summarize RANK_DIR... [--out DIR]\n"
-            "  writes DIR/rank_summary_<rank>.json for each rank folder (DIR defaults to .);\n"
-            "  a folder of these files opens as a cluster\n");
-        return 2;
-    }
+namespace {
+
+bool EndsWith(const std::string& text, const std::string& suffix) {
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Each rank folder's summary as its own file, rank_summary_<rank>.json in 'outDir'.
+int WriteRankSummaryFiles(const std::vector<std::string>& folders, const std::string& outDir) {
     int exitCode = 0;
     std::error_code ignored;
     std::filesystem::create_directories(outDir, ignored);
@@ -100,6 +94,61 @@ int RunSummarizeCommand(int argc, char** argv) {
         }
     }
     return exitCode;
+}
+
+void PrintUsage() {
+    std::fprintf(
+        stderr,
+        "usage: [mpirun -n P] marey summarize JOB_DIR --out SUMMARY.jsonl [--resume]\n"
+        "                                   [--ranks-of-node RULE] [--threads N]\n"
+        "       marey summarize RANK_DIR... [--out DIR]\n"
+        "  SUMMARY.jsonl: one file for the whole job, gathered from every process of an MPI run\n"
+        "  (mpirun, srun) or made by this process alone; it opens as the job's cluster.\n"
+        "  --resume keeps the ranks the file already holds and summarises only the others;\n"
+        "  --ranks-of-node RULE names the node that holds a rank: {node} in RULE is a host name\n"
+        "  and the rule must occur in the rank's path (default: a folder named as the host).\n"
+        "  DIR (the default, .) gets rank_summary_<rank>.json for each rank folder; a folder of\n"
+        "  these files opens as a cluster too\n");
+}
+
+}  // namespace
+
+int RunSummarizeCommand(int argc, char** argv) {
+    JobProcesses processes(argc, argv);
+    std::vector<std::string> folders;
+    std::string outDir = ".";
+    SummarizeJobOptions job;
+    bool usage = false;
+    for (int i = 2; i < argc && !usage; ++i) {
+        const std::string arg = argv[i];
+        const bool hasValue = i + 1 < argc;
+        if (arg == "--out" && hasValue)
+            outDir = argv[++i];
+        else if (arg == "--resume")
+            job.resume = true;
+        else if (arg == "--ranks-of-node" && hasValue)
+            job.nodeRule = argv[++i];
+        else if (arg == "--threads" && hasValue)
+            job.threads = static_cast<unsigned>(std::max(0, std::atoi(argv[++i])));
+        else if (!arg.empty() && arg[0] != '-')
+            folders.push_back(arg);
+        else
+            usage = true;
+    }
+    const bool toFile = EndsWith(outDir, ".jsonl");
+    if (usage || folders.empty() || (toFile && folders.size() != 1) ||
+        (!toFile && (job.resume || !job.nodeRule.empty() || processes.Count() > 1))) {
+        if (processes.IsFirst()) {
+            PrintUsage();
+            if (!toFile && processes.Count() > 1)
+                std::fprintf(stderr, "several processes gather into one file: --out FILE.jsonl\n");
+        }
+        return 2;
+    }
+    if (!toFile) return WriteRankSummaryFiles(folders, outDir);
+    job.job = folders[0];
+    job.out = outDir;
+    return RunSummarizeJob(job, processes);
 }
 
 }  // namespace marey

@@ -1,7 +1,7 @@
 #pragma once
-// `marey summarize RANK_DIR... [--out DIR]`: writes each rank folder's small cluster summary
-// (rank_summary_<rank>.json), so that a cluster can be summarised where its data lives, one
-// process per node, and opened from the summary files alone.
+// `marey summarize`: a whole job summarised where its data lives into one cluster summary file
+// (SummarizeJob.hpp, also as an MPI program), or each rank folder's summary as its own file
+// (rank_summary_<rank>.json). Either opens as the job's cluster without the ranks' own files.
 
 namespace marey {
 

@@ -527,6 +527,96 @@ int RunClusterBenchmark(const std::vector<uint64_t>& sizes, uint32_t steps, cons
     return 0;
 }
 
+// [SECTION] Summarising a job across processes
+
+// `marey summarize JOB --out FILE` run by P processes (under mpirun when P > 1): its wall time
+// and the bytes per rank it gathered, as it reports them.
+struct SummarizeMeasure {
+    double seconds = 0, bytesPerRank = 0;
+    bool ran = false;
+};
+
+SummarizeMeasure SummarizeWithProcesses(const std::string& job, const std::string& out,
+                                        int processes) {
+    std::error_code error;
+    const std::string marey =
+        (std::filesystem::read_symlink("/proc/self/exe", error).parent_path() / "marey").string();
+    // OpenMPI refuses root unless told twice (a container's root, CI).
+    const std::string launcher =
+        processes > 1 ? "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -n " +
+                            std::to_string(processes) + " --oversubscribe "
+                      : "";
+    std::remove(out.c_str());
+    const double start = Now();
+    std::FILE* run =
+        popen((launcher + marey + " summarize " + job + " --out " + out + " 2>&1").c_str(), "r");
+    SummarizeMeasure measure;
+    char line[1024];
+    while (run && std::fgets(line, sizeof line, run))
+        if (const char* at = std::strstr(line, "missing; "))
+            measure.ran = std::sscanf(at, "missing; %lf bytes", &measure.bytesPerRank) == 1;
+    if (run) measure.ran = pclose(run) == 0 && measure.ran;
+    measure.seconds = Now() - start;
+    return measure;
+}
+
+int RunSummarizeBenchmark(const std::vector<uint64_t>& sizes, uint32_t steps,
+                          const std::string& dir, int repeat, unsigned threads, bool keep) {
+    for (const uint64_t size : sizes) {
+        ClusterOptions options;
+        options.ranks = static_cast<uint32_t>(size);
+        options.steps = steps;
+        const std::string job =
+            dir + "/marey-bench-job-" + std::to_string(size) + "x" + std::to_string(steps);
+        struct stat info {};
+        std::string error;
+        if (stat(job.c_str(), &info) != 0 && !WriteCluster(options, job, &error)) {
+            std::fprintf(stderr, "%s\n", error.c_str());
+            return 1;
+        }
+        const uint64_t bytes = ReadTreeIntoPageCache(job);
+        std::printf("\njob of %llu ranks x %u steps, %.1f MB of rank files (%s)\n",
+                    static_cast<unsigned long long>(size), steps, static_cast<double>(bytes) / 1e6,
+                    job.c_str());
+        const std::string summary = job + ".jsonl";
+        for (const int processes : {1, 2, 4}) {
+            SummarizeMeasure best;
+            best.seconds = 1e30;
+            for (int r = 0; r < repeat; ++r) {
+                ReadTreeIntoPageCache(job);
+                const SummarizeMeasure m = SummarizeWithProcesses(job, summary, processes);
+                if (m.ran && m.seconds < best.seconds) best = m;
+            }
+            if (best.seconds > 1e29) {
+                std::printf("  summarize, %d process(es)       : did not run (mpirun missing?)\n",
+                            processes);
+                continue;
+            }
+            std::printf(
+                "  summarize, %d process%s%s        : %8.3f s, %.0f bytes gathered per rank\n",
+                processes, processes == 1 ? "" : "es", processes == 1 ? "  " : "", best.seconds,
+                best.bytesPerRank);
+        }
+        struct stat summaryInfo {};
+        stat(summary.c_str(), &summaryInfo);
+        ClusterMeasure open;
+        open.loadSeconds = 1e30;
+        for (int r = 0; r < repeat; ++r) {
+            ReadIntoPageCache(summary);
+            const ClusterMeasure m = InChild([&] { return OpenCluster(summary, threads); });
+            if (m.loadSeconds + m.reportSeconds < open.loadSeconds + open.reportSeconds) open = m;
+        }
+        std::printf(
+            "  open the summary (%.1f MB)       : %8.3f s to the cluster views (%.3f s "
+            "read, %.3f s views' data), peak resident %.1f MB\n",
+            static_cast<double>(summaryInfo.st_size) / 1e6, open.loadSeconds + open.reportSeconds,
+            open.loadSeconds, open.reportSeconds, static_cast<double>(open.peakBytes) / 1e6);
+        std::fflush(stdout);
+        if (!keep) std::filesystem::remove_all(job), std::remove(summary.c_str());
+    }
+    return 0;
+}
+
 std::string WindowText(double ns) {
     char text[32];
     if (ns >= 1e9)
@@ -622,7 +712,7 @@ int main(int argc, char** argv) {
     int repeat = 3;
     unsigned threads = 0;
     bool keep = false;
-    bool compare = false, cluster = false, database = false, gpu = false;
+    bool compare = false, cluster = false, database = false, gpu = false, summarize = false;
     uint32_t steps = 50;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
@@ -657,6 +747,15 @@ int main(int argc, char** argv) {
                 sizes.push_back(std::strtoull(list.substr(pos, comma - pos).c_str(), nullptr, 10));
                 pos = comma + 1;
             }
+        } else if (!std::strcmp(argv[i], "--summarize") && i + 1 < argc) {
+            summarize = true;
+            sizes.clear();
+            std::string list = argv[++i];
+            for (size_t pos = 0; pos <= list.size();) {
+                const size_t comma = std::min(list.find(',', pos), list.size());
+                sizes.push_back(std::strtoull(list.substr(pos, comma - pos).c_str(), nullptr, 10));
+                pos = comma + 1;
+            }
         } else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) {
             steps = static_cast<uint32_t>(std::max(1, std::atoi(argv[++i])));
         } else {
@@ -664,6 +763,8 @@ int main(int argc, char** argv) {
                          "usage: marey-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] "
                          "[--threads T] [--keep] [--compare | --database | --gpu]\n"
                          "       marey-bench --cluster RANKS[,RANKS...] [--steps S] [--dir DIR] "
+                         "[--repeat N] [--keep]\n"
+                         "       marey-bench --summarize RANKS[,RANKS...] [--steps S] [--dir DIR] "
                          "[--repeat N] [--keep]\n");
             return 2;
         }
@@ -677,6 +778,7 @@ int main(int argc, char** argv) {
     if (database) return RunDatabaseBenchmark(sizes, dir, repeat, threads, keep);
     if (gpu) return RunGpuBenchmark(sizes, dir, repeat, threads, keep);
     if (cluster) return RunClusterBenchmark(sizes, steps, dir, repeat, threads, keep);
+    if (summarize) return RunSummarizeBenchmark(sizes, steps, dir, repeat, threads, keep);
     for (const uint64_t size : sizes) {
         const std::string path = dir + "/marey-bench-" + std::to_string(size) + ".json";
         GeneratorOptions options;

@@ -251,8 +251,8 @@ TEST_CASE(
     const fs::path dbRoot = WriteDbCluster("cluster_db");
     const fs::path textRoot = test::TempDir("cluster_db_text");
     WriteTextFiles(textRoot / "cluster_analysis_output");
-    CHECK(IsClusterDirectory(dbRoot.string()));
-    CHECK(IsClusterDirectory((dbRoot / "cluster_analysis_output").string()));
+    CHECK(IsClusterPath(dbRoot.string()));
+    CHECK(IsClusterPath((dbRoot / "cluster_analysis_output").string()));
 
     const Cluster fromDb = Load(dbRoot);
     const Cluster fromText = Load(textRoot);
@@ -331,7 +331,7 @@ TEST_CASE("a damaged cluster_analysis.db names the file, the table and the row")
         const fs::path root = test::TempDir("cluster_db_not_sqlite");
         fs::create_directories(root / "cluster_analysis_output");
         std::ofstream(Db(root)) << "Step,Type,Index\n" << std::string(200, 'x');
-        CHECK(IsClusterDirectory(root.string()));
+        CHECK(IsClusterPath(root.string()));
         auto loaded = LoadCluster(root.string(), 1);
         REQUIRE_FALSE(loaded.ok());
         CHECK(loaded.message().rfind(Db(root) + ": error: ", 0) == 0);

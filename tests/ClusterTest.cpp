@@ -403,7 +403,7 @@ TEST_CASE("a rank that other files name and that has no data is missing, with it
 
 TEST_CASE("a folder that is not a cluster says what it lacks") {
     const fs::path dir = test::TempDir("cluster_empty");
-    CHECK_FALSE(IsClusterDirectory(dir.string()));
+    CHECK_FALSE(IsClusterPath(dir.string()));
     auto cluster = LoadCluster(dir.string(), 1);
     REQUIRE_FALSE(cluster.ok());
     CHECK(cluster.message().find("not a cluster folder") != std::string::npos);
@@ -416,7 +416,7 @@ TEST_CASE("real two-rank runs open as clusters") {
     for (const char* level : {"level0", "level1", "level2"}) {
         CAPTURE(level);
         const std::string path = fixtures + "/msinsight/test/data/pytorch/text/" + level;
-        CHECK(IsClusterDirectory(path));
+        CHECK(IsClusterPath(path));
         auto cluster = LoadCluster(path, 2);
         REQUIRE_MESSAGE(cluster.ok(), cluster.message());
         REQUIRE(cluster.value().ranks.size() == 2);
@@ -446,7 +446,7 @@ TEST_CASE("the real 16-rank cluster_analysis_output opens as a cluster") {
     if (fixtures.empty()) return;
     const std::string path =
         fixtures + "/msinsight/server/src/test/test_data/cluster_analysis_output";
-    CHECK(IsClusterDirectory(path));
+    CHECK(IsClusterPath(path));
     auto loaded = LoadCluster(path, 2);
     REQUIRE_MESSAGE(loaded.ok(), loaded.message());
     const Cluster& cluster = loaded.value();
@@ -557,7 +557,7 @@ TEST_CASE(
     const std::string fixtures = test::FixturesDir();
     if (fixtures.empty()) return;
     const std::string path = fixtures + "/mindinsight/tests/utils/resource/cluster_propose";
-    CHECK(IsClusterDirectory(path));
+    CHECK(IsClusterPath(path));
     auto loaded = LoadCluster(path, 2);
     REQUIRE_MESSAGE(loaded.ok(), loaded.message());
     const Cluster& cluster = loaded.value();

@@ -52,7 +52,7 @@ TEST_CASE(
     const fs::path dir = test::TempDir("trace-cluster");
     WriteKinetoTrace(dir / "job.rank0.pt.trace.json", 0, 11, 3);
     WriteKinetoTrace(dir / "job.rank1.pt.trace.json", 1, 12, 3);
-    CHECK(IsClusterDirectory(dir.string()));
+    CHECK(IsClusterPath(dir.string()));
 
     auto loaded = LoadCluster(dir.string(), 2);
     REQUIRE(loaded.ok());

@@ -516,10 +516,10 @@ int App::Run(const ViewerOptions& options) {
     } else {
         Open(options.path);
     }
-    const ViewScope scope = !options.ranks.empty()             ? ViewScope::kRanks
-                            : !options.comparePath.empty()     ? ViewScope::kComparison
-                            : IsClusterDirectory(options.path) ? ViewScope::kCluster
-                                                               : ViewScope::kDocument;
+    const ViewScope scope = !options.ranks.empty()         ? ViewScope::kRanks
+                            : !options.comparePath.empty() ? ViewScope::kComparison
+                            : IsClusterPath(options.path)  ? ViewScope::kCluster
+                                                           : ViewScope::kDocument;
     const std::vector<const ViewEntry*> views = ViewsOf(scope);
     for (size_t i = 0; i < views.size(); ++i)
         if (options.view == views[i]->name) m_mainTab = static_cast<int>(i);

@@ -173,16 +173,16 @@ int RunViewer(int argc, char** argv) {
     if (options.path.empty()) options.path = DefaultSample();
     if (!options.comparePath.empty())
         for (const std::string& side : {options.path, options.comparePath})
-            if (IsClusterDirectory(side))
+            if (IsClusterPath(side))
                 return Fail(
                     "--compare: " + side +
                     " is a cluster folder, not one rank: a comparison is of two traces "
                     "or rank folders (open the cluster, select a rank and press C to compare it)");
     if (!options.view.empty()) {
-        const ViewScope scope = !options.ranks.empty()             ? ViewScope::kRanks
-                                : !options.comparePath.empty()     ? ViewScope::kComparison
-                                : IsClusterDirectory(options.path) ? ViewScope::kCluster
-                                                                   : ViewScope::kDocument;
+        const ViewScope scope = !options.ranks.empty()         ? ViewScope::kRanks
+                                : !options.comparePath.empty() ? ViewScope::kComparison
+                                : IsClusterPath(options.path)  ? ViewScope::kCluster
+                                                               : ViewScope::kDocument;
         std::string names;
         bool known = false;
         for (const ViewEntry* view : ViewsOf(scope)) {

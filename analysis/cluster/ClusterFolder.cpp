@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "cluster/ClusterRankFile.hpp"
+#include "cluster/ClusterSummaryFile.hpp"
 #include "cluster/MindInsightReader.hpp"
 #include "cluster/TraceRanks.hpp"
 
@@ -101,7 +102,8 @@ ClusterFolders FindClusterFolders(const std::string& path) {
     return found;
 }
 
-bool IsClusterDirectory(const std::string& path) {
+bool IsClusterPath(const std::string& path) {
+    if (IsClusterSummaryFile(path)) return true;
     std::error_code error;
     if (!fs::is_directory(path, error)) return false;
     // A rank folder is one document, even when it holds a summary file of its own.

@@ -42,7 +42,8 @@ struct ClusterFolders {
 ClusterFolders FindClusterFolders(const std::string& path);
 
 // True when 'path' is a folder holding two or more ranks (folders, summary or step_trace_raw files)
-// or a cluster_analysis_output: what opens as a cluster rather than as one document.
-bool IsClusterDirectory(const std::string& path);
+// or a cluster_analysis_output, or a cluster summary file (`marey summarize --out FILE.jsonl`):
+// what opens as a cluster rather than as one document.
+bool IsClusterPath(const std::string& path);
 
 }  // namespace marey

@@ -235,7 +235,8 @@ bool IsRankSummaryFileName(const std::string& fileName) {
     return true;
 }
 
-std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolutePath) {
+std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolutePath,
+                             const std::string& input) {
     std::string out;
     {
         JsonObject root(out);
@@ -243,6 +244,7 @@ std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolut
         root.Int("rank", rank.rankId);
         root.String("path", rank.path);
         if (!absolutePath.empty()) root.String("absolute_path", absolutePath);
+        if (!input.empty()) root.String("input", input);
         root.String("rank_source", rank.rankSource);
         root.String("profiler_level", rank.profilerLevel);
         if (rank.worldSize > 0) root.Int("world_size", rank.worldSize);
@@ -305,7 +307,8 @@ std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolut
     return out;
 }
 
-Result<ClusterRank> ReadRankSummary(std::string_view paddedText, const std::string& name) {
+Result<ClusterRank> ReadRankSummary(std::string_view paddedText, const std::string& name,
+                                    std::string* input) {
     simdjson::dom::parser parser;
     simdjson::dom::element root;
     if (auto error = parser.parse(paddedText.data(), paddedText.size(), false).get(root))
@@ -313,6 +316,10 @@ Result<ClusterRank> ReadRankSummary(std::string_view paddedText, const std::stri
     ClusterRank rank;
     SummaryReader reader(name);
     if (Status status = reader.Read(root, rank); !status.ok()) return status;
+    if (input) {
+        std::string_view text;
+        *input = root["input"].get(text) ? std::string() : std::string(text);
+    }
     return rank;
 }
 

@@ -18,12 +18,16 @@ bool IsRankSummaryFileName(const std::string& fileName);
 
 // The summary as JSON. rank.path is written as it is; 'absolutePath', when given, is written
 // beside it ("absolute_path") for a reader that cannot find a relative path from where it is.
-std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolutePath = {});
+// 'input', when given, is what the summary was read from (a cluster summary file's key for it).
+std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolutePath = {},
+                             const std::string& input = {});
 
 // Reads what WriteRankSummary wrote. 'text' needs simdjson::SIMDJSON_PADDING readable bytes past
 // its end. Fails, naming the file and the field or item, when the text is not such a summary.
 // 'name' is the summary file's path: a relative rank path is taken from the summary's folder,
 // else from "absolute_path" when that one exists, so the summaries read the same from anywhere.
-Result<ClusterRank> ReadRankSummary(std::string_view paddedText, const std::string& name);
+// 'input', when not null, receives the "input" that WriteRankSummary wrote (else empty).
+Result<ClusterRank> ReadRankSummary(std::string_view paddedText, const std::string& name,
+                                    std::string* input = nullptr);
 
 }  // namespace marey

@@ -29,12 +29,15 @@ TimeNs Round(double ns) {
 }
 
 // Each rank's step time in each step of cluster.steps, -1 where the rank lacks the step.
-// [rank index][step index]. O(ranks × steps).
-std::vector<std::vector<TimeNs>> StepWalls(const Cluster& cluster) {
+// [rank index][step index]; only the ranks of 'onlyRanks' (ids, ascending; empty: all) are
+// filled, so that one group of a large cluster costs its own ranks. O(ranks × steps).
+std::vector<std::vector<TimeNs>> StepWalls(const Cluster& cluster,
+                                           const std::vector<int>& onlyRanks = {}) {
     std::unordered_map<std::string, size_t> stepIndex;
     for (size_t s = 0; s < cluster.steps.size(); ++s) stepIndex.emplace(cluster.steps[s], s);
     std::vector<std::vector<TimeNs>> walls(cluster.ranks.size());
     for (size_t r = 0; r < cluster.ranks.size(); ++r) {
+        if (!Included(onlyRanks, cluster.ranks[r].rankId)) continue;
         walls[r].assign(cluster.steps.size(), -1);
         for (const StepRow& row : cluster.ranks[r].steps) {
             const auto at = stepIndex.find(row.step);
@@ -243,14 +246,16 @@ std::string DescribeGroupDifference(const GroupDifference& difference) {
 
 std::optional<DominantStep> FindDominantStep(const Cluster& cluster,
                                              const std::vector<int>& onlyRanks) {
-    const std::vector<std::vector<TimeNs>> walls = StepWalls(cluster);
+    const std::vector<std::vector<TimeNs>> walls = StepWalls(cluster, onlyRanks);
+    std::vector<size_t> included;
+    for (size_t r = 0; r < cluster.ranks.size(); ++r)
+        if (!walls[r].empty()) included.push_back(r);
     std::vector<double> medianRank;  // per step that some rank has
     std::vector<size_t> stepOf;
     for (size_t s = 0; s < cluster.steps.size(); ++s) {
         std::vector<double> values;
-        for (size_t r = 0; r < cluster.ranks.size(); ++r)
-            if (walls[r][s] >= 0 && Included(onlyRanks, cluster.ranks[r].rankId))
-                values.push_back(static_cast<double>(walls[r][s]));
+        for (const size_t r : included)
+            if (walls[r][s] >= 0) values.push_back(static_cast<double>(walls[r][s]));
         if (values.empty()) continue;
         medianRank.push_back(MedianOf(std::move(values)));
         stepOf.push_back(s);

@@ -1,42 +1,22 @@
 #include "loading/ClusterLoader.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "cluster/AnalysisOutputReader.hpp"
 #include "cluster/ClusterAnalysisDb.hpp"
 #include "cluster/ClusterFolder.hpp"
-#include "cluster/ClusterRankFile.hpp"
-#include "cluster/MindInsightReader.hpp"
+#include "cluster/ClusterSummaryFile.hpp"
+#include "cluster/RankInput.hpp"
 #include "core/ParallelFor.hpp"
 #include "cluster/TraceRanks.hpp"
-#include "load/AnalysisFile.hpp"
+#include "loading/RankSummarizer.hpp"
 #include "loading/TraceLoader.hpp"
 #include "trace/TraceAnalyses.hpp"
 #include "trace/TraceRankTables.hpp"
 
 namespace marey {
 namespace {
-
-// One rank of a folder of traces: its trace loaded on one thread (the ranks load side by side)
-// and summarised from its device activities.
-ClusterRank SummarizeTraceFile(const std::string& path) {
-    LoadOptions options;
-    options.threads = 1;
-    auto loaded = LoadTrace(path, options);
-    if (!loaded.ok()) {
-        ClusterRank rank;
-        rank.path = path;
-        rank.unreadable = true;
-        rank.problems.push_back(loaded.message());
-        return rank;
-    }
-    TraceAnalysisOptions analysisOptions;
-    const TraceAnalyses analyses = AnalyzeTrace(*loaded.value(), analysisOptions);
-    ClusterRank rank = SummarizeTraceRank(*loaded.value(), analyses, path);
-    for (const ImportProblem& problem : loaded.value()->report.problems)
-        rank.problems.push_back(FormatProblem(path, problem));
-    return rank;
-}
 
 // The kernel table of a rank's trace, from its device activities: the Marey view's input.
 Result<KernelTable> ReadTraceKernels(const std::string& path) {
@@ -50,45 +30,65 @@ Result<KernelTable> ReadTraceKernels(const std::string& path) {
     return KernelTableFromActivities(*loaded.value(), analyses);
 }
 
-// Reads every rank of 'folders' (folders, else summary files, else traces, else
-// step_trace_raw files) on 'threads' threads.
-std::vector<ClusterRank> ReadRanks(const ClusterFolders& folders, unsigned threads,
+// Reads every rank of 'inputs' on 'threads' threads; the waits of collectives read from traces
+// estimated across them.
+std::vector<ClusterRank> ReadRanks(const RankInputList& inputs, unsigned threads,
                                    ClusterProgress* progress) {
-    const bool fromFolders = !folders.rankFolders.empty();
-    const bool fromSummaries = !fromFolders && !folders.summaryFiles.empty();
-    const bool fromTraces = !fromFolders && !fromSummaries && !folders.traceFiles.empty();
-    const size_t count = fromFolders     ? folders.rankFolders.size()
-                         : fromSummaries ? folders.summaryFiles.size()
-                         : fromTraces    ? folders.traceFiles.size()
-                                         : folders.stepTraceRawFiles.size();
+    const size_t count = inputs.inputs.size();
     std::vector<ClusterRank> ranks(count);
     if (progress) progress->ranksTotal = static_cast<uint32_t>(count);
-    ParallelFor(count, threads, std::vector<uint64_t>(count, 1), [&](size_t i) {
+    std::vector<uint64_t> sizes(count);
+    for (size_t i = 0; i < count; ++i) sizes[i] = inputs.inputs[i].bytes;
+    ParallelFor(count, threads, sizes, [&](size_t i) {
         if (progress && progress->cancel) return;
-        if (fromFolders) {
-            ranks[i] = SummarizeRankFolder(folders.rankFolders[i]);
-        } else if (fromTraces) {
-            ranks[i] = SummarizeTraceFile(folders.traceFiles[i]);
-        } else if (!fromSummaries) {
-            ranks[i] = ReadMindInsightRank(folders.stepTraceRawFiles[i]);
-        } else {
-            const std::string& path = folders.summaryFiles[i];
-            bool read = false;
-            ReadAnalysisFile(path, ranks[i].problems, [&](std::string_view text) {
-                auto summary = ReadRankSummary(text, path);
-                read = summary.ok();
-                if (read)
-                    ranks[i] = std::move(summary.value());
-                else
-                    ranks[i].problems.push_back(summary.message());
-            });
-            ranks[i].unreadable = !read;
-            if (ranks[i].path.empty()) ranks[i].path = path;
-        }
+        ranks[i] = SummarizeRankInput(inputs.inputs[i]);
         if (progress) ++progress->ranksDone;
     });
-    if (fromTraces) EstimateCollectiveWaits(ranks, std::vector<bool>(ranks.size(), true));
+    if (inputs.source == "rank traces")
+        EstimateCollectiveWaits(ranks, std::vector<bool>(ranks.size(), true));
     return ranks;
+}
+
+// A cluster summary file (`marey summarize --out FILE.jsonl`): the ranks of its lines in the job
+// folder's order, settled as the folder's own ranks are, so that both open as the same cluster.
+Result<Cluster> LoadClusterSummary(const std::string& path, unsigned threads,
+                                   ClusterProgress* progress) {
+    auto read = ReadClusterSummary(path, threads);
+    if (!read.ok()) return read.status();
+    ClusterSummaryContents& contents = read.value();
+    Cluster cluster;
+    cluster.root = path;
+    cluster.source = contents.header.ranks.source;
+    cluster.layout = contents.header.ranks.layout;
+    cluster.problems = std::move(contents.header.problems);
+    for (std::string& problem : contents.problems) cluster.problems.push_back(std::move(problem));
+    // An input without a summary is a folder not read: named, with the rank id its name gives.
+    std::vector<SkippedFolder> skipped = std::move(contents.header.skipped);
+    size_t unsummarised = 0;
+    for (size_t i = 0; i < contents.rankOfInput.size(); ++i) {
+        if (contents.rankOfInput[i] >= 0) continue;
+        const std::string& input = contents.header.ranks.inputs[i].path;
+        skipped.push_back({input,
+                           contents.complete ? "no summary in " + path + " (its line is damaged)"
+                                             : "not summarised yet",
+                           RankIdFromFolderName(std::filesystem::path(input).filename().string())});
+        ++unsummarised;
+    }
+    if (!contents.complete)
+        cluster.problems.push_back(
+            path + ": incomplete: the summarising job ended before its " + "end line; " +
+            std::to_string(unsummarised) + " of " + std::to_string(contents.rankOfInput.size()) +
+            " ranks have no summary yet (marey summarize --resume makes " + "only those)");
+    cluster.ranks = std::move(contents.ranks);
+    if (progress)
+        progress->ranksDone = progress->ranksTotal = static_cast<uint32_t>(cluster.ranks.size());
+    if (cluster.source == "rank traces") {
+        EstimateCollectiveWaits(cluster.ranks, std::vector<bool>(cluster.ranks.size(), true));
+        cluster.readTraceKernels = ReadTraceKernels;
+    }
+    cluster.groups = GroupsFromCollectives(cluster.ranks);
+    SettleCluster(cluster, skipped);
+    return cluster;
 }
 
 // A cluster_analysis_output folder: its cluster_analysis.db when it has one (what MindStudio
@@ -117,22 +117,17 @@ Status ReadAnalysisOutputFolder(const std::string& folder, Cluster& cluster) {
 }  // namespace
 
 Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterProgress* progress) {
+    if (IsClusterSummaryFile(path)) return LoadClusterSummary(path, threads, progress);
     const ClusterFolders folders = FindClusterFolders(path);
     Cluster cluster;
     cluster.root = path;
     cluster.problems = folders.problems;
     if (folders.RankCount() > 0) {
-        cluster.source = !folders.rankFolders.empty()    ? "rank folders"
-                         : !folders.summaryFiles.empty() ? "rank summary files"
-                         : !folders.traceFiles.empty()   ? "rank traces"
-                                                         : "MindInsight step_trace_raw files";
-        if (folders.rankFolders.empty() && folders.summaryFiles.empty() &&
-            folders.traceFiles.empty())
-            cluster.layout = StepLayout::kMindInsight;
-        cluster.ranks = ReadRanks(folders, std::max(1u, threads), progress);
-        if (folders.rankFolders.empty() && folders.summaryFiles.empty() &&
-            !folders.traceFiles.empty())
-            cluster.readTraceKernels = ReadTraceKernels;
+        const RankInputList inputs = ListRankInputs(folders);
+        cluster.source = inputs.source;
+        cluster.layout = inputs.layout;
+        cluster.ranks = ReadRanks(inputs, std::max(1u, threads), progress);
+        if (inputs.source == "rank traces") cluster.readTraceKernels = ReadTraceKernels;
         if (progress && progress->cancel) return Status::Error(path + ": cancelled");
         cluster.groups = GroupsFromCollectives(cluster.ranks);
     } else if (!folders.analysisOutput.empty()) {

@@ -116,7 +116,7 @@ Result<RanksTimeline> LoadRanksTimeline(const std::vector<std::string>& paths,
 Result<std::vector<std::string>> ResolveRankPaths(const std::string& cluster,
                                                   const std::vector<std::string>& ranks) {
     if (cluster.empty()) return ranks;
-    if (!IsClusterDirectory(cluster))
+    if (!IsClusterPath(cluster))
         return Status::Error(cluster +
                              ": error: not a cluster folder, so the ranks cannot be rank ids; give "
                              "their paths alone");

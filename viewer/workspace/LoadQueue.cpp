@@ -83,7 +83,7 @@ void LoadQueue::RunCluster(Job& job, unsigned threads) {
 }
 
 void LoadQueue::Run(Job& job, unsigned threads) {
-    if (IsClusterDirectory(job.path)) {
+    if (IsClusterPath(job.path)) {
         job.isCluster = true;
         return RunCluster(job, threads);
     }

@@ -1,0 +1,73 @@
+#include "loading/RankSummarizer.hpp"
+
+#include "cluster/ClusterRankFile.hpp"
+#include "cluster/MindInsightReader.hpp"
+#include "cluster/TraceRanks.hpp"
+#include "load/AnalysisFile.hpp"
+#include "loading/TraceLoader.hpp"
+#include "trace/TraceAnalyses.hpp"
+
+namespace marey {
+namespace {
+
+// One rank of a folder of traces: its trace loaded on one thread (the ranks load side by side)
+// and summarised from its device activities.
+ClusterRank SummarizeTraceFile(const std::string& path) {
+    LoadOptions options;
+    options.threads = 1;
+    auto loaded = LoadTrace(path, options);
+    if (!loaded.ok()) {
+        ClusterRank rank;
+        rank.path = path;
+        rank.unreadable = true;
+        rank.problems.push_back(loaded.message());
+        return rank;
+    }
+    TraceAnalysisOptions analysisOptions;
+    const TraceAnalyses analyses = AnalyzeTrace(*loaded.value(), analysisOptions);
+    ClusterRank rank = SummarizeTraceRank(*loaded.value(), analyses, path);
+    for (const ImportProblem& problem : loaded.value()->report.problems)
+        rank.problems.push_back(FormatProblem(path, problem));
+    return rank;
+}
+
+ClusterRank ReadSummaryFile(const std::string& path) {
+    ClusterRank rank;
+    bool read = false;
+    ReadAnalysisFile(path, rank.problems, [&](std::string_view text) {
+        auto summary = ReadRankSummary(text, path);
+        read = summary.ok();
+        if (read)
+            rank = std::move(summary.value());
+        else
+            rank.problems.push_back(summary.message());
+    });
+    rank.unreadable = !read;
+    if (rank.path.empty()) rank.path = path;
+    return rank;
+}
+
+}  // namespace
+
+ClusterRank SummarizeRankInput(const RankInput& input) {
+    switch (input.kind) {
+        case RankInputKind::kFolder: {
+            auto files = FindRankFiles(input.path);
+            if (files.ok()) return SummarizeRankFolder(files.value());
+            ClusterRank rank;
+            rank.path = input.path;
+            rank.unreadable = true;
+            rank.problems.push_back(files.message());
+            return rank;
+        }
+        case RankInputKind::kSummaryFile:
+            return ReadSummaryFile(input.path);
+        case RankInputKind::kTrace:
+            return SummarizeTraceFile(input.path);
+        case RankInputKind::kStepTraceRaw:
+            return ReadMindInsightRank(input.path);
+    }
+    return {};
+}
+
+}  // namespace marey

@@ -1,0 +1,334 @@
+#include "SummarizeJob.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <exception>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "cluster/ClusterFolder.hpp"
+#include "cluster/ClusterSummaryFile.hpp"
+#include "cluster/SummaryPlan.hpp"
+#include "loading/RankSummarizer.hpp"
+
+namespace marey {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A line for process 0 starts with its kind: a rank's summary or a missing one.
+constexpr char kRankLine = 'R', kMissingLine = 'M';
+
+// [SECTION] What each node sees
+
+// The job folder as this node sees it: its ranks, the walk's problems and skipped folders, as a
+// summary header (hosts and processes not yet known).
+ClusterSummaryHeader DescribeJob(const std::string& job) {
+    ClusterFolders folders = FindClusterFolders(job);
+    if (IsRankDirectory(job)) {
+        folders = ClusterFolders{};
+        folders.root = job;
+        auto files = FindRankFiles(job);
+        if (files.ok())
+            folders.rankFolders.push_back(std::move(files.value()));
+        else
+            folders.problems.push_back(files.message());
+    }
+    ClusterSummaryHeader header;
+    header.job = job;
+    header.ranks = ListRankInputs(folders);
+    header.problems = folders.problems;
+    header.skipped = folders.skipped;
+    return header;
+}
+
+// Process 0's view of the job from every node leader's: the inputs of the best kind any node has
+// (as the cluster loader chooses), in process 0's order first, each with the nodes that see it.
+ClusterSummaryHeader MergeNodeViews(const std::vector<std::string>& texts,
+                                    std::vector<std::vector<std::string>>& seenBy,
+                                    std::vector<std::string>& problems) {
+    ClusterSummaryHeader merged;
+    std::vector<std::pair<std::string, ClusterSummaryHeader>> views;  // host, view
+    for (size_t p = 0; p < texts.size(); ++p) {
+        const size_t newline = texts[p].find('\n');
+        merged.hosts.push_back(texts[p].substr(0, newline));
+        if (newline + 1 >= texts[p].size()) continue;  // not a node leader
+        auto view = ReadSummaryHeader(std::string_view(texts[p]).substr(newline + 1),
+                                      "the view of process " + std::to_string(p));
+        if (!view.ok()) {
+            problems.push_back(view.message());
+            continue;
+        }
+        views.emplace_back(merged.hosts.back(), std::move(view.value()));
+    }
+    int bestKind = 4;
+    for (const auto& [host, view] : views)
+        if (!view.ranks.inputs.empty())
+            bestKind = std::min(bestKind, static_cast<int>(view.ranks.inputs[0].kind));
+    std::unordered_map<std::string, size_t> indexOf;
+    for (auto& [host, view] : views) {
+        if (merged.job.empty()) merged.job = view.job;
+        for (std::string& problem : view.problems)
+            if (std::find(merged.problems.begin(), merged.problems.end(), problem) ==
+                merged.problems.end())
+                merged.problems.push_back(std::move(problem));
+        for (SkippedFolder& folder : view.skipped)
+            if (std::none_of(merged.skipped.begin(), merged.skipped.end(),
+                             [&](const SkippedFolder& f) { return f.path == folder.path; }))
+                merged.skipped.push_back(std::move(folder));
+        if (view.ranks.inputs.empty() || static_cast<int>(view.ranks.inputs[0].kind) != bestKind)
+            continue;
+        if (merged.ranks.source.empty()) merged.ranks.source = view.ranks.source;
+        merged.ranks.layout = view.ranks.layout;
+        for (RankInput& input : view.ranks.inputs) {
+            const auto [at, added] = indexOf.emplace(input.absolute, merged.ranks.inputs.size());
+            if (added) {
+                merged.ranks.inputs.push_back(std::move(input));
+                seenBy.emplace_back();
+            }
+            seenBy[at->second].push_back(host);
+        }
+    }
+    return merged;
+}
+
+// [SECTION] The plan, on process 0
+
+struct Plan {
+    ClusterSummaryHeader header;
+    std::vector<std::string> keptLines;  // from the earlier run (--resume), whole lines
+    size_t keptRanks = 0;
+};
+
+// Which process summarises which input; with --resume, the inputs the file already holds a rank
+// line for are kept (process -1) and not summarised again.
+Result<Plan> MakePlan(const SummarizeJobOptions& options, const std::vector<std::string>& texts,
+                      std::vector<std::string>& problems) {
+    std::vector<std::vector<std::string>> seenBy;
+    Plan plan;
+    plan.header = MergeNodeViews(texts, seenBy, problems);
+    if (plan.header.ranks.inputs.empty())
+        return Status::Error(options.job + ": error: no ranks: no rank folders, rank traces, " +
+                             "rank_summary_N.json or step_trace_raw files in it");
+    std::vector<bool> kept(plan.header.ranks.inputs.size(), false);
+    if (options.resume && fs::exists(options.out)) {
+        auto earlier = ReadClusterSummary(options.out, 1, true);
+        if (!earlier.ok()) return Status::Error(earlier.message() + "; cannot resume from it");
+        std::unordered_map<std::string, size_t> lineOf;
+        const ClusterSummaryContents& old = earlier.value();
+        for (size_t i = 0; i < old.header.ranks.inputs.size(); ++i)
+            if (old.rankOfInput[i] >= 0 &&
+                !old.ranks[static_cast<size_t>(old.rankOfInput[i])].unreadable)
+                lineOf.emplace(old.header.ranks.inputs[i].absolute, i);
+        for (size_t i = 0; i < kept.size(); ++i)
+            if (const auto found = lineOf.find(plan.header.ranks.inputs[i].absolute);
+                found != lineOf.end()) {
+                kept[i] = true;
+                plan.keptLines.push_back(old.lines[found->second]);
+            }
+        plan.keptRanks = plan.keptLines.size();
+    }
+    std::vector<PlanInput> todo;
+    std::vector<size_t> todoIndex;
+    for (size_t i = 0; i < kept.size(); ++i)
+        if (!kept[i]) {
+            const RankInput& input = plan.header.ranks.inputs[i];
+            todo.push_back({input.absolute, input.bytes, seenBy[i]});
+            todoIndex.push_back(i);
+        }
+    std::vector<PlanProcess> processes;
+    for (const std::string& host : plan.header.hosts) processes.push_back({host});
+    const std::vector<int> owner = PlanSummaries(todo, processes, options.nodeRule);
+    plan.header.process.assign(kept.size(), -1);
+    for (size_t t = 0; t < todo.size(); ++t) plan.header.process[todoIndex[t]] = owner[t];
+    return plan;
+}
+
+// [SECTION] Summarising a share
+
+// Lines made by the worker threads, taken by the thread that talks to the other processes.
+class LineQueue {
+public:
+    void Push(std::string line) {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_lines.push_back(std::move(line));
+        m_ready.notify_one();
+    }
+    void Finish() {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_finished = true;
+        m_ready.notify_all();
+    }
+    // A line if one is ready, waiting at most 'wait'; false when none came.
+    bool Pop(std::string& line, std::chrono::milliseconds wait) {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        m_ready.wait_for(lock, wait, [&] { return !m_lines.empty() || m_finished; });
+        if (m_lines.empty()) return false;
+        line = std::move(m_lines.front());
+        m_lines.pop_front();
+        return true;
+    }
+    bool Drained() {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        return m_finished && m_lines.empty();
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_ready;
+    std::deque<std::string> m_lines;
+    bool m_finished = false;
+};
+
+std::string SummaryLine(const RankInput& input, const std::string& summaryFolder) {
+    try {
+        const ClusterRank rank = SummarizeRankInput(input);
+        if (rank.unreadable) return kMissingLine + WriteSummaryMissingLine(input, rank.problems);
+        return kRankLine + WriteSummaryRankLine(rank, input, summaryFolder);
+    } catch (const std::exception& error) {
+        return kMissingLine +
+               WriteSummaryMissingLine(
+                   input, {input.path + ": error: summarising it failed: " + error.what()});
+    }
+}
+
+// Summarises 'share' on 'threads' threads into 'queue', which is finished at the end.
+std::thread StartSummarizing(const std::vector<RankInput>& share, unsigned threads,
+                             const std::string& summaryFolder, LineQueue& queue) {
+    return std::thread([&share, threads, summaryFolder, &queue] {
+        std::atomic<size_t> next{0};
+        std::vector<std::thread> workers;
+        for (unsigned t = 0; t < std::max(1u, threads); ++t)
+            workers.emplace_back([&] {
+                for (size_t i = next++; i < share.size(); i = next++)
+                    queue.Push(SummaryLine(share[i], summaryFolder));
+            });
+        for (std::thread& worker : workers) worker.join();
+        queue.Finish();
+    });
+}
+
+// [SECTION] Gathering on process 0
+
+struct Gathered {
+    size_t ranks = 0, missing = 0;
+    uint64_t rankBytes = 0;
+};
+
+// Writes this process's lines and every other process's as they arrive, until all have sent
+// their last; each line flushed whole, so that a job that dies leaves the ones before readable.
+Gathered GatherLines(JobProcesses& processes, LineQueue& queue, std::FILE* out) {
+    Gathered gathered;
+    const auto write = [&](const std::string& line) {
+        if (line.size() < 2) return;
+        std::fwrite(line.data() + 1, 1, line.size() - 1, out);
+        std::fflush(out);
+        if (line[0] == kRankLine)
+            ++gathered.ranks, gathered.rankBytes += line.size() - 1;
+        else
+            ++gathered.missing;
+    };
+    int sending = processes.Count() - 1;
+    while (sending > 0 || !queue.Drained()) {
+        bool any = false;
+        std::string text;
+        int from = 0;
+        bool last = false;
+        while (processes.TryReceive(text, from, last)) {
+            write(text);
+            sending -= last ? 1 : 0;
+            any = true;
+        }
+        if (queue.Pop(text, std::chrono::milliseconds(any ? 0 : 1))) write(text);
+    }
+    return gathered;
+}
+
+}  // namespace
+
+// [SECTION] The job
+
+int RunSummarizeJob(const SummarizeJobOptions& options, JobProcesses& processes) {
+    const auto started = std::chrono::steady_clock::now();
+    std::string mine = processes.Host() + "\n";
+    if (processes.LeadsNode()) mine += WriteSummaryHeader(DescribeJob(options.job));
+    const std::vector<std::string> views = processes.GatherOnFirst(mine);
+    std::string planText;  // empty: nothing to do, every process ends
+    std::vector<std::string> problems;
+    std::FILE* out = nullptr;
+    Plan plan;
+    std::error_code error;
+    const std::string summaryFolder =
+        fs::absolute(fs::path(options.out).parent_path(), error).lexically_normal().string();
+    if (processes.IsFirst()) {
+        auto made = MakePlan(options, views, problems);
+        for (const std::string& problem : problems) std::fprintf(stderr, "%s\n", problem.c_str());
+        if (!made.ok()) {
+            std::fprintf(stderr, "%s\n", made.message().c_str());
+        } else if (fs::create_directories(summaryFolder, error),
+                   !(out = std::fopen(options.out.c_str(), "wb"))) {
+            std::fprintf(stderr, "%s: error: cannot write the summary here\n", options.out.c_str());
+        } else {
+            plan = std::move(made.value());
+            planText = WriteSummaryHeader(plan.header);
+            std::fwrite(planText.data(), 1, planText.size(), out);
+            for (const std::string& line : plan.keptLines)
+                std::fwrite(line.data(), 1, line.size(), out);
+            std::fflush(out);
+        }
+    }
+    planText = processes.BroadcastFromFirst(planText);
+    if (planText.empty()) return 2;
+    if (!processes.IsFirst()) {
+        auto header = ReadSummaryHeader(planText, "the plan");
+        if (!header.ok()) processes.Abort(2);
+        plan.header = std::move(header.value());
+    }
+    std::vector<RankInput> share;
+    for (size_t i = 0; i < plan.header.ranks.inputs.size(); ++i)
+        if (plan.header.process[i] == processes.Index())
+            share.push_back(plan.header.ranks.inputs[i]);
+    const long onNode =
+        std::count(plan.header.hosts.begin(), plan.header.hosts.end(), processes.Host());
+    const unsigned threads = options.threads
+                                 ? options.threads
+                                 : std::max(1u, std::thread::hardware_concurrency() /
+                                                    static_cast<unsigned>(std::max(1L, onNode)));
+    LineQueue queue;
+    std::thread summarizing = StartSummarizing(share, threads, summaryFolder, queue);
+    if (!processes.IsFirst()) {
+        for (std::string line; !queue.Drained();)
+            if (queue.Pop(line, std::chrono::milliseconds(50))) processes.SendToFirst(line, false);
+        processes.SendToFirst("", true);
+        summarizing.join();
+        return 0;
+    }
+    const Gathered gathered = GatherLines(processes, queue, out);
+    summarizing.join();
+    const std::string end = WriteSummaryEndLine(gathered.ranks + plan.keptRanks, gathered.missing);
+    std::fwrite(end.data(), 1, end.size(), out);
+    const bool written = std::fclose(out) == 0;
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::fprintf(stderr,
+                 "%s: %zu ranks summarised by %d process%s in %.2f s (%zu kept from the earlier "
+                 "run), %zu missing; %.0f bytes gathered per rank\n",
+                 options.out.c_str(), gathered.ranks, processes.Count(),
+                 processes.Count() == 1 ? "" : "es", seconds, plan.keptRanks, gathered.missing,
+                 gathered.ranks
+                     ? static_cast<double>(gathered.rankBytes) / static_cast<double>(gathered.ranks)
+                     : 0.0);
+    if (!written)
+        std::fprintf(stderr, "%s: error: cannot write the summary\n", options.out.c_str());
+    return written && gathered.missing == 0 ? 0 : 1;
+}
+
+}  // namespace marey
