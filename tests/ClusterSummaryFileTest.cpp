@@ -18,6 +18,7 @@
 #include "cluster/SummaryPlan.hpp"
 #include "loading/ClusterLoader.hpp"
 #include "loading/RankSummarizer.hpp"
+#include "marey/Marey.hpp"
 
 using namespace marey;
 namespace fs = std::filesystem;
@@ -128,6 +129,20 @@ TEST_CASE("a job summarised into one file opens as the same cluster as its folde
     REQUIRE(cluster.ok());
     CHECK(fs::equivalent(cluster.value().ranks[2].path, dir / "job" / "rank_2_ascend_pt"));
     CHECK(cluster.value().root == file.string());
+    // The job's folder gone from this machine: the summary still opens, the ranks' paths are the
+    // ones the job recorded, and the Marey view says they cannot be reached.
+    fs::rename(dir / "job", dir / "elsewhere");
+    CHECK(StatsJson(file.string()).find("\"source\": \"rank folders\", \"ranks\": 6") !=
+          std::string::npos);
+    auto away = LoadCluster(file.string(), 1);
+    REQUIRE(away.ok());
+    CHECK(away.value().ranks[2].path == (dir / "job" / "rank_2_ascend_pt").string());
+    const MareyStep marey = LoadMareyStep(away.value(), {0, 1, 2, 3, 4, 5}, "1", 2);
+    const std::vector<std::string> reasons = SummarizeDeviceProblems(marey, 8, nullptr);
+    REQUIRE(reasons.size() == 1);
+    CHECK(reasons[0] == "ranks 0-5: their files, where the cluster says they are (" +
+                            (dir / "job" / "rank_0_ascend_pt").string() +
+                            " the first), cannot be reached from this machine");
     fs::remove_all(dir);
 }
 

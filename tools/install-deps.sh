@@ -4,6 +4,7 @@
 set -eu
 packages="cmake g++ make pkg-config zlib1g-dev libsimdjson-dev doctest-dev libsqlite3-dev sqlite3 \
 libimgui-dev libglfw3-dev libepoxy-dev libstb-dev libgl-dev \
+libopenmpi-dev openmpi-bin \
 python3 fonts-dejavu-core fonts-droid-fallback xvfb xauth libgl1-mesa-dri clang-14 libclang-rt-14-dev clang-format-14 \
 chromium"
 missing=""

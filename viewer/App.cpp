@@ -316,9 +316,22 @@ void App::ApplyClusterRequest(const ClusterRequest& request) {
     const ClusterDocument* cluster =
         request.cluster ? m_workspace.FindCluster(*request.cluster) : nullptr;
     if (request.kind == ClusterRequest::kNone || !cluster) return;
+    bool unreachable = false;  // a rank's path was said to be out of reach
+    // A rank's folder as its cluster records it; empty (and said) when this machine cannot reach
+    // it: a summary gathered on the cluster's nodes names their paths, not this machine's.
     auto pathOf = [&](std::optional<RankId> rankId) {
         const int index = rankId ? cluster->cluster.IndexOfRank(rankId->value()) : -1;
-        return index < 0 ? std::string() : cluster->cluster.ranks[index].path;
+        std::string path = index < 0 ? std::string() : cluster->cluster.ranks[index].path;
+        std::error_code error;
+        if (!path.empty() && !std::filesystem::exists(path, error)) {
+            m_workspace.Notify(cluster->cluster.root,
+                               "rank " + std::to_string(rankId->value()) + ": " + path +
+                                   ", where this cluster says its files are, cannot be reached "
+                                   "from this machine");
+            path.clear();
+            unreachable = true;
+        }
+        return path;
     };
     if (request.kind == ClusterRequest::kOpenRanksInOneTimeline) {
         std::vector<std::string> paths;
@@ -335,7 +348,7 @@ void App::ApplyClusterRequest(const ClusterRequest& request) {
     }
     const std::string a = pathOf(request.rankA);
     if (a.empty()) {
-        if (request.rankA)
+        if (request.rankA && !unreachable)
             m_workspace.Notify(cluster->cluster.root, "rank " +
                                                           std::to_string(request.rankA->value()) +
                                                           " has no folder in this cluster");
@@ -368,7 +381,7 @@ void App::ApplyClusterRequest(const ClusterRequest& request) {
     }
     const std::string b = pathOf(request.rankB);
     if (b.empty()) {
-        if (request.rankB)
+        if (request.rankB && !unreachable)
             m_workspace.Notify(cluster->cluster.root, "rank " +
                                                           std::to_string(request.rankB->value()) +
                                                           " has no folder in this cluster");

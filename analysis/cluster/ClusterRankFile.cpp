@@ -154,7 +154,7 @@ private:
     }
 
     // A relative path is relative to the summary file's folder (summarize writes it so); when
-    // nothing is there, the absolute path written beside it, if that exists.
+    // nothing is there, the absolute path written beside it.
     void ResolvePath(simdjson::dom::element root, std::string& path) const {
         namespace fs = std::filesystem;
         if (path.empty() || fs::path(path).is_absolute()) return;
@@ -162,9 +162,9 @@ private:
         std::string absolute;
         Text(root, "absolute_path", absolute);
         std::error_code error;
-        path = !fs::exists(beside, error) && !absolute.empty() && fs::exists(absolute, error)
-                   ? absolute
-                   : beside.string();
+        // Neither there (a summary made on another machine): the absolute path names best where
+        // the files were.
+        path = !fs::exists(beside, error) && !absolute.empty() ? absolute : beside.string();
     }
     Status Fail(const std::string& where, const std::string& what) const {
         return Status::Error(m_name + ": error: " + (where.empty() ? "" : "\"" + where + "\": ") +

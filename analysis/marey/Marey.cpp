@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <optional>
@@ -148,6 +149,10 @@ MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables,
     return result;
 }
 
+// The problem of a rank whose folder is not there: a summary made on the job's nodes records
+// their paths, which this machine may not reach.
+constexpr char kUnreachable[] = "not reachable from this machine: ";
+
 std::vector<std::optional<KernelTable>> LoadKernelTables(const Cluster& cluster,
                                                          const std::vector<int>& rankIds,
                                                          unsigned threads,
@@ -166,6 +171,10 @@ std::vector<std::optional<KernelTable>> LoadKernelTables(const Cluster& cluster,
                             tables[i] = std::move(table.value());
                         else
                             problems[i] = table.message();
+                        return;
+                    }
+                    if (!std::filesystem::exists(cluster.ranks[index].path, error)) {
+                        problems[i] = std::string(kUnreachable) + cluster.ranks[index].path;
                         return;
                     }
                     auto files = FindRankFiles(cluster.ranks[index].path);
@@ -202,9 +211,14 @@ std::vector<std::string> SummarizeDeviceProblems(const MareyStep& step, size_t m
     std::map<std::string, std::vector<int>> byReason;  // a reason shared by devices → their ranks
     std::vector<std::string> single;
     size_t withoutFile = 0;
+    std::string unreachableExample;
     for (const MareyDevice& device : step.devices) {
         if (device.problem.empty()) continue;
-        if (device.problem.rfind("no kernel_details.csv", 0) == 0) {
+        if (device.problem.rfind(kUnreachable, 0) == 0) {
+            if (unreachableExample.empty())
+                unreachableExample = device.problem.substr(std::strlen(kUnreachable));
+            byReason[""].push_back(device.rankId);
+        } else if (device.problem.rfind("no kernel_details.csv", 0) == 0) {
             ++withoutFile;
             byReason["no kernel_details.csv (" + MissingFileMessage(kKernelDetailsFile) + ")"]
                 .push_back(device.rankId);
@@ -219,7 +233,10 @@ std::vector<std::string> SummarizeDeviceProblems(const MareyStep& step, size_t m
     for (auto& [reason, ranks] : byReason) {
         std::sort(ranks.begin(), ranks.end());
         lines.push_back((ranks.size() == 1 ? "rank " : "ranks ") + FormatRankList(ranks) + ": " +
-                        reason);
+                        (reason.empty() ? "their files, where the cluster says they are (" +
+                                              unreachableExample +
+                                              " the first), cannot be reached from this machine"
+                                        : reason));
     }
     lines.insert(lines.end(), single.begin(), single.end());
     return lines;

@@ -448,8 +448,11 @@ bool DrawHeader(ClusterDocument& document, MareyState& state) {
         if (noFile)
             DrawMissingFile(kKernelDetailsFile, "The Marey view");
         else
-            ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f),
-                               "No operator of this step in the devices' kernel_details.csv");
+            ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f), "%s",
+                               std::all_of(step.devices.begin(), step.devices.end(),
+                                           [](const MareyDevice& d) { return !d.problem.empty(); })
+                                   ? "No device's operators could be read"
+                                   : "No operator of this step in the devices' kernel_details.csv");
         ImGui::PushTextWrapPos(0);
         for (const std::string& reason : reasons) ImGui::TextDisabled("%s", reason.c_str());
         ImGui::PopTextWrapPos();
