@@ -706,6 +706,18 @@ int RunGpuBenchmark(const std::vector<uint64_t>& sizes, const std::string& dir, 
 
 // [SECTION] Command line
 
+// "1e5,1e6" or "64,1024": a comma-separated list of counts.
+std::vector<uint64_t> ParseSizes(const std::string& list) {
+    std::vector<uint64_t> sizes;
+    for (size_t pos = 0; pos <= list.size();) {
+        const size_t comma = std::min(list.find(',', pos), list.size());
+        sizes.push_back(
+            static_cast<uint64_t>(std::strtod(list.substr(pos, comma - pos).c_str(), nullptr)));
+        pos = comma + 1;
+    }
+    return sizes;
+}
+
 int main(int argc, char** argv) {
     std::vector<uint64_t> sizes{100000, 1000000, 10000000};
     std::string dir = "/tmp";
@@ -716,14 +728,7 @@ int main(int argc, char** argv) {
     uint32_t steps = 50;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
-            sizes.clear();
-            std::string list = argv[++i];
-            for (size_t pos = 0; pos <= list.size();) {
-                const size_t comma = std::min(list.find(',', pos), list.size());
-                sizes.push_back(static_cast<uint64_t>(
-                    std::strtod(list.substr(pos, comma - pos).c_str(), nullptr)));
-                pos = comma + 1;
-            }
+            sizes = ParseSizes(argv[++i]);
         } else if (!std::strcmp(argv[i], "--dir") && i + 1 < argc) {
             dir = argv[++i];
         } else if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) {
@@ -740,22 +745,10 @@ int main(int argc, char** argv) {
             gpu = true;
         } else if (!std::strcmp(argv[i], "--cluster") && i + 1 < argc) {
             cluster = true;
-            sizes.clear();
-            std::string list = argv[++i];
-            for (size_t pos = 0; pos <= list.size();) {
-                const size_t comma = std::min(list.find(',', pos), list.size());
-                sizes.push_back(std::strtoull(list.substr(pos, comma - pos).c_str(), nullptr, 10));
-                pos = comma + 1;
-            }
+            sizes = ParseSizes(argv[++i]);
         } else if (!std::strcmp(argv[i], "--summarize") && i + 1 < argc) {
             summarize = true;
-            sizes.clear();
-            std::string list = argv[++i];
-            for (size_t pos = 0; pos <= list.size();) {
-                const size_t comma = std::min(list.find(',', pos), list.size());
-                sizes.push_back(std::strtoull(list.substr(pos, comma - pos).c_str(), nullptr, 10));
-                pos = comma + 1;
-            }
+            sizes = ParseSizes(argv[++i]);
         } else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) {
             steps = static_cast<uint32_t>(std::max(1, std::atoi(argv[++i])));
         } else {
