@@ -1,5 +1,7 @@
 #include "SummarizeJob.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -50,31 +52,72 @@ ClusterSummaryHeader DescribeJob(const std::string& job) {
     return header;
 }
 
-// Process 0's view of the job from every node leader's: the inputs of the best kind any node has
-// (as the cluster loader chooses), in process 0's order first, each with the nodes that see it.
+// What identifies the job folder a node sees: the same on every node of a shared file system (its
+// inode, times and top-level names), different on nodes that each hold a folder of that path on
+// their own disks. Empty when the folder cannot be read.
+std::string JobFingerprint(const std::string& job) {
+    struct stat info {};
+    if (stat(job.c_str(), &info) != 0) return {};
+    std::vector<std::string> names;
+    std::error_code error;
+    for (fs::directory_iterator it(job, error), end; !error && it != end; it.increment(error))
+        names.push_back(it->path().filename().string());
+    std::sort(names.begin(), names.end());
+    std::string text = std::to_string(info.st_ino) + " " + std::to_string(info.st_mtim.tv_sec) +
+                       "." + std::to_string(info.st_mtim.tv_nsec) + " " +
+                       std::to_string(info.st_ctim.tv_sec) + "." +
+                       std::to_string(info.st_ctim.tv_nsec);
+    for (const std::string& name : names) text += "/" + name;
+    return std::to_string(std::hash<std::string>{}(text)) + "-" + std::to_string(names.size());
+}
+
+// From every process's "host\nfingerprint" (a fingerprint from node leaders only): which processes
+// walk the job folder ('1' or '0' per process), one per distinct folder, so that a shared file
+// system is walked once and not once per node; and for each walker the hosts that see its folder.
+std::string ChooseWalkers(const std::vector<std::string>& texts,
+                          std::vector<std::vector<std::string>>& hostsSeeing) {
+    std::string walkers(texts.size(), '0');
+    hostsSeeing.assign(texts.size(), {});
+    std::map<std::string, size_t> walkerOf;  // fingerprint → the process that walks it
+    for (size_t p = 0; p < texts.size(); ++p) {
+        const size_t newline = texts[p].find('\n');
+        const std::string host = texts[p].substr(0, newline);
+        const std::string print = newline == std::string::npos ? "" : texts[p].substr(newline + 1);
+        if (print.empty()) continue;
+        const auto [at, first] = walkerOf.emplace(print, p);
+        if (first) walkers[p] = '1';
+        std::vector<std::string>& hosts = hostsSeeing[at->second];
+        if (std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(host);
+    }
+    return walkers;
+}
+
+// Process 0's view of the job from every walker's: the inputs of the best kind any node has (as
+// the cluster loader chooses), in process 0's order first, each with the nodes that see it.
 ClusterSummaryHeader MergeNodeViews(const std::vector<std::string>& texts,
+                                    const std::vector<std::vector<std::string>>& hostsSeeing,
                                     std::vector<std::vector<std::string>>& seenBy,
                                     std::vector<std::string>& problems) {
     ClusterSummaryHeader merged;
-    std::vector<std::pair<std::string, ClusterSummaryHeader>> views;  // host, view
+    std::vector<std::pair<std::vector<std::string>, ClusterSummaryHeader>> views;  // hosts, view
     for (size_t p = 0; p < texts.size(); ++p) {
         const size_t newline = texts[p].find('\n');
         merged.hosts.push_back(texts[p].substr(0, newline));
-        if (newline + 1 >= texts[p].size()) continue;  // not a node leader
+        if (newline + 1 >= texts[p].size()) continue;  // not a walker
         auto view = ReadSummaryHeader(std::string_view(texts[p]).substr(newline + 1),
                                       "the view of process " + std::to_string(p));
         if (!view.ok()) {
             problems.push_back(view.message());
             continue;
         }
-        views.emplace_back(merged.hosts.back(), std::move(view.value()));
+        views.emplace_back(hostsSeeing[p], std::move(view.value()));
     }
     int bestKind = 4;
-    for (const auto& [host, view] : views)
+    for (const auto& [hosts, view] : views)
         if (!view.ranks.inputs.empty())
             bestKind = std::min(bestKind, static_cast<int>(view.ranks.inputs[0].kind));
     std::unordered_map<std::string, size_t> indexOf;
-    for (auto& [host, view] : views) {
+    for (auto& [hosts, view] : views) {
         if (merged.job.empty()) merged.job = view.job;
         for (std::string& problem : view.problems)
             if (std::find(merged.problems.begin(), merged.problems.end(), problem) ==
@@ -94,7 +137,10 @@ ClusterSummaryHeader MergeNodeViews(const std::vector<std::string>& texts,
                 merged.ranks.inputs.push_back(std::move(input));
                 seenBy.emplace_back();
             }
-            seenBy[at->second].push_back(host);
+            for (const std::string& host : hosts)
+                if (std::find(seenBy[at->second].begin(), seenBy[at->second].end(), host) ==
+                    seenBy[at->second].end())
+                    seenBy[at->second].push_back(host);
         }
     }
     return merged;
@@ -111,10 +157,11 @@ struct Plan {
 // Which process summarises which input; with --resume, the inputs the file already holds a rank
 // line for are kept (process -1) and not summarised again.
 Result<Plan> MakePlan(const SummarizeJobOptions& options, const std::vector<std::string>& texts,
+                      const std::vector<std::vector<std::string>>& hostsSeeing,
                       std::vector<std::string>& problems) {
     std::vector<std::vector<std::string>> seenBy;
     Plan plan;
-    plan.header = MergeNodeViews(texts, seenBy, problems);
+    plan.header = MergeNodeViews(texts, hostsSeeing, seenBy, problems);
     if (plan.header.ranks.inputs.empty())
         return Status::Error(options.job + ": error: no ranks: no rank folders, rank traces, " +
                              "rank_summary_N.json or step_trace_raw files in it");
@@ -258,8 +305,15 @@ Gathered GatherLines(JobProcesses& processes, LineQueue& queue, std::FILE* out) 
 
 int RunSummarizeJob(const SummarizeJobOptions& options, JobProcesses& processes) {
     const auto started = std::chrono::steady_clock::now();
+    const std::vector<std::string> prints = processes.GatherOnFirst(
+        processes.Host() + "\n" + (processes.LeadsNode() ? JobFingerprint(options.job) : ""));
+    std::vector<std::vector<std::string>> hostsSeeing;
+    const std::string walkers =
+        processes.BroadcastFromFirst(processes.IsFirst() ? ChooseWalkers(prints, hostsSeeing) : "");
     std::string mine = processes.Host() + "\n";
-    if (processes.LeadsNode()) mine += WriteSummaryHeader(DescribeJob(options.job));
+    if (walkers.size() > static_cast<size_t>(processes.Index()) &&
+        walkers[static_cast<size_t>(processes.Index())] == '1')
+        mine += WriteSummaryHeader(DescribeJob(options.job));
     const std::vector<std::string> views = processes.GatherOnFirst(mine);
     std::string planText;  // empty: nothing to do, every process ends
     std::vector<std::string> problems;
@@ -269,7 +323,7 @@ int RunSummarizeJob(const SummarizeJobOptions& options, JobProcesses& processes)
     const std::string summaryFolder =
         fs::absolute(fs::path(options.out).parent_path(), error).lexically_normal().string();
     if (processes.IsFirst()) {
-        auto made = MakePlan(options, views, problems);
+        auto made = MakePlan(options, views, hostsSeeing, problems);
         for (const std::string& problem : problems) std::fprintf(stderr, "%s\n", problem.c_str());
         if (!made.ok()) {
             std::fprintf(stderr, "%s\n", made.message().c_str());
