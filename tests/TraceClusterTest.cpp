@@ -143,3 +143,53 @@ TEST_CASE("HTA's pair of sampled rank traces opens as a two-rank cluster") {
     CHECK(loaded.value().ranks[0].steps.size() == 2);
     CHECK_FALSE(loaded.value().ranks[0].collectives.empty());
 }
+
+TEST_CASE(
+    "collectives PyTorch recorded on their kernels are matched by process group and sequence") {
+    const fs::path dir = test::TempDir("trace-cluster-pg");
+    // Rank 1 runs a broadcast of another group first: by kernel name and place the allreduce
+    // would still match, by group and sequence number it does whatever came before.
+    const auto kernel = [](const char* name, int ts, int dur, const char* collective,
+                           const char* group, int seq) {
+        return std::string("{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"") + name +
+               "(ncclDevComm*)\", \"pid\": 0, \"tid\": 7, \"ts\": " + std::to_string(ts) +
+               ", \"dur\": " + std::to_string(dur) +
+               ", \"args\": {\"stream\": 7, \"Collective name\": \"" + collective +
+               "\", \"Process Group Name\": \"" + group +
+               "\", \"Process Group Ranks\": \"[0, 1]\", \"Seq\": " + std::to_string(seq) + "}}";
+    };
+    const auto trace = [](int rank, const std::string& kernels) {
+        return "{\"distributedInfo\": {\"rank\": " + std::to_string(rank) +
+               ", \"world_size\": 2}, \"traceEvents\": [{\"ph\": \"X\", \"cat\": "
+               "\"user_annotation\", \"name\": \"ProfilerStep#1\", \"pid\": 1, \"tid\": 1, "
+               "\"ts\": 0, \"dur\": 1000}, " +
+               kernels + "]}";
+    };
+    std::ofstream(dir / "r0.pt.trace.json") << trace(
+        0, kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 100, 50, "allreduce", "0", 5));
+    std::ofstream(dir / "r1.pt.trace.json") << trace(
+        1, kernel("ncclDevKernel_Broadcast_RING_LL", 20, 10, "broadcast", "1", 0) + ", " +
+               kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 60, 90, "allreduce", "0", 5));
+    auto loaded = LoadCluster(dir.string(), 2);
+    REQUIRE(loaded.ok());
+    const Cluster& cluster = loaded.value();
+    REQUIRE(cluster.ranks.size() == 2);
+    const auto find = [&](const ClusterRank& rank, const std::string& name) {
+        for (const RankCollective& c : rank.collectives)
+            if (rank.Name(c.name) == name) return c;
+        FAIL("no collective " << name);
+        return RankCollective{};
+    };
+    const RankCollective a = find(cluster.ranks[0], "pg 0 allreduce seq 5");
+    const RankCollective b = find(cluster.ranks[1], "pg 0 allreduce seq 5");
+    CHECK(a.waitNs == 0);
+    CHECK(b.waitNs == 40000);  // 90 µs against the 50 µs the transfer took on rank 0
+    CHECK(b.transitNs == 50000);
+    CHECK(cluster.ranks[1].Name(find(cluster.ranks[1], "pg 1 broadcast seq 0").group) == "1");
+    // The groups are the process groups.
+    std::map<std::string, std::vector<int>> groups;
+    for (const ClusterGroup& group : cluster.groups) groups[group.name] = group.ranks;
+    CHECK(groups["0"] == std::vector<int>{0, 1});
+    CHECK(groups["1"] == std::vector<int>{1});
+    fs::remove_all(dir);
+}

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "rank/OperatorStats.hpp"
+#include "trace/EventFields.hpp"
 #include "trace/TraceRankTables.hpp"
 
 namespace marey {
@@ -56,21 +57,34 @@ ClusterRank SummarizeTraceRank(const TraceModel& model, const TraceAnalyses& ana
         rank.operatorTypes.push_back({stat.name, stat.count, stat.totalNs});
     if (!rank.overview.valid) rank.overview = OverviewFromKernels(kernels);
 
-    // One collective per communication kernel of a GPU stream, numbered within its step.
+    // One collective per communication kernel of a GPU stream. Where PyTorch recorded the
+    // collective on its kernel, it is named by its process group, its kind and its sequence number
+    // in the group (else its place among the group's collectives of that kind in the step), and
+    // its group is the process group; else by kernel name and place in the step, in no group.
     std::map<std::pair<uint32_t, std::string>, uint32_t> seen;
     for (const DeviceActivity& activity : analyses.activities.activities) {
         const DeviceStream& stream = analyses.activities.streams[activity.stream];
         if (stream.group != own.group || stream.ascend ||
             activity.kind.activityClass != ActivityClass::kCommunication)
             continue;
-        const std::string name = ShortKernelName(model.Name(activity.name));
+        const SliceAddress& slice = activity.slice;
+        const CollectiveFields fields = ReadCollectiveFields(
+            model.TextOf(slice.track), model.tracks[slice.track].rows[slice.row].Ref(slice.index));
+        const std::string kernel = ShortKernelName(model.Name(activity.name));
+        const bool recorded = !fields.collective.empty() && !fields.group.empty();
+        const std::string name =
+            recorded ? "pg " + std::string(fields.group) + " " + std::string(fields.collective)
+                     : kernel;
         const uint32_t place = seen[{activity.step, name}]++;
         RankCollective collective;
         collective.step =
             activity.step == kNoStep ? std::string() : analyses.steps[activity.step].label;
-        collective.name = rank.Intern(name + "#" + std::to_string(place));
-        collective.group = rank.Intern("");
-        collective.p2p = IsPointToPoint(name);
+        collective.name = rank.Intern(name + (recorded && fields.sequence
+                                                  ? " seq " + std::to_string(*fields.sequence)
+                                                  : "#" + std::to_string(place)));
+        collective.group = rank.Intern(recorded ? std::string(fields.group) : std::string());
+        collective.p2p =
+            IsPointToPoint(kernel) || fields.collective == "send" || fields.collective == "recv";
         collective.startNs = activity.startNs;
         collective.elapseNs = std::max<TimeNs>(0, activity.endNs - activity.startNs);
         collective.transitNs = collective.elapseNs;

@@ -12,9 +12,11 @@ namespace marey {
 
 // The summary of the rank whose trace 'model' is, from 'analyses' of it: the step phases (as
 // StepTraceFromAnalyses makes them), operator types of its activities, and one collective per
-// communication kernel of a GPU stream, named "<kernel name before '('>#<its place among the
-// kernels of that name in its step>" so that the same collective has the same name on every
-// rank. Rank id from distributedInfo or the file name, else -1 (numbered after the others).
+// communication kernel of a GPU stream, named so that the same collective has the same name on
+// every rank: "pg <group> <collective> seq <n>" where PyTorch recorded the collective's process
+// group, kind and sequence number on the kernel (its group: the process group; "#<place>" in the
+// step without a sequence number), else "<kernel name before '('>#<its place among the kernels
+// of that name in its step>". Rank id from distributedInfo or the file name, else -1 (numbered after the others).
 // O(activities).
 ClusterRank SummarizeTraceRank(const TraceModel& model, const TraceAnalyses& analyses,
                                const std::string& path);

@@ -141,4 +141,29 @@ std::optional<uint64_t> ReadCopyBytes(const TraceText& text, uint64_t offset) {
     return bytes;
 }
 
+CollectiveFields ReadCollectiveFields(const TraceText& text, uint64_t offset) {
+    CollectiveFields fields;
+    if (offset >= text.size()) return fields;
+    const char* end = text.data() + text.size();
+    bool inArgs = false;
+    ForEachKey(text.data() + offset, end,
+               [&](std::string_view key, int depth, const char* value, const char* limit) {
+                   if (depth == 1) {
+                       inArgs = key == "args";
+                       return true;
+                   }
+                   if (depth != 2 || !inArgs) return true;
+                   if (key == "Collective name")
+                       fields.collective = StringAt(value, limit);
+                   else if (key == "Process Group Name")
+                       fields.group = StringAt(value, limit);
+                   else if (key == "Process Group Ranks")
+                       fields.groupRanks = StringAt(value, limit);
+                   else if (key == "Seq" || key == "seq" || key == "seq_num")
+                       fields.sequence = ReadCount(value, limit);
+                   return true;
+               });
+    return fields;
+}
+
 }  // namespace marey

@@ -32,4 +32,16 @@ std::string_view ReadEventCategory(const TraceText& text, uint64_t offset);
 // it. O(bytes of the event up to the key).
 std::optional<uint64_t> ReadCopyBytes(const TraceText& text, uint64_t offset);
 
+// What PyTorch's profiler records of a collective on its NCCL kernel (PyTorch 2.1 and later):
+// args "Collective name" ("allreduce"), "Process Group Name" ("0", or a hash), "Process Group
+// Ranks" ("[0, 1]") and, where written, its sequence number in the group ("Seq", "seq" or
+// "seq_num"). Strings raw (escapes left as written); empty, or no sequence, when absent.
+struct CollectiveFields {
+    std::string_view collective, group, groupRanks;
+    std::optional<uint64_t> sequence;
+};
+
+// Reads those args of the event at byte 'offset' of 'text'. O(size of the event).
+CollectiveFields ReadCollectiveFields(const TraceText& text, uint64_t offset);
+
 }  // namespace marey
