@@ -174,7 +174,7 @@ TEST_CASE("an unfinished summary names the ranks it lacks, and --resume makes on
     const std::string output = Summarize(dir, "job --out job.jsonl --resume", &status);
     CHECK_MESSAGE(status == 0, output);
     CHECK(output.find("3 ranks summarised by 1 process") != std::string::npos);
-    CHECK(output.find("(3 kept from the earlier run)") != std::string::npos);
+    CHECK(output.find("; 3 kept from the earlier run)") != std::string::npos);
     CHECK(StatsJson((dir / "job.jsonl").string()) == expected);
     fs::remove_all(dir);
 }
