@@ -704,74 +704,59 @@ int RunGpuBenchmark(const std::vector<uint64_t>& sizes, const std::string& dir, 
     return 0;
 }
 
-// [SECTION] Command line
-
-// "1e5,1e6" or "64,1024": a comma-separated list of counts.
-std::vector<uint64_t> ParseSizes(const std::string& list) {
-    std::vector<uint64_t> sizes;
-    for (size_t pos = 0; pos <= list.size();) {
-        const size_t comma = std::min(list.find(',', pos), list.size());
-        sizes.push_back(
-            static_cast<uint64_t>(std::strtod(list.substr(pos, comma - pos).c_str(), nullptr)));
-        pos = comma + 1;
+// A folder of generated Kineto rank traces opened as a cluster: every trace loaded and analysed,
+// the ranks side by side on every core, then every cluster view's data.
+int RunGpuClusterBenchmark(const std::vector<uint64_t>& rankCounts, uint64_t eventsPerRank,
+                           const std::string& dir, int repeat, unsigned threads, bool keep) {
+    for (const uint64_t ranks : rankCounts) {
+        const std::string folder = dir + "/marey-bench-gpu-cluster-" + std::to_string(ranks) + "x" +
+                                   std::to_string(eventsPerRank);
+        std::error_code error;
+        std::filesystem::create_directories(folder, error);
+        for (uint64_t r = 0; r < ranks; ++r) {
+            const std::string path = folder + "/rank-" + std::to_string(r) + ".pt.trace.json";
+            struct stat info {};
+            if (stat(path.c_str(), &info) == 0) continue;
+            std::FILE* file = std::fopen(path.c_str(), "wb");
+            if (!file) {
+                std::perror(path.c_str());
+                return 1;
+            }
+            KinetoTraceOptions options;
+            options.events = eventsPerRank;
+            options.rank = static_cast<uint32_t>(r);
+            options.worldSize = static_cast<uint32_t>(ranks);
+            options.seed = 100 + r;
+            options.steps = 10;
+            GenerateKinetoTrace(options, file);
+            std::fclose(file);
+        }
+        ClusterMeasure best;
+        best.loadSeconds = 1e30;
+        uint64_t bytes = 0;
+        for (int r = 0; r < repeat; ++r) {
+            bytes = ReadTreeIntoPageCache(folder);
+            const ClusterMeasure m = InChild([&] { return OpenCluster(folder, threads); });
+            if (m.loadSeconds + m.reportSeconds < best.loadSeconds + best.reportSeconds) best = m;
+        }
+        std::printf("\nfolder of %u Kineto rank traces of about %llu events, %.1f MB (%s)\n",
+                    best.ranks, static_cast<unsigned long long>(eventsPerRank),
+                    static_cast<double>(bytes) / 1e6, folder.c_str());
+        std::printf("  every trace loaded and analysed : %8.3f s  (%.0f MB/s, %u threads)\n",
+                    best.loadSeconds, static_cast<double>(bytes) / 1e6 / best.loadSeconds,
+                    threads ? threads : std::max(1u, std::thread::hardware_concurrency()));
+        std::printf("  every cluster view's data       : %8.3f s, peak resident %.1f MB\n",
+                    best.reportSeconds, static_cast<double>(best.peakBytes) / 1e6);
+        std::fflush(stdout);
+        if (!keep) std::filesystem::remove_all(folder);
     }
-    return sizes;
+    return 0;
 }
 
-int main(int argc, char** argv) {
-    std::vector<uint64_t> sizes{100000, 1000000, 10000000};
-    std::string dir = "/tmp";
-    int repeat = 3;
-    unsigned threads = 0;
-    bool keep = false;
-    bool compare = false, cluster = false, database = false, gpu = false, summarize = false;
-    uint32_t steps = 50;
-    for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
-            sizes = ParseSizes(argv[++i]);
-        } else if (!std::strcmp(argv[i], "--dir") && i + 1 < argc) {
-            dir = argv[++i];
-        } else if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) {
-            repeat = std::max(1, std::atoi(argv[++i]));
-        } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
-            threads = static_cast<unsigned>(std::atoi(argv[++i]));
-        } else if (!std::strcmp(argv[i], "--keep")) {
-            keep = true;
-        } else if (!std::strcmp(argv[i], "--compare")) {
-            compare = true;
-        } else if (!std::strcmp(argv[i], "--database")) {
-            database = true;
-        } else if (!std::strcmp(argv[i], "--gpu")) {
-            gpu = true;
-        } else if (!std::strcmp(argv[i], "--cluster") && i + 1 < argc) {
-            cluster = true;
-            sizes = ParseSizes(argv[++i]);
-        } else if (!std::strcmp(argv[i], "--summarize") && i + 1 < argc) {
-            summarize = true;
-            sizes = ParseSizes(argv[++i]);
-        } else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) {
-            steps = static_cast<uint32_t>(std::max(1, std::atoi(argv[++i])));
-        } else {
-            std::fprintf(stderr,
-                         "usage: marey-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] "
-                         "[--threads T] [--keep] [--compare | --database | --gpu]\n"
-                         "       marey-bench --cluster RANKS[,RANKS...] [--steps S] [--dir DIR] "
-                         "[--repeat N] [--keep]\n"
-                         "       marey-bench --summarize RANKS[,RANKS...] [--steps S] [--dir DIR] "
-                         "[--repeat N] [--keep]\n");
-            return 2;
-        }
-    }
-#define MAREY_TEXT(x) #x
-#define MAREY_EXPAND_TEXT(x) MAREY_TEXT(x)
-    std::printf("marey-bench: %ld cores, best of %d runs, simdjson %s, On-Demand compiled for %s\n",
-                sysconf(_SC_NPROCESSORS_ONLN), repeat, MAREY_EXPAND_TEXT(SIMDJSON_VERSION),
-                MAREY_EXPAND_TEXT(SIMDJSON_BUILTIN_IMPLEMENTATION));
-    if (compare) return RunCompareBenchmark(sizes, dir, repeat, keep);
-    if (database) return RunDatabaseBenchmark(sizes, dir, repeat, threads, keep);
-    if (gpu) return RunGpuBenchmark(sizes, dir, repeat, threads, keep);
-    if (cluster) return RunClusterBenchmark(sizes, steps, dir, repeat, threads, keep);
-    if (summarize) return RunSummarizeBenchmark(sizes, steps, dir, repeat, threads, keep);
+// The trace loader on generated traces of each size: against a bare simdjson walk, the memory
+// per event, and viewport queries at every zoom.
+int RunLoadBenchmark(const std::vector<uint64_t>& sizes, const std::string& dir, int repeat,
+                     unsigned threads, bool keep) {
     for (const uint64_t size : sizes) {
         const std::string path = dir + "/marey-bench-" + std::to_string(size) + ".json";
         GeneratorOptions options;
@@ -830,4 +815,85 @@ int main(int argc, char** argv) {
         if (!keep) std::remove(path.c_str());
     }
     return 0;
+}
+
+// [SECTION] Command line
+
+// "1e5,1e6" or "64,1024": a comma-separated list of counts.
+std::vector<uint64_t> ParseSizes(const std::string& list) {
+    std::vector<uint64_t> sizes;
+    for (size_t pos = 0; pos <= list.size();) {
+        const size_t comma = std::min(list.find(',', pos), list.size());
+        sizes.push_back(
+            static_cast<uint64_t>(std::strtod(list.substr(pos, comma - pos).c_str(), nullptr)));
+        pos = comma + 1;
+    }
+    return sizes;
+}
+
+int main(int argc, char** argv) {
+    std::vector<uint64_t> sizes{100000, 1000000, 10000000};
+    std::string dir = "/tmp";
+    int repeat = 3;
+    unsigned threads = 0;
+    bool keep = false;
+    bool compare = false, cluster = false, database = false, gpu = false, summarize = false,
+         gpuCluster = false;
+    uint64_t eventsPerRank = 100000;
+    uint32_t steps = 50;
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
+            sizes = ParseSizes(argv[++i]);
+        } else if (!std::strcmp(argv[i], "--dir") && i + 1 < argc) {
+            dir = argv[++i];
+        } else if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) {
+            repeat = std::max(1, std::atoi(argv[++i]));
+        } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
+            threads = static_cast<unsigned>(std::atoi(argv[++i]));
+        } else if (!std::strcmp(argv[i], "--keep")) {
+            keep = true;
+        } else if (!std::strcmp(argv[i], "--compare")) {
+            compare = true;
+        } else if (!std::strcmp(argv[i], "--database")) {
+            database = true;
+        } else if (!std::strcmp(argv[i], "--gpu")) {
+            gpu = true;
+        } else if (!std::strcmp(argv[i], "--cluster") && i + 1 < argc) {
+            cluster = true;
+            sizes = ParseSizes(argv[++i]);
+        } else if (!std::strcmp(argv[i], "--gpu-cluster") && i + 1 < argc) {
+            gpuCluster = true;
+            sizes = ParseSizes(argv[++i]);
+        } else if (!std::strcmp(argv[i], "--events") && i + 1 < argc) {
+            eventsPerRank = ParseSizes(argv[++i]).front();
+        } else if (!std::strcmp(argv[i], "--summarize") && i + 1 < argc) {
+            summarize = true;
+            sizes = ParseSizes(argv[++i]);
+        } else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) {
+            steps = static_cast<uint32_t>(std::max(1, std::atoi(argv[++i])));
+        } else {
+            std::fprintf(stderr,
+                         "usage: marey-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] "
+                         "[--threads T] [--keep] [--compare | --database | --gpu]\n"
+                         "       marey-bench --cluster RANKS[,RANKS...] [--steps S] [--dir DIR] "
+                         "[--repeat N] [--keep]\n"
+                         "       marey-bench --summarize RANKS[,RANKS...] [--steps S] [--dir DIR] "
+                         "[--repeat N] [--keep]\n"
+                         "       marey-bench --gpu-cluster RANKS[,RANKS...] [--events PER_RANK] "
+                         "[--dir DIR] [--repeat N] [--keep]\n");
+            return 2;
+        }
+    }
+#define MAREY_TEXT(x) #x
+#define MAREY_EXPAND_TEXT(x) MAREY_TEXT(x)
+    std::printf("marey-bench: %ld cores, best of %d runs, simdjson %s, On-Demand compiled for %s\n",
+                sysconf(_SC_NPROCESSORS_ONLN), repeat, MAREY_EXPAND_TEXT(SIMDJSON_VERSION),
+                MAREY_EXPAND_TEXT(SIMDJSON_BUILTIN_IMPLEMENTATION));
+    if (compare) return RunCompareBenchmark(sizes, dir, repeat, keep);
+    if (database) return RunDatabaseBenchmark(sizes, dir, repeat, threads, keep);
+    if (gpu) return RunGpuBenchmark(sizes, dir, repeat, threads, keep);
+    if (gpuCluster) return RunGpuClusterBenchmark(sizes, eventsPerRank, dir, repeat, threads, keep);
+    if (cluster) return RunClusterBenchmark(sizes, steps, dir, repeat, threads, keep);
+    if (summarize) return RunSummarizeBenchmark(sizes, steps, dir, repeat, threads, keep);
+    return RunLoadBenchmark(sizes, dir, repeat, threads, keep);
 }
