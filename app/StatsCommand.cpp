@@ -23,6 +23,7 @@
 #include "rank/TraceSummary.hpp"
 #include "compare/CheckRules.hpp"
 #include "report/TraceAnalysesJson.hpp"
+#include "trace/HtaCompatible.hpp"
 #include "trace/TraceAnalyses.hpp"
 #include "report/RankJson.hpp"
 #include "report/SummaryJson.hpp"
@@ -44,12 +45,28 @@ std::string WithKey(const std::string& objectText, const std::string& keyAndValu
     return objectText.substr(0, objectText.rfind('}')) + ", " + keyAndValue + "}\n";
 }
 
+// The trace's summary text with its device analyses added: marey's, or HTA 0.5's.
+std::string WithAnalyses(const std::string& summary, const TraceModel& model, bool json,
+                         bool htaCompatible, const TraceAnalysisOptions& options) {
+    if (htaCompatible) {
+        HtaOptions hta;
+        hta.kernelWaitBelowNs = options.kernelWaitBelowNs;
+        hta.cutoffs = options.cutoffs;
+        const HtaAnalysis analysis = AnalyzeTraceAsHta(model, hta);
+        return json ? WithKey(summary, "\"analyses\": " + HtaAnalysisToJson(analysis))
+                    : summary + HtaAnalysisToText(analysis);
+    }
+    const TraceAnalyses analyses = AnalyzeTrace(model, options);
+    return json ? WithKey(summary, "\"analyses\": " + TraceAnalysesToJson(analyses))
+                : summary + TraceAnalysesToText(analyses);
+}
+
 }  // namespace
 
 int RunStatsCommand(int argc, char** argv) {
     if (argc >= 3 && std::strcmp(argv[2], "--compare") == 0) return RunCompareCommand(argc, argv);
     std::string path;
-    bool json = false;
+    bool json = false, htaCompatible = false;
     int top = 20;
     LoadOptions options;
     TraceAnalysisOptions analysisOptions;
@@ -57,6 +74,8 @@ int RunStatsCommand(int argc, char** argv) {
     for (int i = 2; i < argc; ++i) {
         if (std::strcmp(argv[i], "--json") == 0) {
             json = true;
+        } else if (std::strcmp(argv[i], "--hta-compatible") == 0) {
+            htaCompatible = true;
         } else if (std::strcmp(argv[i], "--idle-threshold") == 0 && i + 1 < argc) {
             if (!ReadDurationOption(argv[i], argv[i + 1], &analysisOptions.kernelWaitBelowNs))
                 return 2;
@@ -98,7 +117,7 @@ int RunStatsCommand(int argc, char** argv) {
         std::fprintf(stderr,
                      "usage: marey stats PATH [--json] [--top N] [--source text|db]\n"
                      "                   [--idle-threshold 30us] [--runtime-cutoff 50us]\n"
-                     "                   [--launch-delay-cutoff 100us]\n"
+                     "                   [--launch-delay-cutoff 100us] [--hta-compatible]\n"
                      "       marey stats --compare A B [--json]\n");
         return 2;
     }
@@ -142,10 +161,9 @@ int RunStatsCommand(int argc, char** argv) {
     if (rank.model) {
         const TraceSummary summary =
             Summarize(*rank.model, top > 0 ? static_cast<size_t>(top) : 20);
-        text = json ? SummaryToJson(*rank.model, summary) : SummaryToText(*rank.model, summary);
-        const TraceAnalyses analyses = AnalyzeTrace(*rank.model, analysisOptions);
-        text = json ? WithKey(text, "\"analyses\": " + TraceAnalysesToJson(analyses))
-                    : text + TraceAnalysesToText(analyses);
+        text = WithAnalyses(
+            json ? SummaryToJson(*rank.model, summary) : SummaryToText(*rank.model, summary),
+            *rank.model, json, htaCompatible, analysisOptions);
     }
     if (isRank) {
         if (json) {

@@ -115,4 +115,93 @@ std::string TraceAnalysesToText(const TraceAnalyses& analyses) {
     return out;
 }
 
+std::string HtaAnalysisToJson(const HtaAnalysis& analysis) {
+    std::string out;
+    JsonObject root(out);
+    root.String("definitions", "HTA 0.5");
+    std::string& ranks = root.Key("ranks");
+    ranks += '[';
+    {
+        JsonObject rank(ranks);
+        rank.Int("rank", analysis.rank);
+        rank.String("rank_from", "HTA's \"rank\": N pattern");
+        rank.Key("available") += analysis.unavailable.empty() ? "true" : "false";
+        rank.Key("times_rounded_to_us") += analysis.rounded ? "true" : "false";
+        rank.Key("last_step_dropped") += analysis.lastStepDropped ? "true" : "false";
+        if (!analysis.unavailable.empty()) {
+            rank.String("reason", analysis.unavailable);
+        } else {
+            {
+                JsonObject temporal(rank.Key("temporal"));
+                temporal.Int("span_ns", analysis.spanNs);
+                temporal.Int("idle_ns", analysis.idleNs);
+                temporal.Int("compute_ns", analysis.computeNs);
+                temporal.Int("non_compute_ns", analysis.nonComputeNs);
+            }
+            if (analysis.overlapPercent)
+                rank.Real("overlap_pct", *analysis.overlapPercent);
+            else
+                rank.Null("overlap_pct");
+            JsonArrayOfObjects(rank.Key("kernel_types"), analysis.kernelTypes,
+                               [](JsonObject& object, const HtaTypeTime& time) {
+                                   JsonArray(object.Key("types"), time.types,
+                                             [](std::string& text, const char* name) {
+                                                 AppendJsonString(text, name);
+                                             });
+                                   object.Int("ns", time.ns);
+                               });
+            JsonArrayOfObjects(rank.Key("idle"), analysis.idle,
+                               [](JsonObject& object, const HtaStreamIdle& idle) {
+                                   object.Int("stream", idle.stream);
+                                   object.Int("host_wait_ns", idle.hostWaitNs);
+                                   object.Int("kernel_wait_ns", idle.kernelWaitNs);
+                                   object.Int("other_ns", idle.otherNs);
+                               });
+            {
+                JsonObject launch(rank.Key("launch"));
+                launch.Int("count", static_cast<int64_t>(analysis.launch.count));
+                launch.Int("short_kernels", static_cast<int64_t>(analysis.launch.shortKernels));
+                launch.Int("runtime_outliers",
+                           static_cast<int64_t>(analysis.launch.runtimeOutliers));
+                launch.Int("launch_delay_outliers",
+                           static_cast<int64_t>(analysis.launch.launchDelayOutliers));
+            }
+            JsonArrayOfObjects(rank.Key("queue"), analysis.queue,
+                               [](JsonObject& object, const HtaStreamQueue& queue) {
+                                   object.Int("stream", queue.stream);
+                                   object.Real("mean", Rounded(queue.mean, 1000));
+                                   object.Int("max", queue.max);
+                               });
+            rank.Key("steps") += "[]";
+        }
+    }
+    ranks += ']';
+    return out;
+}
+
+std::string HtaAnalysisToText(const HtaAnalysis& analysis) {
+    std::string out = "device time of rank " + std::to_string(analysis.rank) +
+                      " as HTA 0.5 computes it" +
+                      (analysis.lastStepDropped ? " (its last ProfilerStep dropped)" : "") + "\n";
+    if (!analysis.unavailable.empty())
+        return out + "  not available: " + analysis.unavailable + "\n";
+    const auto share = [&](TimeNs ns) {
+        return analysis.spanNs > 0 ? FormatPercent(static_cast<double>(ns) / analysis.spanNs) : "-";
+    };
+    out += "  span " + FormatDuration(analysis.spanNs) + ": computation " +
+           FormatDuration(analysis.computeNs) + " (" + share(analysis.computeNs) +
+           "), non-computation " + FormatDuration(analysis.nonComputeNs) + " (" +
+           share(analysis.nonComputeNs) + "), idle " + FormatDuration(analysis.idleNs) + " (" +
+           share(analysis.idleNs) + ")\n";
+    out += "  communication overlapped by computation: " +
+           (analysis.overlapPercent ? FormatPercent(*analysis.overlapPercent / 100.0)
+                                    : std::string("no communication (HTA: NaN)")) +
+           "\n";
+    out += "  launch pairs " + std::to_string(analysis.launch.count) + ": " +
+           std::to_string(analysis.launch.shortKernels) + " short kernels, " +
+           std::to_string(analysis.launch.runtimeOutliers) + " runtime outliers, " +
+           std::to_string(analysis.launch.launchDelayOutliers) + " launch-delay outliers\n";
+    return out;
+}
+
 }  // namespace marey

@@ -3,6 +3,7 @@
 // (docs/trace-analyses.md gives the schema and every definition).
 #include <string>
 
+#include "trace/HtaCompatible.hpp"
 #include "trace/TraceAnalyses.hpp"
 
 namespace marey {
@@ -12,5 +13,11 @@ std::string TraceAnalysesToJson(const TraceAnalyses& analyses);
 
 // The same for people: a few lines per rank.
 std::string TraceAnalysesToText(const TraceAnalyses& analyses);
+
+// The figures of HTA 0.5's definitions (--hta-compatible): {"definitions": "HTA 0.5", "ranks":
+// [...]} with the same keys where HTA has the figure, streams by their number, and no steps (HTA
+// computes none).
+std::string HtaAnalysisToJson(const HtaAnalysis& analysis);
+std::string HtaAnalysisToText(const HtaAnalysis& analysis);
 
 }  // namespace marey

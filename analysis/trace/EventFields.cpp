@@ -166,4 +166,53 @@ CollectiveFields ReadCollectiveFields(const TraceText& text, uint64_t offset) {
     return fields;
 }
 
+namespace {
+
+// A JSON value as Python's int() of it: an integer; a number cut to its integer part; a string of
+// decimal digits (spaces and a sign allowed around them); else nullopt.
+std::optional<int64_t> PythonInt(const char* p, const char* end) {
+    if (p < end && *p == '"') {
+        const std::string_view text = StringAt(p, end);
+        size_t first = 0, last = text.size();
+        while (first < last && IsSpace(text[first])) ++first;
+        while (last > first && IsSpace(text[last - 1])) --last;
+        if (first < last && text[first] == '+') ++first;
+        int64_t value = 0;
+        const auto [next, error] = std::from_chars(text.data() + first, text.data() + last, value);
+        if (error != std::errc() || next != text.data() + last || first == last) return {};
+        return value;
+    }
+    double real = 0;
+    const auto [next, error] = std::from_chars(p, end, real);
+    if (error != std::errc() || !(real > -9.2e18 && real < 9.2e18)) return {};
+    return static_cast<int64_t>(real);
+}
+
+}  // namespace
+
+HtaEventFields ReadHtaEventFields(const TraceText& text, uint64_t offset) {
+    HtaEventFields fields;
+    if (offset >= text.size()) return fields;
+    const char* end = text.data() + text.size();
+    bool inArgs = false;
+    ForEachKey(text.data() + offset, end,
+               [&](std::string_view key, int depth, const char* value, const char* limit) {
+                   if (depth == 1) {
+                       inArgs = key == "args";
+                       if (key == "dur") fields.hasDuration = value < limit && *value != 'n';
+                       if (key == "cat") {
+                           fields.hasCategory = value < limit && *value == '"';
+                           fields.category = StringAt(value, limit);
+                       }
+                       return true;
+                   }
+                   if (depth != 2 || !inArgs) return true;
+                   if (key == "stream") fields.stream = PythonInt(value, limit).value_or(-1);
+                   if (key == "correlation")
+                       fields.correlation = PythonInt(value, limit).value_or(-1);
+                   return true;
+               });
+    return fields;
+}
+
 }  // namespace marey

@@ -44,4 +44,17 @@ struct CollectiveFields {
 // Reads those args of the event at byte 'offset' of 'text'. O(size of the event).
 CollectiveFields ReadCollectiveFields(const TraceText& text, uint64_t offset);
 
+// What Holistic Trace Analysis 0.5 keeps of an event (docs/hta-compatible.md): whether it has
+// "dur" and "cat", its "cat" (raw), and its args "stream" and "correlation" as HTA reads them
+// (-1 when absent; a stream written as a decimal string is read, any other string is -1, a
+// fraction is cut to its integer part).
+struct HtaEventFields {
+    bool hasDuration = false, hasCategory = false;
+    std::string_view category;
+    int64_t stream = -1, correlation = -1;
+};
+
+// Reads those fields of the event at byte 'offset' of 'text'. O(size of the event).
+HtaEventFields ReadHtaEventFields(const TraceText& text, uint64_t offset);
+
 }  // namespace marey
