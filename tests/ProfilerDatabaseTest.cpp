@@ -16,6 +16,7 @@
 #include "db/DbRowDetails.hpp"
 #include "db/DbRows.hpp"
 #include "db/DbTimeline.hpp"
+#include "db/DbTimelineReader.hpp"
 #include "db/SqliteFile.hpp"
 #include "loading/ClusterLoader.hpp"
 #include "loading/DatabaseLoader.hpp"
@@ -470,4 +471,25 @@ TEST_CASE("a cluster of one text rank and one database rank reads both alike") {
     CHECK(text.operatorTypes.size() == database.operatorTypes.size());
     CHECK(database.overview.valid);
     CHECK(database.problems.empty());
+}
+
+TEST_CASE(
+    "the galloping search of the database reader finds the first key not below, from any hint") {
+    // Keys with repeats and gaps, searched for growing keys (the reader's usual order) from the
+    // previous answer, and for any key from any hint.
+    std::vector<int64_t> sorted;
+    for (int64_t k = 0; k < 300; ++k)
+        for (int64_t r = 0; r < k % 3; ++r) sorted.push_back(k * 2);
+    const auto key = [](int64_t value) { return value; };
+    size_t hint = 0;
+    for (int64_t wanted = -1; wanted < 602; ++wanted) {
+        const size_t expected = static_cast<size_t>(
+            std::lower_bound(sorted.begin(), sorted.end(), wanted) - sorted.begin());
+        hint = LowerBoundFrom(sorted, wanted, hint, key);
+        REQUIRE(hint == expected);
+        for (const size_t anyHint :
+             {size_t{0}, sorted.size() / 2, sorted.size(), sorted.size() + 5})
+            CHECK(LowerBoundFrom(sorted, wanted, anyHint, key) == expected);
+    }
+    CHECK(LowerBoundFrom(std::vector<int64_t>{}, 5, 0, key) == 0);
 }
