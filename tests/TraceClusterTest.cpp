@@ -193,3 +193,38 @@ TEST_CASE(
     CHECK(groups["1"] == std::vector<int>{1});
     fs::remove_all(dir);
 }
+
+TEST_CASE("bare Ascend traces as a cluster take their collectives from HCCL's operators") {
+    const std::string level1 = test::FixturesDir() + "/msinsight/test/data/pytorch/text/level1";
+    if (!fs::exists(level1)) {
+        MESSAGE("skipped: real fixtures not found");
+        return;
+    }
+    // The two ranks' trace_view.json alone, against the same ranks read with their CSV files.
+    const fs::path dir = test::TempDir("ascend-trace-cluster");
+    for (int rank = 0; rank < 2; ++rank)
+        fs::copy_file(level1 + "/rank" + std::to_string(rank) +
+                          "_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json",
+                      dir / ("rank_" + std::to_string(rank) + "_trace_view.json"));
+    auto traces = LoadCluster(dir.string(), 2);
+    auto folders = LoadCluster(level1, 2);
+    REQUIRE(traces.ok());
+    REQUIRE(folders.ok());
+    REQUIRE(traces.value().ranks.size() == 2);
+    REQUIRE(folders.value().ranks.size() == 2);
+    for (int r = 0; r < 2; ++r) {
+        const ClusterRank& bare = traces.value().ranks[static_cast<size_t>(r)];
+        const ClusterRank& full = folders.value().ranks[static_cast<size_t>(r)];
+        CAPTURE(r);
+        REQUIRE(bare.collectives.size() == full.collectives.size());
+        for (size_t c = 0; c < bare.collectives.size(); ++c) {
+            // communication.json names the operator "<name>@<group hash>": the trace has no hash.
+            const std::string name = full.Name(full.collectives[c].name);
+            CHECK(bare.Name(bare.collectives[c].name) == name.substr(0, name.find('@')));
+            CHECK(bare.collectives[c].step == full.collectives[c].step);
+            // Elapse to the µs the CSV writes with.
+            CHECK(std::llabs(bare.collectives[c].elapseNs - full.collectives[c].elapseNs) < 1000);
+        }
+    }
+    fs::remove_all(dir);
+}

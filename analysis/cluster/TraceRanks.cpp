@@ -30,6 +30,44 @@ bool IsPointToPoint(const std::string& name) {
            name.find("Recv") != std::string::npos;
 }
 
+// The label of the host step window of 'group' that holds 'ns', or "" (AssignSteps' rule for
+// device work without a launch).
+std::string StepHolding(const TraceAnalyses& analyses, uint32_t group, TimeNs ns) {
+    for (const StepWindow& window : analyses.steps)
+        if (window.group == group && window.startNs <= ns && ns < window.endNs) return window.label;
+    return {};
+}
+
+// Ascend: the communication operators on HCCL's "Group N Communication" threads, the trace's own
+// record of each operator ("hcom_allReduce__586_0_1", named alike on every rank, as
+// communication.json names them).
+void AddHcclOperators(const TraceModel& model, const TraceAnalyses& analyses, uint32_t group,
+                      ClusterRank& rank) {
+    for (uint32_t t = 0; t < model.tracks.size(); ++t) {
+        const Track& track = model.tracks[t];
+        if (track.kind != TrackKind::kThread || track.process >= model.processes.size() ||
+            model.GroupOf(t) != group ||
+            model.Name(model.processes[track.process].name) != "HCCL" ||
+            model.Name(track.name).find("Communication") == std::string_view::npos)
+            continue;
+        for (const Row& row : track.rows)
+            for (size_t i = 0; i < row.size(); ++i) {
+                const std::string name(model.Name(row.name[i]));
+                RankCollective collective;
+                collective.step = StepHolding(analyses, group, row.start[i]);
+                collective.name = rank.Intern(name);
+                collective.group = rank.Intern("");
+                collective.p2p = name.find("send") != std::string::npos ||
+                                 name.find("receive") != std::string::npos ||
+                                 name.find("recv") != std::string::npos;
+                collective.startNs = row.start[i];
+                collective.elapseNs = std::max<TimeNs>(0, row.end[i] - row.start[i]);
+                collective.transitNs = collective.elapseNs;
+                rank.collectives.push_back(std::move(collective));
+            }
+    }
+}
+
 }  // namespace
 
 ClusterRank SummarizeTraceRank(const TraceModel& model, const TraceAnalyses& analyses,
@@ -90,6 +128,7 @@ ClusterRank SummarizeTraceRank(const TraceModel& model, const TraceAnalyses& ana
         collective.transitNs = collective.elapseNs;
         rank.collectives.push_back(std::move(collective));
     }
+    AddHcclOperators(model, analyses, own.group, rank);
     return rank;
 }
 
