@@ -79,34 +79,46 @@ std::optional<uint64_t> ReadCount(const char* p, const char* end) {
     return count;
 }
 
+// Calls onEvent(key, value, limit) for each key of the event at 'offset' and onArg(key, value,
+// limit) for each key of its "args" object; either returns false to stop the walk.
+template <typename OnEvent, typename OnArg>
+void ForEachEventField(const TraceText& text, uint64_t offset, OnEvent&& onEvent, OnArg&& onArg) {
+    if (offset >= text.size()) return;
+    bool inArgs = false;
+    ForEachKey(text.data() + offset, text.data() + text.size(),
+               [&](std::string_view key, int depth, const char* value, const char* limit) {
+                   if (depth == 1) {
+                       inArgs = key == "args";
+                       return onEvent(key, value, limit);
+                   }
+                   return depth != 2 || !inArgs || onArg(key, value, limit);
+               });
+}
+
 }  // namespace
 
 ActivityFields ReadActivityFields(const TraceText& text, uint64_t offset) {
     ActivityFields fields;
-    if (offset >= text.size()) return fields;
-    const char* end = text.data() + text.size();
     // Kineto writes "cat" first and the correlation early among the args: once both are read,
     // the rest of a large kernel event is left unread.
-    bool inArgs = false;
-    ForEachKey(text.data() + offset, end,
-               [&](std::string_view key, int depth, const char* value, const char* limit) {
-                   if (depth == 1) {
-                       inArgs = key == "args";
-                       if (key == "cat") fields.category = StringAt(value, limit);
-                       return true;
-                   }
-                   if (depth != 2 || !inArgs) return true;
-                   if (key == "correlation" || key == "connection_id") {
-                       int64_t id = 0;
-                       if (ReadNonNegativeInteger(value, limit, &id)) {
-                           fields.correlation = id;
-                           fields.hasCorrelation = true;
-                       }
-                   } else if (key == "Task Type") {
-                       fields.taskType = StringAt(value, limit);
-                   }
-                   return !(fields.hasCorrelation && !fields.category.empty());
-               });
+    ForEachEventField(
+        text, offset,
+        [&](std::string_view key, const char* value, const char* limit) {
+            if (key == "cat") fields.category = StringAt(value, limit);
+            return true;
+        },
+        [&](std::string_view key, const char* value, const char* limit) {
+            if (key == "correlation" || key == "connection_id") {
+                int64_t id = 0;
+                if (ReadNonNegativeInteger(value, limit, &id)) {
+                    fields.correlation = id;
+                    fields.hasCorrelation = true;
+                }
+            } else if (key == "Task Type") {
+                fields.taskType = StringAt(value, limit);
+            }
+            return !(fields.hasCorrelation && !fields.category.empty());
+        });
     return fields;
 }
 
@@ -125,44 +137,31 @@ std::string_view ReadEventCategory(const TraceText& text, uint64_t offset) {
 
 std::optional<uint64_t> ReadCopyBytes(const TraceText& text, uint64_t offset) {
     std::optional<uint64_t> bytes;
-    if (offset >= text.size()) return bytes;
-    const char* end = text.data() + text.size();
-    bool inArgs = false;
-    ForEachKey(text.data() + offset, end,
-               [&](std::string_view key, int depth, const char* value, const char* limit) {
-                   if (depth == 1) {
-                       inArgs = key == "args";
-                       return true;
-                   }
-                   if (depth != 2 || !inArgs || key != "bytes") return true;
-                   bytes = ReadCount(value, limit);
-                   return false;
-               });
+    ForEachEventField(
+        text, offset, [](std::string_view, const char*, const char*) { return true; },
+        [&](std::string_view key, const char* value, const char* limit) {
+            if (key != "bytes") return true;
+            bytes = ReadCount(value, limit);
+            return false;
+        });
     return bytes;
 }
 
 CollectiveFields ReadCollectiveFields(const TraceText& text, uint64_t offset) {
     CollectiveFields fields;
-    if (offset >= text.size()) return fields;
-    const char* end = text.data() + text.size();
-    bool inArgs = false;
-    ForEachKey(text.data() + offset, end,
-               [&](std::string_view key, int depth, const char* value, const char* limit) {
-                   if (depth == 1) {
-                       inArgs = key == "args";
-                       return true;
-                   }
-                   if (depth != 2 || !inArgs) return true;
-                   if (key == "Collective name")
-                       fields.collective = StringAt(value, limit);
-                   else if (key == "Process Group Name")
-                       fields.group = StringAt(value, limit);
-                   else if (key == "Process Group Ranks")
-                       fields.groupRanks = StringAt(value, limit);
-                   else if (key == "Seq" || key == "seq" || key == "seq_num")
-                       fields.sequence = ReadCount(value, limit);
-                   return true;
-               });
+    ForEachEventField(
+        text, offset, [](std::string_view, const char*, const char*) { return true; },
+        [&](std::string_view key, const char* value, const char* limit) {
+            if (key == "Collective name")
+                fields.collective = StringAt(value, limit);
+            else if (key == "Process Group Name")
+                fields.group = StringAt(value, limit);
+            else if (key == "Process Group Ranks")
+                fields.groupRanks = StringAt(value, limit);
+            else if (key == "Seq" || key == "seq" || key == "seq_num")
+                fields.sequence = ReadCount(value, limit);
+            return true;
+        });
     return fields;
 }
 
@@ -192,26 +191,21 @@ std::optional<int64_t> PythonInt(const char* p, const char* end) {
 
 HtaEventFields ReadHtaEventFields(const TraceText& text, uint64_t offset) {
     HtaEventFields fields;
-    if (offset >= text.size()) return fields;
-    const char* end = text.data() + text.size();
-    bool inArgs = false;
-    ForEachKey(text.data() + offset, end,
-               [&](std::string_view key, int depth, const char* value, const char* limit) {
-                   if (depth == 1) {
-                       inArgs = key == "args";
-                       if (key == "dur") fields.hasDuration = value < limit && *value != 'n';
-                       if (key == "cat") {
-                           fields.hasCategory = value < limit && *value == '"';
-                           fields.category = StringAt(value, limit);
-                       }
-                       return true;
-                   }
-                   if (depth != 2 || !inArgs) return true;
-                   if (key == "stream") fields.stream = PythonInt(value, limit).value_or(-1);
-                   if (key == "correlation")
-                       fields.correlation = PythonInt(value, limit).value_or(-1);
-                   return true;
-               });
+    ForEachEventField(
+        text, offset,
+        [&](std::string_view key, const char* value, const char* limit) {
+            if (key == "dur") fields.hasDuration = value < limit && *value != 'n';
+            if (key == "cat") {
+                fields.hasCategory = value < limit && *value == '"';
+                fields.category = StringAt(value, limit);
+            }
+            return true;
+        },
+        [&](std::string_view key, const char* value, const char* limit) {
+            if (key == "stream") fields.stream = PythonInt(value, limit).value_or(-1);
+            if (key == "correlation") fields.correlation = PythonInt(value, limit).value_or(-1);
+            return true;
+        });
     return fields;
 }
 
