@@ -24,7 +24,8 @@ bool IsTraceFileName(const std::string& name) {
         return name.size() >= n && name.compare(name.size() - n, n, suffix) == 0;
     };
     return endsWith(".json") || endsWith(".json.gz") || endsWith(".csv") || endsWith(".gz") ||
-           endsWith(".db");  // a profiler database
+           endsWith(".db") ||   // a profiler database
+           endsWith(".jsonl");  // a job's cluster summary (marey summarize --out FILE.jsonl)
 }
 
 // 'summary' right-aligned in the menu bar, cut in its middle to fit right of 'leftPx' (window
