@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ClusterGenerator.hpp"
+#include "KinetoTraceGenerator.hpp"
 #include "TestSupport.hpp"
 #include "cluster/ClusterFolder.hpp"
 #include "cluster/ClusterJson.hpp"
@@ -261,6 +262,39 @@ TEST_CASE("a rank folder that cannot be read is a missing line with why, the oth
             "cd " + dir.string() + " && " + MAREY_BINARY + " stats " + path + " --json", &status);
     };
     CHECK(stats("all.jsonl") == stats("sums"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a folder of rank traces summarised into one file reads as the same cluster") {
+    const fs::path dir = test::TempDir("summary_traces");
+    fs::create_directories(dir / "job");
+    for (uint32_t rank = 0; rank < 3; ++rank) {
+        KinetoTraceOptions options;
+        options.rank = rank;
+        options.seed = 20 + rank;
+        options.steps = 3;
+        options.worldSize = 3;
+        std::FILE* file = std::fopen(
+            (dir / "job" / ("rank-" + std::to_string(rank) + ".pt.trace.json")).c_str(), "wb");
+        REQUIRE(file);
+        GenerateKinetoTrace(options, file);
+        std::fclose(file);
+    }
+    int status = -1;
+    const std::string output = Summarize(dir, "job --out job.jsonl", &status);
+    REQUIRE_MESSAGE(status == 0, output);
+    // The collectives' waits are estimated across the ranks when the file is opened, as when
+    // the folder is.
+    auto folder = LoadCluster((dir / "job").string(), 2);
+    auto summary = LoadCluster((dir / "job.jsonl").string(), 2);
+    REQUIRE(folder.ok());
+    REQUIRE(summary.ok());
+    CHECK(summary.value().source == "rank traces");
+    CHECK(ClusterToJson(summary.value()) == ClusterToJson(folder.value()));
+    TimeNs waits = 0;
+    for (const ClusterRank& rank : summary.value().ranks)
+        for (const RankCollective& c : rank.collectives) waits += c.waitNs;
+    CHECK(waits > 0);
     fs::remove_all(dir);
 }
 
