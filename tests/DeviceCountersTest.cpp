@@ -9,7 +9,7 @@
 #include <string>
 
 #include "TestSupport.hpp"
-#include "trace/EventFields.hpp"
+#include "load/EventFields.hpp"
 #include "trace/DeviceCounters.hpp"
 #include "trace/HostWaitMarks.hpp"
 #include "trace/TraceAnalyses.hpp"

@@ -11,7 +11,7 @@
 #include "trace/TraceRankTables.hpp"
 #include "trace/DeviceActivities.hpp"
 #include "trace/DeviceTime.hpp"
-#include "trace/EventFields.hpp"
+#include "load/EventFields.hpp"
 #include "trace/LaunchStats.hpp"
 #include "trace/StreamIdle.hpp"
 #include "trace/TraceAnalyses.hpp"

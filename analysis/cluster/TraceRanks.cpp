@@ -5,7 +5,7 @@
 #include <tuple>
 
 #include "rank/OperatorStats.hpp"
-#include "trace/EventFields.hpp"
+#include "load/EventFields.hpp"
 #include "trace/TraceRankTables.hpp"
 
 namespace marey {

@@ -596,8 +596,15 @@ struct ChunkDecoder::Impl {
             events.problems.Add(offset, "\"ts\" + \"dur\" is out of range; event skipped");
             return;
         }
-        // The category of a slice is not kept: it is read from the file when shown.
+        // The category of a slice is not kept: it is read from the file when shown. Those of
+        // device work and runtime calls, with their correlation ids, are what the device analyses
+        // read of millions of events: kept aside while the event is at hand.
         events.AddSlice(track, ts, dur, offset, InternToken(fields[kName]));
+        if (const KeptCategory category = KeptCategoryOf(fields[kCat]);
+            category != KeptCategory::kNone)
+            events.activityFields.Append(
+                offset, category,
+                fields.Has(kArgs) ? ReadCorrelationInArgs(fields[kArgs]).value_or(-1) : -1);
         if (fields.Has(kBindId)) AddBoundFlow(fields, track, ts, offset, eventStart);
     }
 

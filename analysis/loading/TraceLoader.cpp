@@ -101,6 +101,20 @@ void KeepLargeBuffersMapped() {
 // ended; a guess that fell inside an event (or a chunk after a bad event) is decoded again from
 // the true place. Chunks past the array's end are dropped; the last one gets the file's own
 // problems and says when the array was never closed.
+// The device and runtime events' fields of every chunk, in file order (the chunks are contiguous
+// and in order by now); none when they are not in order after all, and the analyses then read
+// the text.
+void KeepActivityFields(std::vector<ChunkEvents>& chunks, ActivityFieldTable& table) {
+    size_t count = 0;
+    for (const ChunkEvents& chunk : chunks) count += chunk.activityFields.size();
+    table.Reserve(count);
+    for (ChunkEvents& chunk : chunks) {
+        table.Append(chunk.activityFields);
+        chunk.activityFields = ActivityFieldTable();
+    }
+    if (!table.IsSorted()) table = ActivityFieldTable();
+}
+
 void KeepContiguousChunks(const TraceText& source, const std::vector<ChunkPlan>& plan,
                           uint64_t first, std::vector<ChunkEvents>& chunks) {
     // The decoder is made only when needed: its caches are 150 KB of fresh pages.
@@ -162,7 +176,7 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     const LoadTiming timing;
     KeepLargeBuffersMapped();
     auto model = std::make_unique<TraceModel>();
-    model->sources.push_back({name, std::move(text), SourceFormat::kChromeJson, {}, {}, {}});
+    model->sources.push_back({name, std::move(text), SourceFormat::kChromeJson, {}, {}, {}, {}});
     const TraceText& source = model->sources.front().text;
     if (progress) {
         progress->bytesTotal = source.size();
@@ -248,6 +262,7 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     if (progress && progress->cancel) return Status::Error(name + ": cancelled");
 
     KeepContiguousChunks(source, plan, first, chunks);
+    KeepActivityFields(chunks, model->sources.front().activityFields);
 
     if (progress) progress->stage = 2;
     timing.Report("chunks parsed");

@@ -11,6 +11,7 @@
 #include "core/Status.hpp"
 #include "core/StringPool.hpp"
 #include "core/Time.hpp"
+#include "load/ActivityFieldTable.hpp"
 #include "load/RawEvents.hpp"
 #include "load/TraceText.hpp"
 
@@ -155,6 +156,9 @@ struct TraceSource {
     // too large for a reference, which refs point into (see db/DbTimeline.hpp).
     std::vector<std::pair<std::string, uint64_t>> tableRows;
     std::vector<std::vector<int64_t>> farRowids;
+    // A Chrome JSON trace: the category and correlation id of its device and runtime events, kept
+    // while loading (empty: read them from the text).
+    ActivityFieldTable activityFields;
 };
 
 // Several ranks in one timeline: the processes of one rank, shown under one collapsible header,

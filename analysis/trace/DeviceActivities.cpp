@@ -7,7 +7,7 @@
 #include <unordered_map>
 
 #include "core/ParallelFor.hpp"
-#include "trace/EventFields.hpp"
+#include "load/EventFields.hpp"
 
 namespace marey {
 namespace {
@@ -52,9 +52,19 @@ TrackRole RoleOf(const TraceModel& model, uint32_t trackIndex) {
     std::optional<SliceAddress> first = FirstSlice(model, trackIndex);
     if (!first) return TrackRole::kOther;
     const Row& row = track.rows[first->row];
-    if (IsDeviceStreamCategory(ReadEventCategory(model.TextOf(trackIndex), row.Ref(first->index))))
-        return TrackRole::kKinetoStream;
-    return TrackRole::kHost;
+    const ActivityFieldTable& kept = model.SourceOf(trackIndex).activityFields;
+    size_t hint = 0;
+    const std::string_view category =
+        kept.empty() ? ReadEventCategory(model.TextOf(trackIndex), row.Ref(first->index))
+                     : kept.Find(row.Ref(first->index), hint).value_or(ActivityFields{}).category;
+    return IsDeviceStreamCategory(category) ? TrackRole::kKinetoStream : TrackRole::kHost;
+}
+
+// The fields of the slice at 'ref': those the loader kept when it kept any (a category it did not
+// keep is none of the device ones), else read from the text. 'hint' speeds up growing refs.
+ActivityFields FieldsOf(const TraceSource& source, uint64_t ref, size_t& hint) {
+    if (source.activityFields.empty()) return ReadActivityFields(source.text, ref);
+    return source.activityFields.Find(ref, hint).value_or(ActivityFields{});
 }
 
 struct LaunchCandidate {
@@ -96,12 +106,16 @@ private:
 void ReadStreamTrack(const TraceModel& model, uint32_t trackIndex, TrackRole role, uint32_t stream,
                      TrackFindings& out) {
     const Track& track = model.tracks[trackIndex];
-    const TraceText& text = model.TextOf(trackIndex);
+    const TraceSource& source = model.SourceOf(trackIndex);
+    // Ascend tasks need their task type, which the loader does not keep.
+    const bool fromText = role == TrackRole::kAscendStream;
     ClassCache classes;
+    size_t hint = 0;
     for (uint32_t r = 0; r < track.rows.size(); ++r) {
         const Row& row = track.rows[r];
         for (uint32_t i = 0; i < row.size(); ++i) {
-            const ActivityFields fields = ReadActivityFields(text, row.Ref(i));
+            const ActivityFields fields = fromText ? ReadActivityFields(source.text, row.Ref(i))
+                                                   : FieldsOf(source, row.Ref(i), hint);
             if (role == TrackRole::kKinetoStream && !IsKinetoActivityCategory(fields.category))
                 continue;  // annotations, synchronisation
             std::optional<ActivityKind> kind =
@@ -123,13 +137,19 @@ void ReadStreamTrack(const TraceModel& model, uint32_t trackIndex, TrackRole rol
 void ReadLaunchTrack(const TraceModel& model, uint32_t trackIndex, TrackRole role,
                      const std::vector<char>& isLaunchName, TrackFindings& out) {
     const Track& track = model.tracks[trackIndex];
-    const TraceText& text = model.TextOf(trackIndex);
+    const TraceSource& source = model.SourceOf(trackIndex);
     const uint32_t group = model.GroupOf(trackIndex);
+    size_t hint = 0;
     for (uint32_t r = 0; r < track.rows.size(); ++r) {
         const Row& row = track.rows[r];
         for (uint32_t i = 0; i < row.size(); ++i) {
             if (role == TrackRole::kHost && !isLaunchName[row.name[i]]) continue;
-            const ActivityFields fields = ReadActivityFields(text, row.Ref(i));
+            // A launch call of a category the loader did not keep is read from the text.
+            std::optional<ActivityFields> kept;
+            if (role == TrackRole::kHost && !source.activityFields.empty())
+                kept = source.activityFields.Find(row.Ref(i), hint);
+            const ActivityFields fields =
+                kept ? *kept : ReadActivityFields(source.text, row.Ref(i));
             if (!fields.hasCorrelation) continue;
             HostLaunch launch{row.start[i], row.end[i], row.name[i], {trackIndex, r, i}};
             out.launches.push_back({group, fields.correlation, launch});

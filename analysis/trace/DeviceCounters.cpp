@@ -5,7 +5,7 @@
 #include <tuple>
 #include <utility>
 
-#include "trace/EventFields.hpp"
+#include "load/EventFields.hpp"
 #include "trace/LaunchStats.hpp"
 
 namespace marey {

@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "trace/EventFields.hpp"
+#include "load/EventFields.hpp"
 
 namespace marey {
 namespace {

@@ -23,6 +23,11 @@ struct ActivityFields {
 // read before the damage. O(size of the event).
 ActivityFields ReadActivityFields(const TraceText& text, uint64_t offset);
 
+// The correlation id among the keys of an "args" object's text, as ReadActivityFields reads it:
+// the first "correlation" or "connection_id" that is a non-negative integer; nullopt when none.
+// 'args' must lie inside padded trace text (the scan reads 16 bytes at a time). O(its size).
+std::optional<int64_t> ReadCorrelationInArgs(std::string_view args);
+
 // Just the "cat" of that event. O(bytes up to the key).
 std::string_view ReadEventCategory(const TraceText& text, uint64_t offset);
 

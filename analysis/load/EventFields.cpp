@@ -1,4 +1,4 @@
-#include "trace/EventFields.hpp"
+#include "load/EventFields.hpp"
 
 #include <charconv>
 
@@ -120,6 +120,19 @@ ActivityFields ReadActivityFields(const TraceText& text, uint64_t offset) {
             return !(fields.hasCorrelation && !fields.category.empty());
         });
     return fields;
+}
+
+std::optional<int64_t> ReadCorrelationInArgs(std::string_view args) {
+    std::optional<int64_t> correlation;
+    ForEachKey(args.data(), args.data() + args.size(),
+               [&](std::string_view key, int depth, const char* value, const char* limit) {
+                   if (depth != 1 || (key != "correlation" && key != "connection_id")) return true;
+                   int64_t id = 0;
+                   if (!ReadNonNegativeInteger(value, limit, &id)) return true;
+                   correlation = id;
+                   return false;
+               });
+    return correlation;
 }
 
 std::string_view ReadEventCategory(const TraceText& text, uint64_t offset) {
