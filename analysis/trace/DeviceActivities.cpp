@@ -74,8 +74,9 @@ struct LaunchCandidate {
 };
 
 struct TrackFindings {
-    std::vector<DeviceActivity> activities;
-    std::vector<int64_t> correlations;  // per activity; -1 when none
+    std::vector<DeviceActivity> activities;  // a row after another, each by start
+    std::vector<size_t> rowStarts;           // where each row's activities begin
+    std::vector<int64_t> correlations;       // per activity; -1 when none
     std::vector<LaunchCandidate> launches;
 };
 
@@ -113,6 +114,7 @@ void ReadStreamTrack(const TraceModel& model, uint32_t trackIndex, TrackRole rol
     size_t hint = 0;
     for (uint32_t r = 0; r < track.rows.size(); ++r) {
         const Row& row = track.rows[r];
+        out.rowStarts.push_back(out.activities.size());
         for (uint32_t i = 0; i < row.size(); ++i) {
             const ActivityFields fields = fromText ? ReadActivityFields(source.text, row.Ref(i))
                                                    : FieldsOf(source, row.Ref(i), hint);
@@ -182,36 +184,121 @@ bool StreamBefore(const TraceModel& model, const DeviceStream& a, const DeviceSt
     return a.track < b.track;
 }
 
+// The candidate of each (group, correlation id) with the shortest launch call: by sorting, or,
+// when a group's ids are dense (a profiler numbers them in order), by indexing an array with
+// them. find(group, correlation) gives the candidate's index or -1.
+class LaunchIndex {
+public:
+    explicit LaunchIndex(std::vector<LaunchCandidate>& candidates) : m_candidates(candidates) {
+        int64_t low = INT64_MAX, high = INT64_MIN;
+        uint32_t group = 0;
+        bool oneGroup = true;
+        for (const LaunchCandidate& c : candidates) {
+            low = std::min(low, c.correlation), high = std::max(high, c.correlation);
+            oneGroup &= c.group == candidates.front().group;
+            group = c.group;
+        }
+        // Dense enough: an array of at most 4 entries a candidate.
+        m_dense = oneGroup && !candidates.empty() &&
+                  static_cast<uint64_t>(high - low) < 4 * uint64_t{candidates.size()} + 1024;
+        if (m_dense) {
+            m_group = group, m_low = low;
+            m_byId.assign(static_cast<size_t>(high - low + 1), -1);
+            for (size_t i = 0; i < candidates.size(); ++i) {
+                int32_t& slot = m_byId[static_cast<size_t>(candidates[i].correlation - low)];
+                if (slot < 0 || Duration(candidates[i]) < Duration(candidates[slot]))
+                    slot = static_cast<int32_t>(i);
+            }
+            return;
+        }
+        const auto before = [](const LaunchCandidate& a, const LaunchCandidate& b) {
+            if (a.group != b.group) return a.group < b.group;
+            if (a.correlation != b.correlation) return a.correlation < b.correlation;
+            return Duration(a) < Duration(b);
+        };
+        if (!std::is_sorted(candidates.begin(), candidates.end(), before))
+            std::sort(candidates.begin(), candidates.end(), before);
+    }
+
+    int32_t Find(uint32_t group, int64_t correlation) const {
+        if (m_dense) {
+            if (group != m_group || correlation < m_low ||
+                static_cast<uint64_t>(correlation - m_low) >= m_byId.size())
+                return -1;
+            return m_byId[static_cast<size_t>(correlation - m_low)];
+        }
+        const auto it = std::lower_bound(
+            m_candidates.begin(), m_candidates.end(), std::pair{group, correlation},
+            [](const LaunchCandidate& c, const std::pair<uint32_t, int64_t>& key) {
+                return c.group != key.first ? c.group < key.first : c.correlation < key.second;
+            });
+        if (it == m_candidates.end() || it->group != group || it->correlation != correlation)
+            return -1;
+        return static_cast<int32_t>(it - m_candidates.begin());
+    }
+
+private:
+    static TimeNs Duration(const LaunchCandidate& c) { return c.launch.endNs - c.launch.startNs; }
+
+    const std::vector<LaunchCandidate>& m_candidates;
+    bool m_dense = false;
+    uint32_t m_group = 0;
+    int64_t m_low = 0;
+    std::vector<int32_t> m_byId;
+};
+
 // Pairs each activity with the shortest launch call of its group and correlation id.
 void PairLaunches(std::vector<LaunchCandidate>& candidates,
                   const std::vector<int64_t>& correlations, DeviceActivities& found) {
-    const auto before = [](const LaunchCandidate& a, const LaunchCandidate& b) {
-        if (a.group != b.group) return a.group < b.group;
-        if (a.correlation != b.correlation) return a.correlation < b.correlation;
-        return a.launch.endNs - a.launch.startNs < b.launch.endNs - b.launch.startNs;
-    };
-    // A host thread issues correlation ids in increasing order: often nothing to sort.
-    if (!std::is_sorted(candidates.begin(), candidates.end(), before))
-        std::sort(candidates.begin(), candidates.end(), before);
+    const LaunchIndex index(candidates);
     std::vector<int32_t> launchOfCandidate(candidates.size(), kNoLaunch);
     for (size_t i = 0; i < found.activities.size(); ++i) {
         if (correlations[i] < 0) continue;
         ++found.activitiesWithCorrelation;
         const uint32_t group = found.streams[found.activities[i].stream].group;
-        auto it = std::lower_bound(
-            candidates.begin(), candidates.end(), std::pair{group, correlations[i]},
-            [](const LaunchCandidate& c, const std::pair<uint32_t, int64_t>& key) {
-                return c.group != key.first ? c.group < key.first : c.correlation < key.second;
-            });
-        if (it == candidates.end() || it->group != group || it->correlation != correlations[i])
-            continue;
-        int32_t& launch = launchOfCandidate[static_cast<size_t>(it - candidates.begin())];
+        const int32_t candidate = index.Find(group, correlations[i]);
+        if (candidate < 0) continue;
+        int32_t& launch = launchOfCandidate[static_cast<size_t>(candidate)];
         if (launch == kNoLaunch) {
             launch = static_cast<int32_t>(found.launches.size());
-            found.launches.push_back(it->launch);
+            found.launches.push_back(candidates[static_cast<size_t>(candidate)].launch);
         }
         found.activities[i].launch = launch;
     }
+}
+
+// The order of 'all' by start then stream, merged from its runs (each by start): a stream's
+// kernels are a row or a few, so this is a merge of a few long runs rather than a sort.
+std::vector<uint32_t> MergeRuns(const std::vector<DeviceActivity>& all,
+                                const std::vector<size_t>& runStarts) {
+    struct Head {
+        size_t next, end;
+    };
+    std::vector<Head> heads;
+    for (size_t r = 0; r < runStarts.size(); ++r) {
+        const size_t end = r + 1 < runStarts.size() ? runStarts[r + 1] : all.size();
+        if (runStarts[r] < end) heads.push_back({runStarts[r], end});
+    }
+    const auto later = [&](const Head& a, const Head& b) {
+        const DeviceActivity& x = all[a.next];
+        const DeviceActivity& y = all[b.next];
+        if (x.startNs != y.startNs) return x.startNs > y.startNs;
+        if (x.stream != y.stream) return x.stream > y.stream;
+        return a.next > b.next;
+    };
+    std::make_heap(heads.begin(), heads.end(), later);
+    std::vector<uint32_t> order;
+    order.reserve(all.size());
+    while (!heads.empty()) {
+        std::pop_heap(heads.begin(), heads.end(), later);
+        Head& head = heads.back();
+        order.push_back(static_cast<uint32_t>(head.next));
+        if (++head.next < head.end)
+            std::push_heap(heads.begin(), heads.end(), later);
+        else
+            heads.pop_back();
+    }
+    return order;
 }
 
 }  // namespace
@@ -250,21 +337,18 @@ DeviceActivities FindDeviceActivities(const TraceModel& model, unsigned threads)
     // Activities by start then stream (an order of indices: the activities are large); their
     // correlation ids follow them.
     std::vector<DeviceActivity> all;
+    std::vector<size_t> runStarts;
     std::vector<int64_t> allCorrelations;
     std::vector<LaunchCandidate> candidates;
     for (TrackFindings& findings : perTrack) {
+        for (const size_t start : findings.rowStarts) runStarts.push_back(all.size() + start);
         all.insert(all.end(), findings.activities.begin(), findings.activities.end());
         allCorrelations.insert(allCorrelations.end(), findings.correlations.begin(),
                                findings.correlations.end());
         candidates.insert(candidates.end(), findings.launches.begin(), findings.launches.end());
         findings = {};
     }
-    std::vector<uint32_t> order(all.size());
-    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        if (all[a].startNs != all[b].startNs) return all[a].startNs < all[b].startNs;
-        return all[a].stream < all[b].stream;
-    });
+    const std::vector<uint32_t> order = MergeRuns(all, runStarts);
     std::vector<int64_t> correlations(all.size());
     found.activities.resize(all.size());
     for (size_t i = 0; i < order.size(); ++i)
