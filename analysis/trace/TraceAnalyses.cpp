@@ -4,6 +4,8 @@
 #include <charconv>
 #include <string_view>
 
+#include "core/ParallelFor.hpp"
+
 namespace marey {
 namespace {
 
@@ -85,6 +87,16 @@ ActivityFigures Figure(const TraceAnalyses& analyses, const std::vector<uint32_t
     return figures;
 }
 
+// 'gaps' by stream, each stream's in the order they were (by time): a counting pass, not a sort.
+std::vector<IdleGap> ByStream(std::vector<IdleGap> gaps, size_t streams) {
+    std::vector<size_t> start(streams + 1, 0);
+    for (const IdleGap& gap : gaps) ++start[gap.stream + 1];
+    for (size_t s = 1; s <= streams; ++s) start[s] += start[s - 1];
+    std::vector<IdleGap> sorted(gaps.size());
+    for (const IdleGap& gap : gaps) sorted[start[gap.stream]++] = gap;
+    return sorted;
+}
+
 }  // namespace
 
 const char* RankIdSourceName(RankIdSource source) {
@@ -152,16 +164,24 @@ TraceAnalyses AnalyzeTrace(const TraceModel& model, const TraceAnalysisOptions& 
             analyses.ranks.push_back(std::move(rank));
             continue;
         }
-        rank.all = Figure(analyses, indices, options, &analyses.gaps);
-        for (size_t s = 0; s < analyses.steps.size(); ++s)
-            if (analyses.steps[s].group == rank.group)
-                rank.steps.push_back({analyses.steps[s].label,
-                                      Figure(analyses, perStep[s], options, nullptr),
-                                      static_cast<uint32_t>(s)});
+        // The rank's figures and each step's are independent: side by side on the threads.
+        std::vector<uint32_t> stepsOfRank;
+        for (uint32_t s = 0; s < analyses.steps.size(); ++s)
+            if (analyses.steps[s].group == rank.group) stepsOfRank.push_back(s);
+        std::vector<ActivityFigures> figures(stepsOfRank.size() + 1);
+        std::vector<uint64_t> sizes{indices.size()};
+        for (const uint32_t s : stepsOfRank) sizes.push_back(perStep[s].size());
+        ParallelFor(figures.size(), options.threads, sizes, [&](size_t f) {
+            figures[f] = f == 0 ? Figure(analyses, indices, options, &analyses.gaps)
+                                : Figure(analyses, perStep[stepsOfRank[f - 1]], options, nullptr);
+        });
+        rank.all = std::move(figures[0]);
+        for (size_t f = 1; f < figures.size(); ++f)
+            rank.steps.push_back({analyses.steps[stepsOfRank[f - 1]].label, std::move(figures[f]),
+                                  stepsOfRank[f - 1]});
         analyses.ranks.push_back(std::move(rank));
     }
-    std::stable_sort(analyses.gaps.begin(), analyses.gaps.end(),
-                     [](const IdleGap& a, const IdleGap& b) { return a.stream < b.stream; });
+    analyses.gaps = ByStream(std::move(analyses.gaps), analyses.activities.streams.size());
     return analyses;
 }
 
