@@ -109,6 +109,7 @@ std::unique_ptr<TraceModel> MergeRankModels(std::vector<RankModelPart> parts, un
     for (RankModelPart& part : parts) {
         TraceModel& model = *part.model;
         assert(model.groups.empty());
+        model.cacheWrite.Join();  // its arrays are about to move
         PartOffsets offsets;
         offsets.process = static_cast<uint32_t>(merged->processes.size());
         offsets.track = static_cast<uint32_t>(merged->tracks.size());
