@@ -1,6 +1,6 @@
 // The index cache: a trace loaded again comes from the cache with every array equal to a fresh
 // load; a truncated, damaged, foreign, older or stale cache file is said, ignored and written
-// again; the folder and its limit.
+// again; the folder, its limit and `marey stats` with and without the cache.
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 #include <zlib.h>
@@ -654,4 +654,36 @@ TEST_CASE("the checksum depends on the bytes only, not on how they were handed o
     bytes[5000] ^= 1;
     flipped.Add(bytes.data(), bytes.size());
     CHECK(flipped.Value() != whole.Value());
+}
+
+// [SECTION] The command line
+
+TEST_CASE("marey stats prints the same JSON from the cache as from the trace") {
+    const fs::path dir = test::TempDir("index_cache_stats");
+    const fs::path trace = GeneratedTrace(dir, 50000);
+    const std::string run = "XDG_CACHE_HOME=" + (dir / "xdg").string() + " " + MAREY_BINARY +
+                            " stats --json " + trace.string();
+    int status = 1;
+    const std::string fresh = test::RunCommand(run + " --no-cache 2>&1", &status);
+    REQUIRE(status == 0);
+    CHECK_FALSE(fs::exists(dir / "xdg"));                      // --no-cache writes nothing
+    CHECK(test::RunCommand(run + " 2>&1", &status) == fresh);  // parsed, and the cache written
+    const fs::path cacheFile =
+        CacheFilePath((dir / "xdg" / "marey").string(), fs::canonical(trace).string());
+    REQUIRE(fs::is_regular_file(cacheFile));
+    CHECK(test::RunCommand(run + " 2>&1", &status) == fresh);  // from the cache
+    CHECK(status == 0);
+
+    const char junk[4] = {'j', 'u', 'n', 'k'};
+    Patch(cacheFile, fs::file_size(cacheFile) - 100, junk, sizeof junk);
+    const std::string said = test::RunCommand(run + " 2>&1 >/dev/null", &status);
+    CHECK(said == "marey: " + trace.string() + ": index cache " + cacheFile.string() +
+                      " ignored: it is damaged: its checksum does not match its contents; it is "
+                      "written again after this load\n");
+    CHECK(test::RunCommand(run + " 2>&1", &status) == fresh);  // written again, and read
+
+    CHECK(test::RunCommand("MAREY_CACHE_LIMIT=lots " + run + " 2>&1", &status) ==
+          "marey stats: MAREY_CACHE_LIMIT: expected a size such as 4G, 500M or 0 (no cache), "
+          "got \"lots\"\n");
+    CHECK(status != 0);
 }
