@@ -14,6 +14,8 @@
 // opening each to the timeline (trace_view.json against ascend_pytorch_profiler_0.db).
 // With --gpu it writes a Kineto trace of one GPU rank of each size and times its load, then
 // every analysis of docs/trace-analyses.md on it.
+// With --cache it times a load without the index cache, a first load that writes it (and the
+// write, on its own thread), and a re-open from it; the cache goes to DIR/marey-bench-index-cache.
 // With --cluster RANKS[,RANKS…] [--steps S] it writes a generated cluster of each size (rank
 // folders with a planted slow rank and slow link), then times opening it to the cluster views
 // (every rank's summary read on every core, then every view's derivation) with peak memory,
@@ -614,7 +616,114 @@ int RunGpuBenchmark(const std::vector<uint64_t>& sizes, const std::string& dir, 
     return 0;
 }
 
+// [SECTION] Index cache
+
+// One load of a trace with the index cache in 'cacheDir' (or without it): the time until the
+// model is ready, then until its cache file is written on its own thread.
+struct CacheMeasure {
+    double loadSeconds = 0, writeSeconds = 0;
+    uint64_t events = 0, peakBytes = 0, baseBytes = 0;
+    bool fromCache = false;
+};
+
+CacheMeasure LoadWithCache(const std::string& path, const std::string& cacheDir, bool useCache,
+                           unsigned threads) {
+    CacheMeasure measure;
+    measure.baseBytes = ReadStatusKb("VmRSS:") * 1024;
+    ResetPeakRss();
+    LoadOptions options;
+    options.threads = threads;
+    options.cache.enabled = useCache;
+    options.cache.folder = cacheDir;
+    options.cache.say = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+    const double start = Now();
+    auto loaded = LoadTrace(path, options);
+    measure.loadSeconds = Now() - start;
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "%s\n", loaded.message().c_str());
+        std::abort();
+    }
+    loaded.value()->cacheWrite.Join();
+    measure.writeSeconds = Now() - start - measure.loadSeconds;
+    measure.peakBytes = ReadStatusKb("VmHWM:") * 1024;
+    measure.events = loaded.value()->report.eventCount;
+    measure.fromCache = loaded.value()->sources.front().fromIndexCache;
+    return measure;
+}
+
+// For each size: a load without the cache (as before it existed), a first load that writes the
+// cache after the model is ready, and a re-open from the cache; each in a fresh child, with the
+// trace (and the cache file) just read into the page cache. The cache goes to DIR, never to the
+// user's cache folder.
+int RunCacheBenchmark(const std::vector<uint64_t>& sizes, const std::string& dir, int repeat,
+                      unsigned threads, bool keep) {
+    const std::string cacheDir = dir + "/marey-bench-index-cache";
+    for (const uint64_t size : sizes) {
+        const std::string path = dir + "/marey-bench-" + std::to_string(size) + ".json";
+        GeneratorOptions options;
+        options.events = size;
+        options.seed = 42;
+        if (!WriteTrace(path, options)) return 1;
+        CacheMeasure plain, first, again;
+        plain.loadSeconds = first.loadSeconds = again.loadSeconds = 1e30;
+        uint64_t cacheBytes = 0;
+        for (int r = 0; r < repeat; ++r) {
+            std::filesystem::remove_all(cacheDir);
+            ReadIntoPageCache(path);
+            const CacheMeasure p =
+                InChild([&] { return LoadWithCache(path, cacheDir, false, threads); });
+            if (p.loadSeconds < plain.loadSeconds) plain = p;
+            ReadIntoPageCache(path);
+            const CacheMeasure f =
+                InChild([&] { return LoadWithCache(path, cacheDir, true, threads); });
+            if (f.loadSeconds < first.loadSeconds) first = f;
+            cacheBytes = 0;
+            for (const auto& entry : std::filesystem::directory_iterator(cacheDir)) {
+                cacheBytes += entry.file_size();
+                ReadIntoPageCache(entry.path().string());
+            }
+            const CacheMeasure a =
+                InChild([&] { return LoadWithCache(path, cacheDir, true, threads); });
+            if (!a.fromCache) {
+                std::fprintf(stderr, "the re-open did not come from the cache\n");
+                return 1;
+            }
+            if (a.loadSeconds < again.loadSeconds) again = a;
+        }
+        struct stat info {};
+        stat(path.c_str(), &info);
+        std::printf("\n%llu events, %.1f MB (%s)\n", static_cast<unsigned long long>(plain.events),
+                    static_cast<double>(info.st_size) / 1e6, path.c_str());
+        std::printf("  load, no index cache           : %8.3f s\n", plain.loadSeconds);
+        std::printf(
+            "  first load, cache written after: %8.3f s  (then %.3f s writing %.1f MB, %.1f "
+            "bytes/event, on its own thread)\n",
+            first.loadSeconds, first.writeSeconds, static_cast<double>(cacheBytes) / 1e6,
+            static_cast<double>(cacheBytes) / static_cast<double>(plain.events));
+        std::printf(
+            "  re-open from the index cache   : %8.3f s  (%.1fx faster), peak resident %.1f MB\n",
+            again.loadSeconds, plain.loadSeconds / again.loadSeconds,
+            static_cast<double>(again.peakBytes) / 1e6);
+        std::fflush(stdout);
+        std::filesystem::remove_all(cacheDir);
+        if (!keep) std::remove(path.c_str());
+    }
+    return 0;
+}
+
 // [SECTION] Command line
+
+// "1e5,1e6,64": each size of a comma-separated list, in decimal or with an exponent.
+std::vector<uint64_t> ParseSizes(const std::string& list) {
+    std::vector<uint64_t> sizes;
+    for (size_t pos = 0; pos <= list.size();) {
+        const size_t comma = std::min(list.find(',', pos), list.size());
+        sizes.push_back(
+            static_cast<uint64_t>(std::strtod(list.substr(pos, comma - pos).c_str(), nullptr)));
+        pos = comma + 1;
+    }
+    return sizes;
+}
 
 int main(int argc, char** argv) {
     std::vector<uint64_t> sizes{100000, 1000000, 10000000};
@@ -622,18 +731,11 @@ int main(int argc, char** argv) {
     int repeat = 3;
     unsigned threads = 0;
     bool keep = false;
-    bool compare = false, cluster = false, database = false, gpu = false;
+    bool compare = false, cluster = false, database = false, gpu = false, cache = false;
     uint32_t steps = 50;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
-            sizes.clear();
-            std::string list = argv[++i];
-            for (size_t pos = 0; pos <= list.size();) {
-                const size_t comma = std::min(list.find(',', pos), list.size());
-                sizes.push_back(static_cast<uint64_t>(
-                    std::strtod(list.substr(pos, comma - pos).c_str(), nullptr)));
-                pos = comma + 1;
-            }
+            sizes = ParseSizes(argv[++i]);
         } else if (!std::strcmp(argv[i], "--dir") && i + 1 < argc) {
             dir = argv[++i];
         } else if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) {
@@ -648,21 +750,17 @@ int main(int argc, char** argv) {
             database = true;
         } else if (!std::strcmp(argv[i], "--gpu")) {
             gpu = true;
+        } else if (!std::strcmp(argv[i], "--cache")) {
+            cache = true;
         } else if (!std::strcmp(argv[i], "--cluster") && i + 1 < argc) {
             cluster = true;
-            sizes.clear();
-            std::string list = argv[++i];
-            for (size_t pos = 0; pos <= list.size();) {
-                const size_t comma = std::min(list.find(',', pos), list.size());
-                sizes.push_back(std::strtoull(list.substr(pos, comma - pos).c_str(), nullptr, 10));
-                pos = comma + 1;
-            }
+            sizes = ParseSizes(argv[++i]);
         } else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) {
             steps = static_cast<uint32_t>(std::max(1, std::atoi(argv[++i])));
         } else {
             std::fprintf(stderr,
                          "usage: marey-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] "
-                         "[--threads T] [--keep] [--compare | --database | --gpu]\n"
+                         "[--threads T] [--keep] [--compare | --database | --gpu | --cache]\n"
                          "       marey-bench --cluster RANKS[,RANKS...] [--steps S] [--dir DIR] "
                          "[--repeat N] [--keep]\n");
             return 2;
@@ -676,6 +774,7 @@ int main(int argc, char** argv) {
     if (compare) return RunCompareBenchmark(sizes, dir, repeat, keep);
     if (database) return RunDatabaseBenchmark(sizes, dir, repeat, threads, keep);
     if (gpu) return RunGpuBenchmark(sizes, dir, repeat, threads, keep);
+    if (cache) return RunCacheBenchmark(sizes, dir, repeat, threads, keep);
     if (cluster) return RunClusterBenchmark(sizes, steps, dir, repeat, threads, keep);
     for (const uint64_t size : sizes) {
         const std::string path = dir + "/marey-bench-" + std::to_string(size) + ".json";
