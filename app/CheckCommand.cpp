@@ -22,7 +22,7 @@ void Usage() {
         stderr,
         "usage: marey check BASELINE CANDIDATE [--max RULE]... [--min-time DURATION]\n"
         "                   [--rules FILE] [--markdown FILE] [--html FILE] [--junit FILE] "
-        "[--json]\n"
+        "[--json] [--no-cache]\n"
         "  BASELINE, CANDIDATE  traces, rank folders or kernel_details.csv files, or two\n"
         "                   cluster folders, compared rank by rank\n"
         "  --max RULE       step=3%%, phase:free=8%%, op:aclnnMatMul*=8%%, type:NAME=P%%,\n"
@@ -34,6 +34,7 @@ void Usage() {
         "  --html FILE      write one self-contained page: tables and plots\n"
         "  --junit FILE     write JUnit XML: a test case per kind of figure, for CI systems\n"
         "  --json           print the result as JSON instead of lines\n"
+        "  --no-cache       parse the traces, neither reading nor writing the index cache\n"
         "exit status: 0 nothing regressed, 1 something did, 2 an error\n");
 }
 
@@ -54,6 +55,7 @@ bool ReadFile(const std::string& path, std::string* text) {
 struct CheckArguments {
     std::string baseline, candidate, markdownPath, htmlPath, junitPath;
     bool json = false;
+    bool noCache = false;
     CheckRules rules = CheckRules::Defaults();
 };
 
@@ -65,6 +67,8 @@ std::string ParseArguments(int argc, char** argv, CheckArguments& args) {
         const bool hasValue = i + 1 < argc;
         if (arg == "--json") {
             args.json = true;
+        } else if (arg == "--no-cache") {
+            args.noCache = true;
         } else if (arg == "--max" && hasValue) {
             const std::string text = argv[++i];
             CheckRule rule;
@@ -142,9 +146,9 @@ int WriteReports(const CheckArguments& args, const CheckReports& reports) {
     return reports.failed ? 1 : 0;
 }
 
-int CheckClusters(const CheckArguments& args) {
+int CheckClusters(const CheckArguments& args, const LoadOptions& load) {
     const Result<ClusterCheckResult> result =
-        CheckClusterFolders(args.baseline, args.candidate, args.rules);
+        CheckClusterFolders(args.baseline, args.candidate, args.rules, load);
     if (!result.ok()) return Fail(result.message());
     return WriteReports(
         args, MakeReports(args, result.value(), ClusterCheckToMarkdown, ClusterCheckToHtml,
@@ -162,14 +166,18 @@ int RunCheckCommand(int argc, char** argv) {
                    ? (std::fprintf(stderr, "%s\n", error.c_str()), 2)
                    : Fail(error);
     if (args.baseline.empty() || args.candidate.empty()) return Usage(), 2;
+    Result<IndexCacheOptions> cache = IndexCacheFromEnvironment(args.noCache);
+    if (!cache.ok()) return Fail(cache.message());
+    LoadOptions load;
+    load.cache = std::move(cache.value());
     const bool clusterA = IsClusterPath(args.baseline);
     const bool clusterB = IsClusterPath(args.candidate);
-    if (clusterA && clusterB) return CheckClusters(args);
+    if (clusterA && clusterB) return CheckClusters(args, load);
     if (clusterA || clusterB)
         return Fail((clusterA ? args.baseline : args.candidate) +
                     ": a cluster folder, and the other side is not: check compares two runs or "
                     "two clusters rank by rank");
-    LoadedPair pair = LoadRankPair(args.baseline, args.candidate);
+    LoadedPair pair = LoadRankPair(args.baseline, args.candidate, load);
     for (const Result<LoadedRank>* side : {&pair.a, &pair.b})
         if (!side->ok()) return Fail(side->message());
     const Result<CheckResult> result =

@@ -19,12 +19,13 @@ void Usage() {
     std::fprintf(stderr,
                  "usage: marey stats --compare A B [--json] [--top N] [--align step:N | "
                  "operator:NAME[#K] | start]\n"
-                 "                       [--step N[:M]]\n"
+                 "                       [--step N[:M]] [--no-cache]\n"
                  "  A, B      traces, rank folders or kernel_details.csv files\n"
                  "  --align   align B's clock on A's at step N, at the K-th run (from 1) of "
                  "operator NAME, or at\n"
                  "            the trace starts; default: the first step both have\n"
-                 "  --step    compare only step N of A with step M of B (default M = N)\n");
+                 "  --step    compare only step N of A with step M of B (default M = N)\n"
+                 "  --no-cache  parse the traces, neither reading nor writing the index cache\n");
 }
 
 // "step:50", "operator:MatMul_0#3", "start"; false when malformed.
@@ -68,11 +69,14 @@ int RunCompareCommand(int argc, char** argv) {
     bool json = false;
     size_t top = 20;
     ComparisonOptions options;
+    bool noCache = false;
     for (int i = 3; i < argc; ++i) {
         const std::string arg = argv[i];
         const bool hasValue = i + 1 < argc;
         if (arg == "--json") {
             json = true;
+        } else if (arg == "--no-cache") {
+            noCache = true;
         } else if (arg == "--top" && hasValue) {
             const std::string count = argv[++i];
             const char* end = count.data() + count.size();
@@ -108,7 +112,11 @@ int RunCompareCommand(int argc, char** argv) {
                         "rank folders "
                         "(marey stats " +
                         path + " summarises the cluster)");
-    LoadedPair pair = LoadRankPair(pathA, pathB);
+    Result<IndexCacheOptions> cache = IndexCacheFromEnvironment(noCache);
+    if (!cache.ok()) return Fail(cache.message());
+    LoadOptions load;
+    load.cache = std::move(cache.value());
+    LoadedPair pair = LoadRankPair(pathA, pathB, load);
     for (const Result<LoadedRank>* side : {&pair.a, &pair.b}) {
         if (!side->ok()) {
             std::fprintf(stderr, "%s\n", side->message().c_str());

@@ -61,12 +61,21 @@ std::string WithAnalyses(const std::string& summary, const TraceModel& model, bo
                 : summary + TraceAnalysesToText(analyses);
 }
 
+void Usage() {
+    std::fprintf(stderr,
+                 "usage: marey stats PATH [--json] [--top N] [--source text|db] [--no-cache]\n"
+                 "                   [--idle-threshold 30us] [--runtime-cutoff 50us]\n"
+                 "                   [--launch-delay-cutoff 100us] [--hta-compatible]\n"
+                 "       marey stats --compare A B [--json]\n");
+}
+
 }  // namespace
 
 int RunStatsCommand(int argc, char** argv) {
     if (argc >= 3 && std::strcmp(argv[2], "--compare") == 0) return RunCompareCommand(argc, argv);
     std::string path;
     bool json = false, htaCompatible = false;
+    bool noCache = false;
     int top = 20;
     LoadOptions options;
     TraceAnalysisOptions analysisOptions;
@@ -76,6 +85,8 @@ int RunStatsCommand(int argc, char** argv) {
             json = true;
         } else if (std::strcmp(argv[i], "--hta-compatible") == 0) {
             htaCompatible = true;
+        } else if (std::strcmp(argv[i], "--no-cache") == 0) {
+            noCache = true;
         } else if (std::strcmp(argv[i], "--idle-threshold") == 0 && i + 1 < argc) {
             if (!ReadDurationOption(argv[i], argv[i + 1], &analysisOptions.kernelWaitBelowNs))
                 return 2;
@@ -113,14 +124,13 @@ int RunStatsCommand(int argc, char** argv) {
             break;
         }
     }
-    if (path.empty()) {
-        std::fprintf(stderr,
-                     "usage: marey stats PATH [--json] [--top N] [--source text|db]\n"
-                     "                   [--idle-threshold 30us] [--runtime-cutoff 50us]\n"
-                     "                   [--launch-delay-cutoff 100us] [--hta-compatible]\n"
-                     "       marey stats --compare A B [--json]\n");
+    if (path.empty()) return Usage(), 2;
+    Result<IndexCacheOptions> cache = IndexCacheFromEnvironment(noCache);
+    if (!cache.ok()) {
+        std::fprintf(stderr, "marey stats: %s\n", cache.message().c_str());
         return 2;
     }
+    options.cache = std::move(cache.value());
     // A cluster folder: the cluster's summary, under its own key.
     if (IsClusterPath(path)) {
         auto cluster = LoadCluster(path, std::max(1u, std::thread::hardware_concurrency()));

@@ -14,6 +14,8 @@
 // opening each to the timeline (trace_view.json against ascend_pytorch_profiler_0.db).
 // With --gpu it writes a Kineto trace of one GPU rank of each size and times its load, then
 // every analysis of docs/trace-analyses.md on it.
+// With --cache it times a load without the index cache, a first load that writes it (and the
+// write, on its own thread), and a re-open from it; the cache goes to DIR/marey-bench-index-cache.
 // With --cluster RANKS[,RANKS…] [--steps S] it writes a generated cluster of each size (rank
 // folders with a planted slow rank and slow link), then times opening it to the cluster views
 // (every rank's summary read on every core, then every view's derivation) with peak memory,
@@ -704,6 +706,103 @@ int RunGpuBenchmark(const std::vector<uint64_t>& sizes, const std::string& dir, 
     return 0;
 }
 
+// [SECTION] Index cache
+
+// One load of a trace with the index cache in 'cacheDir' (or without it): the time until the
+// model is ready, then until its cache file is written on its own thread.
+struct CacheMeasure {
+    double loadSeconds = 0, writeSeconds = 0;
+    uint64_t events = 0, peakBytes = 0, baseBytes = 0;
+    bool fromCache = false;
+};
+
+CacheMeasure LoadWithCache(const std::string& path, const std::string& cacheDir, bool useCache,
+                           unsigned threads) {
+    CacheMeasure measure;
+    measure.baseBytes = ReadStatusKb("VmRSS:") * 1024;
+    ResetPeakRss();
+    LoadOptions options;
+    options.threads = threads;
+    options.cache.enabled = useCache;
+    options.cache.folder = cacheDir;
+    options.cache.say = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+    const double start = Now();
+    auto loaded = LoadTrace(path, options);
+    measure.loadSeconds = Now() - start;
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "%s\n", loaded.message().c_str());
+        std::abort();
+    }
+    loaded.value()->cacheWrite.Join();
+    measure.writeSeconds = Now() - start - measure.loadSeconds;
+    measure.peakBytes = ReadStatusKb("VmHWM:") * 1024;
+    measure.events = loaded.value()->report.eventCount;
+    measure.fromCache = loaded.value()->sources.front().fromIndexCache;
+    return measure;
+}
+
+// For each size: a load without the cache (as before it existed), a first load that writes the
+// cache after the model is ready, and a re-open from the cache; each in a fresh child, with the
+// trace (and the cache file) just read into the page cache. The cache goes to DIR, never to the
+// user's cache folder.
+int RunCacheBenchmark(const std::vector<uint64_t>& sizes, const std::string& dir, int repeat,
+                      unsigned threads, bool keep) {
+    const std::string cacheDir = dir + "/marey-bench-index-cache";
+    for (const uint64_t size : sizes) {
+        const std::string path = dir + "/marey-bench-" + std::to_string(size) + ".json";
+        GeneratorOptions options;
+        options.events = size;
+        options.seed = 42;
+        if (!WriteTrace(path, options)) return 1;
+        CacheMeasure plain, first, again;
+        plain.loadSeconds = first.loadSeconds = again.loadSeconds = 1e30;
+        uint64_t cacheBytes = 0;
+        for (int r = 0; r < repeat; ++r) {
+            std::filesystem::remove_all(cacheDir);
+            ReadIntoPageCache(path);
+            const CacheMeasure p =
+                InChild([&] { return LoadWithCache(path, cacheDir, false, threads); });
+            if (p.loadSeconds < plain.loadSeconds) plain = p;
+            ReadIntoPageCache(path);
+            const CacheMeasure f =
+                InChild([&] { return LoadWithCache(path, cacheDir, true, threads); });
+            if (f.loadSeconds < first.loadSeconds) first = f;
+            cacheBytes = 0;
+            for (const auto& entry : std::filesystem::directory_iterator(cacheDir)) {
+                cacheBytes += entry.file_size();
+                ReadIntoPageCache(entry.path().string());
+            }
+            const CacheMeasure a =
+                InChild([&] { return LoadWithCache(path, cacheDir, true, threads); });
+            if (!a.fromCache) {
+                std::fprintf(stderr, "the re-open did not come from the cache\n");
+                return 1;
+            }
+            if (a.loadSeconds < again.loadSeconds) again = a;
+        }
+        struct stat info {};
+        stat(path.c_str(), &info);
+        std::printf("\n%llu events, %.1f MB (%s)\n", static_cast<unsigned long long>(plain.events),
+                    static_cast<double>(info.st_size) / 1e6, path.c_str());
+        std::printf("  load, no index cache           : %8.3f s\n", plain.loadSeconds);
+        std::printf(
+            "  first load, cache written after: %8.3f s  (then %.3f s writing %.1f MB, %.1f "
+            "bytes/event, on its own thread)\n",
+            first.loadSeconds, first.writeSeconds, static_cast<double>(cacheBytes) / 1e6,
+            static_cast<double>(cacheBytes) / static_cast<double>(plain.events));
+        std::printf(
+            "  re-open from the index cache   : %8.3f s  (%.1fx faster), peak resident %.1f MB\n",
+            again.loadSeconds, plain.loadSeconds / again.loadSeconds,
+            static_cast<double>(again.peakBytes) / 1e6);
+        std::fflush(stdout);
+        std::filesystem::remove_all(cacheDir);
+        if (!keep) std::remove(path.c_str());
+    }
+    return 0;
+}
+
+// [SECTION] Command line
+
 // A folder of generated Kineto rank traces opened as a cluster: every trace loaded and analysed,
 // the ranks side by side on every core, then every cluster view's data.
 int RunGpuClusterBenchmark(const std::vector<uint64_t>& rankCounts, uint64_t eventsPerRank,
@@ -838,7 +937,7 @@ int main(int argc, char** argv) {
     unsigned threads = 0;
     bool keep = false;
     bool compare = false, cluster = false, database = false, gpu = false, summarize = false,
-         gpuCluster = false;
+         gpuCluster = false, cache = false;
     uint64_t eventsPerRank = 100000;
     uint32_t steps = 50;
     for (int i = 1; i < argc; ++i) {
@@ -858,6 +957,8 @@ int main(int argc, char** argv) {
             database = true;
         } else if (!std::strcmp(argv[i], "--gpu")) {
             gpu = true;
+        } else if (!std::strcmp(argv[i], "--cache")) {
+            cache = true;
         } else if (!std::strcmp(argv[i], "--cluster") && i + 1 < argc) {
             cluster = true;
             sizes = ParseSizes(argv[++i]);
@@ -874,7 +975,7 @@ int main(int argc, char** argv) {
         } else {
             std::fprintf(stderr,
                          "usage: marey-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] "
-                         "[--threads T] [--keep] [--compare | --database | --gpu]\n"
+                         "[--threads T] [--keep] [--compare | --database | --gpu | --cache]\n"
                          "       marey-bench --cluster RANKS[,RANKS...] [--steps S] [--dir DIR] "
                          "[--repeat N] [--keep]\n"
                          "       marey-bench --summarize RANKS[,RANKS...] [--steps S] [--dir DIR] "
@@ -892,6 +993,7 @@ int main(int argc, char** argv) {
     if (compare) return RunCompareBenchmark(sizes, dir, repeat, keep);
     if (database) return RunDatabaseBenchmark(sizes, dir, repeat, threads, keep);
     if (gpu) return RunGpuBenchmark(sizes, dir, repeat, threads, keep);
+    if (cache) return RunCacheBenchmark(sizes, dir, repeat, threads, keep);
     if (gpuCluster) return RunGpuClusterBenchmark(sizes, eventsPerRank, dir, repeat, threads, keep);
     if (cluster) return RunClusterBenchmark(sizes, steps, dir, repeat, threads, keep);
     if (summarize) return RunSummarizeBenchmark(sizes, steps, dir, repeat, threads, keep);

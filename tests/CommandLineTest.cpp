@@ -103,6 +103,22 @@ TEST_CASE("values the command line cannot mean are named with what was expected"
         CHECK(Marey("stats " + rank + " --top x").output ==
               "marey stats: --top: expected a count of at least 1, got \"x\"\n");
     }
+    SUBCASE("a cache limit that is not a size, in the viewer, stats, stats --compare and check") {
+        setenv("MAREY_CACHE_LIMIT", "lots", 1);
+        const std::string said =
+            "MAREY_CACHE_LIMIT: expected a size such as 4G, 500M or 0 (no cache), got \"lots\"\n";
+        const Outcome viewer = Marey(rank + " --screenshot " + Png("limit"));
+        const Outcome stats = Marey("stats " + rank);
+        const Outcome compare = Marey("stats --compare " + rank + " " + rank);
+        const Outcome check = Marey("check " + rank + " " + rank);
+        unsetenv("MAREY_CACHE_LIMIT");
+        CHECK(
+            (viewer.status == 2 && stats.status == 2 && compare.status == 2 && check.status == 2));
+        CHECK(viewer.output == "marey: " + said);
+        CHECK(stats.output == "marey stats: " + said);
+        CHECK(compare.output == "marey stats --compare: " + said);
+        CHECK(check.output == "marey check: " + said);
+    }
     SUBCASE("a rank named twice, or past any rank id") {
         CHECK(Marey(cluster + " --ranks 3,3").output ==
               "marey: ranks: rank 3 named twice at column 3 of \"3,3\"\n");
@@ -130,4 +146,34 @@ TEST_CASE(
     CHECK_MESSAGE(fine.status == 0, fine.output);
     CHECK(fine.output.find("marey: --") == std::string::npos);
     for (const char* name : {"step", "rank7", "fine"}) fs::remove(Png(name));
+}
+
+TEST_CASE("the viewer writes the index cache of a trace it opens, and with --no-cache none") {
+    const fs::path dir = marey::test::TempDir("command_line_cache");
+    const std::string trace = (dir / "trace.json").string();
+    REQUIRE(
+        std::system((std::string(MAREY_GEN) + " --events 20000 --out " + trace + " >/dev/null 2>&1")
+                        .c_str()) == 0);
+    const fs::path cache = dir / "xdg";
+    const char* before = std::getenv("XDG_CACHE_HOME");
+    const std::string saved = before ? before : "";
+    setenv("XDG_CACHE_HOME", cache.c_str(), 1);
+    const Outcome parsed = Marey(trace + " --no-cache --screenshot " + Png("no-cache"));
+    CHECK_MESSAGE(parsed.status == 0, parsed.output);
+    CHECK_FALSE(fs::exists(cache / "marey"));  // (Mesa keeps its shader cache beside it)
+    const Outcome written = Marey(trace + " --screenshot " + Png("cache"));
+    CHECK_MESSAGE(written.status == 0, written.output);
+    size_t files = 0;
+    for (const fs::directory_entry& entry : fs::directory_iterator(cache / "marey"))
+        files += entry.path().extension() == ".index";
+    CHECK(files == 1);
+    const Outcome read = Marey(trace + " --screenshot " + Png("cache"));
+    if (before)
+        setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+    else
+        unsetenv("XDG_CACHE_HOME");
+    CHECK_MESSAGE(read.status == 0, read.output);
+    CHECK(read.output.find("index cache") == std::string::npos);
+    for (const char* name : {"no-cache", "cache"}) fs::remove(Png(name));
+    fs::remove_all(dir);
 }

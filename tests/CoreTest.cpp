@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -12,10 +13,12 @@
 #include <fstream>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "TestSupport.hpp"
 #include "core/Hash.hpp"
+#include "core/JoinedThread.hpp"
 #include "core/LoadTiming.hpp"
 #include "core/ParallelFor.hpp"
 #include "core/Problem.hpp"
@@ -198,4 +201,21 @@ TEST_CASE(
     REQUIRE(text.size() > last.size());
     CHECK(text.substr(text.size() - last.size()) == last);
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a JoinedThread's work has ended when its owner is gone or joins it") {
+    std::atomic<int> done{0};
+    {
+        JoinedThread thread;
+        thread.Join();  // nothing started: returns at once
+        thread.Start([&] { done = 1; });
+        thread.Start([&] { done = done + 1; });  // waits for the first
+        thread.Join();
+        CHECK(done == 2);
+        thread.Start([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            done = 3;
+        });
+    }
+    CHECK(done == 3);
 }

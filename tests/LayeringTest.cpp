@@ -28,9 +28,11 @@ const std::map<std::string, std::set<std::string>>& AllowedEdges() {
         {"cluster", {"core", "load", "db", "model", "index", "trace", "rank", "compare", "report"}},
         {"marey",
          {"core", "load", "db", "model", "index", "trace", "rank", "compare", "report", "cluster"}},
+        // The index cache keeps models: it stands on model/ and only the loading layer uses it.
+        {"cache", {"core", "load", "model"}},
         {"loading",
          {"core", "load", "db", "model", "index", "trace", "rank", "compare", "report", "cluster",
-          "marey"}},
+          "marey", "cache"}},
     };
     return kAllowed;
 }

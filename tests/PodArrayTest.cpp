@@ -1,8 +1,14 @@
 // PodArray: values survive growth from the heap into a mapping, pages populated ahead of
-// push_back, and the calls that give pages back.
+// push_back, the calls that give pages back, and a file's mapping taken over.
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
 
 #include "core/PodArray.hpp"
 
@@ -92,4 +98,39 @@ TEST_CASE("TruncateAndRelease keeps the prefix, also when it moves back to the h
     CHECK(HoldsPattern(values, 0, 100));
     for (size_t i = 100; i < 300'000; ++i) values.push_back(Pattern(i));
     CHECK(HoldsPattern(values, 0, 300'000));
+}
+
+TEST_CASE("an array that took over a file's mapping reads it, writes only in memory and grows") {
+    const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                       ("marey_podarray_" + std::to_string(getpid()) + ".bin");
+    constexpr size_t kCount = 100'000;  // 800,000 bytes: 196 pages and a part
+    {
+        std::ofstream out(path, std::ios::binary);
+        for (size_t i = 0; i < kCount; ++i) {
+            const uint64_t value = Pattern(i);
+            out.write(reinterpret_cast<const char*>(&value), sizeof value);
+        }
+    }
+    const size_t regionBytes = (kCount * sizeof(uint64_t) + 4095) / 4096 * 4096;
+    const int fd = open(path.c_str(), O_RDWR);
+    REQUIRE(fd >= 0);
+    REQUIRE(ftruncate(fd, static_cast<off_t>(regionBytes)) == 0);  // whole pages, as the cache has
+    void* mapped = mmap(nullptr, regionBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    close(fd);
+    REQUIRE(mapped != MAP_FAILED);
+    REQUIRE(PodArray<uint64_t>::CanAdopt(kCount));
+    {
+        PodArray<uint64_t> values = PodArray<uint64_t>::AdoptFileMapping(
+            static_cast<uint64_t*>(mapped), kCount, regionBytes);
+        CHECK(HoldsPattern(values, 0, kCount));
+        values[0] = 0;  // copy on write: the file keeps its value
+        values[0] = Pattern(0);
+        for (size_t i = kCount; i < 3 * kCount; ++i) values.push_back(Pattern(i));
+        CHECK(HoldsPattern(values, 0, 3 * kCount));
+    }
+    std::ifstream in(path, std::ios::binary);
+    uint64_t first = 1;
+    in.read(reinterpret_cast<char*>(&first), sizeof first);
+    CHECK(first == Pattern(0));
+    std::filesystem::remove(path);
 }

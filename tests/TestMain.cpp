@@ -1,7 +1,12 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
 #include <string_view>
 
 namespace {
@@ -37,9 +42,22 @@ bool PicksTestCasesByName(int argc, char** argv) {
     return false;
 }
 
+// The tests run marey, whose index cache would otherwise land in the user's cache folder: each
+// test process gives it a folder of its own, removed at the end.
+struct TestCacheFolder {
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("marey_test_cache_" + std::to_string(getpid()));
+    TestCacheFolder() { setenv("XDG_CACHE_HOME", path.c_str(), 1); }
+    ~TestCacheFolder() {
+        std::error_code error;
+        std::filesystem::remove_all(path, error);
+    }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    const TestCacheFolder cacheFolder;
     doctest::Context context(argc, argv);
     const int result = context.run();
     if (context.shouldExit()) return result;  // --help, --list-test-cases and the like

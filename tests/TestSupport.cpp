@@ -36,7 +36,7 @@ std::filesystem::path TempDir(const std::string& name) {
 
 // Every field of every process, track and row is written out: a field added to one of them must
 // be added here too (and to the merge of several ranks, which shifts and renames them).
-static_assert(sizeof(Process) == 72 && sizeof(Track) == 256 && sizeof(Row) == 208,
+static_assert(sizeof(Process) == 72 && sizeof(Track) == 296 && sizeof(Row) == 256,
               "a field was added to Process, Track or Row: write it in DumpModel and move it in "
               "MergeRankModels");
 

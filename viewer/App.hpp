@@ -37,6 +37,7 @@ struct ViewerOptions {
         false;           // time frames at zoom levels from the whole trace to 1 µs, print, exit
     std::string search;  // run this search and select its first match
     RankSource source = RankSource::kAuto;  // --source: a folder's text export or its database
+    IndexCacheOptions cache;                // the index cache of traces (off with --no-cache)
     double rangeFromMs = -1,
            rangeToMs = -1;  // select this range (ms from the trace start), all tracks
 };

@@ -23,7 +23,7 @@ void Usage() {
     std::fprintf(
         stderr,
         "usage: marey [PATH] [--screenshot OUT.png] [--size WxH] [--keys KEYS] [--panel NAME]\n"
-        "                 [--source text|db]\n"
+        "                 [--source text|db] [--no-cache]\n"
         "       marey --compare A B [--screenshot OUT.png] [--view timeline|compare] [--keys "
         "KEYS]\n"
         "                 [--view NAME] [--search TEXT] [--range A,B] [--frame-benchmark]\n"
@@ -68,7 +68,9 @@ void Usage() {
         "  --search TEXT select the first slice whose name contains TEXT (as typing it and Enter)\n"
         "  --range A,B   select the range from A to B ms after the trace start, on every track\n"
         "  --frame-benchmark  time frames from the whole trace down to 1 µs, print a table, "
-        "exit\n");
+        "exit\n"
+        "  --no-cache    parse traces, neither reading nor writing the index cache "
+        "($XDG_CACHE_HOME/marey)\n");
 }
 
 // The bundled sample: in the source tree the build came from, or installed beside the program.
@@ -89,6 +91,7 @@ int Fail(const std::string& message) {
 
 int RunViewer(int argc, char** argv) {
     ViewerOptions options;
+    bool noCache = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -154,6 +157,8 @@ int RunViewer(int argc, char** argv) {
                 return Usage(), 2;
         } else if (arg == "--frame-benchmark") {
             options.frameBenchmark = true;
+        } else if (arg == "--no-cache") {
+            noCache = true;
         } else if (arg == "--help" || arg == "-h") {
             Usage();
             return 0;
@@ -172,6 +177,9 @@ int RunViewer(int argc, char** argv) {
         }
         options.ranks = std::move(paths.value());
     }
+    Result<IndexCacheOptions> cache = IndexCacheFromEnvironment(noCache);
+    if (!cache.ok()) return Fail(cache.message());
+    options.cache = std::move(cache.value());
     if (options.path.empty()) options.path = DefaultSample();
     if (!options.comparePath.empty())
         for (const std::string& side : {options.path, options.comparePath})

@@ -40,6 +40,22 @@ public:
     }
     ~PodArray() { Release(); }
 
+    // Whether 'count' values are enough for the array to take over a mapping (AdoptFileMapping).
+    static bool CanAdopt(size_t count) { return IsMapped(count); }
+    // An array of the 'count' values at 'data': the start of 'regionBytes' (whole pages, at least
+    // what the values take) of a private, writable mapping of a file, such as the index cache,
+    // whose page cache then serves the values without a copy. The array unmaps the region when
+    // released and moves to memory of its own before it grows (a file mapping cannot grow past
+    // its file). Its values change only in the process (copy on write). Needs CanAdopt(count).
+    static PodArray AdoptFileMapping(T* data, size_t count, size_t regionBytes) {
+        PodArray array;
+        array.m_data = data;
+        array.m_size = array.m_ready = count;
+        array.m_capacity = regionBytes / sizeof(T);
+        array.m_fileBacked = true;
+        return array;
+    }
+
     size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     size_t capacity() const { return m_capacity; }
@@ -103,6 +119,7 @@ public:
             std::memcpy(heap, m_data, m_size * sizeof(T));
             munmap(m_data, keepBytes);
             m_data = heap;
+            m_fileBacked = false;
             m_ready = m_capacity;
         }
     }
@@ -134,6 +151,7 @@ public:
         }
         m_data = nullptr;
         m_size = m_capacity = m_ready = 0;
+        m_fileBacked = false;
     }
 
 private:
@@ -199,24 +217,29 @@ private:
         if (IsMapped(capacity)) {
             const size_t newBytes = BytesFor(capacity);
             void* memory;
-            if (m_data && IsMapped(m_capacity)) {
+            if (m_data && IsMapped(m_capacity) && !m_fileBacked) {
                 memory = mremap(m_data, BytesFor(m_capacity), newBytes, MREMAP_MAYMOVE);
             } else {
                 memory = mmap(nullptr, newBytes, PROT_READ | PROT_WRITE,
                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
                 if (memory != MAP_FAILED && m_data) {
-                    // The values move from the heap: their pages are made at once, not faulted one
-                    // by one.
+                    // The values move from the heap or a file's mapping: their pages are made at
+                    // once, not faulted one by one.
                     PopulatePages(reinterpret_cast<uintptr_t>(memory),
                                   (m_size * sizeof(T) + kPageBytes - 1) / kPageBytes * kPageBytes);
                     std::memcpy(memory, m_data, m_size * sizeof(T));
-                    std::free(m_data);
+                    if (m_fileBacked)
+                        munmap(m_data, BytesFor(m_capacity));
+                    else
+                        std::free(m_data);
                 }
             }
             if (memory == MAP_FAILED) throw std::bad_alloc();
-            if (!IsMapped(m_capacity)) m_ready = m_size;  // the heap's pages are not the mapping's
+            // The heap's or the file's pages are not the new mapping's.
+            if (!IsMapped(m_capacity) || m_fileBacked) m_ready = m_size;
             m_data = static_cast<T*>(memory);
             m_capacity = newBytes / sizeof(T);
+            m_fileBacked = false;
         } else {
             void* memory = std::realloc(m_data, capacity * sizeof(T));
             if (!memory) throw std::bad_alloc();
@@ -230,6 +253,7 @@ private:
         std::swap(m_size, other.m_size);
         std::swap(m_capacity, other.m_capacity);
         std::swap(m_ready, other.m_ready);
+        std::swap(m_fileBacked, other.m_fileBacked);
     }
 
     T* m_data = nullptr;
@@ -237,6 +261,7 @@ private:
     size_t m_capacity = 0;
     size_t m_ready = 0;  // push_back's fast path runs below this, at most the capacity: the end of
                          // the pages populated ahead or of a resize, or the heap block's end
+    bool m_fileBacked = false;  // the pages are a file's private mapping (AdoptFileMapping)
 };
 
 }  // namespace marey

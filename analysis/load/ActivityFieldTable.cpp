@@ -59,6 +59,21 @@ bool ActivityFieldTable::IsSorted() const {
     return true;
 }
 
+std::optional<ActivityFieldTable> ActivityFieldTable::FromArrays(
+    PodArray<uint64_t> offsetsAndCategories, PodArray<int64_t> correlations) {
+    ActivityFieldTable table;
+    table.m_offsetAndCategory = std::move(offsetsAndCategories);
+    table.m_correlation = std::move(correlations);
+    if (table.m_offsetAndCategory.size() != table.m_correlation.size() || !table.IsSorted())
+        return std::nullopt;
+    for (size_t i = 0; i < table.size(); ++i) {
+        const uint64_t category = table.m_offsetAndCategory[i] & 0xFF;
+        if (category == 0 || category >= kNames.size() || table.m_correlation[i] < -1)
+            return std::nullopt;
+    }
+    return table;
+}
+
 void ActivityFieldTable::Reserve(size_t size) {
     m_offsetAndCategory.reserve(size);
     m_correlation.reserve(size);

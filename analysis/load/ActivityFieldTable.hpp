@@ -51,6 +51,13 @@ public:
     // same caller: amortised O(1) when offsets grow, O(log n) otherwise.
     std::optional<ActivityFields> Find(uint64_t offset, size_t& hint) const;
 
+    // Its arrays as stored (the index cache writes them), and a table from such arrays: empty
+    // when they are not a table (sizes that differ, offsets out of order, an unknown category).
+    const PodArray<uint64_t>& OffsetsAndCategories() const { return m_offsetAndCategory; }
+    const PodArray<int64_t>& Correlations() const { return m_correlation; }
+    static std::optional<ActivityFieldTable> FromArrays(PodArray<uint64_t> offsetsAndCategories,
+                                                        PodArray<int64_t> correlations);
+
 private:
     PodArray<uint64_t> m_offsetAndCategory;  // offset << 8 | category
     PodArray<int64_t> m_correlation;         // -1: none

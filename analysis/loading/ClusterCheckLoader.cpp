@@ -34,7 +34,8 @@ Result<std::map<int, std::string>> RankFoldersById(const std::string& path) {
 
 Result<ClusterCheckResult> CheckClusterFolders(const std::string& baseline,
                                                const std::string& candidate,
-                                               const CheckRules& rules) {
+                                               const CheckRules& rules,
+                                               const LoadOptions& options) {
     Result<std::map<int, std::string>> a = RankFoldersById(baseline);
     if (!a.ok()) return Status::Error(a.message());
     Result<std::map<int, std::string>> b = RankFoldersById(candidate);
@@ -49,7 +50,7 @@ Result<ClusterCheckResult> CheckClusterFolders(const std::string& baseline,
     for (const auto& [rank, folderA] : a.value()) {
         const auto inB = b.value().find(rank);
         if (inB == b.value().end()) continue;
-        LoadedPair pair = LoadRankPair(folderA, inB->second);
+        LoadedPair pair = LoadRankPair(folderA, inB->second, options);
         for (const Result<LoadedRank>* side : {&pair.a, &pair.b})
             if (!side->ok())
                 return Status::Error("rank " + std::to_string(rank) + ": " + side->message());

@@ -6,6 +6,7 @@
 #include "compare/CheckRules.hpp"
 #include "compare/ClusterCheck.hpp"
 #include "core/Status.hpp"
+#include "loading/TraceLoader.hpp"
 
 namespace marey {
 
@@ -13,9 +14,11 @@ namespace marey {
 // once, as LoadRankPair does) so that memory holds two ranks, not two clusters. Fails, naming the
 // folder or rank, when a cluster has no rank folder (rank summaries and cluster_analysis_output
 // hold no per-step operators), a rank folder has no rank id or shares one with another, the two
-// share no rank, or a rank cannot be loaded or compared. O(ranks × one rank's load).
+// share no rank, or a rank cannot be loaded or compared. Ranks load with 'options' (their index
+// cache, their export). O(ranks × one rank's load).
 Result<ClusterCheckResult> CheckClusterFolders(const std::string& baseline,
                                                const std::string& candidate,
-                                               const CheckRules& rules);
+                                               const CheckRules& rules,
+                                               const LoadOptions& options = {});
 
 }  // namespace marey

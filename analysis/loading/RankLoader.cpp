@@ -125,9 +125,10 @@ Result<LoadedRank> LoadRank(const std::string& path, const LoadOptions& options,
     return rank;
 }
 
-LoadedPair LoadRankPair(const std::string& pathA, const std::string& pathB, LoadProgress* progressA,
+LoadedPair LoadRankPair(const std::string& pathA, const std::string& pathB,
+                        const LoadOptions& options, LoadProgress* progressA,
                         LoadProgress* progressB) {
-    LoadOptions half;
+    LoadOptions half = options;
     half.threads = std::max(1u, std::thread::hardware_concurrency() / 2);
     LoadedPair pair{Status::Error("not loaded"), Status::Error("not loaded")};
     std::thread second([&] { pair.b = LoadRank(pathB, half, progressB); });

@@ -29,9 +29,10 @@ struct LoadedPair {
     Result<LoadedRank> a, b;
 };
 
-// Loads both paths at once, each on half of the cores, so that the pair costs no more than
-// loading them one after the other. Progress may be null.
+// Loads both paths at once, each on half of the cores (with 'options' otherwise), so that the
+// pair costs no more than loading them one after the other. Progress may be null.
 LoadedPair LoadRankPair(const std::string& pathA, const std::string& pathB,
-                        LoadProgress* progressA = nullptr, LoadProgress* progressB = nullptr);
+                        const LoadOptions& options = {}, LoadProgress* progressA = nullptr,
+                        LoadProgress* progressB = nullptr);
 
 }  // namespace marey

@@ -160,14 +160,31 @@ std::optional<RankSource> ParseRankSource(std::string_view text) {
 
 Result<std::unique_ptr<TraceModel>> LoadTrace(const std::string& path, const LoadOptions& options,
                                               LoadProgress* progress) {
+    const LoadTiming timing;
     const Result<std::string> file = ResolveTraceFile(path);
     if (!file.ok()) return file.status();
-    Result<TraceText> text = TraceText::Open(file.value(), options.text);
-    if (!text.ok()) return text.status();
     const std::string& resolved = file.value();
-    if (resolved.size() > 4 && resolved.compare(resolved.size() - 4, 4, ".csv") == 0)
-        return LoadKernelDetailsCsv(std::move(text.value()), resolved, options);
-    return LoadTraceText(std::move(text.value()), resolved, options, progress);
+    const bool csv = resolved.size() > 4 && resolved.compare(resolved.size() - 4, 4, ".csv") == 0;
+    // The cache's key is read before the text, so that a trace changed while it loads is cached
+    // under a time that no longer fits it.
+    std::optional<IndexCache> cache;
+    if (options.cache.enabled && !csv) cache.emplace(options.cache, resolved);
+    Result<TraceText> text = TraceText::Open(resolved, options.text);
+    if (!text.ok()) return text.status();
+    if (csv) return LoadKernelDetailsCsv(std::move(text.value()), resolved, options);
+    if (cache) {
+        if (std::unique_ptr<TraceModel> cached = cache->Read(text.value())) {
+            timing.Report("read from the index cache");
+            if (progress) {
+                progress->bytesTotal = progress->bytesDone = cached->sources.front().text.size();
+                progress->stage = 3;
+            }
+            return cached;
+        }
+    }
+    auto loaded = LoadTraceText(std::move(text.value()), resolved, options, progress);
+    if (cache && loaded.ok()) cache->WriteInBackground(*loaded.value());
+    return loaded;
 }
 
 Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::string& name,
@@ -176,7 +193,8 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     const LoadTiming timing;
     KeepLargeBuffersMapped();
     auto model = std::make_unique<TraceModel>();
-    model->sources.push_back({name, std::move(text), SourceFormat::kChromeJson, {}, {}, {}, {}});
+    model->sources.push_back(
+        {name, std::move(text), SourceFormat::kChromeJson, {}, {}, {}, {}, false});
     const TraceText& source = model->sources.front().text;
     if (progress) {
         progress->bytesTotal = source.size();

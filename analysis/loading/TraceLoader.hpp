@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "cache/IndexCache.hpp"
 #include "core/Status.hpp"
 #include "load/TraceText.hpp"
 #include "model/ModelBuilder.hpp"
@@ -30,6 +31,9 @@ struct LoadOptions {
     uint64_t flowSortInPlaceBytes =
         kFlowSortInPlaceBytes;  // arrows up to this size are sorted in place, not merged
     TraceTextOptions text;
+    // A trace file is read from the index cache when it has an entry there, and written to it
+    // after a load from its text (LoadTrace only; never a CSV, a database or text in memory).
+    IndexCacheOptions cache;
 };
 
 // Progress that another thread may read while a load runs.
@@ -43,7 +47,9 @@ struct LoadProgress {
 };
 
 // Loads 'path'. Fails only when the file cannot be read or holds no trace at all; every other
-// problem is reported in model.report and the rest of the file still loads.
+// problem is reported in model.report and the rest of the file still loads. With
+// options.cache.enabled, a JSON trace comes from the index cache when its entry fits, and is
+// written there after a load from its text, on a thread that the model joins before it goes.
 Result<std::unique_ptr<TraceModel>> LoadTrace(const std::string& path,
                                               const LoadOptions& options = {},
                                               LoadProgress* progress = nullptr);

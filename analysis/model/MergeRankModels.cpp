@@ -38,7 +38,7 @@ void Rename(PodArray<StringId>& names, const PartOffsets& offsets) {
 // moved whole. Every field that holds a time, a string id or a process index is listed here: a
 // field added to Track or Row breaks this assertion until it is considered here and in the test
 // that dumps a merged model (tests/TestSupport.cpp).
-static_assert(sizeof(Track) == 256 && sizeof(Row) == 208 && sizeof(Process) == 72,
+static_assert(sizeof(Track) == 296 && sizeof(Row) == 256 && sizeof(Process) == 72,
               "a field was added to Track, Row or Process: shift or rename it here if it holds a "
               "time or an id");
 void MoveTrack(Track& track, const PartOffsets& offsets) {
@@ -109,6 +109,7 @@ std::unique_ptr<TraceModel> MergeRankModels(std::vector<RankModelPart> parts, un
     for (RankModelPart& part : parts) {
         TraceModel& model = *part.model;
         assert(model.groups.empty());
+        model.cacheWrite.Join();  // its arrays are about to move
         PartOffsets offsets;
         offsets.process = static_cast<uint32_t>(merged->processes.size());
         offsets.track = static_cast<uint32_t>(merged->tracks.size());

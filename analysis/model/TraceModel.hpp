@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/JoinedThread.hpp"
 #include "core/PodArray.hpp"
 #include "core/Status.hpp"
 #include "core/StringPool.hpp"
@@ -159,6 +160,8 @@ struct TraceSource {
     // A Chrome JSON trace: the category and correlation id of its device and runtime events, kept
     // while loading (empty: read them from the text).
     ActivityFieldTable activityFields;
+    // The model was read from the index cache (cache/IndexCache.hpp), not parsed from the text.
+    bool fromIndexCache = false;
 };
 
 // Several ranks in one timeline: the processes of one rank, shown under one collapsible header,
@@ -212,6 +215,11 @@ struct TraceModel {
     std::string ProcessLabelWithRank(uint32_t process) const;
     // "name" of a track, or "Thread <tid>" style fallbacks.
     std::string TrackLabel(uint32_t track) const;
+
+    // The index cache being written from this model on another thread (cache/IndexCache.hpp).
+    // Declared last, so that it is joined before any other member is freed; whoever changes a
+    // loaded model joins it first.
+    JoinedThread cacheWrite;
 };
 
 // Text of an entity id (number or string).

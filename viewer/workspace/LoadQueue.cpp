@@ -90,6 +90,7 @@ void LoadQueue::Run(Job& job, unsigned threads) {
     LoadOptions options;
     options.threads = threads;
     options.source = job.source;
+    options.cache = job.cache;
     auto loaded = LoadRank(job.path, options, &job.progress);
     if (!loaded.ok()) {
         job.error = loaded.message();
@@ -110,6 +111,7 @@ void LoadQueue::RunRanks(Job& job, unsigned threads) {
     RanksTimelineOptions options;
     options.alignStep = job.alignStep;
     options.load.threads = threads;
+    options.load.cache = job.cache;
     auto loaded = LoadRanksTimeline(job.rankPaths, options, &job.ranksProgress);
     if (!loaded.ok()) {
         job.error = loaded.message();
@@ -141,6 +143,7 @@ void LoadQueue::StartRanks(DocumentId id, const std::vector<std::string>& paths,
     job->id = id;
     job->rankPaths = paths;
     job->alignStep = alignStep;
+    job->cache = m_cache;
     job->path =
         paths.size() == 1 ? paths.front() : std::to_string(paths.size()) + " ranks in one timeline";
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
@@ -154,6 +157,7 @@ void LoadQueue::Start(DocumentId id, const std::string& path, unsigned share) {
     job->id = id;
     job->path = path;
     job->source = m_source;
+    job->cache = m_cache;
     const unsigned threads =
         std::max(1u, std::thread::hardware_concurrency() / std::max(1u, share));
     Job& started = *job;

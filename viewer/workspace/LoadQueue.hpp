@@ -37,6 +37,8 @@ public:
     void Start(DocumentId id, const std::string& path, unsigned share = 1);
     // Which export of a rank folder that holds both the loads that start later open.
     void SetRankSource(RankSource source) { m_source = source; }
+    // How the loads that start later use the index cache of traces.
+    void SetIndexCache(const IndexCacheOptions& cache) { m_cache = cache; }
     // Starts loading several ranks into one timeline as document 'id', aligned on 'alignStep'
     // (see RanksTimelineOptions).
     void StartRanks(DocumentId id, const std::vector<std::string>& paths,
@@ -68,6 +70,7 @@ private:
         std::vector<std::string> rankPaths;  // several ranks in one timeline
         std::string alignStep;
         RankSource source = RankSource::kAuto;
+        IndexCacheOptions cache;
         RanksProgress ranksProgress;
         std::thread thread;
         std::atomic<bool> done{false};
@@ -82,6 +85,7 @@ private:
 
     std::vector<std::unique_ptr<Job>> m_jobs;
     RankSource m_source = RankSource::kAuto;
+    IndexCacheOptions m_cache;
 };
 
 }  // namespace marey
