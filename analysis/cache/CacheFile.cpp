@@ -106,7 +106,7 @@ void CacheFileWriter::PadToPage() {
 }
 
 void CacheFileWriter::Write(const void* data, size_t bytes) {
-    if (!m_status.ok()) return;
+    if (!m_status.ok() || bytes == 0) return;  // an empty array's data may be null
     const char* p = static_cast<const char*>(data);
     m_payloadBytes += bytes;
     if (m_buffer.size() + bytes <= kBufferBytes) {
@@ -244,7 +244,7 @@ bool CacheFileReader::Read(void* data, size_t bytes) {
         Refuse("it is damaged: it ends inside a record");
         return false;
     }
-    std::memcpy(data, m_base + m_at, bytes);
+    if (bytes > 0) std::memcpy(data, m_base + m_at, bytes);  // an empty array's data may be null
     m_at += bytes;
     return true;
 }

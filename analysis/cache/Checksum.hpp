@@ -18,6 +18,7 @@ public:
     // Adds 'bytes' bytes at 'data'. The value depends only on the bytes added, never on how they
     // were split into calls. O(bytes).
     void Add(const void* data, size_t bytes) {
+        if (bytes == 0) return;  // 'data' may be null
         const auto* p = static_cast<const unsigned char*>(data);
         m_totalBytes += bytes;
         if (m_pendingBytes > 0) {
