@@ -194,6 +194,32 @@ TEST_CASE(
     CHECK(json.find("\"slowest_device\": 0") == std::string::npos);
 }
 
+TEST_CASE(
+    "a cluster loaded with its kernel tables kept gives the same Marey figures without reading "
+    "kernel_details.csv again") {
+    ClusterOptions options;
+    options.ranks = 6;
+    options.steps = 3;
+    options.slowRank = 4;
+    const auto generated = Generate("kept", options);
+    const std::string readTwice = MareyToJson(generated->cluster, 2);
+    RankReadOptions keep;
+    keep.keepKernelTable = true;
+    auto kept = LoadCluster(generated->dir.string(), 2, nullptr, keep);
+    REQUIRE_MESSAGE(kept.ok(), kept.message());
+    for (const ClusterRank& rank : kept.value().ranks) {
+        REQUIRE(rank.kernels != nullptr);
+        CHECK(rank.kernels->rows.size() == rank.kernels->rows.capacity());
+    }
+    CHECK(generated->cluster.ranks.front().kernels == nullptr);  // not kept unless asked
+    // The files gone, the kept tables still give every figure, and the same ones.
+    for (int rank = 0; rank < 6; ++rank)
+        fs::remove(generated->dir / ("rank_" + std::to_string(rank) + "_ascend_pt") /
+                   "ASCEND_PROFILER_OUTPUT" / "kernel_details.csv");
+    CHECK(MareyToJson(kept.value(), 2) == readTwice);
+    CHECK(readTwice.find("\"problems\": []") != std::string::npos);
+}
+
 TEST_CASE("the real two-rank Level1 run matches its operators across the two devices") {
     const std::string fixtures = test::FixturesDir();
     if (fixtures.empty()) return;

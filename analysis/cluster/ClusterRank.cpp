@@ -105,7 +105,7 @@ namespace {
 
 // The summary of a rank exported as a database: analysis.db's steps, communication and links,
 // the operator types of its tasks; steps computed from the tasks when analysis.db has none.
-void SummarizeDatabase(const RankFiles& files, ClusterRank& rank) {
+void SummarizeDatabase(const RankFiles& files, const RankReadOptions& options, ClusterRank& rank) {
     auto opened = SqliteFile::OpenReadOnly(files.profilerDb);
     if (!opened.ok()) return rank.problems.push_back(opened.message());
     DbRankTables tables;
@@ -116,7 +116,7 @@ void SummarizeDatabase(const RankFiles& files, ClusterRank& rank) {
         else
             tables.problems.push_back(analysis.message());
     }
-    const DbTimeline timeline = ReadDbOperators(*opened.value());
+    DbTimeline timeline = ReadDbOperators(*opened.value());
     for (const ChunkEvents& chunk : timeline.chunks)
         for (const ImportProblem& problem : chunk.problems.kept)
             rank.problems.push_back(FormatProblem(files.profilerDb, problem));
@@ -128,11 +128,13 @@ void SummarizeDatabase(const RankFiles& files, ClusterRank& rank) {
     if (tables.communication) AddRankCollectives(tables.communication->ops, rank);
     if (tables.matrix) AddRankLinks(tables.matrix->links, rank);
     AddOperatorTypes(timeline.kernels, rank);
+    if (options.keepKernelTable)
+        rank.kernels = std::make_shared<const KernelTable>(std::move(timeline.kernels));
 }
 
 }  // namespace
 
-ClusterRank SummarizeRankFolder(const RankFiles& files) {
+ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& options) {
     ClusterRank rank;
     rank.rankId = files.rankId;
     rank.path = files.root;
@@ -142,7 +144,7 @@ ClusterRank SummarizeRankFolder(const RankFiles& files) {
     rank.problems = files.problems;
     // A folder with both exports is read from its database, as a single rank is.
     if (!files.profilerDb.empty()) {
-        SummarizeDatabase(files, rank);
+        SummarizeDatabase(files, options, rank);
         return rank;
     }
     ReadAnalysisFile(files.stepTrace, rank.problems, [&](std::string_view text) {
@@ -167,11 +169,19 @@ ClusterRank SummarizeRankFolder(const RankFiles& files) {
         if (!status.ok()) return rank.problems.push_back(status.message());
         AddRankLinks(matrix.links, rank);
     });
+    const size_t problemsBefore = rank.problems.size();
     ReadAnalysisFile(files.kernelDetails, rank.problems, [&](std::string_view text) {
         auto table = ParseKernelTable(text, files.kernelDetails);
         if (!table.ok()) return rank.problems.push_back(table.message());
+        // A file whose bytes could not all be read (a truncated gzip) is not kept: the Marey view
+        // reads it again and names the problem itself.
+        const bool textWhole = rank.problems.size() == problemsBefore;
         AddFileProblems(files.kernelDetails, table.value().problems, rank.problems);
         AddOperatorTypes(table.value(), rank);
+        if (options.keepKernelTable && textWhole) {
+            table.value().rows.shrink_to_fit();  // a thousand ranks keep theirs side by side
+            rank.kernels = std::make_shared<const KernelTable>(std::move(table.value()));
+        }
     });
     return rank;
 }

@@ -6,11 +6,13 @@
 // summarising thousands of ranks can run where the data lives, one process per node.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/Time.hpp"
 #include "load/CommunicationJson.hpp"
+#include "load/KernelTable.hpp"
 #include "load/RankDirectory.hpp"
 #include "load/StepTraceCsv.hpp"
 #include "rank/RankOverview.hpp"
@@ -68,6 +70,10 @@ struct ClusterRank {
     // Its summary file could not be read at all: the rank is left out of the cluster (never shown
     // under an invented id) and its problems come first.
     bool unreadable = false;
+    // Its kernel table (kernel_details.csv, its database's tasks or its trace's device
+    // activities) as read for the summary, kept only when RankReadOptions::keepKernelTable asked
+    // for it: the Marey view's figures then need no second read. Never written to a summary file.
+    std::shared_ptr<const KernelTable> kernels;
 
     const std::string& Name(uint32_t index) const { return names[index]; }
     // The index of 'name' in 'names', added when new. O(names).
@@ -83,10 +89,17 @@ void AddRankLinks(const std::vector<CommunicationLink>& links, ClusterRank& rank
 // The overview from the step phases (the same figures on every rank, so shares compare).
 OverviewFigures OverviewFromSteps(const std::vector<StepRow>& steps);
 
+// What reading a rank keeps besides its summary.
+struct RankReadOptions {
+    // The kernel table in ClusterRank::kernels (about 40 bytes a task): for `marey stats` of a
+    // cluster, which derives the Marey view's figures from every rank's table right after.
+    bool keepKernelTable = false;
+};
+
 // Reads the summary of the rank folder 'files' from step_trace_time.csv, communication.json,
-// communication_matrix.json and kernel_details.csv. Never fails: what cannot be read is in
-// 'problems'. O(size of those files).
-ClusterRank SummarizeRankFolder(const RankFiles& files);
+// communication_matrix.json and kernel_details.csv, each once. Never fails: what cannot be read is
+// in 'problems'. O(size of those files).
+ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& options = {});
 
 // "step50" → "50"; any other text unchanged.
 std::string StepFromKey(const std::string& key);

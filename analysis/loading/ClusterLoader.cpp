@@ -19,7 +19,7 @@ namespace {
 
 // One rank of a folder of traces: its trace loaded on one thread (the ranks load side by side)
 // and summarised from its device activities.
-ClusterRank SummarizeTraceFile(const std::string& path) {
+ClusterRank SummarizeTraceFile(const std::string& path, const RankReadOptions& readOptions) {
     LoadOptions options;
     options.threads = 1;
     auto loaded = LoadTrace(path, options);
@@ -35,6 +35,11 @@ ClusterRank SummarizeTraceFile(const std::string& path) {
     ClusterRank rank = SummarizeTraceRank(*loaded.value(), analyses, path);
     for (const ImportProblem& problem : loaded.value()->report.problems)
         rank.problems.push_back(FormatProblem(path, problem));
+    // As ReadTraceKernels makes it; a trace without device activities keeps none, and the Marey
+    // view asks ReadTraceKernels, which says why.
+    if (readOptions.keepKernelTable && !analyses.activities.activities.empty())
+        rank.kernels = std::make_shared<const KernelTable>(
+            KernelTableFromActivities(*loaded.value(), analyses));
     return rank;
 }
 
@@ -53,7 +58,7 @@ Result<KernelTable> ReadTraceKernels(const std::string& path) {
 // Reads every rank of 'folders' (folders, else summary files, else traces, else
 // step_trace_raw files) on 'threads' threads.
 std::vector<ClusterRank> ReadRanks(const ClusterFolders& folders, unsigned threads,
-                                   ClusterProgress* progress) {
+                                   ClusterProgress* progress, const RankReadOptions& options) {
     const bool fromFolders = !folders.rankFolders.empty();
     const bool fromSummaries = !fromFolders && !folders.summaryFiles.empty();
     const bool fromTraces = !fromFolders && !fromSummaries && !folders.traceFiles.empty();
@@ -66,9 +71,9 @@ std::vector<ClusterRank> ReadRanks(const ClusterFolders& folders, unsigned threa
     ParallelFor(count, threads, std::vector<uint64_t>(count, 1), [&](size_t i) {
         if (progress && progress->cancel) return;
         if (fromFolders) {
-            ranks[i] = SummarizeRankFolder(folders.rankFolders[i]);
+            ranks[i] = SummarizeRankFolder(folders.rankFolders[i], options);
         } else if (fromTraces) {
-            ranks[i] = SummarizeTraceFile(folders.traceFiles[i]);
+            ranks[i] = SummarizeTraceFile(folders.traceFiles[i], options);
         } else if (!fromSummaries) {
             ranks[i] = ReadMindInsightRank(folders.stepTraceRawFiles[i]);
         } else {
@@ -116,7 +121,8 @@ Status ReadAnalysisOutputFolder(const std::string& folder, Cluster& cluster) {
 
 }  // namespace
 
-Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterProgress* progress) {
+Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterProgress* progress,
+                            const RankReadOptions& options) {
     const ClusterFolders folders = FindClusterFolders(path);
     Cluster cluster;
     cluster.root = path;
@@ -129,7 +135,7 @@ Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterPr
         if (folders.rankFolders.empty() && folders.summaryFiles.empty() &&
             folders.traceFiles.empty())
             cluster.layout = StepLayout::kMindInsight;
-        cluster.ranks = ReadRanks(folders, std::max(1u, threads), progress);
+        cluster.ranks = ReadRanks(folders, std::max(1u, threads), progress, options);
         if (folders.rankFolders.empty() && folders.summaryFiles.empty() &&
             !folders.traceFiles.empty())
             cluster.readTraceKernels = ReadTraceKernels;

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <limits>
 #include <map>
-#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -148,53 +147,57 @@ MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables,
     return result;
 }
 
-std::vector<std::optional<KernelTable>> LoadKernelTables(const Cluster& cluster,
-                                                         const std::vector<int>& rankIds,
-                                                         unsigned threads,
-                                                         std::vector<std::string>& problems) {
-    std::vector<std::optional<KernelTable>> tables(rankIds.size());
+std::vector<std::shared_ptr<const KernelTable>> LoadKernelTables(
+    const Cluster& cluster, const std::vector<int>& rankIds, unsigned threads,
+    std::vector<std::string>& problems) {
+    std::vector<std::shared_ptr<const KernelTable>> tables(rankIds.size());
     problems.assign(rankIds.size(), std::string());
-    ParallelFor(rankIds.size(), std::max(1u, threads), std::vector<uint64_t>(rankIds.size(), 1),
-                [&](size_t i) {
-                    const int index = cluster.IndexOfRank(rankIds[i]);
-                    if (index < 0) return;
-                    std::error_code error;
-                    if (cluster.readTraceKernels &&
-                        std::filesystem::is_regular_file(cluster.ranks[index].path, error)) {
-                        auto table = cluster.readTraceKernels(cluster.ranks[index].path);
-                        if (table.ok())
-                            tables[i] = std::move(table.value());
-                        else
-                            problems[i] = table.message();
-                        return;
-                    }
-                    auto files = FindRankFiles(cluster.ranks[index].path);
-                    if (files.ok() && !files.value().profilerDb.empty()) {
-                        // A database rank: its compute tasks and communication operators.
-                        auto db = SqliteFile::OpenReadOnly(files.value().profilerDb);
-                        if (!db.ok()) {
-                            problems[i] = db.message();
-                            return;
-                        }
-                        tables[i] = std::move(ReadDbOperators(*db.value()).kernels);
-                        return;
-                    }
-                    if (!files.ok() || files.value().kernelDetails.empty()) {
-                        problems[i] = "no kernel_details.csv in " + cluster.ranks[index].path +
-                                      " (" + MissingFileMessage(kKernelDetailsFile) + ")";
-                        return;
-                    }
-                    std::vector<std::string> readProblems;
-                    ReadAnalysisFile(
-                        files.value().kernelDetails, readProblems, [&](std::string_view text) {
-                            auto table = ParseKernelTable(text, files.value().kernelDetails);
-                            if (table.ok())
-                                tables[i] = std::move(table.value());
-                            else
-                                readProblems.push_back(table.message());
-                        });
-                    if (!readProblems.empty()) problems[i] = readProblems.front();
-                });
+    ParallelFor(
+        rankIds.size(), std::max(1u, threads), std::vector<uint64_t>(rankIds.size(), 1),
+        [&](size_t i) {
+            const int index = cluster.IndexOfRank(rankIds[i]);
+            if (index < 0) return;
+            if (cluster.ranks[index].kernels) {
+                tables[i] = cluster.ranks[index].kernels;
+                return;
+            }
+            std::error_code error;
+            if (cluster.readTraceKernels &&
+                std::filesystem::is_regular_file(cluster.ranks[index].path, error)) {
+                auto table = cluster.readTraceKernels(cluster.ranks[index].path);
+                if (table.ok())
+                    tables[i] = std::make_shared<const KernelTable>(std::move(table.value()));
+                else
+                    problems[i] = table.message();
+                return;
+            }
+            auto files = FindRankFiles(cluster.ranks[index].path);
+            if (files.ok() && !files.value().profilerDb.empty()) {
+                // A database rank: its compute tasks and communication operators.
+                auto db = SqliteFile::OpenReadOnly(files.value().profilerDb);
+                if (!db.ok()) {
+                    problems[i] = db.message();
+                    return;
+                }
+                tables[i] = std::make_shared<const KernelTable>(
+                    std::move(ReadDbOperators(*db.value()).kernels));
+                return;
+            }
+            if (!files.ok() || files.value().kernelDetails.empty()) {
+                problems[i] = "no kernel_details.csv in " + cluster.ranks[index].path + " (" +
+                              MissingFileMessage(kKernelDetailsFile) + ")";
+                return;
+            }
+            std::vector<std::string> readProblems;
+            ReadAnalysisFile(files.value().kernelDetails, readProblems, [&](std::string_view text) {
+                auto table = ParseKernelTable(text, files.value().kernelDetails);
+                if (table.ok())
+                    tables[i] = std::make_shared<const KernelTable>(std::move(table.value()));
+                else
+                    readProblems.push_back(table.message());
+            });
+            if (!readProblems.empty()) problems[i] = readProblems.front();
+        });
     return tables;
 }
 
@@ -242,7 +245,7 @@ MareyTables LoadMareyTables(const Cluster& cluster, const std::vector<int>& rank
 
 MareyStep BuildMareyStep(const MareyTables& tables, const std::vector<std::string>& steps) {
     std::vector<const KernelTable*> pointers;
-    for (const auto& table : tables.tables) pointers.push_back(table ? &*table : nullptr);
+    for (const auto& table : tables.tables) pointers.push_back(table.get());
     MareyStep result = BuildMareyStep(pointers, tables.rankIds, steps);
     for (size_t i = 0; i < tables.rankIds.size(); ++i)
         if (!tables.problems[i].empty() && result.devices[i].ops.empty())

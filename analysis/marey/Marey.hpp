@@ -9,7 +9,7 @@
 // k-th run of N, no polygon is drawn to or from it: a missing operator never borrows another's
 // place.
 #include <cstdint>
-#include <optional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -61,20 +61,20 @@ struct MareyStep {
 // order of their first rank, each in rank order, then the ranks of no stage; else rank order.
 std::vector<int> MareyDeviceOrder(const Cluster& cluster);
 
-// The kernel_details.csv of each rank of 'rankIds', read on up to 'threads' threads; a rank
-// without one gets nothing and a line in 'problems' (one per rank, empty when fine).
-std::vector<std::optional<KernelTable>> LoadKernelTables(const Cluster& cluster,
-                                                         const std::vector<int>& rankIds,
-                                                         unsigned threads,
-                                                         std::vector<std::string>& problems);
+// The kernel_details.csv of each rank of 'rankIds', read on up to 'threads' threads, or the table
+// the loader kept (ClusterRank::kernels) without reading anything; a rank without one gets null
+// and a line in 'problems' (one per rank, empty when fine).
+std::vector<std::shared_ptr<const KernelTable>> LoadKernelTables(
+    const Cluster& cluster, const std::vector<int>& rankIds, unsigned threads,
+    std::vector<std::string>& problems);
 
 // The tables of the devices shown, kept so that another step is built without reading the
 // files again.
 struct MareyTables {
     std::vector<int> rankIds;
-    std::vector<std::optional<KernelTable>> tables;
-    std::vector<std::string> problems;  // per rank, empty when fine
-    uint64_t rows = 0;                  // over every table
+    std::vector<std::shared_ptr<const KernelTable>> tables;  // null for a rank without one
+    std::vector<std::string> problems;                       // per rank, empty when fine
+    uint64_t rows = 0;                                       // over every table
 };
 MareyTables LoadMareyTables(const Cluster& cluster, const std::vector<int>& rankIds,
                             unsigned threads);
