@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <string>
+#include <tuple>
 
 #include "ClusterGenerator.hpp"
 #include "TestSupport.hpp"
@@ -332,6 +333,62 @@ TEST_CASE(
     const std::string_view problem = problems.at(0);
     CHECK(problem.substr(0, 8) == "rank 2: ");
     CHECK(problem.find("kernel_details.csv") != std::string_view::npos);
+}
+
+TEST_CASE(
+    "a step built from the tables' step index is the step a pass over every row builds, ties and "
+    "repeated steps included") {
+    // Rank 0: steps 1 and 2 interleaved in the file, two operators starting together, a row
+    // without a step. Rank 1: no Step Id at all (one step, whatever is asked).
+    auto table = [](const std::vector<std::tuple<const char*, const char*, TimeNs>>& rows) {
+        auto kernels = std::make_shared<KernelTable>();
+        for (const auto& [step, name, startNs] : rows) {
+            KernelRow row;
+            row.step = kernels->strings.Intern(step);
+            row.name = kernels->strings.Intern(name);
+            row.startNs = startNs;
+            row.durNs = 10;
+            kernels->rows.push_back(row);
+        }
+        return std::shared_ptr<const KernelTable>(std::move(kernels));
+    };
+    MareyTables tables;
+    tables.rankIds = {0, 1};
+    tables.tables = {table({{"2", "B", 500},
+                            {"1", "A", 100},
+                            {"1", "B", 100},
+                            {"", "X", 50},
+                            {"2", "A", 100},
+                            {"1", "A", 90}}),
+                     table({{"", "A", 100}, {"", "B", 100}, {"", "A", 300}})};
+    tables.problems = {"", ""};
+    for (const auto& kernels : tables.tables)
+        tables.stepIndexes.push_back(IndexKernelSteps(*kernels));
+    const std::vector<const KernelTable*> pointers{tables.tables[0].get(), tables.tables[1].get()};
+    for (const std::vector<std::string>& steps : std::vector<std::vector<std::string>>{
+             {"1"}, {"2"}, {"1", "2"}, {"2", "1"}, {"2", "2"}, {"3"}, {}}) {
+        CAPTURE(steps.size());
+        const MareyStep scanned = BuildMareyStep(pointers, tables.rankIds, steps);
+        const MareyStep indexed = BuildMareyStep(tables, steps);
+        CHECK(indexed.names == scanned.names);
+        REQUIRE(indexed.keys.size() == scanned.keys.size());
+        for (size_t k = 0; k < scanned.keys.size(); ++k)
+            CHECK(indexed.KeyLabel(k) == scanned.KeyLabel(k));
+        for (size_t d = 0; d < 2; ++d) {
+            CHECK(indexed.devices[d].problem == scanned.devices[d].problem);
+            CHECK(indexed.devices[d].stepStartNs == scanned.devices[d].stepStartNs);
+            REQUIRE(indexed.devices[d].ops.size() == scanned.devices[d].ops.size());
+            for (size_t i = 0; i < scanned.devices[d].ops.size(); ++i) {
+                CHECK(indexed.devices[d].ops[i].key == scanned.devices[d].ops[i].key);
+                CHECK(indexed.devices[d].ops[i].startNs == scanned.devices[d].ops[i].startNs);
+            }
+        }
+    }
+    // Step 1 of rank 0 by start: A (90), then A and B at 100 in file order.
+    const MareyStep one = BuildMareyStep(tables, {"1"});
+    REQUIRE(one.devices[0].ops.size() == 3);
+    CHECK(one.KeyLabel(one.devices[0].ops[1].key) == "A #2");
+    CHECK(one.KeyLabel(one.devices[0].ops[2].key) == "B");
 }
 
 TEST_CASE("devices without operators are summed up by reason, with their ranks") {
