@@ -10,7 +10,6 @@
 #include "load/AnalysisFile.hpp"
 #include "load/CommunicationJson.hpp"
 #include "load/KernelTable.hpp"
-#include "rank/OperatorStats.hpp"
 
 namespace marey {
 
@@ -74,10 +73,24 @@ void AddRankLinks(const std::vector<CommunicationLink>& links, ClusterRank& rank
 
 namespace {
 
+// Operator count and time per type, largest total first (then by type): OperatorsFromKernels'
+// byType table without its per-name table and cores, which the summary does not keep.
 void AddOperatorTypes(const KernelTable& kernels, ClusterRank& rank) {
-    const OperatorTables tables = OperatorsFromKernels(kernels);
-    for (const OperatorStat& stat : tables.byType)
-        rank.operatorTypes.push_back({stat.name, stat.count, stat.totalNs});
+    std::vector<uint32_t> slotOfType(kernels.strings.size(), UINT32_MAX);
+    std::vector<RankOperatorType> types;
+    for (const KernelRow& row : kernels.rows) {
+        uint32_t& slot = slotOfType[row.type];
+        if (slot == UINT32_MAX) {
+            slot = static_cast<uint32_t>(types.size());
+            types.push_back({std::string(kernels.strings.Get(row.type)), 0, 0});
+        }
+        ++types[slot].count;
+        types[slot].totalNs = SaturatingAdd(types[slot].totalNs, row.durNs);
+    }
+    std::sort(types.begin(), types.end(), [](const RankOperatorType& a, const RankOperatorType& b) {
+        return a.totalNs != b.totalNs ? a.totalNs > b.totalNs : a.type < b.type;
+    });
+    for (RankOperatorType& type : types) rank.operatorTypes.push_back(std::move(type));
     if (!rank.overview.valid) rank.overview = OverviewFromKernels(kernels);
 }
 
