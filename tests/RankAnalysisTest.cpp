@@ -325,6 +325,58 @@ TEST_CASE("broken communication JSON keeps the operators before the break and sa
     }
 }
 
+TEST_CASE(
+    "communication numbers read as strtod reads them, long mantissas and odd packet size keys "
+    "included") {
+    // simdjson reads the values where it is exact (up to 19 digits); the rest, and the packet
+    // size keys that are not plain decimals, are read by strtod as they always were.
+    const char* sizes[] = {"0.39105313830368432256",         "32.0000", "1E2", "4.9e-324", "1e-400",
+                           "123456789012345678901234567890", "0.1"};
+    for (const char* size : sizes) {
+        CAPTURE(size);
+        const std::string text =
+            Padded("{\"step1\": {\"collective\": {\"ar@1\": {\"0-1\": {\"Transit Size(MB)\": " +
+                   std::string(size) + "}}}}}");
+        CommunicationMatrix links;
+        REQUIRE(ParseCommunicationMatrixJson(text, "communication_matrix.json", links).ok());
+        REQUIRE(links.links.size() == 1);
+        CHECK(links.links[0].transitSizeMb == std::strtod(size, nullptr));
+        CHECK(links.problems.empty());
+    }
+    const char* keys[] = {"2.064384", "+1.5", " 2", "0x10", "inf",
+                          "nan",      "3abc", ".5", "7.",   "0.39105313830368432256",
+                          "-1"};
+    for (const char* key : keys) {
+        CAPTURE(key);
+        const std::string text = Padded(
+            "{\"step1\": {\"collective\": {\"ar@1\": {\"Communication Bandwidth Info\": "
+            "{\"HCCS\": {\"Size Distribution\": {\"" +
+            std::string(key) + "\": [1, 0.5]}}}}}}}");
+        CommunicationOps data;
+        REQUIRE(ParseCommunicationJson(text, "communication.json", data).ok());
+        REQUIRE(data.ops.size() == 1);
+        REQUIRE(data.ops[0].bandwidth.size() == 1);
+        REQUIRE(data.ops[0].bandwidth[0].sizes.size() == 1);
+        const double expected = std::strtod(key, nullptr),
+                     read = data.ops[0].bandwidth[0].sizes[0].sizeMb;
+        CHECK(((read == expected) || (std::isnan(read) && std::isnan(expected))));
+    }
+    // Not a number, out of range or negative: reported and left out as before.
+    const std::string text = Padded(
+        "{\"step1\": {\"collective\": {\"ar@1\": {\"0-1\": {\"Bandwidth(GB/s)\": -0.5}, "
+        "\"1-0\": {\"Transit Size(MB)\": -1e999}, \"1-2\": {\"Transit Size(MB)\": \"1\"}}}}}");
+    CommunicationMatrix links;
+    REQUIRE(ParseCommunicationMatrixJson(text, "communication_matrix.json", links).ok());
+    REQUIRE(links.links.size() == 1);
+    CHECK(links.links[0].srcRank == 1);
+    CHECK(links.links[0].transitSizeMb == 0);
+    REQUIRE(links.problems.size() == 3);
+    CHECK(links.problems[0].message == "\"Bandwidth(GB/s)\" is negative: -0.5; link left out");
+    CHECK(links.problems[1].message ==
+          "\"Transit Size(MB)\" is out of range: -1e999; link left out");
+    CHECK(links.problems[2].message == "\"Transit Size(MB)\" is not a number: \"1\"; read as 0");
+}
+
 TEST_CASE("communication_matrix.json gives one link per source and destination rank") {
     const std::string text =
         Padded(R"json({"step50": {"p2p": {}, "collective": {"allreduce-top1@175": {
