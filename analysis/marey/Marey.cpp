@@ -132,9 +132,22 @@ MareyStep BuildSteps(const std::vector<const KernelTable*>& tables,
     result.step = steps.empty()       ? std::string()
                   : steps.size() == 1 ? steps.front()
                                       : steps.front() + "-" + steps.back();
-    // Names are views into the tables' pools, which outlive this call.
-    std::unordered_map<std::string_view, uint32_t> nameIndex;
+    // Names are views into the tables' pools, which outlive this call, hashed by the hash the
+    // pool kept when the table was read.
+    struct Name {
+        std::string_view text;
+        uint64_t hash;
+        bool operator==(const Name& other) const { return text == other.text; }
+    };
+    struct NameHash {
+        size_t operator()(const Name& name) const { return name.hash; }
+    };
+    std::unordered_map<Name, uint32_t, NameHash> nameIndex;
     std::unordered_map<std::pair<uint32_t, uint32_t>, uint32_t, KeyHash> keyIndex;
+    // Per (name, step shown): runs seen so far on the device being read; reset through 'touched'.
+    const size_t stepSlots = std::max<size_t>(steps.size(), 1);
+    std::vector<uint32_t> runs;
+    std::vector<size_t> touched;
     result.devices.resize(rankIds.size());
     for (size_t d = 0; d < rankIds.size(); ++d) {
         MareyDevice& device = result.devices[d];
@@ -153,14 +166,17 @@ MareyStep BuildSteps(const std::vector<const KernelTable*>& tables,
         }
         device.stepStartNs = rows.front().first->startNs;
         device.ops.reserve(rows.size());
-        std::unordered_map<uint64_t, uint32_t>
-            runs;  // (step, name) → runs seen so far on this device
+        for (const size_t slot : touched) runs[slot] = 0;
+        touched.clear();
         for (const auto& [row, stepIndex] : rows) {
-            const std::string_view name = table->strings.Get(row->name);
+            const Name name{table->strings.Get(row->name), table->strings.Hash(row->name)};
             auto [nameIt, newName] =
                 nameIndex.emplace(name, static_cast<uint32_t>(result.names.size()));
-            if (newName) result.names.emplace_back(name);
-            const uint32_t occurrence = runs[uint64_t{stepIndex} << 32 | nameIt->second]++;
+            if (newName) result.names.emplace_back(name.text);
+            const size_t slot = size_t{nameIt->second} * stepSlots + stepIndex;
+            if (slot >= runs.size()) runs.resize(std::max(slot + 1, runs.size() * 2), 0);
+            if (runs[slot] == 0) touched.push_back(slot);
+            const uint32_t occurrence = runs[slot]++;
             auto [keyIt, newKey] = keyIndex.emplace(
                 std::make_pair(nameIt->second, stepIndex << 24 | (occurrence & 0xFFFFFF)),
                 static_cast<uint32_t>(result.keys.size()));
