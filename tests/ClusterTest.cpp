@@ -428,6 +428,22 @@ TEST_CASE(
     CHECK(link(3) == std::make_tuple("broadcast", "7", 1, "HCCS", 2.0, TimeNs{200}, 2u));
 }
 
+TEST_CASE("whether a folder is a cluster is decided by its first two ranks, without a full walk") {
+    const fs::path dir = test::TempDir("cluster_enough");
+    ClusterOptions options;
+    options.ranks = 6;
+    options.steps = 1;
+    std::string error;
+    REQUIRE_MESSAGE(WriteCluster(options, dir.string(), &error), error);
+    CHECK(FindClusterFolders(dir.string()).rankFolders.size() == 6);
+    const ClusterFolders first = FindClusterFolders(dir.string(), 2);
+    CHECK(first.rankFolders.size() == 2);
+    CHECK(first.skipped.empty());
+    CHECK(IsClusterDirectory(dir.string()));
+    CHECK_FALSE(IsClusterDirectory((dir / "rank_0_ascend_pt").string()));  // one rank is not one
+    fs::remove_all(dir);
+}
+
 TEST_CASE("a folder that is not a cluster says what it lacks") {
     const fs::path dir = test::TempDir("cluster_empty");
     CHECK_FALSE(IsClusterDirectory(dir.string()));
