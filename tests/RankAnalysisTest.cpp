@@ -167,6 +167,42 @@ TEST_CASE("step_trace_time.csv reads every phase in exact nanoseconds, by header
 }
 
 TEST_CASE(
+    "a kernel table read without names keeps every row's type, times and core class, and the same "
+    "problems") {
+    const std::string text =
+        "Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us)\n"
+        "1,MatMul_1,MatMul,AI_CORE,1000\t,10\n"
+        "1,hcom_allReduce__1,hcom_allReduce_,HCCL,1015\t,15\n"
+        "1,Cast_1,Cast,AI_CPU,n/a,10\n"
+        "2,Add_1,Add,AI_VECTOR_CORE,1005\t,-1\n"
+        "2,MatMul_2,MatMul,AI_CORE,1040\t,10\n";
+    auto full = ParseKernelTable(text, "kernel_details.csv");
+    KernelReadOptions typesOnly;
+    typesOnly.names = false;
+    auto bare = ParseKernelTable(text, "kernel_details.csv", typesOnly);
+    REQUIRE(full.ok());
+    REQUIRE(bare.ok());
+    REQUIRE(bare.value().rows.size() == 3);
+    REQUIRE(full.value().rows.size() == 3);
+    for (size_t i = 0; i < 3; ++i) {
+        const KernelRow &a = full.value().rows[i], &b = bare.value().rows[i];
+        CHECK(full.value().strings.Get(a.type) == bare.value().strings.Get(b.type));
+        CHECK(a.startNs == b.startNs);
+        CHECK(a.durNs == b.durNs);
+        CHECK(a.coreClass == b.coreClass);
+        CHECK(b.name == 0);
+        CHECK(b.core == 0);
+        CHECK(b.step == 0);
+    }
+    CHECK(full.value().strings.Get(full.value().rows[2].name) == "MatMul_2");
+    REQUIRE(bare.value().problems.size() == 2);
+    for (size_t i = 0; i < 2; ++i)
+        CHECK(bare.value().problems[i].message == full.value().problems[i].message);
+    CHECK(bare.value().problems[1].message ==
+          "column \"Duration(us)\": out of the int64 nanosecond range: \"-1\"; row skipped");
+}
+
+TEST_CASE(
     "the overview computed from kernels splits time into compute, overlap, communication alone and "
     "free") {
     // compute [0,10) [5,20) [40,50) µs; communication [15,30) µs; nothing in [30,40).

@@ -260,7 +260,10 @@ ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& o
     });
     const size_t problemsBefore = rank.problems.size();
     ReadAnalysisFile(files.kernelDetails, rank.problems, [&](std::string_view text) {
-        auto table = ParseKernelTable(text, files.kernelDetails);
+        // Operator totals and the overview need each row's type, times and core class only.
+        KernelReadOptions read;
+        read.names = options.keepKernelTable;
+        auto table = ParseKernelTable(text, files.kernelDetails, read);
         if (!table.ok()) return rank.problems.push_back(table.message());
         // A file whose bytes could not all be read (a truncated gzip) is not kept: the Marey view
         // reads it again and names the problem itself.

@@ -48,7 +48,8 @@ Result<KernelColumns> FindKernelColumns(const std::vector<std::string>& header,
     return columns;
 }
 
-Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& name) {
+Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& name,
+                                     const KernelReadOptions& options) {
     CsvReader reader(text);
     const std::vector<std::string> header = ReadCsvHeader(reader);
     if (header.empty()) return Status::Error(name + ": error: the file is empty");
@@ -94,10 +95,12 @@ Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& n
         }
         const std::string_view taskName = FieldAt(fields, columns.name);
         const std::string_view core = FieldAt(fields, columns.core);
-        row.name = intern(lastName, taskName);
+        if (options.names) row.name = intern(lastName, taskName);
         row.type = intern(lastType, columns.type >= 0 ? FieldAt(fields, columns.type) : taskName);
-        row.core = intern(lastCore, core);
-        row.step = intern(lastStep, FieldAt(fields, columns.step));
+        if (options.names) {
+            row.core = intern(lastCore, core);
+            row.step = intern(lastStep, FieldAt(fields, columns.step));
+        }
         row.coreClass = columns.core >= 0
                             ? ClassifyCore(core)
                             : (taskName.substr(0, 5) == "hcom_" ? CoreClass::kCommunication
