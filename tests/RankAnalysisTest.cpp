@@ -413,6 +413,41 @@ TEST_CASE(
     CHECK(links.problems[2].message == "\"Transit Size(MB)\" is not a number: \"1\"; read as 0");
 }
 
+TEST_CASE(
+    "communication.json read without its bandwidth keeps and rejects the same operators, with the "
+    "same problems") {
+    std::string text = "{\"step1\": {\"collective\": {";
+    const char* values[] = {
+        "12.5", "-3", "1e999", "0x1p2000", "\"abc\"", "-0", "7", "1.2.3", "0.39105313830368432256",
+        "4e2"};
+    for (size_t i = 0; i < std::size(values); ++i)
+        text +=
+            (i ? ", \"op" : "\"op") + std::to_string(i) +
+            "@1\": {\"Communication Time Info\": {\"Elapse Time(ms)\": " + std::to_string(i + 1) +
+            "}, \"Communication Bandwidth Info\": {\"HCCS\": {\"Bandwidth(GB/s)\": " + values[i] +
+            ", \"Size Distribution\": {\"2.5\": [3, 0.5]}}}}";
+    text += "}}}";
+    text = Padded(text);
+    CommunicationOps kept, checked;
+    CommunicationReadOptions options;
+    options.keepBandwidth = false;
+    REQUIRE(ParseCommunicationJson(text, "communication.json", kept).ok());
+    REQUIRE(ParseCommunicationJson(text, "communication.json", checked, options).ok());
+    REQUIRE(checked.ops.size() == kept.ops.size());
+    for (size_t i = 0; i < kept.ops.size(); ++i) {
+        CHECK(checked.ops[i].name == kept.ops[i].name);
+        CHECK(checked.ops[i].elapseNs == kept.ops[i].elapseNs);
+        CHECK(checked.ops[i].bandwidth.empty());
+        CHECK(kept.ops[i].bandwidth.size() == 1);
+    }
+    REQUIRE(checked.problems.size() == kept.problems.size());
+    for (size_t i = 0; i < kept.problems.size(); ++i)
+        CHECK(FormatProblem("c", checked.problems[i]) == FormatProblem("c", kept.problems[i]));
+    // -3, 1e999 and the hexadecimal infinity leave their operators out; "abc" reads as 0.
+    CHECK(kept.ops.size() == std::size(values) - 3);
+    CHECK(kept.problems.size() == 4);
+}
+
 TEST_CASE("communication_matrix.json gives one link per source and destination rank") {
     const std::string text =
         Padded(R"json({"step50": {"p2p": {}, "collective": {"allreduce-top1@175": {

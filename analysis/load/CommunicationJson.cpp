@@ -179,13 +179,26 @@ public:
     }
 
     // A size, bandwidth or ratio: never negative, always finite; else rejected as in Millis.
-    double Double(od::value value, std::string_view field) {
+    // Where the value itself is not kept ('kept' false), a token that can only be a finite,
+    // non-negative number (digits and points, a digit first, under 300 bytes) is accepted unread.
+    double Double(od::value value, std::string_view field, bool kept = true) {
         std::string_view text;
         if (!NumberText(value, field, &text)) return 0;
+        if (!kept && PlainDecimal(text)) return 0;
         const double number = NumberOfText(value, text);
         if (!std::isfinite(number)) return Reject(text, field, "out of range"), 0;
         if (number < 0) return Reject(text, field, "negative"), 0;
         return number;
+    }
+
+    // Digits and points only, a digit first, under 300 bytes: what strtod reads as a finite
+    // number of at least 0, whatever else follows the first point.
+    static bool PlainDecimal(std::string_view text) {
+        if (text.empty() || text.size() >= 300 || static_cast<unsigned>(text[0] - '0') >= 10)
+            return false;
+        for (const char c : text)
+            if (static_cast<unsigned>(c - '0') >= 10 && c != '.') return false;
+        return true;
     }
 
     // What strtod reads from 'text' (the raw token of the number 'value'). simdjson's own
@@ -342,13 +355,13 @@ void ReadBandwidth(NestedReader& reader, od::object transports, CommunicationOp&
             if (item.unescaped_key().get(name) || item.value().get(value))
                 return reader.Stop(simdjson::TAPE_ERROR, "Communication Bandwidth Info");
             if (name == "Transit Size(MB)")
-                bandwidth.transitSizeMb = reader.Double(value, name);
+                bandwidth.transitSizeMb = reader.Double(value, name, reader.KeepBandwidth());
             else if (name == "Transit Time(ms)")
                 bandwidth.transitNs = reader.Millis(value, name);
             else if (name == "Bandwidth(GB/s)")
-                bandwidth.bandwidthGBps = reader.Double(value, name);
+                bandwidth.bandwidthGBps = reader.Double(value, name, reader.KeepBandwidth());
             else if (name == "Large Packet Ratio")
-                bandwidth.largePacketRatio = reader.Double(value, name);
+                bandwidth.largePacketRatio = reader.Double(value, name, reader.KeepBandwidth());
             else if (name == "Size Distribution") {
                 od::object sizes;
                 if (auto error = value.get_object().get(sizes)) {
