@@ -29,13 +29,16 @@ TimeNs Round(double ns) {
 }
 
 // Each rank's step time in each step of cluster.steps, -1 where the rank lacks the step.
-// [rank index][step index]. O(ranks × steps).
-std::vector<std::vector<TimeNs>> StepWalls(const Cluster& cluster) {
+// [rank index][step index]; only the ranks of 'onlyRanks' (all when empty) are filled, the
+// others hold no step. O(ranks + ranks filled × steps).
+std::vector<std::vector<TimeNs>> StepWalls(const Cluster& cluster,
+                                           const std::vector<int>& onlyRanks = {}) {
     std::unordered_map<std::string, size_t> stepIndex;
     for (size_t s = 0; s < cluster.steps.size(); ++s) stepIndex.emplace(cluster.steps[s], s);
     std::vector<std::vector<TimeNs>> walls(cluster.ranks.size());
     for (size_t r = 0; r < cluster.ranks.size(); ++r) {
         walls[r].assign(cluster.steps.size(), -1);
+        if (!Included(onlyRanks, cluster.ranks[r].rankId)) continue;
         for (const StepRow& row : cluster.ranks[r].steps) {
             const auto at = stepIndex.find(row.step);
             if (at != stepIndex.end()) walls[r][at->second] = StepWallNs(row);
@@ -243,7 +246,8 @@ std::string DescribeGroupDifference(const GroupDifference& difference) {
 
 std::optional<DominantStep> FindDominantStep(const Cluster& cluster,
                                              const std::vector<int>& onlyRanks) {
-    const std::vector<std::vector<TimeNs>> walls = StepWalls(cluster);
+    // Only the ranks asked about: the report asks for each group of a thousand-rank job in turn.
+    const std::vector<std::vector<TimeNs>> walls = StepWalls(cluster, onlyRanks);
     std::vector<double> medianRank;  // per step that some rank has
     std::vector<size_t> stepOf;
     for (size_t s = 0; s < cluster.steps.size(); ++s) {
