@@ -54,6 +54,8 @@ std::string CloseTruncated(std::string_view text, uint64_t* cutOffset) {
     return closed;
 }
 
+// [SECTION] Walking the nested objects, checking every value
+
 // Reads one JSON file of the shape { step: { "p2p"|"collective": { key: {…} } } } and hands
 // every innermost object to 'visit'. Problems carry byte offsets into 'text'.
 class NestedReader {
@@ -284,6 +286,8 @@ private:
     const char* m_holder = "operator";
 };
 
+// [SECTION] One operator's sections and one link
+
 void SplitKey(std::string_view key, std::string* name, std::string* group) {
     const size_t at = key.rfind('@');
     *name = std::string(key.substr(0, at));
@@ -452,6 +456,8 @@ Status Finish(std::string_view text, const std::string& name, bool ok, const std
 }
 
 }  // namespace
+
+// [SECTION] The three files
 
 Status ParseCommunicationJson(std::string_view text, const std::string& name,
                               CommunicationOps& data, const CommunicationReadOptions& options) {
