@@ -133,7 +133,11 @@ int RunStatsCommand(int argc, char** argv) {
     options.cache = std::move(cache.value());
     // A cluster folder: the cluster's summary, under its own key.
     if (IsClusterPath(path)) {
-        auto cluster = LoadCluster(path, std::max(1u, std::thread::hardware_concurrency()));
+        // The rank's kernel tables are kept from the one read: the "marey" key needs them again.
+        RankReadOptions readOptions;
+        readOptions.keepKernelTable = json;
+        auto cluster = LoadCluster(path, std::max(1u, std::thread::hardware_concurrency()), nullptr,
+                                   readOptions);
         if (!cluster.ok()) {
             std::fprintf(stderr, "%s\n", cluster.message().c_str());
             return 1;

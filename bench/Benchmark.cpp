@@ -18,8 +18,10 @@
 // write, on its own thread), and a re-open from it; the cache goes to DIR/marey-bench-index-cache.
 // With --cluster RANKS[,RANKS…] [--steps S] it writes a generated cluster of each size (rank
 // folders with a planted slow rank and slow link), then times opening it to the cluster views
-// (every rank's summary read on every core, then every view's derivation) with peak memory,
-// and, in the same run, bench/cluster_read.py reading the same files with Python's csv and json.
+// (every rank's summary read on every core, then every view's derivation) with peak memory and
+// the speed the rank files were read at, `marey stats DIR --json` as a process of its own (which
+// adds the Marey view's figures), and, in the same run, bench/cluster_read.py reading the same
+// files with Python's csv and json.
 #include <fcntl.h>
 #include <simdjson.h>
 #include <sys/resource.h>
@@ -45,8 +47,9 @@
 #include "KinetoTraceGenerator.hpp"
 #include "TraceGenerator.hpp"
 #include "cluster/Cluster.hpp"
-#include "loading/ClusterLoader.hpp"
+#include "cluster/ClusterFolder.hpp"
 #include "cluster/ClusterReport.hpp"
+#include "loading/ClusterLoader.hpp"
 #include "compare/Comparison.hpp"
 #include "compare/RegressionCheck.hpp"
 #include "index/RowQuery.hpp"
@@ -453,6 +456,41 @@ ClusterMeasure OpenCluster(const std::string& dir, unsigned threads) {
     return measure;
 }
 
+// The bytes of the files the cluster loader reads from each rank folder (never its trace): the
+// figure a read speed is quoted against.
+uint64_t RankFileBytes(const std::string& dir) {
+    uint64_t bytes = 0;
+    std::error_code error;
+    for (const RankFiles& files : FindClusterFolders(dir).rankFolders)
+        for (const std::string* path : {&files.stepTrace, &files.communication,
+                                        &files.communicationMatrix, &files.kernelDetails})
+            if (!path->empty()) bytes += std::filesystem::file_size(*path, error);
+    return bytes;
+}
+
+// `marey stats DIR --json` run as its own process, its output thrown away: seconds from the
+// start to the exit, and its peak resident bytes. Negative seconds when it could not run.
+std::pair<double, uint64_t> TimeStatsCommand(const std::string& dir) {
+    std::error_code error;
+    const std::string marey =
+        (std::filesystem::read_symlink("/proc/self/exe", error).parent_path() / "marey").string();
+    const double start = Now();
+    const pid_t child = fork();
+    if (child == 0) {
+        const int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        execl(marey.c_str(), marey.c_str(), "stats", dir.c_str(), "--json",
+              static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    int status = 0;
+    struct rusage usage {};
+    if (child < 0 || wait4(child, &status, 0, &usage) != child || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0)
+        return {-1.0, 0};
+    return {Now() - start, static_cast<uint64_t>(usage.ru_maxrss) * 1024};
+}
+
 // Every file under 'dir' read once, so that the runs measured find them in the page cache.
 uint64_t ReadTreeIntoPageCache(const std::string& dir) {
     uint64_t bytes = 0;
@@ -504,6 +542,24 @@ int RunClusterBenchmark(const std::vector<uint64_t>& sizes, uint32_t steps, cons
         std::printf("  marey: open to the cluster views  : %8.3f s, peak resident %.1f MB\n",
                     best.loadSeconds + best.reportSeconds,
                     static_cast<double>(best.peakBytes) / 1e6);
+        const uint64_t readBytes = RankFileBytes(path);
+        std::printf(
+            "  rank files read (step trace, communication, matrix, kernels): %.1f MB, %.2f GB/s\n",
+            static_cast<double>(readBytes) / 1e6,
+            static_cast<double>(readBytes) / 1e9 / best.loadSeconds);
+        std::pair<double, uint64_t> stats{1e30, 0};
+        for (int r = 0; r < repeat; ++r) {
+            ReadTreeIntoPageCache(path);
+            const std::pair<double, uint64_t> run = TimeStatsCommand(path);
+            if (run.first >= 0 && run.first < stats.first) stats = run;
+        }
+        if (stats.second > 0)
+            std::printf("  marey stats --json, one process   : %8.3f s, peak resident %.1f MB\n",
+                        stats.first, static_cast<double>(stats.second) / 1e6);
+        else
+            std::printf(
+                "  marey stats --json not run: the marey beside marey-bench failed or is "
+                "missing\n");
         const std::string script = std::string(MAREY_SOURCE_DIR) + "/bench/cluster_read.py";
         ReadTreeIntoPageCache(path);
         std::FILE* python = popen(("python3 " + script + " " + path + " 2>&1").c_str(), "r");

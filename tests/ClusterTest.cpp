@@ -401,6 +401,22 @@ TEST_CASE("a rank that other files name and that has no data is missing, with it
     fs::remove_all(dir);
 }
 
+TEST_CASE("whether a folder is a cluster is decided by its first two ranks, without a full walk") {
+    const fs::path dir = test::TempDir("cluster_enough");
+    ClusterOptions options;
+    options.ranks = 6;
+    options.steps = 1;
+    std::string error;
+    REQUIRE_MESSAGE(WriteCluster(options, dir.string(), &error), error);
+    CHECK(FindClusterFolders(dir.string()).rankFolders.size() == 6);
+    const ClusterFolders first = FindClusterFolders(dir.string(), 2);
+    CHECK(first.rankFolders.size() == 2);
+    CHECK(first.skipped.empty());
+    CHECK(IsClusterPath(dir.string()));
+    CHECK_FALSE(IsClusterPath((dir / "rank_0_ascend_pt").string()));  // one rank is not one
+    fs::remove_all(dir);
+}
+
 TEST_CASE("a folder that is not a cluster says what it lacks") {
     const fs::path dir = test::TempDir("cluster_empty");
     CHECK_FALSE(IsClusterPath(dir.string()));
@@ -648,6 +664,33 @@ TEST_CASE("a quantile is the value at its nearest rank") {
 }
 
 // [SECTION] Each cluster header on a small input of its own
+
+TEST_CASE(
+    "a rank's links are summed per operator, group, ends and transport, ordered by their text, "
+    "names in the order read") {
+    ClusterRank rank;
+    rank.names = {"hcom_x"};  // already there from communication.json
+    RankLinkSums sums(rank);
+    sums.Add("broadcast@7", 3, 1, "HCCS", 1.0, 100);
+    sums.Add("allreduce@9", 3, 2, "RDMA", 2.0, 200);
+    sums.Add("Total Op Info@9", 3, 2, "RDMA", 99.0, 9900);  // the file's own sum: left out
+    sums.Add("allreduce@9", 3, 2, "RDMA", 0.5, 50);
+    sums.Add("allreduce@9", 3, 2, "HCCS", 4.0, 400);
+    sums.Add("allreduce", 3, 0, "HCCS", 8.0, 800);  // a 2023 file: no group hash
+    sums.Add("broadcast@7", 3, 1, "HCCS", 1.0, 100);
+    sums.Finish();
+    CHECK(rank.names == std::vector<std::string>{"hcom_x", "broadcast", "7", "allreduce", "9", ""});
+    REQUIRE(rank.links.size() == 4);
+    auto link = [&](size_t i) {
+        const RankLink& l = rank.links[i];
+        return std::make_tuple(rank.Name(l.op), rank.Name(l.group), l.dstRank, l.transport,
+                               l.transitSizeMb, l.transitNs, l.count);
+    };
+    CHECK(link(0) == std::make_tuple("allreduce", "", 0, "HCCS", 8.0, TimeNs{800}, 1u));
+    CHECK(link(1) == std::make_tuple("allreduce", "9", 2, "HCCS", 4.0, TimeNs{400}, 1u));
+    CHECK(link(2) == std::make_tuple("allreduce", "9", 2, "RDMA", 2.5, TimeNs{250}, 2u));
+    CHECK(link(3) == std::make_tuple("broadcast", "7", 1, "HCCS", 2.0, TimeNs{200}, 2u));
+}
 
 TEST_CASE(
     "a step key loses its 'step' prefix, names are interned once, and the overview adds the step "

@@ -43,6 +43,31 @@ TEST_CASE("CSV follows RFC 4180: quotes, doubled quotes, separators and newlines
     CHECK(rows[3] == std::vector<std::string>{"Last", "", "no final newline"});
 }
 
+TEST_CASE(
+    "fields rebuilt from doubled quotes or text after the closing quote stay whole when a record "
+    "holds many") {
+    // Each rebuilt field lands in the reader's one storage, which grows while the record is read:
+    // every field must still read as written once the record ends.
+    std::string record, expected[40];
+    for (int i = 0; i < 40; ++i) {
+        const std::string body(static_cast<size_t>(i * 7), static_cast<char>('a' + i % 26));
+        if (i % 2 == 0) {
+            record += "\"\"\"" + body + "\"\"\"";  // """body""" is "body"
+            expected[i] = "\"" + body + "\"";
+        } else {
+            record += "\"" + body + "\"x" + std::to_string(i);  // "body"x1 keeps what follows
+            expected[i] = body + "x" + std::to_string(i);
+        }
+        record += i + 1 < 40 ? "," : "\n";
+    }
+    const auto rows = ReadAll(record + record);
+    REQUIRE(rows.size() == 2);
+    for (const auto& row : rows) {
+        REQUIRE(row.size() == 40);
+        for (size_t i = 0; i < 40; ++i) CHECK(row[i] == expected[i]);
+    }
+}
+
 TEST_CASE("an unterminated quoted field is reported, not read past the end") {
     CsvReader reader("a,\"never closed\nb,c");
     std::vector<std::string_view> fields;

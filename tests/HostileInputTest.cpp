@@ -11,6 +11,7 @@
 
 #include "TestSupport.hpp"
 #include "load/TracePath.hpp"
+#include "load/TraceText.hpp"
 
 using namespace marey;
 using namespace marey::test;
@@ -159,6 +160,41 @@ TEST_CASE("a file without read permission gives the system's reason") {
             CHECK(out == path + ": error: cannot open the file: Permission denied\n");
         }
     }
+    std::system(("rm -rf " + dir).c_str());
+}
+
+TEST_CASE(
+    "files around the size where reading gives way to mapping give the same bytes, padded with "
+    "zeros") {
+    const std::string dir = TempDir();
+    for (const uint64_t size : {uint64_t{1}, kReadBelowBytes - 1, kReadBelowBytes,
+                                kReadBelowBytes + 1, 3 * kReadBelowBytes}) {
+        CAPTURE(size);
+        std::string bytes(size, 'x');
+        for (uint64_t i = 0; i < size; i += 4093) bytes[i] = static_cast<char>('a' + i % 26);
+        const std::string path = dir + "/f" + std::to_string(size);
+        std::ofstream(path, std::ios::binary) << bytes;
+        auto text = TraceText::Open(path);
+        REQUIRE(text.ok());
+        REQUIRE(text.value().size() == size);
+        CHECK(text.value().fileBytes() == size);
+        CHECK_FALSE(text.value().compressed());
+        CHECK(std::string_view(text.value().data(), size) == bytes);
+        bool zeros = true;
+        for (uint64_t i = 0; i < kTextPaddingBytes; ++i)
+            zeros &= text.value().data()[size + i] == 0;
+        CHECK(zeros);
+        // Moved, the text still points at its own bytes.
+        TraceText moved = std::move(text.value());
+        CHECK(std::string_view(moved.data(), moved.size()) == bytes);
+    }
+    // A small gzip file is read, then inflated.
+    REQUIRE(std::system(("printf 'hello, cluster' | gzip -c > " + dir + "/small.gz").c_str()) == 0);
+    auto small = TraceText::Open(dir + "/small.gz");
+    REQUIRE(small.ok());
+    CHECK(small.value().compressed());
+    CHECK(std::string_view(small.value().data(), small.value().size()) == "hello, cluster");
+    CHECK(small.value().data()[small.value().size()] == 0);
     std::system(("rm -rf " + dir).c_str());
 }
 

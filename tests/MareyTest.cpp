@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <string>
+#include <tuple>
 
 #include "ClusterGenerator.hpp"
 #include "TestSupport.hpp"
@@ -194,6 +195,32 @@ TEST_CASE(
     CHECK(json.find("\"slowest_device\": 0") == std::string::npos);
 }
 
+TEST_CASE(
+    "a cluster loaded with its kernel tables kept gives the same Marey figures without reading "
+    "kernel_details.csv again") {
+    ClusterOptions options;
+    options.ranks = 6;
+    options.steps = 3;
+    options.slowRank = 4;
+    const auto generated = Generate("kept", options);
+    const std::string readTwice = MareyToJson(generated->cluster, 2);
+    RankReadOptions keep;
+    keep.keepKernelTable = true;
+    auto kept = LoadCluster(generated->dir.string(), 2, nullptr, keep);
+    REQUIRE_MESSAGE(kept.ok(), kept.message());
+    for (const ClusterRank& rank : kept.value().ranks) {
+        REQUIRE(rank.kernels != nullptr);
+        CHECK(rank.kernels->rows.size() == rank.kernels->rows.capacity());
+    }
+    CHECK(generated->cluster.ranks.front().kernels == nullptr);  // not kept unless asked
+    // The files gone, the kept tables still give every figure, and the same ones.
+    for (int rank = 0; rank < 6; ++rank)
+        fs::remove(generated->dir / ("rank_" + std::to_string(rank) + "_ascend_pt") /
+                   "ASCEND_PROFILER_OUTPUT" / "kernel_details.csv");
+    CHECK(MareyToJson(kept.value(), 2) == readTwice);
+    CHECK(readTwice.find("\"problems\": []") != std::string::npos);
+}
+
 TEST_CASE("the real two-rank Level1 run matches its operators across the two devices") {
     const std::string fixtures = test::FixturesDir();
     if (fixtures.empty()) return;
@@ -306,6 +333,62 @@ TEST_CASE(
     const std::string_view problem = problems.at(0);
     CHECK(problem.substr(0, 8) == "rank 2: ");
     CHECK(problem.find("kernel_details.csv") != std::string_view::npos);
+}
+
+TEST_CASE(
+    "a step built from the tables' step index is the step a pass over every row builds, ties and "
+    "repeated steps included") {
+    // Rank 0: steps 1 and 2 interleaved in the file, two operators starting together, a row
+    // without a step. Rank 1: no Step Id at all (one step, whatever is asked).
+    auto table = [](const std::vector<std::tuple<const char*, const char*, TimeNs>>& rows) {
+        auto kernels = std::make_shared<KernelTable>();
+        for (const auto& [step, name, startNs] : rows) {
+            KernelRow row;
+            row.step = kernels->strings.Intern(step);
+            row.name = kernels->strings.Intern(name);
+            row.startNs = startNs;
+            row.durNs = 10;
+            kernels->rows.push_back(row);
+        }
+        return std::shared_ptr<const KernelTable>(std::move(kernels));
+    };
+    MareyTables tables;
+    tables.rankIds = {0, 1};
+    tables.tables = {table({{"2", "B", 500},
+                            {"1", "A", 100},
+                            {"1", "B", 100},
+                            {"", "X", 50},
+                            {"2", "A", 100},
+                            {"1", "A", 90}}),
+                     table({{"", "A", 100}, {"", "B", 100}, {"", "A", 300}})};
+    tables.problems = {"", ""};
+    for (const auto& kernels : tables.tables)
+        tables.stepIndexes.push_back(IndexKernelSteps(*kernels));
+    const std::vector<const KernelTable*> pointers{tables.tables[0].get(), tables.tables[1].get()};
+    for (const std::vector<std::string>& steps : std::vector<std::vector<std::string>>{
+             {"1"}, {"2"}, {"1", "2"}, {"2", "1"}, {"2", "2"}, {"3"}, {}}) {
+        CAPTURE(steps.size());
+        const MareyStep scanned = BuildMareyStep(pointers, tables.rankIds, steps);
+        const MareyStep indexed = BuildMareyStep(tables, steps);
+        CHECK(indexed.names == scanned.names);
+        REQUIRE(indexed.keys.size() == scanned.keys.size());
+        for (size_t k = 0; k < scanned.keys.size(); ++k)
+            CHECK(indexed.KeyLabel(k) == scanned.KeyLabel(k));
+        for (size_t d = 0; d < 2; ++d) {
+            CHECK(indexed.devices[d].problem == scanned.devices[d].problem);
+            CHECK(indexed.devices[d].stepStartNs == scanned.devices[d].stepStartNs);
+            REQUIRE(indexed.devices[d].ops.size() == scanned.devices[d].ops.size());
+            for (size_t i = 0; i < scanned.devices[d].ops.size(); ++i) {
+                CHECK(indexed.devices[d].ops[i].key == scanned.devices[d].ops[i].key);
+                CHECK(indexed.devices[d].ops[i].startNs == scanned.devices[d].ops[i].startNs);
+            }
+        }
+    }
+    // Step 1 of rank 0 by start: A (90), then A and B at 100 in file order.
+    const MareyStep one = BuildMareyStep(tables, {"1"});
+    REQUIRE(one.devices[0].ops.size() == 3);
+    CHECK(one.KeyLabel(one.devices[0].ops[1].key) == "A #2");
+    CHECK(one.KeyLabel(one.devices[0].ops[2].key) == "B");
 }
 
 TEST_CASE("devices without operators are summed up by reason, with their ranks") {

@@ -167,6 +167,42 @@ TEST_CASE("step_trace_time.csv reads every phase in exact nanoseconds, by header
 }
 
 TEST_CASE(
+    "a kernel table read without names keeps every row's type, times and core class, and the same "
+    "problems") {
+    const std::string text =
+        "Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us)\n"
+        "1,MatMul_1,MatMul,AI_CORE,1000\t,10\n"
+        "1,hcom_allReduce__1,hcom_allReduce_,HCCL,1015\t,15\n"
+        "1,Cast_1,Cast,AI_CPU,n/a,10\n"
+        "2,Add_1,Add,AI_VECTOR_CORE,1005\t,-1\n"
+        "2,MatMul_2,MatMul,AI_CORE,1040\t,10\n";
+    auto full = ParseKernelTable(text, "kernel_details.csv");
+    KernelReadOptions typesOnly;
+    typesOnly.names = false;
+    auto bare = ParseKernelTable(text, "kernel_details.csv", typesOnly);
+    REQUIRE(full.ok());
+    REQUIRE(bare.ok());
+    REQUIRE(bare.value().rows.size() == 3);
+    REQUIRE(full.value().rows.size() == 3);
+    for (size_t i = 0; i < 3; ++i) {
+        const KernelRow &a = full.value().rows[i], &b = bare.value().rows[i];
+        CHECK(full.value().strings.Get(a.type) == bare.value().strings.Get(b.type));
+        CHECK(a.startNs == b.startNs);
+        CHECK(a.durNs == b.durNs);
+        CHECK(a.coreClass == b.coreClass);
+        CHECK(b.name == 0);
+        CHECK(b.core == 0);
+        CHECK(b.step == 0);
+    }
+    CHECK(full.value().strings.Get(full.value().rows[2].name) == "MatMul_2");
+    REQUIRE(bare.value().problems.size() == 2);
+    for (size_t i = 0; i < 2; ++i)
+        CHECK(bare.value().problems[i].message == full.value().problems[i].message);
+    CHECK(bare.value().problems[1].message ==
+          "column \"Duration(us)\": out of the int64 nanosecond range: \"-1\"; row skipped");
+}
+
+TEST_CASE(
     "the overview computed from kernels splits time into compute, overlap, communication alone and "
     "free") {
     // compute [0,10) [5,20) [40,50) µs; communication [15,30) µs; nothing in [30,40).
@@ -323,6 +359,93 @@ TEST_CASE("broken communication JSON keeps the operators before the break and sa
         CHECK(status.message() ==
               "communication.json:1:1: error: the top level is not an object of steps");
     }
+}
+
+TEST_CASE(
+    "communication numbers read as strtod reads them, long mantissas and odd packet size keys "
+    "included") {
+    // simdjson reads the values where it is exact (up to 19 digits); the rest, and the packet
+    // size keys that are not plain decimals, are read by strtod as they always were.
+    const char* sizes[] = {"0.39105313830368432256",         "32.0000", "1E2", "4.9e-324", "1e-400",
+                           "123456789012345678901234567890", "0.1"};
+    for (const char* size : sizes) {
+        CAPTURE(size);
+        const std::string text =
+            Padded("{\"step1\": {\"collective\": {\"ar@1\": {\"0-1\": {\"Transit Size(MB)\": " +
+                   std::string(size) + "}}}}}");
+        CommunicationMatrix links;
+        REQUIRE(ParseCommunicationMatrixJson(text, "communication_matrix.json", links).ok());
+        REQUIRE(links.links.size() == 1);
+        CHECK(links.links[0].transitSizeMb == std::strtod(size, nullptr));
+        CHECK(links.problems.empty());
+    }
+    const char* keys[] = {"2.064384", "+1.5", " 2", "0x10", "inf",
+                          "nan",      "3abc", ".5", "7.",   "0.39105313830368432256",
+                          "-1"};
+    for (const char* key : keys) {
+        CAPTURE(key);
+        const std::string text = Padded(
+            "{\"step1\": {\"collective\": {\"ar@1\": {\"Communication Bandwidth Info\": "
+            "{\"HCCS\": {\"Size Distribution\": {\"" +
+            std::string(key) + "\": [1, 0.5]}}}}}}}");
+        CommunicationOps data;
+        REQUIRE(ParseCommunicationJson(text, "communication.json", data).ok());
+        REQUIRE(data.ops.size() == 1);
+        REQUIRE(data.ops[0].bandwidth.size() == 1);
+        REQUIRE(data.ops[0].bandwidth[0].sizes.size() == 1);
+        const double expected = std::strtod(key, nullptr),
+                     read = data.ops[0].bandwidth[0].sizes[0].sizeMb;
+        CHECK(((read == expected) || (std::isnan(read) && std::isnan(expected))));
+    }
+    // Not a number, out of range or negative: reported and left out as before.
+    const std::string text = Padded(
+        "{\"step1\": {\"collective\": {\"ar@1\": {\"0-1\": {\"Bandwidth(GB/s)\": -0.5}, "
+        "\"1-0\": {\"Transit Size(MB)\": -1e999}, \"1-2\": {\"Transit Size(MB)\": \"1\"}}}}}");
+    CommunicationMatrix links;
+    REQUIRE(ParseCommunicationMatrixJson(text, "communication_matrix.json", links).ok());
+    REQUIRE(links.links.size() == 1);
+    CHECK(links.links[0].srcRank == 1);
+    CHECK(links.links[0].transitSizeMb == 0);
+    REQUIRE(links.problems.size() == 3);
+    CHECK(links.problems[0].message == "\"Bandwidth(GB/s)\" is negative: -0.5; link left out");
+    CHECK(links.problems[1].message ==
+          "\"Transit Size(MB)\" is out of range: -1e999; link left out");
+    CHECK(links.problems[2].message == "\"Transit Size(MB)\" is not a number: \"1\"; read as 0");
+}
+
+TEST_CASE(
+    "communication.json read without its bandwidth keeps and rejects the same operators, with the "
+    "same problems") {
+    std::string text = "{\"step1\": {\"collective\": {";
+    const char* values[] = {
+        "12.5", "-3", "1e999", "0x1p2000", "\"abc\"", "-0", "7", "1.2.3", "0.39105313830368432256",
+        "4e2"};
+    for (size_t i = 0; i < std::size(values); ++i)
+        text +=
+            (i ? ", \"op" : "\"op") + std::to_string(i) +
+            "@1\": {\"Communication Time Info\": {\"Elapse Time(ms)\": " + std::to_string(i + 1) +
+            "}, \"Communication Bandwidth Info\": {\"HCCS\": {\"Bandwidth(GB/s)\": " + values[i] +
+            ", \"Size Distribution\": {\"2.5\": [3, 0.5]}}}}";
+    text += "}}}";
+    text = Padded(text);
+    CommunicationOps kept, checked;
+    CommunicationReadOptions options;
+    options.keepBandwidth = false;
+    REQUIRE(ParseCommunicationJson(text, "communication.json", kept).ok());
+    REQUIRE(ParseCommunicationJson(text, "communication.json", checked, options).ok());
+    REQUIRE(checked.ops.size() == kept.ops.size());
+    for (size_t i = 0; i < kept.ops.size(); ++i) {
+        CHECK(checked.ops[i].name == kept.ops[i].name);
+        CHECK(checked.ops[i].elapseNs == kept.ops[i].elapseNs);
+        CHECK(checked.ops[i].bandwidth.empty());
+        CHECK(kept.ops[i].bandwidth.size() == 1);
+    }
+    REQUIRE(checked.problems.size() == kept.problems.size());
+    for (size_t i = 0; i < kept.problems.size(); ++i)
+        CHECK(FormatProblem("c", checked.problems[i]) == FormatProblem("c", kept.problems[i]));
+    // -3, 1e999 and the hexadecimal infinity leave their operators out; "abc" reads as 0.
+    CHECK(kept.ops.size() == std::size(values) - 3);
+    CHECK(kept.problems.size() == 4);
 }
 
 TEST_CASE("communication_matrix.json gives one link per source and destination rank") {

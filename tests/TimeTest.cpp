@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "core/Time.hpp"
@@ -132,4 +133,42 @@ TEST_CASE("the padded parser agrees with the general one on random numbers") {
         CHECK(ParsePadded(text, &padded) == generalError);
         if (generalError == DecimalError::kNone) CHECK(padded == general);
     }
+}
+
+TEST_CASE(
+    "milliseconds with up to six decimals scale to exact nanoseconds, and more decimals round") {
+    uint64_t state = 777;
+    auto next = [&state](uint64_t range) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return (state >> 33) % range;
+    };
+    for (int i = 0; i < 20000; ++i) {
+        // A value of 'decimals' decimals written out, read at scale 6: the digits times 10^(6 -
+        // decimals), whatever path the parser takes.
+        const int decimals = static_cast<int>(next(7));
+        uint64_t digits = next(1000000000) * 1000 + next(1000);
+        std::string text = std::to_string(digits);
+        if (decimals > 0) {
+            text.insert(
+                0, static_cast<size_t>(std::max(0, decimals + 1 - static_cast<int>(text.size()))),
+                '0');
+            text.insert(text.size() - static_cast<size_t>(decimals), ".");
+        }
+        for (int d = decimals; d < 6; ++d) digits *= 10;
+        CAPTURE(text);
+        int64_t ns = -1;
+        REQUIRE(ParseScaledDecimal(text, 6, &ns) == DecimalError::kNone);
+        CHECK(ns == static_cast<int64_t>(digits));
+    }
+    int64_t ns = 0;
+    CHECK((ParseScaledDecimal("1.2345675", 6, &ns) == DecimalError::kNone && ns == 1234568));
+    CHECK((ParseScaledDecimal("-0.5", 6, &ns) == DecimalError::kNone && ns == -500000));
+    CHECK((ParseScaledDecimal("12.", 6, &ns) == DecimalError::kNone && ns == 12000000));
+    CHECK((ParseScaledDecimal(".25", 6, &ns) == DecimalError::kNone && ns == 250000));
+    CHECK((ParseScaledDecimal("2.5e-3", 6, &ns) == DecimalError::kNone && ns == 2500));
+    CHECK((ParseScaledDecimal(" 7 ", 6, &ns) == DecimalError::kNone && ns == 7000000));
+    CHECK(ParseScaledDecimal("9223372036854.775808", 6, &ns) == DecimalError::kOutOfRange);
+    CHECK(ParseScaledDecimal("1.2.3", 6, &ns) == DecimalError::kSyntax);
+    CHECK(ParseScaledDecimal("0x10", 6, &ns) == DecimalError::kSyntax);
+    CHECK(ParseScaledDecimal("inf", 6, &ns) == DecimalError::kSyntax);
 }

@@ -38,7 +38,8 @@ void Skip(const fs::path& folder, const std::string& reason, ClusterFolders& fou
         {folder.string(), reason, RankIdFromFolderName(folder.filename().string())});
 }
 
-void Walk(const fs::path& folder, int depth, ClusterFolders& found) {
+void Walk(const fs::path& folder, int depth, size_t enoughRanks, ClusterFolders& found) {
+    if (enoughRanks > 0 && found.RankCount() >= enoughRanks) return;
     if (depth > 0 && IsRankDirectory(folder.string())) {
         auto files = FindRankFiles(folder.string());
         if (files.ok())
@@ -81,8 +82,9 @@ void Walk(const fs::path& folder, int depth, ClusterFolders& found) {
                      found);
             continue;
         }
+        if (enoughRanks > 0 && found.RankCount() >= enoughRanks) return;
         const size_t before = found.RankCount();
-        Walk(child, depth + 1, found);
+        Walk(child, depth + 1, enoughRanks, found);
         if (found.RankCount() == before && LooksLikeRankFolder(child.filename().string()))
             Skip(child, "no profiler data in it", found);
     }
@@ -90,12 +92,12 @@ void Walk(const fs::path& folder, int depth, ClusterFolders& found) {
 
 }  // namespace
 
-ClusterFolders FindClusterFolders(const std::string& path) {
+ClusterFolders FindClusterFolders(const std::string& path, size_t enoughRanks) {
     ClusterFolders found;
     found.root = path;
     std::error_code error;
     if (!fs::is_directory(path, error)) return found;
-    Walk(fs::path(path), 0, found);
+    Walk(fs::path(path), 0, enoughRanks, found);
     std::sort(found.summaryFiles.begin(), found.summaryFiles.end());
     std::sort(found.stepTraceRawFiles.begin(), found.stepTraceRawFiles.end());
     std::sort(found.traceFiles.begin(), found.traceFiles.end());
@@ -108,7 +110,8 @@ bool IsClusterPath(const std::string& path) {
     if (!fs::is_directory(path, error)) return false;
     // A rank folder is one document, even when it holds a summary file of its own.
     if (IsRankDirectory(path)) return false;
-    const ClusterFolders found = FindClusterFolders(path);
+    // Two ranks decide it: the walk stops there instead of reading every rank folder's id.
+    const ClusterFolders found = FindClusterFolders(path, 2);
     return found.RankCount() >= 2 || !found.analysisOutput.empty();
 }
 

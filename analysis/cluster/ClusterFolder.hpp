@@ -38,8 +38,9 @@ struct ClusterFolders {
 
 // Walks 'path' up to 8 levels deep without following links; a rank folder's inside is not
 // walked further. Links to folders, folders past the depth and folders named like a rank folder
-// without a rank in them are listed in 'skipped'. O(entries walked).
-ClusterFolders FindClusterFolders(const std::string& path);
+// without a rank in them are listed in 'skipped'. With 'enoughRanks' > 0 the walk stops once it
+// has found that many ranks (what is found then is only a beginning). O(entries walked).
+ClusterFolders FindClusterFolders(const std::string& path, size_t enoughRanks = 0);
 
 // True when 'path' is a folder holding two or more ranks (folders, summary or step_trace_raw files)
 // or a cluster_analysis_output, or a cluster summary file (`marey summarize --out FILE.jsonl`):

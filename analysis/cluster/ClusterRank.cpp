@@ -1,7 +1,6 @@
 #include "cluster/ClusterRank.hpp"
 
 #include <algorithm>
-#include <map>
 #include <tuple>
 
 #include "core/Problem.hpp"
@@ -10,7 +9,6 @@
 #include "load/AnalysisFile.hpp"
 #include "load/CommunicationJson.hpp"
 #include "load/KernelTable.hpp"
-#include "rank/OperatorStats.hpp"
 
 namespace marey {
 
@@ -32,14 +30,48 @@ OverviewFigures OverviewFromSteps(const std::vector<StepRow>& steps) {
     return figures;
 }
 
+namespace {
+
+// rank.names with a hash index over them, for the many names of a rank's files (each repeats
+// once a step): ClusterRank::Intern looks through every name.
+class RankNames {
+public:
+    explicit RankNames(ClusterRank& rank) : m_rank(rank) {
+        for (uint32_t i = 0; i < rank.names.size(); ++i)
+            if (uint32_t& slot = Slot(rank.names[i]); slot == kNone) slot = i;
+    }
+    uint32_t Intern(std::string_view name) {
+        uint32_t& slot = Slot(name);
+        if (slot == kNone) {
+            slot = static_cast<uint32_t>(m_rank.names.size());
+            m_rank.names.emplace_back(name);
+        }
+        return slot;
+    }
+
+private:
+    static constexpr uint32_t kNone = UINT32_MAX;
+    uint32_t& Slot(std::string_view name) {
+        const StringId id = m_pool.Intern(name);
+        if (id >= m_slots.size()) m_slots.resize(id + 1, kNone);
+        return m_slots[id];
+    }
+    ClusterRank& m_rank;
+    StringPool m_pool;
+    std::vector<uint32_t> m_slots;  // per pool id: its index in rank.names, kNone when not there
+};
+
+}  // namespace
+
 void AddRankCollectives(const std::vector<CommunicationOp>& ops, ClusterRank& rank) {
+    RankNames names(rank);
     rank.collectives.reserve(rank.collectives.size() + ops.size());
     for (const CommunicationOp& op : ops) {
         if (op.isTotal) continue;
         RankCollective collective;
         collective.step = StepFromKey(op.step);
-        collective.name = rank.Intern(op.name);
-        collective.group = rank.Intern(op.group);
+        collective.name = names.Intern(op.name);
+        collective.group = names.Intern(op.group);
         collective.p2p = op.kind == "p2p";
         collective.startNs = op.hasStart ? op.startNs : 0;
         collective.elapseNs = op.elapseNs, collective.transitNs = op.transitNs,
@@ -49,35 +81,84 @@ void AddRankCollectives(const std::vector<CommunicationOp>& ops, ClusterRank& ra
     }
 }
 
-// Links summed over steps, per (operator, source, destination, transport): the matrix a person
-// reads is per operator or summed, and one entry per step would make a thousand-rank cluster's
-// summaries a thousand times larger.
-void AddRankLinks(const std::vector<CommunicationLink>& links, ClusterRank& rank) {
-    std::map<std::tuple<std::string, std::string, int, int, std::string>, RankLink> summed;
-    for (const CommunicationLink& link : links) {
-        const size_t at = link.group.rfind('@');
-        const std::string op = at == std::string::npos ? link.group : link.group.substr(0, at);
-        // The file's own sum of the others, with "@<group>" in msprof-analyze's newer files.
-        if (op == "Total Op Info") continue;
-        const std::string group =
-            at == std::string::npos ? std::string() : link.group.substr(at + 1);
-        RankLink& sum = summed[{op, group, link.srcRank, link.dstRank, link.transport}];
-        sum.srcRank = link.srcRank, sum.dstRank = link.dstRank, sum.transport = link.transport;
-        sum.transitSizeMb += link.transitSizeMb;
-        sum.transitNs = SaturatingAdd(sum.transitNs, link.transitNs);
-        ++sum.count;
-        if (sum.count == 1) sum.op = rank.Intern(op), sum.group = rank.Intern(group);
+RankLinkSums::RankLinkSums(ClusterRank& rank) : m_rank(rank) {}
+
+void RankLinkSums::Add(std::string_view group, int srcRank, int dstRank, std::string_view transport,
+                       double transitSizeMb, TimeNs transitNs) {
+    const size_t at = group.rfind('@');
+    const std::string_view op = group.substr(0, at);
+    // The file's own sum of the others, with "@<group>" in msprof-analyze's newer files.
+    if (op == "Total Op Info") return;
+    const std::string_view hash =
+        at == std::string_view::npos ? std::string_view() : group.substr(at + 1);
+    uint32_t transportId = 0;
+    while (transportId < m_transports.size() && m_transports[transportId] != transport)
+        ++transportId;
+    if (transportId == m_transports.size()) m_transports.emplace_back(transport);
+    const Key key{m_strings.Intern(op), m_strings.Intern(hash), srcRank, dstRank, transportId};
+    const auto [it, added] = m_index.try_emplace(key, static_cast<uint32_t>(m_sums.size()));
+    if (added) {
+        m_keys.push_back(key);
+        m_sums.emplace_back();
+        m_sums.back().srcRank = srcRank, m_sums.back().dstRank = dstRank;
+        m_sums.back().transport = m_transports[transportId];
     }
-    rank.links.reserve(summed.size());
-    for (auto& [key, link] : summed) rank.links.push_back(std::move(link));
+    RankLink& sum = m_sums[it->second];
+    sum.transitSizeMb += transitSizeMb;
+    sum.transitNs = SaturatingAdd(sum.transitNs, transitNs);
+    ++sum.count;
+}
+
+void RankLinkSums::Finish() {
+    // Names go into the rank in the order their first link came, as each sum's key is new.
+    RankNames names(m_rank);
+    for (size_t i = 0; i < m_sums.size(); ++i) {
+        m_sums[i].op = names.Intern(m_strings.Get(m_keys[i].op));
+        m_sums[i].group = names.Intern(m_strings.Get(m_keys[i].group));
+    }
+    // Ordered by operator, group, source, destination and transport, as text.
+    std::vector<uint32_t> order(m_sums.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto text = [&](uint32_t i) {
+        return std::make_tuple(m_strings.Get(m_keys[i].op), m_strings.Get(m_keys[i].group),
+                               m_keys[i].srcRank, m_keys[i].dstRank,
+                               std::string_view(m_transports[m_keys[i].transport]));
+    };
+    std::sort(order.begin(), order.end(),
+              [&](uint32_t a, uint32_t b) { return text(a) < text(b); });
+    m_rank.links.reserve(m_rank.links.size() + m_sums.size());
+    for (const uint32_t i : order) m_rank.links.push_back(std::move(m_sums[i]));
+    m_sums.clear(), m_keys.clear(), m_index.clear();
+}
+
+void AddRankLinks(const std::vector<CommunicationLink>& links, ClusterRank& rank) {
+    RankLinkSums sums(rank);
+    for (const CommunicationLink& link : links)
+        sums.Add(link.group, link.srcRank, link.dstRank, link.transport, link.transitSizeMb,
+                 link.transitNs);
+    sums.Finish();
 }
 
 namespace {
 
+// Operator count and time per type, largest total first (then by type): OperatorsFromKernels'
+// byType table without its per-name table and cores, which the summary does not keep.
 void AddOperatorTypes(const KernelTable& kernels, ClusterRank& rank) {
-    const OperatorTables tables = OperatorsFromKernels(kernels);
-    for (const OperatorStat& stat : tables.byType)
-        rank.operatorTypes.push_back({stat.name, stat.count, stat.totalNs});
+    std::vector<uint32_t> slotOfType(kernels.strings.size(), UINT32_MAX);
+    std::vector<RankOperatorType> types;
+    for (const KernelRow& row : kernels.rows) {
+        uint32_t& slot = slotOfType[row.type];
+        if (slot == UINT32_MAX) {
+            slot = static_cast<uint32_t>(types.size());
+            types.push_back({std::string(kernels.strings.Get(row.type)), 0, 0});
+        }
+        ++types[slot].count;
+        types[slot].totalNs = SaturatingAdd(types[slot].totalNs, row.durNs);
+    }
+    std::sort(types.begin(), types.end(), [](const RankOperatorType& a, const RankOperatorType& b) {
+        return a.totalNs != b.totalNs ? a.totalNs > b.totalNs : a.type < b.type;
+    });
+    for (RankOperatorType& type : types) rank.operatorTypes.push_back(std::move(type));
     if (!rank.overview.valid) rank.overview = OverviewFromKernels(kernels);
 }
 
@@ -105,7 +186,7 @@ namespace {
 
 // The summary of a rank exported as a database: analysis.db's steps, communication and links,
 // the operator types of its tasks; steps computed from the tasks when analysis.db has none.
-void SummarizeDatabase(const RankFiles& files, ClusterRank& rank) {
+void SummarizeDatabase(const RankFiles& files, const RankReadOptions& options, ClusterRank& rank) {
     auto opened = SqliteFile::OpenReadOnly(files.profilerDb);
     if (!opened.ok()) return rank.problems.push_back(opened.message());
     DbRankTables tables;
@@ -116,7 +197,7 @@ void SummarizeDatabase(const RankFiles& files, ClusterRank& rank) {
         else
             tables.problems.push_back(analysis.message());
     }
-    const DbTimeline timeline = ReadDbOperators(*opened.value());
+    DbTimeline timeline = ReadDbOperators(*opened.value());
     for (const ChunkEvents& chunk : timeline.chunks)
         for (const ImportProblem& problem : chunk.problems.kept)
             rank.problems.push_back(FormatProblem(files.profilerDb, problem));
@@ -128,11 +209,13 @@ void SummarizeDatabase(const RankFiles& files, ClusterRank& rank) {
     if (tables.communication) AddRankCollectives(tables.communication->ops, rank);
     if (tables.matrix) AddRankLinks(tables.matrix->links, rank);
     AddOperatorTypes(timeline.kernels, rank);
+    if (options.keepKernelTable)
+        rank.kernels = std::make_shared<const KernelTable>(std::move(timeline.kernels));
 }
 
 }  // namespace
 
-ClusterRank SummarizeRankFolder(const RankFiles& files) {
+ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& options) {
     ClusterRank rank;
     rank.rankId = files.rankId;
     rank.path = files.root;
@@ -142,7 +225,7 @@ ClusterRank SummarizeRankFolder(const RankFiles& files) {
     rank.problems = files.problems;
     // A folder with both exports is read from its database, as a single rank is.
     if (!files.profilerDb.empty()) {
-        SummarizeDatabase(files, rank);
+        SummarizeDatabase(files, options, rank);
         return rank;
     }
     ReadAnalysisFile(files.stepTrace, rank.problems, [&](std::string_view text) {
@@ -155,23 +238,42 @@ ClusterRank SummarizeRankFolder(const RankFiles& files) {
     });
     ReadAnalysisFile(files.communication, rank.problems, [&](std::string_view text) {
         CommunicationOps ops;
-        const Status status = ParseCommunicationJson(text, files.communication, ops);
+        CommunicationReadOptions options;
+        options.keepBandwidth = false;  // checked, but the summary keeps none of it
+        const Status status = ParseCommunicationJson(text, files.communication, ops, options);
         AddFileProblems(files.communication, ops.problems, rank.problems);
         if (!status.ok()) return rank.problems.push_back(status.message());
         AddRankCollectives(ops.ops, rank);
     });
     ReadAnalysisFile(files.communicationMatrix, rank.problems, [&](std::string_view text) {
-        CommunicationMatrix matrix;
-        const Status status = ParseCommunicationMatrixJson(text, files.communicationMatrix, matrix);
-        AddFileProblems(files.communicationMatrix, matrix.problems, rank.problems);
+        // Each link summed as it is read: a rank's matrix holds one entry per link and step.
+        std::vector<ImportProblem> problems;
+        RankLinkSums sums(rank);
+        const Status status = ReadCommunicationMatrixLinks(
+            text, files.communicationMatrix, problems, [&](const CommunicationLinkView& link) {
+                sums.Add(link.group, link.srcRank, link.dstRank, link.transport, link.transitSizeMb,
+                         link.transitNs);
+            });
+        AddFileProblems(files.communicationMatrix, problems, rank.problems);
         if (!status.ok()) return rank.problems.push_back(status.message());
-        AddRankLinks(matrix.links, rank);
+        sums.Finish();
     });
+    const size_t problemsBefore = rank.problems.size();
     ReadAnalysisFile(files.kernelDetails, rank.problems, [&](std::string_view text) {
-        auto table = ParseKernelTable(text, files.kernelDetails);
+        // Operator totals and the overview need each row's type, times and core class only.
+        KernelReadOptions read;
+        read.names = options.keepKernelTable;
+        auto table = ParseKernelTable(text, files.kernelDetails, read);
         if (!table.ok()) return rank.problems.push_back(table.message());
+        // A file whose bytes could not all be read (a truncated gzip) is not kept: the Marey view
+        // reads it again and names the problem itself.
+        const bool textWhole = rank.problems.size() == problemsBefore;
         AddFileProblems(files.kernelDetails, table.value().problems, rank.problems);
         AddOperatorTypes(table.value(), rank);
+        if (options.keepKernelTable && textWhole) {
+            table.value().rows.shrink_to_fit();  // a thousand ranks keep theirs side by side
+            rank.kernels = std::make_shared<const KernelTable>(std::move(table.value()));
+        }
     });
     return rank;
 }

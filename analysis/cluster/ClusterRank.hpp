@@ -6,11 +6,16 @@
 // summarising thousands of ranks can run where the data lives, one process per node.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
+#include "core/StringPool.hpp"
 #include "core/Time.hpp"
 #include "load/CommunicationJson.hpp"
+#include "load/KernelTable.hpp"
 #include "load/RankDirectory.hpp"
 #include "load/StepTraceCsv.hpp"
 #include "rank/RankOverview.hpp"
@@ -68,6 +73,10 @@ struct ClusterRank {
     // Its summary file could not be read at all: the rank is left out of the cluster (never shown
     // under an invented id) and its problems come first.
     bool unreadable = false;
+    // Its kernel table (kernel_details.csv, its database's tasks or its trace's device
+    // activities) as read for the summary, kept only when RankReadOptions::keepKernelTable asked
+    // for it: the Marey view's figures then need no second read. Never written to a summary file.
+    std::shared_ptr<const KernelTable> kernels;
 
     const std::string& Name(uint32_t index) const { return names[index]; }
     // The index of 'name' in 'names', added when new. O(names).
@@ -78,15 +87,59 @@ struct ClusterRank {
 
 // The collectives of 'ops' ("Total Op Info" left out) appended to rank.collectives.
 void AddRankCollectives(const std::vector<CommunicationOp>& ops, ClusterRank& rank);
-// 'links' summed per (operator, source, destination, transport) into rank.links.
+
+// A rank's links summed per (operator, group, source, destination, transport) as they are read,
+// without a copy of any link's text: one entry per distinct key.
+class RankLinkSums {
+public:
+    explicit RankLinkSums(ClusterRank& rank);
+    // One link: 'group' is the matrix's op key ("allreduce-top1@<hash>", or an op name). The
+    // file's own "Total Op Info" is left out. O(1) amortised.
+    void Add(std::string_view group, int srcRank, int dstRank, std::string_view transport,
+             double transitSizeMb, TimeNs transitNs);
+    // Appends the sums to rank.links by operator, group, source, destination and transport (as
+    // text), their names to rank.names in the order they were first read. O(sums log sums).
+    void Finish();
+
+private:
+    struct Key {
+        StringId op = 0, group = 0;  // in m_strings
+        int srcRank = -1, dstRank = -1;
+        uint32_t transport = 0;  // index into m_transports
+        bool operator==(const Key&) const = default;
+    };
+    struct KeyHash {
+        size_t operator()(const Key& key) const {
+            return ((uint64_t{key.op} << 40) ^ (uint64_t{key.group} << 20) ^ key.transport) *
+                       0x9E3779B97F4A7C15ull ^
+                   (static_cast<uint64_t>(static_cast<uint32_t>(key.srcRank)) << 32 |
+                    static_cast<uint32_t>(key.dstRank));
+        }
+    };
+    ClusterRank& m_rank;
+    StringPool m_strings;
+    std::vector<std::string> m_transports;
+    std::unordered_map<Key, uint32_t, KeyHash> m_index;  // key → index into m_sums
+    std::vector<Key> m_keys;                             // per sum
+    std::vector<RankLink> m_sums;                        // in the order their keys came
+};
+
+// 'links' summed per (operator, source, destination, transport) into rank.links (RankLinkSums).
 void AddRankLinks(const std::vector<CommunicationLink>& links, ClusterRank& rank);
 // The overview from the step phases (the same figures on every rank, so shares compare).
 OverviewFigures OverviewFromSteps(const std::vector<StepRow>& steps);
 
+// What reading a rank keeps besides its summary.
+struct RankReadOptions {
+    // The kernel table in ClusterRank::kernels (about 40 bytes a task): for `marey stats` of a
+    // cluster, which derives the Marey view's figures from every rank's table right after.
+    bool keepKernelTable = false;
+};
+
 // Reads the summary of the rank folder 'files' from step_trace_time.csv, communication.json,
-// communication_matrix.json and kernel_details.csv. Never fails: what cannot be read is in
-// 'problems'. O(size of those files).
-ClusterRank SummarizeRankFolder(const RankFiles& files);
+// communication_matrix.json and kernel_details.csv, each once. Never fails: what cannot be read is
+// in 'problems'. O(size of those files).
+ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& options = {});
 
 // "step50" → "50"; any other text unchanged.
 std::string StepFromKey(const std::string& key);

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -52,6 +53,8 @@ std::string CloseTruncated(std::string_view text, uint64_t* cutOffset) {
     closed.resize(size);
     return closed;
 }
+
+// [SECTION] Walking the nested objects, checking every value
 
 // Reads one JSON file of the shape { step: { "p2p"|"collective": { key: {…} } } } and hands
 // every innermost object to 'visit'. Problems carry byte offsets into 'text'.
@@ -178,15 +181,49 @@ public:
     }
 
     // A size, bandwidth or ratio: never negative, always finite; else rejected as in Millis.
-    double Double(od::value value, std::string_view field) {
+    // Where the value itself is not kept ('kept' false), a token that can only be a finite,
+    // non-negative number (digits and points, a digit first, under 300 bytes) is accepted unread.
+    double Double(od::value value, std::string_view field, bool kept = true) {
         std::string_view text;
         if (!NumberText(value, field, &text)) return 0;
-        const double number = std::strtod(std::string(text).c_str(), nullptr);
+        if (!kept && PlainDecimal(text)) return 0;
+        const double number = NumberOfText(value, text);
         if (!std::isfinite(number)) return Reject(text, field, "out of range"), 0;
         if (number < 0) return Reject(text, field, "negative"), 0;
         return number;
     }
 
+    // Digits and points only, a digit first, under 300 bytes: what strtod reads as a finite
+    // number of at least 0, whatever else follows the first point.
+    static bool PlainDecimal(std::string_view text) {
+        if (text.empty() || text.size() >= 300 || static_cast<unsigned>(text[0] - '0') >= 10)
+            return false;
+        for (const char c : text)
+            if (static_cast<unsigned>(c - '0') >= 10 && c != '.') return false;
+        return true;
+    }
+
+    // What strtod reads from 'text' (the raw token of the number 'value'). simdjson's own
+    // parser where it is exact: JSON's number syntax with at most 19 significant digits (the
+    // Debian release, 3.0.1, misreads "0." followed by 20 digits). Anything else, an exponent
+    // past the double range or a token that is not JSON's syntax, is read by strtod as before.
+    static double NumberOfText(od::value& value, std::string_view text) {
+        size_t digits = text.size();  // at most; counted only for long tokens
+        if (digits > 19) {
+            digits = 0;
+            for (const char c : text) {
+                if (c == 'e' || c == 'E') break;
+                digits += static_cast<unsigned>(c - '0') < 10;
+            }
+        }
+        double number = 0;
+        if (digits <= 19 && !value.get_double().get(number)) return number;
+        return std::strtod(std::string(text).c_str(), nullptr);
+    }
+
+    // Whether "Communication Bandwidth Info" is kept (its values are checked either way).
+    bool KeepBandwidth() const { return m_keepBandwidth; }
+    void SetKeepBandwidth(bool keep) { m_keepBandwidth = keep; }
     // How many values were rejected so far: an operator or link read while it grew is left out.
     int Rejected() const { return m_rejected; }
     // What a rejected value takes with it, for the message: "operator", "link".
@@ -244,14 +281,35 @@ private:
     std::string m_closed;  // the text with its open brackets closed, when it was cut short
     uint64_t m_lastOffset = 0;
     bool m_stopped = false;
+    bool m_keepBandwidth = true;
     int m_rejected = 0;
     const char* m_holder = "operator";
 };
+
+// [SECTION] One operator's sections and one link
 
 void SplitKey(std::string_view key, std::string* name, std::string* group) {
     const size_t at = key.rfind('@');
     *name = std::string(key.substr(0, at));
     *group = at == std::string_view::npos ? std::string() : std::string(key.substr(at + 1));
+}
+
+// What strtod reads from a packet size key ("2.064384"): std::from_chars where the key is only
+// digits and a point, at most 19 of them (where both round exactly alike), else strtod itself,
+// which also reads signs, white space, hexadecimal, "inf" and a number's prefix.
+double SizeOfKey(std::string_view key) {
+    size_t digits = 0, points = 0;
+    for (const char c : key) {
+        digits += static_cast<unsigned>(c - '0') < 10;
+        points += c == '.';
+    }
+    double size = 0;
+    if (!key.empty() && digits > 0 && digits <= 19 && digits + points == key.size() &&
+        points <= 1 && key.front() != '.' && key.back() != '.') {
+        const auto read = std::from_chars(key.data(), key.data() + key.size(), size);
+        if (read.ec == std::errc() && read.ptr == key.data() + key.size()) return size;
+    }
+    return std::strtod(std::string(key).c_str(), nullptr);
 }
 
 // "Size Distribution": {"2.064384": [12, 1.578891625], …}
@@ -261,7 +319,7 @@ void ReadSizes(NestedReader& reader, od::object sizes, TransportBandwidth& out) 
         if (field.unescaped_key().get(key))
             return reader.Stop(simdjson::TAPE_ERROR, "Size Distribution");
         PacketSizeBucket bucket;
-        bucket.sizeMb = std::strtod(std::string(key).c_str(), nullptr);
+        bucket.sizeMb = SizeOfKey(key);
         od::array pair;
         if (auto error = field.value().get_array().get(pair)) {
             if (NestedReader::Structural(error)) return reader.Stop(error, "Size Distribution");
@@ -277,7 +335,7 @@ void ReadSizes(NestedReader& reader, od::object sizes, TransportBandwidth& out) 
                 bucket.totalNs = reader.Millis(value, "Size Distribution time");
             ++index;
         }
-        out.sizes.push_back(bucket);
+        if (reader.KeepBandwidth()) out.sizes.push_back(bucket);
     }
 }
 
@@ -288,7 +346,7 @@ void ReadBandwidth(NestedReader& reader, od::object transports, CommunicationOp&
         if (field.unescaped_key().get(key))
             return reader.Stop(simdjson::TAPE_ERROR, "Communication Bandwidth Info");
         TransportBandwidth bandwidth;
-        bandwidth.transport = std::string(key);
+        if (reader.KeepBandwidth()) bandwidth.transport = std::string(key);
         bandwidth.bandwidthGBps = -1;
         if (auto error = field.value().get_object().get(body)) {
             if (NestedReader::Structural(error))
@@ -301,13 +359,13 @@ void ReadBandwidth(NestedReader& reader, od::object transports, CommunicationOp&
             if (item.unescaped_key().get(name) || item.value().get(value))
                 return reader.Stop(simdjson::TAPE_ERROR, "Communication Bandwidth Info");
             if (name == "Transit Size(MB)")
-                bandwidth.transitSizeMb = reader.Double(value, name);
+                bandwidth.transitSizeMb = reader.Double(value, name, reader.KeepBandwidth());
             else if (name == "Transit Time(ms)")
                 bandwidth.transitNs = reader.Millis(value, name);
             else if (name == "Bandwidth(GB/s)")
-                bandwidth.bandwidthGBps = reader.Double(value, name);
+                bandwidth.bandwidthGBps = reader.Double(value, name, reader.KeepBandwidth());
             else if (name == "Large Packet Ratio")
-                bandwidth.largePacketRatio = reader.Double(value, name);
+                bandwidth.largePacketRatio = reader.Double(value, name, reader.KeepBandwidth());
             else if (name == "Size Distribution") {
                 od::object sizes;
                 if (auto error = value.get_object().get(sizes)) {
@@ -319,7 +377,7 @@ void ReadBandwidth(NestedReader& reader, od::object transports, CommunicationOp&
             }
             if (reader.stopped()) return;
         }
-        op.bandwidth.push_back(std::move(bandwidth));
+        if (reader.KeepBandwidth()) op.bandwidth.push_back(std::move(bandwidth));
     }
 }
 
@@ -399,10 +457,13 @@ Status Finish(std::string_view text, const std::string& name, bool ok, const std
 
 }  // namespace
 
+// [SECTION] The three files
+
 Status ParseCommunicationJson(std::string_view text, const std::string& name,
-                              CommunicationOps& data) {
+                              CommunicationOps& data, const CommunicationReadOptions& options) {
     std::vector<ImportProblem>& problems = data.problems;
     NestedReader reader(text, problems);
+    reader.SetKeepBandwidth(options.keepBandwidth);
     std::string fatal;
     const bool ok = reader.Walk(
         [&](const std::string& step, const std::string& kind, std::string_view key,
@@ -466,9 +527,9 @@ Status ParseClusterCommunicationJson(std::string_view text, const std::string& n
     return Finish(text, name, ok, fatal, problems);
 }
 
-Status ParseCommunicationMatrixJson(std::string_view text, const std::string& name,
-                                    CommunicationMatrix& data) {
-    std::vector<ImportProblem>& problems = data.problems;
+Status ReadCommunicationMatrixLinks(
+    std::string_view text, const std::string& name, std::vector<ImportProblem>& problems,
+    const std::function<void(const CommunicationLinkView&)>& visit) {
     NestedReader reader(text, problems);
     reader.SetHolder("link");
     std::string fatal;
@@ -481,18 +542,17 @@ Status ParseCommunicationMatrixJson(std::string_view text, const std::string& na
                 od::object linkBody;
                 if (linkField.unescaped_key().get(linkKey))
                     return reader.Stop(simdjson::TAPE_ERROR, "link");
-                CommunicationLink link;
+                CommunicationLinkView link;
                 link.step = step;
                 link.kind = kind;
                 link.group = group;
                 const bool keyOk = ParseLinkKey(linkKey, &link.srcRank, &link.dstRank);
-                const std::string keyCopy(linkKey);
                 if (auto error = linkField.value().get_object().get(linkBody)) {
                     if (NestedReader::Structural(error)) return reader.Stop(error, "link");
                     continue;
                 }
                 if (!keyOk) {
-                    reader.NoteAt(nullptr, "link \"" + keyCopy.substr(0, 40) +
+                    reader.NoteAt(nullptr, "link \"" + std::string(linkKey.substr(0, 40)) +
                                                "\" is not \"<src rank>-<dst rank>\"; skipped");
                     continue;
                 }
@@ -502,13 +562,13 @@ Status ParseCommunicationMatrixJson(std::string_view text, const std::string& na
                     od::value value;
                     if (item.unescaped_key().get(field) || item.value().get(value))
                         return reader.Stop(simdjson::TAPE_ERROR, "link");
+                    // Strings stay in the parser's buffer (or the text) until the document ends.
                     if (field == "Transport Type") {
                         std::string_view transport;
-                        if (!value.get_string().get(transport))
-                            link.transport = std::string(transport);
+                        if (!value.get_string().get(transport)) link.transport = transport;
                     } else if (field == "Op Name") {
                         std::string_view opName;
-                        if (!value.get_string().get(opName)) link.opName = std::string(opName);
+                        if (!value.get_string().get(opName)) link.opName = opName;
                     } else if (field == "Transit Size(MB)")
                         link.transitSizeMb = reader.Double(value, field);
                     else if (field == "Transit Time(ms)")
@@ -517,12 +577,30 @@ Status ParseCommunicationMatrixJson(std::string_view text, const std::string& na
                         link.bandwidthGBps = reader.Double(value, field);
                     if (reader.stopped()) return;
                 }
-                if (link.opName.empty()) link.opName = group.substr(0, group.rfind('@'));
-                if (reader.Rejected() == rejected) data.links.push_back(std::move(link));
+                if (reader.Rejected() == rejected) visit(link);
             }
         },
         &fatal);
     return Finish(text, name, ok, fatal, problems);
+}
+
+Status ParseCommunicationMatrixJson(std::string_view text, const std::string& name,
+                                    CommunicationMatrix& data) {
+    return ReadCommunicationMatrixLinks(
+        text, name, data.problems, [&](const CommunicationLinkView& view) {
+            CommunicationLink link;
+            link.step = std::string(view.step);
+            link.kind = std::string(view.kind);
+            link.group = std::string(view.group);
+            link.opName = view.opName.empty() ? link.group.substr(0, link.group.rfind('@'))
+                                              : std::string(view.opName);
+            link.srcRank = view.srcRank, link.dstRank = view.dstRank;
+            link.transport = std::string(view.transport);
+            link.transitSizeMb = view.transitSizeMb;
+            link.transitNs = view.transitNs;
+            link.bandwidthGBps = view.bandwidthGBps;
+            data.links.push_back(std::move(link));
+        });
 }
 
 }  // namespace marey

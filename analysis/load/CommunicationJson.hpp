@@ -1,6 +1,7 @@
 #pragma once
 // communication.json and communication_matrix.json (Ascend profilers, Level1/Level2, more than
 // one card): per step, per communication operator, where its time went and what each link carried.
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +54,19 @@ struct CommunicationLink {
     double bandwidthGBps = 0;
 };
 
+// One link as read, for a reader that keeps less than CommunicationLink: its text is only valid
+// during the call it is handed to.
+struct CommunicationLinkView {
+    std::string_view step, kind;
+    std::string_view group;   // as in CommunicationLink
+    std::string_view opName;  // "Op Name" when the file has it, else empty
+    int srcRank = -1, dstRank = -1;
+    std::string_view transport;
+    double transitSizeMb = 0;
+    TimeNs transitNs = 0;
+    double bandwidthGBps = 0;
+};
+
 struct CommunicationOps {
     std::vector<CommunicationOp> ops;
     std::vector<ImportProblem> problems;  // with line and column filled in
@@ -63,13 +77,20 @@ struct CommunicationMatrix {
     std::vector<ImportProblem> problems;
 };
 
+// What reading communication.json keeps.
+struct CommunicationReadOptions {
+    // Each operator's "Communication Bandwidth Info" (its values are checked either way, and a
+    // bad one still leaves the operator out): the cluster's summary has no use for it.
+    bool keepBandwidth = true;
+};
+
 // Reads communication.json into data.ops. Every field is optional; a value of the wrong type is
 // reported with its place and read as 0; a negative or infinite time, size, bandwidth or ratio is
 // reported and its operator (or link) left out; a structural error ends the read there, keeps what
 // came before it and reports where. 'text' needs simdjson::SIMDJSON_PADDING readable bytes past its
 // end. Fails only when the text is not a JSON object at all.
 Status ParseCommunicationJson(std::string_view paddedText, const std::string& name,
-                              CommunicationOps& data);
+                              CommunicationOps& data, const CommunicationReadOptions& options = {});
 
 // Reads msprof-analyze's cluster_communication.json ({ group: { step: { op: { rank: {…} } } } })
 // into data.ops, one per operator and rank, with the same rules: 'kind' holds the group ("p2p",
@@ -82,5 +103,11 @@ Status ParseClusterCommunicationJson(std::string_view paddedText, const std::str
 // step where the kind is.
 Status ParseCommunicationMatrixJson(std::string_view paddedText, const std::string& name,
                                     CommunicationMatrix& data);
+
+// The same read handing each link that ParseCommunicationMatrixJson keeps to 'visit', in file
+// order, without keeping any: no allocation per link. Problems go to 'problems'.
+Status ReadCommunicationMatrixLinks(std::string_view paddedText, const std::string& name,
+                                    std::vector<ImportProblem>& problems,
+                                    const std::function<void(const CommunicationLinkView&)>& visit);
 
 }  // namespace marey

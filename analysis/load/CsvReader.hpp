@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <deque>
 #include <vector>
 
 namespace marey {
@@ -17,16 +16,27 @@ public:
     // Reads the next record. Fields are unquoted; views point into the text, or into the
     // reader's own storage for quoted fields with doubled quotes (valid until the next call).
     // 'recordOffset' gets the byte offset of the record. Returns false at the end of the text.
-    // Blank lines are skipped.
+    // Blank lines are skipped. O(record length); allocates nothing once 'fields' and the
+    // reader's storage have grown to the widest record.
     bool Next(std::vector<std::string_view>& fields, uint64_t* recordOffset = nullptr);
 
     // True when the last record ended inside a quoted field that never closed.
     bool LastRecordUnterminated() const { return m_unterminated; }
 
 private:
+    // A field whose text is not one run of the file (doubled quotes, text after the closing
+    // quote, a field never closed) is built in m_scratch; its view is set once the record ends.
+    struct ScratchField {
+        size_t field, offset, length;
+    };
+    // Reads the quoted field at m_position into 'fields'; returns where its text ends (at the
+    // closing quote's next byte, or the end of the text).
+    uint64_t ReadQuoted(std::vector<std::string_view>& fields);
+
     std::string_view m_text;
     uint64_t m_position = 0;
-    std::deque<std::string> m_storage;  // stable addresses: fields point into it
+    std::string m_scratch;  // reused from record to record: no allocation per field
+    std::vector<ScratchField> m_scratchFields;
     bool m_unterminated = false;
 };
 

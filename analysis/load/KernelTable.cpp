@@ -48,7 +48,8 @@ Result<KernelColumns> FindKernelColumns(const std::vector<std::string>& header,
     return columns;
 }
 
-Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& name) {
+Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& name,
+                                     const KernelReadOptions& options) {
     CsvReader reader(text);
     const std::vector<std::string> header = ReadCsvHeader(reader);
     if (header.empty()) return Status::Error(name + ": error: the file is empty");
@@ -57,6 +58,18 @@ Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& n
     const KernelColumns& columns = found.value();
     std::vector<std::string_view> fields;
     KernelTable table;
+    // Rows in a run mostly share their step, core and type, and a step repeats the names of the
+    // one before: the previous row's cell of a column, compared first, spares most hashing.
+    struct LastCell {
+        std::string_view text;  // in the pool: a cell's own view dies with the next record
+        StringId id = 0;
+    };
+    LastCell lastName, lastType, lastCore, lastStep;
+    auto intern = [&](LastCell& last, std::string_view cell) {
+        if (cell != last.text)
+            last.id = table.strings.Intern(cell), last.text = table.strings.Get(last.id);
+        return last.id;
+    };
     uint64_t offset = 0;
     while (reader.Next(fields, &offset)) {
         KernelRow row;
@@ -82,11 +95,12 @@ Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& n
         }
         const std::string_view taskName = FieldAt(fields, columns.name);
         const std::string_view core = FieldAt(fields, columns.core);
-        row.name = table.strings.Intern(taskName);
-        row.type =
-            table.strings.Intern(columns.type >= 0 ? FieldAt(fields, columns.type) : taskName);
-        row.core = table.strings.Intern(core);
-        row.step = table.strings.Intern(FieldAt(fields, columns.step));
+        if (options.names) row.name = intern(lastName, taskName);
+        row.type = intern(lastType, columns.type >= 0 ? FieldAt(fields, columns.type) : taskName);
+        if (options.names) {
+            row.core = intern(lastCore, core);
+            row.step = intern(lastStep, FieldAt(fields, columns.step));
+        }
         row.coreClass = columns.core >= 0
                             ? ClassifyCore(core)
                             : (taskName.substr(0, 5) == "hcom_" ? CoreClass::kCommunication

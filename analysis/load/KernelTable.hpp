@@ -43,10 +43,18 @@ struct KernelTable {
     std::vector<ImportProblem> problems;
 };
 
+// What ParseKernelTable keeps of each row besides its type, times and core class.
+struct KernelReadOptions {
+    // Its name, core and step strings; without them (0 in every row) a table serves operator
+    // totals by type and the overview, and the strings are not interned.
+    bool names = true;
+};
+
 // Reads the text of a kernel_details.csv; columns by header name. A row whose start or duration
 // is not a number is skipped and reported with its column. Fails only without Name, Start Time(us)
 // and Duration(us) columns. Communication rows are recognised by their core (HCCL) or, in files
 // without that column, by an "hcom_" name.
-Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& name);
+Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& name,
+                                     const KernelReadOptions& options = {});
 
 }  // namespace marey

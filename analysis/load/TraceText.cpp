@@ -180,6 +180,7 @@ TraceText& TraceText::operator=(TraceText&& other) noexcept {
     m_fileBytes = other.m_fileBytes;
     m_mapping = other.m_mapping;
     m_mappingBytes = other.m_mappingBytes;
+    m_read = std::move(other.m_read);
     m_inflated = std::move(other.m_inflated);
     m_compressed = other.m_compressed;
     m_guardSlot = other.m_guardSlot;
@@ -205,6 +206,7 @@ void TraceText::Reset() {
     if (m_mapping) munmap(m_mapping, m_mappingBytes);
     m_mapping = nullptr;
     m_mappingBytes = 0;
+    m_read.reset();
     m_inflated.Release();
     m_data = nullptr;
     m_size = 0;
@@ -219,6 +221,37 @@ TraceText TraceText::FromString(const std::string& text) {
     result.m_size = text.size();
     result.m_fileBytes = text.size();
     return result;
+}
+
+Status TraceText::ReadSmall(int fd, const std::string& path, const TraceTextOptions& options) {
+    // One allocation with the padding zeroed; a file that shrinks meanwhile is read as it is now.
+    m_read.reset(new char[m_fileBytes + kTextPaddingBytes]);
+    uint64_t got = 0;
+    while (got < m_fileBytes) {
+        const ssize_t n = ::read(fd, m_read.get() + got, m_fileBytes - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return Status::Error(Errno(path, "read the file"));
+        if (n == 0) break;
+        got += static_cast<uint64_t>(n);
+    }
+    std::memset(m_read.get() + got, 0, kTextPaddingBytes);
+    m_data = m_read.get();
+    m_size = got;
+    const auto* bytes = reinterpret_cast<const unsigned char*>(m_data);
+    if (got >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b) {
+        uint64_t limit =
+            options.maxInflatedBytes ? options.maxInflatedBytes : AvailableMemoryBytes() / 4 * 3;
+        limit = std::min(limit, kMaxTextBytes - 1);
+        Inflate(bytes, got, limit, m_inflated, m_problems);
+        m_read.reset();
+        const uint64_t inflated = m_inflated.size();
+        m_inflated.resize(inflated + kTextPaddingBytes);
+        std::memset(m_inflated.data() + inflated, 0, kTextPaddingBytes);
+        m_data = m_inflated.data();
+        m_size = inflated;
+        m_compressed = true;
+    }
+    return Status();
 }
 
 Result<TraceText> TraceText::Open(const std::string& path, const TraceTextOptions& options) {
@@ -247,6 +280,12 @@ Result<TraceText> TraceText::Open(const std::string& path, const TraceTextOption
         text.m_inflated.resize(kTextPaddingBytes);
         std::memset(text.m_inflated.data(), 0, kTextPaddingBytes);
         text.m_data = text.m_inflated.data();
+        return text;
+    }
+    if (fileBytes <= kReadBelowBytes) {
+        const Status read = text.ReadSmall(fd, path, options);
+        ::close(fd);
+        if (!read.ok()) return read;
         return text;
     }
     // Reserve the file's pages plus at least one page of padding, then map the file over the

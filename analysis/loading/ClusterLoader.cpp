@@ -33,7 +33,7 @@ Result<KernelTable> ReadTraceKernels(const std::string& path) {
 // Reads every rank of 'inputs' on 'threads' threads; the waits of collectives read from traces
 // estimated across them.
 std::vector<ClusterRank> ReadRanks(const RankInputList& inputs, unsigned threads,
-                                   ClusterProgress* progress) {
+                                   ClusterProgress* progress, const RankReadOptions& options) {
     const size_t count = inputs.inputs.size();
     std::vector<ClusterRank> ranks(count);
     if (progress) progress->ranksTotal = static_cast<uint32_t>(count);
@@ -41,7 +41,7 @@ std::vector<ClusterRank> ReadRanks(const RankInputList& inputs, unsigned threads
     for (size_t i = 0; i < count; ++i) sizes[i] = inputs.inputs[i].bytes;
     ParallelFor(count, threads, sizes, [&](size_t i) {
         if (progress && progress->cancel) return;
-        ranks[i] = SummarizeRankInput(inputs.inputs[i]);
+        ranks[i] = SummarizeRankInput(inputs.inputs[i], options);
         if (progress) ++progress->ranksDone;
     });
     if (inputs.source == "rank traces")
@@ -116,7 +116,8 @@ Status ReadAnalysisOutputFolder(const std::string& folder, Cluster& cluster) {
 
 }  // namespace
 
-Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterProgress* progress) {
+Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterProgress* progress,
+                            const RankReadOptions& options) {
     if (IsClusterSummaryFile(path)) return LoadClusterSummary(path, threads, progress);
     const ClusterFolders folders = FindClusterFolders(path);
     Cluster cluster;
@@ -126,7 +127,7 @@ Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterPr
         const RankInputList inputs = ListRankInputs(folders);
         cluster.source = inputs.source;
         cluster.layout = inputs.layout;
-        cluster.ranks = ReadRanks(inputs, std::max(1u, threads), progress);
+        cluster.ranks = ReadRanks(inputs, std::max(1u, threads), progress, options);
         if (inputs.source == "rank traces") cluster.readTraceKernels = ReadTraceKernels;
         if (progress && progress->cancel) return Status::Error(path + ": cancelled");
         cluster.groups = GroupsFromCollectives(cluster.ranks);

@@ -19,9 +19,11 @@ struct ClusterProgress {
 };
 
 // Loads the cluster folder 'path' on up to 'threads' threads. Rank folders are preferred; without
-// them, rank summary files; without those, a cluster_analysis_output. Fails when the folder holds
-// none of these, or when cancelled. O(ranks × a rank's small files).
+// them, rank summary files; without those, a cluster_analysis_output. Each rank file is read once;
+// 'options' says what of it to keep beyond the summary. Fails when the folder holds none of
+// these, or when cancelled. O(ranks × a rank's small files).
 Result<Cluster> LoadCluster(const std::string& path, unsigned threads,
-                            ClusterProgress* progress = nullptr);
+                            ClusterProgress* progress = nullptr,
+                            const RankReadOptions& options = {});
 
 }  // namespace marey

@@ -1,18 +1,21 @@
 #include "loading/RankSummarizer.hpp"
 
+#include <memory>
+
 #include "cluster/ClusterRankFile.hpp"
 #include "cluster/MindInsightReader.hpp"
 #include "cluster/TraceRanks.hpp"
 #include "load/AnalysisFile.hpp"
 #include "loading/TraceLoader.hpp"
 #include "trace/TraceAnalyses.hpp"
+#include "trace/TraceRankTables.hpp"
 
 namespace marey {
 namespace {
 
 // One rank of a folder of traces: its trace loaded on one thread (the ranks load side by side)
 // and summarised from its device activities.
-ClusterRank SummarizeTraceFile(const std::string& path) {
+ClusterRank SummarizeTraceFile(const std::string& path, const RankReadOptions& readOptions) {
     LoadOptions options;
     options.threads = 1;
     auto loaded = LoadTrace(path, options);
@@ -28,6 +31,11 @@ ClusterRank SummarizeTraceFile(const std::string& path) {
     ClusterRank rank = SummarizeTraceRank(*loaded.value(), analyses, path);
     for (const ImportProblem& problem : loaded.value()->report.problems)
         rank.problems.push_back(FormatProblem(path, problem));
+    // As the Marey view's reader makes it; a trace without device activities keeps none, and the
+    // Marey view asks that reader, which says why.
+    if (readOptions.keepKernelTable && !analyses.activities.activities.empty())
+        rank.kernels = std::make_shared<const KernelTable>(
+            KernelTableFromActivities(*loaded.value(), analyses));
     return rank;
 }
 
@@ -49,11 +57,11 @@ ClusterRank ReadSummaryFile(const std::string& path) {
 
 }  // namespace
 
-ClusterRank SummarizeRankInput(const RankInput& input) {
+ClusterRank SummarizeRankInput(const RankInput& input, const RankReadOptions& options) {
     switch (input.kind) {
         case RankInputKind::kFolder: {
             auto files = FindRankFiles(input.path);
-            if (files.ok()) return SummarizeRankFolder(files.value());
+            if (files.ok()) return SummarizeRankFolder(files.value(), options);
             ClusterRank rank;
             rank.path = input.path;
             rank.unreadable = true;
@@ -63,7 +71,7 @@ ClusterRank SummarizeRankInput(const RankInput& input) {
         case RankInputKind::kSummaryFile:
             return ReadSummaryFile(input.path);
         case RankInputKind::kTrace:
-            return SummarizeTraceFile(input.path);
+            return SummarizeTraceFile(input.path, options);
         case RankInputKind::kStepTraceRaw:
             return ReadMindInsightRank(input.path);
     }

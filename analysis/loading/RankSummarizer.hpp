@@ -9,7 +9,8 @@ namespace marey {
 // The summary of 'input'. Never fails: what could not be read is in its problems, and a summary
 // file that cannot be read at all gives a rank marked unreadable. A rank read from its trace has
 // its collectives' waits still to be estimated across the ranks (EstimateCollectiveWaits).
-// O(the input's bytes).
-ClusterRank SummarizeRankInput(const RankInput& input);
+// 'options.keepKernelTable' keeps the rank's kernel table in ClusterRank::kernels (rank folders
+// and traces). O(the input's bytes).
+ClusterRank SummarizeRankInput(const RankInput& input, const RankReadOptions& options = {});
 
 }  // namespace marey

@@ -6,7 +6,6 @@
 #include <cstring>
 #include <limits>
 #include <map>
-#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -64,15 +63,92 @@ MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables,
     return BuildMareyStep(tables, rankIds, std::vector<std::string>{step});
 }
 
-MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables,
-                         const std::vector<int>& rankIds, const std::vector<std::string>& steps) {
+namespace {
+
+// A device's rows of the steps shown, by start (file order among equal starts), each with the
+// index of its step in the steps shown.
+using StepRows = std::vector<std::pair<const KernelRow*, uint32_t>>;
+
+// The steps' rows by a pass over every row; a table without a Step Id column is one step.
+StepRows ScanStepRows(const KernelTable& table, const std::vector<std::string>& steps) {
+    std::unordered_map<StringId, uint32_t> stepOf;  // the table's step string → index in 'steps'
+    for (uint32_t i = 0; i < steps.size(); ++i)
+        if (const StringId id = table.strings.Find(steps[i]); id != 0) stepOf.emplace(id, i);
+    StepRows rows;
+    const bool anyStep = std::all_of(table.rows.begin(), table.rows.end(),
+                                     [](const KernelRow& row) { return row.step == 0; });
+    for (const KernelRow& row : table.rows) {
+        if (anyStep) {
+            rows.push_back({&row, 0});
+        } else if (const auto it = stepOf.find(row.step); it != stepOf.end()) {
+            rows.push_back({&row, it->second});
+        }
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+        return a.first->startNs < b.first->startNs;
+    });
+    return rows;
+}
+
+// The same rows from the table's step index, touching only them.
+StepRows IndexedStepRows(const KernelTable& table, const KernelStepIndex& index,
+                         const std::vector<std::string>& steps) {
+    StepRows rows;
+    auto addGroup = [&](size_t group, uint32_t stepIndex) {
+        const uint32_t end = group + 1 < index.groups.size()
+                                 ? index.groups[group + 1].second
+                                 : static_cast<uint32_t>(index.rows.size());
+        for (uint32_t i = index.groups[group].second; i < end; ++i)
+            rows.push_back({&table.rows[index.rows[i]], stepIndex});
+    };
+    if (index.noSteps) {
+        if (!index.groups.empty()) addGroup(0, 0);
+        return rows;
+    }
+    std::vector<StringId> taken;  // a step asked for twice keeps its first place, as in a scan
+    for (uint32_t i = 0; i < steps.size(); ++i) {
+        const StringId id = table.strings.Find(steps[i]);
+        if (id == 0 || std::find(taken.begin(), taken.end(), id) != taken.end()) continue;
+        taken.push_back(id);
+        const auto it = std::lower_bound(index.groups.begin(), index.groups.end(),
+                                         std::make_pair(id, uint32_t{0}));
+        if (it != index.groups.end() && it->first == id)
+            addGroup(static_cast<size_t>(it - index.groups.begin()), i);
+    }
+    // Each group is in order already; several steps merge by start, then by place in the file.
+    if (taken.size() > 1)
+        std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+            return a.first->startNs != b.first->startNs ? a.first->startNs < b.first->startNs
+                                                        : a.first < b.first;
+        });
+    return rows;
+}
+
+// BuildMareyStep over tables with their step indexes ('indexes' empty: scan each table).
+MareyStep BuildSteps(const std::vector<const KernelTable*>& tables,
+                     const std::vector<const KernelStepIndex*>& indexes,
+                     const std::vector<int>& rankIds, const std::vector<std::string>& steps) {
     MareyStep result;
     result.steps = steps;
     result.step = steps.empty()       ? std::string()
                   : steps.size() == 1 ? steps.front()
                                       : steps.front() + "-" + steps.back();
-    std::unordered_map<std::string, uint32_t> nameIndex;
+    // Names are views into the tables' pools, which outlive this call, hashed by the hash the
+    // pool kept when the table was read.
+    struct Name {
+        std::string_view text;
+        uint64_t hash;
+        bool operator==(const Name& other) const { return text == other.text; }
+    };
+    struct NameHash {
+        size_t operator()(const Name& name) const { return name.hash; }
+    };
+    std::unordered_map<Name, uint32_t, NameHash> nameIndex;
     std::unordered_map<std::pair<uint32_t, uint32_t>, uint32_t, KeyHash> keyIndex;
+    // Per (name, step shown): runs seen so far on the device being read; reset through 'touched'.
+    const size_t stepSlots = std::max<size_t>(steps.size(), 1);
+    std::vector<uint32_t> runs;
+    std::vector<size_t> touched;
     result.devices.resize(rankIds.size());
     for (size_t d = 0; d < rankIds.size(); ++d) {
         MareyDevice& device = result.devices[d];
@@ -82,37 +158,26 @@ MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables,
             if (device.problem.empty()) device.problem = "no kernel_details.csv";
             continue;
         }
-        // The steps' rows in start order; a table without a Step Id column is one step.
-        std::unordered_map<StringId, uint32_t>
-            stepOf;  // the table's step string → index into 'steps'
-        for (uint32_t i = 0; i < steps.size(); ++i)
-            if (const StringId id = table->strings.Find(steps[i]); id != 0) stepOf.emplace(id, i);
-        std::vector<std::pair<const KernelRow*, uint32_t>> rows;  // with the step's index
-        const bool anyStep = std::all_of(table->rows.begin(), table->rows.end(),
-                                         [](const KernelRow& row) { return row.step == 0; });
-        for (const KernelRow& row : table->rows) {
-            if (anyStep) {
-                rows.push_back({&row, 0});
-            } else if (const auto it = stepOf.find(row.step); it != stepOf.end()) {
-                rows.push_back({&row, it->second});
-            }
-        }
-        std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-            return a.first->startNs < b.first->startNs;
-        });
+        const StepRows rows = indexes.empty() || !indexes[d]
+                                  ? ScanStepRows(*table, steps)
+                                  : IndexedStepRows(*table, *indexes[d], steps);
         if (rows.empty()) {
             device.problem = "no operator of step " + result.step + " in kernel_details.csv";
             continue;
         }
         device.stepStartNs = rows.front().first->startNs;
-        std::unordered_map<uint64_t, uint32_t>
-            runs;  // (step, name) → runs seen so far on this device
+        device.ops.reserve(rows.size());
+        for (const size_t slot : touched) runs[slot] = 0;
+        touched.clear();
         for (const auto& [row, stepIndex] : rows) {
-            const std::string name(table->strings.Get(row->name));
+            const Name name{table->strings.Get(row->name), table->strings.Hash(row->name)};
             auto [nameIt, newName] =
                 nameIndex.emplace(name, static_cast<uint32_t>(result.names.size()));
-            if (newName) result.names.push_back(name);
-            const uint32_t occurrence = runs[uint64_t{stepIndex} << 32 | nameIt->second]++;
+            if (newName) result.names.emplace_back(name.text);
+            const size_t slot = size_t{nameIt->second} * stepSlots + stepIndex;
+            if (slot >= runs.size()) runs.resize(std::max(slot + 1, runs.size() * 2), 0);
+            if (runs[slot] == 0) touched.push_back(slot);
+            const uint32_t occurrence = runs[slot]++;
             auto [keyIt, newKey] = keyIndex.emplace(
                 std::make_pair(nameIt->second, stepIndex << 24 | (occurrence & 0xFFFFFF)),
                 static_cast<uint32_t>(result.keys.size()));
@@ -153,57 +218,88 @@ MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables,
 // their paths, which this machine may not reach.
 constexpr char kUnreachable[] = "not reachable from this machine: ";
 
-std::vector<std::optional<KernelTable>> LoadKernelTables(const Cluster& cluster,
-                                                         const std::vector<int>& rankIds,
-                                                         unsigned threads,
-                                                         std::vector<std::string>& problems) {
-    std::vector<std::optional<KernelTable>> tables(rankIds.size());
+}  // namespace
+
+MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables,
+                         const std::vector<int>& rankIds, const std::vector<std::string>& steps) {
+    return BuildSteps(tables, {}, rankIds, steps);
+}
+
+KernelStepIndex IndexKernelSteps(const KernelTable& table) {
+    KernelStepIndex index;
+    index.noSteps = std::all_of(table.rows.begin(), table.rows.end(),
+                                [](const KernelRow& row) { return row.step == 0; });
+    index.rows.reserve(table.rows.size());
+    for (uint32_t i = 0; i < table.rows.size(); ++i)
+        if (index.noSteps || table.rows[i].step != 0) index.rows.push_back(i);
+    const auto stepOf = [&](uint32_t i) { return index.noSteps ? 0 : table.rows[i].step; };
+    std::sort(index.rows.begin(), index.rows.end(), [&](uint32_t a, uint32_t b) {
+        if (stepOf(a) != stepOf(b)) return stepOf(a) < stepOf(b);
+        if (table.rows[a].startNs != table.rows[b].startNs)
+            return table.rows[a].startNs < table.rows[b].startNs;
+        return a < b;
+    });
+    for (uint32_t i = 0; i < index.rows.size(); ++i)
+        if (i == 0 || stepOf(index.rows[i]) != stepOf(index.rows[i - 1]))
+            index.groups.push_back({stepOf(index.rows[i]), i});
+    return index;
+}
+
+std::vector<std::shared_ptr<const KernelTable>> LoadKernelTables(
+    const Cluster& cluster, const std::vector<int>& rankIds, unsigned threads,
+    std::vector<std::string>& problems) {
+    std::vector<std::shared_ptr<const KernelTable>> tables(rankIds.size());
     problems.assign(rankIds.size(), std::string());
-    ParallelFor(rankIds.size(), std::max(1u, threads), std::vector<uint64_t>(rankIds.size(), 1),
-                [&](size_t i) {
-                    const int index = cluster.IndexOfRank(rankIds[i]);
-                    if (index < 0) return;
-                    std::error_code error;
-                    if (cluster.readTraceKernels &&
-                        std::filesystem::is_regular_file(cluster.ranks[index].path, error)) {
-                        auto table = cluster.readTraceKernels(cluster.ranks[index].path);
-                        if (table.ok())
-                            tables[i] = std::move(table.value());
-                        else
-                            problems[i] = table.message();
-                        return;
-                    }
-                    if (!std::filesystem::exists(cluster.ranks[index].path, error)) {
-                        problems[i] = std::string(kUnreachable) + cluster.ranks[index].path;
-                        return;
-                    }
-                    auto files = FindRankFiles(cluster.ranks[index].path);
-                    if (files.ok() && !files.value().profilerDb.empty()) {
-                        // A database rank: its compute tasks and communication operators.
-                        auto db = SqliteFile::OpenReadOnly(files.value().profilerDb);
-                        if (!db.ok()) {
-                            problems[i] = db.message();
-                            return;
-                        }
-                        tables[i] = std::move(ReadDbOperators(*db.value()).kernels);
-                        return;
-                    }
-                    if (!files.ok() || files.value().kernelDetails.empty()) {
-                        problems[i] = "no kernel_details.csv in " + cluster.ranks[index].path +
-                                      " (" + MissingFileMessage(kKernelDetailsFile) + ")";
-                        return;
-                    }
-                    std::vector<std::string> readProblems;
-                    ReadAnalysisFile(
-                        files.value().kernelDetails, readProblems, [&](std::string_view text) {
-                            auto table = ParseKernelTable(text, files.value().kernelDetails);
-                            if (table.ok())
-                                tables[i] = std::move(table.value());
-                            else
-                                readProblems.push_back(table.message());
-                        });
-                    if (!readProblems.empty()) problems[i] = readProblems.front();
-                });
+    ParallelFor(
+        rankIds.size(), std::max(1u, threads), std::vector<uint64_t>(rankIds.size(), 1),
+        [&](size_t i) {
+            const int index = cluster.IndexOfRank(rankIds[i]);
+            if (index < 0) return;
+            if (cluster.ranks[index].kernels) {
+                tables[i] = cluster.ranks[index].kernels;
+                return;
+            }
+            std::error_code error;
+            if (cluster.readTraceKernels &&
+                std::filesystem::is_regular_file(cluster.ranks[index].path, error)) {
+                auto table = cluster.readTraceKernels(cluster.ranks[index].path);
+                if (table.ok())
+                    tables[i] = std::make_shared<const KernelTable>(std::move(table.value()));
+                else
+                    problems[i] = table.message();
+                return;
+            }
+            if (!std::filesystem::exists(cluster.ranks[index].path, error)) {
+                problems[i] = std::string(kUnreachable) + cluster.ranks[index].path;
+                return;
+            }
+            auto files = FindRankFiles(cluster.ranks[index].path);
+            if (files.ok() && !files.value().profilerDb.empty()) {
+                // A database rank: its compute tasks and communication operators.
+                auto db = SqliteFile::OpenReadOnly(files.value().profilerDb);
+                if (!db.ok()) {
+                    problems[i] = db.message();
+                    return;
+                }
+                tables[i] = std::make_shared<const KernelTable>(
+                    std::move(ReadDbOperators(*db.value()).kernels));
+                return;
+            }
+            if (!files.ok() || files.value().kernelDetails.empty()) {
+                problems[i] = "no kernel_details.csv in " + cluster.ranks[index].path + " (" +
+                              MissingFileMessage(kKernelDetailsFile) + ")";
+                return;
+            }
+            std::vector<std::string> readProblems;
+            ReadAnalysisFile(files.value().kernelDetails, readProblems, [&](std::string_view text) {
+                auto table = ParseKernelTable(text, files.value().kernelDetails);
+                if (table.ok())
+                    tables[i] = std::make_shared<const KernelTable>(std::move(table.value()));
+                else
+                    readProblems.push_back(table.message());
+            });
+            if (!readProblems.empty()) problems[i] = readProblems.front();
+        });
     return tables;
 }
 
@@ -252,6 +348,12 @@ MareyTables LoadMareyTables(const Cluster& cluster, const std::vector<int>& rank
     MareyTables result;
     result.rankIds = rankIds;
     result.tables = LoadKernelTables(cluster, rankIds, threads, result.problems);
+    result.stepIndexes.resize(result.tables.size());
+    ParallelFor(result.tables.size(), std::max(1u, threads),
+                std::vector<uint64_t>(result.tables.size(), 1), [&](size_t i) {
+                    if (result.tables[i])
+                        result.stepIndexes[i] = IndexKernelSteps(*result.tables[i]);
+                });
     for (const auto& table : result.tables)
         if (table) result.rows += table->rows.size();
     return result;
@@ -259,8 +361,12 @@ MareyTables LoadMareyTables(const Cluster& cluster, const std::vector<int>& rank
 
 MareyStep BuildMareyStep(const MareyTables& tables, const std::vector<std::string>& steps) {
     std::vector<const KernelTable*> pointers;
-    for (const auto& table : tables.tables) pointers.push_back(table ? &*table : nullptr);
-    MareyStep result = BuildMareyStep(pointers, tables.rankIds, steps);
+    std::vector<const KernelStepIndex*> indexes;
+    for (size_t i = 0; i < tables.tables.size(); ++i) {
+        pointers.push_back(tables.tables[i].get());
+        indexes.push_back(i < tables.stepIndexes.size() ? &tables.stepIndexes[i] : nullptr);
+    }
+    MareyStep result = BuildSteps(pointers, indexes, tables.rankIds, steps);
     for (size_t i = 0; i < tables.rankIds.size(); ++i)
         if (!tables.problems[i].empty() && result.devices[i].ops.empty())
             result.devices[i].problem = tables.problems[i];

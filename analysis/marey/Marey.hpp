@@ -9,7 +9,7 @@
 // k-th run of N, no polygon is drawn to or from it: a missing operator never borrows another's
 // place.
 #include <cstdint>
-#include <optional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -61,23 +61,39 @@ struct MareyStep {
 // order of their first rank, each in rank order, then the ranks of no stage; else rank order.
 std::vector<int> MareyDeviceOrder(const Cluster& cluster);
 
-// The kernel_details.csv of each rank of 'rankIds', read on up to 'threads' threads; a rank
-// without one gets nothing and a line in 'problems' (one per rank, empty when fine).
-std::vector<std::optional<KernelTable>> LoadKernelTables(const Cluster& cluster,
-                                                         const std::vector<int>& rankIds,
-                                                         unsigned threads,
-                                                         std::vector<std::string>& problems);
+// The kernel_details.csv of each rank of 'rankIds', read on up to 'threads' threads, or the table
+// the loader kept (ClusterRank::kernels) without reading anything; a rank without one gets null
+// and a line in 'problems' (one per rank, empty when fine).
+std::vector<std::shared_ptr<const KernelTable>> LoadKernelTables(
+    const Cluster& cluster, const std::vector<int>& rankIds, unsigned threads,
+    std::vector<std::string>& problems);
+
+// A kernel table's rows by step: what a step's operators are without a pass over every row.
+struct KernelStepIndex {
+    // Row indexes grouped by their "Step Id" string, each group by start (file order among equal
+    // starts); every row in one group when no row has a step (the table is one step).
+    std::vector<uint32_t> rows;
+    // Per group, ascending by step string id: the id and where its rows begin in 'rows'.
+    std::vector<std::pair<StringId, uint32_t>> groups;
+    bool noSteps = false;
+};
+// O(rows log rows).
+KernelStepIndex IndexKernelSteps(const KernelTable& table);
 
 // The tables of the devices shown, kept so that another step is built without reading the
 // files again.
 struct MareyTables {
     std::vector<int> rankIds;
-    std::vector<std::optional<KernelTable>> tables;
-    std::vector<std::string> problems;  // per rank, empty when fine
-    uint64_t rows = 0;                  // over every table
+    std::vector<std::shared_ptr<const KernelTable>> tables;  // null for a rank without one
+    std::vector<KernelStepIndex> stepIndexes;                // per table, empty for null
+    std::vector<std::string> problems;                       // per rank, empty when fine
+    uint64_t rows = 0;                                       // over every table
 };
+// The tables and their step indexes, on up to 'threads' threads.
 MareyTables LoadMareyTables(const Cluster& cluster, const std::vector<int>& rankIds,
                             unsigned threads);
+// One step's figures from 'tables': O(the steps' rows over every device), whatever the tables
+// hold besides.
 MareyStep BuildMareyStep(const MareyTables& tables, const std::vector<std::string>& steps);
 
 // Reads the operators of step 'step' from the kernel_details.csv of each rank in 'rankIds' (in

@@ -8,7 +8,8 @@
 
 namespace marey {
 
-// Reads every rank's kernel_details.csv once on 'threads' threads. O(rows of those files).
+// Reads every rank's kernel_details.csv once (none when the loader kept the tables), then builds
+// the steps, on 'threads' threads. O(rows of those files).
 std::string MareyToJson(const Cluster& cluster, unsigned threads);
 
 }  // namespace marey
