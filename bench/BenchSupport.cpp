@@ -1,0 +1,77 @@
+#include "BenchSupport.hpp"
+
+#include <fcntl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "cluster/ClusterReport.hpp"
+#include "loading/ClusterLoader.hpp"
+
+namespace marey::bench {
+
+double Now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+uint64_t ReadStatusKb(const char* key) {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind(key, 0) == 0)
+            return std::strtoull(line.c_str() + std::strlen(key), nullptr, 10);
+    return 0;
+}
+
+void ResetPeakRss() {
+    std::ofstream clear("/proc/self/clear_refs");
+    clear << "5";
+}
+
+void ReadIntoPageCache(const std::string& path) {
+    static char block[1 << 20];
+    const int fd = open(path.c_str(), O_RDONLY);
+    if (fd < 0) return;
+    while (read(fd, block, sizeof block) > 0) {
+    }
+    close(fd);
+}
+
+uint64_t ReadTreeIntoPageCache(const std::string& dir) {
+    uint64_t bytes = 0;
+    std::error_code error;
+    for (auto it = std::filesystem::recursive_directory_iterator(dir, error);
+         !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
+        if (!it->is_regular_file(error)) continue;
+        ReadIntoPageCache(it->path().string());
+        bytes += it->file_size(error);
+    }
+    return bytes;
+}
+
+ClusterMeasure OpenCluster(const std::string& dir, unsigned threads) {
+    ClusterMeasure measure;
+    measure.baseBytes = ReadStatusKb("VmRSS:") * 1024;
+    ResetPeakRss();
+    const double start = Now();
+    auto cluster =
+        LoadCluster(dir, threads ? threads : std::max(1u, std::thread::hardware_concurrency()));
+    if (!cluster.ok()) std::abort();
+    measure.loadSeconds = Now() - start;
+    const ClusterReport report = BuildClusterReport(cluster.value());
+    measure.reportSeconds = Now() - start - measure.loadSeconds;
+    measure.peakBytes = ReadStatusKb("VmHWM:") * 1024;
+    measure.ranks = static_cast<uint32_t>(cluster.value().ranks.size());
+    measure.steps = static_cast<uint32_t>(cluster.value().steps.size());
+    measure.slowRanks = static_cast<uint32_t>(report.slowRanks.size());
+    measure.slowLinks = static_cast<uint32_t>(report.slowLinks.size());
+    measure.links = report.matrix.size();
+    return measure;
+}
+
+}  // namespace marey::bench
