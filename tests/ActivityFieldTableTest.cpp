@@ -1,5 +1,6 @@
 // The fields the loader keeps of device and runtime events (load/ActivityFieldTable) are those
-// the text gives, event for event; and the table finds them from any hint.
+// the text gives, event for event; the table finds them from any hint; and a database's task
+// fields (load/TaskFieldTable) are found by reference.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -7,6 +8,7 @@
 #include "KinetoTraceGenerator.hpp"
 #include "TestSupport.hpp"
 #include "load/ActivityFieldTable.hpp"
+#include "load/TaskFieldTable.hpp"
 
 using namespace marey;
 
@@ -68,4 +70,48 @@ TEST_CASE("a loaded Kineto trace keeps for each device and runtime event what it
                 if (fromText.hasCorrelation) CHECK(fromTable->correlation == fromText.correlation);
             }
     CHECK(kept == source.activityFields.size());
+}
+
+TEST_CASE("a database's task fields are found by reference whatever order the rows came in") {
+    TaskFieldTable table;
+    // CANN calls after the tasks, as the database reader reads them; references grow per table.
+    for (uint64_t row = 1; row <= 500; ++row)
+        table.Append(uint64_t{3} << 34 | row, row % 5 == 0 ? "SDMA" : "AI_CORE",
+                     row % 7 == 0 ? -1 : static_cast<int64_t>(row) + 100);
+    for (uint64_t row = 1; row <= 200; ++row)
+        table.Append(uint64_t{2} << 34 | row, {}, static_cast<int64_t>(row) + 100);
+    table.Finish();
+    CHECK(table.size() == 700);
+    CHECK(table.TaskTypeCount() == 3);  // none, AI_CORE, SDMA
+    size_t hint = 0;
+    for (uint64_t row = 0; row <= 501; ++row) {
+        size_t anyHint = (row * 7919) % 700;
+        const auto task = table.Find(uint64_t{3} << 34 | row, hint);
+        const auto fromAny = table.Find(uint64_t{3} << 34 | row, anyHint);
+        REQUIRE(task.has_value() == (row >= 1 && row <= 500));
+        REQUIRE(fromAny.has_value() == task.has_value());
+        if (!task) continue;
+        CHECK(task->category.empty());
+        CHECK(task->taskType == (row % 5 == 0 ? "SDMA" : "AI_CORE"));
+        CHECK(fromAny->taskType == task->taskType);
+        CHECK(task->hasCorrelation == (row % 7 != 0));
+        CHECK(task->correlation == (row % 7 == 0 ? 0 : static_cast<int64_t>(row) + 100));
+    }
+    const auto call = table.Find(uint64_t{2} << 34 | 17, hint);
+    REQUIRE(call);
+    CHECK(call->taskType.empty());
+    CHECK(call->correlation == 117);
+    CHECK_FALSE(table.Find(uint64_t{4} << 34 | 1, hint));
+}
+
+TEST_CASE("a database of more task types than a code holds reads the rest as other") {
+    TaskFieldTable table;
+    for (uint64_t row = 1; row <= 300; ++row)
+        table.Append(row, "TYPE_" + std::to_string(row), static_cast<int64_t>(row));
+    table.Finish();
+    size_t hint = 0;
+    CHECK(table.Find(254, hint)->taskType == "TYPE_254");
+    CHECK(table.Find(255, hint)->taskType == "other");
+    CHECK(table.Find(300, hint)->taskType == "other");
+    CHECK(table.Find(300, hint)->correlation == 300);
 }

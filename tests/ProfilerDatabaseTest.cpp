@@ -25,6 +25,10 @@
 #include "rank/TraceSummary.hpp"
 #include "report/RankJson.hpp"
 #include "report/SummaryJson.hpp"
+#include "report/TraceAnalysesJson.hpp"
+#include "trace/DeviceActivities.hpp"
+#include "trace/HtaCompatible.hpp"
+#include "trace/TraceAnalyses.hpp"
 
 namespace fs = std::filesystem;
 using namespace marey;
@@ -164,6 +168,49 @@ TEST_CASE("the real db sample: steps computed from its tasks equal analysis.db's
         CAPTURE(kStepPhaseColumns[phase]);
         CHECK(ours.ns[phase] == profiler.ns[phase]);
     }
+}
+
+TEST_CASE("the real db sample: each device task is paired with its CANN call by connection id") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) return;
+    const fs::path rank = fs::path(fixtures) / kSampleRank;
+    auto loaded = LoadRank(rank.string());
+    REQUIRE(loaded.ok());
+    const DeviceActivities found = FindDeviceActivities(*loaded.value().model, 2);
+    CHECK(found.unavailable.empty());
+    // The same from SQL: tasks that are not synchronisation, and those with a CANN call.
+    auto db = SqliteFile::OpenReadOnly(SampleDb(rank).string());
+    REQUIRE(db.ok());
+    const std::string working =
+        "FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType WHERE s.value NOT IN "
+        "('EVENT_RECORD_SQE', 'EVENT_WAIT_SQE', 'PLACE_HOLDER_SQE', 'EVENT_RECORD', 'EVENT_WAIT', "
+        "'PROFILING_ENABLE', 'PROFILING_DISABLE')";
+    auto count = [&](const std::string& sql) {
+        auto statement = db.value()->Prepare(sql);
+        REQUIRE(statement.ok());
+        REQUIRE(statement.value().Step());
+        return static_cast<size_t>(statement.value().Int(0));
+    };
+    CHECK(found.streams.size() == count("SELECT count(DISTINCT streamId) FROM TASK"));
+    CHECK(found.activities.size() == count("SELECT count(*) " + working));
+    CHECK(found.activities.size() == 524);
+    size_t launched = 0, communication = 0;
+    for (const DeviceActivity& activity : found.activities) {
+        launched += activity.launch != kNoLaunch;
+        communication += activity.kind.activityClass == ActivityClass::kCommunication;
+    }
+    CHECK(launched == count("SELECT count(*) " + working +
+                            " AND t.connectionId IN (SELECT connectionId FROM CANN_API)"));
+    CHECK(found.launches.size() ==
+          count("SELECT count(DISTINCT c.rowid) FROM CANN_API c WHERE c.connectionId IN "
+                "(SELECT t.connectionId " +
+                working + ")"));
+    // HTA reads JSON only: asked for its figures, the database says so rather than giving none.
+    CHECK(AnalyzeTraceAsHta(*loaded.value().model).unavailable.find("Chrome JSON") !=
+          std::string::npos);
+    // HCCL's tasks on the device's streams: told by their task type, as in the text export.
+    CHECK(communication == count("SELECT count(*) " + working +
+                                 " AND s.value IN ('Notify Wait', 'Write Value', 'SDMA')"));
 }
 
 TEST_CASE("opening a profiler database changes neither its bytes nor its times") {
@@ -415,7 +462,12 @@ std::string StatsFromProcessesOn(const std::string& folder, RankSource source) {
     const size_t at = rankJson.find(databaseSource);
     if (at != std::string::npos)
         rankJson.replace(at, databaseSource.size(), "\"source\": \"kernel_details.csv\"");
-    return summary.substr(processes) + rankJson;
+    // The device analyses of the trace alone: a database's tasks and CANN calls carry the task
+    // types and connection ids that the text's args do.
+    TraceAnalysisOptions analysisOptions;
+    analysisOptions.threads = 2;
+    const std::string analyses = TraceAnalysesToJson(AnalyzeTrace(*rank.model, analysisOptions));
+    return summary.substr(processes) + rankJson + analyses;
 }
 
 }  // namespace

@@ -35,6 +35,12 @@ inline constexpr int64_t kCommTaskStream = 3;
 inline constexpr int64_t kCommTaskSizeBytes = 4194304;
 inline constexpr const char* kCommGroup = "17522688603477080586";
 
+// Connection ids, as both exports write them. A launch's Node@launch and its task share the
+// operator's sequence number; every other kind lives in a range of its own.
+inline constexpr int64_t kAclConnectionBase = int64_t{1} << 40;   // AscendCL@op, joined to nothing
+inline constexpr int64_t kCommConnectionBase = int64_t{3} << 40;  // + step number: an AllReduce
+inline constexpr int64_t kHostlessConnectionBase = int64_t{4} << 40;  // + index: a planted task
+
 class GeneratorSink {
 public:
     virtual ~GeneratorSink() = default;

@@ -38,12 +38,9 @@ struct ProfilerTables {
 
 namespace {
 
-// Connection ids. A launch's Node@launch and its task share the operator's sequence number;
-// every other kind lives in its own range so that no flow joins rows the text does not join.
-constexpr int64_t kAclConnectionBase = int64_t{1} << 40;       // AscendCL@op, joined to nothing
-constexpr int64_t kQueueConnectionBase = int64_t{2} << 40;     // an Enqueue and its Dequeue
-constexpr int64_t kCommConnectionBase = int64_t{3} << 40;      // an AllReduce and its tasks
-constexpr int64_t kHostlessConnectionBase = int64_t{4} << 40;  // the planted task
+// The connection id of an Enqueue and its Dequeue (the others are in GeneratorSink.hpp, which the
+// text shares): in a range of its own, so that no flow joins rows the text does not join.
+constexpr int64_t kQueueConnectionBase = int64_t{2} << 40;
 
 int64_t Bytes(double units, double unitBytes) {
     return std::llround(units * unitBytes);
@@ -124,8 +121,7 @@ void ProfilerDatabaseWriter::Operator(const GeneratedOperator& op, const Generat
 }
 
 void ProfilerDatabaseWriter::HostlessTask(const GeneratedTask& task) {
-    const int64_t unique = m_nextGlobalTaskId + static_cast<int64_t>(m_pending.size());
-    m_pending.push_back({kHostlessConnectionBase + unique, 0, "AI_VECTOR_CORE"});
+    m_pending.push_back({kHostlessConnectionBase + m_hostlessTasks++, 0, "AI_VECTOR_CORE"});
 }
 
 void ProfilerDatabaseWriter::CoreFrequency(int64_t tsNs, int64_t mhz) {

@@ -57,7 +57,8 @@ private:
     std::unique_ptr<AnalysisDatabaseWriter> m_analysis;
     std::vector<PendingTask> m_pending;
     int64_t m_nextGlobalTaskId = 0;
-    size_t m_allocations = 0;  // tasks seen, for OP_MEMORY's first allocations
+    int64_t m_hostlessTasks = 0;  // planted tasks so far: their connection ids
+    size_t m_allocations = 0;     // tasks seen, for OP_MEMORY's first allocations
     int64_t m_firstNs = INT64_MAX, m_lastNs = INT64_MIN;
 };
 

@@ -340,7 +340,8 @@ private:
     void WriteAllReduce(uint64_t step, const std::string& opName, int64_t commStart,
                         int64_t commDur) {
         Complete(m_hcclPid, 0, opName.c_str(), commStart, commDur, nullptr,
-                 "\"connection_id\": " + std::to_string(step) +
+                 "\"connection_id\": " +
+                     std::to_string(kCommConnectionBase + static_cast<int64_t>(step) + 1) +
                      ", \"model id\": 4294967295, \"data_type\": \"FP32\"");
         m_commTasks.clear();
         for (uint32_t plane = 0; plane < 2; ++plane) {
@@ -364,7 +365,15 @@ private:
                                          std::to_string(kCommTaskSizeBytes) +
                                          ", \"link type\": \"HCCS\"";
                 Complete(m_hcclPid, plane + 1, comm.name, t, comm.durNs, nullptr, args);
-                Complete(m_hardwarePid, kCommTaskStream, comm.name, t, comm.durNs, nullptr, args);
+                // On the stream, the task's fields as Ascend Hardware writes them.
+                Complete(m_hardwarePid, kCommTaskStream, comm.name, t, comm.durNs, nullptr,
+                         "\"Model Id\": 4294967295, \"Task Type\": \"" +
+                             std::string(comm.hardwareType) +
+                             "\", \"Physic Stream Id\": " + std::to_string(kCommTaskStream) +
+                             ", \"Task Id\": " + std::to_string((step + 1) % 65536) +
+                             ", \"Batch Id\": 0, " + "\"Subtask Id\": " +
+                             std::to_string(plane * 3 + task) + ", \"connection_id\": " +
+                             std::to_string(kCommConnectionBase + static_cast<int64_t>(step) + 1));
                 ++m_unbudgetedEvents;
                 m_commTasks.push_back(comm);
                 t += comm.durNs + 1000;
@@ -447,11 +456,12 @@ private:
         Complete(m_cannPid, m_cannTid, (std::string("AscendCL@") + kOperators[kind]).c_str(),
                  op.aclStartNs, op.aclDurNs, nullptr,
                  "\"Thread Id\": " + std::to_string(m_cannTid) +
-                     ", \"Mode\": \"ACL_OP\", \"level\": \"acl\"");
+                     ", \"Mode\": \"ACL_OP\", \"level\": \"acl\", \"connection_id\": " +
+                     std::to_string(kAclConnectionBase + static_cast<int64_t>(op.sequence)));
         op.nodeStartNs = op.aclStartNs + op.aclDurNs / 4;
         op.nodeDurNs = op.aclDurNs / 2;
         Complete(m_cannPid, m_cannTid, "Node@launch", op.nodeStartNs, op.nodeDurNs, nullptr,
-                 "\"level\": \"node\"");
+                 "\"level\": \"node\", \"connection_id\": " + sequence);
         return op;
     }
 
@@ -480,7 +490,8 @@ private:
                  taskDur, nullptr,
                  "\"Model Id\": 4294967295, \"Task Type\": \"AI_CORE\", \"Physic Stream Id\": " +
                      std::to_string(2 + stream) + ", \"Task Id\": " + std::to_string(taskId) +
-                     ", \"Batch Id\": 0, \"Subtask Id\": 4294967295");
+                     ", \"Batch Id\": 0, \"Subtask Id\": 4294967295, \"connection_id\": " +
+                     std::to_string(launch.sequence));
         const GeneratedTask task{kind, 2 + stream, taskStart, taskDur};
         KeepTask(task);
         WriteTaskFlows(launch.sequence, stream, launch.nodeStartNs, launch.atenStartNs, taskStart);
@@ -520,7 +531,8 @@ private:
         const GeneratedTask task{kExtraOperatorKind, 2, device + 1500, 45000};
         Complete(m_hardwarePid, 2, "DropOutDoMask_20", task.startNs, task.durNs, nullptr,
                  "\"Model Id\": 4294967295, \"Task Type\": \"AI_VECTOR_CORE\", \"Physic Stream "
-                 "Id\": 2");
+                 "Id\": 2, \"connection_id\": " +
+                     std::to_string(kHostlessConnectionBase + m_hostlessTasks++));
         ++m_unbudgetedEvents;
         KeepTask(task);
         if (m_sink) m_sink->HostlessTask(task);
@@ -588,6 +600,7 @@ private:
     int64_t m_dequeueFreeNs = 0;
     uint64_t m_sequence = 1;
     uint64_t m_unbudgetedEvents = 0;
+    int64_t m_hostlessTasks = 0;  // planted tasks so far: their connection ids
     GeneratorRecord* m_record;
     GeneratorSink* m_sink;
     // The current step's device tasks, busy spans and AllReduce tasks.

@@ -38,6 +38,16 @@ bool DbTimelineReader::SeenTaskBefore(int64_t globalTask) {
     return !m_seenLargeTasks.insert(globalTask).second;
 }
 
+uint8_t DbTimelineReader::TaskTypeCode(int64_t typeId) {
+    // A run has a few task types: a short list beats a hash of every row's id.
+    for (const auto& [id, code] : m_taskTypeCodes)
+        if (id == typeId) return code;
+    const std::string* type = m_strings.Find(typeId);
+    const uint8_t code = m_out.taskFields.CodeOf(type ? *type : std::string_view());
+    if (m_taskTypeCodes.size() < 64) m_taskTypeCodes.emplace_back(typeId, code);
+    return code;
+}
+
 void DbTimelineReader::ReadTasks() {
     enum { kStart, kEnd, kConnection, kGlobalTask, kTaskType, kStream, kName, kOpType, kCore };
     DbColumns task(m_db, "TASK",
@@ -70,6 +80,7 @@ void DbTimelineReader::ReadTasks() {
             continue;
         }
         const bool isCompute = ReadDbInt(*row, 1 + kName, &nameId);
+        const bool hasType = ReadDbInt(*row, 1 + kTaskType, &typeId);
         // Most tasks are compute tasks: only the others are looked up among the communication's.
         const auto communication =
             isCompute ? m_communicationTasks.end() : m_communicationTasks.find(globalTask);
@@ -80,7 +91,6 @@ void DbTimelineReader::ReadTasks() {
         } else if (isCommunication) {
             name = NameOf(communication->second.typeId);
         } else {
-            ReadDbInt(*row, 1 + kTaskType, &typeId);
             name = NameOf(typeId);
         }
         const uint32_t track = StreamTrack(stream);
@@ -118,9 +128,14 @@ void DbTimelineReader::ReadTasks() {
             kernel.durNs = end - start;
             m_out.kernels.rows.push_back(kernel);
         }
-        if (ReadDbInt(*row, 1 + kConnection, &connection))
+        const bool hasConnection = ReadDbInt(*row, 1 + kConnection, &connection);
+        if (hasConnection)
             m_deviceTargets.push_back(
                 {connection, {m_chunk, track, start, RowRef(DbTable::kTask, rowid)}});
+        if (m_part == Part::kDevice)
+            m_out.taskFields.Append(RowRef(DbTable::kTask, rowid),
+                                    hasType ? TaskTypeCode(typeId) : uint8_t{0},
+                                    hasConnection ? connection : -1);
     }
     AfterRows(*row, "TASK");
     CountRows("TASK", rows);

@@ -183,9 +183,11 @@ void DbTimelineReader::ReadCannApi() {
             if (!AddSlice(track, row, columns.Column(kStart), columns.Column(kEnd),
                           DbTable::kCannApi, rowid, named->second, &start))
                 return;
-            if (ReadDbInt(row, columns.Column(kConnection), &connection))
-                m_cannApis.push_back({connection, DbFlowEnd{m_chunk, track, start,
-                                                            RowRef(DbTable::kCannApi, rowid)}});
+            if (ReadDbInt(row, columns.Column(kConnection), &connection)) {
+                const uint64_t ref = RowRef(DbTable::kCannApi, rowid);
+                m_cannApis.push_back({connection, DbFlowEnd{m_chunk, track, start, ref}});
+                m_out.taskFields.Append(ref, {}, connection);
+            }
         });
 }
 

@@ -67,6 +67,7 @@ void DbTimelineReader::Run() {
     ReadTasks();
     ReadCommunicationOps();
     ReadCannApi();
+    m_out.taskFields.Finish();
     ReadCounters();
     ReportMissingStrings();
 }

@@ -11,6 +11,7 @@
 #include "db/DbOverlap.hpp"
 #include "db/SqliteFile.hpp"
 #include "load/KernelTable.hpp"
+#include "load/TaskFieldTable.hpp"
 #include "load/RawEvents.hpp"
 
 namespace marey {
@@ -79,6 +80,9 @@ struct DbTimeline {
     KernelTable kernels;  // compute tasks and communication operators, in start order
     std::vector<DbStep> steps;
     OverlapAnalysis overlap;  // as drawn in its Overlap Analysis process
+    // The task type and connection id of each TASK row and CANN_API call read (the device
+    // analyses' fields), by reference.
+    TaskFieldTable taskFields;
     // Per chunk, the rowids too large for a reference (see DbFarRef).
     std::vector<std::vector<int64_t>> farRowids;
     std::string schemaVersion;

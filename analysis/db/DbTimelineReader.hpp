@@ -233,6 +233,8 @@ private:
     bool SeenTaskBefore(int64_t globalTask);
     static constexpr int64_t kMaxPlanes = 65536;
 
+    // The code in m_out.taskFields of TASK.taskType 'typeId' (0 when it names no string).
+    uint8_t TaskTypeCode(int64_t typeId);
     void ReadTasks();
     void ReadCommunicationOps();
     void ReadCounters();
@@ -257,6 +259,7 @@ private:
     uint64_t m_missingStrings = 0;
     std::vector<int64_t> m_farRowids;
     std::vector<uint64_t> m_seenTasks;
+    std::vector<std::pair<int64_t, uint8_t>> m_taskTypeCodes;  // TASK.taskType id, its code
     std::unordered_set<int64_t> m_seenLargeTasks;
     static constexpr StringId kNoKernelName = ~StringId{0};
     std::vector<StringId> m_kernelNames;  // by slice name id

@@ -96,6 +96,7 @@ Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
     source.format = SourceFormat::kDatabase;
     source.tableRows = timeline.rowsRead;
     source.farRowids = std::move(timeline.farRowids);
+    source.taskFields = std::move(timeline.taskFields);
     // The (pid, tid) of every chunk track, for the arrows once the chunks are merged.
     std::vector<std::vector<std::pair<int64_t, int64_t>>> chunkThreads;
     for (const ChunkEvents& chunk : timeline.chunks) {

@@ -78,6 +78,9 @@ Result<LoadedRank> LoadDatabaseRank(const std::string& path, const RankFiles& fo
     analysis->operatorMemory = std::move(db.tables.operatorMemory);
     for (std::string& problem : db.tables.problems)
         analysis->problems.push_back(std::move(problem));
+    AnalyzeDeviceActivities(
+        *analysis, *rank.model,
+        options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
     SummarizeRank(*analysis, rank.model.get());
     analysis->database = files.profilerDb;
     analysis->operators.source = "the database's TASK and COMMUNICATION_OP";

@@ -13,6 +13,7 @@
 #include "core/StringPool.hpp"
 #include "core/Time.hpp"
 #include "load/ActivityFieldTable.hpp"
+#include "load/TaskFieldTable.hpp"
 #include "load/RawEvents.hpp"
 #include "load/TraceText.hpp"
 
@@ -160,6 +161,9 @@ struct TraceSource {
     // A Chrome JSON trace: the category and correlation id of its device and runtime events, kept
     // while loading (empty: read them from the text).
     ActivityFieldTable activityFields;
+    // A profiler database: the task type and connection id of its tasks and CANN calls, kept
+    // while reading (a database cannot be read again at a slice's reference).
+    TaskFieldTable taskFields;
     // The model was read from the index cache (cache/IndexCache.hpp), not parsed from the text.
     bool fromIndexCache = false;
 };

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "core/LoadTiming.hpp"
 #include "core/ParallelFor.hpp"
 #include "load/EventFields.hpp"
 
@@ -45,10 +46,13 @@ TrackRole RoleOf(const TraceModel& model, uint32_t trackIndex) {
     // Tracks of processes left out of the model (metadata only) belong to no process.
     if (track.kind != TrackKind::kThread || track.process >= model.processes.size())
         return TrackRole::kOther;
-    if (model.FormatOf(trackIndex) != SourceFormat::kChromeJson) return TrackRole::kOther;
+    const SourceFormat format = model.FormatOf(trackIndex);
+    if (format == SourceFormat::kCsv) return TrackRole::kOther;
+    // A profiler database is read into the processes of the text export it stands for.
     const std::string_view process = model.Name(model.processes[track.process].name);
     if (process == "Ascend Hardware") return TrackRole::kAscendStream;
     if (process == "CANN") return TrackRole::kAscendLaunches;
+    if (format == SourceFormat::kDatabase) return TrackRole::kOther;
     std::optional<SliceAddress> first = FirstSlice(model, trackIndex);
     if (!first) return TrackRole::kOther;
     const Row& row = track.rows[first->row];
@@ -60,9 +64,12 @@ TrackRole RoleOf(const TraceModel& model, uint32_t trackIndex) {
     return IsDeviceStreamCategory(category) ? TrackRole::kKinetoStream : TrackRole::kHost;
 }
 
-// The fields of the slice at 'ref': those the loader kept when it kept any (a category it did not
-// keep is none of the device ones), else read from the text. 'hint' speeds up growing refs.
+// The fields of the slice at 'ref': a database's, kept by its reader; else those the loader kept
+// when it kept any (a category it did not keep is none of the device ones), else read from the
+// text. 'hint' speeds up growing refs.
 ActivityFields FieldsOf(const TraceSource& source, uint64_t ref, size_t& hint) {
+    if (source.format == SourceFormat::kDatabase)
+        return source.taskFields.Find(ref, hint).value_or(ActivityFields{});
     if (source.activityFields.empty()) return ReadActivityFields(source.text, ref);
     return source.activityFields.Find(ref, hint).value_or(ActivityFields{});
 }
@@ -108,8 +115,9 @@ void ReadStreamTrack(const TraceModel& model, uint32_t trackIndex, TrackRole rol
                      TrackFindings& out) {
     const Track& track = model.tracks[trackIndex];
     const TraceSource& source = model.SourceOf(trackIndex);
-    // Ascend tasks need their task type, which the loader does not keep.
-    const bool fromText = role == TrackRole::kAscendStream;
+    // Ascend tasks need their task type, which the text's loader does not keep.
+    const bool fromText =
+        role == TrackRole::kAscendStream && source.format == SourceFormat::kChromeJson;
     ClassCache classes;
     size_t hint = 0;
     for (uint32_t r = 0; r < track.rows.size(); ++r) {
@@ -148,7 +156,9 @@ void ReadLaunchTrack(const TraceModel& model, uint32_t trackIndex, TrackRole rol
             if (role == TrackRole::kHost && !isLaunchName[row.name[i]]) continue;
             // A launch call of a category the loader did not keep is read from the text.
             std::optional<ActivityFields> kept;
-            if (role == TrackRole::kHost && !source.activityFields.empty())
+            if (source.format == SourceFormat::kDatabase)
+                kept = FieldsOf(source, row.Ref(i), hint);
+            else if (role == TrackRole::kHost && !source.activityFields.empty())
                 kept = source.activityFields.Find(row.Ref(i), hint);
             const ActivityFields fields =
                 kept ? *kept : ReadActivityFields(source.text, row.Ref(i));
@@ -326,6 +336,7 @@ DeviceActivities FindDeviceActivities(const TraceModel& model, unsigned threads)
     std::vector<uint64_t> sizes(trackCount);
     for (uint32_t t = 0; t < trackCount; ++t)
         sizes[t] = roles[t] == TrackRole::kOther ? 0 : model.tracks[t].sliceCount;
+    const LoadTiming timing;
     ParallelFor(trackCount, threads, sizes, [&](size_t t) {
         const uint32_t track = static_cast<uint32_t>(t);
         if (streamOfTrack[track] != UINT32_MAX)
@@ -334,6 +345,7 @@ DeviceActivities FindDeviceActivities(const TraceModel& model, unsigned threads)
             ReadLaunchTrack(model, track, roles[track], isLaunchName, perTrack[track]);
     });
 
+    timing.Report("device activities: tracks read");
     // Activities by start then stream (an order of indices: the activities are large); their
     // correlation ids follow them.
     std::vector<DeviceActivity> all;
@@ -354,7 +366,9 @@ DeviceActivities FindDeviceActivities(const TraceModel& model, unsigned threads)
     for (size_t i = 0; i < order.size(); ++i)
         found.activities[i] = all[order[i]], correlations[i] = allCorrelations[order[i]];
     all = {};
+    timing.Report("device activities: merged by start");
     PairLaunches(candidates, correlations, found);
+    timing.Report("device activities: launches paired");
 
     if (found.activities.empty())
         found.unavailable = found.streams.empty()

@@ -53,10 +53,11 @@ struct DeviceActivities {
     std::string unavailable;
 };
 
-// Finds the device streams of Chrome JSON sources: Kineto threads whose events have a device
-// category (kernel, gpu_memcpy, …) and every thread of Ascend's "Ascend Hardware" process; reads
-// each of their events' category, task type and correlation id from the text, and pairs them
-// with the launch calls of the same correlation (docs/trace-analyses.md lists them). Runs on
+// Finds the device streams of Chrome JSON sources and profiler databases: Kineto threads whose
+// events have a device category (kernel, gpu_memcpy, …) and every thread of Ascend's "Ascend
+// Hardware" process; reads each of their events' category, task type and correlation id (from
+// the text, or as the loader kept them), and pairs them with the launch calls of the same
+// correlation (docs/trace-analyses.md lists them). Runs on
 // 'threads' threads. O(device events + host events × log) plus the text of those events.
 DeviceActivities FindDeviceActivities(const TraceModel& model, unsigned threads);
 

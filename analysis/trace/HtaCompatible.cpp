@@ -392,6 +392,10 @@ HtaAnalysis AnalyzeTraceAsHta(const TraceModel& model, const HtaOptions& options
         out.unavailable = "HTA reads one trace per rank: open the trace alone";
         return out;
     }
+    if (model.sources.front().format != SourceFormat::kChromeJson) {
+        out.unavailable = "HTA reads Chrome JSON traces only, not a profiler database or CSV";
+        return out;
+    }
     out.rank = RankOf(model.sources.front().text);
     const std::vector<HtaRow> rows = ReadRows(model, out.rounded);
     std::vector<uint32_t> kept;

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <string_view>
 
+#include "core/LoadTiming.hpp"
 #include "core/ParallelFor.hpp"
 
 namespace marey {
@@ -127,11 +128,14 @@ TraceRank FindTraceRank(const TraceSource& source) {
 }
 
 TraceAnalyses AnalyzeTrace(const TraceModel& model, const TraceAnalysisOptions& options) {
+    const LoadTiming timing;  // per stage, with MAREY_TIMING set
     TraceAnalyses analyses;
     analyses.options = options;
     analyses.activities = FindDeviceActivities(model, options.threads);
+    timing.Report("analyses: device activities found");
     analyses.steps = FindStepWindows(model);
     AssignSteps(analyses.activities, analyses.steps);
+    timing.Report("analyses: steps assigned");
 
     // One rank per group; a single trace is one rank of group kNoGroup.
     std::vector<uint32_t> groups;
@@ -175,6 +179,7 @@ TraceAnalyses AnalyzeTrace(const TraceModel& model, const TraceAnalysisOptions& 
             figures[f] = f == 0 ? Figure(analyses, indices, options, &analyses.gaps)
                                 : Figure(analyses, perStep[stepsOfRank[f - 1]], options, nullptr);
         });
+        timing.Report("analyses: figures of the rank and its steps");
         rank.all = std::move(figures[0]);
         for (size_t f = 1; f < figures.size(); ++f)
             rank.steps.push_back({analyses.steps[stepsOfRank[f - 1]].label, std::move(figures[f]),
@@ -182,6 +187,7 @@ TraceAnalyses AnalyzeTrace(const TraceModel& model, const TraceAnalysisOptions& 
         analyses.ranks.push_back(std::move(rank));
     }
     analyses.gaps = ByStream(std::move(analyses.gaps), analyses.activities.streams.size());
+    timing.Report("analyses: gaps by stream");
     return analyses;
 }
 

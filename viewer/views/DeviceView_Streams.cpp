@@ -4,7 +4,9 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include "core/TextFormat.hpp"
 #include "views/TableHeaders.hpp"
@@ -19,6 +21,14 @@ bool BeginStreamTable(const char* id, int columns) {
 }
 
 // Device and stream of one row.
+// The Device column fits the widest device id: Ascend's pids run to ten digits.
+float DeviceColumnWidth(const DeviceActivities& activities) {
+    float width = ImGui::CalcTextSize("Device").x;
+    for (const DeviceStream& stream : activities.streams)
+        width = std::max(width, ImGui::CalcTextSize(std::to_string(stream.device).c_str()).x);
+    return width + ImGui::GetStyle().CellPadding.x * 2;
+}
+
 void StreamCells(const DeviceStream& stream) {
     ImGui::TableNextColumn();
     RightAligned(std::to_string(stream.device));
@@ -50,7 +60,8 @@ void DeviceView::DrawIdle(const std::vector<StreamIdle>& idle) {
                                                         {"Kernel waits", "Kernel wait time"},
                                                         {"Other gaps", "Other gap time"}};
     if (!BeginStreamTable("idle", 2 + 2 * kGapKindCount)) return;
-    ImGui::TableSetupColumn("Device", ImGuiTableColumnFlags_WidthFixed, 56);
+    ImGui::TableSetupColumn("Device", ImGuiTableColumnFlags_WidthFixed,
+                            DeviceColumnWidth(activities));
     ImGui::TableSetupColumn("Stream", ImGuiTableColumnFlags_WidthFixed, 130);
     for (const auto& headers : kHeaders) {
         ImGui::TableSetupColumn(headers[0], ImGuiTableColumnFlags_WidthFixed, 96);
@@ -118,7 +129,8 @@ void DeviceView::DrawLaunches(const LaunchSummary& launch, const std::vector<Str
     ImGui::SameLine();
     ImGui::TextDisabled("(launched, unfinished activities)");
     if (!BeginStreamTable("queues", 4)) return;
-    ImGui::TableSetupColumn("Device", ImGuiTableColumnFlags_WidthFixed, 56);
+    ImGui::TableSetupColumn("Device", ImGuiTableColumnFlags_WidthFixed,
+                            DeviceColumnWidth(analyses.activities));
     ImGui::TableSetupColumn("Stream", ImGuiTableColumnFlags_WidthFixed, 130);
     ImGui::TableSetupColumn("Mean", ImGuiTableColumnFlags_WidthFixed, 70);
     ImGui::TableSetupColumn("Max", ImGuiTableColumnFlags_WidthFixed, 70);
