@@ -43,7 +43,9 @@ const char* DbFlowCategory(DbFlowKind kind) {
 void DbTimelineReader::Run() {
     std::vector<std::string> stringProblems;
     m_strings = DbStrings::Read(m_db, stringProblems);
+    m_timing.Report("STRING_IDS");
     ReadMetadata();
+    m_timing.Report("database: metadata");
     if (m_part == Part::kOperators) {
         ReadSteps();
         ReadTasks();
@@ -142,6 +144,7 @@ void DbTimelineReader::CheckTables() {
 }
 
 void DbTimelineReader::ReadSteps() {
+    std::unordered_set<int64_t> ids;  // a long run has tens of thousands of steps
     ForEachRow(
         "STEP_TIME", {"id", "startNs", "endNs"},
         [&](const SqliteStatement& row, const DbColumns& columns) {
@@ -152,12 +155,11 @@ void DbTimelineReader::ReadSteps() {
                 RowProblem("STEP_TIME", row.Int(0), "id, startNs or endNs unreadable; left out");
                 return;
             }
-            for (const DbStep& earlier : m_out.steps)
-                if (earlier.id == step.id) {
-                    RowProblem("STEP_TIME", row.Int(0),
-                               "a second row of step " + std::to_string(step.id) + "; left out");
-                    return;
-                }
+            if (!ids.insert(step.id).second) {
+                RowProblem("STEP_TIME", row.Int(0),
+                           "a second row of step " + std::to_string(step.id) + "; left out");
+                return;
+            }
             m_out.steps.push_back(step);
         });
     std::sort(m_out.steps.begin(), m_out.steps.end(),
