@@ -303,7 +303,8 @@ TEST_CASE(
             "UPDATE AICORE_FREQ SET freq = -1 WHERE rowid = 1;"
             "UPDATE COMMUNICATION_TASK_INFO SET planeId = 4294967295 WHERE globalTaskId = "
             "(SELECT min(globalTaskId) FROM COMMUNICATION_TASK_INFO);"
-            "UPDATE RANK_DEVICE_MAP SET deviceId = 99999;");
+            "UPDATE RANK_DEVICE_MAP SET deviceId = 99999;"
+            "INSERT INTO STEP_TIME SELECT * FROM STEP_TIME;");
         auto loaded = LoadProfilerDatabase(db.string(), "");
         REQUIRE(loaded.ok());
         const TraceModel& model = *loaded.value().model;
@@ -324,6 +325,8 @@ TEST_CASE(
         CHECK(problems.find("planeId 4294967295 is not a plane: shown on its stream only") !=
               std::string::npos);
         CHECK(problems.find("RANK_DEVICE_MAP names device 99999") != std::string::npos);
+        CHECK(problems.find("table STEP_TIME, row 2: a second row of step") != std::string::npos);
+        CHECK(loaded.value().tables.steps->rows.size() == 1);
         CHECK(slices.at("Python") == 2459);
         CHECK(slices.at("Ascend Hardware") == 551);  // row 8 left out; the copy of row 6 too
         CHECK(slices.at("HCCL") == 4 + 295);         // one task without a plane
