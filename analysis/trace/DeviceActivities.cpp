@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <mutex>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 
 #include "core/LoadTiming.hpp"
@@ -120,6 +120,9 @@ void ReadStreamTrack(const TraceModel& model, uint32_t trackIndex, TrackRole rol
         role == TrackRole::kAscendStream && source.format == SourceFormat::kChromeJson;
     ClassCache classes;
     size_t hint = 0;
+    // Room for every slice: address space only until written, and no copy as the arrays grow.
+    out.activities.reserve(track.sliceCount);
+    out.correlations.reserve(track.sliceCount);
     for (uint32_t r = 0; r < track.rows.size(); ++r) {
         const Row& row = track.rows[r];
         out.rowStarts.push_back(out.activities.size());
@@ -150,6 +153,7 @@ void ReadLaunchTrack(const TraceModel& model, uint32_t trackIndex, TrackRole rol
     const TraceSource& source = model.SourceOf(trackIndex);
     const uint32_t group = model.GroupOf(trackIndex);
     size_t hint = 0;
+    out.launches.reserve(track.sliceCount);  // address space only until written
     for (uint32_t r = 0; r < track.rows.size(); ++r) {
         const Row& row = track.rows[r];
         for (uint32_t i = 0; i < row.size(); ++i) {
@@ -262,6 +266,7 @@ void PairLaunches(std::vector<LaunchCandidate>& candidates,
                   const std::vector<int64_t>& correlations, DeviceActivities& found) {
     const LaunchIndex index(candidates);
     std::vector<int32_t> launchOfCandidate(candidates.size(), kNoLaunch);
+    found.launches.reserve(candidates.size());  // address space only until written
     for (size_t i = 0; i < found.activities.size(); ++i) {
         if (correlations[i] < 0) continue;
         ++found.activitiesWithCorrelation;
@@ -277,38 +282,48 @@ void PairLaunches(std::vector<LaunchCandidate>& candidates,
     }
 }
 
-// The order of 'all' by start then stream, merged from its runs (each by start): a stream's
-// kernels are a row or a few, so this is a merge of a few long runs rather than a sort.
-std::vector<uint32_t> MergeRuns(const std::vector<DeviceActivity>& all,
-                                const std::vector<size_t>& runStarts) {
+// Every track's activities, with their correlation ids, into 'found' by start then stream: a
+// merge of the tracks' rows (each by start), not a sort, written once into arrays of their final
+// size (fresh pages cost a fault each, on some machines more than the merge itself).
+void MergeRuns(const std::vector<TrackFindings>& perTrack, DeviceActivities& found,
+               std::vector<int64_t>& correlations) {
     struct Head {
-        size_t next, end;
+        const DeviceActivity* next;
+        const DeviceActivity* end;
+        const int64_t* correlation;
     };
     std::vector<Head> heads;
-    for (size_t r = 0; r < runStarts.size(); ++r) {
-        const size_t end = r + 1 < runStarts.size() ? runStarts[r + 1] : all.size();
-        if (runStarts[r] < end) heads.push_back({runStarts[r], end});
+    size_t total = 0;
+    for (const TrackFindings& findings : perTrack) {
+        const size_t size = findings.activities.size();
+        total += size;
+        for (size_t r = 0; r < findings.rowStarts.size(); ++r) {
+            const size_t begin = findings.rowStarts[r];
+            const size_t end = r + 1 < findings.rowStarts.size() ? findings.rowStarts[r + 1] : size;
+            if (begin < end)
+                heads.push_back({findings.activities.data() + begin,
+                                 findings.activities.data() + end,
+                                 findings.correlations.data() + begin});
+        }
     }
-    const auto later = [&](const Head& a, const Head& b) {
-        const DeviceActivity& x = all[a.next];
-        const DeviceActivity& y = all[b.next];
-        if (x.startNs != y.startNs) return x.startNs > y.startNs;
-        if (x.stream != y.stream) return x.stream > y.stream;
-        return a.next > b.next;
+    const auto later = [](const Head& a, const Head& b) {
+        if (a.next->startNs != b.next->startNs) return a.next->startNs > b.next->startNs;
+        if (a.next->stream != b.next->stream) return a.next->stream > b.next->stream;
+        return a.next > b.next;  // rows of one track in their order
     };
     std::make_heap(heads.begin(), heads.end(), later);
-    std::vector<uint32_t> order;
-    order.reserve(all.size());
+    found.activities.reserve(total);
+    correlations.reserve(total);
     while (!heads.empty()) {
         std::pop_heap(heads.begin(), heads.end(), later);
         Head& head = heads.back();
-        order.push_back(static_cast<uint32_t>(head.next));
-        if (++head.next < head.end)
+        found.activities.push_back(*head.next++);
+        correlations.push_back(*head.correlation++);
+        if (head.next < head.end)
             std::push_heap(heads.begin(), heads.end(), later);
         else
             heads.pop_back();
     }
-    return order;
 }
 
 }  // namespace
@@ -346,26 +361,27 @@ DeviceActivities FindDeviceActivities(const TraceModel& model, unsigned threads)
     });
 
     timing.Report("device activities: tracks read");
-    // Activities by start then stream (an order of indices: the activities are large); their
-    // correlation ids follow them.
-    std::vector<DeviceActivity> all;
-    std::vector<size_t> runStarts;
-    std::vector<int64_t> allCorrelations;
+    // Activities by start then stream, their correlation ids beside them; the launch calls of
+    // every track in one list, gathered on a thread of their own meanwhile.
     std::vector<LaunchCandidate> candidates;
-    for (TrackFindings& findings : perTrack) {
-        for (const size_t start : findings.rowStarts) runStarts.push_back(all.size() + start);
-        all.insert(all.end(), findings.activities.begin(), findings.activities.end());
-        allCorrelations.insert(allCorrelations.end(), findings.correlations.begin(),
-                               findings.correlations.end());
-        candidates.insert(candidates.end(), findings.launches.begin(), findings.launches.end());
-        findings = {};
-    }
-    const std::vector<uint32_t> order = MergeRuns(all, runStarts);
-    std::vector<int64_t> correlations(all.size());
-    found.activities.resize(all.size());
-    for (size_t i = 0; i < order.size(); ++i)
-        found.activities[i] = all[order[i]], correlations[i] = allCorrelations[order[i]];
-    all = {};
+    auto gatherLaunches = [&] {
+        size_t candidateCount = 0;
+        for (const TrackFindings& findings : perTrack) candidateCount += findings.launches.size();
+        candidates.reserve(candidateCount);
+        for (TrackFindings& findings : perTrack) {
+            candidates.insert(candidates.end(), findings.launches.begin(), findings.launches.end());
+            findings.launches = {};
+        }
+    };
+    std::thread gatherer;
+    if (threads > 1)
+        gatherer = std::thread(gatherLaunches);
+    else
+        gatherLaunches();
+    std::vector<int64_t> correlations;
+    MergeRuns(perTrack, found, correlations);
+    if (gatherer.joinable()) gatherer.join();
+    perTrack = {};
     timing.Report("device activities: merged by start");
     PairLaunches(candidates, correlations, found);
     timing.Report("device activities: launches paired");
@@ -378,7 +394,8 @@ DeviceActivities FindDeviceActivities(const TraceModel& model, unsigned threads)
     return found;
 }
 
-void AssignSteps(DeviceActivities& activities, const std::vector<StepWindow>& steps) {
+void AssignSteps(DeviceActivities& activities, const std::vector<StepWindow>& steps,
+                 unsigned threads) {
     std::vector<uint32_t> order(steps.size());
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
@@ -396,13 +413,22 @@ void AssignSteps(DeviceActivities& activities, const std::vector<StepWindow>& st
         const StepWindow& step = steps[*(it - 1)];
         return step.group == group && time < step.endNs ? *(it - 1) : kNoStep;
     };
-    for (DeviceActivity& activity : activities.activities) {
-        const uint32_t group = activities.streams[activity.stream].group;
-        const TimeNs time = activity.launch != kNoLaunch
+    // Millions of lookups, each independent: in equal parts on the threads.
+    std::vector<DeviceActivity>& all = activities.activities;
+    const size_t parts = std::max<size_t>(1, std::min<size_t>(threads, all.size() / 65536));
+    ParallelFor(parts, static_cast<unsigned>(parts), std::vector<uint64_t>(parts, 1),
+                [&](size_t p) {
+                    const size_t begin = all.size() * p / parts, end = all.size() * (p + 1) / parts;
+                    for (size_t i = begin; i < end; ++i) {
+                        DeviceActivity& activity = all[i];
+                        const uint32_t group = activities.streams[activity.stream].group;
+                        const TimeNs time =
+                            activity.launch != kNoLaunch
                                 ? activities.launches[static_cast<size_t>(activity.launch)].startNs
                                 : activity.startNs;
-        activity.step = stepHolding(group, time);
-    }
+                        activity.step = stepHolding(group, time);
+                    }
+                });
 }
 
 }  // namespace marey

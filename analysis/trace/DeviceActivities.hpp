@@ -69,7 +69,8 @@ struct StepWindow {
 };
 
 // Gives each activity the step (an index into 'steps') its launch lies in or, without a launch,
-// the step holding its start; kNoStep when none. O(activities × log steps).
-void AssignSteps(DeviceActivities& activities, const std::vector<StepWindow>& steps);
+// the step holding its start; kNoStep when none. O(activities × log steps), on 'threads' threads.
+void AssignSteps(DeviceActivities& activities, const std::vector<StepWindow>& steps,
+                 unsigned threads = 1);
 
 }  // namespace marey

@@ -30,6 +30,7 @@ std::vector<StreamIdle> BreakDownIdle(const DeviceActivities& activities,
     std::vector<std::optional<TimeNs>> latestEnd(activities.streams.size());
     std::vector<StreamIdle> perStream(activities.streams.size());
     for (uint32_t s = 0; s < perStream.size(); ++s) perStream[s].stream = s;
+    if (gaps) gaps->reserve(gaps->size() + indices.size());  // at most a gap an activity
     for (uint32_t index : indices) {
         const DeviceActivity& activity = activities.activities[index];
         std::optional<TimeNs>& end = latestEnd[activity.stream];

@@ -15,16 +15,21 @@ constexpr uint64_t kRankSearchBytes = 1 << 20;
 
 // The host's ProfilerStep#N slices of each group: the earliest slice of each name.
 std::vector<StepWindow> FindStepWindows(const TraceModel& model) {
+    // Each name tested once: millions of slices share a few thousand names.
+    std::vector<char> isStep(model.strings.size(), 0);
+    for (StringId id = 0; id < isStep.size(); ++id) {
+        const std::string_view name = model.Name(id);
+        isStep[id] =
+            name.size() > kStepPrefix.size() && name.substr(0, kStepPrefix.size()) == kStepPrefix;
+    }
     std::vector<StepWindow> steps;
     for (uint32_t t = 0; t < model.tracks.size(); ++t) {
         const Track& track = model.tracks[t];
         if (track.process >= model.processes.size()) continue;  // a process left out
         for (const Row& row : track.rows) {
             for (size_t i = 0; i < row.size(); ++i) {
+                if (row.name[i] >= isStep.size() || !isStep[row.name[i]]) continue;
                 const std::string_view name = model.Name(row.name[i]);
-                if (name.size() <= kStepPrefix.size() ||
-                    name.substr(0, kStepPrefix.size()) != kStepPrefix)
-                    continue;
                 steps.push_back({std::string(name.substr(kStepPrefix.size())), row.start[i],
                                  row.end[i], model.GroupOf(t)});
             }
@@ -134,7 +139,7 @@ TraceAnalyses AnalyzeTrace(const TraceModel& model, const TraceAnalysisOptions& 
     analyses.activities = FindDeviceActivities(model, options.threads);
     timing.Report("analyses: device activities found");
     analyses.steps = FindStepWindows(model);
-    AssignSteps(analyses.activities, analyses.steps);
+    AssignSteps(analyses.activities, analyses.steps, options.threads);
     timing.Report("analyses: steps assigned");
 
     // One rank per group; a single trace is one rank of group kNoGroup.
@@ -154,6 +159,7 @@ TraceAnalyses AnalyzeTrace(const TraceModel& model, const TraceAnalysisOptions& 
         rank.rankFrom = found.source;
 
         std::vector<uint32_t> indices;
+        indices.reserve(analyses.activities.activities.size());
         std::vector<std::vector<uint32_t>> perStep(analyses.steps.size());
         for (uint32_t i = 0; i < analyses.activities.activities.size(); ++i) {
             const DeviceActivity& activity = analyses.activities.activities[i];
@@ -175,19 +181,27 @@ TraceAnalyses AnalyzeTrace(const TraceModel& model, const TraceAnalysisOptions& 
         std::vector<ActivityFigures> figures(stepsOfRank.size() + 1);
         std::vector<uint64_t> sizes{indices.size()};
         for (const uint32_t s : stepsOfRank) sizes.push_back(perStep[s].size());
+        std::vector<IdleGap> rankGaps;  // by stream, on the thread that finds them
         ParallelFor(figures.size(), options.threads, sizes, [&](size_t f) {
-            figures[f] = f == 0 ? Figure(analyses, indices, options, &analyses.gaps)
-                                : Figure(analyses, perStep[stepsOfRank[f - 1]], options, nullptr);
+            if (f > 0) {
+                figures[f] = Figure(analyses, perStep[stepsOfRank[f - 1]], options, nullptr);
+                return;
+            }
+            figures[f] = Figure(analyses, indices, options, &rankGaps);
+            rankGaps = ByStream(std::move(rankGaps), analyses.activities.streams.size());
         });
-        timing.Report("analyses: figures of the rank and its steps");
+        // Streams are in rank order: the ranks' gaps one after another stay by stream.
+        if (analyses.gaps.empty())
+            analyses.gaps = std::move(rankGaps);
+        else
+            analyses.gaps.insert(analyses.gaps.end(), rankGaps.begin(), rankGaps.end());
+        timing.Report("analyses: figures of the rank and its steps, its gaps by stream");
         rank.all = std::move(figures[0]);
         for (size_t f = 1; f < figures.size(); ++f)
             rank.steps.push_back({analyses.steps[stepsOfRank[f - 1]].label, std::move(figures[f]),
                                   stepsOfRank[f - 1]});
         analyses.ranks.push_back(std::move(rank));
     }
-    analyses.gaps = ByStream(std::move(analyses.gaps), analyses.activities.streams.size());
-    timing.Report("analyses: gaps by stream");
     return analyses;
 }
 
