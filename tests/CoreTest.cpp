@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "TestSupport.hpp"
+#include "core/GallopingSearch.hpp"
 #include "core/Hash.hpp"
 #include "core/JoinedThread.hpp"
 #include "core/LoadTiming.hpp"
@@ -218,4 +219,25 @@ TEST_CASE("a JoinedThread's work has ended when its owner is gone or joins it") 
         });
     }
     CHECK(done == 3);
+}
+
+TEST_CASE("a galloping lower bound is std::lower_bound, or from a hint not past the key") {
+    std::vector<int64_t> keys;
+    for (int64_t k = 0; k < 300; ++k) keys.push_back(k / 3 * 5);  // 0 0 0 5 5 5 10 …
+    const auto keyAt = [&](size_t i) { return keys[i]; };
+    for (int64_t key = -2; key < 505; ++key) {
+        const size_t expected =
+            static_cast<size_t>(std::lower_bound(keys.begin(), keys.end(), key) - keys.begin());
+        for (size_t hint :
+             {size_t{0}, size_t{7}, size_t{150}, size_t{299}, size_t{300}, size_t{100000}}) {
+            // Among repeated keys, a hint inside them is where the search starts.
+            const size_t fromHint =
+                hint < keys.size() && keys[hint] <= key ? std::max(hint, expected) : expected;
+            size_t left = hint;
+            CHECK(GallopingLowerBound(keys.size(), key, left, keyAt) == fromHint);
+            CHECK(left == fromHint);
+        }
+    }
+    size_t hint = 0;
+    CHECK(GallopingLowerBound(size_t{0}, int64_t{4}, hint, keyAt) == 0);
 }

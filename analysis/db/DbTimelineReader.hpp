@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/GallopingSearch.hpp"
 #include "core/LoadTiming.hpp"
 #include "core/TimeRanges.hpp"
 #include "db/DbRows.hpp"
@@ -50,20 +51,8 @@ struct PendingEnd {
 // O(1) per lookup for growing keys, O(log n) otherwise.
 template <typename T, typename KeyOf>
 size_t LowerBoundFrom(const std::vector<T>& sorted, int64_t key, size_t hint, KeyOf keyOf) {
-    size_t low = 0, high = sorted.size();
-    if (hint < sorted.size() && keyOf(sorted[hint]) <= key) {
-        low = hint;
-        size_t step = 1;
-        while (low + step < sorted.size() && keyOf(sorted[low + step]) < key) {
-            low += step;
-            step *= 2;
-        }
-        high = std::min(sorted.size(), low + step + 1);
-    }
-    auto first = std::lower_bound(sorted.begin() + static_cast<ptrdiff_t>(low),
-                                  sorted.begin() + static_cast<ptrdiff_t>(high), key,
-                                  [&](const T& a, int64_t k) { return keyOf(a) < k; });
-    return static_cast<size_t>(first - sorted.begin());
+    return GallopingLowerBound(sorted.size(), key, hint,
+                               [&](size_t i) { return keyOf(sorted[i]); });
 }
 
 // The first of 'sorted' (by connection, stably) with this connection id, or null.

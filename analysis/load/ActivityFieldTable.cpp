@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "core/GallopingSearch.hpp"
+
 namespace marey {
 namespace {
 
@@ -80,27 +82,12 @@ void ActivityFieldTable::Reserve(size_t size) {
 }
 
 std::optional<ActivityFields> ActivityFieldTable::Find(uint64_t offset, size_t& hint) const {
-    const size_t n = size();
     const auto offsetAt = [&](size_t i) { return m_offsetAndCategory[i] >> 8; };
-    size_t low = 0, high = n;
-    if (hint < n && offsetAt(hint) <= offset) {  // gallop forward from the previous answer
-        low = hint;
-        size_t step = 1;
-        while (low + step < n && offsetAt(low + step) < offset) low += step, step *= 2;
-        high = std::min(n, low + step + 1);
-    }
-    while (low < high) {
-        const size_t middle = low + (high - low) / 2;
-        if (offsetAt(middle) < offset)
-            low = middle + 1;
-        else
-            high = middle;
-    }
-    hint = low;
-    if (low >= n || offsetAt(low) != offset) return std::nullopt;
+    const size_t at = GallopingLowerBound(size(), offset, hint, offsetAt);
+    if (at >= size() || offsetAt(at) != offset) return std::nullopt;
     ActivityFields fields;
-    fields.category = KeptCategoryName(static_cast<KeptCategory>(m_offsetAndCategory[low] & 0xFF));
-    fields.correlation = m_correlation[low];
+    fields.category = KeptCategoryName(static_cast<KeptCategory>(m_offsetAndCategory[at] & 0xFF));
+    fields.correlation = m_correlation[at];
     fields.hasCorrelation = fields.correlation >= 0;
     if (!fields.hasCorrelation) fields.correlation = 0;
     return fields;

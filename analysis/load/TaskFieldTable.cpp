@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/GallopingSearch.hpp"
+
 namespace marey {
 
 uint8_t TaskFieldTable::CodeOf(std::string_view taskType) {
@@ -49,28 +51,13 @@ void TaskFieldTable::Finish() {
 }
 
 std::optional<ActivityFields> TaskFieldTable::Find(uint64_t ref, size_t& hint) const {
-    const size_t n = size();
     const auto refAt = [&](size_t i) { return m_refAndType[i] >> 8; };
-    size_t low = 0, high = n;
-    if (hint < n && refAt(hint) <= ref) {  // gallop forward from the previous answer
-        low = hint;
-        size_t step = 1;
-        while (low + step < n && refAt(low + step) < ref) low += step, step *= 2;
-        high = std::min(n, low + step + 1);
-    }
-    while (low < high) {
-        const size_t middle = low + (high - low) / 2;
-        if (refAt(middle) < ref)
-            low = middle + 1;
-        else
-            high = middle;
-    }
-    hint = low;
-    if (low >= n || refAt(low) != ref) return std::nullopt;
+    const size_t at = GallopingLowerBound(size(), ref, hint, refAt);
+    if (at >= size() || refAt(at) != ref) return std::nullopt;
     ActivityFields fields;
-    fields.taskType = m_taskTypes[m_refAndType[low] & 0xFF];
-    fields.hasCorrelation = m_connection[low] >= 0;
-    fields.correlation = fields.hasCorrelation ? m_connection[low] : 0;
+    fields.taskType = m_taskTypes[m_refAndType[at] & 0xFF];
+    fields.hasCorrelation = m_connection[at] >= 0;
+    fields.correlation = fields.hasCorrelation ? m_connection[at] : 0;
     return fields;
 }
 
