@@ -488,6 +488,9 @@ TEST_CASE("a clicked launch-delay figure lists its kernels, and a row zooms to l
     CHECK(request.startNs == 100'000);  // the launch's start
     CHECK(request.endNs == 450'000);    // the kernel's end
     CHECK(list.chosen() == 0);
+    // The kernel's stream is brought on screen with the range.
+    REQUIRE(request.track);
+    CHECK(*request.track == analyses.activities.streams[0].track);
 
     // The gap on stream 7 (160-410 µs, launched long before: "other") as a list of one interval.
     source = FigureSource{};
@@ -499,6 +502,7 @@ TEST_CASE("a clicked launch-delay figure lists its kernels, and a row zooms to l
     CHECK(list.rows()[0].startNs == 160'000);
     CHECK(list.rows()[0].endNs == 410'000);
     CHECK(list.title() == "Other of Thread 7 (device 0)");  // no thread name in the trace
+    CHECK(list.rows()[0].track == analyses.activities.streams[0].track);
 }
 
 TEST_CASE(

@@ -856,6 +856,10 @@ void App::DrawViewTabs(float dt) {
 
 void App::ApplyRequest(const TimelineRequest& request) {
     if (request.switchToTimeline) m_mainTab = 0;
+    // A request made by a click (a row shown on the timeline) changes tabs and views a frame or
+    // two later: drawn now, not when the person next moves the mouse.
+    if (request.switchToTimeline || request.kind != TimelineRequest::kNone)
+        m_framesAfterInput = kFramesAfterInput;
     Document* document = request.document ? m_workspace.Find(*request.document) : nullptr;
     if (!document) return;
     // The document's Timeline tab shows the range or the names.

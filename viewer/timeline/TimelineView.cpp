@@ -180,19 +180,23 @@ void TimelineView::Select(const SliceRef& slice, bool frame) {
     if (slice.valid() && slice.document != m_documentId) return;
     m_state.selected = slice;
     if (!slice.valid()) return;
-    ExpandToTrack(slice.track);
-    if (m_layoutDirty) {
-        m_layout.Build(m_model, m_metrics, m_data->deviceCounters);
-        m_layoutDirty = false;
-    }
     if (frame) {
         const double start = static_cast<double>(SliceStart(slice) - m_model.firstNs);
         const double end = static_cast<double>(SliceEnd(slice) - m_model.firstNs);
         ShowRange(start, std::max(end, start + 50.0), true);
     }
-    // Scroll vertically so that the slice's row is on screen.
-    if (const Lane* lane = m_layout.FindTrack(slice.track); lane && !lane->pinned) {
-        const float rowY = lane->y + static_cast<float>(slice.row) * m_metrics.rowHeight;
+    ScrollToRow(slice.track, slice.row);
+}
+
+void TimelineView::ScrollToRow(uint32_t track, uint32_t row) {
+    if (track >= m_model.tracks.size()) return;
+    ExpandToTrack(track);
+    if (m_layoutDirty) {
+        m_layout.Build(m_model, m_metrics, m_data->deviceCounters);
+        m_layoutDirty = false;
+    }
+    if (const Lane* lane = m_layout.FindTrack(track); lane && !lane->pinned) {
+        const float rowY = lane->y + static_cast<float>(row) * m_metrics.rowHeight;
         const float visible = m_canvas.bodyBottom - m_canvas.bodyTop - m_layout.pinnedHeight();
         if (visible <= 0)  // not drawn yet: the row near the top
             m_scrollY = std::max(0.0f, lane->y - 2 * m_metrics.rowHeight);

@@ -71,6 +71,8 @@ public:
     void ShowAll();
     // Selects a slice and scrolls it into view; a slice of another document is refused.
     void Select(const SliceRef& slice, bool frame);
+    // Scrolls vertically, opening its process, so that row 'row' of 'track' is on screen.
+    void ScrollToRow(uint32_t track, uint32_t row);
     // Selects a slice and shows it with context: the zoom stays when it fits (centred on it),
     // else it takes the middle third of the view. For jumps along flows and to parents.
     void Reveal(const SliceRef& slice);

@@ -65,10 +65,15 @@ void FigureSourceList::Build(const TraceAnalyses& analyses, const TraceModel& mo
             m_title = ClassSetTitle(source.classes);
             return;
         case FigureSource::kGaps: {
-            for (const IdleGap& gap : GapsOf(analyses, scope, source.stream, source.gap))
-                m_rows.push_back(
-                    {gap.startNs, gap.endNs, gap.endNs - gap.startNs, gap.startNs, gap.endNs, {}});
             const DeviceStream& stream = activities.streams[source.stream];
+            for (const IdleGap& gap : GapsOf(analyses, scope, source.stream, source.gap))
+                m_rows.push_back({gap.startNs,
+                                  gap.endNs,
+                                  gap.endNs - gap.startNs,
+                                  gap.startNs,
+                                  gap.endNs,
+                                  {},
+                                  stream.track});
             std::string kind = GapKindName(source.gap);
             kind[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(kind[0])));
             m_title =
@@ -88,7 +93,7 @@ void FigureSourceList::Build(const TraceAnalyses& analyses, const TraceModel& mo
         m_rows.push_back({activity.startNs, activity.endNs, outlier.valueNs,
                           std::min(launch.startNs, activity.startNs),
                           std::max(launch.endNs, activity.endNs),
-                          std::string(model.Name(activity.name))});
+                          std::string(model.Name(activity.name)), activity.slice.track});
     }
     const LaunchCutoffs& cutoffs = analyses.options.cutoffs;
     m_title =
@@ -116,6 +121,7 @@ void FigureSourceList::ZoomTo(size_t row, TimelineRequest& request) {
     request.startNs = chosen.zoomStartNs;
     request.endNs = chosen.zoomEndNs;
     request.switchToTimeline = true;
+    if (chosen.track != UINT32_MAX) request.track = chosen.track;
     request.label = chosen.name.empty() ? m_title : "launch → " + chosen.name;
 }
 

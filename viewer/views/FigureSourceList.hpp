@@ -26,6 +26,7 @@ struct FigureSourceRow {
     TimeNs valueNs = 0;                     // its length, or the outlier's CPU time or delay
     TimeNs zoomStartNs = 0, zoomEndNs = 0;  // what the timeline shows: from the launch, if any
     std::string name;                       // the activity's name (outliers)
+    uint32_t track = UINT32_MAX;            // its stream's track; none for spans of several
 };
 
 class FigureSourceList {

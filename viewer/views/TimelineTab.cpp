@@ -153,6 +153,7 @@ void TimelineTab::Apply(const TimelineRequest& request) {
             state.markStartNs = request.startNs - firstNs;
             state.markEndNs = request.endNs - firstNs;
             state.markLabel = request.label;
+            if (request.track) timeline.ScrollToRow(*request.track, 0);
             break;
         }
         case TimelineRequest::kHighlightNames:

@@ -27,6 +27,7 @@ struct TimelineRequest {
     } kind = kNone;
     std::optional<DocumentId> document;  // the document shown when a view asks; set by the caller
     TimeNs startNs = 0, endNs = 0;       // absolute, as in the trace (kShowRange)
+    std::optional<uint32_t> track;       // kShowRange: a track brought on screen, its process open
     std::vector<std::string> names;      // exact slice names (kHighlightNames)
     // What the search box shows (kHighlightNames, kSearch), the mark's name (kShowRange), or the
     // panel (kShowPanel).
