@@ -304,7 +304,10 @@ TEST_CASE(
             "UPDATE COMMUNICATION_TASK_INFO SET planeId = 4294967295 WHERE globalTaskId = "
             "(SELECT min(globalTaskId) FROM COMMUNICATION_TASK_INFO);"
             "UPDATE RANK_DEVICE_MAP SET deviceId = 99999;"
-            "INSERT INTO STEP_TIME SELECT * FROM STEP_TIME;");
+            "INSERT INTO STEP_TIME SELECT * FROM STEP_TIME;"
+            "UPDATE TASK SET connectionId = 'abc' WHERE rowid = 10;"
+            "UPDATE TASK SET connectionId = -5 WHERE rowid = 11;"
+            "UPDATE TASK SET taskType = 'x' WHERE rowid = 12;");
         auto loaded = LoadProfilerDatabase(db.string(), "");
         REQUIRE(loaded.ok());
         const TraceModel& model = *loaded.value().model;
@@ -326,6 +329,12 @@ TEST_CASE(
               std::string::npos);
         CHECK(problems.find("RANK_DEVICE_MAP names device 99999") != std::string::npos);
         CHECK(problems.find("table STEP_TIME, row 2: a second row of step") != std::string::npos);
+        CHECK(problems.find("table TASK, row 10: connectionId \"abc\" is not a connection id") !=
+              std::string::npos);
+        CHECK(problems.find("table TASK, row 11: connectionId \"-5\" is not a connection id") !=
+              std::string::npos);
+        CHECK(problems.find("table TASK, row 12: taskType \"x\" is not a string id") !=
+              std::string::npos);
         CHECK(loaded.value().tables.steps->rows.size() == 1);
         CHECK(slices.at("Python") == 2459);
         CHECK(slices.at("Ascend Hardware") == 551);  // row 8 left out; the copy of row 6 too

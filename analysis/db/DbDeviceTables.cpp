@@ -43,6 +43,7 @@ uint8_t DbTimelineReader::TaskTypeCode(int64_t typeId) {
     for (const auto& [id, code] : m_taskTypeCodes)
         if (id == typeId) return code;
     const std::string* type = m_strings.Find(typeId);
+    if (!type) NameOf(typeId);  // counts the missing string once, as a name's would be
     const uint8_t code = m_out.taskFields.CodeOf(type ? *type : std::string_view());
     if (m_taskTypeCodes.size() < 64) m_taskTypeCodes.emplace_back(typeId, code);
     return code;
@@ -81,6 +82,10 @@ void DbTimelineReader::ReadTasks() {
         }
         const bool isCompute = ReadDbInt(*row, 1 + kName, &nameId);
         const bool hasType = ReadDbInt(*row, 1 + kTaskType, &typeId);
+        if (!hasType && !row->IsNull(1 + kTaskType))
+            RowProblem("TASK", rowid,
+                       "taskType \"" + std::string(row->Text(1 + kTaskType)) +
+                           "\" is not a string id: the task's type is unknown");
         // Most tasks are compute tasks: only the others are looked up among the communication's.
         const auto communication =
             isCompute ? m_communicationTasks.end() : m_communicationTasks.find(globalTask);
@@ -128,7 +133,8 @@ void DbTimelineReader::ReadTasks() {
             kernel.durNs = end - start;
             m_out.kernels.rows.push_back(kernel);
         }
-        const bool hasConnection = ReadDbInt(*row, 1 + kConnection, &connection);
+        const bool hasConnection =
+            ReadConnection(*row, 1 + kConnection, DbTable::kTask, rowid, &connection);
         if (hasConnection)
             m_deviceTargets.push_back(
                 {connection, {m_chunk, track, start, RowRef(DbTable::kTask, rowid)}});
@@ -171,7 +177,8 @@ void DbTimelineReader::ReadCommunicationOps() {
             kernel.startNs = start;
             kernel.durNs = end - start;
             m_out.kernels.rows.push_back(kernel);
-            if (ReadDbInt(row, columns.Column(kConnection), &connection))
+            if (ReadConnection(row, columns.Column(kConnection), DbTable::kCommunicationOp, rowid,
+                               &connection))
                 m_deviceTargets.push_back(
                     {connection,
                      {m_chunk, track, start, RowRef(DbTable::kCommunicationOp, rowid)}});

@@ -132,7 +132,8 @@ void DbTimelineReader::ReadPytorchApi() {
                    const DbFlowEnd end{m_chunk, track, start, RowRef(DbTable::kPytorchApi, rowid)};
                    int64_t connection = 0, type = 0, sequence = -1, fwdThread = 0;
                    ReadDbInt(row, columns.Column(kType), &type);
-                   if (ReadDbInt(row, columns.Column(kConnection), &connection)) {
+                   if (ReadConnection(row, columns.Column(kConnection), DbTable::kPytorchApi, rowid,
+                                      &connection)) {
                        const std::string_view text = m_events.strings.Get(name);
                        if (text.rfind("Enqueue", 0) == 0)
                            m_enqueues.push_back({connection, end});
@@ -183,7 +184,8 @@ void DbTimelineReader::ReadCannApi() {
             if (!AddSlice(track, row, columns.Column(kStart), columns.Column(kEnd),
                           DbTable::kCannApi, rowid, named->second, &start))
                 return;
-            if (ReadDbInt(row, columns.Column(kConnection), &connection)) {
+            if (ReadConnection(row, columns.Column(kConnection), DbTable::kCannApi, rowid,
+                               &connection)) {
                 const uint64_t ref = RowRef(DbTable::kCannApi, rowid);
                 m_cannApis.push_back({connection, DbFlowEnd{m_chunk, track, start, ref}});
                 m_out.taskFields.Append(ref, {}, connection);

@@ -135,6 +135,18 @@ private:
             Problem(m_db.LastError() + " (while reading " + table + "; the rows before were kept)");
     }
 
+    // The row's connection id: false when NULL (no arrow), and, with a problem naming the row,
+    // when it is not a non-negative integer (a damaged value joins nothing).
+    bool ReadConnection(const SqliteStatement& row, int column, DbTable table, int64_t rowid,
+                        int64_t* connection) {
+        if (column < 0 || row.IsNull(column)) return false;
+        if (ReadDbInt(row, column, connection) && *connection >= 0) return true;
+        RowProblem(DbTableName(table), rowid,
+                   "connectionId \"" + std::string(row.Text(column)) +
+                       "\" is not a connection id (a non-negative integer); joined to nothing");
+        return false;
+    }
+
     StringId Intern(const std::string& text) { return m_events.strings.Intern(text); }
     // The reference of row 'rowid' of 'table': the rowid itself, or a place in the list of far
     // rowids (see DbFarRef).
