@@ -6,6 +6,17 @@
 
 namespace marey {
 
+void DbTimelineReader::ReadCommunicationConnections() {
+    if (!m_db.HasTable("COMMUNICATION_OP")) return;
+    const DbColumns columns(m_db, "COMMUNICATION_OP", {"connectionId"});
+    std::optional<SqliteStatement> row;
+    if (!columns.Has(0) || !Prepare(columns.Select(), row)) return;
+    int64_t connection = 0;
+    while (row->Step())
+        if (ReadDbInt(*row, columns.Column(0), &connection))
+            m_communicationConnections.insert(connection);
+}
+
 void DbTimelineReader::ReadCommunicationTaskInfo() {
     ForEachRow("COMMUNICATION_TASK_INFO", {"globalTaskId", "taskType", "planeId"},
                [&](const SqliteStatement& row, const DbColumns& columns) {
@@ -138,10 +149,18 @@ void DbTimelineReader::ReadTasks() {
         if (hasConnection)
             m_deviceTargets.push_back(
                 {connection, {m_chunk, track, start, RowRef(DbTable::kTask, rowid)}});
-        if (m_part == Part::kDevice)
-            m_out.taskFields.Append(RowRef(DbTable::kTask, rowid),
-                                    hasType ? TaskTypeCode(typeId) : uint8_t{0},
+        if (m_part == Part::kDevice) {
+            // A task with neither info row that a communication operator launched is the
+            // operator's own task on its stream (the real sample's are typed AI_CORE and span
+            // the operator): communication, as its planes' tasks are.
+            const bool operatorTask = !isCompute && !isCommunication && hasConnection &&
+                                      m_communicationConnections.count(connection);
+            const uint8_t type = operatorTask ? m_out.taskFields.CodeOf("HCCL")
+                                 : hasType    ? TaskTypeCode(typeId)
+                                              : uint8_t{0};
+            m_out.taskFields.Append(RowRef(DbTable::kTask, rowid), type,
                                     hasConnection ? connection : -1);
+        }
     }
     AfterRows(*row, "TASK");
     CountRows("TASK", rows);

@@ -66,6 +66,7 @@ void DbTimelineReader::Run() {
     CheckTables();
     ReadSteps();
     ReadCommunicationTaskInfo();
+    ReadCommunicationConnections();
     ReadTasks();
     ReadCommunicationOps();
     ReadCannApi();

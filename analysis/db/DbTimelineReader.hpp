@@ -228,6 +228,9 @@ private:
     };
 
     void ReadCommunicationTaskInfo();
+    // The connection ids of COMMUNICATION_OP, before the tasks: what tells an operator's own
+    // task on its stream (see ReadTasks).
+    void ReadCommunicationConnections();
 
     // Whether a TASK row of this globalTaskId came before (a duplicated row). Ids are small and
     // dense in what profilers write: a bit per id, and a set for the rare large one.
@@ -280,6 +283,7 @@ private:
     std::vector<PendingEnd> m_enqueues, m_dequeues, m_operators;
     std::vector<PendingEnd> m_cannApis;  // by connection id once the part has run
     std::unordered_map<int64_t, CommunicationTask> m_communicationTasks;
+    std::unordered_set<int64_t> m_communicationConnections;
     std::vector<PendingEnd> m_deviceTargets;  // tasks and communication ops with a connection id
     // CONNECTION_IDS (id, connectionId), sorted once read.
     std::vector<std::pair<int64_t, int64_t>> m_connectionIds;
