@@ -557,7 +557,11 @@ int App::Run(const ViewerOptions& options) {
             if (g_windowEvents != eventsBefore)
                 m_framesAfterInput = kFramesAfterInput;  // input settles at full rate
         } else if (scripted || need == FrameNeed::kNow) {
+            // Drawing already (a button held, a view busy): input met now still gets its frames
+            // to settle, or a release after a long press opens a popup that is never drawn.
+            const int eventsBefore = g_windowEvents;
             glfwPollEvents();
+            if (g_windowEvents != eventsBefore) m_framesAfterInput = kFramesAfterInput;
         } else {
             const int eventsBefore = g_windowEvents;
             glfwWaitEventsTimeout(kIdleWakeSeconds);
