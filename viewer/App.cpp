@@ -205,6 +205,26 @@ void App::Open(const std::string& path) {
 
 // [SECTION] Documents loaded, requests of the views, the command line
 
+bool App::WaitForEvents(bool scripted) {
+    // Nothing moves unless something changed: a person's input wakes the loop, and work in the
+    // background (or a key held) keeps it drawing. Idle, the window costs no CPU. Input, however
+    // it arrives, gets frames to settle: a release met while drawing already (after a long press)
+    // opens a popup that must still be drawn.
+    const FrameNeed need = NextFrameNeed();
+    const int eventsBefore = g_windowEvents;
+    if (need == FrameNeed::kSoon) {
+        glfwWaitEventsTimeout(kProgressFrameSeconds);
+    } else if (scripted || need == FrameNeed::kNow) {
+        glfwPollEvents();
+    } else {
+        glfwWaitEventsTimeout(kIdleWakeSeconds);
+        if (g_windowEvents == eventsBefore && NextFrameNeed() == FrameNeed::kNone) return false;
+        m_framesAfterInput = kFramesAfterInput;  // woken by input or background work
+    }
+    if (g_windowEvents != eventsBefore) m_framesAfterInput = kFramesAfterInput;
+    return true;
+}
+
 App::FrameNeed App::NextFrameNeed() {
     if (NeedsAnotherFrame()) return FrameNeed::kNow;
     return m_workspace.loads().Busy() ? FrameNeed::kSoon : FrameNeed::kNone;
@@ -547,28 +567,8 @@ int App::Run(const ViewerOptions& options) {
     int exitCode = 0;
     auto last = std::chrono::steady_clock::now();
     for (int frame = 0; !glfwWindowShouldClose(m_window); ++frame) {
-        // Nothing moves unless something changed: a person's input wakes the loop, and work in
-        // the background (or a key held) keeps it drawing. Idle, the window costs no CPU.
         ReleaseHeldKeys(m_window);
-        const FrameNeed need = NextFrameNeed();
-        if (need == FrameNeed::kSoon) {
-            const int eventsBefore = g_windowEvents;
-            glfwWaitEventsTimeout(kProgressFrameSeconds);
-            if (g_windowEvents != eventsBefore)
-                m_framesAfterInput = kFramesAfterInput;  // input settles at full rate
-        } else if (scripted || need == FrameNeed::kNow) {
-            // Drawing already (a button held, a view busy): input met now still gets its frames
-            // to settle, or a release after a long press opens a popup that is never drawn.
-            const int eventsBefore = g_windowEvents;
-            glfwPollEvents();
-            if (g_windowEvents != eventsBefore) m_framesAfterInput = kFramesAfterInput;
-        } else {
-            const int eventsBefore = g_windowEvents;
-            glfwWaitEventsTimeout(kIdleWakeSeconds);
-            if (g_windowEvents == eventsBefore && NextFrameNeed() == FrameNeed::kNone)
-                continue;  // woke for nothing
-            m_framesAfterInput = kFramesAfterInput;
-        }
+        if (!WaitForEvents(scripted)) continue;  // woke for nothing
         const auto now = std::chrono::steady_clock::now();
         const float dt = scripted
                              ? kScriptedFrameDt

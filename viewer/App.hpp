@@ -91,6 +91,9 @@ private:
     // second); kNone: wait for input.
     enum class FrameNeed { kNone, kSoon, kNow };
     FrameNeed NextFrameNeed();
+    // Waits as NextFrameNeed says (not at all, briefly, or until input); false when the window
+    // woke for nothing and draws no frame.
+    bool WaitForEvents(bool scripted);
 
     ViewerOptions m_options;
     GLFWwindow* m_window = nullptr;
