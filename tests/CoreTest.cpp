@@ -40,6 +40,15 @@ TEST_CASE("durations are written in the unit their size calls for") {
     CHECK(FormatDuration(-1500) == "-1.500 µs");
 }
 
+TEST_CASE("a moment since the start is written to the ns, in ms or under a ms in µs") {
+    CHECK(FormatInstant(1'064'312'540) == "1064.312540 ms");
+    CHECK(FormatInstant(1'064'312'999) != FormatInstant(1'064'312'540));
+    CHECK(FormatInstant(73'000) == "73.000 µs");
+    CHECK(FormatInstant(0) == "0.000 µs");
+    CHECK(FormatInstant(-1'500'000) == "-1.500000 ms");
+    CHECK(FormatInstant(INT64_MIN).find("ms") != std::string::npos);  // no overflow
+}
+
 TEST_CASE("a share is written as a percentage with one decimal") {
     CHECK(FormatPercent(0.125) == "12.5 %");
     CHECK(FormatPercent(1.0) == "100.0 %");

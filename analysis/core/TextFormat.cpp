@@ -1,5 +1,6 @@
 #include "core/TextFormat.hpp"
 
+#include <cstdint>
 #include <cstdio>
 
 namespace marey {
@@ -17,6 +18,23 @@ std::string FormatDuration(TimeNs ns) {
     } else {
         std::snprintf(buffer, sizeof buffer, "%.3f s", value / 1e9);
     }
+    return buffer;
+}
+
+std::string FormatInstant(TimeNs sinceStartNs) {
+    // Exact integer arithmetic: a double holds no ns beyond 2^53.
+    const bool negative = sinceStartNs < 0;
+    const uint64_t magnitude = negative ? uint64_t{0} - static_cast<uint64_t>(sinceStartNs)
+                                        : static_cast<uint64_t>(sinceStartNs);
+    char buffer[64];
+    if (magnitude < 1'000'000)
+        std::snprintf(buffer, sizeof buffer, "%s%llu.%03llu µs", negative ? "-" : "",
+                      static_cast<unsigned long long>(magnitude / 1000),
+                      static_cast<unsigned long long>(magnitude % 1000));
+    else
+        std::snprintf(buffer, sizeof buffer, "%s%llu.%06llu ms", negative ? "-" : "",
+                      static_cast<unsigned long long>(magnitude / 1'000'000),
+                      static_cast<unsigned long long>(magnitude % 1'000'000));
     return buffer;
 }
 

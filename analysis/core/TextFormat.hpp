@@ -11,6 +11,10 @@ namespace marey {
 // "1.234 ms" style text for a duration, choosing the unit by size (ns, µs, ms, s). O(1).
 std::string FormatDuration(TimeNs ns);
 
+// A moment as time since the trace's start, to the ns, so that lists of nearby moments tell
+// them apart: "1064.312540 ms", "73.000 µs" under a millisecond. O(1).
+std::string FormatInstant(TimeNs sinceStartNs);
+
 // "1 step", "3 steps": the count and the word that agrees with it ('one' for exactly 1). O(1).
 std::string CountText(size_t count, const char* one, const char* many);
 

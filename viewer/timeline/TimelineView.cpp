@@ -9,6 +9,7 @@
 #include "core/TextFormat.hpp"
 #include "db/DbRowDetails.hpp"
 #include "index/RowQuery.hpp"
+#include "timeline/ElideText.hpp"
 
 namespace marey {
 namespace {
@@ -312,14 +313,22 @@ void TimelineView::DrawRangeAndMark(ImDrawList* draw) {
                             IM_COL32(255, 196, 64, 28));
         draw->AddRect(ImVec2(mx0, m_canvas.bodyTop), ImVec2(mx1, m_canvas.bodyBottom),
                       IM_COL32(255, 196, 64, 200), 0, 0, 2.0f);
-        if (!m_state.markLabel.empty()) {
-            const ImVec2 size = ImGui::CalcTextSize(m_state.markLabel.c_str());
-            const float x = std::clamp(mx0 + 4, m_canvas.x0 + 2, m_canvas.x1 - size.x - 8);
+        // Its name on it, from its start, as wide as the mark or a readable width at least, cut
+        // at its end; none while the mark is off screen.
+        const bool onScreen = mx1 >= m_canvas.x0 && mx0 <= m_canvas.x1;
+        if (!m_state.markLabel.empty() && onScreen) {
+            const float room =
+                std::min(m_canvas.x1 - m_canvas.x0 - 12, std::max(mx1 - mx0, 320.0f));
+            std::string scratch;
+            const std::string_view label = ElideToWidth(m_state.markLabel, room, scratch);
+            const float width = ImGui::CalcTextSize(label.data(), label.data() + label.size()).x;
+            const float x = std::clamp(mx0 + 4, m_canvas.x0 + 2, m_canvas.x1 - width - 8);
+            const float textHeight = ImGui::GetFontSize();
             draw->AddRectFilled(ImVec2(x - 3, m_canvas.bodyTop + 2),
-                                ImVec2(x + size.x + 3, m_canvas.bodyTop + 4 + size.y),
+                                ImVec2(x + width + 3, m_canvas.bodyTop + 4 + textHeight),
                                 IM_COL32(255, 196, 64, 230), 3.0f);
-            draw->AddText(ImVec2(x, m_canvas.bodyTop + 3), IM_COL32(30, 30, 30, 255),
-                          m_state.markLabel.c_str());
+            draw->AddText(ImVec2(x, m_canvas.bodyTop + 3), IM_COL32(30, 30, 30, 255), label.data(),
+                          label.data() + label.size());
         }
     }
 }

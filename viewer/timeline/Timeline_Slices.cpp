@@ -8,6 +8,7 @@
 
 #include "core/TextFormat.hpp"
 #include "index/RowQuery.hpp"
+#include "timeline/ElideText.hpp"
 #include "timeline/TimelineView.hpp"
 #include "timeline/ValueFormat.hpp"
 
@@ -22,30 +23,6 @@ std::string CountText(uint64_t count) {
     if (count >= 10000000) return std::to_string(count / 1000000) + "M";
     if (count >= 10000) return std::to_string(count / 1000) + "k";
     return std::to_string(count);
-}
-
-// The part of 'text' that fits 'widthPx', with an ellipsis when cut. Binary search on length.
-std::string_view Elide(std::string_view text, float widthPx, std::string& scratch) {
-    const ImFont* font = ImGui::GetFont();
-    const float size = ImGui::GetFontSize();
-    if (font->CalcTextSizeA(size, FLT_MAX, 0, text.data(), text.data() + text.size()).x <= widthPx)
-        return text;
-    const float ellipsis = font->CalcTextSizeA(size, FLT_MAX, 0, "…").x;
-    size_t low = 0, high = text.size();
-    while (low < high) {
-        const size_t mid = (low + high + 1) / 2;
-        if (font->CalcTextSizeA(size, FLT_MAX, 0, text.data(), text.data() + mid).x + ellipsis <=
-            widthPx)
-            low = mid;
-        else
-            high = mid - 1;
-    }
-    // Do not cut a UTF-8 sequence in half.
-    while (low > 0 && (static_cast<unsigned char>(text[low]) & 0xC0) == 0x80) --low;
-    if (low == 0) return {};
-    scratch.assign(text.substr(0, low));
-    scratch += "…";
-    return scratch;
 }
 
 }  // namespace
@@ -128,7 +105,7 @@ void TimelineView::DrawHeader(ImDrawList* draw, const Lane& lane, float laneY) {
         // The name is cut before the CPU/NPU badge in a narrow column, whole in the tooltip.
         std::string scratch;
         const std::string_view shownLabel =
-            Elide(label, x1 - x0 - 12 - (labels.empty() ? 0 : w + 16), scratch);
+            ElideToWidth(label, x1 - x0 - 12 - (labels.empty() ? 0 : w + 16), scratch);
         draw->AddText(ImVec2(x0 + 6, laneY + 3), IM_COL32(235, 238, 245, 255), shownLabel.data(),
                       shownLabel.data() + shownLabel.size());
         if (hovered && shownLabel.size() != label.size()) ImGui::SetTooltip("%s", label.c_str());
@@ -155,7 +132,7 @@ void TimelineView::DrawHeader(ImDrawList* draw, const Lane& lane, float laneY) {
     std::string scratch;
     const std::string countText = CountText(count);
     const float countWidth = ImGui::CalcTextSize(countText.c_str()).x;
-    const std::string_view shown = Elide(label, x1 - x0 - 24 - countWidth, scratch);
+    const std::string_view shown = ElideToWidth(label, x1 - x0 - 24 - countWidth, scratch);
     draw->AddText(ImVec2(x0 + 16, laneY + 2), IM_COL32(210, 214, 222, 255), shown.data(),
                   shown.data() + shown.size());
     draw->AddText(ImVec2(x1 - countWidth - 6, laneY + 2), IM_COL32(130, 136, 148, 255),
@@ -293,7 +270,7 @@ void TimelineView::DrawLabels(ImDrawList* draw) {
         const float x0 = std::max(label.x0, m_canvas.x0) + 3,
                     x1 = std::min(label.x1, m_canvas.x1) - 3;
         if (x1 - x0 < kLabelMinWidthPx - 6) continue;
-        const std::string_view text = Elide(m_model.Name(label.name), x1 - x0, scratch);
+        const std::string_view text = ElideToWidth(m_model.Name(label.name), x1 - x0, scratch);
         if (text.empty()) continue;
         draw->AddText(ImVec2(x0, label.y), label.dark ? dark : light, text.data(),
                       text.data() + text.size());

@@ -106,8 +106,9 @@ void DeviceView::DrawHeader(const RankAnalysis& analysis, TimelineRequest& reque
     ImGui::SameLine(0, 16);
     const DeviceTime& time = Figures(rank).time;
     const size_t streams = Figures(rank).idle.size();
-    ImGui::Text("span %s   busy %s   %zu streams", FormatDuration(time.temporal.spanNs).c_str(),
-                FormatDuration(time.busyNs).c_str(), streams);
+    ImGui::Text("span %s   busy %s   %s", FormatDuration(time.temporal.spanNs).c_str(),
+                FormatDuration(time.busyNs).c_str(),
+                CountText(streams, "stream", "streams").c_str());
     if (m_step) {
         ImGui::SameLine(0, 16);
         if (ImGui::SmallButton("Zoom the timeline to this step")) {

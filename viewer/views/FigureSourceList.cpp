@@ -135,13 +135,13 @@ void FigureSourceList::Draw(TimeNs traceStartNs, TimelineRequest& request) {
     if (!ImGui::BeginTable("sources", named ? 5 : 4, flags, ImVec2(0, height))) return;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, 50);
-    ImGui::TableSetupColumn("Start", ImGuiTableColumnFlags_WidthFixed, 110);
+    ImGui::TableSetupColumn("Start", ImGuiTableColumnFlags_WidthFixed, 130);
     ImGui::TableSetupColumn(valueHeader(), ImGuiTableColumnFlags_WidthFixed, 120);
     if (named) {
         ImGui::TableSetupColumn("GPU time", ImGuiTableColumnFlags_WidthFixed, 100);
         ImGui::TableSetupColumn("Kernel", ImGuiTableColumnFlags_WidthStretch);
     } else {
-        ImGui::TableSetupColumn("End", ImGuiTableColumnFlags_WidthFixed, 110);
+        ImGui::TableSetupColumn("End", ImGuiTableColumnFlags_WidthFixed, 130);
     }
     HeadersRowAligned(named ? 0b01111 : 0b1111);
     ImGuiListClipper clipper;
@@ -161,7 +161,7 @@ void FigureSourceList::Draw(TimeNs traceStartNs, TimelineRequest& request) {
                                         : "click: show this interval on the timeline");
             ImGui::PopID();
             ImGui::TableNextColumn();
-            RightAligned(FormatDuration(row.startNs - traceStartNs));
+            RightAligned(FormatInstant(row.startNs - traceStartNs));
             ImGui::TableNextColumn();
             RightAligned(FormatDuration(row.valueNs));
             ImGui::TableNextColumn();
@@ -172,7 +172,7 @@ void FigureSourceList::Draw(TimeNs traceStartNs, TimelineRequest& request) {
             } else {
                 ImGui::PushStyleColor(ImGuiCol_Text,
                                       ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-                RightAligned(FormatDuration(row.endNs - traceStartNs));
+                RightAligned(FormatInstant(row.endNs - traceStartNs));
                 ImGui::PopStyleColor();
             }
         }
