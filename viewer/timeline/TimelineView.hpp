@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "Colors.hpp"
@@ -76,6 +77,9 @@ public:
     // Selects a slice and shows it with context: the zoom stays when it fits (centred on it),
     // else it takes the middle third of the view. For jumps along flows and to parents.
     void Reveal(const SliceRef& slice);
+    // Whether a click on the canvas selected a slice since the last call: the side panel then
+    // shows its details, whichever tab it showed.
+    bool TakeClickSelected() { return std::exchange(m_clickSelected, false); }
     void ExpandToTrack(uint32_t track);
     // Folds the host processes but 'keepProcess' so that the device streams and communication
     // are on screen, not only a deep host stack: every process not labelled NPU or GPU when some
@@ -257,6 +261,7 @@ private:
     bool m_headerResizing = false;
     float m_zoomHeld = 0, m_panHeld = 0;
     bool m_dragging = false, m_rangeDragging = false, m_minimapDragging = false;
+    bool m_clickSelected = false;  // a click on the canvas selected a slice (TakeClickSelected)
     float m_dragStartX = 0, m_dragStartY = 0;
     double m_dragStartViewNs = 0;
     float m_dragStartScroll = 0;

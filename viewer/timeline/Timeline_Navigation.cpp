@@ -182,7 +182,10 @@ void TimelineView::HandleMouse() {
         }
         if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
             m_dragging = false;
-            if (!moved) Select(m_hover.slice, false);  // a click: select what was under the mouse
+            if (!moved) {  // a click: select what was under the mouse
+                Select(m_hover.slice, false);
+                m_clickSelected = m_hover.slice.valid();
+            }
         }
     }
     if (inSlices && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left))

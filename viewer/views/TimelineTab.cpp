@@ -269,6 +269,7 @@ void TimelineTab::Draw(ViewContext& context) {
     m_timeline.SetHeaderWidth(headerWidth);
     m_timeline.SetRulerShiftNs(0);  // alone, a timeline counts from its own start
     m_timeline.Draw(context.boxes, context.frameDt);
+    if (m_timeline.TakeClickSelected()) m_sideTab = 0;  // a clicked slice shows its details
     if (m_timeline.headerWidth() != headerWidth) layout.headerWidth = m_timeline.headerWidth();
     ImGui::EndChild();
     if (!layout.sidePanelShown) return;
