@@ -129,6 +129,7 @@ void CommunicationView::DrawOperators(const RankAnalysis& analysis, TimelineRequ
                     request.endNs = op.startNs + std::max<TimeNs>(op.elapseNs, 1000);
                     request.switchToTimeline = true;
                     request.label = op.name;
+                    request.selectName = op.name;
                 }
             }
             if (ImGui::IsItemHovered())

@@ -219,6 +219,7 @@ void MemoryView::DrawAllocations(const OperatorMemory& memory, TimelineRequest& 
                 request.endNs = a.allocationNs + std::max<TimeNs>(held(a), 1000);
                 request.switchToTimeline = true;
                 request.label = a.name + " holds " + Megabytes(a.sizeKb / 1024);
+                request.selectName = a.name;  // the operator that allocated it
             }
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("click: show the time this memory was held in the timeline");

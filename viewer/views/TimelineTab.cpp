@@ -154,6 +154,15 @@ void TimelineTab::Apply(const TimelineRequest& request) {
             state.markEndNs = request.endNs - firstNs;
             state.markLabel = request.label;
             if (request.track) timeline.ScrollToRow(*request.track, 0);
+            if (!request.selectName.empty()) {
+                constexpr TimeNs kSelectWithinNs = 10'000'000;
+                const SliceRef slice =
+                    timeline.FindSliceNear(request.selectName, request.startNs, kSelectWithinNs);
+                if (slice.valid()) {
+                    timeline.Select(slice, false);
+                    m_sideTab = 0;
+                }
+            }
             break;
         }
         case TimelineRequest::kHighlightNames:

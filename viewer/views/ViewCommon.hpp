@@ -28,7 +28,10 @@ struct TimelineRequest {
     std::optional<DocumentId> document;  // the document shown when a view asks; set by the caller
     TimeNs startNs = 0, endNs = 0;       // absolute, as in the trace (kShowRange)
     std::optional<uint32_t> track;       // kShowRange: a track brought on screen, its process open
-    std::vector<std::string> names;      // exact slice names (kHighlightNames)
+    // kShowRange: the slice of this exact name starting nearest startNs (within 10 ms) is selected
+    // and brought on screen, its details shown.
+    std::string selectName;
+    std::vector<std::string> names;  // exact slice names (kHighlightNames)
     // What the search box shows (kHighlightNames, kSearch), the mark's name (kShowRange), or the
     // panel (kShowPanel).
     std::string label;
