@@ -15,6 +15,7 @@ enum Column { kName, kSize, kAllocated, kReleased, kHeld, kColumnCount };
 
 std::string Megabytes(double mb) {
     char text[40];
+    if (mb == 0) return "0 B";  // nothing held, not "0.0 KB"
     if (mb >= 1024)
         std::snprintf(text, sizeof text, "%.2f GB", mb / 1024);
     else if (mb >= 1)

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/TextFormat.hpp"
+#include "timeline/RulerTicks.hpp"
 
 namespace marey {
 namespace {
@@ -68,7 +69,8 @@ void StepsView::DrawBars(const RankAnalysis& analysis, TimelineRequest& request,
                         plotHeight * static_cast<float>(value / static_cast<double>(longest));
         draw->AddLine(ImVec2(origin.x + axisWidth, y), ImVec2(origin.x + axisWidth + width, y),
                       IM_COL32(60, 64, 74, 255));
-        const std::string label = FormatDuration(static_cast<TimeNs>(value));
+        // One unit for the axis, the decimals the tick needs: "120 ms", "20 ms", "0 ms".
+        const std::string label = TickLabel(value, tick, static_cast<double>(longest));
         draw->AddText(
             ImVec2(origin.x + axisWidth - 6 - ImGui::CalcTextSize(label.c_str()).x, y - 8),
             IM_COL32(160, 165, 175, 255), label.c_str());
