@@ -408,7 +408,8 @@ TEST_CASE("layout settings come back as saved, and bad or missing values keep th
 }
 
 TEST_CASE("counter values read with units, and narrow columns get three significant digits") {
-    CHECK(CounterValueText(2494000, "KB") == "2.49 GB");
+    CHECK(CounterValueText(2164456, "KB") == "2.06 GB");  // the real sample's HBM: 2,216,402,944 B
+    CHECK(CounterValueText(1536, "KB") == "1.50 MB");
     CHECK(CounterValueText(512, "B") == "512 B");
     CHECK(CounterValueText(1800, "MHz") == "1800 MHz");
     CHECK(CounterValueText(123456789, "") == "123 M");

@@ -29,13 +29,16 @@ std::string CounterValueText(double value, std::string_view unitKey) {
     if (unitKey == "B" || unitKey == "bytes" || unitKey == "Bytes")
         bytesPerUnit = 1;
     else if (unitKey == "KB" || unitKey == "kB")
-        bytesPerUnit = 1e3;
+        bytesPerUnit = 1024;
     else if (unitKey == "MB")
-        bytesPerUnit = 1e6;
+        bytesPerUnit = 1024.0 * 1024;
     else if (unitKey == "GB")
-        bytesPerUnit = 1e9;
-    static const char* const kBytePrefixes[] = {"", "k", "M", "G", "T", "P"};
-    if (bytesPerUnit > 0) return WithPrefix(value * bytesPerUnit, kBytePrefixes, 6, 1000.0, "B");
+        bytesPerUnit = 1024.0 * 1024 * 1024;
+    // The profilers' KB and MB are 1024 bytes and 1024 KB (the database's NPU_MEM bytes are
+    // divided by 1024 into the text export's KB), and the Memory view counts the same way: one
+    // reading of "GB" across the program.
+    static const char* const kBytePrefixes[] = {"", "K", "M", "G", "T", "P"};
+    if (bytesPerUnit > 0) return WithPrefix(value * bytesPerUnit, kBytePrefixes, 6, 1024.0, "B");
     static const char* const kPrefixes[] = {"", "k", "M", "G", "T"};
     const bool shortUnit =
         !unitKey.empty() && unitKey.size() <= 6 && unitKey.find(' ') == std::string_view::npos;
