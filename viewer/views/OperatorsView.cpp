@@ -8,6 +8,7 @@
 
 #include "core/FuzzyMatch.hpp"
 #include "core/TextFormat.hpp"
+#include "timeline/ElideText.hpp"
 
 namespace marey {
 namespace {
@@ -223,8 +224,9 @@ void OperatorsView::DrawShareChart(const std::vector<OperatorStat>& stats, float
                 draw->AddQuadFilled(at(a0, inner), at(a0, outer), at(a1, outer), at(a1, inner),
                                     PackColor(color));
             }
+            // The share first: a long kernel name is cut at the panel's edge, its share is not.
             legend.push_back(
-                {(other ? std::string("everything else") : stats[i].name) + "  " + Percent(share),
+                {Percent(share) + "  " + (other ? std::string("everything else") : stats[i].name),
                  color});
             angle = end;
         }
@@ -243,7 +245,12 @@ void OperatorsView::DrawShareChart(const std::vector<OperatorStat>& stats, float
         draw->AddRectFilled(ImVec2(at.x, at.y + 3), ImVec2(at.x + 10, at.y + 13), PackColor(color),
                             2.0f);
         ImGui::SetCursorScreenPos(ImVec2(at.x + 16, at.y));
-        ImGui::TextUnformatted(label.c_str());
+        std::string scratch;
+        const std::string_view shown =
+            ElideToWidth(label, ImGui::GetContentRegionAvail().x - 4, scratch);
+        ImGui::TextUnformatted(shown.data(), shown.data() + shown.size());
+        if (shown.size() != label.size() && ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", label.c_str());
     }
     ImGui::EndGroup();
 }
