@@ -8,6 +8,7 @@
 #include "TestSupport.hpp"
 #include "report/TraceAnalysesJson.hpp"
 #include "trace/ActivityClass.hpp"
+#include "trace/TraceCollectives.hpp"
 #include "trace/TraceRankTables.hpp"
 #include "trace/DeviceActivities.hpp"
 #include "trace/DeviceTime.hpp"
@@ -342,4 +343,21 @@ TEST_CASE("a bare GPU trace gets kernel and step tables for the rank views") {
               planted.communicationNs - planted.overlappedCommunicationNs);
         CHECK(ns[kStepComputing] + ns[kStepCommNotOverlapped] + ns[kStepFree] == ns[kStepStage]);
     }
+    // Its communication view: one operator per NCCL kernel, in its step, the elapse only.
+    const std::vector<TraceCollective> collectives =
+        FindTraceCollectives(*model, analyses, analyses.ranks.front().group);
+    REQUIRE(collectives.size() == 3 * 3);
+    const CommunicationOps ops = CommunicationFromTrace(*model, analyses);
+    CHECK(ops.elapseOnly);
+    REQUIRE(ops.ops.size() == collectives.size());
+    for (size_t i = 0; i < ops.ops.size(); ++i) {
+        const CommunicationOp& op = ops.ops[i];
+        CHECK(op.step == "step" + collectives[i].step);
+        CHECK(op.name == collectives[i].name);
+        CHECK(op.hasStart);
+        CHECK(op.elapseNs == collectives[i].elapseNs);
+        CHECK(op.elapseNs > 0);
+        CHECK(op.waitNs == 0);
+    }
+    CHECK(ops.ops.front().step == "step" + analyses.steps.front().label);
 }

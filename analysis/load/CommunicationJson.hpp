@@ -69,6 +69,9 @@ struct CommunicationLinkView {
 
 struct CommunicationOps {
     std::vector<CommunicationOp> ops;
+    // Made from a trace alone: each operator's start and elapse only, as a trace records no
+    // transit, wait, synchronisation or idle split (those stay 0).
+    bool elapseOnly = false;
     std::vector<ImportProblem> problems;  // with line and column filled in
 };
 

@@ -90,6 +90,12 @@ void AnalyzeDeviceActivities(RankAnalysis& analysis, const TraceModel& model, un
         analysis.kernels = KernelTableFromActivities(model, *analyses);
         analysis.kernelsFromTrace = true;
     }
+    // A trace that came alone (its operators made from it too): its collectives as operators. A
+    // rank folder's own files say more, and a folder without communication.json keeps its notice.
+    if (!analysis.communication && analysis.kernelsFromTrace) {
+        CommunicationOps ops = CommunicationFromTrace(model, *analyses);
+        if (!ops.ops.empty()) analysis.communication = std::move(ops);
+    }
     if (!analysis.steps && !analyses->ranks.empty() && !analyses->ranks.front().steps.empty()) {
         analysis.steps = StepTraceFromAnalyses(*analyses);
         analysis.stepsFromTrace = true;

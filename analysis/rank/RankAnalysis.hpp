@@ -66,7 +66,8 @@ struct RankAnalysis {
 RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model);
 
 // Analyses the device activities of 'model' into analysis.trace and, where the folder lacks
-// them, makes the kernel and step tables from them. AnalyzeRank calls it before SummarizeRank.
+// them, makes the kernel, step and communication tables from them. AnalyzeRank calls it before
+// SummarizeRank.
 void AnalyzeDeviceActivities(RankAnalysis& analysis, const TraceModel& model, unsigned threads);
 
 // The summaries of an analysis whose tables are filled (from files or a database): operators,

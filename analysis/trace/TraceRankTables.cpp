@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "trace/TraceCollectives.hpp"
+
 namespace marey {
 namespace {
 
@@ -88,6 +90,25 @@ StepTrace StepTraceFromAnalyses(const TraceAnalyses& analyses) {
         trace.rows.push_back(std::move(row));
     }
     return trace;
+}
+
+CommunicationOps CommunicationFromTrace(const TraceModel& model, const TraceAnalyses& analyses) {
+    CommunicationOps out;
+    out.elapseOnly = true;
+    if (analyses.ranks.empty()) return out;
+    for (TraceCollective& collective :
+         FindTraceCollectives(model, analyses, analyses.ranks.front().group)) {
+        CommunicationOp op;
+        op.step = collective.step.empty() ? std::string() : "step" + collective.step;
+        op.kind = collective.p2p ? "p2p" : "collective";
+        op.name = std::move(collective.name);
+        op.group = std::move(collective.group);
+        op.hasStart = true;
+        op.startNs = collective.startNs;
+        op.elapseNs = collective.elapseNs;
+        out.ops.push_back(std::move(op));
+    }
+    return out;
 }
 
 }  // namespace marey

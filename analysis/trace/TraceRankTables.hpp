@@ -1,6 +1,8 @@
 #pragma once
-// What a rank folder's kernel_details.csv and step_trace_time.csv hold, made from a trace's device
-// activities: so that Overview, Operators and Steps work on a trace that came alone.
+// What a rank folder's kernel_details.csv, step_trace_time.csv and communication.json hold, made
+// from a trace's device activities: so that Overview, Operators, Steps and Communication work on
+// a trace that came alone.
+#include "load/CommunicationJson.hpp"
 #include "load/KernelTable.hpp"
 #include "load/StepTraceCsv.hpp"
 #include "trace/TraceAnalyses.hpp"
@@ -18,5 +20,10 @@ KernelTable KernelTableFromActivities(const TraceModel& model, const TraceAnalys
 // as computing, as the Ascend profiler counts it), Free = idle, Stage = their sum (the span of the
 // step's activities), Preparing = from the host's step start to its first activity.
 StepTrace StepTraceFromAnalyses(const TraceAnalyses& analyses);
+
+// One operator per collective of the first rank (FindTraceCollectives), as communication.json
+// lists them: step "step<label>", kind "collective" or "p2p", the group, its start and elapse;
+// elapseOnly set. O(activities).
+CommunicationOps CommunicationFromTrace(const TraceModel& model, const TraceAnalyses& analyses);
 
 }  // namespace marey

@@ -37,10 +37,23 @@ std::string Ratio(double value) {
     return text;
 }
 
+// The cells of how an operator's time split; dashes when the source does not say (a trace alone
+// records when an operator ran, not what it waited for).
+void SplitCells(const CommunicationOp& op, bool split) {
+    const std::string cells[] = {FormatDuration(op.transitNs), FormatDuration(op.waitNs),
+                                 FormatDuration(op.syncNs),    FormatDuration(op.idleNs),
+                                 Ratio(op.waitRatio),          Ratio(op.syncRatio)};
+    for (const std::string& cell : cells) {
+        ImGui::TableNextColumn();
+        RightAligned(split ? cell : "–");
+    }
+}
+
 }  // namespace
 
 void CommunicationView::DrawOperators(const RankAnalysis& analysis, TimelineRequest& request) {
     const std::vector<CommunicationOp>& ops = analysis.communication->ops;
+    const bool elapseOnly = analysis.communication->elapseOnly;
     const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg |
                                   ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
                                   ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
@@ -142,18 +155,7 @@ void CommunicationView::DrawOperators(const RankAnalysis& analysis, TimelineRequ
             if (op.hasStart) RightAligned("+" + FormatDuration(op.startNs - firstStart));
             ImGui::TableNextColumn();
             RightAligned(FormatDuration(op.elapseNs));
-            ImGui::TableNextColumn();
-            RightAligned(FormatDuration(op.transitNs));
-            ImGui::TableNextColumn();
-            RightAligned(FormatDuration(op.waitNs));
-            ImGui::TableNextColumn();
-            RightAligned(FormatDuration(op.syncNs));
-            ImGui::TableNextColumn();
-            RightAligned(FormatDuration(op.idleNs));
-            ImGui::TableNextColumn();
-            RightAligned(Ratio(op.waitRatio));
-            ImGui::TableNextColumn();
-            RightAligned(Ratio(op.syncRatio));
+            SplitCells(op, !elapseOnly);
         }
     }
     ImGui::EndTable();
@@ -301,11 +303,21 @@ void CommunicationView::DrawLinks(const RankAnalysis& analysis) {
 }
 
 void CommunicationView::Draw(const RankAnalysis& analysis, TimelineRequest& request) {
+    if (!analysis.communication && analysis.kernelsFromTrace) {  // a trace alone, searched
+        ImGui::TextDisabled(
+            "No communication in this trace: no NCCL, RCCL or HCCL kernel ran on its device "
+            "streams, and it records no HCCL operator.");
+        return;
+    }
     if (!analysis.communication) {
         DrawMissingFile(kCommunicationFile, "The communication view");
         return;
     }
     const CommunicationTotals& t = analysis.communicationTotals;
+    if (analysis.communication->elapseOnly) {
+        DrawFromTrace(analysis, request);
+        return;
+    }
     ImGui::Text("%llu communication operators", static_cast<unsigned long long>(t.operators));
     ImGui::SameLine(0, 24);
     ImGui::TextDisabled(
@@ -323,6 +335,24 @@ void CommunicationView::Draw(const RankAnalysis& analysis, TimelineRequest& requ
     SectionTitle("Operators (click one to see it in the timeline)");
     DrawOperators(analysis, request);
     DrawTransports(analysis);
+}
+
+// Operators found in the trace alone: when each ran and for how long, the communication
+// kernels' (GPU) or HCCL's operator slices (Ascend); no transit or wait split, no links.
+void CommunicationView::DrawFromTrace(const RankAnalysis& analysis, TimelineRequest& request) {
+    const CommunicationTotals& t = analysis.communicationTotals;
+    ImGui::Text("%s, elapse %s in all",
+                CountText(t.operators, "communication operator", "communication operators").c_str(),
+                FormatDuration(t.elapseNs).c_str());
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled(
+        "From the trace alone: each operator's start and length. How its time splits into "
+        "transit, wait and idle, and its links, are in the Ascend profiler's communication.json "
+        "and communication_matrix.json; across a cluster of rank traces the cluster views "
+        "estimate the waits.");
+    ImGui::PopTextWrapPos();
+    SectionTitle("Operators (click one to see it in the timeline)");
+    DrawOperators(analysis, request);
 }
 
 void CommunicationView::Draw(ViewContext& context) {

@@ -15,6 +15,7 @@ public:
     void Draw(const RankAnalysis& analysis, TimelineRequest& request);
 
 private:
+    void DrawFromTrace(const RankAnalysis& analysis, TimelineRequest& request);
     void DrawOperators(const RankAnalysis& analysis, TimelineRequest& request);
     void DrawTransports(const RankAnalysis& analysis);
     void DrawPackets(const TransportTotal& transport, float width, float height);
