@@ -46,8 +46,10 @@ std::string WithKey(const std::string& objectText, const std::string& keyAndValu
 }
 
 // The trace's summary text with its device analyses added: marey's, or HTA 0.5's.
+// 'computed': the analyses a rank's load already made, reused when made with the same cut-offs.
 std::string WithAnalyses(const std::string& summary, const TraceModel& model, bool json,
-                         bool htaCompatible, const TraceAnalysisOptions& options) {
+                         bool htaCompatible, const TraceAnalysisOptions& options,
+                         const TraceAnalyses* computed) {
     if (htaCompatible) {
         HtaOptions hta;
         hta.kernelWaitBelowNs = options.kernelWaitBelowNs;
@@ -56,7 +58,13 @@ std::string WithAnalyses(const std::string& summary, const TraceModel& model, bo
         return json ? WithKey(summary, "\"analyses\": " + HtaAnalysisToJson(analysis))
                     : summary + HtaAnalysisToText(analysis);
     }
-    const TraceAnalyses analyses = AnalyzeTrace(model, options);
+    const bool reusable = computed &&
+                          computed->options.kernelWaitBelowNs == options.kernelWaitBelowNs &&
+                          computed->options.cutoffs.runtimeNs == options.cutoffs.runtimeNs &&
+                          computed->options.cutoffs.launchDelayNs == options.cutoffs.launchDelayNs;
+    std::optional<TraceAnalyses> made;
+    if (!reusable) made = AnalyzeTrace(model, options);
+    const TraceAnalyses& analyses = reusable ? *computed : *made;
     return json ? WithKey(summary, "\"analyses\": " + TraceAnalysesToJson(analyses))
                 : summary + TraceAnalysesToText(analyses);
 }
@@ -67,6 +75,25 @@ void Usage() {
                  "                   [--idle-threshold 30us] [--runtime-cutoff 50us]\n"
                  "                   [--launch-delay-cutoff 100us] [--hta-compatible]\n"
                  "       marey stats --compare A B [--json]\n");
+}
+
+// The summary of the cluster at 'path': its views' figures and, with --json, the Marey key.
+int PrintClusterStats(const std::string& path, bool json) {
+    // The rank's kernel tables are kept from the one read: the "marey" key needs them again.
+    RankReadOptions readOptions;
+    readOptions.keepKernelTable = json;
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    auto cluster = LoadCluster(path, threads, nullptr, readOptions);
+    if (!cluster.ok()) {
+        std::fprintf(stderr, "%s\n", cluster.message().c_str());
+        return 1;
+    }
+    const std::string text = json ? "{\"cluster\": " + ClusterToJson(cluster.value()) +
+                                        ",\n \"marey\": " + MareyToJson(cluster.value(), threads) +
+                                        "}\n"
+                                  : ClusterToText(cluster.value());
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
 }
 
 }  // namespace
@@ -132,24 +159,7 @@ int RunStatsCommand(int argc, char** argv) {
     }
     options.cache = std::move(cache.value());
     // A cluster folder: the cluster's summary, under its own key.
-    if (IsClusterPath(path)) {
-        // The rank's kernel tables are kept from the one read: the "marey" key needs them again.
-        RankReadOptions readOptions;
-        readOptions.keepKernelTable = json;
-        auto cluster = LoadCluster(path, std::max(1u, std::thread::hardware_concurrency()), nullptr,
-                                   readOptions);
-        if (!cluster.ok()) {
-            std::fprintf(stderr, "%s\n", cluster.message().c_str());
-            return 1;
-        }
-        const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-        const std::string text =
-            json ? "{\"cluster\": " + ClusterToJson(cluster.value()) +
-                       ",\n \"marey\": " + MareyToJson(cluster.value(), threads) + "}\n"
-                 : ClusterToText(cluster.value());
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        return 0;
-    }
+    if (IsClusterPath(path)) return PrintClusterStats(path, json);
     // A rank folder (or its database) adds its summaries (overview, operators, steps,
     // communication) to the trace's; a trace file alone is only summarised, its folder's other
     // files left unread.
@@ -177,7 +187,8 @@ int RunStatsCommand(int argc, char** argv) {
             Summarize(*rank.model, top > 0 ? static_cast<size_t>(top) : 20);
         text = WithAnalyses(
             json ? SummaryToJson(*rank.model, summary) : SummaryToText(*rank.model, summary),
-            *rank.model, json, htaCompatible, analysisOptions);
+            *rank.model, json, htaCompatible, analysisOptions,
+            rank.analysis ? rank.analysis->trace.get() : nullptr);
     }
     if (isRank) {
         if (json) {
