@@ -7,9 +7,8 @@
 #include <thread>
 #include <vector>
 
-#include <malloc.h>
-
 #include "core/LoadTiming.hpp"
+#include "core/TrimHeap.hpp"
 #include "core/Problem.hpp"
 #include "index/RowQuery.hpp"
 #include "load/ChunkDecoder.hpp"
@@ -286,9 +285,9 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     timing.Report("chunks parsed");
     // The chunks' small tables grew on the heaps of the threads that parsed them, and building
     // the model frees them: what is left free on those heaps stays resident until trimmed.
-    malloc_trim(0);
+    TrimFreedHeap();
     BuildModel(chunks, threads, *model, options.flowSortInPlaceBytes, BuildOverview);
-    malloc_trim(0);
+    TrimFreedHeap();
     timing.Report("model built");
     FillLineColumns(source, model->report.problems);
     if (progress) progress->stage = 3;
