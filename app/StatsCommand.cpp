@@ -160,27 +160,19 @@ int RunStatsCommand(int argc, char** argv) {
     options.cache = std::move(cache.value());
     // A cluster folder: the cluster's summary, under its own key.
     if (IsClusterPath(path)) return PrintClusterStats(path, json);
-    // A rank folder (or its database) adds its summaries (overview, operators, steps,
-    // communication) to the trace's; a trace file alone is only summarised, its folder's other
-    // files left unread.
-    const bool isRank =
-        IsRankDirectory(path) || (path.size() > 3 && path.compare(path.size() - 3, 3, ".db") == 0);
+    // Whatever the path, the rank as the window opens it (LoadRank): its summaries (overview,
+    // operators, steps, communication) join the trace's, so that every figure the window shows
+    // is here with the same value; a trace that came alone has them from its device activities.
     LoadedRank rank;
-    if (isRank) {
+    {
         auto loaded = LoadRank(path, options);
         if (!loaded.ok()) {
             std::fprintf(stderr, "%s\n", loaded.message().c_str());
             return 1;
         }
         rank = std::move(loaded.value());
-    } else {
-        auto loaded = LoadTrace(path, options);
-        if (!loaded.ok()) {
-            std::fprintf(stderr, "%s\n", loaded.message().c_str());
-            return 1;
-        }
-        rank.model = std::move(loaded.value());
     }
+    const bool isRank = rank.analysis != nullptr;
     std::string text;
     if (rank.model) {
         const TraceSummary summary =

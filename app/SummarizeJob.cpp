@@ -129,7 +129,7 @@ ClusterSummaryHeader MergeNodeViews(const std::vector<std::string>& texts,
                 merged.skipped.push_back(std::move(folder));
         if (view.ranks.inputs.empty() || static_cast<int>(view.ranks.inputs[0].kind) != bestKind)
             continue;
-        if (merged.ranks.source.empty()) merged.ranks.source = view.ranks.source;
+        if (merged.ranks.source == ClusterSource::kNone) merged.ranks.source = view.ranks.source;
         merged.ranks.layout = view.ranks.layout;
         for (RankInput& input : view.ranks.inputs) {
             const auto [at, added] = indexOf.emplace(input.absolute, merged.ranks.inputs.size());

@@ -256,8 +256,8 @@ TEST_CASE(
 
     const Cluster fromDb = Load(dbRoot);
     const Cluster fromText = Load(textRoot);
-    CHECK(fromDb.source == "cluster_analysis.db");
-    CHECK(fromText.source == "cluster_analysis_output");
+    CHECK(fromDb.source == ClusterSource::kClusterAnalysisDb);
+    CHECK(fromText.source == ClusterSource::kAnalysisOutput);
     CHECK(fromDb.problems.empty());
     CHECK(fromText.problems.empty());
     CHECK(Dump(fromDb) == Dump(fromText));
@@ -309,14 +309,14 @@ TEST_CASE(
     std::ofstream(output / "cluster_step_trace_time.csv")
         << "Step,Type,Index,Computing\n1,rank,0,5\n1,rank,1,5\n";
     const Cluster both = Load(root);
-    CHECK(both.source == "cluster_analysis.db");
+    CHECK(both.source == ClusterSource::kClusterAnalysisDb);
     CHECK(both.ranks.size() == kRanks);
     CHECK(both.ranks[0].steps.size() == 2);
 
     std::ofstream(Db(root), std::ios::trunc)
         << "not a database, but long enough to hold a header" << std::string(200, 'x');
     const Cluster fallback = Load(root);
-    CHECK(fallback.source == "cluster_analysis_output");
+    CHECK(fallback.source == ClusterSource::kAnalysisOutput);
     REQUIRE(fallback.ranks.size() == kRanks);  // the ranks of the operators and links too
     CHECK(fallback.ranks[0].steps.size() == 1);
     REQUIRE_FALSE(fallback.problems.empty());

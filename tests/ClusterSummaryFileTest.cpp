@@ -233,7 +233,8 @@ TEST_CASE("damaged summary lines are named by line and the other ranks still ope
     WriteText(file, "{\"marey_cluster_summary\": 1, \"job\": 3}\n");
     CHECK(LoadCluster(file.string(), 1)
               .message()
-              .find(":1: error: \"job\", \"source\" and \"layout\"") != std::string::npos);
+              .find(":1: error: \"job\", \"source\" (a kind of rank input) and \"layout\"") !=
+          std::string::npos);
     WriteText(file, "{\"marey_cluster_summary\"");
     CHECK(LoadCluster(file.string(), 1).message().find(":1: error: not a cluster summary") !=
           std::string::npos);
@@ -290,7 +291,7 @@ TEST_CASE("a folder of rank traces summarised into one file reads as the same cl
     auto summary = LoadCluster((dir / "job.jsonl").string(), 2);
     REQUIRE(folder.ok());
     REQUIRE(summary.ok());
-    CHECK(summary.value().source == "rank traces");
+    CHECK(summary.value().source == ClusterSource::kRankTraces);
     CHECK(ClusterToJson(summary.value()) == ClusterToJson(folder.value()));
     TimeNs waits = 0;
     for (const ClusterRank& rank : summary.value().ranks)

@@ -17,6 +17,7 @@
 
 #include "ClusterGenerator.hpp"
 #include "TestSupport.hpp"
+#include "cluster/ClusterSource.hpp"
 #include "cluster/AnalysisOutputReader.hpp"
 #include "cluster/Cluster.hpp"
 #include "loading/ClusterLoader.hpp"
@@ -64,7 +65,7 @@ TEST_CASE("a generated cluster flags exactly its planted slow rank and slow link
     options.slowRank = 37;
     options.slowLinkSrc = 12, options.slowLinkDst = 13;
     const Cluster cluster = Generate(dir, options);
-    CHECK(cluster.source == "rank folders");
+    CHECK(cluster.source == ClusterSource::kRankFolders);
     REQUIRE(cluster.ranks.size() == 64);
     CHECK(cluster.steps.size() == 12);
     CHECK(cluster.steps.front() == "1");
@@ -213,7 +214,7 @@ TEST_CASE(
     }
     auto reopened = LoadCluster((dir / "summaries").string(), 2);
     REQUIRE(reopened.ok());
-    CHECK(reopened.value().source == "rank summary files");
+    CHECK(reopened.value().source == ClusterSource::kRankSummaryFiles);
     CHECK(reopened.value().ranks.size() == 16);
     const std::vector<SlowRank> slow = FindSlowRanks(BuildStepTable(reopened.value(), -1));
     REQUIRE(slow.size() == 1);
@@ -466,7 +467,7 @@ TEST_CASE("the real 16-rank cluster_analysis_output opens as a cluster") {
     auto loaded = LoadCluster(path, 2);
     REQUIRE_MESSAGE(loaded.ok(), loaded.message());
     const Cluster& cluster = loaded.value();
-    CHECK(cluster.source == "cluster_analysis_output");
+    CHECK(cluster.source == ClusterSource::kAnalysisOutput);
     REQUIRE(cluster.ranks.size() == 16);
     CHECK(cluster.steps == std::vector<std::string>{"2"});
     CHECK(cluster.problems.empty());
@@ -577,7 +578,7 @@ TEST_CASE(
     auto loaded = LoadCluster(path, 2);
     REQUIRE_MESSAGE(loaded.ok(), loaded.message());
     const Cluster& cluster = loaded.value();
-    CHECK(cluster.source == "MindInsight step_trace_raw files");
+    CHECK(cluster.source == ClusterSource::kMindInsightStepTraceRaw);
     CHECK(cluster.layout == StepLayout::kMindInsight);
     REQUIRE(cluster.ranks.size() == 4);
     // Steps 1 to 5; the file's "-" row (MindInsight's own average) is not a step.
@@ -651,14 +652,24 @@ TEST_CASE("the matrix grid of no links is empty") {
     CHECK(grid.MaxValue() == 0);
 }
 
-TEST_CASE("a quantile is the value at its nearest rank") {
+TEST_CASE(
+    "a quantile interpolates between its two closest ranks, and the middle one is the median") {
     std::vector<double> values = {9, 1, 5, 3, 7};
     CHECK(Quantile(values, 0) == 1);
     CHECK(Quantile(values, 0.25) == 3);
     CHECK(Quantile(values, 0.5) == 5);
     CHECK(Quantile(values, 1) == 9);
     std::vector<double> even = {4, 1, 3, 2};
-    CHECK(Quantile(even, 0.5) == 3);  // index round(1.5) = 2 of 1 2 3 4
+    CHECK(Quantile(even, 0.5) == 2.5);  // position 1.5 of 1 2 3 4
+    CHECK(Quantile(even, 0.25) == doctest::Approx(1.75));
+    std::vector<double> again = {4, 1, 3, 2};
+    CHECK(Median(again) == 2.5);
+    std::vector<double> box = {4, 1, 3, 2};
+    const FiveNumbers five = SummarizeFive(box);
+    CHECK(five.count == 4);
+    CHECK(five.min == 1);
+    CHECK(five.median == 2.5);
+    CHECK(five.max == 4);
     std::vector<double> none;
     CHECK(Quantile(none, 0.5) == 0);
 }
@@ -717,7 +728,10 @@ TEST_CASE(
     CHECK(figures.pureComputingNs == 140);
     CHECK(figures.commOverlappedNs == 60);
     CHECK(figures.totalNs == 260);
-    CHECK(figures.source == "step_trace_time.csv");
+    RankOverviewInputs inputs;
+    const std::vector<StepRow> steps{row, row};
+    inputs.profilerSteps = &steps;
+    CHECK(RankOverviewFigures(inputs).source == kStepsOfStepTraceCsv);
 }
 
 TEST_CASE(
@@ -756,7 +770,7 @@ TEST_CASE(
 TEST_CASE("a cluster's JSON and text name its ranks, missing ids and only the first 20 problems") {
     Cluster cluster;
     cluster.root = "/job";
-    cluster.source = "rank folders";
+    cluster.source = ClusterSource::kRankFolders;
     cluster.ranks.resize(2);
     cluster.ranks[0].rankId = 0;
     cluster.ranks[1].rankId = 2;
@@ -870,7 +884,7 @@ TEST_CASE("steps fold into buckets of consecutive steps that keep the range, med
     CHECK(three[2].last == 9);
     CHECK(three[2].minNs == 91);
     CHECK(three[2].maxNs == 290);
-    CHECK(three[2].medianNs == 158);  // of 156 157 158 159, the upper middle
+    CHECK(three[2].medianNs == 157);  // of 156 157 158 159: 157.5, rounded down to the ns
     CHECK(three[2].meanCommunicationNs == (12 + 14 + 16 + 18) / 4);
     CHECK(three[2].meanWaitNs == (6 + 7 + 8 + 9) / 4);
     CHECK(BucketOfStep(three, 0) == 0);

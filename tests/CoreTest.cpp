@@ -79,6 +79,16 @@ TEST_CASE("the median and MAD ignore one far outlier") {
     CHECK(spread.mad == 1);  // |x - 3| = 2, 1, 0, 1, 997
     std::vector<double> even{1, 2, 3, 4};
     CHECK(MedianAndMad(even).median == 2.5);
+    // Durations by the same rule, exact to the nanosecond: the mean of the two middle values,
+    // rounded down.
+    std::vector<int64_t> evenNs{4, 1, 3, 2};
+    CHECK(Median(evenNs) == 2);
+    std::vector<int64_t> evenWide{1000000001, 1000000004};
+    CHECK(Median(evenWide) == 1000000002);
+    std::vector<int64_t> oddNs{7, 1, 5};
+    CHECK(Median(oddNs) == 5);
+    std::vector<int64_t> noneNs;
+    CHECK(Median(noneNs) == 0);
     CHECK(RobustScore(3 + 2 * 1.4826, spread) == doctest::Approx(2));
     CHECK(RobustScore(3, RobustSpread{3, 0}) == 0);
     CHECK(RobustScore(4, RobustSpread{3, 0}) == std::numeric_limits<double>::infinity());

@@ -9,9 +9,11 @@
 #include <sstream>
 
 #include "TestSupport.hpp"
+#include "core/LoadProgress.hpp"
 #include "TraceGenerator.hpp"
 #include "core/TimeRanges.hpp"
 #include "db/DbOverlap.hpp"
+#include "db/DbReadProgress.hpp"
 #include "db/DbRankTables.hpp"
 #include "db/DbRowDetails.hpp"
 #include "db/DbRows.hpp"
@@ -75,6 +77,8 @@ std::map<std::string, uint64_t> SlicesByProcess(const TraceModel& model) {
 }
 
 }  // namespace
+
+// [SECTION] Reading the tables: the real sample and damaged values
 
 TEST_CASE(
     "a profiler database path becomes a read-only immutable URI with reserved bytes escaped") {
@@ -439,6 +443,40 @@ TEST_CASE("a database row's details resolve its strings and add its operator and
     CHECK(computed.error.empty());
 }
 
+// [SECTION] Loading: progress, Cancel, a row's details, clusters
+
+TEST_CASE("a database load moves its progress through every table and stops when cancelled") {
+    const fs::path dir = test::TempDir("db_progress");
+    GeneratorOptions options;
+    options.events = 20000;
+    std::string error;
+    REQUIRE_MESSAGE(
+        WriteRankDirectory(options, dir.string(), &error, nullptr, RankExport::kDatabase), error);
+    const std::string db = SampleDb(dir).string();
+    LoadProgress progress;
+    auto loaded = LoadProfilerDatabase(db, "", {}, false, &progress);
+    REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+    CHECK(progress.bytesTotal == 4 * kProgressPerTable);
+    CHECK(progress.bytesDone == progress.bytesTotal);
+    CHECK(progress.stage == 3);
+    // The model keeps its connection: a selected row's details are read without opening the
+    // file again, and read the same as from the file.
+    const TraceSource& source = loaded.value().model->sources.front();
+    REQUIRE(source.database);
+    const EventDetails kept = ReadDbRowDetails(*source.database, DbRef(DbTable::kTask, 1));
+    const EventDetails reopened = ReadDbRowDetails(db, DbRef(DbTable::kTask, 1));
+    CHECK(kept.error.empty());
+    CHECK(kept.args == reopened.args);
+    CHECK(kept.fields == reopened.fields);
+
+    LoadProgress cancelled;
+    cancelled.cancel = true;
+    auto stopped = LoadProfilerDatabase(db, "", {}, false, &cancelled);
+    REQUIRE_FALSE(stopped.ok());
+    CHECK(stopped.message() == db + ": cancelled");
+    fs::remove_all(dir);
+}
+
 TEST_CASE("a cluster of database ranks has every rank's steps, collectives, links and operators") {
     const std::string fixtures = test::FixturesDir();
     if (fixtures.empty()) return;
@@ -463,6 +501,8 @@ TEST_CASE("a cluster of database ranks has every rank's steps, collectives, link
     CHECK(problems[0].empty());
 }
 
+// [SECTION] One run as text and as a database
+
 namespace {
 
 // `marey stats --json` of a rank, from the trace's processes on: what a text and a database
@@ -477,11 +517,15 @@ std::string StatsFromProcessesOn(const std::string& folder, RankSource source) {
     const size_t processes = summary.find("\"processes\"");
     REQUIRE(processes != std::string::npos);
     std::string rankJson = RankAnalysisToJson(*rank.analysis);
-    // The operators name where they were read from: the one field the two exports differ in.
-    const std::string databaseSource = "\"source\": \"the database's TASK and COMMUNICATION_OP\"";
-    const size_t at = rankJson.find(databaseSource);
-    if (at != std::string::npos)
-        rankJson.replace(at, databaseSource.size(), "\"source\": \"kernel_details.csv\"");
+    // The operators and the overview name where they were read from: the fields the two exports
+    // differ in.
+    const std::pair<std::string, std::string> sources[] = {
+        {"the database's TASK and COMMUNICATION_OP", "kernel_details.csv"},
+        {kStepsOfDatabase, kStepsOfStepTraceCsv}};
+    for (const auto& [database, text] : sources) {
+        const size_t at = rankJson.find("\"source\": \"" + database + "\"");
+        if (at != std::string::npos) rankJson.replace(at + 11, database.size(), text);
+    }
     // The device analyses of the trace alone: a database's tasks and CANN calls carry the task
     // types and connection ids that the text's args do.
     TraceAnalysisOptions analysisOptions;

@@ -527,8 +527,11 @@ TEST_CASE("a generated rank folder is recognised and its views agree with each o
     CHECK(analysis.files.profilerLevel == "Level1");
     REQUIRE(analysis.steps);
     REQUIRE(analysis.overview.valid);
-    CHECK(analysis.overview.source == "the trace's Overlap Analysis tracks");
+    CHECK(analysis.overview.source == std::string(kStepsOfStepTraceCsv));
+    REQUIRE(analysis.overlapTracks.valid);
     // The trace's Overlap Analysis, the step trace and the kernels tell the same story.
+    CHECK(analysis.overlapTracks.computingNs == analysis.overview.computingNs);
+    CHECK(analysis.overlapTracks.freeNs == analysis.overview.freeNs);
     CHECK(analysis.overview.computingNs == analysis.steps->Total(kStepComputing));
     CHECK(analysis.overview.commNotOverlappedNs == analysis.steps->Total(kStepCommNotOverlapped));
     CHECK(analysis.overview.freeNs == analysis.steps->Total(kStepFree));
@@ -606,7 +609,8 @@ TEST_CASE(
     CHECK(fs::path(resolved.value()).filename() == "kernel_details.csv");
     std::unique_ptr<TraceModel> model;
     const RankAnalysis analysis = AnalyzeFolder(root, &model);
-    CHECK(analysis.overview.source == "kernel_details.csv (computed from the tasks)");
+    CHECK(analysis.overview.source == std::string(kStepsOfStepTraceCsv));
+    CHECK_FALSE(analysis.overlapTracks.valid);  // no trace, no Overlap Analysis tracks
     CHECK_FALSE(analysis.communication);
     CHECK(MissingFileMessage(kCommunicationFile) ==
           "communication.json is not in this folder. The Ascend profiler writes it with "
@@ -645,14 +649,17 @@ TEST_CASE(
             REQUIRE(analysis.steps);
             REQUIRE(analysis.steps->rows.size() == 1);
             REQUIRE(analysis.overview.valid);
-            // Within a µs: the CSV and the trace round their floats separately.
-            CHECK(std::llabs(analysis.overview.computingNs -
-                             analysis.steps->Total(kStepComputing)) <= 1000);
-            CHECK(std::llabs(analysis.overview.commNotOverlappedNs -
+            // The overview is the steps' sum; the trace's own Overlap Analysis tracks (another
+            // figure) agree within a µs: the CSV and the trace round their floats separately.
+            CHECK(analysis.overview.computingNs == analysis.steps->Total(kStepComputing));
+            REQUIRE(analysis.overlapTracks.valid);
+            const OverviewFigures& tracks = analysis.overlapTracks;
+            CHECK(std::llabs(tracks.computingNs - analysis.steps->Total(kStepComputing)) <= 1000);
+            CHECK(std::llabs(tracks.commNotOverlappedNs -
                              analysis.steps->Total(kStepCommNotOverlapped)) <= 1000);
-            CHECK(std::llabs(analysis.overview.commOverlappedNs -
-                             analysis.steps->Total(kStepOverlapped)) <= 1000);
-            CHECK(std::llabs(analysis.overview.freeNs - analysis.steps->Total(kStepFree)) <= 1000);
+            CHECK(std::llabs(tracks.commOverlappedNs - analysis.steps->Total(kStepOverlapped)) <=
+                  1000);
+            CHECK(std::llabs(tracks.freeNs - analysis.steps->Total(kStepFree)) <= 1000);
             REQUIRE(analysis.stepSpans.size() == 1);
             CHECK(analysis.stepSpans[0].found);
             if (analysis.opStatistic) {
@@ -679,7 +686,7 @@ TEST_CASE(
     CHECK(analysis.files.rankId == 0);
     REQUIRE(analysis.communication);
     CHECK(analysis.communicationTotals.operators == 28);
-    CHECK(analysis.overview.source == "kernel_details.csv (computed from the tasks)");
+    CHECK(analysis.overview.source == std::string(kStepsOfStepTraceCsv));
 }
 
 TEST_CASE("marey stats DIR --json adds the rank's summaries") {

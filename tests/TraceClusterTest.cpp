@@ -57,13 +57,16 @@ TEST_CASE(
     auto loaded = LoadCluster(dir.string(), 2);
     REQUIRE(loaded.ok());
     const Cluster& cluster = loaded.value();
-    CHECK(cluster.source == "rank traces");
+    CHECK(cluster.source == ClusterSource::kRankTraces);
     REQUIRE(cluster.ranks.size() == 2);
     for (int r = 0; r < 2; ++r) {
         CHECK(cluster.ranks[r].rankId == r);
         CHECK(cluster.ranks[r].rankSource == "the trace's distributedInfo.rank");
         CHECK(cluster.ranks[r].steps.size() == 3);
         CHECK_FALSE(cluster.ranks[r].operatorTypes.empty());
+        // Each trace is read once: its kernels are kept for the Marey view, asked or not.
+        REQUIRE(cluster.ranks[r].kernels);
+        CHECK_FALSE(cluster.ranks[r].kernels->rows.empty());
     }
     CHECK(cluster.steps.size() == 3);
 

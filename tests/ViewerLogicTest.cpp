@@ -99,11 +99,14 @@ TEST_CASE("range statistics copy as CSV with quoting") {
     const RangeStatsResult stats =
         ComputeRangeStats(*model, AllSliceTracks(*model), model->firstNs, model->firstNs + 20000);
     const std::string csv = RangeStatsPanel::ToCsv(*model, stats);
-    CHECK(csv.rfind("name,count,total_ns,self_ns,average_ns,min_ns,max_ns,share_of_range\n", 0) ==
-          0);
-    CHECK(csv.find("\"Launch, \"\"quoted\"\"\",1,5000,5000,5000,5000,5000,0.250000\n") !=
+    CHECK(csv.rfind(
+              "name,count,total_ns,in_range_ns,self_ns,average_ns,min_ns,max_ns,share_of_range\n",
+              0) == 0);
+    CHECK(csv.find("\"Launch, \"\"quoted\"\"\",1,5000,5000,5000,5000,5000,5000,0.250000\n") !=
           std::string::npos);
-    CHECK(csv.find("ProfilerStep#1,1,100000,50000,100000,100000,100000,1.000000\n") !=
+    // A step longer than the range: its whole 100 µs under Total, the 20 µs inside the range
+    // under In range, and the share made from the time in range.
+    CHECK(csv.find("ProfilerStep#1,1,100000,20000,50000,100000,100000,100000,1.000000\n") !=
           std::string::npos);
 }
 

@@ -141,7 +141,7 @@ void App::DrawMenuBar() {
             cluster->cluster.root + "  ·  " +
             CountText(cluster->cluster.ranks.size(), "rank", "ranks") + "  ·  " +
             CountText(cluster->cluster.steps.size(), "step", "steps") + "  ·  " +
-            cluster->cluster.source +
+            ClusterSourceName(cluster->cluster.source) +
             (cluster->cluster.problems.empty()
                  ? ""
                  : "  ·  " + CountText(cluster->cluster.problems.size(), "problem", "problems"));

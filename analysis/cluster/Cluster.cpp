@@ -302,7 +302,10 @@ std::vector<int> RanksInText(const std::string& text) {
 
 void AddAnalysisOutputRanks(std::map<int, ClusterRank>& ranks, Cluster& cluster) {
     for (auto& [id, rank] : ranks) {
-        rank.overview = OverviewFromSteps(rank.steps);
+        RankOverviewInputs inputs;
+        inputs.profilerSteps = &rank.steps;
+        inputs.stepsSource = "cluster_step_trace_time.csv (the sum of the rank's steps)";
+        rank.overview = RankOverviewFigures(inputs);
         cluster.ranks.push_back(std::move(rank));
     }
     if (cluster.groups.empty()) cluster.groups = GroupsFromCollectives(cluster.ranks);

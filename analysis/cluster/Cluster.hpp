@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cluster/ClusterRank.hpp"
+#include "cluster/ClusterSource.hpp"
 #include "core/Status.hpp"
 #include "load/KernelTable.hpp"
 
@@ -32,9 +33,7 @@ enum class StepLayout { kAscend, kMindInsight };
 struct Cluster {
     std::string root;
     StepLayout layout = StepLayout::kAscend;
-    std::string source;  // "rank folders", "rank summary files", "cluster_analysis_output",
-                         // "cluster_analysis.db", "MindInsight step_trace_raw files",
-                         // "rank traces"
+    ClusterSource source = ClusterSource::kNone;
     std::vector<ClusterRank> ranks;     // ascending rank id, each id once
     std::vector<ClusterGroup> groups;   // largest first
     std::vector<std::string> steps;     // every step any rank has, in step order

@@ -1,4 +1,5 @@
 #include "cluster/ClusterCommunication.hpp"
+#include "core/RobustStats.hpp"
 
 #include <algorithm>
 #include <map>
@@ -55,9 +56,7 @@ int RankEveryoneWaitsFor(const std::vector<CollectiveOnRank>& ranks) {
     if (ranks.size() < 2) return -1;
     std::vector<TimeNs> waits;
     for (const CollectiveOnRank& rank : ranks) waits.push_back(rank.waitNs);
-    std::nth_element(waits.begin(), waits.begin() + static_cast<long>(waits.size() / 2),
-                     waits.end());
-    const TimeNs median = waits[waits.size() / 2];
+    const TimeNs median = Median(waits);
     const auto least = std::min_element(
         ranks.begin(), ranks.end(),
         [](const CollectiveOnRank& a, const CollectiveOnRank& b) { return a.waitNs < b.waitNs; });
@@ -102,10 +101,7 @@ std::vector<StepOverview> BuildTimeOverview(const Cluster& cluster) {
         }
         if (!present.empty()) {
             step.minNs = *std::min_element(present.begin(), present.end());
-            std::nth_element(present.begin(),
-                             present.begin() + static_cast<long>(present.size() / 2),
-                             present.end());
-            step.medianNs = present[present.size() / 2];
+            step.medianNs = Median(present);
         }
         if (commRanks[s]) {
             step.meanCommunicationNs = commSum[s] / commRanks[s];

@@ -13,13 +13,21 @@ namespace {
 struct RankShare {
     int rankId;
     double share;
+    TimeNs ns = 0;  // the time the share is of its rank's total
 };
 
-// The ranks whose share lies more than half the threshold above the median, highest first.
+// The ranks whose share lies more than 'margin' above the median share and whose time lies above
+// the median time too, highest share first. A rank that spends the same time as the others on a
+// phase but waits less has a larger share of a shorter total: it is not named (cluster_propose's
+// first pipeline stage computes a larger share than the stage that waits on Receive, in less
+// time).
 std::vector<RankShare> Above(std::vector<RankShare> shares, double median, double margin) {
+    std::vector<TimeNs> times;
+    for (const RankShare& s : shares) times.push_back(s.ns);
+    const TimeNs medianNs = Median(times);
     std::vector<RankShare> above;
     for (const RankShare& s : shares)
-        if (s.share - median > margin) above.push_back(s);
+        if (s.share - median > margin && s.ns > medianNs) above.push_back(s);
     std::sort(above.begin(), above.end(),
               [](const RankShare& a, const RankShare& b) { return a.share > b.share; });
     return above;
@@ -166,9 +174,9 @@ std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster, const Step
         if (!rankIds.empty() && !std::binary_search(rankIds.begin(), rankIds.end(), rank.rankId))
             continue;
         const OverviewFigures& f = rank.overview;
-        computing.push_back({rank.rankId, f.Share(f.computingNs)});
-        free.push_back({rank.rankId, f.Share(f.freeNs)});
-        comm.push_back({rank.rankId, f.Share(f.commNotOverlappedNs)});
+        computing.push_back({rank.rankId, f.Share(f.computingNs), f.computingNs});
+        free.push_back({rank.rankId, f.Share(f.freeNs), f.freeNs});
+        comm.push_back({rank.rankId, f.Share(f.commNotOverlappedNs), f.commNotOverlappedNs});
     }
     std::vector<ClusterFinding> findings;
     const std::vector<SlowRank> slow = FindSlowRanks(averaged, rankIds);

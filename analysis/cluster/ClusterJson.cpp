@@ -2,6 +2,7 @@
 
 #include "cluster/ClusterReport.hpp"
 #include "report/JsonWriter.hpp"
+#include "report/OverviewJson.hpp"
 #include "core/TextFormat.hpp"
 
 namespace marey {
@@ -56,7 +57,7 @@ std::string ClusterToJson(const Cluster& cluster) {
     std::string out;
     {
         JsonObject root(out);
-        root.String("source", cluster.source);
+        root.String("source", ClusterSourceName(cluster.source));
         root.Int("ranks", static_cast<int64_t>(cluster.ranks.size()));
         JsonArray(root.Key("rank_ids"), cluster.ranks,
                   [](std::string& o, const ClusterRank& r) { o += std::to_string(r.rankId); });
@@ -68,6 +69,18 @@ std::string ClusterToJson(const Cluster& cluster) {
                   });
         JsonArray(root.Key("duplicate_rank_ids"), cluster.duplicateRanks,
                   [](std::string& o, int id) { o += std::to_string(id); });
+        // Each rank's overview as the Overview by rank draws it, with the keys of the rank's own
+        // "overview" (`marey stats RANK --json`): the same figures by the same rule.
+        JsonArrayOfObjects(root.Key("rank_figures"), cluster.ranks,
+                           [](JsonObject& o, const ClusterRank& rank) {
+                               o.Int("rank", rank.rankId);
+                               if (!rank.overview.valid) {
+                                   o.Bool("available", false);
+                                   return;
+                               }
+                               o.String("source", rank.overview.source);
+                               WriteOverviewFigures(o, rank.overview);
+                           });
         root.Int("steps", static_cast<int64_t>(cluster.steps.size()));
         JsonArray(root.Key("step_ids"), cluster.steps,
                   [](std::string& o, const std::string& s) { AppendJsonString(o, s); });
@@ -109,7 +122,7 @@ std::string ClusterToJson(const Cluster& cluster) {
 
 std::string ClusterToText(const Cluster& cluster) {
     std::string out =
-        "cluster " + cluster.root + " (" + cluster.source +
+        "cluster " + cluster.root + " (" + ClusterSourceName(cluster.source) +
         "): " + CountText(cluster.ranks.size(), "rank", "ranks") + ", " +
         CountText(cluster.steps.size(), "step", "steps") + ", " +
         CountText(cluster.groups.size(), "communication group", "communication groups") + "\n";

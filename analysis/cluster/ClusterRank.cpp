@@ -12,24 +12,6 @@
 
 namespace marey {
 
-OverviewFigures OverviewFromSteps(const std::vector<StepRow>& steps) {
-    OverviewFigures figures;
-    for (const StepRow& row : steps) {
-        figures.computingNs = SaturatingAdd(figures.computingNs, row.ns[kStepComputing]);
-        figures.commOverlappedNs = SaturatingAdd(figures.commOverlappedNs, row.ns[kStepOverlapped]);
-        figures.commNotOverlappedNs =
-            SaturatingAdd(figures.commNotOverlappedNs, row.ns[kStepCommNotOverlapped]);
-        figures.freeNs = SaturatingAdd(figures.freeNs, row.ns[kStepFree]);
-    }
-    figures.pureComputingNs = std::max<TimeNs>(0, figures.computingNs - figures.commOverlappedNs);
-    figures.totalNs =
-        SaturatingAdd(SaturatingAdd(figures.pureComputingNs, figures.commOverlappedNs),
-                      SaturatingAdd(figures.commNotOverlappedNs, figures.freeNs));
-    figures.source = "step_trace_time.csv";
-    figures.valid = figures.totalNs > 0;
-    return figures;
-}
-
 namespace {
 
 // rank.names with a hash index over them, for the many names of a rank's files (each repeats
@@ -159,7 +141,17 @@ void AddOperatorTypes(const KernelTable& kernels, ClusterRank& rank) {
         return a.totalNs != b.totalNs ? a.totalNs > b.totalNs : a.type < b.type;
     });
     for (RankOperatorType& type : types) rank.operatorTypes.push_back(std::move(type));
-    if (!rank.overview.valid) rank.overview = OverviewFromKernels(kernels);
+}
+
+// The rank's overview by the one rule, from what was read of it: the steps of its step file or
+// database, else its tasks.
+void SetRankOverview(ClusterRank& rank, bool database, const KernelTable* kernels) {
+    RankOverviewInputs inputs;
+    inputs.profilerSteps = &rank.steps;
+    inputs.stepsSource = database ? kStepsOfDatabase : kStepsOfStepTraceCsv;
+    inputs.kernels = kernels;
+    inputs.kernelsSource = database ? kKernelsOfDatabase : kKernelsOfCsv;
+    rank.overview = RankOverviewFigures(inputs);
 }
 
 }  // namespace
@@ -205,10 +197,10 @@ void SummarizeDatabase(const RankFiles& files, const RankReadOptions& options, C
     for (std::string& problem : tables.problems) rank.problems.push_back(std::move(problem));
     rank.steps = std::move(tables.steps->rows);
     rank.hasPhase = tables.steps->hasColumn;
-    rank.overview = OverviewFromSteps(rank.steps);
     if (tables.communication) AddRankCollectives(tables.communication->ops, rank);
     if (tables.matrix) AddRankLinks(tables.matrix->links, rank);
     AddOperatorTypes(timeline.kernels, rank);
+    SetRankOverview(rank, true, &timeline.kernels);
     if (options.keepKernelTable)
         rank.kernels = std::make_shared<const KernelTable>(std::move(timeline.kernels));
 }
@@ -234,7 +226,6 @@ ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& o
         AddFileProblems(files.stepTrace, steps.value().problems, rank.problems);
         rank.steps = std::move(steps.value().rows);
         rank.hasPhase = steps.value().hasColumn;
-        rank.overview = OverviewFromSteps(rank.steps);
     });
     ReadAnalysisFile(files.communication, rank.problems, [&](std::string_view text) {
         CommunicationOps ops;
@@ -270,11 +261,13 @@ ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& o
         const bool textWhole = rank.problems.size() == problemsBefore;
         AddFileProblems(files.kernelDetails, table.value().problems, rank.problems);
         AddOperatorTypes(table.value(), rank);
+        SetRankOverview(rank, false, &table.value());
         if (options.keepKernelTable && textWhole) {
             table.value().rows.shrink_to_fit();  // a thousand ranks keep theirs side by side
             rank.kernels = std::make_shared<const KernelTable>(std::move(table.value()));
         }
     });
+    if (!rank.overview.valid) SetRankOverview(rank, false, nullptr);  // no kernel_details.csv
     return rank;
 }
 

@@ -74,8 +74,9 @@ struct ClusterRank {
     // under an invented id) and its problems come first.
     bool unreadable = false;
     // Its kernel table (kernel_details.csv, its database's tasks or its trace's device
-    // activities) as read for the summary, kept only when RankReadOptions::keepKernelTable asked
-    // for it: the Marey view's figures then need no second read. Never written to a summary file.
+    // activities) as read for the summary, kept when RankReadOptions::keepKernelTable asked for
+    // it, and always for a trace (reading a trace again costs far more than keeping its table):
+    // the Marey view's figures then need no second read. Never written to a summary file.
     std::shared_ptr<const KernelTable> kernels;
 
     const std::string& Name(uint32_t index) const { return names[index]; }
@@ -126,13 +127,12 @@ private:
 
 // 'links' summed per (operator, source, destination, transport) into rank.links (RankLinkSums).
 void AddRankLinks(const std::vector<CommunicationLink>& links, ClusterRank& rank);
-// The overview from the step phases (the same figures on every rank, so shares compare).
-OverviewFigures OverviewFromSteps(const std::vector<StepRow>& steps);
 
 // What reading a rank keeps besides its summary.
 struct RankReadOptions {
     // The kernel table in ClusterRank::kernels (about 40 bytes a task): for `marey stats` of a
-    // cluster, which derives the Marey view's figures from every rank's table right after.
+    // cluster, which derives the Marey view's figures from every rank's table right after. A
+    // rank read from its trace keeps it whatever this says.
     bool keepKernelTable = false;
 };
 

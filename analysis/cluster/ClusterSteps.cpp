@@ -142,11 +142,17 @@ int MedianRankOf(const StepTable& table) {
     for (const StepTableRow& row : table.rows)
         if (row.present) rows.push_back(&row);
     if (rows.empty()) return -1;
-    std::nth_element(rows.begin(), rows.begin() + static_cast<long>(rows.size() / 2), rows.end(),
-                     [](const StepTableRow* a, const StepTableRow* b) {
-                         return a->ns[kStepTimeColumn] < b->ns[kStepTimeColumn];
-                     });
-    return rows[rows.size() / 2]->rankId;
+    std::vector<TimeNs> times;
+    for (const StepTableRow* row : rows) times.push_back(row->ns[kStepTimeColumn]);
+    const TimeNs median = Median(times);
+    // The rank nearest the median (the median of an even count may be no rank's own time); on a
+    // tie, the earlier rank.
+    const StepTableRow* nearest = rows.front();
+    for (const StepTableRow* row : rows)
+        if (std::llabs(row->ns[kStepTimeColumn] - median) <
+            std::llabs(nearest->ns[kStepTimeColumn] - median))
+            nearest = row;
+    return nearest->rankId;
 }
 
 }  // namespace marey

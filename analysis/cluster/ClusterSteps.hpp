@@ -35,8 +35,9 @@ struct StepTable {
 // 'stepIndex' into cluster.steps, or -1 for the average over each rank's steps. O(ranks × steps).
 StepTable BuildStepTable(const Cluster& cluster, int stepIndex);
 
-// The rank whose step time is the (upper) median of the ranks present in 'table': the rank to
-// compare another with when none was chosen. -1 when no rank is present. O(ranks).
+// The rank whose step time is nearest the median (core/RobustStats' rule) of the ranks present
+// in 'table': the rank to compare another with when none was chosen. -1 when no rank is present.
+// O(ranks).
 int MedianRankOf(const StepTable& table);
 
 // A rank flagged as slow: its value of 'column' lies more than kSlowScore robust deviations

@@ -40,10 +40,13 @@ public:
                         "; this marey reads version " + std::to_string(kClusterSummaryVersion) +
                         ": summarise the job again with this marey");
         header.version = static_cast<int>(version);
-        std::string layout;
-        if (!Text(root["job"], header.job) || !Text(root["source"], header.ranks.source) ||
-            !Text(root["layout"], layout) || (layout != "ascend" && layout != "mindinsight"))
-            return Fail("\"job\", \"source\" and \"layout\" (ascend or mindinsight) expected");
+        std::string layout, source;
+        if (!Text(root["job"], header.job) || !Text(root["source"], source) ||
+            !ParseClusterSource(source, header.ranks.source) || !Text(root["layout"], layout) ||
+            (layout != "ascend" && layout != "mindinsight"))
+            return Fail(
+                "\"job\", \"source\" (a kind of rank input) and \"layout\" (ascend or "
+                "mindinsight) expected");
         header.ranks.layout = layout == "ascend" ? StepLayout::kAscend : StepLayout::kMindInsight;
         if (!Strings(root["hosts"], header.hosts) || !Strings(root["problems"], header.problems))
             return Fail("\"hosts\" and \"problems\" expected as arrays of strings");
@@ -229,7 +232,7 @@ std::string WriteSummaryHeader(const ClusterSummaryHeader& header) {
         JsonObject root(out);
         root.Int(kHeaderKey, header.version);
         root.String("job", header.job);
-        root.String("source", header.ranks.source);
+        root.String("source", ClusterSourceName(header.ranks.source));
         root.String("layout",
                     header.ranks.layout == StepLayout::kAscend ? "ascend" : "mindinsight");
         AppendStrings(root.Key("hosts"), header.hosts);

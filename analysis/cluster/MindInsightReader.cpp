@@ -142,10 +142,13 @@ ClusterRank ReadMindInsightRank(const std::string& path) {
                 });
         break;
     }
-    rank.overview = OverviewFromSteps(rank.steps);
-    rank.overview.source =
-        "step_trace_raw (interval as free, forward and backward as computing, tail as "
-        "communication)";
+    RankOverviewInputs inputs;
+    inputs.profilerSteps = &rank.steps;
+    inputs.bubble = BubbleCountedIn::kComputing;
+    inputs.stepsSource =
+        "step_trace_raw (interval as free, forward and backward less the wait on Receive as "
+        "computing, tail and the wait on Receive as communication not overlapped)";
+    rank.overview = RankOverviewFigures(inputs);
     return rank;
 }
 

@@ -35,20 +35,20 @@ constexpr const char* kKindNames[] = {"folder", "summary", "trace", "step_trace_
 RankInputList ListRankInputs(const ClusterFolders& folders) {
     RankInputList list;
     if (!folders.rankFolders.empty()) {
-        list.source = "rank folders";
+        list.source = ClusterSource::kRankFolders;
         for (const RankFiles& files : folders.rankFolders)
             list.inputs.push_back(
                 MakeInput(RankInputKind::kFolder, files.root, SummaryBytes(files)));
     } else if (!folders.summaryFiles.empty()) {
-        list.source = "rank summary files";
+        list.source = ClusterSource::kRankSummaryFiles;
         for (const std::string& path : folders.summaryFiles)
             list.inputs.push_back(MakeInput(RankInputKind::kSummaryFile, path, FileBytes(path)));
     } else if (!folders.traceFiles.empty()) {
-        list.source = "rank traces";
+        list.source = ClusterSource::kRankTraces;
         for (const std::string& path : folders.traceFiles)
             list.inputs.push_back(MakeInput(RankInputKind::kTrace, path, FileBytes(path)));
     } else if (!folders.stepTraceRawFiles.empty()) {
-        list.source = "MindInsight step_trace_raw files";
+        list.source = ClusterSource::kMindInsightStepTraceRaw;
         list.layout = StepLayout::kMindInsight;
         for (const std::string& path : folders.stepTraceRawFiles)
             list.inputs.push_back(MakeInput(RankInputKind::kStepTraceRaw, path, FileBytes(path)));

@@ -21,8 +21,7 @@ struct RankInput {
 };
 
 struct RankInputList {
-    std::string source;  // "rank folders", "rank summary files", "rank traces" or
-                         // "MindInsight step_trace_raw files"; empty when there are no ranks
+    ClusterSource source = ClusterSource::kNone;  // kNone when there are no ranks
     StepLayout layout = StepLayout::kAscend;
     std::vector<RankInput> inputs;  // in the folders' path order
 };

@@ -28,7 +28,7 @@ std::vector<StepBucket> BucketSteps(const std::vector<StepOverview>& steps, size
             wait += steps[s].meanWaitNs;
         }
         const TimeNs n = static_cast<TimeNs>(bucket.last - bucket.first + 1);
-        bucket.medianNs = UpperMedian(medians);
+        bucket.medianNs = Median(medians);
         bucket.meanCommunicationNs = communication / n;
         bucket.meanWaitNs = wait / n;
         out.push_back(bucket);

@@ -37,11 +37,15 @@ ClusterRank SummarizeTraceRank(const TraceModel& model, const TraceAnalyses& ana
     const StepTrace steps = StepTraceFromAnalyses(analyses);
     rank.steps = steps.rows;
     rank.hasPhase = steps.hasColumn;
-    rank.overview = OverviewFromSteps(rank.steps);
     const KernelTable kernels = KernelTableFromActivities(model, analyses);
     for (const OperatorStat& stat : OperatorsFromKernels(kernels).byType)
         rank.operatorTypes.push_back({stat.name, stat.count, stat.totalNs});
-    if (!rank.overview.valid) rank.overview = OverviewFromKernels(kernels);
+    // The steps were made from the trace, not written by a profiler: the overview comes from the
+    // activities, as for the trace opened alone (RankOverviewFigures).
+    RankOverviewInputs inputs;
+    inputs.kernels = &kernels;
+    inputs.kernelsSource = kKernelsOfTrace;
+    rank.overview = RankOverviewFigures(inputs);
 
     for (const TraceCollective& found : FindTraceCollectives(model, analyses, own.group)) {
         RankCollective collective;

@@ -5,8 +5,6 @@
 #include <limits>
 
 namespace marey {
-namespace {
-
 double Median(std::vector<double>& values) {
     if (values.empty()) return 0;
     const size_t middle = values.size() / 2;
@@ -18,7 +16,16 @@ double Median(std::vector<double>& values) {
     return (lower + upper) / 2;
 }
 
-}  // namespace
+int64_t Median(std::vector<int64_t>& values) {
+    if (values.empty()) return 0;
+    const size_t middle = values.size() / 2;
+    std::nth_element(values.begin(), values.begin() + static_cast<long>(middle), values.end());
+    const int64_t upper = values[middle];
+    if (values.size() % 2) return upper;
+    const int64_t lower =
+        *std::max_element(values.begin(), values.begin() + static_cast<long>(middle));
+    return lower + (upper - lower) / 2;  // no overflow: upper >= lower
+}
 
 RobustSpread MedianAndMad(std::vector<double>& values) {
     RobustSpread spread;
@@ -36,18 +43,26 @@ double RobustScore(double value, const RobustSpread& spread) {
 
 double Quantile(std::vector<double>& values, double q) {
     if (values.empty()) return 0;
-    const double clamped = std::clamp(q, 0.0, 1.0);
-    const size_t at =
-        static_cast<size_t>(std::lround(clamped * static_cast<double>(values.size() - 1)));
-    std::nth_element(values.begin(), values.begin() + static_cast<long>(at), values.end());
-    return values[at];
+    const double position = std::clamp(q, 0.0, 1.0) * static_cast<double>(values.size() - 1);
+    const size_t below = static_cast<size_t>(std::floor(position));
+    std::nth_element(values.begin(), values.begin() + static_cast<long>(below), values.end());
+    const double low = values[below];
+    if (below + 1 >= values.size() || position == static_cast<double>(below)) return low;
+    // The next value up is the smallest of those after 'below' (nth_element put them there).
+    const double high =
+        *std::min_element(values.begin() + static_cast<long>(below) + 1, values.end());
+    return low + (high - low) * (position - static_cast<double>(below));
 }
 
-int64_t UpperMedian(std::vector<int64_t>& values) {
-    if (values.empty()) return 0;
-    std::nth_element(values.begin(), values.begin() + static_cast<long>(values.size() / 2),
-                     values.end());
-    return values[values.size() / 2];
+FiveNumbers SummarizeFive(std::vector<double>& values) {
+    FiveNumbers five;
+    five.count = values.size();
+    if (values.empty()) return five;
+    const auto [low, high] = std::minmax_element(values.begin(), values.end());
+    five.min = *low, five.max = *high;
+    five.q1 = Quantile(values, 0.25), five.q3 = Quantile(values, 0.75);
+    five.median = Median(values);
+    return five;
 }
 
 }  // namespace marey

@@ -80,9 +80,11 @@ void DbTimelineReader::ReadTasks() {
     if (!Prepare(sql, row)) return;
     uint64_t rows = 0;
     std::unordered_map<int64_t, StringId> typeNames;
+    TableReadProgress progress(m_db, "TASK", m_progressDone);
     while (row->Step()) {
         ++rows;
         const int64_t rowid = row->Int(0);
+        progress.Row(rowid);
         int64_t stream = 0, globalTask = -1, nameId = 0, typeId = 0, connection = 0;
         ReadDbInt(*row, 1 + kStream, &stream);
         ReadDbInt(*row, 1 + kGlobalTask, &globalTask);

@@ -149,6 +149,17 @@ void AddTaskDetails(const SqliteFile& db, StringLookup& strings, int64_t rowid,
 
 EventDetails ReadDbRowDetails(const std::string& path, uint64_t ref,
                               const std::vector<std::vector<int64_t>>& farRowids) {
+    auto opened = SqliteFile::OpenReadOnly(path);
+    if (!opened.ok()) {
+        EventDetails details;
+        details.error = opened.status().message();
+        return details;
+    }
+    return ReadDbRowDetails(*opened.value(), ref, farRowids);
+}
+
+EventDetails ReadDbRowDetails(const SqliteFile& db, uint64_t ref,
+                              const std::vector<std::vector<int64_t>>& farRowids) {
     EventDetails details;
     const DbTable table = DbRefTable(ref);
     const int64_t rowid = DbRefRow(ref, farRowids);
@@ -157,12 +168,6 @@ EventDetails ReadDbRowDetails(const std::string& path, uint64_t ref,
                                     "computed from the device's tasks (Overlap Analysis)");
         return details;
     }
-    auto opened = SqliteFile::OpenReadOnly(path);
-    if (!opened.ok()) {
-        details.error = opened.status().message();
-        return details;
-    }
-    const SqliteFile& db = *opened.value();
     StringLookup strings(db);
     details.fields.emplace_back("table", DbTableName(table));
     details.fields.emplace_back("rowid", std::to_string(rowid));
@@ -182,7 +187,8 @@ EventDetails ReadDbRowDetails(const std::string& path, uint64_t ref,
             break;
     }
     if (details.args.empty())
-        details.error = path + ": no row " + std::to_string(rowid) + " in " + DbTableName(table);
+        details.error =
+            db.Path() + ": no row " + std::to_string(rowid) + " in " + DbTableName(table);
     return details;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "db/SqliteFile.hpp"
 #include "load/EventDetails.hpp"
 
 namespace marey {
@@ -14,6 +15,9 @@ namespace marey {
 // read is in 'error'.
 // 'farRowids' are the source's lists of rowids too large for a reference.
 EventDetails ReadDbRowDetails(const std::string& path, uint64_t ref,
+                              const std::vector<std::vector<int64_t>>& farRowids = {});
+// The same on a database already open (a loaded model's source keeps its connection).
+EventDetails ReadDbRowDetails(const SqliteFile& db, uint64_t ref,
                               const std::vector<std::vector<int64_t>>& farRowids = {});
 
 }  // namespace marey

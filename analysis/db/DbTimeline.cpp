@@ -179,7 +179,7 @@ DbTimeline ReadDbOperators(const SqliteFile& db) {
     return timeline;
 }
 
-DbTimeline ReadDbTimeline(const SqliteFile& db, unsigned threads) {
+DbTimeline ReadDbTimeline(const SqliteFile& db, unsigned threads, LoadProgress* progress) {
     DbTimeline timeline;
     timeline.chunks.resize(2);
     using Part = DbTimelineReader::Part;
@@ -191,6 +191,13 @@ DbTimeline ReadDbTimeline(const SqliteFile& db, unsigned threads) {
         if (opened.ok()) second = std::move(opened.value());
     }
     DbTimelineReader device(second ? *second : db, timeline, timeline.chunks[1], 1, Part::kDevice);
+    if (progress) {
+        progress->bytesTotal = std::size(kProgressTables) * kProgressPerTable;
+        host.ReportProgressTo(&progress->bytesDone);
+        device.ReportProgressTo(&progress->bytesDone);
+        db.StopWhen(&progress->cancel);
+        if (second) second->StopWhen(&progress->cancel);
+    }
     if (second) {
         std::thread hostThread([&] { host.Run(); });
         device.Run();
@@ -199,6 +206,7 @@ DbTimeline ReadDbTimeline(const SqliteFile& db, unsigned threads) {
         host.Run();
         device.Run();
     }
+    if (progress) db.StopWhen(nullptr);  // the caller may keep the connection
     DbTimelineReader::Finish(host, device, threads > 1);
     return timeline;
 }

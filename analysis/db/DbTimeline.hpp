@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/LoadProgress.hpp"
 #include "core/Time.hpp"
 #include "db/DbOverlap.hpp"
 #include "db/SqliteFile.hpp"
@@ -93,7 +94,11 @@ struct DbTimeline {
 // Reads 'db'. Never fails: a missing table or column, or a row that cannot be read, is a problem
 // in events.problems (message naming the table and row id) and the rest is read.
 // The host tables and the device tables are read at once on two connections when 'threads' > 1.
-DbTimeline ReadDbTimeline(const SqliteFile& db, unsigned threads = 2);
+// 'progress' (may be null) gets the tables' shares (DbReadProgress.hpp) as they are read, and its
+// cancel stops every query soon after it is set: what was read is then incomplete, and the
+// caller, who set it, drops it.
+DbTimeline ReadDbTimeline(const SqliteFile& db, unsigned threads = 2,
+                          LoadProgress* progress = nullptr);
 
 // Only what a cluster summary and the Marey view need: the steps, the operators (kernels) and
 // the Overlap Analysis, from STEP_TIME, TASK and COMMUNICATION_OP; no host tables, no arrows.

@@ -17,6 +17,7 @@
 #include "core/GallopingSearch.hpp"
 #include "core/LoadTiming.hpp"
 #include "core/TimeRanges.hpp"
+#include "db/DbReadProgress.hpp"
 #include "db/DbRows.hpp"
 #include "db/DbTimeline.hpp"
 
@@ -78,6 +79,8 @@ public:
     // Two readers run at once, each on its own connection, writing only their own chunk and
     // members (and out.kernels, out.steps, out.overlap for the device part).
     void Run();
+    // Rows read move 'done' (see TableReadProgress); null: no progress is kept.
+    void ReportProgressTo(std::atomic<uint64_t>* done) { m_progressDone = done; }
 
     std::vector<int64_t> TakeFarRowids() { return std::move(m_farRowids); }
 
@@ -87,6 +90,7 @@ public:
     static void Finish(DbTimelineReader& host, DbTimelineReader& device, bool twoThreads);
 
 private:
+    std::atomic<uint64_t>* m_progressDone = nullptr;
     void Problem(const std::string& message) { m_events.problems.Add(0, message); }
     void RowProblem(const std::string& table, int64_t rowid, const std::string& message) {
         Problem("table " + table + ", row " + std::to_string(rowid) + ": " + message);
@@ -123,8 +127,10 @@ private:
         std::optional<SqliteStatement> row;
         if (!Prepare(columns.Select(), row)) return;
         uint64_t rows = 0;
+        TableReadProgress progress(m_db, table, m_progressDone);
         while (row->Step()) {
             ++rows;
+            progress.Row(row->Int(0));
             perRow(*row, columns);
         }
         AfterRows(*row, table);

@@ -86,6 +86,15 @@ std::string SqliteFile::LastError() const {
     return m_path + ": error: " + sqlite3_errmsg(m_db);
 }
 
+void SqliteFile::StopWhen(const std::atomic<bool>* stop) const {
+    if (!stop) return sqlite3_progress_handler(m_db, 0, nullptr, nullptr);
+    // SQLite stops the statement that runs when this returns non-zero; its Step() then fails.
+    sqlite3_progress_handler(
+        m_db, kStopCheckSteps,
+        [](void* flag) -> int { return static_cast<const std::atomic<bool>*>(flag)->load(); },
+        const_cast<std::atomic<bool>*>(stop));
+}
+
 std::vector<std::string> SqliteFile::WriterFilesBeside() const {
     std::vector<std::string> found;
     std::error_code error;

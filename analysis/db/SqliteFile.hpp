@@ -3,6 +3,7 @@
 // SQLite. marey never writes to a profiler's files (other tools do, and a viewer must not), so a
 // database is opened with SQLite's "mode=ro" and "immutable=1": no lock, no journal, no change to
 // the file's bytes or times.
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -39,6 +40,10 @@ public:
     // The names of the files beside it that a writer keeps open (its -wal or -journal): their
     // changes are not read (the database is opened immutable).
     std::vector<std::string> WriterFilesBeside() const;
+    // Makes every query on this connection stop, as failed, soon after '*stop' turns true (a
+    // person's Cancel); null: never. SQLite asks every kStopCheckSteps of its own steps.
+    void StopWhen(const std::atomic<bool>* stop) const;
+    static constexpr int kStopCheckSteps = 10000;
 
 private:
     SqliteFile(sqlite3* db, std::string path) : m_db(db), m_path(std::move(path)) {}

@@ -12,17 +12,25 @@ namespace marey {
 struct NameStats {
     StringId name = 0;
     uint64_t count = 0;
+    // Two figures with two names (the range statistics' "Total" and "In range" columns):
     TimeNs totalNs = 0;  // sum of the full durations of the slices that overlap the range
     TimeNs selfNs = 0;   // totalNs minus the time covered by direct children
     TimeNs minNs = INT64_MAX;
     TimeNs maxNs = 0;
-    TimeNs clippedNs = 0;  // sum of durations clipped to the range (for the share of the range)
+    TimeNs clippedNs = 0;  // sum of durations clipped to the range: the time in the range
 };
 
 struct RangeStatsResult {
     std::vector<NameStats> byName;  // largest totalNs first
     uint64_t sliceCount = 0;
     TimeNs rangeNs = 0;
+    // The share of the range a name's slices cover: its time in the range (clippedNs, never its
+    // whole slices) over the range; 0 for an empty range. Above 1 only where slices of one name
+    // overlap (several tracks).
+    double ShareOfRange(const NameStats& stats) const {
+        return rangeNs > 0 ? static_cast<double>(stats.clippedNs) / static_cast<double>(rangeNs)
+                           : 0.0;
+    }
 };
 
 // Every slice of 'tracks' overlapping [startNs, endNs) counts once under its name. Self time

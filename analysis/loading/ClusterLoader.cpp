@@ -44,7 +44,7 @@ std::vector<ClusterRank> ReadRanks(const RankInputList& inputs, unsigned threads
         ranks[i] = SummarizeRankInput(inputs.inputs[i], options);
         if (progress) ++progress->ranksDone;
     });
-    if (inputs.source == "rank traces")
+    if (RanksAreTraces(inputs.source))
         EstimateCollectiveWaits(ranks, std::vector<bool>(ranks.size(), true));
     return ranks;
 }
@@ -82,7 +82,7 @@ Result<Cluster> LoadClusterSummary(const std::string& path, unsigned threads,
     cluster.ranks = std::move(contents.ranks);
     if (progress)
         progress->ranksDone = progress->ranksTotal = static_cast<uint32_t>(cluster.ranks.size());
-    if (cluster.source == "rank traces") {
+    if (RanksAreTraces(cluster.source)) {
         EstimateCollectiveWaits(cluster.ranks, std::vector<bool>(cluster.ranks.size(), true));
         cluster.readTraceKernels = ReadTraceKernels;
     }
@@ -97,10 +97,10 @@ Result<Cluster> LoadClusterSummary(const std::string& path, unsigned threads,
 Status ReadAnalysisOutputFolder(const std::string& folder, Cluster& cluster) {
     const std::string db = ClusterAnalysisDbPath(folder);
     if (db.empty()) {
-        cluster.source = "cluster_analysis_output";
+        cluster.source = ClusterSource::kAnalysisOutput;
         return ReadAnalysisOutput(folder, cluster);
     }
-    cluster.source = "cluster_analysis.db";
+    cluster.source = ClusterSource::kClusterAnalysisDb;
     const Status status = ReadClusterAnalysisDb(db, cluster);
     if (status.ok()) return status;
     Cluster text;
@@ -110,7 +110,7 @@ Status ReadAnalysisOutputFolder(const std::string& folder, Cluster& cluster) {
     for (std::string& problem : text.problems) cluster.problems.push_back(std::move(problem));
     cluster.ranks = std::move(text.ranks);
     cluster.groups = std::move(text.groups);
-    cluster.source = "cluster_analysis_output";
+    cluster.source = ClusterSource::kAnalysisOutput;
     return Status();
 }
 
@@ -128,7 +128,7 @@ Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterPr
         cluster.source = inputs.source;
         cluster.layout = inputs.layout;
         cluster.ranks = ReadRanks(inputs, std::max(1u, threads), progress, options);
-        if (inputs.source == "rank traces") cluster.readTraceKernels = ReadTraceKernels;
+        if (RanksAreTraces(inputs.source)) cluster.readTraceKernels = ReadTraceKernels;
         if (progress && progress->cancel) return Status::Error(path + ": cancelled");
         cluster.groups = GroupsFromCollectives(cluster.ranks);
     } else if (!folders.analysisOutput.empty()) {

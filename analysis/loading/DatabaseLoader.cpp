@@ -69,11 +69,13 @@ void AddArrows(const DbTimeline& timeline,
 
 Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
                                             const std::string& analysisDb,
-                                            const LoadOptions& options, bool timelineOnly) {
+                                            const LoadOptions& options, bool timelineOnly,
+                                            LoadProgress* progress) {
     const LoadTiming timing;
     auto opened = SqliteFile::OpenReadOnly(profilerDb);
     if (!opened.ok()) return opened.status();
-    const SqliteFile& db = *opened.value();
+    std::shared_ptr<const SqliteFile> connection = std::move(opened.value());
+    const SqliteFile& db = *connection;
     if (!db.HasTable("TASK") && !db.HasTable("PYTORCH_API") && !db.HasTable("CANN_API") &&
         !db.HasTable("COMMUNICATION_OP"))
         return Status::Error(profilerDb +
@@ -82,7 +84,10 @@ Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
     LoadedDatabase loaded;
     const unsigned threads =
         options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    DbTimeline timeline = ReadDbTimeline(db, threads);
+    if (progress) progress->stage = 1;
+    DbTimeline timeline = ReadDbTimeline(db, threads, progress);
+    if (progress && progress->cancel) return Status::Error(profilerDb + ": cancelled");
+    if (progress) progress->stage = 2;
     timing.Report("database: tables read");
     for (const std::string& writer : db.WriterFilesBeside())
         timeline.chunks.front().problems.Add(
@@ -97,6 +102,7 @@ Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
     source.tableRows = timeline.rowsRead;
     source.farRowids = std::move(timeline.farRowids);
     source.taskFields = std::move(timeline.taskFields);
+    source.database = connection;
     // The (pid, tid) of every chunk track, for the arrows once the chunks are merged.
     std::vector<std::vector<std::pair<int64_t, int64_t>>> chunkThreads;
     for (const ChunkEvents& chunk : timeline.chunks) {
@@ -120,6 +126,7 @@ Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
     if (!loaded.tables.steps && !timeline.steps.empty())
         loaded.tables.steps = StepsFromTimeline(timeline);
     if (!timelineOnly) ReadDbMemory(db, loaded.tables);
+    if (progress) progress->stage = 3;
     return loaded;
 }
 

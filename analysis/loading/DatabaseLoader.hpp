@@ -23,9 +23,13 @@ struct LoadedDatabase {
 // in model->report.problems or tables.problems, and the rest loads. 'analysisDb' may be empty.
 // Without analysis.db's StepTraceTime, steps are computed from STEP_TIME and the Overlap Analysis.
 // 'timelineOnly' leaves the memory tables unread (several ranks in one timeline, the benchmark).
+// 'progress' (may be null) moves as the tables are read, and its cancel ends the load soon after,
+// failing with "<file>: cancelled". The model keeps the database open (its source's 'database'),
+// so that the details of a selected row are read without opening the file again.
 Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
                                             const std::string& analysisDb,
                                             const LoadOptions& options = {},
-                                            bool timelineOnly = false);
+                                            bool timelineOnly = false,
+                                            LoadProgress* progress = nullptr);
 
 }  // namespace marey

@@ -54,10 +54,11 @@ Result<bool> ChooseDatabase(const std::string& path, const RankFiles& files, Ran
 }
 
 Result<LoadedRank> LoadDatabaseRank(const std::string& path, const RankFiles& folder,
-                                    const LoadOptions& options) {
+                                    const LoadOptions& options, LoadProgress* progress) {
     RankFiles files = folder;
     if (EndsWith(path, ".db")) files.profilerDb = path;  // the file named, not the folder's first
-    auto loaded = LoadProfilerDatabase(files.profilerDb, files.analysisDb, options);
+    auto loaded =
+        LoadProfilerDatabase(files.profilerDb, files.analysisDb, options, false, progress);
     if (!loaded.ok()) return loaded.status();
     LoadedDatabase& db = loaded.value();
     LoadedRank rank;
@@ -78,11 +79,11 @@ Result<LoadedRank> LoadDatabaseRank(const std::string& path, const RankFiles& fo
     analysis->operatorMemory = std::move(db.tables.operatorMemory);
     for (std::string& problem : db.tables.problems)
         analysis->problems.push_back(std::move(problem));
+    analysis->database = files.profilerDb;  // before the summaries, which name their source
     AnalyzeDeviceActivities(
         *analysis, *rank.model,
         options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
     SummarizeRank(*analysis, rank.model.get());
-    analysis->database = files.profilerDb;
     analysis->operators.source = "the database's TASK and COMMUNICATION_OP";
     rank.analysis = std::move(analysis);
     return rank;
@@ -97,8 +98,8 @@ Result<std::unique_ptr<TraceModel>> LoadRankTimeline(const std::string& path,
     const Result<bool> database = ChooseDatabase(path, files, options.source);
     if (!database.ok()) return database.status();
     if (!database.value()) return LoadTrace(path, options, progress);
-    auto loaded =
-        LoadProfilerDatabase(EndsWith(path, ".db") ? path : files.profilerDb, "", options, true);
+    auto loaded = LoadProfilerDatabase(EndsWith(path, ".db") ? path : files.profilerDb, "", options,
+                                       true, progress);
     if (!loaded.ok()) return loaded.status();
     return std::move(loaded.value().model);
 }
@@ -108,7 +109,7 @@ Result<LoadedRank> LoadRank(const std::string& path, const LoadOptions& options,
     const RankFiles files = FindRankFor(path);
     const Result<bool> database = ChooseDatabase(path, files, options.source);
     if (!database.ok()) return database.status();
-    if (database.value()) return LoadDatabaseRank(path, files, options);
+    if (database.value()) return LoadDatabaseRank(path, files, options, progress);
     LoadedRank rank;
     rank.path = path;
     auto loaded = LoadTrace(path, options, progress);

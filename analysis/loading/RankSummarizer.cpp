@@ -15,7 +15,7 @@ namespace {
 
 // One rank of a folder of traces: its trace loaded on one thread (the ranks load side by side)
 // and summarised from its device activities.
-ClusterRank SummarizeTraceFile(const std::string& path, const RankReadOptions& readOptions) {
+ClusterRank SummarizeTraceFile(const std::string& path) {
     LoadOptions options;
     options.threads = 1;
     auto loaded = LoadTrace(path, options);
@@ -31,9 +31,10 @@ ClusterRank SummarizeTraceFile(const std::string& path, const RankReadOptions& r
     ClusterRank rank = SummarizeTraceRank(*loaded.value(), analyses, path);
     for (const ImportProblem& problem : loaded.value()->report.problems)
         rank.problems.push_back(FormatProblem(path, problem));
-    // As the Marey view's reader makes it; a trace without device activities keeps none, and the
-    // Marey view asks that reader, which says why.
-    if (readOptions.keepKernelTable && !analyses.activities.activities.empty())
+    // As the Marey view's reader makes it, kept whatever the options: a trace costs seconds to
+    // read again, its kernel table tens of bytes a kernel, so each trace is read once. A trace
+    // without device activities keeps none, and the Marey view asks that reader, which says why.
+    if (!analyses.activities.activities.empty())
         rank.kernels = std::make_shared<const KernelTable>(
             KernelTableFromActivities(*loaded.value(), analyses));
     return rank;
@@ -71,7 +72,7 @@ ClusterRank SummarizeRankInput(const RankInput& input, const RankReadOptions& op
         case RankInputKind::kSummaryFile:
             return ReadSummaryFile(input.path);
         case RankInputKind::kTrace:
-            return SummarizeTraceFile(input.path, options);
+            return SummarizeTraceFile(input.path);
         case RankInputKind::kStepTraceRaw:
             return ReadMindInsightRank(input.path);
     }

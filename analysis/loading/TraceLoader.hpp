@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "cache/IndexCache.hpp"
+#include "core/LoadProgress.hpp"
 #include "core/Status.hpp"
 #include "load/TraceText.hpp"
 #include "model/ModelBuilder.hpp"
@@ -34,16 +35,6 @@ struct LoadOptions {
     // A trace file is read from the index cache when it has an entry there, and written to it
     // after a load from its text (LoadTrace only; never a CSV, a database or text in memory).
     IndexCacheOptions cache;
-};
-
-// Progress that another thread may read while a load runs.
-struct LoadProgress {
-    std::atomic<uint64_t> bytesTotal{0};
-    std::atomic<uint64_t> bytesDone{0};
-    std::atomic<int> stage{0};  // 0 reading, 1 parsing, 2 indexing, 3 done
-    // Set by another thread to stop the load: it ends after the chunks being parsed, failing with
-    // "<file>: cancelled".
-    std::atomic<bool> cancel{false};
 };
 
 // Loads 'path'. Fails only when the file cannot be read or holds no trace at all; every other

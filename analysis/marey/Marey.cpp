@@ -25,10 +25,6 @@ struct KeyHash {
     }
 };
 
-TimeNs Median(std::vector<TimeNs>& values) {
-    return UpperMedian(values);
-}
-
 }  // namespace
 
 std::string MareyStep::KeyLabel(uint32_t key) const {

@@ -6,6 +6,7 @@
 #include "core/ParallelFor.hpp"
 #include "marey/Marey.hpp"
 #include "report/JsonWriter.hpp"
+#include "core/RobustStats.hpp"
 
 namespace marey {
 
@@ -59,13 +60,10 @@ std::string MareyToJson(const Cluster& cluster, unsigned threads) {
             root.Null("slowest_device");
         } else {
             std::vector<TimeNs> excesses = excessOf[slowest];
-            std::nth_element(excesses.begin(),
-                             excesses.begin() + static_cast<long>(excesses.size() / 2),
-                             excesses.end());
             JsonObject device(root.Key("slowest_device"));
             device.Int("rank", slowest);
             device.Int("steps_slowest", static_cast<int64_t>(excessOf[slowest].size()));
-            device.Int("slant_excess_ns", excesses[excesses.size() / 2]);
+            device.Int("slant_excess_ns", Median(excesses));
         }
         std::vector<std::string> missing;
         for (size_t i = 0; i < problems.size(); ++i)

@@ -3,6 +3,7 @@
 // Built once by the loader, then only read (the viewer holds it const).
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,8 @@
 #include "load/TraceText.hpp"
 
 namespace marey {
+
+class SqliteFile;  // db/SqliteFile.hpp
 
 enum class RowKind : uint8_t {
     kNested,   // depth d of properly nested slices
@@ -166,6 +169,9 @@ struct TraceSource {
     TaskFieldTable taskFields;
     // The model was read from the index cache (cache/IndexCache.hpp), not parsed from the text.
     bool fromIndexCache = false;
+    // A profiler database, kept open read-only for the details of a selected row (one thread at
+    // a time: the one that shows them); null for every other source.
+    std::shared_ptr<const SqliteFile> database;
 };
 
 // Several ranks in one timeline: the processes of one rank, shown under one collapsible header,

@@ -110,12 +110,16 @@ void SummarizeRank(RankAnalysis& analysis, const TraceModel* model) {
         if (analysis.kernelsFromTrace) analysis.operators.source = "the trace's device activities";
     } else if (analysis.opStatistic)
         analysis.operators = OperatorsFromOpStatistic(*analysis.opStatistic);
-    if (model) analysis.overview = OverviewFromOverlapTracks(*model);
-    if (!analysis.overview.valid && analysis.kernels) {
-        analysis.overview = OverviewFromKernels(*analysis.kernels);
-        if (analysis.kernelsFromTrace)
-            analysis.overview.source = "the trace's device activities (no kernel_details.csv)";
-    }
+    RankOverviewInputs inputs;
+    const bool database = !analysis.database.empty();
+    if (analysis.steps && !analysis.stepsFromTrace) inputs.profilerSteps = &analysis.steps->rows;
+    inputs.stepsSource = database ? kStepsOfDatabase : kStepsOfStepTraceCsv;
+    if (analysis.kernels) inputs.kernels = &*analysis.kernels;
+    inputs.kernelsSource = analysis.kernelsFromTrace ? kKernelsOfTrace
+                           : database                ? kKernelsOfDatabase
+                                                     : kKernelsOfCsv;
+    analysis.overview = RankOverviewFigures(inputs);
+    if (model) analysis.overlapTracks = OverviewFromOverlapTracks(*model);
     analysis.advice = AdviseOnOverview(analysis.overview, TopComputeTypes(analysis.operators, 3));
     if (analysis.communication)
         analysis.communicationTotals = SumCommunication(analysis.communication->ops);

@@ -43,7 +43,10 @@ struct RankAnalysis {
     // file, then a count), and the errors of files that could not be read at all.
     std::vector<std::string> problems;
 
+    // The rank's overview by the one rule (RankOverviewFigures), and the profiler's own Overlap
+    // Analysis tracks of its trace (another figure, named apart; valid = false without them).
     OverviewFigures overview;
+    OverviewFigures overlapTracks;
     std::vector<Advice> advice;
     OperatorTables operators;
     CommunicationTotals communicationTotals;

@@ -92,6 +92,42 @@ OverviewFigures OverviewFromKernels(const KernelTable& kernels) {
     return figures;
 }
 
+OverviewFigures OverviewFromSteps(const std::vector<StepRow>& steps, BubbleCountedIn bubble) {
+    OverviewFigures figures;
+    for (const StepRow& row : steps) {
+        TimeNs computing = row.ns[kStepComputing], notOverlapped = row.ns[kStepCommNotOverlapped];
+        if (bubble == BubbleCountedIn::kComputing) {
+            const TimeNs wait = std::clamp<TimeNs>(row.ns[kStepBubble], 0, computing);
+            computing -= wait;
+            notOverlapped = SaturatingAdd(notOverlapped, wait);
+        }
+        figures.computingNs = SaturatingAdd(figures.computingNs, computing);
+        figures.commOverlappedNs = SaturatingAdd(figures.commOverlappedNs, row.ns[kStepOverlapped]);
+        figures.commNotOverlappedNs = SaturatingAdd(figures.commNotOverlappedNs, notOverlapped);
+        figures.freeNs = SaturatingAdd(figures.freeNs, row.ns[kStepFree]);
+    }
+    figures.pureComputingNs = std::max<TimeNs>(0, figures.computingNs - figures.commOverlappedNs);
+    figures.totalNs =
+        SaturatingAdd(SaturatingAdd(figures.pureComputingNs, figures.commOverlappedNs),
+                      SaturatingAdd(figures.commNotOverlappedNs, figures.freeNs));
+    figures.valid = figures.totalNs > 0;
+    return figures;
+}
+
+OverviewFigures RankOverviewFigures(const RankOverviewInputs& inputs) {
+    if (inputs.profilerSteps) {
+        OverviewFigures figures = OverviewFromSteps(*inputs.profilerSteps, inputs.bubble);
+        if (figures.valid) {
+            figures.source = inputs.stepsSource;
+            return figures;
+        }
+    }
+    if (!inputs.kernels) return {};
+    OverviewFigures figures = OverviewFromKernels(*inputs.kernels);
+    figures.source = inputs.kernelsSource;
+    return figures;
+}
+
 const char* AdviceKindName(AdviceKind kind) {
     switch (kind) {
         case AdviceKind::kCompute:

@@ -7,6 +7,7 @@
 
 #include "core/Time.hpp"
 #include "load/KernelTable.hpp"
+#include "load/StepTraceCsv.hpp"
 #include "model/TraceModel.hpp"
 
 namespace marey {
@@ -35,6 +36,46 @@ OverviewFigures OverviewFromOverlapTracks(const TraceModel& model);
 // tasks, their intersection, and the gaps between the first start and the last end.
 // O(n log n).
 OverviewFigures OverviewFromKernels(const KernelTable& kernels);
+
+// Where a step file counts a pipeline receive's wait (the Bubble phase): the Ascend profiler's
+// step_trace_time.csv in communication not overlapped, MindInsight's step_trace_raw inside
+// fp_and_bp (its computing column).
+enum class BubbleCountedIn { kCommunication, kComputing };
+
+// The overview from the step phases, summed over the steps. A receive's wait is communication
+// not overlapped whatever the file: with kComputing it is taken out of computing and added there.
+// source is left empty. O(steps).
+OverviewFigures OverviewFromSteps(const std::vector<StepRow>& steps,
+                                  BubbleCountedIn bubble = BubbleCountedIn::kCommunication);
+
+// How the overview's source names each input, the same alone and in a cluster.
+inline constexpr const char* kStepsOfStepTraceCsv = "step_trace_time.csv (the sum of its steps)";
+inline constexpr const char* kStepsOfDatabase =
+    "the database's steps (analysis.db's StepTraceTime, else STEP_TIME and the tasks)";
+inline constexpr const char* kKernelsOfCsv = "kernel_details.csv (computed from the tasks)";
+inline constexpr const char* kKernelsOfDatabase = "the database's tasks (computed from them)";
+inline constexpr const char* kKernelsOfTrace =
+    "the trace's device activities (computed from them; no kernel_details.csv)";
+
+// What a rank's overview can be made from, and how to name each in the view.
+struct RankOverviewInputs {
+    // The steps the profiler wrote (step_trace_time.csv, a database's step table, MindInsight's
+    // step_trace_raw): never steps made from a trace's device activities.
+    const std::vector<StepRow>* profilerSteps = nullptr;
+    BubbleCountedIn bubble = BubbleCountedIn::kCommunication;
+    const char* stepsSource = kStepsOfStepTraceCsv;
+    // The rank's device tasks: kernel_details.csv, a database's tasks or a trace's activities.
+    const KernelTable* kernels = nullptr;
+    const char* kernelsSource = kKernelsOfCsv;
+};
+
+// The one rule for a rank's overview, wherever it is shown (the Overview view, the cluster's
+// Overview by rank and its findings, `stats --json` "overview" and "rank_figures", compare and
+// check): the sum of the profiler's steps when they give a total; else the union of the rank's
+// device tasks over their span (OverviewFromKernels). A rank opened alone and the same rank in
+// its cluster read the same inputs, so they give the same figures. The profiler's own Overlap
+// Analysis tracks (OverviewFromOverlapTracks) are another figure, shown under their own name.
+OverviewFigures RankOverviewFigures(const RankOverviewInputs& inputs);
 
 enum class AdviceKind { kCompute, kScheduling, kCommunication, kHealthy };
 

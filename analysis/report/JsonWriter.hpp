@@ -37,6 +37,7 @@ public:
     void Real(const char* key, double value) { Key(key) += JsonNumber(value); }
     void String(const char* key, std::string_view value) { AppendJsonString(Key(key), value); }
     void Null(const char* key) { Key(key) += "null"; }
+    void Bool(const char* key, bool value) { Key(key) += value ? "true" : "false"; }
 
 private:
     std::string& m_out;

@@ -45,6 +45,17 @@ void WriteOverview(JsonObject& rank, const RankAnalysis& analysis) {
     WriteOverviewFigures(overview, o);
 }
 
+// The profiler's Overlap Analysis tracks, another figure than the overview (see RankOverview.hpp).
+void WriteOverlapTracks(JsonObject& rank, const RankAnalysis& analysis) {
+    std::string& out = rank.Key("overlap_tracks");
+    if (!analysis.overlapTracks.valid) {
+        out += "null";
+        return;
+    }
+    JsonObject tracks(out);
+    WriteOverviewFigures(tracks, analysis.overlapTracks);
+}
+
 void WriteSteps(JsonObject& rank, const RankAnalysis& analysis) {
     std::string& out = rank.Key("steps");
     if (!analysis.steps) {
@@ -238,6 +249,7 @@ std::string RankAnalysisToJson(const RankAnalysis& analysis) {
             list += ']';
         }
         WriteOverview(rank, analysis);
+        WriteOverlapTracks(rank, analysis);
         {
             std::string& list = rank.Key("advice");
             list += '[';
@@ -303,9 +315,7 @@ std::string RankAnalysisToText(const RankAnalysis& analysis) {
             out += line;
         }
     } else {
-        out +=
-            "  overview    not available (no Overlap Analysis in the trace and no "
-            "kernel_details.csv)\n";
+        out += "  overview    not available (no step table and no device tasks)\n";
     }
     for (const Advice& advice : analysis.advice)
         out += "  advice      [" + std::string(AdviceKindName(advice.kind)) + "] " + advice.text +

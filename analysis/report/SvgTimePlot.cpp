@@ -7,6 +7,7 @@
 
 #include "core/TextFormat.hpp"
 #include "report/MarkupEscape.hpp"
+#include "core/RobustStats.hpp"
 
 namespace marey {
 namespace {
@@ -162,11 +163,10 @@ std::vector<Bucket> Buckets(const Frame& f, const std::vector<TimeNs>& values) {
         if (first == last) continue;
         part.assign(values.begin() + static_cast<ptrdiff_t>(first),
                     values.begin() + static_cast<ptrdiff_t>(last));
-        std::nth_element(part.begin(), part.begin() + static_cast<ptrdiff_t>(part.size() / 2),
-                         part.end());
         const auto [low, high] = std::minmax_element(part.begin(), part.end());
-        buckets.push_back({(f.X(first) + f.X(last - 1)) / 2, static_cast<double>(*low),
-                           static_cast<double>(part[part.size() / 2]), static_cast<double>(*high)});
+        const double lowNs = static_cast<double>(*low), highNs = static_cast<double>(*high);
+        buckets.push_back(
+            {(f.X(first) + f.X(last - 1)) / 2, lowNs, static_cast<double>(Median(part)), highNs});
     }
     return buckets;
 }

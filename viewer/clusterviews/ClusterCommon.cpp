@@ -139,7 +139,7 @@ void DrawRankMenu(ClusterDocument& cluster, ClusterRequest& request) {
     if (ImGui::MenuItem("Add to one timeline", "T", false, can)) AddToOneTimeline(cluster, rankId);
     if (!can)
         ImGui::TextDisabled("this cluster came from %s: no rank folders to open",
-                            cluster.cluster.source.c_str());
+                            ClusterSourceName(cluster.cluster.source));
     ImGui::EndPopup();
 }
 
@@ -259,7 +259,8 @@ void DrawActionsOfSelectedRank(ClusterDocument& cluster, ClusterRequest& request
     ImGui::EndDisabled();
     if (!cluster.CanOpenRanks()) {
         ImGui::SameLine();
-        ImGui::TextDisabled("(from %s: no rank folders to open)", cluster.cluster.source.c_str());
+        ImGui::TextDisabled("(from %s: no rank folders to open)",
+                            ClusterSourceName(cluster.cluster.source));
     }
 }
 

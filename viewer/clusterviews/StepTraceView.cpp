@@ -52,13 +52,7 @@ const char* ShortName(int column, StepLayout layout) {
 }
 
 StepBox BoxOf(std::vector<double> values) {
-    StepBox box;
-    box.count = values.size();
-    if (values.empty()) return box;
-    box.min = Quantile(values, 0), box.q1 = Quantile(values, 0.25),
-    box.median = Quantile(values, 0.5);
-    box.q3 = Quantile(values, 0.75), box.max = Quantile(values, 1);
-    return box;
+    return SummarizeFive(values);
 }
 
 // One box plot per shown column, each on its own scale (whiskers at min and max), the flagged

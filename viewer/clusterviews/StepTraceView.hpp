@@ -6,6 +6,7 @@
 
 #include "cluster/ClusterSteps.hpp"
 #include "cluster/GroupDifference.hpp"
+#include "core/RobustStats.hpp"
 #include "views/View.hpp"
 #include "workspace/Ids.hpp"
 
@@ -14,10 +15,7 @@ namespace marey {
 struct ClusterDocument;
 
 // A box plot of one column over the ranks of the group (present in the step).
-struct StepBox {
-    double min = 0, q1 = 0, median = 0, q3 = 0, max = 0;
-    size_t count = 0;  // ranks
-};
+using StepBox = FiveNumbers;  // over the ranks
 
 // What the rows of the step table depend on: the step (none: averaged) and the group (none: all).
 struct StepTableKey {

@@ -13,7 +13,7 @@
 namespace marey {
 namespace {
 
-enum Column { kName, kCount, kTotal, kSelf, kAverage, kMin, kMax, kShare, kColumnCount };
+enum Column { kName, kCount, kTotal, kInRange, kSelf, kAverage, kMin, kMax, kShare, kColumnCount };
 
 std::string CsvField(std::string_view text) {
     if (text.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(text);
@@ -28,16 +28,15 @@ std::string CsvField(std::string_view text) {
 }  // namespace
 
 std::string RangeStatsPanel::ToCsv(const TraceModel& model, const RangeStatsResult& stats) {
-    std::string csv = "name,count,total_ns,self_ns,average_ns,min_ns,max_ns,share_of_range\n";
+    std::string csv =
+        "name,count,total_ns,in_range_ns,self_ns,average_ns,min_ns,max_ns,share_of_range\n";
     for (const NameStats& s : stats.byName) {
         csv += CsvField(model.Name(s.name)) + "," + std::to_string(s.count) + "," +
-               std::to_string(s.totalNs) + "," + std::to_string(s.selfNs) + "," +
+               std::to_string(s.totalNs) + "," + std::to_string(s.clippedNs) + "," +
+               std::to_string(s.selfNs) + "," +
                std::to_string(s.totalNs / static_cast<TimeNs>(std::max<uint64_t>(1, s.count))) +
                "," + std::to_string(s.minNs) + "," + std::to_string(s.maxNs) + "," +
-               std::to_string(stats.rangeNs > 0 ? static_cast<double>(s.clippedNs) /
-                                                      static_cast<double>(stats.rangeNs)
-                                                : 0.0) +
-               "\n";
+               std::to_string(stats.ShareOfRange(s)) + "\n";
     }
     return csv;
 }
@@ -56,6 +55,7 @@ void RangeStatsPanel::SortRows(const TraceModel& model) {
                 return static_cast<double>(s.minNs);
             case kMax:
                 return static_cast<double>(s.maxNs);
+            case kInRange:
             case kShare:
                 return static_cast<double>(s.clippedNs);
             default:
@@ -70,6 +70,28 @@ void RangeStatsPanel::SortRows(const TraceModel& model) {
             }
             return m_sortAscending ? key(a) < key(b) : key(a) > key(b);
         });
+}
+
+// The header row, each header with a tooltip that says how its figure is made: "Total" and
+// "In range" are two figures of the same slices.
+void RangeStatsPanel::DrawHeaderRow() {
+    static constexpr const char* kHow[kColumnCount] = {
+        "The slice name",
+        "Slices of this name that overlap the range",
+        "Their whole durations, also the parts outside the range",
+        "Their durations clipped to the range: the time they take inside it",
+        "Total minus the time of their direct children",
+        "Total / count",
+        "The shortest whole slice",
+        "The longest whole slice",
+        "In range / the range's length, in percent",
+    };
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (int column = 0; column < kColumnCount; ++column) {
+        if (!ImGui::TableSetColumnIndex(column)) continue;
+        ImGui::TableHeader(ImGui::TableGetColumnName(column));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kHow[column]);
+    }
 }
 
 void RangeStatsPanel::DrawContents(TimelineView& timeline) {
@@ -123,7 +145,7 @@ void RangeStatsPanel::DrawContents(TimelineView& timeline) {
                                   ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
                                   ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV |
                                   ImGuiTableFlags_SizingFixedFit;
-    constexpr float kTableWidthPx = 550;  // the name column and every figure whole
+    constexpr float kTableWidthPx = 610;  // the name column and every figure whole
     if (!ImGui::BeginTable("range", kColumnCount, flags, ImVec2(0, 0),
                            std::max(kTableWidthPx, ImGui::GetContentRegionAvail().x)))
         return;
@@ -133,12 +155,13 @@ void RangeStatsPanel::DrawContents(TimelineView& timeline) {
     ImGui::TableSetupColumn(
         "Total", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 0,
         kTotal);
+    ImGui::TableSetupColumn("In range", ImGuiTableColumnFlags_PreferSortDescending, 0, kInRange);
     ImGui::TableSetupColumn("Self", ImGuiTableColumnFlags_PreferSortDescending, 0, kSelf);
     ImGui::TableSetupColumn("Avg", ImGuiTableColumnFlags_PreferSortDescending, 0, kAverage);
     ImGui::TableSetupColumn("Min", 0, 0, kMin);
     ImGui::TableSetupColumn("Max", ImGuiTableColumnFlags_PreferSortDescending, 0, kMax);
     ImGui::TableSetupColumn("%", ImGuiTableColumnFlags_PreferSortDescending, 0, kShare);
-    ImGui::TableHeadersRow();
+    DrawHeaderRow();
     if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs();
         specs && specs->SpecsDirty && specs->SpecsCount > 0) {
         m_sortColumn = static_cast<int>(specs->Specs[0].ColumnUserID);
@@ -159,21 +182,22 @@ void RangeStatsPanel::DrawContents(TimelineView& timeline) {
                 s.totalNs / static_cast<TimeNs>(std::max<uint64_t>(1, s.count));
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip(
-                    "%.*s\ncount %llu\ntotal %s\nself %s\naverage %s\nmin %s\nmax %s",
+                    "%.*s\ncount %llu\ntotal %s (whole slices)\nin range %s\nself %s\naverage "
+                    "%s\nmin %s\nmax %s",
                     static_cast<int>(name.size()), name.data(),
                     static_cast<unsigned long long>(s.count), FormatDuration(s.totalNs).c_str(),
-                    FormatDuration(s.selfNs).c_str(), FormatDuration(averageNs).c_str(),
-                    FormatDuration(s.minNs).c_str(), FormatDuration(s.maxNs).c_str());
+                    FormatDuration(s.clippedNs).c_str(), FormatDuration(s.selfNs).c_str(),
+                    FormatDuration(averageNs).c_str(), FormatDuration(s.minNs).c_str(),
+                    FormatDuration(s.maxNs).c_str());
             ImGui::TableNextColumn();
             ImGui::Text("%llu", static_cast<unsigned long long>(s.count));
-            for (const TimeNs ns : {s.totalNs, s.selfNs, averageNs, s.minNs, s.maxNs}) {
+            for (const TimeNs ns :
+                 {s.totalNs, s.clippedNs, s.selfNs, averageNs, s.minNs, s.maxNs}) {
                 ImGui::TableNextColumn();
                 ImGui::TextUnformatted(CompactDuration(ns).c_str());
             }
             ImGui::TableNextColumn();
-            ImGui::Text("%.1f", m_end > m_start ? 100.0 * static_cast<double>(s.clippedNs) /
-                                                      static_cast<double>(m_end - m_start)
-                                                : 0.0);
+            ImGui::Text("%.1f", 100.0 * m_stats.ShareOfRange(s));
         }
     }
     ImGui::EndTable();

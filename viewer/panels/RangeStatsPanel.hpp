@@ -20,6 +20,7 @@ public:
 
 private:
     void SortRows(const TraceModel& model);
+    void DrawHeaderRow();
 
     TimeNs m_start = 0, m_end = 0;
     std::vector<uint32_t> m_tracks;

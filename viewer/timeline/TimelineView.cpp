@@ -16,6 +16,13 @@ namespace {
 constexpr float kMinimapHeightPx = 30.0f;
 constexpr float kRulerHeightPx = 38.0f;
 constexpr float kScrollbarWidthPx = 10.0f;
+// A database row's details on the connection its load kept open, else (a model read before
+// that, in tests) on the file.
+EventDetails DatabaseRowDetails(const TraceSource& source, uint64_t ref) {
+    return source.database ? ReadDbRowDetails(*source.database, ref, source.farRowids)
+                           : ReadDbRowDetails(source.path, ref, source.farRowids);
+}
+
 }  // namespace
 
 TimelineView::TimelineView(const TraceModel& model, uint32_t documentId)
@@ -45,7 +52,11 @@ const Rgba& TimelineView::NameColor(StringId name) {
 }
 
 std::string TimelineView::RelativeTime(TimeNs absoluteNs) const {
-    return "+" + FormatDuration(absoluteNs - m_model.firstNs);
+    // On the ruler's axis: in a comparison's half B that is A's (the ruler's shift), so that a
+    // tooltip's time and the ruler under it agree.
+    const TimeNs onAxis =
+        absoluteNs - m_model.firstNs + static_cast<TimeNs>(std::llround(m_rulerShiftNs));
+    return (onAxis < 0 ? "-" : "+") + FormatDuration(onAxis < 0 ? -onAxis : onAxis);
 }
 
 void TimelineView::ShowAll() {
@@ -232,9 +243,8 @@ const EventDetails& TimelineView::Details(uint32_t track, uint64_t ref) {
     const SourceFormat format = m_model.FormatOf(track);
     EventDetails details =
         format == SourceFormat::kCsv ? ReadCsvRowDetails(text, ref, m_model.CsvHeaderOf(track))
-        : format == SourceFormat::kDatabase
-            ? ReadDbRowDetails(m_model.PathOf(track), ref, m_model.SourceOf(track).farRowids)
-            : ReadEventDetails(text, ref);
+        : format == SourceFormat::kDatabase ? DatabaseRowDetails(m_model.SourceOf(track), ref)
+                                            : ReadEventDetails(text, ref);
     return m_detailsCache.emplace(key, std::move(details)).first->second;
 }
 

@@ -121,7 +121,8 @@ public:
     SliceRef EnclosingSlice(uint32_t track, TimeNs t) const;
     // Whether a flow end at ('track', 't') belongs to 'slice' (it is the deepest slice there).
     bool FlowEndOn(const SliceRef& slice, uint32_t track, TimeNs t) const;
-    // "+12.345 ms" from the trace start.
+    // "+12.345 ms" on the ruler's axis: from the trace start, or in a comparison's half B
+    // from A's start at the aligned moment (the ruler's shift), as its ruler reads.
     std::string RelativeTime(TimeNs absoluteNs) const;
 
     const Rgba& NameColor(StringId name);

@@ -185,6 +185,24 @@ void DeviceView::DrawTemporal(const DeviceTime& time) {
     ImGui::EndTable();
 }
 
+// How this view's figures differ from the Overview's of the same rank: two definitions, two
+// names (Computation here, HTA's; Computing there, the Ascend profiler's).
+void DeviceView::DrawOverviewRelation(const OverviewFigures& overview, const DeviceTime& time) {
+    if (!overview.valid) return;
+    const std::string text =
+        "Computation counts computation kernels alone, as HTA does: " +
+        FormatDuration(time.temporal.computeNs) + ", with " + FormatDuration(time.overlappedNs) +
+        " of communication under it. The Overview's Computing, " +
+        FormatDuration(overview.computingNs) +
+        ", counts copies and sets as computing too, as the "
+        "Ascend profiler's Overlap Analysis does, and its overlapped communication, " +
+        FormatDuration(overview.commOverlappedNs) + ", is what ran under any of those (from " +
+        overview.source + ").";
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("%s", text.c_str());
+    ImGui::PopTextWrapPos();
+}
+
 void DeviceView::DrawClassSets(const DeviceTime& time) {
     SectionTitle("Kernel type combinations  (share of busy time)");
     if (BeginFigureTable("classSets", 3)) {
@@ -222,7 +240,7 @@ void DeviceView::DrawClassSets(const DeviceTime& time) {
     source.kind = FigureSource::kTime;
     source.time = TimeFigure::kOverlap;
     const std::string text =
-        FormatPercent(*overlap / 100.0) + " of communication ran while computation did (" +
+        FormatPercent(*overlap / 100.0) + " of communication ran while computation kernels did (" +
         FormatDuration(time.overlappedNs) + " of " + FormatDuration(time.communicationNs) + ")";
     ImGui::PushStyleColor(ImGuiCol_Text, kLinkColor);
     const ImVec2 size = ImGui::CalcTextSize(text.c_str());
@@ -245,6 +263,7 @@ void DeviceView::Draw(ViewContext& context) {
     DrawHeader(analysis, context.request);
     const ActivityFigures& figures = Figures(rank);
     DrawTemporal(figures.time);
+    if (!m_step) DrawOverviewRelation(analysis.overview, figures.time);
     if (ImGui::BeginTable("columns", 2, ImGuiTableFlags_SizingStretchSame)) {
         ImGui::TableNextColumn();
         DrawClassSets(figures.time);

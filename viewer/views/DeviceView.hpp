@@ -5,6 +5,7 @@
 // clicked to list them below; a row of the list zooms the timeline to it.
 #include <optional>
 
+#include "rank/RankOverview.hpp"
 #include "views/FigureSourceList.hpp"
 #include "views/View.hpp"
 
@@ -30,6 +31,7 @@ private:
 
     void DrawHeader(const RankAnalysis& analysis, TimelineRequest& request);
     void DrawTemporal(const DeviceTime& time);
+    void DrawOverviewRelation(const OverviewFigures& overview, const DeviceTime& time);
     void DrawClassSets(const DeviceTime& time);
     void DrawIdle(const std::vector<StreamIdle>& idle);
     void DrawLaunches(const LaunchSummary& launch, const std::vector<StreamQueue>& queues);

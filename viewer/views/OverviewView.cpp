@@ -49,7 +49,10 @@ void DrawFigures(const OverviewFigures& o) {
         const char* meaning;
     };
     const Line lines[] = {
-        {"Computing", o.computingNs, "device kernels running (with or without communication)"},
+        {"Computing", o.computingNs,
+         "device tasks other than communication running: computation kernels, and copies and "
+         "sets too, as the Ascend profiler's Overlap Analysis counts them (the Device view's "
+         "Computation counts computation kernels alone)"},
         {"  Pure computing", o.pureComputingNs,
          "computing minus the communication hidden behind it"},
         {"Communication, overlapped", o.commOverlappedNs,
@@ -72,7 +75,51 @@ void DrawFigures(const OverviewFigures& o) {
         ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 100 - ImGui::CalcTextSize(share.c_str()).x);
         ImGui::TextUnformatted(share.c_str());
         ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(0);
         ImGui::TextDisabled("%s", line.meaning);
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::EndTable();
+}
+
+// The profiler's own Overlap Analysis tracks, another figure than the overview above: summed over
+// the whole trace (also outside the steps), as the profiler drew them.
+void DrawOverlapTracks(const OverviewFigures& tracks, const OverviewFigures& overview) {
+    if (!tracks.valid) return;
+    SectionTitle("The profiler's Overlap Analysis tracks");
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled(
+        "The trace's own Computing, Communication, Communication(Not Overlapped) and Free tracks, "
+        "summed over the whole trace, inside and outside the steps. Another figure than the "
+        "overview above (%s), which is what the cluster's Overview by rank and `marey stats` "
+        "show for this rank.",
+        overview.source.c_str());
+    ImGui::PopTextWrapPos();
+    if (!ImGui::BeginTable("overlapTracks", 3,
+                           ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
+        return;
+    ImGui::TableSetupColumn("Track", ImGuiTableColumnFlags_WidthFixed, 260);
+    ImGui::TableSetupColumn("Time", ImGuiTableColumnFlags_WidthFixed, 130);
+    ImGui::TableSetupColumn("Share of total", ImGuiTableColumnFlags_WidthFixed, 120);
+    ImGui::TableHeadersRow();
+    const std::pair<const char*, TimeNs> lines[] = {
+        {"Computing", tracks.computingNs},
+        {"Communication(Not Overlapped)", tracks.commNotOverlappedNs},
+        {"Communication, overlapped", tracks.commOverlappedNs},
+        {"Free", tracks.freeNs},
+        {"Total", tracks.totalNs}};
+    for (const auto& [label, ns] : lines) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(label);
+        ImGui::TableNextColumn();
+        const std::string time = FormatDuration(ns);
+        ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 120 - ImGui::CalcTextSize(time.c_str()).x);
+        ImGui::TextUnformatted(time.c_str());
+        ImGui::TableNextColumn();
+        const std::string share = Percent(tracks.Share(ns));
+        ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 100 - ImGui::CalcTextSize(share.c_str()).x);
+        ImGui::TextUnformatted(share.c_str());
     }
     ImGui::EndTable();
 }
@@ -89,9 +136,10 @@ void DrawFiles(const RankFiles& files) {
         const char* usedBy;
     };
     const Entry entries[] = {
-        {&kTraceViewFile, "Timeline, Overview (Overlap Analysis), Steps (placing steps)"},
-        {&kKernelDetailsFile, "Operators, Overview (when the trace has no Overlap Analysis)"},
-        {&kStepTraceFile, "Steps"},
+        {&kTraceViewFile,
+         "Timeline, the profiler's Overlap Analysis tracks, Steps (placing steps)"},
+        {&kKernelDetailsFile, "Operators, Overview (when there is no step_trace_time.csv)"},
+        {&kStepTraceFile, "Steps, Overview (the sum of the steps)"},
         {&kOpStatisticFile, "Operators by type (when kernel_details.csv is missing)"},
         {&kCommunicationFile, "Communication"},
         {&kCommunicationMatrixFile, "Communication (links)"},
@@ -133,7 +181,7 @@ void DrawDatabaseFiles(const RankAnalysis& analysis) {
     } rows[] = {
         {database, true,
          "Timeline (PYTORCH_API, CANN_API, TASK, COMMUNICATION_OP, counters), Operators, Overview "
-         "(Overlap Analysis computed from the tasks), Memory (MEMORY_RECORD, OP_MEMORY)"},
+         "(from the steps, else the tasks), Memory (MEMORY_RECORD, OP_MEMORY)"},
         {"analysis.db", hasAnalysis,
          hasAnalysis ? "Steps (StepTraceTime), Communication (CommAnalyzerTime, "
                        "CommAnalyzerBandwidth, CommAnalyzerMatrix)"
@@ -187,10 +235,9 @@ void OverviewView::Draw(const RankAnalysis& analysis, TimelineRequest&) {
     } else if (files.traceView.empty() && files.kernelDetails.empty()) {
         DrawMissingFile(kKernelDetailsFile, "The overview");
     } else {
-        ImGui::TextDisabled(
-            "The trace has no Overlap Analysis process and there is no kernel_details.csv to "
-            "compute it from.");
+        ImGui::TextDisabled("There is no step table and no device task to compute it from.");
     }
+    DrawOverlapTracks(analysis.overlapTracks, analysis.overview);
     SectionTitle("Advice");
     if (analysis.advice.empty()) ImGui::TextDisabled("No figures to judge.");
     for (const Advice& advice : analysis.advice) {

@@ -51,7 +51,7 @@ struct ClusterDocument {
     // The slow-rank flag of 'rankId' over the averaged steps, or null.
     const SlowRank* SlowRankOf(int rankId) const;
     // Whether ranks can be opened: the cluster came from rank folders.
-    bool CanOpenRanks() const { return cluster.source == "rank folders"; }
+    bool CanOpenRanks() const { return RanksAreFolders(cluster.source); }
 
     // The objects of the views that show the cluster; declared last: they hold a reference to it
     // (and their background jobs read it), so they go first.
