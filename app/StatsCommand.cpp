@@ -16,8 +16,9 @@
 #include "cluster/ClusterFolder.hpp"
 #include "cluster/ClusterJson.hpp"
 #include "load/RankDirectory.hpp"
+#include "import/Importer.hpp"
 #include "loading/RankLoader.hpp"
-#include "loading/TraceLoader.hpp"
+#include "import/chrome_json/TraceLoader.hpp"
 #include "marey/MareyJson.hpp"
 #include "rank/RankAnalysis.hpp"
 #include "rank/TraceSummary.hpp"
@@ -159,7 +160,9 @@ int RunStatsCommand(int argc, char** argv) {
     }
     options.cache = std::move(cache.value());
     // A cluster folder: the cluster's summary, under its own key.
-    if (IsClusterPath(path)) return PrintClusterStats(path, json);
+    const auto importer = ChooseImporter(path, options.source);
+    if (importer.ok() && importer.value()->kind == SourceKind::kCluster)
+        return PrintClusterStats(path, json);
     // Whatever the path, the rank as the window opens it (LoadRank): its summaries (overview,
     // operators, steps, communication) join the trace's, so that every figure the window shows
     // is here with the same value; a trace that came alone has them from its device activities.

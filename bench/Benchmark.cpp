@@ -57,7 +57,7 @@
 #include "index/RowQuery.hpp"
 #include "load/TraceText.hpp"
 #include "loading/RankLoader.hpp"
-#include "loading/TraceLoader.hpp"
+#include "import/chrome_json/TraceLoader.hpp"
 #include "report/CheckHtml.hpp"
 #include "report/CheckReport.hpp"
 #include "trace/TraceAnalyses.hpp"

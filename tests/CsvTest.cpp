@@ -6,7 +6,7 @@
 #include "TestSupport.hpp"
 #include "load/AnalysisFile.hpp"
 #include "load/CsvReader.hpp"
-#include "loading/KernelCsvLoader.hpp"
+#include "import/kernel_csv/KernelCsvLoader.hpp"
 
 using namespace marey;
 using namespace marey::test;

@@ -23,7 +23,7 @@
 #include "cache/Checksum.hpp"
 #include "cache/IndexCache.hpp"
 #include "cache/ModelSerializer.hpp"
-#include "loading/TraceLoader.hpp"
+#include "import/chrome_json/TraceLoader.hpp"
 
 using namespace marey;
 namespace fs = std::filesystem;

@@ -30,9 +30,14 @@ const std::map<std::string, std::set<std::string>>& AllowedEdges() {
          {"core", "load", "db", "model", "index", "trace", "rank", "compare", "report", "cluster"}},
         // The index cache keeps models: it stands on model/ and only the loading layer uses it.
         {"cache", {"core", "load", "model"}},
+        // One importer per format (import/<format>/) and their registry: below them the shared
+        // readers (load/ for JSON and CSV, db/ for SQLite) and what a rank's tables become.
+        {"import",
+         {"core", "load", "db", "model", "index", "trace", "rank", "compare", "report", "cluster",
+          "cache"}},
         {"loading",
          {"core", "load", "db", "model", "index", "trace", "rank", "compare", "report", "cluster",
-          "marey", "cache"}},
+          "marey", "cache", "import"}},
     };
     return kAllowed;
 }

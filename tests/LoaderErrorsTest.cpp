@@ -4,7 +4,7 @@
 #include <fstream>
 
 #include "TestSupport.hpp"
-#include "loading/TraceLoader.hpp"
+#include "import/chrome_json/TraceLoader.hpp"
 
 using namespace marey;
 using namespace marey::test;

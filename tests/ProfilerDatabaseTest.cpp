@@ -20,8 +20,9 @@
 #include "db/DbTimeline.hpp"
 #include "db/DbTimelineReader.hpp"
 #include "db/SqliteFile.hpp"
+#include "load/RankTables.hpp"
 #include "loading/ClusterLoader.hpp"
-#include "loading/DatabaseLoader.hpp"
+#include "import/ascend_db/DatabaseLoader.hpp"
 #include "loading/RankLoader.hpp"
 #include "marey/Marey.hpp"
 #include "rank/TraceSummary.hpp"
@@ -410,7 +411,7 @@ TEST_CASE("analysis.db alone: steps, communication and links with their units") 
     auto db = SqliteFile::OpenReadOnly(
         (fs::path(fixtures) / kSampleRank / "ASCEND_PROFILER_OUTPUT" / "analysis.db").string());
     REQUIRE(db.ok());
-    DbRankTables tables;
+    RankTables tables;
     ReadAnalysisDb(*db.value(), tables);
     CHECK(tables.problems.empty());
     REQUIRE(tables.steps);

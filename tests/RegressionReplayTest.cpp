@@ -12,11 +12,11 @@
 
 #include "TestSupport.hpp"
 #include "fuzz/RankFolderInput.hpp"
-#include "loading/DatabaseLoader.hpp"
+#include "import/ascend_db/DatabaseLoader.hpp"
 #include "load/CommunicationJson.hpp"
 #include "load/EventDetails.hpp"
 #include "load/RankDirectory.hpp"
-#include "loading/KernelCsvLoader.hpp"
+#include "import/kernel_csv/KernelCsvLoader.hpp"
 #include "rank/CommunicationStats.hpp"
 #include "rank/RankAnalysis.hpp"
 #include "report/RankJson.hpp"

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "loading/TraceLoader.hpp"
+#include "import/chrome_json/TraceLoader.hpp"
 
 namespace marey::test {
 

@@ -10,10 +10,6 @@ namespace {
 
 constexpr size_t kFirstProblems = 20;
 
-void WriteRankIds(std::string& out, const std::vector<int>& ranks) {
-    JsonArray(out, ranks, [](std::string& s, int id) { s += std::to_string(id); });
-}
-
 // The groups of a group difference, slowest first, and the phases that carry it.
 void WriteDifference(JsonObject& o, const GroupDifference& difference) {
     JsonArrayOfObjects(
@@ -67,8 +63,7 @@ std::string ClusterToJson(const Cluster& cluster) {
                       o +=
                           "[" + std::to_string(run.first) + ", " + std::to_string(run.second) + "]";
                   });
-        JsonArray(root.Key("duplicate_rank_ids"), cluster.duplicateRanks,
-                  [](std::string& o, int id) { o += std::to_string(id); });
+        WriteRankIds(root.Key("duplicate_rank_ids"), cluster.duplicateRanks);
         // Each rank's overview as the Overview by rank draws it, with the keys of the rank's own
         // "overview" (`marey stats RANK --json`): the same figures by the same rule.
         JsonArrayOfObjects(root.Key("rank_figures"), cluster.ranks,
@@ -104,8 +99,7 @@ std::string ClusterToJson(const Cluster& cluster) {
                            [](JsonObject& o, const ClusterGroup& group) {
                                o.String("name", group.name);
                                o.String("kind", group.kind);
-                               JsonArray(o.Key("ranks"), group.ranks,
-                                         [](std::string& s, int id) { s += std::to_string(id); });
+                               WriteRankIds(o.Key("ranks"), group.ranks);
                            });
         JsonArrayOfObjects(root.Key("findings"), report.findings, WriteFinding);
         JsonObject problems(root.Key("problems"));

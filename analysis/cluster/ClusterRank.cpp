@@ -181,7 +181,7 @@ namespace {
 void SummarizeDatabase(const RankFiles& files, const RankReadOptions& options, ClusterRank& rank) {
     auto opened = SqliteFile::OpenReadOnly(files.profilerDb);
     if (!opened.ok()) return rank.problems.push_back(opened.message());
-    DbRankTables tables;
+    RankTables tables;
     if (!files.analysisDb.empty()) {
         auto analysis = SqliteFile::OpenReadOnly(files.analysisDb);
         if (analysis.ok())

@@ -6,6 +6,7 @@
 #include "core/Problem.hpp"
 #include "load/AnalysisFile.hpp"
 #include "load/CsvReader.hpp"
+#include "load/RankDirectory.hpp"
 
 namespace marey {
 namespace {
@@ -13,20 +14,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr int64_t kNsPerTick = 10;  // MindInsight: 100,000 ticks to the millisecond
-
-// "<prefix><digits><suffix>" → the digits as a number, or -1.
-int NumberIn(const std::string& name, const std::string& prefix, const std::string& suffix) {
-    if (name.size() <= prefix.size() + suffix.size() ||
-        name.compare(0, prefix.size(), prefix) != 0 ||
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
-        return -1;
-    const std::string digits =
-        name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-    if (digits.empty() || digits.size() > 7) return -1;
-    for (const char c : digits)
-        if (c < '0' || c > '9') return -1;
-    return std::stoi(digits);
-}
 
 // Reads the CSV at 'path' and hands each record, with the header's column indexes, to 'row'.
 template <typename Row>
@@ -69,7 +56,7 @@ bool Cell(const std::vector<std::string_view>& fields, int column, int shift, co
 }  // namespace
 
 int RankOfStepTraceRaw(const std::string& fileName) {
-    return NumberIn(fileName, "step_trace_raw_", "_detail_time.csv");
+    return NumberBetween(fileName, "step_trace_raw_", "_detail_time.csv");
 }
 
 ClusterRank ReadMindInsightRank(const std::string& path) {

@@ -49,7 +49,7 @@ std::string RowPlace(const SqliteFile& db, const std::string& table, int64_t row
     return db.Path() + ": error: table " + table + ", row " + std::to_string(rowid) + ": ";
 }
 
-void ReadStepTraceTime(const SqliteFile& db, DbRankTables& tables) {
+void ReadStepTraceTime(const SqliteFile& db, RankTables& tables) {
     // analysis.db's columns, in the order of kStepPhaseColumns.
     static const char* const kColumns[kStepPhaseCount] = {
         "computing",  "communication_not_overlapped",
@@ -89,7 +89,7 @@ double RatioOf(TimeNs part, TimeNs transit) {
     return std::round(static_cast<double>(part) / static_cast<double>(part + transit) * 1e4) / 1e4;
 }
 
-void ReadCommAnalyzerTime(const SqliteFile& db, DbRankTables& tables) {
+void ReadCommAnalyzerTime(const SqliteFile& db, RankTables& tables) {
     enum { kName, kGroup, kStart, kElapse, kTransit, kWait, kSync, kIdle, kStep, kType };
     DbColumns columns(
         db, "CommAnalyzerTime",
@@ -165,7 +165,7 @@ void ReadCommAnalyzerTime(const SqliteFile& db, DbRankTables& tables) {
     tables.communication = std::move(ops);
 }
 
-void ReadCommAnalyzerMatrix(const SqliteFile& db, DbRankTables& tables) {
+void ReadCommAnalyzerMatrix(const SqliteFile& db, RankTables& tables) {
     DbColumns columns(db, "CommAnalyzerMatrix",
                       {"hccl_op_name", "group_name", "src_rank", "dst_rank", "transport_type",
                        "transit_size", "transit_time", "bandwidth", "step", "type", "op_name"});
@@ -259,13 +259,13 @@ StepTrace StepsFromTimeline(const DbTimeline& timeline) {
     return trace;
 }
 
-void ReadAnalysisDb(const SqliteFile& analysisDb, DbRankTables& tables) {
+void ReadAnalysisDb(const SqliteFile& analysisDb, RankTables& tables) {
     ReadStepTraceTime(analysisDb, tables);
     ReadCommAnalyzerTime(analysisDb, tables);
     ReadCommAnalyzerMatrix(analysisDb, tables);
 }
 
-void ReadDbMemory(const SqliteFile& db, DbRankTables& tables) {
+void ReadDbMemory(const SqliteFile& db, RankTables& tables) {
     std::vector<std::string> problems;
     const DbStrings strings = DbStrings::Read(db, problems);
     // Written as the CSV text the export would hold and read by its parser: one set of rules.

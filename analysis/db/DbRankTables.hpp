@@ -8,31 +8,19 @@
 
 #include "db/DbTimeline.hpp"
 #include "db/SqliteFile.hpp"
-#include "load/CommunicationJson.hpp"
-#include "load/MemoryCsv.hpp"
-#include "load/StepTraceCsv.hpp"
+#include "load/RankTables.hpp"
 
 namespace marey {
 
-struct DbRankTables {
-    std::optional<StepTrace> steps;
-    std::optional<CommunicationOps> communication;
-    std::optional<CommunicationMatrix> matrix;
-    std::optional<MemoryRecord> memoryRecord;
-    std::optional<OperatorMemory> operatorMemory;
-    // "file: error: table T, row N: …" for every problem met.
-    std::vector<std::string> problems;
-};
-
 // Reads analysis.db's StepTraceTime (µs), CommAnalyzerTime and CommAnalyzerBandwidth (ms, MB) and
 // CommAnalyzerMatrix into 'tables'. A missing table leaves its member empty.
-void ReadAnalysisDb(const SqliteFile& analysisDb, DbRankTables& tables);
+void ReadAnalysisDb(const SqliteFile& analysisDb, RankTables& tables);
 
 // step_trace_time.csv's figures for each STEP_TIME row, from the Overlap Analysis of the tasks:
 // what analysis.db's StepTraceTime holds when there is none (equal to it on the real sample).
 StepTrace StepsFromTimeline(const DbTimeline& timeline);
 
 // Reads MEMORY_RECORD and OP_MEMORY of a profiler database into 'tables'.
-void ReadDbMemory(const SqliteFile& profilerDb, DbRankTables& tables);
+void ReadDbMemory(const SqliteFile& profilerDb, RankTables& tables);
 
 }  // namespace marey

@@ -16,7 +16,8 @@ bool IsFile(const fs::path& path) {
     return fs::is_regular_file(path, error);
 }
 
-// The N of "<prefix>N<suffix>", or -1.
+}  // namespace
+
 int NumberBetween(const std::string& name, const std::string& prefix, const std::string& suffix) {
     if (name.size() <= prefix.size() + suffix.size() ||
         name.compare(0, prefix.size(), prefix) != 0 ||
@@ -24,13 +25,11 @@ int NumberBetween(const std::string& name, const std::string& prefix, const std:
         return -1;
     const std::string digits =
         name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-    if (digits.empty() || digits.size() > 6 ||
+    if (digits.empty() || digits.size() > 7 ||
         !std::all_of(digits.begin(), digits.end(), ::isdigit))
         return -1;
     return std::stoi(digits);
 }
-
-}  // namespace
 
 int RankIdFromFolderName(const std::string& name) {
     const size_t at = name.rfind("rank");
@@ -251,6 +250,17 @@ Result<RankFiles> FindRankFiles(const std::string& path) {
 std::string MissingFileMessage(const RankFileKind& kind) {
     return std::string(kind.fileName) +
            " is not in this folder. The Ascend profiler writes it with " + kind.producedBy + ".";
+}
+
+RankFiles FindRankFor(const std::string& path) {
+    std::error_code error;
+    fs::path folder = fs::is_directory(path, error) ? fs::path(path) : fs::path(path).parent_path();
+    if (folder.filename() == "ASCEND_PROFILER_OUTPUT") folder = folder.parent_path();
+    if (!folder.empty() && IsRankDirectory(folder.string())) {
+        auto files = FindRankFiles(folder.string());
+        if (files.ok()) return std::move(files.value());
+    }
+    return RankFiles{};
 }
 
 }  // namespace marey

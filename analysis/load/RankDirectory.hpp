@@ -66,10 +66,18 @@ bool IsRankDirectory(const std::string& path);
 // "rank"), or -1.
 int RankIdFromFolderName(const std::string& name);
 
+// The N of a file name "<prefix>N<suffix>" ("profiler_info_3.json", "step_trace_raw_3_
+// detail_time.csv"): at most 7 digits (a rank id below ten million), else -1.
+int NumberBetween(const std::string& name, const std::string& prefix, const std::string& suffix);
+
 // The files of the rank folder 'path'. Fails when 'path' is not a folder or holds none of them.
 Result<RankFiles> FindRankFiles(const std::string& path);
 
 // "Missing communication.json: it is written with profiler_level=... ." for a view to show.
 std::string MissingFileMessage(const RankFileKind& kind);
+
+// The rank folder 'path' belongs to: the path itself, or for a file its folder, or the folder
+// above an ASCEND_PROFILER_OUTPUT folder; an empty RankFiles when there is none.
+RankFiles FindRankFor(const std::string& path);
 
 }  // namespace marey

@@ -6,7 +6,7 @@
 #include "compare/CheckRules.hpp"
 #include "compare/ClusterCheck.hpp"
 #include "core/Status.hpp"
-#include "loading/TraceLoader.hpp"
+#include "import/chrome_json/TraceLoader.hpp"
 
 namespace marey {
 

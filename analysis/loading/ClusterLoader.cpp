@@ -11,7 +11,7 @@
 #include "core/ParallelFor.hpp"
 #include "cluster/TraceRanks.hpp"
 #include "loading/RankSummarizer.hpp"
-#include "loading/TraceLoader.hpp"
+#include "import/chrome_json/TraceLoader.hpp"
 #include "trace/TraceAnalyses.hpp"
 #include "trace/TraceRankTables.hpp"
 

@@ -5,17 +5,15 @@
 
 #include "core/Status.hpp"
 #include "load/RankDirectory.hpp"
-#include "loading/TraceLoader.hpp"
+#include "import/chrome_json/TraceLoader.hpp"
 #include "rank/LoadedRank.hpp"
 
 namespace marey {
 
-// The rank folder 'path' belongs to: the path itself, or for a file its folder, or the folder
-// above an ASCEND_PROFILER_OUTPUT folder; an empty RankFiles when there is none.
-RankFiles FindRankFor(const std::string& path);
-
-// Loads the timeline of 'path' and analyses its rank folder. Fails when the timeline cannot be
-// read, unless 'path' is a rank folder without any timeline file (its analysis still has value).
+// Loads the timeline of 'path' and analyses its rank folder, by the importer that reads it
+// (import/Importer.hpp: a trace, a CSV, a rank folder's text export or its database). Fails when
+// the timeline cannot be read, unless 'path' is a rank folder without any timeline file (its
+// analysis still has value).
 Result<LoadedRank> LoadRank(const std::string& path, const LoadOptions& options = {},
                             LoadProgress* progress = nullptr);
 

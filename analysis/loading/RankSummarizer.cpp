@@ -6,7 +6,7 @@
 #include "cluster/MindInsightReader.hpp"
 #include "cluster/TraceRanks.hpp"
 #include "load/AnalysisFile.hpp"
-#include "loading/TraceLoader.hpp"
+#include "import/chrome_json/TraceLoader.hpp"
 #include "trace/TraceAnalyses.hpp"
 #include "trace/TraceRankTables.hpp"
 

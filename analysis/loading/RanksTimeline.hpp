@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/Status.hpp"
-#include "loading/TraceLoader.hpp"
+#include "import/chrome_json/TraceLoader.hpp"
 #include "model/TraceModel.hpp"
 
 namespace marey {

@@ -36,7 +36,7 @@ MareyMemory LoadMareyMemory(const std::string& rankPath, TimeNs stepStartNs, Tim
     if (files.ok() && !files.value().profilerDb.empty()) {
         auto db = SqliteFile::OpenReadOnly(files.value().profilerDb);
         if (!db.ok()) return memory;
-        DbRankTables tables;
+        RankTables tables;
         ReadDbMemory(*db.value(), tables);
         if (tables.memoryRecord)
             if (const MemorySeries* chosen = ChooseMareyMemorySeries(*tables.memoryRecord))

@@ -43,8 +43,7 @@ std::string MareyToJson(const Cluster& cluster, unsigned threads) {
     std::string out;
     {
         JsonObject root(out);
-        JsonArray(root.Key("devices"), order,
-                  [](std::string& o, int rank) { o += std::to_string(rank); });
+        WriteRankIds(root.Key("devices"), order);
         JsonArrayOfObjects(root.Key("steps"), steps, [](JsonObject& o, const StepFigures& figures) {
             o.String("step", figures.step);
             o.Int("operators", static_cast<int64_t>(figures.operators));

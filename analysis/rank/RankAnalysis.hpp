@@ -12,6 +12,7 @@
 #include "load/MemoryCsv.hpp"
 #include "load/OpStatisticCsv.hpp"
 #include "load/RankDirectory.hpp"
+#include "load/RankTables.hpp"
 #include "load/StepTraceCsv.hpp"
 #include "model/TraceModel.hpp"
 #include "rank/CommunicationStats.hpp"
@@ -27,21 +28,13 @@ struct StepSpan {
     TimeNs startNs = 0, endNs = 0;  // absolute, as in the trace
 };
 
-struct RankAnalysis {
+// The rank's tables (RankTables: kernels, steps, communication, …, problems) as its importer
+// filled them, and what is computed from them.
+struct RankAnalysis : RankTables {
     RankFiles files;
     // The profiler database its tables were read from (files.profilerDb); empty when they were
     // read from the text export's files.
     std::string database;
-    std::optional<KernelTable> kernels;
-    std::optional<StepTrace> steps;
-    std::optional<OpStatistic> opStatistic;
-    std::optional<CommunicationOps> communication;
-    std::optional<CommunicationMatrix> matrix;
-    std::optional<MemoryRecord> memoryRecord;
-    std::optional<OperatorMemory> operatorMemory;
-    // "file:line:column: error: message" for every problem met in these files (at most 100 per
-    // file, then a count), and the errors of files that could not be read at all.
-    std::vector<std::string> problems;
 
     // The rank's overview by the one rule (RankOverviewFigures), and the profiler's own Overlap
     // Analysis tracks of its trace (another figure, named apart; valid = false without them).

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "load/JsonString.hpp"
@@ -64,6 +65,12 @@ void JsonArrayOfObjects(std::string& out, const Items& items, const Write& write
         JsonObject object(text);
         write(object, item);
     });
+}
+
+// A list of rank ids as a JSON array of numbers: "[0, 1, 7]". The one writer of rank lists
+// (groups, findings, clusters, the Marey view).
+inline void WriteRankIds(std::string& out, const std::vector<int>& ranks) {
+    JsonArray(out, ranks, [](std::string& s, int id) { s += std::to_string(id); });
 }
 
 }  // namespace marey

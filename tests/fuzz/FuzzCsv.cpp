@@ -9,7 +9,7 @@
 #include "load/KernelTable.hpp"
 #include "load/OpStatisticCsv.hpp"
 #include "load/StepTraceCsv.hpp"
-#include "loading/KernelCsvLoader.hpp"
+#include "import/kernel_csv/KernelCsvLoader.hpp"
 #include "rank/OperatorStats.hpp"
 #include "rank/RankOverview.hpp"
 

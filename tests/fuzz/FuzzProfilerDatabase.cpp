@@ -11,7 +11,7 @@
 
 #include "db/DbRankTables.hpp"
 #include "db/DbRowDetails.hpp"
-#include "loading/DatabaseLoader.hpp"
+#include "import/ascend_db/DatabaseLoader.hpp"
 
 using namespace marey;
 

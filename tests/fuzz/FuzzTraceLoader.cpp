@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "loading/TraceLoader.hpp"
+#include "import/chrome_json/TraceLoader.hpp"
 
 using namespace marey;
 

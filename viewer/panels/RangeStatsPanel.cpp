@@ -120,11 +120,11 @@ void RangeStatsPanel::DrawContents(TimelineView& timeline) {
     }
     if (m_job.Busy()) ImGui::TextDisabled("computing…");
     ImGui::PushTextWrapPos(0);
-    ImGui::Text("%s .. %s: %s over %zu tracks, %llu slices",
-                timeline.RelativeTime(model.firstNs + m_start).c_str(),
+    ImGui::Text("%s .. %s: %s over %s, %s", timeline.RelativeTime(model.firstNs + m_start).c_str(),
                 timeline.RelativeTime(model.firstNs + m_end).c_str(),
-                FormatDuration(m_end - m_start).c_str(), m_tracks.size(),
-                static_cast<unsigned long long>(m_stats.sliceCount));
+                FormatDuration(m_end - m_start).c_str(),
+                CountText(m_tracks.size(), "track", "tracks").c_str(),
+                CountText(m_stats.sliceCount, "slice", "slices").c_str());
     ImGui::PopTextWrapPos();
     if (ImGui::Button("Copy as CSV")) {
         ImGui::SetClipboardText(ToCsv(model, m_stats).c_str());
@@ -136,7 +136,8 @@ void RangeStatsPanel::DrawContents(TimelineView& timeline) {
         timeline.ShowRange(static_cast<double>(m_start), static_cast<double>(m_end), true);
     if (ImGui::GetTime() - m_copiedAt < 3.0) {
         ImGui::SameLine();
-        ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.55f, 1.0f), "copied %zu rows", m_copiedRows);
+        ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.55f, 1.0f), "copied %s",
+                           CountText(m_copiedRows, "row", "rows").c_str());
     }
     // Every column in view at the panel's default width: short headers, three significant digits
     // (the exact figures are in the CSV and the tooltip), the name column taking what is left. A

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "core/TextFormat.hpp"
-#include "db/DbRowDetails.hpp"
+#include "import/Importer.hpp"
 #include "index/RowQuery.hpp"
 #include "timeline/ElideText.hpp"
 
@@ -16,13 +16,6 @@ namespace {
 constexpr float kMinimapHeightPx = 30.0f;
 constexpr float kRulerHeightPx = 38.0f;
 constexpr float kScrollbarWidthPx = 10.0f;
-// A database row's details on the connection its load kept open, else (a model read before
-// that, in tests) on the file.
-EventDetails DatabaseRowDetails(const TraceSource& source, uint64_t ref) {
-    return source.database ? ReadDbRowDetails(*source.database, ref, source.farRowids)
-                           : ReadDbRowDetails(source.path, ref, source.farRowids);
-}
-
 }  // namespace
 
 TimelineView::TimelineView(const TraceModel& model, uint32_t documentId)
@@ -239,12 +232,8 @@ const EventDetails& TimelineView::Details(uint32_t track, uint64_t ref) {
     auto it = m_detailsCache.find(key);
     if (it != m_detailsCache.end()) return it->second;
     if (m_detailsCache.size() > 256) m_detailsCache.clear();
-    const TraceText& text = m_model.TextOf(track);
-    const SourceFormat format = m_model.FormatOf(track);
-    EventDetails details =
-        format == SourceFormat::kCsv ? ReadCsvRowDetails(text, ref, m_model.CsvHeaderOf(track))
-        : format == SourceFormat::kDatabase ? DatabaseRowDetails(m_model.SourceOf(track), ref)
-                                            : ReadEventDetails(text, ref);
+    // Read by the importer of the track's source: a trace's event, a CSV row, a database row.
+    EventDetails details = ReadRowDetails(m_model.SourceOf(track), ref);
     return m_detailsCache.emplace(key, std::move(details)).first->second;
 }
 

@@ -143,9 +143,12 @@ void TimelineView::DrawHeader(ImDrawList* draw, const Lane& lane, float laneY) {
             ImGui::BeginTooltip();
             ImGui::Text("%s", m_model.TrackLabel(lane.track).c_str());
             ImGui::TextDisabled("%s", m_model.ProcessLabelWithRank(track.process).c_str());
-            ImGui::Text("%llu slices, %zu rows, %zu instants, %zu counter samples",
-                        static_cast<unsigned long long>(track.sliceCount), track.rows.size(),
-                        track.instantTs.size(), track.counterTs.size());
+            const std::string counts =
+                CountText(track.sliceCount, "slice", "slices") + ", " +
+                CountText(track.rows.size(), "row", "rows") + ", " +
+                CountText(track.instantTs.size(), "instant", "instants") + ", " +
+                CountText(track.counterTs.size(), "counter sample", "counter samples");
+            ImGui::TextUnformatted(counts.c_str());
             if (track.overlapSliceCount)
                 ImGui::TextColored(ImVec4(1, 0.75f, 0.3f, 1),
                                    "%llu slices overlap without nesting (extra rows)",

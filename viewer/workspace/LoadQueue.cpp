@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "cluster/ClusterFolder.hpp"
+#include "import/Importer.hpp"
 #include "loading/RankLoader.hpp"
 #include "timeline/TimelineData.hpp"
 
@@ -83,7 +84,9 @@ void LoadQueue::RunCluster(Job& job, unsigned threads) {
 }
 
 void LoadQueue::Run(Job& job, unsigned threads) {
-    if (IsClusterPath(job.path)) {
+    // The importer that reads the path decides what it opens as (import/Importer.hpp).
+    const auto importer = ChooseImporter(job.path, job.source);
+    if (importer.ok() && importer.value()->kind == SourceKind::kCluster) {
         job.isCluster = true;
         return RunCluster(job, threads);
     }

@@ -10,7 +10,7 @@
 #include "cluster/Cluster.hpp"
 #include "loading/ClusterLoader.hpp"
 #include "loading/RanksTimeline.hpp"
-#include "loading/TraceLoader.hpp"
+#include "import/chrome_json/TraceLoader.hpp"
 #include "workspace/ClusterDocument.hpp"
 #include "workspace/Document.hpp"
 

@@ -1,4 +1,4 @@
-#include "loading/TraceLoader.hpp"
+#include "import/chrome_json/TraceLoader.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -14,7 +14,7 @@
 #include "load/ChunkDecoder.hpp"
 #include "load/JsonScan.hpp"
 #include "load/TracePath.hpp"
-#include "loading/KernelCsvLoader.hpp"
+#include "import/kernel_csv/KernelCsvLoader.hpp"
 #include "model/ModelBuilder.hpp"
 
 namespace marey {

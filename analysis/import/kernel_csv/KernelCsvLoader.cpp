@@ -1,4 +1,4 @@
-#include "loading/KernelCsvLoader.hpp"
+#include "import/kernel_csv/KernelCsvLoader.hpp"
 
 #include <algorithm>
 #include <thread>

@@ -8,7 +8,7 @@
 #include "core/Status.hpp"
 #include "db/DbRankTables.hpp"
 #include "load/KernelTable.hpp"
-#include "loading/TraceLoader.hpp"
+#include "import/chrome_json/TraceLoader.hpp"
 #include "model/TraceModel.hpp"
 
 namespace marey {
@@ -16,7 +16,7 @@ namespace marey {
 struct LoadedDatabase {
     std::unique_ptr<TraceModel> model;
     KernelTable kernels;  // what kernel_details.csv holds
-    DbRankTables tables;  // steps, communication, links, memory
+    RankTables tables;    // steps, communication, links, memory
 };
 
 // Fails only when 'profilerDb' cannot be opened as a SQLite database; everything else it meets is

@@ -1,4 +1,4 @@
-#include "loading/DatabaseLoader.hpp"
+#include "import/ascend_db/DatabaseLoader.hpp"
 
 #include <algorithm>
 #include <map>

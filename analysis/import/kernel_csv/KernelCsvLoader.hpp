@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/Status.hpp"
-#include "loading/TraceLoader.hpp"
+#include "import/chrome_json/TraceLoader.hpp"
 
 namespace marey {
 
