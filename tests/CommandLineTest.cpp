@@ -177,3 +177,24 @@ TEST_CASE("the viewer writes the index cache of a trace it opens, and with --no-
     for (const char* name : {"no-cache", "cache"}) fs::remove(Png(name));
     fs::remove_all(dir);
 }
+
+TEST_CASE("a profiler database whose string table holds NULLs draws its timeline, no crash") {
+    const std::string fixtures = marey::test::FixturesDir();
+    if (fixtures.empty()) return;
+    const fs::path rank = marey::test::TempDir("null_strings") / "rank0_ascend_pt";
+    fs::copy(fs::path(fixtures) / "msinsight/test/data/pytorch/db/level1/rank0_ascend_pt", rank,
+             fs::copy_options::recursive);
+    for (const auto& entry : fs::recursive_directory_iterator(rank))
+        fs::permissions(entry.path(), fs::perms::owner_write, fs::perm_options::add);
+    // Every name of the host's operators and of the device's kernels.
+    marey::test::ExecuteSql(rank / "ASCEND_PROFILER_OUTPUT" / "ascend_pytorch_profiler_0.db",
+                            "UPDATE STRING_IDS SET value = NULL WHERE id IN (SELECT name FROM "
+                            "PYTORCH_API) OR id IN (SELECT name FROM COMPUTE_TASK_INFO);");
+    const Outcome outcome = Marey(rank.string() + " --no-cache --screenshot " + Png("nulls"));
+    CHECK_MESSAGE(outcome.status == 0, outcome.output);
+    CHECK(fs::file_size(Png("nulls")) > 0);
+    fs::remove(Png("nulls"));
+    const Outcome stats = Marey("stats " + rank.string() + " --no-cache");
+    CHECK(stats.status == 0);
+    CHECK(stats.output.find("table STRING_IDS, row ") != std::string::npos);
+}
