@@ -278,6 +278,18 @@ TEST_CASE("check exits 0 without a regression, 1 with one and 2 on an error, say
     fs::remove_all(slow);
 }
 
+TEST_CASE("a mistake in a rules file quotes its bytes escaped, and a byte-order mark is read") {
+    CheckRules rules;
+    CHECK(ParseRulesText("\xEF\xBB\xBFmax step=3%\n", "r", &rules).ok());
+    CHECK(rules.MaxPercentFor(CheckKind::kStep, "step time") == 3);
+    const Status status = ParseRulesText("max step=\xFF\x01%\n", "r", &rules);
+    CHECK(status.message() ==
+          "r:1:10: error: expected a percentage such as 8% after '=', got \"\\xFF\\x01%\"");
+    const Status keyword = ParseRulesText("m\xC3x step=3%\n", "r", &rules);
+    CHECK(keyword.message() ==
+          "r:1:1: error: expected 'max' or 'min-time' at the start of a rule, got \"m\\xC3x\"");
+}
+
 TEST_CASE("check writes a Markdown comment, an HTML page and the documented JSON") {
     const fs::path dir = WritePair("cli_reports", 1, [](GeneratorOptions& b) {
         b.slowOperatorKind = 0, b.slowOperatorPercent = 100, b.taskScalePercent = 0;
