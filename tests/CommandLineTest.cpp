@@ -178,6 +178,15 @@ TEST_CASE("the viewer writes the index cache of a trace it opens, and with --no-
     fs::remove_all(dir);
 }
 
+TEST_CASE("a screenshot that cannot be written is an error, with exit status 2") {
+    const std::string rank = SmallCluster().string() + "/rank_0_ascend_pt";
+    const Outcome outcome = Marey(rank + " --screenshot /dev/full");
+    CHECK(outcome.status == 2);
+    CHECK_MESSAGE(outcome.output.find("marey: cannot write /dev/full: No space left on device\n") !=
+                      std::string::npos,
+                  outcome.output);
+}
+
 TEST_CASE("a profiler database whose string table holds NULLs draws its timeline, no crash") {
     const std::string fixtures = marey::test::FixturesDir();
     if (fixtures.empty()) return;

@@ -604,10 +604,8 @@ int App::Run(const ViewerOptions& options) {
             if (ready && settleFrames > 0) --settleFrames;
             // After the keys (settleFrames == -1), two more frames let hover and layout settle.
             if ((ready && settleFrames < 0 && --settleFrames < -3) || failed) {
-                if (!WriteScreenshot(options.screenshotPath, width, height, &error)) {
-                    std::fprintf(stderr, "marey: %s\n", error.c_str());
-                    exitCode = 1;
-                }
+                const bool written = WriteScreenshot(options.screenshotPath, width, height, &error);
+                if (!written) std::fprintf(stderr, "marey: %s\n", error.c_str());
                 if (failed) {
                     for (const std::string& message : m_workspace.errors())
                         std::fprintf(stderr, "%s\n", message.c_str());
@@ -617,6 +615,7 @@ int App::Run(const ViewerOptions& options) {
                     if (m_commandLineRejected)
                         exitCode = 2;  // the picture is not of what was asked
                 }
+                if (!written) exitCode = 2;  // asked for a file and got none
                 break;
             }
             if (frame > kMaxScriptedFrames) {
