@@ -425,6 +425,25 @@ void App::ApplyCommandLineSelection(Document& document) {
     };
     if (m_options.panel == "range" || m_options.panel == "search" || m_options.panel == "issues")
         send(TimelineRequest::kShowPanel, m_options.panel);
+    // --ranks with --step N: a step no rank marks leaves each rank on its own clock; said.
+    if (document.ranks && !m_options.step.empty() && m_options.step != kAlignOnClock &&
+        document.ranks->alignedStep != m_options.step) {
+        const std::vector<std::string>& steps = document.ranks->steps;
+        std::fprintf(stderr,
+                     "marey: --step %s: no rank marks ProfilerStep#%s (%s); each rank "
+                     "keeps its own clock\n",
+                     m_options.step.c_str(), m_options.step.c_str(),
+                     steps.empty()
+                         ? "they share no step"
+                         : ("steps they share: " + steps.front() + " to " + steps.back()).c_str());
+        m_commandLineRejected = true;
+    }
+    const TimeNs traceMs = (document.model().lastNs - document.model().firstNs) / 1000000;
+    if (m_options.rangeFromMs >= 0 && m_options.rangeFromMs > static_cast<double>(traceMs)) {
+        std::fprintf(stderr, "marey: --range %g,%g: starts after the trace ends (%lld ms long)\n",
+                     m_options.rangeFromMs, m_options.rangeToMs, static_cast<long long>(traceMs));
+        m_commandLineRejected = true;
+    }
     if (!m_options.search.empty()) {
         send(TimelineRequest::kSearch, m_options.search);
         if (m_options.panel.empty()) send(TimelineRequest::kShowPanel, "details");
