@@ -18,6 +18,7 @@
 #include "TraceGenerator.hpp"
 #include "compare/CheckRules.hpp"
 #include "compare/RegressionCheck.hpp"
+#include "compare/RunDamage.hpp"
 #include "loading/RankLoader.hpp"
 #include "report/CheckReport.hpp"
 #include "report/MarkupEscape.hpp"
@@ -352,6 +353,26 @@ TEST_CASE("check gives no verdict on a run whose import problems pass 1 % of its
                            ": 1 import problem in 4 events (25.0 %), above the 1.0 % a check "
                            "accepts\n") != std::string::npos,
                   out);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a whole run has no damage, and the same run cut short is named truncated") {
+    const fs::path dir = WritePair("damage_direct", 2, [](GeneratorOptions&) {});
+    LoadOptions options;
+    options.cache.enabled = false;
+    const Result<LoadedRank> whole = LoadRank((dir / "a").string(), options);
+    REQUIRE(whole.ok());
+    CHECK(FindRunDamage(whole.value()).empty());
+    const fs::path trace = TraceIn(dir / "a");
+    fs::resize_file(trace, fs::file_size(trace) - 100);
+    const Result<LoadedRank> cut = LoadRank((dir / "a").string(), options);
+    REQUIRE(cut.ok());
+    CHECK(cut.value().model->report.truncated);
+    const std::vector<std::string> damage = FindRunDamage(cut.value());
+    REQUIRE_FALSE(damage.empty());
+    CHECK(damage.front() == trace.string() +
+                                ": truncated: the file ends before its events do; only the events "
+                                "before the cut were loaded");
     fs::remove_all(dir);
 }
 
