@@ -1,6 +1,9 @@
 #include "CheckCommand.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -8,6 +11,7 @@
 #include "cluster/ClusterFolder.hpp"
 #include "compare/CheckRules.hpp"
 #include "compare/RegressionCheck.hpp"
+#include "compare/RunDamage.hpp"
 #include "loading/ClusterCheckLoader.hpp"
 #include "loading/RankLoader.hpp"
 #include "report/CheckHtml.hpp"
@@ -23,6 +27,7 @@ void Usage() {
         "usage: marey check BASELINE CANDIDATE [--max RULE]... [--min-time DURATION]\n"
         "                   [--rules FILE] [--markdown FILE] [--html FILE] [--junit FILE] "
         "[--json] [--no-cache]\n"
+        "                   [--allow-damaged]\n"
         "  BASELINE, CANDIDATE  traces, rank folders or kernel_details.csv files, or two\n"
         "                   cluster folders, compared rank by rank\n"
         "  --max RULE       step=3%%, phase:free=8%%, op:aclnnMatMul*=8%%, type:NAME=P%%,\n"
@@ -35,7 +40,10 @@ void Usage() {
         "  --junit FILE     write JUnit XML: a test case per kind of figure, for CI systems\n"
         "  --json           print the result as JSON instead of lines\n"
         "  --no-cache       parse the traces, neither reading nor writing the index cache\n"
-        "exit status: 0 nothing regressed, 1 something did, 2 an error\n");
+        "  --allow-damaged  compare a damaged input (truncated, over 1%% of its events import\n"
+        "                   problems, steps cut) instead of refusing it; the check then fails\n"
+        "exit status: 0 nothing regressed, 1 something did (or an input is damaged, with\n"
+        "--allow-damaged), 2 an error or a damaged input\n");
 }
 
 int Fail(const std::string& message) {
@@ -43,19 +51,25 @@ int Fail(const std::string& message) {
     return 2;
 }
 
-bool ReadFile(const std::string& path, std::string* text) {
+// The rules file's text, or why it cannot be read: a folder opens as a file on Linux and reads
+// as nothing, which would check with the default rules.
+std::string ReadRulesFile(const std::string& path, std::string* text) {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error)) return path + ": a folder, not a rules file";
     std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
+    if (!in) return path + ": cannot read the rules file";
     std::ostringstream buffer;
     buffer << in.rdbuf();
+    if (in.bad()) return path + ": cannot read the rules file";
     *text = buffer.str();
-    return true;
+    return {};
 }
 
 struct CheckArguments {
     std::string baseline, candidate, markdownPath, htmlPath, junitPath;
     bool json = false;
     bool noCache = false;
+    bool allowDamaged = false;
     CheckRules rules = CheckRules::Defaults();
 };
 
@@ -69,6 +83,8 @@ std::string ParseArguments(int argc, char** argv, CheckArguments& args) {
             args.json = true;
         } else if (arg == "--no-cache") {
             args.noCache = true;
+        } else if (arg == "--allow-damaged") {
+            args.allowDamaged = true;
         } else if (arg == "--max" && hasValue) {
             const std::string text = argv[++i];
             CheckRule rule;
@@ -84,7 +100,7 @@ std::string ParseArguments(int argc, char** argv, CheckArguments& args) {
         } else if (arg == "--rules" && hasValue) {
             const std::string path = argv[++i];
             std::string text;
-            if (!ReadFile(path, &text)) return path + ": cannot read the rules file";
+            if (std::string error = ReadRulesFile(path, &text); !error.empty()) return error;
             const Status status = ParseRulesText(text, path, &args.rules);
             if (!status.ok()) return status.message();
         } else if (arg == "--markdown" && hasValue) {
@@ -97,10 +113,31 @@ std::string ParseArguments(int argc, char** argv, CheckArguments& args) {
             args.baseline = arg;
         } else if (!arg.empty() && arg[0] != '-' && args.candidate.empty()) {
             args.candidate = arg;
+        } else if (arg == "--max" || arg == "--min-time" || arg == "--rules" ||
+                   arg == "--markdown" || arg == "--html" || arg == "--junit") {
+            return arg + ": expected a value after it";
+        } else if (!arg.empty() && arg[0] == '-') {
+            return "unknown option \"" + arg + "\"";
         } else {
-            return !arg.empty() && arg[0] == '-' && !hasValue
-                       ? arg + ": expected a value after it"
-                       : "unexpected argument \"" + arg + "\"";
+            return "unexpected argument \"" + arg + "\"";
+        }
+    }
+    return {};
+}
+
+// A report path that names an input: writing the report would destroy the run it is about.
+std::string ReportOverInput(const CheckArguments& args) {
+    const std::pair<const std::string&, const char*> reports[] = {
+        {args.markdownPath, "--markdown"}, {args.htmlPath, "--html"}, {args.junitPath, "--junit"}};
+    const std::pair<const std::string&, const char*> inputs[] = {{args.baseline, "baseline"},
+                                                                 {args.candidate, "candidate"}};
+    for (const auto& [report, flag] : reports) {
+        if (report.empty()) continue;
+        for (const auto& [input, side] : inputs) {
+            std::error_code error;
+            if (report == input || std::filesystem::equivalent(report, input, error))
+                return std::string(flag) + " " + report + ": that is the " + side +
+                       "; a report is never written over an input";
         }
     }
     return {};
@@ -140,7 +177,11 @@ int WriteReports(const CheckArguments& args, const CheckReports& reports) {
         if (file.path.empty()) continue;
         std::ofstream out(file.path, std::ios::binary);
         out << file.text;
-        if (!out) return Fail(file.path + ": cannot write the " + file.what + " report");
+        // The bytes reach the file when it is closed (a full disk fails only then).
+        out.close();
+        if (!out)
+            return Fail(file.path + ": cannot write the " + file.what +
+                        " report: " + std::strerror(errno));
     }
     std::fwrite(reports.printed.data(), 1, reports.printed.size(), stdout);
     return reports.failed ? 1 : 0;
@@ -166,6 +207,7 @@ int RunCheckCommand(int argc, char** argv) {
                    ? (std::fprintf(stderr, "%s\n", error.c_str()), 2)
                    : Fail(error);
     if (args.baseline.empty() || args.candidate.empty()) return Usage(), 2;
+    if (std::string overInput = ReportOverInput(args); !overInput.empty()) return Fail(overInput);
     Result<IndexCacheOptions> cache = IndexCacheFromEnvironment(args.noCache);
     if (!cache.ok()) return Fail(cache.message());
     LoadOptions load;
@@ -180,9 +222,18 @@ int RunCheckCommand(int argc, char** argv) {
     LoadedPair pair = LoadRankPair(args.baseline, args.candidate, load);
     for (const Result<LoadedRank>* side : {&pair.a, &pair.b})
         if (!side->ok()) return Fail(side->message());
-    const Result<CheckResult> result =
+    std::vector<std::string> damage;
+    for (const Result<LoadedRank>* side : {&pair.a, &pair.b})
+        for (std::string& line : FindRunDamage(side->value())) damage.push_back(std::move(line));
+    if (!damage.empty() && !args.allowDamaged) {
+        std::string message = "damaged input, no verdict:";
+        for (const std::string& line : damage) message += "\n  " + line;
+        return Fail(message + "\n(--allow-damaged compares what was loaded; the check then fails)");
+    }
+    Result<CheckResult> result =
         CheckSides(MakeCheckSide(pair.a.value()), MakeCheckSide(pair.b.value()), args.rules);
     if (!result.ok()) return Fail(result.message());
+    result.value().damage = std::move(damage);
     return WriteReports(args, MakeReports(args, result.value(), CheckToMarkdown, CheckToHtml,
                                           CheckToJunit, CheckToJson, CheckToText));
 }

@@ -99,9 +99,12 @@ int RunCompareCommand(int argc, char** argv) {
             pathA = arg;
         } else if (!arg.empty() && arg[0] != '-' && pathB.empty()) {
             pathB = arg;
+        } else if (arg == "--top" || arg == "--align" || arg == "--step") {
+            return Fail(arg + ": expected a value after it");
+        } else if (!arg.empty() && arg[0] == '-') {
+            return Fail("unknown option \"" + arg + "\"");
         } else {
-            return Fail(hasValue || arg[0] != '-' ? "unexpected argument \"" + arg + "\""
-                                                  : arg + ": expected a value after it");
+            return Fail("unexpected argument \"" + arg + "\"");
         }
     }
     if (pathA.empty() || pathB.empty()) return Usage(), 2;
@@ -124,7 +127,9 @@ int RunCompareCommand(int argc, char** argv) {
         }
     }
     const Comparison comparison = CompareRanks(pair.a.value(), pair.b.value(), options);
-    if (!comparison.note.empty()) std::fprintf(stderr, "marey: %s\n", comparison.note.c_str());
+    // A step asked for and not found is not the comparison asked for: said, and no figures.
+    if (!comparison.missingSteps.empty())
+        return Fail("--step: " + comparison.missingSteps + " has no ProfilerStep slice");
     const std::string text =
         json ? TraceDiffToJson(comparison.a, comparison.b, comparison.diff)
              : TraceDiffToText(comparison.a, comparison.b, comparison.diff, top);

@@ -148,8 +148,9 @@ int RunStatsCommand(int argc, char** argv) {
         } else if (path.empty() && argv[i][0] != '-') {
             path = argv[i];
         } else {
-            path.clear();
-            break;
+            std::fprintf(stderr, "marey stats: %s \"%s\"\n",
+                         argv[i][0] == '-' ? "unknown option" : "unexpected argument", argv[i]);
+            return 2;
         }
     }
     if (path.empty()) return Usage(), 2;

@@ -1,6 +1,7 @@
 #include "SummarizeCommand.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -128,12 +129,28 @@ int RunSummarizeCommand(int argc, char** argv) {
             job.resume = true;
         else if (arg == "--ranks-of-node" && hasValue)
             job.nodeRule = argv[++i];
-        else if (arg == "--threads" && hasValue)
-            job.threads = static_cast<unsigned>(std::max(0, std::atoi(argv[++i])));
-        else if (!arg.empty() && arg[0] != '-')
+        else if (arg == "--threads" && hasValue) {
+            const std::string count = argv[++i];
+            const char* end = count.data() + count.size();
+            unsigned threads = 0;
+            if (count.empty() || count[0] == '-' ||
+                std::from_chars(count.data(), end, threads).ptr != end || threads > 4096) {
+                if (processes.IsFirst())
+                    std::fprintf(stderr,
+                                 "marey summarize: --threads: expected a count from 0 (all cores) "
+                                 "to 4096, got \"%s\"\n",
+                                 count.c_str());
+                return 2;
+            }
+            job.threads = threads;
+        } else if (!arg.empty() && arg[0] != '-') {
             folders.push_back(arg);
-        else
+        } else {
+            if (processes.IsFirst() && arg != "--out" && arg != "--ranks-of-node" &&
+                arg != "--threads")
+                std::fprintf(stderr, "marey summarize: unknown option \"%s\"\n", arg.c_str());
             usage = true;
+        }
     }
     const bool toFile = EndsWith(outDir, ".jsonl");
     if (usage || folders.empty() || (toFile && folders.size() != 1) ||

@@ -177,3 +177,110 @@ TEST_CASE("the viewer writes the index cache of a trace it opens, and with --no-
     for (const char* name : {"no-cache", "cache"}) fs::remove(Png(name));
     fs::remove_all(dir);
 }
+
+TEST_CASE("values out of range or contradicting each other are named, in every subcommand") {
+    const std::string cluster = SmallCluster().string();
+    const std::string rank = cluster + "/rank_0_ascend_pt";
+    SUBCASE("the viewer's sizes, panels, ranges and steps") {
+        const std::pair<std::string, std::string> cases[] = {
+            {" --size 99999x99999",
+             "marey: --size: expected WxH from 200x150 to 16384x16384, got \"99999x99999\"\n"},
+            {" --size 800x",
+             "marey: --size: expected WxH from 200x150 to 16384x16384, got "
+             "\"800x\"\n"},
+            {" --panel nonsense",
+             "marey: --panel: expected details, range, search or issues, got \"nonsense\"\n"},
+            {" --range 5,1", "marey: --range: 5,1 ends before it starts (expected A < B)\n"},
+            {" --range 1e300,2e300",
+             "marey: --range: 1e300,2e300 lies past what a trace's clock holds (±9.2e12 ms)\n"},
+            {" --range -3,1",
+             "marey: --range: -3,1 starts before the trace (expected A of 0 or more)\n"},
+            {" --step -1",
+             "marey: --step: expected a step number (0 or more) or clock, got "
+             "\"-1\"\n"},
+        };
+        for (const auto& [arguments, said] : cases) {
+            const Outcome outcome = Marey(rank + arguments + " --screenshot " + Png("values"));
+            CHECK_MESSAGE(outcome.status == 2, arguments);
+            CHECK(outcome.output == said);
+        }
+        CHECK_FALSE(fs::exists(Png("values")));
+    }
+    SUBCASE("a step that no rank of --ranks marks") {
+        const Outcome outcome =
+            Marey(cluster + " --ranks 0-3 --step 999999 --screenshot " + Png("ranks_step"));
+        CHECK_MESSAGE(outcome.status == 2, outcome.output);
+        CHECK(outcome.output.find("marey: --step 999999: no rank marks ProfilerStep#999999 (steps "
+                                  "they share: 1 to 3); each rank keeps its own clock\n") !=
+              std::string::npos);
+        fs::remove(Png("ranks_step"));
+    }
+    SUBCASE("a range that starts after the trace ends") {
+        const Outcome outcome =
+            Marey(rank + " --range 100000,200000 --screenshot " + Png("late_range"));
+        CHECK_MESSAGE(outcome.status == 2, outcome.output);
+        CHECK(outcome.output.find("marey: --range 100000,200000: starts after the trace ends (") !=
+              std::string::npos);
+        fs::remove(Png("late_range"));
+    }
+    SUBCASE("stats --compare with a step a side lacks") {
+        const Outcome outcome = Marey("stats --compare " + rank + " " + rank + " --step 5:2");
+        CHECK(outcome.status == 2);
+        CHECK(outcome.output == "marey stats --compare: --step: step 5 of A (" + rank +
+                                    ") has no ProfilerStep slice\n");
+    }
+    SUBCASE("summarize with a negative thread count") {
+        const Outcome outcome = Marey("summarize " + rank + " --threads -3 --out " +
+                                      marey::test::TempDir("threads").string());
+        CHECK(outcome.status == 2);
+        CHECK(outcome.output ==
+              "marey summarize: --threads: expected a count from 0 (all cores) to 4096, got "
+              "\"-3\"\n");
+    }
+    SUBCASE("an unknown option is named as unknown by every subcommand") {
+        CHECK(Marey(rank + " --bogus --screenshot " + Png("bogus")).output ==
+              "marey: unknown option \"--bogus\" (marey --help lists them)\n");
+        CHECK(Marey("stats " + rank + " --bogus").output ==
+              "marey stats: unknown option \"--bogus\"\n");
+        CHECK(Marey("stats --compare " + rank + " " + rank + " --bogus").output ==
+              "marey stats --compare: unknown option \"--bogus\"\n");
+        CHECK(Marey("check " + rank + " " + rank + " --bogus").output ==
+              "marey check: unknown option \"--bogus\"\n");
+        const Outcome summarize = Marey("summarize " + rank + " --bogus");
+        CHECK(summarize.status == 2);
+        CHECK(summarize.output.find("marey summarize: unknown option \"--bogus\"\n") == 0);
+        for (const std::string& arguments : {rank + " --bogus", "stats " + rank + " --bogus",
+                                             "check " + rank + " " + rank + " --bogus"})
+            CHECK(Marey(arguments).status == 2);
+    }
+}
+
+TEST_CASE("a screenshot that cannot be written is an error, with exit status 2") {
+    const std::string rank = SmallCluster().string() + "/rank_0_ascend_pt";
+    const Outcome outcome = Marey(rank + " --screenshot /dev/full");
+    CHECK(outcome.status == 2);
+    CHECK_MESSAGE(outcome.output.find("marey: cannot write /dev/full: No space left on device\n") !=
+                      std::string::npos,
+                  outcome.output);
+}
+
+TEST_CASE("a profiler database whose string table holds NULLs draws its timeline, no crash") {
+    const std::string fixtures = marey::test::FixturesDir();
+    if (fixtures.empty()) return;
+    const fs::path rank = marey::test::TempDir("null_strings") / "rank0_ascend_pt";
+    fs::copy(fs::path(fixtures) / "msinsight/test/data/pytorch/db/level1/rank0_ascend_pt", rank,
+             fs::copy_options::recursive);
+    for (const auto& entry : fs::recursive_directory_iterator(rank))
+        fs::permissions(entry.path(), fs::perms::owner_write, fs::perm_options::add);
+    // Every name of the host's operators and of the device's kernels.
+    marey::test::ExecuteSql(rank / "ASCEND_PROFILER_OUTPUT" / "ascend_pytorch_profiler_0.db",
+                            "UPDATE STRING_IDS SET value = NULL WHERE id IN (SELECT name FROM "
+                            "PYTORCH_API) OR id IN (SELECT name FROM COMPUTE_TASK_INFO);");
+    const Outcome outcome = Marey(rank.string() + " --no-cache --screenshot " + Png("nulls"));
+    CHECK_MESSAGE(outcome.status == 0, outcome.output);
+    CHECK(fs::file_size(Png("nulls")) > 0);
+    fs::remove(Png("nulls"));
+    const Outcome stats = Marey("stats " + rank.string() + " --no-cache");
+    CHECK(stats.status == 0);
+    CHECK(stats.output.find("table STRING_IDS, row ") != std::string::npos);
+}

@@ -376,6 +376,38 @@ TEST_CASE(
     }
 }
 
+TEST_CASE(
+    "a NULL value in STRING_IDS is a problem naming its row, and the names it held read as "
+    "<string N>, never as a null string") {
+    const fs::path rank = CopyOfSample("db_null_strings");
+    if (rank.empty()) return;
+    const fs::path db = SampleDb(rank);
+    // The name of PYTORCH_API's first row, and the ids below 5 (task types among them).
+    test::ExecuteSql(db,
+                     "UPDATE STRING_IDS SET value = NULL WHERE id < 5 OR id = "
+                     "(SELECT name FROM PYTORCH_API WHERE rowid = 1);");
+    auto loaded = LoadProfilerDatabase(db.string(), "");
+    REQUIRE(loaded.ok());
+    const TraceModel& model = *loaded.value().model;
+    const std::string problems = Problems(model);
+    CHECK(problems.find("table STRING_IDS, row 0: value is NULL: names with this id read as "
+                        "<string 0>\n") != std::string::npos);
+    CHECK(problems.find("table STRING_IDS, row 4: value is NULL: names with this id read as "
+                        "<string 4>\n") != std::string::npos);
+    CHECK(problems.find("have no row in STRING_IDS") == std::string::npos);
+    CHECK(model.report.problemCount >= 6);
+    // Every name the model hands out is a valid C string, the empty one included.
+    CHECK(model.Name(0).data() != nullptr);
+    bool renamed = false;
+    for (const Track& track : model.tracks)
+        for (const Row& row : track.rows)
+            for (size_t i = 0; i < row.size(); ++i) {
+                REQUIRE(model.Name(row.name[i]).data() != nullptr);
+                if (model.Name(row.name[i]) == "<string 4>") renamed = true;
+            }
+    CHECK(renamed);
+}
+
 TEST_CASE("db values: times as INTEGER, REAL or TEXT, and anything else is not a time") {
     const fs::path dir = test::TempDir("db_values");
     const fs::path path = dir / "values.db";

@@ -18,6 +18,7 @@
 #include "TraceGenerator.hpp"
 #include "compare/CheckRules.hpp"
 #include "compare/RegressionCheck.hpp"
+#include "compare/RunDamage.hpp"
 #include "loading/RankLoader.hpp"
 #include "report/CheckReport.hpp"
 #include "report/MarkupEscape.hpp"
@@ -276,6 +277,126 @@ TEST_CASE("check exits 0 without a regression, 1 with one and 2 on an error, say
           "marey check: --max \"step=3\": column 6: expected a percentage such as 8% after "
           "'=', got \"3\"\n");
     fs::remove_all(slow);
+}
+
+TEST_CASE("a mistake in a rules file quotes its bytes escaped, and a byte-order mark is read") {
+    CheckRules rules;
+    CHECK(ParseRulesText("\xEF\xBB\xBFmax step=3%\n", "r", &rules).ok());
+    CHECK(rules.MaxPercentFor(CheckKind::kStep, "step time") == 3);
+    const Status status = ParseRulesText("max step=\xFF\x01%\n", "r", &rules);
+    CHECK(status.message() ==
+          "r:1:10: error: expected a percentage such as 8% after '=', got \"\\xFF\\x01%\"");
+    const Status keyword = ParseRulesText("m\xC3x step=3%\n", "r", &rules);
+    CHECK(keyword.message() ==
+          "r:1:1: error: expected 'max' or 'min-time' at the start of a rule, got \"m\\xC3x\"");
+}
+
+namespace {
+
+// The trace file under a generated rank folder.
+fs::path TraceIn(const fs::path& rank) {
+    for (const auto& entry : fs::recursive_directory_iterator(rank))
+        if (entry.path().filename() == "trace_view.json") return entry.path();
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("check gives a damaged run no verdict: named, exit 2, or exit 1 with --allow-damaged") {
+    const fs::path dir = WritePair("damaged", 1, [](GeneratorOptions&) {});
+    const std::string a = (dir / "a").string(), b = (dir / "b").string();
+    const fs::path trace = TraceIn(dir / "b");
+    REQUIRE(!trace.empty());
+    fs::resize_file(trace, fs::file_size(trace) / 2);
+    const std::string truncated =
+        trace.string() +
+        ": truncated: the file ends before its events do; only the events before the cut were "
+        "loaded\n";
+    int status = -1;
+    for (const std::string& pair : {a + " " + b, b + " " + a}) {
+        const std::string out = RunCheck(pair + " --no-cache", &status);
+        CHECK(status == 2);
+        CHECK_MESSAGE(out.find("marey check: damaged input, no verdict:\n  " + truncated) == 0,
+                      out);
+        CHECK(out.find("(--allow-damaged compares what was loaded; the check then fails)\n") !=
+              std::string::npos);
+    }
+    const fs::path markdown = dir / "check.md";
+    std::string out = RunCheck(
+        a + " " + b + " --no-cache --allow-damaged --markdown " + markdown.string(), &status);
+    CHECK(status == 1);
+    CHECK_MESSAGE(out.find("damaged: " + truncated) == 0, out);
+    CHECK(out.find("FAIL: damaged input, ") != std::string::npos);
+    std::ifstream in(markdown);
+    const std::string comment((std::istreambuf_iterator<char>(in)), {});
+    CHECK(comment.find("## marey check: **FAIL: damaged input, ") == 0);
+    CHECK(comment.find("- " + truncated) != std::string::npos);
+    out = RunCheck(a + " " + b + " --no-cache --allow-damaged --json", &status);
+    CHECK(status == 1);
+    CHECK(out.find("\"verdict\": \"fail\"") != std::string::npos);
+    CHECK(out.find("\"damage\": [\"" + trace.string() + ": truncated: ") != std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("check gives no verdict on a run whose import problems pass 1 % of its events") {
+    const fs::path dir = test::TempDir("check_problems");
+    const fs::path good = dir / "good.json", bad = dir / "bad.json";
+    const std::string event = R"({"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2})";
+    std::ofstream(good) << "{\"traceEvents\":[" << event << "," << event << "]}\n";
+    std::ofstream(bad) << "{\"traceEvents\":[" << event << ","
+                       << R"({"ph":"X","name":"b","pid":1,"tid":1,"ts":"n/a","dur":2})"
+                       << "," << event << "," << event << "]}\n";
+    int status = -1;
+    const std::string out = RunCheck(good.string() + " " + bad.string() + " --no-cache", &status);
+    CHECK(status == 2);
+    CHECK_MESSAGE(out.find("  " + bad.string() +
+                           ": 1 import problem in 4 events (25.0 %), above the 1.0 % a check "
+                           "accepts\n") != std::string::npos,
+                  out);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a whole run has no damage, and the same run cut short is named truncated") {
+    const fs::path dir = WritePair("damage_direct", 2, [](GeneratorOptions&) {});
+    LoadOptions options;
+    options.cache.enabled = false;
+    const Result<LoadedRank> whole = LoadRank((dir / "a").string(), options);
+    REQUIRE(whole.ok());
+    CHECK(FindRunDamage(whole.value()).empty());
+    const fs::path trace = TraceIn(dir / "a");
+    fs::resize_file(trace, fs::file_size(trace) - 100);
+    const Result<LoadedRank> cut = LoadRank((dir / "a").string(), options);
+    REQUIRE(cut.ok());
+    CHECK(cut.value().model->report.truncated);
+    const std::vector<std::string> damage = FindRunDamage(cut.value());
+    REQUIRE_FALSE(damage.empty());
+    CHECK(damage.front() == trace.string() +
+                                ": truncated: the file ends before its events do; only the events "
+                                "before the cut were loaded");
+    fs::remove_all(dir);
+}
+
+TEST_CASE("check never writes a report over an input, and a report it cannot write is an error") {
+    const fs::path dir = WritePair("outputs", 1, [](GeneratorOptions&) {});
+    const std::string a = (dir / "a").string(), b = (dir / "b").string();
+    int status = -1;
+    std::string out = RunCheck(a + " " + b + " --markdown " + a, &status);
+    CHECK(status == 2);
+    CHECK(out == "marey check: --markdown " + a +
+                     ": that is the baseline; a report is never written over an input\n");
+    out = RunCheck(a + " " + b + " --html " + b + "/", &status);
+    CHECK(status == 2);
+    CHECK(out == "marey check: --html " + b +
+                     "/: that is the candidate; a report is never written over an input\n");
+    out = RunCheck(a + " " + b + " --markdown /dev/full", &status);
+    CHECK(status == 2);
+    CHECK(out ==
+          "marey check: /dev/full: cannot write the Markdown report: No space left on "
+          "device\n");
+    out = RunCheck(a + " " + b + " --rules " + dir.string(), &status);
+    CHECK(status == 2);
+    CHECK(out == "marey check: " + dir.string() + ": a folder, not a rules file\n");
+    fs::remove_all(dir);
 }
 
 TEST_CASE("check writes a Markdown comment, an HTML page and the documented JSON") {

@@ -425,6 +425,25 @@ void App::ApplyCommandLineSelection(Document& document) {
     };
     if (m_options.panel == "range" || m_options.panel == "search" || m_options.panel == "issues")
         send(TimelineRequest::kShowPanel, m_options.panel);
+    // --ranks with --step N: a step no rank marks leaves each rank on its own clock; said.
+    if (document.ranks && !m_options.step.empty() && m_options.step != kAlignOnClock &&
+        document.ranks->alignedStep != m_options.step) {
+        const std::vector<std::string>& steps = document.ranks->steps;
+        std::fprintf(stderr,
+                     "marey: --step %s: no rank marks ProfilerStep#%s (%s); each rank "
+                     "keeps its own clock\n",
+                     m_options.step.c_str(), m_options.step.c_str(),
+                     steps.empty()
+                         ? "they share no step"
+                         : ("steps they share: " + steps.front() + " to " + steps.back()).c_str());
+        m_commandLineRejected = true;
+    }
+    const TimeNs traceMs = (document.model().lastNs - document.model().firstNs) / 1000000;
+    if (m_options.rangeFromMs >= 0 && m_options.rangeFromMs > static_cast<double>(traceMs)) {
+        std::fprintf(stderr, "marey: --range %g,%g: starts after the trace ends (%lld ms long)\n",
+                     m_options.rangeFromMs, m_options.rangeToMs, static_cast<long long>(traceMs));
+        m_commandLineRejected = true;
+    }
     if (!m_options.search.empty()) {
         send(TimelineRequest::kSearch, m_options.search);
         if (m_options.panel.empty()) send(TimelineRequest::kShowPanel, "details");
@@ -604,10 +623,8 @@ int App::Run(const ViewerOptions& options) {
             if (ready && settleFrames > 0) --settleFrames;
             // After the keys (settleFrames == -1), two more frames let hover and layout settle.
             if ((ready && settleFrames < 0 && --settleFrames < -3) || failed) {
-                if (!WriteScreenshot(options.screenshotPath, width, height, &error)) {
-                    std::fprintf(stderr, "marey: %s\n", error.c_str());
-                    exitCode = 1;
-                }
+                const bool written = WriteScreenshot(options.screenshotPath, width, height, &error);
+                if (!written) std::fprintf(stderr, "marey: %s\n", error.c_str());
                 if (failed) {
                     for (const std::string& message : m_workspace.errors())
                         std::fprintf(stderr, "%s\n", message.c_str());
@@ -617,6 +634,7 @@ int App::Run(const ViewerOptions& options) {
                     if (m_commandLineRejected)
                         exitCode = 2;  // the picture is not of what was asked
                 }
+                if (!written) exitCode = 2;  // asked for a file and got none
                 break;
             }
             if (frame > kMaxScriptedFrames) {

@@ -1,10 +1,12 @@
 #include "ViewerMain.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include "App.hpp"
 #include "InstallPaths.hpp"
@@ -87,6 +89,70 @@ int Fail(const std::string& message) {
     return 2;
 }
 
+// The largest window side asked for: X servers and GL drivers refuse larger framebuffers (an X
+// BadValue that ends the program, not a message).
+constexpr int kMaxWindowSidePx = 16384;
+// A time in ms after the trace start that int64 ns can hold (2^63 ns is about 9.2e12 ms).
+constexpr double kMaxRangeMs = 9.2e12;
+
+// 'text' read whole as an int (no sign, no trailing bytes); false otherwise.
+bool ReadWholeInt(std::string_view text, int* value) {
+    const char* end = text.data() + text.size();
+    return !text.empty() && text[0] != '-' && text[0] != '+' &&
+           std::from_chars(text.data(), end, *value).ptr == end;
+}
+
+// 'text' read whole as a finite double; false otherwise.
+bool ReadWholeDouble(std::string_view text, double* value) {
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, *value);
+    return !text.empty() && error == std::errc() && stop == end && std::isfinite(*value);
+}
+
+// "WxH" within the sizes a window can have; an error message, or empty.
+std::string ReadSize(const std::string& text, ViewerOptions& options) {
+    const size_t x = text.find('x');
+    int width = 0, height = 0;
+    if (x == std::string::npos || !ReadWholeInt(std::string_view(text).substr(0, x), &width) ||
+        !ReadWholeInt(std::string_view(text).substr(x + 1), &height) || width < 200 ||
+        height < 150 || width > kMaxWindowSidePx || height > kMaxWindowSidePx)
+        return "--size: expected WxH from 200x150 to " + std::to_string(kMaxWindowSidePx) + "x" +
+               std::to_string(kMaxWindowSidePx) + ", got \"" + text + "\"";
+    options.width = width, options.height = height;
+    return {};
+}
+
+// "A,B" in ms after the trace start, A before B; an error message, or empty.
+std::string ReadRange(const std::string& text, ViewerOptions& options) {
+    const size_t comma = text.find(',');
+    double from = 0, to = 0;
+    if (comma == std::string::npos ||
+        !ReadWholeDouble(std::string_view(text).substr(0, comma), &from) ||
+        !ReadWholeDouble(std::string_view(text).substr(comma + 1), &to))
+        return "--range: expected A,B in ms after the trace start, got \"" + text + "\"";
+    if (from < 0) return "--range: " + text + " starts before the trace (expected A of 0 or more)";
+    if (!(from < to)) return "--range: " + text + " ends before it starts (expected A < B)";
+    if (std::fabs(from) > kMaxRangeMs || std::fabs(to) > kMaxRangeMs)
+        return "--range: " + text + " lies past what a trace's clock holds (±9.2e12 ms)";
+    options.rangeFromMs = from, options.rangeToMs = to;
+    return {};
+}
+
+// --view names a view of what is opened; an error message, or empty.
+std::string UnknownView(const ViewerOptions& options) {
+    if (options.view.empty()) return {};
+    const ViewScope scope = !options.ranks.empty()         ? ViewScope::kRanks
+                            : !options.comparePath.empty() ? ViewScope::kComparison
+                            : IsClusterPath(options.path)  ? ViewScope::kCluster
+                                                           : ViewScope::kDocument;
+    std::string names;
+    for (const ViewEntry* view : ViewsOf(scope)) {
+        if (options.view == view->name) return {};
+        names += (names.empty() ? "" : ", ") + std::string(view->name);
+    }
+    return "--view: expected one of " + names + " here, got \"" + options.view + "\"";
+}
+
 }  // namespace
 
 int RunViewer(int argc, char** argv) {
@@ -108,9 +174,8 @@ int RunViewer(int argc, char** argv) {
         } else if (arg == "--size") {
             const char* size = value();
             options.sizeGiven = true;
-            if (!size || std::sscanf(size, "%dx%d", &options.width, &options.height) != 2 ||
-                options.width < 200 || options.height < 150)
-                return Usage(), 2;
+            if (!size) return Usage(), 2;
+            if (std::string error = ReadSize(size, options); !error.empty()) return Fail(error);
         } else if (arg == "--keys") {
             const char* keys = value();
             if (!keys) return Usage(), 2;
@@ -119,6 +184,10 @@ int RunViewer(int argc, char** argv) {
             const char* panel = value();
             if (!panel) return Usage(), 2;
             options.panel = panel;
+            if (options.panel != "details" && options.panel != "range" &&
+                options.panel != "search" && options.panel != "issues")
+                return Fail("--panel: expected details, range, search or issues, got \"" +
+                            options.panel + "\"");
         } else if (arg == "--source") {
             const char* source = value();
             if (!source) return Usage(), 2;
@@ -134,6 +203,10 @@ int RunViewer(int argc, char** argv) {
             const char* step = value();
             if (!step) return Usage(), 2;
             options.step = step;
+            int number = 0;
+            if (options.step != kAlignOnClock && !ReadWholeInt(options.step, &number))
+                return Fail("--step: expected a step number (0 or more) or clock, got \"" +
+                            options.step + "\"");
         } else if (arg == "--rank") {
             const char* rank = value();
             if (!rank) return Usage(), 2;
@@ -152,9 +225,8 @@ int RunViewer(int argc, char** argv) {
             options.search = query;
         } else if (arg == "--range") {
             const char* range = value();
-            if (!range ||
-                std::sscanf(range, "%lf,%lf", &options.rangeFromMs, &options.rangeToMs) != 2)
-                return Usage(), 2;
+            if (!range) return Usage(), 2;
+            if (std::string error = ReadRange(range, options); !error.empty()) return Fail(error);
         } else if (arg == "--frame-benchmark") {
             options.frameBenchmark = true;
         } else if (arg == "--no-cache") {
@@ -164,9 +236,11 @@ int RunViewer(int argc, char** argv) {
             return 0;
         } else if (!arg.empty() && arg[0] != '-' && options.path.empty()) {
             options.path = arg;
+        } else if (!arg.empty() && arg[0] == '-') {
+            return Fail("unknown option \"" + arg + "\" (marey --help lists them)");
         } else {
-            Usage();
-            return 2;
+            return Fail("unexpected argument \"" + arg + "\": one PATH is opened (" + options.path +
+                        " already)");
         }
     }
     if (!options.ranks.empty()) {
@@ -188,20 +262,7 @@ int RunViewer(int argc, char** argv) {
                     "--compare: " + side +
                     " is a cluster folder, not one rank: a comparison is of two traces "
                     "or rank folders (open the cluster, select a rank and press C to compare it)");
-    if (!options.view.empty()) {
-        const ViewScope scope = !options.ranks.empty()         ? ViewScope::kRanks
-                                : !options.comparePath.empty() ? ViewScope::kComparison
-                                : IsClusterPath(options.path)  ? ViewScope::kCluster
-                                                               : ViewScope::kDocument;
-        std::string names;
-        bool known = false;
-        for (const ViewEntry* view : ViewsOf(scope)) {
-            known = known || options.view == view->name;
-            names += (names.empty() ? "" : ", ") + std::string(view->name);
-        }
-        if (!known)
-            return Fail("--view: expected one of " + names + " here, got \"" + options.view + "\"");
-    }
+    if (std::string error = UnknownView(options); !error.empty()) return Fail(error);
     App app;
     return app.Run(options);
 }

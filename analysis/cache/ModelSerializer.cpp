@@ -13,9 +13,9 @@ namespace marey {
 static_assert(sizeof(Row) == 256, "Row changed: cache it here and bump kModelCacheVersion");
 static_assert(sizeof(Track) == 296, "Track changed: cache it here and bump kModelCacheVersion");
 static_assert(sizeof(Process) == 72, "Process changed: cache it and bump kModelCacheVersion");
-static_assert(sizeof(ImportReport) == 1104,
+static_assert(sizeof(ImportReport) == 1112,
               "ImportReport changed: cache it here and bump kModelCacheVersion");
-static_assert(sizeof(TraceModel) == 1448,
+static_assert(sizeof(TraceModel) == 1456,
               "TraceModel changed: cache it here and bump kModelCacheVersion");
 
 namespace {
@@ -104,6 +104,7 @@ void WriteReport(CacheFileWriter& out, const ImportReport& report) {
     out.WriteValue(report.unmatchedFlowEvents);
     out.WriteValue(report.unmatchedBegins);
     out.WriteValue(report.unmatchedEnds);
+    out.WriteValue<uint8_t>(report.truncated ? 1 : 0);
 }
 
 // [SECTION] Reading
@@ -199,8 +200,13 @@ bool ReadReport(CacheFileReader& in, ImportReport& report) {
             !in.ReadValue(problem.column) || !in.ReadString(problem.message))
             return false;
     }
-    return in.ReadValue(report.matchedFlows) && in.ReadValue(report.unmatchedFlowEvents) &&
-           in.ReadValue(report.unmatchedBegins) && in.ReadValue(report.unmatchedEnds);
+    uint8_t truncated = 0;
+    if (!in.ReadValue(report.matchedFlows) || !in.ReadValue(report.unmatchedFlowEvents) ||
+        !in.ReadValue(report.unmatchedBegins) || !in.ReadValue(report.unmatchedEnds) ||
+        !in.ReadValue(truncated) || truncated > 1)
+        return false;
+    report.truncated = truncated == 1;
+    return true;
 }
 
 }  // namespace

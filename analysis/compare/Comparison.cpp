@@ -37,8 +37,13 @@ Comparison CompareRanks(const LoadedRank& a, const LoadedRank& b,
             request.step = options.stepA;
             request.stepB = stepB;
         } else {
-            comparison.note = "step " + options.stepA + " of A or step " + stepB +
-                              " of B has no ProfilerStep slice: the whole runs are compared";
+            std::string missing;
+            if (!windowA) missing = "step " + options.stepA + " of A (" + a.path + ")";
+            if (!windowB)
+                missing +=
+                    (missing.empty() ? "step " : " and step ") + stepB + " of B (" + b.path + ")";
+            comparison.missingSteps = missing;
+            comparison.note = missing + " has no ProfilerStep slice: the whole runs are compared";
         }
     }
     const Alignment alignment =

@@ -21,6 +21,8 @@ struct Comparison {
     RankSummary a, b;
     TraceDiff diff;
     std::string note;  // why a step asked for could not be compared alone, empty otherwise
+    // The steps asked for that a side lacks ("step 5 of A (PATH)"); empty when none.
+    std::string missingSteps;
 };
 
 // Summaries, alignment and diff of two loaded ranks. O(slices of both) for the summaries, then

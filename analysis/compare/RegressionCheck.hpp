@@ -88,7 +88,10 @@ struct CheckResult {
     // The largest regression of one operator by name (else of a communication operator): its
     // per-step times. Unset when no operator regressed.
     std::optional<CheckSeriesPair> worstOperator;
-    bool Failed() const { return !regressions.empty(); }
+    // What is wrong with either input (compare/RunDamage.hpp), when it was checked anyway: set
+    // by the caller. A damaged input fails the check whatever its figures say.
+    std::vector<std::string> damage;
+    bool Failed() const { return !regressions.empty() || !damage.empty(); }
 };
 
 // Compares the two sides under 'rules'. Fails, saying which, when the sides have nothing in common

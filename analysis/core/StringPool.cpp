@@ -28,7 +28,9 @@ uint64_t HashBytes(std::string_view text) {
 }
 
 StringPool::StringPool() {
-    m_strings.push_back(std::string_view());
+    // "" and not string_view(): its data() is a valid pointer, so that code that passes data()
+    // alone to a C function (ImGui's text sizing calls strlen on it) reads an empty string.
+    m_strings.push_back(std::string_view(""));
     m_hashes.push_back(HashBytes(std::string_view()));
     m_slots.assign(64, 0);
 }

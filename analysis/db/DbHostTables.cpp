@@ -17,7 +17,7 @@ StringId DbTimelineReader::NameOf(int64_t id) {
     const auto it = m_interned.find(id);
     if (it != m_interned.end()) return it->second;
     const std::string* text = m_strings.Find(id);
-    if (!text) ++m_missingStrings;
+    if (!text && !m_strings.IsNull(id)) ++m_missingStrings;
     const StringId interned = Intern(text ? *text : "<string " + std::to_string(id) + ">");
     m_interned.emplace(id, interned);
     return interned;

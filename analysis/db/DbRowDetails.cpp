@@ -65,7 +65,7 @@ public:
         if (!m_statement) return std::nullopt;
         m_statement->Reset();
         m_statement->BindInt(1, id);
-        if (!m_statement->Step()) return std::nullopt;
+        if (!m_statement->Step() || m_statement->IsNull(0)) return std::nullopt;
         return std::string(m_statement->Text(0));
     }
     std::string Text(int64_t id) {

@@ -20,6 +20,15 @@ DbStrings DbStrings::Read(const SqliteFile& db, std::vector<std::string>& proble
     while (row.Step()) {
         int64_t id = 0;
         if (!ReadDbInt(row, 0, &id)) continue;
+        // A NULL value is no name: read as the empty name it would become, its rows would lose
+        // what tells them apart (and their labels would be blank), so it reads as a missing one.
+        if (row.IsNull(1)) {
+            strings.m_nullIds.insert(id);
+            problems.push_back("table STRING_IDS, row " + std::to_string(id) +
+                               ": value is NULL: names with this id read as <string " +
+                               std::to_string(id) + ">");
+            continue;
+        }
         strings.m_values.emplace(id, std::string(row.Text(1)));
     }
     if (row.Failed()) problems.push_back(db.LastError() + " (while reading STRING_IDS)");

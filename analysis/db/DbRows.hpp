@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/Status.hpp"
@@ -16,15 +17,19 @@ namespace marey {
 // STRING_IDS(id, value): every name in the database is an id into it.
 class DbStrings {
 public:
-    // Reads the whole table; a database without it has no names (each reads "<string N>").
+    // Reads the whole table; a database without it has no names (each reads "<string N>"), and
+    // a row whose value is NULL is a problem naming its row.
     static DbStrings Read(const SqliteFile& db, std::vector<std::string>& problems);
-    // The string of 'id', or nullptr when the table has none.
+    // The string of 'id', or nullptr when the table has none (or a NULL one).
     const std::string* Find(int64_t id) const;
+    // Whether the table has a row of 'id' whose value is NULL (a problem already named).
+    bool IsNull(int64_t id) const { return m_nullIds.count(id) != 0; }
     // The string of 'id', or "<string N>" when there is none.
     std::string Text(int64_t id) const;
 
 private:
     std::unordered_map<int64_t, std::string> m_values;
+    std::unordered_set<int64_t> m_nullIds;
 };
 
 // A table's columns, wanted by name: a query reads "rowid" first and then each column present.

@@ -66,6 +66,7 @@ void AddCounts(ImportReport& total, const ImportReport& part) {
     total.unmatchedFlowEvents += part.unmatchedFlowEvents;
     total.unmatchedBegins += part.unmatchedBegins;
     total.unmatchedEnds += part.unmatchedEnds;
+    total.truncated = total.truncated || part.truncated;
 }
 
 // Appends the part's flows (sorted by start, as the merged ones are) and keeps the whole sorted.

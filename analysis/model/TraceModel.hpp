@@ -139,6 +139,9 @@ struct ImportReport {
     uint64_t unmatchedFlowEvents = 0;     // flow events that belong to no arrow
     uint64_t unmatchedBegins = 0;         // 'B' without 'E'
     uint64_t unmatchedEnds = 0;           // 'E' without 'B'
+    // The file ends before its events do (the event array never closed, a gzip stream cut short,
+    // the file shrank while read): what was loaded is a part of the run, not all of it.
+    bool truncated = false;
 };
 
 // kDatabase: a profiler's SQLite file; refs name a table and rowid (see db/DbTimeline.hpp).

@@ -56,6 +56,10 @@ std::string CheckChangeText(const CheckFinding& finding) {
 }
 
 std::string CheckVerdictText(const CheckResult& result) {
+    if (!result.damage.empty())
+        return "FAIL: damaged input, " +
+               CountText(result.regressions.size(), "regression", "regressions") + ", " +
+               CountText(result.improvements.size(), "improvement", "improvements");
     if (result.Failed())
         return "FAIL: " + CountText(result.regressions.size(), "regression", "regressions") + ", " +
                CountText(result.improvements.size(), "improvement", "improvements");
@@ -95,6 +99,7 @@ std::string DescribeFinding(const CheckFinding& finding) {
 
 std::string CheckToText(const CheckResult& result) {
     std::string out;
+    for (const std::string& damage : result.damage) out += "damaged: " + damage + "\n";
     for (const CheckFinding& finding : result.regressions)
         out += "regression: " + CheckFindingText(finding) + "\n";
     for (const CheckFinding& finding : result.improvements)
@@ -115,6 +120,10 @@ std::string CheckToMarkdown(const CheckResult& result) {
            "`: " + CheckStepsText(result) +
            ". Changes are per step; an operator or phase counts from " +
            FormatDuration(result.minTimeNs) + ".\n";
+    if (!result.damage.empty()) {
+        out += "\nDamaged input, compared with --allow-damaged:\n\n";
+        for (const std::string& damage : result.damage) out += "- " + damage + "\n";
+    }
     AppendCheckMarkdownTables(out, result);
     return out;
 }
@@ -176,6 +185,8 @@ void WriteCheckJson(JsonObject& object, const CheckResult& result) {
     object.Int("candidate_step_ns", result.candidateStepNs);
     object.Int("min_time_ns", result.minTimeNs);
     object.Int("figures_compared", static_cast<int64_t>(result.figuresCompared));
+    JsonArray(object.Key("damage"), result.damage,
+              [](std::string& out, const std::string& line) { AppendJsonString(out, line); });
     AppendJsonFindings(object, "regressions", result.regressions);
     AppendJsonFindings(object, "improvements", result.improvements);
 }

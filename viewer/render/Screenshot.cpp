@@ -3,6 +3,10 @@
 #include <epoxy/gl.h>
 #include <stb/stb_image_write.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
 #include <vector>
 
 namespace marey {
@@ -26,9 +30,28 @@ bool WriteScreenshot(const std::string& path, int widthPx, int heightPx, std::st
             target[x + 3] = 255;
         }
     }
-    if (!stbi_write_png(path.c_str(), widthPx, heightPx, 4, flipped.data(),
-                        static_cast<int>(rowBytes))) {
-        *error = "cannot write " + path;
+    // Encoded in memory and written here: stb's own file writing ignores what fwrite and fclose
+    // return, so a full disk would leave a cut PNG and a success.
+    std::string png;
+    const auto append = [](void* context, void* data, int size) {
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data),
+                                                   static_cast<size_t>(size));
+    };
+    if (!stbi_write_png_to_func(append, &png, widthPx, heightPx, 4, flipped.data(),
+                                static_cast<int>(rowBytes))) {
+        *error = "cannot encode the screenshot as PNG for " + path;
+        return false;
+    }
+    std::FILE* file = std::fopen(path.c_str(), "wb");
+    if (!file) {
+        *error = "cannot write " + path + ": " + std::strerror(errno);
+        return false;
+    }
+    const bool written = std::fwrite(png.data(), 1, png.size(), file) == png.size();
+    const int writeErrno = errno;
+    const bool closed = std::fclose(file) == 0;
+    if (!written || !closed) {
+        *error = "cannot write " + path + ": " + std::strerror(written ? errno : writeErrno);
         return false;
     }
     return true;

@@ -7,6 +7,9 @@
 namespace marey {
 
 std::string_view ElideToWidth(std::string_view text, float widthPx, std::string& scratch) {
+    // An empty view may hold no pointer at all, and CalcTextSizeA reads a null end as "up to the
+    // terminating NUL": strlen on null.
+    if (text.empty()) return {};
     const ImFont* font = ImGui::GetFont();
     const float size = ImGui::GetFontSize();
     if (font->CalcTextSizeA(size, FLT_MAX, 0, text.data(), text.data() + text.size()).x <= widthPx)

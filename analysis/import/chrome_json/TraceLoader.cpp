@@ -114,7 +114,8 @@ void KeepActivityFields(std::vector<ChunkEvents>& chunks, ActivityFieldTable& ta
     if (!table.IsSorted()) table = ActivityFieldTable();
 }
 
-void KeepContiguousChunks(const TraceText& source, const std::vector<ChunkPlan>& plan,
+// Returns false when the text ends before its events do (see ImportReport::truncated).
+bool KeepContiguousChunks(const TraceText& source, const std::vector<ChunkPlan>& plan,
                           uint64_t first, std::vector<ChunkEvents>& chunks) {
     // The decoder is made only when needed: its caches are 150 KB of fresh pages.
     std::optional<ChunkDecoder> decoder;
@@ -147,6 +148,7 @@ void KeepContiguousChunks(const TraceText& source, const std::vector<ChunkPlan>&
             source.size(),
             "the file shrank while it was read (truncated by another process?): "
             "bytes past its new end read as zeros; everything before was loaded");
+    return closed && !source.ShrankWhileMapped();
 }
 
 }  // namespace
@@ -278,7 +280,7 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
 
     if (progress && progress->cancel) return Status::Error(name + ": cancelled");
 
-    KeepContiguousChunks(source, plan, first, chunks);
+    const bool whole = KeepContiguousChunks(source, plan, first, chunks);
     KeepActivityFields(chunks, model->sources.front().activityFields);
 
     if (progress) progress->stage = 2;
@@ -287,6 +289,7 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     // the model frees them: what is left free on those heaps stays resident until trimmed.
     TrimFreedHeap();
     BuildModel(chunks, threads, *model, options.flowSortInPlaceBytes, BuildOverview);
+    model->report.truncated = !whole;
     TrimFreedHeap();
     timing.Report("model built");
     FillLineColumns(source, model->report.problems);
