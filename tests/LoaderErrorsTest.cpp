@@ -117,6 +117,25 @@ TEST_CASE("gzip files load, also when their size is a page multiple or they are 
     auto cut = LoadTrace(dir + "/cut.json.gz");
     if (cut.ok()) CHECK(cut.value()->report.problemCount >= 1);
 
+    // Two members are read as one text; garbage after the gzip data is named, zeros are not.
+    REQUIRE(std::system(("cat " + dir + "/t.json.gz " + dir + "/t.json.gz > " + dir +
+                         "/two.json.gz && cp " + dir + "/t.json.gz " + dir +
+                         "/tail.json.gz && printf 'garbage' >> " + dir + "/tail.json.gz && cp " +
+                         dir + "/t.json.gz " + dir + "/zeros.json.gz && head -c 16 /dev/zero >> " +
+                         dir + "/zeros.json.gz")
+                            .c_str()) == 0);
+    auto two = LoadTrace(dir + "/two.json.gz");
+    REQUIRE(two.ok());
+    CHECK(two.value()->sliceCount >= 1);  // the second member's array follows the first's
+    auto tail = LoadTrace(dir + "/tail.json.gz");
+    REQUIRE(tail.ok());
+    CHECK(tail.value()->sliceCount == 1);
+    CHECK(test::ProblemText(*tail.value()).find("7 bytes after the gzip data") !=
+          std::string::npos);
+    auto zeros = LoadTrace(dir + "/zeros.json.gz");
+    REQUIRE(zeros.ok());
+    CHECK(zeros.value()->report.problemCount == 0);
+
     // A plain file of exactly one page: the padding must come from the reserved page after it.
     std::string page = R"([{"ph": "X", "name": "p", "pid": 1, "tid": 1, "ts": 1, "dur": 1}])";
     page.insert(page.size() - 1, std::string(4096 - page.size(), ' '));

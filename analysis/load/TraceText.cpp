@@ -147,6 +147,15 @@ void Inflate(const unsigned char* input, uint64_t inputBytes, uint64_t limitByte
                 inflateReset(&stream);
                 continue;
             }
+            // Anything else after the gzip data is not read: named, unless it is zeros (what
+            // block-padded writers leave), so that a damaged tail is never passed over silently.
+            if (next < inputBytes &&
+                std::any_of(input + next, input + inputBytes, [](unsigned char c) { return c; }))
+                problems.push_back(
+                    {out.size(), 0, 0,
+                     std::to_string(inputBytes - next) + " bytes after the gzip data (from byte " +
+                         std::to_string(next) +
+                         " of the compressed file) are not another gzip member; not read"});
             ended = true;
             break;
         }
