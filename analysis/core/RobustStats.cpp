@@ -5,26 +5,29 @@
 #include <limits>
 
 namespace marey {
-double Median(std::vector<double>& values) {
+namespace {
+
+// The middle value of 'values', or for an even count the mean of the two middle ones, computed
+// as lower + (upper − lower) / 2: no overflow for integers, which round it down.
+template <typename T>
+T MiddleOf(std::vector<T>& values) {
     if (values.empty()) return 0;
     const size_t middle = values.size() / 2;
     std::nth_element(values.begin(), values.begin() + static_cast<long>(middle), values.end());
-    const double upper = values[middle];
+    const T upper = values[middle];
     if (values.size() % 2) return upper;
-    const double lower =
-        *std::max_element(values.begin(), values.begin() + static_cast<long>(middle));
-    return (lower + upper) / 2;
+    const T lower = *std::max_element(values.begin(), values.begin() + static_cast<long>(middle));
+    return lower + (upper - lower) / 2;
+}
+
+}  // namespace
+
+double Median(std::vector<double>& values) {
+    return MiddleOf(values);
 }
 
 int64_t Median(std::vector<int64_t>& values) {
-    if (values.empty()) return 0;
-    const size_t middle = values.size() / 2;
-    std::nth_element(values.begin(), values.begin() + static_cast<long>(middle), values.end());
-    const int64_t upper = values[middle];
-    if (values.size() % 2) return upper;
-    const int64_t lower =
-        *std::max_element(values.begin(), values.begin() + static_cast<long>(middle));
-    return lower + (upper - lower) / 2;  // no overflow: upper >= lower
+    return MiddleOf(values);
 }
 
 RobustSpread MedianAndMad(std::vector<double>& values) {

@@ -58,15 +58,20 @@ Result<LoadedRank> LoadTraceRank(const std::string& path, const LoadOptions& opt
     return rank;
 }
 
-Importer AscendTextImporter() {
+Importer TraceFileImporter(SourceKind kind, const char* name,
+                           ProbeAnswer (*probe)(const std::string&, RankSource)) {
     return {
-        SourceKind::kAscendText,
-        "Ascend rank folder (text export)",
+        kind,
+        name,
         SourceFormat::kChromeJson,
-        Probe,
+        probe,
         LoadTraceRank,
         LoadTraceTimeline,
         [](const TraceSource& source, uint64_t ref) { return ReadEventDetails(source.text, ref); }};
+}
+
+Importer AscendTextImporter() {
+    return TraceFileImporter(SourceKind::kAscendText, "Ascend rank folder (text export)", Probe);
 }
 
 }  // namespace marey

@@ -8,6 +8,11 @@ namespace marey {
 
 Importer AscendTextImporter();
 
+// An importer of a trace or CSV file's kind: 'probe' its own, the loads and row details those of
+// the text export above (LoadTraceRank, LoadTraceTimeline, the event at a slice's offset).
+Importer TraceFileImporter(SourceKind kind, const char* name,
+                           ProbeAnswer (*probe)(const std::string&, RankSource));
+
 // The rank of a trace or CSV file, or of a rank folder's text export: its timeline (read by
 // LoadTrace) and the analysis of the rank folder it belongs to, if any. What the Chrome JSON
 // and kernel_details.csv importers load too. Fails when the timeline cannot be read, unless

@@ -25,14 +25,7 @@ ProbeAnswer Probe(const std::string& path, RankSource preference) {
 }  // namespace
 
 Importer ChromeJsonImporter() {
-    return {
-        SourceKind::kChromeJson,
-        "Chrome / Kineto JSON trace",
-        SourceFormat::kChromeJson,
-        Probe,
-        LoadTraceRank,
-        LoadTraceTimeline,
-        [](const TraceSource& source, uint64_t ref) { return ReadEventDetails(source.text, ref); }};
+    return TraceFileImporter(SourceKind::kChromeJson, "Chrome / Kineto JSON trace", Probe);
 }
 
 }  // namespace marey
