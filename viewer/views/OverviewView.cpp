@@ -90,9 +90,9 @@ void DrawOverlapTracks(const OverviewFigures& tracks, const OverviewFigures& ove
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled(
         "The trace's own Computing, Communication, Communication(Not Overlapped) and Free tracks, "
-        "summed over the whole trace, inside and outside the steps. Another figure than the "
-        "overview above (%s), which is what the cluster's Overview by rank and `marey stats` "
-        "show for this rank.",
+        "summed over the whole trace, inside and outside the steps: another figure than the "
+        "overview above, which is made from %s and is what the cluster's Overview by rank and "
+        "`marey stats` show for this rank.",
         overview.source.c_str());
     ImGui::PopTextWrapPos();
     if (!ImGui::BeginTable("overlapTracks", 3,
