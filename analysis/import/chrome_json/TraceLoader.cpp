@@ -195,7 +195,7 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     KeepLargeBuffersMapped();
     auto model = std::make_unique<TraceModel>();
     model->sources.push_back(
-        {name, std::move(text), SourceFormat::kChromeJson, {}, {}, {}, {}, {}, false});
+        {name, std::move(text), SourceFormat::kChromeJson, {}, {}, {}, {}, {}, false, nullptr});
     const TraceText& source = model->sources.front().text;
     if (progress) {
         progress->bytesTotal = source.size();
