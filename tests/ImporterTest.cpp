@@ -67,7 +67,7 @@ TEST_CASE("the registry lists one importer per kind of source, each named") {
         // A rank's importer loads and reads rows; the cluster's is read by the cluster loader.
         CHECK((importer.kind == SourceKind::kCluster) == (importer.loadRank == nullptr));
     }
-    CHECK(kinds.size() == 5);
+    CHECK(kinds.size() == 6);
 }
 
 TEST_CASE("each importer probes its own format: a rank folder with both exports, its files") {

@@ -26,9 +26,10 @@ ClusterRank SummarizeTraceRank(const TraceModel& model, const TraceAnalyses& ana
     const RankTraceAnalysis& own = analyses.ranks.front();
     if (own.rankFrom != RankIdSource::kOrder) {
         rank.rankId = static_cast<int>(own.rank);
-        rank.rankSource = own.rankFrom == RankIdSource::kDistributedInfo
-                              ? "the trace's distributedInfo.rank"
-                              : "the trace's file name";
+        rank.rankSource =
+            own.rankFrom == RankIdSource::kDistributedInfo ? "the trace's distributedInfo.rank"
+            : own.rankFrom == RankIdSource::kCudaDevice ? "the CUDA device of the export's process"
+                                                        : "the trace's file name";
     }
     if (!own.unavailable.empty()) {
         rank.problems.push_back(path + ": no device analyses: " + own.unavailable);

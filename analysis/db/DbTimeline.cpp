@@ -33,6 +33,8 @@ const char* DbFlowCategory(DbFlowKind kind) {
             return "async_npu";
         case DbFlowKind::kAsyncTaskQueue:
             return "async_task_queue";
+        case DbFlowKind::kCudaLaunch:
+            return "ac2g";
         default:
             return "fwdbwd";
     }

@@ -53,7 +53,10 @@ inline int64_t DbRefRow(uint64_t ref, const std::vector<std::vector<int64_t>>& f
 }
 const char* DbTableName(DbTable table);
 
-enum class DbFlowKind : uint8_t { kHostToDevice, kAsyncNpu, kAsyncTaskQueue, kFwdBwd };
+// kCudaLaunch: a CUDA launch call to the work it put on a stream (an Nsight Systems export; the
+// category Kineto gives the same arrow).
+enum class DbFlowKind : uint8_t { kHostToDevice, kAsyncNpu, kAsyncTaskQueue, kFwdBwd, kCudaLaunch };
+constexpr size_t kDbFlowKinds = 5;
 const char* DbFlowCategory(DbFlowKind kind);
 
 // One end of an arrow: the thread (a track of one of the chunks), time and row.

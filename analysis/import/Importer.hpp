@@ -24,6 +24,7 @@ enum class SourceKind : uint8_t {
     kAscendText,      // an Ascend rank folder's text export, or one of its files
     kChromeJson,      // a Chrome Trace Event / Kineto JSON trace (.json, .json.gz)
     kKernelCsv,       // a kernel_details.csv on its own
+    kNsysExport,      // an Nsight Systems SQLite export (.sqlite)
 };
 
 // How sure an importer is that it reads a path: 0 it cannot (why says why not), 100 it is

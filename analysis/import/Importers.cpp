@@ -5,14 +5,15 @@
 #include "import/chrome_json/ChromeJsonImporter.hpp"
 #include "import/cluster/ClusterImporter.hpp"
 #include "import/kernel_csv/KernelCsvImporter.hpp"
+#include "import/nsys/NsysImporter.hpp"
 
 namespace marey {
 
 const std::vector<Importer>& Importers() {
     // One line per format. A tie of confidence goes to the earlier line.
     static const std::vector<Importer> kImporters = {
-        ClusterImporter(),    AscendDbImporter(),  AscendTextImporter(),
-        ChromeJsonImporter(), KernelCsvImporter(),
+        ClusterImporter(), AscendDbImporter(),   AscendTextImporter(),
+        NsysImporter(),    ChromeJsonImporter(), KernelCsvImporter(),
     };
     return kImporters;
 }

@@ -14,6 +14,7 @@
 #include "core/StringPool.hpp"
 #include "core/Time.hpp"
 #include "load/ActivityFieldTable.hpp"
+#include "load/CopyBytesTable.hpp"
 #include "load/TaskFieldTable.hpp"
 #include "load/RawEvents.hpp"
 #include "load/TraceText.hpp"
@@ -144,8 +145,10 @@ struct ImportReport {
     bool truncated = false;
 };
 
-// kDatabase: a profiler's SQLite file; refs name a table and rowid (see db/DbTimeline.hpp).
-enum class SourceFormat : uint8_t { kChromeJson, kCsv, kDatabase };
+// kDatabase: an Ascend profiler's SQLite file; refs name a table and rowid (see
+// db/DbTimeline.hpp). kNsysExport: an Nsight Systems SQLite export; refs name a table and rowid
+// (see import/nsys/NsysExport.hpp).
+enum class SourceFormat : uint8_t { kChromeJson, kCsv, kDatabase, kNsysExport };
 
 // A slice that never ended ('B' without 'E', async begin without end): drawn to the trace's end.
 struct UnfinishedSlice {
@@ -164,16 +167,22 @@ struct TraceSource {
     // too large for a reference, which refs point into (see db/DbTimeline.hpp).
     std::vector<std::pair<std::string, uint64_t>> tableRows;
     std::vector<std::vector<int64_t>> farRowids;
-    // A Chrome JSON trace: the category and correlation id of its device and runtime events, kept
-    // while loading (empty: read them from the text).
+    // A Chrome JSON trace or an Nsight Systems export: the category and correlation id of its
+    // device and runtime events, kept while loading (empty: read them from the text).
     ActivityFieldTable activityFields;
+    // An Nsight Systems export: the bytes of its copies and fills (a JSON trace's are read from
+    // the text).
+    CopyBytesTable copyBytes;
     // A profiler database: the task type and connection id of its tasks and CANN calls, kept
     // while reading (a database cannot be read again at a slice's reference).
     TaskFieldTable taskFields;
+    // A rank of an Nsight Systems export of several processes: the CUDA device its process ran
+    // on; -1 for every other source.
+    int64_t deviceRank = -1;
     // The model was read from the index cache (cache/IndexCache.hpp), not parsed from the text.
     bool fromIndexCache = false;
-    // A profiler database, kept open read-only for the details of a selected row (one thread at
-    // a time: the one that shows them); null for every other source.
+    // A profiler database or an Nsight Systems export, kept open read-only for the details of a
+    // selected row (one thread at a time: the one that shows them); null for every other source.
     std::shared_ptr<const SqliteFile> database;
 };
 

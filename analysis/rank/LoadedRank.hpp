@@ -19,6 +19,9 @@ struct LoadedRank {
     // other export the folder also holds ("text", "database"), empty when none.
     std::string source;
     std::string otherSource;
+    // What a person should know of the source itself ("schema 3.25.0; not in this export: …");
+    // empty when nothing.
+    std::string note;
 };
 
 }  // namespace marey

@@ -359,6 +359,26 @@ std::string RankAnalysisToText(const RankAnalysis& analysis) {
 
 namespace marey {
 
+namespace {
+
+// The rows read of each table, over every source of the model (the ranks of one export are each
+// a source), in the first source's order.
+std::vector<std::pair<std::string, uint64_t>> TableRowsRead(const TraceModel& model) {
+    std::vector<std::pair<std::string, uint64_t>> total;
+    for (const TraceSource& source : model.sources)
+        for (const auto& [table, count] : source.tableRows) {
+            auto it = std::find_if(total.begin(), total.end(),
+                                   [&](const auto& entry) { return entry.first == table; });
+            if (it == total.end())
+                total.emplace_back(table, count);
+            else
+                it->second += count;
+        }
+    return total;
+}
+
+}  // namespace
+
 std::string SourceToJson(const LoadedRank& rank) {
     std::string out;
     JsonObject object(out);
@@ -367,12 +387,16 @@ std::string SourceToJson(const LoadedRank& rank) {
         object.Key("other") += "null";
     else
         object.String("other", rank.otherSource);
+    if (rank.note.empty())
+        object.Key("note") += "null";
+    else
+        object.String("note", rank.note);
     std::string& tables = object.Key("table_rows");
     if (!rank.model) {
         tables += "null";
     } else {
         JsonObject rows(tables);
-        for (const auto& [table, count] : rank.model->sources.front().tableRows)
+        for (const auto& [table, count] : TableRowsRead(*rank.model))
             rows.Int(table.c_str(), static_cast<int64_t>(count));
     }
     return out;
@@ -384,9 +408,10 @@ std::string SourceToText(const LoadedRank& rank) {
         text += " (the " + rank.otherSource + " export is here too: --source " +
                 (rank.otherSource == "text" ? "text" : "db") + ")";
     text += "\n";
+    if (!rank.note.empty()) text += "  note        " + rank.note + "\n";
     if (rank.model && !rank.model->sources.front().tableRows.empty()) {
         text += "  rows read  ";
-        for (const auto& [table, count] : rank.model->sources.front().tableRows)
+        for (const auto& [table, count] : TableRowsRead(*rank.model))
             text += " " + table + " " + std::to_string(count) + ",";
         text.back() = '\n';
     }

@@ -142,7 +142,9 @@ std::vector<DeviceCounterSeries> MeasureCopyBandwidth(const TraceModel& model,
         }
         const SliceAddress& slice = activity.slice;
         const uint64_t ref = model.tracks[slice.track].rows[slice.row].Ref(slice.index);
-        const std::optional<uint64_t> bytes = ReadCopyBytes(model.TextOf(slice.track), ref);
+        const TraceSource& source = model.SourceOf(slice.track);
+        const std::optional<uint64_t> bytes =
+            source.copyBytes.empty() ? ReadCopyBytes(source.text, ref) : source.copyBytes.Find(ref);
         const TimeNs durNs = activity.endNs - activity.startNs;
         if (!bytes || durNs <= 0) {
             ++series.withoutBytes;

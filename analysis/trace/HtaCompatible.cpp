@@ -393,7 +393,9 @@ HtaAnalysis AnalyzeTraceAsHta(const TraceModel& model, const HtaOptions& options
         return out;
     }
     if (model.sources.front().format != SourceFormat::kChromeJson) {
-        out.unavailable = "HTA reads Chrome JSON traces only, not a profiler database or CSV";
+        out.unavailable =
+            "HTA reads Chrome JSON traces only, not a profiler database, an Nsight Systems "
+            "export or CSV";
         return out;
     }
     out.rank = RankOf(model.sources.front().text);

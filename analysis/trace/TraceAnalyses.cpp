@@ -113,11 +113,14 @@ const char* RankIdSourceName(RankIdSource source) {
             return "file name";
         case RankIdSource::kOrder:
             return "order";
+        case RankIdSource::kCudaDevice:
+            return "CUDA device";
     }
     return "order";
 }
 
 TraceRank FindTraceRank(const TraceSource& source) {
+    if (source.deviceRank >= 0) return {source.deviceRank, RankIdSource::kCudaDevice};
     const std::string_view text(source.text.data(), source.text.size());
     const std::string_view head = text.substr(0, kRankSearchBytes);
     const std::string_view tail = text.size() > kRankSearchBytes

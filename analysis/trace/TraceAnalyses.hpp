@@ -32,8 +32,10 @@ struct StepFigures {
     uint32_t window = 0;  // index into TraceAnalyses::steps: where the host ran it
 };
 
-enum class RankIdSource : uint8_t { kDistributedInfo, kFileName, kOrder };
-const char* RankIdSourceName(RankIdSource source);  // "distributedInfo", "file name", "order"
+// kCudaDevice: an Nsight Systems export of several processes, each rank the device it ran on.
+enum class RankIdSource : uint8_t { kDistributedInfo, kFileName, kOrder, kCudaDevice };
+// "distributedInfo", "file name", "order", "CUDA device"
+const char* RankIdSourceName(RankIdSource source);
 
 struct RankTraceAnalysis {
     uint32_t group = kNoGroup;

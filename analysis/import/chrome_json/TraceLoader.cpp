@@ -194,8 +194,10 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     const LoadTiming timing;
     KeepLargeBuffersMapped();
     auto model = std::make_unique<TraceModel>();
-    model->sources.push_back(
-        {name, std::move(text), SourceFormat::kChromeJson, {}, {}, {}, {}, {}, false, nullptr});
+    TraceSource& added = model->sources.emplace_back();
+    added.path = name;
+    added.text = std::move(text);
+    added.format = SourceFormat::kChromeJson;
     const TraceText& source = model->sources.front().text;
     if (progress) {
         progress->bytesTotal = source.size();
