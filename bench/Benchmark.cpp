@@ -12,6 +12,8 @@
 // after the other against loading them at once, and the diff once both are loaded.
 // With --database it writes one run of each size as a rank folder holding both exports and times
 // opening each to the timeline (trace_view.json against ascend_pytorch_profiler_0.db).
+// With --nsys it writes a Kineto trace of one GPU rank of each size and its Nsight Systems export
+// twin, and times opening each to the timeline.
 // With --gpu it writes a Kineto trace of one GPU rank of each size and times its load, then
 // every analysis of docs/trace-analyses.md on it.
 // With --cache it times a load without the index cache, a first load that writes it (and the
@@ -35,6 +37,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <fstream>
 #include <functional>
 #include <random>
@@ -47,6 +50,7 @@
 #include "ClusterBenchmarks.hpp"
 #include "ClusterGenerator.hpp"
 #include "KinetoTraceGenerator.hpp"
+#include "NsysTwinWriter.hpp"
 #include "TraceGenerator.hpp"
 #include "cluster/Cluster.hpp"
 #include "cluster/ClusterFolder.hpp"
@@ -458,6 +462,72 @@ int RunGpuBenchmark(const std::vector<uint64_t>& sizes, const std::string& dir, 
     return 0;
 }
 
+// [SECTION] Kineto JSON against its Nsight Systems twin
+
+// A GPU trace and its export twin (the same kernels, copies, fills and calls; the twin has no GPU
+// user annotations and no flow events, so fewer slices): the time to open each to the timeline
+// on every core, and peak resident memory.
+int RunNsysBenchmark(const std::vector<uint64_t>& sizes, const std::string& dir, int repeat,
+                     unsigned threads, bool keep) {
+    for (const uint64_t size : sizes) {
+        const std::string trace = dir + "/marey-bench-nsys-" + std::to_string(size) + ".json";
+        const std::string twin = dir + "/marey-bench-nsys-" + std::to_string(size) + ".sqlite";
+        struct stat traceInfo {
+        }, twinInfo{};
+        if (stat(trace.c_str(), &traceInfo) != 0 || stat(twin.c_str(), &twinInfo) != 0) {
+            std::FILE* file = std::fopen(trace.c_str(), "wb");
+            if (!file) return std::perror(trace.c_str()), 1;
+            KinetoTraceOptions options;
+            options.events = size;
+            GenerateKinetoTrace(options, file);
+            std::fclose(file);
+            std::ifstream in(trace, std::ios::binary);
+            const std::string text((std::istreambuf_iterator<char>(in)),
+                                   std::istreambuf_iterator<char>());
+            std::string error;
+            if (!WriteNsysTwin(text, twin, nullptr, &error)) {
+                std::fprintf(stderr, "%s: %s\n", twin.c_str(), error.c_str());
+                return 1;
+            }
+        }
+        stat(trace.c_str(), &traceInfo);
+        stat(twin.c_str(), &twinInfo);
+        DatabaseMeasure best[2];
+        best[0].seconds = best[1].seconds = 1e30;
+        for (int r = 0; r < repeat; ++r) {
+            for (int kind = 0; kind < 2; ++kind) {
+                ReadIntoPageCache(kind ? twin : trace);
+                const DatabaseMeasure m =
+                    InChild([&] { return OpenTimeline(kind ? twin : trace, kind == 1, threads); });
+                if (m.seconds < best[kind].seconds) best[kind] = m;
+            }
+        }
+        std::printf("\nGPU trace of %llu events and its Nsight Systems export twin\n",
+                    static_cast<unsigned long long>(size));
+        const char* names[] = {"Kineto JSON", "Nsight Systems export"};
+        const std::string* paths[] = {&trace, &twin};
+        const struct stat* infos[] = {&traceInfo, &twinInfo};
+        for (int kind = 0; kind < 2; ++kind)
+            std::printf(
+                "  %-22s %8.1f MB  open %8.3f s  peak resident %8.1f MB (%.1f bytes/slice, "
+                "%llu slices)  %s\n",
+                names[kind], static_cast<double>(infos[kind]->st_size) / 1e6, best[kind].seconds,
+                static_cast<double>(best[kind].peakBytes) / 1e6,
+                static_cast<double>(best[kind].peakBytes - best[kind].baseBytes) /
+                    static_cast<double>(std::max<uint64_t>(1, best[kind].slices)),
+                static_cast<unsigned long long>(best[kind].slices), paths[kind]->c_str());
+        std::printf("  export / JSON: time %.2f, memory %.2f\n", best[1].seconds / best[0].seconds,
+                    static_cast<double>(best[1].peakBytes - best[1].baseBytes) /
+                        static_cast<double>(best[0].peakBytes - best[0].baseBytes));
+        std::fflush(stdout);
+        if (!keep) {
+            std::remove(trace.c_str());
+            std::remove(twin.c_str());
+        }
+    }
+    return 0;
+}
+
 // [SECTION] Index cache
 
 // One load of a trace with the index cache in 'cacheDir' (or without it): the time until the
@@ -640,7 +710,7 @@ int main(int argc, char** argv) {
     unsigned threads = 0;
     bool keep = false;
     bool compare = false, cluster = false, database = false, gpu = false, summarize = false,
-         gpuCluster = false, cache = false;
+         gpuCluster = false, cache = false, nsys = false;
     uint64_t eventsPerRank = 100000;
     uint32_t steps = 50;
     for (int i = 1; i < argc; ++i) {
@@ -658,6 +728,8 @@ int main(int argc, char** argv) {
             compare = true;
         } else if (!std::strcmp(argv[i], "--database")) {
             database = true;
+        } else if (!std::strcmp(argv[i], "--nsys")) {
+            nsys = true;
         } else if (!std::strcmp(argv[i], "--gpu")) {
             gpu = true;
         } else if (!std::strcmp(argv[i], "--cache")) {
@@ -676,15 +748,16 @@ int main(int argc, char** argv) {
         } else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) {
             steps = static_cast<uint32_t>(std::max(1, std::atoi(argv[++i])));
         } else {
-            std::fprintf(stderr,
-                         "usage: marey-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] "
-                         "[--threads T] [--keep] [--compare | --database | --gpu | --cache]\n"
-                         "       marey-bench --cluster RANKS[,RANKS...] [--steps S] [--dir DIR] "
-                         "[--repeat N] [--keep]\n"
-                         "       marey-bench --summarize RANKS[,RANKS...] [--steps S] [--dir DIR] "
-                         "[--repeat N] [--keep]\n"
-                         "       marey-bench --gpu-cluster RANKS[,RANKS...] [--events PER_RANK] "
-                         "[--dir DIR] [--repeat N] [--keep]\n");
+            std::fprintf(
+                stderr,
+                "usage: marey-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] "
+                "[--threads T] [--keep] [--compare | --database | --gpu | --nsys | --cache]\n"
+                "       marey-bench --cluster RANKS[,RANKS...] [--steps S] [--dir DIR] "
+                "[--repeat N] [--keep]\n"
+                "       marey-bench --summarize RANKS[,RANKS...] [--steps S] [--dir DIR] "
+                "[--repeat N] [--keep]\n"
+                "       marey-bench --gpu-cluster RANKS[,RANKS...] [--events PER_RANK] "
+                "[--dir DIR] [--repeat N] [--keep]\n");
             return 2;
         }
     }
@@ -696,6 +769,7 @@ int main(int argc, char** argv) {
     if (compare) return RunCompareBenchmark(sizes, dir, repeat, keep);
     if (database) return RunDatabaseBenchmark(sizes, dir, repeat, threads, keep);
     if (gpu) return RunGpuBenchmark(sizes, dir, repeat, threads, keep);
+    if (nsys) return RunNsysBenchmark(sizes, dir, repeat, threads, keep);
     if (cache) return RunCacheBenchmark(sizes, dir, repeat, threads, keep);
     if (gpuCluster) return RunGpuClusterBenchmark(sizes, eventsPerRank, dir, repeat, threads, keep);
     if (cluster) return RunClusterBenchmark(sizes, steps, dir, repeat, threads, keep);

@@ -2,10 +2,15 @@
 // a job in one file as ranks, and damaged copies of a small export each named, nothing invented.
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <set>
 
+#include <simdjson.h>
+
+#include "KinetoTraceGenerator.hpp"
+#include "NsysTwinWriter.hpp"
 #include "TestSupport.hpp"
 #include "db/SqliteFile.hpp"
 #include "import/Importer.hpp"
@@ -15,6 +20,7 @@
 #include "import/nsys/NsysLoader.hpp"
 #include "import/nsys/NsysRowDetails.hpp"
 #include "load/CopyBytesTable.hpp"
+#include "loading/ClusterLoader.hpp"
 #include "loading/RankLoader.hpp"
 #include "trace/DeviceActivities.hpp"
 #include "trace/TraceAnalyses.hpp"
@@ -322,6 +328,83 @@ TEST_CASE("the real Nsight Systems samples: counts equal SQL over the file, a ra
                           fixtures + "/nsys-ai/tests/fixtures/mfu_2gpu_before.sqlite",
                           "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
                           "s.id = k.demangledName WHERE s.value LIKE 'ncclDevKernel_SendRecv%'")));
+}
+
+TEST_CASE("a generated Kineto trace and its export twin: the same analyses in stats --json") {
+    const fs::path dir = test::TempDir("nsys_twin");
+    const fs::path trace = dir / "gpu.json", twin = dir / "gpu.sqlite";
+    KinetoTraceOptions options;
+    options.events = 20000;
+    const std::string text =
+        test::WrittenText([&](std::FILE* out) { GenerateKinetoTrace(options, out); });
+    {
+        std::FILE* file = std::fopen(trace.c_str(), "wb");
+        REQUIRE(file);
+        std::fwrite(text.data(), 1, text.size(), file);
+        std::fclose(file);
+    }
+    NsysTwinReport report;
+    std::string error;
+    REQUIRE_MESSAGE(WriteNsysTwin(text, twin.string(), &report, &error), error);
+    CHECK(report.kernels > 1000);
+    auto statsOf = [](const fs::path& path) {
+        int status = 0;
+        const std::string json =
+            test::RunCommand(std::string(MAREY_BINARY) + " stats --json " + path.string(), &status);
+        CHECK(status == 0);
+        return json;
+    };
+    const std::string jsonA = statsOf(trace), jsonB = statsOf(twin);
+    simdjson::dom::parser parserA, parserB;
+    simdjson::dom::element a, b;
+    REQUIRE(parserA.parse(jsonA).get(a) == simdjson::SUCCESS);
+    REQUIRE(parserB.parse(jsonB).get(b) == simdjson::SUCCESS);
+    // Every device analysis, to the ns; only where the rank id came from differs (the trace's
+    // distributedInfo; the export has none).
+    auto analyses = [](simdjson::dom::element root) {
+        std::string text = simdjson::minify(root["analyses"]);
+        for (const char* from : {"\"rank_from\":\"distributedInfo\"", "\"rank_from\":\"order\""}) {
+            const size_t at = text.find(from);
+            if (at != std::string::npos) text.replace(at, std::strlen(from), "\"rank_from\":_");
+        }
+        return text;
+    };
+    CHECK(analyses(a) == analyses(b));
+    for (const char* key : {"overview", "operators", "steps"})
+        CHECK_MESSAGE(simdjson::minify(a["rank"][key]) == simdjson::minify(b["rank"][key]), key);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a folder of per-rank exports opens as a cluster, each rank as it opens alone") {
+    const fs::path dir = test::TempDir("nsys_cluster");
+    for (uint32_t rank = 0; rank < 2; ++rank) {
+        KinetoTraceOptions options;
+        options.events = 5000;
+        options.rank = rank;
+        options.seed = 7 + rank;
+        const std::string text =
+            test::WrittenText([&](std::FILE* out) { GenerateKinetoTrace(options, out); });
+        std::string error;
+        REQUIRE_MESSAGE(
+            WriteNsysTwin(text, (dir / ("run_rank-" + std::to_string(rank) + ".sqlite")).string(),
+                          nullptr, &error),
+            error);
+    }
+    auto cluster = LoadCluster(dir.string(), 2);
+    REQUIRE_MESSAGE(cluster.ok(), cluster.message());
+    REQUIRE(cluster.value().ranks.size() == 2);
+    for (uint32_t r = 0; r < 2; ++r) {
+        CAPTURE(r);
+        const ClusterRank& rank = cluster.value().ranks[r];
+        CHECK(rank.rankId == static_cast<int>(r));
+        CHECK(rank.problems.empty());
+        CHECK_FALSE(rank.steps.empty());  // from the NVTX ranges named ProfilerStep#N
+        auto alone = LoadRank(rank.path, {});
+        REQUIRE(alone.ok());
+        CHECK(alone.value().analysis->overview.computingNs == rank.overview.computingNs);
+        CHECK(alone.value().analysis->overview.freeNs == rank.overview.freeNs);
+    }
+    fs::remove_all(dir);
 }
 
 TEST_CASE("copy bytes: found by reference, absent ones none") {

@@ -6,11 +6,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <string>
 
 #include "ClusterGenerator.hpp"
 #include "KinetoTraceGenerator.hpp"
+#include "NsysTwinWriter.hpp"
 #include "TraceGenerator.hpp"
 
 namespace {
@@ -49,12 +52,16 @@ void Usage() {
         "  as slow on every rank (on rank R only with --slow-operator-rank), --pipeline makes "
         "each\n"
         "  rank a stage of one pipeline in rank order\n"
-        "       marey-gen --gpu-trace FILE.json [--events N] [--seed S] [--rank R] [--steps K]\n"
+        "       marey-gen --gpu-trace FILE.json [--events N] [--seed S] [--rank R] [--steps K] "
+        "[--nsys-twin FILE.sqlite]\n"
         "  --gpu-trace writes a PyTorch profiler (Kineto) trace of one GPU rank with planted "
         "idle gaps, overlap,\n"
         "  launch outliers and queues; --steps K writes K steps (sized by --events when given), "
         "else steps are\n"
-        "  added until N events (default 100000)\n");
+        "  added until N events (default 100000); --nsys-twin FILE.sqlite also writes its Nsight "
+        "Systems export twin\n"
+        "  (the same kernels, copies, fills and CUDA calls at the same ns, as nsys export writes "
+        "them)\n");
 }
 
 // "text", "db" or "both", as torch_npu's export_type names them.
@@ -116,11 +123,34 @@ int WriteGpuTrace(const marey::KinetoTraceOptions& options, const std::string& p
     return 0;
 }
 
+// The Nsight Systems export twin of the trace at 'tracePath'. Returns main's exit status.
+int WriteTwin(const std::string& tracePath, const std::string& twinPath) {
+    std::ifstream file(tracePath, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(file)),
+                           std::istreambuf_iterator<char>());
+    marey::NsysTwinReport report;
+    std::string error;
+    if (!marey::WriteNsysTwin(text, twinPath, &report, &error)) {
+        std::fprintf(stderr, "%s: %s\n", twinPath.c_str(), error.c_str());
+        return 1;
+    }
+    std::fprintf(stderr,
+                 "%s: %llu kernels, %llu copies, %llu fills, %llu synchronisations, %llu calls, "
+                 "%llu NVTX ranges\n",
+                 twinPath.c_str(), static_cast<unsigned long long>(report.kernels),
+                 static_cast<unsigned long long>(report.copies),
+                 static_cast<unsigned long long>(report.fills),
+                 static_cast<unsigned long long>(report.synchronizations),
+                 static_cast<unsigned long long>(report.calls),
+                 static_cast<unsigned long long>(report.ranges));
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     marey::GeneratorOptions options;
-    std::string out, rankDir, pairDir, clusterDir, gpuTrace;
+    std::string out, rankDir, pairDir, clusterDir, gpuTrace, nsysTwin;
     bool eventsGiven = false, stepsGiven = false;
     marey::ClusterOptions cluster;
     std::optional<marey::RankExport> exportArg;
@@ -137,6 +167,8 @@ int main(int argc, char** argv) {
             eventsGiven = true;
         } else if (!std::strcmp(argv[i], "--gpu-trace"))
             gpuTrace = next();
+        else if (!std::strcmp(argv[i], "--nsys-twin"))
+            nsysTwin = next();
         else if (!std::strcmp(argv[i], "--seed"))
             options.seed = std::strtoull(next(), nullptr, 10);
         else if (!std::strcmp(argv[i], "--rank"))
@@ -149,10 +181,7 @@ int main(int argc, char** argv) {
             rankDir = next();
         else if (!std::strcmp(argv[i], "--export")) {
             exportArg = ParseExport(next());
-            if (!exportArg) {
-                Usage();
-                return 2;
-            }
+            if (!exportArg) return Usage(), 2;
         } else if (!std::strcmp(argv[i], "--compare-pair"))
             pairDir = next();
         else if (!std::strcmp(argv[i], "--cluster"))
@@ -175,27 +204,24 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--pipeline"))
             cluster.pipeline = true;
         else if (!std::strcmp(argv[i], "--slow-link")) {
-            if (std::sscanf(next(), "%d-%d", &cluster.slowLinkSrc, &cluster.slowLinkDst) != 2) {
-                Usage();
-                return 2;
-            }
-        } else {
-            Usage();
-            return 2;
-        }
+            if (std::sscanf(next(), "%d-%d", &cluster.slowLinkSrc, &cluster.slowLinkDst) != 2)
+                return Usage(), 2;
+        } else
+            return Usage(), 2;
     }
     if (!gpuTrace.empty()) {
         const bool alone = out.empty() && rankDir.empty() && pairDir.empty() &&
                            clusterDir.empty() && !exportArg && (!stepsGiven || cluster.steps > 0);
+        if (!alone) return Usage(), 2;
         marey::KinetoTraceOptions kineto;
         kineto.events = stepsGiven && !eventsGiven ? 0 : options.events;
         kineto.steps = stepsGiven ? cluster.steps : 0;
         kineto.seed = options.seed;
         kineto.rank = options.rank;
-        if (alone) return WriteGpuTrace(kineto, gpuTrace);
-        Usage();
-        return 2;
+        const int status = WriteGpuTrace(kineto, gpuTrace);
+        return status != 0 || nsysTwin.empty() ? status : WriteTwin(gpuTrace, nsysTwin);
     }
+    if (!nsysTwin.empty()) return Usage(), 2;
     if (!clusterDir.empty()) {
         // The cluster writer has its own, smaller run and writes it as text only.
         cluster.seed = options.seed;
@@ -207,10 +233,8 @@ int main(int argc, char** argv) {
     }
     // --export names what a rank folder holds: with --out there is only the trace.
     if ((out.empty() + rankDir.empty() + pairDir.empty()) != 2 || options.streams == 0 ||
-        (exportArg && !out.empty())) {
-        Usage();
-        return 2;
-    }
+        (exportArg && !out.empty()))
+        return Usage(), 2;
     std::string error;
     marey::GeneratorReport report;
     const marey::RankExport exportKind = exportArg.value_or(marey::RankExport::kText);

@@ -82,6 +82,8 @@ void EstimateCollectiveWaits(std::vector<ClusterRank>& ranks, const std::vector<
 }
 
 bool IsRankTraceFileName(const std::string& fileName) {
+    // An Nsight Systems export: a process of the job (one per rank) recorded on its own.
+    if (EndsWith(fileName, ".sqlite") || EndsWith(fileName, ".sqlite3")) return true;
     std::string name = fileName;
     if (EndsWith(name, ".gz")) name.resize(name.size() - 3);
     if (!EndsWith(name, ".json")) return false;

@@ -29,7 +29,8 @@ ClusterRank SummarizeTraceRank(const TraceModel& model, const TraceAnalyses& ana
 void EstimateCollectiveWaits(std::vector<ClusterRank>& ranks, const std::vector<bool>& fromTrace);
 
 // Whether a file name looks like a rank's trace in a folder of them: "*.pt.trace.json[.gz]",
-// or a ".json[.gz]" whose name holds "rank-N", "rank_N" or "trace".
+// a ".json[.gz]" whose name holds "rank-N", "rank_N" or "trace", or an Nsight Systems export
+// (".sqlite").
 bool IsRankTraceFileName(const std::string& fileName);
 
 }  // namespace marey

@@ -10,6 +10,7 @@
 #include "cluster/RankInput.hpp"
 #include "core/ParallelFor.hpp"
 #include "cluster/TraceRanks.hpp"
+#include "loading/RankLoader.hpp"
 #include "loading/RankSummarizer.hpp"
 #include "import/chrome_json/TraceLoader.hpp"
 #include "trace/TraceAnalyses.hpp"
@@ -22,7 +23,7 @@ namespace {
 Result<KernelTable> ReadTraceKernels(const std::string& path) {
     LoadOptions options;
     options.threads = 1;
-    auto loaded = LoadTrace(path, options);
+    auto loaded = LoadRankTimeline(path, options);
     if (!loaded.ok()) return loaded.status();
     const TraceAnalyses analyses = AnalyzeTrace(*loaded.value(), TraceAnalysisOptions{});
     if (analyses.activities.activities.empty())

@@ -7,18 +7,19 @@
 #include "cluster/TraceRanks.hpp"
 #include "load/AnalysisFile.hpp"
 #include "import/chrome_json/TraceLoader.hpp"
+#include "loading/RankLoader.hpp"
 #include "trace/TraceAnalyses.hpp"
 #include "trace/TraceRankTables.hpp"
 
 namespace marey {
 namespace {
 
-// One rank of a folder of traces: its trace loaded on one thread (the ranks load side by side)
-// and summarised from its device activities.
+// One rank of a folder of traces: its trace (or Nsight Systems export) loaded on one thread (the
+// ranks load side by side) by its format's importer, and summarised from its device activities.
 ClusterRank SummarizeTraceFile(const std::string& path) {
     LoadOptions options;
     options.threads = 1;
-    auto loaded = LoadTrace(path, options);
+    auto loaded = LoadRankTimeline(path, options);
     if (!loaded.ok()) {
         ClusterRank rank;
         rank.path = path;

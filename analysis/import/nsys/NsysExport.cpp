@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <memory>
 #include <set>
+#include <thread>
 #include <string_view>
 #include <unordered_map>
 
@@ -127,45 +129,65 @@ struct PendingLaunch {
     DbFlowEnd end;
 };
 
+// What one reader reads: the rows of its tables as a chunk of events, with what the analyses
+// keep of them.
+struct PartOut {
+    ChunkEvents events;
+    ActivityFieldTable activityFields;
+    CopyBytesTable copyBytes;
+    std::vector<std::pair<std::string, uint64_t>> rowsRead;
+    std::string schemaVersion;
+};
+
+// Two readers run at once, each on its own connection (about half the work each, measured on
+// generated exports): the device part reads the kernels, copies, fills and synchronisations into
+// chunk 0; the host part the runtime and driver calls and the NVTX ranges into chunk 1. Their
+// chunks, in that order, keep the references of the activity fields ascending.
 class NsysReader {
 public:
+    enum class Part : uint8_t { kDevice, kHost };
     NsysReader(const SqliteFile& db, const NsysReadOptions& options, LoadProgress* progress,
-               NsysExport& out)
-        : m_db(db), m_options(options), m_progress(progress), m_out(out) {}
+               Part part)
+        : m_db(db), m_options(options), m_progress(progress), m_part(part) {}
 
-    void Read() {
-        if (m_progress) {
-            m_progress->bytesTotal = std::size(kTablesInOrder) * kProgressPerTable;
-            m_db.StopWhen(&m_progress->cancel);
-        }
+    // The schema, strings and names both parts need, read by one of them.
+    void ReadNames() {
         ReadSchema();
         ReadStrings();
         ReadProcessNames();
         ReadThreadNames();
+    }
+    void CopyNames(const NsysReader& other) {
+        m_out.schemaVersion = other.m_out.schemaVersion;
+        m_strings = other.m_strings;
+        m_processNames = other.m_processNames;
+        m_threadNames = other.m_threadNames;
+    }
+
+    void ReadTables() {
         for (NsysTable table : kTablesInOrder) {
-            if (Cancelled()) break;
-            if (table == NsysTable::kRuntime || table == NsysTable::kDriver)
-                ReadHostCalls(table);
-            else if (table == NsysTable::kNvtx)
+            const bool host = table == NsysTable::kRuntime || table == NsysTable::kDriver ||
+                              table == NsysTable::kNvtx;
+            if (Cancelled() || host != (m_part == Part::kHost)) continue;
+            if (table == NsysTable::kNvtx)
                 ReadNvtx();
+            else if (host)
+                ReadHostCalls(table);
             else
                 ReadDeviceTable(table);
             if (m_progress) m_progress->bytesDone += kProgressPerTable;
         }
-        if (m_progress) m_db.StopWhen(nullptr);
-        if (m_missingStrings)
-            Problem(std::to_string(m_missingStrings) +
-                    " string ids have no row in StringIds: shown as <string N>");
-        JoinLaunches();
-        AddMetadata();
-        NumberDevices();
-        SortSlices();
-        m_timing.Report("nsys: export read");
     }
+
+    // Joins the parts' arrows, names their processes and threads, numbers the devices and puts
+    // every track's slices in order, into 'out'.
+    friend void FinishExport(NsysReader& device, NsysReader& host, NsysExport& out);
+    friend void NumberDevices(NsysReader& device, const NsysReader& host);
 
 private:
     bool Cancelled() const { return m_progress && m_progress->cancel; }
     void Problem(const std::string& message) { m_out.events.problems.Add(0, message); }
+    uint32_t Chunk() const { return m_part == Part::kDevice ? 0 : 1; }
     void RowProblem(NsysTable table, int64_t rowid, const std::string& message) {
         Problem("table " + std::string(NsysTableName(table)) + ", row " + std::to_string(rowid) +
                 ": " + message);
@@ -343,14 +365,13 @@ private:
     void NumberDevices();
     uint32_t HostTrack(int64_t globalTid);
     uint32_t NewTrack(int64_t pid, int64_t tid);
-    void JoinLaunches();
-    void AddMetadata();
     void SortSlices();
 
     const SqliteFile& m_db;
     const NsysReadOptions& m_options;
     LoadProgress* m_progress;
-    NsysExport& m_out;
+    Part m_part;
+    PartOut m_out;
     LoadTiming m_timing;
     std::unordered_map<int64_t, std::string> m_strings;
     uint64_t m_missingStrings = 0;
@@ -365,9 +386,7 @@ private:
     std::map<std::pair<int64_t, int64_t>, int64_t> m_contextDevices;  // (globalPid, context)
     std::map<int64_t, std::set<int64_t>> m_devicesOf;                 // globalPid → devices
     std::map<int64_t, std::set<int64_t>> m_hostThreadsOf;             // globalPid → globalTids
-    std::map<std::pair<int64_t, int64_t>, int64_t> m_streamTracks;    // (device pid, stream)
     std::vector<PendingLaunch> m_launches, m_targets;
-    std::unordered_map<int64_t, std::string> m_nvtxDomains;
 };
 
 // [SECTION] Tables
@@ -481,7 +500,7 @@ void NsysReader::ReadDeviceTable(NsysTable table) {
             ++events.phases.byChar['X'];
             m_out.activityFields.Append(ref, category, correlation.value_or(-1));
             if (correlation && table != NsysTable::kSynchronization)
-                m_targets.push_back({globalPid, *correlation, {0, track, start, ref}});
+                m_targets.push_back({globalPid, *correlation, {Chunk(), track, start, ref}});
         });
 }
 
@@ -493,34 +512,35 @@ void NsysReader::ReadHostCalls(NsysTable table) {
         table == NsysTable::kRuntime ? KeptCategory::kCudaRuntime : KeptCategory::kCudaDriver;
     std::unordered_map<int64_t, StringId> names;  // by StringIds id
     ChunkEvents& events = m_out.events;
-    ForEachRow(table, columns, OnlyProcess(columns, 2, true) + " ORDER BY rowid",
-               [&](const SqliteStatement& row, int64_t rowid) {
-                   TimeNs start = 0, end = 0;
-                   if (!ReadSpan(row, columns, table, rowid, &start, &end)) return;
-                   int64_t globalTid = 0, nameId = 0;
-                   if (!ReadDbInt(row, columns.Column(2), &globalTid) || globalTid < 0) {
-                       RowProblem(table, rowid, "globalTid is not a thread id; left out");
-                       return;
-                   }
-                   StringId text = 0;
-                   if (ReadDbInt(row, columns.Column(4), &nameId)) {
-                       text = InternStringId(nameId, names, WithoutApiVersion);
-                   } else {
-                       RowProblem(table, rowid, "nameId is not a string id; named <call>");
-                       text = events.strings.Intern("<call>");
-                   }
-                   const std::optional<int64_t> correlation =
-                       ReadCorrelation(row, columns.Column(3), table, rowid);
-                   const uint64_t ref = NsysRef(table, rowid);
-                   const uint32_t track = HostTrack(globalTid);
-                   events.AddSlice(track, start, end - start, ref, text);
-                   ++events.eventCount;
-                   ++events.phases.byChar['X'];
-                   m_out.activityFields.Append(ref, category, correlation.value_or(-1));
-                   if (correlation)
-                       m_launches.push_back(
-                           {NsysGlobalPidOf(globalTid), *correlation, {0, track, start, ref}});
-               });
+    ForEachRow(
+        table, columns, OnlyProcess(columns, 2, true) + " ORDER BY rowid",
+        [&](const SqliteStatement& row, int64_t rowid) {
+            TimeNs start = 0, end = 0;
+            if (!ReadSpan(row, columns, table, rowid, &start, &end)) return;
+            int64_t globalTid = 0, nameId = 0;
+            if (!ReadDbInt(row, columns.Column(2), &globalTid) || globalTid < 0) {
+                RowProblem(table, rowid, "globalTid is not a thread id; left out");
+                return;
+            }
+            StringId text = 0;
+            if (ReadDbInt(row, columns.Column(4), &nameId)) {
+                text = InternStringId(nameId, names, WithoutApiVersion);
+            } else {
+                RowProblem(table, rowid, "nameId is not a string id; named <call>");
+                text = events.strings.Intern("<call>");
+            }
+            const std::optional<int64_t> correlation =
+                ReadCorrelation(row, columns.Column(3), table, rowid);
+            const uint64_t ref = NsysRef(table, rowid);
+            const uint32_t track = HostTrack(globalTid);
+            events.AddSlice(track, start, end - start, ref, text);
+            ++events.eventCount;
+            ++events.phases.byChar['X'];
+            m_out.activityFields.Append(ref, category, correlation.value_or(-1));
+            if (correlation)
+                m_launches.push_back(
+                    {NsysGlobalPidOf(globalTid), *correlation, {Chunk(), track, start, ref}});
+        });
 }
 
 void NsysReader::ReadNvtx() {
@@ -605,55 +625,106 @@ uint32_t NsysReader::DeviceTrack(int64_t globalPid, int64_t device, int64_t stre
     return NewTrack(it->second, stream);
 }
 
-void NsysReader::NumberDevices() {
-    std::set<int64_t> used;
-    for (const ChunkTrack& track : m_out.events.tracks)
-        if (track.pid.number >= 0) used.insert(track.pid.number);
-    std::map<int64_t, int64_t> final;  // placeholder → pid
-    for (const auto& [key, placeholder] : m_devicePids) {
-        int64_t pid = key.second;
-        while (used.count(pid)) pid += kDevicePidStep;
-        used.insert(pid);
-        final[placeholder] = pid;
-    }
-    for (ChunkTrack& track : m_out.events.tracks)
-        if (const auto found = final.find(track.pid.number); found != final.end())
-            track.pid.number = found->second;
-}
-
 uint32_t NsysReader::HostTrack(int64_t globalTid) {
     const int64_t globalPid = NsysGlobalPidOf(globalTid);
     m_hostThreadsOf[globalPid].insert(globalTid);
     return NewTrack(NsysPid(globalPid), NsysTid(globalTid));
 }
 
-void NsysReader::JoinLaunches() {
+// Sorts slices that are in order but for a few (rows are read in rowid order, which is mostly
+// start order): the ones out of order are taken out, sorted and merged back. O(n + k log k) for
+// k of them.
+template <typename Slice>
+void SortMostlySorted(PodArray<Slice>& slices) {
+    if (std::is_sorted(slices.begin(), slices.end(), SliceBefore)) return;
+    std::vector<Slice> inOrder, late;
+    inOrder.reserve(slices.size());
+    for (const Slice& slice : slices) {
+        if (inOrder.empty() || !SliceBefore(slice, inOrder.back()))
+            inOrder.push_back(slice);
+        else
+            late.push_back(slice);
+    }
+    std::sort(late.begin(), late.end(), SliceBefore);
+    std::merge(inOrder.begin(), inOrder.end(), late.begin(), late.end(), slices.begin(),
+               SliceBefore);
+}
+
+void NsysReader::SortSlices() {
+    for (ChunkTrack& track : m_out.events.tracks) {
+        SortMostlySorted(track.slices);
+        SortMostlySorted(track.wideSlices);
+    }
+    std::stable_sort(m_out.events.instants.begin(), m_out.events.instants.end(),
+                     [](const RawInstant& a, const RawInstant& b) { return a.ts < b.ts; });
+}
+
+// [SECTION] The two parts joined
+
+void JoinLaunches(std::vector<PendingLaunch>& launches, const std::vector<PendingLaunch>& targets,
+                  std::vector<DbArrow>& arrows) {
     const auto before = [](const PendingLaunch& a, const PendingLaunch& b) {
         if (a.globalPid != b.globalPid) return a.globalPid < b.globalPid;
         return a.correlation < b.correlation;
     };
-    std::stable_sort(m_launches.begin(), m_launches.end(), before);
-    m_out.arrows.reserve(m_targets.size());
-    for (const PendingLaunch& target : m_targets) {
-        const auto launch = std::lower_bound(m_launches.begin(), m_launches.end(), target, before);
-        if (launch != m_launches.end() && launch->globalPid == target.globalPid &&
-            launch->correlation == target.correlation)
-            m_out.arrows.push_back({launch->end, target.end, DbFlowKind::kCudaLaunch});
+    // Calls are mostly in correlation order already.
+    if (!std::is_sorted(launches.begin(), launches.end(), before))
+        std::stable_sort(launches.begin(), launches.end(), before);
+    arrows.reserve(targets.size());
+    const auto same = [](const PendingLaunch& a, const PendingLaunch& b) {
+        return a.globalPid == b.globalPid && a.correlation == b.correlation;
+    };
+    // Targets are mostly in correlation order too: the call of the last one, or the next, first.
+    size_t hint = 0;
+    for (const PendingLaunch& target : targets) {
+        size_t found = launches.size();
+        if (hint < launches.size() && same(launches[hint], target))
+            found = hint;
+        else if (hint + 1 < launches.size() && same(launches[hint + 1], target))
+            found = hint + 1;
+        else
+            found = static_cast<size_t>(
+                std::lower_bound(launches.begin(), launches.end(), target, before) -
+                launches.begin());
+        if (found == launches.size() || !same(launches[found], target)) continue;
+        hint = found;
+        arrows.push_back({launches[found].end, target.end, DbFlowKind::kCudaLaunch});
     }
-    m_launches = {};
-    m_targets = {};
 }
 
-void NsysReader::AddMetadata() {
+// Each device process's pid, once every process is known: the device id itself, as Kineto
+// numbers a GPU's process, unless a process or another process's device has it already.
+void NumberDevices(NsysReader& device, const NsysReader& host) {
+    std::set<int64_t> used;
+    for (const ChunkTrack& track : host.m_out.events.tracks) used.insert(track.pid.number);
+    std::map<int64_t, int64_t> final;  // placeholder → pid
+    for (const auto& [key, placeholder] : device.m_devicePids) {
+        int64_t pid = key.second;
+        while (used.count(pid)) pid += kDevicePidStep;
+        used.insert(pid);
+        final[placeholder] = pid;
+    }
+    for (ChunkTrack& track : device.m_out.events.tracks)
+        if (const auto found = final.find(track.pid.number); found != final.end())
+            track.pid.number = found->second;
+}
+
+void FinishExport(NsysReader& device, NsysReader& host, NsysExport& out) {
+    JoinLaunches(host.m_launches, device.m_targets, out.arrows);
+    host.m_launches = {};
+    device.m_targets = {};
+    if (const uint64_t missing = device.m_missingStrings + host.m_missingStrings)
+        device.Problem(std::to_string(missing) +
+                       " string ids have no row in StringIds: shown as <string N>");
+
     std::set<int64_t> globalPids;
-    for (const auto& [globalPid, devices] : m_devicesOf) globalPids.insert(globalPid);
-    for (const auto& [globalPid, threads] : m_hostThreadsOf) globalPids.insert(globalPid);
+    for (const auto& [globalPid, devices] : device.m_devicesOf) globalPids.insert(globalPid);
+    for (const auto& [globalPid, threads] : host.m_hostThreadsOf) globalPids.insert(globalPid);
     std::vector<int64_t> byPid(globalPids.begin(), globalPids.end());
     std::stable_sort(byPid.begin(), byPid.end(),
                      [](int64_t a, int64_t b) { return NsysPid(a) < NsysPid(b); });
-    ChunkEvents& events = m_out.events;
-    auto metadata = [&](uint32_t track, MetadataKind kind, const std::string& text,
-                        int64_t number) {
+    auto metadata = [](ChunkEvents& events, uint32_t track, MetadataKind kind,
+                       const std::string& text, int64_t number) {
         events.metadata.push_back(
             {0, track, kind, text.empty() ? StringId{0} : events.strings.Intern(text), number});
     };
@@ -664,44 +735,49 @@ void NsysReader::AddMetadata() {
         NsysProcess process;
         process.globalPid = globalPid;
         process.pid = NsysPid(globalPid);
-        if (const auto name = m_processNames.find(globalPid); name != m_processNames.end())
+        if (const auto name = host.m_processNames.find(globalPid);
+            name != host.m_processNames.end())
             process.name = name->second;
         const int64_t sortBase = place++ * kSortStride;
-        if (const auto threads = m_hostThreadsOf.find(globalPid);
-            threads != m_hostThreadsOf.end()) {
+        ChunkEvents& hostEvents = host.m_out.events;
+        if (const auto threads = host.m_hostThreadsOf.find(globalPid);
+            threads != host.m_hostThreadsOf.end()) {
             bool first = true;
             for (const int64_t globalTid : threads->second) {
-                const uint32_t track = m_tracks.at({process.pid, NsysTid(globalTid)});
+                const uint32_t track = host.m_tracks.at({process.pid, NsysTid(globalTid)});
                 if (first) {
                     if (!process.name.empty())
-                        metadata(track, MetadataKind::kProcessName, process.name, 0);
-                    metadata(track, MetadataKind::kProcessSortIndex, "", sortBase);
+                        metadata(hostEvents, track, MetadataKind::kProcessName, process.name, 0);
+                    metadata(hostEvents, track, MetadataKind::kProcessSortIndex, "", sortBase);
                     first = false;
                 }
-                if (const auto name = m_threadNames.find(globalTid); name != m_threadNames.end())
-                    metadata(track, MetadataKind::kThreadName, std::string(String(name->second)),
-                             0);
+                if (const auto name = host.m_threadNames.find(globalTid);
+                    name != host.m_threadNames.end())
+                    metadata(hostEvents, track, MetadataKind::kThreadName,
+                             std::string(host.String(name->second)), 0);
             }
         }
-        if (const auto devices = m_devicesOf.find(globalPid); devices != m_devicesOf.end()) {
-            for (const int64_t device : devices->second) {
-                process.devices.push_back(device);
-                const int64_t pid = m_devicePids.at({globalPid, device});
+        ChunkEvents& deviceEvents = device.m_out.events;
+        if (const auto devices = device.m_devicesOf.find(globalPid);
+            devices != device.m_devicesOf.end()) {
+            for (const int64_t gpu : devices->second) {
+                process.devices.push_back(gpu);
+                const int64_t pid = device.m_devicePids.at({globalPid, gpu});
                 bool first = true;
-                for (auto it = m_tracks.lower_bound({pid, INT64_MIN});
-                     it != m_tracks.end() && it->first.first == pid; ++it) {
+                for (auto it = device.m_tracks.lower_bound({pid, INT64_MIN});
+                     it != device.m_tracks.end() && it->first.first == pid; ++it) {
                     if (first) {
-                        metadata(it->second, MetadataKind::kProcessName,
-                                 "GPU " + std::to_string(device), 0);
-                        metadata(it->second, MetadataKind::kProcessLabels,
+                        metadata(deviceEvents, it->second, MetadataKind::kProcessName,
+                                 "GPU " + std::to_string(gpu), 0);
+                        metadata(deviceEvents, it->second, MetadataKind::kProcessLabels,
                                  (process.name.empty() ? std::string("process") : process.name) +
                                      " " + std::to_string(process.pid),
                                  0);
-                        metadata(it->second, MetadataKind::kProcessSortIndex, "",
-                                 sortBase + 1 + std::min<int64_t>(device, kSortStride - 2));
+                        metadata(deviceEvents, it->second, MetadataKind::kProcessSortIndex, "",
+                                 sortBase + 1 + std::min<int64_t>(gpu, kSortStride - 2));
                         first = false;
                     }
-                    metadata(it->second, MetadataKind::kThreadName,
+                    metadata(deviceEvents, it->second, MetadataKind::kThreadName,
                              it->first.second == kNoStreamLane
                                  ? std::string("synchronisations on no stream")
                                  : "stream " + std::to_string(it->first.second),
@@ -709,17 +785,20 @@ void NsysReader::AddMetadata() {
                 }
             }
         }
-        m_out.processes.push_back(std::move(process));
+        out.processes.push_back(std::move(process));
     }
-}
+    NumberDevices(device, host);
+    device.SortSlices();
+    host.SortSlices();
 
-void NsysReader::SortSlices() {
-    for (ChunkTrack& track : m_out.events.tracks) {
-        std::sort(track.slices.begin(), track.slices.end(), SliceBefore);
-        std::sort(track.wideSlices.begin(), track.wideSlices.end(), SliceBefore);
-    }
-    std::stable_sort(m_out.events.instants.begin(), m_out.events.instants.end(),
-                     [](const RawInstant& a, const RawInstant& b) { return a.ts < b.ts; });
+    out.schemaVersion = device.m_out.schemaVersion;
+    out.activityFields = std::move(device.m_out.activityFields);
+    out.activityFields.Append(host.m_out.activityFields);
+    out.copyBytes = std::move(device.m_out.copyBytes);
+    out.rowsRead = std::move(device.m_out.rowsRead);
+    out.rowsRead.insert(out.rowsRead.end(), host.m_out.rowsRead.begin(), host.m_out.rowsRead.end());
+    out.chunks.push_back(std::move(device.m_out.events));
+    out.chunks.push_back(std::move(host.m_out.events));
 }
 
 }  // namespace
@@ -747,9 +826,35 @@ const char* NsysTableName(NsysTable table) {
 }
 
 NsysExport ReadNsysExport(const SqliteFile& db, const NsysReadOptions& options,
-                          LoadProgress* progress) {
+                          LoadProgress* progress, unsigned threads) {
+    const LoadTiming timing;
+    NsysReader device(db, options, progress, NsysReader::Part::kDevice);
+    device.ReadNames();
+    if (progress) {
+        progress->bytesTotal = std::size(kTablesInOrder) * kProgressPerTable;
+        db.StopWhen(&progress->cancel);
+    }
+    // The host part on a connection of its own, on a thread of its own; on this one when only
+    // one thread is wanted or a second connection cannot be opened.
+    std::unique_ptr<SqliteFile> second;
+    if (threads > 1)
+        if (auto opened = SqliteFile::OpenReadOnly(db.Path()); opened.ok())
+            second = std::move(opened.value());
+    if (second && progress) second->StopWhen(&progress->cancel);
+    NsysReader host(second ? *second : db, options, progress, NsysReader::Part::kHost);
+    host.CopyNames(device);
+    std::thread hostThread;
+    if (second) hostThread = std::thread([&host] { host.ReadTables(); });
+    device.ReadTables();
+    if (hostThread.joinable())
+        hostThread.join();
+    else
+        host.ReadTables();
+    if (progress) db.StopWhen(nullptr);
+    timing.Report("nsys: tables read");
     NsysExport out;
-    NsysReader(db, options, progress, out).Read();
+    FinishExport(device, host, out);
+    timing.Report("nsys: arrows joined, names, order");
     return out;
 }
 

@@ -67,7 +67,9 @@ struct NsysProcess {
 };
 
 struct NsysExport {
-    ChunkEvents events;  // one chunk: its tracks, slices, instants, metadata and problems
+    // Two chunks: the device tables' rows, then the host tables'; their tracks, slices, instants,
+    // metadata and problems.
+    std::vector<ChunkEvents> chunks;
     std::vector<DbArrow> arrows;
     // Kernels, copies, fills, synchronisations, runtime and driver calls: their Kineto category
     // and correlation id, for the device analyses; and the bytes of copies and fills.
@@ -86,8 +88,9 @@ struct NsysReadOptions {
 // Reads 'db'. Never fails: a missing table or column, or a row that cannot be read, is a problem
 // in events.problems (naming the table and row) and the rest is read. 'progress' (may be null)
 // gets the tables' shares as they are read; its cancel stops the reading soon after it is set.
+// With 'threads' > 1 the host tables are read at once on a second connection.
 NsysExport ReadNsysExport(const SqliteFile& db, const NsysReadOptions& options = {},
-                          LoadProgress* progress = nullptr);
+                          LoadProgress* progress = nullptr, unsigned threads = 2);
 
 // Whether 'db' is an Nsight Systems export: it has one of the CUPTI activity or NVTX_EVENTS tables
 // marey reads, or StringIds and one of the TARGET_INFO tables Nsight writes.

@@ -44,7 +44,7 @@ std::unique_ptr<TraceModel> BuildNsysModel(const std::shared_ptr<const SqliteFil
                                            const NsysReadOptions& read, unsigned threads,
                                            LoadProgress* progress, std::string* schemaVersion) {
     const LoadTiming timing;
-    NsysExport exported = ReadNsysExport(*connection, read, progress);
+    NsysExport exported = ReadNsysExport(*connection, read, progress, threads);
     if (schemaVersion) *schemaVersion = exported.schemaVersion;
     auto model = std::make_unique<TraceModel>();
     TraceSource& source = model->sources.emplace_back();
@@ -54,12 +54,13 @@ std::unique_ptr<TraceModel> BuildNsysModel(const std::shared_ptr<const SqliteFil
     source.activityFields = std::move(exported.activityFields);
     source.copyBytes = std::move(exported.copyBytes);
     source.database = connection;
-    std::vector<std::vector<std::pair<int64_t, int64_t>>> chunkThreads(1);
-    for (const ChunkTrack& track : exported.events.tracks)
-        chunkThreads[0].emplace_back(track.pid.number, track.tid.number);
-    std::vector<ChunkEvents> chunks;
-    chunks.push_back(std::move(exported.events));
-    BuildModel(chunks, threads, *model, kFlowSortInPlaceBytes, BuildOverview);
+    std::vector<std::vector<std::pair<int64_t, int64_t>>> chunkThreads;
+    for (const ChunkEvents& chunk : exported.chunks) {
+        auto& tracks = chunkThreads.emplace_back();
+        for (const ChunkTrack& track : chunk.tracks)
+            tracks.emplace_back(track.pid.number, track.tid.number);
+    }
+    BuildModel(exported.chunks, threads, *model, kFlowSortInPlaceBytes, BuildOverview);
     AddRowArrows(exported.arrows, chunkThreads, *model);
     timing.Report("nsys: model built");
     return model;
