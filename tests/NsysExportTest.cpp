@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -20,6 +21,7 @@
 #include "import/nsys/NsysLoader.hpp"
 #include "import/nsys/NsysRowDetails.hpp"
 #include "load/CopyBytesTable.hpp"
+#include "compare/Comparison.hpp"
 #include "loading/ClusterLoader.hpp"
 #include "loading/RankLoader.hpp"
 #include "trace/DeviceActivities.hpp"
@@ -404,6 +406,93 @@ TEST_CASE("a folder of per-rank exports opens as a cluster, each rank as it open
         CHECK(alone.value().analysis->overview.computingNs == rank.overview.computingNs);
         CHECK(alone.value().analysis->overview.freeNs == rank.overview.freeNs);
     }
+    fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "comparing exports: an export and its Kineto twin match, a slowed kernel leads the diff") {
+    const fs::path dir = test::TempDir("nsys_compare");
+    const fs::path trace = dir / "gpu.json", before = dir / "before.sqlite",
+                   after = dir / "after.sqlite";
+    KinetoTraceOptions options;
+    options.events = 10000;
+    const std::string text =
+        test::WrittenText([&](std::FILE* out) { GenerateKinetoTrace(options, out); });
+    {
+        std::ofstream file(trace, std::ios::binary);
+        file << text;
+    }
+    std::string error;
+    REQUIRE_MESSAGE(WriteNsysTwin(text, before.string(), nullptr, &error), error);
+    REQUIRE_MESSAGE(WriteNsysTwin(text, after.string(), nullptr, &error), error);
+    // The after side: every run of the busiest kernel takes twice as long.
+    const int64_t busiestId = SqlInt(
+        before.string(),
+        "SELECT demangledName FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY demangledName ORDER BY "
+        "sum(end - start) DESC LIMIT 1");
+    REQUIRE(busiestId >= 0);
+    test::ExecuteSql(after,
+                     "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = end + (end - start) "
+                     "WHERE demangledName = " +
+                         std::to_string(busiestId));
+    auto load = [](const fs::path& path) {
+        auto loaded = LoadRank(path.string(), {});
+        REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+        return std::move(loaded.value());
+    };
+    const LoadedRank kineto = load(trace), exportA = load(before), exportB = load(after);
+
+    // The same program recorded by both profilers: every kernel matched by name, no difference.
+    const Comparison same = CompareRanks(kineto, exportA, {});
+    REQUIRE_FALSE(same.diff.operators.empty());
+    for (const OperatorDiff& op : same.diff.operators) {
+        CAPTURE(op.name);
+        CHECK(op.countA == op.countB);
+        CHECK(op.DiffNs() == 0);
+    }
+    // Before against after: the slowed kernel first, twice its time.
+    const Comparison changed = CompareRanks(exportA, exportB, {});
+    REQUIRE_FALSE(changed.diff.operators.empty());
+    const OperatorDiff& first = changed.diff.operators.front();
+    CHECK(first.totalB == 2 * first.totalA);
+    CHECK(first.countA == first.countB);
+    const std::string name = [&] {
+        auto db = SqliteFile::OpenReadOnly(before.string());
+        auto statement = db.value()->Prepare("SELECT value FROM StringIds WHERE id = " +
+                                             std::to_string(busiestId));
+        REQUIRE((statement.ok() && statement.value().Step()));
+        return std::string(statement.value().Text(0));
+    }();
+    CHECK(first.name == name);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("kernels of a CUDA graph are the graph launch's work, not unlaunched") {
+    const fs::path dir = test::TempDir("nsys_graph");
+    const fs::path path = WriteSmallExport(dir);
+    // One cudaGraphLaunch (correlation 20) ran two kernels of a graph (graphId 5, nodes 1 and 2).
+    const int64_t globalPid = int64_t{42} << 24, globalTid = globalPid | 43;
+    test::ExecuteSql(path,
+                     "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL ADD COLUMN graphId INTEGER;"
+                     "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL ADD COLUMN graphNodeId INTEGER;"
+                     "INSERT INTO StringIds VALUES (9, 'cudaGraphLaunch_v10000');"
+                     "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (9000, 9100, 0, " +
+                         std::to_string(globalTid) +
+                         ", 20, 9, 0);"
+                         "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES"
+                         " (9200, 9300, 0, 1, 7, 20, " +
+                         std::to_string(globalPid) +
+                         ", 2, 1, 64, 256, 5, 1), (9300, 9400, 0, 1, 7, 20, " +
+                         std::to_string(globalPid) + ", 2, 1, 64, 256, 5, 2);");
+    const auto model = LoadModel(path);
+    const DeviceActivities activities = FindDeviceActivities(*model, 1);
+    REQUIRE(activities.activities.size() == 6);
+    for (const DeviceActivity& activity : activities.activities)
+        CHECK(activity.launch != kNoLaunch);
+    const DeviceActivity& last = activities.activities.back();
+    CHECK(model->Name(activities.launches[static_cast<size_t>(last.launch)].name) ==
+          "cudaGraphLaunch");
+    CHECK(model->report.matchedFlows == 6);
     fs::remove_all(dir);
 }
 
