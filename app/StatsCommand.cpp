@@ -73,6 +73,7 @@ std::string WithAnalyses(const std::string& summary, const TraceModel& model, bo
 void Usage() {
     std::fprintf(stderr,
                  "usage: marey stats PATH [--json] [--top N] [--source text|db] [--no-cache]\n"
+                 "                   [--step-range NVTX_RANGE_NAME]\n"
                  "                   [--idle-threshold 30us] [--runtime-cutoff 50us]\n"
                  "                   [--launch-delay-cutoff 100us] [--hta-compatible]\n"
                  "       marey stats --compare A B [--json]\n");
@@ -127,6 +128,12 @@ int RunStatsCommand(int argc, char** argv) {
             if (!ReadDurationOption(argv[i], argv[i + 1], &analysisOptions.cutoffs.launchDelayNs))
                 return 2;
             ++i;
+        } else if (std::strcmp(argv[i], "--step-range") == 0 && i + 1 < argc) {
+            options.stepRange = argv[++i];
+            if (options.stepRange.empty()) {
+                std::fprintf(stderr, "marey stats: --step-range: expected an NVTX range's name\n");
+                return 2;
+            }
         } else if (std::strcmp(argv[i], "--source") == 0 && i + 1 < argc) {
             const char* source = argv[++i];
             const std::optional<RankSource> parsed = ParseRankSource(source);

@@ -496,6 +496,36 @@ TEST_CASE("kernels of a CUDA graph are the graph launch's work, not unlaunched")
     fs::remove_all(dir);
 }
 
+TEST_CASE("--step-range: an export's NVTX ranges of a given name are its steps") {
+    const fs::path dir = test::TempDir("nsys_steps");
+    const fs::path path = WriteSmallExport(dir);
+    const std::string tid = std::to_string(int64_t{42} << 24 | 43);
+    test::ExecuteSql(path, "INSERT INTO NVTX_EVENTS VALUES (800, 4000, 59, 'train_step', " + tid +
+                               ", NULL, 0), (4000, 8500, 59, 'train_step', " + tid + ", NULL, 0);");
+    LoadOptions options;
+    auto without = LoadRank(path.string(), options);
+    REQUIRE(without.ok());
+    REQUIRE(without.value().analysis->trace);
+    CHECK(without.value().analysis->trace->steps.empty());
+    options.stepRange = "train_step";
+    auto with = LoadRank(path.string(), options);
+    REQUIRE(with.ok());
+    const TraceAnalyses& analyses = *with.value().analysis->trace;
+    REQUIRE(analyses.steps.size() == 2);
+    CHECK(analyses.steps[0].label == "1");
+    CHECK(analyses.steps[0].startNs == 800);
+    CHECK(analyses.steps[1].endNs == 8500);
+    CHECK(with.value().model->report.problems.empty());
+    // A name no range has is said, and nothing is invented.
+    options.stepRange = "no_such_range";
+    auto none = LoadRank(path.string(), options);
+    REQUIRE(none.ok());
+    CHECK(none.value().analysis->trace->steps.empty());
+    CHECK(test::ProblemText(*none.value().model).find("no NVTX range is named \"no_such_range\"") !=
+          std::string::npos);
+    fs::remove_all(dir);
+}
+
 TEST_CASE("copy bytes: found by reference, absent ones none") {
     CopyBytesTable table;
     table.Append(5, 100);

@@ -123,6 +123,7 @@ bool App::Init(std::string* error) {
     glfwWindowHint(GLFW_DOUBLEBUFFER, GL_TRUE);
     const bool headless = !m_options.screenshotPath.empty() || m_options.frameBenchmark;
     m_workspace.loads().SetRankSource(m_options.source);
+    m_workspace.loads().SetStepRange(m_options.stepRange);
     m_workspace.loads().SetIndexCache(m_options.cache);
     if (!headless) m_layout = LayoutSettings::Load(LayoutSettings::DefaultPath());
     int width = m_options.width, height = m_options.height;

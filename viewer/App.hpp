@@ -37,7 +37,8 @@ struct ViewerOptions {
         false;           // time frames at zoom levels from the whole trace to 1 µs, print, exit
     std::string search;  // run this search and select its first match
     RankSource source = RankSource::kAuto;  // --source: a folder's text export or its database
-    IndexCacheOptions cache;                // the index cache of traces (off with --no-cache)
+    std::string stepRange;    // --step-range: the NVTX range that marks a step in an export
+    IndexCacheOptions cache;  // the index cache of traces (off with --no-cache)
     double rangeFromMs = -1,
            rangeToMs = -1;  // select this range (ms from the trace start), all tracks
 };

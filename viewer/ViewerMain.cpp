@@ -25,7 +25,7 @@ void Usage() {
     std::fprintf(
         stderr,
         "usage: marey [PATH] [--screenshot OUT.png] [--size WxH] [--keys KEYS] [--panel NAME]\n"
-        "                 [--source text|db] [--no-cache]\n"
+        "                 [--source text|db] [--no-cache] [--step-range NVTX_RANGE_NAME]\n"
         "       marey --compare A B [--screenshot OUT.png] [--view timeline|compare] [--keys "
         "KEYS]\n"
         "                 [--view NAME] [--search TEXT] [--range A,B] [--frame-benchmark]\n"
@@ -67,6 +67,9 @@ void Usage() {
         "  --source      a rank folder with both exports: open its text (trace_view.json …) or "
         "its\n"
         "                database (ascend_pytorch_profiler_N.db; the default)\n"
+        "  --step-range  an Nsight Systems export: NVTX ranges of this name are the steps (else "
+        "PyTorch's\n"
+        "                ProfilerStep#N ranges)\n"
         "  --search TEXT select the first slice whose name contains TEXT (as typing it and Enter)\n"
         "  --range A,B   select the range from A to B ms after the trace start, on every track\n"
         "  --frame-benchmark  time frames from the whole trace down to 1 µs, print a table, "
@@ -188,6 +191,10 @@ int RunViewer(int argc, char** argv) {
                 options.panel != "search" && options.panel != "issues")
                 return Fail("--panel: expected details, range, search or issues, got \"" +
                             options.panel + "\"");
+        } else if (arg == "--step-range") {
+            const char* name = value();
+            if (!name || !*name) return Fail("--step-range: expected an NVTX range's name");
+            options.stepRange = name;
         } else if (arg == "--source") {
             const char* source = value();
             if (!source) return Usage(), 2;

@@ -93,6 +93,7 @@ void LoadQueue::Run(Job& job, unsigned threads) {
     LoadOptions options;
     options.threads = threads;
     options.source = job.source;
+    options.stepRange = job.stepRange;
     options.cache = job.cache;
     auto loaded = LoadRank(job.path, options, &job.progress);
     if (!loaded.ok()) {
@@ -160,6 +161,7 @@ void LoadQueue::Start(DocumentId id, const std::string& path, unsigned share) {
     job->id = id;
     job->path = path;
     job->source = m_source;
+    job->stepRange = m_stepRange;
     job->cache = m_cache;
     const unsigned threads =
         std::max(1u, std::thread::hardware_concurrency() / std::max(1u, share));

@@ -37,6 +37,8 @@ public:
     void Start(DocumentId id, const std::string& path, unsigned share = 1);
     // Which export of a rank folder that holds both the loads that start later open.
     void SetRankSource(RankSource source) { m_source = source; }
+    // An Nsight Systems export's step range (--step-range), for every load from now on.
+    void SetStepRange(std::string name) { m_stepRange = std::move(name); }
     // How the loads that start later use the index cache of traces.
     void SetIndexCache(const IndexCacheOptions& cache) { m_cache = cache; }
     // Starts loading several ranks into one timeline as document 'id', aligned on 'alignStep'
@@ -70,6 +72,7 @@ private:
         std::vector<std::string> rankPaths;  // several ranks in one timeline
         std::string alignStep;
         RankSource source = RankSource::kAuto;
+        std::string stepRange;
         IndexCacheOptions cache;
         RanksProgress ranksProgress;
         std::thread thread;
@@ -85,6 +88,7 @@ private:
 
     std::vector<std::unique_ptr<Job>> m_jobs;
     RankSource m_source = RankSource::kAuto;
+    std::string m_stepRange;
     IndexCacheOptions m_cache;
 };
 

@@ -35,6 +35,9 @@ struct LoadOptions {
     // A trace file is read from the index cache when it has an entry there, and written to it
     // after a load from its text (LoadTrace only; never a CSV, a database or text in memory).
     IndexCacheOptions cache;
+    // An Nsight Systems export: the NVTX range name that marks a step (--step-range); empty:
+    // PyTorch's ProfilerStep#N ranges.
+    std::string stepRange;
 };
 
 // Loads 'path'. Fails only when the file cannot be read or holds no trace at all; every other

@@ -26,6 +26,8 @@ constexpr int64_t kNoStream = 0xFFFFFFFF, kNoStreamLane = -1;
 // A GPU's process is numbered with its device id, as Kineto numbers it, plus this step as many
 // times as that number is taken (by a process's pid, or the same device of another process).
 constexpr int64_t kDevicePidStep = 1000;
+// The thread of a process that holds the steps of --step-range: no operating system's tid.
+constexpr int64_t kStepLane = -2;
 
 // The tables read, in the order their rows are read (and their references grow).
 constexpr NsysTable kTablesInOrder[] = {
@@ -361,6 +363,7 @@ private:
     void ReadDeviceTable(NsysTable table);
     void ReadHostCalls(NsysTable table);
     void ReadNvtx();
+    void AddStepTracks(std::map<int64_t, std::vector<RawSlice>>& stepRanges);
     uint32_t DeviceTrack(int64_t globalPid, int64_t device, int64_t stream);
     void NumberDevices();
     uint32_t HostTrack(int64_t globalTid);
@@ -552,55 +555,85 @@ void NsysReader::ReadNvtx() {
         {"start", "end", "eventType", "text", "textId", "globalTid", "domainId"});
     ChunkEvents& events = m_out.events;
     uint64_t unended = 0;
-    ForEachRow(table, columns, OnlyProcess(columns, 5, true) + " ORDER BY rowid",
-               [&](const SqliteStatement& row, int64_t rowid) {
-                   int64_t type = 0;
-                   if (!ReadDbInt(row, columns.Column(2), &type)) {
-                       RowProblem(table, rowid, "eventType is not an event type; left out");
-                       return;
-                   }
-                   if (type != kNvtxMark && type != kNvtxPushPopRange && type != kNvtxStartEndRange)
-                       return;  // domain and category names, and the like: no time of their own
-                   std::string_view text;
-                   int64_t textId = 0;
-                   const int textColumn = columns.Column(3);
-                   if (textColumn >= 0 && row.Type(textColumn) == SqliteType::kText)
-                       text = row.Text(textColumn);
-                   else if (ReadDbInt(row, columns.Column(4), &textId))
-                       text = String(textId);
-                   else
-                       text = "<unnamed range>";
-                   int64_t globalTid = 0;
-                   if (!ReadDbInt(row, columns.Column(5), &globalTid) || globalTid < 0) {
-                       RowProblem(table, rowid, "globalTid is not a thread id; left out");
-                       return;
-                   }
-                   const StringId name = events.strings.Intern(NvtxOperatorName(text));
-                   const uint64_t ref = NsysRef(table, rowid);
-                   const uint32_t track = HostTrack(globalTid);
-                   TimeNs start = 0, end = 0;
-                   if (type == kNvtxMark) {
-                       if (!ReadDbNs(row, columns.Column(0), &start)) {
-                           RowProblem(table, rowid, "start is not a time in ns; left out");
-                           return;
-                       }
-                       events.instants.push_back({start, ref, name, track, InstantScope::kThread});
-                       ++events.eventCount;
-                       ++events.phases.byChar['i'];
-                       return;
-                   }
-                   if (columns.Column(1) >= 0 && row.IsNull(columns.Column(1))) {
-                       ++unended;
-                       return;
-                   }
-                   if (!ReadSpan(row, columns, table, rowid, &start, &end)) return;
-                   events.AddSlice(track, start, end - start, ref, name);
-                   ++events.eventCount;
-                   ++events.phases.byChar['X'];
-               });
+    std::map<int64_t, std::vector<RawSlice>> stepRanges;  // --step-range's, by process
+    ForEachRow(
+        table, columns, OnlyProcess(columns, 5, true) + " ORDER BY rowid",
+        [&](const SqliteStatement& row, int64_t rowid) {
+            int64_t type = 0;
+            if (!ReadDbInt(row, columns.Column(2), &type)) {
+                RowProblem(table, rowid, "eventType is not an event type; left out");
+                return;
+            }
+            if (type != kNvtxMark && type != kNvtxPushPopRange && type != kNvtxStartEndRange)
+                return;  // domain and category names, and the like: no time of their own
+            std::string_view text;
+            int64_t textId = 0;
+            const int textColumn = columns.Column(3);
+            if (textColumn >= 0 && row.Type(textColumn) == SqliteType::kText)
+                text = row.Text(textColumn);
+            else if (ReadDbInt(row, columns.Column(4), &textId))
+                text = String(textId);
+            else
+                text = "<unnamed range>";
+            int64_t globalTid = 0;
+            if (!ReadDbInt(row, columns.Column(5), &globalTid) || globalTid < 0) {
+                RowProblem(table, rowid, "globalTid is not a thread id; left out");
+                return;
+            }
+            const StringId name = events.strings.Intern(NvtxOperatorName(text));
+            const uint64_t ref = NsysRef(table, rowid);
+            const uint32_t track = HostTrack(globalTid);
+            TimeNs start = 0, end = 0;
+            if (type == kNvtxMark) {
+                if (!ReadDbNs(row, columns.Column(0), &start)) {
+                    RowProblem(table, rowid, "start is not a time in ns; left out");
+                    return;
+                }
+                events.instants.push_back({start, ref, name, track, InstantScope::kThread});
+                ++events.eventCount;
+                ++events.phases.byChar['i'];
+                return;
+            }
+            if (columns.Column(1) >= 0 && row.IsNull(columns.Column(1))) {
+                ++unended;
+                return;
+            }
+            if (!ReadSpan(row, columns, table, rowid, &start, &end)) return;
+            events.AddSlice(track, start, end - start, ref, name);
+            ++events.eventCount;
+            ++events.phases.byChar['X'];
+            if (!m_options.stepRange.empty() && NvtxOperatorName(text) == m_options.stepRange)
+                stepRanges[NsysGlobalPidOf(globalTid)].push_back({start, end - start, ref, 0});
+        });
     if (unended)
         Problem("table NVTX_EVENTS: " + std::to_string(unended) +
                 " ranges have no end (still open when the capture stopped); left out");
+    AddStepTracks(stepRanges);
+}
+
+// The steps a person named (--step-range NAME): each process's ranges of that name, in start
+// order, as the slices "ProfilerStep#1", "#2", … of a thread of their own, where every analysis
+// finds PyTorch's steps. Their references are the ranges' rows.
+void NsysReader::AddStepTracks(std::map<int64_t, std::vector<RawSlice>>& stepRanges) {
+    if (m_options.stepRange.empty()) return;
+    if (stepRanges.empty())
+        Problem("no NVTX range is named \"" + m_options.stepRange +
+                "\" (--step-range): no steps but PyTorch's ProfilerStep#N ranges");
+    ChunkEvents& events = m_out.events;
+    for (auto& [globalPid, ranges] : stepRanges) {
+        std::sort(ranges.begin(), ranges.end(), SliceBefore);
+        const uint32_t track = NewTrack(NsysPid(globalPid), kStepLane);
+        events.metadata.push_back(
+            {0, track, MetadataKind::kThreadName,
+             events.strings.Intern("steps: NVTX ranges \"" + m_options.stepRange + "\""), 0});
+        events.metadata.push_back({0, track, MetadataKind::kThreadSortIndex, 0, INT64_MIN});
+        for (size_t i = 0; i < ranges.size(); ++i) {
+            events.AddSlice(track, ranges[i].startNs, ranges[i].durNs, ranges[i].ref,
+                            events.strings.Intern("ProfilerStep#" + std::to_string(i + 1)));
+            ++events.eventCount;
+            ++events.phases.byChar['X'];
+        }
+    }
 }
 
 // [SECTION] Processes, threads and arrows

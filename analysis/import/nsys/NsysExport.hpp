@@ -83,6 +83,9 @@ struct NsysExport {
 struct NsysReadOptions {
     // Only the rows of this process (a rank of a job recorded in one export); nullopt: all.
     std::optional<int64_t> onlyGlobalPid;
+    // NVTX ranges of this name are the steps (a thread "steps" per process, its slices named
+    // ProfilerStep#1, #2, … in start order); empty: only PyTorch's own ProfilerStep#N ranges.
+    std::string stepRange;
 };
 
 // Reads 'db'. Never fails: a missing table or column, or a row that cannot be read, is a problem

@@ -113,11 +113,14 @@ Result<LoadedNsys> LoadNsysExport(const std::string& path, const LoadOptions& op
             return Status::Error(path + ": error: no process of rank " + std::to_string(*onlyRank) +
                                  " ran GPU work in this export");
         NsysReadOptions read;
+        read.stepRange = options.stepRange;
         read.onlyGlobalPid = rank->process.globalPid;
         loaded.model = BuildNsysModel(connection, read, threads, progress, &schemaVersion);
         loaded.ranks = {*rank};
     } else if (ranks.size() <= 1) {
-        loaded.model = BuildNsysModel(connection, {}, threads, progress, &schemaVersion);
+        NsysReadOptions read;
+        read.stepRange = options.stepRange;
+        loaded.model = BuildNsysModel(connection, read, threads, progress, &schemaVersion);
     } else {
         // A job in one file: a rank per process, each read on its own (its rows only), then
         // merged as several ranks' files are; one clock, so no shift.
@@ -125,6 +128,7 @@ Result<LoadedNsys> LoadNsysExport(const std::string& path, const LoadOptions& op
         for (const NsysRank& rank : ranks) {
             if (progress && progress->cancel) break;
             NsysReadOptions read;
+            read.stepRange = options.stepRange;
             read.onlyGlobalPid = rank.process.globalPid;
             RankModelPart part;
             part.label = "rank " + std::to_string(rank.rank);
