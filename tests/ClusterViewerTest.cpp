@@ -212,6 +212,31 @@ TEST_CASE("the real 16-rank cluster_analysis_output opens to the step trace") {
     std::remove(png.c_str());
 }
 
+TEST_CASE("a job in one Nsight Systems export: ranks in one timeline, and the cluster views") {
+    const std::string fixtures = marey::test::FixturesDir();
+    if (fixtures.empty()) return;
+    const std::string path = fixtures + "/nsys-ai/tests/fixtures/mfu_2gpu_before.sqlite";
+    const std::string png = "/tmp/marey-nsys-job-" + std::to_string(::getpid()) + ".png";
+    auto run = [&](const std::string& arguments) {
+        int status = -1;
+        const std::string output = marey::test::RunCommand(
+            "xvfb-run -a -s '-screen 0 1600x1000x24' " + std::string(MAREY_BINARY) + " " + path +
+                " --size 1400x800 --screenshot " + png + " " + arguments + " 2>&1",
+            &status);
+        CHECK(status == 0);
+        return output;
+    };
+    // Without a cluster view: its two processes as two ranks in one timeline.
+    const std::string timeline = run("");
+    CHECK(timeline.find("view ") != std::string::npos);
+    CHECK(timeline.find("cluster ranks") == std::string::npos);
+    // With one: the cluster views over its processes; steps from an NVTX range when asked.
+    CHECK(run("--view communication").find("cluster ranks 2 steps 0") != std::string::npos);
+    CHECK(run("--view steps --step-range nccl:all_to_all").find("cluster ranks 2 steps 34") !=
+          std::string::npos);
+    std::remove(png.c_str());
+}
+
 TEST_CASE("the Marey view of step 3 draws the bars and bands of every device") {
     const Run run = Viewer("--view marey --step 3", "marey");
     REQUIRE(run.status == 0);

@@ -526,6 +526,37 @@ TEST_CASE("--step-range: an export's NVTX ranges of a given name are its steps")
     fs::remove_all(dir);
 }
 
+TEST_CASE("the real two-process export as a cluster: a rank per process, ids from the devices") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) return;
+    const std::string path = fixtures + "/nsys-ai/tests/fixtures/h100_2gpu_1s.sqlite";
+    CHECK(IsNsysJob(path));
+    CHECK_FALSE(IsNsysJob(fixtures + "/nsys-ai/tests/fixtures/healthy_1pct.sqlite"));
+    auto cluster = LoadCluster(path, 2);
+    REQUIRE_MESSAGE(cluster.ok(), cluster.message());
+    CHECK(cluster.value().source == ClusterSource::kExportProcesses);
+    REQUIRE(cluster.value().ranks.size() == 2);
+    for (int r = 0; r < 2; ++r) {
+        CAPTURE(r);
+        const ClusterRank& rank = cluster.value().ranks[static_cast<size_t>(r)];
+        CHECK(rank.rankId == r);
+        CHECK(rank.rankSource == "the CUDA device of the export's process");
+        CHECK(rank.problems.empty());
+        REQUIRE(rank.kernels);
+        // Its kernels and copies: the rows of its process, as SQL counts them.
+        const int64_t globalPid =
+            NsysRanks(*SqliteFile::OpenReadOnly(path).value())[r].process.globalPid;
+        CHECK(static_cast<int64_t>(rank.kernels->rows.size()) ==
+              SqlInt(path,
+                     "SELECT (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE globalPid = " +
+                         std::to_string(globalPid) +
+                         ") + (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE globalPid = " +
+                         std::to_string(globalPid) +
+                         ") + (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE globalPid = " +
+                         std::to_string(globalPid) + ")"));
+    }
+}
+
 TEST_CASE("copy bytes: found by reference, absent ones none") {
     CopyBytesTable table;
     table.Append(5, 100);

@@ -144,10 +144,10 @@ std::string ReadRange(const std::string& text, ViewerOptions& options) {
 // --view names a view of what is opened; an error message, or empty.
 std::string UnknownView(const ViewerOptions& options) {
     if (options.view.empty()) return {};
-    const ViewScope scope = !options.ranks.empty()         ? ViewScope::kRanks
-                            : !options.comparePath.empty() ? ViewScope::kComparison
-                            : IsClusterPath(options.path)  ? ViewScope::kCluster
-                                                           : ViewScope::kDocument;
+    const ViewScope scope = !options.ranks.empty()                       ? ViewScope::kRanks
+                            : !options.comparePath.empty()               ? ViewScope::kComparison
+                            : OpensAsCluster(options.path, options.view) ? ViewScope::kCluster
+                                                                         : ViewScope::kDocument;
     std::string names;
     for (const ViewEntry* view : ViewsOf(scope)) {
         if (options.view == view->name) return {};

@@ -134,6 +134,9 @@ struct RankReadOptions {
     // cluster, which derives the Marey view's figures from every rank's table right after. A
     // rank read from its trace keeps it whatever this says.
     bool keepKernelTable = false;
+    // Nsight Systems exports: the NVTX range that marks a step (--step-range); empty: PyTorch's
+    // ProfilerStep#N ranges.
+    std::string stepRange;
 };
 
 // Reads the summary of the rank folder 'files' from step_trace_time.csv, communication.json,

@@ -16,6 +16,7 @@ constexpr SourceName kNames[] = {
     {ClusterSource::kMindInsightStepTraceRaw, "MindInsight step_trace_raw files"},
     {ClusterSource::kAnalysisOutput, "cluster_analysis_output"},
     {ClusterSource::kClusterAnalysisDb, "cluster_analysis.db"},
+    {ClusterSource::kExportProcesses, "processes of one Nsight Systems export"},
 };
 
 }  // namespace

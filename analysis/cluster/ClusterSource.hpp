@@ -14,10 +14,12 @@ enum class ClusterSource : uint8_t {
     kMindInsightStepTraceRaw,  // MindInsight's step_trace_raw_<rank>_detail_time.csv files
     kAnalysisOutput,           // msprof-analyze's cluster_analysis_output text files
     kClusterAnalysisDb,        // msprof-analyze's cluster_analysis.db
+    kExportProcesses,          // the processes of one Nsight Systems export, a rank each
 };
 
 // "rank folders", "rank summary files", "rank traces", "MindInsight step_trace_raw files",
-// "cluster_analysis_output", "cluster_analysis.db"; "" for kNone.
+// "cluster_analysis_output", "cluster_analysis.db", "processes of one Nsight Systems export"; ""
+// for kNone.
 const char* ClusterSourceName(ClusterSource source);
 
 // The kind a name above stands for; false for any other text.
@@ -31,7 +33,7 @@ inline bool RanksAreFolders(ClusterSource source) {
 // Whether each rank of such a cluster was read from its trace (collective waits are estimated,
 // the Marey view reads the trace's kernels).
 inline bool RanksAreTraces(ClusterSource source) {
-    return source == ClusterSource::kRankTraces;
+    return source == ClusterSource::kRankTraces || source == ClusterSource::kExportProcesses;
 }
 
 }  // namespace marey

@@ -10,6 +10,7 @@
 #include "cluster/RankInput.hpp"
 #include "core/ParallelFor.hpp"
 #include "cluster/TraceRanks.hpp"
+#include "import/nsys/NsysLoader.hpp"
 #include "loading/RankLoader.hpp"
 #include "loading/RankSummarizer.hpp"
 #include "import/chrome_json/TraceLoader.hpp"
@@ -115,11 +116,40 @@ Status ReadAnalysisOutputFolder(const std::string& folder, Cluster& cluster) {
     return Status();
 }
 
+// A job recorded in one Nsight Systems export: a rank per process that ran GPU work, each read on
+// its own (its rows only, on a thread of its own) and summarised as a rank's trace is.
+Result<Cluster> LoadExportCluster(const std::string& path, unsigned threads,
+                                  ClusterProgress* progress, const RankReadOptions& options) {
+    auto opened = SqliteFile::OpenReadOnly(path);
+    if (!opened.ok()) return opened.status();
+    const std::vector<NsysRank> ranks = NsysRanks(*opened.value());
+    if (ranks.size() < 2)
+        return Status::Error(path + ": error: not a job: " + std::to_string(ranks.size()) +
+                             " of its processes ran GPU work; it opens as one rank");
+    Cluster cluster;
+    cluster.root = path;
+    cluster.source = ClusterSource::kExportProcesses;
+    cluster.ranks.resize(ranks.size());
+    if (progress) progress->ranksTotal = static_cast<uint32_t>(ranks.size());
+    ParallelFor(
+        ranks.size(), std::max(1u, threads), std::vector<uint64_t>(ranks.size(), 1), [&](size_t i) {
+            if (progress && progress->cancel) return;
+            cluster.ranks[i] = SummarizeExportProcess(path, ranks[i].rank, options.stepRange);
+            if (progress) ++progress->ranksDone;
+        });
+    if (progress && progress->cancel) return Status::Error(path + ": cancelled");
+    EstimateCollectiveWaits(cluster.ranks, std::vector<bool>(cluster.ranks.size(), true));
+    cluster.groups = GroupsFromCollectives(cluster.ranks);
+    SettleCluster(cluster, {});
+    return cluster;
+}
+
 }  // namespace
 
 Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterProgress* progress,
                             const RankReadOptions& options) {
     if (IsClusterSummaryFile(path)) return LoadClusterSummary(path, threads, progress);
+    if (IsNsysJob(path)) return LoadExportCluster(path, threads, progress, options);
     const ClusterFolders folders = FindClusterFolders(path);
     Cluster cluster;
     cluster.root = path;

@@ -7,6 +7,7 @@
 #include "cluster/TraceRanks.hpp"
 #include "load/AnalysisFile.hpp"
 #include "import/chrome_json/TraceLoader.hpp"
+#include "import/nsys/NsysLoader.hpp"
 #include "loading/RankLoader.hpp"
 #include "trace/TraceAnalyses.hpp"
 #include "trace/TraceRankTables.hpp"
@@ -16,9 +17,10 @@ namespace {
 
 // One rank of a folder of traces: its trace (or Nsight Systems export) loaded on one thread (the
 // ranks load side by side) by its format's importer, and summarised from its device activities.
-ClusterRank SummarizeTraceFile(const std::string& path) {
+ClusterRank SummarizeTraceFile(const std::string& path, const std::string& stepRange) {
     LoadOptions options;
     options.threads = 1;
+    options.stepRange = stepRange;
     auto loaded = LoadRankTimeline(path, options);
     if (!loaded.ok()) {
         ClusterRank rank;
@@ -40,6 +42,39 @@ ClusterRank SummarizeTraceFile(const std::string& path) {
             KernelTableFromActivities(*loaded.value(), analyses));
     return rank;
 }
+
+}  // namespace
+
+ClusterRank SummarizeExportProcess(const std::string& path, int64_t rank,
+                                   const std::string& stepRange) {
+    LoadOptions options;
+    options.threads = 1;
+    options.stepRange = stepRange;
+    auto loaded = LoadNsysExport(path, options, nullptr, rank);
+    if (!loaded.ok()) {
+        ClusterRank unread;
+        unread.path = path;
+        unread.rankId = static_cast<int>(rank);
+        unread.unreadable = true;
+        unread.problems.push_back(loaded.message());
+        return unread;
+    }
+    const TraceModel& model = *loaded.value().model;
+    const TraceAnalyses analyses = AnalyzeTrace(model, TraceAnalysisOptions{});
+    ClusterRank summary = SummarizeTraceRank(model, analyses, path);
+    if (summary.rankId < 0) {
+        summary.rankId = static_cast<int>(rank);
+        summary.rankSource = "its process's place among the export's processes";
+    }
+    for (const ImportProblem& problem : model.report.problems)
+        summary.problems.push_back(FormatProblem(path, problem));
+    if (!analyses.activities.activities.empty())
+        summary.kernels =
+            std::make_shared<const KernelTable>(KernelTableFromActivities(model, analyses));
+    return summary;
+}
+
+namespace {
 
 ClusterRank ReadSummaryFile(const std::string& path) {
     ClusterRank rank;
@@ -73,7 +108,7 @@ ClusterRank SummarizeRankInput(const RankInput& input, const RankReadOptions& op
         case RankInputKind::kSummaryFile:
             return ReadSummaryFile(input.path);
         case RankInputKind::kTrace:
-            return SummarizeTraceFile(input.path);
+            return SummarizeTraceFile(input.path, options.stepRange);
         case RankInputKind::kStepTraceRaw:
             return ReadMindInsightRank(input.path);
     }

@@ -13,4 +13,9 @@ namespace marey {
 // and traces). O(the input's bytes).
 ClusterRank SummarizeRankInput(const RankInput& input, const RankReadOptions& options = {});
 
+// Rank 'rank' of a job recorded in one Nsight Systems export: its process's rows only, summarised
+// as a rank's trace is (its kernel table kept for the Marey view).
+ClusterRank SummarizeExportProcess(const std::string& path, int64_t rank,
+                                   const std::string& stepRange = "");
+
 }  // namespace marey

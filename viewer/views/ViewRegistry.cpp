@@ -1,5 +1,7 @@
 #include "views/ViewRegistry.hpp"
 
+#include "cluster/ClusterFolder.hpp"
+#include "import/nsys/NsysLoader.hpp"
 #include <type_traits>
 
 #include "clusterviews/CollectivesView.hpp"
@@ -76,6 +78,14 @@ const std::vector<ViewEntry>& Views() {
 ViewScope ScopeOf(const Document* document) {
     if (!document) return ViewScope::kCluster;
     return document->ranks ? ViewScope::kRanks : ViewScope::kDocument;
+}
+
+bool OpensAsCluster(const std::string& path, const std::string& view) {
+    if (IsClusterPath(path)) return true;
+    if (view.empty()) return false;
+    for (const ViewEntry* entry : ViewsOf(ViewScope::kCluster))
+        if (view == entry->name) return IsNsysJob(path);
+    return false;
 }
 
 std::vector<const ViewEntry*> ViewsOf(ViewScope scope) {

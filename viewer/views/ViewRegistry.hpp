@@ -39,6 +39,11 @@ const std::vector<ViewEntry>& Views();
 // The views of one scope, in tab order (Ctrl+1 … selects among them).
 std::vector<const ViewEntry*> ViewsOf(ViewScope scope);
 
+// Whether 'path' opens in the cluster views: a cluster folder or file, or a job recorded in one
+// Nsight Systems export when 'view' names a cluster view (without one it opens as ranks in one
+// timeline).
+bool OpensAsCluster(const std::string& path, const std::string& view);
+
 // The scope of what is shown: a document (of one rank or of several), or else a cluster.
 ViewScope ScopeOf(const Document* document);
 

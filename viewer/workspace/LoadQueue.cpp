@@ -5,6 +5,7 @@
 
 #include "cluster/ClusterFolder.hpp"
 #include "import/Importer.hpp"
+#include "import/nsys/NsysLoader.hpp"
 #include "loading/RankLoader.hpp"
 #include "timeline/TimelineData.hpp"
 
@@ -70,7 +71,9 @@ LoadQueue::~LoadQueue() {
 }
 
 void LoadQueue::RunCluster(Job& job, unsigned threads) {
-    auto loaded = LoadCluster(job.path, threads, &job.clusterProgress);
+    RankReadOptions options;
+    options.stepRange = job.stepRange;
+    auto loaded = LoadCluster(job.path, threads, &job.clusterProgress, options);
     if (!loaded.ok()) {
         job.error = loaded.message();
     } else {
@@ -86,7 +89,9 @@ void LoadQueue::RunCluster(Job& job, unsigned threads) {
 void LoadQueue::Run(Job& job, unsigned threads) {
     // The importer that reads the path decides what it opens as (import/Importer.hpp).
     const auto importer = ChooseImporter(job.path, job.source);
-    if (importer.ok() && importer.value()->kind == SourceKind::kCluster) {
+    const bool exportJob = job.exportJobAsCluster && importer.ok() &&
+                           importer.value()->kind == SourceKind::kNsysExport && IsNsysJob(job.path);
+    if (importer.ok() && (importer.value()->kind == SourceKind::kCluster || exportJob)) {
         job.isCluster = true;
         return RunCluster(job, threads);
     }
@@ -162,6 +167,7 @@ void LoadQueue::Start(DocumentId id, const std::string& path, unsigned share) {
     job->path = path;
     job->source = m_source;
     job->stepRange = m_stepRange;
+    job->exportJobAsCluster = m_exportJobsAsClusters;
     job->cache = m_cache;
     const unsigned threads =
         std::max(1u, std::thread::hardware_concurrency() / std::max(1u, share));

@@ -39,6 +39,9 @@ public:
     void SetRankSource(RankSource source) { m_source = source; }
     // An Nsight Systems export's step range (--step-range), for every load from now on.
     void SetStepRange(std::string name) { m_stepRange = std::move(name); }
+    // A job recorded in one Nsight Systems export opens in the cluster views (a cluster view was
+    // asked for), for every load from now on; else as ranks in one timeline.
+    void SetExportJobsAsClusters(bool asClusters) { m_exportJobsAsClusters = asClusters; }
     // How the loads that start later use the index cache of traces.
     void SetIndexCache(const IndexCacheOptions& cache) { m_cache = cache; }
     // Starts loading several ranks into one timeline as document 'id', aligned on 'alignStep'
@@ -73,6 +76,7 @@ private:
         std::string alignStep;
         RankSource source = RankSource::kAuto;
         std::string stepRange;
+        bool exportJobAsCluster = false;
         IndexCacheOptions cache;
         RanksProgress ranksProgress;
         std::thread thread;
@@ -89,6 +93,7 @@ private:
     std::vector<std::unique_ptr<Job>> m_jobs;
     RankSource m_source = RankSource::kAuto;
     std::string m_stepRange;
+    bool m_exportJobsAsClusters = false;
     IndexCacheOptions m_cache;
 };
 

@@ -1,6 +1,7 @@
 #include "import/nsys/NsysLoader.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 #include <thread>
 
@@ -70,6 +71,16 @@ std::unique_ptr<TraceModel> BuildNsysModel(const std::shared_ptr<const SqliteFil
 
 constexpr const char* kRankFromDevice = "its CUDA device";
 
+bool IsNsysJob(const std::string& path) {
+    std::error_code error;
+    const std::string extension = std::filesystem::path(path).extension().string();
+    if ((extension != ".sqlite" && extension != ".sqlite3") ||
+        !std::filesystem::is_regular_file(path, error))
+        return false;
+    auto opened = SqliteFile::OpenReadOnly(path);
+    return opened.ok() && IsNsysExport(*opened.value()) && NsysRanks(*opened.value()).size() >= 2;
+}
+
 std::vector<NsysRank> NsysRanks(const SqliteFile& db) {
     std::vector<NsysRank> ranks;
     const std::vector<NsysProcess> processes = ListNsysGpuProcesses(db);
@@ -116,6 +127,8 @@ Result<LoadedNsys> LoadNsysExport(const std::string& path, const LoadOptions& op
         read.stepRange = options.stepRange;
         read.onlyGlobalPid = rank->process.globalPid;
         loaded.model = BuildNsysModel(connection, read, threads, progress, &schemaVersion);
+        if (rank->rankFrom == kRankFromDevice)
+            loaded.model->sources.front().deviceRank = rank->rank;
         loaded.ranks = {*rank};
     } else if (ranks.size() <= 1) {
         NsysReadOptions read;

@@ -26,6 +26,10 @@ struct NsysRank {
 // process ran on one device of its own, else its place in pid order.
 std::vector<NsysRank> NsysRanks(const SqliteFile& db);
 
+// Whether 'path' is an export of a job (two or more processes that ran GPU work): what opens in
+// the cluster views when one is asked for. Reads the activity tables' process ids.
+bool IsNsysJob(const std::string& path);
+
 struct LoadedNsys {
     std::unique_ptr<TraceModel> model;
     std::vector<NsysRank> ranks;  // empty for an export of one process
