@@ -1,10 +1,13 @@
 // Nsight Systems exports: the real samples read into the model (counts equal SQL over the file),
 // a job in one file as ranks, and damaged copies of a small export each named, nothing invented.
+#include <sys/wait.h>
+
 #include <doctest/doctest.h>
 
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -258,6 +261,9 @@ TEST_CASE("the real Nsight Systems samples: counts equal SQL over the file, a ra
     REQUIRE_MESSAGE(loaded.ok(), loaded.message());
     const TraceModel& model = *loaded.value().model;
     CHECK(model.report.problems.empty());
+    CHECK(loaded.value().note ==
+          "schema 3.25.0; capture started 2026-05-24T13:40:14 UTC; not in this export: "
+          "CUPTI_ACTIVITY_KIND_DRIVER (no CUDA driver calls)");
     // Two python processes under torchrun, each on its own GPU: two ranks, ids from the device.
     REQUIRE(loaded.value().ranks.size() == 2);
     CHECK(loaded.value().ranks[0].rank == 0);
@@ -555,6 +561,54 @@ TEST_CASE("the real two-process export as a cluster: a rank per process, ids fro
                          ") + (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE globalPid = " +
                          std::to_string(globalPid) + ")"));
     }
+}
+
+TEST_CASE("opening an export changes none of its bytes, nor its modification time") {
+    const fs::path dir = test::TempDir("nsys_readonly");
+    const fs::path path = WriteSmallExport(dir);
+    auto bytesOf = [](const fs::path& file) {
+        std::ifstream in(file, std::ios::binary);
+        return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    };
+    const std::string before = bytesOf(path);
+    const auto time = fs::last_write_time(path);
+    {
+        auto rank = LoadRank(path.string(), {});
+        REQUIRE(rank.ok());
+        (void)ReadRowDetails(rank.value().model->sources.front(), NsysRef(NsysTable::kKernel, 1));
+    }
+    CHECK(bytesOf(path) == before);
+    CHECK(fs::last_write_time(path) == time);
+    for (const char* beside : {"-wal", "-shm", "-journal"})
+        CHECK_FALSE(fs::exists(path.string() + beside));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("check between two exports: a slowed kernel is a regression, exit status 1") {
+    const fs::path dir = test::TempDir("nsys_check");
+    KinetoTraceOptions options;
+    options.events = 10000;
+    const std::string text =
+        test::WrittenText([&](std::FILE* out) { GenerateKinetoTrace(options, out); });
+    std::string error;
+    const fs::path before = dir / "before.sqlite", after = dir / "after.sqlite";
+    REQUIRE_MESSAGE(WriteNsysTwin(text, before.string(), nullptr, &error), error);
+    REQUIRE_MESSAGE(WriteNsysTwin(text, after.string(), nullptr, &error), error);
+    test::ExecuteSql(after,
+                     "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = end + (end - start) WHERE "
+                     "demangledName = (SELECT demangledName FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP "
+                     "BY demangledName ORDER BY sum(end - start) DESC LIMIT 1)");
+    int status = 0;
+    const std::string same = test::RunCommand(
+        std::string(MAREY_BINARY) + " check " + before.string() + " " + before.string() + " 2>&1",
+        &status);
+    CHECK_MESSAGE(status == 0, same);
+    const std::string changed = test::RunCommand(
+        std::string(MAREY_BINARY) + " check " + before.string() + " " + after.string() + " 2>&1",
+        &status);
+    CHECK_MESSAGE(WEXITSTATUS(status) == 1, changed);
+    CHECK(changed.find("regression: operator ") != std::string::npos);
+    fs::remove_all(dir);
 }
 
 TEST_CASE("copy bytes: found by reference, absent ones none") {

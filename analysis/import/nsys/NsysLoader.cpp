@@ -31,6 +31,12 @@ constexpr TableMeaning kTableMeanings[] = {
 
 std::string NoteOf(const SqliteFile& db, const std::string& schemaVersion) {
     std::string note = schemaVersion.empty() ? "schema version unknown" : "schema " + schemaVersion;
+    // The wall clock of the capture's start: the timeline's own clock is Nsight's.
+    if (db.HasTable("TARGET_INFO_SESSION_START_TIME"))
+        if (auto statement = db.Prepare("SELECT utcTime FROM TARGET_INFO_SESSION_START_TIME");
+            statement.ok() && statement.value().Step() &&
+            statement.value().Type(0) == SqliteType::kText)
+            note += "; capture started " + std::string(statement.value().Text(0)) + " UTC";
     std::string absent;
     for (const TableMeaning& meaning : kTableMeanings)
         if (!db.HasTable(NsysTableName(meaning.table)))
