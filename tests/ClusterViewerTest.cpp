@@ -234,6 +234,11 @@ TEST_CASE("a job in one Nsight Systems export: ranks in one timeline, and the cl
     CHECK(run("--view communication").find("cluster ranks 2 steps 0") != std::string::npos);
     CHECK(run("--view steps --step-range nccl:all_to_all").find("cluster ranks 2 steps 34") !=
           std::string::npos);
+    // Traces carry no bytes per link: the matrix says so, with no colour scale and no green
+    // "none" under Slow links.
+    CHECK(run("--view matrix").find("cluster ranks 2") != std::string::npos);
+    CHECK(CountColor(png, 140, 217, 140) == 0);
+    CHECK(CountColor(png, 253, 231, 37) == 0);
     std::remove(png.c_str());
 }
 

@@ -13,6 +13,7 @@
 
 #include "clusterviews/ClusterCommon.hpp"
 #include "clusterviews/MatrixView.hpp"
+#include "cluster/ClusterSource.hpp"
 #include "views/ViewCommon.hpp"
 #include "views/ViewContext.hpp"
 
@@ -484,6 +485,21 @@ void MatrixView::Draw(ViewContext& context) {
     const MatrixCache& cache = *shown;
     if (cache.grid.Dim() == 0) {
         DrawNoClusterData(document, kCommunicationMatrixFile, "The communication matrix");
+        return;
+    }
+    // Ranks read from their traces have collectives but no bytes per link: an empty grid, a
+    // scale of 0.00 GB/s and "Slow links: none" would say the links were measured and fine.
+    if (cache.cells && cache.cells->empty()) {
+        ImGui::PushTextWrapPos(0);
+        if (RanksAreTraces(document.cluster.source))
+            ImGui::TextDisabled(
+                "No link data: these ranks were read from their traces (%s), which record each "
+                "collective but not the bytes each link carried; an Ascend rank folder's %s "
+                "gives them. The Communication across ranks view shows each collective's time.",
+                ClusterSourceName(document.cluster.source), kCommunicationMatrixFile.fileName);
+        else
+            ImGui::TextDisabled("No link carried data in the step and operator chosen.");
+        ImGui::PopTextWrapPos();
         return;
     }
     if (Busy()) {
