@@ -133,6 +133,8 @@ std::unique_ptr<TraceModel> LoadModel(const fs::path& path) {
 
 }  // namespace
 
+// [SECTION] One export: its model, its damage
+
 TEST_CASE("an Nsight Systems export: processes, streams, names as Kineto writes them, arrows") {
     const fs::path dir = test::TempDir("nsys_small");
     const fs::path path = WriteSmallExport(dir);
@@ -252,6 +254,8 @@ TEST_CASE("an export cut short or of garbage: refused or read up to the damage, 
     }
     fs::remove_all(dir);
 }
+
+// [SECTION] The real samples and the generated twin
 
 TEST_CASE("the real Nsight Systems samples: counts equal SQL over the file, a rank per process") {
     const std::string fixtures = test::FixturesDir();
@@ -382,6 +386,8 @@ TEST_CASE("a generated Kineto trace and its export twin: the same analyses in st
         CHECK_MESSAGE(simdjson::minify(a["rank"][key]) == simdjson::minify(b["rank"][key]), key);
     fs::remove_all(dir);
 }
+
+// [SECTION] Clusters, comparison, steps and check
 
 TEST_CASE("a folder of per-rank exports opens as a cluster, each rank as it opens alone") {
     const fs::path dir = test::TempDir("nsys_cluster");
