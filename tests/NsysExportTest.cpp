@@ -617,6 +617,28 @@ TEST_CASE("check between two exports: a slowed kernel is a regression, exit stat
     fs::remove_all(dir);
 }
 
+TEST_CASE("NVTX: a range's recorded colour is its name's, its domain named in Details") {
+    const fs::path dir = test::TempDir("nsys_nvtx");
+    const fs::path path = WriteSmallExport(dir);
+    const std::string tid = std::to_string(int64_t{42} << 24 | 43);
+    test::ExecuteSql(path,
+                     "ALTER TABLE NVTX_EVENTS ADD COLUMN color INTEGER;"
+                     "INSERT INTO NVTX_EVENTS VALUES (100, NULL, 75, 'megatron', NULL, NULL, 3, "
+                     "NULL), (300, 700, 59, 'forward', " +
+                         tid + ", NULL, 3, 4278255360);");  // 0xFF00FF00: green
+    const auto model = LoadModel(path);
+    CHECK(model->report.problems.empty());
+    REQUIRE(model->recordedColors.count("forward") == 1);
+    CHECK(model->recordedColors.at("forward") == 0xFF00FF00u);
+    CHECK(model->recordedColors.count("aten::mm") == 0);
+    const EventDetails details =
+        ReadRowDetails(model->sources.front(), NsysRef(NsysTable::kNvtx, 3));
+    std::map<std::string, std::string> args(details.args.begin(), details.args.end());
+    CHECK(args["domainId"] == "3 (megatron)");
+    CHECK(args["text"] == "forward");
+    fs::remove_all(dir);
+}
+
 TEST_CASE("copy bytes: found by reference, absent ones none") {
     CopyBytesTable table;
     table.Append(5, 100);

@@ -38,6 +38,12 @@ const Rgba* TimeClassColor(std::string_view name) {
     return nullptr;
 }
 
+Rgba ColorFromArgb(uint32_t argb) {
+    return {static_cast<float>((argb >> 16) & 0xFF) / 255.0f,
+            static_cast<float>((argb >> 8) & 0xFF) / 255.0f,
+            static_cast<float>(argb & 0xFF) / 255.0f, 1.0f};
+}
+
 Rgba ColorForName(std::string_view name) {
     if (const Rgba* fixed = TimeClassColor(name)) return *fixed;
     const uint64_t hash = HashBytes(name);

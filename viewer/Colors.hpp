@@ -14,6 +14,9 @@ struct Rgba {
 // Colour of a slice name: a hash picks a hue, lightness is kept readable under white text.
 Rgba ColorForName(std::string_view name);
 
+// A colour a profiler recorded as 0xAARRGGBB (an NVTX range's); drawn opaque, as every slice is.
+Rgba ColorFromArgb(uint32_t argb);
+
 // Fixed colours for Ascend time classes, or nullptr when 'name' is not one of them.
 const Rgba* TimeClassColor(std::string_view name);
 

@@ -154,29 +154,6 @@ void DbTimelineReader::ReportMissingStrings() {
                 " string ids have no row in STRING_IDS: shown as <string N>");
 }
 
-namespace {
-
-// Sorts slices that are in order but for a few (a ProfilerStep row written after the operators
-// it holds): the ones out of order are taken out, sorted and merged back. O(n + k log k) for k
-// of them; a plain sort's cost when most are out of order.
-template <typename Slice>
-void SortMostlySorted(PodArray<Slice>& slices) {
-    if (std::is_sorted(slices.begin(), slices.end(), SliceBefore)) return;
-    std::vector<Slice> inOrder, late;
-    inOrder.reserve(slices.size());
-    for (const Slice& slice : slices) {
-        if (inOrder.empty() || !SliceBefore(slice, inOrder.back()))
-            inOrder.push_back(slice);
-        else
-            late.push_back(slice);
-    }
-    std::sort(late.begin(), late.end(), SliceBefore);
-    std::merge(inOrder.begin(), inOrder.end(), late.begin(), late.end(), slices.begin(),
-               SliceBefore);
-}
-
-}  // namespace
-
 void DbTimelineReader::SortSlices() {
     for (ChunkTrack& track : m_events.tracks) {
         SortMostlySorted(track.slices);

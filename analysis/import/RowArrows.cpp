@@ -6,6 +6,17 @@
 
 namespace marey {
 
+std::vector<std::vector<std::pair<int64_t, int64_t>>> ChunkThreads(
+    const std::vector<ChunkEvents>& chunks) {
+    std::vector<std::vector<std::pair<int64_t, int64_t>>> threads;
+    for (const ChunkEvents& chunk : chunks) {
+        auto& ofChunk = threads.emplace_back();
+        for (const ChunkTrack& track : chunk.tracks)
+            ofChunk.emplace_back(track.pid.number, track.tid.number);
+    }
+    return threads;
+}
+
 void AddRowArrows(const std::vector<DbArrow>& arrows,
                   const std::vector<std::vector<std::pair<int64_t, int64_t>>>& chunkThreads,
                   TraceModel& model) {

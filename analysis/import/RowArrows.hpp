@@ -11,6 +11,10 @@
 
 namespace marey {
 
+// The (pid, tid) of every track of every chunk, taken before the builder consumes the chunks.
+std::vector<std::vector<std::pair<int64_t, int64_t>>> ChunkThreads(
+    const std::vector<ChunkEvents>& chunks);
+
 // 'chunkThreads' gives the (pid, tid) of every track of every chunk the arrows name; the arrows
 // are added to model.flows by start, and counted as matched. O(arrows log arrows).
 void AddRowArrows(const std::vector<DbArrow>& arrows,

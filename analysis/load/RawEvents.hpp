@@ -1,6 +1,7 @@
 #pragma once
 // What one chunk of the event array decodes to, before chunks are merged into the model.
 // Strings here are ids in the chunk's own StringPool; tracks are the chunk's own indices.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -62,6 +63,26 @@ struct SliceOrder {
     }
 };
 inline constexpr SliceOrder SliceBefore{};
+
+// Sorts slices that are in display order but for a few (a database's rows come in rowid order,
+// mostly start order; a ProfilerStep row is written after the operators it holds): the ones out
+// of order are taken out, sorted and merged back. O(n + k log k) for k of them; a plain sort's
+// cost when most are out of order.
+template <typename Slice>
+void SortMostlySorted(PodArray<Slice>& slices) {
+    if (std::is_sorted(slices.begin(), slices.end(), SliceBefore)) return;
+    std::vector<Slice> inOrder, late;
+    inOrder.reserve(slices.size());
+    for (const Slice& slice : slices) {
+        if (inOrder.empty() || !SliceBefore(slice, inOrder.back()))
+            inOrder.push_back(slice);
+        else
+            late.push_back(slice);
+    }
+    std::sort(late.begin(), late.end(), SliceBefore);
+    std::merge(inOrder.begin(), inOrder.end(), late.begin(), late.end(), slices.begin(),
+               SliceBefore);
+}
 
 enum class BoundaryKind : uint8_t { kBegin, kEnd };
 struct RawBoundary {

@@ -155,6 +155,7 @@ std::unique_ptr<TraceModel> MergeRankModels(std::vector<RankModelPart> parts, un
         merged->sliceCount += model.sliceCount;
         merged->instantCount += model.instantCount;
         merged->counterSampleCount += model.counterSampleCount;
+        merged->recordedColors.insert(model.recordedColors.begin(), model.recordedColors.end());
         assert(model.sources.size() == 1);
         merged->sources.push_back(std::move(model.sources.front()));
         part.model.reset();  // its rows are in the merged model now; the rest is freed rank by rank

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -210,6 +211,9 @@ struct TraceModel {
     std::vector<UnfinishedSlice> unfinished;  // sorted
     // Set in a model merged from several ranks' models only, one per source.
     std::vector<ProcessGroup> groups;
+    // Colours the profiler recorded for names (an NVTX range's ARGB), by name: the timeline draws
+    // such a name in it, any other in its own hash colour. Empty for most sources.
+    std::unordered_map<std::string, uint32_t> recordedColors;
 
     // Whether the slice never ended (it is drawn to lastNs). O(log unfinished).
     bool IsUnfinished(uint32_t track, uint32_t row, uint32_t index) const;

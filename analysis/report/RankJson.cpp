@@ -366,13 +366,13 @@ namespace {
 std::vector<std::pair<std::string, uint64_t>> TableRowsRead(const TraceModel& model) {
     std::vector<std::pair<std::string, uint64_t>> total;
     for (const TraceSource& source : model.sources)
-        for (const auto& [table, count] : source.tableRows) {
+        for (const std::pair<std::string, uint64_t>& rows : source.tableRows) {
             auto it = std::find_if(total.begin(), total.end(),
-                                   [&](const auto& entry) { return entry.first == table; });
+                                   [&](const auto& entry) { return entry.first == rows.first; });
             if (it == total.end())
-                total.emplace_back(table, count);
+                total.push_back(rows);
             else
-                it->second += count;
+                it->second += rows.second;
         }
     return total;
 }

@@ -38,7 +38,13 @@ TimeNs TimelineView::AbsoluteNs(double relativeNs) const {
 
 const Rgba& TimelineView::NameColor(StringId name) {
     if (!m_nameColorKnown[name]) {
-        m_nameColors[name] = ColorForName(m_model.strings.Get(name));
+        const std::string_view text = m_model.strings.Get(name);
+        const auto recorded = m_model.recordedColors.empty()
+                                  ? m_model.recordedColors.end()
+                                  : m_model.recordedColors.find(std::string(text));
+        m_nameColors[name] = recorded != m_model.recordedColors.end()
+                                 ? ColorFromArgb(recorded->second)
+                                 : ColorForName(text);
         m_nameColorKnown[name] = 1;
     }
     return m_nameColors[name];

@@ -49,12 +49,7 @@ Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
     source.taskFields = std::move(timeline.taskFields);
     source.database = connection;
     // The (pid, tid) of every chunk track, for the arrows once the chunks are merged.
-    std::vector<std::vector<std::pair<int64_t, int64_t>>> chunkThreads;
-    for (const ChunkEvents& chunk : timeline.chunks) {
-        auto& threads = chunkThreads.emplace_back();
-        for (const ChunkTrack& track : chunk.tracks)
-            threads.emplace_back(track.pid.number, track.tid.number);
-    }
+    const auto chunkThreads = ChunkThreads(timeline.chunks);
     BuildModel(timeline.chunks, threads, model, kFlowSortInPlaceBytes, BuildOverview);
     timing.Report("database: model built");
     AddRowArrows(timeline.arrows, chunkThreads, model);

@@ -139,6 +139,7 @@ struct PartOut {
     CopyBytesTable copyBytes;
     std::vector<std::pair<std::string, uint64_t>> rowsRead;
     std::string schemaVersion;
+    std::unordered_map<std::string, uint32_t> recordedColors;  // NVTX ranges' colours, by name
 };
 
 // Two readers run at once, each on its own connection (about half the work each, measured on
@@ -549,10 +550,14 @@ void NsysReader::ReadHostCalls(NsysTable table) {
 void NsysReader::ReadNvtx() {
     constexpr NsysTable table = NsysTable::kNvtx;
     if (!m_db.HasTable("NVTX_EVENTS")) return;
-    // 0 start, 1 end, 2 eventType, 3 text, 4 textId, 5 globalTid, 6 domainId.
-    const DbColumns columns(
-        m_db, "NVTX_EVENTS",
-        {"start", "end", "eventType", "text", "textId", "globalTid", "domainId"});
+    // 0 start, 1 end, 2 eventType, 3 text, 4 textId, 5 globalTid, 6 domainId, 7 color.
+    std::vector<std::string> wanted = {"start",  "end",       "eventType", "text",
+                                       "textId", "globalTid", "domainId"};
+    // A colour is optional: most ranges have none, and a smaller export no column for it.
+    const std::vector<std::string> present = m_db.Columns("NVTX_EVENTS");
+    const bool hasColor = std::find(present.begin(), present.end(), "color") != present.end();
+    if (hasColor) wanted.push_back("color");
+    const DbColumns columns(m_db, "NVTX_EVENTS", wanted);
     ChunkEvents& events = m_out.events;
     uint64_t unended = 0;
     std::map<int64_t, std::vector<RawSlice>> stepRanges;  // --step-range's, by process
@@ -580,7 +585,14 @@ void NsysReader::ReadNvtx() {
                 RowProblem(table, rowid, "globalTid is not a thread id; left out");
                 return;
             }
-            const StringId name = events.strings.Intern(NvtxOperatorName(text));
+            const std::string_view shownName = NvtxOperatorName(text);
+            const StringId name = events.strings.Intern(shownName);
+            // The first colour recorded for a name is its colour (an ARGB value of 32 bits).
+            int64_t color = 0;
+            if (hasColor && ReadDbInt(row, columns.Column(7), &color) && color >= 0 &&
+                color <= UINT32_MAX)
+                m_out.recordedColors.try_emplace(std::string(shownName),
+                                                 static_cast<uint32_t>(color));
             const uint64_t ref = NsysRef(table, rowid);
             const uint32_t track = HostTrack(globalTid);
             TimeNs start = 0, end = 0;
@@ -662,25 +674,6 @@ uint32_t NsysReader::HostTrack(int64_t globalTid) {
     const int64_t globalPid = NsysGlobalPidOf(globalTid);
     m_hostThreadsOf[globalPid].insert(globalTid);
     return NewTrack(NsysPid(globalPid), NsysTid(globalTid));
-}
-
-// Sorts slices that are in order but for a few (rows are read in rowid order, which is mostly
-// start order): the ones out of order are taken out, sorted and merged back. O(n + k log k) for
-// k of them.
-template <typename Slice>
-void SortMostlySorted(PodArray<Slice>& slices) {
-    if (std::is_sorted(slices.begin(), slices.end(), SliceBefore)) return;
-    std::vector<Slice> inOrder, late;
-    inOrder.reserve(slices.size());
-    for (const Slice& slice : slices) {
-        if (inOrder.empty() || !SliceBefore(slice, inOrder.back()))
-            inOrder.push_back(slice);
-        else
-            late.push_back(slice);
-    }
-    std::sort(late.begin(), late.end(), SliceBefore);
-    std::merge(inOrder.begin(), inOrder.end(), late.begin(), late.end(), slices.begin(),
-               SliceBefore);
 }
 
 void NsysReader::SortSlices() {
@@ -828,6 +821,7 @@ void FinishExport(NsysReader& device, NsysReader& host, NsysExport& out) {
     out.activityFields = std::move(device.m_out.activityFields);
     out.activityFields.Append(host.m_out.activityFields);
     out.copyBytes = std::move(device.m_out.copyBytes);
+    out.recordedColors = std::move(host.m_out.recordedColors);
     out.rowsRead = std::move(device.m_out.rowsRead);
     out.rowsRead.insert(out.rowsRead.end(), host.m_out.rowsRead.begin(), host.m_out.rowsRead.end());
     out.chunks.push_back(std::move(device.m_out.events));

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -78,6 +79,8 @@ struct NsysExport {
     std::vector<NsysProcess> processes;  // those with rows read, by pid
     std::vector<std::pair<std::string, uint64_t>> rowsRead;
     std::string schemaVersion;  // META_DATA_EXPORT's EXPORT_SCHEMA_VERSION; empty when absent
+    // The colour NVTX recorded for a range's name (ARGB), the first one met, by name.
+    std::unordered_map<std::string, uint32_t> recordedColors;
 };
 
 struct NsysReadOptions {

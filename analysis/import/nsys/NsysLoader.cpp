@@ -60,13 +60,9 @@ std::unique_ptr<TraceModel> BuildNsysModel(const std::shared_ptr<const SqliteFil
     source.tableRows = exported.rowsRead;
     source.activityFields = std::move(exported.activityFields);
     source.copyBytes = std::move(exported.copyBytes);
+    model->recordedColors = std::move(exported.recordedColors);
     source.database = connection;
-    std::vector<std::vector<std::pair<int64_t, int64_t>>> chunkThreads;
-    for (const ChunkEvents& chunk : exported.chunks) {
-        auto& tracks = chunkThreads.emplace_back();
-        for (const ChunkTrack& track : chunk.tracks)
-            tracks.emplace_back(track.pid.number, track.tid.number);
-    }
+    const auto chunkThreads = ChunkThreads(exported.chunks);
     BuildModel(exported.chunks, threads, *model, kFlowSortInPlaceBytes, BuildOverview);
     AddRowArrows(exported.arrows, chunkThreads, *model);
     timing.Report("nsys: model built");

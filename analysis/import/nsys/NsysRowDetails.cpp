@@ -90,6 +90,11 @@ EventDetails ReadNsysRowDetails(const SqliteFile& db, uint64_t ref) {
             } else if (column == "globalTid") {
                 value += " (pid " + std::to_string(NsysPid(number)) + ", tid " +
                          std::to_string(NsysTid(number)) + ")";
+            } else if (column == "domainId" && number != 0) {
+                const std::string domain =
+                    LookUp(db, "SELECT text FROM NVTX_EVENTS WHERE eventType = 75 AND domainId = ?",
+                           number);
+                if (!domain.empty()) value += " (" + domain + ")";
             } else if (column == "globalPid") {
                 value += " (pid " + std::to_string(NsysPid(number)) + ")";
             }
