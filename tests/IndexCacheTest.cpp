@@ -113,10 +113,10 @@ void CheckSameModel(const TraceModel& a, const TraceModel& b) {
     REQUIRE(b.sources.size() == 1);
     CHECK(a.sources[0].path == b.sources[0].path);
     CHECK(a.sources[0].text.size() == b.sources[0].text.size());
-    CHECK(SameValues(a.sources[0].activityFields.OffsetsAndCategories(),
-                     b.sources[0].activityFields.OffsetsAndCategories()));
-    CHECK(SameValues(a.sources[0].activityFields.Correlations(),
-                     b.sources[0].activityFields.Correlations()));
+    CHECK(SameValues(a.sources[0].sliceFields.RefsAndCodes(),
+                     b.sources[0].sliceFields.RefsAndCodes()));
+    CHECK(SameValues(a.sources[0].sliceFields.Correlations(),
+                     b.sources[0].sliceFields.Correlations()));
     REQUIRE(a.strings.size() == b.strings.size());
     for (StringId id = 0; id < a.strings.size(); ++id) CHECK(a.Name(id) == b.Name(id));
     REQUIRE(a.processes.size() == b.processes.size());

@@ -125,7 +125,7 @@ bool App::Init(std::string* error) {
     m_workspace.loads().SetRankSource(m_options.source);
     m_workspace.loads().SetStepRange(m_options.stepRange);
     m_workspace.loads().SetExportJobsAsClusters(!IsClusterPath(m_options.path) &&
-                                                OpensAsCluster(m_options.path, m_options.view));
+                                                m_options.opensAsCluster);
     m_workspace.loads().SetIndexCache(m_options.cache);
     if (!headless) m_layout = LayoutSettings::Load(LayoutSettings::DefaultPath());
     int width = m_options.width, height = m_options.height;
@@ -572,10 +572,10 @@ int App::Run(const ViewerOptions& options) {
     } else {
         Open(options.path);
     }
-    const ViewScope scope = !options.ranks.empty()                       ? ViewScope::kRanks
-                            : !options.comparePath.empty()               ? ViewScope::kComparison
-                            : OpensAsCluster(options.path, options.view) ? ViewScope::kCluster
-                                                                         : ViewScope::kDocument;
+    const ViewScope scope = !options.ranks.empty()         ? ViewScope::kRanks
+                            : !options.comparePath.empty() ? ViewScope::kComparison
+                            : options.opensAsCluster       ? ViewScope::kCluster
+                                                           : ViewScope::kDocument;
     const std::vector<const ViewEntry*> views = ViewsOf(scope);
     for (size_t i = 0; i < views.size(); ++i)
         if (options.view == views[i]->name) m_mainTab = static_cast<int>(i);

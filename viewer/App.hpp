@@ -41,6 +41,9 @@ struct ViewerOptions {
     IndexCacheOptions cache;  // the index cache of traces (off with --no-cache)
     double rangeFromMs = -1,
            rangeToMs = -1;  // select this range (ms from the trace start), all tracks
+    // 'path' opens in the cluster views: OpensAsCluster(path, view), asked once when the command
+    // line is read (for an Nsight Systems export it scans the activity tables).
+    bool opensAsCluster = false;
 };
 
 class App {

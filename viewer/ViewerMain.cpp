@@ -144,10 +144,10 @@ std::string ReadRange(const std::string& text, ViewerOptions& options) {
 // --view names a view of what is opened; an error message, or empty.
 std::string UnknownView(const ViewerOptions& options) {
     if (options.view.empty()) return {};
-    const ViewScope scope = !options.ranks.empty()                       ? ViewScope::kRanks
-                            : !options.comparePath.empty()               ? ViewScope::kComparison
-                            : OpensAsCluster(options.path, options.view) ? ViewScope::kCluster
-                                                                         : ViewScope::kDocument;
+    const ViewScope scope = !options.ranks.empty()         ? ViewScope::kRanks
+                            : !options.comparePath.empty() ? ViewScope::kComparison
+                            : options.opensAsCluster       ? ViewScope::kCluster
+                                                           : ViewScope::kDocument;
     std::string names;
     for (const ViewEntry* view : ViewsOf(scope)) {
         if (options.view == view->name) return {};
@@ -269,6 +269,7 @@ int RunViewer(int argc, char** argv) {
                     "--compare: " + side +
                     " is a cluster folder, not one rank: a comparison is of two traces "
                     "or rank folders (open the cluster, select a rank and press C to compare it)");
+    options.opensAsCluster = OpensAsCluster(options.path, options.view);
     if (std::string error = UnknownView(options); !error.empty()) return Fail(error);
     App app;
     return app.Run(options);

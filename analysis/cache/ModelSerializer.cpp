@@ -78,6 +78,7 @@ void WriteTrack(CacheFileWriter& out, const Track& track) {
     out.WriteValue(track.name);
     out.WriteValue(track.sortIndex);
     out.WriteValue<uint8_t>(track.hasSortIndex);
+    out.WriteValue(track.role);
     out.WriteValue(track.sliceCount);
     out.WriteValue(track.overlapSliceCount);
     out.WriteValue(track.counterKey);
@@ -177,9 +178,9 @@ bool ReadTrack(CacheFileReader& in, Track& track) {
     uint64_t rows = 0;
     if (!ReadEnum(in, track.kind, TrackKind::kCounter) || !in.ReadValue(track.process) ||
         !ReadEntity(in, track.tid) || !in.ReadValue(track.name) || !in.ReadValue(track.sortIndex) ||
-        !ReadBool(in, track.hasSortIndex) || !in.ReadValue(track.sliceCount) ||
-        !in.ReadValue(track.overlapSliceCount) || !in.ReadValue(track.counterKey) ||
-        !in.ReadValue(rows))
+        !ReadBool(in, track.hasSortIndex) || !ReadEnum(in, track.role, kLastTrackRole) ||
+        !in.ReadValue(track.sliceCount) || !in.ReadValue(track.overlapSliceCount) ||
+        !in.ReadValue(track.counterKey) || !in.ReadValue(rows))
         return false;
     // Records are added as they are read, so that a damaged count runs out of payload instead
     // of allocating what it says.
@@ -242,8 +243,8 @@ void SerializeModel(const TraceModel& model, CacheFileWriter& out) {
     out.WriteValue(model.instantCount);
     out.WriteValue(model.counterSampleCount);
     out.WriteArray(model.unfinished.data(), model.unfinished.size());
-    WritePod(out, model.sources.front().activityFields.OffsetsAndCategories());
-    WritePod(out, model.sources.front().activityFields.Correlations());
+    WritePod(out, model.sources.front().sliceFields.RefsAndCodes());
+    WritePod(out, model.sources.front().sliceFields.Correlations());
     out.WriteValue(kEndMark);
 }
 
@@ -269,9 +270,9 @@ Status DeserializeModel(CacheFileReader& in, TraceModel& model) {
     if (read && endMark != kEndMark) in.Refuse("it is damaged: its last record is not the end");
     if (read) {
         auto fields =
-            ActivityFieldTable::FromArrays(std::move(fieldOffsets), std::move(fieldCorrelations));
+            SliceFieldTable::FromArrays(std::move(fieldOffsets), std::move(fieldCorrelations));
         if (fields)
-            model.sources.front().activityFields = std::move(*fields);
+            model.sources.front().sliceFields = std::move(*fields);
         else
             in.Refuse("it is damaged: its table of device event fields is not in order");
     }

@@ -62,10 +62,6 @@ private:
     std::vector<StringId> m_typeOf;
 };
 
-bool IsDeviceProcess(const TraceModel& model, uint32_t process) {
-    return model.Name(model.processes[process].name) == "Ascend Hardware";
-}
-
 // Calls visit(nameId, typeId, startNs, durNs) for every operator run of the source SummarizeRank
 // uses, and returns that source's name. Ids are of the kernel table's strings for
 // kernel_details.csv, else of the model's.
@@ -78,11 +74,9 @@ const char* ForEachOperatorRun(const RankAnalysis& analysis, const TraceModel* m
     }
     if (!model) return "none";
     bool hasDevice = false;
-    for (uint32_t p = 0; p < model->processes.size() && !hasDevice; ++p)
-        hasDevice = IsDeviceProcess(*model, p);
+    for (const Track& track : model->tracks) hasDevice |= track.role == TrackRole::kNpuStream;
     for (const Track& track : model->tracks) {
-        if (track.kind == TrackKind::kCounter ||
-            (hasDevice && !IsDeviceProcess(*model, track.process)))
+        if (track.kind == TrackKind::kCounter || (hasDevice && track.role != TrackRole::kNpuStream))
             continue;
         for (const Row& row : track.rows)
             for (size_t i = 0; i < row.size(); ++i)

@@ -55,7 +55,7 @@ uint8_t DbTimelineReader::TaskTypeCode(int64_t typeId) {
         if (id == typeId) return code;
     const std::string* type = m_strings.Find(typeId);
     if (!type) NameOf(typeId);  // counts the missing string once, as a name's would be
-    const uint8_t code = m_out.taskFields.CodeOf(type ? *type : std::string_view());
+    const uint8_t code = m_out.sliceFields.TaskTypeCode(type ? *type : std::string_view());
     if (m_taskTypeCodes.size() < 64) m_taskTypeCodes.emplace_back(typeId, code);
     return code;
 }
@@ -157,11 +157,11 @@ void DbTimelineReader::ReadTasks() {
             // the operator): communication, as its planes' tasks are.
             const bool operatorTask = !isCompute && !isCommunication && hasConnection &&
                                       m_communicationConnections.count(connection);
-            const uint8_t type = operatorTask ? m_out.taskFields.CodeOf("HCCL")
+            const uint8_t type = operatorTask ? m_out.sliceFields.TaskTypeCode("HCCL")
                                  : hasType    ? TaskTypeCode(typeId)
                                               : uint8_t{0};
-            m_out.taskFields.Append(RowRef(DbTable::kTask, rowid), type,
-                                    hasConnection ? connection : -1);
+            m_out.sliceFields.AppendTask(RowRef(DbTable::kTask, rowid), type,
+                                         hasConnection ? connection : -1);
         }
     }
     AfterRows(*row, "TASK");

@@ -188,7 +188,7 @@ void DbTimelineReader::ReadCannApi() {
                                &connection)) {
                 const uint64_t ref = RowRef(DbTable::kCannApi, rowid);
                 m_cannApis.push_back({connection, DbFlowEnd{m_chunk, track, start, ref}});
-                m_out.taskFields.Append(ref, {}, connection);
+                m_out.sliceFields.AppendTask(ref, 0, connection);
             }
         });
 }

@@ -72,7 +72,7 @@ void DbTimelineReader::Run() {
     ReadTasks();
     ReadCommunicationOps();
     ReadCannApi();
-    m_out.taskFields.Finish();
+    m_out.sliceFields.Finish();
     ReadCounters();
     ReportMissingStrings();
 }

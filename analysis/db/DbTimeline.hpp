@@ -12,7 +12,7 @@
 #include "db/DbOverlap.hpp"
 #include "db/SqliteFile.hpp"
 #include "load/KernelTable.hpp"
-#include "load/TaskFieldTable.hpp"
+#include "load/SliceFieldTable.hpp"
 #include "load/RawEvents.hpp"
 
 namespace marey {
@@ -86,7 +86,7 @@ struct DbTimeline {
     OverlapAnalysis overlap;  // as drawn in its Overlap Analysis process
     // The task type and connection id of each TASK row and CANN_API call read (the device
     // analyses' fields), by reference.
-    TaskFieldTable taskFields;
+    SliceFieldTable sliceFields;
     // Per chunk, the rowids too large for a reference (see DbFarRef).
     std::vector<std::vector<int64_t>> farRowids;
     std::string schemaVersion;

@@ -243,7 +243,7 @@ private:
     bool SeenTaskBefore(int64_t globalTask);
     static constexpr int64_t kMaxPlanes = 65536;
 
-    // The code in m_out.taskFields of TASK.taskType 'typeId' (0 when it names no string).
+    // The code in m_out.sliceFields of TASK.taskType 'typeId' (0 when it names no string).
     uint8_t TaskTypeCode(int64_t typeId);
     void ReadTasks();
     void ReadCommunicationOps();

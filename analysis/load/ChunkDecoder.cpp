@@ -602,7 +602,7 @@ struct ChunkDecoder::Impl {
         events.AddSlice(track, ts, dur, offset, InternToken(fields[kName]));
         if (const KeptCategory category = KeptCategoryOf(fields[kCat]);
             category != KeptCategory::kNone)
-            events.activityFields.Append(
+            events.sliceFields.Append(
                 offset, category,
                 fields.Has(kArgs) ? ReadCorrelationInArgs(fields[kArgs]).value_or(-1) : -1);
         if (fields.Has(kBindId)) AddBoundFlow(fields, track, ts, offset, eventStart);

@@ -12,7 +12,7 @@
 #include "core/Status.hpp"
 #include "core/StringPool.hpp"
 #include "core/Time.hpp"
-#include "load/ActivityFieldTable.hpp"
+#include "load/SliceFieldTable.hpp"
 
 namespace marey {
 
@@ -238,9 +238,9 @@ struct ChunkEvents {
     PhaseCounts phases;
     uint64_t eventCount = 0;  // elements of the event array, malformed ones included
     ProblemList problems;
-    ActivityFieldTable activityFields;  // of the device and runtime events of this chunk
-    uint64_t refBase = 0;               // where the refs of ChunkSlice count from
-    uint64_t beginOffset = 0;           // where this chunk's first element starts
+    SliceFieldTable sliceFields;  // of the device and runtime events of this chunk
+    uint64_t refBase = 0;         // where the refs of ChunkSlice count from
+    uint64_t beginOffset = 0;     // where this chunk's first element starts
     uint64_t endOffset = 0;  // where the element after its last one starts (or the array's end)
     bool reachedArrayEnd = false;
 

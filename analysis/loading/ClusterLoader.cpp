@@ -134,7 +134,7 @@ Result<Cluster> LoadExportCluster(const std::string& path, unsigned threads,
     ParallelFor(
         ranks.size(), std::max(1u, threads), std::vector<uint64_t>(ranks.size(), 1), [&](size_t i) {
             if (progress && progress->cancel) return;
-            cluster.ranks[i] = SummarizeExportProcess(path, ranks[i].rank, options.stepRange);
+            cluster.ranks[i] = SummarizeExportProcess(path, ranks[i], options.stepRange);
             if (progress) ++progress->ranksDone;
         });
     if (progress && progress->cancel) return Status::Error(path + ": cancelled");
@@ -149,7 +149,8 @@ Result<Cluster> LoadExportCluster(const std::string& path, unsigned threads,
 Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterProgress* progress,
                             const RankReadOptions& options) {
     if (IsClusterSummaryFile(path)) return LoadClusterSummary(path, threads, progress);
-    if (IsNsysJob(path)) return LoadExportCluster(path, threads, progress, options);
+    // An export of one process says so ("not a job"): its processes are listed once, there.
+    if (IsNsysExportFile(path)) return LoadExportCluster(path, threads, progress, options);
     const ClusterFolders folders = FindClusterFolders(path);
     Cluster cluster;
     cluster.root = path;

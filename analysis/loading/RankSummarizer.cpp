@@ -15,62 +15,59 @@
 namespace marey {
 namespace {
 
-// One rank of a folder of traces: its trace (or Nsight Systems export) loaded on one thread (the
-// ranks load side by side) by its format's importer, and summarised from its device activities.
-ClusterRank SummarizeTraceFile(const std::string& path, const std::string& stepRange) {
-    LoadOptions options;
-    options.threads = 1;
-    options.stepRange = stepRange;
-    auto loaded = LoadRankTimeline(path, options);
-    if (!loaded.ok()) {
-        ClusterRank rank;
-        rank.path = path;
-        rank.unreadable = true;
-        rank.problems.push_back(loaded.message());
-        return rank;
-    }
-    TraceAnalysisOptions analysisOptions;
-    const TraceAnalyses analyses = AnalyzeTrace(*loaded.value(), analysisOptions);
-    ClusterRank rank = SummarizeTraceRank(*loaded.value(), analyses, path);
-    for (const ImportProblem& problem : loaded.value()->report.problems)
+// A rank whose trace or export could not be read: named with the reason, never dropped.
+ClusterRank UnreadableRank(const std::string& path, const std::string& message) {
+    ClusterRank rank;
+    rank.path = path;
+    rank.unreadable = true;
+    rank.problems.push_back(message);
+    return rank;
+}
+
+// One loaded rank timeline summarised from its device activities, whatever importer read it.
+ClusterRank SummarizeLoadedTimeline(const TraceModel& model, const std::string& path) {
+    const TraceAnalyses analyses = AnalyzeTrace(model, TraceAnalysisOptions{});
+    ClusterRank rank = SummarizeTraceRank(model, analyses, path);
+    for (const ImportProblem& problem : model.report.problems)
         rank.problems.push_back(FormatProblem(path, problem));
     // As the Marey view's reader makes it, kept whatever the options: a trace costs seconds to
     // read again, its kernel table tens of bytes a kernel, so each trace is read once. A trace
     // without device activities keeps none, and the Marey view asks that reader, which says why.
     if (!analyses.activities.activities.empty())
-        rank.kernels = std::make_shared<const KernelTable>(
-            KernelTableFromActivities(*loaded.value(), analyses));
+        rank.kernels =
+            std::make_shared<const KernelTable>(KernelTableFromActivities(model, analyses));
     return rank;
+}
+
+// One rank of a folder of traces: its trace (or Nsight Systems export) loaded on one thread (the
+// ranks load side by side) by its format's importer.
+ClusterRank SummarizeTraceFile(const std::string& path, const std::string& stepRange) {
+    LoadOptions options;
+    options.threads = 1;
+    options.stepRange = stepRange;
+    auto loaded = LoadRankTimeline(path, options);
+    if (!loaded.ok()) return UnreadableRank(path, loaded.message());
+    return SummarizeLoadedTimeline(*loaded.value(), path);
 }
 
 }  // namespace
 
-ClusterRank SummarizeExportProcess(const std::string& path, int64_t rank,
+ClusterRank SummarizeExportProcess(const std::string& path, const NsysRank& rank,
                                    const std::string& stepRange) {
     LoadOptions options;
     options.threads = 1;
     options.stepRange = stepRange;
-    auto loaded = LoadNsysExport(path, options, nullptr, rank);
+    auto loaded = LoadNsysRank(path, options, rank);
     if (!loaded.ok()) {
-        ClusterRank unread;
-        unread.path = path;
-        unread.rankId = static_cast<int>(rank);
-        unread.unreadable = true;
-        unread.problems.push_back(loaded.message());
+        ClusterRank unread = UnreadableRank(path, loaded.message());
+        unread.rankId = static_cast<int>(rank.rank);
         return unread;
     }
-    const TraceModel& model = *loaded.value().model;
-    const TraceAnalyses analyses = AnalyzeTrace(model, TraceAnalysisOptions{});
-    ClusterRank summary = SummarizeTraceRank(model, analyses, path);
+    ClusterRank summary = SummarizeLoadedTimeline(*loaded.value().model, path);
     if (summary.rankId < 0) {
-        summary.rankId = static_cast<int>(rank);
+        summary.rankId = static_cast<int>(rank.rank);
         summary.rankSource = "its process's place among the export's processes";
     }
-    for (const ImportProblem& problem : model.report.problems)
-        summary.problems.push_back(FormatProblem(path, problem));
-    if (!analyses.activities.activities.empty())
-        summary.kernels =
-            std::make_shared<const KernelTable>(KernelTableFromActivities(model, analyses));
     return summary;
 }
 

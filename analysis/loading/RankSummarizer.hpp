@@ -3,6 +3,7 @@
 // a rank summary file, a rank's trace (loaded and analysed), or MindInsight's step_trace_raw file.
 #include "cluster/ClusterRank.hpp"
 #include "cluster/RankInput.hpp"
+#include "import/nsys/NsysLoader.hpp"
 
 namespace marey {
 
@@ -15,7 +16,7 @@ ClusterRank SummarizeRankInput(const RankInput& input, const RankReadOptions& op
 
 // Rank 'rank' of a job recorded in one Nsight Systems export: its process's rows only, summarised
 // as a rank's trace is (its kernel table kept for the Marey view).
-ClusterRank SummarizeExportProcess(const std::string& path, int64_t rank,
+ClusterRank SummarizeExportProcess(const std::string& path, const NsysRank& rank,
                                    const std::string& stepRange = "");
 
 }  // namespace marey

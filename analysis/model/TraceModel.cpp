@@ -2,7 +2,37 @@
 
 #include <algorithm>
 
+#include "load/EventFields.hpp"
+
 namespace marey {
+
+const char* TrackRoleName(TrackRole role) {
+    switch (role) {
+        case TrackRole::kOther:
+            return "other";
+        case TrackRole::kHostThread:
+            return "host thread";
+        case TrackRole::kDeviceStream:
+            return "device stream";
+        case TrackRole::kNpuStream:
+            return "NPU stream";
+        case TrackRole::kNpuLaunchThread:
+            return "NPU launch thread";
+        case TrackRole::kCommunicationPlane:
+            return "communication plane";
+        case TrackRole::kOverlapAnalysis:
+            return "overlap analysis";
+    }
+    return "other";
+}
+
+ActivityFields TraceSource::FieldsAt(uint64_t ref, size_t& hint) const {
+    if (std::optional<ActivityFields> kept = sliceFields.Find(ref, hint)) return *kept;
+    // Only a JSON text can be read at a slice's reference: a CSV's refs are rows, a database's
+    // name a table and rowid.
+    if (format != SourceFormat::kChromeJson || text.size() == 0) return {};
+    return ReadActivityFields(text, ref);
+}
 
 std::string EntityText(const EntityId& id, const StringPool& strings) {
     return id.text ? std::string(strings.Get(id.text)) : std::to_string(id.number);

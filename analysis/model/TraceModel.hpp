@@ -14,10 +14,9 @@
 #include "core/Status.hpp"
 #include "core/StringPool.hpp"
 #include "core/Time.hpp"
-#include "load/ActivityFieldTable.hpp"
 #include "load/CopyBytesTable.hpp"
-#include "load/TaskFieldTable.hpp"
 #include "load/RawEvents.hpp"
+#include "load/SliceFieldTable.hpp"
 #include "load/TraceText.hpp"
 
 namespace marey {
@@ -84,6 +83,20 @@ struct Row {
 
 enum class TrackKind : uint8_t { kThread, kAsync, kCounter };
 
+// What a thread track holds, set by the importer that read it (it knows its format's processes):
+// the analyses choose tracks by role, never by a process's name or the source's format.
+enum class TrackRole : uint8_t {
+    kOther,               // nothing the analyses read: a CSV's rows, a counter, an async lane
+    kHostThread,          // a host thread, whose calls may launch device work
+    kDeviceStream,        // a GPU stream: kernels, copies, fills, annotations, synchronisations
+    kNpuStream,           // an Ascend NPU stream: tasks, each of a task type
+    kNpuLaunchThread,     // the Ascend CANN calls that launch NPU tasks
+    kCommunicationPlane,  // an Ascend HCCL thread: communication operators and their tasks
+    kOverlapAnalysis,     // the profiler's own Overlap Analysis (Computing, Communication, ...)
+};
+constexpr TrackRole kLastTrackRole = TrackRole::kOverlapAnalysis;
+const char* TrackRoleName(TrackRole role);
+
 struct Track {
     TrackKind kind = TrackKind::kThread;
     uint32_t process = 0;
@@ -91,6 +104,7 @@ struct Track {
     StringId name = 0;  // thread_name, or the counter series name
     int64_t sortIndex = 0;
     bool hasSortIndex = false;
+    TrackRole role = TrackRole::kOther;
     std::vector<Row> rows;
     uint64_t sliceCount = 0;
     uint64_t overlapSliceCount = 0;  // slices put in kOverlap rows
@@ -168,15 +182,11 @@ struct TraceSource {
     // too large for a reference, which refs point into (see db/DbTimeline.hpp).
     std::vector<std::pair<std::string, uint64_t>> tableRows;
     std::vector<std::vector<int64_t>> farRowids;
-    // A Chrome JSON trace or an Nsight Systems export: the category and correlation id of its
-    // device and runtime events, kept while loading (empty: read them from the text).
-    ActivityFieldTable activityFields;
+    // What its importer kept of its slices beyond names and times (see FieldsAt).
+    SliceFieldTable sliceFields;
     // An Nsight Systems export: the bytes of its copies and fills (a JSON trace's are read from
     // the text).
     CopyBytesTable copyBytes;
-    // A profiler database: the task type and connection id of its tasks and CANN calls, kept
-    // while reading (a database cannot be read again at a slice's reference).
-    TaskFieldTable taskFields;
     // A rank of an Nsight Systems export of several processes: the CUDA device its process ran
     // on; -1 for every other source.
     int64_t deviceRank = -1;
@@ -185,6 +195,11 @@ struct TraceSource {
     // A profiler database or an Nsight Systems export, kept open read-only for the details of a
     // selected row (one thread at a time: the one that shows them); null for every other source.
     std::shared_ptr<const SqliteFile> database;
+
+    // The category, task type and correlation id of the slice at 'ref': what its importer kept,
+    // else, in a JSON text, what its event says (the text's loader keeps those of Kineto's device
+    // and runtime events only); none when neither has them. 'hint' speeds up growing refs.
+    ActivityFields FieldsAt(uint64_t ref, size_t& hint) const;
 };
 
 // Several ranks in one timeline: the processes of one rank, shown under one collapsible header,

@@ -36,11 +36,11 @@ TimeNs TrackTotal(const Track& track) {
 OverviewFigures OverviewFromOverlapTracks(const TraceModel& model) {
     OverviewFigures figures;
     for (const Process& process : model.processes) {
-        if (model.Name(process.name) != "Overlap Analysis") continue;
         TimeNs communication = 0;
         bool found = false;
         for (uint32_t trackIndex : process.tracks) {
             const Track& track = model.tracks[trackIndex];
+            if (track.role != TrackRole::kOverlapAnalysis) continue;
             const std::string_view name = model.Name(track.name);
             if (name == "Computing")
                 figures.computingNs = SaturatingAdd(figures.computingNs, TrackTotal(track)),

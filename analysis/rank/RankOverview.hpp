@@ -27,7 +27,7 @@ struct OverviewFigures {
     }
 };
 
-// From the trace's "Overlap Analysis" process (tracks Computing, Communication,
+// From the trace's Overlap Analysis tracks (TrackRole::kOverlapAnalysis: Computing, Communication,
 // Communication(Not Overlapped), Free), as the profiler computed it. valid = false without it.
 // O(slices of that process).
 OverviewFigures OverviewFromOverlapTracks(const TraceModel& model);

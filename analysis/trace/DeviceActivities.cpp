@@ -21,24 +21,18 @@ constexpr std::array<std::string_view, 15> kLaunchCalls = {
     "hipModuleLaunchKernel", "hipExtModuleLaunchKernel", "hipMemcpyAsync",
     "hipMemcpyWithStream",   "hipMemsetAsync",           "hipGraphLaunch"};
 
-enum class TrackRole : uint8_t { kOther, kKinetoStream, kAscendStream, kHost, kAscendLaunches };
-
 bool IsKinetoActivityCategory(std::string_view category) {
     return category == "kernel" || category == "gpu_memcpy" || category == "gpu_memset" ||
            category == "Kernel" || category == "Memcpy" || category == "Memset";
 }
 
-// The first slice of the track by start, or nullopt when it has none.
-std::optional<SliceAddress> FirstSlice(const TraceModel& model, uint32_t trackIndex) {
-    const Track& track = model.tracks[trackIndex];
-    std::optional<SliceAddress> first;
-    TimeNs firstStart = 0;
-    for (uint32_t row = 0; row < track.rows.size(); ++row) {
-        if (track.rows[row].size() == 0) continue;
-        if (!first || track.rows[row].start[0] < firstStart)
-            first = SliceAddress{trackIndex, row, 0}, firstStart = track.rows[row].start[0];
-    }
-    return first;
+// The device analyses' part of a track: a stream whose work they read, a thread whose launch
+// calls they pair with it, or neither.
+bool IsStream(TrackRole role) {
+    return role == TrackRole::kDeviceStream || role == TrackRole::kNpuStream;
+}
+bool IsLauncher(TrackRole role) {
+    return role == TrackRole::kHostThread || role == TrackRole::kNpuLaunchThread;
 }
 
 TrackRole RoleOf(const TraceModel& model, uint32_t trackIndex) {
@@ -46,32 +40,7 @@ TrackRole RoleOf(const TraceModel& model, uint32_t trackIndex) {
     // Tracks of processes left out of the model (metadata only) belong to no process.
     if (track.kind != TrackKind::kThread || track.process >= model.processes.size())
         return TrackRole::kOther;
-    const SourceFormat format = model.FormatOf(trackIndex);
-    if (format == SourceFormat::kCsv) return TrackRole::kOther;
-    // A profiler database is read into the processes of the text export it stands for.
-    const std::string_view process = model.Name(model.processes[track.process].name);
-    if (process == "Ascend Hardware") return TrackRole::kAscendStream;
-    if (process == "CANN") return TrackRole::kAscendLaunches;
-    if (format == SourceFormat::kDatabase) return TrackRole::kOther;
-    std::optional<SliceAddress> first = FirstSlice(model, trackIndex);
-    if (!first) return TrackRole::kOther;
-    const Row& row = track.rows[first->row];
-    const ActivityFieldTable& kept = model.SourceOf(trackIndex).activityFields;
-    size_t hint = 0;
-    const std::string_view category =
-        kept.empty() ? ReadEventCategory(model.TextOf(trackIndex), row.Ref(first->index))
-                     : kept.Find(row.Ref(first->index), hint).value_or(ActivityFields{}).category;
-    return IsDeviceStreamCategory(category) ? TrackRole::kKinetoStream : TrackRole::kHost;
-}
-
-// The fields of the slice at 'ref': a database's, kept by its reader; else those the loader kept
-// when it kept any (a category it did not keep is none of the device ones), else read from the
-// text. 'hint' speeds up growing refs.
-ActivityFields FieldsOf(const TraceSource& source, uint64_t ref, size_t& hint) {
-    if (source.format == SourceFormat::kDatabase)
-        return source.taskFields.Find(ref, hint).value_or(ActivityFields{});
-    if (source.activityFields.empty()) return ReadActivityFields(source.text, ref);
-    return source.activityFields.Find(ref, hint).value_or(ActivityFields{});
+    return track.role;
 }
 
 struct LaunchCandidate {
@@ -115,9 +84,6 @@ void ReadStreamTrack(const TraceModel& model, uint32_t trackIndex, TrackRole rol
                      TrackFindings& out) {
     const Track& track = model.tracks[trackIndex];
     const TraceSource& source = model.SourceOf(trackIndex);
-    // Ascend tasks need their task type, which the text's loader does not keep.
-    const bool fromText =
-        role == TrackRole::kAscendStream && source.format == SourceFormat::kChromeJson;
     ClassCache classes;
     size_t hint = 0;
     // Room for every slice: address space only until written, and no copy as the arrays grow.
@@ -127,9 +93,8 @@ void ReadStreamTrack(const TraceModel& model, uint32_t trackIndex, TrackRole rol
         const Row& row = track.rows[r];
         out.rowStarts.push_back(out.activities.size());
         for (uint32_t i = 0; i < row.size(); ++i) {
-            const ActivityFields fields = fromText ? ReadActivityFields(source.text, row.Ref(i))
-                                                   : FieldsOf(source, row.Ref(i), hint);
-            if (role == TrackRole::kKinetoStream && !IsKinetoActivityCategory(fields.category))
+            const ActivityFields fields = source.FieldsAt(row.Ref(i), hint);
+            if (role == TrackRole::kDeviceStream && !IsKinetoActivityCategory(fields.category))
                 continue;  // annotations, synchronisation
             std::optional<ActivityKind> kind =
                 classes.Classify(fields, row.name[i], model.Name(row.name[i]));
@@ -157,15 +122,8 @@ void ReadLaunchTrack(const TraceModel& model, uint32_t trackIndex, TrackRole rol
     for (uint32_t r = 0; r < track.rows.size(); ++r) {
         const Row& row = track.rows[r];
         for (uint32_t i = 0; i < row.size(); ++i) {
-            if (role == TrackRole::kHost && !isLaunchName[row.name[i]]) continue;
-            // A launch call of a category the loader did not keep is read from the text.
-            std::optional<ActivityFields> kept;
-            if (source.format == SourceFormat::kDatabase)
-                kept = FieldsOf(source, row.Ref(i), hint);
-            else if (role == TrackRole::kHost && !source.activityFields.empty())
-                kept = source.activityFields.Find(row.Ref(i), hint);
-            const ActivityFields fields =
-                kept ? *kept : ReadActivityFields(source.text, row.Ref(i));
+            if (role == TrackRole::kHostThread && !isLaunchName[row.name[i]]) continue;
+            const ActivityFields fields = source.FieldsAt(row.Ref(i), hint);
             if (!fields.hasCorrelation) continue;
             HostLaunch launch{row.start[i], row.end[i], row.name[i], {trackIndex, r, i}};
             out.launches.push_back({group, fields.correlation, launch});
@@ -180,7 +138,7 @@ DeviceStream MakeStream(const TraceModel& model, uint32_t trackIndex, TrackRole 
     stream.group = model.GroupOf(trackIndex);
     stream.device = model.processes[track.process].pid.number;
     stream.label = model.TrackLabel(trackIndex);
-    stream.ascend = role == TrackRole::kAscendStream;
+    stream.ascend = role == TrackRole::kNpuStream;
     while (!stream.label.empty() && stream.label.back() == ' ')
         stream.label.pop_back();  // Kineto writes "stream 7 "
     return stream;
@@ -339,8 +297,7 @@ DeviceActivities FindDeviceActivities(const TraceModel& model, unsigned threads)
     std::vector<uint32_t> streamOfTrack(trackCount, UINT32_MAX);
     for (uint32_t t = 0; t < trackCount; ++t) {
         roles[t] = RoleOf(model, t);
-        if (roles[t] == TrackRole::kKinetoStream || roles[t] == TrackRole::kAscendStream)
-            found.streams.push_back(MakeStream(model, t, roles[t]));
+        if (IsStream(roles[t])) found.streams.push_back(MakeStream(model, t, roles[t]));
     }
     std::sort(
         found.streams.begin(), found.streams.end(),
@@ -350,13 +307,13 @@ DeviceActivities FindDeviceActivities(const TraceModel& model, unsigned threads)
     std::vector<TrackFindings> perTrack(trackCount);
     std::vector<uint64_t> sizes(trackCount);
     for (uint32_t t = 0; t < trackCount; ++t)
-        sizes[t] = roles[t] == TrackRole::kOther ? 0 : model.tracks[t].sliceCount;
+        sizes[t] = IsStream(roles[t]) || IsLauncher(roles[t]) ? model.tracks[t].sliceCount : 0;
     const LoadTiming timing;
     ParallelFor(trackCount, threads, sizes, [&](size_t t) {
         const uint32_t track = static_cast<uint32_t>(t);
         if (streamOfTrack[track] != UINT32_MAX)
             ReadStreamTrack(model, track, roles[track], streamOfTrack[track], perTrack[track]);
-        else if (roles[track] == TrackRole::kHost || roles[track] == TrackRole::kAscendLaunches)
+        else if (IsLauncher(roles[track]))
             ReadLaunchTrack(model, track, roles[track], isLaunchName, perTrack[track]);
     });
 

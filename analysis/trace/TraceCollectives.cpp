@@ -68,8 +68,7 @@ void AddHcclOperators(const TraceModel& model, const TraceAnalyses& analyses, ui
     for (uint32_t t = 0; t < model.tracks.size(); ++t) {
         const Track& track = model.tracks[t];
         if (track.kind != TrackKind::kThread || track.process >= model.processes.size() ||
-            model.GroupOf(t) != group ||
-            model.Name(model.processes[track.process].name) != "HCCL" ||
+            model.GroupOf(t) != group || track.role != TrackRole::kCommunicationPlane ||
             model.Name(track.name).find("Communication") == std::string_view::npos)
             continue;
         for (const Row& row : track.rows)

@@ -24,9 +24,10 @@ void DrawStepAndGroupPickers(ClusterDocument& document, bool withStep) {
         ImGui::SetNextItemWidth(190);
         const size_t steps = cluster.steps.size();
         const std::string current =
-            !selection.step
-                ? (steps == 1 ? "the only step" : "average of " + std::to_string(steps) + " steps")
-                : "step " + cluster.steps[static_cast<size_t>(selection.step->value())];
+            selection.step ? "step " + cluster.steps[static_cast<size_t>(selection.step->value())]
+            : steps == 0   ? "no profiler steps"
+            : steps == 1   ? "the only step"
+                           : "average of " + std::to_string(steps) + " steps";
         if (ImGui::BeginCombo("##step", current.c_str())) {
             if (ImGui::Selectable("average over steps", !selection.step)) selection.step.reset();
             for (size_t i = 0; i < cluster.steps.size(); ++i)

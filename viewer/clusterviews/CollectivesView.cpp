@@ -252,7 +252,9 @@ void CollectivesView::Draw(ViewContext& context) {
     const CollectiveCache& shown = Shown();
     const std::vector<CollectiveOnRank>& ranks = shown.ranks;
     const int waitedFor = shown.waitedFor;
-    SectionTitle(("Step " + key.step + ", " + key.name + ": each rank's time in it").c_str());
+    // A cluster read from rank traces without profiler steps has collectives of no step.
+    const std::string where = key.step.empty() ? key.name : "Step " + key.step + ", " + key.name;
+    SectionTitle((where + ": each rank's time in it").c_str());
     if (waitedFor >= 0) {
         const auto it = std::find_if(ranks.begin(), ranks.end(), [&](const CollectiveOnRank& r) {
             return r.rankId == waitedFor;

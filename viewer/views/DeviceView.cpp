@@ -189,17 +189,22 @@ void DeviceView::DrawTemporal(const DeviceTime& time) {
 // names (Computation here, HTA's; Computing there, the Ascend profiler's).
 void DeviceView::DrawOverviewRelation(const OverviewFigures& overview, const DeviceTime& time) {
     if (!overview.valid) return;
-    const std::string text =
-        "Computation counts computation kernels alone, as HTA does: " +
-        FormatDuration(time.temporal.computeNs) + ", with " + FormatDuration(time.overlappedNs) +
-        " of communication under it. The Overview's Computing, " +
-        FormatDuration(overview.computingNs) +
-        ", counts copies and sets as computing too, as the "
-        "Ascend profiler's Overlap Analysis does, and its overlapped communication, " +
-        FormatDuration(overview.commOverlappedNs) + ", is what ran under any of those (from " +
-        overview.source + ").";
+    const std::array<TimeNs, 4> figures = {time.temporal.computeNs, time.overlappedNs,
+                                           overview.computingNs, overview.commOverlappedNs};
+    if (figures != m_overviewRelationOf || m_overviewRelation.empty())
+        m_overviewRelation =
+            "Computation counts computation kernels alone, as HTA does: " +
+            FormatDuration(time.temporal.computeNs) + ", with " +
+            FormatDuration(time.overlappedNs) +
+            " of communication under it. The Overview's Computing, " +
+            FormatDuration(overview.computingNs) +
+            ", counts copies and sets as computing too, as the "
+            "Ascend profiler's Overlap Analysis does, and its overlapped communication, " +
+            FormatDuration(overview.commOverlappedNs) + ", is what ran under any of those (from " +
+            overview.source + ").";
+    m_overviewRelationOf = figures;
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%s", text.c_str());
+    ImGui::TextDisabled("%s", m_overviewRelation.c_str());
     ImGui::PopTextWrapPos();
 }
 

@@ -3,7 +3,9 @@
 // all steps or one ProfilerStep: where the time went, which kernel classes ran together, why each
 // stream sat idle, and how the host launched. Every figure that stands for intervals can be
 // clicked to list them below; a row of the list zooms the timeline to it.
+#include <array>
 #include <optional>
+#include <string>
 
 #include "rank/RankOverview.hpp"
 #include "views/FigureSourceList.hpp"
@@ -42,6 +44,9 @@ private:
                     const char* tooltip);
 
     Document& m_document;
+    // DrawOverviewRelation's sentence, made again only when the figures it names change.
+    std::string m_overviewRelation;
+    std::array<TimeNs, 4> m_overviewRelationOf{};
     // The chosen step: an index into RankTraceAnalysis::steps; nullopt for all steps.
     std::optional<size_t> m_step;
     FigureSourceList m_sources;

@@ -55,9 +55,8 @@ void BuildDerivedData(Document& document) {
             SummarizeRank(document.analysis(), &document.model(), document.rank.path);
     document.timelineData = std::make_shared<const TimelineData>(
         BuildTimelineData(document.model(), document.analysis().trace.get()));
-    for (uint32_t p = 0; p < document.model().processes.size(); ++p)
-        document.hasOverlapAnalysis |=
-            document.model().ProcessLabel(p).rfind("Overlap Analysis", 0) == 0;
+    for (const Track& track : document.model().tracks)
+        document.hasOverlapAnalysis |= track.role == TrackRole::kOverlapAnalysis;
 }
 
 }  // namespace

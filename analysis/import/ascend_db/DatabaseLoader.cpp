@@ -8,6 +8,7 @@
 #include "db/DbTimeline.hpp"
 #include "index/RowQuery.hpp"
 #include "import/RowArrows.hpp"
+#include "import/TrackRoles.hpp"
 #include "model/ModelBuilder.hpp"
 
 namespace marey {
@@ -46,11 +47,12 @@ Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
     source.format = SourceFormat::kDatabase;
     source.tableRows = timeline.rowsRead;
     source.farRowids = std::move(timeline.farRowids);
-    source.taskFields = std::move(timeline.taskFields);
+    source.sliceFields = std::move(timeline.sliceFields);
     source.database = connection;
     // The (pid, tid) of every chunk track, for the arrows once the chunks are merged.
     const auto chunkThreads = ChunkThreads(timeline.chunks);
     BuildModel(timeline.chunks, threads, model, kFlowSortInPlaceBytes, BuildOverview);
+    AssignTrackRoles(model);
     timing.Report("database: model built");
     AddRowArrows(timeline.arrows, chunkThreads, model);
     timing.Report("database: arrows");

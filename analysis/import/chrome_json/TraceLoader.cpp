@@ -14,6 +14,7 @@
 #include "load/ChunkDecoder.hpp"
 #include "load/JsonScan.hpp"
 #include "load/TracePath.hpp"
+#include "import/TrackRoles.hpp"
 #include "import/kernel_csv/KernelCsvLoader.hpp"
 #include "model/ModelBuilder.hpp"
 
@@ -101,17 +102,16 @@ void KeepLargeBuffersMapped() {
 // the true place. Chunks past the array's end are dropped; the last one gets the file's own
 // problems and says when the array was never closed.
 // The device and runtime events' fields of every chunk, in file order (the chunks are contiguous
-// and in order by now); none when they are not in order after all, and the analyses then read
-// the text.
-void KeepActivityFields(std::vector<ChunkEvents>& chunks, ActivityFieldTable& table) {
+// and in order by now, so that Finish has nothing to sort).
+void KeepSliceFields(std::vector<ChunkEvents>& chunks, SliceFieldTable& table) {
     size_t count = 0;
-    for (const ChunkEvents& chunk : chunks) count += chunk.activityFields.size();
+    for (const ChunkEvents& chunk : chunks) count += chunk.sliceFields.size();
     table.Reserve(count);
     for (ChunkEvents& chunk : chunks) {
-        table.Append(chunk.activityFields);
-        chunk.activityFields = ActivityFieldTable();
+        table.Append(chunk.sliceFields);
+        chunk.sliceFields = SliceFieldTable();
     }
-    if (!table.IsSorted()) table = ActivityFieldTable();
+    table.Finish();
 }
 
 // Returns false when the text ends before its events do (see ImportReport::truncated).
@@ -283,7 +283,7 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     if (progress && progress->cancel) return Status::Error(name + ": cancelled");
 
     const bool whole = KeepContiguousChunks(source, plan, first, chunks);
-    KeepActivityFields(chunks, model->sources.front().activityFields);
+    KeepSliceFields(chunks, model->sources.front().sliceFields);
 
     if (progress) progress->stage = 2;
     timing.Report("chunks parsed");
@@ -291,6 +291,7 @@ Result<std::unique_ptr<TraceModel>> LoadTraceText(TraceText text, const std::str
     // the model frees them: what is left free on those heaps stays resident until trimmed.
     TrimFreedHeap();
     BuildModel(chunks, threads, *model, options.flowSortInPlaceBytes, BuildOverview);
+    AssignTrackRoles(*model);
     model->report.truncated = !whole;
     TrimFreedHeap();
     timing.Report("model built");

@@ -135,7 +135,7 @@ struct PendingLaunch {
 // keep of them.
 struct PartOut {
     ChunkEvents events;
-    ActivityFieldTable activityFields;
+    SliceFieldTable sliceFields;
     CopyBytesTable copyBytes;
     std::vector<std::pair<std::string, uint64_t>> rowsRead;
     std::string schemaVersion;
@@ -502,7 +502,7 @@ void NsysReader::ReadDeviceTable(NsysTable table) {
             events.AddSlice(track, start, end - start, ref, nameId);
             ++events.eventCount;
             ++events.phases.byChar['X'];
-            m_out.activityFields.Append(ref, category, correlation.value_or(-1));
+            m_out.sliceFields.Append(ref, category, correlation.value_or(-1));
             if (correlation && table != NsysTable::kSynchronization)
                 m_targets.push_back({globalPid, *correlation, {Chunk(), track, start, ref}});
         });
@@ -540,7 +540,7 @@ void NsysReader::ReadHostCalls(NsysTable table) {
             events.AddSlice(track, start, end - start, ref, text);
             ++events.eventCount;
             ++events.phases.byChar['X'];
-            m_out.activityFields.Append(ref, category, correlation.value_or(-1));
+            m_out.sliceFields.Append(ref, category, correlation.value_or(-1));
             if (correlation)
                 m_launches.push_back(
                     {NsysGlobalPidOf(globalTid), *correlation, {Chunk(), track, start, ref}});
@@ -818,8 +818,9 @@ void FinishExport(NsysReader& device, NsysReader& host, NsysExport& out) {
     host.SortSlices();
 
     out.schemaVersion = device.m_out.schemaVersion;
-    out.activityFields = std::move(device.m_out.activityFields);
-    out.activityFields.Append(host.m_out.activityFields);
+    out.sliceFields = std::move(device.m_out.sliceFields);
+    out.sliceFields.Append(host.m_out.sliceFields);
+    out.sliceFields.Finish();
     out.copyBytes = std::move(device.m_out.copyBytes);
     out.recordedColors = std::move(host.m_out.recordedColors);
     out.rowsRead = std::move(device.m_out.rowsRead);

@@ -16,7 +16,7 @@
 #include "core/LoadProgress.hpp"
 #include "db/DbTimeline.hpp"
 #include "db/SqliteFile.hpp"
-#include "load/ActivityFieldTable.hpp"
+#include "load/SliceFieldTable.hpp"
 #include "load/CopyBytesTable.hpp"
 #include "load/RawEvents.hpp"
 
@@ -74,7 +74,7 @@ struct NsysExport {
     std::vector<DbArrow> arrows;
     // Kernels, copies, fills, synchronisations, runtime and driver calls: their Kineto category
     // and correlation id, for the device analyses; and the bytes of copies and fills.
-    ActivityFieldTable activityFields;
+    SliceFieldTable sliceFields;
     CopyBytesTable copyBytes;
     std::vector<NsysProcess> processes;  // those with rows read, by pid
     std::vector<std::pair<std::string, uint64_t>> rowsRead;

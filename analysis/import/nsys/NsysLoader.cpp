@@ -7,6 +7,7 @@
 
 #include "core/LoadTiming.hpp"
 #include "import/RowArrows.hpp"
+#include "import/TrackRoles.hpp"
 #include "index/RowQuery.hpp"
 #include "model/MergeRankModels.hpp"
 #include "model/ModelBuilder.hpp"
@@ -58,12 +59,13 @@ std::unique_ptr<TraceModel> BuildNsysModel(const std::shared_ptr<const SqliteFil
     source.path = connection->Path();
     source.format = SourceFormat::kNsysExport;
     source.tableRows = exported.rowsRead;
-    source.activityFields = std::move(exported.activityFields);
+    source.sliceFields = std::move(exported.sliceFields);
     source.copyBytes = std::move(exported.copyBytes);
     model->recordedColors = std::move(exported.recordedColors);
     source.database = connection;
     const auto chunkThreads = ChunkThreads(exported.chunks);
     BuildModel(exported.chunks, threads, *model, kFlowSortInPlaceBytes, BuildOverview);
+    AssignTrackRoles(*model);
     AddRowArrows(exported.arrows, chunkThreads, *model);
     timing.Report("nsys: model built");
     return model;
@@ -73,14 +75,64 @@ std::unique_ptr<TraceModel> BuildNsysModel(const std::shared_ptr<const SqliteFil
 
 constexpr const char* kRankFromDevice = "its CUDA device";
 
-bool IsNsysJob(const std::string& path) {
+namespace {
+
+// The export at 'path', open read-only, or nullptr when it is not one (by its name's extension
+// and its tables; no table is scanned).
+std::shared_ptr<const SqliteFile> OpenIfExport(const std::string& path) {
     std::error_code error;
     const std::string extension = std::filesystem::path(path).extension().string();
     if ((extension != ".sqlite" && extension != ".sqlite3") ||
         !std::filesystem::is_regular_file(path, error))
-        return false;
+        return nullptr;
     auto opened = SqliteFile::OpenReadOnly(path);
-    return opened.ok() && IsNsysExport(*opened.value()) && NsysRanks(*opened.value()).size() >= 2;
+    if (!opened.ok() || !IsNsysExport(*opened.value())) return nullptr;
+    return std::move(opened.value());
+}
+
+Status NotAnExport(const std::string& path) {
+    return Status::Error(path +
+                         ": error: not an Nsight Systems export: it has none of the tables "
+                         "CUPTI_ACTIVITY_KIND_KERNEL, CUPTI_ACTIVITY_KIND_RUNTIME, "
+                         "NVTX_EVENTS and the others nsys export writes");
+}
+
+// The process of 'rank' alone: its rows only.
+LoadedNsys LoadOneRank(const std::shared_ptr<const SqliteFile>& connection,
+                       const LoadOptions& options, unsigned threads, LoadProgress* progress,
+                       const NsysRank& rank) {
+    LoadedNsys loaded;
+    NsysReadOptions read;
+    read.stepRange = options.stepRange;
+    read.onlyGlobalPid = rank.process.globalPid;
+    std::string schemaVersion;
+    loaded.model = BuildNsysModel(connection, read, threads, progress, &schemaVersion);
+    if (rank.rankFrom == kRankFromDevice) loaded.model->sources.front().deviceRank = rank.rank;
+    loaded.ranks = {rank};
+    loaded.note = NoteOf(*connection, schemaVersion);
+    return loaded;
+}
+
+}  // namespace
+
+bool IsNsysExportFile(const std::string& path) {
+    return OpenIfExport(path) != nullptr;
+}
+
+bool IsNsysJob(const std::string& path) {
+    const std::shared_ptr<const SqliteFile> db = OpenIfExport(path);
+    return db && NsysRanks(*db).size() >= 2;
+}
+
+Result<LoadedNsys> LoadNsysRank(const std::string& path, const LoadOptions& options,
+                                const NsysRank& rank) {
+    auto opened = SqliteFile::OpenReadOnly(path);
+    if (!opened.ok()) return opened.status();
+    std::shared_ptr<const SqliteFile> connection = std::move(opened.value());
+    if (!IsNsysExport(*connection)) return NotAnExport(path);
+    const unsigned threads =
+        options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    return LoadOneRank(connection, options, threads, nullptr, rank);
 }
 
 std::vector<NsysRank> NsysRanks(const SqliteFile& db) {
@@ -109,11 +161,7 @@ Result<LoadedNsys> LoadNsysExport(const std::string& path, const LoadOptions& op
     auto opened = SqliteFile::OpenReadOnly(path);
     if (!opened.ok()) return opened.status();
     std::shared_ptr<const SqliteFile> connection = std::move(opened.value());
-    if (!IsNsysExport(*connection))
-        return Status::Error(path +
-                             ": error: not an Nsight Systems export: it has none of the tables "
-                             "CUPTI_ACTIVITY_KIND_KERNEL, CUPTI_ACTIVITY_KIND_RUNTIME, "
-                             "NVTX_EVENTS and the others nsys export writes");
+    if (!IsNsysExport(*connection)) return NotAnExport(path);
     const unsigned threads =
         options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     LoadedNsys loaded;
@@ -125,14 +173,11 @@ Result<LoadedNsys> LoadNsysExport(const std::string& path, const LoadOptions& op
         if (rank == ranks.end())
             return Status::Error(path + ": error: no process of rank " + std::to_string(*onlyRank) +
                                  " ran GPU work in this export");
-        NsysReadOptions read;
-        read.stepRange = options.stepRange;
-        read.onlyGlobalPid = rank->process.globalPid;
-        loaded.model = BuildNsysModel(connection, read, threads, progress, &schemaVersion);
-        if (rank->rankFrom == kRankFromDevice)
-            loaded.model->sources.front().deviceRank = rank->rank;
-        loaded.ranks = {*rank};
-    } else if (ranks.size() <= 1) {
+        LoadedNsys one = LoadOneRank(connection, options, threads, progress, *rank);
+        if (progress && progress->cancel) return Status::Error(path + ": cancelled");
+        return one;
+    }
+    if (ranks.size() <= 1) {
         NsysReadOptions read;
         read.stepRange = options.stepRange;
         loaded.model = BuildNsysModel(connection, read, threads, progress, &schemaVersion);

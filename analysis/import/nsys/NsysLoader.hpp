@@ -26,6 +26,10 @@ struct NsysRank {
 // process ran on one device of its own, else its place in pid order.
 std::vector<NsysRank> NsysRanks(const SqliteFile& db);
 
+// Whether 'path' is an Nsight Systems export, by its name's extension and its tables (no table is
+// scanned).
+bool IsNsysExportFile(const std::string& path);
+
 // Whether 'path' is an export of a job (two or more processes that ran GPU work): what opens in
 // the cluster views when one is asked for. Reads the activity tables' process ids.
 bool IsNsysJob(const std::string& path);
@@ -44,5 +48,10 @@ struct LoadedNsys {
 Result<LoadedNsys> LoadNsysExport(const std::string& path, const LoadOptions& options = {},
                                   LoadProgress* progress = nullptr,
                                   std::optional<int64_t> onlyRank = std::nullopt);
+
+// Rank 'rank' of an export whose ranks were listed already (NsysRanks): its process's rows only,
+// without listing the processes again.
+Result<LoadedNsys> LoadNsysRank(const std::string& path, const LoadOptions& options,
+                                const NsysRank& rank);
 
 }  // namespace marey

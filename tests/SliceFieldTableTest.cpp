@@ -1,0 +1,195 @@
+// The fields the importers keep of slices (load/SliceFieldTable): a text's device and runtime
+// events' are those the text gives, event for event; the table finds them from any hint; a
+// database's task fields are found by reference; and a model's track roles are set by its
+// importer from them.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "KinetoTraceGenerator.hpp"
+#include "TestSupport.hpp"
+#include "import/TrackRoles.hpp"
+#include "load/SliceFieldTable.hpp"
+
+using namespace marey;
+
+TEST_CASE("the categories kept are Kineto's device and runtime ones, told from their JSON token") {
+    CHECK(KeptCategoryOf("\"kernel\"") == KeptCategory::kKernel);
+    CHECK(KeptCategoryOf("\"gpu_memcpy\" ") == KeptCategory::kGpuMemcpy);
+    CHECK(KeptCategoryOf("\"cuda_runtime\"") == KeptCategory::kCudaRuntime);
+    CHECK(KeptCategoryOf("\"Runtime\"") == KeptCategory::kRuntime2021);
+    CHECK(KeptCategoryOf("\"cpu_op\"") == KeptCategory::kNone);
+    CHECK(KeptCategoryOf("\"kernels\"") == KeptCategory::kNone);
+    CHECK(KeptCategoryOf("kernel") == KeptCategory::kNone);  // not a string
+    CHECK(KeptCategoryOf("\"\"") == KeptCategory::kNone);
+    CHECK(KeptCategoryOf("") == KeptCategory::kNone);
+    CHECK(KeptCategoryName(KeptCategory::kCudaSync) == "cuda_sync");
+}
+
+TEST_CASE("the table finds an offset from any hint, and says when it holds none") {
+    SliceFieldTable table;
+    for (uint64_t offset = 10; offset < 2000; offset += 10)
+        table.Append(offset, KeptCategory::kKernel, offset % 30 == 0 ? -1 : int64_t(offset) * 2);
+    table.Finish();
+    size_t hint = 0;
+    for (uint64_t offset = 0; offset < 2010; ++offset) {
+        size_t anyHint = (offset * 7919) % 250;
+        const auto grown = table.Find(offset, hint);
+        const auto fromAny = table.Find(offset, anyHint);
+        CHECK(grown.has_value() == (offset >= 10 && offset < 2000 && offset % 10 == 0));
+        CHECK(fromAny.has_value() == grown.has_value());
+        if (!grown) continue;
+        CHECK(grown->category == "kernel");
+        CHECK(grown->hasCorrelation == (offset % 30 != 0));
+        if (grown->hasCorrelation) CHECK(grown->correlation == int64_t(offset) * 2);
+    }
+}
+
+TEST_CASE("a loaded Kineto trace keeps for each device and runtime event what its text says") {
+    KinetoTraceOptions options;
+    options.events = 30000;
+    options.seed = 3;
+    const std::string text =
+        test::WrittenText([&](std::FILE* file) { GenerateKinetoTrace(options, file); });
+    // Small chunks, so that the table is put together from many.
+    const auto model = test::LoadJson(text, 2, 64 << 10, 16 << 10);
+    const TraceSource& source = model->sources.front();
+    REQUIRE_FALSE(source.sliceFields.empty());
+    size_t kept = 0, hint = 0;
+    for (const Track& track : model->tracks)
+        for (const Row& row : track.rows)
+            for (size_t i = 0; i < row.size(); ++i) {
+                const ActivityFields fromText = ReadActivityFields(source.text, row.Ref(i));
+                const auto fromTable = source.sliceFields.Find(row.Ref(i), hint);
+                const bool keptCategory = KeptCategoryOf("\"" + std::string(fromText.category) +
+                                                         "\"") != KeptCategory::kNone;
+                REQUIRE(fromTable.has_value() == keptCategory);
+                if (!fromTable) continue;
+                ++kept;
+                CHECK(fromTable->category == fromText.category);
+                CHECK(fromTable->hasCorrelation == fromText.hasCorrelation);
+                if (fromText.hasCorrelation) CHECK(fromTable->correlation == fromText.correlation);
+            }
+    CHECK(kept == source.sliceFields.size());
+}
+
+TEST_CASE("a database's task fields are found by reference whatever order the rows came in") {
+    SliceFieldTable table;
+    // CANN calls after the tasks, as the database reader reads them; references grow per table.
+    for (uint64_t row = 1; row <= 500; ++row)
+        table.AppendTask(uint64_t{3} << 34 | row,
+                         table.TaskTypeCode(row % 5 == 0 ? "SDMA" : "AI_CORE"),
+                         row % 7 == 0 ? -1 : static_cast<int64_t>(row) + 100);
+    for (uint64_t row = 1; row <= 200; ++row)
+        table.AppendTask(uint64_t{2} << 34 | row, 0, static_cast<int64_t>(row) + 100);
+    table.Finish();
+    CHECK(table.size() == 700);
+    CHECK(table.TaskTypeCount() == 2);  // AI_CORE, SDMA
+    size_t hint = 0;
+    for (uint64_t row = 0; row <= 501; ++row) {
+        size_t anyHint = (row * 7919) % 700;
+        const auto task = table.Find(uint64_t{3} << 34 | row, hint);
+        const auto fromAny = table.Find(uint64_t{3} << 34 | row, anyHint);
+        REQUIRE(task.has_value() == (row >= 1 && row <= 500));
+        REQUIRE(fromAny.has_value() == task.has_value());
+        if (!task) continue;
+        CHECK(task->category.empty());
+        CHECK(task->taskType == (row % 5 == 0 ? "SDMA" : "AI_CORE"));
+        CHECK(fromAny->taskType == task->taskType);
+        CHECK(task->hasCorrelation == (row % 7 != 0));
+        CHECK(task->correlation == (row % 7 == 0 ? 0 : static_cast<int64_t>(row) + 100));
+    }
+    const auto call = table.Find(uint64_t{2} << 34 | 17, hint);
+    REQUIRE(call);
+    CHECK(call->taskType.empty());
+    CHECK(call->correlation == 117);
+    CHECK_FALSE(table.Find(uint64_t{4} << 34 | 1, hint));
+}
+
+TEST_CASE("a database of more task types than a code holds reads the rest as other") {
+    SliceFieldTable table;
+    for (uint64_t row = 1; row <= 300; ++row)
+        table.AppendTask(row, table.TaskTypeCode("TYPE_" + std::to_string(row)),
+                         static_cast<int64_t>(row));
+    table.Finish();
+    size_t hint = 0;
+    CHECK(table.Find(254, hint)->taskType == "TYPE_254");
+    CHECK(table.Find(255, hint)->taskType == "other");
+    CHECK(table.Find(300, hint)->taskType == "other");
+    CHECK(table.Find(300, hint)->correlation == 300);
+}
+
+TEST_CASE("tables joined keep each slice's task type, coded again in the joined table") {
+    SliceFieldTable first, second;
+    first.AppendTask(1, first.TaskTypeCode("AI_CORE"), 5);
+    second.AppendTask(3, second.TaskTypeCode("SDMA"), -1);
+    second.AppendTask(2, second.TaskTypeCode("AI_CORE"), 7);
+    second.Append(9, KeptCategory::kKernel, 11);
+    first.Append(second);
+    first.Finish();  // refs 1, 3, 2, 9: sorted here
+    size_t hint = 0;
+    CHECK(first.Find(1, hint)->taskType == "AI_CORE");
+    CHECK(first.Find(2, hint)->taskType == "AI_CORE");
+    CHECK(first.Find(2, hint)->correlation == 7);
+    CHECK(first.Find(3, hint)->taskType == "SDMA");
+    CHECK_FALSE(first.Find(3, hint)->hasCorrelation);
+    CHECK(first.Find(9, hint)->category == "kernel");
+    CHECK(first.Find(9, hint)->taskType.empty());
+    CHECK(first.TaskTypeCount() == 2);
+    // The cache of a text holds categories only: a task type is damage there.
+    PodArray<uint64_t> refs;
+    PodArray<int64_t> correlations;
+    for (size_t i = 0; i < first.size(); ++i)
+        refs.push_back(first.RefsAndCodes()[i]), correlations.push_back(first.Correlations()[i]);
+    CHECK_FALSE(SliceFieldTable::FromArrays(std::move(refs), std::move(correlations)));
+}
+
+TEST_CASE("the importers give each thread its role: Kineto by category, Ascend by its processes") {
+    KinetoTraceOptions options;
+    options.events = 3000;
+    options.seed = 5;
+    const std::string text =
+        test::WrittenText([&](std::FILE* file) { GenerateKinetoTrace(options, file); });
+    const auto model = test::LoadJson(text, 1);
+    size_t streams = 0, hosts = 0;
+    for (const Track& track : model->tracks) {
+        if (track.kind != TrackKind::kThread) {
+            CHECK(track.role == TrackRole::kOther);
+            continue;
+        }
+        const std::string process = model->ProcessLabel(track.process);
+        if (track.role == TrackRole::kDeviceStream) {
+            ++streams;
+            CHECK(model->TrackLabel(&track - model->tracks.data()).find("stream") !=
+                  std::string::npos);
+        } else if (track.role == TrackRole::kHostThread) {
+            ++hosts;
+        }
+    }
+    CHECK(streams > 0);
+    CHECK(hosts > 0);
+
+    const std::string ascend = R"({"traceEvents":[
+{"ph":"M","name":"process_name","pid":1,"args":{"name":"Ascend Hardware"}},
+{"ph":"M","name":"process_name","pid":2,"args":{"name":"CANN"}},
+{"ph":"M","name":"process_name","pid":3,"args":{"name":"HCCL"}},
+{"ph":"M","name":"process_name","pid":4,"args":{"name":"Overlap Analysis"}},
+{"ph":"X","name":"MatMul","pid":1,"tid":7,"ts":1,"dur":2,"args":{"Task Type":"AI_CORE"}},
+{"ph":"X","name":"launch","pid":2,"tid":8,"ts":0,"dur":1},
+{"ph":"X","name":"hcom_allReduce_1","pid":3,"tid":9,"ts":1,"dur":1},
+{"ph":"X","name":"Computing","pid":4,"tid":10,"ts":1,"dur":2},
+{"ph":"X","name":"aten::mm","pid":5,"tid":11,"ts":0,"dur":3,"cat":"cpu_op"}]})";
+    const auto npu = test::LoadJson(ascend, 1);
+    std::vector<TrackRole> roles;
+    for (const Track& track : npu->tracks)
+        if (track.kind == TrackKind::kThread && track.sliceCount > 0) roles.push_back(track.role);
+    CHECK(roles == std::vector<TrackRole>{TrackRole::kNpuStream, TrackRole::kNpuLaunchThread,
+                                          TrackRole::kCommunicationPlane,
+                                          TrackRole::kOverlapAnalysis, TrackRole::kHostThread});
+    // Given again, the same: the importers call it once the model is built.
+    AssignTrackRoles(*npu);
+    std::vector<TrackRole> again;
+    for (const Track& track : npu->tracks)
+        if (track.kind == TrackKind::kThread && track.sliceCount > 0) again.push_back(track.role);
+    CHECK(again == roles);
+}
