@@ -7,11 +7,13 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <exception>
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -239,7 +241,10 @@ std::string SummaryLine(const RankInput& input, const std::string& summaryFolder
     try {
         const ClusterRank rank = SummarizeRankInput(input);
         if (rank.unreadable) return kMissingLine + WriteSummaryMissingLine(input, rank.problems);
-        return kRankLine + WriteSummaryRankLine(rank, input, summaryFolder);
+        // The rank id and input before the line, so that process 0 refuses a second line of one
+        // id without parsing the JSON: "R<id> <bytes of the path> <path><line>".
+        return kRankLine + std::to_string(rank.rankId) + ' ' + std::to_string(input.path.size()) +
+               ' ' + input.path + WriteSummaryRankLine(rank, input, summaryFolder);
     } catch (const std::exception& error) {
         return kMissingLine +
                WriteSummaryMissingLine(
@@ -266,22 +271,60 @@ std::thread StartSummarizing(const std::vector<RankInput>& share, unsigned threa
 // [SECTION] Gathering on process 0
 
 struct Gathered {
-    size_t ranks = 0, missing = 0;
+    size_t ranks = 0, missing = 0, repeated = 0;
     uint64_t rankBytes = 0;
 };
 
+// A rank line's id and input path, and the summary line after them (see SummaryLine); false when
+// the line is not of that form.
+bool SplitRankLine(std::string_view line, int& rank, std::string_view& path,
+                   std::string_view& summary) {
+    const size_t idEnd = line.find(' ', 1);
+    if (line.empty() || line[0] != kRankLine || idEnd == std::string_view::npos) return false;
+    const size_t sizeEnd = line.find(' ', idEnd + 1);
+    if (sizeEnd == std::string_view::npos) return false;
+    const std::string id(line.substr(1, idEnd - 1)),
+        size(line.substr(idEnd + 1, sizeEnd - idEnd - 1));
+    char* end = nullptr;
+    rank = static_cast<int>(std::strtol(id.c_str(), &end, 10));
+    const size_t pathBytes = std::strtoul(size.c_str(), &end, 10);
+    if (pathBytes > line.size() - sizeEnd - 1) return false;
+    path = line.substr(sizeEnd + 1, pathBytes);
+    summary = line.substr(sizeEnd + 1 + pathBytes);
+    return true;
+}
+
 // Writes this process's lines and every other process's as they arrive, until all have sent
 // their last; each line flushed whole, so that a job that dies leaves the ones before readable.
-Gathered GatherLines(JobProcesses& processes, LineQueue& queue, std::FILE* out) {
+// A second line of a rank id already written is refused, as the summary of rank folders does:
+// opening the summary would keep one and drop the other.
+Gathered GatherLines(JobProcesses& processes, LineQueue& queue, std::FILE* out,
+                     const std::string& outPath) {
     Gathered gathered;
+    std::map<int, std::string> written;  // rank id → its input
     const auto write = [&](const std::string& line) {
         if (line.size() < 2) return;
-        std::fwrite(line.data() + 1, 1, line.size() - 1, out);
-        std::fflush(out);
-        if (line[0] == kRankLine)
-            ++gathered.ranks, gathered.rankBytes += line.size() - 1;
-        else
+        int rank = -1;
+        std::string_view path, summary;
+        if (line[0] != kRankLine || !SplitRankLine(line, rank, path, summary)) {
+            std::fwrite(line.data() + 1, 1, line.size() - 1, out);
+            std::fflush(out);
             ++gathered.missing;
+            return;
+        }
+        const auto [earlier, first] = written.emplace(rank, std::string(path));
+        if (!first) {
+            std::fprintf(stderr,
+                         "%.*s: error: rank %d again (also %s); %s keeps the first, this one is "
+                         "not written\n",
+                         static_cast<int>(path.size()), path.data(), rank, earlier->second.c_str(),
+                         outPath.c_str());
+            ++gathered.repeated;
+            return;
+        }
+        std::fwrite(summary.data(), 1, summary.size(), out);
+        std::fflush(out);
+        ++gathered.ranks, gathered.rankBytes += summary.size();
     };
     int sending = processes.Count() - 1;
     while (sending > 0 || !queue.Drained()) {
@@ -370,7 +413,7 @@ int RunSummarizeJob(const SummarizeJobOptions& options, JobProcesses& processes)
         summarizing.join();
         return 0;
     }
-    const Gathered gathered = GatherLines(processes, queue, out);
+    const Gathered gathered = GatherLines(processes, queue, out, options.out);
     summarizing.join();
     const std::string end = WriteSummaryEndLine(gathered.ranks + plan.keptRanks, gathered.missing);
     std::fwrite(end.data(), 1, end.size(), out);
@@ -389,7 +432,7 @@ int RunSummarizeJob(const SummarizeJobOptions& options, JobProcesses& processes)
                      : 0.0);
     if (!written)
         std::fprintf(stderr, "%s: error: cannot write the summary\n", options.out.c_str());
-    return written && gathered.missing == 0 ? 0 : 1;
+    return written && gathered.missing == 0 && gathered.repeated == 0 ? 0 : 1;
 }
 
 }  // namespace marey

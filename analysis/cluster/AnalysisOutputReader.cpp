@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "core/TextFormat.hpp"
 #include "load/AnalysisFile.hpp"
 #include "load/CommunicationJson.hpp"
 #include "load/StepTraceCsv.hpp"
@@ -81,6 +82,23 @@ Status ReadAnalysisOutput(const std::string& folder, Cluster& cluster) {
                              }
                          }
                      });
+    const std::string groupPath = folder + "/communication_group.json";
+    if (std::filesystem::exists(groupPath)) ReadGroups(groupPath, cluster);
+    // The step file and the group file name the job's ranks: a rank id that only the
+    // communication files name is a damaged entry, not a rank.
+    std::set<int> jobRanks;
+    for (const auto& entry : ranks) jobRanks.insert(entry.first);
+    for (const ClusterGroup& group : cluster.groups)
+        jobRanks.insert(group.ranks.begin(), group.ranks.end());
+    auto outsideJob = [&](int id, const std::string& path, size_t entries, const char* one,
+                          const char* many) {
+        if (jobRanks.empty() || jobRanks.count(id)) return false;
+        cluster.problems.push_back(path + ": rank " + std::to_string(id) +
+                                   " is in neither cluster_step_trace_time.csv nor "
+                                   "communication_group.json; its " +
+                                   CountText(entries, one, many) + " left out");
+        return true;
+    };
     const std::string commPath = folder + "/cluster_communication.json";
     ReadAnalysisFile(std::filesystem::exists(commPath) ? commPath : std::string(), cluster.problems,
                      [&](std::string_view text) {
@@ -92,7 +110,8 @@ Status ReadAnalysisOutput(const std::string& folder, Cluster& cluster) {
                          for (CommunicationOp& op : ops.ops)
                              byRank[op.rank].push_back(std::move(op));
                          for (auto& [id, rankOps] : byRank)
-                             AddRankCollectives(rankOps, rankFor(id));
+                             if (!outsideJob(id, commPath, rankOps.size(), "operator", "operators"))
+                                 AddRankCollectives(rankOps, rankFor(id));
                      });
     const std::string matrixPath = folder + "/cluster_communication_matrix.json";
     ReadAnalysisFile(std::filesystem::exists(matrixPath) ? matrixPath : std::string(),
@@ -105,10 +124,10 @@ Status ReadAnalysisOutput(const std::string& folder, Cluster& cluster) {
                          std::map<int, std::vector<CommunicationLink>> bySource;
                          for (CommunicationLink& link : matrix.links)
                              bySource[link.srcRank].push_back(std::move(link));
-                         for (auto& [id, links] : bySource) AddRankLinks(links, rankFor(id));
+                         for (auto& [id, links] : bySource)
+                             if (!outsideJob(id, matrixPath, links.size(), "link", "links"))
+                                 AddRankLinks(links, rankFor(id));
                      });
-    const std::string groupPath = folder + "/communication_group.json";
-    if (std::filesystem::exists(groupPath)) ReadGroups(groupPath, cluster);
     if (ranks.empty())
         return Status::Error(folder +
                              ": error: cluster_analysis_output without a rank in its files");

@@ -8,6 +8,7 @@
 
 #include "cluster/ClusterFolder.hpp"
 #include "cluster/ClusterRankFile.hpp"
+#include "load/RankDirectory.hpp"
 #include "core/TextFormat.hpp"
 
 namespace marey {
@@ -51,6 +52,17 @@ std::vector<int> LeaveOutUnreadable(Cluster& cluster) {
 // Orders the ranks by id, keeps the first of each id, numbers those without one after the
 // largest, and reports each of these decisions.
 void SettleRankIds(Cluster& cluster) {
+    // A rank of no id whose folder's name gives one (a summary line that lost its id) takes it.
+    for (ClusterRank& rank : cluster.ranks) {
+        if (rank.rankId >= 0) continue;
+        const int fromName =
+            RankIdFromFolderName(std::filesystem::path(rank.path).filename().string());
+        if (fromName < 0) continue;
+        rank.rankId = fromName;
+        rank.rankSource = "its folder's name";
+        cluster.problems.push_back(rank.path + ": no rank id where it was read; rank " +
+                                   std::to_string(fromName) + " from its folder's name");
+    }
     std::stable_sort(
         cluster.ranks.begin(), cluster.ranks.end(),
         [](const ClusterRank& a, const ClusterRank& b) { return a.rankId < b.rankId; });

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 
+#include "load/RankDirectory.hpp"
 #include "report/JsonWriter.hpp"
 #include "report/OverviewJson.hpp"
 
@@ -30,8 +31,9 @@ public:
             return Fail("", "no \"tracelens_rank_summary\": " + std::to_string(kFormatVersion) +
                                 " key: not a rank summary of this version");
         int64_t id = -1;
-        if (root["rank"].get(id) || id < -1 || id > 1 << 24)
-            return Fail("rank", "expected a rank id");
+        if (root["rank"].get(id) || id < -1 || id > kMaxRankId)
+            return Fail("rank", "expected a rank id from 0 to " + std::to_string(kMaxRankId) +
+                                    ", or -1 for none");
         rank.rankId = static_cast<int>(id);
         Text(root, "path", rank.path), Text(root, "rank_source", rank.rankSource),
             Text(root, "profiler_level", rank.profilerLevel);

@@ -1,5 +1,6 @@
 #include "cluster/MindInsightReader.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 
@@ -32,25 +33,48 @@ void ReadCsv(const std::string& path, ClusterRank& rank, const std::vector<const
         std::vector<ImportProblem> problems;
         std::vector<std::string_view> fields;
         uint64_t offset = 0;
-        while (reader.Next(fields, &offset)) row(fields, at, offset, problems);
+        while (reader.Next(fields, &offset)) {
+            if (reader.LastRecordUnterminated()) {
+                problems.push_back({offset, 0, 0, kCsvUnterminatedRecord});
+                break;
+            }
+            // A short row would read its missing cells as absent, a long one (a stray separator)
+            // its cells in their neighbours' columns: neither is read.
+            if (fields.size() != header.size()) {
+                problems.push_back({offset, 0, 0,
+                                    "a row of " + std::to_string(fields.size()) +
+                                        " cells against the header's " +
+                                        std::to_string(header.size()) + " columns; row left out"});
+                continue;
+            }
+            row(fields, at, offset, problems);
+        }
         FillLineColumns(text, problems);
         AddFileProblems(path, problems, rank.problems);
     });
 }
 
-// A cell as a scaled integer (×10^shift), or a problem and false.
-bool Cell(const std::vector<std::string_view>& fields, int column, int shift, const char* name,
-          uint64_t offset, std::vector<ImportProblem>& problems, int64_t* out) {
+enum class CellRead { kAbsent, kRead, kDamaged };
+
+// A cell as a scaled integer (×10^shift) of a duration; a cell that is no number, or a negative
+// one, is damaged: a problem naming 'consequence', and *out left 0.
+CellRead Cell(const std::vector<std::string_view>& fields, int column, int shift, const char* name,
+              uint64_t offset, std::vector<ImportProblem>& problems, int64_t* out,
+              const char* consequence = "row left out") {
     const std::string_view cell = FieldAt(fields, column);
-    if (column < 0 || cell.empty()) return false;
-    if (const DecimalError error = ParseScaledDecimal(cell, shift, out);
-        error != DecimalError::kNone) {
+    if (column < 0 || cell.empty()) return CellRead::kAbsent;
+    const DecimalError error = ParseScaledDecimal(cell, shift, out);
+    if (error != DecimalError::kNone || *out < 0) {
         problems.push_back(
-            {offset, 0, 0, CsvCellProblem(name, DescribeDecimalError(error), cell, "read as 0")});
+            {offset, 0, 0,
+             CsvCellProblem(
+                 name,
+                 error != DecimalError::kNone ? DescribeDecimalError(error) : "a negative duration",
+                 cell, consequence)});
         *out = 0;
-        return false;
+        return CellRead::kDamaged;
     }
-    return true;
+    return CellRead::kRead;
 }
 
 }  // namespace
@@ -77,8 +101,18 @@ ClusterRank ReadMindInsightRank(const std::string& path) {
                 const char* names[] = {"iteration_interval", "fp_and_bp", "tail"};
                 for (int i = 0; i < 3; ++i) {
                     int64_t ticks = 0;
-                    if (Cell(fields, at[i + 1], 0, names[i], offset, problems, &ticks))
-                        row.ns[phases[i]] = ticks * kNsPerTick;
+                    const CellRead read =
+                        Cell(fields, at[i + 1], 0, names[i], offset, problems, &ticks);
+                    if (read == CellRead::kDamaged) return;
+                    // Ticks of 10 ns: past INT64_MAX / 10 the product would wrap.
+                    if (ticks > INT64_MAX / kNsPerTick) {
+                        problems.push_back(
+                            {offset, 0, 0,
+                             CsvCellProblem(names[i], "out of the int64 nanosecond range",
+                                            FieldAt(fields, at[i + 1]), "row left out")});
+                        return;
+                    }
+                    if (read == CellRead::kRead) row.ns[phases[i]] = ticks * kNsPerTick;
                 }
                 stepIndex[row.step] = rank.steps.size();
                 rank.steps.push_back(std::move(row));
@@ -98,9 +132,11 @@ ClusterRank ReadMindInsightRank(const std::string& path) {
                     collective.step = std::string(FieldAt(fields, at[0]));
                     if (collective.step == "-") return;
                     collective.name = name, collective.group = group;
-                    Cell(fields, at[1], 6, "communication_cost", offset, problems,
-                         &collective.elapseNs);  // ms
-                    Cell(fields, at[2], 6, "wait_cost", offset, problems, &collective.waitNs);
+                    if (Cell(fields, at[1], 6, "communication_cost", offset, problems,
+                             &collective.elapseNs) == CellRead::kDamaged ||  // ms
+                        Cell(fields, at[2], 6, "wait_cost", offset, problems, &collective.waitNs) ==
+                            CellRead::kDamaged)
+                        return;
                     rank.collectives.push_back(std::move(collective));
                 });
     }
@@ -120,12 +156,16 @@ ClusterRank ReadMindInsightRank(const std::string& path) {
                     const auto step = stepIndex.find(std::to_string(++line));
                     if (step == stepIndex.end()) return;
                     StepRow& row = rank.steps[step->second];
-                    rank.hasPhase[kStepStage] = Cell(fields, at[0], 6, "stage_time", offset,
-                                                     problems, &row.ns[kStepStage]) ||
-                                                rank.hasPhase[kStepStage];
-                    rank.hasPhase[kStepBubble] = Cell(fields, at[1], 6, "receive_alone_time",
-                                                      offset, problems, &row.ns[kStepBubble]) ||
-                                                 rank.hasPhase[kStepBubble];
+                    // A damaged cell leaves that phase of the step unknown (0), named.
+                    rank.hasPhase[kStepStage] =
+                        Cell(fields, at[0], 6, "stage_time", offset, problems, &row.ns[kStepStage],
+                             "the step's stage time left out") == CellRead::kRead ||
+                        rank.hasPhase[kStepStage];
+                    rank.hasPhase[kStepBubble] =
+                        Cell(fields, at[1], 6, "receive_alone_time", offset, problems,
+                             &row.ns[kStepBubble],
+                             "the step's bubble left out") == CellRead::kRead ||
+                        rank.hasPhase[kStepBubble];
                 });
         break;
     }

@@ -140,16 +140,25 @@ public:
     bool NumberText(od::value value, std::string_view field, std::string_view* text) {
         od::json_type type;
         if (value.type().get(type) || type != od::json_type::number) {
-            const std::string_view raw = value.raw_json_token();
-            NoteAt(raw.data(), "\"" + std::string(field) + "\" is not a number: " +
-                                   std::string(raw.substr(0, 40)) + "; read as 0");
+            const std::string_view raw = TrimmedToken(value.raw_json_token());
+            // Python's json writes NaN and ±Infinity bare: no figure at all, unlike a null or a
+            // string the writer chose, so the operator or link is not kept with a made-up 0.
+            if (raw == "NaN" || raw == "Infinity" || raw == "-Infinity")
+                Reject(raw, field, "not a finite number");
+            else
+                NoteAt(raw.data(), "\"" + std::string(field) + "\" is not a number: " +
+                                       std::string(raw.substr(0, 40)) + "; read as 0");
             return false;
         }
-        *text = value.raw_json_token();
-        while (!text->empty() && (text->back() == ' ' || text->back() == '\n' ||
-                                  text->back() == '\r' || text->back() == '\t'))
-            text->remove_suffix(1);
+        *text = TrimmedToken(value.raw_json_token());
         return true;
+    }
+
+    static std::string_view TrimmedToken(std::string_view text) {
+        while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' ||
+                                 text.back() == '\t'))
+            text.remove_suffix(1);
+        return text;
     }
 
     // Milliseconds as written, to ns exactly. A negative time is no time: it is noted and its
@@ -158,11 +167,8 @@ public:
         std::string_view text;
         int64_t ns = 0;
         if (!NumberText(value, field, &text)) return 0;
-        if (ParseScaledDecimal(text, 6, &ns) != DecimalError::kNone) {
-            NoteAt(text.data(), "\"" + std::string(field) + "\" is out of range: " +
-                                    std::string(text.substr(0, 40)) + "; read as 0");
-            return 0;
-        }
+        if (ParseScaledDecimal(text, 6, &ns) != DecimalError::kNone)
+            return Reject(text, field, "out of range"), 0;
         if (ns < 0) return Reject(text, field, "negative"), 0;
         return ns;
     }

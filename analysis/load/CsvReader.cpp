@@ -91,12 +91,13 @@ bool CsvReader::Next(std::vector<std::string_view>& fields, uint64_t* recordOffs
     fields.clear();
     m_scratch.clear();
     m_scratchFields.clear();
-    m_unterminated = false;
     const uint64_t size = m_text.size();
     // Skip blank lines.
     while (m_position < size && (m_text[m_position] == '\n' || m_text[m_position] == '\r'))
         ++m_position;
+    // At the end the flag stays as the last record left it: readers ask once their loop is done.
     if (m_position >= size) return false;
+    m_unterminated = false;
     if (recordOffset) *recordOffset = m_position;
     bool ended = false;
     while (!ended) {

@@ -53,9 +53,10 @@ std::vector<std::string> ReadCsvHeader(CsvReader& reader);
 std::string CsvCellProblem(std::string_view column, std::string_view what, std::string_view cell,
                            std::string_view consequence);
 
-// What a CSV reader says when the last record ends inside a quoted field.
+// What a table reader says when the last record ends inside a quoted field: it reads none of
+// that record, whose last cell is cut and whose next cells are lost.
 inline constexpr const char* kCsvUnterminatedRecord =
-    "a quoted field never closes: the file is truncated inside this row";
+    "a quoted field never closes: the file is truncated inside this row; row left out";
 
 // Field 'column' of a record, trimmed; empty when the column is absent (-1) or the row is short.
 std::string_view FieldAt(const std::vector<std::string_view>& fields, int column);

@@ -72,6 +72,7 @@ Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& n
     };
     uint64_t offset = 0;
     while (reader.Next(fields, &offset)) {
+        if (reader.LastRecordUnterminated()) break;  // a row cut inside a quote: named below
         KernelRow row;
         const std::string_view start = FieldAt(fields, columns.start),
                                duration = FieldAt(fields, columns.duration);

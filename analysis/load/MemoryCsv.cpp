@@ -43,6 +43,7 @@ Result<MemoryRecord> ParseMemoryRecordCsv(std::string_view text, const std::stri
     MemoryRecord record;
     uint64_t offset = 0;
     while (reader.Next(fields, &offset)) {
+        if (reader.LastRecordUnterminated()) break;  // a row cut inside a quote: named below
         TimeNs time = 0;
         const std::string_view timeCell = FieldAt(fields, timeColumn);
         if (const DecimalError error = ParseMicrosToNs(timeCell, &time);
@@ -113,6 +114,7 @@ Result<OperatorMemory> ParseOperatorMemoryCsv(std::string_view text, const std::
     OperatorMemory memory;
     uint64_t offset = 0;
     while (reader.Next(fields, &offset)) {
+        if (reader.LastRecordUnterminated()) break;  // a row cut inside a quote: named below
         OperatorAllocation allocation;
         allocation.name = std::string(FieldAt(fields, nameColumn));
         const std::string_view allocationCell = FieldAt(fields, allocationColumn);

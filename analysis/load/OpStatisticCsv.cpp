@@ -34,6 +34,7 @@ Result<OpStatistic> ParseOpStatisticCsv(std::string_view text, const std::string
             {offset, 0, 0, CsvCellProblem(column, DescribeDecimalError(error), cell, "read as 0")});
     };
     while (reader.Next(fields, &offset)) {
+        if (reader.LastRecordUnterminated()) break;  // a row cut inside a quote: named below
         OpStatisticRow row;
         row.type = std::string(FieldAt(fields, typeColumn));
         row.coreType = std::string(FieldAt(fields, coreColumn));

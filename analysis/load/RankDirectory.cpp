@@ -65,7 +65,7 @@ void ReadProfilerInfo(const fs::path& path, RankFiles& files) {
     simdjson::dom::element rankValue;
     if (!document.at_pointer("/rank_id").get(rankValue)) {
         int64_t rank = -1;
-        if (!rankValue.get(rank) && rank >= 0 && rank < 1000000) {
+        if (!rankValue.get(rank) && rank >= 0 && rank <= kMaxRankId) {
             files.rankId = static_cast<int>(rank);
             files.rankSource = path.filename().string() + " (rank_id)";
         } else {

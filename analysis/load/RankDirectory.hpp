@@ -62,6 +62,10 @@ std::string FindProfilerDatabase(const std::string& folder);
 // fixed levels (root, ASCEND_PROFILER_OUTPUT), so link loops cannot trap it.
 bool IsRankDirectory(const std::string& path);
 
+// The largest rank id read from any file (a profiler's rank_id, a summary's "rank"): larger ones
+// are damage, not ranks.
+inline constexpr int kMaxRankId = 999999;
+
 // The rank id a folder's name gives ("rank3_ascend_pt", "test_rank_3": the digits after the last
 // "rank"), or -1.
 int RankIdFromFolderName(const std::string& name);

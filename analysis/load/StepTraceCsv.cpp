@@ -54,11 +54,22 @@ Result<StepTrace> ParseStepTraceCsv(std::string_view text, const std::string& na
         trace.problems.push_back({offset, 0, 0, std::move(message)});
     };
     while (reader.Next(fields, &offset)) {
+        if (reader.LastRecordUnterminated()) break;  // a row cut inside a quote: named below
         // A short row (a truncated last line, a lost separator) would read its missing phases as
         // zeros and look like a step: it is left out, as is a row with a cell that is no duration.
         if (fields.size() < header.size()) {
             leaveOut("a row of " + std::to_string(fields.size()) + " of the header's " +
                      std::to_string(header.size()) + " columns; row left out");
+            continue;
+        }
+        // More cells than the header (a decimal comma, a stray separator): every cell after the
+        // extra one would be read in its neighbour's column. Empty trailing cells are harmless.
+        size_t filled = fields.size();
+        while (filled > header.size() && TrimField(fields[filled - 1]).empty()) --filled;
+        if (filled > header.size()) {
+            leaveOut("a row of " + std::to_string(filled) + " cells against the header's " +
+                     std::to_string(header.size()) +
+                     " columns: its cells cannot be told apart; row left out");
             continue;
         }
         StepRow row;
@@ -91,6 +102,8 @@ Result<StepTrace> ParseStepTraceCsv(std::string_view text, const std::string& na
     }
     if (reader.LastRecordUnterminated())
         trace.problems.push_back({offset, 0, 0, kCsvUnterminatedRecord});
+    if (trace.rows.empty() && trace.problems.empty())
+        trace.problems.push_back({0, 0, 0, "the file holds its header and no step"});
     FillLineColumns(text, trace.problems);
     return trace;
 }

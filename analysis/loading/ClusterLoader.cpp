@@ -88,8 +88,9 @@ Result<Cluster> LoadClusterSummary(const std::string& path, unsigned threads,
         EstimateCollectiveWaits(cluster.ranks, std::vector<bool>(cluster.ranks.size(), true));
         cluster.readTraceKernels = ReadTraceKernels;
     }
-    cluster.groups = GroupsFromCollectives(cluster.ranks);
+    // Groups once the ids are settled: a left-out duplicate or a rank of no id joins none.
     SettleCluster(cluster, skipped);
+    cluster.groups = GroupsFromCollectives(cluster.ranks);
     return cluster;
 }
 
@@ -131,16 +132,16 @@ Result<Cluster> LoadExportCluster(const std::string& path, unsigned threads,
     cluster.source = ClusterSource::kExportProcesses;
     cluster.ranks.resize(ranks.size());
     if (progress) progress->ranksTotal = static_cast<uint32_t>(ranks.size());
-    ParallelFor(
-        ranks.size(), std::max(1u, threads), std::vector<uint64_t>(ranks.size(), 1), [&](size_t i) {
-            if (progress && progress->cancel) return;
-            cluster.ranks[i] = SummarizeExportProcess(path, ranks[i], options.stepRange);
-            if (progress) ++progress->ranksDone;
-        });
+    ParallelFor(ranks.size(), std::max(1u, threads), std::vector<uint64_t>(ranks.size(), 1),
+                [&](size_t i) {
+                    if (progress && progress->cancel) return;
+                    cluster.ranks[i] = SummarizeExportProcess(path, ranks[i], options.stepRange);
+                    if (progress) ++progress->ranksDone;
+                });
     if (progress && progress->cancel) return Status::Error(path + ": cancelled");
     EstimateCollectiveWaits(cluster.ranks, std::vector<bool>(cluster.ranks.size(), true));
-    cluster.groups = GroupsFromCollectives(cluster.ranks);
     SettleCluster(cluster, {});
+    cluster.groups = GroupsFromCollectives(cluster.ranks);
     return cluster;
 }
 
@@ -162,7 +163,6 @@ Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterPr
         cluster.ranks = ReadRanks(inputs, std::max(1u, threads), progress, options);
         if (RanksAreTraces(inputs.source)) cluster.readTraceKernels = ReadTraceKernels;
         if (progress && progress->cancel) return Status::Error(path + ": cancelled");
-        cluster.groups = GroupsFromCollectives(cluster.ranks);
     } else if (!folders.analysisOutput.empty()) {
         if (Status status = ReadAnalysisOutputFolder(folders.analysisOutput, cluster); !status.ok())
             return status;
@@ -174,6 +174,8 @@ Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterPr
             "rank_summary_N.json files and no cluster_analysis_output in it");
     }
     SettleCluster(cluster, folders.skipped);
+    // Groups once the ids are settled: a left-out duplicate or a rank of no id joins none.
+    if (folders.RankCount() > 0) cluster.groups = GroupsFromCollectives(cluster.ranks);
     return cluster;
 }
 

@@ -43,6 +43,10 @@ Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const s
     };
     uint64_t offset = 0;
     while (reader.Next(fields, &offset)) {
+        if (reader.LastRecordUnterminated()) {
+            chunk.problems.Add(offset, kCsvUnterminatedRecord);
+            break;
+        }
         ++chunk.eventCount;
         ++chunk.phases.byChar['X'];
         const std::string_view startText = FieldAt(fields, columns.start);
@@ -79,7 +83,6 @@ Result<std::unique_ptr<TraceModel>> LoadKernelDetailsCsv(TraceText text, const s
         }
         chunk.AddSlice(track, start, duration, offset,
                        chunk.strings.Intern(FieldAt(fields, columns.name)));
-        if (reader.LastRecordUnterminated()) chunk.problems.Add(offset, kCsvUnterminatedRecord);
     }
     if (chunk.tracks.empty()) {
         ChunkTrack track;
