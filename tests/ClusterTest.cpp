@@ -797,7 +797,7 @@ TEST_CASE("a cluster's JSON and text name its ranks, missing ids and only the fi
 
     const std::string text = ClusterToText(cluster);
     CHECK(text.rfind("cluster /job (rank folders): 2 ranks, 0 steps, 0 communication groups\nslow "
-                     "ranks: none\nslow links: none\n",
+                     "ranks: none\nslow links: no link data\n",
                      0) == 0);
     CHECK(text.find("25 problems:\n  p0\n") != std::string::npos);
     CHECK(text.find("  p19\n") != std::string::npos);

@@ -223,3 +223,60 @@ TEST_CASE("summarize of a job refuses a second line of one rank id, as that of r
     CHECK(lines == 1);
     fs::remove_all(dir);
 }
+
+TEST_CASE("a link key that is no rank pair, or a link that is no object, is named where it is") {
+    const std::string text = Padded(
+        "{\"step1\": {\"collective\": {\"ar@1\": {\"1-abc\": {\"Transit Time(ms)\": 1},\n"
+        "\"1-3\": 5, \"0-1\": {\"Transit Time(ms)\": 2}}}}}");
+    CommunicationMatrix links;
+    REQUIRE(ParseCommunicationMatrixJson(text, "communication_matrix.json", links).ok());
+    REQUIRE(links.links.size() == 1);
+    CHECK(links.links[0].srcRank == 0);
+    REQUIRE(links.problems.size() == 2);
+    CHECK(links.problems[0].byteOffset == text.find("\"1-abc\"") + 9);  // its figures
+    CHECK(links.problems[0].message == "link \"1-abc\" is not \"<src rank>-<dst rank>\"; skipped");
+    CHECK(links.problems[1].byteOffset == text.find("\"1-3\"") + 7);
+    CHECK(links.problems[1].message == "link \"1-3\" is not an object of figures; skipped");
+}
+
+TEST_CASE("a negative start timestamp of an operator is named and not used") {
+    const std::string ops = Padded(
+        "{\"step1\": {\"collective\": {\"hcom_allReduce_1\": {\"Communication Time Info\": "
+        "{\"Start Timestamp(us)\": -5, \"Elapse Time(ms)\": 2}}}}}");
+    CommunicationOps data;
+    REQUIRE(ParseCommunicationJson(ops, "communication.json", data).ok());
+    REQUIRE(data.ops.size() == 1);
+    CHECK_FALSE(data.ops[0].hasStart);
+    CHECK(data.ops[0].elapseNs == 2000000);
+    REQUIRE(data.problems.size() == 1);
+    CHECK(data.problems[0].message == "\"Start Timestamp(us)\" is negative: -5; ignored");
+}
+
+TEST_CASE("kernel rows of a step the step file does not list are named, not silently dropped") {
+    const fs::path dir = test::TempDir("kernel_unknown_step");
+    ClusterOptions options;
+    options.ranks = 2;
+    options.steps = 3;
+    std::string error;
+    REQUIRE_MESSAGE(WriteCluster(options, (dir / "job").string(), &error), error);
+    const fs::path kernels =
+        dir / "job" / "rank_1_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / "kernel_details.csv";
+    std::ifstream in(kernels, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    in.close();
+    // The last step's rows say step 99.
+    const size_t lastLine = text.rfind('\n', text.size() - 2) + 1;
+    const std::string last = text.substr(lastLine, text.find(',', lastLine) - lastLine) + ",";
+    size_t moved = 0;
+    for (size_t at = 0; (at = text.find("\n" + last, at)) != std::string::npos; ++moved)
+        text.replace(at + 1, last.size(), "99,");
+    REQUIRE(moved > 0);
+    std::ofstream(kernels, std::ios::binary) << text;
+    auto cluster = LoadCluster((dir / "job").string(), 2);
+    REQUIRE_MESSAGE(cluster.ok(), cluster.message());
+    CHECK(HasProblem(cluster.value().problems,
+                     "kernel_details.csv: " + std::to_string(moved) +
+                         " rows of 1 step (99) that step_trace_time.csv does not list: in no "
+                         "step's figures"));
+    fs::remove_all(dir);
+}

@@ -352,6 +352,33 @@ std::vector<ClusterGroup> GroupsFromCollectives(const std::vector<ClusterRank>& 
     return groups;
 }
 
+OverviewRule CommonOverviewRule(const Cluster& cluster) {
+    std::map<OverviewRule, size_t> ranksOf;
+    for (const ClusterRank& rank : cluster.ranks)
+        if (rank.overview.valid) ++ranksOf[rank.overview.rule];
+    OverviewRule common = OverviewRule::kNone;
+    size_t most = 0;
+    for (const auto& [rule, count] : ranksOf)
+        if (count > most) common = rule, most = count;
+    return common;
+}
+
+namespace {
+
+// Ranks whose overview is made another way than most ranks' are named: the findings that compare
+// ranks' shares leave them out (see CommonOverviewRule).
+void NameRanksOfAnotherSource(Cluster& cluster) {
+    const OverviewRule common = CommonOverviewRule(cluster);
+    for (const ClusterRank& rank : cluster.ranks)
+        if (rank.overview.valid && rank.overview.rule != common)
+            cluster.problems.push_back("rank " + std::to_string(rank.rankId) +
+                                       ": its figures come from " + rank.overview.source +
+                                       ", while most ranks' are " + OverviewRuleText(common) +
+                                       "; it is left out of the comparisons of ranks' shares");
+}
+
+}  // namespace
+
 void SettleCluster(Cluster& cluster, const std::vector<SkippedFolder>& skipped) {
     for (const SkippedFolder& folder : skipped)
         cluster.problems.push_back(folder.path + ": " + folder.reason);
@@ -363,6 +390,7 @@ void SettleCluster(Cluster& cluster, const std::vector<SkippedFolder>& skipped) 
     ReportMissingRanks(cluster, absent);
     ExplainMissingRanks(cluster, skipped, worldSize);
     CollectSteps(cluster);
+    NameRanksOfAnotherSource(cluster);
     for (const ClusterRank& rank : cluster.ranks)
         for (const std::string& problem : rank.problems)
             cluster.problems.push_back("rank " + std::to_string(rank.rankId) + ": " + problem);

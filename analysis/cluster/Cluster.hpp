@@ -58,6 +58,11 @@ struct SkippedFolder;
 // O(ranks log ranks + links + missing ids).
 void SettleCluster(Cluster& cluster, const std::vector<SkippedFolder>& skipped);
 
+// How most ranks' overview figures are made (OverviewFigures::rule); kNone without any. A rank
+// whose figures are made another way (its step file could not be read, so they come from its
+// tasks) measures other things, and is not compared with them. O(ranks).
+OverviewRule CommonOverviewRule(const Cluster& cluster);
+
 // Groups from the ranks' communication operators: the ranks that ran operators of the same group
 // hash form a group. Used when the folder has no communication_group.json.
 std::vector<ClusterGroup> GroupsFromCollectives(const std::vector<ClusterRank>& ranks);

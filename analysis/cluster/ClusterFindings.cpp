@@ -169,8 +169,9 @@ std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster, const Step
                                               const std::vector<int>& rankIds,
                                               const std::string& groupName) {
     std::vector<RankShare> computing, free, comm;
+    const OverviewRule common = CommonOverviewRule(cluster);
     for (const ClusterRank& rank : cluster.ranks) {
-        if (!rank.overview.valid) continue;
+        if (!rank.overview.valid || rank.overview.rule != common) continue;
         if (!rankIds.empty() && !std::binary_search(rankIds.begin(), rankIds.end(), rank.rankId))
             continue;
         const OverviewFigures& f = rank.overview;

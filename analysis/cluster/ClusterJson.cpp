@@ -1,5 +1,7 @@
 #include "cluster/ClusterJson.hpp"
 
+#include <algorithm>
+
 #include "cluster/ClusterReport.hpp"
 #include "report/JsonWriter.hpp"
 #include "report/OverviewJson.hpp"
@@ -122,10 +124,22 @@ std::string ClusterToText(const Cluster& cluster) {
         CountText(cluster.groups.size(), "communication group", "communication groups") + "\n";
     const ClusterReport report = BuildClusterReport(cluster);
     const std::vector<SlowRank>& slowRanks = report.slowRanks;
-    out += "slow ranks: " + std::string(slowRanks.empty() ? "none\n" : "\n");
+    // "none" only where nothing below says otherwise: ranks that differ in groups are no single
+    // slow rank, yet not a cluster without one; ranks read from traces carry no link data.
+    const bool groupsDiffer = std::any_of(
+        report.findings.begin(), report.findings.end(),
+        [](const ClusterFinding& f) { return f.kind == ClusterFindingKind::kRanksDiffer; });
+    bool anyLink = false;
+    for (const ClusterRank& rank : cluster.ranks) anyLink |= !rank.links.empty();
+    out += "slow ranks: " + std::string(!slowRanks.empty() ? "\n"
+                                        : groupsDiffer
+                                            ? "no single one; the ranks differ in groups (below)\n"
+                                            : "none\n");
     for (const SlowRank& slow : slowRanks) out += "  " + DescribeSlowRank(slow) + "\n";
     const std::vector<SlowLink>& slowLinks = report.slowLinks;
-    out += "slow links: " + std::string(slowLinks.empty() ? "none\n" : "\n");
+    out += "slow links: " + std::string(!slowLinks.empty() ? "\n"
+                                        : anyLink          ? "none\n"
+                                                           : "no link data\n");
     for (const SlowLink& slow : slowLinks) out += "  " + DescribeSlowLink(slow) + "\n";
     for (const ClusterFinding& finding : report.findings) out += finding.text + "\n";
     if (!cluster.problems.empty())

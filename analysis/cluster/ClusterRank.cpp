@@ -1,9 +1,11 @@
 #include "cluster/ClusterRank.hpp"
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 #include "core/Problem.hpp"
+#include "core/TextFormat.hpp"
 #include "db/DbRankTables.hpp"
 #include "db/DbTimeline.hpp"
 #include "load/AnalysisFile.hpp"
@@ -205,6 +207,31 @@ void SummarizeDatabase(const RankFiles& files, const RankReadOptions& options, C
         rank.kernels = std::make_shared<const KernelTable>(std::move(timeline.kernels));
 }
 
+// Kernel rows of steps that the step file does not list are in no step's figures, and the Marey
+// view (whose steps are the step file's) never shows them: said once, with those steps.
+void NameStepsNotInStepFile(const std::string& path, const KernelTable& table, ClusterRank& rank) {
+    if (rank.steps.empty()) return;
+    std::vector<int8_t> listed(table.strings.size(), -1);  // by the table's string id; -1: unseen
+    std::map<std::string, size_t> unlisted;                // step → its rows
+    for (const KernelRow& row : table.rows) {
+        if (row.step == 0) continue;
+        int8_t& state = listed[row.step];
+        if (state < 0) state = rank.FindStep(std::string(table.strings.Get(row.step))) ? 1 : 0;
+        if (state == 0) ++unlisted[std::string(table.strings.Get(row.step))];
+    }
+    if (unlisted.empty()) return;
+    size_t rows = 0;
+    std::string steps;
+    for (const auto& [step, count] : unlisted) {
+        rows += count;
+        if (steps.size() < 60) steps += (steps.empty() ? "" : ", ") + step;
+    }
+    rank.problems.push_back(path + ": " + CountText(rows, "row", "rows") + " of " +
+                            CountText(unlisted.size(), "step", "steps") + " (" + steps +
+                            (steps.size() >= 60 ? ", …" : "") +
+                            ") that step_trace_time.csv does not list: in no step's figures");
+}
+
 }  // namespace
 
 ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& options) {
@@ -262,6 +289,7 @@ ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& o
         AddFileProblems(files.kernelDetails, table.value().problems, rank.problems);
         AddOperatorTypes(table.value(), rank);
         SetRankOverview(rank, false, &table.value());
+        NameStepsNotInStepFile(files.kernelDetails, table.value(), rank);
         if (options.keepKernelTable && textWhole) {
             table.value().rows.shrink_to_fit();  // a thousand ranks keep theirs side by side
             rank.kernels = std::make_shared<const KernelTable>(std::move(table.value()));

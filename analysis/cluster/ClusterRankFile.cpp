@@ -71,6 +71,9 @@ public:
             Int(overview["communication_not_overlapped_ns"], f.commNotOverlappedNs);
             Int(overview["free_ns"], f.freeNs), Int(overview["total_ns"], f.totalNs);
             Text(overview, "source", f.source);
+            std::string rule;
+            Text(overview, "rule", rule);  // absent in summaries of earlier versions: kNone
+            f.rule = OverviewRuleOfKey(rule);
             for (const int64_t ns : {f.computingNs, f.pureComputingNs, f.commOverlappedNs,
                                      f.commNotOverlappedNs, f.freeNs, f.totalNs})
                 if (ns < 0)
@@ -267,6 +270,7 @@ std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolut
             JsonObject overview(root.Key("overview"));
             WriteOverviewFigures(overview, rank.overview);
             overview.String("source", rank.overview.source);
+            overview.String("rule", OverviewRuleKey(rank.overview.rule));
         }
         AppendArrayOfStrings(root.Key("names"), rank.names);
         std::string& collectives = root.Key("collectives");

@@ -399,6 +399,10 @@ void ReadTimeInfo(NestedReader& reader, od::object info, CommunicationOp& op) {
                 op.hasStart = ParseMicrosToNs(text, &op.startNs) == DecimalError::kNone;
                 if (!op.hasStart)
                     reader.NoteAt(text.data(), "\"Start Timestamp(us)\" is out of range; ignored");
+                else if (op.startNs < 0)  // before 1970: no profiler clock reads that
+                    op.hasStart = false,
+                    reader.NoteAt(text.data(), "\"Start Timestamp(us)\" is negative: " +
+                                                   std::string(text.substr(0, 40)) + "; ignored");
             }
         } else if (name == "Elapse Time(ms)")
             op.elapseNs = reader.Millis(value, name);
@@ -553,12 +557,19 @@ Status ReadCommunicationMatrixLinks(
                 link.kind = kind;
                 link.group = group;
                 const bool keyOk = ParseLinkKey(linkKey, &link.srcRank, &link.dstRank);
-                if (auto error = linkField.value().get_object().get(linkBody)) {
+                od::value linkValue;
+                if (auto error = linkField.value().get(linkValue))
+                    return reader.Stop(error, "link");
+                // Where the link's figures start: simdjson gives the key once, as text only.
+                const char* valueAt = linkValue.raw_json_token().data();
+                if (auto error = linkValue.get_object().get(linkBody)) {
                     if (NestedReader::Structural(error)) return reader.Stop(error, "link");
+                    reader.NoteAt(valueAt, "link \"" + std::string(linkKey.substr(0, 40)) +
+                                               "\" is not an object of figures; skipped");
                     continue;
                 }
                 if (!keyOk) {
-                    reader.NoteAt(nullptr, "link \"" + std::string(linkKey.substr(0, 40)) +
+                    reader.NoteAt(valueAt, "link \"" + std::string(linkKey.substr(0, 40)) +
                                                "\" is not \"<src rank>-<dst rank>\"; skipped");
                     continue;
                 }

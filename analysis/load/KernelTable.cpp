@@ -98,10 +98,9 @@ Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& n
         const std::string_view core = FieldAt(fields, columns.core);
         if (options.names) row.name = intern(lastName, taskName);
         row.type = intern(lastType, columns.type >= 0 ? FieldAt(fields, columns.type) : taskName);
-        if (options.names) {
-            row.core = intern(lastCore, core);
-            row.step = intern(lastStep, FieldAt(fields, columns.step));
-        }
+        if (options.names) row.core = intern(lastCore, core);
+        // Always: a few strings, and what tells rows of steps the step file lacks.
+        row.step = intern(lastStep, FieldAt(fields, columns.step));
         row.coreClass = columns.core >= 0
                             ? ClassifyCore(core)
                             : (taskName.substr(0, 5) == "hcom_" ? CoreClass::kCommunication

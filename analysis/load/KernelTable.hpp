@@ -45,8 +45,8 @@ struct KernelTable {
 
 // What ParseKernelTable keeps of each row besides its type, times and core class.
 struct KernelReadOptions {
-    // Its name, core and step strings; without them (0 in every row) a table serves operator
-    // totals by type and the overview, and the strings are not interned.
+    // Its name and core strings; without them (0 in every row) a table serves operator totals by
+    // type and the overview, and those strings are not interned. The step is always kept.
     bool names = true;
 };
 

@@ -61,6 +61,7 @@ OverviewFigures OverviewFromOverlapTracks(const TraceModel& model) {
         figures.totalNs = SaturatingAdd(
             SaturatingAdd(figures.computingNs, figures.commNotOverlappedNs), figures.freeNs);
         figures.source = "the trace's Overlap Analysis tracks";
+        figures.rule = OverviewRule::kOverlapTracks;
         figures.valid = figures.totalNs > 0;
         break;
     }
@@ -88,6 +89,7 @@ OverviewFigures OverviewFromKernels(const KernelTable& kernels) {
     figures.freeNs =
         std::max<TimeNs>(0, figures.totalNs - figures.computingNs - figures.commNotOverlappedNs);
     figures.source = "kernel_details.csv (computed from the tasks)";
+    figures.rule = OverviewRule::kTasks;
     figures.valid = figures.totalNs > 0;
     return figures;
 }
@@ -110,8 +112,44 @@ OverviewFigures OverviewFromSteps(const std::vector<StepRow>& steps, BubbleCount
     figures.totalNs =
         SaturatingAdd(SaturatingAdd(figures.pureComputingNs, figures.commOverlappedNs),
                       SaturatingAdd(figures.commNotOverlappedNs, figures.freeNs));
+    figures.rule = OverviewRule::kSteps;
     figures.valid = figures.totalNs > 0;
     return figures;
+}
+
+const char* OverviewRuleText(OverviewRule rule) {
+    switch (rule) {
+        case OverviewRule::kSteps:
+            return "the sum of their steps";
+        case OverviewRule::kTasks:
+            return "computed from their tasks";
+        case OverviewRule::kOverlapTracks:
+            return "the profiler's overlap tracks";
+        case OverviewRule::kNone:
+            break;
+    }
+    return "unknown";
+}
+
+const char* OverviewRuleKey(OverviewRule rule) {
+    switch (rule) {
+        case OverviewRule::kSteps:
+            return "steps";
+        case OverviewRule::kTasks:
+            return "tasks";
+        case OverviewRule::kOverlapTracks:
+            return "overlap_tracks";
+        case OverviewRule::kNone:
+            break;
+    }
+    return "";
+}
+
+OverviewRule OverviewRuleOfKey(std::string_view key) {
+    for (const OverviewRule rule :
+         {OverviewRule::kSteps, OverviewRule::kTasks, OverviewRule::kOverlapTracks})
+        if (key == OverviewRuleKey(rule)) return rule;
+    return OverviewRule::kNone;
 }
 
 OverviewFigures RankOverviewFigures(const RankOverviewInputs& inputs) {

@@ -2,7 +2,9 @@
 // Where one rank's device time went: computing, communication hidden behind it or not, and free
 // time; with advice for the three problem classes of the tuning method (compute, scheduling,
 // communication), each quoting the figures that triggered it.
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/Time.hpp"
@@ -12,6 +14,14 @@
 
 namespace marey {
 
+// How a rank's overview is made: two ranks' figures compare only when made the same way.
+enum class OverviewRule : uint8_t { kNone, kSteps, kTasks, kOverlapTracks };
+// "the sum of their steps", "computed from their tasks", "the profiler's overlap tracks"
+const char* OverviewRuleText(OverviewRule rule);
+// As a JSON value ("steps", "tasks", "overlap_tracks", ""), and back (kNone for any other).
+const char* OverviewRuleKey(OverviewRule rule);
+OverviewRule OverviewRuleOfKey(std::string_view key);
+
 struct OverviewFigures {
     TimeNs computingNs = 0;          // device busy computing (overlapped or not)
     TimeNs pureComputingNs = 0;      // computing while no communication runs
@@ -20,6 +30,7 @@ struct OverviewFigures {
     TimeNs freeNs = 0;               // neither
     TimeNs totalNs = 0;              // pure computing + overlapped + not overlapped + free
     std::string source;              // where the figures come from, for the view
+    OverviewRule rule = OverviewRule::kNone;
     bool valid = false;
 
     double Share(TimeNs ns) const {

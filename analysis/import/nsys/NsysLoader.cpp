@@ -97,6 +97,19 @@ Status NotAnExport(const std::string& path) {
                          "NVTX_EVENTS and the others nsys export writes");
 }
 
+// The export at 'path', open read-only, or why not (not SQLite, not an export).
+Result<std::shared_ptr<const SqliteFile>> OpenExport(const std::string& path) {
+    auto opened = SqliteFile::OpenReadOnly(path);
+    if (!opened.ok()) return opened.status();
+    std::shared_ptr<const SqliteFile> connection = std::move(opened.value());
+    if (!IsNsysExport(*connection)) return NotAnExport(path);
+    return connection;
+}
+
+unsigned ThreadsOf(const LoadOptions& options) {
+    return options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+}
+
 // The process of 'rank' alone: its rows only.
 LoadedNsys LoadOneRank(const std::shared_ptr<const SqliteFile>& connection,
                        const LoadOptions& options, unsigned threads, LoadProgress* progress,
@@ -126,13 +139,9 @@ bool IsNsysJob(const std::string& path) {
 
 Result<LoadedNsys> LoadNsysRank(const std::string& path, const LoadOptions& options,
                                 const NsysRank& rank) {
-    auto opened = SqliteFile::OpenReadOnly(path);
-    if (!opened.ok()) return opened.status();
-    std::shared_ptr<const SqliteFile> connection = std::move(opened.value());
-    if (!IsNsysExport(*connection)) return NotAnExport(path);
-    const unsigned threads =
-        options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    return LoadOneRank(connection, options, threads, nullptr, rank);
+    auto connection = OpenExport(path);
+    if (!connection.ok()) return connection.status();
+    return LoadOneRank(connection.value(), options, ThreadsOf(options), nullptr, rank);
 }
 
 std::vector<NsysRank> NsysRanks(const SqliteFile& db) {
@@ -158,12 +167,10 @@ std::vector<NsysRank> NsysRanks(const SqliteFile& db) {
 
 Result<LoadedNsys> LoadNsysExport(const std::string& path, const LoadOptions& options,
                                   LoadProgress* progress, std::optional<int64_t> onlyRank) {
-    auto opened = SqliteFile::OpenReadOnly(path);
+    auto opened = OpenExport(path);
     if (!opened.ok()) return opened.status();
-    std::shared_ptr<const SqliteFile> connection = std::move(opened.value());
-    if (!IsNsysExport(*connection)) return NotAnExport(path);
-    const unsigned threads =
-        options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    const std::shared_ptr<const SqliteFile>& connection = opened.value();
+    const unsigned threads = ThreadsOf(options);
     LoadedNsys loaded;
     std::vector<NsysRank> ranks = NsysRanks(*connection);
     std::string schemaVersion;
