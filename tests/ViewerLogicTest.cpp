@@ -1,14 +1,17 @@
 // The viewer's logic without a window: search, selection, navigation, range statistics and the
 // key script parser. Links the viewer library but creates no GL context.
 #include <doctest/doctest.h>
+#include <imgui.h>
 
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <thread>
 
+#include "Colors.hpp"
 #include "KeyScript.hpp"
 #include "LayoutSettings.hpp"
 #include "SettingsFolder.hpp"
@@ -314,6 +317,39 @@ TEST_CASE("a long path is cut in its middle to fit, keeping more of its end") {
     CHECK(ElideMiddle("abcdef", 4.0f, eight) == "\xE2\x80\xA6");
 }
 
+TEST_CASE("names cut to fit keep the end that tells them apart, and whole underscores") {
+    auto eight = [](std::string_view text) {
+        size_t characters = 0;
+        for (const char c : text) characters += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+        return 8.0f * static_cast<float>(characters);
+    };
+    // Four collectives that an end cut showed as one "hcom_allReduce_…".
+    std::set<std::string> shown;
+    for (const char* name : {"hcom_allReduce__586_0_1", "hcom_allReduce__586_1_1",
+                             "hcom_allReduce__607_0_1", "hcom_allReduce__607_1_1"}) {
+        const std::string cut = ElideMiddle(name, 14 * 8.0f, eight);
+        CHECK(eight(cut) <= 14 * 8.0f);
+        CHECK(cut.find("\xE2\x80\xA6") != std::string::npos);
+        shown.insert(cut);
+    }
+    CHECK(shown.size() == 4);
+}
+
+TEST_CASE("a selected table row is brighter than a hovered one") {
+    ImGuiContext* previous = ImGui::GetCurrentContext();
+    ImGuiContext* context = ImGui::CreateContext();
+    ImGui::SetCurrentContext(context);
+    ApplyViewerStyle();
+    const auto light = [](ImGuiCol color) {
+        const ImVec4 c = ImGui::GetStyle().Colors[color];
+        return 0.299f * c.x + 0.587f * c.y + 0.114f * c.z;
+    };
+    CHECK(light(ImGuiCol_Header) > light(ImGuiCol_HeaderHovered));
+    CHECK(light(ImGuiCol_HeaderHovered) > light(ImGuiCol_WindowBg));
+    ImGui::DestroyContext(context);
+    ImGui::SetCurrentContext(previous);
+}
+
 TEST_CASE("an operator highlighted from another view brings the timeline to its first match") {
     auto model = LoadJson(kTrace);
     TimelineView timeline(*model);
@@ -338,6 +374,7 @@ TEST_CASE("Enter pressed while the search still runs steps once the matches are 
     SearchPanel panel;
     panel.SetNames(timeline, {"aten::matmul", "MatMul_0"}, "matmul", false);
     REQUIRE(panel.Searching());
+    const TimeNs viewStart = model->firstNs + static_cast<TimeNs>(timeline.state().viewStartNs);
     panel.Step(timeline, true);  // two Enters before the matches are known
     panel.Step(timeline, true);
     CHECK_FALSE(timeline.state().selected.valid());
@@ -346,11 +383,10 @@ TEST_CASE("Enter pressed while the search still runs steps once the matches are 
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     REQUIRE(timeline.search().Count() == 2);
-    // The first Enter goes to the first match at or after the view's centre, the second to the
-    // next one.
+    // The first Enter goes to the first match at or after the view's start (the order a person
+    // reads the timeline in), the second to the next one.
     const ViewState& state = timeline.state();
-    const size_t first = timeline.search().FirstAtOrAfter(
-        model->firstNs + static_cast<TimeNs>((state.viewStartNs + state.viewEndNs) / 2));
+    const size_t first = timeline.search().FirstAtOrAfter(viewStart);
     REQUIRE(state.selected.valid());
     CHECK(state.selected == timeline.search().Matches()[(first + 1) % 2].slice);
     CHECK(panel.TakeJumped());
@@ -378,7 +414,8 @@ TEST_CASE("a small window narrows the side panel to a share, a wide one keeps th
     CHECK(layout.SidePanelWidthFor(1904) == 580);
     const float small = layout.SidePanelWidthFor(1008);  // a 1024 px window
     CHECK(small < 580);
-    CHECK(1008 - small >= 1008 * LayoutSettings::kMinTimelineShare - 0.5f);
+    CHECK(small <= 1008 * LayoutSettings::kNarrowPanelShare + 0.5f);  // the timeline's width first
+    CHECK(layout.SidePanelWidthFor(1400) <= 1400 * (1 - LayoutSettings::kMinTimelineShare) + 0.5f);
     CHECK(layout.SidePanelWidthFor(300) == LayoutSettings::kMinSidePanelWidth);
     CHECK(layout.sidePanelWidth == 580);  // what was set comes back when the window widens
 }

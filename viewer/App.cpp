@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "Colors.hpp"
 #include "HelpWindow.hpp"
 #include "SettingsFolder.hpp"
 #include "cluster/ClusterFolder.hpp"
@@ -93,20 +94,6 @@ void CountEvents(GLFWwindow* window) {
     glfwSetWindowRefreshCallback(window, [](GLFWwindow*) { ++g_windowEvents; });
 }
 
-void ApplyStyle() {
-    ImGui::StyleColorsDark();
-    ImGuiStyle& style = ImGui::GetStyle();
-    style.WindowRounding = 0;
-    style.FrameRounding = 3;
-    style.ScrollbarRounding = 3;
-    style.WindowBorderSize = 0;
-    style.ItemSpacing = ImVec2(8, 5);
-    style.Colors[ImGuiCol_WindowBg] = ImVec4(0.11f, 0.12f, 0.14f, 1.0f);
-    style.Colors[ImGuiCol_ChildBg] = ImVec4(0.11f, 0.12f, 0.14f, 1.0f);
-    style.Colors[ImGuiCol_Header] = ImVec4(0.22f, 0.30f, 0.42f, 1.0f);
-    style.Colors[ImGuiCol_TableRowBgAlt] = ImVec4(1, 1, 1, 0.03f);
-}
-
 }  // namespace
 
 // [SECTION] Start, stop, open
@@ -150,7 +137,7 @@ bool App::Init(std::string* error) {
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;  // the layout is fixed; nothing to remember between runs
-    ApplyStyle();
+    ApplyViewerStyle();
     m_fonts = LoadFonts(15.0f);
     CountEvents(m_window);
     ImGui_ImplGlfw_InitForOpenGL(m_window, true);

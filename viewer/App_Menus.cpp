@@ -28,15 +28,19 @@ bool IsTraceFileName(const std::string& name) {
            endsWith(".jsonl");  // a job's cluster summary (marey summarize --out FILE.jsonl)
 }
 
-// 'summary' right-aligned in the menu bar, cut in its middle to fit right of 'leftPx' (window
-// coordinates) and shown whole in a tooltip when cut ('callerTooltip': the caller draws the
-// tooltip). Returns whether it is hovered.
-bool DrawMenuSummary(const std::string& summary, float leftPx, bool callerTooltip) {
+// 'path' then 'figures' right-aligned in the menu bar, the path cut in its middle to fit right of
+// 'leftPx' (window coordinates), so that its end (the rank folder, the file) and the figures stay;
+// shown whole in a tooltip when cut ('callerTooltip': the caller draws the tooltip). Returns
+// whether it is hovered.
+bool DrawMenuSummary(const std::string& path, const std::string& figures, float leftPx,
+                     bool callerTooltip) {
+    const auto measure = [](std::string_view text) {
+        return ImGui::CalcTextSize(text.data(), text.data() + text.size()).x;
+    };
     const float right = ImGui::GetWindowWidth() - 16;
+    const std::string summary = path + figures;
     const std::string shown =
-        ElideMiddle(summary, std::max(0.0f, right - leftPx), [](std::string_view text) {
-            return ImGui::CalcTextSize(text.data(), text.data() + text.size()).x;
-        });
+        ElideMiddle(path, std::max(0.0f, right - leftPx - measure(figures)), measure) + figures;
     ImGui::SameLine(std::max(leftPx, right - ImGui::CalcTextSize(shown.c_str()).x));
     ImGui::TextDisabled("%s", shown.c_str());
     const bool hovered = ImGui::IsItemHovered();
@@ -130,25 +134,26 @@ void App::DrawMenuBar() {
     const float menusEnd = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + 24;
     if (active) {
         const TraceModel& model = active->model();
-        const std::string source =
-            active->ranks ? CountText(model.groups.size(), "rank", "ranks") : model.Path();
-        const std::string summary = source + "  ·  " +
+        // A rank folder by its folder (its rank in the name), not by the trace file inside it.
+        const std::string source = active->ranks ? CountText(model.groups.size(), "rank", "ranks")
+                                   : !active->rank.path.empty() ? active->rank.path
+                                                                : model.Path();
+        const std::string figures = "  ·  " +
                                     CountText(model.report.eventCount, "event", "events") +
                                     "  ·  " + FormatDuration(model.lastNs - model.firstNs);
-        DrawMenuSummary(summary, menusEnd, false);
+        DrawMenuSummary(source, figures, menusEnd, false);
     } else if (const ClusterDocument* cluster = ActiveCluster()) {
-        const std::string summary =
-            cluster->cluster.root + "  ·  " +
-            CountText(cluster->cluster.ranks.size(), "rank", "ranks") + "  ·  " +
+        const std::string figures =
+            "  ·  " + CountText(cluster->cluster.ranks.size(), "rank", "ranks") + "  ·  " +
             CountText(cluster->cluster.steps.size(), "step", "steps") + "  ·  " +
             ClusterSourceName(cluster->cluster.source) +
             (cluster->cluster.problems.empty()
                  ? ""
                  : "  ·  " + CountText(cluster->cluster.problems.size(), "problem", "problems"));
         const bool problems = !cluster->cluster.problems.empty();
-        if (DrawMenuSummary(summary, menusEnd, problems) && problems) {
+        if (DrawMenuSummary(cluster->cluster.root, figures, menusEnd, problems) && problems) {
             ImGui::BeginTooltip();
-            ImGui::TextUnformatted(summary.c_str());
+            ImGui::TextUnformatted((cluster->cluster.root + figures).c_str());
             ImGui::Separator();
             for (size_t i = 0; i < cluster->cluster.problems.size() && i < 20; ++i)
                 ImGui::TextUnformatted(cluster->cluster.problems[i].c_str());

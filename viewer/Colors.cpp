@@ -1,5 +1,7 @@
 #include "Colors.hpp"
 
+#include <imgui.h>
+
 #include <cmath>
 
 #include "core/StringPool.hpp"
@@ -80,6 +82,22 @@ Rgba SeriesColor(size_t index) {
 Rgba Dimmed(const Rgba& color) {
     const float grey = (color.r + color.g + color.b) / 3.0f;
     return {grey * 0.35f + 0.12f, grey * 0.35f + 0.12f, grey * 0.35f + 0.13f, 1.0f};
+}
+
+void ApplyViewerStyle() {
+    ImGui::StyleColorsDark();
+    ImGuiStyle& style = ImGui::GetStyle();
+    style.WindowRounding = 0;
+    style.FrameRounding = 3;
+    style.ScrollbarRounding = 3;
+    style.WindowBorderSize = 0;
+    style.ItemSpacing = ImVec2(8, 5);
+    style.Colors[ImGuiCol_WindowBg] = ImVec4(0.11f, 0.12f, 0.14f, 1.0f);
+    style.Colors[ImGuiCol_ChildBg] = ImVec4(0.11f, 0.12f, 0.14f, 1.0f);
+    style.Colors[ImGuiCol_Header] = ImVec4(0.24f, 0.42f, 0.66f, 1.0f);         // selected
+    style.Colors[ImGuiCol_HeaderHovered] = ImVec4(0.24f, 0.27f, 0.32f, 1.0f);  // under the mouse
+    style.Colors[ImGuiCol_HeaderActive] = ImVec4(0.28f, 0.48f, 0.74f, 1.0f);   // pressed
+    style.Colors[ImGuiCol_TableRowBgAlt] = ImVec4(1, 1, 1, 0.03f);
 }
 
 }  // namespace marey

@@ -27,6 +27,11 @@ Rgba Dimmed(const Rgba& color);         // for slices that do not match a search
 // curves, the ranks of one timeline); they repeat after ten.
 Rgba SeriesColor(size_t index);
 
+// The window's style: Dear ImGui's dark style with our background, spacing and row colours. A
+// selected row is the brightest (a clear blue), a hovered one a light grey under it, so that the
+// mouse passing over a table never looks like a selection.
+void ApplyViewerStyle();
+
 // The legend of the fixed colours, in display order.
 struct LegendEntry {
     const char* label;

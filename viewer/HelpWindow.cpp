@@ -12,7 +12,7 @@ struct Binding {
     const char* action;
 };
 
-// Every key and mouse action, by where it acts. Keep in step with the README's table.
+// Every key and mouse action, by where it acts. Keep in step with the table of docs/using.md.
 const Binding kTimeline[] = {
     {"W / S", "zoom in / out at the mouse (held: up to 1.6 times faster)"},
     {"A / D", "pan left / right (held: faster)"},

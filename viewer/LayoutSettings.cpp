@@ -47,7 +47,9 @@ std::string LayoutSettings::DefaultPath() {
 }
 
 float LayoutSettings::MaxSidePanelWidth(float availableWidthPx) {
-    return std::max(kMinSidePanelWidth, availableWidthPx * (1.0f - kMinTimelineShare));
+    const float share =
+        availableWidthPx < kNarrowWidthPx ? kNarrowPanelShare : 1.0f - kMinTimelineShare;
+    return std::max(kMinSidePanelWidth, availableWidthPx * share);
 }
 
 float LayoutSettings::SidePanelWidthFor(float availableWidthPx) const {

@@ -13,8 +13,11 @@ struct LayoutSettings {
     float headerWidth = 290.0f;  // the timeline's track-name column
 
     static constexpr float kMinSidePanelWidth = 240.0f, kMinHeaderWidth = 120.0f;
-    // The timeline keeps at least this share of the width beside the side panel.
+    // The timeline keeps at least this share of the width beside the side panel; in a window
+    // narrower than kNarrowWidthPx the panel yields more, to at most kNarrowPanelShare, since the
+    // track names take their column out of the timeline's share too.
     static constexpr float kMinTimelineShare = 0.55f;
+    static constexpr float kNarrowWidthPx = 1280.0f, kNarrowPanelShare = 0.30f;
 
     // The side panel's width in 'availableWidthPx': the one set while it leaves the timeline its
     // share, else the most that does (a small window), never under kMinSidePanelWidth.

@@ -219,9 +219,10 @@ namespace {
 // Buttons acting on the selected rank: open it, compare it, add it to one timeline.
 void DrawActionsOfSelectedRank(ClusterDocument& cluster, ClusterRequest& request) {
     if (!cluster.selection.rank) {
-        ImGui::TextDisabled(
-            "Click a rank to select it; right-click for its timeline, overview, operators or a "
-            "comparison.");
+        ImGui::TextDisabled(cluster.CanOpenRanks()
+                                ? "Click a rank to select it; right-click for its timeline, "
+                                  "overview, operators or a comparison."
+                                : "Click a rank to select it.");
         return;
     }
     const RankId rank = *cluster.selection.rank;

@@ -304,8 +304,8 @@ void DrawHover(ClusterDocument& document, MatrixSettings& views, const MatrixCac
     } else {
         ImGui::TextDisabled("no link");
     }
-    ImGui::TextDisabled(
-        "click: select rank %d · right-click: open or compare · wheel: zoom · drag: pan", src);
+    ImGui::TextDisabled("click: select rank %d%s · wheel: zoom · drag: pan", src,
+                        document.CanOpenRanks() ? " · right-click: open or compare" : "");
     ImGui::EndTooltip();
     // A click selects once no second click can follow: a double-click shows the whole matrix
     // and selects nothing.

@@ -116,7 +116,9 @@ void DrawShareChart(ClusterDocument& document, ClusterRequest& request) {
         ImGui::Text("rank %d (%s)", rank.rankId, rank.overview.source.c_str());
         for (const BarSegment& segment : Shares(rank.overview))
             ImGui::Text("%-30s %s", segment.label, Percent(segment.value).c_str());
-        ImGui::TextDisabled("click: select · right-click: open or compare");
+        // Ranks of summaries or MindInsight files have no trace to open: only selection then.
+        ImGui::TextDisabled(document.CanOpenRanks() ? "click: select · right-click: open or compare"
+                                                    : "click: select");
         ImGui::EndTooltip();
         if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) SelectRank(document, RankId(rank.rankId));
         RankRightClick(document, RankId(rank.rankId));

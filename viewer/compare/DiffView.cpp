@@ -14,6 +14,7 @@
 #include "rank/TraceSummary.hpp"
 #include "compare/DiffView.hpp"
 #include "timeline/TimelineView.hpp"
+#include "views/ViewCommon.hpp"
 #include "views/ViewContext.hpp"
 #include "views/ViewRegistry.hpp"
 
@@ -133,7 +134,7 @@ void DrawOperatorTable(ViewContext& context, const Comparison& comparison, float
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             if (ImGui::Selectable(
-                    row.name.c_str(), view.selected == row.name,
+                    ElidedCellLabel(row.name, "name").c_str(), view.selected == row.name,
                     ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowDoubleClick))
                 SelectOperator(context, comparison, row);
             if (ImGui::IsItemHovered() && !view.byType)

@@ -22,7 +22,7 @@ void SearchPanel::Step(TimelineView& timeline, bool forward) {
     if (matches.empty()) return;
     const ViewState& state = timeline.state();
     if (state.selected.valid()) {
-        // Continue from the selection when it is a match, else from the view's centre.
+        // From the selection: the next match after it, or the first at or after it.
         size_t position = timeline.search().FirstAtOrAfter(timeline.SliceStart(state.selected));
         while (position < matches.size() && !(matches[position].slice == state.selected) &&
                matches[position].startNs == timeline.SliceStart(state.selected))
@@ -35,9 +35,10 @@ void SearchPanel::Step(TimelineView& timeline, bool forward) {
                                 : (position + matches.size() - 1) % matches.size();
         }
     } else {
-        const TimeNs center = timeline.model().firstNs +
-                              static_cast<TimeNs>((state.viewStartNs + state.viewEndNs) / 2);
-        const size_t position = timeline.search().FirstAtOrAfter(center);
+        // The first match at or after the view's start: the one a person reading left to right
+        // sees first, so that "1 of N" and the order of the next ones are plain.
+        const TimeNs start = timeline.model().firstNs + static_cast<TimeNs>(state.viewStartNs);
+        const size_t position = timeline.search().FirstAtOrAfter(start);
         m_current =
             forward ? position % matches.size() : (position + matches.size() - 1) % matches.size();
     }

@@ -61,30 +61,4 @@ std::vector<std::string> WrapAtSeparators(std::string_view text, float widthPx,
     return lines;
 }
 
-std::string ElideMiddle(std::string_view text, float widthPx,
-                        const std::function<float(std::string_view)>& measure) {
-    if (measure(text) <= widthPx) return std::string(text);
-    static constexpr std::string_view kEllipsis = "\xE2\x80\xA6";
-    // 'kept' bytes of the text in all: a third from its start, the rest from its end.
-    auto elided = [&](size_t kept) {
-        size_t head = kept / 3, tail = kept - head;
-        while (head > 0 && head < text.size() && IsContinuationByte(text[head])) --head;
-        size_t from = text.size() - tail;
-        while (from < text.size() && IsContinuationByte(text[from])) ++from;
-        std::string out(text.substr(0, head));
-        out += kEllipsis;
-        out += text.substr(from);
-        return out;
-    };
-    size_t low = 0, high = text.size();  // elided(low) fits or is the ellipsis alone
-    while (low + 1 < high) {
-        const size_t mid = (low + high) / 2;
-        if (measure(elided(mid)) <= widthPx)
-            low = mid;
-        else
-            high = mid;
-    }
-    return elided(low);
-}
-
 }  // namespace marey

@@ -7,17 +7,13 @@
 #include <string_view>
 #include <vector>
 
+#include "timeline/ElideText.hpp"  // ElideMiddle, for the callers that cut panel text
+
 namespace marey {
 
 // The lines of 'text' no wider than 'widthPx' as 'measure' gives widths ('\r' dropped).
 // O(length · log(length)) calls of 'measure' at most.
 std::vector<std::string> WrapAtSeparators(std::string_view text, float widthPx,
                                           const std::function<float(std::string_view)>& measure);
-
-// 'text' when it fits 'widthPx'; else its start and end with "…" between, keeping more of the end
-// (a path's file name, a number's unit), as wide as fits. Whole UTF-8 characters; "…" alone when
-// nothing else fits. O(log(length)) calls of 'measure'.
-std::string ElideMiddle(std::string_view text, float widthPx,
-                        const std::function<float(std::string_view)>& measure);
 
 }  // namespace marey

@@ -5,6 +5,40 @@
 #include <cfloat>
 
 namespace marey {
+namespace {
+
+constexpr std::string_view kEllipsis = "\xE2\x80\xA6";
+
+bool IsContinuationByte(char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
+
+}  // namespace
+
+std::string ElideMiddle(std::string_view text, float widthPx,
+                        const std::function<float(std::string_view)>& measure) {
+    if (measure(text) <= widthPx) return std::string(text);
+    // 'kept' bytes of the text in all: a third from its start, the rest from its end.
+    auto elided = [&](size_t kept) {
+        size_t head = kept / 3, tail = kept - head;
+        while (head > 0 && head < text.size() && IsContinuationByte(text[head])) --head;
+        size_t from = text.size() - tail;
+        while (from < text.size() && IsContinuationByte(text[from])) ++from;
+        std::string out(text.substr(0, head));
+        out += kEllipsis;
+        out += text.substr(from);
+        return out;
+    };
+    size_t low = 0, high = text.size();  // elided(low) fits or is the ellipsis alone
+    while (low + 1 < high) {
+        const size_t mid = (low + high) / 2;
+        if (measure(elided(mid)) <= widthPx)
+            low = mid;
+        else
+            high = mid;
+    }
+    return elided(low);
+}
 
 std::string_view ElideToWidth(std::string_view text, float widthPx, std::string& scratch) {
     // An empty view may hold no pointer at all, and CalcTextSizeA reads a null end as "up to the
@@ -12,23 +46,15 @@ std::string_view ElideToWidth(std::string_view text, float widthPx, std::string&
     if (text.empty()) return {};
     const ImFont* font = ImGui::GetFont();
     const float size = ImGui::GetFontSize();
-    if (font->CalcTextSizeA(size, FLT_MAX, 0, text.data(), text.data() + text.size()).x <= widthPx)
-        return text;
-    const float ellipsis = font->CalcTextSizeA(size, FLT_MAX, 0, "…").x;
-    size_t low = 0, high = text.size();
-    while (low < high) {
-        const size_t mid = (low + high + 1) / 2;
-        if (font->CalcTextSizeA(size, FLT_MAX, 0, text.data(), text.data() + mid).x + ellipsis <=
-            widthPx)
-            low = mid;
-        else
-            high = mid - 1;
-    }
-    // Do not cut a UTF-8 sequence in half.
-    while (low > 0 && (static_cast<unsigned char>(text[low]) & 0xC0) == 0x80) --low;
-    if (low == 0) return {};
-    scratch.assign(text.substr(0, low));
-    scratch += "…";
+    const auto measure = [&](std::string_view part) {
+        return part.empty()
+                   ? 0.0f
+                   : font->CalcTextSizeA(size, FLT_MAX, 0, part.data(), part.data() + part.size())
+                         .x;
+    };
+    if (measure(text) <= widthPx) return text;
+    scratch = ElideMiddle(text, widthPx, measure);
+    if (scratch.size() <= kEllipsis.size() || measure(scratch) > widthPx) return {};
     return scratch;
 }
 

@@ -94,7 +94,41 @@ void TimelineView::ExpandToTrack(uint32_t track) {
     }
 }
 
-size_t TimelineView::FoldHostProcesses(float maxHeightPx, uint32_t keepProcess) {
+namespace {
+
+// The processes a profiler labels as a device's ("NPU", "GPU"), as the timeline shows them.
+bool IsDeviceProcess(const TraceModel& model, uint32_t process) {
+    const std::string_view labels = model.Name(model.processes[process].labels);
+    return labels.find("NPU") != labels.npos || labels.find("GPU") != labels.npos;
+}
+
+}  // namespace
+
+std::optional<std::pair<double, double>> TimelineView::DeviceSpan() const {
+    TimeNs first = INT64_MAX, last = INT64_MIN;
+    for (const Track& track : m_model.tracks) {
+        if (track.kind == TrackKind::kCounter || track.process >= m_model.processes.size() ||
+            !IsDeviceProcess(m_model, track.process))
+            continue;
+        for (const Row& row : track.rows) {
+            if (row.size() == 0) continue;
+            first = std::min(first, row.start[0]);
+            last = std::max(last, row.end[row.size() - 1]);  // ends are sorted as starts are
+        }
+    }
+    if (first >= last) return std::nullopt;
+    return std::pair{static_cast<double>(first - m_model.firstNs),
+                     static_cast<double>(last - m_model.firstNs)};
+}
+
+void TimelineView::UnfoldFirstScreen() {
+    for (const uint32_t p : m_firstScreenFolded)
+        if (p < m_layout.collapsedProcess.size() && m_layout.collapsedProcess[p])
+            m_layout.collapsedProcess[p] = 0, m_layoutDirty = true;
+    m_firstScreenFolded.clear();
+}
+
+size_t TimelineView::FoldHostProcesses(float maxHeightPx, uint32_t keepProcess, bool firstScreen) {
     if (m_layoutDirty)
         m_layout.Build(m_model, m_metrics, m_data->deviceCounters), m_layoutDirty = false;
     std::vector<float> heights(m_model.processes.size(), 0.0f);
@@ -103,8 +137,7 @@ size_t TimelineView::FoldHostProcesses(float maxHeightPx, uint32_t keepProcess) 
     std::vector<char> device(m_model.processes.size(), 0);
     bool anyDevice = false;
     for (uint32_t p = 0; p < device.size(); ++p) {
-        const std::string_view labels = m_model.Name(m_model.processes[p].labels);
-        device[p] = labels.find("NPU") != labels.npos || labels.find("GPU") != labels.npos;
+        device[p] = IsDeviceProcess(m_model, p);
         anyDevice |= device[p] && heights[p] > 0;
     }
     size_t shown = 0, folded = 0;
@@ -114,6 +147,7 @@ size_t TimelineView::FoldHostProcesses(float maxHeightPx, uint32_t keepProcess) 
         if (p == keepProcess || heights[p] == 0 || device[p] || shown - folded < 2) continue;
         if (!anyDevice && heights[p] <= maxHeightPx) continue;
         m_layout.collapsedProcess[p] = 1;
+        if (firstScreen) m_firstScreenFolded.push_back(p);
         ++folded;
     }
     m_layoutDirty |= folded > 0;

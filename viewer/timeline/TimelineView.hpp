@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -85,7 +86,15 @@ public:
     // are on screen, not only a deep host stack: every process not labelled NPU or GPU when some
     // are, else those taller than 'maxHeightPx' while another is left open. Returns how many it
     // folded. O(lanes).
-    size_t FoldHostProcesses(float maxHeightPx, uint32_t keepProcess = UINT32_MAX);
+    size_t FoldHostProcesses(float maxHeightPx, uint32_t keepProcess = UINT32_MAX,
+                             bool firstScreen = false);
+    // From the first slice to the last end of the slices of the processes labelled NPU or GPU
+    // (not their counters, which span the whole recording), in relative ns; nullopt without
+    // any. O(device rows).
+    std::optional<std::pair<double, double>> DeviceSpan() const;
+    // Opens again the processes a first screen folded (FoldHostProcesses with 'firstScreen'),
+    // those a person has not opened or folded since. Home does it.
+    void UnfoldFirstScreen();
     // Whether some of the track's lane was on screen at the last frame (pinned lanes always).
     bool TrackOnScreen(uint32_t track) const;
     // The slice named 'name' starting nearest absolute time 'absoluteNs', at most 'toleranceNs'
@@ -207,6 +216,7 @@ private:
     LayoutMetrics m_metrics;
     TrackLayout m_layout;
     bool m_layoutDirty = true;
+    std::vector<uint32_t> m_firstScreenFolded;  // processes the first screen folded
     Canvas m_canvas{};
     SearchIndex m_search;
     FrameStats m_frameStats;

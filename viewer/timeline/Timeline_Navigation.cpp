@@ -78,7 +78,11 @@ void TimelineView::HandleKeys(float frameDt) {
                       static_cast<double>(m_state.rangeEndNs), true);
         }
     }
-    if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) ShowAll();
+    if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) {
+        // Everything: the whole recording, and the host processes the first screen folded.
+        ShowAll();
+        UnfoldFirstScreen();
+    }
     if (ImGui::IsKeyPressed(GLFW_KEY_V, false)) m_state.showAllFlows = !m_state.showAllFlows;
     if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
         m_state.selected = {};

@@ -275,7 +275,9 @@ void TimelineView::DrawLabels(ImDrawList* draw) {
         if (x1 - x0 < kLabelMinWidthPx - 6) continue;
         const std::string_view text = ElideToWidth(m_model.Name(label.name), x1 - x0, scratch);
         if (text.empty()) continue;
-        draw->AddText(ImVec2(x0, label.y), label.dark ? dark : light, text.data(),
+        // One pixel above the box's top: an underscore then sits on the fill, clear of the box's
+        // bottom edge and of the selection's outline (it was drawn on them, and read as a space).
+        draw->AddText(ImVec2(x0, label.y - 1), label.dark ? dark : light, text.data(),
                       text.data() + text.size());
     }
 }

@@ -244,9 +244,14 @@ void DeviceView::DrawClassSets(const DeviceTime& time) {
     FigureSource source;
     source.kind = FigureSource::kTime;
     source.time = TimeFigure::kOverlap;
-    const std::string text =
-        FormatPercent(*overlap / 100.0) + " of communication ran while computation kernels did (" +
-        FormatDuration(time.overlappedNs) + " of " + FormatDuration(time.communicationNs) + ")";
+    std::string text =
+        FormatPercent(*overlap / 100.0) + " of communication ran while computation kernels did";
+    const std::string figures = "(" + FormatDuration(time.overlappedNs) + " of " +
+                                FormatDuration(time.communicationNs) + ")";
+    // A narrow window puts the figures on a line of their own instead of cutting them off.
+    const bool fits =
+        ImGui::CalcTextSize((text + " " + figures).c_str()).x <= ImGui::GetContentRegionAvail().x;
+    text += (fits ? " " : "\n") + figures;
     ImGui::PushStyleColor(ImGuiCol_Text, kLinkColor);
     const ImVec2 size = ImGui::CalcTextSize(text.c_str());
     if (ImGui::Selectable(text.c_str(), m_sources.source() == source, 0, size)) Show(source);

@@ -52,16 +52,20 @@ void MemoryView::DrawCurves(const MemoryRecord& record, float height, TimeNs ori
             m_shown.push_back(series.metric != "Active");
     }
     // Which curves: one checkbox each, in the curve's colour.
+    // On as many lines as the width needs: a toggle goes beside the last only when it fits whole.
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     for (size_t i = 0; i < record.series.size(); ++i) {
         const MemorySeries& series = record.series[i];
-        if (i) ImGui::SameLine(0, 14);
+        const std::string text = series.component + " " + series.metric;
+        const float width = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                            ImGui::CalcTextSize(text.c_str()).x;
+        if (i && ImGui::GetItemRectMax().x + 14 + width <= right) ImGui::SameLine(0, 14);
         const Rgba color = SeriesColor(i);
         ImGui::PushStyleColor(ImGuiCol_CheckMark, ImVec4(color.r, color.g, color.b, 1));
         bool shown = m_shown[i];
-        const std::string label = series.component + " " + series.metric + "##" + std::to_string(i);
+        const std::string label = text + "##" + std::to_string(i);
         if (ImGui::Checkbox(label.c_str(), &shown)) m_shown[i] = shown;
         ImGui::PopStyleColor();
-        if (ImGui::GetContentRegionAvail().x < 200) ImGui::NewLine();
     }
     TimeNs first = INT64_MAX, last = INT64_MIN;
     double top = 1;

@@ -56,9 +56,16 @@ void OperatorsView::Highlight(const RankAnalysis& analysis, const OperatorStat& 
 void OperatorsView::DrawTable(const RankAnalysis& analysis, const std::vector<OperatorStat>& stats,
                               TimelineRequest& request) {
     const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg |
-                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
-                                  ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("operators", kColumnCount, flags)) return;
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                  ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable |
+                                  ImGuiTableFlags_SizingFixedFit;
+    // The name keeps room for 24 characters however narrow the window: the table then scrolls
+    // sideways instead of cutting the names to a letter.
+    const float figures = (m_byType ? 0.0f : 130.0f) + 120 + 60 + 4 * 90 + 64 +
+                          2 * ImGui::GetStyle().CellPadding.x * kColumnCount + kColumnCount;
+    const float innerWidth = std::max(ImGui::GetContentRegionAvail().x,
+                                      figures + ImGui::CalcTextSize("hcom_allReduce__586_0_1_").x);
+    if (!ImGui::BeginTable("operators", kColumnCount, flags, ImVec2(0, 0), innerWidth)) return;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn(m_byType ? "Type" : "Name", ImGuiTableColumnFlags_WidthStretch, 0,
                             kName);
@@ -125,14 +132,16 @@ void OperatorsView::DrawTable(const RankAnalysis& analysis, const std::vector<Op
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::PushID(i);
+            bool cut = false;
             if (ImGui::Selectable(
-                    stat.name.c_str(), stat.name == m_selected,
+                    ElidedCellLabel(stat.name, "name", &cut).c_str(), stat.name == m_selected,
                     ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowDoubleClick)) {
                 Highlight(analysis, stat, request);
                 request.switchToTimeline = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);
             }
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("click: highlight in the timeline; double-click: go there");
+                ImGui::SetTooltip("%s%sclick: highlight in the timeline; double-click: go there",
+                                  cut ? stat.name.c_str() : "", cut ? "\n" : "");
             ImGui::PopID();
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(stat.type.c_str());

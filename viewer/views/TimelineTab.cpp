@@ -106,8 +106,9 @@ void DrawRanksToolbar(Document& document, TimelineView& timeline, Workspace& wor
 TimelineTab::TimelineTab(Document& document)
     : m_document(document),
       m_timeline(document.model(), document.timelineData, document.id.value()),
-      m_sideTab(document.model().report.problemCount > 0 ? 3 : 0) {
-    if (!document.ranks) return;
+      m_sideTab(document.model().report.problemCount > 0 ? 3 : 0),
+      m_initialView(m_timeline.state().viewStartNs, m_timeline.state().viewEndNs) {
+    if (!document.ranks) return;  // placed on its device at its first frame (PlaceFirstScreen)
     // Ranks start folded to their busy strips so that they fit a screen: a few ranks by
     // process (about five headers each), many ranks by rank (one header each).
     constexpr size_t kRanksFoldedByProcess = 8;
@@ -130,6 +131,21 @@ void TimelineTab::TakeOver(View& previous) {
     // Aligned on a step, the new timeline shows that step; on the clocks, the view stays.
     const bool onClock = m_document.ranks && m_document.ranks->alignedStep.empty();
     m_timeline.TakeLayoutFrom(before->m_timeline, onClock);
+}
+
+void TimelineTab::PlaceFirstScreen() {
+    m_firstScreenPlaced = true;
+    // The first screen of a rank is its device: host stacks folded (a click opens them), the view
+    // on the span where the device worked rather than the whole recording (Home shows that).
+    // Left as it is when a request (--search, --range, a jump) placed the view already.
+    const ViewState& state = m_timeline.state();
+    if (m_document.ranks || state.selected.valid() || state.hasRange ||
+        state.viewStartNs != m_initialView.first || state.viewEndNs != m_initialView.second)
+        return;
+    if (const auto span = m_timeline.DeviceSpan()) {
+        m_timeline.FoldHostProcesses(0, UINT32_MAX, true);
+        m_timeline.ShowRange(span->first, span->second);
+    }
 }
 
 bool TimelineTab::Busy() const {
@@ -277,6 +293,7 @@ void TimelineTab::Draw(ViewContext& context) {
         layout.headerWidth, std::max(LayoutSettings::kMinHeaderWidth, timelineWidth * 0.34f));
     m_timeline.SetHeaderWidth(headerWidth);
     m_timeline.SetRulerShiftNs(0);  // alone, a timeline counts from its own start
+    if (!m_firstScreenPlaced) PlaceFirstScreen();
     m_timeline.Draw(context.boxes, context.frameDt);
     if (m_timeline.TakeClickSelected()) m_sideTab = 0;  // a clicked slice shows its details
     if (m_timeline.headerWidth() != headerWidth) layout.headerWidth = m_timeline.headerWidth();

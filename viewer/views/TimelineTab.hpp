@@ -3,6 +3,8 @@
 // the timeline, and its side panel (details, range statistics, search matches, import issues).
 // It owns the timeline's view state (range, selection, folding, hover) and the panels'; the
 // comparison draws the same timeline (TimelineOf in the registry).
+#include <utility>
+
 #include "panels/DetailsPanel.hpp"
 #include "panels/ImportIssuesPanel.hpp"
 #include "panels/RangeStatsPanel.hpp"
@@ -43,6 +45,7 @@ public:
 private:
     void DrawToolbar(Workspace& workspace);
     void DrawSidePanel();
+    void PlaceFirstScreen();
 
     Document& m_document;
     TimelineView m_timeline;
@@ -50,7 +53,10 @@ private:
     RangeStatsPanel m_range;
     SearchPanel m_search;
     ImportIssuesPanel m_issues;
-    int m_sideTab = 0;        // side panel tab to bring forward, -1 once shown
+    int m_sideTab = 0;  // side panel tab to bring forward, -1 once shown
+    // The view the timeline starts with, and whether the first frame moved it to the device.
+    std::pair<double, double> m_initialView;
+    bool m_firstScreenPlaced = false;
     bool m_hadRange = false;  // a range selection was shown last frame
     int m_shownTab = -1;      // the side panel tab drawn last
 };

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/TextFormat.hpp"
+#include "timeline/ElideText.hpp"
 
 namespace marey {
 
@@ -120,6 +121,14 @@ void DrawLegend(const std::vector<BarSegment>& segments) {
         ImGui::SameLine(0, 4);
         ImGui::TextUnformatted(segments[i].label);
     }
+}
+
+std::string ElidedCellLabel(const std::string& text, const char* id, bool* cut) {
+    std::string scratch;
+    std::string_view shown = ElideToWidth(text, ImGui::GetContentRegionAvail().x, scratch);
+    if (shown.empty() && !text.empty()) shown = "\xE2\x80\xA6";
+    if (cut) *cut = shown.size() != text.size();
+    return std::string(shown) + "###" + id;
 }
 
 }  // namespace marey

@@ -72,6 +72,12 @@ void SectionTitle(const char* text);
 // line of its own, wrapped to the window's width.
 void NoteAfter(const char* text, float spacingPx = 20);
 
+// The label of a table cell whose text may be wider than its column: the text cut in the middle
+// to the room left ("hcom_al…586_0_1", never a cut end that several names share), then "###"
+// and 'id', so that the cell's id stays put as the column resizes. 'cut' says whether it was cut:
+// the tooltip then gives the whole text.
+std::string ElidedCellLabel(const std::string& text, const char* id, bool* cut = nullptr);
+
 // Text right-aligned in the current table column (numbers line up).
 void RightAligned(const std::string& text);
 
