@@ -68,7 +68,7 @@ double Micros(const std::string& text) {
     return std::stod(text) * 1000.0;  // ns
 }
 
-// "hcom_allReduce__586_0_1" → "hcom_allReduce": the collective, as the README says.
+// "hcom_allReduce__586_0_1" → "hcom_allReduce": the collective, as docs/comparison.md says.
 std::string Collective(const std::string& name) {
     const size_t at = name.find("__");
     return at == std::string::npos ? name : name.substr(0, at);
@@ -126,7 +126,7 @@ struct Expected {
     std::set<std::string> regressions, improvements;  // "op hcom_allReduce", "step step time"
 };
 
-// The rule of the README on one step per side: the change against the threshold (rounded to
+// The rule of docs/comparison.md on one step per side: the change against the threshold (rounded to
 // 0.1 %), operators from 1 % of the baseline's step on either side, phases from a change that
 // large.
 Expected Derive(const Figures& a, const Figures& b) {

@@ -1,12 +1,20 @@
 #!/bin/sh
 # Installs the Debian 12 packages marey builds and tests with. Safe to run again: it only
 # calls apt-get when something is missing. Run as root.
+#   sh tools/install-deps.sh viewer   what building and running the program needs
+#   sh tools/install-deps.sh          that and what the tests need (OpenMPI, Xvfb, clang for the
+#                                     sanitizer and fuzzer trees, Chromium for the HTML report)
 set -eu
-packages="cmake g++ make pkg-config zlib1g-dev libsimdjson-dev doctest-dev libsqlite3-dev sqlite3 \
-libimgui-dev libglfw3-dev libepoxy-dev libstb-dev libgl-dev \
-libopenmpi-dev openmpi-bin \
-python3 fonts-dejavu-core fonts-droid-fallback xvfb xauth libgl1-mesa-dri clang-14 libclang-rt-14-dev clang-format-14 \
-chromium"
+viewer="cmake g++ make pkg-config zlib1g-dev libsimdjson-dev libsqlite3-dev \
+libimgui-dev libglfw3-dev libepoxy-dev libstb-dev libgl-dev libgl1-mesa-dri \
+fonts-dejavu-core fonts-droid-fallback"
+tests="doctest-dev sqlite3 libopenmpi-dev openmpi-bin python3 xvfb xauth \
+clang-14 libclang-rt-14-dev clang-format-14 chromium"
+case "${1:-all}" in
+  viewer) packages="$viewer" ;;
+  all) packages="$viewer $tests" ;;
+  *) echo "usage: sh tools/install-deps.sh [viewer]" >&2; exit 2 ;;
+esac
 missing=""
 for package in $packages; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing="$missing $package"

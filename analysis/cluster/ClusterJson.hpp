@@ -1,5 +1,6 @@
 #pragma once
-// The cluster as the "cluster" object of `marey stats CLUSTER --json` (schema in the README).
+// The cluster as the "cluster" object of `marey stats CLUSTER --json` (schema in
+// docs/stats-json.md).
 #include <string>
 
 #include "cluster/Cluster.hpp"

@@ -12,7 +12,7 @@ struct RobustSpread {
     double mad = 0;  // median of |x - median|
 };
 
-// The one median rule of every figure marey shows (README, "Medians"): the middle value of the
+// The one median rule of every figure marey shows (docs/figures.md): the middle value of the
 // values sorted, and for an even count the mean of the two middle ones; 0 without values.
 // O(n) on average (nth_element); 'values' is reordered.
 double Median(std::vector<double>& values);

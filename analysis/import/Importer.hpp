@@ -2,7 +2,8 @@
 // One importer per format: what a path a person gives is, how sure each reader is that it can
 // read it, and how it reads it. The registry (Importers.cpp) lists the importers, one line each,
 // as the view registry lists the views; nothing else decides which reader reads a path (a text
-// export or a database, a trace or a cluster). README, "Adding a format", says how to add one.
+// export or a database, a trace or a cluster). docs/development.md, "Adding a format", says how to
+// add one.
 #include <cstdint>
 #include <memory>
 #include <string>

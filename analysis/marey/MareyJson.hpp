@@ -1,6 +1,6 @@
 #pragma once
-// The Marey view's figures as the "marey" key of `marey stats CLUSTER --json` (schema in the
-// README): the devices in order, per step the operators matched and unmatched between
+// The Marey view's figures as the "marey" key of `marey stats CLUSTER --json` (schema in
+// docs/stats-json.md): the devices in order, per step the operators matched and unmatched between
 // neighbouring devices, and the slowest device by the slant it adds.
 #include <string>
 

@@ -1,6 +1,6 @@
 #pragma once
 // What `marey check` writes: the terminal's lines, a pull-request comment in Markdown, JUnit XML
-// and the machine form in JSON (keys in the README's "Regression gate" section). Plain text from a
+// and the machine form in JSON (keys in docs/comparison.md, "Regression gate"). Plain text from a
 // CheckResult; O(findings). The pieces a cluster's reports repeat per rank are public.
 #include <string>
 

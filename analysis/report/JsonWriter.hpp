@@ -1,6 +1,6 @@
 #pragma once
 // A small JSON object writer for the stats commands: keys in the order written, numbers as the
-// README's schemas say (integers for ns, %.9g for reals, null for what is not finite).
+// schemas of docs/stats-json.md say (integers for ns, %.9g for reals, null for what is not finite).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>

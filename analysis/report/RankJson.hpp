@@ -7,7 +7,8 @@
 
 namespace marey {
 
-// The summaries as a JSON object (the schema is in the README), for `marey stats DIR --json`.
+// The summaries as a JSON object (the schema is in docs/stats-json.md), for `marey stats DIR
+// --json`.
 std::string RankAnalysisToJson(const RankAnalysis& analysis);
 
 // The same as text for a terminal.

@@ -7,7 +7,7 @@
 
 namespace marey {
 
-// The summary as JSON (the schema is in the README).
+// The summary as JSON (the schema is in docs/stats-json.md).
 std::string SummaryToJson(const TraceModel& model, const TraceSummary& summary);
 
 // The summary as text for a terminal.

@@ -7,7 +7,8 @@
 
 namespace marey {
 
-// The diff as one JSON object (schema in the README), for `marey stats --compare A B --json`.
+// The diff as one JSON object (schema in docs/stats-json.md), for `marey stats --compare A B
+// --json`.
 std::string TraceDiffToJson(const RankSummary& a, const RankSummary& b, const TraceDiff& diff);
 
 // The largest differences as text for a terminal.
