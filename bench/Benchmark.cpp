@@ -18,6 +18,8 @@
 // every analysis of docs/trace-analyses.md on it.
 // With --cache it times a load without the index cache, a first load that writes it (and the
 // write, on its own thread), and a re-open from it; the cache goes to DIR/marey-bench-index-cache.
+// With --sql it loads the load benchmark's trace of each size and times `marey sql`'s queries on
+// it: count(*) in 1 ms windows of ts (answered from the index) and a count and sum by name.
 // With --cluster RANKS[,RANKS…] [--steps S] it writes a generated cluster of each size (rank
 // folders with a planted slow rank and slow link), then times opening it to the cluster views
 // (every rank's summary read on every core, then every view's derivation) with peak memory and
@@ -48,6 +50,7 @@
 
 #include "BenchSupport.hpp"
 #include "ClusterBenchmarks.hpp"
+#include "SqlBenchmark.hpp"
 #include "ClusterGenerator.hpp"
 #include "KinetoTraceGenerator.hpp"
 #include "NsysTwinWriter.hpp"
@@ -710,7 +713,7 @@ int main(int argc, char** argv) {
     unsigned threads = 0;
     bool keep = false;
     bool compare = false, cluster = false, database = false, gpu = false, summarize = false,
-         gpuCluster = false, cache = false, nsys = false;
+         gpuCluster = false, cache = false, nsys = false, sql = false;
     uint64_t eventsPerRank = 100000;
     uint32_t steps = 50;
     for (int i = 1; i < argc; ++i) {
@@ -734,6 +737,8 @@ int main(int argc, char** argv) {
             gpu = true;
         } else if (!std::strcmp(argv[i], "--cache")) {
             cache = true;
+        } else if (!std::strcmp(argv[i], "--sql")) {
+            sql = true;
         } else if (!std::strcmp(argv[i], "--cluster") && i + 1 < argc) {
             cluster = true;
             sizes = ParseSizes(argv[++i]);
@@ -751,7 +756,8 @@ int main(int argc, char** argv) {
             std::fprintf(
                 stderr,
                 "usage: marey-bench [--sizes 1e5,1e6,1e7] [--dir DIR] [--repeat N] "
-                "[--threads T] [--keep] [--compare | --database | --gpu | --nsys | --cache]\n"
+                "[--threads T] [--keep]\n"
+                "                   [--compare | --database | --gpu | --nsys | --cache | --sql]\n"
                 "       marey-bench --cluster RANKS[,RANKS...] [--steps S] [--dir DIR] "
                 "[--repeat N] [--keep]\n"
                 "       marey-bench --summarize RANKS[,RANKS...] [--steps S] [--dir DIR] "
@@ -771,6 +777,7 @@ int main(int argc, char** argv) {
     if (gpu) return RunGpuBenchmark(sizes, dir, repeat, threads, keep);
     if (nsys) return RunNsysBenchmark(sizes, dir, repeat, threads, keep);
     if (cache) return RunCacheBenchmark(sizes, dir, repeat, threads, keep);
+    if (sql) return RunSqlBenchmark(sizes, dir, repeat, threads, keep);
     if (gpuCluster) return RunGpuClusterBenchmark(sizes, eventsPerRank, dir, repeat, threads, keep);
     if (cluster) return RunClusterBenchmark(sizes, steps, dir, repeat, threads, keep);
     if (summarize) return RunSummarizeBenchmark(sizes, steps, dir, repeat, threads, keep);

@@ -35,6 +35,8 @@ const std::map<std::string, std::set<std::string>>& AllowedEdges() {
         {"import",
          {"core", "load", "db", "model", "index", "trace", "rank", "compare", "report", "cluster",
           "cache"}},
+        // `marey sql`'s tables: the model read in place, through SQLite.
+        {"sql", {"core", "load", "model"}},
         {"loading",
          {"core", "load", "db", "model", "index", "trace", "rank", "compare", "report", "cluster",
           "marey", "cache", "import"}},

@@ -1,0 +1,137 @@
+#include "SqlCommand.hpp"
+
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <iterator>
+#include <string>
+
+#include "SqlOutput.hpp"
+#include "cache/IndexCache.hpp"
+#include "import/Importer.hpp"
+#include "loading/RankLoader.hpp"
+#include "sql/SqlSession.hpp"
+
+namespace marey {
+namespace {
+
+void Usage() {
+    std::fprintf(stderr,
+                 "usage: marey sql PATH [QUERY] [--csv | --json] [--source text|db] [--no-cache]\n"
+                 "       without QUERY, the statements are read from standard input\n");
+}
+
+// "--tsv" is an option mistyped; "-- a comment\nselect 1" is a query.
+bool LooksLikeOption(const char* argument) {
+    return argument[0] == '-' && argument[1] != '\0' &&
+           std::strpbrk(argument, " \t\r\n") == nullptr;
+}
+
+// Runs 'sql', its error (if any) on standard error after 'where'. True when it ran.
+bool RunAndSay(SqlSession& session, const std::string& sql, SqlResultSink& output,
+               const char* where) {
+    const Status ran = session.Run(sql, output);
+    std::fflush(stdout);
+    if (ran.ok()) return true;
+    std::fprintf(stderr, "%s:%s\n", where, ran.message().c_str());
+    return false;
+}
+
+// A person at a terminal: statements as they complete (sqlite3_complete), ".tables" and ".quit".
+int Prompt(SqlSession& session, SqlResultSink& output) {
+    std::string statement, line;
+    bool allRan = true;
+    std::fprintf(stderr, "Tables: ");
+    for (const std::string& name : session.TableNames()) std::fprintf(stderr, "%s ", name.c_str());
+    std::fprintf(stderr, "\nEnd each statement with ';'. .tables lists the tables, .quit ends.\n");
+    while (true) {
+        std::fputs(statement.empty() ? "marey> " : "  ...> ", stderr);
+        if (!std::getline(std::cin, line)) break;
+        if (statement.empty() && (line == ".quit" || line == ".exit")) break;
+        if (statement.empty() && line == ".tables") {
+            for (const std::string& name : session.TableNames()) std::printf("%s\n", name.c_str());
+            continue;
+        }
+        statement += line + "\n";
+        if (!sqlite3_complete(statement.c_str())) continue;
+        allRan = RunAndSay(session, statement, output, "query") && allRan;
+        statement.clear();
+    }
+    std::fputc('\n', stderr);
+    return allRan ? 0 : 1;
+}
+
+}  // namespace
+
+int RunSqlCommand(int argc, char** argv) {
+    std::string path, query;
+    bool hasQuery = false, noCache = false;
+    SqlOutputFormat format = SqlOutputFormat::kTable;
+    LoadOptions options;
+    for (int i = 2; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--csv") == 0) {
+            format = SqlOutputFormat::kCsv;
+        } else if (std::strcmp(argv[i], "--json") == 0) {
+            format = SqlOutputFormat::kJson;
+        } else if (std::strcmp(argv[i], "--no-cache") == 0) {
+            noCache = true;
+        } else if (std::strcmp(argv[i], "--source") == 0 && i + 1 < argc) {
+            const std::optional<RankSource> parsed = ParseRankSource(argv[++i]);
+            if (!parsed) {
+                std::fprintf(stderr, "marey sql: --source: expected text or db, got \"%s\"\n",
+                             argv[i]);
+                return 2;
+            }
+            options.source = *parsed;
+        } else if (LooksLikeOption(argv[i])) {
+            std::fprintf(stderr, "marey sql: unknown option \"%s\"\n", argv[i]);
+            return 2;
+        } else if (path.empty()) {
+            path = argv[i];
+        } else if (!hasQuery) {
+            query = argv[i];
+            hasQuery = true;
+        } else {
+            std::fprintf(stderr, "marey sql: unexpected argument \"%s\" (quote the query)\n",
+                         argv[i]);
+            return 2;
+        }
+    }
+    if (path.empty()) return Usage(), 2;
+    Result<IndexCacheOptions> cache = IndexCacheFromEnvironment(noCache);
+    if (!cache.ok()) {
+        std::fprintf(stderr, "marey sql: %s\n", cache.message().c_str());
+        return 2;
+    }
+    options.cache = std::move(cache.value());
+    const auto importer = ChooseImporter(path, options.source);
+    if (importer.ok() && importer.value()->kind == SourceKind::kCluster) {
+        std::fprintf(stderr,
+                     "marey sql: %s is a cluster; its tables are not available yet: query one "
+                     "rank's folder or trace\n",
+                     path.c_str());
+        return 1;
+    }
+    auto loaded = LoadRankTimeline(path, options);
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "%s\n", loaded.message().c_str());
+        return 1;
+    }
+    const std::unique_ptr<TraceModel> model = std::move(loaded.value());
+    auto session = SqlSession::Open(*model);
+    if (!session.ok()) {
+        std::fprintf(stderr, "marey sql: %s\n", session.message().c_str());
+        return 1;
+    }
+    const std::unique_ptr<SqlResultSink> output = MakeSqlOutput(format, stdout);
+    if (hasQuery) return RunAndSay(*session.value(), query, *output, "query") ? 0 : 1;
+    if (isatty(STDIN_FILENO)) return Prompt(*session.value(), *output);
+    const std::string script{std::istreambuf_iterator<char>(std::cin),
+                             std::istreambuf_iterator<char>()};
+    return RunAndSay(*session.value(), script, *output, "<stdin>") ? 0 : 1;
+}
+
+}  // namespace marey

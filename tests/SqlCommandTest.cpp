@@ -1,0 +1,157 @@
+// `marey sql` through the real binary: its three outputs, statements from standard input, exit
+// statuses, and figures that agree with `marey stats --json` on the bundled sample.
+#include <doctest/doctest.h>
+#include <simdjson.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <vector>
+#include <string>
+
+#include "TestSupport.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome {
+    std::string output;  // standard output, then standard error when 'withErrors'
+    int status = -1;
+};
+
+std::string Sample() {
+    return (fs::path(MAREY_ASSETS_DIR) / "sample_rank0_ascend_pt").string();
+}
+
+// 'arguments' after "marey sql", with 'input' on standard input (none: an empty one).
+Outcome Sql(const std::string& arguments, const std::string& input = "", bool withErrors = false) {
+    const fs::path in = marey::test::TempDir("sql-command") / "input.sql";
+    {
+        std::FILE* file = std::fopen(in.c_str(), "wb");
+        REQUIRE(file);
+        std::fwrite(input.data(), 1, input.size(), file);
+        std::fclose(file);
+    }
+    Outcome outcome;
+    int status = -1;
+    outcome.output =
+        marey::test::RunCommand("timeout 60 " + std::string(MAREY_BINARY) + " sql " + arguments +
+                                    " < " + in.string() + (withErrors ? " 2>&1" : " 2>/dev/null"),
+                                &status);
+    outcome.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return outcome;
+}
+
+}  // namespace
+
+TEST_CASE("sql prints an aligned table, CSV or JSON, one result per statement") {
+    const Outcome table = Sql(Sample() + " \"select 'MatMul' as name, 42 as n, 1.5 as x\"");
+    CHECK(table.status == 0);
+    CHECK(table.output ==
+          "name     n    x\n"
+          "------  --  ---\n"
+          "MatMul  42  1.5\n"
+          "(1 row)\n\n");
+    const Outcome csv =
+        Sql(Sample() + " --csv \"select 'a,b' as t, 'say \\\"hi\\\"' as u, null as v\"");
+    CHECK(csv.status == 0);
+    CHECK(csv.output == "t,u,v\r\n\"a,b\",\"say \"\"hi\"\"\",\r\n\n");
+    // From standard input: each statement's result in turn, comments and blanks skipped.
+    const Outcome json = Sql(Sample() + " --json",
+                             "select 1 as one;\n-- nothing\nselect name from "
+                             "process order by upid limit 2;\n");
+    CHECK(json.status == 0);
+    CHECK(json.output == "[{\"one\": 1}]\n[{\"name\": \"Python\"},\n {\"name\": \"CANN\"}]\n");
+}
+
+TEST_CASE(
+    "sql's figures are stats --json's: slices, instants, counters, tracks and the top names") {
+    int status = -1;
+    const std::string stats = marey::test::RunCommand(
+        std::string(MAREY_BINARY) + " stats " + Sample() + " --json 2>/dev/null", &status);
+    REQUIRE(status == 0);
+    simdjson::dom::parser parser;
+    const simdjson::dom::element summary = parser.parse(stats);
+    const int64_t slices = summary["slices"].get_int64().value();
+    const int64_t instants = summary["instants"].get_int64().value();
+    const Outcome counts = Sql(Sample() +
+                               " --csv \"select (select count(*) from slice), (select "
+                               "count(*) from counter), (select count(*) from track), "
+                               "(select count(*) from process)\"");
+    REQUIRE(counts.status == 0);
+    CHECK(counts.output.substr(counts.output.find("\r\n") + 2) ==
+          std::to_string(slices + instants) + "," +
+              std::to_string(summary["counter_samples"].get_int64().value()) + "," +
+              std::to_string(summary["tracks"].get_int64().value()) + "," +
+              std::to_string(summary["processes"].get_int64().value()) + "\r\n\n");
+    int checked = 0;
+    for (simdjson::dom::element top : summary["top"].get_array()) {
+        const std::string name(top["name"].get_string().value());
+        const Outcome row = Sql(Sample() +
+                                " --csv \"select count(*), sum(dur) from slice where "
+                                "name = '" +
+                                name + "'\"");
+        REQUIRE(row.status == 0);
+        CHECK_MESSAGE(row.output.substr(row.output.find("\r\n") + 2) ==
+                          std::to_string(top["count"].get_int64().value()) + "," +
+                              std::to_string(top["total_ns"].get_int64().value()) + "\r\n\n",
+                      name);
+        if (++checked == 5) break;
+    }
+    CHECK(checked == 5);
+}
+
+TEST_CASE(
+    "sql's errors: the statement's place on standard input, a cluster, a missing path, usage") {
+    const Outcome failed =
+        Sql(Sample(), "select 1;\n\n  select * from nowhere;\nselect 2;\n", true);
+    CHECK(failed.status == 1);
+    CHECK(failed.output.find("<stdin>:3:3: error: no such table: nowhere") != std::string::npos);
+    CHECK(failed.output.find("2\n") == std::string::npos);  // nothing after the error runs
+    const Outcome missing = Sql("/nonexistent/trace.json \"select 1\"", "", true);
+    CHECK(missing.status == 1);
+    CHECK(missing.output.find("/nonexistent/trace.json") != std::string::npos);
+    CHECK(Sql("", "", true).status == 2);
+    const Outcome unknown = Sql(Sample() + " --tsv \"select 1\"", "", true);
+    CHECK(unknown.status == 2);
+    CHECK(unknown.output.find("unknown option \"--tsv\"") != std::string::npos);
+    const Outcome extra = Sql(Sample() + " select 1", "", true);
+    CHECK(extra.status == 2);
+    CHECK(extra.output.find("quote the query") != std::string::npos);
+}
+
+TEST_CASE("every query of docs/sql.md runs, on the sample and on a generated GPU trace") {
+    const fs::path page = fs::path(MAREY_TESTS_DIR) / ".." / "docs" / "sql.md";
+    std::FILE* file = std::fopen(page.c_str(), "rb");
+    REQUIRE(file);
+    std::string text;
+    char buffer[4096];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, file)) > 0;) text.append(buffer, n);
+    std::fclose(file);
+    std::vector<std::string> queries;
+    for (size_t at = text.find("```sql\n"); at != std::string::npos;
+         at = text.find("```sql\n", at + 1)) {
+        const size_t start = at + 7;
+        queries.push_back(text.substr(start, text.find("```", start) - start));
+    }
+    CHECK(queries.size() == 10);
+    const fs::path gpu = marey::test::TempDir("sql-docs") / "gpu.json";
+    int status = -1;
+    marey::test::RunCommand(
+        std::string(MAREY_GEN) + " --gpu-trace " + gpu.string() + " --events 20000 >/dev/null 2>&1",
+        &status);
+    REQUIRE(status == 0);
+    for (const std::string& query : queries) {
+        size_t rows = 0;
+        for (const std::string& path : {Sample(), gpu.string()}) {
+            const Outcome outcome = Sql(path + " --csv", query, true);
+            CHECK_MESSAGE(outcome.status == 0, std::string(query + outcome.output));
+            // Lines after the header, less the blank line that ends the result.
+            const size_t lines =
+                static_cast<size_t>(std::count(outcome.output.begin(), outcome.output.end(), '\n'));
+            rows += lines >= 2 ? lines - 2 : 0;
+        }
+        CHECK_MESSAGE(rows > 0, query);  // each answers something on one of the two
+    }
+}

@@ -1,0 +1,311 @@
+// `marey sql`'s engine: the model's tables read in place, checked against the model read
+// directly, the index against a scan, and the connection's walls.
+#include <doctest/doctest.h>
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "KinetoTraceGenerator.hpp"
+#include "TestSupport.hpp"
+#include "sql/ModelTables.hpp"
+#include "sql/SliceRows.hpp"
+#include "sql/SqlRows.hpp"
+#include "sql/SqlSession.hpp"
+#include "sql/SqlVirtualTable.hpp"
+
+using namespace marey;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Every row of every statement as text, cells joined by '|', NULL as "NULL".
+class CollectRows final : public SqlResultSink {
+public:
+    std::vector<std::string> columns;
+    std::vector<std::string> rows;
+    void Begin(const std::vector<std::string>& names) override { columns = names; }
+    void Row(sqlite3_stmt* statement) override {
+        std::string row;
+        for (int c = 0; c < sqlite3_column_count(statement); ++c) {
+            if (c > 0) row += '|';
+            const auto* text = sqlite3_column_text(statement, c);
+            row += text ? reinterpret_cast<const char*>(text) : "NULL";
+        }
+        rows.push_back(row);
+    }
+    void End() override {}
+};
+
+std::unique_ptr<TraceModel> GeneratedGpuTrace() {
+    KinetoTraceOptions options;
+    options.events = 20000;
+    return test::LoadJson(
+        test::WrittenText([&](std::FILE* out) { GenerateKinetoTrace(options, out); }));
+}
+
+std::vector<std::string> Query(SqlSession& session, const std::string& sql) {
+    CollectRows rows;
+    const Status ran = session.Run(sql, rows);
+    REQUIRE_MESSAGE(ran.ok(), ran.message());
+    return rows.rows;
+}
+
+int64_t QueryNumber(SqlSession& session, const std::string& sql) {
+    const std::vector<std::string> rows = Query(session, sql);
+    REQUIRE(rows.size() == 1);
+    return std::stoll(rows[0]);
+}
+
+std::string QueryError(SqlSession& session, const std::string& sql) {
+    CollectRows rows;
+    const Status ran = session.Run(sql, rows);
+    REQUIRE_FALSE(ran.ok());
+    return ran.message();
+}
+
+}  // namespace
+
+TEST_CASE("the slice table holds every slice and instant with the model's times and names") {
+    const auto model = GeneratedGpuTrace();
+    auto session = SqlSession::Open(*model);
+    REQUIRE(session.ok());
+    // The model read directly: count and total duration by name, slices and instants.
+    std::map<std::string, std::pair<int64_t, int64_t>> byName;
+    int64_t count = 0;
+    for (const Track& track : model->tracks) {
+        for (const Row& row : track.rows)
+            for (size_t i = 0; i < row.size(); ++i) {
+                auto& entry = byName[std::string(model->Name(row.name[i]))];
+                ++entry.first;
+                entry.second += row.end[i] - row.start[i];
+                ++count;
+            }
+        for (size_t i = 0; i < track.instantTs.size(); ++i) {
+            ++byName[std::string(model->Name(track.instantName[i]))].first;
+            ++count;
+        }
+    }
+    REQUIRE(count > 10000);
+    CHECK(QueryNumber(*session.value(), "select count(*) from slice") == count);
+    // Grouped by name without a sort (the table groups the rows itself) and with one (a
+    // computed key): both as the model says.
+    for (const char* key : {"name", "name || ''"}) {
+        const std::vector<std::string> rows = Query(
+            *session.value(), std::string("select coalesce(name, ''), count(*), sum(dur) from "
+                                          "slice group by ") +
+                                  key);
+        CHECK(rows.size() == byName.size());
+        for (const std::string& row : rows) {
+            const size_t bar = row.rfind('|', row.rfind('|') - 1);
+            const std::string name = row.substr(0, bar);
+            REQUIRE(byName.count(name) == 1);
+            const auto [expectedCount, expectedSum] = byName[name];
+            CHECK(row.substr(bar + 1) ==
+                  std::to_string(expectedCount) + "|" + std::to_string(expectedSum));
+        }
+    }
+}
+
+TEST_CASE("constraints on id, ts and track_id narrow the slice table to what a scan finds") {
+    const auto model = GeneratedGpuTrace();
+    auto session = SqlSession::Open(*model);
+    REQUIRE(session.ok());
+    SqlSession& sql = *session.value();
+    const int64_t first = model->firstNs, last = model->lastNs;
+    const int64_t tracks = static_cast<int64_t>(model->tracks.size());
+    std::mt19937_64 random(7);
+    for (int trial = 0; trial < 40; ++trial) {
+        const int64_t a = first + static_cast<int64_t>(random() % uint64_t(last - first + 1));
+        const int64_t b = a + static_cast<int64_t>(random() % 2000000);
+        const int64_t track = static_cast<int64_t>(random() % uint64_t(tracks));
+        // "+ 0" hides a column from the planner: the same condition answered by a scan.
+        const std::string range = " ts between " + std::to_string(a) + " and " + std::to_string(b);
+        const std::string scanned =
+            " ts + 0 between " + std::to_string(a) + " and " + std::to_string(b);
+        CHECK(QueryNumber(sql, "select count(*) from slice where" + range) ==
+              QueryNumber(sql, "select count(*) from slice where" + scanned));
+        const std::string onTrack = " and track_id = " + std::to_string(track);
+        const std::string onTrackScanned = " and track_id + 0 = " + std::to_string(track);
+        CHECK(QueryNumber(sql, "select count(*) from slice where" + range + onTrack) ==
+              QueryNumber(sql, "select count(*) from slice where" + scanned + onTrackScanned));
+        const int64_t id = static_cast<int64_t>(random() % 20000);
+        CHECK(QueryNumber(sql, "select count(*) from slice where id > " + std::to_string(id) +
+                                   " and id <= " + std::to_string(id + 500) + " and" + range) ==
+              QueryNumber(sql, "select count(*) from slice where id + 0 > " + std::to_string(id) +
+                                   " and id + 0 <= " + std::to_string(id + 500) + " and" +
+                                   scanned));
+    }
+    // Reals, text and the ends of the integers: answered as a scan answers them.
+    for (const std::string& condition :
+         {std::string("ts > ") + std::to_string(first) + ".5", std::string("ts < 'abc'"),
+          std::string("id < -9223372036854775808"), std::string("id > 9223372036854775807"),
+          std::string("id = 3.5"), std::string("ts >= ") + std::to_string(last) + " + 1"}) {
+        const std::string scanned = condition.substr(0, condition.find(' ')) + " + 0" +
+                                    condition.substr(condition.find(' '));
+        CHECK_MESSAGE(QueryNumber(sql, "select count(*) from slice where " + condition) ==
+                          QueryNumber(sql, "select count(*) from slice where " + scanned),
+                      condition);
+    }
+}
+
+TEST_CASE(
+    "parents contain their children one level up, and the tracks, threads and processes join") {
+    const auto model = GeneratedGpuTrace();
+    auto session = SqlSession::Open(*model);
+    REQUIRE(session.ok());
+    SqlSession& sql = *session.value();
+    CHECK(QueryNumber(sql, "select count(*) from slice where parent_id is not null") > 1000);
+    CHECK(QueryNumber(sql,
+                      "select count(*) from slice c join slice p on c.parent_id = p.id where "
+                      "p.ts > c.ts or p.ts + p.dur < c.ts + c.dur or p.depth + 1 != c.depth or "
+                      "p.track_id != c.track_id") == 0);
+    // Every nested slice below depth 0 has its parent (the generator nests its host calls).
+    CHECK(QueryNumber(sql, "select count(*) from slice where depth > 0 and parent_id is null") ==
+          0);
+    // The tracks the processes list, as `stats` counts them, and every slice's track joins one.
+    size_t listed = 0;
+    for (const Process& process : model->processes) listed += process.tracks.size();
+    CHECK(QueryNumber(sql, "select count(*) from track") == static_cast<int64_t>(listed));
+    CHECK(QueryNumber(sql,
+                      "select count(*) from slice where track_id not in (select id from "
+                      "track)") == 0);
+    CHECK(QueryNumber(sql, "select count(*) from process") ==
+          static_cast<int64_t>(model->processes.size()));
+    // Each slice's thread track leads to its thread and process.
+    CHECK(QueryNumber(sql,
+                      "select count(*) from slice s join thread_track tt on s.track_id = tt.id "
+                      "join thread t using (utid) join process p on t.upid = p.upid") ==
+          QueryNumber(sql,
+                      "select count(*) from slice s join track t on s.track_id = t.id where "
+                      "t.type = 'thread_track'"));
+    // The device's kernels, by the category and correlation id their importer kept.
+    CHECK(QueryNumber(sql,
+                      "select count(*) from slice where category = 'kernel' and "
+                      "correlation_id is not null") > 100);
+    CHECK(QueryNumber(sql,
+                      "select count(*) from slice s join track t on s.track_id = t.id "
+                      "where s.category = 'kernel' and t.role != 'device stream'") == 0);
+}
+
+TEST_CASE(
+    "sql reaches no file: ATTACH, VACUUM INTO and changing pragmas are refused, and said so") {
+    const auto model = GeneratedGpuTrace();
+    auto session = SqlSession::Open(*model);
+    REQUIRE(session.ok());
+    const fs::path target = test::TempDir("sql-walls") / "out.db";
+    for (const std::string& statement :
+         {"attach '" + target.string() + "' as other", "vacuum into '" + target.string() + "'",
+          std::string("pragma journal_mode = wal")}) {
+        const std::string message = QueryError(*session.value(), statement);
+        CHECK_MESSAGE(message.find("marey sql reads only what it opened") != std::string::npos,
+                      message);
+    }
+    CHECK_FALSE(fs::exists(target));
+    // Questions about the tables are answered; a table of one's own lives in memory.
+    CHECK(Query(*session.value(), "pragma table_info(slice)").size() == 10);
+    CHECK(QueryNumber(*session.value(),
+                      "create temp table t as select name from slice limit 3; "
+                      "select count(*) from t") == 3);
+    // The model's tables take no writes.
+    CHECK(QueryError(*session.value(), "delete from slice").find("may not be modified") !=
+          std::string::npos);
+}
+
+TEST_CASE("an error names its line and column in the whole input, as SQLite words it") {
+    const auto model = GeneratedGpuTrace();
+    auto session = SqlSession::Open(*model);
+    REQUIRE(session.ok());
+    SqlSession& sql = *session.value();
+    CHECK(QueryError(sql, "select 1;\nselect\n  nme from slice") ==
+          "3:3: error: no such column: nme");
+    // SQLite does not place an unknown table: its statement's first word is named.
+    CHECK(QueryError(sql, "select 1;\n-- a comment\n  select * from nowhere") ==
+          "3:3: error: no such table: nowhere");
+    CHECK(QueryError(sql, "select 1 from slice where") == "1:26: error: incomplete input");
+    CHECK(LineAndColumn("ab\ncd", 4) == "2:2");
+}
+
+namespace {
+
+// Ten rows whose "key" column is id % 3, grouped by the table itself when asked.
+class ModuloRows final : public SqlRows {
+public:
+    mutable int grouped = 0;  // how many times the engine asked for grouped ids
+    const char* Name() const override { return "modulo"; }
+    const std::vector<SqlColumn>& Columns() const override {
+        static const std::vector<SqlColumn> columns = {{"id", "INTEGER", true}, {"key", "INTEGER"}};
+        return columns;
+    }
+    int64_t Count() const override { return 10; }
+    bool CanGroupBy(int column) const override { return column == 1; }
+    std::vector<int64_t> GroupedIds(const std::vector<IdSpan>& spans, int) const override {
+        ++grouped;
+        std::vector<int64_t> ids;
+        for (int key = 0; key < 3; ++key)
+            for (const IdSpan& span : spans)
+                for (int64_t id = span.first; id < span.end; ++id)
+                    if (id % 3 == key) ids.push_back(id);
+        return ids;
+    }
+    void Cell(int64_t id, int column, sqlite3_context* out, CellHint&) const override {
+        sqlite3_result_int64(out, column == 0 ? id : id % 3);
+    }
+};
+
+}  // namespace
+
+TEST_CASE("a table of rows: id bounds narrow it, a group by on a groupable column sorts nothing") {
+    int64_t low = 0, high = 0;
+    IntersectBounds({{0, SqlCompare::kGreater, 2}, {0, SqlCompare::kLessOrEqual, 7}}, 0, low, high);
+    CHECK(low == 3);
+    CHECK(high == 7);
+    IntersectBounds({{0, SqlCompare::kLess, INT64_MIN}}, 0, low, high);
+    CHECK(low > high);
+    ModuloRows rows;
+    CHECK(rows.Narrow({{0, SqlCompare::kGreaterOrEqual, 8}}).size() == 1);
+    CHECK(rows.Narrow({{0, SqlCompare::kGreater, 20}}).empty());
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(":memory:", &db) == SQLITE_OK);
+    REQUIRE(RegisterSqlTable(db, rows).ok());
+    std::vector<std::string> answers;
+    auto query = [&](const char* sql) {
+        answers.clear();
+        char* error = nullptr;
+        const int result = sqlite3_exec(
+            db, sql,
+            [](void* out, int count, char** values, char**) {
+                std::string row;
+                for (int i = 0; i < count; ++i) row += std::string(i ? "|" : "") + values[i];
+                static_cast<std::vector<std::string>*>(out)->push_back(row);
+                return 0;
+            },
+            &answers, &error);
+        CHECK_MESSAGE(result == SQLITE_OK, (error ? error : ""));
+        sqlite3_free(error);
+    };
+    query("select key, count(*), sum(id) from modulo where id >= 1 group by key");
+    CHECK(answers == std::vector<std::string>{"0|3|18", "1|3|12", "2|3|15"});
+    CHECK(rows.grouped == 1);
+    query("select id from modulo where id > 6 order by id");
+    CHECK(answers == std::vector<std::string>{"7", "8", "9"});
+    sqlite3_close(db);
+}
+
+TEST_CASE("the model's tables are the slice table and Perfetto's structure tables") {
+    const auto model = GeneratedGpuTrace();
+    std::vector<std::string> names;
+    for (const auto& table : MakeModelTables(*model)) names.push_back(table->Name());
+    CHECK(names == std::vector<std::string>{"slice", "process", "thread", "track", "thread_track",
+                                            "process_track", "counter_track", "counter"});
+    const SliceRows slices(*model);
+    // Spans of a window are ascending and disjoint, and every id in them starts in the window.
+    const TimeNs from = model->firstNs + (model->lastNs - model->firstNs) / 3;
+    const std::vector<IdSpan> spans = slices.Narrow(
+        {{1, SqlCompare::kGreaterOrEqual, from}, {1, SqlCompare::kLess, from + 1000000}});
+    REQUIRE_FALSE(spans.empty());
+    for (size_t i = 1; i < spans.size(); ++i) CHECK(spans[i - 1].end < spans[i].first);
+}
