@@ -66,6 +66,21 @@ int Prompt(SqlSession& session, SqlResultSink& output) {
 
 }  // namespace
 
+Result<LoadedRank> LoadSqlSource(const std::string& path, const LoadOptions& options) {
+    // A rank folder brings its own tables (kernel, step, communication_op) as the rank views
+    // read them; any other source only its timeline, which is not analysed.
+    const auto importer = ChooseImporter(path, options.source);
+    if (importer.ok() && (importer.value()->kind == SourceKind::kAscendText ||
+                          importer.value()->kind == SourceKind::kAscendDatabase))
+        return LoadRank(path, options);
+    auto timeline = LoadRankTimeline(path, options);
+    if (!timeline.ok()) return timeline.status();
+    LoadedRank rank;
+    rank.path = path;
+    rank.model = std::move(timeline.value());
+    return rank;
+}
+
 int RunSqlCommand(int argc, char** argv) {
     std::string path, query;
     bool hasQuery = false, noCache = false;
@@ -115,13 +130,13 @@ int RunSqlCommand(int argc, char** argv) {
                      path.c_str());
         return 1;
     }
-    auto loaded = LoadRankTimeline(path, options);
+    auto loaded = LoadSqlSource(path, options);
     if (!loaded.ok()) {
         std::fprintf(stderr, "%s\n", loaded.message().c_str());
         return 1;
     }
-    const std::unique_ptr<TraceModel> model = std::move(loaded.value());
-    auto session = SqlSession::Open(*model);
+    const LoadedRank rank = std::move(loaded.value());
+    auto session = SqlSession::Open(rank.model.get(), rank.analysis.get());
     if (!session.ok()) {
         std::fprintf(stderr, "marey sql: %s\n", session.message().c_str());
         return 1;

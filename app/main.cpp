@@ -4,6 +4,7 @@
 
 #include "CheckCommand.hpp"
 #include "SqlCommand.hpp"
+#include "mcp/McpServer.hpp"
 #include "StatsCommand.hpp"
 #include "SummarizeCommand.hpp"
 
@@ -15,6 +16,7 @@ int main(int argc, char** argv) {
     if (argc >= 2 && std::strcmp(argv[1], "stats") == 0) return marey::RunStatsCommand(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "check") == 0) return marey::RunCheckCommand(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "sql") == 0) return marey::RunSqlCommand(argc, argv);
+    if (argc >= 2 && std::strcmp(argv[1], "mcp") == 0) return marey::RunMcpCommand(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "summarize") == 0)
         return marey::RunSummarizeCommand(argc, argv);
 #ifdef MAREY_HAS_VIEWER

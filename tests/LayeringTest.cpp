@@ -36,7 +36,7 @@ const std::map<std::string, std::set<std::string>>& AllowedEdges() {
          {"core", "load", "db", "model", "index", "trace", "rank", "compare", "report", "cluster",
           "cache"}},
         // `marey sql`'s tables: the model read in place, through SQLite.
-        {"sql", {"core", "load", "model"}},
+        {"sql", {"core", "load", "model", "index", "trace", "rank"}},
         {"loading",
          {"core", "load", "db", "model", "index", "trace", "rank", "compare", "report", "cluster",
           "marey", "cache", "import"}},

@@ -155,3 +155,50 @@ TEST_CASE("every query of docs/sql.md runs, on the sample and on a generated GPU
         CHECK_MESSAGE(rows > 0, query);  // each answers something on one of the two
     }
 }
+
+TEST_CASE("a rank folder's kernel, step and communication_op tables hold the rank views' figures") {
+    int status = -1;
+    const std::string stats = marey::test::RunCommand(
+        std::string(MAREY_BINARY) + " stats " + Sample() + " --json 2>/dev/null", &status);
+    REQUIRE(status == 0);
+    simdjson::dom::parser parser;
+    const simdjson::dom::element rank = parser.parse(stats)["rank"];
+    // Each step, phase by phase, and where the trace places it.
+    const Outcome steps = Sql(Sample() + " --json \"select * from step order by id\"");
+    REQUIRE(steps.status == 0);
+    simdjson::dom::parser stepParser;
+    const simdjson::dom::array rows = stepParser.parse(steps.output).get_array();
+    const simdjson::dom::array expected = rank["steps"].get_array();
+    REQUIRE(rows.size() == expected.size());
+    REQUIRE(rows.size() > 10);
+    for (size_t i = 0; i < rows.size(); ++i)
+        for (auto [key, value] : simdjson::dom::object(expected.at(i))) {
+            simdjson::dom::element cell;
+            REQUIRE_MESSAGE(rows.at(i)[key].get(cell) == simdjson::SUCCESS, std::string(key));
+            CHECK_MESSAGE(simdjson::minify(cell) == simdjson::minify(value), std::string(key));
+        }
+    // The operators by core class and the communication totals.
+    for (simdjson::dom::element core : rank["operators"]["by_core"].get_array()) {
+        const std::string coreClass(core["core_class"].get_string().value());
+        const Outcome row = Sql(Sample() +
+                                " --csv \"select count(*), sum(dur) from kernel where "
+                                "core_class = '" +
+                                coreClass + "'\"");
+        CHECK_MESSAGE(row.output.substr(row.output.find("\r\n") + 2) ==
+                          std::to_string(core["count"].get_int64().value()) + "," +
+                              std::to_string(core["total_ns"].get_int64().value()) + "\r\n\n",
+                      coreClass);
+    }
+    const simdjson::dom::element communication = rank["communication"];
+    const Outcome totals = Sql(Sample() +
+                               " --csv \"select count(*), sum(elapse_ns), "
+                               "sum(transit_ns), sum(wait_ns), sum(sync_ns), "
+                               "sum(idle_ns) from communication_op\"");
+    CHECK(totals.output.substr(totals.output.find("\r\n") + 2) ==
+          std::to_string(communication["operators"].get_int64().value()) + "," +
+              std::to_string(communication["elapse_ns"].get_int64().value()) + "," +
+              std::to_string(communication["transit_ns"].get_int64().value()) + "," +
+              std::to_string(communication["wait_ns"].get_int64().value()) + "," +
+              std::to_string(communication["synchronization_ns"].get_int64().value()) + "," +
+              std::to_string(communication["idle_ns"].get_int64().value()) + "\r\n\n");
+}

@@ -12,6 +12,7 @@
 #include "KinetoTraceGenerator.hpp"
 #include "TestSupport.hpp"
 #include "sql/ModelTables.hpp"
+#include "sql/RankSqlTables.hpp"
 #include "sql/SliceRows.hpp"
 #include "sql/SqlRows.hpp"
 #include "sql/SqlSession.hpp"
@@ -308,4 +309,28 @@ TEST_CASE("the model's tables are the slice table and Perfetto's structure table
         {{1, SqlCompare::kGreaterOrEqual, from}, {1, SqlCompare::kLess, from + 1000000}});
     REQUIRE_FALSE(spans.empty());
     for (size_t i = 1; i < spans.size(); ++i) CHECK(spans[i - 1].end < spans[i].first);
+}
+
+TEST_CASE("a rank's tables become kernel, step and communication_op, only those that were read") {
+    RankAnalysis rank;
+    CHECK(MakeRankSqlTables(rank).empty());
+    StepTrace steps;
+    steps.rows.resize(2);
+    steps.rows[0].step = "1";
+    steps.rows[0].ns[kStepComputing] = 700;
+    steps.rows[0].ns[kStepFree] = 300;
+    steps.hasColumn[kStepComputing] = steps.hasColumn[kStepFree] = true;
+    rank.steps = steps;
+    rank.stepSpans = {{true, 1000, 2000}, {false, 0, 0}};
+    const auto tables = MakeRankSqlTables(rank);
+    REQUIRE(tables.size() == 1);
+    CHECK(std::string(tables[0]->Name()) == "step");
+    auto session = SqlSession::Open(nullptr, &rank);
+    REQUIRE(session.ok());
+    // A phase the file lacks is NULL, the wall time is the profiler's sum, an unplaced step has
+    // no start.
+    CHECK(Query(*session.value(),
+                "select step, computing_ns, bubble_ns, wall_ns, start_ns, "
+                "end_ns from step") ==
+          std::vector<std::string>{"1|700|NULL|1000|1000|2000", "NULL|0|NULL|0|NULL|NULL"});
 }

@@ -3,7 +3,8 @@
 # calls apt-get when something is missing. Run as root.
 #   sh tools/install-deps.sh viewer   what building and running the program needs
 #   sh tools/install-deps.sh          that and what the tests need (OpenMPI, Xvfb, clang for the
-#                                     sanitizer and fuzzer trees, Chromium for the HTML report)
+#                                     sanitizer and fuzzer trees, Chromium for the HTML report,
+#                                     Node and the MCP SDK pinned in tests/mcp for `marey mcp`)
 set -eu
 viewer="cmake g++ make pkg-config zlib1g-dev libsimdjson-dev libsqlite3-dev \
 libimgui-dev libglfw3-dev libepoxy-dev libstb-dev libgl-dev libgl1-mesa-dri \
@@ -23,4 +24,19 @@ if [ -n "$missing" ]; then
   echo "installing:$missing"
   apt-get update
   DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing
+fi
+
+# The tests drive `marey mcp` with the official MCP TypeScript SDK, pinned in tests/mcp's
+# package-lock.json: installed from npm's registry once, and again only when the pin changes.
+if [ "${1:-all}" = all ]; then
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    echo "installing: nodejs npm"
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs npm
+  fi
+  mcp="$(dirname "$0")/../tests/mcp"
+  if ! cmp -s "$mcp/package-lock.json" "$mcp/node_modules/.installed-lock.json"; then
+    (cd "$mcp" && npm ci --no-audit --no-fund)
+    cp "$mcp/package-lock.json" "$mcp/node_modules/.installed-lock.json"
+  fi
 fi

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "sql/ModelTables.hpp"
+#include "sql/RankSqlTables.hpp"
 #include "sql/SqlVirtualTable.hpp"
 
 namespace marey {
@@ -58,7 +59,8 @@ std::string LineAndColumn(std::string_view text, size_t offset) {
     return std::to_string(line) + ":" + std::to_string(offset - lineStart + 1);
 }
 
-Result<std::unique_ptr<SqlSession>> SqlSession::Open(const TraceModel& model) {
+Result<std::unique_ptr<SqlSession>> SqlSession::Open(const TraceModel* model,
+                                                     const RankAnalysis* rank) {
     std::unique_ptr<SqlSession> session(new SqlSession);
     // In memory, and nothing else: temporary tables a person makes live and die with the session.
     if (sqlite3_open_v2(":memory:", &session->m_db,
@@ -72,7 +74,9 @@ Result<std::unique_ptr<SqlSession>> SqlSession::Open(const TraceModel& model) {
     sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
     sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
     sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
-    session->m_tables = MakeModelTables(model);
+    if (model) session->m_tables = MakeModelTables(*model);
+    if (rank)
+        for (auto& table : MakeRankSqlTables(*rank)) session->m_tables.push_back(std::move(table));
     for (const auto& table : session->m_tables) {
         Status registered = RegisterSqlTable(db, *table);
         if (!registered.ok()) return registered;
@@ -127,6 +131,11 @@ Status SqlSession::Run(std::string_view sql, SqlResultSink& sink) {
         }
         at = tail ? tail : end;
         if (!statement) continue;  // only blanks or a comment
+        if (m_readOnly && !sqlite3_stmt_readonly(statement)) {
+            sqlite3_finalize(statement);
+            return Status::Error(LineAndColumn(sql, static_cast<size_t>(statementStart - begin)) +
+                                 ": error: only statements that read are run here");
+        }
         const int columnCount = sqlite3_column_count(statement);
         if (columnCount > 0) {
             std::vector<std::string> columns;

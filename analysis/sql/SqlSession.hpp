@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/Status.hpp"
+#include "rank/RankAnalysis.hpp"
 #include "model/TraceModel.hpp"
 #include "sql/SqlRows.hpp"
 
@@ -29,8 +30,13 @@ public:
 
 class SqlSession {
 public:
-    // The tables of 'model', which must outlive the session.
-    static Result<std::unique_ptr<SqlSession>> Open(const TraceModel& model);
+    // The tables of 'model' (slice, track, …) and of a rank folder's 'rank' tables (kernel,
+    // step, communication_op); either may be null. Both must outlive the session.
+    static Result<std::unique_ptr<SqlSession>> Open(const TraceModel* model,
+                                                    const RankAnalysis* rank);
+    static Result<std::unique_ptr<SqlSession>> Open(const TraceModel& model) {
+        return Open(&model, nullptr);
+    }
     ~SqlSession();
     SqlSession(const SqlSession&) = delete;
     SqlSession& operator=(const SqlSession&) = delete;
@@ -38,6 +44,9 @@ public:
     // Runs every statement of 'sql' in turn, its rows to 'sink'. Stops at the first error, whose
     // message says where it is as "line:column: " (1-based, in 'sql') before SQLite's own words.
     Status Run(std::string_view sql, SqlResultSink& sink);
+    // Refuses every statement that would write, even to memory (a temporary table): for an agent,
+    // whose queries may only read.
+    void SetReadOnly(bool readOnly) { m_readOnly = readOnly; }
     // The names of its tables, for a person who asks.
     std::vector<std::string> TableNames() const;
 
@@ -47,7 +56,8 @@ private:
     std::string ErrorText(std::string_view sql, size_t place);
 
     sqlite3* m_db = nullptr;
-    bool m_refused = false;  // the authorizer refused something since the last error
+    bool m_refused = false;
+    bool m_readOnly = false;  // the authorizer refused something since the last error
     std::vector<std::unique_ptr<SqlRows>> m_tables;
 };
 
