@@ -3,7 +3,9 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <thread>
 #include <cstring>
 #include <iostream>
 #include <iterator>
@@ -12,6 +14,7 @@
 #include "SqlOutput.hpp"
 #include "cache/IndexCache.hpp"
 #include "import/Importer.hpp"
+#include "loading/ClusterLoader.hpp"
 #include "loading/RankLoader.hpp"
 #include "sql/SqlSession.hpp"
 
@@ -62,6 +65,16 @@ int Prompt(SqlSession& session, SqlResultSink& output) {
     }
     std::fputc('\n', stderr);
     return allRan ? 0 : 1;
+}
+
+// QUERY, else standard input: a script, or a prompt at a terminal.
+int RunQueries(SqlSession& session, SqlResultSink& output, bool hasQuery,
+               const std::string& query) {
+    if (hasQuery) return RunAndSay(session, query, output, "query") ? 0 : 1;
+    if (isatty(STDIN_FILENO)) return Prompt(session, output);
+    const std::string script{std::istreambuf_iterator<char>(std::cin),
+                             std::istreambuf_iterator<char>()};
+    return RunAndSay(session, script, output, "<stdin>") ? 0 : 1;
 }
 
 }  // namespace
@@ -122,13 +135,20 @@ int RunSqlCommand(int argc, char** argv) {
         return 2;
     }
     options.cache = std::move(cache.value());
+    const std::unique_ptr<SqlResultSink> output = MakeSqlOutput(format, stdout);
     const auto importer = ChooseImporter(path, options.source);
     if (importer.ok() && importer.value()->kind == SourceKind::kCluster) {
-        std::fprintf(stderr,
-                     "marey sql: %s is a cluster; its tables are not available yet: query one "
-                     "rank's folder or trace\n",
-                     path.c_str());
-        return 1;
+        auto cluster = LoadCluster(path, std::max(1u, std::thread::hardware_concurrency()));
+        if (!cluster.ok()) {
+            std::fprintf(stderr, "%s\n", cluster.message().c_str());
+            return 1;
+        }
+        auto session = SqlSession::OpenCluster(cluster.value());
+        if (!session.ok()) {
+            std::fprintf(stderr, "marey sql: %s\n", session.message().c_str());
+            return 1;
+        }
+        return RunQueries(*session.value(), *output, hasQuery, query);
     }
     auto loaded = LoadSqlSource(path, options);
     if (!loaded.ok()) {
@@ -141,12 +161,7 @@ int RunSqlCommand(int argc, char** argv) {
         std::fprintf(stderr, "marey sql: %s\n", session.message().c_str());
         return 1;
     }
-    const std::unique_ptr<SqlResultSink> output = MakeSqlOutput(format, stdout);
-    if (hasQuery) return RunAndSay(*session.value(), query, *output, "query") ? 0 : 1;
-    if (isatty(STDIN_FILENO)) return Prompt(*session.value(), *output);
-    const std::string script{std::istreambuf_iterator<char>(std::cin),
-                             std::istreambuf_iterator<char>()};
-    return RunAndSay(*session.value(), script, *output, "<stdin>") ? 0 : 1;
+    return RunQueries(*session.value(), *output, hasQuery, query);
 }
 
 }  // namespace marey

@@ -36,7 +36,10 @@ const std::map<std::string, std::set<std::string>>& AllowedEdges() {
          {"core", "load", "db", "model", "index", "trace", "rank", "compare", "report", "cluster",
           "cache"}},
         // `marey sql`'s tables: the model read in place, through SQLite.
-        {"sql", {"core", "load", "model", "index", "trace", "rank"}},
+        // Its args table reads a row's details through the importer of its format.
+        {"sql",
+         {"core", "load", "db", "model", "index", "trace", "rank", "compare", "report", "cluster",
+          "cache", "import"}},
         {"loading",
          {"core", "load", "db", "model", "index", "trace", "rank", "compare", "report", "cluster",
           "marey", "cache", "import"}},

@@ -135,7 +135,7 @@ TEST_CASE("every query of docs/sql.md runs, on the sample and on a generated GPU
         const size_t start = at + 7;
         queries.push_back(text.substr(start, text.find("```", start) - start));
     }
-    CHECK(queries.size() == 10);
+    CHECK(queries.size() >= 10);  // the ten questions, and the examples
     const fs::path gpu = marey::test::TempDir("sql-docs") / "gpu.json";
     int status = -1;
     marey::test::RunCommand(
@@ -201,4 +201,42 @@ TEST_CASE("a rank folder's kernel, step and communication_op tables hold the ran
               std::to_string(communication["wait_ns"].get_int64().value()) + "," +
               std::to_string(communication["synchronization_ns"].get_int64().value()) + "," +
               std::to_string(communication["idle_ns"].get_int64().value()) + "\r\n\n");
+}
+
+TEST_CASE("a cluster's tables: each rank's figures as stats --json's rank_figures, the slow link") {
+    const fs::path job = marey::test::TempDir("sql-cluster") / "job";
+    int status = -1;
+    marey::test::RunCommand(std::string(MAREY_GEN) + " --cluster " + job.string() +
+                                " --ranks 8 --slow-rank 5 --slow-link 2-3 >/dev/null 2>&1",
+                            &status);
+    REQUIRE(status == 0);
+    const std::string stats = marey::test::RunCommand(
+        std::string(MAREY_BINARY) + " stats " + job.string() + " --json 2>/dev/null", &status);
+    REQUIRE(status == 0);
+    simdjson::dom::parser parser;
+    const simdjson::dom::element cluster = parser.parse(stats)["cluster"];
+    const Outcome ranks = Sql(job.string() + " --json \"select * from rank order by rank_id\"");
+    REQUIRE(ranks.status == 0);
+    simdjson::dom::parser rankParser;
+    const simdjson::dom::array rows = rankParser.parse(ranks.output).get_array();
+    const simdjson::dom::array figures = cluster["rank_figures"].get_array();
+    REQUIRE(rows.size() == 8);
+    REQUIRE(figures.size() == 8);
+    for (size_t i = 0; i < rows.size(); ++i)
+        for (auto [key, value] : simdjson::dom::object(figures.at(i))) {
+            const std::string column = key == "rank" ? "rank_id" : std::string(key);
+            simdjson::dom::element cell;
+            REQUIRE_MESSAGE(rows.at(i)[column].get(cell) == simdjson::SUCCESS, column);
+            CHECK_MESSAGE(simdjson::minify(cell) == simdjson::minify(value), column);
+        }
+    // The slowest link by bandwidth is the planted one; the steps are every rank's.
+    const Outcome link = Sql(job.string() +
+                             " --csv \"select src_rank, dst_rank from link order "
+                             "by bandwidth_gbps limit 1\"");
+    CHECK(link.output == "src_rank,dst_rank\r\n2,3\r\n\n");
+    const Outcome steps = Sql(job.string() +
+                              " --csv \"select count(distinct step), count(distinct "
+                              "rank_id) from rank_step\"");
+    CHECK(steps.output.substr(steps.output.find("\r\n") + 2) ==
+          std::to_string(cluster["steps"].get_int64().value()) + ",8\r\n\n");
 }

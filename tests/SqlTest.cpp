@@ -11,6 +11,8 @@
 
 #include "KinetoTraceGenerator.hpp"
 #include "TestSupport.hpp"
+#include "sql/ArgsTable.hpp"
+#include "sql/ClusterSqlTables.hpp"
 #include "sql/ModelTables.hpp"
 #include "sql/RankSqlTables.hpp"
 #include "sql/SliceRows.hpp"
@@ -207,7 +209,7 @@ TEST_CASE(
     }
     CHECK_FALSE(fs::exists(target));
     // Questions about the tables are answered; a table of one's own lives in memory.
-    CHECK(Query(*session.value(), "pragma table_info(slice)").size() == 10);
+    CHECK(Query(*session.value(), "pragma table_info(slice)").size() == 11);
     CHECK(QueryNumber(*session.value(),
                       "create temp table t as select name from slice limit 3; "
                       "select count(*) from t") == 3);
@@ -333,4 +335,64 @@ TEST_CASE("a rank's tables become kernel, step and communication_op, only those 
                 "select step, computing_ns, bubble_ns, wall_ns, start_ns, "
                 "end_ns from step") ==
           std::vector<std::string>{"1|700|NULL|1000|1000|2000", "NULL|0|NULL|0|NULL|NULL"});
+}
+
+TEST_CASE("a cluster's tables: a rank without overview figures has NULLs, not zeros") {
+    Cluster cluster;
+    ClusterRank first, second;
+    first.rankId = 0;
+    first.overview.valid = true;
+    first.overview.computingNs = 500;
+    first.overview.totalNs = 800;
+    second.rankId = 3;
+    second.problems = {"a: error: b"};
+    cluster.ranks = {first, second};
+    cluster.groups = {{"g", "collective", {0, 3}}};
+    std::vector<std::string> names;
+    for (const auto& table : MakeClusterSqlTables(cluster)) names.push_back(table->Name());
+    CHECK(names ==
+          std::vector<std::string>{"rank", "rank_step", "collective", "link", "cluster_group"});
+    auto session = SqlSession::OpenCluster(cluster);
+    REQUIRE(session.ok());
+    CHECK(Query(*session.value(), "select rank_id, computing_ns, total_ns, problems from rank") ==
+          std::vector<std::string>{"0|500|800|0", "3|NULL|NULL|1"});
+    CHECK(Query(*session.value(), "select count(*) from rank_step") ==
+          std::vector<std::string>{"0"});
+    CHECK(Query(*session.value(), "select group_concat(rank_id) from cluster_group") ==
+          std::vector<std::string>{"0,3"});
+}
+
+TEST_CASE("args holds each slice's arguments as its event says, read only for the slices asked") {
+    const auto model = GeneratedGpuTrace();
+    auto session = SqlSession::Open(*model);
+    REQUIRE(session.ok());
+    SqlSession& sql = *session.value();
+    const SliceRows slices(*model);
+    // A launch's arguments, as the details panel reads them.
+    const int64_t launch =
+        QueryNumber(sql, "select id from slice where name = 'cudaLaunchKernel' limit 1");
+    const EventDetails details = slices.Details(launch);
+    REQUIRE(details.args.size() >= 2);
+    const std::vector<std::string> rows = Query(
+        sql, "select key, display_value from args where arg_set_id = " + std::to_string(launch));
+    REQUIRE(rows.size() == details.args.size());
+    for (size_t i = 0; i < rows.size(); ++i)
+        CHECK(rows[i] == "args." + details.args[i].first + "|" + details.args[i].second);
+    // extract_arg reads the same value the importer kept as the correlation id.
+    CHECK(QueryNumber(sql,
+                      "select count(*) from slice where category = 'kernel' and "
+                      "extract_arg(arg_set_id, 'args.correlation') is not correlation_id") == 0);
+    CHECK(QueryNumber(sql, "select count(*) from slice where category = 'kernel'") > 100);
+    // Typed columns: an integer in int_value only.
+    CHECK(Query(sql,
+                "select int_value is not null, real_value is null, string_value is null, "
+                "value_type from args where arg_set_id = " +
+                    std::to_string(launch) + " and key = 'args.correlation'") ==
+          std::vector<std::string>{"1|1|1|int"});
+    // Ids that are no slice's read nothing.
+    for (const char* id : {"-1", "99999999", "'abc'", "1.5"})
+        CHECK(QueryNumber(sql, std::string("select count(*) from args where arg_set_id = ") + id) ==
+              0);
+    CHECK(Query(sql, "select extract_arg(-5, 'args.x'), extract_arg(0, 'name')") ==
+          std::vector<std::string>{"NULL|NULL"});
 }

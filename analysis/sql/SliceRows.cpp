@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "import/Importer.hpp"
+
 namespace marey {
 namespace {
 
@@ -16,6 +18,7 @@ enum Column {
     kName,
     kDepth,
     kParentId,
+    kArgSetId,
     kTaskType,
     kCorrelation
 };
@@ -57,10 +60,10 @@ SliceRows::SliceRows(const TraceModel& model) : m_model(model) {
 
 const std::vector<SqlColumn>& SliceRows::Columns() const {
     static const std::vector<SqlColumn> columns = {
-        {"id", "INTEGER", true},       {"ts", "INTEGER", true},  {"dur", "INTEGER"},
-        {"track_id", "INTEGER", true}, {"category", "TEXT"},     {"name", "TEXT"},
-        {"depth", "INTEGER"},          {"parent_id", "INTEGER"}, {"task_type", "TEXT"},
-        {"correlation_id", "INTEGER"},
+        {"id", "INTEGER", true},       {"ts", "INTEGER", true},       {"dur", "INTEGER"},
+        {"track_id", "INTEGER", true}, {"category", "TEXT"},          {"name", "TEXT"},
+        {"depth", "INTEGER"},          {"parent_id", "INTEGER"},      {"arg_set_id", "INTEGER"},
+        {"task_type", "TEXT"},         {"correlation_id", "INTEGER"},
     };
     return columns;
 }
@@ -107,6 +110,15 @@ std::vector<int64_t> SliceRows::GroupedIds(const std::vector<IdSpan>& spans, int
     eachId(
         [&](int64_t id, StringId name) { grouped[static_cast<size_t>(firstOfName[name]++)] = id; });
     return grouped;
+}
+
+EventDetails SliceRows::Details(int64_t id) const {
+    const Part& part = m_parts[PartOf(id, 0)];
+    const size_t index = static_cast<size_t>(id - part.firstId);
+    const Track& track = m_model.tracks[part.track];
+    const uint64_t ref =
+        part.row == kInstants ? track.instantRef[index] : track.rows[part.row].Ref(index);
+    return ReadRowDetails(m_model.SourceOf(part.track), ref);
 }
 
 size_t SliceRows::PartOf(int64_t id, size_t hint) const {
@@ -207,12 +219,14 @@ void SliceRows::Cell(int64_t id, int column, sqlite3_context* out, CellHint& hin
             sqlite3_result_int64(out, part.track);
             return;
         case kName:
-            SetText(out, m_model.Name(instant ? track.instantName[index]
-                                              : track.rows[part.row].name[index]));
+            SetText(out, m_model.Name(NameAt(part, index)));
             return;
         case kDepth:
             sqlite3_result_int64(out, instant ? 0 : track.rows[part.row].depth);
             return;
+        case kArgSetId:
+            sqlite3_result_int64(out, id);
+            return;  // each slice's own (the args table)
         case kParentId: {
             const int64_t parent = instant ? -1 : ParentId(part, index);
             if (parent < 0)

@@ -1,10 +1,11 @@
 #pragma once
 // The `slice` table of `marey sql`: every slice and instant of a model, with Perfetto's columns
-// (id, ts, dur, track_id, category, name, depth, parent_id) and the fields its importer kept
-// (task_type, correlation_id). Ids run track by track, row by row, then the track's instants; a
-// constraint on id, ts or track_id is answered by binary search in each row, not a scan.
+// (id, ts, dur, track_id, category, name, depth, parent_id, arg_set_id) and the fields its importer
+// kept (task_type, correlation_id). Ids run track by track, row by row, then the track's instants;
+// a constraint on id, ts or track_id is answered by binary search in each row, not a scan.
 #include <vector>
 
+#include "load/EventDetails.hpp"
 #include "model/TraceModel.hpp"
 #include "sql/SqlRows.hpp"
 
@@ -25,6 +26,9 @@ public:
     bool CanGroupBy(int column) const override;
     std::vector<int64_t> GroupedIds(const std::vector<IdSpan>& spans, int column) const override;
     void Cell(int64_t id, int column, sqlite3_context* out, CellHint& hint) const override;
+    // Everything slice 'id' says (its arguments among it), read from its file by the importer of
+    // its format. O(that event).
+    EventDetails Details(int64_t id) const;
 
 private:
     static constexpr uint32_t kInstants = UINT32_MAX;  // the part of a track's instants

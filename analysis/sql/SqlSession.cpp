@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sql/ArgsTable.hpp"
+#include "sql/ClusterSqlTables.hpp"
 #include "sql/ModelTables.hpp"
 #include "sql/RankSqlTables.hpp"
+#include "sql/SliceRows.hpp"
 #include "sql/SqlVirtualTable.hpp"
 
 namespace marey {
@@ -59,8 +62,8 @@ std::string LineAndColumn(std::string_view text, size_t offset) {
     return std::to_string(line) + ":" + std::to_string(offset - lineStart + 1);
 }
 
-Result<std::unique_ptr<SqlSession>> SqlSession::Open(const TraceModel* model,
-                                                     const RankAnalysis* rank) {
+Result<std::unique_ptr<SqlSession>> SqlSession::WithTables(
+    std::vector<std::unique_ptr<SqlRows>> tables) {
     std::unique_ptr<SqlSession> session(new SqlSession);
     // In memory, and nothing else: temporary tables a person makes live and die with the session.
     if (sqlite3_open_v2(":memory:", &session->m_db,
@@ -74,15 +77,32 @@ Result<std::unique_ptr<SqlSession>> SqlSession::Open(const TraceModel* model,
     sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
     sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
     sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
-    if (model) session->m_tables = MakeModelTables(*model);
-    if (rank)
-        for (auto& table : MakeRankSqlTables(*rank)) session->m_tables.push_back(std::move(table));
+    session->m_tables = std::move(tables);
     for (const auto& table : session->m_tables) {
         Status registered = RegisterSqlTable(db, *table);
         if (!registered.ok()) return registered;
     }
+    // A timeline's slices bring their arguments, read when asked for.
+    for (const auto& table : session->m_tables)
+        if (const auto* slices = dynamic_cast<const SliceRows*>(table.get())) {
+            Status registered = RegisterArgs(db, *slices);
+            if (!registered.ok()) return registered;
+        }
     sqlite3_set_authorizer(db, Authorize, &session->m_refused);
     return session;
+}
+
+Result<std::unique_ptr<SqlSession>> SqlSession::Open(const TraceModel* model,
+                                                     const RankAnalysis* rank) {
+    std::vector<std::unique_ptr<SqlRows>> tables;
+    if (model) tables = MakeModelTables(*model);
+    if (rank)
+        for (auto& table : MakeRankSqlTables(*rank)) tables.push_back(std::move(table));
+    return WithTables(std::move(tables));
+}
+
+Result<std::unique_ptr<SqlSession>> SqlSession::OpenCluster(const Cluster& cluster) {
+    return WithTables(MakeClusterSqlTables(cluster));
 }
 
 SqlSession::~SqlSession() {

@@ -9,6 +9,7 @@
 
 #include "core/Status.hpp"
 #include "rank/RankAnalysis.hpp"
+#include "cluster/Cluster.hpp"
 #include "model/TraceModel.hpp"
 #include "sql/SqlRows.hpp"
 
@@ -37,6 +38,9 @@ public:
     static Result<std::unique_ptr<SqlSession>> Open(const TraceModel& model) {
         return Open(&model, nullptr);
     }
+    // The tables of a cluster (rank, rank_step, collective, link, cluster_group), which must
+    // outlive the session.
+    static Result<std::unique_ptr<SqlSession>> OpenCluster(const Cluster& cluster);
     ~SqlSession();
     SqlSession(const SqlSession&) = delete;
     SqlSession& operator=(const SqlSession&) = delete;
@@ -52,6 +56,9 @@ public:
 
 private:
     SqlSession() = default;
+    // A connection that reaches no file, with 'tables' registered.
+    static Result<std::unique_ptr<SqlSession>> WithTables(
+        std::vector<std::unique_ptr<SqlRows>> tables);
     // "line:column: error: " and SQLite's message, with why a refused statement was refused.
     std::string ErrorText(std::string_view sql, size_t place);
 

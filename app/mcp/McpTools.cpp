@@ -5,12 +5,14 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <thread>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "import/chrome_json/TraceLoader.hpp"
 #include "load/JsonString.hpp"
+#include "loading/ClusterLoader.hpp"
 #include "loading/RankLoader.hpp"
 #include "SqlCommand.hpp"
 #include "mcp/ChildProcess.hpp"
@@ -45,7 +47,7 @@ constexpr std::string_view kTools = R"tools([
  "description": "An opened cluster's findings (slow ranks, slow links, groups that differ, with their evidence), its slow ranks and slow links, as `marey stats CLUSTER --json` gives them. Paged as summary is.",
  "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}, "offset": {"type": "integer", "minimum": 0}}, "required": ["id"]}},
 {"name": "sql", "title": "Run SQL over an opened trace",
- "description": "Runs read-only SQL (SQLite) over a document's timeline. Tables with Perfetto's names: slice(id, ts, dur, track_id, category, name, depth, parent_id, task_type, correlation_id), track(id, name, type, role, upid, slice_count), thread(utid, tid, name, upid), process(upid, pid, name), thread_track, process_track, counter_track, counter(id, ts, track_id, value); for a rank folder also kernel(id, ts, dur, name, type, core, core_class, step), step(id, step, computing_ns, communication_not_overlapped_ns, free_ns, wall_ns, start_ns, end_ns, ...) and communication_op(id, step, name, ts, elapse_ns, transit_ns, wait_ns, sync_ns, idle_ns, ...). Times are integer ns. Returns at most `limit` rows (200 by default) from `offset`, with the total count, per statement.",
+ "description": "Runs read-only SQL (SQLite) over a document's timeline. Tables with Perfetto's names: slice(id, ts, dur, track_id, category, name, depth, parent_id, arg_set_id, task_type, correlation_id), args(arg_set_id, key, display_value, int_value, string_value, real_value, value_type) and extract_arg(arg_set_id, 'args.name') (read from the file when asked: filter on arg_set_id), track(id, name, type, role, upid, slice_count), thread(utid, tid, name, upid), process(upid, pid, name), thread_track, process_track, counter_track, counter(id, ts, track_id, value); for a rank folder also kernel(id, ts, dur, name, type, core, core_class, step), step(id, step, computing_ns, communication_not_overlapped_ns, free_ns, wall_ns, start_ns, end_ns, ...) and communication_op(id, step, name, ts, elapse_ns, transit_ns, wait_ns, sync_ns, idle_ns, ...). On a cluster: rank(id, rank_id, computing_ns, pure_computing_ns, communication_overlapped_ns, communication_not_overlapped_ns, free_ns, total_ns, ...), rank_step(rank_id, step, computing_ns, ..., wall_ns), collective(rank_id, step, name, group_id, kind, ts, elapse_ns, transit_ns, wait_ns, sync_ns, idle_ns), link(rank_id, op, src_rank, dst_rank, transport, transit_size_mb, transit_ns, bandwidth_gbps), cluster_group(group_index, name, kind, rank_id). Times are integer ns. Returns at most `limit` rows (200 by default) from `offset`, with the total count, per statement.",
  "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}, "query": {"type": "string"}, "limit": {"type": "integer", "minimum": 1, "maximum": 5000}, "offset": {"type": "integer", "minimum": 0}}, "required": ["id", "query"]}},
 {"name": "compare", "title": "Compare two runs or two ranks",
  "description": "`marey stats --compare A B --json`: two traces or rank folders aligned on their first common step, and the difference of their operators, steps and communication.",
@@ -322,8 +324,6 @@ ToolResult McpTools::Sql(simdjson::dom::element arguments) {
     ToolResult error;
     Document* document = Find(arguments, error);
     if (!document) return error;
-    if (document->cluster)
-        return Failure(document->path + " is a cluster: sql reads one rank's trace or folder");
     std::string query;
     if (!StringArgument(arguments, "query", query)) return Failure("expected \"query\": SQL text");
     int64_t limit = kDefaultRows, offset = 0;
@@ -331,6 +331,16 @@ ToolResult McpTools::Sql(simdjson::dom::element arguments) {
         return Failure("\"limit\": expected an integer from 1 to 5000");
     if (!IntegerArgument(arguments, "offset", 0, INT64_MAX, 0, offset))
         return Failure("\"offset\": expected an integer of at least 0");
+    if (!document->sql && document->cluster) {
+        auto cluster =
+            LoadCluster(document->path, std::max(1u, std::thread::hardware_concurrency()));
+        if (!cluster.ok()) return Failure(cluster.message());
+        document->clusterTables = std::make_unique<Cluster>(std::move(cluster.value()));
+        auto session = SqlSession::OpenCluster(*document->clusterTables);
+        if (!session.ok()) return Failure(session.message());
+        document->sql = std::move(session.value());
+        document->sql->SetReadOnly(true);
+    }
     if (!document->sql) {
         auto loaded = LoadSqlSource(document->path, LoadOptions());
         if (!loaded.ok()) return Failure(loaded.message());

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cluster/Cluster.hpp"
 #include "rank/LoadedRank.hpp"
 #include "sql/SqlSession.hpp"
 
@@ -40,7 +41,10 @@ private:
         std::string path;
         std::string statsJson;  // `marey stats PATH --json`
         bool cluster = false;
-        LoadedRank rank;  // its timeline (and a rank folder's tables), loaded on the first sql call
+        // What sql reads, loaded at its first call: the timeline (and a rank folder's tables), or
+        // the cluster.
+        LoadedRank rank;
+        std::unique_ptr<Cluster> clusterTables;
         std::unique_ptr<SqlSession> sql;
     };
     ToolResult Open(simdjson::dom::element arguments);

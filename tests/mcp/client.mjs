@@ -102,6 +102,8 @@ try {
   check(isDeepStrictEqual(findings.findings, clusterStats.findings) && findings.findings.length > 0, "cluster_findings");
   check(isDeepStrictEqual(findings.slow_ranks, clusterStats.slow_ranks), "cluster_findings: slow ranks");
   check(JSON.stringify(findings.slow_ranks).includes("5"), "the planted slow rank 5 is named");
+  const slowest = await callJson(client, "sql", { id: cluster.id, query: "select rank_id from rank order by computing_ns desc limit 1" });
+  check(slowest[0].rows[0][0] === 5, "sql on a cluster: the rank that computes longest is rank 5");
 
   // Two runs: the comparison and the regression gate.
   const a = join(work, "pair", "a"), b = join(work, "pair", "b");
