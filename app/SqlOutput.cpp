@@ -151,22 +151,7 @@ public:
             if (c > 0) text += ", ";
             AppendJsonString(text, m_columns[c]);
             text += ": ";
-            switch (sqlite3_column_type(statement, column)) {
-                case SQLITE_NULL:
-                    text += "null";
-                    break;
-                case SQLITE_INTEGER:
-                    text += std::to_string(sqlite3_column_int64(statement, column));
-                    break;
-                case SQLITE_FLOAT: {
-                    const double value = sqlite3_column_double(statement, column);
-                    text += std::isfinite(value) ? RealText(value) : "null";
-                    break;
-                }
-                default:
-                    AppendJsonString(text, CellText(statement, column));
-                    break;
-            }
+            AppendSqlCellJson(text, statement, column);
         }
         text += '}';
         std::fwrite(text.data(), 1, text.size(), m_out);
@@ -180,6 +165,24 @@ private:
 };
 
 }  // namespace
+
+void AppendSqlCellJson(std::string& out, sqlite3_stmt* statement, int column) {
+    switch (sqlite3_column_type(statement, column)) {
+        case SQLITE_NULL:
+            out += "null";
+            return;
+        case SQLITE_INTEGER:
+            out += std::to_string(sqlite3_column_int64(statement, column));
+            return;
+        case SQLITE_FLOAT: {
+            const double value = sqlite3_column_double(statement, column);
+            out += std::isfinite(value) ? RealText(value) : "null";
+            return;
+        }
+        default:
+            AppendJsonString(out, CellText(statement, column));
+    }
+}
 
 std::unique_ptr<SqlResultSink> MakeSqlOutput(SqlOutputFormat format, std::FILE* out) {
     switch (format) {

@@ -4,12 +4,17 @@
 // JSON (one array of objects per statement, on its own line).
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "sql/SqlSession.hpp"
 
 namespace marey {
 
 enum class SqlOutputFormat { kTable, kCsv, kJson };
+
+// Cell 'column' of the row 'statement' holds, as a JSON value: null, an integer, the shortest
+// real that reads back the same (null when not finite), or a string (invalid UTF-8 replaced).
+void AppendSqlCellJson(std::string& out, sqlite3_stmt* statement, int column);
 
 // Writes to 'out', which must outlive the sink.
 std::unique_ptr<SqlResultSink> MakeSqlOutput(SqlOutputFormat format, std::FILE* out);

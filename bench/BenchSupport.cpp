@@ -1,6 +1,7 @@
 #include "BenchSupport.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
@@ -72,6 +73,18 @@ ClusterMeasure OpenCluster(const std::string& dir, unsigned threads) {
     measure.slowLinks = static_cast<uint32_t>(report.slowLinks.size());
     measure.links = report.matrix.size();
     return measure;
+}
+
+bool WriteTrace(const std::string& path, const GeneratorOptions& options) {
+    struct stat info {};
+    if (stat(path.c_str(), &info) == 0) return true;
+    std::FILE* file = std::fopen(path.c_str(), "wb");
+    if (!file) {
+        std::perror(path.c_str());
+        return false;
+    }
+    GenerateTrace(options, file);
+    return std::fclose(file) == 0;
 }
 
 }  // namespace marey::bench

@@ -11,6 +11,8 @@
 #include <string>
 #include <type_traits>
 
+#include "TraceGenerator.hpp"
+
 namespace marey::bench {
 
 // Seconds of a steady clock.
@@ -28,6 +30,11 @@ void ResetPeakRss();
 void ReadIntoPageCache(const std::string& path);
 // Every file under 'dir' read once the same way; returns their bytes.
 uint64_t ReadTreeIntoPageCache(const std::string& dir);
+
+// Writes the generator's trace of 'options' to 'path' unless a file is there already (a size's
+// trace serves every run and mode that asks for it). False, with the reason on standard error,
+// when it cannot be written.
+bool WriteTrace(const std::string& path, const GeneratorOptions& options);
 
 // Runs 'work' in a fresh child process and returns what it measured (a plain struct).
 template <typename Work, typename Result = std::invoke_result_t<Work>>

@@ -238,18 +238,6 @@ CompareMeasure LoadPairAndDiff(const std::string& pathA, const std::string& path
     return measure;
 }
 
-bool WriteTrace(const std::string& path, const GeneratorOptions& options) {
-    struct stat info {};
-    if (stat(path.c_str(), &info) == 0) return true;
-    std::FILE* file = std::fopen(path.c_str(), "wb");
-    if (!file) {
-        std::perror(path.c_str());
-        return false;
-    }
-    GenerateTrace(options, file);
-    return std::fclose(file) == 0;
-}
-
 int RunCompareBenchmark(const std::vector<uint64_t>& sizes, const std::string& dir, int repeat,
                         bool keep) {
     for (const uint64_t size : sizes) {
@@ -637,17 +625,9 @@ int RunLoadBenchmark(const std::vector<uint64_t>& sizes, const std::string& dir,
         GeneratorOptions options;
         options.events = size;
         options.seed = 42;
+        if (!WriteTrace(path, options)) return 1;
         struct stat info {};
-        if (stat(path.c_str(), &info) != 0) {
-            std::FILE* file = std::fopen(path.c_str(), "wb");
-            if (!file) {
-                std::perror(path.c_str());
-                return 1;
-            }
-            GenerateTrace(options, file);
-            std::fclose(file);
-            stat(path.c_str(), &info);
-        }
+        stat(path.c_str(), &info);
         const double megabytes = static_cast<double>(info.st_size) / 1e6;
         Measure walk, load;
         walk.seconds = load.seconds = 1e30;

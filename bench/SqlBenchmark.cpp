@@ -94,20 +94,12 @@ int RunSqlBenchmark(const std::vector<uint64_t>& sizes, const std::string& dir, 
     for (const uint64_t size : sizes) {
         // The load benchmark's trace: the same name, so one generated file serves both.
         const std::string path = dir + "/marey-bench-" + std::to_string(size) + ".json";
+        GeneratorOptions options;
+        options.events = size;
+        options.seed = 42;
+        if (!WriteTrace(path, options)) return 1;
         struct stat info {};
-        if (stat(path.c_str(), &info) != 0) {
-            std::FILE* file = std::fopen(path.c_str(), "wb");
-            if (!file) {
-                std::perror(path.c_str());
-                return 1;
-            }
-            GeneratorOptions options;
-            options.events = size;
-            options.seed = 42;
-            GenerateTrace(options, file);
-            std::fclose(file);
-            stat(path.c_str(), &info);
-        }
+        stat(path.c_str(), &info);
         SqlMeasure best;
         best.groupSeconds = 1e30;
         for (int r = 0; r < repeat; ++r) {

@@ -13,6 +13,7 @@
 #include "TestSupport.hpp"
 #include "sql/ArgsTable.hpp"
 #include "sql/ClusterSqlTables.hpp"
+#include "sql/FunctionRows.hpp"
 #include "sql/ModelTables.hpp"
 #include "sql/RankSqlTables.hpp"
 #include "sql/SliceRows.hpp"
@@ -395,4 +396,24 @@ TEST_CASE("args holds each slice's arguments as its event says, read only for th
               0);
     CHECK(Query(sql, "select extract_arg(-5, 'args.x'), extract_arg(0, 'name')") ==
           std::vector<std::string>{"NULL|NULL"});
+}
+
+TEST_CASE("a table of rows a function computes: empty text reads as NULL") {
+    const std::vector<std::string> names = {"Computing", ""};
+    FunctionRows rows("names", {{"id", "INTEGER", true}, {"name", "TEXT"}}, 2,
+                      [&names](int64_t id, int column, sqlite3_context* out) {
+                          if (column == 0) return sqlite3_result_int64(out, id);
+                          SetSqlText(out, names[static_cast<size_t>(id)]);
+                      });
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(":memory:", &db) == SQLITE_OK);
+    REQUIRE(RegisterSqlTable(db, rows).ok());
+    sqlite3_stmt* statement = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db, "select count(*), count(name) from names", -1, &statement,
+                               nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_step(statement) == SQLITE_ROW);
+    CHECK(sqlite3_column_int64(statement, 0) == 2);
+    CHECK(sqlite3_column_int64(statement, 1) == 1);
+    sqlite3_finalize(statement);
+    sqlite3_close(db);
 }

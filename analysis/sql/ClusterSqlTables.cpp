@@ -3,62 +3,43 @@
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <functional>
 #include <string>
+
+#include "sql/FunctionRows.hpp"
 
 namespace marey {
 namespace {
 
-// Rows 0..count-1 whose cells a function computes.
-class FunctionRows final : public SqlRows {
-public:
-    using CellFunction = std::function<void(int64_t id, int column, sqlite3_context* out)>;
-    FunctionRows(const char* name, std::vector<SqlColumn> columns, int64_t count, CellFunction cell)
-        : m_name(name), m_columns(std::move(columns)), m_count(count), m_cell(std::move(cell)) {}
-    const char* Name() const override { return m_name; }
-    const std::vector<SqlColumn>& Columns() const override { return m_columns; }
-    int64_t Count() const override { return m_count; }
-    void Cell(int64_t id, int column, sqlite3_context* out, CellHint&) const override {
-        m_cell(id, column, out);
-    }
-
-private:
-    const char* m_name;
-    std::vector<SqlColumn> m_columns;
-    int64_t m_count;
-    CellFunction m_cell;
-};
-
-void SetText(sqlite3_context* out, std::string_view text) {
-    if (text.empty())
-        sqlite3_result_null(out);
-    else
-        sqlite3_result_text(out, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
-}
-
-// The rows of every rank's vector of one kind, rank after rank: (first row, rank index) pairs.
-using RankStarts = std::vector<std::pair<int64_t, size_t>>;
-
-template <typename Count>
-std::shared_ptr<RankStarts> StartsOf(const Cluster& cluster, const Count& count, int64_t& total) {
-    auto starts = std::make_shared<RankStarts>();
-    total = 0;
+// A table of one vector of every rank ('Items': the vector of a rank), rank after rank: its
+// columns start with id and rank_id; 'cell' gives the others of the rank's item 'index'.
+template <typename Items, typename Cell>
+std::unique_ptr<SqlRows> PerRankRows(const Cluster& cluster, const char* name,
+                                     std::vector<SqlColumn> columns, const Items& items,
+                                     Cell cell) {
+    // (first row, rank index) of each rank with items; a row is found in O(log ranks).
+    auto starts = std::make_shared<std::vector<std::pair<int64_t, size_t>>>();
+    int64_t total = 0;
     for (size_t r = 0; r < cluster.ranks.size(); ++r) {
-        const int64_t rows = static_cast<int64_t>(count(cluster.ranks[r]));
+        const int64_t rows = static_cast<int64_t>(items(cluster.ranks[r]).size());
         if (rows == 0) continue;
         starts->push_back({total, r});
         total += rows;
     }
-    return starts;
-}
-
-// The rank and the index in its vector of row 'id'. O(log ranks).
-std::pair<size_t, size_t> Locate(const RankStarts& starts, int64_t id) {
-    const auto after = std::upper_bound(
-        starts.begin(), starts.end(), id,
-        [](int64_t value, const std::pair<int64_t, size_t>& start) { return value < start.first; });
-    const auto& [first, rank] = *(after - 1);
-    return {rank, static_cast<size_t>(id - first)};
+    columns.insert(columns.begin(), {{"id", "INTEGER", true}, {"rank_id", "INTEGER"}});
+    return std::make_unique<FunctionRows>(
+        name, std::move(columns), total,
+        [&cluster, starts, cell](int64_t id, int column, sqlite3_context* out) {
+            const auto after =
+                std::upper_bound(starts->begin(), starts->end(), id,
+                                 [](int64_t value, const std::pair<int64_t, size_t>& start) {
+                                     return value < start.first;
+                                 });
+            const ClusterRank& rank = cluster.ranks[(after - 1)->second];
+            const size_t index = static_cast<size_t>(id - (after - 1)->first);
+            if (column == 0) return sqlite3_result_int64(out, id);
+            if (column == 1) return sqlite3_result_int64(out, rank.rankId);
+            cell(rank, index, column - 2, out);
+        });
 }
 
 std::unique_ptr<SqlRows> RankTable(const Cluster& cluster) {
@@ -90,14 +71,14 @@ std::unique_ptr<SqlRows> RankTable(const Cluster& cluster) {
                 case 1:
                     return sqlite3_result_int64(out, rank.rankId);
                 case 2:
-                    return SetText(out, rank.path);
+                    return SetSqlText(out, rank.path);
                 case 3:
-                    return SetText(out, rank.profilerLevel);
+                    return SetSqlText(out, rank.profilerLevel);
                 case 4:
                     return rank.worldSize > 0 ? sqlite3_result_int64(out, rank.worldSize)
                                               : sqlite3_result_null(out);
                 case 5:
-                    return SetText(out, figures.source);
+                    return SetSqlText(out, figures.source);
                 case 12:
                     return sqlite3_result_int64(out, static_cast<int64_t>(rank.problems.size()));
                 default:
@@ -109,23 +90,16 @@ std::unique_ptr<SqlRows> RankTable(const Cluster& cluster) {
 }
 
 std::unique_ptr<SqlRows> RankStepTable(const Cluster& cluster) {
-    int64_t total = 0;
-    auto starts = StartsOf(
-        cluster, [](const ClusterRank& rank) { return rank.steps.size(); }, total);
-    std::vector<SqlColumn> columns = {
-        {"id", "INTEGER", true}, {"rank_id", "INTEGER"}, {"step", "TEXT"}};
+    std::vector<SqlColumn> columns = {{"step", "TEXT"}};
     for (const char* key : kStepPhaseJsonKeys) columns.push_back({key, "INTEGER"});
     columns.push_back({"wall_ns", "INTEGER"});
-    return std::make_unique<FunctionRows>(
-        "rank_step", std::move(columns), total,
-        [&cluster, starts](int64_t id, int column, sqlite3_context* out) {
-            const auto [r, index] = Locate(*starts, id);
-            const ClusterRank& rank = cluster.ranks[r];
+    return PerRankRows(
+        cluster, "rank_step", std::move(columns),
+        [](const ClusterRank& rank) -> const auto& { return rank.steps; },
+        [](const ClusterRank& rank, size_t index, int column, sqlite3_context* out) {
             const StepRow& row = rank.steps[index];
-            if (column == 0) return sqlite3_result_int64(out, id);
-            if (column == 1) return sqlite3_result_int64(out, rank.rankId);
-            if (column == 2) return SetText(out, row.step);
-            const int phase = column - 3;
+            if (column == 0) return SetSqlText(out, row.step);
+            const int phase = column - 1;
             if (phase == kStepPhaseCount) return sqlite3_result_int64(out, StepWallNs(row));
             if (!rank.hasPhase[static_cast<size_t>(phase)]) return sqlite3_result_null(out);
             sqlite3_result_int64(out, row.ns[static_cast<size_t>(phase)]);
@@ -133,99 +107,72 @@ std::unique_ptr<SqlRows> RankStepTable(const Cluster& cluster) {
 }
 
 std::unique_ptr<SqlRows> CollectiveTable(const Cluster& cluster) {
-    int64_t total = 0;
-    auto starts = StartsOf(
-        cluster, [](const ClusterRank& rank) { return rank.collectives.size(); }, total);
-    return std::make_unique<FunctionRows>(
-        "collective",
-        std::vector<SqlColumn>{{"id", "INTEGER", true},
-                               {"rank_id", "INTEGER"},
-                               {"step", "TEXT"},
-                               {"name", "TEXT"},
-                               {"group_id", "TEXT"},
-                               {"kind", "TEXT"},
-                               {"ts", "INTEGER"},
-                               {"elapse_ns", "INTEGER"},
-                               {"transit_ns", "INTEGER"},
-                               {"wait_ns", "INTEGER"},
-                               {"sync_ns", "INTEGER"},
-                               {"idle_ns", "INTEGER"}},
-        total, [&cluster, starts](int64_t id, int column, sqlite3_context* out) {
-            const auto [r, index] = Locate(*starts, id);
-            const ClusterRank& rank = cluster.ranks[r];
+    return PerRankRows(
+        cluster, "collective",
+        {{"step", "TEXT"},
+         {"name", "TEXT"},
+         {"group_id", "TEXT"},
+         {"kind", "TEXT"},
+         {"ts", "INTEGER"},
+         {"elapse_ns", "INTEGER"},
+         {"transit_ns", "INTEGER"},
+         {"wait_ns", "INTEGER"},
+         {"sync_ns", "INTEGER"},
+         {"idle_ns", "INTEGER"}},
+        [](const ClusterRank& rank) -> const auto& { return rank.collectives; },
+        [](const ClusterRank& rank, size_t index, int column, sqlite3_context* out) {
             const RankCollective& op = rank.collectives[index];
+            const TimeNs times[] = {op.elapseNs, op.transitNs, op.waitNs, op.syncNs, op.idleNs};
             switch (column) {
                 case 0:
-                    return sqlite3_result_int64(out, id);
+                    return SetSqlText(out, op.step);
                 case 1:
-                    return sqlite3_result_int64(out, rank.rankId);
+                    return SetSqlText(out, rank.Name(op.name));
                 case 2:
-                    return SetText(out, op.step);
+                    return SetSqlText(out, rank.Name(op.group));
                 case 3:
-                    return SetText(out, rank.Name(op.name));
-                case 4:
-                    return SetText(out, rank.Name(op.group));
-                case 5:
                     return sqlite3_result_text(out, op.p2p ? "p2p" : "collective", -1,
                                                SQLITE_STATIC);
-                case 6:  // 0: the file gave none
+                case 4:  // 0: the file gave none
                     return op.startNs ? sqlite3_result_int64(out, op.startNs)
                                       : sqlite3_result_null(out);
-                case 7:
-                    return sqlite3_result_int64(out, op.elapseNs);
-                case 8:
-                    return sqlite3_result_int64(out, op.transitNs);
-                case 9:
-                    return sqlite3_result_int64(out, op.waitNs);
-                case 10:
-                    return sqlite3_result_int64(out, op.syncNs);
                 default:
-                    return sqlite3_result_int64(out, op.idleNs);
+                    return sqlite3_result_int64(out, times[column - 5]);
             }
         });
 }
 
 std::unique_ptr<SqlRows> LinkTable(const Cluster& cluster) {
-    int64_t total = 0;
-    auto starts = StartsOf(
-        cluster, [](const ClusterRank& rank) { return rank.links.size(); }, total);
-    return std::make_unique<FunctionRows>(
-        "link",
-        std::vector<SqlColumn>{{"id", "INTEGER", true},
-                               {"rank_id", "INTEGER"},
-                               {"op", "TEXT"},
-                               {"group_id", "TEXT"},
-                               {"src_rank", "INTEGER"},
-                               {"dst_rank", "INTEGER"},
-                               {"transport", "TEXT"},
-                               {"transit_size_mb", "REAL"},
-                               {"transit_ns", "INTEGER"},
-                               {"bandwidth_gbps", "REAL"},
-                               {"entries", "INTEGER"}},
-        total, [&cluster, starts](int64_t id, int column, sqlite3_context* out) {
-            const auto [r, index] = Locate(*starts, id);
-            const ClusterRank& rank = cluster.ranks[r];
+    return PerRankRows(
+        cluster, "link",
+        {{"op", "TEXT"},
+         {"group_id", "TEXT"},
+         {"src_rank", "INTEGER"},
+         {"dst_rank", "INTEGER"},
+         {"transport", "TEXT"},
+         {"transit_size_mb", "REAL"},
+         {"transit_ns", "INTEGER"},
+         {"bandwidth_gbps", "REAL"},
+         {"entries", "INTEGER"}},
+        [](const ClusterRank& rank) -> const auto& { return rank.links; },
+        [](const ClusterRank& rank, size_t index, int column, sqlite3_context* out) {
             const RankLink& link = rank.links[index];
             switch (column) {
                 case 0:
-                    return sqlite3_result_int64(out, id);
+                    return SetSqlText(out, rank.Name(link.op));
                 case 1:
-                    return sqlite3_result_int64(out, rank.rankId);
+                    return SetSqlText(out, rank.Name(link.group));
                 case 2:
-                    return SetText(out, rank.Name(link.op));
-                case 3:
-                    return SetText(out, rank.Name(link.group));
-                case 4:
                     return sqlite3_result_int64(out, link.srcRank);
-                case 5:
+                case 3:
                     return sqlite3_result_int64(out, link.dstRank);
-                case 6:
-                    return SetText(out, link.transport);
-                case 7:
+                case 4:
+                    return SetSqlText(out, link.transport);
+                case 5:
                     return sqlite3_result_double(out, link.transitSizeMb);
-                case 8:
+                case 6:
                     return sqlite3_result_int64(out, link.transitNs);
-                case 9:
+                case 7:
                     return sqlite3_result_double(out, link.BandwidthGBps());
                 default:
                     return sqlite3_result_int64(out, link.count);
@@ -255,9 +202,9 @@ std::unique_ptr<SqlRows> GroupTable(const Cluster& cluster) {
                 case 1:
                     return sqlite3_result_int64(out, static_cast<int64_t>(g));
                 case 2:
-                    return SetText(out, group.name);
+                    return SetSqlText(out, group.name);
                 case 3:
-                    return SetText(out, group.kind);
+                    return SetSqlText(out, group.kind);
                 default:
                     return sqlite3_result_int64(out, rank);
             }

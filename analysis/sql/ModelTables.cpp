@@ -6,42 +6,16 @@
 #include <functional>
 #include <string>
 
+#include "sql/FunctionRows.hpp"
 #include "sql/SliceRows.hpp"
 
 namespace marey {
 namespace {
 
-// A table of a few rows (processes, tracks) whose cells a function computes.
-class ListRows final : public SqlRows {
-public:
-    using CellFunction = std::function<void(int64_t id, int column, sqlite3_context* out)>;
-    ListRows(const char* name, std::vector<SqlColumn> columns, int64_t count, CellFunction cell)
-        : m_name(name), m_columns(std::move(columns)), m_count(count), m_cell(std::move(cell)) {}
-    const char* Name() const override { return m_name; }
-    const std::vector<SqlColumn>& Columns() const override { return m_columns; }
-    int64_t Count() const override { return m_count; }
-    void Cell(int64_t id, int column, sqlite3_context* out, CellHint&) const override {
-        m_cell(id, column, out);
-    }
-
-private:
-    const char* m_name;
-    std::vector<SqlColumn> m_columns;
-    int64_t m_count;
-    CellFunction m_cell;
-};
-
-void SetText(sqlite3_context* out, std::string_view text) {
-    if (text.empty())
-        sqlite3_result_null(out);
-    else
-        sqlite3_result_text(out, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
-}
-
 // A pid or tid: its number, or its text where the trace wrote one.
 void SetEntity(sqlite3_context* out, const EntityId& id, const TraceModel& model) {
     if (id.text)
-        SetText(out, model.Name(id.text));
+        SetSqlText(out, model.Name(id.text));
     else
         sqlite3_result_int64(out, id.number);
 }
@@ -83,7 +57,7 @@ std::vector<uint32_t> TracksOfKind(const TraceModel& model, TrackKind kind) {
 }
 
 std::unique_ptr<SqlRows> ProcessTable(const TraceModel& model) {
-    return std::make_unique<ListRows>(
+    return std::make_unique<FunctionRows>(
         "process",
         std::vector<SqlColumn>{{"upid", "INTEGER", true}, {"pid", "INTEGER"}, {"name", "TEXT"}},
         static_cast<int64_t>(model.processes.size()),
@@ -91,14 +65,14 @@ std::unique_ptr<SqlRows> ProcessTable(const TraceModel& model) {
             const Process& process = model.processes[static_cast<size_t>(id)];
             if (column == 0) sqlite3_result_int64(out, id);
             if (column == 1) SetEntity(out, process.pid, model);
-            if (column == 2) SetText(out, model.Name(process.name));
+            if (column == 2) SetSqlText(out, model.Name(process.name));
         });
 }
 
 // utid: a thread's row in `thread`; thread_track.utid joins it.
 std::unique_ptr<SqlRows> ThreadTable(const TraceModel& model,
                                      std::shared_ptr<const std::vector<uint32_t>> threads) {
-    return std::make_unique<ListRows>(
+    return std::make_unique<FunctionRows>(
         "thread",
         std::vector<SqlColumn>{
             {"utid", "INTEGER", true}, {"tid", "INTEGER"}, {"name", "TEXT"}, {"upid", "INTEGER"}},
@@ -107,14 +81,14 @@ std::unique_ptr<SqlRows> ThreadTable(const TraceModel& model,
             const Track& track = model.tracks[(*threads)[static_cast<size_t>(id)]];
             if (column == 0) sqlite3_result_int64(out, id);
             if (column == 1) SetEntity(out, track.tid, model);
-            if (column == 2) SetText(out, model.Name(track.name));
+            if (column == 2) SetSqlText(out, model.Name(track.name));
             if (column == 3) sqlite3_result_int64(out, track.process);
         });
 }
 
 std::unique_ptr<SqlRows> TrackTable(const TraceModel& model) {
     auto ids = std::make_shared<const std::vector<uint32_t>>(ShownTracks(model));
-    return std::make_unique<ListRows>(
+    return std::make_unique<FunctionRows>(
         "track",
         std::vector<SqlColumn>{{"id", "INTEGER"},
                                {"name", "TEXT"},
@@ -127,7 +101,7 @@ std::unique_ptr<SqlRows> TrackTable(const TraceModel& model) {
             const uint32_t id = (*ids)[static_cast<size_t>(row)];
             const Track& track = model.tracks[id];
             if (column == 0) sqlite3_result_int64(out, id);
-            if (column == 1) SetText(out, model.Name(track.name));
+            if (column == 1) SetSqlText(out, model.Name(track.name));
             if (column == 2) sqlite3_result_text(out, TrackType(track.kind), -1, SQLITE_STATIC);
             if (column == 3) sqlite3_result_text(out, TrackRoleName(track.role), -1, SQLITE_STATIC);
             if (column == 4) sqlite3_result_int64(out, track.process);
@@ -141,14 +115,14 @@ std::unique_ptr<SqlRows> TrackTable(const TraceModel& model) {
 std::unique_ptr<SqlRows> TracksTable(const TraceModel& model, const char* name, TrackKind kind) {
     auto ids = std::make_shared<const std::vector<uint32_t>>(TracksOfKind(model, kind));
     const char* ownerColumn = kind == TrackKind::kThread ? "utid" : "upid";
-    return std::make_unique<ListRows>(
+    return std::make_unique<FunctionRows>(
         name, std::vector<SqlColumn>{{"id", "INTEGER"}, {"name", "TEXT"}, {ownerColumn, "INTEGER"}},
         static_cast<int64_t>(ids->size()),
         [&model, ids, kind](int64_t row, int column, sqlite3_context* out) {
             const uint32_t id = (*ids)[static_cast<size_t>(row)];
             const Track& track = model.tracks[id];
             if (column == 0) sqlite3_result_int64(out, id);
-            if (column == 1) SetText(out, model.Name(track.name));
+            if (column == 1) SetSqlText(out, model.Name(track.name));
             if (column != 2) return;
             if (kind == TrackKind::kThread)  // thread tracks and threads are in the same order
                 sqlite3_result_int64(out, row);
@@ -167,7 +141,7 @@ std::unique_ptr<SqlRows> CounterTable(const TraceModel& model) {
         starts->push_back({count, t});
         count += static_cast<int64_t>(samples);
     }
-    return std::make_unique<ListRows>(
+    return std::make_unique<FunctionRows>(
         "counter",
         std::vector<SqlColumn>{
             {"id", "INTEGER", true}, {"ts", "INTEGER"}, {"track_id", "INTEGER"}, {"value", "REAL"}},

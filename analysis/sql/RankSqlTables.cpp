@@ -2,41 +2,15 @@
 
 #include <sqlite3.h>
 
-#include <functional>
 #include <string>
+
+#include "sql/FunctionRows.hpp"
 
 namespace marey {
 namespace {
 
-// Rows of one of the rank's vectors, each cell computed by a function.
-class VectorRows final : public SqlRows {
-public:
-    using CellFunction = std::function<void(int64_t id, int column, sqlite3_context* out)>;
-    VectorRows(const char* name, std::vector<SqlColumn> columns, int64_t count, CellFunction cell)
-        : m_name(name), m_columns(std::move(columns)), m_count(count), m_cell(std::move(cell)) {}
-    const char* Name() const override { return m_name; }
-    const std::vector<SqlColumn>& Columns() const override { return m_columns; }
-    int64_t Count() const override { return m_count; }
-    void Cell(int64_t id, int column, sqlite3_context* out, CellHint&) const override {
-        m_cell(id, column, out);
-    }
-
-private:
-    const char* m_name;
-    std::vector<SqlColumn> m_columns;
-    int64_t m_count;
-    CellFunction m_cell;
-};
-
-void SetText(sqlite3_context* out, std::string_view text) {
-    if (text.empty())
-        sqlite3_result_null(out);
-    else
-        sqlite3_result_text(out, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
-}
-
 std::unique_ptr<SqlRows> KernelRows(const KernelTable& table) {
-    return std::make_unique<VectorRows>(
+    return std::make_unique<FunctionRows>(
         "kernel",
         std::vector<SqlColumn>{{"id", "INTEGER", true},
                                {"ts", "INTEGER"},
@@ -60,19 +34,19 @@ std::unique_ptr<SqlRows> KernelRows(const KernelTable& table) {
                     sqlite3_result_int64(out, row.durNs);
                     break;
                 case 3:
-                    SetText(out, table.strings.Get(row.name));
+                    SetSqlText(out, table.strings.Get(row.name));
                     break;
                 case 4:
-                    SetText(out, table.strings.Get(row.type));
+                    SetSqlText(out, table.strings.Get(row.type));
                     break;
                 case 5:
-                    SetText(out, table.strings.Get(row.core));
+                    SetSqlText(out, table.strings.Get(row.core));
                     break;
                 case 6:
                     sqlite3_result_text(out, CoreClassName(row.coreClass), -1, SQLITE_STATIC);
                     break;
                 default:
-                    SetText(out, table.strings.Get(row.step));
+                    SetSqlText(out, table.strings.Get(row.step));
                     break;
             }
         });
@@ -86,12 +60,12 @@ std::unique_ptr<SqlRows> StepRows(const StepTrace& steps, const std::vector<Step
     columns.push_back({"wall_ns", "INTEGER"});
     columns.push_back({"start_ns", "INTEGER"});
     columns.push_back({"end_ns", "INTEGER"});
-    return std::make_unique<VectorRows>(
+    return std::make_unique<FunctionRows>(
         "step", std::move(columns), static_cast<int64_t>(steps.rows.size()),
         [&steps, &spans](int64_t id, int column, sqlite3_context* out) {
             const StepRow& row = steps.rows[static_cast<size_t>(id)];
             if (column == 0) return sqlite3_result_int64(out, id);
-            if (column == 1) return SetText(out, row.step);
+            if (column == 1) return SetSqlText(out, row.step);
             const int phase = column - 2;
             if (phase == kStepPhaseCount) return sqlite3_result_int64(out, StepWallNs(row));
             if (phase > kStepPhaseCount) {
@@ -112,7 +86,7 @@ std::unique_ptr<SqlRows> CommunicationRows(const CommunicationOps& communication
     for (const CommunicationOp& op : communication.ops)
         if (!op.isTotal) ops->push_back(&op);
     const bool elapseOnly = communication.elapseOnly;
-    return std::make_unique<VectorRows>(
+    return std::make_unique<FunctionRows>(
         "communication_op",
         std::vector<SqlColumn>{{"id", "INTEGER", true},
                                {"step", "TEXT"},
@@ -134,13 +108,13 @@ std::unique_ptr<SqlRows> CommunicationRows(const CommunicationOps& communication
                 case 0:
                     return sqlite3_result_int64(out, id);
                 case 1:
-                    return SetText(out, op.step);
+                    return SetSqlText(out, op.step);
                 case 2:
-                    return SetText(out, op.name);
+                    return SetSqlText(out, op.name);
                 case 3:
-                    return SetText(out, op.kind);
+                    return SetSqlText(out, op.kind);
                 case 4:
-                    return SetText(out, op.group);
+                    return SetSqlText(out, op.group);
                 case 5:
                     return op.hasStart ? sqlite3_result_int64(out, op.startNs)
                                        : sqlite3_result_null(out);

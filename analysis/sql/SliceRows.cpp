@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "import/Importer.hpp"
+#include "sql/FunctionRows.hpp"
 
 namespace marey {
 namespace {
@@ -22,13 +23,6 @@ enum Column {
     kTaskType,
     kCorrelation
 };
-
-void SetText(sqlite3_context* out, std::string_view text) {
-    if (text.empty())
-        sqlite3_result_null(out);
-    else  // the model outlives every statement: its strings need no copy
-        sqlite3_result_text(out, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
-}
 
 }  // namespace
 
@@ -219,7 +213,7 @@ void SliceRows::Cell(int64_t id, int column, sqlite3_context* out, CellHint& hin
             sqlite3_result_int64(out, part.track);
             return;
         case kName:
-            SetText(out, m_model.Name(NameAt(part, index)));
+            SetSqlText(out, m_model.Name(NameAt(part, index)));
             return;
         case kDepth:
             sqlite3_result_int64(out, instant ? 0 : track.rows[part.row].depth);
@@ -241,8 +235,8 @@ void SliceRows::Cell(int64_t id, int column, sqlite3_context* out, CellHint& hin
     // The fields its importer kept, else (a JSON text) what the event says.
     const uint64_t ref = instant ? track.instantRef[index] : track.rows[part.row].Ref(index);
     const ActivityFields fields = m_model.SourceOf(part.track).FieldsAt(ref, hint.fields);
-    if (column == kCategory) SetText(out, fields.category);
-    if (column == kTaskType) SetText(out, fields.taskType);
+    if (column == kCategory) SetSqlText(out, fields.category);
+    if (column == kTaskType) SetSqlText(out, fields.taskType);
     if (column == kCorrelation) {
         if (fields.hasCorrelation)
             sqlite3_result_int64(out, fields.correlation);

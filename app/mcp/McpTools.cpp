@@ -15,6 +15,7 @@
 #include "loading/ClusterLoader.hpp"
 #include "loading/RankLoader.hpp"
 #include "SqlCommand.hpp"
+#include "SqlOutput.hpp"
 #include "mcp/ChildProcess.hpp"
 
 namespace marey {
@@ -149,27 +150,7 @@ public:
         json += m_shown++ ? ", [" : "[";
         for (int c = 0; c < sqlite3_column_count(statement); ++c) {
             if (c) json += ", ";
-            switch (sqlite3_column_type(statement, c)) {
-                case SQLITE_NULL:
-                    json += "null";
-                    break;
-                case SQLITE_INTEGER:
-                    json += std::to_string(sqlite3_column_int64(statement, c));
-                    break;
-                case SQLITE_FLOAT: {
-                    const double value = sqlite3_column_double(statement, c);
-                    char text[32];
-                    std::snprintf(text, sizeof text, "%.17g", value);
-                    json += std::isfinite(value) ? text : "null";
-                    break;
-                }
-                default: {
-                    const auto* text =
-                        reinterpret_cast<const char*>(sqlite3_column_text(statement, c));
-                    json += Quoted(std::string_view(
-                        text ? text : "", static_cast<size_t>(sqlite3_column_bytes(statement, c))));
-                }
-            }
+            AppendSqlCellJson(json, statement, c);
         }
         json += "]";
     }
