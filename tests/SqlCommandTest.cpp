@@ -240,3 +240,48 @@ TEST_CASE("a cluster's tables: each rank's figures as stats --json's rank_figure
     CHECK(steps.output.substr(steps.output.find("\r\n") + 2) ==
           std::to_string(cluster["steps"].get_int64().value()) + ",8\r\n\n");
 }
+
+TEST_CASE(
+    "the analyses' tables hold what stats --json counts: idle time by stream and cause, launches") {
+    const fs::path gpu = marey::test::TempDir("sql-analyses") / "gpu.json";
+    int status = -1;
+    marey::test::RunCommand(
+        std::string(MAREY_GEN) + " --gpu-trace " + gpu.string() + " --events 20000 >/dev/null 2>&1",
+        &status);
+    REQUIRE(status == 0);
+    const std::string stats = marey::test::RunCommand(
+        std::string(MAREY_BINARY) + " stats " + gpu.string() + " --json 2>/dev/null", &status);
+    REQUIRE(status == 0);
+    simdjson::dom::parser parser;
+    const simdjson::dom::element rank = parser.parse(stats)["analyses"]["ranks"].at(0);
+    size_t streams = 0;
+    for (simdjson::dom::element stream : rank["idle"].get_array()) {
+        const std::string name(stream["stream"].get_string().value());
+        const Outcome idle = Sql(gpu.string() +
+                                 " --csv \"select group_concat(total) from (select "
+                                 "g.cause, sum(g.dur) total from idle_gap g join "
+                                 "track t on g.track_id = t.id where trim(t.name) = '" +
+                                 name + "' group by g.cause order by g.cause)\"");
+        // Causes in name order: host wait, kernel wait, other. (Kineto writes "stream 7 ", the
+        // analyses label it "stream 7".)
+        CHECK_MESSAGE(
+            idle.output.find("\"" + std::to_string(stream["host_wait_ns"].get_int64().value()) +
+                             "," + std::to_string(stream["kernel_wait_ns"].get_int64().value()) +
+                             "," + std::to_string(stream["other_ns"].get_int64().value()) + "\"") !=
+                std::string::npos,
+            std::string(name + ": " + idle.output));
+        ++streams;
+    }
+    CHECK(streams >= 2);
+    const Outcome launched = Sql(gpu.string() +
+                                 " --csv \"select count(*) from device_activity "
+                                 "where launch_id is not null\"");
+    CHECK(launched.output.substr(launched.output.find("\r\n") + 2) ==
+          std::to_string(rank["launch"]["count"].get_int64().value()) + "\r\n\n");
+    // Each activity's slice is the one of its name and start; each launch's too.
+    const Outcome joined = Sql(gpu.string() +
+                               " --csv \"select count(*) from device_activity a join "
+                               "slice s on s.id = a.slice_id where s.ts != a.ts or "
+                               "s.name != a.name\"");
+    CHECK(joined.output == "count(*)\r\n0\r\n\n");
+}

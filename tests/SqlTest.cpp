@@ -11,6 +11,7 @@
 
 #include "KinetoTraceGenerator.hpp"
 #include "TestSupport.hpp"
+#include "sql/AnalysisSqlTables.hpp"
 #include "sql/ArgsTable.hpp"
 #include "sql/ClusterSqlTables.hpp"
 #include "sql/FunctionRows.hpp"
@@ -416,4 +417,35 @@ TEST_CASE("a table of rows a function computes: empty text reads as NULL") {
     CHECK(sqlite3_column_int64(statement, 1) == 1);
     sqlite3_finalize(statement);
     sqlite3_close(db);
+}
+
+TEST_CASE("the analyses' tables, and a slice's id from its place in the model") {
+    const auto model = GeneratedGpuTrace();
+    const SliceRows slices(*model);
+    std::vector<std::string> names;
+    for (const auto& table : MakeAnalysisSqlTables(*model, slices)) names.push_back(table->Name());
+    CHECK(names == std::vector<std::string>{"device_activity", "launch", "idle_gap"});
+    auto session = SqlSession::Open(*model);
+    REQUIRE(session.ok());
+    // Every slice of every row: IdOf gives the id whose ts and track are its own.
+    int checked = 0;
+    for (uint32_t t = 0; t < model->tracks.size(); ++t)
+        for (uint32_t r = 0; r < model->tracks[t].rows.size(); ++r) {
+            const Row& row = model->tracks[t].rows[r];
+            if (row.size() == 0) continue;
+            const uint32_t index = static_cast<uint32_t>(row.size() / 2);
+            const int64_t id = slices.IdOf(t, r, index);
+            CHECK(Query(*session.value(),
+                        "select ts, track_id from slice where id = " + std::to_string(id)) ==
+                  std::vector<std::string>{std::to_string(row.start[index]) + "|" +
+                                           std::to_string(t)});
+            ++checked;
+        }
+    CHECK(checked > 5);
+    // Launch delays are never negative; every activity lies on a device stream.
+    CHECK(QueryNumber(*session.value(),
+                      "select count(*) from device_activity where launch_delay_ns < 0") == 0);
+    CHECK(QueryNumber(*session.value(),
+                      "select count(*) from device_activity a join track t on "
+                      "a.track_id = t.id where t.role != 'device stream'") == 0);
 }

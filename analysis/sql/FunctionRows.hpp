@@ -17,10 +17,20 @@ class FunctionRows final : public SqlRows {
 public:
     using CellFunction = std::function<void(int64_t id, int column, sqlite3_context* out)>;
     FunctionRows(const char* name, std::vector<SqlColumn> columns, int64_t count, CellFunction cell)
-        : m_name(name), m_columns(std::move(columns)), m_count(count), m_cell(std::move(cell)) {}
+        : m_name(name),
+          m_columns(std::move(columns)),
+          m_count([count] { return count; }),
+          m_cell(std::move(cell)) {}
+    // A count known only once something is computed (at the first query that names the table).
+    FunctionRows(const char* name, std::vector<SqlColumn> columns, std::function<int64_t()> count,
+                 CellFunction cell)
+        : m_name(name),
+          m_columns(std::move(columns)),
+          m_count(std::move(count)),
+          m_cell(std::move(cell)) {}
     const char* Name() const override { return m_name; }
     const std::vector<SqlColumn>& Columns() const override { return m_columns; }
-    int64_t Count() const override { return m_count; }
+    int64_t Count() const override { return m_count(); }
     void Cell(int64_t id, int column, sqlite3_context* out, CellHint&) const override {
         m_cell(id, column, out);
     }
@@ -28,7 +38,7 @@ public:
 private:
     const char* m_name;
     std::vector<SqlColumn> m_columns;
-    int64_t m_count;
+    std::function<int64_t()> m_count;
     CellFunction m_cell;
 };
 

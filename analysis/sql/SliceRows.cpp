@@ -106,6 +106,15 @@ std::vector<int64_t> SliceRows::GroupedIds(const std::vector<IdSpan>& spans, int
     return grouped;
 }
 
+int64_t SliceRows::IdOf(uint32_t track, uint32_t row, uint32_t index) const {
+    // Parts run by track, then row (a track's instants last): ordered by (track, row).
+    const auto part = std::lower_bound(m_parts.begin(), m_parts.end(), std::pair(track, row),
+                                       [](const Part& p, const std::pair<uint32_t, uint32_t>& key) {
+                                           return std::pair(p.track, p.row) < key;
+                                       });
+    return part->firstId + index;
+}
+
 EventDetails SliceRows::Details(int64_t id) const {
     const Part& part = m_parts[PartOf(id, 0)];
     const size_t index = static_cast<size_t>(id - part.firstId);

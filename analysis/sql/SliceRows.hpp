@@ -26,6 +26,8 @@ public:
     bool CanGroupBy(int column) const override;
     std::vector<int64_t> GroupedIds(const std::vector<IdSpan>& spans, int column) const override;
     void Cell(int64_t id, int column, sqlite3_context* out, CellHint& hint) const override;
+    // The id of slice 'index' of row 'row' of track 'track'. O(log rows of the model).
+    int64_t IdOf(uint32_t track, uint32_t row, uint32_t index) const;
     // Everything slice 'id' says (its arguments among it), read from its file by the importer of
     // its format. O(that event).
     EventDetails Details(int64_t id) const;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sql/AnalysisSqlTables.hpp"
 #include "sql/ArgsTable.hpp"
 #include "sql/ClusterSqlTables.hpp"
 #include "sql/ModelTables.hpp"
@@ -95,7 +96,13 @@ Result<std::unique_ptr<SqlSession>> SqlSession::WithTables(
 Result<std::unique_ptr<SqlSession>> SqlSession::Open(const TraceModel* model,
                                                      const RankAnalysis* rank) {
     std::vector<std::unique_ptr<SqlRows>> tables;
-    if (model) tables = MakeModelTables(*model);
+    if (model) {
+        tables = MakeModelTables(*model);
+        // The analyses read the slice table for slice ids: it is the first of the model's.
+        auto analyses =
+            MakeAnalysisSqlTables(*model, dynamic_cast<const SliceRows&>(*tables.front()));
+        for (auto& table : analyses) tables.push_back(std::move(table));
+    }
     if (rank)
         for (auto& table : MakeRankSqlTables(*rank)) tables.push_back(std::move(table));
     return WithTables(std::move(tables));
