@@ -234,6 +234,16 @@ TEST_CASE("a cluster's tables: each rank's figures as stats --json's rank_figure
                              " --csv \"select src_rank, dst_rank from link order "
                              "by bandwidth_gbps limit 1\"");
     CHECK(link.output == "src_rank,dst_rank\r\n2,3\r\n\n");
+    // The same job summarised to one file: the same ranks and figures.
+    const fs::path summary = job.parent_path() / "summary.jsonl";
+    marey::test::RunCommand(std::string(MAREY_BINARY) + " summarize " + job.string() + " --out " +
+                                summary.string() + " >/dev/null 2>&1",
+                            &status);
+    REQUIRE(status == 0);
+    const Outcome fromSummary =
+        Sql(summary.string() + " --json \"select * from rank order by rank_id\"");
+    CHECK(fromSummary.status == 0);
+    CHECK(fromSummary.output == ranks.output);
     const Outcome steps = Sql(job.string() +
                               " --csv \"select count(distinct step), count(distinct "
                               "rank_id) from rank_step\"");
