@@ -283,6 +283,22 @@ TEST_CASE(
         ++streams;
     }
     CHECK(streams >= 2);
+    // Each stream's launch queue: its largest depth and its mean over time, from the samples.
+    for (simdjson::dom::element stream : rank["queue"].get_array()) {
+        const std::string name(stream["stream"].get_string().value());
+        const Outcome queue =
+            Sql(gpu.string() +
+                " --csv \"select max(depth), printf('%.3f', sum(depth * (nxt - ts)) * "
+                "1.0 / (max(ts) - min(ts))) from (select track_id, ts, depth, lead(ts) "
+                "over (partition by track_id order by ts, id) nxt from queue_sample) q "
+                "join track t on q.track_id = t.id where trim(t.name) = '" +
+                name + "'\"");
+        char mean[32];
+        std::snprintf(mean, sizeof mean, "%.3f", stream["mean"].get_double().value());
+        CHECK_MESSAGE(queue.output.substr(queue.output.find("\r\n") + 2) ==
+                          std::to_string(stream["max"].get_int64().value()) + "," + mean + "\r\n\n",
+                      std::string(name + ": " + queue.output));
+    }
     const Outcome launched = Sql(gpu.string() +
                                  " --csv \"select count(*) from device_activity "
                                  "where launch_id is not null\"");

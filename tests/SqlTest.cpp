@@ -424,7 +424,8 @@ TEST_CASE("the analyses' tables, and a slice's id from its place in the model") 
     const SliceRows slices(*model);
     std::vector<std::string> names;
     for (const auto& table : MakeAnalysisSqlTables(*model, slices)) names.push_back(table->Name());
-    CHECK(names == std::vector<std::string>{"device_activity", "launch", "idle_gap"});
+    CHECK(names ==
+          std::vector<std::string>{"device_activity", "launch", "idle_gap", "queue_sample"});
     auto session = SqlSession::Open(*model);
     REQUIRE(session.ok());
     // Every slice of every row: IdOf gives the id whose ts and track are its own.

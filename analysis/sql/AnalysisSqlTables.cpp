@@ -146,6 +146,60 @@ std::unique_ptr<SqlRows> IdleGapTable(std::shared_ptr<const LazyAnalyses> lazy) 
         });
 }
 
+// Each stream's launch queue over time, by MeasureQueues (the queue figures' one rule): a sample
+// per change, its depth holding until the stream's next sample. Measured at the first query.
+std::unique_ptr<SqlRows> QueueSampleTable(std::shared_ptr<const LazyAnalyses> lazy) {
+    struct Samples {
+        std::once_flag once;
+        std::vector<StreamQueue> queues;
+        std::vector<std::pair<int64_t, size_t>> starts;  // (first row, queue) per queue with any
+        int64_t count = 0;
+    };
+    auto samples = std::make_shared<Samples>();
+    auto measured = [lazy, samples]() -> const Samples& {
+        std::call_once(samples->once, [&] {
+            const DeviceActivities& activities = lazy->Get().activities;
+            std::vector<uint32_t> every(activities.activities.size());
+            for (uint32_t i = 0; i < every.size(); ++i) every[i] = i;
+            samples->queues = MeasureQueues(activities, every, true);
+            for (size_t q = 0; q < samples->queues.size(); ++q) {
+                if (samples->queues[q].samples.empty()) continue;
+                samples->starts.push_back({samples->count, q});
+                samples->count += static_cast<int64_t>(samples->queues[q].samples.size());
+            }
+        });
+        return *samples;
+    };
+    return std::make_unique<FunctionRows>(
+        "queue_sample",
+        std::vector<SqlColumn>{{"id", "INTEGER", true},
+                               {"ts", "INTEGER"},
+                               {"track_id", "INTEGER"},
+                               {"depth", "INTEGER"}},
+        [measured] { return measured().count; },
+        [lazy, measured](int64_t id, int column, sqlite3_context* out) {
+            const Samples& all = measured();
+            const auto after =
+                std::upper_bound(all.starts.begin(), all.starts.end(), id,
+                                 [](int64_t value, const std::pair<int64_t, size_t>& start) {
+                                     return value < start.first;
+                                 });
+            const StreamQueue& queue = all.queues[(after - 1)->second];
+            const QueueSample& sample = queue.samples[static_cast<size_t>(id - (after - 1)->first)];
+            switch (column) {
+                case 0:
+                    return sqlite3_result_int64(out, id);
+                case 1:
+                    return sqlite3_result_int64(out, sample.time);
+                case 2:
+                    return sqlite3_result_int64(out,
+                                                lazy->Get().activities.streams[queue.stream].track);
+                default:
+                    return sqlite3_result_int64(out, sample.depth);
+            }
+        });
+}
+
 }  // namespace
 
 std::vector<std::unique_ptr<SqlRows>> MakeAnalysisSqlTables(const TraceModel& model,
@@ -155,6 +209,7 @@ std::vector<std::unique_ptr<SqlRows>> MakeAnalysisSqlTables(const TraceModel& mo
     tables.push_back(ActivityTable(model, slices, lazy));
     tables.push_back(LaunchTable(model, slices, lazy));
     tables.push_back(IdleGapTable(lazy));
+    tables.push_back(QueueSampleTable(lazy));
     return tables;
 }
 
