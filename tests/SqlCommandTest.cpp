@@ -311,3 +311,19 @@ TEST_CASE(
                                "s.name != a.name\"");
     CHECK(joined.output == "count(*)\r\n0\r\n\n");
 }
+
+TEST_CASE(
+    "at a terminal sql prompts, runs each statement once it ends with a semicolon, lists tables") {
+    // `script` (util-linux) gives the command a terminal of its own.
+    int status = -1;
+    const std::string output = marey::test::RunCommand(
+        "printf 'select 6 *\\n 7 as answer;\\n.tables\\n.quit\\n' | timeout 60 script -qec '" +
+            std::string(MAREY_BINARY) + " sql " + Sample() + "' /dev/null 2>&1",
+        &status);
+    CHECK(status == 0);
+    CHECK(output.find("marey> ") != std::string::npos);
+    CHECK(output.find("  ...> ") != std::string::npos);  // the statement went on past its line
+    CHECK(output.find("answer") != std::string::npos);
+    CHECK(output.find("42") != std::string::npos);
+    CHECK(output.find("counter_track") != std::string::npos);  // .tables
+}

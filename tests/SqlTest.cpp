@@ -305,7 +305,7 @@ TEST_CASE("the model's tables are the slice table and Perfetto's structure table
     std::vector<std::string> names;
     for (const auto& table : MakeModelTables(*model)) names.push_back(table->Name());
     CHECK(names == std::vector<std::string>{"slice", "process", "thread", "track", "thread_track",
-                                            "process_track", "counter_track", "counter"});
+                                            "process_track", "counter_track", "counter", "flow"});
     const SliceRows slices(*model);
     // Spans of a window are ascending and disjoint, and every id in them starts in the window.
     const TimeNs from = model->firstNs + (model->lastNs - model->firstNs) / 3;
@@ -449,4 +449,34 @@ TEST_CASE("the analyses' tables, and a slice's id from its place in the model") 
     CHECK(QueryNumber(*session.value(),
                       "select count(*) from device_activity a join track t on "
                       "a.track_id = t.id where t.role != 'device stream'") == 0);
+}
+
+TEST_CASE(
+    "flow: each arrow's slices as the timeline binds them, a launch to the kernel it launched") {
+    const auto model = GeneratedGpuTrace();
+    auto session = SqlSession::Open(*model);
+    REQUIRE(session.ok());
+    SqlSession& sql = *session.value();
+    REQUIRE(model->flows.size() > 100);
+    CHECK(QueryNumber(sql, "select count(*) from flow") ==
+          static_cast<int64_t>(model->flows.size()));
+    // Each bound end lies in its slice, on its track.
+    CHECK(QueryNumber(sql,
+                      "select count(*) from flow f join slice s on f.slice_out = s.id where "
+                      "f.ts_out < s.ts or f.ts_out > s.ts + s.dur or s.track_id != "
+                      "f.track_out") == 0);
+    CHECK(QueryNumber(sql,
+                      "select count(*) from flow f join slice s on f.slice_in = s.id where "
+                      "f.ts_in < s.ts or f.ts_in > s.ts + s.dur or s.track_id != f.track_in") == 0);
+    // Kineto's launch arrows join a runtime call to its kernel: the same correlation id. (An arrow
+    // into a kernel that holds an annotation of its own start binds to the annotation, the
+    // deepest slice there, as the timeline draws it.)
+    CHECK(QueryNumber(sql,
+                      "select count(*) from flow f join slice a on f.slice_out = a.id join "
+                      "slice b on f.slice_in = b.id where f.category = 'ac2g' and "
+                      "b.category = 'kernel'") > 100);
+    CHECK(QueryNumber(sql,
+                      "select count(*) from flow f join slice a on f.slice_out = a.id join "
+                      "slice b on f.slice_in = b.id where f.category = 'ac2g' and "
+                      "b.category = 'kernel' and a.correlation_id is not b.correlation_id") == 0);
 }

@@ -120,6 +120,17 @@ int64_t HitTest(const Row& row, TimeNs t, TimeNs toleranceNs) {
     return best;
 }
 
+SlicePlace EnclosingSlice(const Track& track, TimeNs t) {
+    SlicePlace best;
+    for (uint32_t r = 0; r < track.rows.size(); ++r) {
+        if (track.rows[r].kind != RowKind::kNested) break;
+        const int64_t hit = HitTest(track.rows[r], t, 0);
+        if (hit < 0) break;
+        best = {r, static_cast<uint32_t>(hit)};
+    }
+    return best;
+}
+
 void BuildOverview(Row& row) {
     row.overview.Release();
     row.overviewResolutionNs = 0;

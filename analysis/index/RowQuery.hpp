@@ -38,6 +38,15 @@ size_t FirstEndingAfter(const Row& row, TimeNs t);
 // 'toleranceNs' (so that thin slices can be hovered). -1 when none. O(log n).
 int64_t HitTest(const Row& row, TimeNs t, TimeNs toleranceNs);
 
+// Where a flow's end at time 't' on 'track' binds: the deepest slice of the track's nested rows
+// that holds 't' (as HitTest finds it, without tolerance). Its row and index; row -1 when none.
+// O(depth · log n).
+struct SlicePlace {
+    int64_t row = -1;
+    uint32_t index = 0;
+};
+SlicePlace EnclosingSlice(const Track& track, TimeNs t);
+
 // Counter samples folded to buckets for drawing: per bucket the min, max and last value.
 struct CounterBucket {
     TimeNs startNs;

@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 
+#include "index/RowQuery.hpp"
 #include "sql/FunctionRows.hpp"
 #include "sql/SliceRows.hpp"
 
@@ -161,13 +162,57 @@ std::unique_ptr<SqlRows> CounterTable(const TraceModel& model) {
         });
 }
 
+// Perfetto's flow: the slices an arrow leaves and enters, bound as the timeline binds them
+// (EnclosingSlice: the deepest slice holding each end's time on its track), with each end's
+// time and track and the arrow's category. A slice id is NULL where no slice holds the end.
+std::unique_ptr<SqlRows> FlowTable(const TraceModel& model, const SliceRows& slices) {
+    return std::make_unique<FunctionRows>(
+        "flow",
+        std::vector<SqlColumn>{{"id", "INTEGER", true},
+                               {"slice_out", "INTEGER"},
+                               {"slice_in", "INTEGER"},
+                               {"ts_out", "INTEGER"},
+                               {"ts_in", "INTEGER"},
+                               {"track_out", "INTEGER"},
+                               {"track_in", "INTEGER"},
+                               {"category", "TEXT"}},
+        static_cast<int64_t>(model.flows.size()),
+        [&model, &slices](int64_t id, int column, sqlite3_context* out) {
+            const Flow& flow = model.flows[static_cast<size_t>(id)];
+            const bool in = column == 2 || column == 4 || column == 6;
+            const uint32_t track = in ? model.FlowToTrack(flow) : model.FlowFromTrack(flow);
+            const TimeNs ts = in ? flow.toTs : flow.fromTs;
+            switch (column) {
+                case 0:
+                    return sqlite3_result_int64(out, id);
+                case 1:
+                case 2: {
+                    const SlicePlace place = EnclosingSlice(model.tracks[track], ts);
+                    if (place.row < 0) return sqlite3_result_null(out);
+                    return sqlite3_result_int64(
+                        out, slices.IdOf(track, static_cast<uint32_t>(place.row), place.index));
+                }
+                case 3:
+                case 4:
+                    return sqlite3_result_int64(out, ts);
+                case 5:
+                case 6:
+                    return sqlite3_result_int64(out, track);
+                default:
+                    return SetSqlText(out, model.Name(model.FlowCategory(flow)));
+            }
+        });
+}
+
 }  // namespace
 
 std::vector<std::unique_ptr<SqlRows>> MakeModelTables(const TraceModel& model) {
     auto threads =
         std::make_shared<const std::vector<uint32_t>>(TracksOfKind(model, TrackKind::kThread));
     std::vector<std::unique_ptr<SqlRows>> tables;
-    tables.push_back(std::make_unique<SliceRows>(model));
+    auto slices = std::make_unique<SliceRows>(model);
+    const SliceRows& sliceRows = *slices;
+    tables.push_back(std::move(slices));
     tables.push_back(ProcessTable(model));
     tables.push_back(ThreadTable(model, threads));
     tables.push_back(TrackTable(model));
@@ -175,6 +220,7 @@ std::vector<std::unique_ptr<SqlRows>> MakeModelTables(const TraceModel& model) {
     tables.push_back(TracksTable(model, "process_track", TrackKind::kAsync));
     tables.push_back(TracksTable(model, "counter_track", TrackKind::kCounter));
     tables.push_back(CounterTable(model));
+    tables.push_back(FlowTable(model, sliceRows));
     return tables;
 }
 

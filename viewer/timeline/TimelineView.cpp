@@ -314,15 +314,9 @@ std::vector<SliceRef> TimelineView::Children(const SliceRef& s, size_t limit) co
 }
 
 SliceRef TimelineView::EnclosingSlice(uint32_t trackId, TimeNs t) const {
-    const Track& track = m_model.tracks[trackId];
-    SliceRef best;
-    for (uint32_t r = 0; r < track.rows.size(); ++r) {
-        if (track.rows[r].kind != RowKind::kNested) break;
-        const int64_t hit = HitTest(track.rows[r], t, 0);
-        if (hit < 0) break;
-        best = {trackId, r, static_cast<uint32_t>(hit), m_documentId};
-    }
-    return best;
+    const SlicePlace place = marey::EnclosingSlice(m_model.tracks[trackId], t);
+    if (place.row < 0) return {};
+    return {trackId, static_cast<uint32_t>(place.row), place.index, m_documentId};
 }
 
 bool TimelineView::FlowEndOn(const SliceRef& slice, uint32_t track, TimeNs t) const {
