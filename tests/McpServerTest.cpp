@@ -64,6 +64,24 @@ TEST_CASE("mcp: malformed messages get JSON-RPC's errors, and the server answers
     CHECK(answers[8] == R"({"jsonrpc": "2.0", "id": 7, "result": {}})");
 }
 
+TEST_CASE("mcp: requests without params are answered, never end the server") {
+    int status = -1;
+    const std::vector<std::string> answers = Answers(
+        {R"({"jsonrpc": "2.0", "id": 1, "method": "initialize"})",
+         R"({"jsonrpc": "2.0", "id": 2, "method": "tools/call"})",
+         R"({"jsonrpc": "2.0", "id": 3, "method": "resources/read"})",
+         R"({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "summary"}})",
+         R"({"jsonrpc": "2.0", "id": 5, "method": "ping"})"},
+        status);
+    CHECK(status == 0);
+    REQUIRE(answers.size() == 5);
+    CHECK(answers[0].find("\"protocolVersion\": \"2025-11-25\"") != std::string::npos);
+    CHECK(answers[1].find("\"code\": -32602") != std::string::npos);
+    CHECK(answers[2].find("\"code\": -32602") != std::string::npos);
+    CHECK(answers[3].find("expected \\\"id\\\"") != std::string::npos);
+    CHECK(answers[4] == R"({"jsonrpc": "2.0", "id": 5, "result": {}})");
+}
+
 TEST_CASE("mcp: initialize agrees on a version it speaks, else offers its newest") {
     int status = -1;
     const std::vector<std::string> answers = Answers(

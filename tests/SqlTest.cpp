@@ -480,3 +480,39 @@ TEST_CASE(
                       "slice b on f.slice_in = b.id where f.category = 'ac2g' and "
                       "b.category = 'kernel' and a.correlation_id is not b.correlation_id") == 0);
 }
+
+TEST_CASE(
+    "found in review: grouped and ordered by name, a real arg_set_id, escapes, fts3_tokenizer") {
+    const auto model = GeneratedGpuTrace();
+    auto session = SqlSession::Open(*model);
+    REQUIRE(session.ok());
+    SqlSession& sql = *session.value();
+    // A GROUP BY with an ORDER BY on the same column, both ways: as SQLite's own sort gives it.
+    for (const char* order : {"", " desc"})
+        CHECK(Query(sql, std::string("select name, count(*) from slice group by name order by "
+                                     "name") +
+                             order) ==
+              Query(sql, std::string("select name, count(*) from slice group by name || '' "
+                                     "order by name || ''") +
+                             order));
+    CHECK(
+        Query(sql, "select track_id from slice group by track_id order by track_id desc") ==
+        Query(sql, "select track_id from slice group by track_id + 0 order by track_id + 0 desc"));
+    // An id written as a real names the same slice.
+    CHECK(QueryNumber(sql, "select count(*) from args where arg_set_id = 3.0") ==
+          QueryNumber(sql, "select count(*) from args where arg_set_id = 3"));
+    // fts3_tokenizer reads and takes code addresses: refused.
+    CHECK(QueryError(sql, "select fts3_tokenizer('simple')").find("not authorized") !=
+          std::string::npos);
+    // A category written with escapes reads decoded, as a name does.
+    const auto escaped = test::LoadJson(
+        R"({"traceEvents": [{"ph": "X", "name": "n\u0041", "cat": "x\u0041", "pid": 1, "tid": 1,)"
+        R"( "ts": 1, "dur": 2, "args": {"big": 18446744073709551615}}]})");
+    auto escapedSession = SqlSession::Open(*escaped);
+    REQUIRE(escapedSession.ok());
+    CHECK(Query(*escapedSession.value(), "select category, name from slice") ==
+          std::vector<std::string>{"xA|nA"});
+    // A number past the integers is no integer 0.
+    CHECK(Query(*escapedSession.value(), "select int_value, value_type from args") ==
+          std::vector<std::string>{"NULL|real"});
+}

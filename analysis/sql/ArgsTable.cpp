@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <charconv>
+#include <system_error>
 #include <string>
 
 namespace marey {
@@ -25,13 +26,29 @@ struct Cursor {
     int64_t rowid = 0;
 };
 
+// The slice id 'value' names: an integer, or a real with an integral value (SQLite compares
+// 0.0 = 0 as equal); -1 for anything else, which names no slice.
+int64_t SliceIdOf(sqlite3_value* value) {
+    const int type = sqlite3_value_numeric_type(value);
+    if (type == SQLITE_INTEGER) return sqlite3_value_int64(value);
+    if (type != SQLITE_FLOAT) return -1;
+    const double real = sqlite3_value_double(value);
+    if (!(real >= 0 && real < 9.0e18) || real != static_cast<double>(static_cast<int64_t>(real)))
+        return -1;
+    return static_cast<int64_t>(real);
+}
+
 // What a value written as text holds: an integer, a real, or text.
 enum class ValueKind { kInt, kReal, kText };
 ValueKind KindOf(const std::string& text, int64_t& integer, double& real) {
     const char* first = text.data();
     const char* last = first + text.size();
-    if (!text.empty() && std::from_chars(first, last, integer).ptr == last) return ValueKind::kInt;
-    if (!text.empty() && std::from_chars(first, last, real).ptr == last) return ValueKind::kReal;
+    // A number past the range of its type is text, never a 0 read from it.
+    if (text.empty()) return ValueKind::kText;
+    const auto asInteger = std::from_chars(first, last, integer);
+    if (asInteger.ec == std::errc() && asInteger.ptr == last) return ValueKind::kInt;
+    const auto asReal = std::from_chars(first, last, real);
+    if (asReal.ec == std::errc() && asReal.ptr == last) return ValueKind::kReal;
     return ValueKind::kText;
 }
 
@@ -99,14 +116,10 @@ int Filter(sqlite3_vtab_cursor* base, int plan, const char*, int argc, sqlite3_v
     cursor->slice = 0;
     cursor->end = cursor->slices->Count();
     if (plan == 1 && argc == 1) {
-        if (sqlite3_value_numeric_type(argv[0]) != SQLITE_INTEGER) {
-            cursor->end = 0;  // no slice has that id
-        } else {
-            const int64_t id = sqlite3_value_int64(argv[0]);
-            const bool known = id >= 0 && id < cursor->end;
-            cursor->slice = known ? id : 0;
-            cursor->end = known ? id + 1 : 0;
-        }
+        const int64_t id = SliceIdOf(argv[0]);
+        const bool known = id >= 0 && id < cursor->end;
+        cursor->slice = known ? id : 0;
+        cursor->end = known ? id + 1 : 0;
     }
     cursor->arg = 0;
     cursor->rowid = 0;
@@ -203,10 +216,8 @@ const sqlite3_module kModule = MakeModule();
 // NULL when the slice has none of that name.
 void ExtractArg(sqlite3_context* context, int, sqlite3_value** argv) {
     const auto* slices = static_cast<const SliceRows*>(sqlite3_user_data(context));
-    if (sqlite3_value_numeric_type(argv[0]) != SQLITE_INTEGER ||
-        sqlite3_value_type(argv[1]) != SQLITE_TEXT)
-        return sqlite3_result_null(context);
-    const int64_t id = sqlite3_value_int64(argv[0]);
+    if (sqlite3_value_type(argv[1]) != SQLITE_TEXT) return sqlite3_result_null(context);
+    const int64_t id = SliceIdOf(argv[0]);
     if (id < 0 || id >= slices->Count()) return sqlite3_result_null(context);
     std::string_view key(reinterpret_cast<const char*>(sqlite3_value_text(argv[1])),
                          static_cast<size_t>(sqlite3_value_bytes(argv[1])));

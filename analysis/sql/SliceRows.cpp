@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "import/Importer.hpp"
+#include "load/JsonString.hpp"
 #include "sql/FunctionRows.hpp"
 
 namespace marey {
@@ -87,22 +88,33 @@ bool SliceRows::CanGroupBy(int column) const {
 
 std::vector<int64_t> SliceRows::GroupedIds(const std::vector<IdSpan>& spans, int) const {
     // The pool interns every name once: equal names have equal ids (and id 0, no name, reads as
-    // NULL, the only name that does).
-    std::vector<int64_t> firstOfName(m_model.strings.size() + 1, 0);
+    // NULL, the only name that does). A counting sort by each name's place in text order.
+    const size_t nameCount = m_model.strings.size();
+    std::vector<StringId> byText(nameCount);
+    for (size_t i = 0; i < nameCount; ++i) byText[i] = static_cast<StringId>(i);
+    std::sort(byText.begin(), byText.end(), [this](StringId a, StringId b) {
+        // NULL (the empty name) first, then by bytes as SQLite's BINARY collation compares.
+        const std::string_view x = m_model.Name(a), y = m_model.Name(b);
+        if (x.empty() != y.empty()) return x.empty();
+        return x < y;
+    });
+    std::vector<uint32_t> rankOf(nameCount);
+    for (size_t i = 0; i < nameCount; ++i) rankOf[byText[i]] = static_cast<uint32_t>(i);
+    std::vector<int64_t> firstOfRank(nameCount + 1, 0);
     size_t place = 0;
     auto eachId = [&](auto&& visit) {
         for (const IdSpan& span : spans)
             for (int64_t id = span.first; id < span.end; ++id) {
                 place = PartOf(id, place);
                 const Part& part = m_parts[place];
-                visit(id, NameAt(part, static_cast<size_t>(id - part.firstId)));
+                visit(id, rankOf[NameAt(part, static_cast<size_t>(id - part.firstId))]);
             }
     };
-    eachId([&](int64_t, StringId name) { ++firstOfName[name + 1]; });
-    for (size_t i = 1; i < firstOfName.size(); ++i) firstOfName[i] += firstOfName[i - 1];
-    std::vector<int64_t> grouped(static_cast<size_t>(firstOfName.back()));
+    eachId([&](int64_t, uint32_t rank) { ++firstOfRank[rank + 1]; });
+    for (size_t i = 1; i < firstOfRank.size(); ++i) firstOfRank[i] += firstOfRank[i - 1];
+    std::vector<int64_t> grouped(static_cast<size_t>(firstOfRank.back()));
     eachId(
-        [&](int64_t id, StringId name) { grouped[static_cast<size_t>(firstOfName[name]++)] = id; });
+        [&](int64_t id, uint32_t rank) { grouped[static_cast<size_t>(firstOfRank[rank]++)] = id; });
     return grouped;
 }
 
@@ -244,7 +256,16 @@ void SliceRows::Cell(int64_t id, int column, sqlite3_context* out, CellHint& hin
     // The fields its importer kept, else (a JSON text) what the event says.
     const uint64_t ref = instant ? track.instantRef[index] : track.rows[part.row].Ref(index);
     const ActivityFields fields = m_model.SourceOf(part.track).FieldsAt(ref, hint.fields);
-    if (column == kCategory) SetSqlText(out, fields.category);
+    if (column == kCategory) {
+        // A JSON text's category as written, escapes and all: decoded like a name.
+        if (fields.category.find('\\') == std::string_view::npos)
+            return SetSqlText(out, fields.category);
+        std::string scratch;
+        const std::string quoted = "\"" + std::string(fields.category) + "\"";
+        const std::string_view decoded = DecodeJsonString(quoted, scratch);
+        return sqlite3_result_text(out, decoded.data(), static_cast<int>(decoded.size()),
+                                   SQLITE_TRANSIENT);
+    }
     if (column == kTaskType) SetSqlText(out, fields.taskType);
     if (column == kCorrelation) {
         if (fields.hasCorrelation)

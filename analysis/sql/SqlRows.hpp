@@ -58,7 +58,9 @@ public:
     // Whether GroupedIds can put the rows of equal values of 'column' next to each other (for a
     // GROUP BY or DISTINCT on it, which then needs no sort).
     virtual bool CanGroupBy(int) const { return false; }
-    // The ids of 'spans', those of equal 'column' adjacent. Only where CanGroupBy(column).
+    // The ids of 'spans', those of equal 'column' adjacent, the groups in ascending order of the
+    // column (NULL first, text by its bytes, as SQLite's BINARY collation orders it). Only where
+    // CanGroupBy(column).
     virtual std::vector<int64_t> GroupedIds(const std::vector<IdSpan>& spans, int column) const;
     // Sets the value of 'column' of row 'id' on 'out'. 'hint' belongs to the caller's cursor.
     virtual void Cell(int64_t id, int column, sqlite3_context* out, CellHint& hint) const = 0;

@@ -27,10 +27,16 @@ bool IsQuestionPragma(const char* name) {
 
 // ATTACH, DETACH (VACUUM INTO attaches its target) and the pragmas that are not questions are
 // refused; 'refused' tells the error text why.
-int Authorize(void* refused, int action, const char* first, const char*, const char*, const char*) {
+int Authorize(void* refused, int action, const char* first, const char* second, const char*,
+              const char*) {
+    // fts3_tokenizer hands out and takes raw code addresses: no query may call it. (For a
+    // function, SQLite passes its name second.)
+    const bool addressFunction =
+        action == SQLITE_FUNCTION && second && sqlite3_stricmp(second, "fts3_tokenizer") == 0;
     const bool allowed =
-        (action != SQLITE_ATTACH && action != SQLITE_DETACH && action != SQLITE_PRAGMA) ||
-        (action == SQLITE_PRAGMA && IsQuestionPragma(first));
+        !addressFunction &&
+        ((action != SQLITE_ATTACH && action != SQLITE_DETACH && action != SQLITE_PRAGMA) ||
+         (action == SQLITE_PRAGMA && IsQuestionPragma(first)));
     if (!allowed) *static_cast<bool*>(refused) = true;
     return allowed ? SQLITE_OK : SQLITE_DENY;
 }
@@ -78,6 +84,7 @@ Result<std::unique_ptr<SqlSession>> SqlSession::WithTables(
     sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
     sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
     sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, nullptr);
     session->m_tables = std::move(tables);
     for (const auto& table : session->m_tables) {
         Status registered = RegisterSqlTable(db, *table);
@@ -90,6 +97,17 @@ Result<std::unique_ptr<SqlSession>> SqlSession::WithTables(
             if (!registered.ok()) return registered;
         }
     sqlite3_set_authorizer(db, Authorize, &session->m_refused);
+    // Every few thousand steps of a statement: past its deadline, it stops.
+    sqlite3_progress_handler(
+        db, 10000,
+        [](void* data) {
+            auto* self = static_cast<SqlSession*>(data);
+            if (self->m_limitSeconds <= 0 || std::chrono::steady_clock::now() < self->m_deadline)
+                return 0;
+            self->m_timedOut = true;
+            return 1;
+        },
+        session.get());
     return session;
 }
 
@@ -120,8 +138,11 @@ std::string SqlSession::ErrorText(std::string_view sql, size_t place) {
     std::string message = LineAndColumn(sql, place) + ": error: " + sqlite3_errmsg(m_db);
     if (m_refused)
         message +=
-            " (marey sql reads only what it opened: ATTACH, DETACH, VACUUM INTO and pragmas "
-            "other than table_info and the lists are refused)";
+            " (marey sql reads only what it opened: ATTACH, DETACH, VACUUM INTO, fts3_tokenizer "
+            "and pragmas other than table_info and the lists are refused)";
+    if (m_timedOut)
+        message +=
+            " (the statement ran past its limit of " + std::to_string(m_limitSeconds) + " s)";
     m_refused = false;
     return message;
 }
@@ -137,6 +158,8 @@ Status SqlSession::Run(std::string_view sql, SqlResultSink& sink) {
     const char* const end = begin + sql.size();
     const char* at = begin;
     m_refused = false;
+    m_timedOut = false;
+    m_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(m_limitSeconds);
     while (at < end) {
         sqlite3_stmt* statement = nullptr;
         const char* tail = nullptr;

@@ -2,6 +2,7 @@
 // A SQLite connection whose tables are a loaded model's (sql/ModelTables.hpp), for `marey sql`.
 // Queries read the model in place; the connection can reach no file: ATTACH, VACUUM INTO,
 // extensions and every pragma that is not a question about the tables are refused.
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -51,6 +52,9 @@ public:
     // Refuses every statement that would write, even to memory (a temporary table): for an agent,
     // whose queries may only read.
     void SetReadOnly(bool readOnly) { m_readOnly = readOnly; }
+    // Stops a statement that runs past 'seconds' (0: no limit) with an error that says so: for a
+    // server that answers one request at a time.
+    void SetTimeLimit(int seconds) { m_limitSeconds = seconds; }
     // The names of its tables, for a person who asks.
     std::vector<std::string> TableNames() const;
 
@@ -64,7 +68,11 @@ private:
 
     sqlite3* m_db = nullptr;
     bool m_refused = false;
-    bool m_readOnly = false;  // the authorizer refused something since the last error
+    bool m_readOnly = false;
+    int m_limitSeconds = 0;
+    std::chrono::steady_clock::time_point m_deadline;
+    bool m_timedOut = false;  // the progress handler stopped the statement  // the authorizer
+                              // refused something since the last error
     std::vector<std::unique_ptr<SqlRows>> m_tables;
 };
 

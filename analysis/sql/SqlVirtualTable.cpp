@@ -108,12 +108,14 @@ int BestIndex(sqlite3_vtab* base, sqlite3_index_info* info) {
         info->needToFreeIdxStr = 1;
     }
     // Ids come out ascending: "order by id" needs no sort. A GROUP BY or DISTINCT on a column
-    // the table can group by gets its rows grouped (idxNum: that column + 1), not sorted.
-    if (info->nOrderBy == 1) {
+    // the table can group gets its rows grouped by the table (idxNum: that column + 1), the
+    // groups in ascending order of the column, so an ascending ORDER BY on it (which SQLite may
+    // fold into the GROUP BY) holds too. A descending order is never claimed: SQLite sorts.
+    if (info->nOrderBy == 1 && !info->aOrderBy[0].desc) {
         const int column = info->aOrderBy[0].iColumn;
         const int distinct = sqlite3_vtab_distinct(info);
         const bool grouping = distinct == 1 || distinct == 2;
-        if (column >= 0 && rows.SortedById(column) && (grouping || !info->aOrderBy[0].desc)) {
+        if (column >= 0 && rows.SortedById(column)) {
             info->orderByConsumed = 1;
         } else if (column >= 0 && grouping && rows.CanGroupBy(column)) {
             info->idxNum = column + 1;

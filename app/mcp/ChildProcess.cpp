@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <filesystem>
 
@@ -33,7 +34,7 @@ ChildOutcome RunChild(const std::string& program, const std::vector<std::string>
     pointers.push_back(nullptr);
     const pid_t child = fork();
     if (child == 0) {
-        const int devNull = open("/dev/null", O_RDONLY);
+        const int devNull = open("/dev/null", O_RDONLY | O_CLOEXEC);
         dup2(devNull, STDIN_FILENO);
         dup2(outPipe[1], STDOUT_FILENO);
         dup2(errPipe[1], STDERR_FILENO);
@@ -42,6 +43,9 @@ ChildOutcome RunChild(const std::string& program, const std::vector<std::string>
         execvp(program.c_str(), pointers.data());
         _exit(127);
     }
+    // Its process group from the parent's side too: a timeout that comes before the child's own
+    // setpgid still ends it.
+    if (child > 0) setpgid(child, child);
     close(outPipe[1]);
     close(errPipe[1]);
     if (child < 0) {
@@ -61,7 +65,11 @@ ChildOutcome RunChild(const std::string& program, const std::vector<std::string>
             kill(-child, SIGKILL);
             break;
         }
-        if (poll(fds, 2, static_cast<int>(left.count())) < 0) break;
+        if (poll(fds, 2, static_cast<int>(left.count())) < 0) {
+            if (errno == EINTR) continue;
+            kill(-child, SIGKILL);  // cannot wait on its output: end it rather than block
+            break;
+        }
         for (int i = 0; i < 2; ++i) {
             if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
             const ssize_t n = read(fds[i].fd, buffer, sizeof buffer);

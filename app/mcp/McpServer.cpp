@@ -98,8 +98,11 @@ void Handle(const std::string& line, McpTools& tools) {
         return;  // an answer to a request of ours: this server sends none
     }
     if (!hasId) return;  // notifications/initialized, notifications/cancelled, …
+    // Absent params read as an empty object, parsed apart: the message's views stay valid.
+    simdjson::dom::parser emptyParser;
     simdjson::dom::element params;
-    if (message["params"].get(params) != simdjson::SUCCESS) params = simdjson::dom::element();
+    if (message["params"].get(params) != simdjson::SUCCESS || !params.is_object())
+        params = emptyParser.parse(std::string_view("{}")).value();
     if (method == "initialize") return SendResult(id, Initialize(params));
     if (method == "ping") return SendResult(id, "{}");
     if (method == "tools/list") return SendResult(id, "{\"tools\": " + tools.ListJson() + "}");
@@ -108,17 +111,18 @@ void Handle(const std::string& line, McpTools& tools) {
     if (method == "resources/templates/list") return SendResult(id, "{\"resourceTemplates\": []}");
     if (method == "tools/call") {
         std::string_view name;
-        if (params.is_null() || params["name"].get_string().get(name) != simdjson::SUCCESS)
+        if (params["name"].get_string().get(name) != simdjson::SUCCESS)
             return SendError(id, kInvalidParams, "tools/call: expected \"name\"");
         simdjson::dom::element arguments;
+        simdjson::dom::parser emptyArguments;
         if (params["arguments"].get(arguments) != simdjson::SUCCESS)
-            arguments = parser.parse(std::string_view("{}"));
+            arguments = emptyArguments.parse(std::string_view("{}")).value();
         return SendResult(id, CallResult(tools.Call(name, arguments)));
     }
     if (method == "resources/read") {
         std::string_view uri;
         std::string json;
-        if (params.is_null() || params["uri"].get_string().get(uri) != simdjson::SUCCESS)
+        if (params["uri"].get_string().get(uri) != simdjson::SUCCESS)
             return SendError(id, kInvalidParams, "resources/read: expected \"uri\"");
         if (!tools.ReadResource(uri, json))
             return SendError(id, -32002, "no resource " + std::string(uri));

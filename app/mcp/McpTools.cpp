@@ -24,6 +24,9 @@ namespace {
 constexpr size_t kPageChars = 40000;  // of a long text answer
 constexpr int64_t kDefaultRows = 200, kMostRows = 5000;
 constexpr int kLoadSeconds = 600;  // a child's limit: a trace of gigabytes takes seconds
+// A query's limit: the server answers one request at a time, and a runaway join would hold
+// every later one.
+constexpr int kQuerySeconds = 120;
 
 // [SECTION] the catalogue
 
@@ -65,6 +68,12 @@ ToolResult Failure(std::string text) {
     return {std::move(text), "", true};
 }
 
+// A path an agent sent, as an argument marey reads as a path only: "stats" or "--help" would be
+// a subcommand or an option.
+std::string AsPath(const std::string& path) {
+    return !path.empty() && path[0] != '/' ? "./" + path : path;
+}
+
 std::string Quoted(std::string_view text) {
     std::string out;
     AppendJsonString(out, text);
@@ -104,12 +113,17 @@ ToolResult FromChild(const ChildOutcome& child, bool exitOneIsResult = false) {
 // 'text' from 'offset', at most a page, with where the rest is.
 std::string Page(const std::string& text, size_t offset) {
     if (offset == 0 && text.size() <= kPageChars) return text;
-    const size_t end = std::min(text.size(), offset + kPageChars);
+    offset = std::min(offset, text.size());
+    size_t end = std::min(text.size(), offset + kPageChars);
+    // Never inside a character: a page ends before a UTF-8 continuation byte.
+    while (end > offset && end < text.size() &&
+           (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
+        --end;
     std::string page = "characters " + std::to_string(offset) + " to " + std::to_string(end) +
                        " of " + std::to_string(text.size());
     page += end < text.size() ? "; the rest: call again with offset " + std::to_string(end) + "\n"
                               : " (the end)\n";
-    return page + (offset < text.size() ? text.substr(offset, end - offset) : std::string());
+    return page + text.substr(offset, end - offset);
 }
 
 std::string Base64(const std::string& bytes) {
@@ -223,12 +237,13 @@ ToolResult McpTools::Open(simdjson::dom::element arguments) {
     auto document = std::make_unique<Document>();
     if (!StringArgument(arguments, "path", document->path))
         return Failure("expected \"path\": a trace, rank folder, database, export or cluster");
-    std::vector<std::string> command = {"stats", document->path, "--json"};
+    std::vector<std::string> command = {"stats", AsPath(document->path), "--json"};
     std::string source;
     if (StringArgument(arguments, "source", source)) {
         if (source != "text" && source != "db")
             return Failure("\"source\": expected text or db, got " + Quoted(source));
         command.insert(command.end(), {"--source", source});
+        document->source = source == "text" ? RankSource::kText : RankSource::kDatabase;
     }
     const ToolResult stats = FromChild(RunChild(m_self, command, kLoadSeconds));
     if (stats.isError) return stats;
@@ -247,7 +262,10 @@ ToolResult McpTools::Open(simdjson::dom::element arguments) {
         if (summary["cluster"]["ranks"].get(ranks) == simdjson::SUCCESS)
             json += ", \"ranks\": " + simdjson::minify(ranks);
     } else {
-        const bool rank = summary["rank"].error() == simdjson::SUCCESS;
+        // stats --json has a "rank" object for every timeline; a rank folder names its folder.
+        std::string_view folder;
+        const bool rank = summary["rank"]["folder"].get_string().get(folder) == simdjson::SUCCESS &&
+                          !folder.empty();
         json += std::string(rank ? "\"rank\"" : "\"trace\"");
         for (const char* key : {"slices", "tracks", "span_ns", "problems"}) {
             simdjson::dom::element value;
@@ -269,7 +287,7 @@ ToolResult McpTools::Key(simdjson::dom::element arguments, const char* key, cons
     simdjson::dom::element value = parser.parse(document->statsJson);
     for (std::string_view rest = key; !rest.empty();) {
         const size_t dot = rest.find('.');
-        if (value[rest.substr(0, dot)].get(value) != simdjson::SUCCESS)
+        if (value[rest.substr(0, dot)].get(value) != simdjson::SUCCESS || value.is_null())
             return Failure(document->path + " has no " + what);
         rest = dot == std::string_view::npos ? std::string_view() : rest.substr(dot + 1);
     }
@@ -321,15 +339,19 @@ ToolResult McpTools::Sql(simdjson::dom::element arguments) {
         if (!session.ok()) return Failure(session.message());
         document->sql = std::move(session.value());
         document->sql->SetReadOnly(true);
+        document->sql->SetTimeLimit(kQuerySeconds);
     }
     if (!document->sql) {
-        auto loaded = LoadSqlSource(document->path, LoadOptions());
+        LoadOptions options;
+        options.source = document->source;  // what open read, so that sql reads the same
+        auto loaded = LoadSqlSource(document->path, options);
         if (!loaded.ok()) return Failure(loaded.message());
         document->rank = std::move(loaded.value());
         auto session = SqlSession::Open(document->rank.model.get(), document->rank.analysis.get());
         if (!session.ok()) return Failure(session.message());
         document->sql = std::move(session.value());
         document->sql->SetReadOnly(true);
+        document->sql->SetTimeLimit(kQuerySeconds);
     }
     PagedRows rows(offset, limit);
     const Status ran = document->sql->Run(query, rows);
@@ -341,7 +363,8 @@ ToolResult McpTools::Compare(simdjson::dom::element arguments) {
     std::string a, b;
     if (!StringArgument(arguments, "a", a) || !StringArgument(arguments, "b", b))
         return Failure("expected \"a\" and \"b\": two traces or rank folders");
-    return FromChild(RunChild(m_self, {"stats", "--compare", a, b, "--json"}, kLoadSeconds));
+    return FromChild(
+        RunChild(m_self, {"stats", "--compare", AsPath(a), AsPath(b), "--json"}, kLoadSeconds));
 }
 
 ToolResult McpTools::Check(simdjson::dom::element arguments) {
@@ -349,7 +372,7 @@ ToolResult McpTools::Check(simdjson::dom::element arguments) {
     if (!StringArgument(arguments, "baseline", baseline) ||
         !StringArgument(arguments, "candidate", candidate))
         return Failure("expected \"baseline\" and \"candidate\": two runs to compare");
-    std::vector<std::string> command = {"check", baseline, candidate, "--json"};
+    std::vector<std::string> command = {"check", AsPath(baseline), AsPath(candidate), "--json"};
     simdjson::dom::array rules;
     if (arguments["rules"].get_array().get(rules) == simdjson::SUCCESS) {
         for (simdjson::dom::element rule : rules) {
@@ -376,7 +399,7 @@ ToolResult McpTools::Screenshot(simdjson::dom::element arguments) {
     if (!mkdtemp(folder)) return Failure("cannot make a temporary folder for the picture");
     const std::string png = std::string(folder) + "/view.png";
     const std::string size = std::to_string(width) + "x" + std::to_string(height);
-    std::vector<std::string> command = {path, "--screenshot", png, "--size", size};
+    std::vector<std::string> command = {AsPath(path), "--screenshot", png, "--size", size};
     if (StringArgument(arguments, "view", view)) command.insert(command.end(), {"--view", view});
     // Without a display, the window is drawn on a virtual one.
     const char* display = std::getenv("DISPLAY");

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cluster/Cluster.hpp"
+#include "import/chrome_json/TraceLoader.hpp"
 #include "rank/LoadedRank.hpp"
 #include "sql/SqlSession.hpp"
 
@@ -41,6 +42,7 @@ private:
         std::string path;
         std::string statsJson;  // `marey stats PATH --json`
         bool cluster = false;
+        RankSource source = RankSource::kAuto;  // what open was asked to read
         // What sql reads, loaded at its first call: the timeline (and a rank folder's tables), or
         // the cluster.
         LoadedRank rank;

@@ -90,6 +90,14 @@ try {
 
   const { resources } = await client.listResources();
   check(resources.length === 1 && resources[0].uri === "marey://document/d1", "resources: the opened document");
+  // A Kineto trace on its own is a trace, not a rank; a relative path stays a path.
+  const gpu = join(work, "gpu.json");
+  execFileSync(mareyGen, ["--gpu-trace", gpu, "--events", "5000"], { stdio: "ignore" });
+  const bare = await callJson(client, "open", { path: gpu });
+  check(bare.kind === "trace" && bare.slices === commandJson(["stats", gpu, "--json"]).slices,
+    `open: a bare trace is a trace (${bare.kind})`);
+  const relative = await call(client, "open", { path: "stats" });
+  check(relative.isError && relative.text.includes("stats"), `open "stats": a path, not a subcommand (${relative.text})`);
   const read = await client.readResource({ uri: "marey://document/d1" });
   check(isDeepStrictEqual(JSON.parse(read.contents[0].text), stats), "resources/read: its stats");
 
