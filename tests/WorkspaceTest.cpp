@@ -268,10 +268,11 @@ TEST_CASE("views keep their sort caches per document: rank 0 sorted, closed, the
     for (int frame = 0; frame < 3; ++frame) {
         const std::map<std::string, int> drawn =
             imgui.DrawDocumentViews(workspace, *workspace.Find(first));
-        CHECK(drawn.size() == 6);  // every document view but the timeline
+        CHECK(drawn.size() == 7);  // every document view but the timeline
         for (const auto& [name, vertices] : drawn) {
             INFO(name);
-            CHECK(vertices > 2000);
+            // Without MindData files the data-preparation view draws only its notice.
+            CHECK(vertices > (name == "data" ? 500 : 2000));
             if (frame == 2) CHECK(vertices == before[name]);
         }
         before = drawn;
@@ -291,10 +292,10 @@ TEST_CASE("views keep their sort caches per document: rank 0 sorted, closed, the
     CHECK(document->analysis().kernels->rows.size() < 400);
     for (int frame = 0; frame < 3; ++frame) {
         const std::map<std::string, int> drawn = imgui.DrawDocumentViews(workspace, *document);
-        CHECK(drawn.size() == 6);  // every document view but the timeline
+        CHECK(drawn.size() == 7);  // every document view but the timeline
         for (const auto& [name, vertices] : drawn) {
             INFO(name);
-            CHECK(vertices > 2000);
+            CHECK(vertices > (name == "data" ? 500 : 2000));
         }
         // A tenth of the events: fewer memory samples make shorter curves, fewer steps fewer bars.
         CHECK(drawn.at("memory") < before.at("memory") / 2);
@@ -435,6 +436,34 @@ TEST_CASE("the time overview of 200,000 steps draws no more than a chart of the 
     // Points at most every 2 px of a 1600 px window: the band, bars and three lines of ~800 points.
     CHECK(folded < 30000);
     CHECK(folded > few);
+    workspace.Close(id);
+    fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "the data-preparation view draws a generated input-bound rank: queues, pipeline, verdict") {
+    HeadlessImGui imgui;
+    Workspace workspace;
+    const fs::path dir =
+        fs::temp_directory_path() / ("marey_workspace_data_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    REQUIRE(std::system((std::string(MAREY_GEN) + " --events 3000 --rank-dir " + dir.string() +
+                         " --data-preparation 2>/dev/null")
+                            .c_str()) == 0);
+    const DocumentId id = workspace.Open(dir.string());
+    WaitForLoads(workspace);
+    Document* document = workspace.Find(id);
+    REQUIRE(document != nullptr);
+    REQUIRE(document->analysis().dataPreparation);
+    std::map<std::string, int> first;
+    for (int frame = 0; frame < 3; ++frame) {
+        const std::map<std::string, int> drawn = imgui.DrawDocumentViews(workspace, *document);
+        // Ten steps of two queues, three operators with their queues, the bottleneck's table and
+        // its queue over time: far more than the notice of a rank without the files.
+        CHECK(drawn.at("data") > 4000);
+        if (frame == 0) first = drawn;
+        if (frame == 2) CHECK(drawn.at("data") == first.at("data"));
+    }
     workspace.Close(id);
     fs::remove_all(dir);
 }

@@ -12,11 +12,15 @@
 #include <string>
 
 #include "ClusterGenerator.hpp"
+#include "MindDataWriter.hpp"
 #include "KinetoTraceGenerator.hpp"
 #include "NsysTwinWriter.hpp"
 #include "TraceGenerator.hpp"
 
 namespace {
+
+// The steps a rank folder's MindData files record.
+constexpr uint32_t kDataPreparationSteps = 10;
 
 void Usage() {
     std::fprintf(
@@ -24,6 +28,7 @@ void Usage() {
         "usage: marey-gen [--events N] [--seed S] [--rank R] [--streams K] --out FILE.json\n"
         "       marey-gen [--events N] [--seed S] [--rank R] --rank-dir DIR [--export "
         "text|db|both]\n"
+        "                 [--data-preparation]\n"
         "       marey-gen [--events N] [--seed S] --compare-pair DIR\n"
         "  --rank-dir writes DIR/profiler_info_R.json and, in DIR/ASCEND_PROFILER_OUTPUT, "
         "trace_view.json,\n"
@@ -31,7 +36,10 @@ void Usage() {
         "  communication_matrix.json, memory_record.csv and operator_memory.csv; --export db "
         "writes the\n"
         "  same run as ascend_pytorch_profiler_R.db and analysis.db instead, both writes both "
-        "kinds\n"
+        "kinds;\n"
+        "  --data-preparation adds MindSpore's MindData files of an input-bound run (empty data "
+        "queues,\n"
+        "  the pipeline's MapOp the bottleneck)\n"
         "  --compare-pair writes the rank folders DIR/a (rank 0) and DIR/b (rank 1), B with "
         "planted\n"
         "  differences: MatMul twice as slow, DropOutDoMask only on B, step 3 with 3 ms more free "
@@ -123,6 +131,22 @@ int WriteGpuTrace(const marey::KinetoTraceOptions& options, const std::string& p
     return 0;
 }
 
+// A generated trace at 'path'; false (said on standard error) when it cannot be written.
+bool WriteTrace(const marey::GeneratorOptions& options, const std::string& path,
+                marey::GeneratorReport* report) {
+    std::FILE* file = std::fopen(path.c_str(), "wb");
+    if (!file) {
+        std::perror(path.c_str());
+        return false;
+    }
+    *report = marey::GenerateTrace(options, file);
+    if (std::fclose(file) != 0) {
+        std::perror(path.c_str());
+        return false;
+    }
+    return true;
+}
+
 // The Nsight Systems export twin of the trace at 'tracePath'. Returns main's exit status.
 int WriteTwin(const std::string& tracePath, const std::string& twinPath) {
     std::ifstream file(tracePath, std::ios::binary);
@@ -151,7 +175,7 @@ int WriteTwin(const std::string& tracePath, const std::string& twinPath) {
 int main(int argc, char** argv) {
     marey::GeneratorOptions options;
     std::string out, rankDir, pairDir, clusterDir, gpuTrace, nsysTwin;
-    bool eventsGiven = false, stepsGiven = false;
+    bool eventsGiven = false, stepsGiven = false, dataPreparation = false;
     marey::ClusterOptions cluster;
     std::optional<marey::RankExport> exportArg;
     for (int i = 1; i < argc; ++i) {
@@ -201,6 +225,8 @@ int main(int argc, char** argv) {
             cluster.slowOperator = std::atoi(next());
         else if (!std::strcmp(argv[i], "--slow-operator-rank"))
             cluster.slowOperatorRank = std::atoi(next());
+        else if (!std::strcmp(argv[i], "--data-preparation"))
+            dataPreparation = true;
         else if (!std::strcmp(argv[i], "--pipeline"))
             cluster.pipeline = true;
         else if (!std::strcmp(argv[i], "--slow-link")) {
@@ -221,7 +247,7 @@ int main(int argc, char** argv) {
         const int status = WriteGpuTrace(kineto, gpuTrace);
         return status != 0 || nsysTwin.empty() ? status : WriteTwin(gpuTrace, nsysTwin);
     }
-    if (!nsysTwin.empty()) return Usage(), 2;
+    if (!nsysTwin.empty() || (dataPreparation && rankDir.empty())) return Usage(), 2;
     if (!clusterDir.empty()) {
         // The cluster writer has its own, smaller run and writes it as text only.
         cluster.seed = options.seed;
@@ -245,17 +271,13 @@ int main(int argc, char** argv) {
             return 1;
         }
         out = rankDir + "/ASCEND_PROFILER_OUTPUT";
-    } else {
-        std::FILE* file = std::fopen(out.c_str(), "wb");
-        if (!file) {
-            std::perror(out.c_str());
+        if (dataPreparation &&
+            !marey::WriteMindDataFiles(out, options.rank, kDataPreparationSteps, &error)) {
+            std::fprintf(stderr, "%s\n", error.c_str());
             return 1;
         }
-        report = marey::GenerateTrace(options, file);
-        if (std::fclose(file) != 0) {
-            std::perror(out.c_str());
-            return 1;
-        }
+    } else if (!WriteTrace(options, out, &report)) {
+        return 1;
     }
     std::fprintf(stderr, "%s: %llu events, %llu bytes\n", out.c_str(),
                  static_cast<unsigned long long>(report.events),

@@ -52,7 +52,7 @@ void Usage() {
         "them: two\n"
         "                timelines on one aligned time axis, and the diff (--view compare)\n"
         "  --view        view to show: timeline, overview, operators, steps, device, "
-        "communication, memory;\n"
+        "communication, memory, data;\n"
         "                with --compare: timeline or compare; a cluster: steps, overview, matrix, "
         "communication, time, marey\n"
         "  --step N      a cluster: show step N in the cluster views (else the average over "

@@ -42,7 +42,11 @@ void Walk(const fs::path& folder, int depth, size_t enoughRanks, ClusterFolders&
     if (enoughRanks > 0 && found.RankCount() >= enoughRanks) return;
     if (depth > 0 && IsRankDirectory(folder.string())) {
         auto files = FindRankFiles(folder.string());
-        if (files.ok())
+        // MindInsight's layout (a rank's profiler folder with its step_trace_raw): the cluster
+        // reads its step_trace_raw, hccl_raw and pipeline files (cluster/MindInsightReader).
+        if (files.ok() && !files.value().stepTraceRaw.empty())
+            found.stepTraceRawFiles.push_back(files.value().stepTraceRaw);
+        else if (files.ok())
             found.rankFolders.push_back(std::move(files.value()));
         else
             found.problems.push_back(files.message());

@@ -14,8 +14,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int64_t kNsPerTick = 10;  // MindInsight: 100,000 ticks to the millisecond
-
 // Reads the CSV at 'path' and hands each record, with the header's column indexes, to 'row'.
 template <typename Row>
 void ReadCsv(const std::string& path, ClusterRank& rank, const std::vector<const char*>& columns,
@@ -89,36 +87,16 @@ ClusterRank ReadMindInsightRank(const std::string& path) {
     rank.rankId = RankOfStepTraceRaw(file.filename().string());
     rank.path = file.parent_path().string();
     rank.rankSource = file.filename().string() + " (file name)";
+    ReadAnalysisFile(path, rank.problems, [&](std::string_view text) {
+        auto steps = ParseStepTraceRawCsv(text, path);
+        if (!steps.ok()) return rank.problems.push_back(steps.message());
+        AddFileProblems(path, steps.value().problems, rank.problems);
+        rank.steps = std::move(steps.value().rows);
+        for (int phase : {kStepFree, kStepComputing, kStepCommNotOverlapped})
+            rank.hasPhase[phase] = !rank.steps.empty() && steps.value().hasColumn[phase];
+    });
     std::map<std::string, size_t> stepIndex;
-    ReadCsv(path, rank, {"step_num", "iteration_interval", "fp_and_bp", "tail"},
-            [&](const std::vector<std::string_view>& fields, const std::vector<int>& at,
-                uint64_t offset, std::vector<ImportProblem>& problems) {
-                StepRow row;
-                row.step = std::string(FieldAt(fields, at[0]));
-                if (row.step == "-")
-                    return;  // MindInsight's average of the steps above: marey averages itself
-                const int phases[] = {kStepFree, kStepComputing, kStepCommNotOverlapped};
-                const char* names[] = {"iteration_interval", "fp_and_bp", "tail"};
-                for (int i = 0; i < 3; ++i) {
-                    int64_t ticks = 0;
-                    const CellRead read =
-                        Cell(fields, at[i + 1], 0, names[i], offset, problems, &ticks);
-                    if (read == CellRead::kDamaged) return;
-                    // Ticks of 10 ns: past INT64_MAX / 10 the product would wrap.
-                    if (ticks > INT64_MAX / kNsPerTick) {
-                        problems.push_back(
-                            {offset, 0, 0,
-                             CsvCellProblem(names[i], "out of the int64 nanosecond range",
-                                            FieldAt(fields, at[i + 1]), "row left out")});
-                        return;
-                    }
-                    if (read == CellRead::kRead) row.ns[phases[i]] = ticks * kNsPerTick;
-                }
-                stepIndex[row.step] = rank.steps.size();
-                rank.steps.push_back(std::move(row));
-            });
-    rank.hasPhase[kStepFree] = rank.hasPhase[kStepComputing] =
-        rank.hasPhase[kStepCommNotOverlapped] = !rank.steps.empty();
+    for (size_t i = 0; i < rank.steps.size(); ++i) stepIndex[rank.steps[i].step] = i;
     // Communication and its waiting per step: one entry per step, named for what it sums.
     const std::string hccl =
         (file.parent_path() / ("hccl_raw_" + std::to_string(rank.rankId) + ".csv")).string();
@@ -172,9 +150,7 @@ ClusterRank ReadMindInsightRank(const std::string& path) {
     RankOverviewInputs inputs;
     inputs.profilerSteps = &rank.steps;
     inputs.bubble = BubbleCountedIn::kComputing;
-    inputs.stepsSource =
-        "step_trace_raw (interval as free, forward and backward less the wait on Receive as "
-        "computing, tail and the wait on Receive as communication not overlapped)";
+    inputs.stepsSource = kStepsOfStepTraceRaw;
     rank.overview = RankOverviewFigures(inputs);
     return rank;
 }

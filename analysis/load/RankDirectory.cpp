@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <iterator>
+#include <set>
 
 namespace marey {
 namespace {
@@ -174,7 +176,83 @@ std::string FindProfilerDatabase(const std::string& folder) {
 
 bool RankFiles::HasAnyAnalysisFile() const {
     return !kernelDetails.empty() || !stepTrace.empty() || !opStatistic.empty() ||
-           !communication.empty() || !communicationMatrix.empty();
+           !communication.empty() || !communicationMatrix.empty() || !stepTraceRaw.empty() ||
+           dataPreparation.Any();
+}
+
+namespace {
+
+// The per-rank files of MindSpore's profiler folder, "<prefix>N<suffix>".
+struct NumberedName {
+    const char* prefix;
+    const char* suffix;
+};
+const NumberedName kDataPreparationNames[] = {
+    {"minddata_pipeline_raw_", ".csv"},      {"device_queue_profiling_", ".txt"},
+    {"dataset_iterator_profiling_", ".txt"}, {"minddata_aicpu_", ".txt"},
+    {"minddata_getnext_profiling_", ".txt"},
+};
+const NumberedName kMindSporeTimelines[] = {{"ascend_timeline_display_", ".json"},
+                                            {"gpu_timeline_display_", ".json"}};
+const NumberedName kMindSporeStepTrace{"step_trace_raw_", "_detail_time.csv"};
+
+std::string NumberedPath(const fs::path& folder, const NumberedName& name, int rank) {
+    const fs::path path = folder / (name.prefix + std::to_string(rank) + name.suffix);
+    return IsFile(path) ? path.string() : std::string();
+}
+
+// The ranks the files of 'folder' named like 'names' give.
+std::set<int> RanksNamed(const fs::path& folder, const NumberedName* names, size_t count) {
+    std::set<int> ranks;
+    std::error_code error;
+    for (fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, error),
+         end;
+         !error && it != end; it.increment(error)) {
+        const std::string name = it->path().filename().string();
+        for (size_t i = 0; i < count; ++i) {
+            const int rank = NumberBetween(name, names[i].prefix, names[i].suffix);
+            if (rank >= 0 && rank <= kMaxRankId && IsFile(it->path())) ranks.insert(rank);
+        }
+    }
+    return ranks;
+}
+
+// The rank of a MindSpore profiler folder of one rank: its timeline or data-preparation files
+// name exactly one rank, and its step traces no other; -1 otherwise (a cluster's folder, whose
+// step traces name several, is read as a cluster).
+int MindSporeFolderRank(const fs::path& folder) {
+    std::vector<NumberedName> rankNames(std::begin(kDataPreparationNames),
+                                        std::end(kDataPreparationNames));
+    rankNames.insert(rankNames.end(), std::begin(kMindSporeTimelines),
+                     std::end(kMindSporeTimelines));
+    const std::set<int> ranks = RanksNamed(folder, rankNames.data(), rankNames.size());
+    if (ranks.size() != 1) return -1;
+    const std::set<int> stepRanks = RanksNamed(folder, &kMindSporeStepTrace, 1);
+    if (stepRanks.size() > 1 || (stepRanks.size() == 1 && *stepRanks.begin() != *ranks.begin()))
+        return -1;
+    return *ranks.begin();
+}
+
+}  // namespace
+
+DataPreparationFiles FindDataPreparationFiles(const std::string& folder, int rankId) {
+    DataPreparationFiles files;
+    if (rankId < 0) {
+        const std::set<int> ranks =
+            RanksNamed(folder, kDataPreparationNames, std::size(kDataPreparationNames));
+        if (ranks.size() != 1) return files;
+        rankId = *ranks.begin();
+    }
+    files.pipelineRaw = NumberedPath(folder, kDataPreparationNames[0], rankId);
+    files.hostQueue = NumberedPath(folder, kDataPreparationNames[1], rankId);
+    if (files.hostQueue.empty())
+        files.hostQueue = NumberedPath(folder, kDataPreparationNames[2], rankId);
+    files.deviceQueue = NumberedPath(folder, kDataPreparationNames[3], rankId);
+    if (files.deviceQueue.empty()) {
+        files.deviceQueue = NumberedPath(folder, kDataPreparationNames[4], rankId);
+        files.deviceQueueInNs = !files.deviceQueue.empty();
+    }
+    return files;
 }
 
 bool IsRankDirectory(const std::string& path) {
@@ -183,7 +261,7 @@ bool IsRankDirectory(const std::string& path) {
     const fs::path output = OutputFolder(path);
     for (const KnownFile& known : kKnownFiles)
         if (IsFile(output / known.kind->fileName)) return true;
-    return !FindProfilerDatabase(output.string()).empty();
+    return !FindProfilerDatabase(output.string()).empty() || MindSporeFolderRank(output) >= 0;
 }
 
 Result<RankFiles> FindRankFiles(const std::string& path) {
@@ -214,6 +292,17 @@ Result<RankFiles> FindRankFiles(const std::string& path) {
     files.profilerDb = FindProfilerDatabase(output.string());
     if (!files.profilerDb.empty() && IsFile(output / "analysis.db"))
         files.analysisDb = (output / "analysis.db").string();
+    // MindSpore's profiler folder of one rank (MindInsight's layout): numbered files.
+    const int mindSporeRank = any || !files.profilerDb.empty() ? -1 : MindSporeFolderRank(output);
+    if (mindSporeRank >= 0) {
+        for (const NumberedName& timeline : kMindSporeTimelines)
+            if (files.traceView.empty())
+                files.traceView = NumberedPath(output, timeline, mindSporeRank);
+        files.stepTraceRaw = NumberedPath(output, kMindSporeStepTrace, mindSporeRank);
+        files.rankId = mindSporeRank;
+        files.rankSource = "the MindSpore profiler's file names";
+        any = true;
+    }
     if (!any && files.profilerDb.empty())
         return Status::Error(
             path +
@@ -244,6 +333,10 @@ Result<RankFiles> FindRankFiles(const std::string& path) {
         files.rankId = RankIdFromFolderName(folderName);
         if (files.rankId >= 0) files.rankSource = "folder name " + folderName;
     }
+    // MindSpore writes its data-preparation files beside the others, named by the rank (in its
+    // own layout, the rank its file names give, which a profiler_info file may contradict).
+    files.dataPreparation = FindDataPreparationFiles(
+        output.string(), mindSporeRank >= 0 ? mindSporeRank : files.rankId);
     return files;
 }
 

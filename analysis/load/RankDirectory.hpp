@@ -32,6 +32,20 @@ inline constexpr RankFileKind kCommunicationMatrixFile{
 inline constexpr RankFileKind kMemoryRecordFile{"memory_record.csv", "profile_memory=True"};
 inline constexpr RankFileKind kOperatorMemoryFile{"operator_memory.csv", "profile_memory=True"};
 
+// MindSpore's data-preparation (MindData) files of one rank, read by load/MindDataFiles.hpp;
+// full paths, empty when absent.
+struct DataPreparationFiles {
+    std::string pipelineRaw;  // minddata_pipeline_raw_N.csv
+    // The host queue: device_queue_profiling_N.txt, else dataset_iterator_profiling_N.txt.
+    std::string hostQueue;
+    // The device's data queue: minddata_aicpu_N.txt (Ascend, microseconds), else
+    // minddata_getnext_profiling_N.txt (GPU, nanoseconds: deviceQueueInNs).
+    std::string deviceQueue;
+    bool deviceQueueInNs = false;
+
+    bool Any() const { return !pipelineRaw.empty() || !hostQueue.empty() || !deviceQueue.empty(); }
+};
+
 struct RankFiles {
     std::string root;           // the folder a person opened
     std::string outputDir;      // where the profiler's files are (ASCEND_PROFILER_OUTPUT or root)
@@ -46,6 +60,11 @@ struct RankFiles {
     // The profiler database (ascend_pytorch_profiler_N.db, ascend_mindspore_profiler_N.db or
     // msprof_*.db) and analysis.db; empty when not there.
     std::string profilerDb, analysisDb;
+    // A MindSpore profiler folder of one rank (MindInsight's layout): its timeline
+    // ascend_timeline_display_N.json is traceView, and its steps are step_trace_raw_N_detail_
+    // time.csv's.
+    std::string stepTraceRaw;
+    DataPreparationFiles dataPreparation;
     std::vector<std::string> problems;  // unreadable profiler_info file and the like
 
     // The full path of 'kind' (empty when missing).
@@ -73,6 +92,10 @@ int RankIdFromFolderName(const std::string& name);
 // The N of a file name "<prefix>N<suffix>" ("profiler_info_3.json", "step_trace_raw_3_
 // detail_time.csv"): at most 7 digits (a rank id below ten million), else -1.
 int NumberBetween(const std::string& name, const std::string& prefix, const std::string& suffix);
+
+// The data-preparation files of rank 'rankId' in 'folder'; with rankId -1, of the one rank their
+// names give (none when they name several).
+DataPreparationFiles FindDataPreparationFiles(const std::string& folder, int rankId);
 
 // The files of the rank folder 'path'. Fails when 'path' is not a folder or holds none of them.
 Result<RankFiles> FindRankFiles(const std::string& path);

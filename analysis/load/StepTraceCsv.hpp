@@ -57,4 +57,10 @@ struct StepTrace {
 // Computing column. O(rows log rows).
 Result<StepTrace> ParseStepTraceCsv(std::string_view text, const std::string& name);
 
+// Reads MindSpore's step_trace_raw_N_detail_time.csv (ticks of 10 ns): iteration_interval as
+// Free, fp_and_bp as Computing, tail as Communication (Not Overlapped); MindInsight's average row
+// ("-") is left out. A row of another width, a cell that is no duration, or a repeated step is
+// named and left out. Fails only without a step_num column.
+Result<StepTrace> ParseStepTraceRawCsv(std::string_view text, const std::string& name);
+
 }  // namespace marey

@@ -7,6 +7,7 @@
 
 #include "load/AnalysisFile.hpp"
 #include "load/TraceText.hpp"
+#include "rank/DataPreparation.hpp"
 #include "rank/ProfilerSteps.hpp"
 #include "trace/TraceRankTables.hpp"
 
@@ -43,6 +44,13 @@ RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model) {
         AddFileProblems(files.stepTrace, steps.value().problems, analysis.problems);
         analysis.steps = std::move(steps.value());
     });
+    if (!analysis.steps)  // MindSpore's own layout: its step_trace_raw
+        ReadAnalysisFile(files.stepTraceRaw, analysis.problems, [&](std::string_view text) {
+            auto steps = ParseStepTraceRawCsv(text, files.stepTraceRaw);
+            if (!steps.ok()) return analysis.problems.push_back(steps.message());
+            AddFileProblems(files.stepTraceRaw, steps.value().problems, analysis.problems);
+            analysis.steps = std::move(steps.value());
+        });
     ReadAnalysisFile(files.opStatistic, analysis.problems, [&](std::string_view text) {
         auto table = ParseOpStatisticCsv(text, files.opStatistic);
         if (!table.ok()) return analysis.problems.push_back(table.message());
@@ -113,7 +121,13 @@ void SummarizeRank(RankAnalysis& analysis, const TraceModel* model) {
     RankOverviewInputs inputs;
     const bool database = !analysis.database.empty();
     if (analysis.steps && !analysis.stepsFromTrace) inputs.profilerSteps = &analysis.steps->rows;
-    inputs.stepsSource = database ? kStepsOfDatabase : kStepsOfStepTraceCsv;
+    // MindSpore's step_trace_raw is read as its cluster reads it (cluster/MindInsightReader).
+    const bool raw =
+        !database && analysis.files.stepTrace.empty() && !analysis.files.stepTraceRaw.empty();
+    inputs.stepsSource = database ? kStepsOfDatabase
+                         : raw    ? kStepsOfStepTraceRaw
+                                  : kStepsOfStepTraceCsv;
+    if (raw) inputs.bubble = BubbleCountedIn::kComputing;
     if (analysis.kernels) inputs.kernels = &*analysis.kernels;
     inputs.kernelsSource = analysis.kernelsFromTrace ? kKernelsOfTrace
                            : database                ? kKernelsOfDatabase
@@ -126,6 +140,16 @@ void SummarizeRank(RankAnalysis& analysis, const TraceModel* model) {
     if (analysis.steps) {
         analysis.stepSpans = model ? PlaceSteps(*analysis.steps, *model)
                                    : std::vector<StepSpan>(analysis.steps->rows.size());
+    }
+    DataLoaderRecord loader =
+        model ? AnalyzeDataLoader(*model, analysis.trace.get()) : DataLoaderRecord{};
+    if (analysis.files.dataPreparation.Any() || loader.Found()) {
+        auto preparation = std::make_shared<DataPreparation>(AnalyzeDataPreparation(
+            analysis.files.dataPreparation, analysis.steps ? &*analysis.steps : nullptr));
+        preparation->loader = std::move(loader);
+        analysis.problems.insert(analysis.problems.end(), preparation->problems.begin(),
+                                 preparation->problems.end());
+        analysis.dataPreparation = std::move(preparation);
     }
 }
 

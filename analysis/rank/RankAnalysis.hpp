@@ -22,6 +22,8 @@
 
 namespace marey {
 
+struct DataPreparation;  // rank/DataPreparation.hpp
+
 // Where a step of step_trace_time.csv lies on the trace's clock: the host's "ProfilerStep#N" slice.
 struct StepSpan {
     bool found = false;
@@ -49,6 +51,8 @@ struct RankAnalysis : RankTables {
     // 'kernels' ('steps') were made from them, and the flags say so.
     std::shared_ptr<const TraceAnalyses> trace;
     bool kernelsFromTrace = false, stepsFromTrace = false;
+    // The data preparation (MindSpore's MindData files); null when the folder holds none.
+    std::shared_ptr<const DataPreparation> dataPreparation;
     // The trace's first timestamp, where the timeline counts from: every view shows its times
     // from the same origin. traceStartNs is 0 without a trace.
     bool hasTrace = false;

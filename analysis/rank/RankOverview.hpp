@@ -61,6 +61,9 @@ OverviewFigures OverviewFromSteps(const std::vector<StepRow>& steps,
 
 // How the overview's source names each input, the same alone and in a cluster.
 inline constexpr const char* kStepsOfStepTraceCsv = "step_trace_time.csv (the sum of its steps)";
+inline constexpr const char* kStepsOfStepTraceRaw =
+    "step_trace_raw (interval as free, forward and backward less the wait on Receive as "
+    "computing, tail and the wait on Receive as communication not overlapped)";
 inline constexpr const char* kStepsOfDatabase =
     "the database's steps (analysis.db's StepTraceTime, else STEP_TIME and the tasks)";
 inline constexpr const char* kKernelsOfCsv = "kernel_details.csv (computed from the tasks)";

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/TextFormat.hpp"
+#include "report/DataPreparationJson.hpp"
 #include "report/OverviewJson.hpp"
 
 namespace marey {
@@ -285,6 +286,7 @@ std::string RankAnalysisToJson(const RankAnalysis& analysis) {
         WriteCommunication(rank, analysis);
         WriteLinks(rank, analysis);
         WriteMemory(rank, analysis);
+        rank.Key("data_preparation") += DataPreparationToJson(analysis.dataPreparation.get());
     }
     return out;
 }
@@ -332,10 +334,13 @@ std::string RankAnalysisToText(const RankAnalysis& analysis) {
         }
     }
     if (analysis.steps) {
-        const char* from = analysis.database.empty() ? "step_trace_time.csv"
-                           : analysis.files.analysisDb.empty()
-                               ? "STEP_TIME, computed from the tasks"
-                               : "analysis.db StepTraceTime";
+        const char* from =
+            !analysis.database.empty()
+                ? (analysis.files.analysisDb.empty() ? "STEP_TIME, computed from the tasks"
+                                                     : "analysis.db StepTraceTime")
+            : analysis.files.stepTrace.empty() && !analysis.files.stepTraceRaw.empty()
+                ? "step_trace_raw (MindSpore)"
+                : "step_trace_time.csv";
         out +=
             "  steps       " + std::to_string(analysis.steps->rows.size()) + " in " + from + "\n";
     }
@@ -347,6 +352,7 @@ std::string RankAnalysisToText(const RankAnalysis& analysis) {
             FormatDuration(t.transitNs).c_str(), FormatDuration(t.waitNs).c_str());
         out += line;
     }
+    out += DataPreparationToText(analysis.dataPreparation.get());
     if (!analysis.problems.empty()) {
         out += "  problems    " + std::to_string(analysis.problems.size()) + "\n";
         for (size_t i = 0; i < analysis.problems.size() && i < 10; ++i)

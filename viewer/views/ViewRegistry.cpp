@@ -13,6 +13,7 @@
 #include "compare/CompareTimelines.hpp"
 #include "compare/DiffView.hpp"
 #include "views/CommunicationView.hpp"
+#include "views/DataPreparationView.hpp"
 #include "views/DeviceView.hpp"
 #include "views/MemoryView.hpp"
 #include "views/OperatorsView.hpp"
@@ -62,6 +63,7 @@ const std::vector<ViewEntry>& Views() {
         {"device", "Device", S::kDocument, Make<DeviceView>},
         {"communication", "Communication", S::kDocument, Make<CommunicationView>},
         {"memory", "Memory", S::kDocument, Make<MemoryView>},
+        {"data", "Data preparation", S::kDocument, Make<DataPreparationView>},
         {"timeline", "Timelines A / B", S::kComparison, Make<CompareTimelinesView>},
         {"timeline", "Timeline of several ranks", S::kRanks, Make<TimelineTab>},
         {"compare", "Diff", S::kComparison, Make<DiffView>},

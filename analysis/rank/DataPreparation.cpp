@@ -1,0 +1,282 @@
+#include "rank/DataPreparation.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "core/TextFormat.hpp"
+#include "load/AnalysisFile.hpp"
+
+namespace marey {
+
+const char* BatchVerdictName(BatchVerdict verdict) {
+    switch (verdict) {
+        case BatchVerdict::kReady:
+            return "ready";
+        case BatchVerdict::kWaitedProcessing:
+            return "waited: processing";
+        case BatchVerdict::kWaitedSending:
+            return "waited: sending";
+        case BatchVerdict::kWaited:
+            return "waited";
+        case BatchVerdict::kUnknown:
+            break;
+    }
+    return "unknown";
+}
+
+namespace {
+
+// [SECTION] The pipeline
+
+std::string Percent(double share) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%.0f %%", share * 100);
+    return text;
+}
+
+bool TypeIs(const std::string& type, const char* name) {
+    return type == name || type == std::string(name) + "Op";
+}
+
+// The tuning method's suggestion for a bottleneck of this type ('source': it reads the data).
+std::string SuggestionFor(const PipelineOperator& op, bool source) {
+    if (TypeIs(op.type, "Generator"))
+        return "raise its num_parallel_workers, and try MindRecordDataset in place of the "
+               "generator";
+    if (source) return "raise the dataset's num_parallel_workers";
+    if (TypeIs(op.type, "Map"))
+        return "raise its num_parallel_workers; if it runs a Python operation, make that "
+               "script faster";
+    if (TypeIs(op.type, "Batch")) return "adjust its prefetch_size";
+    return "it has no worker setting of its own: speed up the operators that feed it";
+}
+
+// Each operator's distance from the root along its parents; -1 for one on a loop of parents or
+// below one. Each chain is walked once: O(operators log operators).
+std::vector<int> DepthsFromRoot(const std::vector<PipelineOperator>& ops,
+                                const std::map<int, size_t>& index) {
+    constexpr int kUnknown = -2, kWalking = -3;
+    std::vector<int> depth(ops.size(), kUnknown);
+    std::vector<size_t> chain;
+    for (size_t i = 0; i < ops.size(); ++i) {
+        chain.clear();
+        size_t at = i;
+        int base = 0;  // the depth of the first operator above the chain, plus one
+        while (true) {
+            if (depth[at] == kWalking) {  // came round to the chain itself: a loop
+                base = -1;
+                break;
+            }
+            if (depth[at] != kUnknown) {
+                base = depth[at] < 0 ? -1 : depth[at] + 1;
+                break;
+            }
+            depth[at] = kWalking;
+            chain.push_back(at);
+            const auto parent = index.find(ops[at].parent);
+            if (ops[at].parent < 0 || parent == index.end()) {
+                base = 0;
+                break;
+            }
+            at = parent->second;
+        }
+        // The chain runs upwards: its last operator sits at 'base'.
+        for (size_t k = chain.size(); k-- > 0;)
+            depth[chain[k]] = base < 0 ? -1 : base + static_cast<int>(chain.size() - 1 - k);
+    }
+    return depth;
+}
+
+// Each operator's column: the longest run of operators below it along the parent links (0 for a
+// source and for an operator on a loop).
+std::vector<int> ColumnsFromSources(const std::vector<PipelineOperator>& ops,
+                                    const std::map<int, size_t>& index,
+                                    const std::vector<int>& depth) {
+    std::vector<size_t> order;
+    for (size_t i = 0; i < ops.size(); ++i)
+        if (depth[i] >= 0) order.push_back(i);
+    // The deepest first: an operator's column is final before its parent reads it.
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return depth[a] > depth[b]; });
+    std::vector<int> column(ops.size(), 0);
+    for (const size_t i : order) {
+        const auto parent = index.find(ops[i].parent);
+        if (ops[i].parent >= 0 && parent != index.end())
+            column[parent->second] = std::max(column[parent->second], column[i] + 1);
+    }
+    return column;
+}
+
+}  // namespace
+
+DataPipeline AnalyzePipeline(std::vector<PipelineOperator> operators) {
+    DataPipeline pipeline;
+    pipeline.operators = std::move(operators);
+    const std::vector<PipelineOperator>& ops = pipeline.operators;
+    std::map<int, size_t> index;
+    for (size_t i = 0; i < ops.size(); ++i) index[ops[i].id] = i;
+    const std::vector<int> depth = DepthsFromRoot(ops, index);
+    pipeline.column = ColumnsFromSources(ops, index, depth);
+    // The rules read queues: an operator's input queues are its children's output queues.
+    for (size_t i = 0; i < ops.size(); ++i) {
+        const PipelineOperator& op = ops[i];
+        if (depth[i] < 0) continue;  // on a loop of parents: no left or right to speak of
+        bool inputsKnown = !op.children.empty(), inputsFull = inputsKnown;
+        std::string inputs;
+        for (const int child : op.children) {
+            const auto found = index.find(child);
+            if (found == index.end()) continue;
+            const PipelineOperator& input = ops[found->second];
+            inputsKnown = inputsKnown && input.hasQueue;
+            inputsFull = inputsFull && input.hasQueue && input.queueUsage >= kHighQueueUsage;
+            inputs += (inputs.empty() ? "" : ", ") + Percent(input.queueUsage);
+        }
+        const bool outputEmpty = op.hasQueue && op.queueUsage < kLowQueueUsage;
+        std::string rule;
+        if (op.children.empty() && op.parent >= 0 && outputEmpty)
+            rule = "a source whose output queue is nearly empty (" + Percent(op.queueUsage) +
+                   " used on average)";
+        else if (op.parent < 0 && inputsKnown && inputsFull)
+            rule = "the last operator, and its input queues are full (" + inputs + " used)";
+        else if (op.parent >= 0 && inputsKnown && inputsFull && outputEmpty)
+            rule = "its input queues are full (" + inputs +
+                   " used) and its output queue is "
+                   "nearly empty (" +
+                   Percent(op.queueUsage) + ")";
+        if (!rule.empty())
+            pipeline.bottlenecks.push_back(
+                {op.id, op.type, rule, SuggestionFor(op, op.children.empty())});
+    }
+    return pipeline;
+}
+
+namespace {
+
+// [SECTION] The steps and the verdict
+
+// 'deviceRecord': the device's data queue was recorded, so a step it lacks is not judged.
+BatchVerdict VerdictOf(const DataPreparationStep& step, bool deviceRecord) {
+    if (deviceRecord && step.deviceQueue < 0) return BatchVerdict::kUnknown;
+    if (step.deviceQueue < 0 && step.hostQueue < 0) return BatchVerdict::kUnknown;
+    // Without the device's own queue (feed mode), the host queue is the one the step reads.
+    const int queue = step.deviceQueue >= 0 ? step.deviceQueue : step.hostQueue;
+    if (queue > 0) return BatchVerdict::kReady;
+    if (step.deviceQueue < 0) return BatchVerdict::kWaitedProcessing;
+    if (step.hostQueue < 0) return BatchVerdict::kWaited;
+    return step.hostQueue == 0 ? BatchVerdict::kWaitedProcessing : BatchVerdict::kWaitedSending;
+}
+
+std::string EmptyIn(const char* queue, int empty, int steps) {
+    return std::string(queue) + " was empty in " + std::to_string(empty) + " of " +
+           std::to_string(steps) + (steps == 1 ? " step" : " steps");
+}
+
+// MindInsight's analyse_queue_summary: the host queue decides first, then the device's.
+DataVerdict JudgeSteps(const std::vector<DataPreparationStep>& steps) {
+    DataVerdict verdict;
+    for (const DataPreparationStep& step : steps) {
+        if (step.deviceQueue >= 0)
+            ++verdict.deviceSteps, verdict.emptyDeviceSteps += step.deviceQueue == 0;
+        if (step.hostQueue >= 0) ++verdict.hostSteps, verdict.emptyHostSteps += step.hostQueue == 0;
+    }
+    const std::string host = EmptyIn("the host queue", verdict.emptyHostSteps, verdict.hostSteps);
+    const std::string device =
+        EmptyIn("the device's data queue", verdict.emptyDeviceSteps, verdict.deviceSteps);
+    if (verdict.hostSteps > 0) {
+        if (verdict.emptyHostSteps > kEmptyQueueShare * verdict.hostSteps) {
+            verdict.kind = DataVerdictKind::kProcessing;
+            verdict.text = host + (verdict.deviceSteps > 0 ? " (" + device + ")" : "") +
+                           ": the dataset pipeline does not keep up; data processing is the "
+                           "bottleneck";
+        } else if (verdict.emptyDeviceSteps > 0) {
+            verdict.kind = DataVerdictKind::kSending;
+            verdict.text = device + " while " + host +
+                           ": sending the batches from host to device is the bottleneck";
+        } else {
+            verdict.kind = DataVerdictKind::kNotBottleneck;
+            verdict.text = host + (verdict.deviceSteps > 0 ? " and " + device : "") +
+                           ": data preparation is not what holds the steps up";
+        }
+    } else if (verdict.deviceSteps > 0) {
+        const bool waiting = verdict.emptyDeviceSteps > kEmptyQueueShare * verdict.deviceSteps;
+        verdict.kind = waiting ? DataVerdictKind::kWaiting : DataVerdictKind::kNotBottleneck;
+        verdict.text = device + (waiting ? ": the steps waited for data; without the host "
+                                           "queue's record, whether processing or sending is "
+                                           "slow is not known"
+                                         : ": data preparation is not what holds the steps up; "
+                                           "if the step interval is long, look at the time of "
+                                           "the GetNext operators (AI CPU)");
+    }
+    return verdict;
+}
+
+// The step interval the step table gives: Preparing (torch_npu and MindSpore 2) or, in
+// MindInsight's layout, iteration_interval (read as Free).
+TimeNs IntervalOf(const StepTrace& steps, const StepRow& row) {
+    if (steps.hasColumn[kStepPreparing]) return row.ns[kStepPreparing];
+    if (steps.hasColumn[kStepFree]) return row.ns[kStepFree];
+    return -1;
+}
+
+}  // namespace
+
+DataPreparation AnalyzeDataPreparation(const DataPreparationFiles& files, const StepTrace* steps) {
+    DataPreparation preparation;
+    preparation.files = files;
+    std::map<int, DataPreparationStep> byStep;
+    const auto stepEntry = [&](int step) -> DataPreparationStep& {
+        DataPreparationStep& entry = byStep[step];
+        entry.step = std::to_string(step);
+        return entry;
+    };
+    ReadAnalysisFile(files.pipelineRaw, preparation.problems, [&](std::string_view text) {
+        auto table = ParsePipelineRawCsv(text, files.pipelineRaw);
+        if (!table.ok()) return preparation.problems.push_back(table.message());
+        AddFileProblems(files.pipelineRaw, table.value().problems, preparation.problems);
+        preparation.pipeline = AnalyzePipeline(std::move(table.value().operators));
+    });
+    ReadAnalysisFile(files.hostQueue, preparation.problems, [&](std::string_view text) {
+        HostQueueRecord record = ParseHostQueueText(text);
+        AddFileProblems(files.hostQueue, record.problems, preparation.problems);
+        for (const HostQueueStep& host : record.steps) {
+            DataPreparationStep& entry = stepEntry(host.step);
+            entry.hostQueue = host.size, entry.hostCapacity = host.capacity;
+            entry.pushNs = host.pushNs;
+        }
+    });
+    bool deviceRecord = false;
+    ReadAnalysisFile(files.deviceQueue, preparation.problems, [&](std::string_view text) {
+        DeviceQueueRecord record = ParseDeviceQueueText(text, files.deviceQueueInNs);
+        AddFileProblems(files.deviceQueue, record.problems, preparation.problems);
+        for (const DeviceQueueBatch& batch : record.batches) {
+            DataPreparationStep& entry = stepEntry(batch.step);
+            entry.deviceQueue = batch.size;
+            entry.getNextNs = batch.endNs - batch.startNs;
+            deviceRecord = deviceRecord || batch.size >= 0;
+        }
+    });
+    if (steps) {
+        for (const StepRow& row : steps->rows) {
+            int number = 0;
+            const TimeNs interval = IntervalOf(*steps, row);
+            // Only steps the queue files also count: a step table's own numbering may start
+            // elsewhere, and a step without a queue record says nothing of data preparation.
+            if (interval < 0 || std::sscanf(row.step.c_str(), "%d", &number) != 1) continue;
+            const auto it = byStep.find(number);
+            if (it == byStep.end() || std::to_string(number) != row.step) continue;
+            it->second.intervalNs = interval;
+        }
+        preparation.intervalSource = steps->hasColumn[kStepPreparing] ? "the steps' Preparing"
+                                     : steps->hasColumn[kStepFree]
+                                         ? "the steps' Free (MindInsight's iteration_interval)"
+                                         : "";
+    }
+    for (auto& [number, step] : byStep) {
+        step.verdict = VerdictOf(step, deviceRecord);
+        preparation.steps.push_back(std::move(step));
+    }
+    preparation.verdict = JudgeSteps(preparation.steps);
+    return preparation;
+}
+
+}  // namespace marey

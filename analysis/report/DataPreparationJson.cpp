@@ -1,0 +1,161 @@
+#include "report/DataPreparationJson.hpp"
+
+#include "core/TextFormat.hpp"
+#include "report/JsonWriter.hpp"
+
+namespace marey {
+namespace {
+
+const char* VerdictKey(DataVerdictKind kind) {
+    switch (kind) {
+        case DataVerdictKind::kNotBottleneck:
+            return "not_the_bottleneck";
+        case DataVerdictKind::kProcessing:
+            return "data_processing";
+        case DataVerdictKind::kSending:
+            return "sending_to_device";
+        case DataVerdictKind::kNoRecord:
+            break;
+    }
+    return "no_queue_record";
+}
+
+// A count or duration that may be unknown (-1): null then.
+void IntOrNull(JsonObject& object, const char* key, int64_t value) {
+    if (value < 0)
+        object.Null(key);
+    else
+        object.Int(key, value);
+}
+
+void WriteIdList(std::string& out, const std::vector<int>& ids) {
+    JsonArray(out, ids, [](std::string& o, int id) { o += std::to_string(id); });
+}
+
+}  // namespace
+
+namespace {
+
+void WriteDataLoader(std::string& out, const DataLoaderRecord& loader) {
+    if (!loader.Found()) {
+        out += "null";
+        return;
+    }
+    JsonObject object(out);
+    object.String("iterator", loader.iterator);
+    JsonArray(object.Key("steps"), loader.steps, [](std::string& o, const LoaderStep& step) {
+        JsonObject entry(o);
+        entry.String("step", step.step);
+        entry.Int("start_ns", step.startNs);
+        entry.Int("end_ns", step.endNs);
+        entry.Int("loader_ns", step.loaderNs);
+        entry.Int("calls", step.calls);
+        IntOrNull(entry, "device_idle_ns", step.deviceIdleNs);
+        IntOrNull(entry, "first_activity_gap_ns", step.firstActivityGapNs);
+        entry.Bool("waited", step.waited);
+    });
+    object.Int("calls_outside_steps", loader.callsOutsideSteps);
+    object.Int("steps_ns", loader.stepsNs);
+    object.Int("loader_ns", loader.loaderNs);
+    IntOrNull(object, "device_idle_ns", loader.deviceIdleNs);
+    object.Int("waited_steps", loader.waitedSteps);
+    object.Bool("input_bound", loader.inputBound);
+    object.String("finding", loader.finding);
+}
+
+void WriteDataPreparation(std::string& out, const DataPreparation* preparation) {
+    JsonObject root(out);
+    JsonArray(root.Key("steps"), preparation->steps,
+              [](std::string& o, const DataPreparationStep& step) {
+                  JsonObject object(o);
+                  object.String("step", step.step);
+                  IntOrNull(object, "interval_ns", step.intervalNs);
+                  IntOrNull(object, "device_queue", step.deviceQueue);
+                  IntOrNull(object, "get_next_ns", step.getNextNs);
+                  IntOrNull(object, "host_queue", step.hostQueue);
+                  IntOrNull(object, "host_queue_capacity",
+                            step.hostCapacity > 0 ? step.hostCapacity : -1);
+                  IntOrNull(object, "push_ns", step.pushNs);
+                  object.String("batch", BatchVerdictName(step.verdict));
+              });
+    root.String("interval_source", preparation->intervalSource);
+    const DataPipeline& pipeline = preparation->pipeline;
+    std::string& ops = root.Key("pipeline");
+    ops += '[';
+    for (size_t i = 0; i < pipeline.operators.size(); ++i) {
+        if (i) ops += ", ";
+        const PipelineOperator& op = pipeline.operators[i];
+        JsonObject object(ops);
+        object.Int("op_id", op.id);
+        object.String("op_type", op.type);
+        object.Int("workers", op.workers);
+        object.Int("column", pipeline.column[i]);
+        if (op.hasQueue)
+            object.Real("output_queue_usage", op.queueUsage);
+        else
+            object.Null("output_queue_usage");
+        IntOrNull(object, "output_queue_capacity", op.queueCapacity > 0 ? op.queueCapacity : -1);
+        IntOrNull(object, "parent", op.parent);
+        WriteIdList(object.Key("children"), op.children);
+    }
+    ops += ']';
+    JsonArray(root.Key("bottlenecks"), pipeline.bottlenecks,
+              [](std::string& o, const DataBottleneck& bottleneck) {
+                  JsonObject object(o);
+                  object.Int("op_id", bottleneck.opId);
+                  object.String("op_type", bottleneck.opType);
+                  object.String("rule", bottleneck.rule);
+                  object.String("suggestion", bottleneck.suggestion);
+              });
+    WriteDataLoader(root.Key("data_loader"), preparation->loader);
+    const DataVerdict& verdict = preparation->verdict;
+    JsonObject judged(root.Key("verdict"));
+    judged.String("kind", VerdictKey(verdict.kind));
+    judged.Int("device_queue_steps", verdict.deviceSteps);
+    judged.Int("empty_device_queue_steps", verdict.emptyDeviceSteps);
+    judged.Int("host_queue_steps", verdict.hostSteps);
+    judged.Int("empty_host_queue_steps", verdict.emptyHostSteps);
+    judged.String("text", verdict.text);
+}
+
+}  // namespace
+
+std::string DataPreparationToJson(const DataPreparation* preparation) {
+    if (!preparation) return "null";
+    std::string out;
+    WriteDataPreparation(out, preparation);  // its objects close before 'out' is returned
+    return out;
+}
+
+std::string DataPreparationToText(const DataPreparation* preparation) {
+    if (!preparation) return std::string();
+    std::string out;
+    if (preparation->files.Any())
+        out += "  data prep   " +
+               (preparation->verdict.text.empty() ? std::string("no queue record")
+                                                  : preparation->verdict.text) +
+               "\n";
+    const DataLoaderRecord& loader = preparation->loader;
+    if (loader.Found())
+        out += "  data loader " + loader.iterator + ": " + FormatDuration(loader.loaderNs) +
+               " in " + CountText(loader.steps.size(), "step", "steps") +
+               (loader.inputBound
+                    ? "; " + loader.finding
+                    : "; not input-bound (" + std::to_string(loader.waitedSteps) + " of " +
+                          std::to_string(loader.steps.size()) + " steps waited on it)") +
+               "\n";
+    const DataPipeline& pipeline = preparation->pipeline;
+    if (!pipeline.operators.empty())
+        out += "    pipeline of " + std::to_string(pipeline.operators.size()) + " operators, " +
+               (pipeline.bottlenecks.empty()
+                    ? std::string("no bottleneck by the queue rules")
+                    : std::to_string(pipeline.bottlenecks.size()) + " bottleneck" +
+                          (pipeline.bottlenecks.size() == 1 ? "" : "s")) +
+               "\n";
+    for (const DataBottleneck& bottleneck : pipeline.bottlenecks)
+        out += "    bottleneck " + bottleneck.opType + " (op " + std::to_string(bottleneck.opId) +
+               "): " + bottleneck.rule + "; " + bottleneck.suggestion + "\n";
+    return out;
+}
+
+}  // namespace marey

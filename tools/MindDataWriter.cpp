@@ -1,0 +1,68 @@
+#include "MindDataWriter.hpp"
+
+#include <cstdio>
+#include <string>
+
+namespace marey {
+namespace {
+
+bool WriteText(const std::string& path, const std::string& text, std::string* error) {
+    std::FILE* file = std::fopen(path.c_str(), "wb");
+    const bool written = file && std::fwrite(text.data(), 1, text.size(), file) == text.size();
+    if (!file || std::fclose(file) != 0 || !written) {
+        *error = path + ": cannot be written";
+        return false;
+    }
+    return true;
+}
+
+// An output queue sampled every 10 ms at sizes around 'usage' of 'capacity'.
+std::string QueueCells(double usage, int capacity, int samples) {
+    std::string sizes = "\"[";
+    double sum = 0;
+    for (int i = 0; i < samples; ++i) {
+        // Sizes alternate a little around the mean so that the curve is not flat.
+        const int size = static_cast<int>(usage * capacity + (i % 2 ? 1 : -1) + 0.5);
+        sizes += (i ? ", " : "") + std::to_string(size);
+        sum += size;
+    }
+    char cells[96];
+    std::snprintf(cells, sizeof cells, "]\",%.4f,%d,%.6f", sum / samples, capacity,
+                  sum / samples / capacity);
+    return sizes + cells;
+}
+
+}  // namespace
+
+bool WriteMindDataFiles(const std::string& folder, int rank, uint32_t steps, std::string* error) {
+    const std::string suffix = std::to_string(rank);
+    const int samples = 16;
+    // BatchOp (root, to the device) ← MapOp (the bottleneck) ← TFReader (the source).
+    const std::string pipeline =
+        "op_id,op_type,num_workers,output_queue_size,output_queue_average_size,"
+        "output_queue_length,output_queue_usage_rate,sample_interval,parent_id,children_id\n"
+        "0,BatchOp,4," +
+        QueueCells(0.0625, 64, samples) + ",10,,[1]\n1,MapOp,2," +
+        QueueCells(0.0625, 128, samples) + ",10,0,[2]\n2,TFReader,8," +
+        QueueCells(0.94375, 128, samples) + ",10,1,\n";
+    std::string host, device;
+    const long long firstUs = 1736408883000000LL;
+    for (uint32_t step = 1; step <= steps; ++step) {
+        // The host queue holds batches only every fourth step; the device's queue only in step 1.
+        const int hostSize = step % 4 == 1 ? 2 : 0;
+        const int deviceSize = step == 1 ? 1 : 0;
+        host += "1 " + std::to_string(kHostQueueCapacity) + " " + std::to_string(step) + " " +
+                std::to_string(hostSize) + " 10\n";
+        host += "0 1 " + std::to_string(step) + " 1.25 10\n";
+        // A batch taken from an empty queue waits for the next one: 6 ms against 40 us.
+        const long long startUs = firstUs + static_cast<long long>(step) * 100000;
+        const long long waitUs = deviceSize == 0 ? 6000 : 40;
+        device += "GetNext_dequeue_wait " + std::to_string(startUs) + " " +
+                  std::to_string(startUs + waitUs) + " " + std::to_string(deviceSize) + "\n";
+    }
+    return WriteText(folder + "/minddata_pipeline_raw_" + suffix + ".csv", pipeline, error) &&
+           WriteText(folder + "/device_queue_profiling_" + suffix + ".txt", host, error) &&
+           WriteText(folder + "/minddata_aicpu_" + suffix + ".txt", device, error);
+}
+
+}  // namespace marey

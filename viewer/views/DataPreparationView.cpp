@@ -1,0 +1,269 @@
+#include "views/DataPreparationView.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "core/TextFormat.hpp"
+#include "rank/DataPreparation.hpp"
+#include "views/ViewCommon.hpp"
+#include "views/ViewContext.hpp"
+
+namespace marey {
+namespace {
+
+constexpr ImU32 kAxisText = IM_COL32(160, 165, 175, 255);
+constexpr ImU32 kPlotBackground = IM_COL32(30, 33, 38, 255);
+constexpr ImU32 kGrid = IM_COL32(60, 64, 74, 255);
+constexpr ImU32 kWaitedMark = IM_COL32(235, 90, 70, 255);
+
+std::string FileName(const std::string& path) {
+    return std::filesystem::path(path).filename().string();
+}
+
+// A notice for a rank without any MindData file, framed as a missing file is.
+void DrawNoRecord() {
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.20f, 0.17f, 0.10f, 1.0f));
+    ImGui::BeginChild("no data preparation",
+                      ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 4.4f), true);
+    ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f),
+                       "This view needs MindSpore's data-preparation files");
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(
+        "minddata_pipeline_raw_N.csv, device_queue_profiling_N.txt and minddata_aicpu_N.txt are "
+        "not in this folder. MindSpore's profiler writes them with data_process=True when the "
+        "script reads its data through mindspore.dataset.");
+    ImGui::PopTextWrapPos();
+    ImGui::EndChild();
+    ImGui::PopStyleColor();
+}
+
+// The legend of the queue chart: a coloured square and a label each.
+void LegendItem(ImU32 color, const char* label) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float size = ImGui::GetTextLineHeight() * 0.7f;
+    const float top = at.y + (ImGui::GetTextLineHeight() - size) / 2;
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, top), ImVec2(at.x + size, top + size),
+                                              color);
+    ImGui::Dummy(ImVec2(size + 4, ImGui::GetTextLineHeight()));
+    ImGui::SameLine(0, 0);
+    ImGui::TextUnformatted(label);
+    ImGui::SameLine(0, 18);
+}
+
+// Every problem of the files, each with its file, line and column.
+void DrawProblems(const DataPreparation& preparation, const char* title) {
+    SectionTitle(title);
+    for (const std::string& problem : preparation.problems)
+        ImGui::TextColored(ImVec4(1, 0.6f, 0.5f, 1), "%s", problem.c_str());
+}
+
+std::string Count(int value) {
+    return value < 0 ? std::string("not recorded") : std::to_string(value);
+}
+
+std::string Duration(TimeNs ns) {
+    return ns < 0 ? std::string("not recorded") : FormatDuration(ns);
+}
+
+}  // namespace
+
+void DataPreparationView::Draw(ViewContext& context) {
+    Draw(context.document->analysis());
+}
+
+void DataPreparationView::Draw(const RankAnalysis& analysis) {
+    const DataPreparation* preparation = analysis.dataPreparation.get();
+    if (!preparation || !preparation->HasRecord()) {
+        SectionTitle("Data preparation");
+        if (preparation)  // the files are there, but no row of them could be read
+            DrawProblems(*preparation, "The data-preparation files hold no row that could be read");
+        else
+            DrawNoRecord();
+        return;
+    }
+    if (preparation->loader.Found()) DrawLoader(preparation->loader, 170);
+    if (preparation->files.Any()) DrawMindData(*preparation);
+    if (!preparation->problems.empty()) DrawProblems(*preparation, "Problems in these files");
+}
+
+void DataPreparationView::DrawMindData(const DataPreparation& preparation) {
+    const DataPreparationFiles& files = preparation.files;
+    std::string sources;
+    for (const std::string* path : {&files.hostQueue, &files.deviceQueue})
+        if (!path->empty()) sources += (sources.empty() ? "" : ", ") + FileName(*path);
+    SectionTitle(("Step interval (" + (sources.empty() ? "no queue file" : sources) + ")").c_str());
+    DrawVerdict(preparation);
+    if (!preparation.steps.empty()) {
+        DrawQueues(preparation, 180);
+        DrawIntervals(preparation, 110);
+    }
+    const std::string pipelineTitle =
+        "Data processing (" +
+        (files.pipelineRaw.empty() ? std::string("no pipeline file")
+                                   : FileName(files.pipelineRaw)) +
+        "; the pipeline left to right, each queue coloured by its average usage; click a queue)";
+    SectionTitle(pipelineTitle.c_str());
+    const DataPipeline& pipeline = preparation.pipeline;
+    if (pipeline.operators.empty()) {
+        ImGui::TextDisabled(
+            "No pipeline recorded: minddata_pipeline_raw_N.csv is not in this folder.");
+        return;
+    }
+    // The first bottleneck's queue is shown over time until a person clicks another.
+    if (m_selected == SIZE_MAX && !pipeline.bottlenecks.empty())
+        for (size_t i = 0; i < pipeline.operators.size(); ++i)
+            if (pipeline.operators[i].id == pipeline.bottlenecks[0].opId) m_selected = i;
+    DrawPipeline(pipeline);
+    DrawBottlenecks(pipeline);
+    DrawSelectedQueue(pipeline);
+}
+
+void DataPreparationView::DrawVerdict(const DataPreparation& preparation) {
+    const DataVerdict& verdict = preparation.verdict;
+    const bool bound = verdict.kind == DataVerdictKind::kProcessing ||
+                       verdict.kind == DataVerdictKind::kSending ||
+                       verdict.kind == DataVerdictKind::kWaiting;
+    const ImVec4 color = bound ? ImVec4(1.0f, 0.62f, 0.45f, 1.0f) : ImVec4(0.6f, 0.85f, 0.6f, 1.0f);
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(
+        color, "%s",
+        verdict.text.empty() ? "No queue was recorded for any step." : verdict.text.c_str());
+    ImGui::PopTextWrapPos();
+}
+
+void DataPreparationView::DrawQueues(const DataPreparation& preparation, float height) {
+    const std::vector<DataPreparationStep>& steps = preparation.steps;
+    // Scaled to the sizes seen, not to the capacity: a queue of 2 in 64 must still show.
+    int top = 1, capacity = 0;
+    for (const DataPreparationStep& step : steps) {
+        top = std::max({top, step.deviceQueue, step.hostQueue});
+        capacity = std::max(capacity, step.hostCapacity);
+    }
+    LegendItem(PackColor(SeriesColor(0)),
+               "data queue on the device (when the step took its batch)");
+    const std::string host =
+        capacity > 0 ? "host queue (capacity " + std::to_string(capacity) + ")" : "host queue";
+    LegendItem(PackColor(SeriesColor(1)), host.c_str());
+    LegendItem(kWaitedMark, "the step waited for data");
+    ImGui::NewLine();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float axisWidth = 80;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x - axisWidth - 8;
+    const float plotHeight = height - 34;
+    const float x0 = origin.x + axisWidth;
+    const float slot = width / static_cast<float>(steps.size());
+    const auto toY = [&](double size) {
+        return origin.y + plotHeight - static_cast<float>(size / (top * 1.08)) * plotHeight;
+    };
+    draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + width, origin.y + plotHeight),
+                        kPlotBackground);
+    for (const int value : {0, top / 2, top}) {
+        const float y = toY(value);
+        draw->AddLine(ImVec2(x0, y), ImVec2(x0 + width, y), kGrid);
+        const std::string label = std::to_string(value);
+        draw->AddText(ImVec2(x0 - 6 - ImGui::CalcTextSize(label.c_str()).x, y - 8), kAxisText,
+                      label.c_str());
+    }
+    const ImU32 deviceColor = PackColor(SeriesColor(0)), hostColor = PackColor(SeriesColor(1));
+    ImVec2 previousHost(-1, -1);
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const DataPreparationStep& step = steps[i];
+        const float left = x0 + slot * static_cast<float>(i);
+        if (step.deviceQueue >= 0)
+            draw->AddRectFilled(ImVec2(left + slot * 0.2f, toY(step.deviceQueue)),
+                                ImVec2(left + slot * 0.8f, toY(0)), deviceColor);
+        if (step.hostQueue >= 0) {
+            const ImVec2 point(left + slot / 2, toY(step.hostQueue));
+            if (previousHost.x >= 0) draw->AddLine(previousHost, point, hostColor, 2.0f);
+            draw->AddCircleFilled(point, 3.5f, hostColor);
+            previousHost = point;
+        }
+        const bool waited = step.verdict == BatchVerdict::kWaitedProcessing ||
+                            step.verdict == BatchVerdict::kWaitedSending ||
+                            step.verdict == BatchVerdict::kWaited;
+        if (waited)
+            draw->AddRectFilled(ImVec2(left + slot * 0.2f, origin.y + plotHeight + 2),
+                                ImVec2(left + slot * 0.8f, origin.y + plotHeight + 6), kWaitedMark);
+    }
+    // Step numbers under the axis, as many as fit.
+    const float labelWidth = ImGui::CalcTextSize("00000").x;
+    const size_t every =
+        std::max<size_t>(1, static_cast<size_t>(labelWidth / std::max(slot, 1.0f)) + 1);
+    for (size_t i = 0; i < steps.size(); i += every) {
+        const float center = x0 + slot * (static_cast<float>(i) + 0.5f);
+        const float textWidth = ImGui::CalcTextSize(steps[i].step.c_str()).x;
+        draw->AddText(ImVec2(center - textWidth / 2, origin.y + plotHeight + 8), kAxisText,
+                      steps[i].step.c_str());
+    }
+    ImGui::SetCursorScreenPos(origin);
+    ImGui::InvisibleButton("##queues", ImVec2(axisWidth + width, height));
+    if (ImGui::IsItemHovered() && ImGui::GetIO().MousePos.x >= x0) {
+        const size_t i = std::min(steps.size() - 1,
+                                  static_cast<size_t>((ImGui::GetIO().MousePos.x - x0) / slot));
+        const DataPreparationStep& step = steps[i];
+        const float left = x0 + slot * static_cast<float>(i);
+        draw->AddRect(ImVec2(left, origin.y), ImVec2(left + slot, origin.y + plotHeight),
+                      IM_COL32(255, 255, 255, 120));
+        std::string text = "step " + step.step + ": " + BatchVerdictName(step.verdict) +
+                           "\ndata queue on the device: " + Count(step.deviceQueue) +
+                           "\nGetNext took " + Duration(step.getNextNs) +
+                           "\nhost queue: " + Count(step.hostQueue);
+        if (step.hostCapacity > 0) text += " of " + std::to_string(step.hostCapacity);
+        text += "\npush to the device: " + Duration(step.pushNs);
+        text += "\nstep interval: " + Duration(step.intervalNs);
+        ImGui::SetTooltip("%s", text.c_str());
+    }
+}
+
+void DataPreparationView::DrawIntervals(const DataPreparation& preparation, float height) {
+    const std::vector<DataPreparationStep>& steps = preparation.steps;
+    TimeNs top = 0;
+    for (const DataPreparationStep& step : steps) top = std::max(top, step.intervalNs);
+    if (top <= 0) {
+        ImGui::TextDisabled("Step interval: %s",
+                            preparation.intervalSource.empty()
+                                ? "no step table with a Preparing or interval column"
+                                : "zero or unknown in every step the queues record");
+        return;
+    }
+    ImGui::Text("Step interval per step (from %s)", preparation.intervalSource.c_str());
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float axisWidth = 80;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x - axisWidth - 8;
+    const float plotHeight = height - 10;
+    const float x0 = origin.x + axisWidth;
+    const float slot = width / static_cast<float>(steps.size());
+    draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + width, origin.y + plotHeight),
+                        kPlotBackground);
+    for (const auto& [value, y] : {std::pair<TimeNs, float>{top, origin.y},
+                                   std::pair<TimeNs, float>{0, origin.y + plotHeight - 14}}) {
+        const std::string label = value ? FormatDuration(value) : "0";
+        draw->AddText(ImVec2(x0 - 6 - ImGui::CalcTextSize(label.c_str()).x, y), kAxisText,
+                      label.c_str());
+    }
+    for (size_t i = 0; i < steps.size(); ++i) {
+        if (steps[i].intervalNs <= 0) continue;
+        const float left = x0 + slot * static_cast<float>(i);
+        const float barTop =
+            origin.y + plotHeight -
+            static_cast<float>(static_cast<double>(steps[i].intervalNs) / top) * (plotHeight - 4);
+        draw->AddRectFilled(ImVec2(left + slot * 0.2f, barTop),
+                            ImVec2(left + slot * 0.8f, origin.y + plotHeight),
+                            PackColor(FreeColor()));
+    }
+    ImGui::InvisibleButton("##intervals", ImVec2(axisWidth + width, height));
+    if (ImGui::IsItemHovered() && ImGui::GetIO().MousePos.x >= x0) {
+        const size_t i = std::min(steps.size() - 1,
+                                  static_cast<size_t>((ImGui::GetIO().MousePos.x - x0) / slot));
+        ImGui::SetTooltip("step %s: step interval %s (%s)", steps[i].step.c_str(),
+                          Duration(steps[i].intervalNs).c_str(),
+                          BatchVerdictName(steps[i].verdict));
+    }
+}
+
+}  // namespace marey

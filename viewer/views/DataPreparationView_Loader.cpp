@@ -1,0 +1,148 @@
+// The data-loader half of the data-preparation view: PyTorch's enumerate(DataLoader) calls per
+// step, the device's idle time inside them, and the steps that waited on the loader.
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "core/TextFormat.hpp"
+#include "rank/DataPreparation.hpp"
+#include "views/DataPreparationView.hpp"
+#include "views/ViewCommon.hpp"
+
+namespace marey {
+namespace {
+
+constexpr ImU32 kAxisText = IM_COL32(160, 165, 175, 255);
+constexpr ImU32 kPlotBackground = IM_COL32(30, 33, 38, 255);
+constexpr ImU32 kIdle = IM_COL32(235, 90, 70, 255);
+
+void Swatch(ImU32 color, const char* label) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float size = ImGui::GetTextLineHeight() * 0.7f;
+    const float top = at.y + (ImGui::GetTextLineHeight() - size) / 2;
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, top), ImVec2(at.x + size, top + size),
+                                              color);
+    ImGui::Dummy(ImVec2(size + 4, ImGui::GetTextLineHeight()));
+    ImGui::SameLine(0, 0);
+    ImGui::TextUnformatted(label);
+    ImGui::SameLine(0, 18);
+}
+
+std::string Known(TimeNs ns) {
+    return ns < 0 ? std::string("not known (no device activity)") : FormatDuration(ns);
+}
+
+// One row per step: its time, the loader's, the device's idle time in it, the gap before the
+// device's first activity, and whether it waited.
+void DrawLoaderTable(const std::vector<LoaderStep>& steps) {
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                  ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+    const float rows = static_cast<float>(std::min<size_t>(steps.size(), 12) + 1);
+    if (!ImGui::BeginTable("loader steps", 6, flags,
+                           ImVec2(0, rows * ImGui::GetTextLineHeightWithSpacing() + 8)))
+        return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    for (const char* column : {"Step", "Step time", "In the loader", "Device idle in it",
+                               "Gap to the first activity", "Waited"})
+        ImGui::TableSetupColumn(column, 0, 150);
+    ImGui::TableHeadersRow();
+    for (const LoaderStep& step : steps) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(step.step.c_str());
+        for (const TimeNs ns : {step.endNs - step.startNs, step.loaderNs, step.deviceIdleNs,
+                                step.firstActivityGapNs}) {
+            ImGui::TableNextColumn();
+            RightAligned(ns < 0 ? std::string("—") : FormatDuration(ns));
+        }
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(step.waited ? "waited on the loader" : "");
+    }
+    ImGui::EndTable();
+}
+
+}  // namespace
+
+void DataPreparationView::DrawLoader(const DataLoaderRecord& loader, float height) {
+    SectionTitle(("Data loader (the trace's enumerate(DataLoader)#" + loader.iterator +
+                  ".__next__ calls, per ProfilerStep)")
+                     .c_str());
+    ImGui::PushTextWrapPos(0);
+    if (loader.inputBound)
+        ImGui::TextColored(ImVec4(1.0f, 0.62f, 0.45f, 1.0f), "%s", loader.finding.c_str());
+    else
+        ImGui::TextColored(ImVec4(0.6f, 0.85f, 0.6f, 1.0f),
+                           "Not input-bound: the loader took %s of %s; %u of %zu steps waited on "
+                           "it.",
+                           FormatDuration(loader.loaderNs).c_str(),
+                           FormatDuration(loader.stepsNs).c_str(), loader.waitedSteps,
+                           loader.steps.size());
+    ImGui::PopTextWrapPos();
+    if (loader.callsOutsideSteps > 0)
+        ImGui::TextDisabled("%u loader calls lie in no ProfilerStep and are not counted.",
+                            loader.callsOutsideSteps);
+    const std::vector<LoaderStep>& steps = loader.steps;
+    if (steps.empty()) return;
+    Swatch(PackColor(SeriesColor(2)), "the step's time in the loader");
+    Swatch(kIdle, "of it, the device idle");
+    ImGui::TextDisabled("(bars: share of the step)");
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float axisWidth = 80;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x - axisWidth - 8;
+    const float plotHeight = height - 24;
+    const float x0 = origin.x + axisWidth;
+    const float slot = width / static_cast<float>(steps.size());
+    draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + width, origin.y + plotHeight),
+                        kPlotBackground);
+    for (const auto& [label, share] :
+         {std::pair<const char*, float>{"100 %", 1.0f}, std::pair<const char*, float>{"50 %", 0.5f},
+          std::pair<const char*, float>{"0 %", 0.0f}}) {
+        const float y = origin.y + plotHeight - share * plotHeight;
+        draw->AddText(ImVec2(x0 - 6 - ImGui::CalcTextSize(label).x, y - (share > 0 ? 0 : 14)),
+                      kAxisText, label);
+    }
+    const auto toY = [&](TimeNs ns, TimeNs stepNs) {
+        const double share =
+            stepNs > 0 ? std::clamp(static_cast<double>(ns) / stepNs, 0.0, 1.0) : 0;
+        return origin.y + plotHeight - static_cast<float>(share) * plotHeight;
+    };
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const LoaderStep& step = steps[i];
+        const TimeNs stepNs = step.endNs - step.startNs;
+        const float left = x0 + slot * static_cast<float>(i);
+        draw->AddRectFilled(ImVec2(left + slot * 0.2f, toY(step.loaderNs, stepNs)),
+                            ImVec2(left + slot * 0.8f, origin.y + plotHeight),
+                            PackColor(SeriesColor(2)));
+        if (step.deviceIdleNs > 0)
+            draw->AddRectFilled(ImVec2(left + slot * 0.35f, toY(step.deviceIdleNs, stepNs)),
+                                ImVec2(left + slot * 0.65f, origin.y + plotHeight), kIdle);
+    }
+    const float labelWidth = ImGui::CalcTextSize("00000").x;
+    const size_t every =
+        std::max<size_t>(1, static_cast<size_t>(labelWidth / std::max(slot, 1.0f)) + 1);
+    for (size_t i = 0; i < steps.size(); i += every) {
+        const float center = x0 + slot * (static_cast<float>(i) + 0.5f);
+        draw->AddText(ImVec2(center - ImGui::CalcTextSize(steps[i].step.c_str()).x / 2,
+                             origin.y + plotHeight + 4),
+                      kAxisText, steps[i].step.c_str());
+    }
+    ImGui::SetCursorScreenPos(origin);
+    ImGui::InvisibleButton("##loader", ImVec2(axisWidth + width, height));
+    const bool chartHovered = ImGui::IsItemHovered();
+    DrawLoaderTable(steps);
+    if (chartHovered && ImGui::GetIO().MousePos.x >= x0) {
+        const size_t i = std::min(steps.size() - 1,
+                                  static_cast<size_t>((ImGui::GetIO().MousePos.x - x0) / slot));
+        const LoaderStep& step = steps[i];
+        ImGui::SetTooltip(
+            "step %s (%s)%s\nin the loader: %s in %u call%s\nthe device idle in it: %s\nfrom the "
+            "step's start to the device's first activity: %s",
+            step.step.c_str(), FormatDuration(step.endNs - step.startNs).c_str(),
+            step.waited ? ": waited on the loader" : "", FormatDuration(step.loaderNs).c_str(),
+            step.calls, step.calls == 1 ? "" : "s", Known(step.deviceIdleNs).c_str(),
+            Known(step.firstActivityGapNs).c_str());
+    }
+}
+
+}  // namespace marey
