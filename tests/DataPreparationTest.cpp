@@ -2,10 +2,13 @@
 // the tuning method's three queue rules, each step's verdict, and damaged rows named.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include "TestSupport.hpp"
+#include "ClusterGenerator.hpp"
+#include "cluster/ClusterFindings.hpp"
 #include "cluster/ClusterSource.hpp"
 #include "loading/ClusterLoader.hpp"
 #include "import/Importer.hpp"
@@ -323,4 +326,42 @@ TEST_CASE(
     CHECK(files.value().rankId == 1);
     CHECK_FALSE(files.value().dataPreparation.pipelineRaw.empty());
     fs::remove_all(dir);
+}
+
+TEST_CASE("a rank whose input is late is named for its input, not as a slow-computing rank") {
+    const fs::path dir = test::TempDir("slow_input_cluster");
+    ClusterOptions options;
+    options.ranks = 8;
+    options.steps = 5;
+    options.slowInputRank = 3;
+    std::string error;
+    REQUIRE_MESSAGE(WriteCluster(options, dir.string(), &error), error);
+    auto cluster = LoadCluster(dir.string(), 1);
+    REQUIRE_MESSAGE(cluster.ok(), cluster.message());
+    const ClusterRank* late = nullptr;
+    for (const ClusterRank& rank : cluster.value().ranks)
+        if (rank.rankId == 3) late = &rank;
+    REQUIRE(late != nullptr);
+    CHECK(late->steps[0].ns[kStepPreparing] == kSlowInputNs);
+    const std::vector<ClusterFinding> findings = FindClusterProblems(cluster.value());
+    int input = 0;
+    for (const ClusterFinding& finding : findings) {
+        CAPTURE(finding.text);
+        if (finding.kind == ClusterFindingKind::kInput) {
+            ++input;
+            CHECK(finding.ranks == std::vector<int>{3});
+            CHECK(finding.text.rfind("Input problem: the step interval", 0) == 0);
+        }
+        if (finding.kind == ClusterFindingKind::kCompute)
+            CHECK(std::find(finding.ranks.begin(), finding.ranks.end(), 3) == finding.ranks.end());
+    }
+    CHECK(input == 1);
+    // Without a late rank, no input finding.
+    options.slowInputRank = -1;
+    const fs::path even = test::TempDir("even_input_cluster");
+    REQUIRE(WriteCluster(options, even.string(), &error));
+    for (const ClusterFinding& finding : FindClusterProblems(LoadCluster(even.string(), 1).value()))
+        CHECK(finding.kind != ClusterFindingKind::kInput);
+    fs::remove_all(dir);
+    fs::remove_all(even);
 }

@@ -3,7 +3,8 @@
 // profiler_info_R.json and, in ASCEND_PROFILER_OUTPUT, step_trace_time.csv, communication.json,
 // communication_matrix.json, kernel_details.csv and a small trace_view.json, all consistent with
 // one synchronous training run. Optionally with a planted slow rank (it computes longer; the
-// others wait for it in every collective) and a planted slow link (a quarter of its bandwidth).
+// others wait for it in every collective), a planted slow link (a quarter of its bandwidth) and a
+// rank whose input is late (it waits for its data before each step; the others wait for it).
 // Steps 6, 16, 26, … are 8 ms longer on every rank (the data loader stalls): free time, not a
 // slow rank.
 // Deterministic for a seed.
@@ -26,12 +27,16 @@ struct ClusterOptions {
     // Each rank a stage of one pipeline, in rank order: a stage starts an operator once the stage
     // before it has finished it, so a slow stage delays every stage after it.
     bool pipeline = false;
+    // This rank's next batch is late in every step: it starts its operators kSlowInputNs after
+    // the step begins (its step_trace_time.csv's Preparing), and the others wait for it.
+    int slowInputRank = -1;
 };
 
 // How much longer the slow rank computes, and how much slower the slow link is.
 inline constexpr double kSlowRankFactor = 1.25;
 inline constexpr double kSlowLinkFactor = 4.0;
 inline constexpr double kSlowOperatorFactor = 2.0;
+inline constexpr int64_t kSlowInputNs = 15000000;
 
 // Writes DIR/rank_R_ascend_pt for every rank. Returns false with 'error' set when a file cannot
 // be written; 'bytes' (when given) gets how much was written.

@@ -67,6 +67,7 @@ struct RankStep {
     int64_t ringStartNs = 0, ringElapseNs = 0, ringWaitNs = 0, ringTransitNs = 0;
     int64_t meshStartNs = 0, meshElapseNs = 0, meshWaitNs = 0, meshTransitNs = 0;
     int64_t freeNs = 0;
+    int64_t preparingNs = 0;  // before the first operator: the step waited for its data
 };
 
 struct Link {
@@ -116,7 +117,8 @@ public:
         for (int r = 0; r < n; ++r) {
             RankStep& step = ranks[r];
             const double factor = r == m_o.slowRank ? kSlowRankFactor : 1.0;
-            int64_t at = 0;
+            step.preparingNs = r == m_o.slowInputRank ? kSlowInputNs : 0;
+            int64_t at = step.preparingNs;
             for (size_t k = 0; k < operators; ++k) {
                 const bool slowHere = static_cast<int>(k) == m_o.slowOperator &&
                                       (m_o.slowOperatorRank < 0 || m_o.slowOperatorRank == r);
@@ -316,14 +318,15 @@ bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>
         const int64_t notOverlapped = step.ringElapseNs + step.meshElapseNs;
         // A pipeline stage's waits for the stage before it are its bubble: free time inside the
         // stage's compute, which the step's phases count as free.
-        const int64_t bubble = step.computeEndNs - step.computingNs;
+        const int64_t bubble = step.computeEndNs - step.preparingNs - step.computingNs;
         const int64_t free = step.freeNs + bubble;
         const int64_t wall = step.computingNs + notOverlapped + free;
         stepTrace.text += number + "," + Micros(step.computingNs) + "," + Micros(notOverlapped) +
                           ",0," + Micros(notOverlapped) + "," + Micros(free) + "," +
                           Micros(wall - bubble) + "," + Micros(bubble) + "," +
-                          Micros(notOverlapped) + ",0\n";
-        slice(1, "ProfilerStep#" + number, t0, wall);
+                          Micros(notOverlapped) + "," + Micros(step.preparingNs) + "\n";
+        // The host's step begins before the time it waits for its data.
+        slice(1, "ProfilerStep#" + number, t0, wall + step.preparingNs);
         for (size_t k = 0; k < step.opNs.size(); ++k) {
             const int64_t at = t0 + step.opStartNs[k];
             const std::string name = std::string(OperatorAt(k).type) + "_" + std::to_string(k);

@@ -48,7 +48,7 @@ void Usage() {
         "       marey-gen --cluster DIR [--ranks N] [--steps S] [--seed S] [--ranks-per-node K]\n"
         "                     [--slow-rank R] [--slow-link SRC-DST] [--layers L] [--slow-operator "
         "K]\n"
-        "                     [--slow-operator-rank R] [--pipeline]\n"
+        "                     [--slow-operator-rank R] [--pipeline] [--slow-input-rank R]\n"
         "  --cluster writes DIR/rank_R_ascend_pt for R in 0..N-1 (default 16 ranks, 10 steps, 8 "
         "per node): one\n"
         "  synchronous job; --slow-rank makes R compute 25 %% longer (the others wait for it), "
@@ -59,7 +59,10 @@ void Usage() {
         "them twice\n"
         "  as slow on every rank (on rank R only with --slow-operator-rank), --pipeline makes "
         "each\n"
-        "  rank a stage of one pipeline in rank order\n"
+        "  rank a stage of one pipeline in rank order, --slow-input-rank makes R wait 15 ms for "
+        "its "
+        "data\n"
+        "  before each step (its Preparing; the others wait for it)\n"
         "       marey-gen --gpu-trace FILE.json [--events N] [--seed S] [--rank R] [--steps K] "
         "[--nsys-twin FILE.sqlite]\n"
         "  --gpu-trace writes a PyTorch profiler (Kineto) trace of one GPU rank with planted "
@@ -227,6 +230,8 @@ int main(int argc, char** argv) {
             cluster.slowOperatorRank = std::atoi(next());
         else if (!std::strcmp(argv[i], "--data-preparation"))
             dataPreparation = true;
+        else if (!std::strcmp(argv[i], "--slow-input-rank"))
+            cluster.slowInputRank = std::atoi(next());
         else if (!std::strcmp(argv[i], "--pipeline"))
             cluster.pipeline = true;
         else if (!std::strcmp(argv[i], "--slow-link")) {

@@ -121,6 +121,17 @@ std::optional<ClusterFinding> CommunicationFinding(const std::vector<RankShare>&
     return f;
 }
 
+// The rank's step interval (its steps' Preparing) as a share of its steps' time, Preparing
+// included: the time each step waited before its first operator.
+RankShare PreparingShare(const ClusterRank& rank) {
+    TimeNs preparing = 0, total = 0;
+    for (const StepRow& row : rank.steps) {
+        preparing = SaturatingAdd(preparing, row.ns[kStepPreparing]);
+        total = SaturatingAdd(total, SaturatingAdd(StepWallNs(row), row.ns[kStepPreparing]));
+    }
+    return {rank.rankId, total > 0 ? static_cast<double>(preparing) / total : 0, preparing};
+}
+
 // Ranks that differ in groups, and a step that dominates the average, over 'rankIds'.
 void StepTableFindings(const Cluster& cluster, const StepTable& averaged,
                        const std::vector<SlowRank>& slow, const std::vector<int>& rankIds,
@@ -155,6 +166,8 @@ const char* ClusterFindingKindName(ClusterFindingKind kind) {
             return "compute";
         case ClusterFindingKind::kScheduling:
             return "scheduling";
+        case ClusterFindingKind::kInput:
+            return "input";
         case ClusterFindingKind::kCommunication:
             return "communication";
         case ClusterFindingKind::kRanksDiffer:
@@ -168,7 +181,7 @@ const char* ClusterFindingKindName(ClusterFindingKind kind) {
 std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster, const StepTable& averaged,
                                               const std::vector<int>& rankIds,
                                               const std::string& groupName) {
-    std::vector<RankShare> computing, free, comm;
+    std::vector<RankShare> computing, free, comm, input;
     const OverviewRule common = CommonOverviewRule(cluster);
     for (const ClusterRank& rank : cluster.ranks) {
         if (!rank.overview.valid || rank.overview.rule != common) continue;
@@ -178,6 +191,7 @@ std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster, const Step
         computing.push_back({rank.rankId, f.Share(f.computingNs), f.computingNs});
         free.push_back({rank.rankId, f.Share(f.freeNs), f.freeNs});
         comm.push_back({rank.rankId, f.Share(f.commNotOverlappedNs), f.commNotOverlappedNs});
+        if (rank.hasPhase[kStepPreparing]) input.push_back(PreparingShare(rank));
     }
     std::vector<ClusterFinding> findings;
     const std::vector<SlowRank> slow = FindSlowRanks(averaged, rankIds);
@@ -193,10 +207,22 @@ std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster, const Step
                                  ? " over all " + std::to_string(n) + " ranks"
                                  : " over the " + std::to_string(n) + " ranks of " + groupName;
     // A spread of one share across the cards: the ranks far above the median, named.
+    // A rank whose input is late computes as long as the others but waits less in the
+    // collectives (they wait for it): its larger computing share is not a slow card.
+    std::vector<int> lateInput;
+    if (input.size() == computing.size())
+        for (const RankShare& s : Above(input, median(input), kShareSpreadPoints))
+            lateInput.push_back(s.rankId);
     auto spread = [&](ClusterFindingKind kind, const std::vector<RankShare>& shares,
-                      const char* what, const char* advice) {
+                      const char* what, const char* advice, const std::vector<int>& except = {}) {
         const double middle = median(shares);
-        const std::vector<RankShare> above = Above(shares, middle, kShareSpreadPoints);
+        std::vector<RankShare> above = Above(shares, middle, kShareSpreadPoints);
+        above.erase(std::remove_if(above.begin(), above.end(),
+                                   [&](const RankShare& r) {
+                                       return std::find(except.begin(), except.end(), r.rankId) !=
+                                              except.end();
+                                   }),
+                    above.end());
         if (above.empty()) return;
         ClusterFinding f = MakeFinding(kind, groupName, "");
         f.text = std::string(what) + over + ": " + NameRanks(above, 5) + " against a median of " +
@@ -204,14 +230,22 @@ std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster, const Step
         for (const RankShare& s : above) f.ranks.push_back(s.rankId);
         findings.push_back(std::move(f));
     };
-    spread(
-        ClusterFindingKind::kCompute, computing,
-        "Computing problem: the computing share spreads across cards",
-        "Look at these ranks' operators: a slow card, a slower kernel or more work given to it.");
+    spread(ClusterFindingKind::kCompute, computing,
+           "Computing problem: the computing share spreads across cards",
+           "Look at these ranks' operators: a slow card, a slower kernel or more work given to it.",
+           lateInput);
     spread(ClusterFindingKind::kScheduling, free,
            "Scheduling problem: the free share spreads across cards",
            "The host does not keep these devices fed: look for Python or data-loading work between "
            "their kernels.");
+    // Only over ranks that all record the step interval: a rank without it is not 0.
+    if (input.size() == computing.size())
+        spread(ClusterFindingKind::kInput, input,
+               "Input problem: the step interval (the time before each step, waiting for its "
+               "data) spreads across cards",
+               "These ranks start each step late because their next batch is not ready, and the "
+               "others wait for them in the collectives: look at their Data preparation view "
+               "(the data loader or the input pipeline), not at their operators.");
     if (std::optional<ClusterFinding> f =
             CommunicationFinding(comm, slow, median(comm), groupName, over))
         findings.push_back(std::move(*f));

@@ -1,10 +1,11 @@
 #pragma once
 // The per-rank overview read across a communication group with the rules of the tuning method:
 // a computing problem is a spread of the computing share across cards, a scheduling problem a
-// spread of the free share, a communication problem a long communication not overlapped (its
-// cause, the rank the others wait for, named first); and what the step table shows that no single
-// slow rank explains: ranks that differ in groups, a step that dominates the average. Each
-// finding names the ranks and steps and quotes the figures.
+// spread of the free share, an input problem a spread of the step interval (the Preparing time
+// before each step, when the steps record it), a communication problem a long communication not
+// overlapped (its cause, the rank the others wait for, named first); and what the step table shows
+// that no single slow rank explains: ranks that differ in groups, a step that dominates the
+// average. Each finding names the ranks and steps and quotes the figures.
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,12 +19,13 @@ namespace marey {
 enum class ClusterFindingKind {
     kCompute,
     kScheduling,
+    kInput,  // the step interval (Preparing): ranks that wait for their data
     kCommunication,
     kRanksDiffer,
     kStepDominates
 };
 
-// "compute", "scheduling", "communication", "ranks_differ", "step_dominates".
+// "compute", "scheduling", "input", "communication", "ranks_differ", "step_dominates".
 const char* ClusterFindingKindName(ClusterFindingKind kind);
 
 struct ClusterFinding {

@@ -127,14 +127,15 @@ std::vector<SlowRank> FindSlowRanks(const StepTable& table, const std::vector<in
 }
 
 std::string DescribeSlowRank(const SlowRank& slow) {
-    char share[32];
-    std::snprintf(share, sizeof share, "%+.1f %%",
-                  slow.medianNs > 0 ? 100.0 * static_cast<double>(slow.valueNs - slow.medianNs) /
-                                          static_cast<double>(slow.medianNs)
-                                    : 0.0);
+    // Against a median of 0 (a phase most ranks never spend time in) no ratio means anything.
+    char share[40] = "";
+    if (slow.medianNs > 0)
+        std::snprintf(share, sizeof share, ", %+.1f %%",
+                      100.0 * static_cast<double>(slow.valueNs - slow.medianNs) /
+                          static_cast<double>(slow.medianNs));
     return "rank " + std::to_string(slow.rankId) + ": " + StepColumnName(slow.column, slow.layout) +
            " " + FormatDuration(slow.valueNs) + " against a median of " +
-           FormatDuration(slow.medianNs) + " (MAD " + FormatDuration(slow.madNs) + "), " + share;
+           FormatDuration(slow.medianNs) + " (MAD " + FormatDuration(slow.madNs) + ")" + share;
 }
 
 int MedianRankOf(const StepTable& table) {

@@ -26,6 +26,7 @@ ImVec4 FindingColor(ClusterFindingKind kind) {
         case ClusterFindingKind::kCompute:
             return ImVec4(0.45f, 0.75f, 1, 1);
         case ClusterFindingKind::kScheduling:
+        case ClusterFindingKind::kInput:
             return ImVec4(0.85f, 0.85f, 0.5f, 1);
         case ClusterFindingKind::kRanksDiffer:
         case ClusterFindingKind::kStepDominates:
