@@ -119,3 +119,30 @@ TEST_CASE("TensorBoard's ResNet-50 sample with num_workers=0 is input-bound, ste
           std::string::npos);
     CHECK(json.find("\"input_bound\": true") != std::string::npos);
 }
+
+TEST_CASE(
+    "a loader call past its step's end counts up to it, and without ProfilerStep none is judged") {
+    const std::string crossing =
+        "{\"traceEvents\": [" + Event("user_annotation", "ProfilerStep#1", 1, 10, 0, 100000) + "," +
+        Event("user_annotation", "ProfilerStep#2", 1, 10, 100000, 100000) + "," +
+        Event("cpu_op", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 1, 10, 90000,
+              30000) +
+        "]}";
+    std::unique_ptr<TraceModel> model = test::LoadJson(crossing);
+    const DataLoaderRecord record = AnalyzeDataLoader(*model, nullptr);
+    REQUIRE(record.steps.size() == 2);
+    CHECK(record.steps[0].loaderNs == 10000000);  // 90 to 100 ms of the call
+    CHECK(record.steps[1].loaderNs == 0);
+    const std::string bare =
+        "{\"traceEvents\": [" +
+        Event("cpu_op", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 1, 10, 0,
+              5000) +
+        "]}";
+    std::unique_ptr<TraceModel> stepless = test::LoadJson(bare);
+    const DataLoaderRecord unjudged = AnalyzeDataLoader(*stepless, nullptr);
+    CHECK(unjudged.Found());
+    CHECK(unjudged.steps.empty());
+    CHECK(unjudged.callsOutsideSteps == 1);
+    CHECK(unjudged.callsOutsideNs == 5000000);
+    CHECK_FALSE(unjudged.inputBound);
+}

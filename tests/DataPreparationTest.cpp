@@ -187,13 +187,20 @@ TEST_CASE("damaged MindData rows are named with their line and left out, the res
         CHECK(ParsePipelineRawCsv("a,b\n1,2\n", "other.csv").message() ==
               "other.csv:1:1: error: not a minddata_pipeline_raw csv: no \"op_id\" column");
     }
-    SUBCASE("a loop of parents is drawn, never followed forever, and judged by no rule") {
+    SUBCASE("a loop of parents, a self-parent, a contradicting child: each named and dropped") {
         const std::string csv = std::string(kHeader) + "1,MapOp,4,\"[0]\",,64,0.0,10,2,[2]\n" +
-                                "2,MapOp,4,\"[64]\",,64,1.0,10,1,[1]\n";
-        const DataPipeline pipeline =
-            AnalyzePipeline(ParsePipelineRawCsv(csv, "loop.csv").value().operators);
+                                "2,MapOp,4,\"[64]\",,64,1.0,10,1,[1]\n" +
+                                "3,Batch,4,\"[1]\",,64,0.5,10,3,\n";
+        auto table = ParsePipelineRawCsv(csv, "loop.csv");
+        REQUIRE(table.ok());
+        CHECK(ProblemsOf(table.value().problems) ==
+              "2:1: operator 1: child 2 has no parent_id of its own; link dropped\n"
+              "3:1: operator 2: parent_id 1 closes a loop of parents; drawn as a root\n"
+              "4:1: operator 3: parent_id is the operator itself; drawn as a root\n");
+        const DataPipeline pipeline = AnalyzePipeline(table.value().operators);
+        // Operator 1, whose input link was dropped, is judged by no rule, not as a source.
         CHECK(pipeline.bottlenecks.empty());
-        CHECK(pipeline.column == std::vector<int>{0, 0});
+        CHECK(pipeline.column == std::vector<int>{0, 1, 0});
     }
     SUBCASE("a chain of 50,000 operators is laid out in one pass") {
         std::string csv = kHeader;
@@ -364,4 +371,53 @@ TEST_CASE("a rank whose input is late is named for its input, not as a slow-comp
         CHECK(finding.kind != ClusterFindingKind::kInput);
     fs::remove_all(dir);
     fs::remove_all(even);
+}
+
+TEST_CASE("short rows, missing columns, byte-order marks, repeated and empty files are named") {
+    const std::string shortRow = std::string(kHeader) + "0,Batch,4,,,,0,10,,[1]\n1,MapOp,2\n";
+    auto table = ParsePipelineRawCsv(shortRow, "short.csv");
+    REQUIRE(table.ok());
+    CHECK(table.value().operators.size() == 1);
+    CHECK(ProblemsOf(table.value().problems) ==
+          "2:1: operator 0: child 1 names no operator; link dropped\n"
+          "3:1: a row of 3 cells against the header's 10 columns; row left out\n");
+    auto noUsage = ParsePipelineRawCsv("op_id,op_type,parent_id,children_id\n0,Batch,,\n", "n.csv");
+    REQUIRE(noUsage.ok());
+    CHECK(ProblemsOf(noUsage.value().problems) ==
+          "1:1: no column num_workers, output_queue_usage_rate: the pipeline is read without it\n");
+    // A byte-order mark is not a field; a line written twice is one batch, not the next step's.
+    const DeviceQueueRecord device =
+        ParseDeviceQueueText("\xEF\xBB\xBFGetNext 1 2 3\nGetNext 1 2 3\nGetNext 5 6 0\n", false);
+    REQUIRE(device.batches.size() == 2);
+    CHECK(device.batches[1].step == 2);
+    CHECK(ProblemsOf(device.problems) == "2:1: repeats the batch before it; line left out\n");
+    CHECK(ParseHostQueueText("\xEF\xBB\xBF"
+                             "1 64 1 3\n")
+              .steps.size() == 1);
+    CHECK(ProblemsOf(ParseHostQueueText("").problems) ==
+          "1:1: the file holds no line: no step of the host queue\n");
+    CHECK(ProblemsOf(ParseDeviceQueueText("other 1 2 3\n", false).problems) ==
+          "1:1: no GetNext line: the device's data queue is not known\n");
+}
+
+TEST_CASE(
+    "another rank's MindData file beside a rank's own is named, and the folder stays a rank") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) return;
+    const fs::path source =
+        fixtures + "/mindinsight/tests/utils/resource/run_2/normal_run/profiler";
+    const fs::path dir = test::TempDir("mindspore_stray_rank");
+    for (const fs::directory_entry& entry : fs::directory_iterator(source))
+        fs::copy_file(entry.path(), dir / entry.path().filename());
+    std::ofstream(dir / "minddata_pipeline_raw_0.csv") << kHeader << "0,Batch,4,,,,0,10,,\n";
+    auto files = FindRankFiles(dir.string());
+    REQUIRE(files.ok());
+    CHECK(files.value().rankId == 1);
+    CHECK(fs::path(files.value().dataPreparation.pipelineRaw).filename() ==
+          "minddata_pipeline_raw_1.csv");
+    REQUIRE(files.value().problems.size() == 1);
+    CHECK(files.value().problems[0] ==
+          (dir / "minddata_pipeline_raw_0.csv").string() +
+              ": error: names rank 0, not this folder's rank 1; not read");
+    fs::remove_all(dir);
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <utility>
 #include <set>
 
 #include "core/Problem.hpp"
@@ -108,29 +109,69 @@ std::string ReadPipelineRow(const std::vector<std::string_view>& fields, const P
     return std::string();
 }
 
-// Drops the links that name no operator of the table, and says so at the row that holds them.
-void DropDanglingLinks(PipelineTable& table, const std::vector<uint64_t>& offsets) {
-    std::set<int> ids;
-    for (const PipelineOperator& op : table.operators) ids.insert(op.id);
+// Drops the links that name no operator of the table, that a child's own parent_id contradicts,
+// and the parent links that close a loop; says so at the row that holds each.
+void CheckLinks(PipelineTable& table, const std::vector<uint64_t>& offsets) {
+    std::map<int, size_t> index;
+    for (size_t i = 0; i < table.operators.size(); ++i) index[table.operators[i].id] = i;
+    const auto say = [&](size_t i, const std::string& what) {
+        table.problems.push_back(
+            {offsets[i], 0, 0, "operator " + std::to_string(table.operators[i].id) + ": " + what});
+    };
     for (size_t i = 0; i < table.operators.size(); ++i) {
         PipelineOperator& op = table.operators[i];
-        if (op.parent >= 0 && !ids.count(op.parent)) {
-            table.problems.push_back({offsets[i], 0, 0,
-                                      "operator " + std::to_string(op.id) + ": parent_id " +
-                                          std::to_string(op.parent) +
-                                          " names no operator of the file; drawn as a root"});
+        if (op.parent == op.id) {
+            say(i, "parent_id is the operator itself; drawn as a root");
+            op.parent = -1;
+        } else if (op.parent >= 0 && !index.count(op.parent)) {
+            say(i, "parent_id " + std::to_string(op.parent) +
+                       " names no operator of the file; drawn as a root");
             op.parent = -1;
         }
+    }
+    // A parent chain that comes back onto itself: the link that closes it is dropped. Each
+    // operator is walked once (0 not yet, 1 on the chain being walked, 2 done).
+    std::vector<uint8_t> state(table.operators.size(), 0);
+    std::vector<size_t> chain;
+    for (size_t i = 0; i < table.operators.size(); ++i) {
+        chain.clear();
+        for (size_t at = i; state[at] == 0;) {
+            state[at] = 1;
+            chain.push_back(at);
+            const int parent = table.operators[at].parent;
+            if (parent < 0) break;
+            const size_t next = index.at(parent);
+            if (state[next] == 1) {
+                say(at, "parent_id " + std::to_string(parent) +
+                            " closes a loop of parents; drawn as a root");
+                table.operators[at].parent = -1;
+                break;
+            }
+            at = next;
+        }
+        for (const size_t k : chain) state[k] = 2;
+    }
+    for (size_t i = 0; i < table.operators.size(); ++i) {
+        PipelineOperator& op = table.operators[i];
         std::vector<int> kept;
         for (const int child : op.children) {
-            if (ids.count(child) && child != op.id)
+            const auto found = index.find(child);
+            std::string why;
+            if (child == op.id)
+                why = " is the operator itself";
+            else if (found == index.end())
+                why = " names no operator";
+            else if (table.operators[found->second].parent != op.id)
+                why = table.operators[found->second].parent < 0
+                          ? " has no parent_id of its own"
+                          : " has another parent_id (" +
+                                std::to_string(table.operators[found->second].parent) + ")";
+            if (why.empty()) {
                 kept.push_back(child);
-            else
-                table.problems.push_back(
-                    {offsets[i], 0, 0,
-                     "operator " + std::to_string(op.id) + ": child " + std::to_string(child) +
-                         (child == op.id ? " is the operator itself" : " names no operator") +
-                         "; link dropped"});
+                continue;
+            }
+            say(i, "child " + std::to_string(child) + why + "; link dropped");
+            op.lostChildren = true;
         }
         op.children = std::move(kept);
     }
@@ -155,12 +196,31 @@ Result<PipelineTable> ParsePipelineRawCsv(std::string_view text, const std::stri
         return Status::Error(name +
                              ":1:1: error: not a minddata_pipeline_raw csv: no \"op_id\" column");
     PipelineTable table;
+    std::string missing;
+    for (const auto& [column, index] : {std::pair<const char*, int>{"op_type", at.type},
+                                        {"num_workers", at.workers},
+                                        {"output_queue_usage_rate", at.usage},
+                                        {"parent_id", at.parent},
+                                        {"children_id", at.children}})
+        if (index < 0) missing += std::string(missing.empty() ? "" : ", ") + column;
+    if (!missing.empty())
+        table.problems.push_back(
+            {0, 0, 0, "no column " + missing + ": the pipeline is read without it"});
     std::vector<uint64_t> offsets;
     std::set<int> seen;
     std::vector<std::string_view> fields;
     uint64_t offset = 0;
     while (reader.Next(fields, &offset)) {
         if (reader.LastRecordUnterminated()) break;  // named below
+        // A short row would read its missing cells as unrecorded, a long one its cells in their
+        // neighbours' columns: neither is read.
+        if (fields.size() != header.size()) {
+            table.problems.push_back(
+                {offset, 0, 0,
+                 "a row of " + std::to_string(fields.size()) + " cells against the header's " +
+                     std::to_string(header.size()) + " columns; row left out"});
+            continue;
+        }
         PipelineOperator op;
         const std::string problem = ReadPipelineRow(fields, at, op);
         if (!problem.empty()) {
@@ -178,7 +238,7 @@ Result<PipelineTable> ParsePipelineRawCsv(std::string_view text, const std::stri
     }
     if (reader.LastRecordUnterminated())
         table.problems.push_back({offset, 0, 0, kCsvUnterminatedRecord});
-    DropDanglingLinks(table, offsets);
+    CheckLinks(table, offsets);
     std::stable_sort(
         table.problems.begin(), table.problems.end(),
         [](const ImportProblem& a, const ImportProblem& b) { return a.byteOffset < b.byteOffset; });
@@ -206,7 +266,7 @@ std::vector<std::string_view> SplitWords(std::string_view line) {
 // Calls 'visit(words, offset)' for every line of 'text' that holds a word.
 template <typename Visit>
 void ForEachLine(std::string_view text, Visit visit) {
-    size_t start = 0;
+    size_t start = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // a UTF-8 byte-order mark
     while (start < text.size()) {
         size_t end = text.find('\n', start);
         if (end == std::string_view::npos) end = text.size();
@@ -265,6 +325,8 @@ HostQueueRecord ParseHostQueueText(std::string_view text) {
         (sub == 0 ? entry.getNs : sub == 1 ? entry.pushNs : entry.totalNs) = ns;
     });
     for (auto& [step, entry] : steps) record.steps.push_back(entry);
+    if (record.steps.empty() && record.problems.empty())
+        record.problems.push_back({0, 0, 0, "the file holds no line: no step of the host queue"});
     FillLineColumns(text, record.problems);
     return record;
 }
@@ -294,8 +356,18 @@ DeviceQueueRecord ParseDeviceQueueText(std::string_view text, bool nanoseconds) 
                                            std::to_string(ordinal) + " left out"});
             return;
         }
+        // A line written twice is one batch, not the next step's.
+        if (!record.batches.empty() && record.batches.back().startNs == start &&
+            record.batches.back().endNs == end) {
+            record.problems.push_back({offset, 0, 0, "repeats the batch before it; line left out"});
+            --ordinal;
+            return;
+        }
         record.batches.push_back({ordinal, start, end, size});
     });
+    if (ordinal == 0)
+        record.problems.push_back(
+            {0, 0, 0, "no GetNext line: the device's data queue is not known"});
     FillLineColumns(text, record.problems);
     return record;
 }

@@ -29,6 +29,9 @@ struct PipelineOperator {
     int sampleIntervalMs = 0;
     int parent = -1;  // -1 for the root
     std::vector<int> children;
+    // A child link was dropped (its row damaged, or contradicting): the operator's inputs are
+    // not all known, so it is judged as no source.
+    bool lostChildren = false;
 };
 
 struct PipelineTable {
@@ -38,8 +41,10 @@ struct PipelineTable {
 
 // Reads minddata_pipeline_raw_N.csv. Columns by header name. A row whose op_id is not a count,
 // repeats an earlier op_id, or whose counts, queue sizes or usage rate are out of range is left
-// out and named; a parent or child that names no operator of the file is named and dropped from
-// the links (the operator stays). Fails only without an op_id column.
+// out and named, as is a row of another width than the header; a parent or child that names no
+// operator of the file, a child whose own parent_id differs and the parent link that closes a
+// loop are named and dropped from the links (the operator stays). A missing column is named.
+// Fails only without an op_id column.
 Result<PipelineTable> ParsePipelineRawCsv(std::string_view text, const std::string& name);
 
 // One step's record of the host queue (the queue MindData fills and the device-queue operator

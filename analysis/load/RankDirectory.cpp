@@ -217,20 +217,35 @@ std::set<int> RanksNamed(const fs::path& folder, const NumberedName* names, size
     return ranks;
 }
 
-// The rank of a MindSpore profiler folder of one rank: its timeline or data-preparation files
-// name exactly one rank, and its step traces no other; -1 otherwise (a cluster's folder, whose
-// step traces name several, is read as a cluster).
+// The rank of a MindSpore profiler folder of one rank: the one its timeline names, else the one
+// its data-preparation files name, and its step traces name no other; -1 otherwise (a cluster's
+// folder, whose step traces name several, is read as a cluster).
 int MindSporeFolderRank(const fs::path& folder) {
-    std::vector<NumberedName> rankNames(std::begin(kDataPreparationNames),
-                                        std::end(kDataPreparationNames));
-    rankNames.insert(rankNames.end(), std::begin(kMindSporeTimelines),
-                     std::end(kMindSporeTimelines));
-    const std::set<int> ranks = RanksNamed(folder, rankNames.data(), rankNames.size());
+    std::set<int> ranks = RanksNamed(folder, kMindSporeTimelines, std::size(kMindSporeTimelines));
+    if (ranks.empty())
+        ranks = RanksNamed(folder, kDataPreparationNames, std::size(kDataPreparationNames));
     if (ranks.size() != 1) return -1;
     const std::set<int> stepRanks = RanksNamed(folder, &kMindSporeStepTrace, 1);
     if (stepRanks.size() > 1 || (stepRanks.size() == 1 && *stepRanks.begin() != *ranks.begin()))
         return -1;
     return *ranks.begin();
+}
+
+// Data-preparation files of other ranks than 'rank' in 'folder': named, never read as its own.
+void NoteOtherRanks(const fs::path& folder, int rank, std::vector<std::string>& problems) {
+    std::error_code error;
+    for (fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, error),
+         end;
+         !error && it != end; it.increment(error)) {
+        const std::string name = it->path().filename().string();
+        for (const NumberedName& kind : kDataPreparationNames) {
+            const int named = NumberBetween(name, kind.prefix, kind.suffix);
+            if (named >= 0 && named != rank)
+                problems.push_back(it->path().string() + ": error: names rank " +
+                                   std::to_string(named) + ", not this folder's rank " +
+                                   std::to_string(rank) + "; not read");
+        }
+    }
 }
 
 }  // namespace
@@ -337,6 +352,8 @@ Result<RankFiles> FindRankFiles(const std::string& path) {
     // own layout, the rank its file names give, which a profiler_info file may contradict).
     files.dataPreparation = FindDataPreparationFiles(
         output.string(), mindSporeRank >= 0 ? mindSporeRank : files.rankId);
+    const int dataRank = mindSporeRank >= 0 ? mindSporeRank : files.rankId;
+    if (dataRank >= 0) NoteOtherRanks(output, dataRank, files.problems);
     return files;
 }
 

@@ -123,7 +123,8 @@ DataLoaderRecord AnalyzeDataLoader(const TraceModel& model, const TraceAnalyses*
     for (const Track& track : model.tracks)
         for (const Row& row : track.rows)
             for (size_t i = 0; i < row.size(); ++i)
-                if (isLoader[row.name[i]]) calls.push_back({row.start[i], row.end[i]});
+                if (isLoader[row.name[i]] && row.end[i] > row.start[i])  // a damaged one: no call
+                    calls.push_back({row.start[i], row.end[i]});
     std::sort(calls.begin(), calls.end(),
               [](const Span& a, const Span& b) { return a.startNs < b.startNs; });
     std::vector<Span> activities;
@@ -138,8 +139,9 @@ DataLoaderRecord AnalyzeDataLoader(const TraceModel& model, const TraceAnalyses*
             std::lower_bound(calls.begin(), calls.end(), step.startNs,
                              [](const Span& call, TimeNs t) { return call.startNs < t; });
         std::vector<Span> mine;
+        // A call that runs past the step's end counts for this step only up to it.
         for (auto it = first; it != calls.end() && it->startNs < step.endNs; ++it)
-            mine.push_back(*it);
+            mine.push_back({it->startNs, std::min(it->endNs, step.endNs)});
         step.calls = static_cast<uint32_t>(mine.size());
         inSteps += mine.size();
         const TimeNs stepNs = step.endNs - step.startNs;
@@ -164,6 +166,8 @@ DataLoaderRecord AnalyzeDataLoader(const TraceModel& model, const TraceAnalyses*
     }
     record.callsOutsideSteps =
         static_cast<uint32_t>(calls.size() - std::min(inSteps, calls.size()));
+    if (record.steps.empty())  // no ProfilerStep: the calls are counted, not judged
+        for (const Span& call : Union(calls)) record.callsOutsideNs += call.endNs - call.startNs;
     const TimeNs waited = record.deviceIdleNs >= 0 ? record.deviceIdleNs : record.loaderNs;
     record.inputBound =
         record.stepsNs > 0 && waited >= kInputBoundShare * static_cast<double>(record.stepsNs);

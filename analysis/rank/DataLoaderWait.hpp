@@ -40,6 +40,7 @@ struct DataLoaderRecord {
     std::string iterator;  // "_SingleProcessDataLoaderIter", "_MultiProcessingDataLoaderIter"
     std::vector<LoaderStep> steps;
     uint32_t callsOutsideSteps = 0;  // loader calls that start in no ProfilerStep
+    TimeNs callsOutsideNs = 0;       // their time, when the trace marks no ProfilerStep at all
     TimeNs stepsNs = 0, loaderNs = 0;
     TimeNs deviceIdleNs = -1;  // the steps' deviceIdleNs summed; -1 without device activity
     uint32_t waitedSteps = 0;

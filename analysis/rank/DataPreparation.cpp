@@ -121,7 +121,8 @@ DataPipeline AnalyzePipeline(std::vector<PipelineOperator> operators) {
     for (size_t i = 0; i < ops.size(); ++i) {
         const PipelineOperator& op = ops[i];
         if (depth[i] < 0) continue;  // on a loop of parents: no left or right to speak of
-        bool inputsKnown = !op.children.empty(), inputsFull = inputsKnown;
+        // An operator that lost a child link to damage has inputs no rule can judge.
+        bool inputsKnown = !op.children.empty() && !op.lostChildren, inputsFull = inputsKnown;
         std::string inputs;
         for (const int child : op.children) {
             const auto found = index.find(child);
@@ -133,7 +134,7 @@ DataPipeline AnalyzePipeline(std::vector<PipelineOperator> operators) {
         }
         const bool outputEmpty = op.hasQueue && op.queueUsage < kLowQueueUsage;
         std::string rule;
-        if (op.children.empty() && op.parent >= 0 && outputEmpty)
+        if (op.children.empty() && !op.lostChildren && op.parent >= 0 && outputEmpty)
             rule = "a source whose output queue is nearly empty (" + Percent(op.queueUsage) +
                    " used on average)";
         else if (op.parent < 0 && inputsKnown && inputsFull)

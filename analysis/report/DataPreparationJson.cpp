@@ -55,6 +55,7 @@ void WriteDataLoader(std::string& out, const DataLoaderRecord& loader) {
         entry.Bool("waited", step.waited);
     });
     object.Int("calls_outside_steps", loader.callsOutsideSteps);
+    object.Int("calls_outside_steps_ns", loader.callsOutsideNs);
     object.Int("steps_ns", loader.stepsNs);
     object.Int("loader_ns", loader.loaderNs);
     IntOrNull(object, "device_idle_ns", loader.deviceIdleNs);
@@ -136,7 +137,12 @@ std::string DataPreparationToText(const DataPreparation* preparation) {
                                                   : preparation->verdict.text) +
                "\n";
     const DataLoaderRecord& loader = preparation->loader;
-    if (loader.Found())
+    if (loader.Found() && loader.steps.empty())
+        out += "  data loader " + loader.iterator + ": " +
+               CountText(loader.callsOutsideSteps, "call", "calls") + " (" +
+               FormatDuration(loader.callsOutsideNs) +
+               "), not judged: the trace marks no ProfilerStep\n";
+    else if (loader.Found())
         out += "  data loader " + loader.iterator + ": " + FormatDuration(loader.loaderNs) +
                " in " + CountText(loader.steps.size(), "step", "steps") +
                (loader.inputBound
@@ -146,7 +152,8 @@ std::string DataPreparationToText(const DataPreparation* preparation) {
                "\n";
     const DataPipeline& pipeline = preparation->pipeline;
     if (!pipeline.operators.empty())
-        out += "    pipeline of " + std::to_string(pipeline.operators.size()) + " operators, " +
+        out += "    pipeline of " + CountText(pipeline.operators.size(), "operator", "operators") +
+               ", " +
                (pipeline.bottlenecks.empty()
                     ? std::string("no bottleneck by the queue rules")
                     : std::to_string(pipeline.bottlenecks.size()) + " bottleneck" +

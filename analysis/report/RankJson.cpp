@@ -338,6 +338,7 @@ std::string RankAnalysisToText(const RankAnalysis& analysis) {
             !analysis.database.empty()
                 ? (analysis.files.analysisDb.empty() ? "STEP_TIME, computed from the tasks"
                                                      : "analysis.db StepTraceTime")
+            : analysis.stepsFromTrace ? "the trace's ProfilerStep slices"
             : analysis.files.stepTrace.empty() && !analysis.files.stepTraceRaw.empty()
                 ? "step_trace_raw (MindSpore)"
                 : "step_trace_time.csv";

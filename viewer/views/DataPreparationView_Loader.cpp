@@ -68,7 +68,12 @@ void DataPreparationView::DrawLoader(const DataLoaderRecord& loader, float heigh
                   ".__next__ calls, per ProfilerStep)")
                      .c_str());
     ImGui::PushTextWrapPos(0);
-    if (loader.inputBound)
+    if (loader.steps.empty())
+        ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f),
+                           "%u loader calls (%s), not judged: the trace marks no ProfilerStep, so "
+                           "no step's time is known.",
+                           loader.callsOutsideSteps, FormatDuration(loader.callsOutsideNs).c_str());
+    else if (loader.inputBound)
         ImGui::TextColored(ImVec4(1.0f, 0.62f, 0.45f, 1.0f), "%s", loader.finding.c_str());
     else
         ImGui::TextColored(ImVec4(0.6f, 0.85f, 0.6f, 1.0f),

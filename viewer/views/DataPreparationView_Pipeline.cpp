@@ -21,6 +21,7 @@ constexpr ImU32 kText = IM_COL32(225, 230, 238, 255);
 constexpr ImU32 kDimText = IM_COL32(160, 165, 175, 255);
 constexpr float kBoxWidth = 150, kBoxHeight = 44, kRowGap = 18;
 constexpr float kQueueWidth = 44, kQueueHeight = 16;
+constexpr size_t kMaxDrawnOperators = 200;
 
 // The same ramp as the step chart's legend: empty queues dark, full ones amber.
 ImU32 UsageColor(double usage) {
@@ -63,6 +64,13 @@ std::string UsageText(const PipelineOperator& op) {
 
 void DataPreparationView::DrawPipeline(const DataPipeline& pipeline) {
     const std::vector<PipelineOperator>& ops = pipeline.operators;
+    // A dataset pipeline holds a handful of operators; past this many no drawing is readable
+    // (and a damaged file may hold any number).
+    if (ops.size() > kMaxDrawnOperators) {
+        ImGui::TextDisabled("%zu operators: too many to draw; the bottlenecks are listed below.",
+                            ops.size());
+        return;
+    }
     DrawUsageLegend();
     int columns = 1;
     for (const int column : pipeline.column) columns = std::max(columns, column + 1);
