@@ -8,16 +8,14 @@
 
 #include "core/TextFormat.hpp"
 #include "rank/DataPreparation.hpp"
+#include "views/DataPreparationDraw.hpp"
 #include "views/ViewCommon.hpp"
 #include "views/ViewContext.hpp"
 
 namespace marey {
 namespace {
 
-constexpr ImU32 kAxisText = IM_COL32(160, 165, 175, 255);
-constexpr ImU32 kPlotBackground = IM_COL32(30, 33, 38, 255);
 constexpr ImU32 kGrid = IM_COL32(60, 64, 74, 255);
-constexpr ImU32 kWaitedMark = IM_COL32(235, 90, 70, 255);
 
 std::string FileName(const std::string& path) {
     return std::filesystem::path(path).filename().string();
@@ -29,28 +27,16 @@ void DrawNoRecord() {
     ImGui::BeginChild("no data preparation",
                       ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 4.4f), true);
     ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f),
-                       "This view needs MindSpore's data-preparation files");
+                       "This view needs a record of data preparation");
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(
+        "The trace holds no enumerate(DataLoader) call (PyTorch records one per batch), and "
         "minddata_pipeline_raw_N.csv, device_queue_profiling_N.txt and minddata_aicpu_N.txt are "
-        "not in this folder. MindSpore's profiler writes them with data_process=True when the "
-        "script reads its data through mindspore.dataset.");
+        "not in this folder (MindSpore's profiler writes them with data_process=True when the "
+        "script reads its data through mindspore.dataset).");
     ImGui::PopTextWrapPos();
     ImGui::EndChild();
     ImGui::PopStyleColor();
-}
-
-// The legend of the queue chart: a coloured square and a label each.
-void LegendItem(ImU32 color, const char* label) {
-    const ImVec2 at = ImGui::GetCursorScreenPos();
-    const float size = ImGui::GetTextLineHeight() * 0.7f;
-    const float top = at.y + (ImGui::GetTextLineHeight() - size) / 2;
-    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, top), ImVec2(at.x + size, top + size),
-                                              color);
-    ImGui::Dummy(ImVec2(size + 4, ImGui::GetTextLineHeight()));
-    ImGui::SameLine(0, 0);
-    ImGui::TextUnformatted(label);
-    ImGui::SameLine(0, 18);
 }
 
 // Every problem of the files, each with its file, line and column.
@@ -69,6 +55,18 @@ std::string Duration(TimeNs ns) {
 }
 
 }  // namespace
+
+void DataLegendItem(ImU32 color, const char* label) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float size = ImGui::GetTextLineHeight() * 0.7f;
+    const float top = at.y + (ImGui::GetTextLineHeight() - size) / 2;
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, top), ImVec2(at.x + size, top + size),
+                                              color);
+    ImGui::Dummy(ImVec2(size + 4, ImGui::GetTextLineHeight()));
+    ImGui::SameLine(0, 0);
+    ImGui::TextUnformatted(label);
+    ImGui::SameLine(0, 18);
+}
 
 void DataPreparationView::Draw(ViewContext& context) {
     Draw(context.document->analysis());
@@ -142,12 +140,12 @@ void DataPreparationView::DrawQueues(const DataPreparation& preparation, float h
         top = std::max({top, step.deviceQueue, step.hostQueue});
         capacity = std::max(capacity, step.hostCapacity);
     }
-    LegendItem(PackColor(SeriesColor(0)),
-               "data queue on the device (when the step took its batch)");
+    DataLegendItem(PackColor(SeriesColor(0)),
+                   "data queue on the device (when the step took its batch)");
     const std::string host =
         capacity > 0 ? "host queue (capacity " + std::to_string(capacity) + ")" : "host queue";
-    LegendItem(PackColor(SeriesColor(1)), host.c_str());
-    LegendItem(kWaitedMark, "the step waited for data");
+    DataLegendItem(PackColor(SeriesColor(1)), host.c_str());
+    DataLegendItem(kDataWarning, "the step waited for data");
     ImGui::NewLine();
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float axisWidth = 80;
@@ -160,12 +158,12 @@ void DataPreparationView::DrawQueues(const DataPreparation& preparation, float h
         return origin.y + plotHeight - static_cast<float>(size / (top * 1.08)) * plotHeight;
     };
     draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + width, origin.y + plotHeight),
-                        kPlotBackground);
+                        kDataPlotBackground);
     for (const int value : {0, top / 2, top}) {
         const float y = toY(value);
         draw->AddLine(ImVec2(x0, y), ImVec2(x0 + width, y), kGrid);
         const std::string label = std::to_string(value);
-        draw->AddText(ImVec2(x0 - 6 - ImGui::CalcTextSize(label.c_str()).x, y - 8), kAxisText,
+        draw->AddText(ImVec2(x0 - 6 - ImGui::CalcTextSize(label.c_str()).x, y - 8), kDataAxisText,
                       label.c_str());
     }
     const ImU32 deviceColor = PackColor(SeriesColor(0)), hostColor = PackColor(SeriesColor(1));
@@ -187,7 +185,8 @@ void DataPreparationView::DrawQueues(const DataPreparation& preparation, float h
                             step.verdict == BatchVerdict::kWaited;
         if (waited)
             draw->AddRectFilled(ImVec2(left + slot * 0.2f, origin.y + plotHeight + 2),
-                                ImVec2(left + slot * 0.8f, origin.y + plotHeight + 6), kWaitedMark);
+                                ImVec2(left + slot * 0.8f, origin.y + plotHeight + 6),
+                                kDataWarning);
     }
     // Step numbers under the axis, as many as fit.
     const float labelWidth = ImGui::CalcTextSize("00000").x;
@@ -196,7 +195,7 @@ void DataPreparationView::DrawQueues(const DataPreparation& preparation, float h
     for (size_t i = 0; i < steps.size(); i += every) {
         const float center = x0 + slot * (static_cast<float>(i) + 0.5f);
         const float textWidth = ImGui::CalcTextSize(steps[i].step.c_str()).x;
-        draw->AddText(ImVec2(center - textWidth / 2, origin.y + plotHeight + 8), kAxisText,
+        draw->AddText(ImVec2(center - textWidth / 2, origin.y + plotHeight + 8), kDataAxisText,
                       steps[i].step.c_str());
     }
     ImGui::SetCursorScreenPos(origin);
@@ -239,11 +238,11 @@ void DataPreparationView::DrawIntervals(const DataPreparation& preparation, floa
     const float x0 = origin.x + axisWidth;
     const float slot = width / static_cast<float>(steps.size());
     draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + width, origin.y + plotHeight),
-                        kPlotBackground);
+                        kDataPlotBackground);
     for (const auto& [value, y] : {std::pair<TimeNs, float>{top, origin.y},
                                    std::pair<TimeNs, float>{0, origin.y + plotHeight - 14}}) {
         const std::string label = value ? FormatDuration(value) : "0";
-        draw->AddText(ImVec2(x0 - 6 - ImGui::CalcTextSize(label.c_str()).x, y), kAxisText,
+        draw->AddText(ImVec2(x0 - 6 - ImGui::CalcTextSize(label.c_str()).x, y), kDataAxisText,
                       label.c_str());
     }
     for (size_t i = 0; i < steps.size(); ++i) {

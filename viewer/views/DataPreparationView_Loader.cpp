@@ -7,26 +7,11 @@
 #include "core/TextFormat.hpp"
 #include "rank/DataPreparation.hpp"
 #include "views/DataPreparationView.hpp"
+#include "views/DataPreparationDraw.hpp"
 #include "views/ViewCommon.hpp"
 
 namespace marey {
 namespace {
-
-constexpr ImU32 kAxisText = IM_COL32(160, 165, 175, 255);
-constexpr ImU32 kPlotBackground = IM_COL32(30, 33, 38, 255);
-constexpr ImU32 kIdle = IM_COL32(235, 90, 70, 255);
-
-void Swatch(ImU32 color, const char* label) {
-    const ImVec2 at = ImGui::GetCursorScreenPos();
-    const float size = ImGui::GetTextLineHeight() * 0.7f;
-    const float top = at.y + (ImGui::GetTextLineHeight() - size) / 2;
-    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, top), ImVec2(at.x + size, top + size),
-                                              color);
-    ImGui::Dummy(ImVec2(size + 4, ImGui::GetTextLineHeight()));
-    ImGui::SameLine(0, 0);
-    ImGui::TextUnformatted(label);
-    ImGui::SameLine(0, 18);
-}
 
 std::string Known(TimeNs ns) {
     return ns < 0 ? std::string("not known (no device activity)") : FormatDuration(ns);
@@ -88,8 +73,8 @@ void DataPreparationView::DrawLoader(const DataLoaderRecord& loader, float heigh
                             loader.callsOutsideSteps);
     const std::vector<LoaderStep>& steps = loader.steps;
     if (steps.empty()) return;
-    Swatch(PackColor(SeriesColor(2)), "the step's time in the loader");
-    Swatch(kIdle, "of it, the device idle");
+    DataLegendItem(PackColor(SeriesColor(2)), "the step's time in the loader");
+    DataLegendItem(kDataWarning, "of it, the device idle");
     ImGui::TextDisabled("(bars: share of the step)");
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float axisWidth = 80;
@@ -99,13 +84,13 @@ void DataPreparationView::DrawLoader(const DataLoaderRecord& loader, float heigh
     const float x0 = origin.x + axisWidth;
     const float slot = width / static_cast<float>(steps.size());
     draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + width, origin.y + plotHeight),
-                        kPlotBackground);
+                        kDataPlotBackground);
     for (const auto& [label, share] :
          {std::pair<const char*, float>{"100 %", 1.0f}, std::pair<const char*, float>{"50 %", 0.5f},
           std::pair<const char*, float>{"0 %", 0.0f}}) {
         const float y = origin.y + plotHeight - share * plotHeight;
         draw->AddText(ImVec2(x0 - 6 - ImGui::CalcTextSize(label).x, y - (share > 0 ? 0 : 14)),
-                      kAxisText, label);
+                      kDataAxisText, label);
     }
     const auto toY = [&](TimeNs ns, TimeNs stepNs) {
         const double share =
@@ -121,7 +106,7 @@ void DataPreparationView::DrawLoader(const DataLoaderRecord& loader, float heigh
                             PackColor(SeriesColor(2)));
         if (step.deviceIdleNs > 0)
             draw->AddRectFilled(ImVec2(left + slot * 0.35f, toY(step.deviceIdleNs, stepNs)),
-                                ImVec2(left + slot * 0.65f, origin.y + plotHeight), kIdle);
+                                ImVec2(left + slot * 0.65f, origin.y + plotHeight), kDataWarning);
     }
     const float labelWidth = ImGui::CalcTextSize("00000").x;
     const size_t every =
@@ -130,7 +115,7 @@ void DataPreparationView::DrawLoader(const DataLoaderRecord& loader, float heigh
         const float center = x0 + slot * (static_cast<float>(i) + 0.5f);
         draw->AddText(ImVec2(center - ImGui::CalcTextSize(steps[i].step.c_str()).x / 2,
                              origin.y + plotHeight + 4),
-                      kAxisText, steps[i].step.c_str());
+                      kDataAxisText, steps[i].step.c_str());
     }
     ImGui::SetCursorScreenPos(origin);
     ImGui::InvisibleButton("##loader", ImVec2(axisWidth + width, height));

@@ -8,6 +8,7 @@
 
 #include "rank/DataPreparation.hpp"
 #include "views/DataPreparationView.hpp"
+#include "views/DataPreparationDraw.hpp"
 #include "views/ViewCommon.hpp"
 
 namespace marey {
@@ -15,10 +16,8 @@ namespace {
 
 constexpr ImU32 kBoxFill = IM_COL32(44, 50, 62, 255);
 constexpr ImU32 kBoxOutline = IM_COL32(96, 104, 122, 255);
-constexpr ImU32 kBottleneck = IM_COL32(235, 90, 70, 255);
 constexpr ImU32 kEdge = IM_COL32(120, 128, 145, 255);
 constexpr ImU32 kText = IM_COL32(225, 230, 238, 255);
-constexpr ImU32 kDimText = IM_COL32(160, 165, 175, 255);
 constexpr float kBoxWidth = 150, kBoxHeight = 44, kRowGap = 18;
 constexpr float kQueueWidth = 44, kQueueHeight = 16;
 constexpr size_t kMaxDrawnOperators = 200;
@@ -46,8 +45,8 @@ void DrawUsageLegend() {
     ImGui::TextUnformatted("100 %");
     ImGui::SameLine(0, 24);
     const ImVec2 mark = ImGui::GetCursorScreenPos();
-    draw->AddRect(ImVec2(mark.x, mark.y + 2), ImVec2(mark.x + 18, mark.y + 2 + height), kBottleneck,
-                  2, 0, 2);
+    draw->AddRect(ImVec2(mark.x, mark.y + 2), ImVec2(mark.x + 18, mark.y + 2 + height),
+                  kDataWarning, 2, 0, 2);
     ImGui::Dummy(ImVec2(22, ImGui::GetTextLineHeight()));
     ImGui::SameLine();
     ImGui::TextUnformatted("bottleneck by the queue rules");
@@ -124,13 +123,13 @@ void DataPreparationView::DrawPipeline(const DataPipeline& pipeline) {
         const ImVec2 at = boxAt(i);
         const ImVec2 end(at.x + kBoxWidth, at.y + kBoxHeight);
         draw->AddRectFilled(at, end, kBoxFill, 4);
-        draw->AddRect(at, end, bottleneck[i] ? kBottleneck : kBoxOutline, 4, 0,
+        draw->AddRect(at, end, bottleneck[i] ? kDataWarning : kBoxOutline, 4, 0,
                       bottleneck[i] ? 2.5f : 1.0f);
         const std::string title = ops[i].type + " (op " + std::to_string(ops[i].id) + ")";
         draw->AddText(ImVec2(at.x + 8, at.y + 5), kText, title.c_str());
         const std::string workers =
             std::to_string(ops[i].workers) + (ops[i].workers == 1 ? " worker" : " workers");
-        draw->AddText(ImVec2(at.x + 8, at.y + 23), kDimText, workers.c_str());
+        draw->AddText(ImVec2(at.x + 8, at.y + 23), kDataAxisText, workers.c_str());
     }
     draw->AddRectFilled(device, ImVec2(device.x + kBoxWidth * 0.7f, device.y + kBoxHeight),
                         kBoxFill, 4);
