@@ -3,6 +3,7 @@
 // ResNet-50 sample with num_workers=0.
 #include <doctest/doctest.h>
 
+#include "KinetoTraceGenerator.hpp"
 #include "TestSupport.hpp"
 #include "import/Importer.hpp"
 #include "rank/DataLoaderWait.hpp"
@@ -145,4 +146,28 @@ TEST_CASE(
     CHECK(unjudged.callsOutsideSteps == 1);
     CHECK(unjudged.callsOutsideNs == 5000000);
     CHECK_FALSE(unjudged.inputBound);
+}
+
+TEST_CASE("the generator's planted slow data loader is found in exactly its steps") {
+    KinetoTraceOptions options;
+    options.steps = 10;
+    options.events = 20000;
+    options.slowLoaderSteps = {3, 7};
+    KinetoTraceResult generated;
+    const std::string text =
+        test::WrittenText([&](std::FILE* out) { generated = GenerateKinetoTrace(options, out); });
+    std::unique_ptr<TraceModel> model = test::LoadJson(text);
+    REQUIRE(model);
+    const TraceAnalyses analyses = AnalyzeTrace(*model, {});
+    const DataLoaderRecord record = AnalyzeDataLoader(*model, &analyses);
+    REQUIRE(record.steps.size() == generated.expected.loader.size());
+    for (size_t i = 0; i < record.steps.size(); ++i) {
+        const KinetoLoaderStep& planted = generated.expected.loader[i];
+        CAPTURE(planted.step);
+        CHECK(record.steps[i].step == std::to_string(planted.step));
+        CHECK(record.steps[i].loaderNs == planted.loaderNs);
+        CHECK(record.steps[i].deviceIdleNs == planted.loaderNs);  // the device idle throughout
+        CHECK(record.steps[i].waited == planted.slow);
+    }
+    CHECK(record.waitedSteps == 2);
 }

@@ -13,6 +13,7 @@
 #include "loading/ClusterLoader.hpp"
 #include "import/Importer.hpp"
 #include "load/MindDataFiles.hpp"
+#include "load/MindDataJson.hpp"
 #include "load/RankDirectory.hpp"
 #include "rank/DataPreparation.hpp"
 #include "report/DataPreparationJson.hpp"
@@ -143,7 +144,10 @@ TEST_CASE("each step's queues give its verdict, and the record its bottleneck") 
     files.hostQueue.clear();
     files.deviceQueue = write("minddata_aicpu_0.txt",
                               "GetNext 1 2 0\nGetNext 3 4 4\nGetNext 5 6 0\nGetNext 7 8 1\n");
-    CHECK(AnalyzeDataPreparation(files, &steps).verdict.kind == DataVerdictKind::kWaiting);
+    const DataPreparation waiting = AnalyzeDataPreparation(files, &steps);
+    CHECK(waiting.verdict.kind == DataVerdictKind::kWaiting);
+    CHECK(DataPreparationToJson(&waiting).find("\"kind\": \"waited_for_data\"") !=
+          std::string::npos);
     const std::string json = DataPreparationToJson(&preparation);
     CHECK(
         json.find("{\"step\": \"1\", \"interval_ns\": 1000, \"device_queue\": 0, \"get_next_ns\": "
@@ -298,6 +302,10 @@ TEST_CASE("MindInsight's own MindData samples: read to the digit and judged as i
     CHECK(preparation.pipeline.operators[0].type == "BatchOp");
     CHECK(preparation.pipeline.operators[0].queueUsage == 0.015625);
     CHECK(preparation.pipeline.operators[1].workers == 8);
+    // minddata_cpu_utilization_1.json: MapOp 1 and the process at 20 % user and 20 % system.
+    CHECK(preparation.pipeline.operators[1].cpuPercent == 40);
+    CHECK(preparation.pipeline.operators[0].cpuPercent == -1);
+    CHECK(preparation.processCpuPercent == 40);
     CHECK(preparation.pipeline.operators[3].queueSizes == std::vector<int>{0, 0});
     // Every queue empty: the source (ImageFolderOp) is what the rules name.
     REQUIRE(preparation.pipeline.bottlenecks.size() == 1);
@@ -315,7 +323,7 @@ TEST_CASE(
         const fs::path profiler = dir / std::to_string(rank) / "profiler";
         fs::create_directories(profiler);
         const std::string n = std::to_string(rank);
-        for (const std::string name :
+        for (const std::string& name :
              {"step_trace_raw_" + n + "_detail_time.csv", "hccl_raw_" + n + ".csv"})
             fs::copy_file(source / name, profiler / name);
         std::ofstream(profiler / ("minddata_pipeline_raw_" + n + ".csv"))
@@ -420,4 +428,52 @@ TEST_CASE(
           (dir / "minddata_pipeline_raw_0.csv").string() +
               ": error: names rank 0, not this folder's rank 1; not read");
     fs::remove_all(dir);
+}
+
+TEST_CASE("the pipeline's JSON and the CPU use per operator: MindInsight's samples to the digit") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) return;
+    const auto read = [](const std::string& path) {
+        std::ifstream file(path);
+        return std::string((std::istreambuf_iterator<char>(file)), {});
+    };
+    const std::string resources = fixtures + "/mindinsight/tests/utils/resource/";
+    auto json = ParsePipelineProfilingJson(read(resources + "JOB1/pipeline_profiling_0.json"),
+                                           "pipeline_profiling_0.json");
+    REQUIRE(json.ok());
+    CHECK(json.value().problems.empty());
+    const std::vector<PipelineOperator>& ops = json.value().operators;
+    REQUIRE(ops.size() == 5);  // TFReader 4, TFReader 3, TFReader 2, Shuffle 1, Batch 0
+    CHECK(ops[0].id == 4);
+    CHECK(ops[0].parent == 1);  // Shuffle 1 lists it among its children
+    CHECK(ops[1].parent == 4);
+    CHECK_FALSE(ops[0].hasQueue);  // "metrics": null
+    CHECK(ops[1].queueSizes == std::vector<int>{10, 20, 30});
+    CHECK(ops[1].queueUsage == 20.0 / 64);
+    CHECK(ops[4].parent == -1);
+    CHECK(AnalyzePipeline(ops).column == std::vector<int>{1, 0, 0, 2, 3});
+    auto cpu = ParseCpuUtilizationJson(
+        read(resources + "run_2/normal_run/profiler/minddata_cpu_utilization_1.json"), "cpu.json");
+    REQUIRE(cpu.ok());
+    CHECK(cpu.value().problems.empty());
+    CHECK(cpu.value().processPercent == 40);  // user 10, 20, 30 and system 10, 20, 30
+    CHECK(cpu.value().operatorPercent.at(1) == 40);
+    // Damaged entries are named with their path and left out.
+    auto damaged = ParsePipelineProfilingJson(
+        "{\"op_info\": [{\"op_id\": -1}, {\"op_id\": 2, \"num_workers\": \"x\"}, {\"op_id\": 3, "
+        "\"metrics\": {\"output_queue\": {\"size\": [70], \"length\": 64}}}, 5, {\"op_id\": 6}]}",
+        "p.json");
+    REQUIRE(damaged.ok());
+    CHECK(damaged.value().operators.size() == 1);
+    CHECK(damaged.value().problems ==
+          std::vector<std::string>{
+              "p.json: error: op_info[0]: op_id: expected an operator id (a count); operator left "
+              "out",
+              "p.json: error: op_info[1]: num_workers: expected a count, got \"x\"; operator left "
+              "out",
+              "p.json: error: op_info[2]: metrics.output_queue.size: a size above the queue's "
+              "length (64); operator left out",
+              "p.json: error: op_info[3]: expected an object; operator left out"});
+    CHECK_FALSE(ParsePipelineProfilingJson("{\"op_info\": [", "cut.json").ok());
+    CHECK_FALSE(ParseCpuUtilizationJson("", "empty.json").ok());
 }

@@ -672,11 +672,25 @@ private:
         return endNs;
     }
 
+    // The data loader's next() at the step's start: nothing runs on the device before the
+    // step's first launch, so the device is idle through the whole call.
+    void WriteLoaderCall(uint64_t number) {
+        const std::vector<uint64_t>& slow = m_options.slowLoaderSteps;
+        if (slow.empty()) return;
+        const bool isSlow = std::find(slow.begin(), slow.end(), number) != slow.end();
+        const int64_t durNs = isSlow ? kSlowLoaderNs : kLoaderNs;
+        HostSlice("cpu_op", "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__",
+                  m_hostNs, m_hostNs + durNs, m_nextExternalId++);
+        m_hostNs += durNs;
+        m_result.expected.loader.push_back({number, durNs, isSlow});
+    }
+
     void WriteStep(uint64_t number, uint64_t shortKernels) {
         const int64_t stepStart = m_hostNs;
         const int64_t previousEndNs = m_result.expected.total.lastEndNs;
         m_step = EmptyFigures();
         m_compute.stepActivity = m_comm.stepActivity = false;
+        WriteLoaderCall(number);
         m_hostNs += Draw(8000, 12000);
         const int64_t setEnd = WriteCopies();
         const Burst burst = WriteComputeBurst(setEnd);

@@ -28,7 +28,13 @@ struct KinetoTraceOptions {
     uint64_t seed = 1;
     uint32_t rank = 0;
     uint32_t worldSize = 8;  // distributedInfo's world_size; raised to rank + 1 when smaller
+    // Each step starts with the data loader's next() (kLoaderNs on the host, the device idle
+    // through it); in these steps (N of ProfilerStep#N) it takes kSlowLoaderNs. Empty: no
+    // loader calls at all.
+    std::vector<uint64_t> slowLoaderSteps;
 };
+
+constexpr int64_t kLoaderNs = 20000, kSlowLoaderNs = 4000000;
 
 // The classes of device activities as bits: a set of classes running at once is their OR, the
 // index into KinetoFigures::classSetNs (the order of docs/trace-analyses.md's kernel_types).
@@ -84,7 +90,15 @@ struct KinetoStepFigures {
 };
 
 // What the analyses of the written trace must find.
+// One step's planted loader call: the device is idle through all of it.
+struct KinetoLoaderStep {
+    uint64_t step = 0;
+    int64_t loaderNs = 0;
+    bool slow = false;
+};
+
 struct KinetoExpected {
+    std::vector<KinetoLoaderStep> loader;  // empty without slowLoaderSteps
     uint32_t rank = 0;
     int64_t device = 0;  // the GPU streams' pid
     KinetoFigures total;

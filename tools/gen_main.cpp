@@ -10,6 +10,7 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ClusterGenerator.hpp"
 #include "MindDataWriter.hpp"
@@ -65,6 +66,7 @@ void Usage() {
         "  before each step (its Preparing; the others wait for it)\n"
         "       marey-gen --gpu-trace FILE.json [--events N] [--seed S] [--rank R] [--steps K] "
         "[--nsys-twin FILE.sqlite]\n"
+        "                 [--slow-loader-steps N,M,...]\n"
         "  --gpu-trace writes a PyTorch profiler (Kineto) trace of one GPU rank with planted "
         "idle gaps, overlap,\n"
         "  launch outliers and queues; --steps K writes K steps (sized by --events when given), "
@@ -72,7 +74,10 @@ void Usage() {
         "  added until N events (default 100000); --nsys-twin FILE.sqlite also writes its Nsight "
         "Systems export twin\n"
         "  (the same kernels, copies, fills and CUDA calls at the same ns, as nsys export writes "
-        "them)\n");
+        "them);\n"
+        "  --slow-loader-steps starts every step with the data loader's next() (20 us, the device "
+        "idle),\n"
+        "  4 ms in the steps named\n");
 }
 
 // "text", "db" or "both", as torch_npu's export_type names them.
@@ -134,6 +139,22 @@ int WriteGpuTrace(const marey::KinetoTraceOptions& options, const std::string& p
     return 0;
 }
 
+// "3,7" as step numbers; false for anything else.
+bool ParseStepList(const char* text, std::vector<uint64_t>* steps) {
+    std::string rest = text;
+    while (!rest.empty()) {
+        const size_t comma = rest.find(',');
+        const std::string item = rest.substr(0, comma);
+        if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos ||
+            item.size() > 9)
+            return false;
+        steps->push_back(std::stoull(item));
+        rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+        if (comma != std::string::npos && rest.empty()) return false;
+    }
+    return !steps->empty();
+}
+
 // A generated trace at 'path'; false (said on standard error) when it cannot be written.
 bool WriteTrace(const marey::GeneratorOptions& options, const std::string& path,
                 marey::GeneratorReport* report) {
@@ -179,6 +200,7 @@ int main(int argc, char** argv) {
     marey::GeneratorOptions options;
     std::string out, rankDir, pairDir, clusterDir, gpuTrace, nsysTwin;
     bool eventsGiven = false, stepsGiven = false, dataPreparation = false;
+    std::vector<uint64_t> slowLoaderSteps;
     marey::ClusterOptions cluster;
     std::optional<marey::RankExport> exportArg;
     for (int i = 1; i < argc; ++i) {
@@ -228,7 +250,9 @@ int main(int argc, char** argv) {
             cluster.slowOperator = std::atoi(next());
         else if (!std::strcmp(argv[i], "--slow-operator-rank"))
             cluster.slowOperatorRank = std::atoi(next());
-        else if (!std::strcmp(argv[i], "--data-preparation"))
+        else if (!std::strcmp(argv[i], "--slow-loader-steps")) {
+            if (!ParseStepList(next(), &slowLoaderSteps)) return Usage(), 2;
+        } else if (!std::strcmp(argv[i], "--data-preparation"))
             dataPreparation = true;
         else if (!std::strcmp(argv[i], "--slow-input-rank"))
             cluster.slowInputRank = std::atoi(next());
@@ -249,6 +273,7 @@ int main(int argc, char** argv) {
         kineto.steps = stepsGiven ? cluster.steps : 0;
         kineto.seed = options.seed;
         kineto.rank = options.rank;
+        kineto.slowLoaderSteps = slowLoaderSteps;
         const int status = WriteGpuTrace(kineto, gpuTrace);
         return status != 0 || nsysTwin.empty() ? status : WriteTwin(gpuTrace, nsysTwin);
     }

@@ -109,17 +109,17 @@ std::string ReadPipelineRow(const std::vector<std::string_view>& fields, const P
     return std::string();
 }
 
-// Drops the links that name no operator of the table, that a child's own parent_id contradicts,
-// and the parent links that close a loop; says so at the row that holds each.
-void CheckLinks(PipelineTable& table, const std::vector<uint64_t>& offsets) {
+}  // namespace
+
+std::vector<LinkProblem> CheckPipelineLinks(std::vector<PipelineOperator>& operators) {
+    std::vector<LinkProblem> problems;
     std::map<int, size_t> index;
-    for (size_t i = 0; i < table.operators.size(); ++i) index[table.operators[i].id] = i;
+    for (size_t i = 0; i < operators.size(); ++i) index[operators[i].id] = i;
     const auto say = [&](size_t i, const std::string& what) {
-        table.problems.push_back(
-            {offsets[i], 0, 0, "operator " + std::to_string(table.operators[i].id) + ": " + what});
+        problems.push_back({i, "operator " + std::to_string(operators[i].id) + ": " + what});
     };
-    for (size_t i = 0; i < table.operators.size(); ++i) {
-        PipelineOperator& op = table.operators[i];
+    for (size_t i = 0; i < operators.size(); ++i) {
+        PipelineOperator& op = operators[i];
         if (op.parent == op.id) {
             say(i, "parent_id is the operator itself; drawn as a root");
             op.parent = -1;
@@ -131,28 +131,28 @@ void CheckLinks(PipelineTable& table, const std::vector<uint64_t>& offsets) {
     }
     // A parent chain that comes back onto itself: the link that closes it is dropped. Each
     // operator is walked once (0 not yet, 1 on the chain being walked, 2 done).
-    std::vector<uint8_t> state(table.operators.size(), 0);
+    std::vector<uint8_t> state(operators.size(), 0);
     std::vector<size_t> chain;
-    for (size_t i = 0; i < table.operators.size(); ++i) {
+    for (size_t i = 0; i < operators.size(); ++i) {
         chain.clear();
         for (size_t at = i; state[at] == 0;) {
             state[at] = 1;
             chain.push_back(at);
-            const int parent = table.operators[at].parent;
+            const int parent = operators[at].parent;
             if (parent < 0) break;
             const size_t next = index.at(parent);
             if (state[next] == 1) {
                 say(at, "parent_id " + std::to_string(parent) +
                             " closes a loop of parents; drawn as a root");
-                table.operators[at].parent = -1;
+                operators[at].parent = -1;
                 break;
             }
             at = next;
         }
         for (const size_t k : chain) state[k] = 2;
     }
-    for (size_t i = 0; i < table.operators.size(); ++i) {
-        PipelineOperator& op = table.operators[i];
+    for (size_t i = 0; i < operators.size(); ++i) {
+        PipelineOperator& op = operators[i];
         std::vector<int> kept;
         for (const int child : op.children) {
             const auto found = index.find(child);
@@ -161,11 +161,11 @@ void CheckLinks(PipelineTable& table, const std::vector<uint64_t>& offsets) {
                 why = " is the operator itself";
             else if (found == index.end())
                 why = " names no operator";
-            else if (table.operators[found->second].parent != op.id)
-                why = table.operators[found->second].parent < 0
+            else if (operators[found->second].parent != op.id)
+                why = operators[found->second].parent < 0
                           ? " has no parent_id of its own"
                           : " has another parent_id (" +
-                                std::to_string(table.operators[found->second].parent) + ")";
+                                std::to_string(operators[found->second].parent) + ")";
             if (why.empty()) {
                 kept.push_back(child);
                 continue;
@@ -175,9 +175,8 @@ void CheckLinks(PipelineTable& table, const std::vector<uint64_t>& offsets) {
         }
         op.children = std::move(kept);
     }
+    return problems;
 }
-
-}  // namespace
 
 Result<PipelineTable> ParsePipelineRawCsv(std::string_view text, const std::string& name) {
     CsvReader reader(text);
@@ -238,7 +237,8 @@ Result<PipelineTable> ParsePipelineRawCsv(std::string_view text, const std::stri
     }
     if (reader.LastRecordUnterminated())
         table.problems.push_back({offset, 0, 0, kCsvUnterminatedRecord});
-    CheckLinks(table, offsets);
+    for (const LinkProblem& problem : CheckPipelineLinks(table.operators))
+        table.problems.push_back({offsets[problem.operatorIndex], 0, 0, problem.message});
     std::stable_sort(
         table.problems.begin(), table.problems.end(),
         [](const ImportProblem& a, const ImportProblem& b) { return a.byteOffset < b.byteOffset; });

@@ -32,6 +32,9 @@ struct PipelineOperator {
     // A child link was dropped (its row damaged, or contradicting): the operator's inputs are
     // not all known, so it is judged as no source.
     bool lostChildren = false;
+    // Its average CPU use (user + system, % of one core) from minddata_cpu_utilization_N.json;
+    // -1 when not recorded.
+    double cpuPercent = -1;
 };
 
 struct PipelineTable {
@@ -46,6 +49,15 @@ struct PipelineTable {
 // loop are named and dropped from the links (the operator stays). A missing column is named.
 // Fails only without an op_id column.
 Result<PipelineTable> ParsePipelineRawCsv(std::string_view text, const std::string& name);
+
+// Drops the links that name no operator of 'operators', a self-parent, a child whose own parent
+// differs and the parent link that closes a loop; returns each with the operator that held it.
+// O(operators log operators + links).
+struct LinkProblem {
+    size_t operatorIndex;
+    std::string message;  // "operator 4: child 9 names no operator; link dropped"
+};
+std::vector<LinkProblem> CheckPipelineLinks(std::vector<PipelineOperator>& operators);
 
 // One step's record of the host queue (the queue MindData fills and the device-queue operator
 // sends from): its size when the step's batch was taken and the times the sending took.

@@ -190,7 +190,8 @@ struct NumberedName {
 const NumberedName kDataPreparationNames[] = {
     {"minddata_pipeline_raw_", ".csv"},      {"device_queue_profiling_", ".txt"},
     {"dataset_iterator_profiling_", ".txt"}, {"minddata_aicpu_", ".txt"},
-    {"minddata_getnext_profiling_", ".txt"},
+    {"minddata_getnext_profiling_", ".txt"}, {"pipeline_profiling_", ".json"},
+    {"minddata_cpu_utilization_", ".json"},
 };
 const NumberedName kMindSporeTimelines[] = {{"ascend_timeline_display_", ".json"},
                                             {"gpu_timeline_display_", ".json"}};
@@ -262,6 +263,8 @@ DataPreparationFiles FindDataPreparationFiles(const std::string& folder, int ran
     files.hostQueue = NumberedPath(folder, kDataPreparationNames[1], rankId);
     if (files.hostQueue.empty())
         files.hostQueue = NumberedPath(folder, kDataPreparationNames[2], rankId);
+    files.pipelineProfiling = NumberedPath(folder, kDataPreparationNames[5], rankId);
+    files.cpuUtilization = NumberedPath(folder, kDataPreparationNames[6], rankId);
     files.deviceQueue = NumberedPath(folder, kDataPreparationNames[3], rankId);
     if (files.deviceQueue.empty()) {
         files.deviceQueue = NumberedPath(folder, kDataPreparationNames[4], rankId);

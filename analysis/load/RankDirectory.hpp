@@ -36,6 +36,9 @@ inline constexpr RankFileKind kOperatorMemoryFile{"operator_memory.csv", "profil
 // full paths, empty when absent.
 struct DataPreparationFiles {
     std::string pipelineRaw;  // minddata_pipeline_raw_N.csv
+    // pipeline_profiling_N.json: the same pipeline, read when the CSV is absent.
+    std::string pipelineProfiling;
+    std::string cpuUtilization;  // minddata_cpu_utilization_N.json
     // The host queue: device_queue_profiling_N.txt, else dataset_iterator_profiling_N.txt.
     std::string hostQueue;
     // The device's data queue: minddata_aicpu_N.txt (Ascend, microseconds), else
@@ -43,7 +46,10 @@ struct DataPreparationFiles {
     std::string deviceQueue;
     bool deviceQueueInNs = false;
 
-    bool Any() const { return !pipelineRaw.empty() || !hostQueue.empty() || !deviceQueue.empty(); }
+    bool Any() const {
+        return !pipelineRaw.empty() || !pipelineProfiling.empty() || !hostQueue.empty() ||
+               !deviceQueue.empty() || !cpuUtilization.empty();
+    }
 };
 
 struct RankFiles {

@@ -6,6 +6,7 @@
 
 #include "core/TextFormat.hpp"
 #include "load/AnalysisFile.hpp"
+#include "load/MindDataJson.hpp"
 
 namespace marey {
 
@@ -235,6 +236,26 @@ DataPreparation AnalyzeDataPreparation(const DataPreparationFiles& files, const 
         if (!table.ok()) return preparation.problems.push_back(table.message());
         AddFileProblems(files.pipelineRaw, table.value().problems, preparation.problems);
         preparation.pipeline = AnalyzePipeline(std::move(table.value().operators));
+    });
+    if (files.pipelineRaw.empty())
+        ReadAnalysisFile(files.pipelineProfiling, preparation.problems, [&](std::string_view text) {
+            auto pipeline = ParsePipelineProfilingJson(text, files.pipelineProfiling);
+            if (!pipeline.ok()) return preparation.problems.push_back(pipeline.message());
+            preparation.problems.insert(preparation.problems.end(),
+                                        pipeline.value().problems.begin(),
+                                        pipeline.value().problems.end());
+            preparation.pipeline = AnalyzePipeline(std::move(pipeline.value().operators));
+        });
+    ReadAnalysisFile(files.cpuUtilization, preparation.problems, [&](std::string_view text) {
+        auto cpu = ParseCpuUtilizationJson(text, files.cpuUtilization);
+        if (!cpu.ok()) return preparation.problems.push_back(cpu.message());
+        preparation.problems.insert(preparation.problems.end(), cpu.value().problems.begin(),
+                                    cpu.value().problems.end());
+        preparation.processCpuPercent = cpu.value().processPercent;
+        for (PipelineOperator& op : preparation.pipeline.operators) {
+            const auto found = cpu.value().operatorPercent.find(op.id);
+            if (found != cpu.value().operatorPercent.end()) op.cpuPercent = found->second;
+        }
     });
     ReadAnalysisFile(files.hostQueue, preparation.problems, [&](std::string_view text) {
         HostQueueRecord record = ParseHostQueueText(text);

@@ -91,6 +91,7 @@ struct DataPreparation {
     DataVerdict verdict;
     DataPipeline pipeline;
     DataLoaderRecord loader;            // PyTorch's data loader in the rank's trace
+    double processCpuPercent = -1;      // the process's CPU use (user + system, % of one core)
     std::vector<std::string> problems;  // "file:line:column: error: …"
 
     bool HasRecord() const {

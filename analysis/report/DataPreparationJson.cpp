@@ -14,6 +14,8 @@ const char* VerdictKey(DataVerdictKind kind) {
             return "data_processing";
         case DataVerdictKind::kSending:
             return "sending_to_device";
+        case DataVerdictKind::kWaiting:
+            return "waited_for_data";
         case DataVerdictKind::kNoRecord:
             break;
     }
@@ -96,6 +98,10 @@ void WriteDataPreparation(std::string& out, const DataPreparation* preparation) 
         else
             object.Null("output_queue_usage");
         IntOrNull(object, "output_queue_capacity", op.queueCapacity > 0 ? op.queueCapacity : -1);
+        if (op.cpuPercent >= 0)
+            object.Real("cpu_percent", op.cpuPercent);
+        else
+            object.Null("cpu_percent");
         IntOrNull(object, "parent", op.parent);
         WriteIdList(object.Key("children"), op.children);
     }
@@ -108,6 +114,10 @@ void WriteDataPreparation(std::string& out, const DataPreparation* preparation) 
                   object.String("rule", bottleneck.rule);
                   object.String("suggestion", bottleneck.suggestion);
               });
+    if (preparation->processCpuPercent >= 0)
+        root.Real("process_cpu_percent", preparation->processCpuPercent);
+    else
+        root.Null("process_cpu_percent");
     WriteDataLoader(root.Key("data_loader"), preparation->loader);
     const DataVerdict& verdict = preparation->verdict;
     JsonObject judged(root.Key("verdict"));

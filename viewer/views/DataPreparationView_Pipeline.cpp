@@ -127,8 +127,13 @@ void DataPreparationView::DrawPipeline(const DataPipeline& pipeline) {
                       bottleneck[i] ? 2.5f : 1.0f);
         const std::string title = ops[i].type + " (op " + std::to_string(ops[i].id) + ")";
         draw->AddText(ImVec2(at.x + 8, at.y + 5), kText, title.c_str());
-        const std::string workers =
+        std::string workers =
             std::to_string(ops[i].workers) + (ops[i].workers == 1 ? " worker" : " workers");
+        if (ops[i].cpuPercent >= 0) {
+            char cpu[32];
+            std::snprintf(cpu, sizeof cpu, ", CPU %.0f %%", ops[i].cpuPercent);
+            workers += cpu;
+        }
         draw->AddText(ImVec2(at.x + 8, at.y + 23), kDataAxisText, workers.c_str());
     }
     draw->AddRectFilled(device, ImVec2(device.x + kBoxWidth * 0.7f, device.y + kBoxHeight),
