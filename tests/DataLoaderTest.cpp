@@ -171,3 +171,20 @@ TEST_CASE("the generator's planted slow data loader is found in exactly its step
     }
     CHECK(record.waitedSteps == 2);
 }
+
+TEST_CASE(
+    "overlapping ProfilerSteps count each loader call once, in the latest step it starts in") {
+    std::string events = Event("user_annotation", "ProfilerStep#1", 1, 10, 0, 300000) + "," +
+                         Event("user_annotation", "ProfilerStep#2", 1, 10, 100, 300000);
+    for (int i = 0; i < 3; ++i)
+        events +=
+            "," + Event("cpu_op", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 1,
+                        10, 1000 + i * 50000, 1000);
+    std::unique_ptr<TraceModel> model = test::LoadJson("{\"traceEvents\": [" + events + "]}");
+    const DataLoaderRecord record = AnalyzeDataLoader(*model, nullptr);
+    REQUIRE(record.steps.size() == 2);
+    CHECK(record.steps[0].calls == 0);
+    CHECK(record.steps[1].calls == 3);
+    CHECK(record.loaderNs == 3000000);
+    CHECK(record.callsOutsideSteps == 0);
+}

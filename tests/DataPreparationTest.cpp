@@ -477,3 +477,29 @@ TEST_CASE("the pipeline's JSON and the CPU use per operator: MindInsight's sampl
     CHECK_FALSE(ParsePipelineProfilingJson("{\"op_info\": [", "cut.json").ok());
     CHECK_FALSE(ParseCpuUtilizationJson("", "empty.json").ok());
 }
+
+TEST_CASE(
+    "a parent that does not list its child, a CPU figure past reason, a JSON byte-order mark") {
+    // Operator 2 names 1 as its parent, which lists no child: 1 is judged by no rule, not as a
+    // source with the dataset's advice.
+    const std::string csv = std::string(kHeader) + "0,Batch,4,\"[60]\",60,64,0.94,10,,[1]\n" +
+                            "1,MapOp,2,\"[5]\",5,128,0.04,10,0,\n" +
+                            "2,TFReader,8,\"[120]\",120,128,0.94,10,1,\n";
+    auto table = ParsePipelineRawCsv(csv, "one-sided.csv");
+    REQUIRE(table.ok());
+    CHECK(ProblemsOf(table.value().problems) ==
+          "4:1: operator 2: parent_id 1 does not list it among its children; that operator is "
+          "judged by no rule\n");
+    CHECK(AnalyzePipeline(table.value().operators).bottlenecks.empty());
+    auto cpu = ParseCpuUtilizationJson(
+        "\xEF\xBB\xBF{\"op_info\": [{\"op_id\": 1, \"metrics\": {\"user_utilization\": [1e308, "
+        "1e308], \"sys_utilization\": [1]}}, {\"op_id\": 2, \"metrics\": {\"user_utilization\": "
+        "[10], \"sys_utilization\": [5]}}]}",
+        "cpu.json");
+    REQUIRE(cpu.ok());
+    CHECK(cpu.value().operatorPercent.size() == 1);
+    CHECK(cpu.value().operatorPercent.at(2) == 15);
+    CHECK(cpu.value().problems ==
+          std::vector<std::string>{"cpu.json: error: op_info[0].metrics: user_utilization and "
+                                   "sys_utilization: expected lists of percentages; left out"});
+}

@@ -175,6 +175,19 @@ std::vector<LinkProblem> CheckPipelineLinks(std::vector<PipelineOperator>& opera
         }
         op.children = std::move(kept);
     }
+    // A parent_id whose operator does not list it as a child: that operator's inputs are not
+    // all known, so it is judged by no queue rule (never as a source).
+    for (size_t i = 0; i < operators.size(); ++i) {
+        const int parent = operators[i].parent;
+        if (parent < 0) continue;
+        PipelineOperator& owner = operators[index.at(parent)];
+        if (std::find(owner.children.begin(), owner.children.end(), operators[i].id) !=
+            owner.children.end())
+            continue;
+        say(i, "parent_id " + std::to_string(parent) +
+                   " does not list it among its children; that operator is judged by no rule");
+        owner.lostChildren = true;
+    }
     return problems;
 }
 

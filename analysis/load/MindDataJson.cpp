@@ -12,6 +12,12 @@ namespace dom = simdjson::dom;
 
 // The largest count a field may hold (as the CSV reader's).
 constexpr int64_t kMaxCount = 1 << 30;
+constexpr double kMaxPercent = 1e6;
+
+// 'text' without a UTF-8 byte-order mark, which simdjson does not take.
+std::string_view WithoutMark(std::string_view text) {
+    return text.substr(0, 3) == "\xEF\xBB\xBF" ? text.substr(3) : text;
+}
 
 bool ReadCount(dom::element value, int* out) {
     int64_t count = 0;
@@ -74,7 +80,9 @@ bool Mean(dom::element value, double* mean) {
     size_t count = 0;
     for (dom::element item : array) {
         double number = 0;
-        if (item.get(number) || !std::isfinite(number) || number < 0) return false;
+        // A percentage of one core: past kMaxPercent (ten thousand cores) it is damage.
+        if (item.get(number) || !std::isfinite(number) || number < 0 || number > kMaxPercent)
+            return false;
         sum += number, ++count;
     }
     *mean = count ? sum / static_cast<double>(count) : 0;
@@ -99,6 +107,7 @@ double UserPlusSystem(dom::element object, std::string* problem) {
 Result<PipelineJson> ParsePipelineProfilingJson(std::string_view text, const std::string& name) {
     dom::parser parser;
     dom::element document;
+    text = WithoutMark(text);
     if (auto error = parser.parse(text.data(), text.size()).get(document))
         return Status::Error(name + ": error: not JSON: " + simdjson::error_message(error));
     dom::array ops;
@@ -142,6 +151,7 @@ Result<PipelineJson> ParsePipelineProfilingJson(std::string_view text, const std
 Result<CpuUtilization> ParseCpuUtilizationJson(std::string_view text, const std::string& name) {
     dom::parser parser;
     dom::element document;
+    text = WithoutMark(text);
     if (auto error = parser.parse(text.data(), text.size()).get(document))
         return Status::Error(name + ": error: not JSON: " + simdjson::error_message(error));
     CpuUtilization cpu;

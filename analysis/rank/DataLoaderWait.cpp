@@ -37,7 +37,8 @@ public:
         m_before.reserve(m_spans.size() + 1);
         m_before.push_back(0);
         for (const Span& span : m_spans)
-            m_before.push_back(SaturatingAdd(m_before.back(), span.endNs - span.startNs));
+            m_before.push_back(
+                SaturatingAdd(m_before.back(), SaturatingSpan(span.startNs, span.endNs)));
     }
     bool Empty() const { return m_spans.empty(); }
     // The covered time of [a, b).
@@ -57,7 +58,8 @@ private:
                                          [](TimeNs v, const Span& s) { return v < s.endNs; });
         const size_t whole = static_cast<size_t>(it - m_spans.begin());
         TimeNs covered = m_before[whole];
-        if (it != m_spans.end() && it->startNs < t) covered += t - it->startNs;
+        if (it != m_spans.end() && it->startNs < t)
+            covered = SaturatingAdd(covered, SaturatingSpan(it->startNs, t));
         return covered;
     }
 
@@ -132,25 +134,34 @@ DataLoaderRecord AnalyzeDataLoader(const TraceModel& model, const TraceAnalyses*
         for (const DeviceActivity& activity : analyses->activities.activities)
             activities.push_back({activity.startNs, activity.endNs});
     const Coverage device(std::move(activities));
+    if (calls.empty()) return DataLoaderRecord{};  // loader names, but no call with a duration
     record.steps = StepsOf(model, analyses);
-    size_t inSteps = 0;
-    for (LoaderStep& step : record.steps) {
-        const auto first =
-            std::lower_bound(calls.begin(), calls.end(), step.startNs,
-                             [](const Span& call, TimeNs t) { return call.startNs < t; });
-        std::vector<Span> mine;
-        // A call that runs past the step's end counts for this step only up to it.
-        for (auto it = first; it != calls.end() && it->startNs < step.endNs; ++it)
-            mine.push_back({it->startNs, std::min(it->endNs, step.endNs)});
-        step.calls = static_cast<uint32_t>(mine.size());
-        inSteps += mine.size();
-        const TimeNs stepNs = step.endNs - step.startNs;
+    // Each call belongs to the one step it starts in (the latest step starting at or before it),
+    // counted up to that step's end: overlapping steps never count a call twice. O(calls × log).
+    std::vector<std::vector<Span>> callsOf(record.steps.size());
+    std::vector<Span> outside;
+    for (const Span& call : calls) {
+        const auto after =
+            std::upper_bound(record.steps.begin(), record.steps.end(), call.startNs,
+                             [](TimeNs t, const LoaderStep& step) { return t < step.startNs; });
+        const size_t index = static_cast<size_t>(after - record.steps.begin());
+        if (index > 0 && call.startNs < record.steps[index - 1].endNs)
+            callsOf[index - 1].push_back(
+                {call.startNs, std::min(call.endNs, record.steps[index - 1].endNs)});
+        else
+            outside.push_back(call);
+    }
+    for (size_t k = 0; k < record.steps.size(); ++k) {
+        LoaderStep& step = record.steps[k];
+        step.calls = static_cast<uint32_t>(callsOf[k].size());
+        const TimeNs stepNs = SaturatingSpan(step.startNs, step.endNs);
         if (!device.Empty()) step.deviceIdleNs = 0;
-        for (const Span& span : Union(std::move(mine))) {
-            step.loaderNs += span.endNs - span.startNs;
+        for (const Span& span : Union(std::move(callsOf[k]))) {
+            const TimeNs length = SaturatingSpan(span.startNs, span.endNs);
+            step.loaderNs = SaturatingAdd(step.loaderNs, length);
             if (!device.Empty())
-                step.deviceIdleNs +=
-                    span.endNs - span.startNs - device.Covered(span.startNs, span.endNs);
+                step.deviceIdleNs = SaturatingAdd(
+                    step.deviceIdleNs, length - device.Covered(span.startNs, span.endNs));
         }
         const TimeNs next = device.NextCovered(step.startNs);
         if (next >= 0 && next < step.endNs) step.firstActivityGapNs = next - step.startNs;
@@ -158,16 +169,17 @@ DataLoaderRecord AnalyzeDataLoader(const TraceModel& model, const TraceAnalyses*
                           ? step.deviceIdleNs >= kWaitShare * step.loaderNs &&
                                 step.deviceIdleNs >= kWaitOfStep * stepNs && step.loaderNs > 0
                           : step.loaderNs >= kLoaderOfStep * stepNs && step.loaderNs > 0;
-        record.stepsNs += stepNs;
-        record.loaderNs += step.loaderNs;
+        record.stepsNs = SaturatingAdd(record.stepsNs, stepNs);
+        record.loaderNs = SaturatingAdd(record.loaderNs, step.loaderNs);
         if (!device.Empty())
-            record.deviceIdleNs = std::max<TimeNs>(record.deviceIdleNs, 0) + step.deviceIdleNs;
+            record.deviceIdleNs =
+                SaturatingAdd(std::max<TimeNs>(record.deviceIdleNs, 0), step.deviceIdleNs);
         record.waitedSteps += step.waited;
     }
-    record.callsOutsideSteps =
-        static_cast<uint32_t>(calls.size() - std::min(inSteps, calls.size()));
-    if (record.steps.empty())  // no ProfilerStep: the calls are counted, not judged
-        for (const Span& call : Union(calls)) record.callsOutsideNs += call.endNs - call.startNs;
+    record.callsOutsideSteps = static_cast<uint32_t>(outside.size());
+    for (const Span& call : Union(std::move(outside)))
+        record.callsOutsideNs =
+            SaturatingAdd(record.callsOutsideNs, SaturatingSpan(call.startNs, call.endNs));
     const TimeNs waited = record.deviceIdleNs >= 0 ? record.deviceIdleNs : record.loaderNs;
     record.inputBound =
         record.stepsNs > 0 && waited >= kInputBoundShare * static_cast<double>(record.stepsNs);

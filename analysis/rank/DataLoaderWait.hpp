@@ -17,7 +17,9 @@ namespace marey {
 struct LoaderStep {
     std::string step;               // "5" of ProfilerStep#5
     TimeNs startNs = 0, endNs = 0;  // the step's ProfilerStep slice, absolute
-    TimeNs loaderNs = 0;            // the loader's calls that start in the step (their union)
+    // The loader's calls that start in the step (their union), each counted up to the step's end
+    // and in this step only (the latest step that starts at or before it).
+    TimeNs loaderNs = 0;
     uint32_t calls = 0;
     // Of loaderNs, the time no device activity ran; -1 when the trace has no device activity.
     TimeNs deviceIdleNs = -1;
@@ -40,7 +42,7 @@ struct DataLoaderRecord {
     std::string iterator;  // "_SingleProcessDataLoaderIter", "_MultiProcessingDataLoaderIter"
     std::vector<LoaderStep> steps;
     uint32_t callsOutsideSteps = 0;  // loader calls that start in no ProfilerStep
-    TimeNs callsOutsideNs = 0;       // their time, when the trace marks no ProfilerStep at all
+    TimeNs callsOutsideNs = 0;       // their time (their union)
     TimeNs stepsNs = 0, loaderNs = 0;
     TimeNs deviceIdleNs = -1;  // the steps' deviceIdleNs summed; -1 without device activity
     uint32_t waitedSteps = 0;

@@ -95,7 +95,8 @@ struct DataPreparation {
     std::vector<std::string> problems;  // "file:line:column: error: …"
 
     bool HasRecord() const {
-        return !steps.empty() || !pipeline.operators.empty() || loader.Found();
+        return !steps.empty() || !pipeline.operators.empty() || loader.Found() ||
+               processCpuPercent >= 0;
     }
 };
 

@@ -98,16 +98,25 @@ void DataPreparationView::DrawMindData(const DataPreparation& preparation) {
         DrawQueues(preparation, 180);
         DrawIntervals(preparation, 110);
     }
+    // The pipeline's file: the CSV, else the JSON it is made from.
+    const std::string& pipelineFile =
+        files.pipelineRaw.empty() ? files.pipelineProfiling : files.pipelineRaw;
+    std::string sourcesOfPipeline =
+        pipelineFile.empty() ? std::string("no pipeline file") : FileName(pipelineFile);
+    if (!files.cpuUtilization.empty()) sourcesOfPipeline += ", " + FileName(files.cpuUtilization);
     const std::string pipelineTitle =
-        "Data processing (" +
-        (files.pipelineRaw.empty() ? std::string("no pipeline file")
-                                   : FileName(files.pipelineRaw)) +
+        "Data processing (" + sourcesOfPipeline +
         "; the pipeline left to right, each queue coloured by its average usage; click a queue)";
     SectionTitle(pipelineTitle.c_str());
+    if (preparation.processCpuPercent >= 0)
+        ImGui::Text("The process used %.1f %% of a core on average (user and system).",
+                    preparation.processCpuPercent);
     const DataPipeline& pipeline = preparation.pipeline;
     if (pipeline.operators.empty()) {
         ImGui::TextDisabled(
-            "No pipeline recorded: minddata_pipeline_raw_N.csv is not in this folder.");
+            "No pipeline recorded: neither minddata_pipeline_raw_N.csv nor "
+            "pipeline_profiling_N.json "
+            "is in this folder.");
         return;
     }
     // The first bottleneck's queue is shown over time until a person clicks another.
