@@ -56,18 +56,6 @@ std::string Duration(TimeNs ns) {
 
 }  // namespace
 
-void DataLegendItem(ImU32 color, const char* label) {
-    const ImVec2 at = ImGui::GetCursorScreenPos();
-    const float size = ImGui::GetTextLineHeight() * 0.7f;
-    const float top = at.y + (ImGui::GetTextLineHeight() - size) / 2;
-    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, top), ImVec2(at.x + size, top + size),
-                                              color);
-    ImGui::Dummy(ImVec2(size + 4, ImGui::GetTextLineHeight()));
-    ImGui::SameLine(0, 0);
-    ImGui::TextUnformatted(label);
-    ImGui::SameLine(0, 18);
-}
-
 void DataPreparationView::Draw(ViewContext& context) {
     Draw(context.document->analysis());
 }
@@ -149,13 +137,11 @@ void DataPreparationView::DrawQueues(const DataPreparation& preparation, float h
         top = std::max({top, step.deviceQueue, step.hostQueue});
         capacity = std::max(capacity, step.hostCapacity);
     }
-    DataLegendItem(PackColor(SeriesColor(0)),
-                   "data queue on the device (when the step took its batch)");
     const std::string host =
         capacity > 0 ? "host queue (capacity " + std::to_string(capacity) + ")" : "host queue";
-    DataLegendItem(PackColor(SeriesColor(1)), host.c_str());
-    DataLegendItem(kDataWarning, "the step waited for data");
-    ImGui::NewLine();
+    DrawLegend({{"data queue on the device (when the step took its batch)", 0, SeriesColor(0)},
+                {host.c_str(), 0, SeriesColor(1)},
+                {"the step waited for data", 0, kDataWarning}});
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float axisWidth = 80;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -195,7 +181,7 @@ void DataPreparationView::DrawQueues(const DataPreparation& preparation, float h
         if (waited)
             draw->AddRectFilled(ImVec2(left + slot * 0.2f, origin.y + plotHeight + 2),
                                 ImVec2(left + slot * 0.8f, origin.y + plotHeight + 6),
-                                kDataWarning);
+                                PackColor(kDataWarning));
     }
     // Step numbers under the axis, as many as fit.
     const float labelWidth = ImGui::CalcTextSize("00000").x;

@@ -73,8 +73,9 @@ void DataPreparationView::DrawLoader(const DataLoaderRecord& loader, float heigh
                             loader.callsOutsideSteps);
     const std::vector<LoaderStep>& steps = loader.steps;
     if (steps.empty()) return;
-    DataLegendItem(PackColor(SeriesColor(2)), "the step's time in the loader");
-    DataLegendItem(kDataWarning, "of it, the device idle");
+    DrawLegend({{"the step's time in the loader", 0, SeriesColor(2)},
+                {"of it, the device idle", 0, kDataWarning}});
+    ImGui::SameLine(0, 18);
     ImGui::TextDisabled("(bars: share of the step)");
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float axisWidth = 80;
@@ -106,7 +107,8 @@ void DataPreparationView::DrawLoader(const DataLoaderRecord& loader, float heigh
                             PackColor(SeriesColor(2)));
         if (step.deviceIdleNs > 0)
             draw->AddRectFilled(ImVec2(left + slot * 0.35f, toY(step.deviceIdleNs, stepNs)),
-                                ImVec2(left + slot * 0.65f, origin.y + plotHeight), kDataWarning);
+                                ImVec2(left + slot * 0.65f, origin.y + plotHeight),
+                                PackColor(kDataWarning));
     }
     const float labelWidth = ImGui::CalcTextSize("00000").x;
     const size_t every =

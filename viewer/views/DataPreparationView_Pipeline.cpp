@@ -46,7 +46,7 @@ void DrawUsageLegend() {
     ImGui::SameLine(0, 24);
     const ImVec2 mark = ImGui::GetCursorScreenPos();
     draw->AddRect(ImVec2(mark.x, mark.y + 2), ImVec2(mark.x + 18, mark.y + 2 + height),
-                  kDataWarning, 2, 0, 2);
+                  PackColor(kDataWarning), 2, 0, 2);
     ImGui::Dummy(ImVec2(22, ImGui::GetTextLineHeight()));
     ImGui::SameLine();
     ImGui::TextUnformatted("bottleneck by the queue rules");
@@ -123,7 +123,7 @@ void DataPreparationView::DrawPipeline(const DataPipeline& pipeline) {
         const ImVec2 at = boxAt(i);
         const ImVec2 end(at.x + kBoxWidth, at.y + kBoxHeight);
         draw->AddRectFilled(at, end, kBoxFill, 4);
-        draw->AddRect(at, end, bottleneck[i] ? kDataWarning : kBoxOutline, 4, 0,
+        draw->AddRect(at, end, bottleneck[i] ? PackColor(kDataWarning) : kBoxOutline, 4, 0,
                       bottleneck[i] ? 2.5f : 1.0f);
         const std::string title = ops[i].type + " (op " + std::to_string(ops[i].id) + ")";
         draw->AddText(ImVec2(at.x + 8, at.y + 5), kText, title.c_str());
