@@ -14,6 +14,7 @@
 #include <string>
 
 #include "ClusterGenerator.hpp"
+#include "KinetoTraceGenerator.hpp"
 #include "TestSupport.hpp"
 #include "TraceGenerator.hpp"
 #include "compare/CheckRules.hpp"
@@ -182,6 +183,74 @@ TEST_CASE("collectives numbered differently in two recordings are the same opera
     fs::remove_all(dir);
 }
 
+TEST_CASE("a data loader slow in most steps is an input regression, one slow step is not") {
+    const fs::path dir = test::TempDir("check_loader");
+    auto write = [&](const char* name, std::vector<uint64_t> slowSteps) {
+        KinetoTraceOptions options;
+        options.steps = 10;
+        options.events = 20000;
+        options.slowLoaderSteps = std::move(slowSteps);
+        std::ofstream((dir / name).string(), std::ios::binary)
+            << test::WrittenText([&](std::FILE* out) { GenerateKinetoTrace(options, out); });
+        return (dir / name).string();
+    };
+    const std::string base = write("base.json", {3});
+    const std::string again = write("again.json", {7});
+    const std::string slow = write("slow.json", {1, 2, 3, 4, 5, 6, 7, 8});
+    auto check = [](const std::string& a, const std::string& b) {
+        LoadedPair pair = LoadRankPair(a, b);
+        REQUIRE(pair.a.ok());
+        REQUIRE(pair.b.ok());
+        const CheckSide baseline = MakeCheckSide(pair.a.value());
+        REQUIRE(baseline.input.series.count(kDataLoaderFigure) == 1);
+        CHECK(baseline.input.series.count(kStepIntervalFigure) == 0);
+        Result<CheckResult> result =
+            CheckSides(baseline, MakeCheckSide(pair.b.value()), CheckRules::Defaults());
+        REQUIRE(result.ok());
+        return result.value();
+    };
+    // Another step slow: the median per step stays, nothing regressed.
+    CHECK(check(base, again).regressions.empty());
+    const CheckResult result = check(base, slow);
+    const auto loader =
+        std::find_if(result.regressions.begin(), result.regressions.end(),
+                     [](const CheckFinding& f) { return f.kind == CheckKind::kInput; });
+    REQUIRE(loader != result.regressions.end());
+    CHECK(DescribeFinding(*loader) == "input data_loader");
+    CHECK(loader->baselineNs == kLoaderNs);
+    CHECK(loader->candidateNs == kSlowLoaderNs);
+}
+
+TEST_CASE("the step interval is compared step by step under the input rules") {
+    auto side = [](std::vector<TimeNs> intervals) {
+        CheckSide out;
+        out.path = "run";
+        for (size_t i = 0; i < intervals.size(); ++i) {
+            out.stepTime.steps.push_back(std::to_string(i + 1));
+            out.stepTime.series["step time"].push_back(100000000);
+        }
+        out.input.steps = out.stepTime.steps;
+        out.input.series[kStepIntervalFigure] = std::move(intervals);
+        return out;
+    };
+    const CheckSide baseline = side({2000000, 2100000, 1900000, 2000000, 2050000, 1950000});
+    const CheckSide candidate = side({6000000, 6100000, 5900000, 6000000, 6050000, 5950000});
+    Result<CheckResult> result = CheckSides(baseline, candidate, CheckRules::Defaults());
+    REQUIRE(result.ok());
+    REQUIRE(result.value().regressions.size() == 1);
+    const CheckFinding& found = result.value().regressions[0];
+    CHECK(DescribeFinding(found) == "input step_interval");
+    CHECK(found.changeNs == 4000000);
+    CHECK(found.maxPercent == 10);
+    // A rule raises its threshold; a change under the minimum time is not judged.
+    CheckRules rules = CheckRules::Defaults();
+    REQUIRE(ParseRulesText("max input:step_interval=250%\n", "r", &rules).ok());
+    CHECK(CheckSides(baseline, candidate, rules).value().regressions.empty());
+    rules = CheckRules::Defaults();
+    rules.minTimeNs = 5000000;
+    CHECK(CheckSides(baseline, candidate, rules).value().regressions.empty());
+}
+
 TEST_CASE("a rule on the command line or in a file changes the threshold of what it matches") {
     CheckRules rules = CheckRules::Defaults();
     CheckRule rule;
@@ -220,8 +289,8 @@ TEST_CASE("a mistake in a rules file is named with its file, line and column") {
     SUBCASE("an unknown figure") {
         const Status status = ParseRulesText("max kernel:X=3%\n", "r", &rules);
         CHECK(status.message() ==
-              "r:1:5: error: expected step, phase:NAME, op:NAME, type:NAME or comm:NAME before "
-              "'='");
+              "r:1:5: error: expected step, phase:NAME, op:NAME, type:NAME, comm:NAME or "
+              "input:NAME before '='");
     }
     SUBCASE("a duration without a unit") {
         const Status status = ParseRulesText("min-time 50\n", "r", &rules);
@@ -487,7 +556,7 @@ TEST_CASE("check writes JUnit XML with one test case per kind of figure, escaped
     faster.changePercent = -10;
     result.improvements.push_back(faster);
     const std::string xml = CheckToJunit(result);
-    CHECK(xml.find("<testsuite name=\"marey check\" tests=\"5\" failures=\"1\" errors=\"0\">") !=
+    CHECK(xml.find("<testsuite name=\"marey check\" tests=\"6\" failures=\"1\" errors=\"0\">") !=
           std::string::npos);
     CHECK(
         xml.find("<testcase classname=\"marey.check\" name=\"operators\">\n    <failure "

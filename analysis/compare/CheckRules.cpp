@@ -7,7 +7,7 @@
 namespace marey {
 namespace {
 
-constexpr std::string_view kPrefixes[] = {"step", "phase", "op", "type", "comm"};
+constexpr std::string_view kPrefixes[] = {"step", "phase", "op", "type", "comm", "input"};
 
 std::string_view Trimmed(std::string_view text, size_t* skipped) {
     size_t first = 0;
@@ -63,11 +63,9 @@ const char* CheckKindName(CheckKind kind) {
 
 CheckRules CheckRules::Defaults() {
     CheckRules rules;
-    rules.rules = {{CheckKind::kStep, "*", 5},
-                   {CheckKind::kPhase, "*", 5},
-                   {CheckKind::kOperator, "*", 10},
-                   {CheckKind::kType, "*", 10},
-                   {CheckKind::kCommunication, "*", 10}};
+    rules.rules = {{CheckKind::kStep, "*", 5},           {CheckKind::kPhase, "*", 5},
+                   {CheckKind::kOperator, "*", 10},      {CheckKind::kType, "*", 10},
+                   {CheckKind::kCommunication, "*", 10}, {CheckKind::kInput, "*", 10}};
     return rules;
 }
 
@@ -92,8 +90,8 @@ std::optional<RuleError> ParseMaxRule(std::string_view text, CheckRule* rule) {
         rule->kind = static_cast<CheckKind>(k);
     }
     if (!known || (rule->kind == CheckKind::kStep) != (colon == std::string_view::npos))
-        return RuleError{0,
-                         "expected step, phase:NAME, op:NAME, type:NAME or comm:NAME before '='"};
+        return RuleError{
+            0, "expected step, phase:NAME, op:NAME, type:NAME, comm:NAME or input:NAME before '='"};
     rule->pattern = colon == std::string_view::npos ? "*" : std::string(target.substr(colon + 1));
     if (rule->pattern.empty()) return RuleError{colon + 1, "expected a name or pattern after ':'"};
     const std::string_view value = text.substr(equals + 1);

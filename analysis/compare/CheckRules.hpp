@@ -8,6 +8,7 @@
 //   max op:aclnnMatMul*=8%   operators by name ('*' and '?' as in a shell)
 //   max type:MatMul=8%       operators by type
 //   max comm:hcom_allReduce*=8%  communication operators
+//   max input:step_interval=20%  the input figures (step_interval, data_loader)
 //   min-time 50us            figures smaller per step are not checked (ns, us, ms, s)
 // A '#' starts a comment. A later rule wins over an earlier one for the figures both match.
 #include <optional>
@@ -20,9 +21,9 @@
 
 namespace marey {
 
-enum class CheckKind { kStep, kPhase, kOperator, kType, kCommunication };
+enum class CheckKind { kStep, kPhase, kOperator, kType, kCommunication, kInput };
 
-// "step", "phase", "op", "type", "comm": the rule prefixes and the JSON's "kind".
+// "step", "phase", "op", "type", "comm", "input": the rule prefixes and the JSON's "kind".
 const char* CheckKindName(CheckKind kind);
 
 struct CheckRule {
@@ -37,7 +38,7 @@ struct CheckRules {
     // not checked; unset: 1 % of the baseline's median step time.
     std::optional<TimeNs> minTimeNs;
 
-    // Step time and every phase +5 %, operators, types and communication +10 %.
+    // Step time and every phase +5 %, operators, types, communication and input +10 %.
     static CheckRules Defaults();
 
     // The threshold in percent for the figure 'name' of 'kind'. O(rules).

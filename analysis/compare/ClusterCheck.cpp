@@ -30,6 +30,8 @@ bool CanBeWaiting(const CheckFinding& finding) {
         case CheckKind::kOperator:
         case CheckKind::kType:
             return IsCommunicationOperator(finding.name);
+        case CheckKind::kInput:
+            return false;  // the rank's own input pipeline, whatever the others do
     }
     return true;
 }

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/RobustStats.hpp"
+#include "rank/DataPreparation.hpp"
 
 namespace marey {
 namespace {
@@ -104,6 +105,31 @@ void CommunicationOf(const RankSummary& summary, CheckSeriesGroup& group) {
     }
 }
 
+// The step interval of each step that has one, and the data loader's time in each ProfilerStep:
+// read from the rank's data preparation, where they are computed.
+void InputOf(const RankAnalysis& analysis, CheckSeriesGroup& group) {
+    if (!analysis.dataPreparation) return;
+    const DataPreparation& input = *analysis.dataPreparation;
+    std::vector<std::pair<std::string, TimeNs>> intervals, loader;
+    for (const DataPreparationStep& step : input.steps)
+        if (step.intervalNs >= 0) intervals.emplace_back(step.step, step.intervalNs);
+    for (const LoaderStep& step : input.loader.steps) loader.emplace_back(step.step, step.loaderNs);
+    // One step list for the group: the sources rarely meet (MindSpore's files, PyTorch's trace);
+    // when both do, a step missing from one series reads 0 there.
+    std::map<std::string, size_t> index;
+    for (const auto* series : {&intervals, &loader})
+        for (const auto& [step, ns] : *series)
+            if (index.emplace(step, group.steps.size()).second) group.steps.push_back(step);
+    auto fill = [&](const char* name, const std::vector<std::pair<std::string, TimeNs>>& series) {
+        if (series.empty()) return;
+        std::vector<TimeNs>& out = group.series[name];
+        out.assign(group.steps.size(), 0);
+        for (const auto& [step, ns] : series) out[index.at(step)] += ns;
+    };
+    fill(kStepIntervalFigure, intervals);
+    fill(kDataLoaderFigure, loader);
+}
+
 }  // namespace
 
 bool IsCommunicationOperator(const std::string& name) {
@@ -125,6 +151,7 @@ CheckSide MakeCheckSide(const LoadedRank& rank) {
     PhasesOf(summary, side.phases);
     OperatorsOf(rank, summary, side);
     CommunicationOf(summary, side.communication);
+    InputOf(*rank.analysis, side.input);
     return side;
 }
 
@@ -231,8 +258,9 @@ void CheckGroup(CheckKind kind, const CheckSeriesGroup& a, const CheckSeriesGrou
         finding.maxPercent = rules.MaxPercentFor(kind, name);
         finding.noiseNs = static_cast<TimeNs>(std::llround(change.noise));
         // Small operators are left out whatever their change: a 2 µs operator that doubles does
-        // not make a step slower. A phase is a part of the step: its change must be large.
-        const TimeNs size = kind == CheckKind::kPhase
+        // not make a step slower. A phase is a part of the step: its change must be large; so
+        // must the input's, which can go from nothing to a few microseconds.
+        const TimeNs size = kind == CheckKind::kPhase || kind == CheckKind::kInput
                                 ? std::llabs(finding.changeNs)
                                 : std::max(finding.baselineNs, finding.candidateNs);
         if (kind != CheckKind::kStep && size < minTimeNs) continue;
@@ -305,6 +333,7 @@ Result<CheckResult> CheckSides(const CheckSide& baseline, const CheckSide& candi
         {CheckKind::kOperator, &CheckSide::operators},
         {CheckKind::kType, &CheckSide::types},
         {CheckKind::kCommunication, &CheckSide::communication},
+        {CheckKind::kInput, &CheckSide::input},
     };
     for (const auto& [kind, group] : groups)
         CheckGroup(kind, baseline.*group, candidate.*group, rules, result.minTimeNs, verdicts,

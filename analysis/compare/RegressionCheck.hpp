@@ -1,8 +1,8 @@
 #pragma once
 // `marey check`: is the candidate run slower than the baseline? Each figure (step time, the
-// overview phases, every operator by name and by type, every communication operator) is taken as
-// a series of per-step values on each side, and a change counts only when it passes the rule's
-// threshold and the runs' own step-to-step spread:
+// overview phases, every operator by name and by type, every communication operator, the step
+// interval and the data loader's time) is taken as a series of per-step values on each side, and
+// a change counts only when it passes the rule's threshold and the runs' own step-to-step spread:
 //   value     the median per step (the mean per step when a side's median is 0: an operator that
 //             runs in fewer than half of the steps)
 //   change    candidate value - baseline value, and in percent of the baseline value
@@ -11,9 +11,9 @@
 //             1.4826 × √(MAD(a)² / na + MAD(b)² / nb)
 //   counts    change ≥ threshold % (rounded to 0.1 %) and change > noise; operators only when they
 //             take at least the minimum time per step on one side (default 1 % of the baseline's
-//             median step), phases only when their change is at least that. A figure only the
-//             candidate has is a regression of its whole value; one only the baseline has is an
-//             improvement. Improvements mirror regressions.
+//             median step), phases and input figures only when their change is at least that. A
+//             figure only the candidate has is a regression of its whole value; one only the
+//             baseline has is an improvement. Improvements mirror regressions.
 #include <map>
 #include <optional>
 #include <string>
@@ -39,6 +39,10 @@ struct CheckSide {
     CheckSeriesGroup stepTime;  // one series, "step time"
     CheckSeriesGroup phases;    // computing, communication_not_overlapped, overlapped, free
     CheckSeriesGroup operators, types, communication;
+    // The input's figures per step (rank/DataPreparation.hpp): "step_interval", the time the
+    // device waited between steps for its batch (MindSpore), and "data_loader", the time in
+    // PyTorch's loader calls (rank/DataLoaderWait.hpp); each only where the rank records it.
+    CheckSeriesGroup input;
 };
 
 // The series of a loaded rank: steps and phases from its summary, operators per placed step,
@@ -50,6 +54,10 @@ CheckSide MakeCheckSide(const LoadedRank& rank);
 // True for HCCL's kernels and their types ("hcom_allReduce__586_0_1", "hcom_allReduce_"): their
 // time includes waiting for the other ranks.
 bool IsCommunicationOperator(const std::string& name);
+
+// The names of the input figures (CheckSide::input), as rules and reports write them.
+inline constexpr const char* kStepIntervalFigure = "step_interval";
+inline constexpr const char* kDataLoaderFigure = "data_loader";
 
 struct CheckFinding {
     CheckKind kind = CheckKind::kStep;

@@ -152,6 +152,8 @@ std::string WhatCell(const CheckFinding& f) {
             return "<span class=\"kind\">operator type</span>" + Code(f.name);
         case CheckKind::kCommunication:
             return "<span class=\"kind\">communication</span>" + Code(f.name);
+        case CheckKind::kInput:
+            return "<span class=\"kind\">input</span>" + Code(f.name);
     }
     return Code(f.name);
 }

@@ -93,6 +93,8 @@ std::string DescribeFinding(const CheckFinding& finding) {
             return "operator type " + finding.name;
         case CheckKind::kCommunication:
             return "communication " + finding.name;
+        case CheckKind::kInput:
+            return "input " + finding.name;
     }
     return finding.name;
 }
@@ -136,7 +138,8 @@ std::string CheckJunitSuite(const CheckResult& result, const std::string& suite,
                  {CheckKind::kPhase, "overview phases"},
                  {CheckKind::kOperator, "operators"},
                  {CheckKind::kType, "operator types"},
-                 {CheckKind::kCommunication, "communication operators"}};
+                 {CheckKind::kCommunication, "communication operators"},
+                 {CheckKind::kInput, "input"}};
     const std::string pad(static_cast<size_t>(indent), ' ');
     size_t failures = 0;
     std::string cases;
