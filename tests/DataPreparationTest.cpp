@@ -126,7 +126,7 @@ TEST_CASE("each step's queues give its verdict, and the record its bottleneck") 
     CHECK(preparation.steps[0].getNextNs == 500000);  // microseconds on Ascend
     CHECK(preparation.steps[0].pushNs == 2500000);
     CHECK(preparation.steps[3].intervalNs == 4000);
-    CHECK(preparation.intervalSource == "the steps' Preparing");
+    CHECK(preparation.intervalSource == "Preparing in the steps");
     // MindInsight's rule: the host queue empty in over 30 % of the steps (2 of 4).
     CHECK(preparation.verdict.kind == DataVerdictKind::kProcessing);
     CHECK(preparation.verdict.text ==
@@ -157,6 +157,37 @@ TEST_CASE("each step's queues give its verdict, and the record its bottleneck") 
                     "\"empty_device_queue_steps\": 3, \"host_queue_steps\": 4, "
                     "\"empty_host_queue_steps\": 2") != std::string::npos);
     fs::remove_all(dir);
+}
+
+TEST_CASE("without MindData files the step table's Preparing column is the step interval") {
+    StepTrace steps;
+    for (const int ns : {3000, 1000, 2000}) {
+        StepRow row;
+        row.step = std::to_string(steps.rows.size() + 5);
+        row.ns[kStepPreparing] = ns;
+        row.ns[kStepFree] = 7;
+        steps.rows.push_back(row);
+    }
+    StepRow unnumbered;
+    unnumbered.step = "";  // a table written without a schedule step: not a step to judge
+    steps.rows.push_back(unnumbered);
+    steps.hasColumn[kStepPreparing] = steps.hasColumn[kStepFree] = true;
+    DataPreparation preparation = AnalyzeDataPreparation({}, &steps, "step_trace_time.csv");
+    REQUIRE(preparation.steps.size() == 3);
+    CHECK(preparation.steps[0].step == "5");
+    CHECK(preparation.steps[0].intervalNs == 3000);
+    CHECK(preparation.steps[2].intervalNs == 2000);
+    CHECK(preparation.steps[1].verdict == BatchVerdict::kUnknown);
+    CHECK(preparation.intervalSource == "Preparing in step_trace_time.csv");
+    CHECK(preparation.verdict.kind == DataVerdictKind::kNoRecord);
+    CHECK(preparation.verdict.text ==
+          "no data queue recorded; the step interval (Preparing in step_trace_time.csv) totals "
+          "6.000 µs over 3 steps: median 2.000 µs, longest 3.000 µs in step 5");
+    // Free is the interval only in MindInsight's layout, which comes with its queue files.
+    steps.hasColumn[kStepPreparing] = false;
+    preparation = AnalyzeDataPreparation({}, &steps, "step_trace_time.csv");
+    CHECK(preparation.steps.empty());
+    CHECK(preparation.verdict.text.empty());
 }
 
 TEST_CASE("damaged MindData rows are named with their line and left out, the rest is read") {

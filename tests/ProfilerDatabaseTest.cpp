@@ -550,8 +550,8 @@ std::string StatsFromProcessesOn(const std::string& folder, RankSource source) {
     const size_t processes = summary.find("\"processes\"");
     REQUIRE(processes != std::string::npos);
     std::string rankJson = RankAnalysisToJson(*rank.analysis);
-    // The operators and the overview name where they were read from: the fields the two exports
-    // differ in.
+    // The operators, the overview and the step interval name where they were read from: the
+    // fields the two exports differ in.
     const std::pair<std::string, std::string> sources[] = {
         {"the database's TASK and COMMUNICATION_OP", "kernel_details.csv"},
         {kStepsOfDatabase, kStepsOfStepTraceCsv}};
@@ -559,6 +559,10 @@ std::string StatsFromProcessesOn(const std::string& folder, RankSource source) {
         const size_t at = rankJson.find("\"source\": \"" + database + "\"");
         if (at != std::string::npos) rankJson.replace(at + 11, database.size(), text);
     }
+    const std::string intervalOfDatabase = "Preparing in the database's steps";
+    for (size_t at = rankJson.find(intervalOfDatabase); at != std::string::npos;
+         at = rankJson.find(intervalOfDatabase, at))
+        rankJson.replace(at, intervalOfDatabase.size(), "Preparing in step_trace_time.csv");
     // The device analyses of the trace alone: a database's tasks and CANN calls carry the task
     // types and connection ids that the text's args do.
     TraceAnalysisOptions analysisOptions;

@@ -74,7 +74,8 @@ std::string Collective(const std::string& name) {
     return at == std::string::npos ? name : name.substr(0, at);
 }
 
-// One run's figures per kind ("step", "phase", "op", "type", "comm"), in ns for its one step.
+// One run's figures per kind ("step", "phase", "op", "type", "comm", "input"), in ns for its one
+// step.
 using Figures = std::map<std::string, std::map<std::string, double>>;
 
 Figures ReadFigures(const fs::path& rank) {
@@ -100,6 +101,8 @@ Figures ReadFigures(const fs::path& rank) {
             Micros(row["Communication(Not Overlapped)"]);
         figures["phase"]["overlapped"] = Micros(row["Overlapped"]);
         figures["phase"]["free"] = Micros(row["Free"]);
+        // The step interval, where the profiler writes it.
+        if (row.count("Preparing")) figures["input"]["step_interval"] = Micros(row["Preparing"]);
     }
     for (auto& row : ReadCsv(out / "kernel_details.csv")) {
         const std::string& name = row["Name"];
@@ -127,12 +130,12 @@ struct Expected {
 };
 
 // The rule of docs/comparison.md on one step per side: the change against the threshold (rounded to
-// 0.1 %), operators from 1 % of the baseline's step on either side, phases from a change that
-// large.
+// 0.1 %), operators from 1 % of the baseline's step on either side, phases and the step interval
+// from a change that large.
 Expected Derive(const Figures& a, const Figures& b) {
     Expected expected;
     const double minNs = a.at("step").at("step time") / 100;
-    for (const char* kind : {"step", "phase", "op", "type", "comm"}) {
+    for (const char* kind : {"step", "phase", "op", "type", "comm", "input"}) {
         std::map<std::string, std::pair<double, double>> both;
         if (a.count(kind))
             for (const auto& [name, ns] : a.at(kind)) both[name].first = ns;
@@ -144,8 +147,8 @@ Expected Derive(const Figures& a, const Figures& b) {
             // Whole nanoseconds, as marey keeps them.
             const double base = std::round(values.first), cand = std::round(values.second);
             const double change = cand - base;
-            if (k == "phase" ? std::fabs(change) < minNs
-                             : k != "step" && std::max(base, cand) < minNs)
+            if (k == "phase" || k == "input" ? std::fabs(change) < minNs
+                                             : k != "step" && std::max(base, cand) < minNs)
                 continue;
             const bool newOrGone = (base == 0) != (cand == 0);
             const double percent =

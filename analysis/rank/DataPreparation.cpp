@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "core/RobustStats.hpp"
 #include "core/TextFormat.hpp"
 #include "load/AnalysisFile.hpp"
 #include "load/MindDataJson.hpp"
@@ -220,9 +221,32 @@ TimeNs IntervalOf(const StepTrace& steps, const StepRow& row) {
     return -1;
 }
 
+// Without a queue record, what the intervals alone say: their total, median and longest step.
+std::string IntervalSummary(const std::vector<DataPreparationStep>& steps,
+                            const std::string& source) {
+    std::vector<double> intervals;
+    TimeNs total = 0;
+    const DataPreparationStep* longest = nullptr;
+    for (const DataPreparationStep& step : steps) {
+        if (step.intervalNs < 0) continue;
+        intervals.push_back(static_cast<double>(step.intervalNs));
+        total = SaturatingAdd(total, step.intervalNs);
+        if (!longest || step.intervalNs > longest->intervalNs) longest = &step;
+    }
+    if (!longest) return "";
+    const size_t count = intervals.size();
+    const TimeNs median = static_cast<TimeNs>(MedianAndMad(intervals).median);
+    const std::string head = "no data queue recorded; the step interval (" + source + ")";
+    if (count == 1) return head + " is " + FormatDuration(total) + " in step " + longest->step;
+    return head + " totals " + FormatDuration(total) + " over " + std::to_string(count) +
+           " steps: median " + FormatDuration(median) + ", longest " +
+           FormatDuration(longest->intervalNs) + " in step " + longest->step;
+}
+
 }  // namespace
 
-DataPreparation AnalyzeDataPreparation(const DataPreparationFiles& files, const StepTrace* steps) {
+DataPreparation AnalyzeDataPreparation(const DataPreparationFiles& files, const StepTrace* steps,
+                                       const std::string& stepTable) {
     DataPreparation preparation;
     preparation.files = files;
     std::map<int, DataPreparationStep> byStep;
@@ -278,26 +302,36 @@ DataPreparation AnalyzeDataPreparation(const DataPreparationFiles& files, const 
         }
     });
     if (steps) {
+        // With queue files, only the steps they also count: a step table's own numbering may
+        // start elsewhere. Without them, every numbered step of the table: its interval alone
+        // says whether the device waited between steps.
+        const bool queues = !byStep.empty();
         for (const StepRow& row : steps->rows) {
             int number = 0;
             const TimeNs interval = IntervalOf(*steps, row);
-            // Only steps the queue files also count: a step table's own numbering may start
-            // elsewhere, and a step without a queue record says nothing of data preparation.
-            if (interval < 0 || std::sscanf(row.step.c_str(), "%d", &number) != 1) continue;
+            if (interval < 0 || std::sscanf(row.step.c_str(), "%d", &number) != 1 ||
+                std::to_string(number) != row.step)
+                continue;
             const auto it = byStep.find(number);
-            if (it == byStep.end() || std::to_string(number) != row.step) continue;
-            it->second.intervalNs = interval;
+            if (it != byStep.end()) it->second.intervalNs = interval;
+            // Free is the interval only in MindInsight's layout, which comes with its queues.
+            if (!queues && steps->hasColumn[kStepPreparing])
+                stepEntry(number).intervalNs = interval;
         }
-        preparation.intervalSource = steps->hasColumn[kStepPreparing] ? "the steps' Preparing"
-                                     : steps->hasColumn[kStepFree]
-                                         ? "the steps' Free (MindInsight's iteration_interval)"
-                                         : "";
+        const std::string table = stepTable.empty() ? std::string("the steps") : stepTable;
+        preparation.intervalSource =
+            steps->hasColumn[kStepPreparing] ? "Preparing in " + table
+            : steps->hasColumn[kStepFree]
+                ? "Free in " + table + " (MindInsight's iteration_interval)"
+                : "";
     }
     for (auto& [number, step] : byStep) {
         step.verdict = VerdictOf(step, deviceRecord);
         preparation.steps.push_back(std::move(step));
     }
     preparation.verdict = JudgeSteps(preparation.steps);
+    if (preparation.verdict.kind == DataVerdictKind::kNoRecord)
+        preparation.verdict.text = IntervalSummary(preparation.steps, preparation.intervalSource);
     return preparation;
 }
 

@@ -106,7 +106,10 @@ struct DataPreparation {
 DataPipeline AnalyzePipeline(std::vector<PipelineOperator> operators);
 
 // The whole analysis from the files 'files' names and the rank's step table ('steps', may be
-// null: the interval is then unknown). Never fails: what cannot be read is in 'problems'.
-DataPreparation AnalyzeDataPreparation(const DataPreparationFiles& files, const StepTrace* steps);
+// null: the interval is then unknown). 'stepTable' names the table in intervalSource
+// ("Preparing in step_trace_time.csv"); empty: "the steps". Never fails: what cannot be read is in
+// 'problems'.
+DataPreparation AnalyzeDataPreparation(const DataPreparationFiles& files, const StepTrace* steps,
+                                       const std::string& stepTable = {});
 
 }  // namespace marey

@@ -143,9 +143,17 @@ void SummarizeRank(RankAnalysis& analysis, const TraceModel* model) {
     }
     DataLoaderRecord loader =
         model ? AnalyzeDataLoader(*model, analysis.trace.get()) : DataLoaderRecord{};
-    if (analysis.files.dataPreparation.Any() || loader.Found()) {
+    // The step table's Preparing column is the step interval itself, the first figure of the
+    // tuning method, with or without the files that say why it is long.
+    const bool intervals = analysis.steps && analysis.steps->hasColumn[kStepPreparing];
+    if (analysis.files.dataPreparation.Any() || loader.Found() || intervals) {
+        const char* table = database                  ? "the database's steps"
+                            : analysis.stepsFromTrace ? "the trace's ProfilerSteps (from each "
+                                                        "step's start to its first device activity)"
+                            : raw                     ? "step_trace_raw"
+                                                      : "step_trace_time.csv";
         auto preparation = std::make_shared<DataPreparation>(AnalyzeDataPreparation(
-            analysis.files.dataPreparation, analysis.steps ? &*analysis.steps : nullptr));
+            analysis.files.dataPreparation, analysis.steps ? &*analysis.steps : nullptr, table));
         preparation->loader = std::move(loader);
         analysis.problems.insert(analysis.problems.end(), preparation->problems.begin(),
                                  preparation->problems.end());

@@ -9,6 +9,7 @@
 #include "core/TextFormat.hpp"
 #include "rank/DataPreparation.hpp"
 #include "views/DataPreparationDraw.hpp"
+#include "views/StepChart.hpp"
 #include "views/ViewCommon.hpp"
 #include "views/ViewContext.hpp"
 
@@ -30,7 +31,8 @@ void DrawNoRecord() {
                        "This view needs a record of data preparation");
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(
-        "The trace holds no enumerate(DataLoader) call (PyTorch records one per batch), and "
+        "The trace holds no enumerate(DataLoader) call (PyTorch records one per batch), the step "
+        "table has no Preparing column (the step interval), and "
         "minddata_pipeline_raw_N.csv, device_queue_profiling_N.txt and minddata_aicpu_N.txt are "
         "not in this folder (MindSpore's profiler writes them with data_process=True when the "
         "script reads its data through mindspore.dataset).");
@@ -71,7 +73,7 @@ void DataPreparationView::Draw(const RankAnalysis& analysis) {
         return;
     }
     if (preparation->loader.Found()) DrawLoader(preparation->loader, 170);
-    if (preparation->files.Any()) DrawMindData(*preparation);
+    if (preparation->files.Any() || !preparation->steps.empty()) DrawMindData(*preparation);
     if (!preparation->problems.empty()) DrawProblems(*preparation, "Problems in these files");
 }
 
@@ -80,12 +82,21 @@ void DataPreparationView::DrawMindData(const DataPreparation& preparation) {
     std::string sources;
     for (const std::string* path : {&files.hostQueue, &files.deviceQueue})
         if (!path->empty()) sources += (sources.empty() ? "" : ", ") + FileName(*path);
-    SectionTitle(("Step interval (" + (sources.empty() ? "no queue file" : sources) + ")").c_str());
+    if (sources.empty())
+        sources = preparation.intervalSource.empty() ? "no queue file" : preparation.intervalSource;
+    SectionTitle(("Step interval (" + sources + ")").c_str());
     DrawVerdict(preparation);
     if (!preparation.steps.empty()) {
-        DrawQueues(preparation, 180);
+        if (files.hostQueue.empty() && files.deviceQueue.empty())
+            ImGui::TextDisabled(
+                "MindSpore's device_queue_profiling_N.txt and minddata_aicpu_N.txt "
+                "(data_process=True) "
+                "would say whether a long interval waited for data.");
+        else
+            DrawQueues(preparation, 180);
         DrawIntervals(preparation, 110);
     }
+    if (!files.Any()) return;  // no MindData files: no pipeline to draw
     // The pipeline's file: the CSV, else the JSON it is made from.
     const std::string& pipelineFile =
         files.pipelineRaw.empty() ? files.pipelineProfiling : files.pipelineRaw;
@@ -142,66 +153,41 @@ void DataPreparationView::DrawQueues(const DataPreparation& preparation, float h
     DrawLegend({{"data queue on the device (when the step took its batch)", 0, SeriesColor(0)},
                 {host.c_str(), 0, SeriesColor(1)},
                 {"the step waited for data", 0, kDataWarning}});
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    const float axisWidth = 80;
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const float width = ImGui::GetContentRegionAvail().x - axisWidth - 8;
-    const float plotHeight = height - 34;
-    const float x0 = origin.x + axisWidth;
-    const float slot = width / static_cast<float>(steps.size());
-    const auto toY = [&](double size) {
-        return origin.y + plotHeight - static_cast<float>(size / (top * 1.08)) * plotHeight;
-    };
-    draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + width, origin.y + plotHeight),
-                        kDataPlotBackground);
+    const StepChart chart(steps.size(), height);
+    const double scale = top * 1.08;  // the largest size just under the top
     for (const int value : {0, top / 2, top}) {
-        const float y = toY(value);
-        draw->AddLine(ImVec2(x0, y), ImVec2(x0 + width, y), kGrid);
-        const std::string label = std::to_string(value);
-        draw->AddText(ImVec2(x0 - 6 - ImGui::CalcTextSize(label.c_str()).x, y - 8), kDataAxisText,
-                      label.c_str());
+        chart.draw()->AddLine(ImVec2(chart.SlotLeft(0), chart.Y(value / scale)),
+                              ImVec2(chart.SlotLeft(steps.size()), chart.Y(value / scale)), kGrid);
+        chart.AxisLabel(std::to_string(value), value / scale);
     }
     const ImU32 deviceColor = PackColor(SeriesColor(0)), hostColor = PackColor(SeriesColor(1));
     ImVec2 previousHost(-1, -1);
+    std::vector<std::string> names;
     for (size_t i = 0; i < steps.size(); ++i) {
         const DataPreparationStep& step = steps[i];
-        const float left = x0 + slot * static_cast<float>(i);
-        if (step.deviceQueue >= 0)
-            draw->AddRectFilled(ImVec2(left + slot * 0.2f, toY(step.deviceQueue)),
-                                ImVec2(left + slot * 0.8f, toY(0)), deviceColor);
+        names.push_back(step.step);
+        if (step.deviceQueue >= 0) chart.Bar(i, step.deviceQueue / scale, deviceColor);
         if (step.hostQueue >= 0) {
-            const ImVec2 point(left + slot / 2, toY(step.hostQueue));
-            if (previousHost.x >= 0) draw->AddLine(previousHost, point, hostColor, 2.0f);
-            draw->AddCircleFilled(point, 3.5f, hostColor);
+            const ImVec2 point(chart.SlotLeft(i) + chart.slot() / 2,
+                               chart.Y(step.hostQueue / scale));
+            if (previousHost.x >= 0) chart.draw()->AddLine(previousHost, point, hostColor, 2.0f);
+            chart.draw()->AddCircleFilled(point, 3.5f, hostColor);
             previousHost = point;
         }
         const bool waited = step.verdict == BatchVerdict::kWaitedProcessing ||
                             step.verdict == BatchVerdict::kWaitedSending ||
                             step.verdict == BatchVerdict::kWaited;
+        // A red mark on the axis under the step: visible whatever the queues' sizes.
         if (waited)
-            draw->AddRectFilled(ImVec2(left + slot * 0.2f, origin.y + plotHeight + 2),
-                                ImVec2(left + slot * 0.8f, origin.y + plotHeight + 6),
-                                PackColor(kDataWarning));
+            chart.draw()->AddRectFilled(
+                ImVec2(chart.SlotLeft(i) + chart.slot() * 0.2f, chart.bottom() - 3),
+                ImVec2(chart.SlotLeft(i) + chart.slot() * 0.8f, chart.bottom() + 1),
+                PackColor(kDataWarning));
     }
-    // Step numbers under the axis, as many as fit.
-    const float labelWidth = ImGui::CalcTextSize("00000").x;
-    const size_t every =
-        std::max<size_t>(1, static_cast<size_t>(labelWidth / std::max(slot, 1.0f)) + 1);
-    for (size_t i = 0; i < steps.size(); i += every) {
-        const float center = x0 + slot * (static_cast<float>(i) + 0.5f);
-        const float textWidth = ImGui::CalcTextSize(steps[i].step.c_str()).x;
-        draw->AddText(ImVec2(center - textWidth / 2, origin.y + plotHeight + 8), kDataAxisText,
-                      steps[i].step.c_str());
-    }
-    ImGui::SetCursorScreenPos(origin);
-    ImGui::InvisibleButton("##queues", ImVec2(axisWidth + width, height));
-    if (ImGui::IsItemHovered() && ImGui::GetIO().MousePos.x >= x0) {
-        const size_t i = std::min(steps.size() - 1,
-                                  static_cast<size_t>((ImGui::GetIO().MousePos.x - x0) / slot));
-        const DataPreparationStep& step = steps[i];
-        const float left = x0 + slot * static_cast<float>(i);
-        draw->AddRect(ImVec2(left, origin.y), ImVec2(left + slot, origin.y + plotHeight),
-                      IM_COL32(255, 255, 255, 120));
+    chart.StepLabels(names);
+    const size_t hovered = chart.Finish("##queues");
+    if (hovered != SIZE_MAX) {
+        const DataPreparationStep& step = steps[hovered];
         std::string text = "step " + step.step + ": " + BatchVerdictName(step.verdict) +
                            "\ndata queue on the device: " + Count(step.deviceQueue) +
                            "\nGetNext took " + Duration(step.getNextNs) +
@@ -225,39 +211,22 @@ void DataPreparationView::DrawIntervals(const DataPreparation& preparation, floa
         return;
     }
     ImGui::Text("Step interval per step (from %s)", preparation.intervalSource.c_str());
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    const float axisWidth = 80;
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const float width = ImGui::GetContentRegionAvail().x - axisWidth - 8;
-    const float plotHeight = height - 10;
-    const float x0 = origin.x + axisWidth;
-    const float slot = width / static_cast<float>(steps.size());
-    draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + width, origin.y + plotHeight),
-                        kDataPlotBackground);
-    for (const auto& [value, y] : {std::pair<TimeNs, float>{top, origin.y},
-                                   std::pair<TimeNs, float>{0, origin.y + plotHeight - 14}}) {
-        const std::string label = value ? FormatDuration(value) : "0";
-        draw->AddText(ImVec2(x0 - 6 - ImGui::CalcTextSize(label.c_str()).x, y), kDataAxisText,
-                      label.c_str());
-    }
+    const StepChart chart(steps.size(), height);
+    chart.AxisLabel(FormatDuration(top), 1);
+    chart.AxisLabel("0", 0);
+    std::vector<std::string> names;
     for (size_t i = 0; i < steps.size(); ++i) {
-        if (steps[i].intervalNs <= 0) continue;
-        const float left = x0 + slot * static_cast<float>(i);
-        const float barTop =
-            origin.y + plotHeight -
-            static_cast<float>(static_cast<double>(steps[i].intervalNs) / top) * (plotHeight - 4);
-        draw->AddRectFilled(ImVec2(left + slot * 0.2f, barTop),
-                            ImVec2(left + slot * 0.8f, origin.y + plotHeight),
-                            PackColor(FreeColor()));
+        names.push_back(steps[i].step);
+        if (steps[i].intervalNs > 0)
+            chart.Bar(i, static_cast<double>(steps[i].intervalNs) / static_cast<double>(top),
+                      PackColor(FreeColor()));
     }
-    ImGui::InvisibleButton("##intervals", ImVec2(axisWidth + width, height));
-    if (ImGui::IsItemHovered() && ImGui::GetIO().MousePos.x >= x0) {
-        const size_t i = std::min(steps.size() - 1,
-                                  static_cast<size_t>((ImGui::GetIO().MousePos.x - x0) / slot));
-        ImGui::SetTooltip("step %s: step interval %s (%s)", steps[i].step.c_str(),
-                          Duration(steps[i].intervalNs).c_str(),
-                          BatchVerdictName(steps[i].verdict));
-    }
+    chart.StepLabels(names);
+    const size_t hovered = chart.Finish("##intervals");
+    if (hovered != SIZE_MAX)
+        ImGui::SetTooltip("step %s: step interval %s (%s)", steps[hovered].step.c_str(),
+                          Duration(steps[hovered].intervalNs).c_str(),
+                          BatchVerdictName(steps[hovered].verdict));
 }
 
 }  // namespace marey

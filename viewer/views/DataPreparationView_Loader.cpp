@@ -8,6 +8,7 @@
 #include "rank/DataPreparation.hpp"
 #include "views/DataPreparationView.hpp"
 #include "views/DataPreparationDraw.hpp"
+#include "views/StepChart.hpp"
 #include "views/ViewCommon.hpp"
 
 namespace marey {
@@ -77,56 +78,28 @@ void DataPreparationView::DrawLoader(const DataLoaderRecord& loader, float heigh
                 {"of it, the device idle", 0, kDataWarning}});
     ImGui::SameLine(0, 18);
     ImGui::TextDisabled("(bars: share of the step)");
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    const float axisWidth = 80;
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const float width = ImGui::GetContentRegionAvail().x - axisWidth - 8;
-    const float plotHeight = height - 24;
-    const float x0 = origin.x + axisWidth;
-    const float slot = width / static_cast<float>(steps.size());
-    draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + width, origin.y + plotHeight),
-                        kDataPlotBackground);
+    const StepChart chart(steps.size(), height);
     for (const auto& [label, share] :
-         {std::pair<const char*, float>{"100 %", 1.0f}, std::pair<const char*, float>{"50 %", 0.5f},
-          std::pair<const char*, float>{"0 %", 0.0f}}) {
-        const float y = origin.y + plotHeight - share * plotHeight;
-        draw->AddText(ImVec2(x0 - 6 - ImGui::CalcTextSize(label).x, y - (share > 0 ? 0 : 14)),
-                      kDataAxisText, label);
-    }
-    const auto toY = [&](TimeNs ns, TimeNs stepNs) {
-        const double share =
-            stepNs > 0 ? std::clamp(static_cast<double>(ns) / stepNs, 0.0, 1.0) : 0;
-        return origin.y + plotHeight - static_cast<float>(share) * plotHeight;
+         {std::pair<const char*, double>{"100 %", 1.0}, std::pair<const char*, double>{"50 %", 0.5},
+          std::pair<const char*, double>{"0 %", 0.0}})
+        chart.AxisLabel(label, share);
+    const auto share = [](TimeNs ns, TimeNs stepNs) {
+        return stepNs > 0 ? static_cast<double>(ns) / static_cast<double>(stepNs) : 0.0;
     };
+    std::vector<std::string> names;
     for (size_t i = 0; i < steps.size(); ++i) {
         const LoaderStep& step = steps[i];
         const TimeNs stepNs = step.endNs - step.startNs;
-        const float left = x0 + slot * static_cast<float>(i);
-        draw->AddRectFilled(ImVec2(left + slot * 0.2f, toY(step.loaderNs, stepNs)),
-                            ImVec2(left + slot * 0.8f, origin.y + plotHeight),
-                            PackColor(SeriesColor(2)));
+        names.push_back(step.step);
+        chart.Bar(i, share(step.loaderNs, stepNs), PackColor(SeriesColor(2)));
         if (step.deviceIdleNs > 0)
-            draw->AddRectFilled(ImVec2(left + slot * 0.35f, toY(step.deviceIdleNs, stepNs)),
-                                ImVec2(left + slot * 0.65f, origin.y + plotHeight),
-                                PackColor(kDataWarning));
+            chart.Bar(i, share(step.deviceIdleNs, stepNs), PackColor(kDataWarning), 0.3f);
     }
-    const float labelWidth = ImGui::CalcTextSize("00000").x;
-    const size_t every =
-        std::max<size_t>(1, static_cast<size_t>(labelWidth / std::max(slot, 1.0f)) + 1);
-    for (size_t i = 0; i < steps.size(); i += every) {
-        const float center = x0 + slot * (static_cast<float>(i) + 0.5f);
-        draw->AddText(ImVec2(center - ImGui::CalcTextSize(steps[i].step.c_str()).x / 2,
-                             origin.y + plotHeight + 4),
-                      kDataAxisText, steps[i].step.c_str());
-    }
-    ImGui::SetCursorScreenPos(origin);
-    ImGui::InvisibleButton("##loader", ImVec2(axisWidth + width, height));
-    const bool chartHovered = ImGui::IsItemHovered();
+    chart.StepLabels(names);
+    const size_t hovered = chart.Finish("##loader");
     DrawLoaderTable(steps);
-    if (chartHovered && ImGui::GetIO().MousePos.x >= x0) {
-        const size_t i = std::min(steps.size() - 1,
-                                  static_cast<size_t>((ImGui::GetIO().MousePos.x - x0) / slot));
-        const LoaderStep& step = steps[i];
+    if (hovered != SIZE_MAX) {
+        const LoaderStep& step = steps[hovered];
         ImGui::SetTooltip(
             "step %s (%s)%s\nin the loader: %s in %u call%s\nthe device idle in it: %s\nfrom the "
             "step's start to the device's first activity: %s",
