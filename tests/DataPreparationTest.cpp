@@ -76,7 +76,7 @@ TEST_CASE("the pipeline's bottleneck is the operator the three queue rules name"
     const DataPipeline pipeline = AnalyzePipeline(table.value().operators);
     REQUIRE(pipeline.bottlenecks.size() == 1);
     CHECK(pipeline.bottlenecks[0].rule ==
-          "its input queues are full (95 % used) and its output queue is nearly empty (10 %)");
+          "its input queues are full (95.0 % used) and its output queue is nearly empty (10.0 %)");
     CHECK(pipeline.bottlenecks[0].suggestion ==
           "raise its num_parallel_workers; if it runs a Python operation, make that script "
           "faster");

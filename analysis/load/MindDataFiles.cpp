@@ -14,17 +14,13 @@
 namespace marey {
 namespace {
 
-// The largest count a field may hold: queue sizes, capacities, workers, ids and steps are all
-// far below it; anything above is damage, not data.
-constexpr int64_t kMaxCount = 1 << 30;
-
-// A whole field as a count from 0 to kMaxCount; false for anything else.
+// A whole field as a count from 0 to kMaxMindDataCount; false for anything else.
 bool ParseCount(std::string_view text, int* value) {
     text = TrimField(text);
     int64_t parsed = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), parsed);
     if (text.empty() || error != std::errc() || end != text.data() + text.size() || parsed < 0 ||
-        parsed > kMaxCount)
+        parsed > kMaxMindDataCount)
         return false;
     *value = static_cast<int>(parsed);
     return true;

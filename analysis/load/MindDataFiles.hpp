@@ -6,6 +6,7 @@
 // minddata_getnext_profiling_N.txt on GPU). Formats as MindInsight's own analysers read them
 // (mindinsight/profiler/analyser/minddata_*.py). Each parser keeps every row it can read and
 // names every other with its line.
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,10 @@
 #include "core/Time.hpp"
 
 namespace marey {
+
+// The largest count a MindData field may hold: queue sizes, capacities, workers, ids and steps
+// are all far below it; anything above is damage, not data.
+inline constexpr int64_t kMaxMindDataCount = 1 << 30;
 
 // One operator of the dataset pipeline and its output queue (to its parent; the root's goes to
 // the device queue). Operators are kept in the file's order.

@@ -10,8 +10,6 @@ namespace {
 
 namespace dom = simdjson::dom;
 
-// The largest count a field may hold (as the CSV reader's).
-constexpr int64_t kMaxCount = 1 << 30;
 constexpr double kMaxPercent = 1e6;
 
 // 'text' without a UTF-8 byte-order mark, which simdjson does not take.
@@ -21,7 +19,7 @@ std::string_view WithoutMark(std::string_view text) {
 
 bool ReadCount(dom::element value, int* out) {
     int64_t count = 0;
-    if (value.get(count) || count < 0 || count > kMaxCount) return false;
+    if (value.get(count) || count < 0 || count > kMaxMindDataCount) return false;
     *out = static_cast<int>(count);
     return true;
 }

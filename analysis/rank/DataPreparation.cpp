@@ -31,12 +31,6 @@ namespace {
 
 // [SECTION] The pipeline
 
-std::string Percent(double share) {
-    char text[16];
-    std::snprintf(text, sizeof text, "%.0f %%", share * 100);
-    return text;
-}
-
 bool TypeIs(const std::string& type, const char* name) {
     return type == name || type == std::string(name) + "Op";
 }
@@ -132,12 +126,12 @@ DataPipeline AnalyzePipeline(std::vector<PipelineOperator> operators) {
             const PipelineOperator& input = ops[found->second];
             inputsKnown = inputsKnown && input.hasQueue;
             inputsFull = inputsFull && input.hasQueue && input.queueUsage >= kHighQueueUsage;
-            inputs += (inputs.empty() ? "" : ", ") + Percent(input.queueUsage);
+            inputs += (inputs.empty() ? "" : ", ") + FormatPercent(input.queueUsage);
         }
         const bool outputEmpty = op.hasQueue && op.queueUsage < kLowQueueUsage;
         std::string rule;
         if (op.children.empty() && !op.lostChildren && op.parent >= 0 && outputEmpty)
-            rule = "a source whose output queue is nearly empty (" + Percent(op.queueUsage) +
+            rule = "a source whose output queue is nearly empty (" + FormatPercent(op.queueUsage) +
                    " used on average)";
         else if (op.parent < 0 && inputsKnown && inputsFull)
             rule = "the last operator, and its input queues are full (" + inputs + " used)";
@@ -145,7 +139,7 @@ DataPipeline AnalyzePipeline(std::vector<PipelineOperator> operators) {
             rule = "its input queues are full (" + inputs +
                    " used) and its output queue is "
                    "nearly empty (" +
-                   Percent(op.queueUsage) + ")";
+                   FormatPercent(op.queueUsage) + ")";
         if (!rule.empty())
             pipeline.bottlenecks.push_back(
                 {op.id, op.type, rule, SuggestionFor(op, op.children.empty())});

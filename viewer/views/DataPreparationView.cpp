@@ -155,7 +155,10 @@ void DataPreparationView::DrawQueues(const DataPreparation& preparation, float h
                 {"the step waited for data", 0, kDataWarning}});
     const StepChart chart(steps.size(), height);
     const double scale = top * 1.08;  // the largest size just under the top
-    for (const int value : {0, top / 2, top}) {
+    // 0, the top and a whole number near the middle when one lies between.
+    std::vector<int> marks = {0, top};
+    if ((top + 1) / 2 > 0 && (top + 1) / 2 < top) marks.push_back((top + 1) / 2);
+    for (const int value : marks) {
         chart.draw()->AddLine(ImVec2(chart.SlotLeft(0), chart.Y(value / scale)),
                               ImVec2(chart.SlotLeft(steps.size()), chart.Y(value / scale)), kGrid);
         chart.AxisLabel(std::to_string(value), value / scale);

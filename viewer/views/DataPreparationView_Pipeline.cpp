@@ -8,6 +8,7 @@
 
 #include "rank/DataPreparation.hpp"
 #include "views/DataPreparationView.hpp"
+#include "timeline/ElideText.hpp"
 #include "views/DataPreparationDraw.hpp"
 #include "views/ViewCommon.hpp"
 
@@ -18,7 +19,7 @@ constexpr ImU32 kBoxFill = IM_COL32(44, 50, 62, 255);
 constexpr ImU32 kBoxOutline = IM_COL32(96, 104, 122, 255);
 constexpr ImU32 kEdge = IM_COL32(120, 128, 145, 255);
 constexpr ImU32 kText = IM_COL32(225, 230, 238, 255);
-constexpr float kBoxWidth = 150, kBoxHeight = 44, kRowGap = 18;
+constexpr float kMinBoxWidth = 150, kBoxHeight = 44, kRowGap = 18;
 constexpr float kQueueWidth = 44, kQueueHeight = 16;
 constexpr size_t kMaxDrawnOperators = 200;
 
@@ -81,10 +82,27 @@ void DataPreparationView::DrawPipeline(const DataPipeline& pipeline) {
         row[i] = used[pipeline.column[i]]++;
         rows = std::max(rows, row[i] + 1);
     }
+    // Each box's two lines, and a width that fits the widest where the columns leave room.
+    std::vector<std::string> titles, workers;
+    float widest = 0;
+    for (const PipelineOperator& op : ops) {
+        titles.push_back(op.type + " (op " + std::to_string(op.id) + ")");
+        std::string line = std::to_string(op.workers) + (op.workers == 1 ? " worker" : " workers");
+        if (op.cpuPercent >= 0) {
+            char cpu[32];
+            std::snprintf(cpu, sizeof cpu, ", CPU %.0f %%", op.cpuPercent);
+            line += cpu;
+        }
+        workers.push_back(std::move(line));
+        for (const std::string* text : {&titles.back(), &workers.back()})
+            widest = std::max(widest, ImGui::CalcTextSize(text->c_str()).x);
+    }
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float width = std::max(ImGui::GetContentRegionAvail().x - 8, 400.0f);
+    const float boxWidth = std::max(
+        kMinBoxWidth, std::min(widest + 18, width / static_cast<float>(columns + 1) * 0.7f));
     // One more column for the device at the right end.
-    const float step = (width - kBoxWidth) / static_cast<float>(columns);
+    const float step = (width - boxWidth) / static_cast<float>(columns);
     const float height = rows * (kBoxHeight + kRowGap) + 8;
     const auto boxAt = [&](size_t i) {
         return ImVec2(origin.x + step * static_cast<float>(pipeline.column[i]),
@@ -101,7 +119,7 @@ void DataPreparationView::DrawPipeline(const DataPipeline& pipeline) {
     // Each operator's output queue sits on the edge to its parent (the root's, to the device).
     for (size_t i = 0; i < ops.size(); ++i) {
         const ImVec2 from = boxAt(i);
-        const ImVec2 start(from.x + kBoxWidth, from.y + kBoxHeight / 2);
+        const ImVec2 start(from.x + boxWidth, from.y + kBoxHeight / 2);
         ImVec2 end(device.x, device.y + kBoxHeight / 2);
         if (ops[i].parent >= 0) {
             const ImVec2 to = boxAt(index.at(ops[i].parent));
@@ -121,23 +139,23 @@ void DataPreparationView::DrawPipeline(const DataPipeline& pipeline) {
     }
     for (size_t i = 0; i < ops.size(); ++i) {
         const ImVec2 at = boxAt(i);
-        const ImVec2 end(at.x + kBoxWidth, at.y + kBoxHeight);
+        const ImVec2 end(at.x + boxWidth, at.y + kBoxHeight);
         draw->AddRectFilled(at, end, kBoxFill, 4);
         draw->AddRect(at, end, bottleneck[i] ? PackColor(kDataWarning) : kBoxOutline, 4, 0,
                       bottleneck[i] ? 2.5f : 1.0f);
-        const std::string title = ops[i].type + " (op " + std::to_string(ops[i].id) + ")";
-        draw->AddText(ImVec2(at.x + 8, at.y + 5), kText, title.c_str());
-        std::string workers =
-            std::to_string(ops[i].workers) + (ops[i].workers == 1 ? " worker" : " workers");
-        if (ops[i].cpuPercent >= 0) {
-            char cpu[32];
-            std::snprintf(cpu, sizeof cpu, ", CPU %.0f %%", ops[i].cpuPercent);
-            workers += cpu;
-        }
-        draw->AddText(ImVec2(at.x + 8, at.y + 23), kDataAxisText, workers.c_str());
+        // Cut to the box when the columns leave no room; the tooltip has all.
+        std::string scratch;
+        const std::string_view title = ElideToWidth(titles[i], boxWidth - 14, scratch);
+        draw->AddText(ImVec2(at.x + 8, at.y + 5), kText, title.data(), title.data() + title.size());
+        const std::string_view line = ElideToWidth(workers[i], boxWidth - 14, scratch);
+        draw->AddText(ImVec2(at.x + 8, at.y + 23), kDataAxisText, line.data(),
+                      line.data() + line.size());
+        if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(at, end) &&
+            hoveredQueue == SIZE_MAX)
+            ImGui::SetTooltip("%s\n%s", titles[i].c_str(), workers[i].c_str());
     }
-    draw->AddRectFilled(device, ImVec2(device.x + kBoxWidth * 0.7f, device.y + kBoxHeight),
-                        kBoxFill, 4);
+    draw->AddRectFilled(device, ImVec2(device.x + boxWidth * 0.7f, device.y + kBoxHeight), kBoxFill,
+                        4);
     draw->AddText(ImVec2(device.x + 8, device.y + 13), kText, "to the device");
     ImGui::SetCursorScreenPos(origin);
     ImGui::InvisibleButton("##pipeline", ImVec2(width, height));
