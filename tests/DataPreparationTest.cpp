@@ -1,6 +1,7 @@
 // Data preparation: MindSpore's MindData files read to the digit, the pipeline's bottleneck by
 // the tuning method's three queue rules, each step's verdict, and damaged rows named.
 #include <doctest/doctest.h>
+#include <simdjson.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include "TestSupport.hpp"
 #include "ClusterGenerator.hpp"
 #include "cluster/ClusterFindings.hpp"
+#include "cluster/ClusterRankFile.hpp"
 #include "cluster/ClusterSource.hpp"
 #include "loading/ClusterLoader.hpp"
 #include "import/Importer.hpp"
@@ -389,19 +391,52 @@ TEST_CASE("a rank whose input is late is named for its input, not as a slow-comp
         if (rank.rankId == 3) late = &rank;
     REQUIRE(late != nullptr);
     CHECK(late->steps[0].ns[kStepPreparing] == kSlowInputNs);
+    // Every rank has its data queues' verdict; only rank 3's says it waited.
+    for (const ClusterRank& rank : cluster.value().ranks) {
+        CAPTURE(rank.rankId);
+        CHECK(rank.problems.empty());
+        CHECK(rank.dataVerdict.kind ==
+              (rank.rankId == 3 ? DataVerdictKind::kProcessing : DataVerdictKind::kNotBottleneck));
+    }
     const std::vector<ClusterFinding> findings = FindClusterProblems(cluster.value());
-    int input = 0;
+    int spread = 0, queues = 0;
     for (const ClusterFinding& finding : findings) {
         CAPTURE(finding.text);
         if (finding.kind == ClusterFindingKind::kInput) {
-            ++input;
             CHECK(finding.ranks == std::vector<int>{3});
-            CHECK(finding.text.rfind("Input problem: the step interval", 0) == 0);
+            spread += finding.text.rfind("Input problem: the step interval", 0) == 0;
+            queues += finding.text.rfind(
+                          "Input problem: the data queues of 1 of 8 ranks that "
+                          "recorded them say their steps waited for data: data "
+                          "processing is slow on rank 3 (rank 3: the host queue was "
+                          "empty in 3 of 5 steps",
+                          0) == 0;
         }
         if (finding.kind == ClusterFindingKind::kCompute)
             CHECK(std::find(finding.ranks.begin(), finding.ranks.end(), 3) == finding.ranks.end());
     }
-    CHECK(input == 1);
+    CHECK(spread == 1);
+    CHECK(queues == 1);
+    // The verdict travels in a rank's summary file and back.
+    const std::string written = WriteRankSummary(*late);
+    CHECK(written.find("\"data_verdict\": {\"kind\": \"data_processing\"") != std::string::npos);
+    const std::string padded = written + std::string(simdjson::SIMDJSON_PADDING, ' ');
+    auto read = ReadRankSummary(std::string_view(padded.data(), written.size()), "r.json");
+    REQUIRE_MESSAGE(read.ok(), read.message());
+    CHECK(read.value().dataVerdict.kind == DataVerdictKind::kProcessing);
+    CHECK(read.value().dataVerdict.emptyHostSteps == 3);
+    CHECK(read.value().dataVerdict.text == late->dataVerdict.text);
+    // A damaged verdict is named, not read.
+    std::string damaged = written;
+    const std::string count = "\"empty_host_queue_steps\": 3";
+    damaged.replace(damaged.find(count), count.size(), "\"empty_host_queue_steps\": 9");
+    damaged += std::string(simdjson::SIMDJSON_PADDING, ' ');
+    auto refused = ReadRankSummary(
+        std::string_view(damaged.data(), damaged.size() - simdjson::SIMDJSON_PADDING), "r.json");
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.message() ==
+          "r.json: error: \"data_verdict\": expected a kind of the documented ones, its text, and "
+          "step counts with the empty steps among them");
     // Without a late rank, no input finding.
     options.slowInputRank = -1;
     const fs::path even = test::TempDir("even_input_cluster");

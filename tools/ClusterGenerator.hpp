@@ -28,7 +28,8 @@ struct ClusterOptions {
     // before it has finished it, so a slow stage delays every stage after it.
     bool pipeline = false;
     // This rank's next batch is late in every step: it starts its operators kSlowInputNs after
-    // the step begins (its step_trace_time.csv's Preparing), and the others wait for it.
+    // the step begins (its step_trace_time.csv's Preparing), and the others wait for it. Every
+    // rank then writes MindSpore's data queue files, this one input-bound (MindDataWriter.hpp).
     int slowInputRank = -1;
 };
 

@@ -12,6 +12,7 @@
 
 #include "ClusterGenerator.hpp"
 #include "GeneratedText.hpp"
+#include "MindDataWriter.hpp"
 #include "core/Hash.hpp"
 
 namespace marey {
@@ -361,8 +362,12 @@ bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>
     comm.text += "}\n";
     matrix.text += "}\n";
     trace.text += "\n]\n";
-    return info.Close() && metadata.Close() && stepTrace.Close() && comm.Close() &&
-           matrix.Close() && kernels.Close() && trace.Close();
+    const bool written = info.Close() && metadata.Close() && stepTrace.Close() && comm.Close() &&
+                         matrix.Close() && kernels.Close() && trace.Close();
+    // A late input shows in MindSpore's data queues too: every rank records them, the slow one
+    // input-bound.
+    if (!written || o.slowInputRank < 0) return written;
+    return WriteMindDataFiles(out, rank, o.steps, error, rank == o.slowInputRank);
 }
 
 }  // namespace

@@ -34,7 +34,8 @@ std::string QueueCells(double usage, int capacity, int samples) {
 
 }  // namespace
 
-bool WriteMindDataFiles(const std::string& folder, int rank, uint32_t steps, std::string* error) {
+bool WriteMindDataFiles(const std::string& folder, int rank, uint32_t steps, std::string* error,
+                        bool inputBound) {
     const std::string suffix = std::to_string(rank);
     const int samples = 16;
     // BatchOp (root, to the device) ← MapOp (the bottleneck) ← TFReader (the source).
@@ -42,15 +43,16 @@ bool WriteMindDataFiles(const std::string& folder, int rank, uint32_t steps, std
         "op_id,op_type,num_workers,output_queue_size,output_queue_average_size,"
         "output_queue_length,output_queue_usage_rate,sample_interval,parent_id,children_id\n"
         "0,BatchOp,4," +
-        QueueCells(0.0625, 64, samples) + ",10,,[1]\n1,MapOp,2," +
-        QueueCells(0.0625, 128, samples) + ",10,0,[2]\n2,TFReader,8," +
-        QueueCells(0.94375, 128, samples) + ",10,1,\n";
+        QueueCells(inputBound ? 0.0625 : 0.5, 64, samples) + ",10,,[1]\n1,MapOp,2," +
+        QueueCells(inputBound ? 0.0625 : 0.5, 128, samples) + ",10,0,[2]\n2,TFReader,8," +
+        QueueCells(inputBound ? 0.94375 : 0.5, 128, samples) + ",10,1,\n";
     std::string host, device;
     const long long firstUs = 1736408883000000LL;
     for (uint32_t step = 1; step <= steps; ++step) {
         // The host queue holds batches only every fourth step; the device's queue only in step 1.
-        const int hostSize = step % 4 == 1 ? 2 : 0;
-        const int deviceSize = step == 1 ? 1 : 0;
+        // A healthy run keeps both queues half full.
+        const int hostSize = !inputBound ? kHostQueueCapacity / 2 : step % 4 == 1 ? 2 : 0;
+        const int deviceSize = !inputBound ? 2 : step == 1 ? 1 : 0;
         host += "1 " + std::to_string(kHostQueueCapacity) + " " + std::to_string(step) + " " +
                 std::to_string(hostSize) + " 10\n";
         host += "0 1 " + std::to_string(step) + " 1.25 10\n";

@@ -13,8 +13,10 @@ inline constexpr int kPlantedBottleneckOp = 1;
 inline constexpr int kHostQueueCapacity = 64;
 
 // Writes FOLDER/minddata_pipeline_raw_R.csv, device_queue_profiling_R.txt and
-// minddata_aicpu_R.txt for 'steps' steps (steps from 1). Returns false with 'error' set when a
-// file cannot be written.
-bool WriteMindDataFiles(const std::string& folder, int rank, uint32_t steps, std::string* error);
+// minddata_aicpu_R.txt for 'steps' steps (steps from 1): the planted input-bound run, or with
+// 'inputBound' false a healthy one (both queues half full in every step, every pipeline queue
+// half used: no bottleneck). Returns false with 'error' set when a file cannot be written.
+bool WriteMindDataFiles(const std::string& folder, int rank, uint32_t steps, std::string* error,
+                        bool inputBound = true);
 
 }  // namespace marey

@@ -132,6 +132,46 @@ RankShare PreparingShare(const ClusterRank& rank) {
     return {rank.rankId, total > 0 ? static_cast<double>(preparing) / total : 0, preparing};
 }
 
+// The ranks whose MindData queues say their steps waited for data, by the queues' verdict:
+// processing, sending or waiting. Said once, over the whole cluster: a slow input holds every
+// group that rank is in.
+std::optional<ClusterFinding> DataVerdictFinding(const Cluster& cluster) {
+    const DataVerdictKind kinds[] = {DataVerdictKind::kProcessing, DataVerdictKind::kSending,
+                                     DataVerdictKind::kWaiting};
+    const char* words[] = {"data processing is slow", "sending to the device is slow",
+                           "the steps waited for data"};
+    std::vector<const ClusterRank*> byKind[3];
+    size_t recorded = 0;
+    for (const ClusterRank& rank : cluster.ranks) {
+        if (rank.dataVerdict.kind == DataVerdictKind::kNoRecord) continue;
+        ++recorded;
+        for (int k = 0; k < 3; ++k)
+            if (rank.dataVerdict.kind == kinds[k]) byKind[k].push_back(&rank);
+    }
+    ClusterFinding f = MakeFinding(ClusterFindingKind::kInput, "all ranks", "");
+    std::string parts;
+    for (int k = 0; k < 3; ++k) {
+        if (byKind[k].empty()) continue;
+        parts += std::string(parts.empty() ? "" : "; ") + words[k] + " on ";
+        for (size_t i = 0; i < byKind[k].size() && i < 5; ++i)
+            parts += (i ? ", " : "") + std::string("rank ") + std::to_string(byKind[k][i]->rankId);
+        if (byKind[k].size() > 5) parts += " and " + std::to_string(byKind[k].size() - 5) + " more";
+        for (const ClusterRank* rank : byKind[k]) f.ranks.push_back(rank->rankId);
+    }
+    if (f.ranks.empty()) return std::nullopt;
+    // The first rank of the first verdict said, quoted: what its queues show.
+    const ClusterRank* first = nullptr;
+    for (int k = 0; k < 3 && !first; ++k)
+        if (!byKind[k].empty()) first = byKind[k].front();
+    f.text = "Input problem: the data queues of " + std::to_string(f.ranks.size()) + " of " +
+             std::to_string(recorded) + (recorded == 1 ? " rank" : " ranks") +
+             " that recorded them say their steps waited for data: " + parts + " (rank " +
+             std::to_string(first->rankId) + ": " + first->dataVerdict.text +
+             "). Until the input keeps up, no other tuning shortens these steps: look at their "
+             "Data preparation view (the pipeline and its bottleneck operator).";
+    return f;
+}
+
 // Ranks that differ in groups, and a step that dominates the average, over 'rankIds'.
 void StepTableFindings(const Cluster& cluster, const StepTable& averaged,
                        const std::vector<SlowRank>& slow, const std::vector<int>& rankIds,
@@ -258,6 +298,8 @@ std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster) {
 
 std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster, const StepTable& averaged) {
     std::vector<ClusterFinding> findings = FindGroupProblems(cluster, averaged, {}, "all ranks");
+    if (std::optional<ClusterFinding> input = DataVerdictFinding(cluster))
+        findings.push_back(std::move(*input));
     // Communication not overlapped over the whole cluster is said once, not again for each group;
     // so is a step that dominates the average.
     auto said = [&](ClusterFindingKind kind) {

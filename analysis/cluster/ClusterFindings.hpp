@@ -19,7 +19,7 @@ namespace marey {
 enum class ClusterFindingKind {
     kCompute,
     kScheduling,
-    kInput,  // the step interval (Preparing): ranks that wait for their data
+    kInput,  // the step interval (Preparing), or the data queues: ranks that wait for their data
     kCommunication,
     kRanksDiffer,
     kStepDominates
@@ -53,7 +53,9 @@ std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster, const Step
                                               const std::string& groupName);
 
 // Over the whole cluster and over each collective or stage group that is not the whole cluster;
-// a finding that names the same ranks as one before it is left out. O(groups × ranks × steps).
+// a finding that names the same ranks as one before it is left out. Once, over the whole
+// cluster: the ranks whose MindData queues say they waited for data (ClusterRank::dataVerdict).
+// O(groups × ranks × steps).
 std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster, const StepTable& averaged);
 std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster);
 

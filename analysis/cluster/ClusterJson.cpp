@@ -71,6 +71,7 @@ std::string ClusterToJson(const Cluster& cluster) {
         JsonArrayOfObjects(root.Key("rank_figures"), cluster.ranks,
                            [](JsonObject& o, const ClusterRank& rank) {
                                o.Int("rank", rank.rankId);
+                               o.String("data_verdict", DataVerdictKey(rank.dataVerdict.kind));
                                if (!rank.overview.valid) {
                                    o.Bool("available", false);
                                    return;

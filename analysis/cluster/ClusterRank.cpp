@@ -234,6 +234,18 @@ void NameStepsNotInStepFile(const std::string& path, const KernelTable& table, C
 
 }  // namespace
 
+void ReadDataVerdict(const DataPreparationFiles& files, ClusterRank& rank) {
+    if (files.hostQueue.empty() && files.deviceQueue.empty()) return;
+    // Only the queues decide the verdict: the pipeline's files are left to the rank's own view.
+    DataPreparationFiles queues;
+    queues.hostQueue = files.hostQueue;
+    queues.deviceQueue = files.deviceQueue;
+    queues.deviceQueueInNs = files.deviceQueueInNs;
+    DataPreparation input = AnalyzeDataPreparation(queues, nullptr);
+    rank.dataVerdict = std::move(input.verdict);
+    rank.problems.insert(rank.problems.end(), input.problems.begin(), input.problems.end());
+}
+
 ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& options) {
     ClusterRank rank;
     rank.rankId = files.rankId;
@@ -243,6 +255,7 @@ ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& o
     rank.worldSize = files.worldSize;
     rank.problems = files.problems;
     // A folder with both exports is read from its database, as a single rank is.
+    ReadDataVerdict(files.dataPreparation, rank);
     if (!files.profilerDb.empty()) {
         SummarizeDatabase(files, options, rank);
         return rank;

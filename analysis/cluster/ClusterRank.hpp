@@ -18,6 +18,7 @@
 #include "load/KernelTable.hpp"
 #include "load/RankDirectory.hpp"
 #include "load/StepTraceCsv.hpp"
+#include "rank/DataPreparation.hpp"
 #include "rank/RankOverview.hpp"
 
 namespace marey {
@@ -78,6 +79,9 @@ struct ClusterRank {
     // it, and always for a trace (reading a trace again costs far more than keeping its table):
     // the Marey view's figures then need no second read. Never written to a summary file.
     std::shared_ptr<const KernelTable> kernels;
+    // What MindSpore's data queues say of this rank's input (rank/DataPreparation.hpp); kNoRecord
+    // without its queue files.
+    DataVerdict dataVerdict;
 
     const std::string& Name(uint32_t index) const { return names[index]; }
     // The index of 'name' in 'names', added when new. O(names).
@@ -143,6 +147,10 @@ struct RankReadOptions {
 // communication_matrix.json and kernel_details.csv, each once. Never fails: what cannot be read is
 // in 'problems'. O(size of those files).
 ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& options = {});
+
+// The verdict of the MindData queue files 'files' names into rank.dataVerdict, their problems
+// into rank.problems; nothing without a queue file. O(size of those files).
+void ReadDataVerdict(const DataPreparationFiles& files, ClusterRank& rank);
 
 // "step50" → "50"; any other text unchanged.
 std::string StepFromKey(const std::string& key);

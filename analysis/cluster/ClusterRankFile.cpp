@@ -155,6 +155,32 @@ private:
                             });
             !s.ok())
             return s;
+        return ReadDataVerdict(root, rank.dataVerdict);
+    }
+
+    // "data_verdict", when present: a known kind, step counts from 0 with the empty ones among
+    // them.
+    Status ReadDataVerdict(simdjson::dom::element root, DataVerdict& verdict) const {
+        simdjson::dom::object data;
+        if (root["data_verdict"].get(data)) return Status();  // absent: no queue record
+        std::string key;
+        int64_t counts[4] = {};
+        const char* names[] = {"device_queue_steps", "empty_device_queue_steps", "host_queue_steps",
+                               "empty_host_queue_steps"};
+        bool ok = String(data["kind"], key) && DataVerdictFromKey(key, &verdict.kind) &&
+                  String(data["text"], verdict.text);
+        for (int i = 0; i < 4 && ok; ++i)
+            ok = Int(data[names[i]], counts[i]) && counts[i] >= 0 && counts[i] <= 1 << 30;
+        if (!ok || counts[1] > counts[0] || counts[3] > counts[2]) {
+            verdict = DataVerdict{};
+            return Fail("data_verdict",
+                        "expected a kind of the documented ones, its text, and step counts with "
+                        "the empty steps among them");
+        }
+        verdict.deviceSteps = static_cast<int>(counts[0]);
+        verdict.emptyDeviceSteps = static_cast<int>(counts[1]);
+        verdict.hostSteps = static_cast<int>(counts[2]);
+        verdict.emptyHostSteps = static_cast<int>(counts[3]);
         return Status();
     }
 
@@ -307,6 +333,16 @@ std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolut
             types += ", " + std::to_string(t.count) + ", " + std::to_string(t.totalNs) + "]";
         }
         types += ']';
+        if (rank.dataVerdict.kind != DataVerdictKind::kNoRecord) {
+            const DataVerdict& verdict = rank.dataVerdict;
+            JsonObject data(root.Key("data_verdict"));
+            data.String("kind", DataVerdictKey(verdict.kind));
+            data.Int("device_queue_steps", verdict.deviceSteps);
+            data.Int("empty_device_queue_steps", verdict.emptyDeviceSteps);
+            data.Int("host_queue_steps", verdict.hostSteps);
+            data.Int("empty_host_queue_steps", verdict.emptyHostSteps);
+            data.String("text", verdict.text);
+        }
         AppendArrayOfStrings(root.Key("problems"), rank.problems);
     }
     out += '\n';

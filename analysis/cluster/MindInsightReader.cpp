@@ -152,6 +152,8 @@ ClusterRank ReadMindInsightRank(const std::string& path) {
     inputs.bubble = BubbleCountedIn::kComputing;
     inputs.stepsSource = kStepsOfStepTraceRaw;
     rank.overview = RankOverviewFigures(inputs);
+    if (rank.rankId >= 0)
+        ReadDataVerdict(FindDataPreparationFiles(file.parent_path().string(), rank.rankId), rank);
     return rank;
 }
 

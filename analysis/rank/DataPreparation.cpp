@@ -11,6 +11,33 @@
 
 namespace marey {
 
+const char* DataVerdictKey(DataVerdictKind kind) {
+    switch (kind) {
+        case DataVerdictKind::kNotBottleneck:
+            return "not_the_bottleneck";
+        case DataVerdictKind::kProcessing:
+            return "data_processing";
+        case DataVerdictKind::kSending:
+            return "sending_to_device";
+        case DataVerdictKind::kWaiting:
+            return "waited_for_data";
+        case DataVerdictKind::kNoRecord:
+            break;
+    }
+    return "no_queue_record";
+}
+
+bool DataVerdictFromKey(std::string_view key, DataVerdictKind* kind) {
+    for (const DataVerdictKind each :
+         {DataVerdictKind::kNoRecord, DataVerdictKind::kNotBottleneck, DataVerdictKind::kProcessing,
+          DataVerdictKind::kSending, DataVerdictKind::kWaiting})
+        if (key == DataVerdictKey(each)) {
+            *kind = each;
+            return true;
+        }
+    return false;
+}
+
 const char* BatchVerdictName(BatchVerdict verdict) {
     switch (verdict) {
         case BatchVerdict::kReady:

@@ -8,6 +8,7 @@
 // their suggestion for its type. docs/data-preparation.md has the rules and thresholds.
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/Time.hpp"
@@ -56,7 +57,19 @@ struct DataVerdict {
     int hostSteps = 0;         // steps with a host queue record
     int emptyHostSteps = 0;    // of them, steps whose host queue was empty
     std::string text;          // the sentence the view and the report show
+
+    // The queues say the steps waited for data: processing, sending or (unknown which) waiting.
+    bool HeldUp() const {
+        return kind == DataVerdictKind::kProcessing || kind == DataVerdictKind::kSending ||
+               kind == DataVerdictKind::kWaiting;
+    }
 };
+
+// "data_processing", "sending_to_device", "waited_for_data", "not_the_bottleneck",
+// "no_queue_record": the JSON's name of each kind.
+const char* DataVerdictKey(DataVerdictKind kind);
+// The kind DataVerdictKey names; false for any other text.
+bool DataVerdictFromKey(std::string_view key, DataVerdictKind* kind);
 
 // The share of steps with an empty queue above which that queue holds the steps up:
 // MindInsight's DEVICE_QUEUE_EMPTY_WARNING_THRESHOLD.

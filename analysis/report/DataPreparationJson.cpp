@@ -6,22 +6,6 @@
 namespace marey {
 namespace {
 
-const char* VerdictKey(DataVerdictKind kind) {
-    switch (kind) {
-        case DataVerdictKind::kNotBottleneck:
-            return "not_the_bottleneck";
-        case DataVerdictKind::kProcessing:
-            return "data_processing";
-        case DataVerdictKind::kSending:
-            return "sending_to_device";
-        case DataVerdictKind::kWaiting:
-            return "waited_for_data";
-        case DataVerdictKind::kNoRecord:
-            break;
-    }
-    return "no_queue_record";
-}
-
 // A count or duration that may be unknown (-1): null then.
 void IntOrNull(JsonObject& object, const char* key, int64_t value) {
     if (value < 0)
@@ -121,7 +105,7 @@ void WriteDataPreparation(std::string& out, const DataPreparation* preparation) 
     WriteDataLoader(root.Key("data_loader"), preparation->loader);
     const DataVerdict& verdict = preparation->verdict;
     JsonObject judged(root.Key("verdict"));
-    judged.String("kind", VerdictKey(verdict.kind));
+    judged.String("kind", DataVerdictKey(verdict.kind));
     judged.Int("device_queue_steps", verdict.deviceSteps);
     judged.Int("empty_device_queue_steps", verdict.emptyDeviceSteps);
     judged.Int("host_queue_steps", verdict.hostSteps);

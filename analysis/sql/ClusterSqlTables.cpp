@@ -57,7 +57,8 @@ std::unique_ptr<SqlRows> RankTable(const Cluster& cluster) {
                                {"communication_not_overlapped_ns", "INTEGER"},
                                {"free_ns", "INTEGER"},
                                {"total_ns", "INTEGER"},
-                               {"problems", "INTEGER"}},
+                               {"problems", "INTEGER"},
+                               {"data_verdict", "TEXT"}},
         static_cast<int64_t>(cluster.ranks.size()),
         [&cluster](int64_t id, int column, sqlite3_context* out) {
             const ClusterRank& rank = cluster.ranks[static_cast<size_t>(id)];
@@ -81,6 +82,8 @@ std::unique_ptr<SqlRows> RankTable(const Cluster& cluster) {
                     return SetSqlText(out, figures.source);
                 case 12:
                     return sqlite3_result_int64(out, static_cast<int64_t>(rank.problems.size()));
+                case 13:
+                    return SetSqlText(out, DataVerdictKey(rank.dataVerdict.kind));
                 default:
                     // A rank without overview figures has none to give, not zeros.
                     if (!figures.valid) return sqlite3_result_null(out);

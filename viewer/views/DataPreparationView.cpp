@@ -129,10 +129,8 @@ void DataPreparationView::DrawMindData(const DataPreparation& preparation) {
 
 void DataPreparationView::DrawVerdict(const DataPreparation& preparation) {
     const DataVerdict& verdict = preparation.verdict;
-    const bool bound = verdict.kind == DataVerdictKind::kProcessing ||
-                       verdict.kind == DataVerdictKind::kSending ||
-                       verdict.kind == DataVerdictKind::kWaiting;
-    const ImVec4 color = bound ? ImVec4(1.0f, 0.62f, 0.45f, 1.0f) : ImVec4(0.6f, 0.85f, 0.6f, 1.0f);
+    const ImVec4 color =
+        verdict.HeldUp() ? ImVec4(1.0f, 0.62f, 0.45f, 1.0f) : ImVec4(0.6f, 0.85f, 0.6f, 1.0f);
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(
         color, "%s",

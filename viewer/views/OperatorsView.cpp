@@ -61,8 +61,9 @@ void OperatorsView::DrawTable(const RankAnalysis& analysis, const std::vector<Op
                                   ImGuiTableFlags_SizingFixedFit;
     // The name keeps room for 24 characters however narrow the window: the table then scrolls
     // sideways instead of cutting the names to a letter.
-    const float figures = (m_byType ? 0.0f : 130.0f) + 120 + 60 + 4 * 90 + 64 +
-                          2 * ImGui::GetStyle().CellPadding.x * kColumnCount + kColumnCount;
+    const float figures =
+        (m_byType ? 0.0f : 130.0f) + 120 + 60 + 4 * 90 + 64 +
+        (2 * ImGui::GetStyle().CellPadding.x + 1) * static_cast<float>(kColumnCount);
     const float innerWidth = std::max(ImGui::GetContentRegionAvail().x,
                                       figures + ImGui::CalcTextSize("hcom_allReduce__586_0_1_").x);
     if (!ImGui::BeginTable("operators", kColumnCount, flags, ImVec2(0, 0), innerWidth)) return;
