@@ -31,6 +31,11 @@ struct ClusterOptions {
     // the step begins (its step_trace_time.csv's Preparing), and the others wait for it. Every
     // rank then writes MindSpore's data queue files, this one input-bound (MindDataWriter.hpp).
     int slowInputRank = -1;
+    // Every rank writes MindSpore's FLOPs files (FlopsWriter.hpp), all with the same FLOPs but
+    // for heavyFlopsRank, whose operators carry kHeavyFlopsFactor times the others' FLOPs, as an
+    // unbalanced pipeline stage does. A heavy rank implies the files.
+    bool flopsFiles = false;
+    int heavyFlopsRank = -1;
 };
 
 // How much longer the slow rank computes, and how much slower the slow link is.
@@ -38,6 +43,7 @@ inline constexpr double kSlowRankFactor = 1.25;
 inline constexpr double kSlowLinkFactor = 4.0;
 inline constexpr double kSlowOperatorFactor = 2.0;
 inline constexpr int64_t kSlowInputNs = 15000000;
+inline constexpr double kHeavyFlopsFactor = 1.35;
 
 // Writes DIR/rank_R_ascend_pt for every rank. Returns false with 'error' set when a file cannot
 // be written; 'bytes' (when given) gets how much was written.

@@ -12,6 +12,7 @@
 
 #include "ClusterGenerator.hpp"
 #include "GeneratedText.hpp"
+#include "FlopsWriter.hpp"
 #include "MindDataWriter.hpp"
 #include "core/Hash.hpp"
 
@@ -366,8 +367,12 @@ bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>
                          matrix.Close() && kernels.Close() && trace.Close();
     // A late input shows in MindSpore's data queues too: every rank records them, the slow one
     // input-bound.
-    if (!written || o.slowInputRank < 0) return written;
-    return WriteMindDataFiles(out, rank, o.steps, error, rank == o.slowInputRank);
+    if (!written) return false;
+    if (o.slowInputRank >= 0 &&
+        !WriteMindDataFiles(out, rank, o.steps, error, rank == o.slowInputRank))
+        return false;
+    return (!o.flopsFiles && o.heavyFlopsRank < 0) ||
+           WriteFlopsFiles(out, rank, rank == o.heavyFlopsRank ? kHeavyFlopsFactor : 1.0, error);
 }
 
 }  // namespace

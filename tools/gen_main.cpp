@@ -50,6 +50,7 @@ void Usage() {
         "                     [--slow-rank R] [--slow-link SRC-DST] [--layers L] [--slow-operator "
         "K]\n"
         "                     [--slow-operator-rank R] [--pipeline] [--slow-input-rank R]\n"
+        "                     [--heavy-flops-rank R]\n"
         "  --cluster writes DIR/rank_R_ascend_pt for R in 0..N-1 (default 16 ranks, 10 steps, 8 "
         "per node): one\n"
         "  synchronous job; --slow-rank makes R compute 25 %% longer (the others wait for it), "
@@ -63,7 +64,10 @@ void Usage() {
         "  rank a stage of one pipeline in rank order, --slow-input-rank makes R wait 15 ms for "
         "its "
         "data\n"
-        "  before each step (its Preparing; the others wait for it)\n"
+        "  before each step (its Preparing; the others wait for it), --heavy-flops-rank writes "
+        "every rank's\n"
+        "  FLOPs files (flops_N.txt, flops_summary_N.json, flops_scope_N.json), R's 1.35 times "
+        "the others'\n"
         "       marey-gen --gpu-trace FILE.json [--events N] [--seed S] [--rank R] [--steps K] "
         "[--nsys-twin FILE.sqlite]\n"
         "                 [--slow-loader-steps N,M,...]\n"
@@ -256,6 +260,8 @@ int main(int argc, char** argv) {
             dataPreparation = true;
         else if (!std::strcmp(argv[i], "--slow-input-rank"))
             cluster.slowInputRank = std::atoi(next());
+        else if (!std::strcmp(argv[i], "--heavy-flops-rank"))
+            cluster.heavyFlopsRank = std::atoi(next());
         else if (!std::strcmp(argv[i], "--pipeline"))
             cluster.pipeline = true;
         else if (!std::strcmp(argv[i], "--slow-link")) {

@@ -172,6 +172,46 @@ std::optional<ClusterFinding> DataVerdictFinding(const Cluster& cluster) {
     return f;
 }
 
+// The ranks' FLOPs in levels: sorted, a new level where a rank carries more than
+// kFlopsLevelFactor times the level's first. Unequal FLOPs across the pipeline's stages make the
+// later stages wait (the tuning method's "unbalanced FLOPs").
+std::optional<ClusterFinding> FlopsFinding(const Cluster& cluster) {
+    std::vector<std::pair<double, int>> flops;
+    for (const ClusterRank& rank : cluster.ranks)
+        if (rank.flops.mflops > 0) flops.emplace_back(rank.flops.mflops, rank.rankId);
+    if (flops.size() < 2) return std::nullopt;
+    std::sort(flops.begin(), flops.end());
+    std::vector<std::vector<std::pair<double, int>>> levels;
+    for (const auto& entry : flops) {
+        if (levels.empty() || entry.first > levels.back().front().first * kFlopsLevelFactor)
+            levels.emplace_back();
+        levels.back().push_back(entry);
+    }
+    if (levels.size() < 2) return std::nullopt;
+    const auto describe = [](const std::vector<std::pair<double, int>>& level) {
+        std::vector<int> ids;
+        double sum = 0;
+        for (const auto& [mflops, id] : level) ids.push_back(id), sum += mflops;
+        std::sort(ids.begin(), ids.end());
+        char amount[64];
+        std::snprintf(amount, sizeof amount, "%.1f GFLOPs",
+                      sum / static_cast<double>(level.size()) / 1e3);
+        return (ids.size() == 1 ? "rank " : "ranks ") + FormatRankList(ids) + " " + amount;
+    };
+    const double most = levels.back().front().first, least = levels.front().front().first;
+    ClusterFinding f = MakeFinding(ClusterFindingKind::kFlopsUnbalanced, "all ranks", "");
+    char factor[32];
+    std::snprintf(factor, sizeof factor, "%.2f", most / least);
+    f.text = "Unbalanced FLOPs: the ranks carry unequal work (their FLOPs summaries): " +
+             describe(levels.back()) + " against " + describe(levels.front()) + " (" + factor +
+             "×" + (levels.size() > 2 ? ", " + std::to_string(levels.size()) + " levels" : "") +
+             "). Where these are pipeline stages, the lighter stages wait for the heavier: move "
+             "layers from them to the others until their FLOPs match.";
+    for (const auto& [mflops, id] : levels.back()) f.ranks.push_back(id);
+    std::sort(f.ranks.begin(), f.ranks.end());
+    return f;
+}
+
 // Ranks that differ in groups, and a step that dominates the average, over 'rankIds'.
 void StepTableFindings(const Cluster& cluster, const StepTable& averaged,
                        const std::vector<SlowRank>& slow, const std::vector<int>& rankIds,
@@ -214,6 +254,8 @@ const char* ClusterFindingKindName(ClusterFindingKind kind) {
             return "ranks_differ";
         case ClusterFindingKind::kStepDominates:
             return "step_dominates";
+        case ClusterFindingKind::kFlopsUnbalanced:
+            return "flops_unbalanced";
     }
     return "compute";
 }
@@ -300,6 +342,8 @@ std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster, const St
     std::vector<ClusterFinding> findings = FindGroupProblems(cluster, averaged, {}, "all ranks");
     if (std::optional<ClusterFinding> input = DataVerdictFinding(cluster))
         findings.push_back(std::move(*input));
+    if (std::optional<ClusterFinding> flops = FlopsFinding(cluster))
+        findings.push_back(std::move(*flops));
     // Communication not overlapped over the whole cluster is said once, not again for each group;
     // so is a step that dominates the average.
     auto said = [&](ClusterFindingKind kind) {

@@ -22,10 +22,12 @@ enum class ClusterFindingKind {
     kInput,  // the step interval (Preparing), or the data queues: ranks that wait for their data
     kCommunication,
     kRanksDiffer,
-    kStepDominates
+    kStepDominates,
+    kFlopsUnbalanced  // the ranks carry unequal FLOPs (MindSpore's FLOPs summaries)
 };
 
-// "compute", "scheduling", "input", "communication", "ranks_differ", "step_dominates".
+// "compute", "scheduling", "input", "communication", "ranks_differ", "step_dominates",
+// "flops_unbalanced".
 const char* ClusterFindingKindName(ClusterFindingKind kind);
 
 struct ClusterFinding {
@@ -39,6 +41,10 @@ struct ClusterFinding {
     std::optional<GroupDifference> difference;  // kRanksDiffer
     std::optional<DominantStep> dominant;       // kStepDominates
 };
+
+// Ranks whose FLOPs lie within this factor of each other carry the same work; a job whose ranks
+// fall into more than one such level carries unequal FLOPs.
+inline constexpr double kFlopsLevelFactor = 1.10;
 
 // A spread (largest share minus the median share) above this many points of the total time is
 // a finding; so is communication not overlapped above this share of the median rank's time.
@@ -54,7 +60,8 @@ std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster, const Step
 
 // Over the whole cluster and over each collective or stage group that is not the whole cluster;
 // a finding that names the same ranks as one before it is left out. Once, over the whole
-// cluster: the ranks whose MindData queues say they waited for data (ClusterRank::dataVerdict).
+// cluster: the ranks whose MindData queues say they waited for data (ClusterRank::dataVerdict),
+// and ranks whose FLOPs fall into levels more than kFlopsLevelFactor apart.
 // O(groups × ranks × steps).
 std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster, const StepTable& averaged);
 std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster);

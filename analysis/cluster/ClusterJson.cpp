@@ -4,6 +4,7 @@
 
 #include "cluster/ClusterReport.hpp"
 #include "report/JsonWriter.hpp"
+#include "report/FlopsJson.hpp"
 #include "report/OverviewJson.hpp"
 #include "core/TextFormat.hpp"
 
@@ -72,6 +73,7 @@ std::string ClusterToJson(const Cluster& cluster) {
                            [](JsonObject& o, const ClusterRank& rank) {
                                o.Int("rank", rank.rankId);
                                o.String("data_verdict", DataVerdictKey(rank.dataVerdict.kind));
+                               WriteFlopsSummary(o, rank.flops, rank.flopsSource);
                                if (!rank.overview.valid) {
                                    o.Bool("available", false);
                                    return;

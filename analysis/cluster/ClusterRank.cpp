@@ -246,6 +246,14 @@ void ReadDataVerdict(const DataPreparationFiles& files, ClusterRank& rank) {
     rank.problems.insert(rank.problems.end(), input.problems.begin(), input.problems.end());
 }
 
+void ReadFlopsSummary(const FlopsFiles& files, ClusterRank& rank) {
+    if (!files.Any()) return;
+    RankFlops flops = ReadRankFlops(files);
+    rank.flops = flops.summary;
+    rank.flopsSource = std::move(flops.summarySource);
+    rank.problems.insert(rank.problems.end(), flops.problems.begin(), flops.problems.end());
+}
+
 ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& options) {
     ClusterRank rank;
     rank.rankId = files.rankId;
@@ -256,6 +264,7 @@ ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& o
     rank.problems = files.problems;
     // A folder with both exports is read from its database, as a single rank is.
     ReadDataVerdict(files.dataPreparation, rank);
+    ReadFlopsSummary(files.flops, rank);
     if (!files.profilerDb.empty()) {
         SummarizeDatabase(files, options, rank);
         return rank;

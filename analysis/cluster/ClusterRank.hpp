@@ -19,6 +19,7 @@
 #include "load/RankDirectory.hpp"
 #include "load/StepTraceCsv.hpp"
 #include "rank/DataPreparation.hpp"
+#include "rank/RankFlops.hpp"
 #include "rank/RankOverview.hpp"
 
 namespace marey {
@@ -82,6 +83,9 @@ struct ClusterRank {
     // What MindSpore's data queues say of this rank's input (rank/DataPreparation.hpp); kNoRecord
     // without its queue files.
     DataVerdict dataVerdict;
+    // Its FLOPs summary (rank/RankFlops.hpp), and the file it came from; empty source: none.
+    FlopsSummary flops;
+    std::string flopsSource;
 
     const std::string& Name(uint32_t index) const { return names[index]; }
     // The index of 'name' in 'names', added when new. O(names).
@@ -151,6 +155,10 @@ ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& o
 // The verdict of the MindData queue files 'files' names into rank.dataVerdict, their problems
 // into rank.problems; nothing without a queue file. O(size of those files).
 void ReadDataVerdict(const DataPreparationFiles& files, ClusterRank& rank);
+
+// The FLOPs summary of the files 'files' names into rank.flops, by the rank's own rule
+// (ReadRankFlops), their problems into rank.problems. O(size of those files).
+void ReadFlopsSummary(const FlopsFiles& files, ClusterRank& rank);
 
 // "step50" → "50"; any other text unchanged.
 std::string StepFromKey(const std::string& key);

@@ -155,7 +155,33 @@ private:
                             });
             !s.ok())
             return s;
-        return ReadDataVerdict(root, rank.dataVerdict);
+        if (Status s = ReadDataVerdict(root, rank.dataVerdict); !s.ok()) return s;
+        return ReadFlops(root, rank);
+    }
+
+    // "flops", when present: its source and each figure a finite number from 0 up (absent:
+    // unknown).
+    Status ReadFlops(simdjson::dom::element root, ClusterRank& rank) const {
+        simdjson::dom::object flops;
+        if (root["flops"].get(flops)) return Status();
+        FlopsSummary summary;
+        const std::pair<const char*, double*> figures[] = {
+            {"mflops", &summary.mflops},
+            {"gflops_per_s", &summary.gflopsPerS},
+            {"utilization_percent", &summary.utilizationPercent}};
+        bool ok = String(flops["source"], rank.flopsSource) && !rank.flopsSource.empty();
+        for (const auto& [key, out] : figures) {
+            simdjson::dom::element value;
+            if (!ok || flops[key].get(value)) continue;
+            ok = Real(value, *out) && *out >= 0;
+        }
+        if (!ok) {
+            rank.flopsSource.clear();
+            return Fail("flops",
+                        "expected its source and figures that are finite numbers from 0 up");
+        }
+        rank.flops = summary;
+        return Status();
     }
 
     // "data_verdict", when present: a known kind, step counts from 0 with the empty ones among
@@ -342,6 +368,16 @@ std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolut
             data.Int("host_queue_steps", verdict.hostSteps);
             data.Int("empty_host_queue_steps", verdict.emptyHostSteps);
             data.String("text", verdict.text);
+        }
+        if (!rank.flopsSource.empty()) {
+            JsonObject flops(root.Key("flops"));
+            flops.String("source", rank.flopsSource);
+            const std::pair<const char*, double> figures[] = {
+                {"mflops", rank.flops.mflops},
+                {"gflops_per_s", rank.flops.gflopsPerS},
+                {"utilization_percent", rank.flops.utilizationPercent}};
+            for (const auto& [key, value] : figures)
+                if (value >= 0) flops.Real(key, value);
         }
         AppendArrayOfStrings(root.Key("problems"), rank.problems);
     }

@@ -152,8 +152,10 @@ ClusterRank ReadMindInsightRank(const std::string& path) {
     inputs.bubble = BubbleCountedIn::kComputing;
     inputs.stepsSource = kStepsOfStepTraceRaw;
     rank.overview = RankOverviewFigures(inputs);
-    if (rank.rankId >= 0)
+    if (rank.rankId >= 0) {
         ReadDataVerdict(FindDataPreparationFiles(file.parent_path().string(), rank.rankId), rank);
+        ReadFlopsSummary(FindFlopsFiles(file.parent_path().string(), rank.rankId), rank);
+    }
     return rank;
 }
 

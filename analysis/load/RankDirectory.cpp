@@ -177,7 +177,7 @@ std::string FindProfilerDatabase(const std::string& folder) {
 bool RankFiles::HasAnyAnalysisFile() const {
     return !kernelDetails.empty() || !stepTrace.empty() || !opStatistic.empty() ||
            !communication.empty() || !communicationMatrix.empty() || !stepTraceRaw.empty() ||
-           dataPreparation.Any();
+           dataPreparation.Any() || flops.Any();
 }
 
 namespace {
@@ -250,6 +250,15 @@ void NoteOtherRanks(const fs::path& folder, int rank, std::vector<std::string>& 
 }
 
 }  // namespace
+
+FlopsFiles FindFlopsFiles(const std::string& folder, int rankId) {
+    FlopsFiles files;
+    if (rankId < 0) return files;
+    files.summary = NumberedPath(folder, {"flops_summary_", ".json"}, rankId);
+    files.operators = NumberedPath(folder, {"flops_", ".txt"}, rankId);
+    files.scope = NumberedPath(folder, {"flops_scope_", ".json"}, rankId);
+    return files;
+}
 
 DataPreparationFiles FindDataPreparationFiles(const std::string& folder, int rankId) {
     DataPreparationFiles files;
@@ -357,6 +366,7 @@ Result<RankFiles> FindRankFiles(const std::string& path) {
         output.string(), mindSporeRank >= 0 ? mindSporeRank : files.rankId);
     const int dataRank = mindSporeRank >= 0 ? mindSporeRank : files.rankId;
     if (dataRank >= 0) NoteOtherRanks(output, dataRank, files.problems);
+    files.flops = FindFlopsFiles(output.string(), dataRank);
     return files;
 }
 

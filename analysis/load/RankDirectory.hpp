@@ -52,6 +52,15 @@ struct DataPreparationFiles {
     }
 };
 
+// MindSpore's FLOPs files of one rank (load/FlopsFiles.hpp); full paths, empty when missing.
+struct FlopsFiles {
+    std::string summary;    // flops_summary_N.json
+    std::string operators;  // flops_N.txt
+    std::string scope;      // flops_scope_N.json
+
+    bool Any() const { return !summary.empty() || !operators.empty() || !scope.empty(); }
+};
+
 struct RankFiles {
     std::string root;           // the folder a person opened
     std::string outputDir;      // where the profiler's files are (ASCEND_PROFILER_OUTPUT or root)
@@ -71,6 +80,7 @@ struct RankFiles {
     // time.csv's.
     std::string stepTraceRaw;
     DataPreparationFiles dataPreparation;
+    FlopsFiles flops;
     std::vector<std::string> problems;  // unreadable profiler_info file and the like
 
     // The full path of 'kind' (empty when missing).
@@ -102,6 +112,9 @@ int NumberBetween(const std::string& name, const std::string& prefix, const std:
 // The data-preparation files of rank 'rankId' in 'folder'; with rankId -1, of the one rank their
 // names give (none when they name several).
 DataPreparationFiles FindDataPreparationFiles(const std::string& folder, int rankId);
+
+// The FLOPs files of rank 'rankId' (from 0) in 'folder'.
+FlopsFiles FindFlopsFiles(const std::string& folder, int rankId);
 
 // The files of the rank folder 'path'. Fails when 'path' is not a folder or holds none of them.
 Result<RankFiles> FindRankFiles(const std::string& path);

@@ -8,6 +8,7 @@
 #include "load/AnalysisFile.hpp"
 #include "load/TraceText.hpp"
 #include "rank/DataPreparation.hpp"
+#include "rank/RankFlops.hpp"
 #include "rank/ProfilerSteps.hpp"
 #include "trace/TraceRankTables.hpp"
 
@@ -158,6 +159,12 @@ void SummarizeRank(RankAnalysis& analysis, const TraceModel* model) {
         analysis.problems.insert(analysis.problems.end(), preparation->problems.begin(),
                                  preparation->problems.end());
         analysis.dataPreparation = std::move(preparation);
+    }
+    if (analysis.files.flops.Any()) {
+        auto flops = std::make_shared<RankFlops>(ReadRankFlops(analysis.files.flops));
+        analysis.problems.insert(analysis.problems.end(), flops->problems.begin(),
+                                 flops->problems.end());
+        analysis.flops = std::move(flops);
     }
 }
 

@@ -23,6 +23,7 @@
 namespace marey {
 
 struct DataPreparation;  // rank/DataPreparation.hpp
+struct RankFlops;        // rank/RankFlops.hpp
 
 // Where a step of step_trace_time.csv lies on the trace's clock: the host's "ProfilerStep#N" slice.
 struct StepSpan {
@@ -53,6 +54,9 @@ struct RankAnalysis : RankTables {
     bool kernelsFromTrace = false, stepsFromTrace = false;
     // The data preparation (MindSpore's MindData files); null when the folder holds none.
     std::shared_ptr<const DataPreparation> dataPreparation;
+    // MindSpore's FLOPs files (flops_summary_N.json, flops_N.txt, flops_scope_N.json); null
+    // when the folder holds none.
+    std::shared_ptr<const RankFlops> flops;
     // The trace's first timestamp, where the timeline counts from: every view shows its times
     // from the same origin. traceStartNs is 0 without a trace.
     bool hasTrace = false;

@@ -7,6 +7,7 @@
 
 #include "core/TextFormat.hpp"
 #include "report/DataPreparationJson.hpp"
+#include "report/FlopsJson.hpp"
 #include "report/OverviewJson.hpp"
 
 namespace marey {
@@ -287,6 +288,7 @@ std::string RankAnalysisToJson(const RankAnalysis& analysis) {
         WriteLinks(rank, analysis);
         WriteMemory(rank, analysis);
         rank.Key("data_preparation") += DataPreparationToJson(analysis.dataPreparation.get());
+        rank.Key("resources") += RankFlopsToJson(analysis.flops.get());
     }
     return out;
 }
@@ -354,6 +356,7 @@ std::string RankAnalysisToText(const RankAnalysis& analysis) {
         out += line;
     }
     out += DataPreparationToText(analysis.dataPreparation.get());
+    out += RankFlopsToText(analysis.flops.get());
     if (!analysis.problems.empty()) {
         out += "  problems    " + std::to_string(analysis.problems.size()) + "\n";
         for (size_t i = 0; i < analysis.problems.size() && i < 10; ++i)

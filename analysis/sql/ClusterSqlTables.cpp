@@ -58,7 +58,11 @@ std::unique_ptr<SqlRows> RankTable(const Cluster& cluster) {
                                {"free_ns", "INTEGER"},
                                {"total_ns", "INTEGER"},
                                {"problems", "INTEGER"},
-                               {"data_verdict", "TEXT"}},
+                               {"data_verdict", "TEXT"},
+                               {"flops", "REAL"},
+                               {"flops_per_s", "REAL"},
+                               {"flops_utilization", "REAL"},
+                               {"flops_source", "TEXT"}},
         static_cast<int64_t>(cluster.ranks.size()),
         [&cluster](int64_t id, int column, sqlite3_context* out) {
             const ClusterRank& rank = cluster.ranks[static_cast<size_t>(id)];
@@ -84,6 +88,19 @@ std::unique_ptr<SqlRows> RankTable(const Cluster& cluster) {
                     return sqlite3_result_int64(out, static_cast<int64_t>(rank.problems.size()));
                 case 13:
                     return SetSqlText(out, DataVerdictKey(rank.dataVerdict.kind));
+                case 14:
+                case 15:
+                case 16: {
+                    // As stats --json writes them: plain FLOPs, FLOPS, a share; NULL unknown.
+                    const double value = column == 14   ? rank.flops.Flops()
+                                         : column == 15 ? rank.flops.FlopsPerSecond()
+                                                        : rank.flops.UtilizationShare();
+                    if (value < 0) return sqlite3_result_null(out);
+                    return sqlite3_result_double(out, value);
+                }
+                case 17:
+                    if (rank.flopsSource.empty()) return sqlite3_result_null(out);
+                    return SetSqlText(out, rank.flopsSource);
                 default:
                     // A rank without overview figures has none to give, not zeros.
                     if (!figures.valid) return sqlite3_result_null(out);

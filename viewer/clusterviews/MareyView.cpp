@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <functional>
 #include <thread>
+#include <unordered_map>
 
 #include "clusterviews/ClusterCommon.hpp"
 #include "core/TextFormat.hpp"
@@ -28,7 +29,10 @@ namespace marey {
 namespace {
 
 constexpr size_t kMostDevices = 256;
-constexpr float kGutter = 190, kRuler = 24, kMemoryChart = 90;
+constexpr float kGutter = 250, kRuler = 24, kMemoryChart = 90;
+// The gutter's blocks, right to left: PeakMem (48 px wide, 58 from the gutter's end), FLOPS and
+// FLOPs (40 px each, their titles' width).
+constexpr float kFlopsBlock = 40, kFlopsRateX = kGutter - 104, kFlopsX = kGutter - 150;
 constexpr double kMinWindowNs = 50000;
 constexpr uint64_t kMostCachedRows =
     8000000;  // about 300 MB of tables kept between steps at most  // times are floats on the GPU:
@@ -275,10 +279,66 @@ void DrawRuler(ImDrawList* draw, const Plot& plot, float top) {
     }
 }
 
-// Blocks left of each row: peak memory when recorded; FLOPs need files this profile lacks.
+// The FLOPs and FLOPS blocks left of each row, when the ranks have FLOPs summaries: each a bar as
+// long as its value against the largest of all devices (the seeds' Marey view shades a block by
+// that ratio; a length reads 0.74 from 1 where a shade does not). A folded row shows its largest
+// device's.
+void DrawFlopsBlocks(const ClusterDocument& document, const MareyState& state, ImDrawList* draw,
+                     const Plot& plot, float gutterX) {
+    const MareyStep& step = state.load->marey;
+    std::unordered_map<int, const ClusterRank*> rankOf;
+    double most[2] = {0, 0};
+    for (const ClusterRank& rank : document.cluster.ranks) {
+        if (rank.flopsSource.empty()) continue;
+        rankOf[rank.rankId] = &rank;
+        most[0] = std::max(most[0], rank.flops.mflops);
+        most[1] = std::max(most[1], rank.flops.gflopsPerS);
+    }
+    if (rankOf.empty()) return;
+    const float xs[2] = {gutterX + kFlopsX, gutterX + kFlopsRateX};
+    const char* titles[2] = {"FLOPs", "FLOPS"};
+    const ImU32 header = IM_COL32(190, 150, 230, 255);
+    for (int k = 0; k < 2; ++k) {
+        draw->AddText(ImVec2(xs[k], plot.origin.y - kRuler + 2), header, titles[k]);
+        if (ImGui::IsMouseHoveringRect(ImVec2(xs[k], plot.origin.y - kRuler),
+                                       ImVec2(xs[k] + kFlopsBlock, plot.origin.y)))
+            ImGui::SetTooltip(k == 0 ? "FLOPs of each device (its flops_summary: the AI Core "
+                                       "operators' MFLOPs summed), as a bar against the largest"
+                                     : "FLOPS of each device (its flops_summary: the operators' "
+                                       "mean GFLOPS), as a bar against the largest");
+    }
+    for (size_t r = 0; r < state.rows.size(); ++r) {
+        const float y = plot.origin.y + static_cast<float>(r) * plot.rowPx;
+        const ClusterRank* shown = nullptr;
+        for (const size_t d : state.rows[r].devices) {
+            const auto it = rankOf.find(step.devices[d].rankId);
+            if (it != rankOf.end() && (!shown || it->second->flops.mflops > shown->flops.mflops))
+                shown = it->second;
+        }
+        if (!shown) continue;
+        const double values[2] = {shown->flops.mflops, shown->flops.gflopsPerS};
+        for (int k = 0; k < 2; ++k) {
+            if (values[k] < 0 || most[k] <= 0) continue;
+            const float length = kFlopsBlock * static_cast<float>(values[k] / most[k]);
+            draw->AddRectFilled(ImVec2(xs[k], y), ImVec2(xs[k] + kFlopsBlock, y + plot.barPx),
+                                IM_COL32(150, 90, 210, 50));
+            draw->AddRectFilled(ImVec2(xs[k], y), ImVec2(xs[k] + length, y + plot.barPx),
+                                IM_COL32(150, 90, 210, 255));
+        }
+        if (ImGui::IsMouseHoveringRect(ImVec2(xs[0], y),
+                                       ImVec2(xs[1] + kFlopsBlock, y + plot.barPx)))
+            ImGui::SetTooltip("rank %d: %.1f GFLOPs, %.1f GFLOPS, %.2f %% utilisation (%s)",
+                              shown->rankId, shown->flops.mflops / 1e3, shown->flops.gflopsPerS,
+                              shown->flops.utilizationPercent, shown->flopsSource.c_str());
+    }
+}
+
+// Blocks left of each row: FLOPs and FLOPS when the ranks have FLOPs summaries, peak memory when
+// recorded.
 void DrawGutter(ClusterDocument& document, MareyState& state, ImDrawList* draw, const Plot& plot,
                 float gutterX) {
     const MareyStep& step = state.load->marey;
+    DrawFlopsBlocks(document, state, draw, plot, gutterX);
     double peak = 1;
     bool anyMemory = false;
     for (const MareyMemory& memory : state.load->memory)
@@ -557,9 +617,11 @@ void DrawStageControls(ClusterDocument& document, MareyState& state,
     }
     NoteAfter(step.sharedClock ? "one clock for all devices"
                                : "each device from its own first operator (their clocks disagree)");
-    NoteAfter(
-        "FLOPs, FLOPS: no flops_summary file (MindSpore's FLOPs analysis; torch_npu: "
-        "with_flops=True)");
+    if (std::none_of(document.cluster.ranks.begin(), document.cluster.ranks.end(),
+                     [](const ClusterRank& rank) { return !rank.flopsSource.empty(); }))
+        NoteAfter(
+            "FLOPs, FLOPS: no flops_summary file (MindSpore's FLOPs analysis; torch_npu: "
+            "with_flops=True)");
 }
 
 // Stage brackets in the gutter: click to collapse or expand.
@@ -596,7 +658,7 @@ void DrawRowLabels(ClusterDocument& document, MareyState& state, const Plot& plo
         ImGui::SetCursorScreenPos(
             ImVec2(gutterX + 10, plot.origin.y + static_cast<float>(r) * plot.rowPx));
         ImGui::PushID(static_cast<int>(r) + 100000);
-        if (ImGui::InvisibleButton("row", ImVec2(kGutter - 70, std::max(3.0f, plot.barPx)))) {
+        if (ImGui::InvisibleButton("row", ImVec2(kFlopsX - 14, std::max(3.0f, plot.barPx)))) {
             state.selectedDevice = static_cast<int>(state.rows[r].devices.front());
             SelectRank(document, RankId(step.devices[state.rows[r].devices.front()].rankId));
         }

@@ -30,6 +30,7 @@ ImVec4 FindingColor(ClusterFindingKind kind) {
             return ImVec4(0.85f, 0.85f, 0.5f, 1);
         case ClusterFindingKind::kRanksDiffer:
         case ClusterFindingKind::kStepDominates:
+        case ClusterFindingKind::kFlopsUnbalanced:
             return ImVec4(1, 0.8f, 0.35f, 1);
         default:
             return ImVec4(1, 0.65f, 0.35f, 1);

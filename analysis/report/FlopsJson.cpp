@@ -1,0 +1,82 @@
+#include "report/FlopsJson.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "rank/RankFlops.hpp"
+
+namespace marey {
+namespace {
+
+// A figure, or null when absent (-1).
+void RealOrNull(JsonObject& object, const char* key, double value) {
+    if (value < 0)
+        object.Null(key);
+    else
+        object.Real(key, value);
+}
+
+}  // namespace
+
+void WriteFlopsSummary(JsonObject& object, const FlopsSummary& summary, const std::string& source) {
+    RealOrNull(object, "flops", summary.Flops());
+    RealOrNull(object, "flops_per_s", summary.FlopsPerSecond());
+    RealOrNull(object, "flops_utilization", summary.UtilizationShare());
+    if (source.empty())
+        object.Null("flops_source");
+    else
+        object.String("flops_source", source);
+}
+
+std::string RankFlopsToJson(const RankFlops* flops) {
+    if (!flops) return "null";
+    std::string out;
+    {
+        JsonObject root(out);
+        WriteFlopsSummary(root, flops->summary, flops->summarySource);
+        constexpr size_t kTopOperators = 10;
+        const std::vector<OperatorFlops> top(
+            flops->operators.begin(),
+            flops->operators.begin() +
+                static_cast<long>(std::min(kTopOperators, flops->operators.size())));
+        JsonArrayOfObjects(root.Key("top_operators"), top,
+                           [](JsonObject& o, const OperatorFlops& op) {
+                               o.String("name", op.name);
+                               o.Real("flops", op.mflops * kFlopsPerMflop);
+                               o.Real("flops_per_s", op.gflopsPerS * kFlopsPerGflop);
+                               o.Real("flops_utilization", op.utilizationPercent / 100);
+                           });
+        root.Int("operators", static_cast<int64_t>(flops->operators.size()));
+        // The scopes as the file names them ("Total" first), each with its parent's index in
+        // this list (-1 for "Total").
+        JsonArrayOfObjects(root.Key("scopes"), flops->scopes.nodes,
+                           [](JsonObject& o, const FlopsScopeNode& node) {
+                               o.String("name", node.name);
+                               o.Real("flops", node.mflops * kFlopsPerMflop);
+                               o.Int("parent", node.parent);
+                           });
+    }
+    return out;
+}
+
+std::string RankFlopsToText(const RankFlops* flops) {
+    if (!flops || !flops->Known()) return "";
+    const FlopsSummary& s = flops->summary;
+    std::string out = "  flops      ";
+    char part[64];
+    const std::pair<double, const char*> figures[] = {
+        {s.mflops, "%.3f MFLOPs"},
+        {s.gflopsPerS, "%.3f GFLOPS"},
+        {s.utilizationPercent, "%.2f %% utilisation"}};
+    bool first = true;
+    for (const auto& [value, format] : figures) {
+        if (value < 0) continue;
+        std::snprintf(part, sizeof part, format, value);
+        out += (first ? " " : ", ") + std::string(part);
+        first = false;
+    }
+    return out + " (" + flops->summarySource + ")\n";
+}
+
+}  // namespace marey

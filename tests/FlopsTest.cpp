@@ -1,0 +1,259 @@
+// MindSpore's FLOPs files: the real summaries of MindInsight's cluster to the digit, the operator
+// table and the scope tree with their damage named, a rank's "resources", each rank's FLOPs in
+// its cluster (JSON, summary files) and the unbalanced-FLOPs finding on real and generated ranks.
+#include <doctest/doctest.h>
+#include <simdjson.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "ClusterGenerator.hpp"
+#include "FlopsWriter.hpp"
+#include "TestSupport.hpp"
+#include "cluster/ClusterFindings.hpp"
+#include "cluster/ClusterRankFile.hpp"
+#include "load/FlopsFiles.hpp"
+#include "loading/ClusterLoader.hpp"
+#include "rank/RankFlops.hpp"
+#include "report/FlopsJson.hpp"
+
+using namespace marey;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string ProblemsOf(const std::vector<ImportProblem>& problems) {
+    std::string text;
+    for (const ImportProblem& problem : problems)
+        text += std::to_string(problem.line) + ":" + std::to_string(problem.column) + ": " +
+                problem.message + "\n";
+    return text;
+}
+
+}  // namespace
+
+TEST_CASE("MindInsight's cluster FLOPs summaries, read to the digit, are unbalanced by rank") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) {
+        MESSAGE("skipped: real fixtures not found");
+        return;
+    }
+    const fs::path dir = fixtures + "/mindinsight/tests/utils/resource/cluster_propose";
+    auto cluster = LoadCluster(dir.string(), 1);
+    REQUIRE_MESSAGE(cluster.ok(), cluster.message());
+    REQUIRE(cluster.value().ranks.size() == 4);
+    const double expected[4][3] = {{107146.763, 5385.552, 0.23},
+                                   {107145.034, 5386.261, 0.229},
+                                   {329608.369, 4859.39, 0.725},
+                                   {329612.4, 4897.642, 0.725}};
+    for (const ClusterRank& rank : cluster.value().ranks) {
+        CAPTURE(rank.rankId);
+        REQUIRE(rank.rankId >= 0);
+        REQUIRE(rank.rankId < 4);
+        CHECK(rank.flopsSource == "flops_summary_" + std::to_string(rank.rankId) + ".json");
+        CHECK(rank.flops.mflops == expected[rank.rankId][0]);
+        CHECK(rank.flops.gflopsPerS == expected[rank.rankId][1]);
+        CHECK(rank.flops.utilizationPercent == expected[rank.rankId][2]);
+    }
+    int found = 0;
+    for (const ClusterFinding& finding : FindClusterProblems(cluster.value())) {
+        if (finding.kind != ClusterFindingKind::kFlopsUnbalanced) continue;
+        ++found;
+        CHECK(finding.ranks == std::vector<int>{2, 3});
+        CHECK(finding.text.rfind("Unbalanced FLOPs: the ranks carry unequal work (their FLOPs "
+                                 "summaries): ranks 2-3 329.6 GFLOPs against ranks 0-1 107.1 "
+                                 "GFLOPs (3.08×).",
+                                 0) == 0);
+    }
+    CHECK(found == 1);
+}
+
+TEST_CASE("a FLOPs summary is read, and one that holds no FLOPs or damaged values is named") {
+    auto summary = ParseFlopsSummaryJson(
+        "\xEF\xBB\xBF{\"FLOPs\": 8167.743, \"FLOPS\": 9868, \"FLOPS_Utilization\": 3.765}",
+        "s.json");
+    REQUIRE_MESSAGE(summary.ok(), summary.message());
+    CHECK(summary.value().mflops == 8167.743);
+    CHECK(summary.value().gflopsPerS == 9868);
+    CHECK(summary.value().Flops() == doctest::Approx(8167.743e6));
+    CHECK(summary.value().UtilizationShare() == doctest::Approx(0.03765));
+    CHECK(ParseFlopsSummaryJson("{\"FLOPs\": -1}", "s.json").message() ==
+          "s.json: error: \"FLOPs\": expected a finite number from 0 up, got -1");
+    CHECK(ParseFlopsSummaryJson("{\"FLOPS\": \"fast\"}", "s.json").message() ==
+          "s.json: error: \"FLOPS\": expected a finite number from 0 up, got \"fast\"");
+    CHECK(ParseFlopsSummaryJson("{\"flops\": 1}", "s.json").message() ==
+          "s.json: error: none of \"FLOPs\", \"FLOPS\" and \"FLOPS_Utilization\": not a FLOPs "
+          "summary");
+    CHECK(ParseFlopsSummaryJson("{\"FLOPs\": 1", "s.json")
+              .message()
+              .rfind("s.json: error: not a JSON object", 0) == 0);
+    // Only the utilisation: the rest stays unknown.
+    summary = ParseFlopsSummaryJson("{\"FLOPS_Utilization\": 1.5}", "s.json");
+    REQUIRE(summary.ok());
+    CHECK(summary.value().mflops == -1);
+    CHECK(summary.value().Flops() == -1);
+}
+
+TEST_CASE("the operators' FLOPs: both headers read, damaged rows named with their line") {
+    // MindSpore's header and the one MindInsight's tests use.
+    for (const char* header : {"op_full_name, MFLOPs(10^6), GFLOPS(10^9), FLOPS utilization(%) \n",
+                               "full_kernel_name, FLOPs, FLOPS, FLOPS utilization\n"}) {
+        const std::string text = std::string(header) +
+                                 "Default/net/Conv2D-op1, 300.5, 20.25, 6.3\n"
+                                 "Default/net/MatMul-op2, 900, 40, 12.5\n"
+                                 "Default/net/Add-op3, -1, 1, 1\n"
+                                 "Default/net/Mul-op4, 1, nan, 1\n"
+                                 "Default/net/Short-op5, 1\n"
+                                 ", 1, 1, 1\n";
+        auto table = ParseOperatorFlopsText(text, "flops_0.txt");
+        REQUIRE(table.ok());
+        REQUIRE(table.value().operators.size() == 2);
+        CHECK(table.value().operators[1].name == "Default/net/MatMul-op2");
+        CHECK(table.value().operators[1].mflops == 900);
+        CHECK(table.value().operators[0].utilizationPercent == 6.3);
+        CHECK(ProblemsOf(table.value().problems) ==
+              "4:1: column \"MFLOPs\": not a finite number from 0 up: \" -1\"; row left out\n"
+              "5:1: column \"GFLOPS\": not a finite number from 0 up: \" nan\"; row left out\n"
+              "6:1: expected 4 cells, got 2; row left out\n"
+              "7:1: no operator name; row left out\n");
+        const FlopsSummary summary = SummarizeOperatorFlops(table.value().operators);
+        CHECK(summary.mflops == doctest::Approx(1200.5));
+        CHECK(summary.gflopsPerS == doctest::Approx(30.125));
+        CHECK(summary.utilizationPercent == doctest::Approx(9.4));
+    }
+    CHECK(ParseOperatorFlopsText("", "flops_0.txt").message() ==
+          "flops_0.txt: error: the file is empty");
+    CHECK(ParseOperatorFlopsText("name, FLOPs\nx, 1\n", "flops_0.txt").message() ==
+          "flops_0.txt:1:1: error: expected four columns (the operator's name, MFLOPs, GFLOPS, "
+          "utilisation %); the file is not read");
+}
+
+TEST_CASE(
+    "the FLOPs by scope as a tree from Total, with loops, second parents and bad values named") {
+    const std::string text =
+        "{\"data\": {\"nodes\": [], \"links\": ["
+        "{\"source\": \"Total\", \"target\": \"Default\", \"value\": 100},"
+        "{\"source\": \"Total\", \"target\": \"Gradients\", \"value\": 250},"
+        "{\"source\": \"Default\", \"target\": \"net(0_Default)\", \"value\": 90},"
+        "{\"source\": \"Gradients\", \"target\": \"net(0_Default)\", \"value\": 5},"
+        "{\"source\": \"net(0_Default)\", \"target\": \"Default\", \"value\": 1},"
+        "{\"source\": \"Default\", \"target\": \"x\", \"value\": -3},"
+        "{\"source\": \"Default\"}"
+        "]}, \"max_scope_num\": 2}";
+    auto tree = ParseFlopsScopeJson(text, "scope.json");
+    REQUIRE_MESSAGE(tree.ok(), tree.message());
+    const FlopsScopeTree& t = tree.value();
+    CHECK(t.maxScopeDepth == 2);
+    REQUIRE(t.nodes.size() == 4);
+    CHECK(t.nodes[0].name == "Total");
+    CHECK(t.nodes[0].mflops == 350);
+    // Largest first: Gradients (250) before Default (100).
+    REQUIRE(t.nodes[0].children.size() == 2);
+    CHECK(t.nodes[static_cast<size_t>(t.nodes[0].children[0])].name == "Gradients");
+    CHECK(t.nodes[static_cast<size_t>(t.nodes[0].children[1])].name == "Default");
+    CHECK(t.problems == std::vector<std::string>{
+                            "scope.json: error: data.links[3]: \"net(0_Default)\" has a parent "
+                            "already; left out",
+                            "scope.json: error: data.links[4]: \"Default\" has a parent already; "
+                            "left out",
+                            "scope.json: error: data.links[5]: \"value\": expected MFLOPs, a "
+                            "finite number from 0 up; left out",
+                            "scope.json: error: data.links[6]: expected a \"source\" and a "
+                            "\"target\" name; left out"});
+    // A loop among scopes no link from Total reaches.
+    tree = ParseFlopsScopeJson(
+        "{\"data\": {\"links\": [{\"source\": \"a\", \"target\": \"b\", \"value\": 1},"
+        "{\"source\": \"b\", \"target\": \"a\", \"value\": 1}]}}",
+        "scope.json");
+    REQUIRE(tree.ok());
+    CHECK(tree.value().nodes.empty());
+    CHECK(tree.value().problems.front() ==
+          "scope.json: error: data.links[1]: \"a\" is above \"b\": a loop; left out");
+    CHECK(ParseFlopsScopeJson("{\"data\": {}}", "scope.json").message() ==
+          "scope.json: error: no \"data.links\" array: not a FLOPs scope file");
+}
+
+TEST_CASE("a generated heavy stage: its FLOPs everywhere, the finding names exactly it") {
+    const fs::path dir = test::TempDir("flops_cluster");
+    ClusterOptions options;
+    options.ranks = 6;
+    options.steps = 3;
+    options.pipeline = true;
+    options.heavyFlopsRank = 4;
+    std::string error;
+    REQUIRE_MESSAGE(WriteCluster(options, dir.string(), &error), error);
+    // One rank alone: its summary agrees with its operators by the profiler's own rule.
+    auto files = FindRankFiles((dir / "rank_4_ascend_pt").string());
+    REQUIRE(files.ok());
+    const RankFlops flops = ReadRankFlops(files.value().flops);
+    CHECK(flops.problems.empty());
+    CHECK(flops.summarySource == "flops_summary_4.json");
+    CHECK(flops.summary.mflops == doctest::Approx(kGeneratedMflops * kHeavyFlopsFactor));
+    const FlopsSummary fromOperators = SummarizeOperatorFlops(flops.operators);
+    CHECK(fromOperators.mflops == doctest::Approx(flops.summary.mflops).epsilon(1e-6));
+    CHECK(fromOperators.gflopsPerS == doctest::Approx(flops.summary.gflopsPerS).epsilon(1e-6));
+    REQUIRE(flops.operators.size() == 4);
+    CHECK(flops.operators[0].name ==
+          "Default/network-WithLossCell/_backbone-Net/layer1-Dense/MatMul-op1");
+    REQUIRE(flops.scopes.nodes.size() == 7);
+    CHECK(flops.scopes.nodes[0].mflops == doctest::Approx(flops.summary.mflops));
+    // Its "resources" object.
+    simdjson::dom::parser parser;
+    const std::string json = RankFlopsToJson(&flops);
+    simdjson::dom::element resources;
+    REQUIRE(parser.parse(json).get(resources) == simdjson::SUCCESS);
+    CHECK(double(resources["flops"]) ==
+          doctest::Approx(kGeneratedMflops * kHeavyFlopsFactor * 1e6));
+    CHECK(std::string_view(resources["flops_source"]) == "flops_summary_4.json");
+    CHECK(int64_t(resources["operators"]) == 4);
+    CHECK(simdjson::dom::array(resources["top_operators"]).size() == 4);
+    CHECK(simdjson::dom::array(resources["scopes"]).size() == 7);
+    CHECK(RankFlopsToJson(nullptr) == "null");
+    // The cluster: every rank's FLOPs, and exactly rank 4 named.
+    auto cluster = LoadCluster(dir.string(), 1);
+    REQUIRE_MESSAGE(cluster.ok(), cluster.message());
+    for (const ClusterRank& rank : cluster.value().ranks) {
+        CAPTURE(rank.rankId);
+        CHECK(rank.flops.mflops ==
+              doctest::Approx(kGeneratedMflops * (rank.rankId == 4 ? kHeavyFlopsFactor : 1.0)));
+    }
+    int found = 0;
+    for (const ClusterFinding& finding : FindClusterProblems(cluster.value()))
+        if (finding.kind == ClusterFindingKind::kFlopsUnbalanced) {
+            ++found;
+            CHECK(finding.ranks == std::vector<int>{4});
+            CHECK(finding.text.find("rank 4 162.0 GFLOPs against ranks 0-3, 5 120.0 GFLOPs "
+                                    "(1.35×)") != std::string::npos);
+        }
+    CHECK(found == 1);
+    // The summary file keeps the FLOPs; a damaged figure there is named.
+    const ClusterRank& heavy = cluster.value().ranks[4];
+    const std::string written = WriteRankSummary(heavy);
+    const std::string padded = written + std::string(simdjson::SIMDJSON_PADDING, ' ');
+    auto read = ReadRankSummary(std::string_view(padded.data(), written.size()), "r.json");
+    REQUIRE_MESSAGE(read.ok(), read.message());
+    CHECK(read.value().flops.mflops == doctest::Approx(heavy.flops.mflops));
+    CHECK(read.value().flopsSource == heavy.flopsSource);
+    std::string damaged = written;
+    const std::string key = "\"mflops\": ";
+    damaged.insert(damaged.find(key) + key.size(), "-");
+    damaged += std::string(simdjson::SIMDJSON_PADDING, ' ');
+    auto refused = ReadRankSummary(
+        std::string_view(damaged.data(), damaged.size() - simdjson::SIMDJSON_PADDING), "r.json");
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.message() ==
+          "r.json: error: \"flops\": expected its source and figures that are finite numbers "
+          "from 0 up");
+    // Equal FLOPs everywhere: no finding.
+    options.heavyFlopsRank = -1;
+    options.flopsFiles = true;
+    const fs::path even = test::TempDir("flops_even");
+    REQUIRE(WriteCluster(options, even.string(), &error));
+    auto evenCluster = LoadCluster(even.string(), 1);
+    REQUIRE(evenCluster.ok());
+    CHECK(evenCluster.value().ranks[0].flopsSource == "flops_summary_0.json");
+    for (const ClusterFinding& finding : FindClusterProblems(evenCluster.value()))
+        CHECK(finding.kind != ClusterFindingKind::kFlopsUnbalanced);
+    fs::remove_all(dir);
+    fs::remove_all(even);
+}
