@@ -14,8 +14,10 @@
 #include "cluster/ClusterRankFile.hpp"
 #include "load/FlopsFiles.hpp"
 #include "loading/ClusterLoader.hpp"
+#include "loading/RankLoader.hpp"
+#include "report/RankJson.hpp"
 #include "rank/RankFlops.hpp"
-#include "report/FlopsJson.hpp"
+#include "report/ResourcesJson.hpp"
 
 using namespace marey;
 namespace fs = std::filesystem;
@@ -199,7 +201,7 @@ TEST_CASE("a generated heavy stage: its FLOPs everywhere, the finding names exac
     CHECK(flops.scopes.nodes[0].mflops == doctest::Approx(flops.summary.mflops));
     // Its "resources" object.
     simdjson::dom::parser parser;
-    const std::string json = RankFlopsToJson(&flops);
+    const std::string json = RankResourcesToJson(&flops, nullptr);
     simdjson::dom::element resources;
     REQUIRE(parser.parse(json).get(resources) == simdjson::SUCCESS);
     CHECK(double(resources["flops"]) ==
@@ -208,7 +210,8 @@ TEST_CASE("a generated heavy stage: its FLOPs everywhere, the finding names exac
     CHECK(int64_t(resources["operators"]) == 4);
     CHECK(simdjson::dom::array(resources["top_operators"]).size() == 4);
     CHECK(simdjson::dom::array(resources["scopes"]).size() == 7);
-    CHECK(RankFlopsToJson(nullptr) == "null");
+    CHECK(resources["peak_memory_bytes"].is_null());
+    CHECK(RankResourcesToJson(nullptr, nullptr) == "null");
     // The cluster: every rank's FLOPs, and exactly rank 4 named.
     auto cluster = LoadCluster(dir.string(), 1);
     REQUIRE_MESSAGE(cluster.ok(), cluster.message());
@@ -256,4 +259,24 @@ TEST_CASE("a generated heavy stage: its FLOPs everywhere, the finding names exac
         CHECK(finding.kind != ClusterFindingKind::kFlopsUnbalanced);
     fs::remove_all(dir);
     fs::remove_all(even);
+}
+
+TEST_CASE("a real rank's peak memory in its resources: the framework's allocated series") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) {
+        MESSAGE("skipped: real fixtures not found");
+        return;
+    }
+    const std::string path = fixtures + "/msinsight/server/src/test/test_data/test_rank_1";
+    auto loaded = LoadRank(path, LoadOptions{});
+    REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+    const std::string json = RankAnalysisToJson(*loaded.value().analysis);
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    REQUIRE(parser.parse(json).get(root) == simdjson::SUCCESS);
+    simdjson::dom::element resources = root["resources"];
+    // memory_record.csv's PTA Allocated peaks at 4599.740723 MB (of 1024 × 1024 bytes).
+    CHECK(int64_t(resources["peak_memory_bytes"]) == std::llround(4599.740723 * 1048576));
+    CHECK(std::string_view(resources["peak_memory_source"]) == "memory_record.csv (PTA Allocated)");
+    CHECK(resources["flops"].is_null());
 }

@@ -274,11 +274,11 @@ TEST_CASE(
     MemoryRecord record;
     record.series = {series("APP", "Allocated", 900), series("GE", "Allocated", 300),
                      series("PTA", "Reserved", 2000)};
-    const MemorySeries* chosen = ChooseMareyMemorySeries(record);
+    const MemorySeries* chosen = ChooseAllocatedSeries(record);
     REQUIRE(chosen != nullptr);
     CHECK(chosen->component == "APP");  // no PTA allocations: the highest peak
     record.series.push_back(series("PTA", "Allocated", 100));
-    chosen = ChooseMareyMemorySeries(record);
+    chosen = ChooseAllocatedSeries(record);
     REQUIRE(chosen != nullptr);
     CHECK(chosen->component == "PTA");
     CHECK(chosen->metric == "Allocated");
@@ -290,7 +290,7 @@ TEST_CASE(
     CHECK(memory.megabytes == std::vector<double>{2, 3});
     MemoryRecord none;
     none.series = {series("PTA", "Reserved", 10)};
-    CHECK(ChooseMareyMemorySeries(none) == nullptr);
+    CHECK(ChooseAllocatedSeries(none) == nullptr);
 }
 
 TEST_CASE("a rank folder without memory_record.csv gives the Marey view no memory") {

@@ -4,7 +4,7 @@
 
 #include "cluster/ClusterReport.hpp"
 #include "report/JsonWriter.hpp"
-#include "report/FlopsJson.hpp"
+#include "report/ResourcesJson.hpp"
 #include "report/OverviewJson.hpp"
 #include "core/TextFormat.hpp"
 

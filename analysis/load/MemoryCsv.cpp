@@ -151,4 +151,15 @@ Result<OperatorMemory> ParseOperatorMemoryCsv(std::string_view text, const std::
     return memory;
 }
 
+const MemorySeries* ChooseAllocatedSeries(const MemoryRecord& record) {
+    const MemorySeries* chosen = nullptr;
+    for (const MemorySeries& series : record.series) {
+        if (series.metric != "Allocated") continue;
+        if (!chosen || (series.component == "PTA" && chosen->component != "PTA") ||
+            (chosen->component != "PTA" && series.peakMb > chosen->peakMb))
+            chosen = &series;
+    }
+    return chosen;
+}
+
 }  // namespace marey

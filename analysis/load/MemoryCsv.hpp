@@ -44,6 +44,14 @@ struct OperatorMemory {
 // "Timestamp(us)".
 Result<MemoryRecord> ParseMemoryRecordCsv(std::string_view text, const std::string& name);
 
+// The device's allocated memory as the views and the rank's resources show it: the framework's
+// allocations (component "PTA") when recorded, else the "Allocated" series that peaks highest;
+// null when there is no allocated series. O(series).
+const MemorySeries* ChooseAllocatedSeries(const MemoryRecord& record);
+
+// memory_record.csv's MB are MiB (the profiler divides bytes by 1024 twice).
+inline constexpr double kBytesPerMemoryMb = 1024.0 * 1024.0;
+
 // Reads operator_memory.csv; a row with a bad allocation time is skipped and reported, an empty
 // release time means the memory was still held. Fails only without "Name" and "Allocation
 // Time(us)".

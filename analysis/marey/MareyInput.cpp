@@ -6,17 +6,6 @@
 
 namespace marey {
 
-const MemorySeries* ChooseMareyMemorySeries(const MemoryRecord& record) {
-    const MemorySeries* chosen = nullptr;
-    for (const MemorySeries& series : record.series) {
-        if (series.metric != "Allocated") continue;
-        if (!chosen || (series.component == "PTA" && chosen->component != "PTA") ||
-            (chosen->component != "PTA" && series.peakMb > chosen->peakMb))
-            chosen = &series;
-    }
-    return chosen;
-}
-
 MareyMemory MareyMemoryOf(const MemorySeries& series, TimeNs stepStartNs, TimeNs spanNs) {
     MareyMemory memory;
     memory.present = true;
@@ -39,7 +28,7 @@ MareyMemory LoadMareyMemory(const std::string& rankPath, TimeNs stepStartNs, Tim
         RankTables tables;
         ReadDbMemory(*db.value(), tables);
         if (tables.memoryRecord)
-            if (const MemorySeries* chosen = ChooseMareyMemorySeries(*tables.memoryRecord))
+            if (const MemorySeries* chosen = ChooseAllocatedSeries(*tables.memoryRecord))
                 memory = MareyMemoryOf(*chosen, stepStartNs, spanNs);
         return memory;
     }
@@ -48,7 +37,7 @@ MareyMemory LoadMareyMemory(const std::string& rankPath, TimeNs stepStartNs, Tim
     ReadAnalysisFile(files.value().memoryRecord, problems, [&](std::string_view text) {
         auto record = ParseMemoryRecordCsv(text, files.value().memoryRecord);
         if (!record.ok()) return;
-        if (const MemorySeries* chosen = ChooseMareyMemorySeries(record.value()))
+        if (const MemorySeries* chosen = ChooseAllocatedSeries(record.value()))
             memory = MareyMemoryOf(*chosen, stepStartNs, spanNs);
     });
     return memory;

@@ -17,16 +17,12 @@ struct MareyMemory {
     std::vector<double> megabytes;
 };
 
-// The series the Marey view shows: the framework's allocations (component "PTA") when recorded,
-// else the "Allocated" series that peaks highest; null when there is no allocated series.
-// O(series).
-const MemorySeries* ChooseMareyMemorySeries(const MemoryRecord& record);
-
 // The samples of 'series' within the step [stepStartNs, stepStartNs + spanNs], made relative to
 // its start. O(samples).
 MareyMemory MareyMemoryOf(const MemorySeries& series, TimeNs stepStartNs, TimeNs spanNs);
 
-// Reads the memory_record.csv of the rank folder 'rankPath' and keeps the chosen series over the
+// Reads the memory_record.csv of the rank folder 'rankPath' and keeps its allocated series
+// (ChooseAllocatedSeries) over the
 // step; not present when the folder has no such file or it cannot be read. Reads a file: call
 // it off the UI thread.
 MareyMemory LoadMareyMemory(const std::string& rankPath, TimeNs stepStartNs, TimeNs spanNs);

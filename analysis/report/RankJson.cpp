@@ -7,7 +7,7 @@
 
 #include "core/TextFormat.hpp"
 #include "report/DataPreparationJson.hpp"
-#include "report/FlopsJson.hpp"
+#include "report/ResourcesJson.hpp"
 #include "report/OverviewJson.hpp"
 
 namespace marey {
@@ -288,7 +288,8 @@ std::string RankAnalysisToJson(const RankAnalysis& analysis) {
         WriteLinks(rank, analysis);
         WriteMemory(rank, analysis);
         rank.Key("data_preparation") += DataPreparationToJson(analysis.dataPreparation.get());
-        rank.Key("resources") += RankFlopsToJson(analysis.flops.get());
+        rank.Key("resources") += RankResourcesToJson(
+            analysis.flops.get(), analysis.memoryRecord ? &*analysis.memoryRecord : nullptr);
     }
     return out;
 }

@@ -1,4 +1,4 @@
-#include "report/FlopsJson.hpp"
+#include "report/ResourcesJson.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -29,17 +29,29 @@ void WriteFlopsSummary(JsonObject& object, const FlopsSummary& summary, const st
         object.String("flops_source", source);
 }
 
-std::string RankFlopsToJson(const RankFlops* flops) {
-    if (!flops) return "null";
+std::string RankResourcesToJson(const RankFlops* flops, const MemoryRecord* memory) {
+    const MemorySeries* allocated = memory ? ChooseAllocatedSeries(*memory) : nullptr;
+    if (!flops && !allocated) return "null";
     std::string out;
     {
         JsonObject root(out);
-        WriteFlopsSummary(root, flops->summary, flops->summarySource);
+        if (allocated) {
+            root.Int("peak_memory_bytes",
+                     static_cast<int64_t>(std::llround(allocated->peakMb * kBytesPerMemoryMb)));
+            root.String("peak_memory_source", "memory_record.csv (" + allocated->component + " " +
+                                                  allocated->metric + ")");
+        } else {
+            root.Null("peak_memory_bytes");
+            root.Null("peak_memory_source");
+        }
+        static const RankFlops kNone;
+        const RankFlops& known = flops ? *flops : kNone;
+        WriteFlopsSummary(root, known.summary, known.summarySource);
         constexpr size_t kTopOperators = 10;
         const std::vector<OperatorFlops> top(
-            flops->operators.begin(),
-            flops->operators.begin() +
-                static_cast<long>(std::min(kTopOperators, flops->operators.size())));
+            known.operators.begin(),
+            known.operators.begin() +
+                static_cast<long>(std::min(kTopOperators, known.operators.size())));
         JsonArrayOfObjects(root.Key("top_operators"), top,
                            [](JsonObject& o, const OperatorFlops& op) {
                                o.String("name", op.name);
@@ -47,10 +59,10 @@ std::string RankFlopsToJson(const RankFlops* flops) {
                                o.Real("flops_per_s", op.gflopsPerS * kFlopsPerGflop);
                                o.Real("flops_utilization", op.utilizationPercent / 100);
                            });
-        root.Int("operators", static_cast<int64_t>(flops->operators.size()));
+        root.Int("operators", static_cast<int64_t>(known.operators.size()));
         // The scopes as the file names them ("Total" first), each with its parent's index in
         // this list (-1 for "Total").
-        JsonArrayOfObjects(root.Key("scopes"), flops->scopes.nodes,
+        JsonArrayOfObjects(root.Key("scopes"), known.scopes.nodes,
                            [](JsonObject& o, const FlopsScopeNode& node) {
                                o.String("name", node.name);
                                o.Real("flops", node.mflops * kFlopsPerMflop);
