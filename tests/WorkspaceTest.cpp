@@ -268,11 +268,12 @@ TEST_CASE("views keep their sort caches per document: rank 0 sorted, closed, the
     for (int frame = 0; frame < 3; ++frame) {
         const std::map<std::string, int> drawn =
             imgui.DrawDocumentViews(workspace, *workspace.Find(first));
-        CHECK(drawn.size() == 7);  // every document view but the timeline
+        CHECK(drawn.size() == 8);  // every document view but the timeline
         for (const auto& [name, vertices] : drawn) {
             INFO(name);
-            // Without MindData files the data-preparation view draws only its notice.
-            CHECK(vertices > (name == "data" ? 500 : 2000));
+            // Without MindData files the data-preparation view draws only its step intervals, and
+            // without FLOPs files the resources view its peak memory and a notice.
+            CHECK(vertices > (name == "data" || name == "resources" ? 300 : 2000));
             if (frame == 2) CHECK(vertices == before[name]);
         }
         before = drawn;
@@ -292,10 +293,10 @@ TEST_CASE("views keep their sort caches per document: rank 0 sorted, closed, the
     CHECK(document->analysis().kernels->rows.size() < 400);
     for (int frame = 0; frame < 3; ++frame) {
         const std::map<std::string, int> drawn = imgui.DrawDocumentViews(workspace, *document);
-        CHECK(drawn.size() == 7);  // every document view but the timeline
+        CHECK(drawn.size() == 8);  // every document view but the timeline
         for (const auto& [name, vertices] : drawn) {
             INFO(name);
-            CHECK(vertices > (name == "data" ? 500 : 2000));
+            CHECK(vertices > (name == "data" || name == "resources" ? 300 : 2000));
         }
         // A tenth of the events: fewer memory samples make shorter curves, fewer steps fewer bars.
         CHECK(drawn.at("memory") < before.at("memory") / 2);
@@ -463,6 +464,34 @@ TEST_CASE(
         CHECK(drawn.at("data") > 4000);
         if (frame == 0) first = drawn;
         if (frame == 2) CHECK(drawn.at("data") == first.at("data"));
+    }
+    workspace.Close(id);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("the resources view draws a generated rank's FLOPs: summary, operators, scope tree") {
+    HeadlessImGui imgui;
+    Workspace workspace;
+    const fs::path dir =
+        fs::temp_directory_path() / ("marey_workspace_flops_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    REQUIRE(std::system((std::string(MAREY_GEN) + " --cluster " + dir.string() +
+                         " --ranks 2 --steps 2 --heavy-flops-rank 1 2>/dev/null")
+                            .c_str()) == 0);
+    const DocumentId id = workspace.Open((dir / "rank_1_ascend_pt").string());
+    WaitForLoads(workspace);
+    Document* document = workspace.Find(id);
+    REQUIRE(document != nullptr);
+    REQUIRE(document->analysis().flops);
+    CHECK(document->analysis().flops->operators.size() == 4);
+    std::map<std::string, int> first;
+    for (int frame = 0; frame < 3; ++frame) {
+        const std::map<std::string, int> drawn = imgui.DrawDocumentViews(workspace, *document);
+        // Four operators with their bars, the scope tree open down to the layers: far more than
+        // the notice of a rank without the files.
+        CHECK(drawn.at("resources") > 3000);
+        if (frame == 0) first = drawn;
+        if (frame == 2) CHECK(drawn.at("resources") == first.at("resources"));
     }
     workspace.Close(id);
     fs::remove_all(dir);

@@ -18,6 +18,7 @@
 #include "views/MemoryView.hpp"
 #include "views/OperatorsView.hpp"
 #include "views/OverviewView.hpp"
+#include "views/ResourcesView.hpp"
 #include "views/StepsView.hpp"
 #include "views/TimelineTab.hpp"
 #include "workspace/Workspace.hpp"
@@ -64,6 +65,7 @@ const std::vector<ViewEntry>& Views() {
         {"communication", "Communication", S::kDocument, Make<CommunicationView>},
         {"memory", "Memory", S::kDocument, Make<MemoryView>},
         {"data", "Data preparation", S::kDocument, Make<DataPreparationView>},
+        {"resources", "Resources", S::kDocument, Make<ResourcesView>},
         {"timeline", "Timelines A / B", S::kComparison, Make<CompareTimelinesView>},
         {"timeline", "Timeline of several ranks", S::kRanks, Make<TimelineTab>},
         {"compare", "Diff", S::kComparison, Make<DiffView>},
