@@ -54,14 +54,6 @@ std::vector<int> BottleneckIds(const std::string& csv) {
     return ids;
 }
 
-std::string ProblemsOf(const std::vector<ImportProblem>& problems) {
-    std::string text;
-    for (const ImportProblem& problem : problems)
-        text += std::to_string(problem.line) + ":" + std::to_string(problem.column) + ": " +
-                problem.message + "\n";
-    return text;
-}
-
 }  // namespace
 
 TEST_CASE("the pipeline's bottleneck is the operator the three queue rules name") {
@@ -207,7 +199,7 @@ TEST_CASE("damaged MindData rows are named with their line and left out, the res
         auto table = ParsePipelineRawCsv(csv, "pipeline.csv");
         REQUIRE(table.ok());
         CHECK(table.value().operators.size() == 2);
-        CHECK(ProblemsOf(table.value().problems) ==
+        CHECK(test::ProblemsOf(table.value().problems) ==
               "3:1: column \"op_id\": expected an operator id (a count): \"x\"; row left out\n"
               "4:1: column \"num_workers\": expected a count: \"-2\"; row left out\n"
               "5:1: column \"output_queue_size\": a size above the queue's length (64): \"[1, "
@@ -230,7 +222,7 @@ TEST_CASE("damaged MindData rows are named with their line and left out, the res
                                 "3,Batch,4,\"[1]\",,64,0.5,10,3,\n";
         auto table = ParsePipelineRawCsv(csv, "loop.csv");
         REQUIRE(table.ok());
-        CHECK(ProblemsOf(table.value().problems) ==
+        CHECK(test::ProblemsOf(table.value().problems) ==
               "2:1: operator 1: child 2 has no parent_id of its own; link dropped\n"
               "3:1: operator 2: parent_id 1 closes a loop of parents; drawn as a root\n"
               "4:1: operator 3: parent_id is the operator itself; drawn as a root\n");
@@ -255,7 +247,7 @@ TEST_CASE("damaged MindData rows are named with their line and left out, the res
             "1 64 1 3\n1 64 1 4\n1 64 2 65\n1 64 x 1\n0 7 3 1\n0 1 3 -4\n2 1 1 1\n1 64 4\n"
             "0 1 5 nan\n0 2 5 1e300\n1 64 6 6\n");
         CHECK(host.steps.size() == 2);  // steps 1 and 6
-        CHECK(ProblemsOf(host.problems) ==
+        CHECK(test::ProblemsOf(host.problems) ==
               "2:1: step 1's queue size recorded twice; line left out\n"
               "3:1: a queue size of 65 above its capacity 64; line left out\n"
               "4:1: expected \"0 KIND STEP MILLISECONDS\" or \"1 CAPACITY STEP SIZE\" with "
@@ -272,7 +264,7 @@ TEST_CASE("damaged MindData rows are named with their line and left out, the res
             "GetNext 5 3 1\nGetNext a 3 1\nGetNext 1 2 -1\nGetNext 1 2 7\n", false);
         REQUIRE(device.batches.size() == 1);
         CHECK(device.batches[0].step == 4);  // lines left out shift no later step
-        CHECK(ProblemsOf(device.problems) ==
+        CHECK(test::ProblemsOf(device.problems) ==
               "1:1: the batch ends before it starts; batch 1 left out\n"
               "2:1: expected \"GetNext… START END SIZE\" with times and a count; batch 2 left out\n"
               "3:1: expected \"GetNext… START END SIZE\" with times and a count; batch 3 left "
@@ -452,25 +444,25 @@ TEST_CASE("short rows, missing columns, byte-order marks, repeated and empty fil
     auto table = ParsePipelineRawCsv(shortRow, "short.csv");
     REQUIRE(table.ok());
     CHECK(table.value().operators.size() == 1);
-    CHECK(ProblemsOf(table.value().problems) ==
+    CHECK(test::ProblemsOf(table.value().problems) ==
           "2:1: operator 0: child 1 names no operator; link dropped\n"
           "3:1: a row of 3 cells against the header's 10 columns; row left out\n");
     auto noUsage = ParsePipelineRawCsv("op_id,op_type,parent_id,children_id\n0,Batch,,\n", "n.csv");
     REQUIRE(noUsage.ok());
-    CHECK(ProblemsOf(noUsage.value().problems) ==
+    CHECK(test::ProblemsOf(noUsage.value().problems) ==
           "1:1: no column num_workers, output_queue_usage_rate: the pipeline is read without it\n");
     // A byte-order mark is not a field; a line written twice is one batch, not the next step's.
     const DeviceQueueRecord device =
         ParseDeviceQueueText("\xEF\xBB\xBFGetNext 1 2 3\nGetNext 1 2 3\nGetNext 5 6 0\n", false);
     REQUIRE(device.batches.size() == 2);
     CHECK(device.batches[1].step == 2);
-    CHECK(ProblemsOf(device.problems) == "2:1: repeats the batch before it; line left out\n");
+    CHECK(test::ProblemsOf(device.problems) == "2:1: repeats the batch before it; line left out\n");
     CHECK(ParseHostQueueText("\xEF\xBB\xBF"
                              "1 64 1 3\n")
               .steps.size() == 1);
-    CHECK(ProblemsOf(ParseHostQueueText("").problems) ==
+    CHECK(test::ProblemsOf(ParseHostQueueText("").problems) ==
           "1:1: the file holds no line: no step of the host queue\n");
-    CHECK(ProblemsOf(ParseDeviceQueueText("other 1 2 3\n", false).problems) ==
+    CHECK(test::ProblemsOf(ParseDeviceQueueText("other 1 2 3\n", false).problems) ==
           "1:1: no GetNext line: the device's data queue is not known\n");
 }
 
@@ -553,7 +545,7 @@ TEST_CASE(
                             "2,TFReader,8,\"[120]\",120,128,0.94,10,1,\n";
     auto table = ParsePipelineRawCsv(csv, "one-sided.csv");
     REQUIRE(table.ok());
-    CHECK(ProblemsOf(table.value().problems) ==
+    CHECK(test::ProblemsOf(table.value().problems) ==
           "4:1: operator 2: parent_id 1 does not list it among its children; that operator is "
           "judged by no rule\n");
     CHECK(AnalyzePipeline(table.value().operators).bottlenecks.empty());

@@ -22,18 +22,6 @@
 using namespace marey;
 namespace fs = std::filesystem;
 
-namespace {
-
-std::string ProblemsOf(const std::vector<ImportProblem>& problems) {
-    std::string text;
-    for (const ImportProblem& problem : problems)
-        text += std::to_string(problem.line) + ":" + std::to_string(problem.column) + ": " +
-                problem.message + "\n";
-    return text;
-}
-
-}  // namespace
-
 TEST_CASE("MindInsight's cluster FLOPs summaries, read to the digit, are unbalanced by rank") {
     const std::string fixtures = test::FixturesDir();
     if (fixtures.empty()) {
@@ -113,7 +101,7 @@ TEST_CASE("the operators' FLOPs: both headers read, damaged rows named with thei
         CHECK(table.value().operators[1].name == "Default/net/MatMul-op2");
         CHECK(table.value().operators[1].mflops == 900);
         CHECK(table.value().operators[0].utilizationPercent == 6.3);
-        CHECK(ProblemsOf(table.value().problems) ==
+        CHECK(test::ProblemsOf(table.value().problems) ==
               "4:1: column \"MFLOPs\": not a finite number from 0 up: \" -1\"; row left out\n"
               "5:1: column \"GFLOPS\": not a finite number from 0 up: \" nan\"; row left out\n"
               "6:1: expected 4 cells, got 2; row left out\n"

@@ -151,6 +151,14 @@ std::string ProblemText(const TraceModel& model) {
     return out;
 }
 
+std::string ProblemsOf(const std::vector<ImportProblem>& problems) {
+    std::string text;
+    for (const ImportProblem& problem : problems)
+        text += std::to_string(problem.line) + ":" + std::to_string(problem.column) + ": " +
+                problem.message + "\n";
+    return text;
+}
+
 std::string RunCommand(const std::string& command, int* status) {
     std::string out;
     std::FILE* pipe = popen(command.c_str(), "r");

@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "import/chrome_json/TraceLoader.hpp"
 
@@ -39,5 +40,8 @@ void ExecuteSql(const std::filesystem::path& path, const std::string& sql);
 
 // Kept problem messages joined by '\n', each as "line:column: message".
 std::string ProblemText(const TraceModel& model);
+
+// A parser's problems, each as "line:column: message\n".
+std::string ProblemsOf(const std::vector<ImportProblem>& problems);
 
 }  // namespace marey::test

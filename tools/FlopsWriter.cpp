@@ -3,18 +3,10 @@
 #include <cstdio>
 #include <vector>
 
+#include "GeneratedText.hpp"
+
 namespace marey {
 namespace {
-
-bool WriteText(const std::string& path, const std::string& text, std::string* error) {
-    std::FILE* file = std::fopen(path.c_str(), "wb");
-    const bool written = file && std::fwrite(text.data(), 1, text.size(), file) == text.size();
-    if (!file || std::fclose(file) != 0 || !written) {
-        *error = path + ": cannot be written";
-        return false;
-    }
-    return true;
-}
 
 struct GeneratedOp {
     const char* scope;  // under Default/network-WithLossCell/_backbone-Net
@@ -73,9 +65,9 @@ bool WriteFlopsFiles(const std::string& folder, int rank, double scale, std::str
     const std::string scope =
         "{\"data\": {\"nodes\": [], \"links\": [" + links + "]}, \"max_scope_num\": 4}";
     const std::string suffix = std::to_string(rank);
-    return WriteText(folder + "/flops_" + suffix + ".txt", table, error) &&
-           WriteText(folder + "/flops_summary_" + suffix + ".json", summary, error) &&
-           WriteText(folder + "/flops_scope_" + suffix + ".json", scope, error);
+    return WriteTextFile(folder + "/flops_" + suffix + ".txt", table, error) &&
+           WriteTextFile(folder + "/flops_summary_" + suffix + ".json", summary, error) &&
+           WriteTextFile(folder + "/flops_scope_" + suffix + ".json", scope, error);
 }
 
 }  // namespace marey

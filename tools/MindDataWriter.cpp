@@ -3,18 +3,10 @@
 #include <cstdio>
 #include <string>
 
+#include "GeneratedText.hpp"
+
 namespace marey {
 namespace {
-
-bool WriteText(const std::string& path, const std::string& text, std::string* error) {
-    std::FILE* file = std::fopen(path.c_str(), "wb");
-    const bool written = file && std::fwrite(text.data(), 1, text.size(), file) == text.size();
-    if (!file || std::fclose(file) != 0 || !written) {
-        *error = path + ": cannot be written";
-        return false;
-    }
-    return true;
-}
 
 // An output queue sampled every 10 ms at sizes around 'usage' of 'capacity'.
 std::string QueueCells(double usage, int capacity, int samples) {
@@ -62,9 +54,9 @@ bool WriteMindDataFiles(const std::string& folder, int rank, uint32_t steps, std
         device += "GetNext_dequeue_wait " + std::to_string(startUs) + " " +
                   std::to_string(startUs + waitUs) + " " + std::to_string(deviceSize) + "\n";
     }
-    return WriteText(folder + "/minddata_pipeline_raw_" + suffix + ".csv", pipeline, error) &&
-           WriteText(folder + "/device_queue_profiling_" + suffix + ".txt", host, error) &&
-           WriteText(folder + "/minddata_aicpu_" + suffix + ".txt", device, error);
+    return WriteTextFile(folder + "/minddata_pipeline_raw_" + suffix + ".csv", pipeline, error) &&
+           WriteTextFile(folder + "/device_queue_profiling_" + suffix + ".txt", host, error) &&
+           WriteTextFile(folder + "/minddata_aicpu_" + suffix + ".txt", device, error);
 }
 
 }  // namespace marey

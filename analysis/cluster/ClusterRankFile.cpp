@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "load/RankDirectory.hpp"
+#include "report/DataPreparationJson.hpp"
 #include "report/JsonWriter.hpp"
 #include "report/OverviewJson.hpp"
 
@@ -360,14 +361,8 @@ std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolut
         }
         types += ']';
         if (rank.dataVerdict.kind != DataVerdictKind::kNoRecord) {
-            const DataVerdict& verdict = rank.dataVerdict;
             JsonObject data(root.Key("data_verdict"));
-            data.String("kind", DataVerdictKey(verdict.kind));
-            data.Int("device_queue_steps", verdict.deviceSteps);
-            data.Int("empty_device_queue_steps", verdict.emptyDeviceSteps);
-            data.Int("host_queue_steps", verdict.hostSteps);
-            data.Int("empty_host_queue_steps", verdict.emptyHostSteps);
-            data.String("text", verdict.text);
+            WriteDataVerdict(data, rank.dataVerdict);
         }
         if (!rank.flopsSource.empty()) {
             JsonObject flops(root.Key("flops"));

@@ -103,17 +103,20 @@ void WriteDataPreparation(std::string& out, const DataPreparation* preparation) 
     else
         root.Null("process_cpu_percent");
     WriteDataLoader(root.Key("data_loader"), preparation->loader);
-    const DataVerdict& verdict = preparation->verdict;
     JsonObject judged(root.Key("verdict"));
-    judged.String("kind", DataVerdictKey(verdict.kind));
-    judged.Int("device_queue_steps", verdict.deviceSteps);
-    judged.Int("empty_device_queue_steps", verdict.emptyDeviceSteps);
-    judged.Int("host_queue_steps", verdict.hostSteps);
-    judged.Int("empty_host_queue_steps", verdict.emptyHostSteps);
-    judged.String("text", verdict.text);
+    WriteDataVerdict(judged, preparation->verdict);
 }
 
 }  // namespace
+
+void WriteDataVerdict(JsonObject& object, const DataVerdict& verdict) {
+    object.String("kind", DataVerdictKey(verdict.kind));
+    object.Int("device_queue_steps", verdict.deviceSteps);
+    object.Int("empty_device_queue_steps", verdict.emptyDeviceSteps);
+    object.Int("host_queue_steps", verdict.hostSteps);
+    object.Int("empty_host_queue_steps", verdict.emptyHostSteps);
+    object.String("text", verdict.text);
+}
 
 std::string DataPreparationToJson(const DataPreparation* preparation) {
     if (!preparation) return "null";
