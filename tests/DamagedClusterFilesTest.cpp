@@ -80,6 +80,39 @@ TEST_CASE("NaN, Infinity and a time past range leave their operator or link out,
           "\"Elapse Time(ms)\" is not a finite number: NaN; operator left out");
 }
 
+TEST_CASE("a size or bandwidth past 10^12, or a ratio past 1, leaves its link or operator out") {
+    struct Case {
+        const char* field;
+        const char* value;
+    };
+    for (const Case& c : {Case{"Transit Size(MB)", "1e308"}, Case{"Bandwidth(GB/s)", "2e12"}}) {
+        CAPTURE(c.field);
+        const std::string text =
+            Padded(std::string("{\"step1\": {\"collective\": {\"ar@1\": {\"0-1\": {\"") + c.field +
+                   "\": " + c.value +
+                   ", \"Transit Time(ms)\": 1}, \"1-2\": {\"Transit Time(ms)\": 4}}}}}");
+        CommunicationMatrix links;
+        REQUIRE(ParseCommunicationMatrixJson(text, "communication_matrix.json", links).ok());
+        REQUIRE(links.links.size() == 1);
+        CHECK(links.links[0].srcRank == 1);
+        REQUIRE(links.problems.size() == 1);
+        CHECK(links.problems[0].message ==
+              "\"" + std::string(c.field) + "\" is out of range: " + c.value + "; link left out");
+    }
+    const std::string ops = Padded(
+        "{\"step1\": {\"collective\": {\"hcom_allReduce_1\": {\"Communication Time Info\": "
+        "{\"Elapse Time(ms)\": 1, \"Wait Time Ratio\": 1.5}}, \"hcom_allReduce_2\": "
+        "{\"Communication Time Info\": {\"Elapse Time(ms)\": 2, \"Wait Time Ratio\": 1}}}}}");
+    CommunicationOps data;
+    REQUIRE(ParseCommunicationJson(ops, "communication.json", data).ok());
+    REQUIRE(data.ops.size() == 1);
+    CHECK(data.ops[0].name == "hcom_allReduce_2");
+    CHECK(data.ops[0].waitRatio == 1);
+    REQUIRE(data.problems.size() == 1);
+    CHECK(data.problems[0].message ==
+          "\"Wait Time Ratio\" is out of range: 1.5; operator left out");
+}
+
 TEST_CASE("a CSV row cut inside a quote is named and not read, the rows before it are") {
     const std::string text =
         "Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us)\n"

@@ -368,7 +368,7 @@ TEST_CASE(
     // simdjson reads the values where it is exact (up to 19 digits); the rest, and the packet
     // size keys that are not plain decimals, are read by strtod as they always were.
     const char* sizes[] = {"0.39105313830368432256",         "32.0000", "1E2", "4.9e-324", "1e-400",
-                           "123456789012345678901234567890", "0.1"};
+                           "12345678901.234567890123456789", "0.1"};
     for (const char* size : sizes) {
         CAPTURE(size);
         const std::string text =

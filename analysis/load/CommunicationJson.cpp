@@ -189,15 +189,19 @@ public:
     // A size, bandwidth or ratio: never negative, always finite; else rejected as in Millis.
     // Where the value itself is not kept ('kept' false), a token that can only be a finite,
     // non-negative number (digits and points, a digit first, under 300 bytes) is accepted unread.
-    double Double(od::value value, std::string_view field, bool kept = true) {
+    // An amount from 0 to 'most': sizes (MB) and bandwidths (GB/s) up to 10^12, an exabyte or
+    // an exabyte a second, far past any link; ratios up to 1. Anything larger is damage.
+    double Double(od::value value, std::string_view field, bool kept = true,
+                  double most = kMaxAmount) {
         std::string_view text;
         if (!NumberText(value, field, &text)) return 0;
         if (!kept && PlainDecimal(text)) return 0;
         const double number = NumberOfText(value, text);
-        if (!std::isfinite(number)) return Reject(text, field, "out of range"), 0;
+        if (!std::isfinite(number) || number > most) return Reject(text, field, "out of range"), 0;
         if (number < 0) return Reject(text, field, "negative"), 0;
         return number;
     }
+    static constexpr double kMaxAmount = 1e12, kMaxRatio = 1;
 
     // Digits and points only, a digit first, under 300 bytes: what strtod reads as a finite
     // number of at least 0, whatever else follows the first point.
@@ -371,7 +375,8 @@ void ReadBandwidth(NestedReader& reader, od::object transports, CommunicationOp&
             else if (name == "Bandwidth(GB/s)")
                 bandwidth.bandwidthGBps = reader.Double(value, name, reader.KeepBandwidth());
             else if (name == "Large Packet Ratio")
-                bandwidth.largePacketRatio = reader.Double(value, name, reader.KeepBandwidth());
+                bandwidth.largePacketRatio =
+                    reader.Double(value, name, reader.KeepBandwidth(), NestedReader::kMaxRatio);
             else if (name == "Size Distribution") {
                 od::object sizes;
                 if (auto error = value.get_object().get(sizes)) {
@@ -415,9 +420,9 @@ void ReadTimeInfo(NestedReader& reader, od::object info, CommunicationOp& op) {
         else if (name == "Idle Time(ms)")
             op.idleNs = reader.Millis(value, name);
         else if (name == "Wait Time Ratio")
-            op.waitRatio = reader.Double(value, name);
+            op.waitRatio = reader.Double(value, name, true, NestedReader::kMaxRatio);
         else if (name == "Synchronization Time Ratio")
-            op.syncRatio = reader.Double(value, name);
+            op.syncRatio = reader.Double(value, name, true, NestedReader::kMaxRatio);
         if (reader.stopped()) return;
     }
 }
