@@ -188,7 +188,10 @@ TEST_CASE(
         {"rank0_ascend_pt", "rank1_ascend_pt"}, {"rank1_ascend_pt", "rank0_ascend_pt"}};
     size_t failing = 0;
     for (const char* level : {"level0", "level1", "level2"})
-        for (const auto& [baseline, candidate] : directions) {
+        for (const auto& direction : directions) {
+            // Named, not bound: clang 14's CAPTURE cannot take a structured binding.
+            const char* baseline = direction.first;
+            const char* candidate = direction.second;
             CAPTURE(level);
             CAPTURE(baseline);
             const fs::path root = fs::path(fixtures) / "msinsight/test/data/pytorch/text" / level;

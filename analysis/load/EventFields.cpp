@@ -135,19 +135,6 @@ std::optional<int64_t> ReadCorrelationInArgs(std::string_view args) {
     return correlation;
 }
 
-std::string_view ReadEventCategory(const TraceText& text, uint64_t offset) {
-    std::string_view category;
-    if (offset >= text.size()) return category;
-    const char* end = text.data() + text.size();
-    ForEachKey(text.data() + offset, end,
-               [&](std::string_view key, int depth, const char* value, const char* limit) {
-                   if (depth != 1 || key != "cat") return true;
-                   category = StringAt(value, limit);
-                   return false;
-               });
-    return category;
-}
-
 std::optional<uint64_t> ReadCopyBytes(const TraceText& text, uint64_t offset) {
     std::optional<uint64_t> bytes;
     ForEachEventField(

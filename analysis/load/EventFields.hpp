@@ -28,9 +28,6 @@ ActivityFields ReadActivityFields(const TraceText& text, uint64_t offset);
 // 'args' must lie inside padded trace text (the scan reads 16 bytes at a time). O(its size).
 std::optional<int64_t> ReadCorrelationInArgs(std::string_view args);
 
-// Just the "cat" of that event. O(bytes up to the key).
-std::string_view ReadEventCategory(const TraceText& text, uint64_t offset);
-
 // How many bytes a device copy or fill moved: Kineto's args "bytes" of its gpu_memcpy and
 // gpu_memset events, a non-negative integer written as a number or a string of digits. nullopt
 // when absent, not such an integer ("1.5e6", "12abc", negative), or the event is damaged before
