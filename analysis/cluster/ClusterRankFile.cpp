@@ -166,20 +166,24 @@ private:
         simdjson::dom::object flops;
         if (root["flops"].get(flops)) return Status();
         FlopsSummary summary;
-        const std::pair<const char*, double*> figures[] = {
-            {"mflops", &summary.mflops},
-            {"gflops_per_s", &summary.gflopsPerS},
-            {"utilization_percent", &summary.utilizationPercent}};
+        const struct {
+            const char* key;
+            double* out;
+            double most;
+        } figures[] = {
+            {"mflops", &summary.mflops, kMaxMflops},
+            {"gflops_per_s", &summary.gflopsPerS, kMaxGflopsPerS},
+            {"utilization_percent", &summary.utilizationPercent, kMaxUtilizationPercent}};
         bool ok = String(flops["source"], rank.flopsSource) && !rank.flopsSource.empty();
-        for (const auto& [key, out] : figures) {
+        for (const auto& [key, out, most] : figures) {
             simdjson::dom::element value;
             if (!ok || flops[key].get(value)) continue;
-            ok = Real(value, *out) && *out >= 0;
+            ok = Real(value, *out) && *out >= 0 && *out <= most;
         }
         if (!ok) {
             rank.flopsSource.clear();
             return Fail("flops",
-                        "expected its source and figures that are finite numbers from 0 up");
+                        "expected its source and figures in their ranges (FlopsFiles.hpp)");
         }
         rank.flops = summary;
         return Status();

@@ -8,8 +8,8 @@
 //   flops_scope_N.json    MFLOPs by scope as a Sankey diagram: {"data": {"nodes": [{"name"}],
 //                          "links": [{"source", "target", "value"}]}, "max_scope_num": depth},
 //                          read here as a tree from "Total"
-// A value that is no finite number from 0 up is named with its place and left out; the rest is
-// read.
+// A value that is no finite number in its range (below) is named with its place and left out;
+// the rest is read.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -21,6 +21,9 @@ namespace marey {
 
 // The files' units: MFLOPs and GFLOPS.
 inline constexpr double kFlopsPerMflop = 1e6, kFlopsPerGflop = 1e9;
+// What a figure can be: at most 10^12 MFLOPs (an exaFLOP, far past a rank's step), 10^9 GFLOPS
+// (an exaFLOPS device) and 100 % of the device's peak. Anything larger is damage.
+inline constexpr double kMaxMflops = 1e12, kMaxGflopsPerS = 1e9, kMaxUtilizationPercent = 100;
 
 struct FlopsSummary {
     double mflops = -1;              // total over the operators, 10^6; -1 when absent
@@ -35,9 +38,14 @@ struct FlopsSummary {
     }
 };
 
-// Reads flops_summary_N.json. Fails, naming the key, when the text is not JSON, not an object, or
-// a value is not a finite number from 0 up.
-Result<FlopsSummary> ParseFlopsSummaryJson(std::string_view text, const std::string& name);
+struct FlopsSummaryFile {
+    FlopsSummary summary;               // a damaged key's figure stays unknown (-1)
+    std::vector<std::string> problems;  // "file: error: \"FLOPS\": …"
+};
+
+// Reads flops_summary_N.json. Fails when the text is not a JSON object or holds none of the
+// three keys readable.
+Result<FlopsSummaryFile> ParseFlopsSummaryJson(std::string_view text, const std::string& name);
 
 struct OperatorFlops {
     std::string name;  // "Default/network-WithLossCell/.../Conv2D-op12"
@@ -49,7 +57,9 @@ struct OperatorFlopsTable {
     std::vector<ImportProblem> problems;   // rows left out, with their byte offsets
 };
 
-// Reads flops_N.txt. Fails when the text is empty or its header has fewer than four columns.
+// Reads flops_N.txt. An operator named twice is named and its second row left out; a last row
+// without its line end (the file was cut) is named and left out. Fails when the text is empty or
+// its header has fewer than four columns.
 Result<OperatorFlopsTable> ParseOperatorFlopsText(std::string_view text, const std::string& name);
 
 struct FlopsScopeNode {
@@ -60,14 +70,15 @@ struct FlopsScopeNode {
 };
 
 struct FlopsScopeTree {
-    std::vector<FlopsScopeNode> nodes;  // the root ("Total") first; empty when it has no link
-    int maxScopeDepth = 0;              // "max_scope_num"
+    // The root ("Total") first, then every scope under it; empty when it has no link.
+    std::vector<FlopsScopeNode> nodes;
     std::vector<std::string> problems;  // "file: error: data.links[3]: …"
 };
 
 // Reads flops_scope_N.json. A link whose value is damaged, whose target already has a parent or
-// that would close a loop is named and left out. Fails when the text is not JSON or has no
-// "data.links" array.
+// that would close a loop is named and left out; scopes that no link joins to "Total" are named
+// and left out. Fails when the text is not JSON or has no "data.links" array.
+// O(links × α(links)).
 Result<FlopsScopeTree> ParseFlopsScopeJson(std::string_view text, const std::string& name);
 
 }  // namespace marey

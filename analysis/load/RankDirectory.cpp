@@ -193,6 +193,8 @@ const NumberedName kDataPreparationNames[] = {
     {"minddata_getnext_profiling_", ".txt"}, {"pipeline_profiling_", ".json"},
     {"minddata_cpu_utilization_", ".json"},
 };
+const NumberedName kFlopsNames[] = {
+    {"flops_summary_", ".json"}, {"flops_scope_", ".json"}, {"flops_", ".txt"}};
 const NumberedName kMindSporeTimelines[] = {{"ascend_timeline_display_", ".json"},
                                             {"gpu_timeline_display_", ".json"}};
 const NumberedName kMindSporeStepTrace{"step_trace_raw_", "_detail_time.csv"};
@@ -232,15 +234,19 @@ int MindSporeFolderRank(const fs::path& folder) {
     return *ranks.begin();
 }
 
-// Data-preparation files of other ranks than 'rank' in 'folder': named, never read as its own.
+// Data-preparation and FLOPs files of other ranks than 'rank' in 'folder': named, never read as
+// its own.
 void NoteOtherRanks(const fs::path& folder, int rank, std::vector<std::string>& problems) {
+    std::vector<const NumberedName*> kinds;
+    for (const NumberedName& kind : kDataPreparationNames) kinds.push_back(&kind);
+    for (const NumberedName& kind : kFlopsNames) kinds.push_back(&kind);
     std::error_code error;
     for (fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, error),
          end;
          !error && it != end; it.increment(error)) {
         const std::string name = it->path().filename().string();
-        for (const NumberedName& kind : kDataPreparationNames) {
-            const int named = NumberBetween(name, kind.prefix, kind.suffix);
+        for (const NumberedName* kind : kinds) {
+            const int named = NumberBetween(name, kind->prefix, kind->suffix);
             if (named >= 0 && named != rank)
                 problems.push_back(it->path().string() + ": error: names rank " +
                                    std::to_string(named) + ", not this folder's rank " +

@@ -39,7 +39,9 @@ RankFlops ReadRankFlops(const FlopsFiles& files) {
     ReadAnalysisFile(files.summary, flops.problems, [&](std::string_view text) {
         auto summary = ParseFlopsSummaryJson(text, files.summary);
         if (!summary.ok()) return flops.problems.push_back(summary.message());
-        flops.summary = summary.value();
+        flops.summary = summary.value().summary;
+        flops.problems.insert(flops.problems.end(), summary.value().problems.begin(),
+                              summary.value().problems.end());
         flops.summarySource = fileName(files.summary);
     });
     if (!flops.Known() && !flops.operators.empty()) {

@@ -183,7 +183,9 @@ void ResourcesView::DrawScopes(const RankFlops& flops) {
         ImGuiTreeNodeFlags nodeFlags = ImGuiTreeNodeFlags_SpanAvailWidth;
         const bool onlyChild =
             node.parent >= 0 && tree.nodes[static_cast<size_t>(node.parent)].children.size() == 1;
-        if (depth < 2 || onlyChild) nodeFlags |= ImGuiTreeNodeFlags_DefaultOpen;
+        // A chain of single children opens only so far: a damaged file's chain may be a
+        // hundred thousand deep, and each open level is a call.
+        if (depth < 2 || (onlyChild && depth < 12)) nodeFlags |= ImGuiTreeNodeFlags_DefaultOpen;
         if (node.children.empty()) nodeFlags |= ImGuiTreeNodeFlags_Leaf;
         if (!ImGui::TreeNodeEx(label, nodeFlags)) return;
         for (const int child : node.children) self(self, child, depth + 1);
