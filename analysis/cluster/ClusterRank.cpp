@@ -262,9 +262,9 @@ ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& o
     rank.profilerLevel = files.profilerLevel;
     rank.worldSize = files.worldSize;
     rank.problems = files.problems;
-    // A folder with both exports is read from its database, as a single rank is.
     ReadDataVerdict(files.dataPreparation, rank);
     ReadFlopsSummary(files.flops, rank);
+    // A folder with both exports is read from its database, as a single rank is.
     if (!files.profilerDb.empty()) {
         SummarizeDatabase(files, options, rank);
         return rank;

@@ -46,6 +46,10 @@ struct MareyState {
     bool brushing = false;
     float brushStartX = 0;
     int selectedDevice = -1;  // the device whose memory the chart shows
+    // Per device of the load, its rank when that rank has a FLOPs summary (else null), and the
+    // largest MFLOPs and GFLOPS among them: found once per load, not each frame.
+    std::vector<const ClusterRank*> flopsRank;
+    double mostMflops = 0, mostGflopsPerS = 0;
 };
 
 // The instances of 'rows': a bar per operator per row, a band per operator shared by two

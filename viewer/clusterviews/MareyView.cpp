@@ -135,6 +135,19 @@ void TakeLoad(const ClusterDocument& document, MareyState& state,
     state.rows = MareyRows(state.load->marey, {});
     ++state.layoutVersion;
     state.selectedDevice = -1;
+    std::unordered_map<int, const ClusterRank*> withFlops;
+    state.mostMflops = state.mostGflopsPerS = 0;
+    for (const ClusterRank& rank : document.cluster.ranks) {
+        if (rank.flopsSource.empty()) continue;
+        withFlops[rank.rankId] = &rank;
+        state.mostMflops = std::max(state.mostMflops, rank.flops.mflops);
+        state.mostGflopsPerS = std::max(state.mostGflopsPerS, rank.flops.gflopsPerS);
+    }
+    state.flopsRank.clear();
+    for (const MareyDevice& device : state.load->marey.devices) {
+        const auto found = withFlops.find(device.rankId);
+        state.flopsRank.push_back(found != withFlops.end() ? found->second : nullptr);
+    }
 }
 
 // [SECTION] Loading a step, navigation, the tooltip, the ruler and memory
@@ -283,18 +296,11 @@ void DrawRuler(ImDrawList* draw, const Plot& plot, float top) {
 // long as its value against the largest of all devices (the seeds' Marey view shades a block by
 // that ratio; a length reads 0.74 from 1 where a shade does not). A folded row shows its largest
 // device's.
-void DrawFlopsBlocks(const ClusterDocument& document, const MareyState& state, ImDrawList* draw,
-                     const Plot& plot, float gutterX) {
-    const MareyStep& step = state.load->marey;
-    std::unordered_map<int, const ClusterRank*> rankOf;
-    double most[2] = {0, 0};
-    for (const ClusterRank& rank : document.cluster.ranks) {
-        if (rank.flopsSource.empty()) continue;
-        rankOf[rank.rankId] = &rank;
-        most[0] = std::max(most[0], rank.flops.mflops);
-        most[1] = std::max(most[1], rank.flops.gflopsPerS);
-    }
-    if (rankOf.empty()) return;
+void DrawFlopsBlocks(const MareyState& state, ImDrawList* draw, const Plot& plot, float gutterX) {
+    if (std::none_of(state.flopsRank.begin(), state.flopsRank.end(),
+                     [](const ClusterRank* rank) { return rank != nullptr; }))
+        return;
+    const double most[2] = {state.mostMflops, state.mostGflopsPerS};
     const float xs[2] = {gutterX + kFlopsX, gutterX + kFlopsRateX};
     const char* titles[2] = {"FLOPs", "FLOPS"};
     const ImU32 header = IM_COL32(190, 150, 230, 255);
@@ -311,9 +317,8 @@ void DrawFlopsBlocks(const ClusterDocument& document, const MareyState& state, I
         const float y = plot.origin.y + static_cast<float>(r) * plot.rowPx;
         const ClusterRank* shown = nullptr;
         for (const size_t d : state.rows[r].devices) {
-            const auto it = rankOf.find(step.devices[d].rankId);
-            if (it != rankOf.end() && (!shown || it->second->flops.mflops > shown->flops.mflops))
-                shown = it->second;
+            const ClusterRank* rank = d < state.flopsRank.size() ? state.flopsRank[d] : nullptr;
+            if (rank && (!shown || rank->flops.mflops > shown->flops.mflops)) shown = rank;
         }
         if (!shown) continue;
         const double values[2] = {shown->flops.mflops, shown->flops.gflopsPerS};
@@ -338,7 +343,7 @@ void DrawFlopsBlocks(const ClusterDocument& document, const MareyState& state, I
 void DrawGutter(ClusterDocument& document, MareyState& state, ImDrawList* draw, const Plot& plot,
                 float gutterX) {
     const MareyStep& step = state.load->marey;
-    DrawFlopsBlocks(document, state, draw, plot, gutterX);
+    DrawFlopsBlocks(state, draw, plot, gutterX);
     double peak = 1;
     bool anyMemory = false;
     for (const MareyMemory& memory : state.load->memory)
@@ -617,8 +622,8 @@ void DrawStageControls(ClusterDocument& document, MareyState& state,
     }
     NoteAfter(step.sharedClock ? "one clock for all devices"
                                : "each device from its own first operator (their clocks disagree)");
-    if (std::none_of(document.cluster.ranks.begin(), document.cluster.ranks.end(),
-                     [](const ClusterRank& rank) { return !rank.flopsSource.empty(); }))
+    if (std::none_of(state.flopsRank.begin(), state.flopsRank.end(),
+                     [](const ClusterRank* rank) { return rank != nullptr; }))
         NoteAfter(
             "FLOPs, FLOPS: no flops_summary file (MindSpore's FLOPs analysis; torch_npu: "
             "with_flops=True)");
