@@ -248,7 +248,12 @@ void ReadDataVerdict(const DataPreparationFiles& files, ClusterRank& rank) {
 
 void ReadFlopsSummary(const FlopsFiles& files, ClusterRank& rank) {
     if (!files.Any()) return;
-    RankFlops flops = ReadRankFlops(files);
+    // Only what the summary needs: the operators only without a summary file, never the scopes
+    // (those are the rank's own view's).
+    FlopsFiles needed;
+    needed.summary = files.summary;
+    if (files.summary.empty()) needed.operators = files.operators;
+    RankFlops flops = ReadRankFlops(needed);
     rank.flops = flops.summary;
     rank.flopsSource = std::move(flops.summarySource);
     rank.problems.insert(rank.problems.end(), flops.problems.begin(), flops.problems.end());

@@ -157,7 +157,8 @@ ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& o
 void ReadDataVerdict(const DataPreparationFiles& files, ClusterRank& rank);
 
 // The FLOPs summary of the files 'files' names into rank.flops, by the rank's own rule
-// (ReadRankFlops), their problems into rank.problems. O(size of those files).
+// (ReadRankFlops: flops_N.txt read only without flops_summary_N.json, the scopes never), their
+// problems into rank.problems. O(size of the files read).
 void ReadFlopsSummary(const FlopsFiles& files, ClusterRank& rank);
 
 // "step50" → "50"; any other text unchanged.
