@@ -11,6 +11,8 @@
 #include <thread>
 
 #include "cluster/ClusterReport.hpp"
+#include "cluster/ParallelFindings.hpp"
+#include "cluster/ParallelLayout.hpp"
 #include "loading/ClusterLoader.hpp"
 
 namespace marey::bench {
@@ -67,6 +69,14 @@ ClusterMeasure OpenCluster(const std::string& dir, unsigned threads) {
     const ClusterReport report = BuildClusterReport(cluster.value());
     measure.reportSeconds = Now() - start - measure.loadSeconds;
     measure.peakBytes = ReadStatusKb("VmHWM:") * 1024;
+    const double layoutStart = Now();
+    const ParallelLayout layout = BuildParallelLayout(cluster.value());
+    const size_t units = FindParallelUnitProblems(cluster.value(), report.averagedSteps).size();
+    measure.layoutSeconds = Now() - layoutStart;
+    const std::string said = layout.Known() ? ParallelLayoutText(layout) + ", " +
+                                                  std::to_string(units) + " unit findings"
+                                            : "none";
+    std::snprintf(measure.layout, sizeof measure.layout, "%s", said.c_str());
     measure.ranks = static_cast<uint32_t>(cluster.value().ranks.size());
     measure.steps = static_cast<uint32_t>(cluster.value().steps.size());
     measure.slowRanks = static_cast<uint32_t>(report.slowRanks.size());

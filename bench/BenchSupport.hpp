@@ -62,6 +62,10 @@ Result InChild(const Work& work) {
 
 struct ClusterMeasure {
     double loadSeconds = 0, reportSeconds = 0;
+    // The parallel layout and the findings that name its units, made again from the read cluster
+    // (the load made them once), and what it says (a plain array: the struct crosses a pipe).
+    double layoutSeconds = 0;
+    char layout[200] = {};
     uint64_t peakBytes = 0, baseBytes = 0;
     uint32_t ranks = 0, steps = 0, slowRanks = 0, slowLinks = 0;
     uint64_t links = 0;

@@ -87,7 +87,8 @@ TEST_CASE("values the command line cannot mean are named with what was expected"
         const Outcome outcome = Marey(cluster + " --view operators --screenshot " + Png("view"));
         CHECK(outcome.status == 2);
         CHECK(outcome.output ==
-              "marey: --view: expected one of steps, overview, matrix, communication, time, marey "
+              "marey: --view: expected one of steps, overview, matrix, communication, time, marey, "
+              "parallel "
               "here, got \"operators\"\n");
     }
     SUBCASE("an alignment that is not one") {

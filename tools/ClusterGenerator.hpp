@@ -36,6 +36,33 @@ struct ClusterOptions {
     // unbalanced pipeline stage does. A heavy rank implies the files.
     bool flopsFiles = false;
     int heavyFlopsRank = -1;
+    // A parallel layout (all three, or none): ranks = tp × pp × dp in Megatron's rank order
+    // (tensor parallel fastest, pipeline slowest), written to every rank's profiler_metadata.json
+    // (distributed_args and parallel_group_info). With pp > 1 the stages form a pipeline: a rank
+    // starts an operator once the rank at its place in the stage before has finished it.
+    uint32_t tp = 0, pp = 0, dp = 0;
+    int slowStage = -1;    // every rank of this stage computes kSlowRankFactor longer
+    int slowTpGroup = -1;  // so does every rank of this TP group (ranks g·tp … g·tp + tp − 1)
+    int slowReplica = -1;  // and of this data-parallel replica (every stage's ranks of it)
+
+    bool HasLayout() const { return tp > 0 && pp > 0 && dp > 0; }
+    // The stage of 'rank' (0 without a layout), and the rank before it in its pipeline, or -1.
+    int StageOf(int rank) const { return HasLayout() ? rank / static_cast<int>(tp * dp) : 0; }
+    int ReplicaOf(int rank) const {
+        return HasLayout() ? rank / static_cast<int>(tp) % static_cast<int>(dp) : 0;
+    }
+    // True when 'rank' is one the options make compute kSlowRankFactor longer.
+    bool SlowRank(int rank) const {
+        if (rank == slowRank) return true;
+        if (!HasLayout()) return false;
+        return StageOf(rank) == slowStage || rank / static_cast<int>(tp) == slowTpGroup ||
+               ReplicaOf(rank) == slowReplica;
+    }
+    int PreviousInPipeline(int rank) const {
+        if (HasLayout())
+            return rank >= static_cast<int>(tp * dp) ? rank - static_cast<int>(tp * dp) : -1;
+        return pipeline && rank > 0 ? rank - 1 : -1;
+    }
 };
 
 // How much longer the slow rank computes, and how much slower the slow link is.

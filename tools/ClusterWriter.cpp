@@ -118,7 +118,8 @@ public:
         const size_t operators = kLayerSize * std::max<uint32_t>(1, m_o.layers);
         for (int r = 0; r < n; ++r) {
             RankStep& step = ranks[r];
-            const double factor = r == m_o.slowRank ? kSlowRankFactor : 1.0;
+            const double factor = m_o.SlowRank(r) ? kSlowRankFactor : 1.0;
+            const int previous = m_o.PreviousInPipeline(r);
             step.preparingNs = r == m_o.slowInputRank ? kSlowInputNs : 0;
             int64_t at = step.preparingNs;
             for (size_t k = 0; k < operators; ++k) {
@@ -129,9 +130,9 @@ public:
                                                         m_o.layers * 3 * factor * slowOperator *
                                                         Jitter(m_o.seed, r, s, k, 0.004));
                 // A pipeline stage starts an operator once the stage before it has finished it.
-                if (m_o.pipeline && r > 0)
-                    at = std::max(at,
-                                  ranks[r - 1].opStartNs[k] + ranks[r - 1].opNs[k] + kStageHopNs);
+                if (previous >= 0)
+                    at = std::max(
+                        at, ranks[previous].opStartNs[k] + ranks[previous].opNs[k] + kStageHopNs);
                 step.opNs.push_back(ns);
                 step.opStartNs.push_back(at);
                 step.computingNs += ns;
@@ -200,6 +201,41 @@ private:
     std::string* m_error;
     uint64_t* m_bytes;
 };
+
+// profiler_metadata.json as torch_npu writes it: the job's rank count, and with a layout its
+// sizes and this rank's groups (Megatron's rank order) under made-up group ids.
+std::string ParallelMetadataText(const ClusterOptions& o, int rank) {
+    std::string text = "{\"distributed_args\": {\"rank\": " + std::to_string(rank) +
+                       ", \"world_size\": " + std::to_string(o.ranks);
+    if (!o.HasLayout()) return text + "}}\n";
+    const int tp = static_cast<int>(o.tp), dp = static_cast<int>(o.dp), pp = static_cast<int>(o.pp);
+    text += ", \"tensor_model_parallel_size\": " + std::to_string(tp) +
+            ", \"pipeline_model_parallel_size\": " + std::to_string(pp) +
+            ", \"data_parallel_size\": " + std::to_string(dp) +
+            ", \"context_parallel_size\": 1, \"expert_model_parallel_size\": 1}, "
+            "\"parallel_group_info\": {";
+    const int tpPlace = rank % tp, dpPlace = rank / tp % dp, ppPlace = rank / (tp * dp);
+    const struct {
+        const char* name;
+        int first, stride, size;
+    } groups[] = {
+        {"default_group", 0, 1, static_cast<int>(o.ranks)},
+        {"tp", rank - tpPlace, 1, tp},
+        {"dp", rank - dpPlace * tp, tp, dp},
+        {"pp", rank - ppPlace * tp * dp, tp * dp, pp},
+    };
+    for (size_t g = 0; g < std::size(groups); ++g) {
+        const auto& group = groups[g];
+        text += std::string(g ? ", " : "") + "\"10.0.0.1%eth0_60000_0_" + std::to_string(g) +
+                "\": {\"group_name\": \"" + group.name +
+                "\", \"group_rank\": " + std::to_string((rank - group.first) / group.stride) +
+                ", \"global_ranks\": [";
+        for (int k = 0; k < group.size; ++k)
+            text += (k ? ", " : "") + std::to_string(group.first + k * group.stride);
+        text += "]}";
+    }
+    return text + "}}\n";
+}
 
 std::string GroupHash(uint64_t seed, uint64_t group) {
     return std::to_string(Mix(seed * 131 + group) % 9000000000000000000ull +
@@ -280,8 +316,7 @@ bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>
     // torch_npu writes the job's shape beside it; the rank count tells a missing rank from a stray
     // id.
     Output metadata(rankDir + "/profiler_metadata.json", error, bytes);
-    metadata.text = "{\"distributed_args\": {\"rank\": " + std::to_string(rank) +
-                    ", \"world_size\": " + std::to_string(o.ranks) + "}}\n";
+    metadata.text = ParallelMetadataText(o, rank);
 
     Output stepTrace(out + "/step_trace_time.csv", error, bytes);
     stepTrace.text =

@@ -50,7 +50,8 @@ void Usage() {
         "                     [--slow-rank R] [--slow-link SRC-DST] [--layers L] [--slow-operator "
         "K]\n"
         "                     [--slow-operator-rank R] [--pipeline] [--slow-input-rank R]\n"
-        "                     [--heavy-flops-rank R]\n"
+        "                     [--heavy-flops-rank R] [--tp T --pp P --dp D]\n"
+        "                     [--slow-stage S] [--slow-tp-group G] [--slow-replica D]\n"
         "  --cluster writes DIR/rank_R_ascend_pt for R in 0..N-1 (default 16 ranks, 10 steps, 8 "
         "per node): one\n"
         "  synchronous job; --slow-rank makes R compute 25 %% longer (the others wait for it), "
@@ -67,7 +68,13 @@ void Usage() {
         "  before each step (its Preparing; the others wait for it), --heavy-flops-rank writes "
         "every rank's\n"
         "  FLOPs files (flops_N.txt, flops_summary_N.json, flops_scope_N.json), R's 1.35 times "
-        "the others'\n"
+        "the others';\n"
+        "  --tp --pp --dp lay the T*P*D ranks out in Megatron's order (written to "
+        "profiler_metadata.json),\n"
+        "  the P stages a pipeline; --slow-stage makes every rank of stage S compute 25 %% "
+        "longer,\n"
+        "  --slow-tp-group every rank of TP group G (ranks G*T to G*T+T-1), --slow-replica every "
+        "rank of replica D\n"
         "       marey-gen --gpu-trace FILE.json [--events N] [--seed S] [--rank R] [--steps K] "
         "[--nsys-twin FILE.sqlite]\n"
         "                 [--slow-loader-steps N,M,...]\n"
@@ -198,12 +205,66 @@ int WriteTwin(const std::string& tracePath, const std::string& twinPath) {
     return 0;
 }
 
+// An option of --cluster's job into 'cluster' ('next' gives its value); false for any other
+// option or a value that cannot be read.
+template <typename Next>
+bool ParseClusterOption(const char* arg, const Next& next, marey::ClusterOptions& cluster) {
+    if (!std::strcmp(arg, "--ranks-per-node"))
+        cluster.ranksPerNode = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+    else if (!std::strcmp(arg, "--slow-rank"))
+        cluster.slowRank = std::atoi(next());
+    else if (!std::strcmp(arg, "--layers"))
+        cluster.layers = static_cast<uint32_t>(std::max(1, std::atoi(next())));
+    else if (!std::strcmp(arg, "--slow-operator"))
+        cluster.slowOperator = std::atoi(next());
+    else if (!std::strcmp(arg, "--slow-operator-rank"))
+        cluster.slowOperatorRank = std::atoi(next());
+    else if (!std::strcmp(arg, "--slow-input-rank"))
+        cluster.slowInputRank = std::atoi(next());
+    else if (!std::strcmp(arg, "--heavy-flops-rank"))
+        cluster.heavyFlopsRank = std::atoi(next());
+    else if (!std::strcmp(arg, "--pipeline"))
+        cluster.pipeline = true;
+    else if (!std::strcmp(arg, "--tp"))
+        cluster.tp = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+    else if (!std::strcmp(arg, "--pp"))
+        cluster.pp = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+    else if (!std::strcmp(arg, "--dp"))
+        cluster.dp = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+    else if (!std::strcmp(arg, "--slow-stage"))
+        cluster.slowStage = std::atoi(next());
+    else if (!std::strcmp(arg, "--slow-tp-group"))
+        cluster.slowTpGroup = std::atoi(next());
+    else if (!std::strcmp(arg, "--slow-replica"))
+        cluster.slowReplica = std::atoi(next());
+    else if (!std::strcmp(arg, "--slow-link"))
+        return std::sscanf(next(), "%d-%d", &cluster.slowLinkSrc, &cluster.slowLinkDst) == 2;
+    else
+        return false;
+    return true;
+}
+
+// A layout gives all three sizes, of at most 65536 ranks, and so the rank count (which --ranks,
+// when given, must equal); a slow stage needs a layout with that stage. False: a usage error.
+bool SettleLayout(marey::ClusterOptions& cluster, bool ranksGiven) {
+    const bool anySize = cluster.tp + cluster.pp + cluster.dp > 0;
+    const uint64_t layoutRanks = uint64_t{cluster.tp} * cluster.pp * cluster.dp;
+    if (anySize && !(cluster.HasLayout() && layoutRanks <= 65536 &&
+                     (!ranksGiven || layoutRanks == cluster.ranks)))
+        return false;
+    if (anySize) cluster.ranks = static_cast<uint32_t>(layoutRanks);
+    const bool planted =
+        cluster.slowStage >= 0 || cluster.slowTpGroup >= 0 || cluster.slowReplica >= 0;
+    return !planted || (cluster.HasLayout() && cluster.slowStage < static_cast<int>(cluster.pp) &&
+                        cluster.slowTpGroup < static_cast<int>(cluster.pp * cluster.dp) &&
+                        cluster.slowReplica < static_cast<int>(cluster.dp));
+}
 }  // namespace
 
 int main(int argc, char** argv) {
     marey::GeneratorOptions options;
     std::string out, rankDir, pairDir, clusterDir, gpuTrace, nsysTwin;
-    bool eventsGiven = false, stepsGiven = false, dataPreparation = false;
+    bool eventsGiven = false, stepsGiven = false, ranksGiven = false, dataPreparation = false;
     std::vector<uint64_t> slowLoaderSteps;
     marey::ClusterOptions cluster;
     std::optional<marey::RankExport> exportArg;
@@ -239,35 +300,17 @@ int main(int argc, char** argv) {
             pairDir = next();
         else if (!std::strcmp(argv[i], "--cluster"))
             clusterDir = next();
-        else if (!std::strcmp(argv[i], "--ranks"))
+        else if (!std::strcmp(argv[i], "--ranks")) {
             cluster.ranks = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
-        else if (!std::strcmp(argv[i], "--steps")) {
+            ranksGiven = true;
+        } else if (!std::strcmp(argv[i], "--steps")) {
             cluster.steps = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
             stepsGiven = true;
-        } else if (!std::strcmp(argv[i], "--ranks-per-node"))
-            cluster.ranksPerNode = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
-        else if (!std::strcmp(argv[i], "--slow-rank"))
-            cluster.slowRank = std::atoi(next());
-        else if (!std::strcmp(argv[i], "--layers"))
-            cluster.layers = static_cast<uint32_t>(std::max(1, std::atoi(next())));
-        else if (!std::strcmp(argv[i], "--slow-operator"))
-            cluster.slowOperator = std::atoi(next());
-        else if (!std::strcmp(argv[i], "--slow-operator-rank"))
-            cluster.slowOperatorRank = std::atoi(next());
-        else if (!std::strcmp(argv[i], "--slow-loader-steps")) {
+        } else if (!std::strcmp(argv[i], "--slow-loader-steps")) {
             if (!ParseStepList(next(), &slowLoaderSteps)) return Usage(), 2;
         } else if (!std::strcmp(argv[i], "--data-preparation"))
             dataPreparation = true;
-        else if (!std::strcmp(argv[i], "--slow-input-rank"))
-            cluster.slowInputRank = std::atoi(next());
-        else if (!std::strcmp(argv[i], "--heavy-flops-rank"))
-            cluster.heavyFlopsRank = std::atoi(next());
-        else if (!std::strcmp(argv[i], "--pipeline"))
-            cluster.pipeline = true;
-        else if (!std::strcmp(argv[i], "--slow-link")) {
-            if (std::sscanf(next(), "%d-%d", &cluster.slowLinkSrc, &cluster.slowLinkDst) != 2)
-                return Usage(), 2;
-        } else
+        else if (!ParseClusterOption(argv[i], next, cluster))
             return Usage(), 2;
     }
     if (!gpuTrace.empty()) {
@@ -289,7 +332,7 @@ int main(int argc, char** argv) {
         cluster.seed = options.seed;
         const bool alone = out.empty() && rankDir.empty() && pairDir.empty() &&
                            exportArg.value_or(marey::RankExport::kText) == marey::RankExport::kText;
-        if (alone) return WriteClusterDir(cluster, clusterDir);
+        if (alone && SettleLayout(cluster, ranksGiven)) return WriteClusterDir(cluster, clusterDir);
         Usage();
         return 2;
     }

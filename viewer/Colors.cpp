@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/StringPool.hpp"
@@ -98,6 +99,20 @@ void ApplyViewerStyle() {
     style.Colors[ImGuiCol_HeaderHovered] = ImVec4(0.24f, 0.27f, 0.32f, 1.0f);  // under the mouse
     style.Colors[ImGuiCol_HeaderActive] = ImVec4(0.28f, 0.48f, 0.74f, 1.0f);   // pressed
     style.Colors[ImGuiCol_TableRowBgAlt] = ImVec4(1, 1, 1, 0.03f);
+}
+
+Rgba Viridis(float t) {
+    static const Rgba stops[] = {{0.267f, 0.005f, 0.329f, 1},
+                                 {0.229f, 0.322f, 0.545f, 1},
+                                 {0.128f, 0.567f, 0.551f, 1},
+                                 {0.369f, 0.789f, 0.383f, 1},
+                                 {0.993f, 0.906f, 0.144f, 1}};
+    t = std::clamp(t, 0.0f, 1.0f) * 4;
+    const int i = std::min(3, static_cast<int>(t));
+    const float f = t - static_cast<float>(i);
+    const Rgba& a = stops[i];
+    const Rgba& b = stops[i + 1];
+    return {a.r + (b.r - a.r) * f, a.g + (b.g - a.g) * f, a.b + (b.b - a.b) * f, 1};
 }
 
 }  // namespace marey

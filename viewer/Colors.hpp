@@ -11,6 +11,10 @@ struct Rgba {
     float r, g, b, a;
 };
 
+// Viridis, dark (0) to bright (1), for values on a scale (the communication matrix, the parallel
+// layout): readable in grey and by the colour-blind.
+Rgba Viridis(float t);
+
 // Colour of a slice name: a hash picks a hue, lightness is kept readable under white text.
 Rgba ColorForName(std::string_view name);
 

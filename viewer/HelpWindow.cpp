@@ -55,9 +55,9 @@ const Binding kCompare[] = {
 };
 
 const Binding kCluster[] = {
-    {"Ctrl+1 … Ctrl+6",
+    {"Ctrl+1 … Ctrl+7",
      "Step trace, Overview by rank, Communication matrix, Communication across ranks, Time "
-     "overview, Marey"},
+     "overview, Marey, Parallel layout"},
     {"click a rank", "select it in every cluster view (a row, a bar, a matrix row)"},
     {"Enter", "open the selected rank's timeline (the buttons: its overview, its operators)"},
     {"C", "compare the selected rank with the one selected before it, or with the median rank"},

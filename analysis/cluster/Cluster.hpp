@@ -12,6 +12,7 @@
 
 #include "cluster/ClusterRank.hpp"
 #include "cluster/ClusterSource.hpp"
+#include "cluster/ParallelLayout.hpp"
 #include "core/Status.hpp"
 #include "load/KernelTable.hpp"
 
@@ -40,6 +41,8 @@ struct Cluster {
     std::vector<int> missingRanks;      // ids below the largest that no rank has
     std::vector<int> duplicateRanks;    // ids that more than one folder claimed (the first kept)
     std::vector<std::string> problems;  // folder-level problems, then each rank's file problems
+    // The parallel job's layout (BuildParallelLayout), made once the ranks and groups are read.
+    ParallelLayout parallel;
     // For ranks read from their traces: reads a trace's kernel table (the Marey view's input).
     // Set by the loader, which alone can load a trace.
     std::function<Result<KernelTable>(const std::string& tracePath)> readTraceKernels;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "cluster/ParallelFindings.hpp"
 #include "core/RobustStats.hpp"
 #include "core/TextFormat.hpp"
 
@@ -367,6 +368,19 @@ std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster, const St
             if (!repeated) findings.push_back(std::move(finding));
         }
     }
+    // A unit of the layout named as such replaces the findings that name its ranks one by one.
+    std::vector<ClusterFinding> units = FindParallelUnitProblems(cluster, averaged);
+    for (const ClusterFinding& unit : units)
+        findings.erase(std::remove_if(findings.begin(), findings.end(),
+                                      [&](const ClusterFinding& f) {
+                                          if (f.kind != unit.kind) return false;
+                                          std::vector<int> ranks = f.ranks;
+                                          std::sort(ranks.begin(), ranks.end());
+                                          return ranks == unit.ranks;
+                                      }),
+                       findings.end());
+    findings.insert(findings.begin(), std::make_move_iterator(units.begin()),
+                    std::make_move_iterator(units.end()));
     return findings;
 }
 

@@ -37,7 +37,11 @@ struct ClusterFinding {
     // The ranks it names: first the 'causes' ranks the others wait for, then the most affected.
     std::vector<int> ranks;
     size_t causes = 0;
-    std::vector<std::string> steps;             // the steps that carry it, largest share first
+    std::vector<std::string> steps;  // the steps that carry it, largest share first
+    // A unit of the parallel layout it names (cluster/ParallelFindings.hpp): "stage", "tp",
+    // "cp", "ep" or "replica", and the stage or replica (-1 for a group); empty when none.
+    std::string unitKind;
+    int unitIndex = -1;
     std::optional<GroupDifference> difference;  // kRanksDiffer
     std::optional<DominantStep> dominant;       // kStepDominates
 };
@@ -59,10 +63,11 @@ std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster, const Step
                                               const std::string& groupName);
 
 // Over the whole cluster and over each collective or stage group that is not the whole cluster;
-// a finding that names the same ranks as one before it is left out. Once, over the whole
-// cluster: the ranks whose MindData queues say they waited for data (ClusterRank::dataVerdict),
-// and ranks whose FLOPs fall into levels more than kFlopsLevelFactor apart.
-// O(groups × ranks × steps).
+// a finding that names the same ranks as one before it is left out. The ranks that are exactly
+// one unit of the parallel layout (a stage, a group, a replica) are named as that unit, first.
+// Once, over the whole cluster: the ranks whose MindData queues say they waited for data
+// (ClusterRank::dataVerdict), and ranks whose FLOPs fall into levels more than kFlopsLevelFactor
+// apart. O(groups × ranks × steps).
 std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster, const StepTable& averaged);
 std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster);
 

@@ -46,7 +46,56 @@ void WriteFinding(JsonObject& o, const ClusterFinding& f) {
         o.Int("median_step_ns", f.dominant->medianStepNs);
         o.Int("average_step_ns", f.dominant->averageStepNs);
     }
+    if (!f.unitKind.empty()) {
+        if (f.unitKind == "stage") o.Int("stage", f.unitIndex);
+        JsonObject unit(o.Key("parallel_unit"));
+        unit.String("kind", f.unitKind);
+        if (f.unitIndex >= 0) unit.Int("index", f.unitIndex);
+        WriteRankIds(unit.Key("ranks"), f.ranks);
+    }
     o.String("text", f.text);
+}
+
+// The layout (cluster/ParallelLayout.hpp); null when nothing says it.
+void WriteParallelLayout(std::string& out, const ParallelLayout& layout) {
+    if (!layout.Known()) {
+        out += "null";
+        return;
+    }
+    JsonObject o(out);
+    o.String("source", layout.source);
+    o.String("how", layout.how);
+    o.Bool("inferred", layout.inferred);
+    {
+        JsonObject sizes(o.Key("sizes"));
+        sizes.Int("dp", layout.sizes.dp), sizes.Int("pp", layout.sizes.pp);
+        sizes.Int("tp", layout.sizes.tp), sizes.Int("cp", layout.sizes.cp);
+        sizes.Int("ep", layout.sizes.ep);
+    }
+    JsonArrayOfObjects(o.Key("groups"), layout.groups,
+                       [](JsonObject& g, const ParallelGroup& group) {
+                           g.String("kind", group.kind);
+                           g.String("name", group.name);
+                           WriteRankIds(g.Key("ranks"), group.ranks);
+                       });
+    JsonArrayOfObjects(o.Key("stages"), layout.stages,
+                       [](JsonObject& s, const ParallelStage& stage) {
+                           s.Int("stage", stage.stage);
+                           WriteRankIds(s.Key("ranks"), stage.ranks);
+                       });
+    // Each rank's coordinates; a dimension the layout does not place it in is left out.
+    JsonArrayOfObjects(o.Key("places"), layout.places, [](JsonObject& p, const RankPlace& place) {
+        p.Int("rank", place.rank);
+        const std::pair<const char*, int> coordinates[] = {{"dp", place.dp},
+                                                           {"pp", place.pp},
+                                                           {"tp", place.tp},
+                                                           {"cp", place.cp},
+                                                           {"ep", place.ep}};
+        for (const auto& [key, value] : coordinates)
+            if (value >= 0) p.Int(key, value);
+    });
+    JsonArray(o.Key("notes"), layout.notes,
+              [](std::string& text, const std::string& note) { AppendJsonString(text, note); });
 }
 
 }  // namespace
@@ -106,6 +155,7 @@ std::string ClusterToJson(const Cluster& cluster) {
                                o.String("kind", group.kind);
                                WriteRankIds(o.Key("ranks"), group.ranks);
                            });
+        WriteParallelLayout(root.Key("parallel"), cluster.parallel);
         JsonArrayOfObjects(root.Key("findings"), report.findings, WriteFinding);
         JsonObject problems(root.Key("problems"));
         problems.Int("count", static_cast<int64_t>(cluster.problems.size()));
@@ -125,6 +175,8 @@ std::string ClusterToText(const Cluster& cluster) {
         "): " + CountText(cluster.ranks.size(), "rank", "ranks") + ", " +
         CountText(cluster.steps.size(), "step", "steps") + ", " +
         CountText(cluster.groups.size(), "communication group", "communication groups") + "\n";
+    if (cluster.parallel.Known())
+        out += "parallel layout: " + ParallelLayoutText(cluster.parallel) + "\n";
     const ClusterReport report = BuildClusterReport(cluster);
     const std::vector<SlowRank>& slowRanks = report.slowRanks;
     // "none" only where nothing below says otherwise: ranks that differ in groups are no single

@@ -6,6 +6,7 @@
 
 #include "core/Problem.hpp"
 #include "core/TextFormat.hpp"
+#include "db/DbParallelMetadata.hpp"
 #include "db/DbRankTables.hpp"
 #include "db/DbTimeline.hpp"
 #include "load/AnalysisFile.hpp"
@@ -191,6 +192,10 @@ void SummarizeDatabase(const RankFiles& files, const RankReadOptions& options, C
         else
             tables.problems.push_back(analysis.message());
     }
+    // torch_npu copies profiler_metadata.json into the database: read there when the folder
+    // has no such file.
+    if (rank.parallel.Empty())
+        rank.parallel = ReadDbParallelInfo(*opened.value(), files.profilerDb, rank.problems);
     DbTimeline timeline = ReadDbOperators(*opened.value());
     for (const ChunkEvents& chunk : timeline.chunks)
         for (const ImportProblem& problem : chunk.problems.kept)
@@ -266,6 +271,7 @@ ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& o
     rank.rankSource = files.rankSource;
     rank.profilerLevel = files.profilerLevel;
     rank.worldSize = files.worldSize;
+    rank.parallel = files.parallel;
     rank.problems = files.problems;
     ReadDataVerdict(files.dataPreparation, rank);
     ReadFlopsSummary(files.flops, rank);

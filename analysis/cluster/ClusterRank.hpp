@@ -16,6 +16,7 @@
 #include "core/Time.hpp"
 #include "load/CommunicationJson.hpp"
 #include "load/KernelTable.hpp"
+#include "load/ParallelMetadata.hpp"
 #include "load/RankDirectory.hpp"
 #include "load/StepTraceCsv.hpp"
 #include "rank/DataPreparation.hpp"
@@ -62,6 +63,7 @@ struct ClusterRank {
     std::string rankSource;  // where the rank id came from
     std::string profilerLevel;
     int worldSize = 0;           // the job's rank count as this rank's metadata says; 0 unknown
+    RankParallelInfo parallel;   // the parallel job as this rank's files describe it
     std::vector<StepRow> steps;  // step_trace_time.csv, in file order
     std::array<bool, kStepPhaseCount> hasPhase{};
     OverviewFigures overview;  // from the step phases, else from kernel_details.csv

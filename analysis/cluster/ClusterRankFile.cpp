@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 
+#include "load/ParallelMetadata.hpp"
 #include "load/RankDirectory.hpp"
 #include "report/DataPreparationJson.hpp"
 #include "report/JsonWriter.hpp"
@@ -157,7 +158,20 @@ private:
             !s.ok())
             return s;
         if (Status s = ReadDataVerdict(root, rank.dataVerdict); !s.ok()) return s;
+        if (Status s = ReadParallel(root, rank); !s.ok()) return s;
         return ReadFlops(root, rank);
+    }
+
+    // "parallel", when present: the rank's parallel job, read as its profiler_metadata.json is
+    // (absent: its files said nothing).
+    Status ReadParallel(simdjson::dom::element root, ClusterRank& rank) const {
+        simdjson::dom::element parallel;
+        if (root["parallel"].get(parallel)) return Status();
+        std::vector<std::string> problems;
+        rank.parallel = ReadParallelInfoJson(simdjson::minify(parallel), "\"parallel\"", problems);
+        if (problems.empty()) return Status();
+        rank.parallel = RankParallelInfo{};
+        return Status::Error(m_name + ": " + problems.front());
     }
 
     // "flops", when present: its source and each figure a finite number from 0 up (absent:
@@ -368,6 +382,7 @@ std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolut
             JsonObject data(root.Key("data_verdict"));
             WriteDataVerdict(data, rank.dataVerdict);
         }
+        if (!rank.parallel.Empty()) root.Key("parallel") += ParallelInfoJson(rank.parallel);
         if (!rank.flopsSource.empty()) {
             JsonObject flops(root.Key("flops"));
             flops.String("source", rank.flopsSource);

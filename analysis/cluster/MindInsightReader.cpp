@@ -1,5 +1,6 @@
 #include "cluster/MindInsightReader.hpp"
 
+#include <charconv>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -7,6 +8,7 @@
 #include "core/Problem.hpp"
 #include "load/AnalysisFile.hpp"
 #include "load/CsvReader.hpp"
+#include "load/ParallelMetadata.hpp"
 #include "load/RankDirectory.hpp"
 
 namespace marey {
@@ -75,6 +77,32 @@ CellRead Cell(const std::vector<std::string_view>& fields, int column, int shift
     return CellRead::kRead;
 }
 
+// The pipeline's shape from the name of MindInsight's file
+// ascend_cluster_analyse_pipeline-parallel_<stages>_<ranks>_<rank>.csv (its own rule: a stage is
+// ranks/stages consecutive ranks); numbers that cannot be that shape are named and left out.
+void ReadPipelineShape(const std::string& name, ClusterRank& rank) {
+    const std::string prefix = "ascend_cluster_analyse_pipeline-parallel_";
+    const std::string numbers = name.substr(prefix.size());
+    int stages = 0, ranks = 0;
+    const char* end = numbers.data() + numbers.size();
+    auto [afterStages, stagesError] = std::from_chars(numbers.data(), end, stages);
+    if (stagesError == std::errc() && afterStages < end && *afterStages == '_') {
+        auto [afterRanks, ranksError] = std::from_chars(afterStages + 1, end, ranks);
+        if (ranksError != std::errc() || afterRanks == end || *afterRanks != '_') ranks = 0;
+    }
+    if (stages < 1 || ranks < 1 || ranks > kMaxParallelRank || ranks % stages != 0 ||
+        rank.rankId >= ranks) {
+        rank.problems.push_back(name + ": error: its name gives " + std::to_string(stages) +
+                                " stages of " + std::to_string(ranks) + " ranks (rank " +
+                                std::to_string(rank.rankId) +
+                                "): not a pipeline's shape; the layout not read from it");
+        return;
+    }
+    rank.parallel.source = "MindInsight's pipeline-parallel file names";
+    rank.parallel.worldSize = ranks;
+    rank.parallel.sizes.pp = stages;
+}
+
 }  // namespace
 
 int RankOfStepTraceRaw(const std::string& fileName) {
@@ -127,6 +155,7 @@ ClusterRank ReadMindInsightRank(const std::string& path) {
         if (name.rfind("ascend_cluster_analyse_pipeline-parallel_", 0) != 0 || name.size() < 5 ||
             name.substr(name.rfind('_') + 1) != std::to_string(rank.rankId) + ".csv")
             continue;
+        ReadPipelineShape(name, rank);
         size_t line = 0;
         ReadCsv(it->path().string(), rank, {"stage_time", "receive_alone_time"},
                 [&](const std::vector<std::string_view>& fields, const std::vector<int>& at,

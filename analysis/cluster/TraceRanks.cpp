@@ -4,6 +4,7 @@
 #include <map>
 #include <tuple>
 
+#include "load/ParallelMetadata.hpp"
 #include "rank/OperatorStats.hpp"
 #include "trace/TraceCollectives.hpp"
 #include "trace/TraceRankTables.hpp"
@@ -30,6 +31,12 @@ ClusterRank SummarizeTraceRank(const TraceModel& model, const TraceAnalyses& ana
             own.rankFrom == RankIdSource::kDistributedInfo ? "the trace's distributedInfo.rank"
             : own.rankFrom == RankIdSource::kCudaDevice ? "the CUDA device of the export's process"
                                                         : "the trace's file name";
+    }
+    // PyTorch writes the job's process groups beside the events.
+    if (!model.sources.empty()) {
+        const TraceText& text = model.sources.front().text;
+        rank.parallel =
+            ReadDistributedInfo(std::string_view(text.data(), text.size()), path, rank.problems);
     }
     if (!own.unavailable.empty()) {
         rank.problems.push_back(path + ": no device analyses: " + own.unavailable);

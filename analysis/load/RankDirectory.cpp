@@ -88,28 +88,6 @@ void ReadProfilerInfo(const fs::path& path, RankFiles& files) {
     }
 }
 
-// distributed_args.world_size from profiler_metadata.json (torch_npu writes it beside
-// profiler_info); a value that is no rank count is reported and left unknown.
-void ReadWorldSize(const fs::path& path, RankFiles& files) {
-    simdjson::padded_string text;
-    if (simdjson::padded_string::load(path.string()).get(text)) return;  // absent: unknown
-    simdjson::dom::parser parser;
-    simdjson::dom::element document, value;
-    if (auto error = parser.parse(text).get(document)) {
-        files.problems.push_back(path.string() +
-                                 ": error: not JSON: " + simdjson::error_message(error));
-        return;
-    }
-    if (document.at_pointer("/distributed_args/world_size").get(value)) return;
-    int64_t size = 0;
-    if (!value.get(size) && size >= 1 && size <= 1 << 24)
-        files.worldSize = static_cast<int>(size);
-    else
-        files.problems.push_back(path.string() + ": error: \"world_size\" is " +
-                                 simdjson::minify(value).substr(0, 40) +
-                                 ": expected a rank count from 1 to 16777216; ignored");
-}
-
 // Every known file name and where its path goes.
 struct KnownFile {
     const RankFileKind* kind;
@@ -360,7 +338,10 @@ Result<RankFiles> FindRankFiles(const std::string& path) {
             files.rankSource = infos.front().filename().string() + " (file name)";
         }
     }
-    ReadWorldSize(infoFolder / "profiler_metadata.json", files);
+    // torch_npu writes the job's shape beside profiler_info.
+    files.parallel =
+        ReadProfilerMetadata((infoFolder / "profiler_metadata.json").string(), files.problems);
+    files.worldSize = files.parallel.worldSize;
     if (files.rankId < 0) {
         const std::string folderName = fs::weakly_canonical(infoFolder, error).filename().string();
         files.rankId = RankIdFromFolderName(folderName);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/Status.hpp"
+#include "load/ParallelMetadata.hpp"
 
 namespace marey {
 
@@ -69,6 +70,8 @@ struct RankFiles {
     std::string profilerLevel;  // "Level0", "Level1", "Level2" or empty
     // The job's rank count, from profiler_metadata.json's distributed_args.world_size; 0 unknown.
     int worldSize = 0;
+    // The parallel job as profiler_metadata.json describes it (sizes, this rank's groups).
+    RankParallelInfo parallel;
     // Full paths; empty when the file is not there.
     std::string traceView, kernelDetails, stepTrace, opStatistic, communication,
         communicationMatrix, memoryRecord, operatorMemory;

@@ -145,9 +145,8 @@ Result<Cluster> LoadExportCluster(const std::string& path, unsigned threads,
     return cluster;
 }
 
-}  // namespace
-
-Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterProgress* progress,
+// The cluster 'path' holds, read by the reader of its kind, before its layout is made.
+Result<Cluster> ReadCluster(const std::string& path, unsigned threads, ClusterProgress* progress,
                             const RankReadOptions& options) {
     if (IsClusterSummaryFile(path)) return LoadClusterSummary(path, threads, progress);
     // An export of one process says so ("not a job"): its processes are listed once, there.
@@ -176,6 +175,15 @@ Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterPr
     SettleCluster(cluster, folders.skipped);
     // Groups once the ids are settled: a left-out duplicate or a rank of no id joins none.
     if (folders.RankCount() > 0) cluster.groups = GroupsFromCollectives(cluster.ranks);
+    return cluster;
+}
+
+}  // namespace
+
+Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterProgress* progress,
+                            const RankReadOptions& options) {
+    Result<Cluster> cluster = ReadCluster(path, threads, progress, options);
+    if (cluster.ok()) cluster.value().parallel = BuildParallelLayout(cluster.value());
     return cluster;
 }
 

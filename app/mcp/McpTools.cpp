@@ -60,7 +60,7 @@ constexpr std::string_view kTools = R"tools([
  "description": "`marey check BASELINE CANDIDATE --json`: whether the candidate regressed (steps, phases, operators, communication against thresholds), with each judged figure. A regression is a result, not an error; a damaged input is an error.",
  "inputSchema": {"type": "object", "properties": {"baseline": {"type": "string"}, "candidate": {"type": "string"}, "rules": {"type": "array", "items": {"type": "string"}, "description": "thresholds as --max takes them: step=3%, phase:free=8%, op:aclnnMatMul*=8%"}, "min_time": {"type": "string", "description": "operators smaller per step are not judged, e.g. 50us"}}, "required": ["baseline", "candidate"]}},
 {"name": "screenshot", "title": "A picture of a view",
- "description": "Draws PATH in marey's window (off screen) and returns the PNG: the timeline, or a view of a rank folder (overview, operators, steps, device, communication, memory) or of a cluster (steps, overview, matrix, communication, time, marey).",
+ "description": "Draws PATH in marey's window (off screen) and returns the PNG: the timeline, or a view of a rank folder (overview, operators, steps, device, communication, memory) or of a cluster (steps, overview, matrix, communication, time, marey, parallel).",
  "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}, "view": {"type": "string"}, "width": {"type": "integer", "minimum": 320, "maximum": 3840}, "height": {"type": "integer", "minimum": 240, "maximum": 2160}}, "required": ["path"]}}
 ])tools";
 

@@ -36,21 +36,6 @@ Rgba TransportColor(int index) {
     return colors[std::clamp(index, 0, kTransportCount - 1)];
 }
 
-// Viridis, dark to bright: a slow link is a dark cell among bright ones.
-Rgba Viridis(float t) {
-    static const Rgba stops[] = {{0.267f, 0.005f, 0.329f, 1},
-                                 {0.229f, 0.322f, 0.545f, 1},
-                                 {0.128f, 0.567f, 0.551f, 1},
-                                 {0.369f, 0.789f, 0.383f, 1},
-                                 {0.993f, 0.906f, 0.144f, 1}};
-    t = std::clamp(t, 0.0f, 1.0f) * 4;
-    const int i = std::min(3, static_cast<int>(t));
-    const float f = t - static_cast<float>(i);
-    const Rgba& a = stops[i];
-    const Rgba& b = stops[i + 1];
-    return {a.r + (b.r - a.r) * f, a.g + (b.g - a.g) * f, a.b + (b.b - a.b) * f, 1};
-}
-
 // Where a value lies between the grid's smallest and largest, on a log scale (links span
 // several orders of magnitude: LOCAL copies at hundreds of GB/s, RDMA at tens).
 float Normalised(const MatrixGrid& grid, float value) {

@@ -7,6 +7,7 @@
 #include "clusterviews/CollectivesView.hpp"
 #include "clusterviews/MareyView.hpp"
 #include "clusterviews/MatrixView.hpp"
+#include "clusterviews/ParallelView.hpp"
 #include "clusterviews/RankOverviewView.hpp"
 #include "clusterviews/StepTraceView.hpp"
 #include "clusterviews/TimeOverviewView.hpp"
@@ -75,6 +76,7 @@ const std::vector<ViewEntry>& Views() {
         {"communication", "Communication across ranks", S::kCluster, Make<CollectivesView>},
         {"time", "Time overview", S::kCluster, Make<TimeOverviewView>},
         {"marey", "Marey", S::kCluster, Make<MareyView>},
+        {"parallel", "Parallel layout", S::kCluster, Make<ParallelView>},
     };
     return views;
 }

@@ -1,0 +1,412 @@
+// The parallel job's layout: torch_npu's real profiler_metadata.json (TP 2, PP 2, DP 2) read with
+// its groups, Kineto's distributedInfo, MindInsight's pipeline file names, damaged metadata named
+// value by value, the layout completed by Megatron's rank order, inferred from the communication
+// groups, kept in a rank's summary file, and a planted slow stage named as a stage.
+#include <doctest/doctest.h>
+#include <simdjson.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "ClusterGenerator.hpp"
+#include "TestSupport.hpp"
+#include "cluster/ClusterFindings.hpp"
+#include "cluster/ClusterJson.hpp"
+#include "cluster/ClusterRankFile.hpp"
+#include "cluster/ParallelFindings.hpp"
+#include "cluster/ParallelLayout.hpp"
+#include "db/DbParallelMetadata.hpp"
+#include "db/SqliteFile.hpp"
+#include "load/ParallelMetadata.hpp"
+#include "loading/ClusterLoader.hpp"
+
+using namespace marey;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string Joined(const std::vector<std::string>& lines) {
+    std::string text;
+    for (const std::string& line : lines) text += line + "\n";
+    return text;
+}
+
+const NamedRankGroup* FindGroup(const RankParallelInfo& info, const std::string& name) {
+    for (const NamedRankGroup& group : info.groups)
+        if (group.name == name) return &group;
+    return nullptr;
+}
+
+std::vector<std::vector<int>> GroupsOfKind(const ParallelLayout& layout, const std::string& kind) {
+    std::vector<std::vector<int>> groups;
+    for (const ParallelGroup& group : layout.groups)
+        if (group.kind == kind) groups.push_back(group.ranks);
+    return groups;
+}
+
+// A cluster of ranks 0..n-1, each saying 'info' (rank 0 only when 'onlyFirst').
+Cluster ClusterOf(int n, const RankParallelInfo& info, bool onlyFirst) {
+    Cluster cluster;
+    for (int r = 0; r < n; ++r) {
+        ClusterRank rank;
+        rank.rankId = r;
+        if (r == 0 || !onlyFirst) rank.parallel = info;
+        cluster.ranks.push_back(std::move(rank));
+    }
+    return cluster;
+}
+
+void WriteText(const fs::path& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+}  // namespace
+
+TEST_CASE("torch_npu's real profiler_metadata.json reads as TP 2, PP 2, DP 2 with its groups") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) {
+        MESSAGE("skipped: real fixtures not found");
+        return;
+    }
+    const std::string path =
+        fixtures + "/msinsight/server/src/test/test_data/metadata/profiler_metadata.json";
+    std::vector<std::string> problems;
+    const RankParallelInfo info = ReadProfilerMetadata(path, problems);
+    CHECK(problems.empty());
+    CHECK(info.source == "profiler_metadata.json");
+    CHECK(info.worldSize == 8);
+    CHECK(info.sizes == ParallelSizes{2, 2, 2, 1, 1});
+    REQUIRE(FindGroup(info, "tp"));
+    CHECK(FindGroup(info, "tp")->ranks == std::vector<int>{0, 1});
+    CHECK(FindGroup(info, "dp")->ranks == std::vector<int>{0, 2});
+    CHECK(FindGroup(info, "pp")->ranks == std::vector<int>{0, 4});
+    CHECK(FindGroup(info, "exp")->kind == "ep");
+    CHECK(FindGroup(info, "mp")->kind == "other");
+    CHECK(FindGroup(info, "mp")->ranks == std::vector<int>{0, 1, 4, 5});
+    CHECK_FALSE(FindGroup(info, "default_group"));  // the world is no group of the layout
+    // 21 entries: the world left out, "mp_exp", "tp_exp", "exp" and "dp_modulo_exp" twice alike.
+    CHECK(info.groups.size() == 16);
+
+    // Only rank 0's file: its groups, the other ranks' by Megatron's order, which they follow.
+    const Cluster cluster = ClusterOf(8, info, true);
+    const ParallelLayout layout = BuildParallelLayout(cluster);
+    CHECK(layout.source == "profiler_metadata.json");
+    CHECK(layout.inferred);
+    CHECK(layout.SizesText() == "TP 2 × PP 2 × DP 2");
+    CHECK(GroupsOfKind(layout, "tp") ==
+          std::vector<std::vector<int>>{{0, 1}, {2, 3}, {4, 5}, {6, 7}});
+    CHECK(GroupsOfKind(layout, "dp") ==
+          std::vector<std::vector<int>>{{0, 2}, {1, 3}, {4, 6}, {5, 7}});
+    CHECK(GroupsOfKind(layout, "pp") ==
+          std::vector<std::vector<int>>{{0, 4}, {1, 5}, {2, 6}, {3, 7}});
+    REQUIRE(layout.stages.size() == 2);
+    CHECK(layout.stages[1].ranks == std::vector<int>{4, 5, 6, 7});
+    REQUIRE(layout.places.size() == 8);
+    CHECK(layout.places[6].tp == 0);
+    CHECK(layout.places[6].dp == 1);
+    CHECK(layout.places[6].pp == 1);
+    CHECK(layout.StageOf(3) == 0);
+    CHECK(layout.notes.empty());
+}
+
+TEST_CASE("Damaged profiler_metadata.json: each damaged value named and left out, the rest kept") {
+    const fs::path dir = test::TempDir("parallel_metadata");
+    const fs::path path = dir / "profiler_metadata.json";
+    WriteText(path,
+              R"({"distributed_args": {"tensor_model_parallel_size": 2, )"
+              R"("pipeline_model_parallel_size": -3, "data_parallel_size": "two", "world_size": 4},
+ "parallel_group_info": {"a": {"group_name": "tp", "global_ranks": [0, 1]},
+  "b": {"group_name": "dp", "global_ranks": [0, 9]},
+  "c": {"group_name": "pp", "global_ranks": [1, 1]},
+  "d": {"group_name": "cp"},
+  "e": {"group_name": "tp", "global_ranks": [0, 1]}}})");
+    std::vector<std::string> problems;
+    const RankParallelInfo info = ReadProfilerMetadata(path.string(), problems);
+    const std::string p = path.string();
+    CHECK(Joined(problems) ==
+          p +
+              ": error: \"pipeline_model_parallel_size\" is -3: expected a count from 1 to "
+              "16777216; ignored\n" +
+              p +
+              ": error: \"data_parallel_size\" is \"two\": expected a count from 1 to "
+              "16777216; ignored\n" +
+              p +
+              ": parallel_group_info \"b\": error: the group's ranks [0,9]: expected distinct "
+              "rank ids from 0 to 3; the group left out\n" +
+              p +
+              ": parallel_group_info \"c\": error: the group's ranks [1,1]: expected distinct "
+              "rank ids from 0 to 3; the group left out\n" +
+              p +
+              ": parallel_group_info \"d\": error: expected \"group_name\" and "
+              "\"global_ranks\"; the group left out\n");
+    CHECK(info.sizes == ParallelSizes{2, 0, 0, 0, 0});
+    CHECK(info.worldSize == 4);
+    REQUIRE(info.groups.size() == 1);  // the second tp group is the first again
+    CHECK(info.groups[0].ranks == std::vector<int>{0, 1});
+
+    for (const char* text : {"", "{", "[1, 2]", "{\"distributed_args\": 7}"}) {
+        CAPTURE(text);
+        WriteText(path, text);
+        problems.clear();
+        const RankParallelInfo damaged = ReadProfilerMetadata(path.string(), problems);
+        CHECK(damaged.groups.empty());
+        CHECK_FALSE(damaged.sizes.Any());
+    }
+    problems.clear();
+    CHECK(ReadProfilerMetadata((dir / "absent.json").string(), problems).Empty());
+    CHECK(problems.empty());
+}
+
+TEST_CASE(
+    "Kineto's distributedInfo: groups named by their descriptions, a cut ranks list left out") {
+    const std::string trace =
+        R"({"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": 3, )"
+        R"("world_size": 64, "pg_count": 4, "pg_config": [)"
+        R"({"pg_name": "0", "pg_desc": "default_pg", "pg_size": 64, "ranks": [0, 1]},)"
+        R"({"pg_name": "1", "pg_desc": "TENSOR_MODEL_PARALLEL_GROUP", "pg_size": 2, "ranks": [2, 3]},)"
+        R"({"pg_name": "2", "pg_desc": "DATA_PARALLEL_GROUP", "pg_size": 32, "ranks": [1, 3, 5]},)"
+        R"({"pg_name": "3", "pg_desc": "undefined", "pg_size": 2, "ranks": [3, 7]}]},)"
+        R"( "traceEvents": []})";
+    std::vector<std::string> problems;
+    const RankParallelInfo info = ReadDistributedInfo(trace, "t.json", problems);
+    CHECK(Joined(problems) ==
+          "t.json: distributedInfo.pg_config \"DATA_PARALLEL_GROUP\": error: \"ranks\" lists 3 of "
+          "its pg_size 32 ranks; the group left out\n");
+    CHECK(info.source == "distributedInfo");
+    CHECK(info.worldSize == 64);
+    REQUIRE(info.groups.size() == 2);
+    CHECK(info.groups[0].kind == "tp");
+    CHECK(info.groups[0].name == "TENSOR_MODEL_PARALLEL_GROUP");
+    CHECK(info.groups[1].name == "3");  // no description: its name
+    CHECK(info.groups[1].kind == "other");
+
+    problems.clear();
+    CHECK(ReadDistributedInfo(R"({"distributedInfo": {"rank": 0, "pg_config": [)", "cut.json",
+                              problems)
+              .Empty());
+    CHECK(Joined(problems) ==
+          "cut.json: error: the \"distributedInfo\" object at byte 1 does not end in the first "
+          "MiB; not read\n");
+    problems.clear();
+    CHECK(ReadDistributedInfo(R"({"traceEvents": []})", "none.json", problems).Empty());
+    CHECK(problems.empty());
+}
+
+TEST_CASE("The layout's rules: sizes that do not fill the job, groups against Megatron's order") {
+    RankParallelInfo info;
+    info.source = "profiler_metadata.json";
+    info.worldSize = 12;
+    info.sizes.tp = 4;
+    info.sizes.pp = 4;  // 16 ranks' worth in a job of 12
+    ParallelLayout layout = BuildParallelLayout(ClusterOf(12, info, false));
+    CHECK(GroupsOfKind(layout, "tp").empty());
+    CHECK(Joined(layout.notes) ==
+          "the parallel sizes (TP 4 × PP 4) make 16 ranks, the job has 12; the ranks not laid out "
+          "by rule\n");
+
+    info.sizes = {};
+    info.worldSize = 8;
+    info.groups = {{"tp", "tp", {0, 2}}};  // strided: not Megatron's tensor-parallel group
+    layout = BuildParallelLayout(ClusterOf(8, info, true));
+    CHECK(layout.sizes.tp == 2);
+    CHECK(layout.sizes.dp == 4);
+    CHECK(GroupsOfKind(layout, "tp") == std::vector<std::vector<int>>{{0, 2}});
+    CHECK(layout.notes.front() ==
+          "the tp groups read do not follow Megatron's rank order; ranks outside them are not "
+          "placed in that dimension");
+    CHECK(layout.places[1].tp == -1);
+    CHECK(layout.places[2].tp == 1);
+}
+
+TEST_CASE("Without the ranks' files the layout is inferred from the communication groups") {
+    Cluster cluster = ClusterOf(8, RankParallelInfo{}, false);
+    cluster.groups = {{"world", "collective", {0, 1, 2, 3, 4, 5, 6, 7}},
+                      {"h1", "collective", {0, 1}},
+                      {"h2", "collective", {2, 3}},
+                      {"h3", "collective", {4, 5}},
+                      {"h4", "collective", {6, 7}},
+                      {"p1", "p2p", {0, 4}},
+                      {"p2", "p2p", {1, 5}}};
+    const ParallelLayout layout = BuildParallelLayout(cluster);
+    CHECK(layout.source == "the communication groups");
+    CHECK(layout.inferred);
+    CHECK(layout.SizesText() == "TP 2 × PP 2 × DP 2");
+    REQUIRE(layout.stages.size() == 2);
+    CHECK(layout.stages[0].ranks == std::vector<int>{0, 1, 2, 3});
+
+    // Groups that do not split the job (overlapping, uneven) say nothing.
+    cluster.groups = {{"a", "collective", {0, 1, 2}}, {"b", "collective", {2, 3, 4}}};
+    CHECK_FALSE(BuildParallelLayout(cluster).Known());
+}
+
+TEST_CASE("MindInsight's cluster_propose reads as a pipeline of two stages") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) {
+        MESSAGE("skipped: real fixtures not found");
+        return;
+    }
+    auto cluster = LoadCluster(fixtures + "/mindinsight/tests/utils/resource/cluster_propose", 1);
+    REQUIRE_MESSAGE(cluster.ok(), cluster.message());
+    const ParallelLayout& layout = cluster.value().parallel;
+    CHECK(layout.source == "MindInsight's pipeline-parallel file names");
+    CHECK(layout.sizes.pp == 2);
+    REQUIRE(layout.stages.size() == 2);
+    CHECK(layout.stages[0].ranks == std::vector<int>{0, 1});
+    CHECK(layout.stages[1].ranks == std::vector<int>{2, 3});
+}
+
+TEST_CASE("A generated layout: its metadata read back, a slow stage named as a stage") {
+    const fs::path dir = test::TempDir("parallel_stage");
+    ClusterOptions options;
+    options.tp = 2, options.pp = 4, options.dp = 2, options.ranks = 16;
+    options.steps = 4;
+    options.slowStage = 2;
+    std::string error;
+    REQUIRE_MESSAGE(WriteCluster(options, dir.string(), &error), error);
+    auto loaded = LoadCluster(dir.string(), 1);
+    REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+    const Cluster& cluster = loaded.value();
+    const ParallelLayout& layout = cluster.parallel;
+    CHECK(layout.source == "profiler_metadata.json");
+    CHECK_FALSE(layout.inferred);
+    CHECK(layout.SizesText() == "TP 2 × PP 4 × DP 2");
+    CHECK(GroupsOfKind(layout, "pp").size() == 4);
+    CHECK(GroupsOfKind(layout, "pp")[3] == std::vector<int>{3, 7, 11, 15});
+    REQUIRE(layout.stages.size() == 4);
+    CHECK(layout.stages[2].ranks == std::vector<int>{8, 9, 10, 11});
+
+    const std::vector<ClusterFinding> findings = FindClusterProblems(cluster);
+    REQUIRE_FALSE(findings.empty());
+    const ClusterFinding& first = findings.front();
+    CHECK(first.kind == ClusterFindingKind::kCompute);
+    CHECK(first.unitKind == "stage");
+    CHECK(first.unitIndex == 2);
+    CHECK(first.ranks == std::vector<int>{8, 9, 10, 11});
+    CHECK(first.text.rfind("Slow pipeline stage 2 (ranks 8-11): Computing ", 0) == 0);
+    // The ranks of the stage are not named again one by one as a computing problem.
+    for (size_t i = 1; i < findings.size(); ++i)
+        CHECK_FALSE(findings[i].kind == ClusterFindingKind::kCompute);
+
+    const std::string json = ClusterToJson(cluster);
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    REQUIRE_FALSE(parser.parse(json).get(root));
+    int64_t stage = -1, tp = 0;
+    CHECK_FALSE(root["findings"].at(0)["stage"].get(stage));
+    CHECK(stage == 2);
+    CHECK_FALSE(root["parallel"]["sizes"]["tp"].get(tp));
+    CHECK(tp == 2);
+    std::string_view kind;
+    CHECK_FALSE(root["parallel"]["groups"].at(0)["kind"].get(kind));
+    CHECK(kind == "tp");
+}
+
+TEST_CASE("A single slow rank in a layout stays a rank, and a rank's layout survives its summary") {
+    const fs::path dir = test::TempDir("parallel_rank");
+    ClusterOptions options;
+    options.tp = 2, options.pp = 2, options.dp = 2, options.ranks = 8;
+    options.steps = 4;
+    options.slowRank = 5;
+    std::string error;
+    REQUIRE_MESSAGE(WriteCluster(options, dir.string(), &error), error);
+    auto loaded = LoadCluster(dir.string(), 1);
+    REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+    for (const ClusterFinding& finding : FindClusterProblems(loaded.value()))
+        CHECK(finding.unitKind.empty());
+
+    const ClusterRank& rank = loaded.value().ranks[5];
+    REQUIRE_FALSE(rank.parallel.Empty());
+    const std::string text = WriteRankSummary(rank);
+    const simdjson::padded_string padded(text);
+    auto read = ReadRankSummary(std::string_view(padded.data(), padded.size()), "s.json");
+    REQUIRE_MESSAGE(read.ok(), read.message());
+    CHECK(read.value().parallel.source == rank.parallel.source);
+    CHECK(read.value().parallel.sizes == rank.parallel.sizes);
+    CHECK(read.value().parallel.worldSize == 8);
+    CHECK(read.value().parallel.groups == rank.parallel.groups);
+
+    // A damaged layout in a summary file is named, not half read.
+    std::string damaged = text;
+    const size_t at = damaged.find("\"global_ranks\": [");
+    REQUIRE(at != std::string::npos);
+    damaged.insert(at + 17, "-4, ");
+    const simdjson::padded_string paddedDamaged(damaged);
+    auto bad =
+        ReadRankSummary(std::string_view(paddedDamaged.data(), paddedDamaged.size()), "s.json");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.message().find("s.json: \"parallel\": parallel_group_info") == 0);
+}
+
+TEST_CASE(
+    "A profiler database's META_DATA gives the layout, and a damaged value is named, never "
+    "spliced") {
+    const fs::path dir = test::TempDir("parallel_db");
+    const fs::path db = dir / "ascend_pytorch_profiler_0.db";
+    test::ExecuteSql(db,
+                     "CREATE TABLE META_DATA (name TEXT, value TEXT);"
+                     "INSERT INTO META_DATA VALUES ('SCHEMA_VERSION', '1.0.0');"
+                     "INSERT INTO META_DATA VALUES ('distributed_args', "
+                     "'{\"tensor_model_parallel_size\": 4, \"world_size\": 8}');"
+                     "INSERT INTO META_DATA VALUES ('parallel_group_info', "
+                     "'{\"a\": {\"group_name\": \"tp\", \"global_ranks\": [0, 1, 2, 3]}}');");
+    auto opened = SqliteFile::OpenReadOnly(db.string());
+    REQUIRE(opened.ok());
+    std::vector<std::string> problems;
+    RankParallelInfo info = ReadDbParallelInfo(*opened.value(), "p.db", problems);
+    CHECK(problems.empty());
+    CHECK(info.source == "META_DATA");
+    CHECK(info.sizes.tp == 4);
+    CHECK(info.worldSize == 8);
+    REQUIRE(info.groups.size() == 1);
+    CHECK(info.groups[0].ranks == std::vector<int>{0, 1, 2, 3});
+
+    // A value that is not one JSON value (here one that would add a key of its own) is left out.
+    test::ExecuteSql(db,
+                     "UPDATE META_DATA SET value = '{}, \"distributed_args\": "
+                     "{\"world_size\": 2}' WHERE name = 'parallel_group_info';");
+    opened = SqliteFile::OpenReadOnly(db.string());
+    REQUIRE(opened.ok());
+    problems.clear();
+    info = ReadDbParallelInfo(*opened.value(), "p.db", problems);
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0].rfind("p.db: META_DATA \"parallel_group_info\": error: not JSON: ", 0) == 0);
+    CHECK(info.worldSize == 8);
+    CHECK(info.groups.empty());
+}
+
+TEST_CASE("A slow TP group and a slow replica are named as such") {
+    struct Plant {
+        int tpGroup, replica;
+        const char* kind;
+        int index;
+        std::vector<int> ranks;
+        const char* text;
+    };
+    const Plant plants[] = {
+        {3, -1, "tp", -1, {6, 7}, "Slow TP group (ranks 6-7): Computing "},
+        {-1,
+         1,
+         "replica",
+         1,
+         {2, 3, 6, 7, 10, 11},
+         "Slow data-parallel replica 1 (ranks 2-3, 6-7, 10-11): Computing "},
+    };
+    for (const Plant& plant : plants) {
+        CAPTURE(plant.kind);
+        const fs::path dir = test::TempDir(std::string("parallel_") + plant.kind);
+        ClusterOptions options;
+        options.tp = 2, options.pp = 3, options.dp = 2, options.ranks = 12;
+        options.steps = 4;
+        options.slowTpGroup = plant.tpGroup, options.slowReplica = plant.replica;
+        std::string error;
+        REQUIRE_MESSAGE(WriteCluster(options, dir.string(), &error), error);
+        auto loaded = LoadCluster(dir.string(), 1);
+        REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+        const std::vector<ClusterFinding> findings = FindClusterProblems(loaded.value());
+        REQUIRE_FALSE(findings.empty());
+        CHECK(findings.front().unitKind == plant.kind);
+        CHECK(findings.front().unitIndex == plant.index);
+        CHECK(findings.front().ranks == plant.ranks);
+        CHECK(findings.front().text.rfind(plant.text, 0) == 0);
+    }
+}
