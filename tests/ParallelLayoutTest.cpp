@@ -13,6 +13,7 @@
 #include "cluster/ClusterFindings.hpp"
 #include "cluster/ClusterJson.hpp"
 #include "cluster/ClusterRankFile.hpp"
+#include "cluster/ParallelCommunication.hpp"
 #include "cluster/ParallelFindings.hpp"
 #include "cluster/ParallelLayout.hpp"
 #include "db/DbParallelMetadata.hpp"
@@ -409,4 +410,42 @@ TEST_CASE("A slow TP group and a slow replica are named as such") {
         CHECK(findings.front().ranks == plant.ranks);
         CHECK(findings.front().text.rfind(plant.text, 0) == 0);
     }
+}
+
+TEST_CASE("Communication split by the kind of parallel group it ran in") {
+    RankParallelInfo info;
+    info.source = "profiler_metadata.json";
+    info.worldSize = 8;
+    info.sizes = {2, 2, 2, 1, 1};
+    Cluster cluster = ClusterOf(8, info, false);
+    cluster.groups = {{"world", "collective", {0, 1, 2, 3, 4, 5, 6, 7}},
+                      {"h-tp", "collective", {0, 1}},
+                      {"h-send", "p2p", {0, 4}},
+                      {"h-odd", "collective", {0, 3, 5}}};
+    cluster.parallel = BuildParallelLayout(cluster);
+    ClusterRank& rank = cluster.ranks[0];
+    auto add = [&](const char* group, TimeNs elapse, TimeNs wait) {
+        RankCollective collective;
+        collective.group = rank.Intern(group);
+        collective.elapseNs = elapse, collective.waitNs = wait;
+        rank.collectives.push_back(collective);
+    };
+    add("h-tp", 30000000, 5000000);
+    add("h-tp", 10000000, 0);
+    add("world", 16000000, 8000000);
+    add("h-send", 3000000, 0);
+    add("h-odd", 1000000, 0);
+    add("not a group", 99000000, 0);  // resolves to no ranks: not counted
+    const std::vector<GroupKindCommunication> split = CommunicationByGroupKind(cluster);
+    REQUIRE(split.size() == 4);
+    CHECK(split[0].kind == "tp");
+    CHECK(split[0].elapseNs == 40000000);
+    CHECK(split[0].operators == 2);
+    CHECK(split[1].kind == "world");
+    CHECK(split[2].kind == "pp");  // a send/receive pair inside a pipeline
+    CHECK(split[3].kind == "outside");
+    CHECK(DescribeCommunicationByGroupKind(split, 2) ==
+          "TP 66.7 % (20.000 ms a rank, wait 2.500 ms), world 26.7 % (8.000 ms a rank, wait "
+          "4.000 ms), PP 5.0 % (1.500 ms a rank, wait 0 ns), outside 1.7 % (500.000 µs a rank, "
+          "wait 0 ns)");
 }

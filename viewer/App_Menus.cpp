@@ -146,6 +146,10 @@ void App::DrawMenuBar() {
         const std::string figures =
             "  ·  " + CountText(cluster->cluster.ranks.size(), "rank", "ranks") + "  ·  " +
             CountText(cluster->cluster.steps.size(), "step", "steps") + "  ·  " +
+            // The job's shape, where the layout says one ("TP 2 × PP 4 × DP 2").
+            (cluster->cluster.parallel.SizesText().empty()
+                 ? ""
+                 : cluster->cluster.parallel.SizesText() + "  ·  ") +
             ClusterSourceName(cluster->cluster.source) +
             (cluster->cluster.problems.empty()
                  ? ""

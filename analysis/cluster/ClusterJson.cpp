@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cluster/ClusterReport.hpp"
+#include "cluster/ParallelCommunication.hpp"
 #include "report/JsonWriter.hpp"
 #include "report/ResourcesJson.hpp"
 #include "report/OverviewJson.hpp"
@@ -57,7 +58,8 @@ void WriteFinding(JsonObject& o, const ClusterFinding& f) {
 }
 
 // The layout (cluster/ParallelLayout.hpp); null when nothing says it.
-void WriteParallelLayout(std::string& out, const ParallelLayout& layout) {
+void WriteParallelLayout(std::string& out, const Cluster& cluster) {
+    const ParallelLayout& layout = cluster.parallel;
     if (!layout.Known()) {
         out += "null";
         return;
@@ -94,6 +96,13 @@ void WriteParallelLayout(std::string& out, const ParallelLayout& layout) {
         for (const auto& [key, value] : coordinates)
             if (value >= 0) p.Int(key, value);
     });
+    JsonArrayOfObjects(o.Key("communication"), CommunicationByGroupKind(cluster),
+                       [](JsonObject& c, const GroupKindCommunication& kind) {
+                           c.String("kind", kind.kind);
+                           c.Int("elapse_ns", kind.elapseNs);
+                           c.Int("wait_ns", kind.waitNs);
+                           c.Int("operators", static_cast<int64_t>(kind.operators));
+                       });
     JsonArray(o.Key("notes"), layout.notes,
               [](std::string& text, const std::string& note) { AppendJsonString(text, note); });
 }
@@ -155,7 +164,7 @@ std::string ClusterToJson(const Cluster& cluster) {
                                o.String("kind", group.kind);
                                WriteRankIds(o.Key("ranks"), group.ranks);
                            });
-        WriteParallelLayout(root.Key("parallel"), cluster.parallel);
+        WriteParallelLayout(root.Key("parallel"), cluster);
         JsonArrayOfObjects(root.Key("findings"), report.findings, WriteFinding);
         JsonObject problems(root.Key("problems"));
         problems.Int("count", static_cast<int64_t>(cluster.problems.size()));
@@ -175,8 +184,12 @@ std::string ClusterToText(const Cluster& cluster) {
         "): " + CountText(cluster.ranks.size(), "rank", "ranks") + ", " +
         CountText(cluster.steps.size(), "step", "steps") + ", " +
         CountText(cluster.groups.size(), "communication group", "communication groups") + "\n";
-    if (cluster.parallel.Known())
+    if (cluster.parallel.Known()) {
         out += "parallel layout: " + ParallelLayoutText(cluster.parallel) + "\n";
+        const std::string split = DescribeCommunicationByGroupKind(
+            CommunicationByGroupKind(cluster), cluster.ranks.size());
+        if (!split.empty()) out += "communication by parallel group: " + split + "\n";
+    }
     const ClusterReport report = BuildClusterReport(cluster);
     const std::vector<SlowRank>& slowRanks = report.slowRanks;
     // "none" only where nothing below says otherwise: ranks that differ in groups are no single

@@ -299,6 +299,10 @@ std::string ParallelLayoutText(const ParallelLayout& layout) {
     return text;
 }
 
+bool IsParallelDimension(const std::string& kind) {
+    return DimensionOf(kind) != nullptr;
+}
+
 int MegatronRank(const ParallelSizes& sizes, int tp, int cp, int dp, int pp) {
     return tp + sizes.tp * (cp + sizes.cp * (dp + sizes.dp * pp));
 }

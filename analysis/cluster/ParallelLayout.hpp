@@ -46,6 +46,9 @@ struct ParallelLayout {
     std::string SizesText() const;
 };
 
+// True for "tp", "cp", "ep", "dp" and "pp": a dimension of the layout, not a combined group.
+bool IsParallelDimension(const std::string& kind);
+
 // Megatron's rank order (tp, cp, dp, pp from the fastest-varying): the rank at these
 // coordinates of a job of 'sizes' (every size at least 1).
 int MegatronRank(const ParallelSizes& sizes, int tp, int cp, int dp, int pp);

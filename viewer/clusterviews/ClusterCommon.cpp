@@ -1,4 +1,6 @@
 #include "clusterviews/ClusterCommon.hpp"
+
+#include "cluster/ParallelCommunication.hpp"
 #include "core/TextFormat.hpp"
 
 #include <GLFW/glfw3.h>
@@ -41,7 +43,7 @@ void DrawStepAndGroupPickers(ClusterDocument& document, bool withStep) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Group");
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(260);
+    ImGui::SetNextItemWidth(300);
     auto groupLabel = [&](std::optional<GroupIndex> index) {
         if (!index)
             return cluster.ranks.size() == 1
@@ -49,8 +51,14 @@ void DrawStepAndGroupPickers(ClusterDocument& document, bool withStep) {
                        : "all " + std::to_string(cluster.ranks.size()) + " ranks";
         const ClusterGroup& group = cluster.groups[static_cast<size_t>(index->value())];
         std::string name = group.name.size() > 24 ? group.name.substr(0, 21) + "…" : group.name;
-        return group.kind + " " + name + " (" + CountText(group.ranks.size(), "rank", "ranks") +
-               ")";
+        // Which group of the parallel layout it is, where the layout knows ("TP · collective …").
+        std::string kind = LayoutKindHolding(cluster, group.ranks);
+        if (IsParallelDimension(kind))
+            for (char& c : kind) c = static_cast<char>(c - 'a' + 'A');
+        const std::string prefix =
+            kind.empty() || kind == "outside" || kind == "world" ? "" : kind + " · ";
+        return prefix + group.kind + " " + name + " (" +
+               CountText(group.ranks.size(), "rank", "ranks") + ")";
     };
     if (ImGui::BeginCombo("##group", groupLabel(selection.group).c_str())) {
         if (ImGui::Selectable(groupLabel(std::nullopt).c_str(), !selection.group))
