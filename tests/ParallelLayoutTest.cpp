@@ -449,3 +449,42 @@ TEST_CASE("Communication split by the kind of parallel group it ran in") {
           "4.000 ms), PP 5.0 % (1.500 ms a rank, wait 0 ns), outside 1.7 % (500.000 µs a rank, "
           "wait 0 ns)");
 }
+
+TEST_CASE("A generated pipeline without its metadata: the layout inferred from its groups") {
+    const fs::path dir = test::TempDir("parallel_inferred");
+    ClusterOptions options;
+    options.tp = 2, options.pp = 4, options.dp = 2, options.ranks = 16;
+    options.steps = 3;
+    options.ranksPerNode = 2;  // the all-gather of each node: the TP groups
+    std::string error;
+    REQUIRE_MESSAGE(WriteCluster(options, dir.string(), &error), error);
+    for (int r = 0; r < 16; ++r)
+        fs::remove(dir / ("rank_" + std::to_string(r) + "_ascend_pt") / "profiler_metadata.json");
+    auto loaded = LoadCluster(dir.string(), 1);
+    REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+    const ParallelLayout& layout = loaded.value().parallel;
+    CHECK(layout.source == "the communication groups");
+    CHECK(layout.inferred);
+    CHECK(layout.SizesText() == "TP 2 × PP 4 × DP 2");
+    REQUIRE(layout.stages.size() == 4);
+    CHECK(layout.stages[1].ranks == std::vector<int>{4, 5, 6, 7});
+    // The sends and receives between stages are pipeline communication.
+    bool pipeline = false;
+    for (const GroupKindCommunication& kind : CommunicationByGroupKind(loaded.value()))
+        pipeline |= kind.kind == "pp" && kind.operators == 16 * 3 * 2 - 2 * 2 * 3 * 2;
+    CHECK(pipeline);
+
+    // One node of 8 ranks is no TP group of this pipeline: named, the stages still found.
+    const fs::path wide = test::TempDir("parallel_inferred_wide");
+    options.ranksPerNode = 8;
+    REQUIRE_MESSAGE(WriteCluster(options, wide.string(), &error), error);
+    for (int r = 0; r < 16; ++r)
+        fs::remove(wide / ("rank_" + std::to_string(r) + "_ascend_pt") / "profiler_metadata.json");
+    auto wideLoaded = LoadCluster(wide.string(), 1);
+    REQUIRE_MESSAGE(wideLoaded.ok(), wideLoaded.message());
+    CHECK(wideLoaded.value().parallel.sizes.pp == 4);
+    CHECK(wideLoaded.value().parallel.sizes.tp == 1);
+    CHECK(Joined(wideLoaded.value().parallel.notes) ==
+          "groups of 8 consecutive ranks do not divide the pipeline's distance of 4: not taken as "
+          "tensor parallel\n");
+}

@@ -278,6 +278,30 @@ std::string BandwidthInfo(const std::vector<Link>& links) {
     return out + "}";
 }
 
+// A pipeline stage's activations: it receives from the stage before it when its first operator
+// starts and sends to the stage after it when its last ends (hcom_receive / hcom_send, each pair
+// under a group of its own two ranks), as communication.json's "p2p" operators.
+std::string PipelineOperators(const ClusterOptions& o, int rank, int64_t stepStartNs,
+                              const RankStep& step) {
+    std::string text;
+    const int previous = o.PreviousInPipeline(rank);
+    int next = -1;
+    for (int r = rank + 1; r < static_cast<int>(o.ranks) && next < 0; ++r)
+        if (o.PreviousInPipeline(r) == rank) next = r;
+    const std::pair<int, const char*> peers[] = {{previous, "hcom_receive__"},
+                                                 {next, "hcom_send__"}};
+    for (const auto& [peer, name] : peers) {
+        if (peer < 0) continue;
+        const int64_t at = peer == previous ? stepStartNs + step.opStartNs.front() - kStageHopNs
+                                            : stepStartNs + step.computeEndNs;
+        const std::string hash = GroupHash(o.seed, 2000000 + std::min(rank, peer));
+        text += std::string(text.empty() ? "" : ", ") + "\"" + name + hash.substr(hash.size() - 3) +
+                "_0_1@" + hash + "\": {" + TimeInfo(at, kStageHopNs, kStageHopNs, 0) + ", " +
+                BandwidthInfo({}) + "}";
+    }
+    return text;
+}
+
 std::string MatrixLinks(int rank, const std::vector<Link>& links, const std::string& opName) {
     std::string out;
     for (size_t i = 0; i < links.size(); ++i) {
@@ -382,8 +406,9 @@ bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>
                         ",0,0,0,N/A,N/A,N/A,N/A,N/A,N/A,N/A\r\n";
         slice(3, ringName, t0 + step.ringStartNs, step.ringElapseNs);
         slice(3, meshName, t0 + step.meshStartNs, step.meshElapseNs);
-        comm.text += std::string(s ? ",\n" : "\n") + "\"step" + number +
-                     "\": {\"p2p\": {}, \"collective\": {\"" + ringName + "@" + ringHash + "\": {" +
+        comm.text += std::string(s ? ",\n" : "\n") + "\"step" + number + "\": {\"p2p\": {" +
+                     PipelineOperators(o, rank, t0, step) + "}, \"collective\": {\"" + ringName +
+                     "@" + ringHash + "\": {" +
                      TimeInfo(t0 + step.ringStartNs, step.ringElapseNs, step.ringTransitNs,
                               step.ringWaitNs) +
                      ", " + BandwidthInfo({ring}) + "}, \"" + meshName + "@" + meshHash + "\": {" +

@@ -214,8 +214,18 @@ void InferFromCommunication(const Cluster& cluster, ParallelLayout& layout, int 
             break;
         }
     if (pairDistances.size() == 1 && world > 0 && world % *pairDistances.begin() == 0 &&
-        world / *pairDistances.begin() > 1)
-        layout.sizes.pp = world / *pairDistances.begin();
+        world / *pairDistances.begin() > 1) {
+        const int distance = *pairDistances.begin();
+        layout.sizes.pp = world / distance;
+        // The stages' distance holds whole TP groups in Megatron's order: a group of consecutive
+        // ranks that does not divide it (one node's ranks, say) is not tensor parallel.
+        if (layout.sizes.tp > 0 && distance % layout.sizes.tp != 0) {
+            layout.notes.push_back("groups of " + std::to_string(layout.sizes.tp) +
+                                   " consecutive ranks do not divide the pipeline's distance of " +
+                                   std::to_string(distance) + ": not taken as tensor parallel");
+            layout.sizes.tp = 0;
+        }
+    }
     if (!layout.sizes.Any()) return;
     layout.source = "the communication groups";
     layout.inferred = true;

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdint>
 
+#include "load/JsonScan.hpp"
 #include "load/JsonString.hpp"
 
 namespace marey {
@@ -114,28 +115,6 @@ void ReadGroupInfo(simdjson::dom::object groups, const std::string& where, RankP
     }
 }
 
-// The end of the JSON object that starts at text[open] ('{'), or npos when it is cut.
-size_t ObjectEnd(std::string_view text, size_t open) {
-    int depth = 0;
-    bool inString = false;
-    for (size_t i = open; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '{') {
-            ++depth;
-        } else if (c == '}' && --depth == 0) {
-            return i + 1;
-        }
-    }
-    return std::string_view::npos;
-}
-
 }  // namespace
 
 std::string ParallelGroupKind(std::string_view name) {
@@ -239,7 +218,11 @@ RankParallelInfo ReadDistributedInfo(std::string_view text, const std::string& w
     const size_t key = head.find("\"distributedInfo\"");
     if (key == std::string_view::npos) return info;
     const size_t open = head.find('{', key);
-    const size_t end = open == std::string_view::npos ? open : ObjectEnd(head, open);
+    size_t end = std::string_view::npos;
+    if (open != std::string_view::npos) {
+        const ScanResult object = SkipValue(head.data() + open, head.data() + head.size());
+        if (object.status == ScanStatus::kOk) end = static_cast<size_t>(object.end - head.data());
+    }
     if (end == std::string_view::npos) {
         problems.push_back(where + ": error: the \"distributedInfo\" object at byte " +
                            std::to_string(key) + " does not end in the first MiB; not read");
