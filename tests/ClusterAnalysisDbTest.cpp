@@ -258,6 +258,9 @@ TEST_CASE(
     const Cluster fromText = Load(textRoot);
     CHECK(fromDb.source == ClusterSource::kClusterAnalysisDb);
     CHECK(fromText.source == ClusterSource::kAnalysisOutput);
+    // CommunicationGroup's pg_name makes ranks 0-3 the job's data-parallel group.
+    CHECK(fromDb.parallel.source == "cluster_analysis.db");
+    CHECK(fromDb.parallel.SizesText() == "DP 4");
     CHECK(fromDb.problems.empty());
     CHECK(fromText.problems.empty());
     CHECK(Dump(fromDb) == Dump(fromText));

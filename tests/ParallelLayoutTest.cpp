@@ -488,3 +488,44 @@ TEST_CASE("A generated pipeline without its metadata: the layout inferred from i
           "groups of 8 consecutive ranks do not divide the pipeline's distance of 4: not taken as "
           "tensor parallel\n");
 }
+
+TEST_CASE("msprof-analyze's communication_group.json names the groups of the layout") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) {
+        MESSAGE("skipped: real fixtures not found");
+        return;
+    }
+    // The real 16-rank cluster_analysis_output, its group file with the parallel names newer
+    // msprof-analyze writes (comm_group_parallel_info, as in the real 8-rank file beside it).
+    const fs::path dir = test::TempDir("parallel_groups") / "cluster_analysis_output";
+    fs::copy(fixtures + "/msinsight/server/src/test/test_data/cluster_analysis_output", dir);
+    std::string info;
+    for (int base : {0, 8}) {
+        info += std::string(info.empty() ? "" : ", ") + R"({"type": "collective", "rank_set": [)";
+        for (int r = base; r < base + 8; ++r) info += (r > base ? ", " : "") + std::to_string(r);
+        info += R"(], "group_name": "1", "group_id": "a", "pg_name": "tp"})";
+    }
+    for (int r = 0; r < 8; ++r)
+        info += R"(, {"type": "p2p", "rank_set": [)" + std::to_string(r) + ", " +
+                std::to_string(r + 8) +
+                R"(], "group_name": "2", "group_id": "b", "pg_name": "pp"})";
+    info += R"(, {"type": "collective", "rank_set": [1, 1], "group_name": "3", "pg_name": "dp"})";
+    info += R"(, {"type": "collective", "group_name": "4"})";
+    WriteText(dir / "communication_group.json",
+              R"({"collective": [[0, 1, 2, 3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13, 14, 15]], )"
+              R"("p2p": [], "comm_group_parallel_info": [)" +
+                  info + "]}");
+    auto loaded = LoadCluster(dir.parent_path().string(), 1);
+    REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+    const ParallelLayout& layout = loaded.value().parallel;
+    CHECK(layout.source == "communication_group.json");
+    CHECK(layout.SizesText() == "TP 8 × PP 2");
+    REQUIRE(layout.stages.size() == 2);
+    CHECK(layout.stages[1].ranks == std::vector<int>{8, 9, 10, 11, 12, 13, 14, 15});
+    const std::string path = (dir / "communication_group.json").string();
+    const std::string problems = Joined(loaded.value().problems);
+    CHECK(problems.find(path + ": comm_group_parallel_info[10]: error: \"rank_set\" is not "
+                               "distinct rank ids; the group left out") != std::string::npos);
+    CHECK(problems.find(path + ": comm_group_parallel_info[11]: error: expected \"pg_name\" and "
+                               "\"rank_set\"; the group left out") != std::string::npos);
+}

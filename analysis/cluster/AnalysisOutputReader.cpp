@@ -10,6 +10,7 @@
 #include "core/TextFormat.hpp"
 #include "load/AnalysisFile.hpp"
 #include "load/CommunicationJson.hpp"
+#include "load/ParallelMetadata.hpp"
 #include "load/StepTraceCsv.hpp"
 
 namespace marey {
@@ -48,6 +49,51 @@ void ReadGroups(const std::string& path, Cluster& cluster) {
     });
 }
 
+// communication_group.json's "comm_group_parallel_info" (newer msprof-analyze): each group's
+// ranks with the name the job gave it ("pg_name": "tp", "pp", "dp_cp", …), the parallel layout's
+// groups: each rank read gets those it is in. Absent: nothing.
+void ReadParallelGroups(const std::string& path, std::map<int, ClusterRank>& ranks,
+                        std::vector<std::string>& problems) {
+    std::vector<NamedRankGroup> named;
+    ReadAnalysisFile(path, problems, [&](std::string_view text) {
+        simdjson::dom::parser parser;
+        simdjson::dom::array entries;
+        if (parser.parse(text.data(), text.size(), false)["comm_group_parallel_info"].get(entries))
+            return;
+        size_t index = 0;
+        for (simdjson::dom::element entry : entries) {
+            const std::string where =
+                path + ": comm_group_parallel_info[" + std::to_string(index++) + "]";
+            std::string_view name;
+            simdjson::dom::array rankSet;
+            if (entry["pg_name"].get(name) || entry["rank_set"].get(rankSet)) {
+                problems.push_back(where +
+                                   ": error: expected \"pg_name\" and \"rank_set\"; "
+                                   "the group left out");
+                continue;
+            }
+            NamedRankGroup group{ParallelGroupKind(name), std::string(name), {}};
+            bool ok = true;
+            for (simdjson::dom::element member : rankSet) {
+                int64_t rank = -1;
+                ok = ok && !member.get(rank) && rank >= 0 && rank < kMaxParallelRank;
+                if (ok) group.ranks.push_back(static_cast<int>(rank));
+            }
+            std::sort(group.ranks.begin(), group.ranks.end());
+            ok = ok &&
+                 std::adjacent_find(group.ranks.begin(), group.ranks.end()) == group.ranks.end();
+            if (!ok) {
+                problems.push_back(where +
+                                   ": error: \"rank_set\" is not distinct rank ids; the "
+                                   "group left out");
+                continue;
+            }
+            named.push_back(std::move(group));
+        }
+    });
+    AddNamedParallelGroups(named, "communication_group.json", ranks);
+}
+
 }  // namespace
 
 Status ReadAnalysisOutput(const std::string& folder, Cluster& cluster) {
@@ -83,7 +129,10 @@ Status ReadAnalysisOutput(const std::string& folder, Cluster& cluster) {
                          }
                      });
     const std::string groupPath = folder + "/communication_group.json";
-    if (std::filesystem::exists(groupPath)) ReadGroups(groupPath, cluster);
+    if (std::filesystem::exists(groupPath)) {
+        ReadGroups(groupPath, cluster);
+        ReadParallelGroups(groupPath, ranks, cluster.problems);
+    }
     // The step file and the group file name the job's ranks: a rank id that only the
     // communication files name is a damaged entry, not a rank.
     std::set<int> jobRanks;

@@ -396,4 +396,19 @@ void SettleCluster(Cluster& cluster, const std::vector<SkippedFolder>& skipped) 
             cluster.problems.push_back("rank " + std::to_string(rank.rankId) + ": " + problem);
 }
 
+void AddNamedParallelGroups(const std::vector<NamedRankGroup>& groups, const std::string& source,
+                            std::map<int, ClusterRank>& ranks) {
+    for (const NamedRankGroup& group : groups) {
+        if (group.kind == "world") continue;
+        for (const int id : group.ranks) {
+            auto rank = ranks.find(id);
+            if (rank == ranks.end()) continue;
+            RankParallelInfo& info = rank->second.parallel;
+            info.source = source;
+            if (std::find(info.groups.begin(), info.groups.end(), group) == info.groups.end())
+                info.groups.push_back(group);
+        }
+    }
+}
+
 }  // namespace marey

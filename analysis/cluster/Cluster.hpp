@@ -75,6 +75,12 @@ std::vector<ClusterGroup> GroupsFromCollectives(const std::vector<ClusterRank>& 
 // ranks' operators when the output had none: the last step of both readers of that output.
 void AddAnalysisOutputRanks(std::map<int, ClusterRank>& ranks, Cluster& cluster);
 
+// Each rank of 'ranks' gets the groups of 'groups' it is in, as its own parallel layout from
+// 'source' (msprof-analyze's outputs name each group of the job: "tp", "pp", "dp_cp"); the world
+// group is left out, and a rank id no rank has is skipped. O(groups' ranks × log ranks).
+void AddNamedParallelGroups(const std::vector<NamedRankGroup>& groups, const std::string& source,
+                            std::map<int, ClusterRank>& ranks);
+
 // Steps in step order: numeric names by value, then the others by name.
 void SortSteps(std::vector<std::string>& steps);
 

@@ -122,6 +122,7 @@ struct DbCluster {
     std::vector<ClusterGroup> groups;
     std::map<std::string, std::string> groupTypes;  // group hash → "collective" / "p2p"
     std::vector<std::string>& problems;
+    std::vector<NamedRankGroup> parallelGroups = {};  // the groups with the job's own name
 
     ClusterRank& RankFor(int id) {
         ClusterRank& rank = ranks[id];
@@ -158,6 +159,8 @@ void ReadGroups(DbCluster& out) {
         if (group.ranks.size() < 2) continue;
         // The process group's own name ("tp", "dp") says most; the hash is what operators carry.
         group.name = Text(row, columns.Column(kPgName));
+        if (!group.name.empty())
+            out.parallelGroups.push_back({ParallelGroupKind(group.name), group.name, group.ranks});
         if (group.name.empty()) group.name = hash;
         if (group.name.empty()) group.name = "(" + FormatRankList(group.ranks) + ")";
         out.groups.push_back(std::move(group));
@@ -369,6 +372,7 @@ Status ReadClusterAnalysisDb(const std::string& path, Cluster& cluster) {
     ReadLinks(out);
     if (out.ranks.empty())
         return Status::Error(path + ": error: cluster_analysis.db without a rank in its tables");
+    AddNamedParallelGroups(out.parallelGroups, "cluster_analysis.db", out.ranks);
     cluster.groups = std::move(out.groups);
     AddAnalysisOutputRanks(out.ranks, cluster);
     return Status();
