@@ -205,6 +205,17 @@ TEST_CASE("The layout's rules: sizes that do not fill the job, groups against Me
           "the parallel sizes (TP 4 × PP 4) make 16 ranks, the job has 12; the ranks not laid out "
           "by rule\n");
 
+    // A damaged world of 16,777,216 ranks in a job of 4 read: only the groups of the ranks
+    // read, and none of a size far past them (no million-group layout).
+    info.worldSize = 1 << 24;
+    info.sizes = {2, 0, 1 << 23, 0, 0};
+    layout = BuildParallelLayout(ClusterOf(4, info, false));
+    CHECK(GroupsOfKind(layout, "tp") == std::vector<std::vector<int>>{{0, 1}, {2, 3}});
+    CHECK(GroupsOfKind(layout, "dp").empty());
+    CHECK(Joined(layout.notes) ==
+          "the dp size 8388608 is far more ranks than the 4 read: its groups are not laid out by "
+          "rule\n");
+
     info.sizes = {};
     info.worldSize = 8;
     info.groups = {{"tp", "tp", {0, 2}}};  // strided: not Megatron's tensor-parallel group

@@ -110,7 +110,7 @@ bool CompleteSizes(ParallelLayout& layout, int world) {
 // The groups of each dimension in Megatron's rank order that the layout lacks: every group of a
 // dimension read of none, the groups of the ranks the files did not cover otherwise. A read group
 // that is no Megatron group leaves the dimension as read, named.
-void AddMegatronGroups(ParallelLayout& layout, int world) {
+void AddMegatronGroups(ParallelLayout& layout, int world, const std::vector<int>& present) {
     const ParallelSizes& sizes = layout.sizes;
     const int strides[] = {1, sizes.tp, sizes.tp, sizes.tp * sizes.cp,
                            sizes.tp * sizes.cp * sizes.dp};
@@ -119,6 +119,14 @@ void AddMegatronGroups(ParallelLayout& layout, int world) {
         const Dimension& dimension = kDimensions[d];
         const int size = sizes.*dimension.size;
         if (size < 2) continue;
+        // A group far larger than the ranks read is a damaged size, not a plan to follow.
+        if (static_cast<size_t>(size) > 16 * present.size() + 1024) {
+            layout.notes.push_back("the " + std::string(dimension.kind) + " size " +
+                                   std::to_string(size) + " is far more ranks than the " +
+                                   std::to_string(present.size()) +
+                                   " read: its groups are not laid out by rule");
+            continue;
+        }
         // Experts split the data-parallel ranks of one context rank: Megatron folds context
         // parallel into them otherwise, which this rule does not follow.
         if (d == 2 && (sizes.cp > 1 || sizes.dp % size != 0)) {
@@ -139,8 +147,15 @@ void AddMegatronGroups(ParallelLayout& layout, int world) {
         std::vector<ParallelGroup> rule;
         const int stride = strides[d];
         bool follows = true;
-        for (int base = 0; base < world && follows; ++base) {
-            if ((base / stride) % size != 0) continue;
+        // Only the groups of ranks the cluster has or a file named: never every group of a
+        // world size a damaged file made huge.
+        std::set<int> bases;
+        for (const int rank : present)
+            if (rank < world) bases.insert(rank - (rank / stride) % size * stride);
+        for (const int rank : covered)
+            if (rank < world) bases.insert(rank - (rank / stride) % size * stride);
+        for (const int base : bases) {
+            if (!follows) break;
             ParallelGroup group{dimension.kind, dimension.kind, {}};
             for (int k = 0; k < size; ++k) group.ranks.push_back(base + k * stride);
             const bool any = std::any_of(group.ranks.begin(), group.ranks.end(),
@@ -327,7 +342,10 @@ ParallelLayout BuildParallelLayout(const Cluster& cluster) {
     if (!HasDimensionGroups(layout) && !layout.Known())
         InferFromCommunication(cluster, layout, world);
     if (!layout.Known()) return layout;
-    if (layout.stages.empty() && CompleteSizes(layout, world)) AddMegatronGroups(layout, world);
+    std::vector<int> present;
+    for (const ClusterRank& rank : cluster.ranks) present.push_back(rank.rankId);
+    if (layout.stages.empty() && CompleteSizes(layout, world))
+        AddMegatronGroups(layout, world, present);
     for (const Dimension& dimension : kDimensions)
         layout.sizes.*dimension.size = std::max(1, layout.sizes.*dimension.size);
     std::stable_sort(layout.groups.begin(), layout.groups.end(),

@@ -21,6 +21,8 @@ namespace {
 constexpr float kMaxSquarePx = 48;
 constexpr float kMinSquarePx = 3;  // below it a cell is one box: its worst rank's colour
 constexpr float kLabelWidth = 70;
+constexpr int64_t kMostCells = 1 << 20;     // stages × replicas drawn
+constexpr int64_t kMostRanksInCell = 4096;  // TP × CP ranks of one cell
 constexpr float kHeaderHeight = 20;
 constexpr ImU32 kTpOutline = IM_COL32(255, 255, 255, 235);
 constexpr ImU32 kPpOutline = IM_COL32(255, 160, 60, 235);
@@ -389,11 +391,26 @@ void ParallelView::Draw(ViewContext& context) {
         ImGui::PopTextWrapPos();
         return;
     }
-    ImGui::Text("Layout: %s", ParallelLayoutText(layout).c_str());
-    for (const std::string& note : layout.notes)
-        ImGui::TextColored(ImVec4(1, 0.8f, 0.4f, 1), "%s", note.c_str());
+    // Wrapped: where the layout comes from can be longer than a narrow window.
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(("Layout: " + ParallelLayoutText(layout)).c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.8f, 0.4f, 1));
+    for (const std::string& note : layout.notes) ImGui::TextUnformatted(note.c_str());
+    ImGui::PopStyleColor();
+    ImGui::PopTextWrapPos();
     DrawControls();
     DrawLegend();
+    // Sizes a damaged file made huge would make millions of empty cells: said, not drawn.
+    const int64_t cells = int64_t{std::max(1, layout.sizes.pp)} * std::max(1, layout.sizes.dp);
+    const int64_t perCell = int64_t{std::max(1, layout.sizes.tp)} * std::max(1, layout.sizes.cp);
+    if (cells > kMostCells || perCell > kMostRanksInCell) {
+        ImGui::TextColored(ImVec4(1, 0.8f, 0.4f, 1),
+                           "The layout's sizes (%s) make %lld cells of %lld ranks: too many to "
+                           "draw; see the notes above.",
+                           layout.SizesText().c_str(), static_cast<long long>(cells),
+                           static_cast<long long>(perCell));
+        return;
+    }
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 room(ImGui::GetContentRegionAvail().x,
                       std::max(200.0f, ImGui::GetContentRegionAvail().y - 70));
