@@ -156,6 +156,18 @@ TEST_CASE("Damaged profiler_metadata.json: each damaged value named and left out
     problems.clear();
     CHECK(ReadProfilerMetadata((dir / "absent.json").string(), problems).Empty());
     CHECK(problems.empty());
+    // Named, not silent: a value that is no object, a key that is no object, a folder in place.
+    WriteText(path, "[1, 2]");
+    ReadProfilerMetadata(path.string(), problems);
+    WriteText(path, R"({"distributed_args": [2]})");
+    ReadProfilerMetadata(path.string(), problems);
+    fs::remove(path);
+    fs::create_directory(path);
+    ReadProfilerMetadata(path.string(), problems);
+    CHECK(Joined(problems) ==
+          p + ": error: expected a JSON object, got [1,2]\n" + p +
+              ": error: \"distributed_args\" is [2]: expected an object; ignored\n" + p +
+              ": error: not a readable file; the layout not read from it\n");
 }
 
 TEST_CASE(
@@ -191,6 +203,19 @@ TEST_CASE(
     problems.clear();
     CHECK(ReadDistributedInfo(R"({"traceEvents": []})", "none.json", problems).Empty());
     CHECK(problems.empty());
+    // A null is named, never taken for the first event's object after it.
+    CHECK(ReadDistributedInfo(R"({"distributedInfo": null, "traceEvents": [{"world_size": 4}]})",
+                              "null.json", problems)
+              .Empty());
+    CHECK(Joined(problems) ==
+          "null.json: error: \"distributedInfo\" is null: expected an object; not read\n");
+    problems.clear();
+    const RankParallelInfo noGroups = ReadDistributedInfo(
+        R"({"distributedInfo": {"world_size": 4, "pg_config": {"a": 1}}})", "obj.json", problems);
+    CHECK(noGroups.worldSize == 4);
+    CHECK(Joined(problems) ==
+          "obj.json: error: \"pg_config\" is {\"a\":1}: expected an array of "
+          "process groups; not read\n");
 }
 
 TEST_CASE("The layout's rules: sizes that do not fill the job, groups against Megatron's order") {
@@ -211,10 +236,11 @@ TEST_CASE("The layout's rules: sizes that do not fill the job, groups against Me
     info.sizes = {2, 0, 1 << 23, 0, 0};
     layout = BuildParallelLayout(ClusterOf(4, info, false));
     CHECK(GroupsOfKind(layout, "tp") == std::vector<std::vector<int>>{{0, 1}, {2, 3}});
-    CHECK(GroupsOfKind(layout, "dp").empty());
+    CHECK(layout.SizesText() == "TP 2 × DP 2");  // DP from the ranks read, said to be inferred
+    CHECK(layout.inferred);
     CHECK(Joined(layout.notes) ==
-          "the dp size 8388608 is far more ranks than the 4 read: its groups are not laid out by "
-          "rule\n");
+          "the world size 16777216 in the ranks' files is far more than the 4 ranks read: not "
+          "used\nthe dp size 8388608 is far more ranks than the 4 read: not used\n");
 
     info.sizes = {};
     info.worldSize = 8;
@@ -337,7 +363,7 @@ TEST_CASE("A single slow rank in a layout stays a rank, and a rank's layout surv
     CHECK(read.value().parallel.worldSize == 8);
     CHECK(read.value().parallel.groups == rank.parallel.groups);
 
-    // A damaged layout in a summary file is named, not half read.
+    // A damaged value in a summary file's layout is named and left out; the rank is kept.
     std::string damaged = text;
     const size_t at = damaged.find("\"global_ranks\": [");
     REQUIRE(at != std::string::npos);
@@ -345,8 +371,24 @@ TEST_CASE("A single slow rank in a layout stays a rank, and a rank's layout surv
     const simdjson::padded_string paddedDamaged(damaged);
     auto bad =
         ReadRankSummary(std::string_view(paddedDamaged.data(), paddedDamaged.size()), "s.json");
-    REQUIRE_FALSE(bad.ok());
-    CHECK(bad.message().find("s.json: \"parallel\": parallel_group_info") == 0);
+    REQUIRE_MESSAGE(bad.ok(), bad.message());
+    CHECK(bad.value().parallel.groups.size() + 1 == rank.parallel.groups.size());
+    CHECK(Joined(bad.value().problems)
+              .find("s.json \"parallel\": parallel_group_info \"0\": "
+                    "error: the group's ranks [-4,") != std::string::npos);
+    // A source the layout is never read from is no layout.
+    std::string unknown = text;
+    const size_t source = unknown.find("\"source\": \"profiler_metadata.json\"");
+    REQUIRE(source != std::string::npos);
+    unknown.replace(source, 34, "\"source\": \"\\u001b[31mevil\"");
+    const simdjson::padded_string paddedUnknown(unknown);
+    auto strange =
+        ReadRankSummary(std::string_view(paddedUnknown.data(), paddedUnknown.size()), "s.json");
+    REQUIRE_MESSAGE(strange.ok(), strange.message());
+    CHECK(strange.value().parallel.Empty());
+    CHECK(Joined(strange.value().problems)
+              .find("s.json \"parallel\": error: expected an object "
+                    "with a \"source\"") != std::string::npos);
 }
 
 TEST_CASE(
@@ -522,6 +564,7 @@ TEST_CASE("msprof-analyze's communication_group.json names the groups of the lay
                 R"(], "group_name": "2", "group_id": "b", "pg_name": "pp"})";
     info += R"(, {"type": "collective", "rank_set": [1, 1], "group_name": "3", "pg_name": "dp"})";
     info += R"(, {"type": "collective", "group_name": "4"})";
+    info += R"(, {"type": "collective", "rank_set": [0, 99], "group_name": "5", "pg_name": "dp"})";
     WriteText(dir / "communication_group.json",
               R"({"collective": [[0, 1, 2, 3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13, 14, 15]], )"
               R"("p2p": [], "comm_group_parallel_info": [)" +
@@ -537,6 +580,10 @@ TEST_CASE("msprof-analyze's communication_group.json names the groups of the lay
     const std::string problems = Joined(loaded.value().problems);
     CHECK(problems.find(path + ": comm_group_parallel_info[10]: error: \"rank_set\" is not "
                                "distinct rank ids; the group left out") != std::string::npos);
-    CHECK(problems.find(path + ": comm_group_parallel_info[11]: error: expected \"pg_name\" and "
-                               "\"rank_set\"; the group left out") != std::string::npos);
+    CHECK(problems.find(path + ": comm_group_parallel_info[11]: error: expected a \"pg_name\" "
+                               "string and a \"rank_set\" array; the group left out") !=
+          std::string::npos);
+    CHECK(problems.find(path + ": the group \"dp\" names rank 99, which the job does not have: "
+                               "the group left out of the layout") != std::string::npos);
+    CHECK(layout.sizes.dp == 1);
 }

@@ -57,9 +57,14 @@ void ReadParallelGroups(const std::string& path, std::map<int, ClusterRank>& ran
     std::vector<NamedRankGroup> named;
     ReadAnalysisFile(path, problems, [&](std::string_view text) {
         simdjson::dom::parser parser;
+        simdjson::dom::element value;
         simdjson::dom::array entries;
-        if (parser.parse(text.data(), text.size(), false)["comm_group_parallel_info"].get(entries))
+        if (parser.parse(text.data(), text.size(), false)["comm_group_parallel_info"].get(value))
             return;
+        if (value.get(entries))
+            return problems.push_back(path +
+                                      ": error: \"comm_group_parallel_info\" is not an array of "
+                                      "groups; the groups' names not read");
         size_t index = 0;
         for (simdjson::dom::element entry : entries) {
             const std::string where =
@@ -68,8 +73,8 @@ void ReadParallelGroups(const std::string& path, std::map<int, ClusterRank>& ran
             simdjson::dom::array rankSet;
             if (entry["pg_name"].get(name) || entry["rank_set"].get(rankSet)) {
                 problems.push_back(where +
-                                   ": error: expected \"pg_name\" and \"rank_set\"; "
-                                   "the group left out");
+                                   ": error: expected a \"pg_name\" string and a \"rank_set\" "
+                                   "array; the group left out");
                 continue;
             }
             NamedRankGroup group{ParallelGroupKind(name), std::string(name), {}};
@@ -91,7 +96,7 @@ void ReadParallelGroups(const std::string& path, std::map<int, ClusterRank>& ran
             named.push_back(std::move(group));
         }
     });
-    AddNamedParallelGroups(named, "communication_group.json", ranks);
+    AddNamedParallelGroups(named, "communication_group.json", path, ranks, problems);
 }
 
 }  // namespace

@@ -121,9 +121,12 @@ int SettleWorldSize(Cluster& cluster) {
     // More ranks than any job this reads is damage: a million missing ids would say nothing.
     constexpr int kMaxWorldSize = 1 << 20;
     int worldSize = 0;
-    for (const ClusterRank& rank : cluster.ranks) worldSize = std::max(worldSize, rank.worldSize);
+    const ClusterRank* largest = nullptr;
+    for (const ClusterRank& rank : cluster.ranks)
+        if (rank.worldSize > worldSize) worldSize = rank.worldSize, largest = &rank;
     if (worldSize > kMaxWorldSize) {
-        cluster.problems.push_back("world_size " + std::to_string(worldSize) +
+        cluster.problems.push_back("rank " + std::to_string(largest->rankId) + " (" +
+                                   largest->path + "): world_size " + std::to_string(worldSize) +
                                    " in profiler_metadata.json is past " +
                                    std::to_string(kMaxWorldSize) + " ranks; ignored");
         return 0;
@@ -397,9 +400,18 @@ void SettleCluster(Cluster& cluster, const std::vector<SkippedFolder>& skipped) 
 }
 
 void AddNamedParallelGroups(const std::vector<NamedRankGroup>& groups, const std::string& source,
-                            std::map<int, ClusterRank>& ranks) {
+                            const std::string& path, std::map<int, ClusterRank>& ranks,
+                            std::vector<std::string>& problems) {
     for (const NamedRankGroup& group : groups) {
         if (group.kind == "world") continue;
+        const auto outside = std::find_if(group.ranks.begin(), group.ranks.end(),
+                                          [&](int id) { return ranks.count(id) == 0; });
+        if (outside != group.ranks.end()) {
+            problems.push_back(path + ": the group " + QuoteForMessage(group.name, 80) +
+                               " names rank " + std::to_string(*outside) +
+                               ", which the job does not have: the group left out of the layout");
+            continue;
+        }
         for (const int id : group.ranks) {
             auto rank = ranks.find(id);
             if (rank == ranks.end()) continue;

@@ -77,9 +77,12 @@ void AddAnalysisOutputRanks(std::map<int, ClusterRank>& ranks, Cluster& cluster)
 
 // Each rank of 'ranks' gets the groups of 'groups' it is in, as its own parallel layout from
 // 'source' (msprof-analyze's outputs name each group of the job: "tp", "pp", "dp_cp"); the world
-// group is left out, and a rank id no rank has is skipped. O(groups' ranks × log ranks).
+// group is left out, and so is a group naming a rank the job does not have (named in 'problems'
+// with 'path', the file read).
+// O(groups' ranks × log ranks).
 void AddNamedParallelGroups(const std::vector<NamedRankGroup>& groups, const std::string& source,
-                            std::map<int, ClusterRank>& ranks);
+                            const std::string& path, std::map<int, ClusterRank>& ranks,
+                            std::vector<std::string>& problems);
 
 // Steps in step order: numeric names by value, then the others by name.
 void SortSteps(std::vector<std::string>& steps);

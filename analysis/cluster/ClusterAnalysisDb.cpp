@@ -372,7 +372,8 @@ Status ReadClusterAnalysisDb(const std::string& path, Cluster& cluster) {
     ReadLinks(out);
     if (out.ranks.empty())
         return Status::Error(path + ": error: cluster_analysis.db without a rank in its tables");
-    AddNamedParallelGroups(out.parallelGroups, "cluster_analysis.db", out.ranks);
+    AddNamedParallelGroups(out.parallelGroups, "cluster_analysis.db", out.db.Path(), out.ranks,
+                           out.problems);
     cluster.groups = std::move(out.groups);
     AddAnalysisOutputRanks(out.ranks, cluster);
     return Status();

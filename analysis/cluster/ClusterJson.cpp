@@ -186,6 +186,7 @@ std::string ClusterToText(const Cluster& cluster) {
         CountText(cluster.groups.size(), "communication group", "communication groups") + "\n";
     if (cluster.parallel.Known()) {
         out += "parallel layout: " + ParallelLayoutText(cluster.parallel) + "\n";
+        for (const std::string& note : cluster.parallel.notes) out += "  note: " + note + "\n";
         const std::string split = DescribeCommunicationByGroupKind(
             CommunicationByGroupKind(cluster), cluster.ranks.size());
         if (!split.empty()) out += "communication by parallel group: " + split + "\n";

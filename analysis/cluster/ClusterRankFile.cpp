@@ -162,16 +162,17 @@ private:
         return ReadFlops(root, rank);
     }
 
-    // "parallel", when present: the rank's parallel job, read as its profiler_metadata.json is
+    // "parallel", when present: the rank's parallel job, read as its profiler_metadata.json is;
+    // a damaged value in it is named among the rank's problems and left out, the rank kept
     // (absent: its files said nothing).
     Status ReadParallel(simdjson::dom::element root, ClusterRank& rank) const {
         simdjson::dom::element parallel;
         if (root["parallel"].get(parallel)) return Status();
         std::vector<std::string> problems;
-        rank.parallel = ReadParallelInfoJson(simdjson::minify(parallel), "\"parallel\"", problems);
-        if (problems.empty()) return Status();
-        rank.parallel = RankParallelInfo{};
-        return Status::Error(m_name + ": " + problems.front());
+        rank.parallel =
+            ReadParallelInfoJson(simdjson::minify(parallel), m_name + " \"parallel\"", problems);
+        rank.problems.insert(rank.problems.end(), problems.begin(), problems.end());
+        return Status();
     }
 
     // "flops", when present: its source and each figure a finite number from 0 up (absent:

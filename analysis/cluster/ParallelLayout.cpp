@@ -52,6 +52,8 @@ void JoinRankFiles(const Cluster& cluster, ParallelLayout& layout, int& world) {
     size_t disagreeing = 0;
     int firstDisagreeing = -1;
     std::set<std::tuple<std::string, std::string, std::vector<int>>> seen;
+    size_t foreign = 0;  // groups a rank's file lists that do not hold the rank
+    int firstForeign = -1;
     for (const ClusterRank& rank : cluster.ranks) {
         const RankParallelInfo& info = rank.parallel;
         world = std::max({world, info.worldSize, rank.worldSize});
@@ -65,12 +67,23 @@ void JoinRankFiles(const Cluster& cluster, ParallelLayout& layout, int& world) {
                 firstDisagreeing = rank.rankId;
             }
         }
-        for (const NamedRankGroup& group : info.groups)
+        for (const NamedRankGroup& group : info.groups) {
+            // A rank's files speak for its own groups: one without it is another rank's to say.
+            if (!std::binary_search(group.ranks.begin(), group.ranks.end(), rank.rankId)) {
+                if (foreign++ == 0) firstForeign = rank.rankId;
+                continue;
+            }
             // A dimension's group of one rank says only that the dimension has size 1.
             if ((group.ranks.size() > 1 || !DimensionOf(group.kind)) &&
                 seen.insert({group.kind, group.name, group.ranks}).second)
                 layout.groups.push_back({group.kind, group.name, group.ranks});
+        }
     }
+    if (foreign > 0)
+        layout.notes.push_back(std::to_string(foreign) +
+                               " groups that do not hold the rank whose files list them (the "
+                               "first in rank " +
+                               std::to_string(firstForeign) + "'s) left out");
     if (disagreeing > 0)
         layout.notes.push_back(std::to_string(disagreeing) + " ranks (the first rank " +
                                std::to_string(firstDisagreeing) +
@@ -79,17 +92,45 @@ void JoinRankFiles(const Cluster& cluster, ParallelLayout& layout, int& world) {
     if (!layout.sizes.Any() && layout.groups.empty()) layout.source.clear();  // a world size only
 }
 
+// A world or a size far past the ranks read (more than 16 times them and 1024) is a damaged
+// value, not a job to lay out: named and not used (a capture of 8 ranks of a 1024-rank job keeps
+// its sizes).
+void DropImplausible(ParallelLayout& layout, int& world, size_t ranksRead, int largestId) {
+    const int64_t most = 16 * static_cast<int64_t>(ranksRead) + 1024;
+    if (world > most && world > largestId) {
+        layout.notes.push_back("the world size " + std::to_string(world) +
+                               " in the ranks' files is far more than the " +
+                               std::to_string(ranksRead) + " ranks read: not used");
+        world = 0;
+    }
+    for (const Dimension& dimension : kDimensions) {
+        int& size = layout.sizes.*dimension.size;
+        if (size <= most) continue;
+        layout.notes.push_back("the " + std::string(dimension.kind) + " size " +
+                               std::to_string(size) + " is far more ranks than the " +
+                               std::to_string(ranksRead) + " read: not used");
+        size = 0;
+    }
+}
+
 // Sizes left unknown are taken from the groups of their kind (when all are one size), then the
 // data-parallel size from the rest and the rank count, the others 1. False, named, when they do
 // not multiply to the rank count.
 bool CompleteSizes(ParallelLayout& layout, int world) {
     ParallelSizes& sizes = layout.sizes;
     for (const Dimension& dimension : kDimensions) {
-        if (sizes.*dimension.size > 0) continue;
         std::set<size_t> groupSizes;
         for (const ParallelGroup& group : layout.groups)
             if (group.kind == dimension.kind) groupSizes.insert(group.ranks.size());
-        if (groupSizes.size() == 1) sizes.*dimension.size = static_cast<int>(*groupSizes.begin());
+        if (groupSizes.size() != 1) continue;
+        const int groupSize = static_cast<int>(*groupSizes.begin());
+        // The groups themselves say more than a size beside them.
+        if (sizes.*dimension.size > 0 && sizes.*dimension.size != groupSize)
+            layout.notes.push_back("the " + std::string(dimension.kind) + " groups read have " +
+                                   std::to_string(groupSize) + " ranks, the sizes say " +
+                                   std::to_string(sizes.*dimension.size) +
+                                   ": the groups' size used");
+        sizes.*dimension.size = groupSize;
     }
     const int64_t others =
         int64_t{std::max(1, sizes.tp)} * std::max(1, sizes.cp) * std::max(1, sizes.pp);
@@ -336,7 +377,9 @@ ParallelLayout BuildParallelLayout(const Cluster& cluster) {
     ParallelLayout layout;
     int world = 0;
     JoinRankFiles(cluster, layout, world);
-    if (!cluster.ranks.empty()) world = std::max(world, cluster.ranks.back().rankId + 1);
+    const int largestId = cluster.ranks.empty() ? 0 : cluster.ranks.back().rankId + 1;
+    DropImplausible(layout, world, cluster.ranks.size(), largestId);
+    world = std::max(world, largestId);
     if (layout.Known() && !layout.groups.empty())
         layout.how = "groups as the ranks' files list them";
     if (!HasDimensionGroups(layout) && !layout.Known())

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/TextFormat.hpp"
+
 namespace marey {
 namespace {
 
@@ -26,33 +28,6 @@ double LeadingNumber(std::string_view text, size_t* used) {
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
     *used = error == std::errc() ? static_cast<size_t>(end - text.data()) : 0;
     return value;
-}
-
-// 'text' between double quotes for a message: bytes that are not UTF-8 and control bytes as
-// \xNN, so that a damaged rules file's error shows what it holds and cannot garble a terminal.
-std::string Quoted(std::string_view text) {
-    std::string out = "\"";
-    for (size_t i = 0; i < text.size();) {
-        const auto byte = static_cast<unsigned char>(text[i]);
-        size_t length = byte < 0x80           ? 1
-                        : (byte >> 5) == 0x6  ? 2
-                        : (byte >> 4) == 0xE  ? 3
-                        : (byte >> 3) == 0x1E ? 4
-                                              : 0;
-        for (size_t k = 1; k < length; ++k)
-            if (i + k >= text.size() || (static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80)
-                length = 0;
-        if (length == 0 || byte < 0x20 || byte == 0x7F) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\x%02X", byte);
-            out += escaped;
-            ++i;
-            continue;
-        }
-        out.append(text.substr(i, length));
-        i += length;
-    }
-    return out + "\"";
 }
 
 }  // namespace
@@ -99,8 +74,8 @@ std::optional<RuleError> ParseMaxRule(std::string_view text, CheckRule* rule) {
     rule->maxPercent = LeadingNumber(value, &used);
     if (used == 0 || value.substr(used) != "%" || !std::isfinite(rule->maxPercent) ||
         rule->maxPercent < 0)
-        return RuleError{equals + 1,
-                         "expected a percentage such as 8% after '=', got " + Quoted(value)};
+        return RuleError{equals + 1, "expected a percentage such as 8% after '=', got " +
+                                         QuoteForMessage(value)};
     return std::nullopt;
 }
 
@@ -114,8 +89,8 @@ std::optional<RuleError> ParseCheckDuration(std::string_view text, TimeNs* ns) {
     if (unit == "ms") scale = 1e6;
     if (unit == "s") scale = 1e9;
     if (used == 0 || scale == 0 || value < 0 || !std::isfinite(value) || value * scale > 9e18)
-        return RuleError{0,
-                         "expected a duration such as 50us (ns, us, ms or s), got " + Quoted(text)};
+        return RuleError{
+            0, "expected a duration such as 50us (ns, us, ms or s), got " + QuoteForMessage(text)};
     *ns = static_cast<TimeNs>(std::llround(value * scale));
     return std::nullopt;
 }
@@ -151,8 +126,8 @@ Status ParseRulesText(std::string_view text, const std::string& path, CheckRules
             error = ParseCheckDuration(argument, &ns);
             if (!error) rules->minTimeNs = ns;
         } else {
-            error = RuleError{
-                0, "expected 'max' or 'min-time' at the start of a rule, got " + Quoted(keyword)};
+            error = RuleError{0, "expected 'max' or 'min-time' at the start of a rule, got " +
+                                     QuoteForMessage(keyword)};
             error->column = 0;
             return Status::Error(path + ":" + std::to_string(lineNumber) + ":" +
                                  std::to_string(indent + 1) + ": error: " + error->message);

@@ -54,4 +54,30 @@ std::string FormatPercent(double share) {
     return text;
 }
 
+std::string QuoteForMessage(std::string_view text, size_t most) {
+    std::string out = "\"";
+    size_t i = 0;
+    while (i < text.size() && i < most) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        size_t length = byte < 0x80           ? 1
+                        : (byte >> 5) == 0x6  ? 2
+                        : (byte >> 4) == 0xE  ? 3
+                        : (byte >> 3) == 0x1E ? 4
+                                              : 0;
+        for (size_t k = 1; k < length; ++k)
+            if (i + k >= text.size() || (static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80)
+                length = 0;
+        if (length == 0 || byte < 0x20 || byte == 0x7F) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\x%02X", byte);
+            out += escaped;
+            ++i;
+            continue;
+        }
+        out.append(text.substr(i, length));
+        i += length;
+    }
+    return out + (i < text.size() ? "…\"" : "\"");
+}
+
 }  // namespace marey

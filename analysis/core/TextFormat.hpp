@@ -25,4 +25,9 @@ std::string LaterOrEarlier(TimeNs otherMinusThisNs);
 // "12.5 %" for a share of 0.125: one decimal. O(1).
 std::string FormatPercent(double share);
 
+// 'text' between double quotes for a message: bytes that are not UTF-8 and control bytes as
+// \xNN, so that what a damaged file holds is shown and cannot garble a terminal; at most 'most'
+// bytes of it, then "…". O(text).
+std::string QuoteForMessage(std::string_view text, size_t most = 200);
+
 }  // namespace marey

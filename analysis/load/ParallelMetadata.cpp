@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <filesystem>
+#include <iterator>
 
+#include "core/TextFormat.hpp"
 #include "load/JsonScan.hpp"
 #include "load/JsonString.hpp"
 
@@ -26,9 +29,17 @@ const SizeKey kSizeKeys[] = {
     {"expert_model_parallel_size", &ParallelSizes::ep},
 };
 
+// A JSON value as a message shows it: minified, at most 40 bytes then "…", control bytes escaped.
 std::string Quoted(simdjson::dom::element value) {
-    return simdjson::minify(value).substr(0, 40);
+    const std::string quoted = QuoteForMessage(simdjson::minify(value), 40);
+    return quoted.substr(1, quoted.size() - 2);
 }
+
+// The sources a rank's layout can come from: what a summary file may say it came from.
+const char* const kSources[] = {
+    "profiler_metadata.json",   "META_DATA",
+    "distributedInfo",          "MindInsight's pipeline-parallel file names",
+    "communication_group.json", "cluster_analysis.db"};
 
 // A count from 1 to kMaxParallelRank in 'value', else 0 with the problem named.
 int ReadCount(simdjson::dom::element value, const std::string& where, const char* key,
@@ -68,6 +79,16 @@ std::vector<int> ReadRanks(simdjson::dom::element array, int worldSize, const st
     return {};
 }
 
+// A group's name as kept: at most kMaxGroupName bytes (a longer one is damage, cut and named).
+constexpr size_t kMaxGroupName = 256;
+std::string GroupName(std::string_view name, const std::string& where,
+                      std::vector<std::string>& problems) {
+    if (name.size() <= kMaxGroupName) return std::string(name);
+    problems.push_back(where + ": error: a group name of " + std::to_string(name.size()) +
+                       " bytes; cut to " + std::to_string(kMaxGroupName));
+    return std::string(name.substr(0, kMaxGroupName));
+}
+
 // Adds 'group' unless the world (every rank says so) or one already kept.
 void AddGroup(NamedRankGroup group, RankParallelInfo& info) {
     if (group.kind == "world") return;
@@ -100,7 +121,7 @@ void ReadGroupInfo(simdjson::dom::object groups, const std::string& where, RankP
                                " groups in parallel_group_info; the rest left out");
             return;
         }
-        const std::string at = where + ": parallel_group_info \"" + std::string(id) + "\"";
+        const std::string at = where + ": parallel_group_info " + QuoteForMessage(id, 80);
         std::string_view name;
         simdjson::dom::element ranks;
         if (entry["group_name"].get(name) || entry["global_ranks"].get(ranks)) {
@@ -109,7 +130,7 @@ void ReadGroupInfo(simdjson::dom::object groups, const std::string& where, RankP
                                "group left out");
             continue;
         }
-        NamedRankGroup group{ParallelGroupKind(name), std::string(name), {}};
+        NamedRankGroup group{ParallelGroupKind(name), GroupName(name, at, problems), {}};
         group.ranks = ReadRanks(ranks, info.worldSize, at, problems);
         if (!group.ranks.empty()) AddGroup(std::move(group), info);
     }
@@ -158,7 +179,17 @@ RankParallelInfo ReadMetadataText(const simdjson::padded_string& text, const std
         problems.push_back(path + ": error: not JSON: " + simdjson::error_message(error));
         return info;
     }
-    const bool hasArgs = !document["distributed_args"].get(args);
+    if (!document.is_object()) {
+        problems.push_back(path + ": error: expected a JSON object, got " + Quoted(document));
+        return info;
+    }
+    // A key that is there but not an object is damage, named; an absent one says nothing.
+    simdjson::dom::element value;
+    for (const char* key : {"distributed_args", "parallel_group_info"})
+        if (!document[key].get(value) && !value.is_object())
+            problems.push_back(path + ": error: \"" + key + "\" is " + Quoted(value) +
+                               ": expected an object; ignored");
+    const bool hasArgs = !document["distributed_args"].get(args) && args.is_object();
     const bool hasGroups = !document["parallel_group_info"].get(groups);
     if (!hasArgs && !hasGroups) return info;
     info.source = std::move(source);
@@ -171,7 +202,15 @@ RankParallelInfo ReadMetadataText(const simdjson::padded_string& text, const std
 
 RankParallelInfo ReadProfilerMetadata(const std::string& path, std::vector<std::string>& problems) {
     simdjson::padded_string text;
-    if (simdjson::padded_string::load(path).get(text)) return {};  // absent: nothing said
+    if (simdjson::padded_string::load(path).get(text)) {
+        // Absent says nothing; a folder, a dangling link or an unreadable file in its place is
+        // named.
+        std::error_code error;
+        if (std::filesystem::symlink_status(path, error).type() !=
+            std::filesystem::file_type::not_found)
+            problems.push_back(path + ": error: not a readable file; the layout not read from it");
+        return {};
+    }
     return ReadMetadataText(text, path, "profiler_metadata.json", problems);
 }
 
@@ -204,8 +243,13 @@ RankParallelInfo ReadParallelInfoJson(std::string_view json, const std::string& 
     simdjson::dom::element document;
     std::string_view source;
     const simdjson::padded_string text(json);
-    if (parser.parse(text).get(document) || document["source"].get(source) || source.empty()) {
-        problems.push_back(where + ": error: expected an object with its \"source\"");
+    const bool known =
+        !parser.parse(text).get(document) && !document["source"].get(source) &&
+        std::find(std::begin(kSources), std::end(kSources), source) != std::end(kSources);
+    if (!known) {
+        problems.push_back(where +
+                           ": error: expected an object with a \"source\" of those the "
+                           "layout is read from (ParallelMetadata.cpp)");
         return {};
     }
     return ReadMetadataText(text, where, std::string(source), problems);
@@ -217,11 +261,17 @@ RankParallelInfo ReadDistributedInfo(std::string_view text, const std::string& w
     const std::string_view head = text.substr(0, kDistributedInfoSearchBytes);
     const size_t key = head.find("\"distributedInfo\"");
     if (key == std::string_view::npos) return info;
-    const size_t open = head.find('{', key);
-    size_t end = std::string_view::npos;
-    if (open != std::string_view::npos) {
-        const ScanResult object = SkipValue(head.data() + open, head.data() + head.size());
-        if (object.status == ScanStatus::kOk) end = static_cast<size_t>(object.end - head.data());
+    // The value after the key's colon, whatever it is: a null or an array is named below, never
+    // taken for the next object of the file.
+    const char* colon = SkipWhitespace(head.data() + key + 17, head.data() + head.size());
+    size_t open = std::string_view::npos, end = std::string_view::npos;
+    if (colon < head.data() + head.size() && *colon == ':') {
+        const char* value = SkipWhitespace(colon + 1, head.data() + head.size());
+        const ScanResult scanned = SkipValue(value, head.data() + head.size());
+        if (scanned.status == ScanStatus::kOk) {
+            open = static_cast<size_t>(value - head.data());
+            end = static_cast<size_t>(scanned.end - head.data());
+        }
     }
     if (end == std::string_view::npos) {
         problems.push_back(where + ": error: the \"distributedInfo\" object at byte " +
@@ -237,22 +287,33 @@ RankParallelInfo ReadDistributedInfo(std::string_view text, const std::string& w
                            " is not JSON: " + simdjson::error_message(error));
         return info;
     }
+    if (!object.is_object()) {
+        problems.push_back(where + ": error: \"distributedInfo\" is " + Quoted(object) +
+                           ": expected an object; not read");
+        return info;
+    }
     info.source = "distributedInfo";
     ReadDistributedArgs(object, where, info, problems);
+    simdjson::dom::element configValue;
+    if (object["pg_config"].get(configValue)) return info;
     simdjson::dom::array configs;
-    if (object["pg_config"].get(configs)) return info;
+    if (configValue.get(configs)) {
+        problems.push_back(where + ": error: \"pg_config\" is " + Quoted(configValue) +
+                           ": expected an array of process groups; not read");
+        return info;
+    }
     for (simdjson::dom::element config : configs) {
         if (info.groups.size() >= kMaxParallelGroups) break;
         std::string_view name, desc;
         simdjson::dom::element ranks;
         const bool named = !config["pg_name"].get(name);
         if (config["pg_desc"].get(desc) || desc.empty() || desc == "undefined") desc = name;
-        const std::string at = where + ": distributedInfo.pg_config \"" + std::string(desc) + "\"";
+        const std::string at = where + ": distributedInfo.pg_config " + QuoteForMessage(desc, 80);
         if (!named || config["ranks"].get(ranks)) {
             problems.push_back(at + ": error: expected \"pg_name\" and \"ranks\"; left out");
             continue;
         }
-        NamedRankGroup group{ParallelGroupKind(desc), std::string(desc), {}};
+        NamedRankGroup group{ParallelGroupKind(desc), GroupName(desc, at, problems), {}};
         if (group.kind == "world") continue;
         group.ranks = ReadRanks(ranks, info.worldSize, at, problems);
         int64_t size = 0;

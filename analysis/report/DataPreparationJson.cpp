@@ -6,14 +6,6 @@
 namespace marey {
 namespace {
 
-// A count or duration that may be unknown (-1): null then.
-void IntOrNull(JsonObject& object, const char* key, int64_t value) {
-    if (value < 0)
-        object.Null(key);
-    else
-        object.Int(key, value);
-}
-
 void WriteIdList(std::string& out, const std::vector<int>& ids) {
     JsonArray(out, ids, [](std::string& o, int id) { o += std::to_string(id); });
 }
@@ -36,15 +28,15 @@ void WriteDataLoader(std::string& out, const DataLoaderRecord& loader) {
         entry.Int("end_ns", step.endNs);
         entry.Int("loader_ns", step.loaderNs);
         entry.Int("calls", step.calls);
-        IntOrNull(entry, "device_idle_ns", step.deviceIdleNs);
-        IntOrNull(entry, "first_activity_gap_ns", step.firstActivityGapNs);
+        entry.IntOrNull("device_idle_ns", step.deviceIdleNs);
+        entry.IntOrNull("first_activity_gap_ns", step.firstActivityGapNs);
         entry.Bool("waited", step.waited);
     });
     object.Int("calls_outside_steps", loader.callsOutsideSteps);
     object.Int("calls_outside_steps_ns", loader.callsOutsideNs);
     object.Int("steps_ns", loader.stepsNs);
     object.Int("loader_ns", loader.loaderNs);
-    IntOrNull(object, "device_idle_ns", loader.deviceIdleNs);
+    object.IntOrNull("device_idle_ns", loader.deviceIdleNs);
     object.Int("waited_steps", loader.waitedSteps);
     object.Bool("input_bound", loader.inputBound);
     object.String("finding", loader.finding);
@@ -52,19 +44,18 @@ void WriteDataLoader(std::string& out, const DataLoaderRecord& loader) {
 
 void WriteDataPreparation(std::string& out, const DataPreparation* preparation) {
     JsonObject root(out);
-    JsonArray(root.Key("steps"), preparation->steps,
-              [](std::string& o, const DataPreparationStep& step) {
-                  JsonObject object(o);
-                  object.String("step", step.step);
-                  IntOrNull(object, "interval_ns", step.intervalNs);
-                  IntOrNull(object, "device_queue", step.deviceQueue);
-                  IntOrNull(object, "get_next_ns", step.getNextNs);
-                  IntOrNull(object, "host_queue", step.hostQueue);
-                  IntOrNull(object, "host_queue_capacity",
-                            step.hostCapacity > 0 ? step.hostCapacity : -1);
-                  IntOrNull(object, "push_ns", step.pushNs);
-                  object.String("batch", BatchVerdictName(step.verdict));
-              });
+    JsonArray(
+        root.Key("steps"), preparation->steps, [](std::string& o, const DataPreparationStep& step) {
+            JsonObject object(o);
+            object.String("step", step.step);
+            object.IntOrNull("interval_ns", step.intervalNs);
+            object.IntOrNull("device_queue", step.deviceQueue);
+            object.IntOrNull("get_next_ns", step.getNextNs);
+            object.IntOrNull("host_queue", step.hostQueue);
+            object.IntOrNull("host_queue_capacity", step.hostCapacity > 0 ? step.hostCapacity : -1);
+            object.IntOrNull("push_ns", step.pushNs);
+            object.String("batch", BatchVerdictName(step.verdict));
+        });
     root.String("interval_source", preparation->intervalSource);
     const DataPipeline& pipeline = preparation->pipeline;
     std::string& ops = root.Key("pipeline");
@@ -81,12 +72,12 @@ void WriteDataPreparation(std::string& out, const DataPreparation* preparation) 
             object.Real("output_queue_usage", op.queueUsage);
         else
             object.Null("output_queue_usage");
-        IntOrNull(object, "output_queue_capacity", op.queueCapacity > 0 ? op.queueCapacity : -1);
+        object.IntOrNull("output_queue_capacity", op.queueCapacity > 0 ? op.queueCapacity : -1);
         if (op.cpuPercent >= 0)
             object.Real("cpu_percent", op.cpuPercent);
         else
             object.Null("cpu_percent");
-        IntOrNull(object, "parent", op.parent);
+        object.IntOrNull("parent", op.parent);
         WriteIdList(object.Key("children"), op.children);
     }
     ops += ']';

@@ -39,6 +39,19 @@ public:
     void String(const char* key, std::string_view value) { AppendJsonString(Key(key), value); }
     void Null(const char* key) { Key(key) += "null"; }
     void Bool(const char* key, bool value) { Key(key) += value ? "true" : "false"; }
+    // A figure that may be unknown, as the analyses keep it (-1, or any negative): null then.
+    void IntOrNull(const char* key, int64_t value) {
+        if (value < 0)
+            Null(key);
+        else
+            Int(key, value);
+    }
+    void RealOrNull(const char* key, double value) {
+        if (value < 0)
+            Null(key);
+        else
+            Real(key, value);
+    }
 
 private:
     std::string& m_out;

@@ -7,22 +7,11 @@
 #include "rank/RankFlops.hpp"
 
 namespace marey {
-namespace {
-
-// A figure, or null when absent (-1).
-void RealOrNull(JsonObject& object, const char* key, double value) {
-    if (value < 0)
-        object.Null(key);
-    else
-        object.Real(key, value);
-}
-
-}  // namespace
 
 void WriteFlopsSummary(JsonObject& object, const FlopsSummary& summary, const std::string& source) {
-    RealOrNull(object, "flops", summary.Flops());
-    RealOrNull(object, "flops_per_s", summary.FlopsPerSecond());
-    RealOrNull(object, "flops_utilization", summary.UtilizationShare());
+    object.RealOrNull("flops", summary.Flops());
+    object.RealOrNull("flops_per_s", summary.FlopsPerSecond());
+    object.RealOrNull("flops_utilization", summary.UtilizationShare());
     if (source.empty())
         object.Null("flops_source");
     else

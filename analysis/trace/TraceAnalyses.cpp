@@ -64,7 +64,10 @@ std::optional<int64_t> RankInDistributedInfo(std::string_view text) {
     while (p < object.size() && (object[p] == ' ' || object[p] == ':' || object[p] == '\n')) ++p;
     int64_t rank = 0;
     auto [next, error] = std::from_chars(object.data() + p, object.data() + object.size(), rank);
-    if (error != std::errc() || rank < 0) return std::nullopt;
+    // A whole number alone: "0.5" or "3e2" is no rank id (never read as 0 or 3).
+    const bool whole = next == object.data() + object.size() || *next == ',' || *next == '}' ||
+                       *next == ' ' || *next == '\n' || *next == '\r' || *next == '\t';
+    if (error != std::errc() || rank < 0 || !whole) return std::nullopt;
     return rank;
 }
 
