@@ -578,10 +578,11 @@ TEST_CASE("msprof-analyze's communication_group.json names the groups of the lay
     CHECK(layout.stages[1].ranks == std::vector<int>{8, 9, 10, 11, 12, 13, 14, 15});
     const std::string path = (dir / "communication_group.json").string();
     const std::string problems = Joined(loaded.value().problems);
-    CHECK(problems.find(path + ": comm_group_parallel_info[10]: error: \"rank_set\" is not "
-                               "distinct rank ids; the group left out") != std::string::npos);
+    CHECK(problems.find(path + ": comm_group_parallel_info[10]: error: the group's ranks [1,1]: "
+                               "expected distinct rank ids from 0 to 16777215; the group left "
+                               "out") != std::string::npos);
     CHECK(problems.find(path + ": comm_group_parallel_info[11]: error: expected a \"pg_name\" "
-                               "string and a \"rank_set\" array; the group left out") !=
+                               "string and a \"rank_set\"; the group left out") !=
           std::string::npos);
     CHECK(problems.find(path + ": the group \"dp\" names rank 99, which the job does not have: "
                                "the group left out of the layout") != std::string::npos);

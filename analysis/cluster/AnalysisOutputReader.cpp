@@ -56,45 +56,7 @@ void ReadParallelGroups(const std::string& path, std::map<int, ClusterRank>& ran
                         std::vector<std::string>& problems) {
     std::vector<NamedRankGroup> named;
     ReadAnalysisFile(path, problems, [&](std::string_view text) {
-        simdjson::dom::parser parser;
-        simdjson::dom::element value;
-        simdjson::dom::array entries;
-        if (parser.parse(text.data(), text.size(), false)["comm_group_parallel_info"].get(value))
-            return;
-        if (value.get(entries))
-            return problems.push_back(path +
-                                      ": error: \"comm_group_parallel_info\" is not an array of "
-                                      "groups; the groups' names not read");
-        size_t index = 0;
-        for (simdjson::dom::element entry : entries) {
-            const std::string where =
-                path + ": comm_group_parallel_info[" + std::to_string(index++) + "]";
-            std::string_view name;
-            simdjson::dom::array rankSet;
-            if (entry["pg_name"].get(name) || entry["rank_set"].get(rankSet)) {
-                problems.push_back(where +
-                                   ": error: expected a \"pg_name\" string and a \"rank_set\" "
-                                   "array; the group left out");
-                continue;
-            }
-            NamedRankGroup group{ParallelGroupKind(name), std::string(name), {}};
-            bool ok = true;
-            for (simdjson::dom::element member : rankSet) {
-                int64_t rank = -1;
-                ok = ok && !member.get(rank) && rank >= 0 && rank < kMaxParallelRank;
-                if (ok) group.ranks.push_back(static_cast<int>(rank));
-            }
-            std::sort(group.ranks.begin(), group.ranks.end());
-            ok = ok &&
-                 std::adjacent_find(group.ranks.begin(), group.ranks.end()) == group.ranks.end();
-            if (!ok) {
-                problems.push_back(where +
-                                   ": error: \"rank_set\" is not distinct rank ids; the "
-                                   "group left out");
-                continue;
-            }
-            named.push_back(std::move(group));
-        }
+        named = ReadCommGroupParallelInfo(text, path, problems);
     });
     AddNamedParallelGroups(named, "communication_group.json", path, ranks, problems);
 }

@@ -270,7 +270,7 @@ ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& o
     rank.path = files.root;
     rank.rankSource = files.rankSource;
     rank.profilerLevel = files.profilerLevel;
-    rank.worldSize = files.worldSize;
+    rank.worldSize = files.parallel.worldSize;
     rank.parallel = files.parallel;
     rank.problems = files.problems;
     ReadDataVerdict(files.dataPreparation, rank);

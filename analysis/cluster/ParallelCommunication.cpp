@@ -53,10 +53,7 @@ std::string DescribeCommunicationByGroupKind(const std::vector<GroupKindCommunic
     if (total <= 0 || ranks == 0) return "";
     std::string text;
     for (const GroupKindCommunication& kind : split) {
-        std::string name = kind.kind;
-        if (IsParallelDimension(name))
-            for (char& c : name) c = static_cast<char>(c - 'a' + 'A');
-        text += (text.empty() ? "" : ", ") + name + " " +
+        text += (text.empty() ? "" : ", ") + ParallelKindLabel(kind.kind) + " " +
                 FormatPercent(static_cast<double>(kind.elapseNs) / static_cast<double>(total)) +
                 " (" + FormatDuration(kind.elapseNs / static_cast<TimeNs>(ranks)) +
                 " a rank, wait " + FormatDuration(kind.waitNs / static_cast<TimeNs>(ranks)) + ")";

@@ -25,12 +25,9 @@ std::vector<Unit> UnitsOf(const ParallelLayout& layout) {
             units.push_back({"stage", stage.stage, "pipeline stage " + std::to_string(stage.stage),
                              stage.ranks, "the other stages"});
     for (const ParallelGroup& group : layout.groups)
-        if (group.kind == "tp" || group.kind == "cp" || group.kind == "ep") {
-            std::string upper;
-            for (char c : group.kind) upper += static_cast<char>(c - 'a' + 'A');
-            units.push_back(
-                {group.kind, -1, upper + " group", group.ranks, "the ranks it communicates with"});
-        }
+        if (group.kind == "tp" || group.kind == "cp" || group.kind == "ep")
+            units.push_back({group.kind, -1, ParallelKindLabel(group.kind) + " group", group.ranks,
+                             "the ranks it communicates with"});
     if (layout.sizes.dp > 1) {
         std::map<int, std::vector<int>> replicas;
         for (const RankPlace& place : layout.places)

@@ -346,8 +346,7 @@ std::string ParallelLayout::SizesText() const {
         const int size = sizes.*DimensionOf(kind)->size;
         if (size <= 1) continue;
         if (!text.empty()) text += " × ";
-        for (const char* c = kind; *c; ++c) text += static_cast<char>(*c - 'a' + 'A');
-        text += " " + std::to_string(size);
+        text += ParallelKindLabel(kind) + " " + std::to_string(size);
     }
     return text;
 }
@@ -365,8 +364,11 @@ std::string ParallelLayoutText(const ParallelLayout& layout) {
     return text;
 }
 
-bool IsParallelDimension(const std::string& kind) {
-    return DimensionOf(kind) != nullptr;
+std::string ParallelKindLabel(const std::string& kind) {
+    if (!DimensionOf(kind)) return kind;
+    std::string label;
+    for (const char c : kind) label += static_cast<char>(c - 'a' + 'A');
+    return label;
 }
 
 int MegatronRank(const ParallelSizes& sizes, int tp, int cp, int dp, int pp) {

@@ -46,8 +46,9 @@ struct ParallelLayout {
     std::string SizesText() const;
 };
 
-// True for "tp", "cp", "ep", "dp" and "pp": a dimension of the layout, not a combined group.
-bool IsParallelDimension(const std::string& kind);
+// A kind as people write it: "TP" for "tp" (each dimension upper-cased); any other kind ("world",
+// "other") as it is.
+std::string ParallelKindLabel(const std::string& kind);
 
 // Megatron's rank order (tp, cp, dp, pp from the fastest-varying): the rank at these
 // coordinates of a job of 'sizes' (every size at least 1).

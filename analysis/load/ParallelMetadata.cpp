@@ -214,6 +214,39 @@ RankParallelInfo ReadProfilerMetadata(const std::string& path, std::vector<std::
     return ReadMetadataText(text, path, "profiler_metadata.json", problems);
 }
 
+std::vector<NamedRankGroup> ReadCommGroupParallelInfo(std::string_view text,
+                                                      const std::string& path,
+                                                      std::vector<std::string>& problems) {
+    std::vector<NamedRankGroup> groups;
+    simdjson::dom::parser parser;
+    simdjson::dom::element value;
+    simdjson::dom::array entries;
+    if (parser.parse(text.data(), text.size(), false)["comm_group_parallel_info"].get(value))
+        return groups;
+    if (value.get(entries)) {
+        problems.push_back(path + ": error: \"comm_group_parallel_info\" is " + Quoted(value) +
+                           ": expected an array of groups; the groups' names not read");
+        return groups;
+    }
+    size_t index = 0;
+    for (simdjson::dom::element entry : entries) {
+        const std::string where =
+            path + ": comm_group_parallel_info[" + std::to_string(index++) + "]";
+        std::string_view name;
+        simdjson::dom::element rankSet;
+        if (entry["pg_name"].get(name) || entry["rank_set"].get(rankSet)) {
+            problems.push_back(where +
+                               ": error: expected a \"pg_name\" string and a \"rank_set\"; the "
+                               "group left out");
+            continue;
+        }
+        NamedRankGroup group{ParallelGroupKind(name), GroupName(name, where, problems), {}};
+        group.ranks = ReadRanks(rankSet, 0, where, problems);
+        if (!group.ranks.empty()) groups.push_back(std::move(group));
+    }
+    return groups;
+}
+
 std::string ParallelInfoJson(const RankParallelInfo& info) {
     std::string out = "{\"source\": ";
     AppendJsonString(out, info.source);

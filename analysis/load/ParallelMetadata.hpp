@@ -63,6 +63,13 @@ RankParallelInfo ReadProfilerMetadata(const std::string& path, std::vector<std::
 RankParallelInfo ReadDistributedInfo(std::string_view text, const std::string& where,
                                      std::vector<std::string>& problems);
 
+// msprof-analyze's communication_group.json ('text', which needs simdjson's padding past its end)
+// "comm_group_parallel_info": each group's "rank_set" with the "pg_name" the job gave it. Absent:
+// none; a damaged entry is named ('path' and its index) and left out. O(the file).
+std::vector<NamedRankGroup> ReadCommGroupParallelInfo(std::string_view text,
+                                                      const std::string& path,
+                                                      std::vector<std::string>& problems);
+
 // 'info' as a JSON object in profiler_metadata.json's shape ({"source", "distributed_args",
 // "parallel_group_info"}), for a rank's summary file; and back, with every problem named as a
 // file's are. O(the groups' ranks).

@@ -341,7 +341,6 @@ Result<RankFiles> FindRankFiles(const std::string& path) {
     // torch_npu writes the job's shape beside profiler_info.
     files.parallel =
         ReadProfilerMetadata((infoFolder / "profiler_metadata.json").string(), files.problems);
-    files.worldSize = files.parallel.worldSize;
     if (files.rankId < 0) {
         const std::string folderName = fs::weakly_canonical(infoFolder, error).filename().string();
         files.rankId = RankIdFromFolderName(folderName);

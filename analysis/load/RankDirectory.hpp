@@ -68,9 +68,8 @@ struct RankFiles {
     int rankId = -1;            // -1 when neither profiler_info_N.json nor a file name says
     std::string rankSource;     // where the rank id came from, for the overview
     std::string profilerLevel;  // "Level0", "Level1", "Level2" or empty
-    // The job's rank count, from profiler_metadata.json's distributed_args.world_size; 0 unknown.
-    int worldSize = 0;
-    // The parallel job as profiler_metadata.json describes it (sizes, this rank's groups).
+    // The parallel job as profiler_metadata.json describes it: its rank count
+    // (distributed_args.world_size; 0 unknown), sizes and this rank's groups.
     RankParallelInfo parallel;
     // Full paths; empty when the file is not there.
     std::string traceView, kernelDetails, stepTrace, opStatistic, communication,

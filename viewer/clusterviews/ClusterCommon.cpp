@@ -52,9 +52,7 @@ void DrawStepAndGroupPickers(ClusterDocument& document, bool withStep) {
         const ClusterGroup& group = cluster.groups[static_cast<size_t>(index->value())];
         std::string name = group.name.size() > 24 ? group.name.substr(0, 21) + "…" : group.name;
         // Which group of the parallel layout it is, where the layout knows ("TP · collective …").
-        std::string kind = LayoutKindHolding(cluster, group.ranks);
-        if (IsParallelDimension(kind))
-            for (char& c : kind) c = static_cast<char>(c - 'a' + 'A');
+        const std::string kind = ParallelKindLabel(LayoutKindHolding(cluster, group.ranks));
         const std::string prefix =
             kind.empty() || kind == "outside" || kind == "world" ? "" : kind + " · ";
         return prefix + group.kind + " " + name + " (" +

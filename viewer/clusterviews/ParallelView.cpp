@@ -286,8 +286,10 @@ ParallelView::ParallelView(ClusterDocument& cluster) : m_document(cluster) {}
 void ParallelView::Refresh() {
     if (m_shownStep == m_document.selection.step && m_shownColumn == m_column) return;
     m_shownStep = m_document.selection.step, m_shownColumn = m_column;
-    const StepTable table =
-        BuildStepTable(m_document.cluster, m_shownStep ? m_shownStep->value() : -1);
+    // The averaged table is the report's, made once on the loading thread; one step's is made.
+    StepTable oneStep;
+    if (m_shownStep) oneStep = BuildStepTable(m_document.cluster, m_shownStep->value());
+    const StepTable& table = m_shownStep ? oneStep : m_document.report.averagedSteps;
     m_values.assign(m_document.cluster.ranks.size(), -1);
     m_lowest = m_highest = 0;
     bool first = true;
@@ -385,9 +387,10 @@ void ParallelView::Draw(ViewContext& context) {
     if (!layout.Known()) {
         ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x);
         ImGui::TextUnformatted(
-            "No parallel layout: no rank has a profiler_metadata.json with distributed_args or "
-            "parallel_group_info, a trace's distributedInfo with its process groups, MindInsight's "
-            "pipeline-parallel files, or communication groups that split the job evenly.");
+            "No parallel layout: no rank has a profiler_metadata.json (or database META_DATA) with "
+            "distributed_args or parallel_group_info, a trace's distributedInfo with its process "
+            "groups, MindInsight's pipeline-parallel files or msprof-analyze's named groups, and "
+            "no communication groups split the job evenly.");
         ImGui::PopTextWrapPos();
         return;
     }
