@@ -36,8 +36,7 @@ const fs::path& Pair() {
 
 CompareRun Compare(const std::string& arguments) {
     const std::string png = "/tmp/marey-compare-" + std::to_string(::getpid()) + ".png";
-    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " +
-                                std::string(MAREY_BINARY) + " --compare " +
+    const std::string command = marey::test::XvfbRun() + std::string(MAREY_BINARY) + " --compare " +
                                 (Pair() / "a").string() + " " + (Pair() / "b").string() +
                                 " --screenshot " + png + " --size 1600x900 " + arguments + " 2>&1";
     CompareRun run;
@@ -96,8 +95,7 @@ TEST_CASE("with sync off (L) the keys move only the half they belong to (Tab swi
 
 TEST_CASE("the diff view draws its tables with the differences in colour") {
     const std::string png = "/tmp/marey-diff-" + std::to_string(::getpid()) + ".png";
-    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " +
-                                std::string(MAREY_BINARY) + " --compare " +
+    const std::string command = marey::test::XvfbRun() + std::string(MAREY_BINARY) + " --compare " +
                                 (Pair() / "a").string() + " " + (Pair() / "b").string() +
                                 " --screenshot " + png + " --size 1600x900 --view compare 2>&1";
     REQUIRE(std::system(command.c_str()) == 0);
@@ -116,9 +114,8 @@ namespace {
 std::string ClickFirstDiffRow(const std::string& a, const std::string& b, const std::string& keys,
                               int* status) {
     const std::string png = "/tmp/marey-diffrow-" + std::to_string(::getpid()) + ".png";
-    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " +
-                                std::string(MAREY_BINARY) + " --compare " + a + " " + b +
-                                " --screenshot " + png +
+    const std::string command = marey::test::XvfbRun() + std::string(MAREY_BINARY) + " --compare " +
+                                a + " " + b + " --screenshot " + png +
                                 " --size 1600x900 --view compare --keys '" + keys + "' 2>&1";
     const std::string output = marey::test::RunCommand(command, status);
     std::remove(png.c_str());

@@ -143,8 +143,8 @@ TEST_CASE("the five things the README says to try first run as written") {
         // "marey PATH" alone opens the window: under Xvfb it draws one frame to a PNG and exits.
         const std::regex window("(^|&& )(" + build.string() + R"(/marey) (\S+)$)");
         line = std::regex_replace(line, window,
-                                  "$1xvfb-run -a -s '-screen 0 1600x1000x24' $2 $3 --screenshot " +
-                                      (dir / "shot.png").string());
+                                  "$1" + marey::test::XvfbRun("1600x1000x24") +
+                                      "$2 $3 --screenshot " + (dir / "shot.png").string());
         int status = 0;
         const std::string output = marey::test::RunCommand(line + " 2>&1", &status);
         status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -172,4 +172,17 @@ std::string RunCommand(const std::string& command, int* status) {
     return out;
 }
 
+std::string XvfbRun(const std::string& screen) {
+    // Removed when the test process ends; each command adds and removes its own display's entry.
+    static const struct AuthorityFile {
+        std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("marey_xauthority_" + std::to_string(::getpid()));
+        ~AuthorityFile() {
+            std::error_code ignored;
+            std::filesystem::remove(path, ignored);
+        }
+    } authority;
+    return "xvfb-run -a -f " + authority.path.string() + " -s '-screen 0 " + screen + "' ";
+}
+
 }  // namespace marey::test

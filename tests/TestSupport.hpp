@@ -30,6 +30,12 @@ std::string FixturesDir();
 // status (0 when it exited with 0).
 std::string RunCommand(const std::string& command, int* status);
 
+// "xvfb-run -a -f AUTH -s '-screen 0 SCREEN' ": a prefix that runs a command under a fresh
+// Xvfb. The authority file is this test process's own, so that xvfb-run makes no temporary
+// folder: removing one can fail while other servers start and stop beside it, and xvfb-run then
+// exits 5 in place of the command's own status.
+std::string XvfbRun(const std::string& screen = "1920x1080x24");
+
 // A fresh, empty folder under the temporary folder for one test process (ctest may run several
 // at once): marey_<name>_<pid>.
 std::filesystem::path TempDir(const std::string& name);

@@ -22,8 +22,8 @@ struct Run {
 };
 
 Run Viewer(const std::string& arguments) {
-    const std::string command = "xvfb-run -a -s '-screen 0 1920x1080x24' " +
-                                std::string(MAREY_BINARY) + " " + arguments + " 2>&1";
+    const std::string command =
+        marey::test::XvfbRun() + std::string(MAREY_BINARY) + " " + arguments + " 2>&1";
     Run run;
     run.output = marey::test::RunCommand(command, &run.status);
     const size_t at = run.output.find("view ");
@@ -256,8 +256,8 @@ TEST_CASE("an idle window uses under 2 % of a core over 10 s") {
         R"(b=\$(t); kill -0 \$p && alive=1 || alive=0; kill \$p; )"
         R"(echo idle_ticks \$((b-a)) per_second \$(getconf CLK_TCK) start_ticks \$a alive \$alive)";
     int status = -1;
-    const std::string output = marey::test::RunCommand(
-        "xvfb-run -a -s '-screen 0 1920x1080x24' sh -c \"" + script + "\" 2>&1", &status);
+    const std::string output =
+        marey::test::RunCommand(marey::test::XvfbRun() + "sh -c \"" + script + "\" 2>&1", &status);
     long ticks = -1, perSecond = 0, startTicks = -1, alive = 0;
     const size_t at = output.find("idle_ticks");
     REQUIRE_MESSAGE(at != std::string::npos, output);
