@@ -20,6 +20,7 @@
 #include "loading/RankLoader.hpp"
 #include "import/chrome_json/TraceLoader.hpp"
 #include "marey/MareyJson.hpp"
+#include "marey/PipelineJson.hpp"
 #include "rank/RankAnalysis.hpp"
 #include "rank/TraceSummary.hpp"
 #include "compare/CheckRules.hpp"
@@ -90,10 +91,11 @@ int PrintClusterStats(const std::string& path, bool json) {
         std::fprintf(stderr, "%s\n", cluster.message().c_str());
         return 1;
     }
-    const std::string text = json ? "{\"cluster\": " + ClusterToJson(cluster.value()) +
-                                        ",\n \"marey\": " + MareyToJson(cluster.value(), threads) +
-                                        "}\n"
-                                  : ClusterToText(cluster.value());
+    const std::string text =
+        json ? "{\"cluster\": " + ClusterToJson(cluster.value()) +
+                   ",\n \"marey\": " + MareyToJson(cluster.value(), threads) +
+                   ",\n \"pipeline\": " + PipelineToJson(cluster.value(), threads) + "}\n"
+             : ClusterToText(cluster.value());
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
 }

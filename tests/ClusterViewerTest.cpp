@@ -42,9 +42,9 @@ struct Run {
 Run Viewer(const std::string& arguments, const std::string& name) {
     Run run;
     run.png = "/tmp/marey-cluster-" + std::to_string(::getpid()) + "-" + name + ".png";
-    const std::string command =
-        "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(MAREY_BINARY) + " " +
-        Cluster().string() + " --size 1600x900 --screenshot " + run.png + " " + arguments + " 2>&1";
+    const std::string command = marey::test::XvfbRun() + std::string(MAREY_BINARY) + " " +
+                                Cluster().string() + " --size 1600x900 --screenshot " + run.png +
+                                " " + arguments + " 2>&1";
     run.output = marey::test::RunCommand(command, &run.status);
     return run;
 }
@@ -202,7 +202,7 @@ TEST_CASE("the real 16-rank cluster_analysis_output opens to the step trace") {
     const std::string png = "/tmp/marey-cluster-" + std::to_string(::getpid()) + "-real.png";
     int status = -1;
     const std::string output = marey::test::RunCommand(
-        "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(MAREY_BINARY) + " " + fixtures +
+        marey::test::XvfbRun() + std::string(MAREY_BINARY) + " " + fixtures +
             "/msinsight/server/src/test/test_data/cluster_analysis_output --size 1600x900 "
             "--screenshot " +
             png + " 2>&1",
@@ -220,7 +220,7 @@ TEST_CASE("a job in one Nsight Systems export: ranks in one timeline, and the cl
     auto run = [&](const std::string& arguments) {
         int status = -1;
         const std::string output = marey::test::RunCommand(
-            "xvfb-run -a -s '-screen 0 1600x1000x24' " + std::string(MAREY_BINARY) + " " + path +
+            marey::test::XvfbRun("1600x1000x24") + std::string(MAREY_BINARY) + " " + path +
                 " --size 1400x800 --screenshot " + png + " " + arguments + " 2>&1",
             &status);
         CHECK(status == 0);
@@ -252,6 +252,35 @@ TEST_CASE("the Marey view of step 3 draws the bars and bands of every device") {
         green += CountColor(run.png, g * 30 / 72, g, g * 36 / 72);
     CHECK(green > 2000);
     std::remove(run.png.c_str());
+}
+
+TEST_CASE("the pipeline view draws a generated 1F1B pipeline: receives, arrows, the slow stage") {
+    const fs::path dir =
+        fs::temp_directory_path() / ("marey_pipeline_viewer_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    REQUIRE(std::system((std::string(MAREY_GEN) + " --cluster " + dir.string() +
+                         " --tp 2 --pp 4 --dp 2 --microbatches 8 --steps 2 --slow-stage 2 "
+                         "2>/dev/null >/dev/null")
+                            .c_str()) == 0);
+    const std::string png = "/tmp/marey-cluster-" + std::to_string(::getpid()) + "-pipeline.png";
+    int status = -1;
+    const std::string output = marey::test::RunCommand(
+        marey::test::XvfbRun() + std::string(MAREY_BINARY) + " " + dir.string() +
+            " --size 1600x900 --view pipeline --step 2 --screenshot " + png + " 2>&1",
+        &status);
+    REQUIRE_MESSAGE(status == 0, output);
+    CHECK(output.find("cluster ranks 16 steps 2") != std::string::npos);
+    CHECK(CountColor(png, 242, 102, 115) > 3000);  // the receives' red: every stage waits
+    CHECK(CountColor(png, 150, 200, 255) > 30);    // forward arrows
+    CHECK(CountColor(png, 255, 150, 170) > 30);    // backward arrows
+    CHECK(CountColor(png, 255, 200, 100) > 20);    // the busiest stage's label, in amber
+    std::remove(png.c_str());
+    // A cluster without stages says so and draws no lanes.
+    const Run plain = Viewer("--view pipeline", "no-pipeline");
+    REQUIRE(plain.status == 0);
+    CHECK(CountColor(plain.png, 242, 102, 115) == 0);
+    std::remove(plain.png.c_str());
+    fs::remove_all(dir);
 }
 
 TEST_CASE(
@@ -293,12 +322,12 @@ TEST_CASE(
     "--ranks takes the paths of rank folders, and names a rank id the cluster does not hold") {
     Run run;
     run.png = "/tmp/marey-cluster-" + std::to_string(::getpid()) + "-ranks-paths.png";
-    run.output = marey::test::RunCommand("xvfb-run -a -s '-screen 0 1920x1080x24' " +
-                                             std::string(MAREY_BINARY) + " --ranks " +
-                                             (Cluster() / "rank_5_ascend_pt").string() + " " +
-                                             (Cluster() / "rank_6_ascend_pt").string() +
-                                             " --size 1600x900 --screenshot " + run.png + " 2>&1",
-                                         &run.status);
+    run.output =
+        marey::test::RunCommand(marey::test::XvfbRun() + std::string(MAREY_BINARY) + " --ranks " +
+                                    (Cluster() / "rank_5_ascend_pt").string() + " " +
+                                    (Cluster() / "rank_6_ascend_pt").string() +
+                                    " --size 1600x900 --screenshot " + run.png + " 2>&1",
+                                &run.status);
     REQUIRE(run.status == 0);
     CHECK(run.output.find("ranks 2 aligned 1 [rank 5 0] [rank 6 0]") != std::string::npos);
     std::remove(run.png.c_str());
@@ -320,8 +349,7 @@ TEST_CASE(
             "/tmp/marey-cluster-" + std::to_string(::getpid()) + "-propose-" + view + ".png";
         int status = -1;
         const std::string output = marey::test::RunCommand(
-            "xvfb-run -a -s '-screen 0 1920x1080x24' " + std::string(MAREY_BINARY) + " " +
-                fixtures +
+            marey::test::XvfbRun() + std::string(MAREY_BINARY) + " " + fixtures +
                 "/mindinsight/tests/utils/resource/cluster_propose --size 1600x900 --view " + view +
                 " --screenshot " + png + " 2>&1",
             &status);
@@ -341,8 +369,8 @@ TEST_CASE("Enter on a rank whose folder holds no trace leaves a notice over the 
     fs::remove(output / "kernel_details.csv");
     Run run;
     run.png = "/tmp/marey-cluster-" + std::to_string(::getpid()) + "-no-trace.png";
-    run.output = marey::test::RunCommand("xvfb-run -a -s '-screen 0 1920x1080x24' " +
-                                             std::string(MAREY_BINARY) + " " + copy.string() +
+    run.output = marey::test::RunCommand(marey::test::XvfbRun() + std::string(MAREY_BINARY) + " " +
+                                             copy.string() +
                                              " --rank 3 --keys {Enter} --size 1600x900 "
                                              "--screenshot " +
                                              run.png + " 2>&1",

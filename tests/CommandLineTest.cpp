@@ -37,7 +37,7 @@ Outcome Marey(const std::string& arguments) {
     int status = -1;
     const bool display = arguments.find("--screenshot") != std::string::npos;
     outcome.output =
-        marey::test::RunCommand("timeout 60 " + std::string(display ? "xvfb-run -a " : "") +
+        marey::test::RunCommand("timeout 60 " + (display ? marey::test::XvfbRun() : std::string()) +
                                     MAREY_BINARY + " " + arguments + " 2>&1",
                                 &status);
     outcome.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -88,8 +88,7 @@ TEST_CASE("values the command line cannot mean are named with what was expected"
         CHECK(outcome.status == 2);
         CHECK(outcome.output ==
               "marey: --view: expected one of steps, overview, matrix, communication, time, marey, "
-              "parallel "
-              "here, got \"operators\"\n");
+              "parallel, pipeline here, got \"operators\"\n");
     }
     SUBCASE("an alignment that is not one") {
         const Outcome outcome = Marey("stats --compare " + rank + " " + rank + " --align step");

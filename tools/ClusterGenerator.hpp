@@ -44,8 +44,14 @@ struct ClusterOptions {
     int slowStage = -1;    // every rank of this stage computes kSlowRankFactor longer
     int slowTpGroup = -1;  // so does every rank of this TP group (ranks g·tp … g·tp + tp − 1)
     int slowReplica = -1;  // and of this data-parallel replica (every stage's ranks of it)
+    // With pp > 1: each step runs a 1F1B schedule of this many microbatches (0: the operators
+    // flow through the stages one by one). A microbatch's forward runs the first half of the
+    // step's operators and its backward the second, each 1/m as long; its activation and its
+    // gradient cross between stages as hcom_send / hcom_receive operators in kernel_details.csv.
+    uint32_t microbatches = 0;
 
     bool HasLayout() const { return tp > 0 && pp > 0 && dp > 0; }
+    bool OneFOneB() const { return HasLayout() && pp > 1 && microbatches > 0; }
     // The stage of 'rank' (0 without a layout), and the rank before it in its pipeline, or -1.
     int StageOf(int rank) const { return HasLayout() ? rank / static_cast<int>(tp * dp) : 0; }
     int ReplicaOf(int rank) const {

@@ -61,11 +61,21 @@ std::string Real(double value) {
     return text;
 }
 
+// A send or a receive of a 1F1B schedule: it starts when the stage posts it and ends, on both
+// sides at once, when the data has crossed (the later of the two posts, plus the hop).
+struct P2pOp {
+    bool send = false;
+    int peer = -1;
+    int64_t startNs = 0, ns = 0;
+};
+
 // One rank's share of one step.
 struct RankStep {
     int64_t computingNs = 0;               // the operators' time, gaps left out
     int64_t computeEndNs = 0;              // the end of the last operator
     std::vector<int64_t> opNs, opStartNs;  // per operator, from the step's start
+    std::vector<uint32_t> opIndex;  // per operator, its place in the layer list (empty: k itself)
+    std::vector<P2pOp> p2p;         // a 1F1B schedule's sends and receives
     int64_t ringStartNs = 0, ringElapseNs = 0, ringWaitNs = 0, ringTransitNs = 0;
     int64_t meshStartNs = 0, meshElapseNs = 0, meshWaitNs = 0, meshTransitNs = 0;
     int64_t freeNs = 0;
@@ -78,6 +88,8 @@ struct Link {
     double sizeMb;
     int64_t transitNs;
 };
+
+// [SECTION] The job's timing, step by step
 
 class Job {
 public:
@@ -116,7 +128,12 @@ public:
         std::vector<RankStep> ranks(n);
         int64_t latest = 0;
         const size_t operators = kLayerSize * std::max<uint32_t>(1, m_o.layers);
-        for (int r = 0; r < n; ++r) {
+        if (m_o.OneFOneB()) {
+            for (int first = 0; first < static_cast<int>(m_o.tp * m_o.dp); ++first)
+                ScheduleOneFOneB(s, first, ranks);
+            for (const RankStep& step : ranks) latest = std::max(latest, step.computeEndNs);
+        }
+        for (int r = 0; r < n && !m_o.OneFOneB(); ++r) {
             RankStep& step = ranks[r];
             const double factor = m_o.SlowRank(r) ? kSlowRankFactor : 1.0;
             const int previous = m_o.PreviousInPipeline(r);
@@ -177,6 +194,103 @@ public:
     const ClusterOptions& options() const { return m_o; }
 
 private:
+    // The 1F1B order of one stage: pp − stage − 1 forwards to fill the pipeline, then one
+    // forward and one backward by turns, then the backwards left. Each entry: microbatch, and
+    // true for a forward.
+    std::vector<std::pair<uint32_t, bool>> OneFOneBOrder(uint32_t stage) const {
+        const uint32_t m = m_o.microbatches;
+        const uint32_t warmup = std::min(m_o.pp - stage - 1, m);
+        std::vector<std::pair<uint32_t, bool>> order;
+        for (uint32_t k = 0; k < warmup; ++k) order.emplace_back(k, true);
+        for (uint32_t k = 0; k + warmup < m; ++k) {
+            order.emplace_back(k + warmup, true);
+            order.emplace_back(k, false);
+        }
+        for (uint32_t k = m - warmup; k < m; ++k) order.emplace_back(k, false);
+        return order;
+    }
+
+    // One microbatch's forward (the first half of the step's operators) or backward (the second)
+    // on rank 'r' from 'at'; returns where it ends.
+    int64_t RunHalf(uint32_t s, int r, uint32_t microbatch, bool forward, int64_t at,
+                    RankStep& step) const {
+        const size_t operators = kLayerSize * std::max<uint32_t>(1, m_o.layers);
+        const size_t half = operators / 2;
+        const double factor = m_o.SlowRank(r) ? kSlowRankFactor : 1.0;
+        for (size_t k = forward ? 0 : half; k < (forward ? half : operators); ++k) {
+            const int64_t ns = static_cast<int64_t>(
+                static_cast<double>(OperatorAt(k).baseNs) / m_o.layers * 3 / m_o.microbatches *
+                factor * Jitter(m_o.seed, r, s, k + operators * microbatch, 0.004));
+            step.opNs.push_back(ns);
+            step.opStartNs.push_back(at);
+            step.opIndex.push_back(static_cast<uint32_t>(k));
+            step.computingNs += ns;
+            at += ns;
+        }
+        return at;
+    }
+
+    // Step 's' of the pipeline whose first stage is rank 'first': every stage runs its 1F1B order;
+    // a block waits in its receive for the send of the stage it needs, and a send does not hold
+    // its stage up (it is posted and the stage goes on). O(stages × microbatches × operators).
+    void ScheduleOneFOneB(uint32_t s, int first, std::vector<RankStep>& ranks) const {
+        const uint32_t pp = m_o.pp;
+        const int stride = static_cast<int>(m_o.tp * m_o.dp);
+        std::vector<std::vector<std::pair<uint32_t, bool>>> orders(pp);
+        std::vector<size_t> next(pp, 0);
+        std::vector<int64_t> cursor(pp);
+        // Per stage and microbatch: the index in p2p of its forward and backward send, or -1.
+        std::vector<std::vector<int64_t>> forwardSend(pp), backwardSend(pp);
+        for (uint32_t p = 0; p < pp; ++p) {
+            orders[p] = OneFOneBOrder(p);
+            const int r = first + static_cast<int>(p) * stride;
+            cursor[p] = ranks[r].preparingNs = r == m_o.slowInputRank ? kSlowInputNs : 0;
+            forwardSend[p].assign(m_o.microbatches, -1);
+            backwardSend[p].assign(m_o.microbatches, -1);
+        }
+        for (bool progress = true; progress;) {
+            progress = false;
+            for (uint32_t p = 0; p < pp; ++p) {
+                const int r = first + static_cast<int>(p) * stride;
+                RankStep& step = ranks[r];
+                while (next[p] < orders[p].size()) {
+                    const auto [k, forward] = orders[p][next[p]];
+                    // The stage it receives from: the one before for a forward, after for a
+                    // backward; none at the pipeline's ends.
+                    const int from = forward ? static_cast<int>(p) - 1 : static_cast<int>(p) + 1;
+                    const bool receives = from >= 0 && from < static_cast<int>(pp);
+                    const int64_t sent =
+                        receives ? (forward ? forwardSend : backwardSend)[from][k] : -1;
+                    if (receives && sent < 0) break;  // the data is not sent yet
+                    int64_t at = cursor[p];
+                    if (receives) {
+                        P2pOp& send = ranks[first + from * stride].p2p[sent];
+                        const int64_t arrives = std::max(at, send.startNs) + kStageHopNs;
+                        send.ns = arrives - send.startNs;
+                        step.p2p.push_back({false, first + from * stride, at, arrives - at});
+                        at = arrives;
+                    }
+                    at = RunHalf(s, r, k, forward, at, step);
+                    const int to = forward ? static_cast<int>(p) + 1 : static_cast<int>(p) - 1;
+                    if (to >= 0 && to < static_cast<int>(pp)) {
+                        (forward ? forwardSend : backwardSend)[p][k] =
+                            static_cast<int64_t>(step.p2p.size());
+                        step.p2p.push_back({true, first + to * stride, at, kStageHopNs});
+                    }
+                    cursor[p] = at;
+                    ++next[p];
+                    progress = true;
+                }
+            }
+        }
+        for (uint32_t p = 0; p < pp; ++p) {
+            RankStep& step = ranks[first + static_cast<int>(p) * stride];
+            step.computeEndNs = cursor[p];
+            for (const P2pOp& op : step.p2p)
+                step.computeEndNs = std::max(step.computeEndNs, op.startNs + op.ns);
+        }
+    }
+
     const ClusterOptions& m_o;
 };
 
@@ -237,6 +351,8 @@ std::string ParallelMetadataText(const ClusterOptions& o, int rank) {
     return text + "}}\n";
 }
 
+// [SECTION] The files of a rank
+
 std::string GroupHash(uint64_t seed, uint64_t group) {
     return std::to_string(Mix(seed * 131 + group) % 9000000000000000000ull +
                           1000000000000000000ull);
@@ -278,12 +394,28 @@ std::string BandwidthInfo(const std::vector<Link>& links) {
     return out + "}";
 }
 
+// A 1F1B send or receive as HCCL names it: its kind and the group of its two ranks.
+std::string P2pName(const ClusterOptions& o, int rank, const P2pOp& op) {
+    const std::string hash = GroupHash(o.seed, 2000000 + std::min(rank, op.peer));
+    return std::string(op.send ? "hcom_send__" : "hcom_receive__") + hash.substr(hash.size() - 3) +
+           "_0_1";
+}
+
 // A pipeline stage's activations: it receives from the stage before it when its first operator
 // starts and sends to the stage after it when its last ends (hcom_receive / hcom_send, each pair
 // under a group of its own two ranks), as communication.json's "p2p" operators.
 std::string PipelineOperators(const ClusterOptions& o, int rank, int64_t stepStartNs,
                               const RankStep& step) {
     std::string text;
+    for (size_t i = 0; i < step.p2p.size(); ++i) {
+        const P2pOp& op = step.p2p[i];
+        const std::string hash = GroupHash(o.seed, 2000000 + std::min(rank, op.peer));
+        text += std::string(i ? ", " : "") + "\"" + P2pName(o, rank, op) + "_" + std::to_string(i) +
+                "@" + hash + "\": {" +
+                TimeInfo(stepStartNs + op.startNs, op.ns, kStageHopNs, op.ns - kStageHopNs) + ", " +
+                BandwidthInfo({}) + "}";
+    }
+    if (!step.p2p.empty()) return text;
     const int previous = o.PreviousInPipeline(rank);
     int next = -1;
     for (int r = rank + 1; r < static_cast<int>(o.ranks) && next < 0; ++r)
@@ -314,6 +446,32 @@ std::string MatrixLinks(int rank, const std::vector<Link>& links, const std::str
                ", \"Op Name\": \"" + opName + "\"}";
     }
     return out;
+}
+
+// One step's computations and 1F1B transfers of 'rank' as kernel_details.csv rows and
+// trace_view.json slices (through 'slice').
+template <typename Slice>
+void AppendStepOperators(const ClusterOptions& o, int rank, const std::string& number, int64_t t0,
+                         const RankStep& step, std::string& kernels, const Slice& slice) {
+    for (size_t k = 0; k < step.opNs.size(); ++k) {
+        const int64_t at = t0 + step.opStartNs[k];
+        const size_t index = step.opIndex.empty() ? k : step.opIndex[k];
+        const std::string name = std::string(OperatorAt(index).type) + "_" + std::to_string(index);
+        kernels += number + ",4294967295," + std::to_string(k) + ",2," + name + "," +
+                   OperatorAt(index).type + ",dynamic,AI_CORE," + Micros(at) + "\t," +
+                   Micros(step.opNs[k]) +
+                   ",0,24,0,NO,\"\"\"32,1024;1024,1024\"\"\",FLOAT16;FLOAT16,ND;ND,"
+                   "\"\"\"32,1024\"\"\",FLOAT16,ND\r\n";
+        slice(2, name, at, step.opNs[k]);
+    }
+    for (const P2pOp& op : step.p2p) {
+        const std::string name = P2pName(o, rank, op);
+        kernels += number + ",4294967295,N/A,N/A," + name + "," +
+                   (op.send ? "hcom_send_" : "hcom_receive_") + ",N/A,HCCL," +
+                   Micros(t0 + op.startNs) + "\t," + Micros(op.ns) +
+                   ",0,0,0,N/A,N/A,N/A,N/A,N/A,N/A,N/A\r\n";
+        slice(3, name, t0 + op.startNs, op.ns);
+    }
 }
 
 bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>>& steps,
@@ -388,16 +546,7 @@ bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>
                           Micros(notOverlapped) + "," + Micros(step.preparingNs) + "\n";
         // The host's step begins before the time it waits for its data.
         slice(1, "ProfilerStep#" + number, t0, wall + step.preparingNs);
-        for (size_t k = 0; k < step.opNs.size(); ++k) {
-            const int64_t at = t0 + step.opStartNs[k];
-            const std::string name = std::string(OperatorAt(k).type) + "_" + std::to_string(k);
-            kernels.text += number + ",4294967295," + std::to_string(k) + ",2," + name + "," +
-                            OperatorAt(k).type + ",dynamic,AI_CORE," + Micros(at) + "\t," +
-                            Micros(step.opNs[k]) +
-                            ",0,24,0,NO,\"\"\"32,1024;1024,1024\"\"\",FLOAT16;FLOAT16,ND;ND,"
-                            "\"\"\"32,1024\"\"\",FLOAT16,ND\r\n";
-            slice(2, name, at, step.opNs[k]);
-        }
+        AppendStepOperators(o, rank, number, t0, step, kernels.text, slice);
         kernels.text += number + ",4294967295,N/A,N/A," + ringName + ",hcom_allReduce_,N/A,HCCL," +
                         Micros(t0 + step.ringStartNs) + "\t," + Micros(step.ringElapseNs) +
                         ",0,0,0,N/A,N/A,N/A,N/A,N/A,N/A,N/A\r\n";

@@ -51,7 +51,8 @@ void Usage() {
         "K]\n"
         "                     [--slow-operator-rank R] [--pipeline] [--slow-input-rank R]\n"
         "                     [--heavy-flops-rank R] [--tp T --pp P --dp D]\n"
-        "                     [--slow-stage S] [--slow-tp-group G] [--slow-replica D]\n"
+        "                     [--slow-stage S] [--slow-tp-group G] [--slow-replica D] "
+        "[--microbatches M]\n"
         "  --cluster writes DIR/rank_R_ascend_pt for R in 0..N-1 (default 16 ranks, 10 steps, 8 "
         "per node): one\n"
         "  synchronous job; --slow-rank makes R compute 25 %% longer (the others wait for it), "
@@ -74,7 +75,10 @@ void Usage() {
         "  the P stages a pipeline; --slow-stage makes every rank of stage S compute 25 %% "
         "longer,\n"
         "  --slow-tp-group every rank of TP group G (ranks G*T to G*T+T-1), --slow-replica every "
-        "rank of replica D\n"
+        "rank of replica D;\n"
+        "  --microbatches runs each step as a 1F1B schedule of M microbatches over the P stages, "
+        "their\n"
+        "  activations and gradients as hcom_send / hcom_receive in kernel_details.csv\n"
         "       marey-gen --gpu-trace FILE.json [--events N] [--seed S] [--rank R] [--steps K] "
         "[--nsys-twin FILE.sqlite]\n"
         "                 [--slow-loader-steps N,M,...]\n"
@@ -237,6 +241,8 @@ bool ParseClusterOption(const char* arg, const Next& next, marey::ClusterOptions
         cluster.slowTpGroup = std::atoi(next());
     else if (!std::strcmp(arg, "--slow-replica"))
         cluster.slowReplica = std::atoi(next());
+    else if (!std::strcmp(arg, "--microbatches"))
+        cluster.microbatches = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
     else if (!std::strcmp(arg, "--slow-link"))
         return std::sscanf(next(), "%d-%d", &cluster.slowLinkSrc, &cluster.slowLinkDst) == 2;
     else
@@ -245,7 +251,8 @@ bool ParseClusterOption(const char* arg, const Next& next, marey::ClusterOptions
 }
 
 // A layout gives all three sizes, of at most 65536 ranks, and so the rank count (which --ranks,
-// when given, must equal); a slow stage needs a layout with that stage. False: a usage error.
+// when given, must equal); a slow stage needs a layout with that stage, microbatches (at most
+// 4096) a pipeline. False: a usage error.
 bool SettleLayout(marey::ClusterOptions& cluster, bool ranksGiven) {
     const bool anySize = cluster.tp + cluster.pp + cluster.dp > 0;
     const uint64_t layoutRanks = uint64_t{cluster.tp} * cluster.pp * cluster.dp;
@@ -253,6 +260,8 @@ bool SettleLayout(marey::ClusterOptions& cluster, bool ranksGiven) {
                      (!ranksGiven || layoutRanks == cluster.ranks)))
         return false;
     if (anySize) cluster.ranks = static_cast<uint32_t>(layoutRanks);
+    if (cluster.microbatches > 0 && !(cluster.OneFOneB() && cluster.microbatches <= 4096))
+        return false;
     const bool planted =
         cluster.slowStage >= 0 || cluster.slowTpGroup >= 0 || cluster.slowReplica >= 0;
     return !planted || (cluster.HasLayout() && cluster.slowStage < static_cast<int>(cluster.pp) &&

@@ -55,9 +55,9 @@ const Binding kCompare[] = {
 };
 
 const Binding kCluster[] = {
-    {"Ctrl+1 … Ctrl+7",
+    {"Ctrl+1 … Ctrl+8",
      "Step trace, Overview by rank, Communication matrix, Communication across ranks, Time "
-     "overview, Marey, Parallel layout"},
+     "overview, Marey, Parallel layout, Pipeline"},
     {"click a rank", "select it in every cluster view (a row, a bar, a matrix row)"},
     {"Enter", "open the selected rank's timeline (the buttons: its overview, its operators)"},
     {"C", "compare the selected rank with the one selected before it, or with the median rank"},

@@ -8,6 +8,7 @@
 #include "clusterviews/MareyView.hpp"
 #include "clusterviews/MatrixView.hpp"
 #include "clusterviews/ParallelView.hpp"
+#include "clusterviews/PipelineView.hpp"
 #include "clusterviews/RankOverviewView.hpp"
 #include "clusterviews/StepTraceView.hpp"
 #include "clusterviews/TimeOverviewView.hpp"
@@ -77,6 +78,7 @@ const std::vector<ViewEntry>& Views() {
         {"time", "Time overview", S::kCluster, Make<TimeOverviewView>},
         {"marey", "Marey", S::kCluster, Make<MareyView>},
         {"parallel", "Parallel layout", S::kCluster, Make<ParallelView>},
+        {"pipeline", "Pipeline", S::kCluster, Make<PipelineView>},
     };
     return views;
 }

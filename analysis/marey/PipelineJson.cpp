@@ -1,0 +1,71 @@
+#include "marey/PipelineJson.hpp"
+
+#include <algorithm>
+
+#include "core/ParallelFor.hpp"
+#include "marey/PipelineSchedule.hpp"
+#include "report/JsonWriter.hpp"
+
+namespace marey {
+
+namespace {
+
+void WriteSchedule(JsonObject& o, const std::string& step, const PipelineSchedule& schedule) {
+    o.String("step", step);
+    o.Int("microbatches", schedule.microbatches);
+    o.String("marked_by", schedule.markedBy);
+    o.Int("transfers", static_cast<int64_t>(schedule.transfers.size()));
+    o.Int("unpaired", static_cast<int64_t>(schedule.unpaired));
+    o.Int("span_ns", schedule.spanEndNs - schedule.spanStartNs);
+    o.RealOrNull("ideal_bubble", schedule.microbatches > 0 ? schedule.idealBubble : -1);
+    o.Real("mean_bubble", schedule.meanBubble);
+    o.IntOrNull("busiest_stage", schedule.busiestStage);
+    o.Int("median_computing_ns", schedule.medianComputingNs);
+    size_t index = 0;
+    JsonArrayOfObjects(o.Key("stages"), schedule.stages,
+                       [&](JsonObject& s, const PipeStageFigures& stage) {
+                           s.Int("stage", static_cast<int64_t>(index++));
+                           s.Int("rank", stage.rankId);
+                           s.Int("computing_ns", stage.computingNs);
+                           s.Int("receive_ns", stage.receiveNs);
+                           s.Real("bubble", stage.bubble);
+                           s.Int("sends", stage.sends);
+                           s.Int("receives", stage.receives);
+                       });
+}
+
+}  // namespace
+
+std::string PipelineToJson(const Cluster& cluster, unsigned threads) {
+    const ParallelLayout& layout = cluster.parallel;
+    const std::vector<int> ranks = layout.stages.empty() || layout.stages.front().ranks.empty()
+                                       ? std::vector<int>{}
+                                       : PipelineRanks(layout, layout.stages.front().ranks.front());
+    if (ranks.empty()) return "null";
+    const MareyTables tables = LoadMareyTables(cluster, ranks, threads);
+    std::vector<PipelineSchedule> schedules(cluster.steps.size());
+    ParallelFor(schedules.size(), std::max(1u, threads), std::vector<uint64_t>(schedules.size(), 1),
+                [&](size_t s) {
+                    schedules[s] =
+                        BuildPipelineSchedule(BuildMareyStep(tables, {cluster.steps[s]}));
+                });
+    std::string out;
+    {
+        JsonObject root(out);
+        WriteRankIds(root.Key("ranks"), ranks);
+        size_t index = 0;
+        JsonArrayOfObjects(root.Key("steps"), schedules,
+                           [&](JsonObject& o, const PipelineSchedule& schedule) {
+                               WriteSchedule(o, cluster.steps[index++], schedule);
+                           });
+        std::vector<std::string> problems;
+        for (size_t i = 0; i < tables.problems.size(); ++i)
+            if (!tables.problems[i].empty())
+                problems.push_back("rank " + std::to_string(ranks[i]) + ": " + tables.problems[i]);
+        JsonArray(root.Key("problems"), problems,
+                  [](std::string& o, const std::string& p) { AppendJsonString(o, p); });
+    }
+    return out;
+}
+
+}  // namespace marey

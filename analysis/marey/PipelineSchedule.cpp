@@ -1,0 +1,226 @@
+#include "marey/PipelineSchedule.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+
+namespace marey {
+
+namespace {
+
+bool HasWord(const std::string& lower, std::string_view word) {
+    return lower.find(word) != std::string::npos;
+}
+
+// Start-ordered intervals' union length within [from, to]. O(intervals).
+TimeNs UnionWithin(std::vector<std::pair<TimeNs, TimeNs>>& spans, TimeNs from, TimeNs to) {
+    std::sort(spans.begin(), spans.end());
+    TimeNs total = 0, coveredTo = from;
+    for (auto [start, end] : spans) {
+        start = std::max(start, coveredTo);
+        end = std::min(end, to);
+        if (end <= start) continue;
+        total += end - start;
+        coveredTo = end;
+    }
+    return total;
+}
+
+// The unmatched Receive of 'device' that ends nearest 'sendEnd' among those overlapping
+// [sendStart, sendEnd] and ending at most kReceiveReachNs (or the send's length) after it; -1 when
+// none. 'receives' are the device's receive operators by end. O(log n + receives in reach).
+constexpr TimeNs kReceiveReachNs = 1000000;
+int64_t NearestReceive(const MareyDevice& device, const std::vector<uint32_t>& receives,
+                       const std::vector<bool>& taken, TimeNs sendStart, TimeNs sendEnd,
+                       TimeNs* distance) {
+    int64_t best = -1;
+    *distance = std::numeric_limits<TimeNs>::max();
+    const TimeNs reachEnd = sendEnd + std::max(kReceiveReachNs, sendEnd - sendStart);
+    const auto first =
+        std::lower_bound(receives.begin(), receives.end(), sendStart,
+                         [&](uint32_t op, TimeNs at) { return device.ops[op].endNs < at; });
+    for (auto it = first; it != receives.end(); ++it) {
+        const MareyOp& receive = device.ops[*it];
+        if (receive.endNs > reachEnd) break;  // by end: every later one ends further still
+        const TimeNs gap =
+            receive.endNs > sendEnd ? receive.endNs - sendEnd : sendEnd - receive.endNs;
+        if (receive.endNs > sendEnd && gap >= *distance) break;
+        if (taken[*it] || receive.startNs > sendEnd || gap >= *distance) continue;
+        best = *it;
+        *distance = gap;
+    }
+    return best;
+}
+
+// Pairs every Send with a Receive on a neighbouring stage and numbers the microbatches.
+void PairTransfers(const MareyStep& step, PipelineSchedule& schedule) {
+    const size_t stageCount = schedule.stages.size();
+    std::vector<std::vector<uint32_t>> receives(stageCount);
+    std::vector<std::vector<bool>> taken(stageCount);
+    for (size_t s = 0; s < stageCount; ++s) {
+        const MareyDevice& device = step.devices[s];
+        for (uint32_t i = 0; i < device.ops.size(); ++i)
+            if (schedule.stages[s].kinds[i] == PipeOpKind::kReceive) receives[s].push_back(i);
+        std::sort(receives[s].begin(), receives[s].end(), [&](uint32_t a, uint32_t b) {
+            return device.ops[a].endNs < device.ops[b].endNs;
+        });
+        taken[s].assign(device.ops.size(), false);
+    }
+    for (size_t s = 0; s < stageCount; ++s) {
+        const MareyDevice& device = step.devices[s];
+        for (uint32_t i = 0; i < device.ops.size(); ++i) {
+            if (schedule.stages[s].kinds[i] != PipeOpKind::kSend) continue;
+            const MareyOp& send = device.ops[i];
+            int64_t bestOp = -1;
+            size_t bestStage = 0;
+            TimeNs bestGap = std::numeric_limits<TimeNs>::max();
+            for (const size_t peer : {s + 1, s - 1}) {
+                if (peer >= stageCount) continue;  // s − 1 of stage 0 wraps past the end
+                TimeNs gap = 0;
+                const int64_t op = NearestReceive(step.devices[peer], receives[peer], taken[peer],
+                                                  send.startNs, send.endNs, &gap);
+                if (op >= 0 && gap < bestGap) {
+                    bestOp = op;
+                    bestStage = peer;
+                    bestGap = gap;
+                }
+            }
+            if (bestOp < 0) continue;
+            taken[bestStage][static_cast<size_t>(bestOp)] = true;
+            schedule.transfers.push_back({static_cast<uint32_t>(s), i,
+                                          static_cast<uint32_t>(bestStage),
+                                          static_cast<uint32_t>(bestOp), bestStage > s, 0});
+        }
+    }
+    std::sort(schedule.transfers.begin(), schedule.transfers.end(),
+              [&](const PipeTransfer& a, const PipeTransfer& b) {
+                  return step.devices[a.fromStage].ops[a.fromOp].startNs <
+                         step.devices[b.fromStage].ops[b.fromOp].startNs;
+              });
+    // The k-th transfer between the same two stages in the same direction is microbatch k.
+    std::vector<uint32_t> countForward(stageCount, 0), countBackward(stageCount, 0);
+    for (size_t t = 0; t < schedule.transfers.size(); ++t) {
+        PipeTransfer& transfer = schedule.transfers[t];
+        const uint32_t lower = std::min(transfer.fromStage, transfer.toStage);
+        transfer.microbatch = transfer.forward ? countForward[lower]++ : countBackward[lower]++;
+        schedule.stages[transfer.fromStage].transferOf[transfer.fromOp] = static_cast<int32_t>(t);
+        schedule.stages[transfer.toStage].transferOf[transfer.toOp] = static_cast<int32_t>(t);
+    }
+    if (stageCount > 1) schedule.microbatches = countForward[0];
+}
+
+// Each stage's computing, receiving and bubble over the pipeline's span; the busiest stage.
+void MeasureBubbles(const MareyStep& step, PipelineSchedule& schedule) {
+    TimeNs first = std::numeric_limits<TimeNs>::max(), last = 0;
+    for (size_t s = 0; s < schedule.stages.size(); ++s)
+        for (size_t i = 0; i < step.devices[s].ops.size(); ++i) {
+            if (schedule.stages[s].kinds[i] == PipeOpKind::kOtherCommunication) continue;
+            first = std::min(first, step.devices[s].ops[i].startNs);
+            last = std::max(last, step.devices[s].ops[i].endNs);
+        }
+    if (last <= first) return;
+    schedule.spanStartNs = first;
+    schedule.spanEndNs = last;
+    const double span = static_cast<double>(last - first);
+    std::vector<TimeNs> computing;
+    for (size_t s = 0; s < schedule.stages.size(); ++s) {
+        PipeStageFigures& stage = schedule.stages[s];
+        std::vector<std::pair<TimeNs, TimeNs>> compute, receive;
+        for (size_t i = 0; i < step.devices[s].ops.size(); ++i) {
+            const MareyOp& op = step.devices[s].ops[i];
+            if (stage.kinds[i] == PipeOpKind::kCompute) compute.emplace_back(op.startNs, op.endNs);
+            if (stage.kinds[i] == PipeOpKind::kReceive) receive.emplace_back(op.startNs, op.endNs);
+        }
+        stage.computingNs = UnionWithin(compute, first, last);
+        stage.receiveNs = UnionWithin(receive, first, last);
+        stage.bubble = 1.0 - static_cast<double>(stage.computingNs) / span;
+        schedule.meanBubble += stage.bubble / static_cast<double>(schedule.stages.size());
+        computing.push_back(stage.computingNs);
+        if (schedule.busiestStage < 0 ||
+            stage.computingNs > schedule.stages[schedule.busiestStage].computingNs)
+            schedule.busiestStage = static_cast<int>(s);
+    }
+    std::sort(computing.begin(), computing.end());
+    // The lower middle of an even count, as the cluster's other medians take it.
+    schedule.medianComputingNs = computing[(computing.size() - 1) / 2];
+}
+
+}  // namespace
+
+PipeOpKind ClassifyPipeOp(std::string_view name, CoreClass coreClass) {
+    std::string lower(name);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const bool send = HasWord(lower, "send");
+    const bool receive = HasWord(lower, "receive") || HasWord(lower, "recv");
+    if (send && !receive) return PipeOpKind::kSend;
+    if (receive && !send) return PipeOpKind::kReceive;
+    if (send || coreClass == CoreClass::kCommunication || HasWord(lower, "hcom_") ||
+        HasWord(lower, "nccl"))
+        return PipeOpKind::kOtherCommunication;
+    return PipeOpKind::kCompute;
+}
+
+PipelineSchedule BuildPipelineSchedule(const MareyStep& step) {
+    PipelineSchedule schedule;
+    schedule.stages.resize(step.devices.size());
+    for (size_t s = 0; s < step.devices.size(); ++s) {
+        const MareyDevice& device = step.devices[s];
+        PipeStageFigures& stage = schedule.stages[s];
+        stage.rankId = device.rankId;
+        stage.kinds.reserve(device.ops.size());
+        for (const MareyOp& op : device.ops) {
+            const MareyKey& key = step.keys[op.key];
+            stage.kinds.push_back(ClassifyPipeOp(step.names[key.name], key.coreClass));
+            stage.sends += stage.kinds.back() == PipeOpKind::kSend;
+            stage.receives += stage.kinds.back() == PipeOpKind::kReceive;
+        }
+        stage.transferOf.assign(device.ops.size(), -1);
+    }
+    uint64_t sendsAndReceives = 0;
+    for (const PipeStageFigures& stage : schedule.stages)
+        sendsAndReceives += stage.sends + stage.receives;
+    if (step.devices.size() < 2)
+        schedule.markedBy = "one stage: nothing to pair";
+    else if (sendsAndReceives == 0)
+        schedule.markedBy = "no Send or Receive operator in the step";
+    else if (!step.sharedClock)
+        schedule.markedBy = "the stages' clocks differ: sends and receives not paired";
+    else
+        PairTransfers(step, schedule);
+    schedule.unpaired = sendsAndReceives - 2 * schedule.transfers.size();
+    if (!schedule.transfers.empty()) schedule.markedBy = "inferred from the send/receive order";
+    MeasureBubbles(step, schedule);
+    const double p = static_cast<double>(schedule.stages.size());
+    if (schedule.microbatches > 0) schedule.idealBubble = (p - 1) / (schedule.microbatches + p - 1);
+    return schedule;
+}
+
+std::vector<int> PipelineRanks(const ParallelLayout& layout, int rank) {
+    for (const ParallelGroup& group : layout.groups)
+        if (group.kind == "pp" &&
+            std::binary_search(group.ranks.begin(), group.ranks.end(), rank)) {
+            // Ascending ids need not be stage order: order them by their stages where known.
+            std::vector<int> ranks = group.ranks;
+            std::stable_sort(ranks.begin(), ranks.end(),
+                             [&](int a, int b) { return layout.StageOf(a) < layout.StageOf(b); });
+            return ranks;
+        }
+    const int stage = layout.StageOf(rank);
+    if (stage < 0) return {};
+    size_t place = 0;
+    for (const ParallelStage& s : layout.stages)
+        if (s.stage == stage)
+            place = static_cast<size_t>(std::lower_bound(s.ranks.begin(), s.ranks.end(), rank) -
+                                        s.ranks.begin());
+    std::vector<int> ranks;
+    for (const ParallelStage& s : layout.stages)
+        if (place < s.ranks.size()) ranks.push_back(s.ranks[place]);
+    return ranks;
+}
+
+std::string TransferLabel(const PipeTransfer& transfer) {
+    return std::string(transfer.forward ? "F" : "B") + std::to_string(transfer.microbatch + 1);
+}
+
+}  // namespace marey

@@ -1,0 +1,78 @@
+#pragma once
+// The pipeline view's figures: one step of one pipeline (one device per stage, in stage order),
+// its point-to-point transfers paired from each Send to the Receive that took it, the
+// microbatches those transfers carry, and each stage's bubble measured against the ideal of a
+// 1F1B schedule.
+//
+// The rules, where the operators themselves do not say:
+// - A Send or a Receive is told by its name ("hcom_send", "Send-op12", "ncclSend"; "hcom_receive",
+//   "Receive", "ncclRecv"); a kernel that does both ("SendRecv") is left unpaired.
+// - A Send on stage s is paired with the Receive on stage s + 1 or s − 1 that ends nearest to its
+//   own end among those it overlaps, and no later than 1 ms (or the send's own length) past it: a
+//   receive finishes when the data it waits for has arrived, as the send does.
+//   Without a shared clock nothing is paired (a time on one device means nothing on another).
+// - Towards the last stage a transfer carries a forward activation, towards the first a
+//   backward gradient; the k-th forward transfer between two stages is microbatch k, and so is
+//   the k-th backward one. The microbatches are then inferred from the send/receive order.
+// - A stage's bubble is the share of the pipeline's span (the first start to the last end of a
+//   computation or transfer on any stage) in which it computes nothing; the ideal of 1F1B with
+//   m microbatches and p stages is (p − 1) / (m + p − 1).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cluster/ParallelLayout.hpp"
+#include "marey/Marey.hpp"
+
+namespace marey {
+
+enum class PipeOpKind : uint8_t { kCompute, kSend, kReceive, kOtherCommunication };
+
+// What an operator is from its name and core: a Send, a Receive, another communication, or a
+// computation.
+PipeOpKind ClassifyPipeOp(std::string_view name, CoreClass coreClass);
+
+// A Send paired with its Receive: operator indexes into MareyDevice::ops of the two stages.
+struct PipeTransfer {
+    uint32_t fromStage = 0, fromOp = 0;
+    uint32_t toStage = 0, toOp = 0;
+    bool forward = true;      // towards the last stage
+    uint32_t microbatch = 0;  // from 0, within the transfers between the same two stages
+};
+
+struct PipeStageFigures {
+    int rankId = -1;
+    std::vector<PipeOpKind> kinds;     // per operator of the device
+    std::vector<int32_t> transferOf;   // per operator: index into PipelineSchedule::transfers
+    TimeNs computingNs = 0;            // the union of its computations within the span
+    TimeNs receiveNs = 0;              // the union of its receives within the span
+    double bubble = 0;                 // the share of the span it computes nothing, 0 to 1
+    uint32_t sends = 0, receives = 0;  // of the step, paired or not
+};
+
+struct PipelineSchedule {
+    std::vector<PipeStageFigures> stages;   // in the step's device order
+    std::vector<PipeTransfer> transfers;    // by the Send's start
+    uint32_t microbatches = 0;              // forward transfers from the first stage
+    TimeNs spanStartNs = 0, spanEndNs = 0;  // from the devices' step start (MareyDevice)
+    double idealBubble = 0;                 // (p − 1) / (m + p − 1); 0 without microbatches
+    double meanBubble = 0;                  // over the stages
+    int busiestStage = -1;                  // the stage computing longest, -1 with none
+    TimeNs medianComputingNs = 0;           // over the stages
+    uint64_t unpaired = 0;                  // Sends and Receives no pair was found for
+    std::string markedBy;  // "inferred from the send/receive order", or why there are none
+};
+
+// The ranks of the pipeline that holds 'rank', one per stage in stage order: its "pp" group of
+// the layout; else, where the layout has stages but no such group, each stage's rank at the place
+// 'rank' holds in its own stage; empty when the layout has no stages or no stage holds 'rank'.
+// O(groups + ranks).
+std::vector<int> PipelineRanks(const ParallelLayout& layout, int rank);
+
+// The schedule of 'step', whose devices are the stages in order. O(operators log operators).
+PipelineSchedule BuildPipelineSchedule(const MareyStep& step);
+
+// "F3" or "B3" (microbatches counted from 1, as people count them).
+std::string TransferLabel(const PipeTransfer& transfer);
+
+}  // namespace marey

@@ -1,0 +1,544 @@
+#include "clusterviews/PipelineView.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <thread>
+
+#include "Colors.hpp"
+#include "clusterviews/ClusterCommon.hpp"
+#include "core/TextFormat.hpp"
+#include "views/ViewCommon.hpp"
+#include "views/ViewContext.hpp"
+#include "workspace/ClusterDocument.hpp"
+
+namespace marey {
+namespace {
+
+constexpr float kGutter = 150;  // the lanes' labels
+constexpr float kRuler = 22;
+constexpr size_t kTypeColors = 9;     // the longest types get a colour each, the rest grey
+constexpr size_t kMostArrows = 6000;  // more in the range shown: zoom in to see them
+constexpr uint64_t kMostCachedRows = 4000000;
+
+const Rgba kTypePalette[kTypeColors] = {
+    {0.30f, 0.72f, 0.36f, 1}, {0.55f, 0.80f, 0.30f, 1}, {0.20f, 0.60f, 0.55f, 1},
+    {0.75f, 0.70f, 0.25f, 1}, {0.45f, 0.55f, 0.85f, 1}, {0.70f, 0.50f, 0.80f, 1},
+    {0.85f, 0.55f, 0.55f, 1}, {0.40f, 0.75f, 0.80f, 1}, {0.65f, 0.60f, 0.45f, 1},
+};
+constexpr Rgba kOtherType = {0.55f, 0.57f, 0.60f, 1};
+constexpr Rgba kDenseColor = {0.78f, 0.80f, 0.74f, 1};  // several computations in a pixel
+constexpr Rgba kSendColor = {0.30f, 0.55f, 1.00f, 1};
+constexpr Rgba kReceiveColor = {0.95f, 0.40f, 0.45f, 1};
+constexpr Rgba kCommunicationColor = {0.96f, 0.60f, 0.22f, 1};
+constexpr ImU32 kForwardArrow = IM_COL32(150, 200, 255, 255);
+constexpr ImU32 kBackwardArrow = IM_COL32(255, 150, 170, 255);
+
+ImU32 U32(const Rgba& c) {
+    return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, c.a));
+}
+
+// "MatMul" of "MatMul_6" or "MatMul-op12": a name without the number its run gives it.
+std::string TypeOfName(const std::string& name) {
+    size_t end = name.size();
+    while (end > 0 && std::isdigit(static_cast<unsigned char>(name[end - 1]))) --end;
+    if (end == name.size() || end == 0) return name;
+    if (name[end - 1] == '_') return name.substr(0, end - 1);
+    if (end >= 3 && name.compare(end - 3, 3, "-op") == 0) return name.substr(0, end - 3);
+    return name;
+}
+
+// The step's operators typed and the types ordered by the time the stages spent in them.
+void TypeOperators(PipelineLoad& load) {
+    std::map<std::string, size_t> index;
+    std::vector<std::string> typeNames;
+    std::vector<uint32_t> typeOfKey(load.marey.keys.size());
+    for (size_t k = 0; k < load.marey.keys.size(); ++k) {
+        const std::string type = TypeOfName(load.marey.names[load.marey.keys[k].name]);
+        const auto [it, added] = index.emplace(type, typeNames.size());
+        if (added) typeNames.push_back(type);
+        typeOfKey[k] = static_cast<uint32_t>(it->second);
+    }
+    std::vector<TimeNs> spent(typeNames.size(), 0);
+    for (size_t s = 0; s < load.marey.devices.size(); ++s)
+        for (size_t i = 0; i < load.marey.devices[s].ops.size(); ++i)
+            if (load.schedule.stages[s].kinds[i] == PipeOpKind::kCompute) {
+                const MareyOp& op = load.marey.devices[s].ops[i];
+                spent[typeOfKey[op.key]] += op.endNs - op.startNs;
+            }
+    std::vector<size_t> order(typeNames.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return spent[a] > spent[b]; });
+    std::vector<uint32_t> rankOf(order.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+        rankOf[order[i]] = static_cast<uint32_t>(i);
+        // Types only communication has (sends, receives) are coloured by their kind instead.
+        if (spent[order[i]] > 0) load.types.push_back({typeNames[order[i]], spent[order[i]]});
+    }
+    for (uint32_t& type : typeOfKey) type = rankOf[type];
+    load.typeOfKey = std::move(typeOfKey);
+}
+
+std::shared_ptr<PipelineLoad> Load(const Cluster* cluster, std::vector<int> ranks, std::string step,
+                                   std::shared_ptr<const MareyTables> cached) {
+    auto load = std::make_shared<PipelineLoad>();
+    load->ranks = std::move(ranks);
+    load->step = std::move(step);
+    if (!cached || cached->rankIds != load->ranks)
+        cached = std::make_shared<const MareyTables>(LoadMareyTables(
+            *cluster, load->ranks, std::max(1u, std::thread::hardware_concurrency())));
+    load->marey = BuildMareyStep(*cached, std::vector<std::string>{load->step});
+    if (cached->rows <= kMostCachedRows) load->tables = cached;
+    load->schedule = BuildPipelineSchedule(load->marey);
+    TypeOperators(*load);
+    for (const MareyDevice& device : load->marey.devices) {
+        TimeNs longest = 0;
+        for (const MareyOp& op : device.ops) longest = std::max(longest, op.endNs - op.startNs);
+        load->longestOp.push_back(longest);
+        load->runningEnds.push_back(MareyRunningEnds(device));
+    }
+    return load;
+}
+
+Rgba OperatorColor(const PipelineLoad& load, size_t stage, size_t op) {
+    switch (load.schedule.stages[stage].kinds[op]) {
+        case PipeOpKind::kSend:
+            return kSendColor;
+        case PipeOpKind::kReceive:
+            return kReceiveColor;
+        case PipeOpKind::kOtherCommunication:
+            return kCommunicationColor;
+        default:
+            break;
+    }
+    const uint32_t type = load.typeOfKey[load.marey.devices[stage].ops[op].key];
+    return type < kTypeColors ? kTypePalette[type] : kOtherType;
+}
+
+const char* KindName(PipeOpKind kind) {
+    switch (kind) {
+        case PipeOpKind::kSend:
+            return "Send";
+        case PipeOpKind::kReceive:
+            return "Receive";
+        case PipeOpKind::kOtherCommunication:
+            return "communication";
+        default:
+            return "computation";
+    }
+}
+
+struct Plot {
+    ImVec2 origin;  // top left of the first lane
+    float width = 0, lanePx = 0, barPx = 0;
+    double startNs = 0, nsPerPx = 1;
+    float X(double ns) const { return origin.x + static_cast<float>((ns - startNs) / nsPerPx); }
+    double Ns(float x) const { return startNs + (x - origin.x) * nsPerPx; }
+    float LaneTop(size_t lane) const {
+        return origin.y + static_cast<float>(lane) * lanePx + (lanePx - barPx) / 2;
+    }
+};
+
+// The ruler above the lanes: round times from the step's start.
+void DrawRuler(ImDrawList* draw, const Plot& plot, float lanesHeight) {
+    const double range = plot.nsPerPx * plot.width;
+    const double tick = NiceTickStep(range, std::max(2, static_cast<int>(plot.width / 110)));
+    for (double ns = std::ceil(plot.startNs / tick) * tick; ns <= plot.startNs + range;
+         ns += tick) {
+        const float x = plot.X(ns);
+        draw->AddLine(ImVec2(x, plot.origin.y - 6), ImVec2(x, plot.origin.y + lanesHeight),
+                      IM_COL32(255, 255, 255, 28));
+        draw->AddText(ImVec2(x + 3, plot.origin.y - kRuler + 2), IM_COL32(200, 200, 200, 255),
+                      Ms(static_cast<TimeNs>(ns)).c_str());
+    }
+}
+
+// One lane's operators in the range shown. Computations narrower than a pixel that follow each
+// other within a pixel merge into one bar of kDenseColor (their types cannot be told apart
+// there): zoomed out, a lane costs a few bars, not its operators. True when it drew such a bar.
+// O(operators in the range).
+bool DrawLane(ImDrawList* draw, const Plot& plot, const PipelineLoad& load, size_t stage) {
+    const MareyDevice& device = load.marey.devices[stage];
+    const PipeStageFigures& figures = load.schedule.stages[stage];
+    const double endNs = plot.Ns(plot.origin.x + plot.width);
+    const auto first =
+        std::lower_bound(device.ops.begin(), device.ops.end(),
+                         static_cast<TimeNs>(plot.startNs) - load.longestOp[stage],
+                         [](const MareyOp& op, TimeNs at) { return op.startNs < at; });
+    const float top = plot.LaneTop(stage), bottom = top + plot.barPx;
+    float denseFrom = 0, denseTo = -2;  // the merged run not drawn yet
+    bool anyDense = false;
+    auto drawDense = [&] {
+        if (denseTo > denseFrom) {
+            draw->AddRectFilled(ImVec2(denseFrom, top), ImVec2(denseTo, bottom), U32(kDenseColor));
+            anyDense = true;
+        }
+        denseTo = -2;
+    };
+    for (auto it = first; it != device.ops.end() && it->startNs <= endNs; ++it) {
+        if (it->endNs < plot.startNs) continue;
+        const size_t op = static_cast<size_t>(it - device.ops.begin());
+        const float x0 = plot.X(static_cast<double>(it->startNs));
+        const float x1 = std::max(x0 + 1, plot.X(static_cast<double>(it->endNs)));
+        const PipeOpKind kind = figures.kinds[op];
+        // Transfers sit in the lower half, so that a computation they overlap stays seen.
+        const bool transfer = kind == PipeOpKind::kSend || kind == PipeOpKind::kReceive;
+        if (!transfer && plot.X(static_cast<double>(it->endNs)) - x0 < 1) {
+            if (x0 > denseTo + 1) {
+                drawDense();
+                denseFrom = std::floor(x0);
+            }
+            denseTo = std::max(denseTo, x1);
+            continue;
+        }
+        drawDense();
+        const float y0 = transfer ? top + plot.barPx * 0.45f : top;
+        draw->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, bottom),
+                            U32(OperatorColor(load, stage, op)));
+        const int32_t t = figures.transferOf[op];
+        if (t >= 0 && x1 - x0 >= 22 && plot.barPx >= 12) {
+            const std::string label =
+                TransferLabel(load.schedule.transfers[static_cast<size_t>(t)]);
+            draw->AddText(ImVec2(x0 + 2, y0 + (bottom - y0 - ImGui::GetFontSize()) / 2),
+                          IM_COL32(15, 15, 20, 255), label.c_str());
+        }
+    }
+    drawDense();
+    return anyDense;
+}
+
+// An arrow from each Send's start to the end of the Receive that took it, when there are few
+// enough in the range to read; else a note says to zoom in.
+void DrawArrows(ImDrawList* draw, const Plot& plot, const PipelineLoad& load) {
+    const double endNs = plot.Ns(plot.origin.x + plot.width);
+    std::vector<const PipeTransfer*> shown;
+    for (const PipeTransfer& transfer : load.schedule.transfers) {
+        const MareyOp& send = load.marey.devices[transfer.fromStage].ops[transfer.fromOp];
+        const MareyOp& receive = load.marey.devices[transfer.toStage].ops[transfer.toOp];
+        if (receive.endNs < plot.startNs || send.startNs > endNs) continue;
+        shown.push_back(&transfer);
+        if (shown.size() > kMostArrows) break;
+    }
+    if (shown.size() > kMostArrows) {
+        draw->AddText(ImVec2(plot.origin.x + 4, plot.origin.y - kRuler - 18),
+                      IM_COL32(255, 200, 100, 255),
+                      "More sends than can be read here: zoom in to see their arrows");
+        return;
+    }
+    draw->PushClipRect(ImVec2(plot.origin.x, plot.origin.y - 4),
+                       ImVec2(plot.origin.x + plot.width, plot.origin.y + 100000), true);
+    for (const PipeTransfer* transfer : shown) {
+        const MareyOp& send = load.marey.devices[transfer->fromStage].ops[transfer->fromOp];
+        const MareyOp& receive = load.marey.devices[transfer->toStage].ops[transfer->toOp];
+        const bool down = transfer->toStage > transfer->fromStage;
+        const float fromY = down ? plot.LaneTop(transfer->fromStage) + plot.barPx
+                                 : plot.LaneTop(transfer->fromStage);
+        const float toY =
+            down ? plot.LaneTop(transfer->toStage) : plot.LaneTop(transfer->toStage) + plot.barPx;
+        const ImVec2 from(plot.X(static_cast<double>(send.startNs)), fromY);
+        const ImVec2 to(plot.X(static_cast<double>(receive.endNs)), toY);
+        const ImU32 color = transfer->forward ? kForwardArrow : kBackwardArrow;
+        draw->AddLine(from, to, color, 1.2f);
+        const float head = down ? -5.0f : 5.0f;
+        draw->AddTriangleFilled(to, ImVec2(to.x - 3.5f, to.y + head),
+                                ImVec2(to.x + 3.5f, to.y + head), color);
+    }
+    draw->PopClipRect();
+}
+
+// The lanes' labels: stage, rank and bubble; the busiest stage in amber.
+void DrawLaneLabels(ImDrawList* draw, const Plot& plot, const PipelineLoad& load) {
+    const float font = ImGui::GetFontSize();
+    for (size_t s = 0; s < load.schedule.stages.size(); ++s) {
+        const PipeStageFigures& stage = load.schedule.stages[s];
+        const float y = plot.origin.y + static_cast<float>(s) * plot.lanePx;
+        const bool busiest =
+            static_cast<int>(s) == load.schedule.busiestStage && load.schedule.stages.size() > 1;
+        const ImU32 color = busiest ? IM_COL32(255, 200, 100, 255) : IM_COL32(220, 220, 220, 255);
+        const std::string name =
+            "stage " + std::to_string(s) + " · rank " + std::to_string(stage.rankId);
+        if (plot.lanePx >= 2 * font + 2) {
+            draw->AddText(ImVec2(plot.origin.x - kGutter + 6, y + plot.lanePx / 2 - font), color,
+                          name.c_str());
+            draw->AddText(ImVec2(plot.origin.x - kGutter + 6, y + plot.lanePx / 2),
+                          IM_COL32(170, 170, 170, 255),
+                          ("bubble " + FormatPercent(stage.bubble)).c_str());
+        } else if (plot.lanePx >= font) {
+            draw->AddText(ImVec2(plot.origin.x - kGutter + 6, y + (plot.lanePx - font) / 2), color,
+                          name.c_str());
+        } else if (s % static_cast<size_t>(std::ceil(font / plot.lanePx)) == 0 || busiest) {
+            // Thin lanes: every few a label, at its lane's top; the busiest always.
+            draw->AddText(ImVec2(plot.origin.x - kGutter + 6, y), color, name.c_str());
+        }
+    }
+}
+
+}  // namespace
+
+// [SECTION] PipelineView
+
+PipelineView::PipelineView(ClusterDocument& cluster) : m_document(cluster) {}
+
+PipelineView::~PipelineView() = default;
+
+bool PipelineView::Busy() const {
+    return m_job.Busy();
+}
+
+void PipelineView::Wait() {
+    if (auto loaded = m_job.Wait()) Take(std::move(*loaded));
+}
+
+void PipelineView::BenchmarkFrame(int frame, int frameCount) {
+    if (!m_load) return;
+    const double start = static_cast<double>(m_load->schedule.spanStartNs);
+    const double span = static_cast<double>(m_load->schedule.spanEndNs) - start;
+    const double width = span * std::pow(0.925, std::min(frame, 50));
+    m_viewStartNs = start + (span - width) * frame / std::max(1, frameCount);
+    m_viewEndNs = m_viewStartNs + width;
+}
+
+void PipelineView::Take(std::shared_ptr<PipelineLoad> load) {
+    // A new pipeline or step shows whole; the same one keeps where a person zoomed.
+    const bool same = m_load && m_load->ranks == load->ranks && m_load->step == load->step;
+    m_load = std::move(load);
+    if (same && m_viewEndNs > m_viewStartNs) return;
+    const PipelineSchedule& schedule = m_load->schedule;
+    m_viewStartNs = static_cast<double>(schedule.spanStartNs);
+    m_viewEndNs = static_cast<double>(std::max(schedule.spanEndNs, m_load->marey.spanNs));
+    if (schedule.spanEndNs > schedule.spanStartNs)
+        m_viewEndNs = static_cast<double>(schedule.spanEndNs);
+}
+
+void PipelineView::Refresh() {
+    if (auto loaded = m_job.TakeResult()) Take(std::move(*loaded));
+    const Cluster& cluster = m_document.cluster;
+    if (cluster.steps.empty()) return;
+    const size_t stepIndex = static_cast<size_t>(std::clamp(
+        ValueOr(m_document.selection.step, 0), 0, static_cast<int>(cluster.steps.size()) - 1));
+    const std::string& step = cluster.steps[stepIndex];
+    const std::vector<int> ranks = PipelineRanks(cluster.parallel, m_pipelineRank);
+    if (ranks.empty() || (ranks == m_requestedRanks && step == m_requestedStep)) return;
+    m_requestedRanks = ranks;
+    m_requestedStep = step;
+    std::shared_ptr<const MareyTables> cached = m_load ? m_load->tables : nullptr;
+    const Cluster* source = &cluster;
+    m_job.Request([source, ranks, step, cached] { return Load(source, ranks, step, cached); });
+}
+
+void PipelineView::DrawControls() {
+    const ParallelLayout& layout = m_document.cluster.parallel;
+    if (m_pipelineRank < 0 || layout.StageOf(m_pipelineRank) < 0) {
+        const std::optional<RankId>& selected = m_document.selection.rank;
+        m_pipelineRank = selected && layout.StageOf(selected->value()) >= 0
+                             ? selected->value()
+                             : layout.stages.front().ranks.front();
+    }
+    DrawStepAndGroupPickers(m_document);
+    ImGui::SameLine(0, 20);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Pipeline of rank");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(110);
+    int rank = m_pipelineRank;
+    if (ImGui::InputInt("##pipelineRank", &rank, 1, 10) && layout.StageOf(rank) >= 0)
+        m_pipelineRank = rank;
+    if (!m_document.selection.step && m_document.cluster.steps.size() > 1)
+        NoteAfter(("(step " + m_document.cluster.steps.front() +
+                   ": the average over steps has no operators)")
+                      .c_str(),
+                  12);
+    Refresh();
+}
+
+// One line of figures: the microbatches and how they were found, the bubble against the ideal,
+// the busiest stage against the median.
+void PipelineView::DrawSummary() const {
+    const PipelineSchedule& schedule = m_load->schedule;
+    std::string line =
+        CountText(schedule.stages.size(), "stage", "stages") + " · step " + m_load->step + " · ";
+    if (schedule.microbatches > 0)
+        line += CountText(schedule.microbatches, "microbatch", "microbatches") + " (" +
+                schedule.markedBy + ")";
+    else
+        line += "no microbatches: " + schedule.markedBy;
+    line += " · bubble " + FormatPercent(schedule.meanBubble) + " on average";
+    if (schedule.microbatches > 0) line += ", 1F1B's ideal " + FormatPercent(schedule.idealBubble);
+    ImGui::TextUnformatted(line.c_str());
+    if (schedule.busiestStage >= 0 && schedule.stages.size() > 1) {
+        const PipeStageFigures& busiest =
+            schedule.stages[static_cast<size_t>(schedule.busiestStage)];
+        ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.4f, 1),
+                           "Stage %d (rank %d) computes longest: %s, the median stage %s",
+                           schedule.busiestStage, busiest.rankId, Ms(busiest.computingNs).c_str(),
+                           Ms(schedule.medianComputingNs).c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(
+                "Computing: the union of a stage's computations within the pipeline's span.\n"
+                "Bubble: the share of that span in which the stage computes nothing.\n"
+                "1F1B's ideal: (p - 1) / (m + p - 1) for p stages and m microbatches.");
+    }
+    if (schedule.unpaired > 0)
+        ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1), "%s",
+                           (CountText(schedule.unpaired, "Send or Receive", "Sends and Receives") +
+                            " without a pair on a neighbouring stage")
+                               .c_str());
+}
+
+// The colours: the longest operator types, then the transfers and other communication.
+void PipelineView::DrawLegend() const {
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    auto key = [&](const Rgba& color, const std::string& text) {
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        draw->AddRectFilled(ImVec2(at.x, at.y + 3), ImVec2(at.x + 12, at.y + 15), U32(color));
+        ImGui::Dummy(ImVec2(14, 16));
+        ImGui::SameLine();
+        ImGui::TextUnformatted(text.c_str());
+        ImGui::SameLine(0, 14);
+    };
+    for (size_t t = 0; t < std::min(kTypeColors, m_load->types.size()); ++t)
+        key(kTypePalette[t], m_load->types[t].type);
+    if (m_load->types.size() > kTypeColors) key(kOtherType, "other types");
+    key(kSendColor, "Send");
+    key(kReceiveColor, "Receive");
+    key(kCommunicationColor, "other communication");
+    if (m_denseDrawn) key(kDenseColor, "several operators a pixel (zoom in)");
+    ImGui::NewLine();
+}
+
+namespace {
+
+// The operator under the mouse, its tooltip; a click opens its rank's timeline at it.
+void HoverOperator(const Plot& plot, const PipelineLoad& load, const ClusterDocument& document,
+                   ClusterRequest& request, bool clicked) {
+    const ImVec2 mouse = ImGui::GetMousePos();
+    if (mouse.y < plot.origin.y || mouse.x < plot.origin.x) return;
+    const size_t stage = static_cast<size_t>((mouse.y - plot.origin.y) / plot.lanePx);
+    if (stage >= load.marey.devices.size()) return;
+    const MareyDevice& device = load.marey.devices[stage];
+    const int64_t op =
+        MareyOpAt(device, load.runningEnds[stage], plot.Ns(mouse.x), 2 * plot.nsPerPx);
+    if (op < 0) return;
+    const MareyOp& chosen = device.ops[static_cast<size_t>(op)];
+    const PipeStageFigures& figures = load.schedule.stages[stage];
+    std::string text = load.marey.KeyLabel(chosen.key) + "\n" +
+                       KindName(figures.kinds[static_cast<size_t>(op)]) + " on stage " +
+                       std::to_string(stage) + " (rank " + std::to_string(device.rankId) + ")\n" +
+                       "starts " + Ms(chosen.startNs) + " into the step, lasts " +
+                       FormatDuration(chosen.endNs - chosen.startNs);
+    const int32_t t = figures.transferOf[static_cast<size_t>(op)];
+    if (t >= 0) {
+        const PipeTransfer& transfer = load.schedule.transfers[static_cast<size_t>(t)];
+        const bool sends = transfer.fromStage == stage;
+        text += "\n" + TransferLabel(transfer) + ": microbatch " +
+                std::to_string(transfer.microbatch + 1) +
+                (transfer.forward ? "'s activation" : "'s gradient") +
+                (sends ? ", to stage " + std::to_string(transfer.toStage)
+                       : ", from stage " + std::to_string(transfer.fromStage));
+    }
+    if (document.CanOpenRanks()) text += "\nClick to open the rank's timeline at it";
+    ImGui::SetTooltip("%s", text.c_str());
+    if (!clicked || !document.CanOpenRanks()) return;
+    request.kind = ClusterRequest::kOpenRank, request.cluster = document.id,
+    request.rankA = RankId(device.rankId);
+    request.view = "timeline";
+    request.startNs = device.stepStartNs + chosen.startNs;
+    request.endNs = device.stepStartNs + chosen.endNs;
+    request.label = load.marey.KeyLabel(chosen.key);
+}
+
+// Wheel zooms around the mouse, a drag pans, a double click shows the whole span.
+void ZoomAndPan(const Plot& plot, double& startNs, double& endNs, double spanStart, double spanEnd,
+                bool& dragging) {
+    ImGuiIO& io = ImGui::GetIO();
+    const double range = endNs - startNs;
+    if (ImGui::IsItemHovered() && io.MouseWheel != 0) {
+        const double at = plot.Ns(io.MousePos.x);
+        const double factor = std::pow(0.8, io.MouseWheel);
+        const double width = std::clamp(range * factor, 1000.0, (spanEnd - spanStart) * 2);
+        startNs = at - (at - startNs) * width / range;
+        endNs = startNs + width;
+    }
+    if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 3)) {
+        dragging = true;
+        startNs -= io.MouseDelta.x * plot.nsPerPx;
+        endNs -= io.MouseDelta.x * plot.nsPerPx;
+    }
+    if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+        startNs = spanStart;
+        endNs = spanEnd;
+    }
+}
+
+}  // namespace
+
+void PipelineView::Draw(ViewContext& context) {
+    const ParallelLayout& layout = m_document.cluster.parallel;
+    if (layout.stages.empty()) {
+        ImGui::TextWrapped(
+            "No pipeline: the parallel layout of this cluster has no stages. The stages are read "
+            "from the ranks' profiler_metadata.json (pipeline_model_parallel_size and its pp "
+            "groups), a database's META_DATA, Kineto's distributedInfo, msprof-analyze's named "
+            "groups or MindInsight's pipeline files; else inferred from the Send and Receive "
+            "groups.");
+        return;
+    }
+    DrawControls();
+    if (!m_load) {
+        ImGui::TextDisabled("Reading the pipeline's kernel_details.csv…");
+        return;
+    }
+    if (m_job.Busy()) {
+        ImGui::SameLine(0, 20);
+        ImGui::TextColored(ImVec4(1, 0.8f, 0.4f, 1), "loading…");
+    }
+    const PipelineLoad& load = *m_load;
+    if (load.marey.keys.empty()) {
+        bool noFile = false;
+        for (const std::string& reason : SummarizeDeviceProblems(load.marey, 8, &noFile))
+            ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1.0f), "%s", reason.c_str());
+        return;
+    }
+    DrawSummary();
+    DrawLegend();
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    Plot plot;
+    plot.origin = ImVec2(start.x + kGutter, start.y + kRuler);
+    plot.width = std::max(100.0f, avail.x - kGutter - 8);
+    const size_t lanes = load.marey.devices.size();
+    plot.lanePx = std::clamp((avail.y - kRuler - 8) / static_cast<float>(lanes), 3.0f, 56.0f);
+    plot.barPx = std::max(2.0f, plot.lanePx * 0.7f);
+    if (m_viewEndNs <= m_viewStartNs) m_viewEndNs = m_viewStartNs + 1;
+    plot.startNs = m_viewStartNs;
+    plot.nsPerPx = (m_viewEndNs - m_viewStartNs) / plot.width;
+    const float lanesHeight = plot.lanePx * static_cast<float>(lanes);
+    ImGui::SetCursorScreenPos(plot.origin);
+    ImGui::InvisibleButton("pipeline", ImVec2(plot.width, lanesHeight));
+    const bool clicked = ImGui::IsItemDeactivated() && !m_dragging;
+    if (!ImGui::IsItemActive()) m_dragging = false;
+    ZoomAndPan(plot, m_viewStartNs, m_viewEndNs, static_cast<double>(load.schedule.spanStartNs),
+               static_cast<double>(load.schedule.spanEndNs), m_dragging);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    for (size_t s = 0; s < lanes; s += 2)
+        draw->AddRectFilled(
+            ImVec2(plot.origin.x - kGutter, plot.origin.y + s * plot.lanePx),
+            ImVec2(plot.origin.x + plot.width, plot.origin.y + (s + 1) * plot.lanePx),
+            IM_COL32(255, 255, 255, 10));
+    DrawRuler(draw, plot, lanesHeight);
+    draw->PushClipRect(ImVec2(plot.origin.x, plot.origin.y),
+                       ImVec2(plot.origin.x + plot.width, plot.origin.y + lanesHeight), true);
+    // The legend names the merged bars from the next frame on, once some are drawn.
+    m_denseDrawn = false;
+    for (size_t s = 0; s < lanes; ++s) m_denseDrawn |= DrawLane(draw, plot, load, s);
+    draw->PopClipRect();
+    DrawArrows(draw, plot, load);
+    DrawLaneLabels(draw, plot, load);
+    if (ImGui::IsItemHovered() && !m_dragging)
+        HoverOperator(plot, load, m_document, context.clusterRequest, clicked);
+}
+
+}  // namespace marey
