@@ -128,6 +128,14 @@ TEST_CASE("Without transfers, with one stage or with clocks that differ, nothing
     // The span is 0 to 15 µs: stage 0 computes 12 of it, stage 1 10.
     CHECK(none.stages[0].bubble == doctest::Approx(3.0 / 15));
     CHECK(none.stages[1].bubble == doctest::Approx(5.0 / 15));
+    CHECK(none.meanBubble == doctest::Approx(4.0 / 15));
+    // A stage without operators (its file missing) has no bubble and counts in no figure.
+    step.devices.push_back(Device(step, 2, {}));
+    const PipelineSchedule missing = BuildPipelineSchedule(step);
+    CHECK(missing.stages[2].bubble == -1);
+    CHECK(missing.meanBubble == doctest::Approx(4.0 / 15));
+    CHECK(missing.busiestStage == 0);
+    CHECK(missing.medianComputingNs == 11000);  // the mean of 10 and 12 µs
 
     MareyStep pair;
     pair.sharedClock = true;

@@ -28,7 +28,7 @@ void WriteSchedule(JsonObject& o, const std::string& step, const PipelineSchedul
                            s.Int("rank", stage.rankId);
                            s.Int("computing_ns", stage.computingNs);
                            s.Int("receive_ns", stage.receiveNs);
-                           s.Real("bubble", stage.bubble);
+                           s.RealOrNull("bubble", stage.bubble);
                            s.Int("sends", stage.sends);
                            s.Int("receives", stage.receives);
                        });

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <limits>
 
+#include "core/RobustStats.hpp"
+
 namespace marey {
 
 namespace {
@@ -122,7 +124,8 @@ void MeasureBubbles(const MareyStep& step, PipelineSchedule& schedule) {
     schedule.spanStartNs = first;
     schedule.spanEndNs = last;
     const double span = static_cast<double>(last - first);
-    std::vector<TimeNs> computing;
+    std::vector<int64_t> computing;
+    double bubbles = 0;
     for (size_t s = 0; s < schedule.stages.size(); ++s) {
         PipeStageFigures& stage = schedule.stages[s];
         std::vector<std::pair<TimeNs, TimeNs>> compute, receive;
@@ -133,16 +136,19 @@ void MeasureBubbles(const MareyStep& step, PipelineSchedule& schedule) {
         }
         stage.computingNs = UnionWithin(compute, first, last);
         stage.receiveNs = UnionWithin(receive, first, last);
+        // A stage without operators in the step (no file, or not this step) has no bubble to
+        // measure: it is left out of the mean, the median and the busiest.
+        if (step.devices[s].ops.empty()) continue;
         stage.bubble = 1.0 - static_cast<double>(stage.computingNs) / span;
-        schedule.meanBubble += stage.bubble / static_cast<double>(schedule.stages.size());
+        bubbles += stage.bubble;
         computing.push_back(stage.computingNs);
         if (schedule.busiestStage < 0 ||
             stage.computingNs > schedule.stages[schedule.busiestStage].computingNs)
             schedule.busiestStage = static_cast<int>(s);
     }
-    std::sort(computing.begin(), computing.end());
-    // The lower middle of an even count, as the cluster's other medians take it.
-    schedule.medianComputingNs = computing[(computing.size() - 1) / 2];
+    if (computing.empty()) return;
+    schedule.meanBubble = bubbles / static_cast<double>(computing.size());
+    schedule.medianComputingNs = Median(computing);
 }
 
 }  // namespace

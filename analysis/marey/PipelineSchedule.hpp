@@ -42,11 +42,11 @@ struct PipeTransfer {
 
 struct PipeStageFigures {
     int rankId = -1;
-    std::vector<PipeOpKind> kinds;     // per operator of the device
-    std::vector<int32_t> transferOf;   // per operator: index into PipelineSchedule::transfers
-    TimeNs computingNs = 0;            // the union of its computations within the span
-    TimeNs receiveNs = 0;              // the union of its receives within the span
-    double bubble = 0;                 // the share of the span it computes nothing, 0 to 1
+    std::vector<PipeOpKind> kinds;    // per operator of the device
+    std::vector<int32_t> transferOf;  // per operator: index into PipelineSchedule::transfers
+    TimeNs computingNs = 0;           // the union of its computations within the span
+    TimeNs receiveNs = 0;             // the union of its receives within the span
+    double bubble = -1;  // the share of the span it computes nothing, 0 to 1; -1 without operators
     uint32_t sends = 0, receives = 0;  // of the step, paired or not
 };
 
@@ -56,9 +56,9 @@ struct PipelineSchedule {
     uint32_t microbatches = 0;              // forward transfers from the first stage
     TimeNs spanStartNs = 0, spanEndNs = 0;  // from the devices' step start (MareyDevice)
     double idealBubble = 0;                 // (p − 1) / (m + p − 1); 0 without microbatches
-    double meanBubble = 0;                  // over the stages
+    double meanBubble = 0;                  // over the stages with operators
     int busiestStage = -1;                  // the stage computing longest, -1 with none
-    TimeNs medianComputingNs = 0;           // over the stages
+    TimeNs medianComputingNs = 0;           // over the stages with operators (core/RobustStats)
     uint64_t unpaired = 0;                  // Sends and Receives no pair was found for
     std::string markedBy;  // "inferred from the send/receive order", or why there are none
 };

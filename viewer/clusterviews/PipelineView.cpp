@@ -265,7 +265,8 @@ void DrawLaneLabels(ImDrawList* draw, const Plot& plot, const PipelineLoad& load
                           name.c_str());
             draw->AddText(ImVec2(plot.origin.x - kGutter + 6, y + plot.lanePx / 2),
                           IM_COL32(170, 170, 170, 255),
-                          ("bubble " + FormatPercent(stage.bubble)).c_str());
+                          stage.bubble < 0 ? "no operators in the step"
+                                           : ("bubble " + FormatPercent(stage.bubble)).c_str());
         } else if (plot.lanePx >= font) {
             draw->AddText(ImVec2(plot.origin.x - kGutter + 6, y + (plot.lanePx - font) / 2), color,
                           name.c_str());
@@ -338,7 +339,11 @@ void PipelineView::DrawControls() {
                              : layout.stages.front().ranks.front();
     }
     DrawStepAndGroupPickers(m_document);
-    ImGui::SameLine(0, 20);
+    // On the pickers' line when it has room, else under them.
+    const float pickerPx = ImGui::CalcTextSize("Pipeline of rank").x + 130;
+    if (ImGui::GetItemRectMax().x + 20 + pickerPx <=
+        ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+        ImGui::SameLine(0, 20);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Pipeline of rank");
     ImGui::SameLine();
@@ -381,6 +386,10 @@ void PipelineView::DrawSummary() const {
                 "Bubble: the share of that span in which the stage computes nothing.\n"
                 "1F1B's ideal: (p - 1) / (m + p - 1) for p stages and m microbatches.");
     }
+    // Stages without operators in the step: why, one line a reason.
+    bool noFile = false;
+    for (const std::string& reason : SummarizeDeviceProblems(m_load->marey, 3, &noFile))
+        ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1), "%s", reason.c_str());
     if (schedule.unpaired > 0)
         ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1), "%s",
                            (CountText(schedule.unpaired, "Send or Receive", "Sends and Receives") +
@@ -391,13 +400,21 @@ void PipelineView::DrawSummary() const {
 // The colours: the longest operator types, then the transfers and other communication.
 void PipelineView::DrawLegend() const {
     ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    bool first = true;
     auto key = [&](const Rgba& color, const std::string& text) {
+        // A key that would pass the window's edge starts the next line.
+        if (!first) {
+            ImGui::SameLine(0, 14);
+            if (ImGui::GetCursorScreenPos().x + 16 + ImGui::CalcTextSize(text.c_str()).x > right)
+                ImGui::NewLine();
+        }
+        first = false;
         const ImVec2 at = ImGui::GetCursorScreenPos();
         draw->AddRectFilled(ImVec2(at.x, at.y + 3), ImVec2(at.x + 12, at.y + 15), U32(color));
         ImGui::Dummy(ImVec2(14, 16));
         ImGui::SameLine();
         ImGui::TextUnformatted(text.c_str());
-        ImGui::SameLine(0, 14);
     };
     for (size_t t = 0; t < std::min(kTypeColors, m_load->types.size()); ++t)
         key(kTypePalette[t], m_load->types[t].type);
@@ -406,7 +423,6 @@ void PipelineView::DrawLegend() const {
     key(kReceiveColor, "Receive");
     key(kCommunicationColor, "other communication");
     if (m_denseDrawn) key(kDenseColor, "several operators a pixel (zoom in)");
-    ImGui::NewLine();
 }
 
 namespace {
