@@ -63,6 +63,8 @@ void WriteText(const fs::path& path, const std::string& text) {
 
 }  // namespace
 
+// [SECTION] Reading the ranks' files
+
 TEST_CASE("torch_npu's real profiler_metadata.json reads as TP 2, PP 2, DP 2 with its groups") {
     const std::string fixtures = test::FixturesDir();
     if (fixtures.empty()) {
@@ -218,6 +220,8 @@ TEST_CASE(
           "process groups; not read\n");
 }
 
+// [SECTION] The layout's rules and inference
+
 TEST_CASE("The layout's rules: sizes that do not fill the job, groups against Megatron's order") {
     RankParallelInfo info;
     info.source = "profiler_metadata.json";
@@ -292,6 +296,8 @@ TEST_CASE("MindInsight's cluster_propose reads as a pipeline of two stages") {
     CHECK(layout.stages[0].ranks == std::vector<int>{0, 1});
     CHECK(layout.stages[1].ranks == std::vector<int>{2, 3});
 }
+
+// [SECTION] Findings by unit, on generated jobs
 
 TEST_CASE("A generated layout: its metadata read back, a slow stage named as a stage") {
     const fs::path dir = test::TempDir("parallel_stage");
@@ -542,6 +548,8 @@ TEST_CASE("A generated pipeline without its metadata: the layout inferred from i
           "tensor parallel\n");
 }
 
+// [SECTION] msprof-analyze's named groups and stages
+
 TEST_CASE("msprof-analyze's communication_group.json names the groups of the layout") {
     const std::string fixtures = test::FixturesDir();
     if (fixtures.empty()) {
@@ -587,4 +595,35 @@ TEST_CASE("msprof-analyze's communication_group.json names the groups of the lay
     CHECK(problems.find(path + ": the group \"dp\" names rank 99, which the job does not have: "
                                "the group left out of the layout") != std::string::npos);
     CHECK(layout.sizes.dp == 1);
+}
+
+TEST_CASE("Named TP groups without a pipeline take msprof-analyze's stages as theirs") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) {
+        MESSAGE("skipped: real fixtures not found");
+        return;
+    }
+    // The real 16-rank cluster_analysis_output (two stages of 8 ranks) with TP groups of 4 named,
+    // and no pp group: the stages are the pipeline, the rest data parallel.
+    const fs::path dir = test::TempDir("parallel_tp_stages") / "cluster_analysis_output";
+    fs::copy(fixtures + "/msinsight/server/src/test/test_data/cluster_analysis_output", dir);
+    std::string info;
+    for (int base = 0; base < 16; base += 4) {
+        info += std::string(info.empty() ? "" : ", ") + R"({"type": "collective", "rank_set": [)";
+        for (int r = base; r < base + 4; ++r) info += (r > base ? ", " : "") + std::to_string(r);
+        info += R"(], "group_name": "1", "group_id": "a", "pg_name": "tp"})";
+    }
+    WriteText(dir / "communication_group.json",
+              R"({"collective": [], "p2p": [], "comm_group_parallel_info": [)" + info + "]}");
+    auto loaded = LoadCluster(dir.parent_path().string(), 1);
+    REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+    const ParallelLayout& layout = loaded.value().parallel;
+    CHECK(layout.source == "communication_group.json");
+    CHECK(layout.SizesText() == "TP 4 × PP 2 × DP 2");
+    REQUIRE(layout.stages.size() == 2);
+    CHECK(layout.stages[1].ranks == std::vector<int>{8, 9, 10, 11, 12, 13, 14, 15});
+    CHECK(Joined(layout.notes)
+              .find("the pipeline's 2 stages from msprof-analyze's cluster "
+                    "analysis") != std::string::npos);
+    CHECK(layout.StageOf(13) == 1);
 }

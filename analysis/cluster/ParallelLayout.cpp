@@ -239,28 +239,36 @@ int StrideOfPartition(const std::vector<const ClusterGroup*>& groups, size_t ran
     return stride;
 }
 
+// msprof-analyze's stage groups (the stages of its cluster_step_trace_time) as the layout's
+// stages, in the order of their first rank, and the pipeline's size; false when it has none.
+bool TakeAnalysisStages(const Cluster& cluster, ParallelLayout& layout) {
+    std::vector<const ClusterGroup*> stages;
+    for (const ClusterGroup& group : cluster.groups)
+        if (group.kind == "stage" && !group.ranks.empty()) stages.push_back(&group);
+    if (stages.empty()) return false;
+    std::sort(stages.begin(), stages.end(), [](const ClusterGroup* a, const ClusterGroup* b) {
+        return a->ranks.front() < b->ranks.front();
+    });
+    for (const ClusterGroup* stage : stages)
+        layout.stages.push_back({static_cast<int>(layout.stages.size()), stage->ranks});
+    layout.sizes.pp = static_cast<int>(stages.size());
+    return true;
+}
+
 // Without the ranks' files: msprof-analyze's stage groups as the pipeline; else equal groups of
 // consecutive ranks that split the job as tensor parallel, and send/receive pairs at one
 // distance as the pipeline, in Megatron's order.
 void InferFromCommunication(const Cluster& cluster, ParallelLayout& layout, int world) {
-    std::vector<const ClusterGroup*> stages;
     std::map<size_t, std::vector<const ClusterGroup*>> collectivesBySize;
     std::set<int> pairDistances;
     for (const ClusterGroup& group : cluster.groups) {
-        if (group.kind == "stage") stages.push_back(&group);
         if (group.kind == "collective" && group.ranks.size() > 1 &&
             group.ranks.size() < cluster.ranks.size())
             collectivesBySize[group.ranks.size()].push_back(&group);
         if (group.kind == "p2p" && group.ranks.size() == 2)
             pairDistances.insert(group.ranks[1] - group.ranks[0]);
     }
-    if (!stages.empty()) {
-        std::sort(stages.begin(), stages.end(), [](const ClusterGroup* a, const ClusterGroup* b) {
-            return a->ranks.front() < b->ranks.front();
-        });
-        for (const ClusterGroup* stage : stages)
-            layout.stages.push_back({static_cast<int>(layout.stages.size()), stage->ranks});
-        layout.sizes.pp = static_cast<int>(stages.size());
+    if (TakeAnalysisStages(cluster, layout)) {
         layout.source = "the stages of msprof-analyze's cluster analysis";
         return;
     }
@@ -387,9 +395,17 @@ ParallelLayout BuildParallelLayout(const Cluster& cluster) {
     if (!HasDimensionGroups(layout) && !layout.Known())
         InferFromCommunication(cluster, layout, world);
     if (!layout.Known()) return layout;
+    // Groups read that say no pipeline (named TP groups, say) take msprof-analyze's stages as
+    // theirs: the job is not laid out as if it had none.
+    const bool stagesAdded = layout.sizes.pp == 0 && !HasGroupsOf(layout, "pp") &&
+                             layout.source != "the stages of msprof-analyze's cluster analysis" &&
+                             TakeAnalysisStages(cluster, layout);
+    if (stagesAdded)
+        layout.notes.push_back("the pipeline's " + std::to_string(layout.stages.size()) +
+                               " stages from msprof-analyze's cluster analysis");
     std::vector<int> present;
     for (const ClusterRank& rank : cluster.ranks) present.push_back(rank.rankId);
-    if (layout.stages.empty() && CompleteSizes(layout, world))
+    if ((layout.stages.empty() || stagesAdded) && CompleteSizes(layout, world))
         AddMegatronGroups(layout, world, present);
     for (const Dimension& dimension : kDimensions)
         layout.sizes.*dimension.size = std::max(1, layout.sizes.*dimension.size);
