@@ -274,6 +274,19 @@ TEST_CASE("the pipeline view draws a generated 1F1B pipeline: receives, arrows, 
     CHECK(CountColor(png, 150, 200, 255) > 30);    // forward arrows
     CHECK(CountColor(png, 255, 150, 170) > 30);    // backward arrows
     CHECK(CountColor(png, 255, 200, 100) > 20);    // the busiest stage's label, in amber
+    // A double click on an operator of stage 2 opens its rank's timeline at it: about its length.
+    const std::string opened = marey::test::RunCommand(
+        marey::test::XvfbRun() + std::string(MAREY_BINARY) + " " + dir.string() +
+            " --size 1600x900 --view pipeline --step 2 --keys {DoubleClick\\ 700,300} "
+            "--screenshot " +
+            png + " 2>&1",
+        &status);
+    REQUIRE_MESSAGE(status == 0, opened);
+    CHECK(opened.find("cluster ranks") == std::string::npos);
+    long long viewStart = 0, viewEnd = 0;
+    REQUIRE(std::sscanf(opened.c_str() + opened.find("view "), "view %lld %lld", &viewStart,
+                        &viewEnd) == 2);
+    CHECK(viewEnd - viewStart < 5000000);
     std::remove(png.c_str());
     // A cluster without stages says so and draws no lanes.
     const Run plain = Viewer("--view pipeline", "no-pipeline");

@@ -65,6 +65,7 @@ TEST_CASE("Sends and receives are told by their names, and a kernel that does bo
     CHECK(ClassifyPipeOp("hcom_allReduce__897_0_1", CoreClass::kCommunication) ==
           PipeOpKind::kOtherCommunication);
     CHECK(ClassifyPipeOp("MatMul_6", CoreClass::kAiCore) == PipeOpKind::kCompute);
+    CHECK(ClassifyPipeOp("AllToAll_3", CoreClass::kAiCore) == PipeOpKind::kOtherCommunication);
 }
 
 TEST_CASE("A generated 1F1B pipeline: every send paired, 8 microbatches, the ideal bubble") {
@@ -96,8 +97,14 @@ TEST_CASE("A generated 1F1B pipeline: every send paired, 8 microbatches, the ide
     CHECK(TransferLabel(schedule.transfers.front()) == "F1");
     // (4 − 1) / (8 + 4 − 1): balanced stages come within a point of it.
     CHECK(schedule.idealBubble == doctest::Approx(3.0 / 11));
-    for (const PipeStageFigures& stage : schedule.stages)
+    for (const PipeStageFigures& stage : schedule.stages) {
         CHECK(stage.bubble == doctest::Approx(schedule.idealBubble).epsilon(0.05));
+        // The step's AllReduce after the last computation aggregates the gradients; the
+        // AllGather in the node redistributes.
+        CHECK(stage.aggregation.operators == 1);
+        CHECK(stage.redistribution.operators == 1);
+        CHECK(stage.aggregation.ns > 0);
+    }
 }
 
 TEST_CASE("A slow stage computes longest and widens every other stage's bubble") {
@@ -146,6 +153,19 @@ TEST_CASE("Without transfers, with one stage or with clocks that differ, nothing
     CHECK(paired.transfers[0].forward);
     CHECK(paired.microbatches == 1);
     CHECK(paired.stages[1].receiveNs == 12000);
+    // An AllReduce between computations reduces a split result; one after them aggregates.
+    MareyStep collectives;
+    collectives.devices.push_back(Device(collectives, 0,
+                                         {{"MatMul_1", 0, 10},
+                                          {"hcom_allReduce__1", 10, 12},
+                                          {"MatMul_2", 12, 20},
+                                          {"hcom_allReduce__2", 20, 25},
+                                          {"AllToAll_3", 25, 26}}));
+    const PipelineSchedule special = BuildPipelineSchedule(collectives);
+    CHECK(special.stages[0].special[1] == PipeSpecial::kRedistribution);
+    CHECK(special.stages[0].special[3] == PipeSpecial::kGradientAggregation);
+    CHECK(special.stages[0].redistribution.operators == 2);
+    CHECK(special.stages[0].aggregation.ns == 5000);
     // A receive that ended before the send began cannot have taken it.
     pair.devices[1].ops[0].endNs = 9000;
     CHECK(BuildPipelineSchedule(pair).unpaired == 2);
@@ -173,5 +193,9 @@ TEST_CASE("stats --json's pipeline key: the first pipeline's steps, null without
     CHECK(busiest == 1);
     CHECK_FALSE(root["ranks"].at(3).get(rank));
     CHECK(rank == 12);
+    int64_t aggregated = 0;
+    CHECK_FALSE(
+        root["steps"].at(0)["stages"].at(2)["gradient_aggregation"]["operators"].get(aggregated));
+    CHECK(aggregated == 1);
     CHECK(PipelineToJson(Cluster(), 1) == "null");
 }

@@ -31,6 +31,13 @@ void WriteSchedule(JsonObject& o, const std::string& step, const PipelineSchedul
                            s.RealOrNull("bubble", stage.bubble);
                            s.Int("sends", stage.sends);
                            s.Int("receives", stage.receives);
+                           for (const auto& [key, count] :
+                                {std::pair{"redistribution", &stage.redistribution},
+                                 std::pair{"gradient_aggregation", &stage.aggregation}}) {
+                               JsonObject special(s.Key(key));
+                               special.Int("operators", count->operators);
+                               special.Int("ns", count->ns);
+                           }
                        });
 }
 

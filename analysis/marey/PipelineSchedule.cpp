@@ -151,6 +151,38 @@ void MeasureBubbles(const MareyStep& step, PipelineSchedule& schedule) {
     schedule.medianComputingNs = Median(computing);
 }
 
+// The special operators of every stage, by the rule of the header.
+void FindSpecialOperators(const MareyStep& step, PipelineSchedule& schedule) {
+    for (size_t s = 0; s < schedule.stages.size(); ++s) {
+        const MareyDevice& device = step.devices[s];
+        PipeStageFigures& stage = schedule.stages[s];
+        stage.special.assign(device.ops.size(), PipeSpecial::kNone);
+        TimeNs lastComputationEnd = 0;
+        for (size_t i = 0; i < device.ops.size(); ++i)
+            if (stage.kinds[i] == PipeOpKind::kCompute)
+                lastComputationEnd = std::max(lastComputationEnd, device.ops[i].endNs);
+        for (size_t i = 0; i < device.ops.size(); ++i) {
+            if (stage.kinds[i] != PipeOpKind::kOtherCommunication) continue;
+            std::string lower = step.names[step.keys[device.ops[i].key].name];
+            std::transform(lower.begin(), lower.end(), lower.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            PipeSpecial& special = stage.special[i];
+            if (HasWord(lower, "allreduce") || HasWord(lower, "all_reduce"))
+                special = device.ops[i].startNs >= lastComputationEnd
+                              ? PipeSpecial::kGradientAggregation
+                              : PipeSpecial::kRedistribution;
+            for (const char* word : {"allgather", "all_gather", "reducescatter", "reduce_scatter",
+                                     "alltoall", "all_to_all", "broadcast", "redistribution"})
+                if (HasWord(lower, word)) special = PipeSpecial::kRedistribution;
+            if (special == PipeSpecial::kNone) continue;
+            PipeSpecialCount& count =
+                special == PipeSpecial::kRedistribution ? stage.redistribution : stage.aggregation;
+            ++count.operators;
+            count.ns += device.ops[i].endNs - device.ops[i].startNs;
+        }
+    }
+}
+
 }  // namespace
 
 PipeOpKind ClassifyPipeOp(std::string_view name, CoreClass coreClass) {
@@ -164,6 +196,8 @@ PipeOpKind ClassifyPipeOp(std::string_view name, CoreClass coreClass) {
     if (send || coreClass == CoreClass::kCommunication || HasWord(lower, "hcom_") ||
         HasWord(lower, "nccl"))
         return PipeOpKind::kOtherCommunication;
+    for (const char* collective : {"allreduce", "allgather", "reducescatter", "alltoall"})
+        if (HasWord(lower, collective)) return PipeOpKind::kOtherCommunication;
     return PipeOpKind::kCompute;
 }
 
@@ -197,6 +231,7 @@ PipelineSchedule BuildPipelineSchedule(const MareyStep& step) {
     schedule.unpaired = sendsAndReceives - 2 * schedule.transfers.size();
     if (!schedule.transfers.empty()) schedule.markedBy = "inferred from the send/receive order";
     MeasureBubbles(step, schedule);
+    FindSpecialOperators(step, schedule);
     const double p = static_cast<double>(schedule.stages.size());
     if (schedule.microbatches > 0) schedule.idealBubble = (p - 1) / (schedule.microbatches + p - 1);
     return schedule;

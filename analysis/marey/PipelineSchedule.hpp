@@ -17,6 +17,11 @@
 // - A stage's bubble is the share of the pipeline's span (the first start to the last end of a
 //   computation or transfer on any stage) in which it computes nothing; the ideal of 1F1B with
 //   m microbatches and p stages is (p − 1) / (m + p − 1).
+// - Where the files do not say why a collective runs, its name and place do: an AllGather,
+//   ReduceScatter, AllToAll, Broadcast or a "Redistribution" operator changes how a tensor is
+//   split between ranks (redistribution); an AllReduce that starts after the stage's last
+//   computation of the step aggregates the gradients, one between computations reduces a split
+//   result (redistribution).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,8 +33,17 @@ namespace marey {
 
 enum class PipeOpKind : uint8_t { kCompute, kSend, kReceive, kOtherCommunication };
 
-// What an operator is from its name and core: a Send, a Receive, another communication, or a
-// computation.
+// Why a communication operator other than a transfer runs, by the rule above.
+enum class PipeSpecial : uint8_t { kNone, kRedistribution, kGradientAggregation };
+
+struct PipeSpecialCount {
+    uint32_t operators = 0;
+    TimeNs ns = 0;  // their lengths summed
+};
+
+// What an operator is from its name and core: a Send, a Receive, another communication (on a
+// communication core, named hcom_ or nccl, or a collective's name: AllReduce, AllGather,
+// ReduceScatter, AllToAll), or a computation.
 PipeOpKind ClassifyPipeOp(std::string_view name, CoreClass coreClass);
 
 // A Send paired with its Receive: operator indexes into MareyDevice::ops of the two stages.
@@ -48,6 +62,8 @@ struct PipeStageFigures {
     TimeNs receiveNs = 0;             // the union of its receives within the span
     double bubble = -1;  // the share of the span it computes nothing, 0 to 1; -1 without operators
     uint32_t sends = 0, receives = 0;  // of the step, paired or not
+    std::vector<PipeSpecial> special;  // per operator
+    PipeSpecialCount redistribution, aggregation;
 };
 
 struct PipelineSchedule {

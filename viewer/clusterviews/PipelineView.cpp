@@ -9,6 +9,7 @@
 
 #include "Colors.hpp"
 #include "clusterviews/ClusterCommon.hpp"
+#include "clusterviews/PipelinePanels.hpp"
 #include "core/TextFormat.hpp"
 #include "views/ViewCommon.hpp"
 #include "views/ViewContext.hpp"
@@ -40,23 +41,13 @@ ImU32 U32(const Rgba& c) {
     return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, c.a));
 }
 
-// "MatMul" of "MatMul_6" or "MatMul-op12": a name without the number its run gives it.
-std::string TypeOfName(const std::string& name) {
-    size_t end = name.size();
-    while (end > 0 && std::isdigit(static_cast<unsigned char>(name[end - 1]))) --end;
-    if (end == name.size() || end == 0) return name;
-    if (name[end - 1] == '_') return name.substr(0, end - 1);
-    if (end >= 3 && name.compare(end - 3, 3, "-op") == 0) return name.substr(0, end - 3);
-    return name;
-}
-
 // The step's operators typed and the types ordered by the time the stages spent in them.
 void TypeOperators(PipelineLoad& load) {
     std::map<std::string, size_t> index;
     std::vector<std::string> typeNames;
     std::vector<uint32_t> typeOfKey(load.marey.keys.size());
     for (size_t k = 0; k < load.marey.keys.size(); ++k) {
-        const std::string type = TypeOfName(load.marey.names[load.marey.keys[k].name]);
+        const std::string type = OperatorTypeOfName(load.marey.names[load.marey.keys[k].name]);
         const auto [it, added] = index.emplace(type, typeNames.size());
         if (added) typeNames.push_back(type);
         typeOfKey[k] = static_cast<uint32_t>(it->second);
@@ -116,19 +107,6 @@ Rgba OperatorColor(const PipelineLoad& load, size_t stage, size_t op) {
     }
     const uint32_t type = load.typeOfKey[load.marey.devices[stage].ops[op].key];
     return type < kTypeColors ? kTypePalette[type] : kOtherType;
-}
-
-const char* KindName(PipeOpKind kind) {
-    switch (kind) {
-        case PipeOpKind::kSend:
-            return "Send";
-        case PipeOpKind::kReceive:
-            return "Receive";
-        case PipeOpKind::kOtherCommunication:
-            return "communication";
-        default:
-            return "computation";
-    }
 }
 
 struct Plot {
@@ -307,6 +285,7 @@ void PipelineView::Take(std::shared_ptr<PipelineLoad> load) {
     const bool same = m_load && m_load->ranks == load->ranks && m_load->step == load->step;
     m_load = std::move(load);
     if (same && m_viewEndNs > m_viewStartNs) return;
+    m_selected = {};
     const PipelineSchedule& schedule = m_load->schedule;
     m_viewStartNs = static_cast<double>(schedule.spanStartNs);
     m_viewEndNs = static_cast<double>(std::max(schedule.spanEndNs, m_load->marey.spanNs));
@@ -427,48 +406,42 @@ void PipelineView::DrawLegend() const {
 
 namespace {
 
-// The operator under the mouse, its tooltip; a click opens its rank's timeline at it.
-void HoverOperator(const Plot& plot, const PipelineLoad& load, const ClusterDocument& document,
-                   ClusterRequest& request, bool clicked) {
+// The operator under the mouse, with its description as a tooltip; none when no operator is.
+PipeOperatorRef HoverOperator(const Plot& plot, const PipelineLoad& load, bool canOpen) {
     const ImVec2 mouse = ImGui::GetMousePos();
-    if (mouse.y < plot.origin.y || mouse.x < plot.origin.x) return;
+    if (mouse.y < plot.origin.y || mouse.x < plot.origin.x) return {};
     const size_t stage = static_cast<size_t>((mouse.y - plot.origin.y) / plot.lanePx);
-    if (stage >= load.marey.devices.size()) return;
-    const MareyDevice& device = load.marey.devices[stage];
-    const int64_t op =
-        MareyOpAt(device, load.runningEnds[stage], plot.Ns(mouse.x), 2 * plot.nsPerPx);
-    if (op < 0) return;
-    const MareyOp& chosen = device.ops[static_cast<size_t>(op)];
-    const PipeStageFigures& figures = load.schedule.stages[stage];
-    std::string text = load.marey.KeyLabel(chosen.key) + "\n" +
-                       KindName(figures.kinds[static_cast<size_t>(op)]) + " on stage " +
-                       std::to_string(stage) + " (rank " + std::to_string(device.rankId) + ")\n" +
-                       "starts " + Ms(chosen.startNs) + " into the step, lasts " +
-                       FormatDuration(chosen.endNs - chosen.startNs);
-    const int32_t t = figures.transferOf[static_cast<size_t>(op)];
-    if (t >= 0) {
-        const PipeTransfer& transfer = load.schedule.transfers[static_cast<size_t>(t)];
-        const bool sends = transfer.fromStage == stage;
-        text += "\n" + TransferLabel(transfer) + ": microbatch " +
-                std::to_string(transfer.microbatch + 1) +
-                (transfer.forward ? "'s activation" : "'s gradient") +
-                (sends ? ", to stage " + std::to_string(transfer.toStage)
-                       : ", from stage " + std::to_string(transfer.fromStage));
-    }
-    if (document.CanOpenRanks()) text += "\nClick to open the rank's timeline at it";
-    ImGui::SetTooltip("%s", text.c_str());
-    if (!clicked || !document.CanOpenRanks()) return;
-    request.kind = ClusterRequest::kOpenRank, request.cluster = document.id,
-    request.rankA = RankId(device.rankId);
-    request.view = "timeline";
-    request.startNs = device.stepStartNs + chosen.startNs;
-    request.endNs = device.stepStartNs + chosen.endNs;
-    request.label = load.marey.KeyLabel(chosen.key);
+    if (stage >= load.marey.devices.size()) return {};
+    const int64_t op = MareyOpAt(load.marey.devices[stage], load.runningEnds[stage],
+                                 plot.Ns(mouse.x), 2 * plot.nsPerPx);
+    if (op < 0) return {};
+    const PipeOperatorRef ref{static_cast<int>(stage), op};
+    ImGui::SetTooltip("%s%s", OperatorDescription(load, ref).c_str(),
+                      canOpen
+                          ? "\nClick to select it, double-click to open the rank's timeline at it"
+                          : "\nClick to select it");
+    return ref;
+}
+
+// A white frame around the operator selected, when it is in the range shown.
+void DrawSelected(ImDrawList* draw, const Plot& plot, const PipelineLoad& load,
+                  const PipeOperatorRef& selected) {
+    if (!selected.Valid() || static_cast<size_t>(selected.stage) >= load.marey.devices.size())
+        return;
+    const MareyDevice& device = load.marey.devices[static_cast<size_t>(selected.stage)];
+    if (static_cast<size_t>(selected.op) >= device.ops.size()) return;
+    const MareyOp& op = device.ops[static_cast<size_t>(selected.op)];
+    const float top = plot.LaneTop(static_cast<size_t>(selected.stage));
+    const float x0 = plot.X(static_cast<double>(op.startNs));
+    draw->AddRect(
+        ImVec2(x0 - 1, top - 1),
+        ImVec2(std::max(x0 + 2, plot.X(static_cast<double>(op.endNs))) + 1, top + plot.barPx + 1),
+        IM_COL32(255, 255, 255, 255), 0, 0, 2);
 }
 
 // Wheel zooms around the mouse, a drag pans, a double click shows the whole span.
 void ZoomAndPan(const Plot& plot, double& startNs, double& endNs, double spanStart, double spanEnd,
-                bool& dragging) {
+                bool& dragging, bool overOperator) {
     ImGuiIO& io = ImGui::GetIO();
     const double range = endNs - startNs;
     if (ImGui::IsItemHovered() && io.MouseWheel != 0) {
@@ -483,7 +456,8 @@ void ZoomAndPan(const Plot& plot, double& startNs, double& endNs, double spanSta
         startNs -= io.MouseDelta.x * plot.nsPerPx;
         endNs -= io.MouseDelta.x * plot.nsPerPx;
     }
-    if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+    if (ImGui::IsItemHovered() && !overOperator &&
+        ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
         startNs = spanStart;
         endNs = spanEnd;
     }
@@ -526,7 +500,10 @@ void PipelineView::Draw(ViewContext& context) {
     plot.origin = ImVec2(start.x + kGutter, start.y + kRuler);
     plot.width = std::max(100.0f, avail.x - kGutter - 8);
     const size_t lanes = load.marey.devices.size();
-    plot.lanePx = std::clamp((avail.y - kRuler - 8) / static_cast<float>(lanes), 3.0f, 56.0f);
+    // The panels below take a third of the height, at least enough for a few rows.
+    const float panelPx = std::clamp(avail.y * 0.3f, 120.0f, 240.0f);
+    plot.lanePx =
+        std::clamp((avail.y - kRuler - 18 - panelPx) / static_cast<float>(lanes), 3.0f, 56.0f);
     plot.barPx = std::max(2.0f, plot.lanePx * 0.7f);
     if (m_viewEndNs <= m_viewStartNs) m_viewEndNs = m_viewStartNs + 1;
     plot.startNs = m_viewStartNs;
@@ -534,15 +511,24 @@ void PipelineView::Draw(ViewContext& context) {
     const float lanesHeight = plot.lanePx * static_cast<float>(lanes);
     ImGui::SetCursorScreenPos(plot.origin);
     ImGui::InvisibleButton("pipeline", ImVec2(plot.width, lanesHeight));
-    const bool clicked = ImGui::IsItemDeactivated() && !m_dragging;
+    const bool released = ImGui::IsItemDeactivated() && !m_dragging;
+    const bool hovered = ImGui::IsItemHovered();
+    const bool doubleClicked = hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);
     if (!ImGui::IsItemActive()) m_dragging = false;
+    const bool canOpen = m_document.CanOpenRanks();
+    const PipeOperatorRef under =
+        hovered && !m_dragging ? HoverOperator(plot, load, canOpen) : PipeOperatorRef{};
     ZoomAndPan(plot, m_viewStartNs, m_viewEndNs, static_cast<double>(load.schedule.spanStartNs),
-               static_cast<double>(load.schedule.spanEndNs), m_dragging);
+               static_cast<double>(load.schedule.spanEndNs), m_dragging, under.Valid());
+    if (released) m_selected = under;  // a click on no operator clears the panel
+    if (doubleClicked && under.Valid() && canOpen)
+        RequestOpenOperator(load, under, m_document, context.clusterRequest);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     for (size_t s = 0; s < lanes; s += 2)
         draw->AddRectFilled(
-            ImVec2(plot.origin.x - kGutter, plot.origin.y + s * plot.lanePx),
-            ImVec2(plot.origin.x + plot.width, plot.origin.y + (s + 1) * plot.lanePx),
+            ImVec2(plot.origin.x - kGutter, plot.origin.y + static_cast<float>(s) * plot.lanePx),
+            ImVec2(plot.origin.x + plot.width,
+                   plot.origin.y + static_cast<float>(s + 1) * plot.lanePx),
             IM_COL32(255, 255, 255, 10));
     DrawRuler(draw, plot, lanesHeight);
     draw->PushClipRect(ImVec2(plot.origin.x, plot.origin.y),
@@ -550,11 +536,14 @@ void PipelineView::Draw(ViewContext& context) {
     // The legend names the merged bars from the next frame on, once some are drawn.
     m_denseDrawn = false;
     for (size_t s = 0; s < lanes; ++s) m_denseDrawn |= DrawLane(draw, plot, load, s);
+    DrawSelected(draw, plot, load, m_selected);
     draw->PopClipRect();
     DrawArrows(draw, plot, load);
     DrawLaneLabels(draw, plot, load);
-    if (ImGui::IsItemHovered() && !m_dragging)
-        HoverOperator(plot, load, m_document, context.clusterRequest, clicked);
+    ImGui::SetCursorScreenPos(ImVec2(start.x, plot.origin.y + lanesHeight + 10));
+    // Lanes at their tallest leave room: the panels take it.
+    DrawPipelinePanels(load, m_selected, m_document, context.clusterRequest,
+                       std::max(panelPx, ImGui::GetContentRegionAvail().y - 4));
 }
 
 }  // namespace marey

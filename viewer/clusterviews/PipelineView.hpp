@@ -21,6 +21,13 @@ struct PipeTypeShare {
     TimeNs ns = 0;
 };
 
+// An operator of the pipeline: its stage and its index among that stage's operators.
+struct PipeOperatorRef {
+    int stage = -1;
+    int64_t op = -1;
+    bool Valid() const { return stage >= 0 && op >= 0; }
+};
+
 // What a load holds: the pipeline's step, its schedule, and the types for the colours.
 struct PipelineLoad {
     std::vector<int> ranks;  // one per stage, in stage order
@@ -61,7 +68,9 @@ private:
     int m_pipelineRank = -1;  // the rank whose pipeline is shown; -1 until the first frame
     double m_viewStartNs = 0, m_viewEndNs = 0;  // from the devices' step start
     bool m_dragging = false;
-    bool m_denseDrawn = false;  // the last frame merged computations into a pixel's bar
+    bool m_denseDrawn = false;
+    PipeOperatorRef m_selected;  // the operator whose attributes the panel shows  // the last frame
+                                 // merged computations into a pixel's bar
 };
 
 }  // namespace marey
