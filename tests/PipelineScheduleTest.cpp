@@ -199,3 +199,42 @@ TEST_CASE("stats --json's pipeline key: the first pipeline's steps, null without
     CHECK(aggregated == 1);
     CHECK(PipelineToJson(Cluster(), 1) == "null");
 }
+
+TEST_CASE("A pipeline rank without its folder keeps its stage, and no transfer skips it") {
+    const std::filesystem::path dir = test::TempDir("pipeline_missing_rank");
+    ClusterOptions options;
+    options.tp = 2, options.pp = 4, options.dp = 2, options.ranks = 16;
+    options.steps = 1;
+    options.microbatches = 8;
+    std::string error;
+    REQUIRE_MESSAGE(WriteCluster(options, dir.string(), &error), error);
+    std::filesystem::remove_all(dir / "rank_4_ascend_pt");
+    auto loaded = LoadCluster(dir.string(), 1);
+    REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+    const Cluster& cluster = loaded.value();
+    CHECK(PipelineRanks(cluster.parallel, 0) == std::vector<int>{0, 4, 8, 12});
+    const PipelineSchedule schedule = ScheduleOf(cluster, 0, "1");
+    REQUIRE(schedule.stages.size() == 4);
+    CHECK(schedule.stages[1].bubble == -1);
+    // Only stages 2 and 3 still meet: 8 microbatches each way, and nothing from 0 to 2.
+    CHECK(schedule.transfers.size() == 16);
+    for (const PipeTransfer& transfer : schedule.transfers)
+        CHECK(std::min(transfer.fromStage, transfer.toStage) == 2);
+    CHECK(schedule.microbatches == 8);
+    // Stage 0's and stage 2's sends and receives towards stage 1: 8 each way on each.
+    CHECK(schedule.unpaired == 32);
+}
+
+TEST_CASE("A Send and a Receive of different communicators are not a pair") {
+    MareyStep step;
+    step.sharedClock = true;
+    step.devices.push_back(Device(step, 0, {{"hcom_send__274_0_1", 10, 14}}));
+    step.devices.push_back(Device(step, 1, {{"hcom_receive__131_0_1", 2, 14}}));
+    const PipelineSchedule apart = BuildPipelineSchedule(step);
+    CHECK(apart.transfers.empty());
+    CHECK(apart.unpaired == 2);
+    CHECK(apart.microbatches == 0);
+    CHECK(apart.markedBy == "no Send met a Receive on a neighbouring stage");
+    step.names[step.keys[step.devices[1].ops[0].key].name] = "hcom_receive__274_0_1";
+    CHECK(BuildPipelineSchedule(step).transfers.size() == 1);
+}

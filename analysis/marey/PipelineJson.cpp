@@ -10,7 +10,8 @@ namespace marey {
 
 namespace {
 
-void WriteSchedule(JsonObject& o, const std::string& step, const PipelineSchedule& schedule) {
+void WriteSchedule(JsonObject& o, const std::string& step, const PipelineSchedule& schedule,
+                   const std::vector<std::string>& problems) {
     o.String("step", step);
     o.Int("microbatches", schedule.microbatches);
     o.String("marked_by", schedule.markedBy);
@@ -21,6 +22,9 @@ void WriteSchedule(JsonObject& o, const std::string& step, const PipelineSchedul
     o.Real("mean_bubble", schedule.meanBubble);
     o.IntOrNull("busiest_stage", schedule.busiestStage);
     o.Int("median_computing_ns", schedule.medianComputingNs);
+    // Why a stage has no operators in this step, one line a reason.
+    JsonArray(o.Key("problems"), problems,
+              [](std::string& out, const std::string& p) { AppendJsonString(out, p); });
     size_t index = 0;
     JsonArrayOfObjects(o.Key("stages"), schedule.stages,
                        [&](JsonObject& s, const PipeStageFigures& stage) {
@@ -51,20 +55,24 @@ std::string PipelineToJson(const Cluster& cluster, unsigned threads) {
     if (ranks.empty()) return "null";
     const MareyTables tables = LoadMareyTables(cluster, ranks, threads);
     std::vector<PipelineSchedule> schedules(cluster.steps.size());
+    std::vector<std::vector<std::string>> stepProblems(cluster.steps.size());
     ParallelFor(schedules.size(), std::max(1u, threads), std::vector<uint64_t>(schedules.size(), 1),
                 [&](size_t s) {
-                    schedules[s] =
-                        BuildPipelineSchedule(BuildMareyStep(tables, {cluster.steps[s]}));
+                    const MareyStep step = BuildMareyStep(tables, {cluster.steps[s]});
+                    schedules[s] = BuildPipelineSchedule(step);
+                    bool noFile = false;
+                    stepProblems[s] = SummarizeDeviceProblems(step, 8, &noFile);
                 });
     std::string out;
     {
         JsonObject root(out);
         WriteRankIds(root.Key("ranks"), ranks);
         size_t index = 0;
-        JsonArrayOfObjects(root.Key("steps"), schedules,
-                           [&](JsonObject& o, const PipelineSchedule& schedule) {
-                               WriteSchedule(o, cluster.steps[index++], schedule);
-                           });
+        JsonArrayOfObjects(
+            root.Key("steps"), schedules, [&](JsonObject& o, const PipelineSchedule& schedule) {
+                WriteSchedule(o, cluster.steps[index], schedule, stepProblems[index]);
+                ++index;
+            });
         std::vector<std::string> problems;
         for (size_t i = 0; i < tables.problems.size(); ++i)
             if (!tables.problems[i].empty())

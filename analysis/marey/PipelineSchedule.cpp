@@ -28,13 +28,30 @@ TimeNs UnionWithin(std::vector<std::pair<TimeNs, TimeNs>>& spans, TimeNs from, T
     return total;
 }
 
-// The unmatched Receive of 'device' that ends nearest 'sendEnd' among those overlapping
-// [sendStart, sendEnd] and ending at most kReceiveReachNs (or the send's length) after it; -1 when
-// none. 'receives' are the device's receive operators by end. O(log n + receives in reach).
+// The communicator an HCCL transfer names: "274" of "hcom_send__274_0_1"; "" for other names.
+std::string_view GroupTag(std::string_view name) {
+    for (std::string_view prefix : {"hcom_send__", "hcom_receive__"})
+        if (name.substr(0, prefix.size()) == prefix) {
+            const std::string_view rest = name.substr(prefix.size());
+            return rest.substr(0, rest.find('_'));
+        }
+    return {};
+}
+
+std::string_view NameOf(const MareyStep& step, const MareyOp& op) {
+    return step.names[step.keys[op.key].name];
+}
+
+// The unmatched Receive of stage 'peer' that ends nearest 'send''s end among those overlapping
+// it and ending at most kReceiveReachNs (or the send's length) after it, and of the same
+// communicator where both names say one; -1 when none. 'receives' are the stage's receive
+// operators by end. O(log n + receives in reach).
 constexpr TimeNs kReceiveReachNs = 1000000;
-int64_t NearestReceive(const MareyDevice& device, const std::vector<uint32_t>& receives,
-                       const std::vector<bool>& taken, TimeNs sendStart, TimeNs sendEnd,
-                       TimeNs* distance) {
+int64_t NearestReceive(const MareyStep& step, size_t peer, const std::vector<uint32_t>& receives,
+                       const std::vector<bool>& taken, const MareyOp& send, TimeNs* distance) {
+    const MareyDevice& device = step.devices[peer];
+    const TimeNs sendStart = send.startNs, sendEnd = send.endNs;
+    const std::string_view sendTag = GroupTag(NameOf(step, send));
     int64_t best = -1;
     *distance = std::numeric_limits<TimeNs>::max();
     const TimeNs reachEnd = sendEnd + std::max(kReceiveReachNs, sendEnd - sendStart);
@@ -48,6 +65,8 @@ int64_t NearestReceive(const MareyDevice& device, const std::vector<uint32_t>& r
             receive.endNs > sendEnd ? receive.endNs - sendEnd : sendEnd - receive.endNs;
         if (receive.endNs > sendEnd && gap >= *distance) break;
         if (taken[*it] || receive.startNs > sendEnd || gap >= *distance) continue;
+        const std::string_view receiveTag = GroupTag(NameOf(step, receive));
+        if (!sendTag.empty() && !receiveTag.empty() && sendTag != receiveTag) continue;
         best = *it;
         *distance = gap;
     }
@@ -79,8 +98,8 @@ void PairTransfers(const MareyStep& step, PipelineSchedule& schedule) {
             for (const size_t peer : {s + 1, s - 1}) {
                 if (peer >= stageCount) continue;  // s − 1 of stage 0 wraps past the end
                 TimeNs gap = 0;
-                const int64_t op = NearestReceive(step.devices[peer], receives[peer], taken[peer],
-                                                  send.startNs, send.endNs, &gap);
+                const int64_t op =
+                    NearestReceive(step, peer, receives[peer], taken[peer], send, &gap);
                 if (op >= 0 && gap < bestGap) {
                     bestOp = op;
                     bestStage = peer;
@@ -108,7 +127,11 @@ void PairTransfers(const MareyStep& step, PipelineSchedule& schedule) {
         schedule.stages[transfer.fromStage].transferOf[transfer.fromOp] = static_cast<int32_t>(t);
         schedule.stages[transfer.toStage].transferOf[transfer.toOp] = static_cast<int32_t>(t);
     }
-    if (stageCount > 1) schedule.microbatches = countForward[0];
+    // The most transfers between two neighbouring stages, either way: one send missing (or a
+    // stage without its file) does not lose a microbatch.
+    for (size_t s = 0; s < stageCount; ++s)
+        schedule.microbatches =
+            std::max({schedule.microbatches, countForward[s], countBackward[s]});
 }
 
 // Each stage's computing, receiving and bubble over the pipeline's span; the busiest stage.
@@ -229,7 +252,10 @@ PipelineSchedule BuildPipelineSchedule(const MareyStep& step) {
     else
         PairTransfers(step, schedule);
     schedule.unpaired = sendsAndReceives - 2 * schedule.transfers.size();
-    if (!schedule.transfers.empty()) schedule.markedBy = "inferred from the send/receive order";
+    if (!schedule.transfers.empty())
+        schedule.markedBy = "inferred from the send/receive order";
+    else if (schedule.markedBy.empty())
+        schedule.markedBy = "no Send met a Receive on a neighbouring stage";
     MeasureBubbles(step, schedule);
     FindSpecialOperators(step, schedule);
     const double p = static_cast<double>(schedule.stages.size());
@@ -241,10 +267,18 @@ std::vector<int> PipelineRanks(const ParallelLayout& layout, int rank) {
     for (const ParallelGroup& group : layout.groups)
         if (group.kind == "pp" &&
             std::binary_search(group.ranks.begin(), group.ranks.end(), rank)) {
-            // Ascending ids need not be stage order: order them by their stages where known.
-            std::vector<int> ranks = group.ranks;
-            std::stable_sort(ranks.begin(), ranks.end(),
-                             [&](int a, int b) { return layout.StageOf(a) < layout.StageOf(b); });
+            // Ascending ids need not be stage order: each rank goes by its stage where the
+            // layout places it, else by its place in the group (a rank whose folder is missing
+            // keeps its place; it is not moved to the front).
+            std::vector<std::pair<int, int>> keyed;
+            for (size_t i = 0; i < group.ranks.size(); ++i) {
+                const int stage = layout.StageOf(group.ranks[i]);
+                keyed.emplace_back(stage >= 0 ? stage : static_cast<int>(i), group.ranks[i]);
+            }
+            std::stable_sort(keyed.begin(), keyed.end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
+            std::vector<int> ranks;
+            for (const auto& [stage, id] : keyed) ranks.push_back(id);
             return ranks;
         }
     const int stage = layout.StageOf(rank);

@@ -9,11 +9,13 @@
 //   "Receive", "ncclRecv"); a kernel that does both ("SendRecv") is left unpaired.
 // - A Send on stage s is paired with the Receive on stage s + 1 or s − 1 that ends nearest to its
 //   own end among those it overlaps, and no later than 1 ms (or the send's own length) past it: a
-//   receive finishes when the data it waits for has arrived, as the send does.
+//   receive finishes when the data it waits for has arrived, as the send does. Where both names
+//   say their communicator (HCCL's "hcom_send__274_0_1"), it must be the same.
 //   Without a shared clock nothing is paired (a time on one device means nothing on another).
 // - Towards the last stage a transfer carries a forward activation, towards the first a
 //   backward gradient; the k-th forward transfer between two stages is microbatch k, and so is
-//   the k-th backward one. The microbatches are then inferred from the send/receive order.
+//   the k-th backward one. The microbatches are then inferred from the send/receive order, and
+//   counted as the most transfers between two neighbouring stages either way.
 // - A stage's bubble is the share of the pipeline's span (the first start to the last end of a
 //   computation or transfer on any stage) in which it computes nothing; the ideal of 1F1B with
 //   m microbatches and p stages is (p − 1) / (m + p − 1).
@@ -67,9 +69,9 @@ struct PipeStageFigures {
 };
 
 struct PipelineSchedule {
-    std::vector<PipeStageFigures> stages;   // in the step's device order
-    std::vector<PipeTransfer> transfers;    // by the Send's start
-    uint32_t microbatches = 0;              // forward transfers from the first stage
+    std::vector<PipeStageFigures> stages;  // in the step's device order
+    std::vector<PipeTransfer> transfers;   // by the Send's start
+    uint32_t microbatches = 0;  // the most transfers between neighbouring stages, one way
     TimeNs spanStartNs = 0, spanEndNs = 0;  // from the devices' step start (MareyDevice)
     double idealBubble = 0;                 // (p − 1) / (m + p − 1); 0 without microbatches
     double meanBubble = 0;                  // over the stages with operators

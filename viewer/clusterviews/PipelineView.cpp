@@ -31,6 +31,7 @@ const Rgba kTypePalette[kTypeColors] = {
 };
 constexpr Rgba kOtherType = {0.55f, 0.57f, 0.60f, 1};
 constexpr Rgba kDenseColor = {0.78f, 0.80f, 0.74f, 1};  // several computations in a pixel
+constexpr Rgba kLaneBackground = {0.13f, 0.14f, 0.16f, 1};
 constexpr Rgba kSendColor = {0.30f, 0.55f, 1.00f, 1};
 constexpr Rgba kReceiveColor = {0.95f, 0.40f, 0.45f, 1};
 constexpr Rgba kCommunicationColor = {0.96f, 0.60f, 0.22f, 1};
@@ -112,8 +113,8 @@ Rgba OperatorColor(const PipelineLoad& load, size_t stage, size_t op) {
 struct Plot {
     ImVec2 origin;  // top left of the first lane
     float width = 0, lanePx = 0, barPx = 0;
-    double startNs = 0, nsPerPx = 1;
-    float X(double ns) const { return origin.x + static_cast<float>((ns - startNs) / nsPerPx); }
+    double startNs = 0, nsPerPx = 1, pxPerNs = 1;  // pxPerNs = 1 / nsPerPx: no division a call
+    float X(double ns) const { return origin.x + static_cast<float>((ns - startNs) * pxPerNs); }
     double Ns(float x) const { return startNs + (x - origin.x) * nsPerPx; }
     float LaneTop(size_t lane) const {
         return origin.y + static_cast<float>(lane) * lanePx + (lanePx - barPx) / 2;
@@ -148,28 +149,39 @@ bool DrawLane(ImDrawList* draw, const Plot& plot, const PipelineLoad& load, size
                          [](const MareyOp& op, TimeNs at) { return op.startNs < at; });
     const float top = plot.LaneTop(stage), bottom = top + plot.barPx;
     float denseFrom = 0, denseTo = -2;  // the merged run not drawn yet
+    float denseBusyPx = 0;              // its computations' lengths, in pixels
     bool anyDense = false;
+    // A merged run is as bright as it is busy: a pixel half idle in receives is half as bright,
+    // so that a bubble made of many small waits still shows.
     auto drawDense = [&] {
         if (denseTo > denseFrom) {
-            draw->AddRectFilled(ImVec2(denseFrom, top), ImVec2(denseTo, bottom), U32(kDenseColor));
+            const float busy = std::min(1.0f, denseBusyPx / (denseTo - denseFrom));
+            const float t = 0.25f + 0.75f * busy;
+            const Rgba c = {kLaneBackground.r + (kDenseColor.r - kLaneBackground.r) * t,
+                            kLaneBackground.g + (kDenseColor.g - kLaneBackground.g) * t,
+                            kLaneBackground.b + (kDenseColor.b - kLaneBackground.b) * t, 1};
+            draw->AddRectFilled(ImVec2(denseFrom, top), ImVec2(denseTo, bottom), U32(c));
             anyDense = true;
         }
         denseTo = -2;
+        denseBusyPx = 0;
     };
     for (auto it = first; it != device.ops.end() && it->startNs <= endNs; ++it) {
         if (it->endNs < plot.startNs) continue;
         const size_t op = static_cast<size_t>(it - device.ops.begin());
         const float x0 = plot.X(static_cast<double>(it->startNs));
-        const float x1 = std::max(x0 + 1, plot.X(static_cast<double>(it->endNs)));
+        const float xEnd = plot.X(static_cast<double>(it->endNs));
+        const float x1 = std::max(x0 + 1, xEnd);
         const PipeOpKind kind = figures.kinds[op];
         // Transfers sit in the lower half, so that a computation they overlap stays seen.
         const bool transfer = kind == PipeOpKind::kSend || kind == PipeOpKind::kReceive;
-        if (!transfer && plot.X(static_cast<double>(it->endNs)) - x0 < 1) {
+        if (!transfer && xEnd - x0 < 1) {
             if (x0 > denseTo + 1) {
                 drawDense();
                 denseFrom = std::floor(x0);
             }
             denseTo = std::max(denseTo, x1);
+            denseBusyPx += xEnd - x0;
             continue;
         }
         drawDense();
@@ -189,8 +201,8 @@ bool DrawLane(ImDrawList* draw, const Plot& plot, const PipelineLoad& load, size
 }
 
 // An arrow from each Send's start to the end of the Receive that took it, when there are few
-// enough in the range to read; else a note says to zoom in.
-void DrawArrows(ImDrawList* draw, const Plot& plot, const PipelineLoad& load) {
+// enough in the range to read; false (none drawn) when there are more.
+bool DrawArrows(ImDrawList* draw, const Plot& plot, const PipelineLoad& load) {
     const double endNs = plot.Ns(plot.origin.x + plot.width);
     std::vector<const PipeTransfer*> shown;
     for (const PipeTransfer& transfer : load.schedule.transfers) {
@@ -200,12 +212,7 @@ void DrawArrows(ImDrawList* draw, const Plot& plot, const PipelineLoad& load) {
         shown.push_back(&transfer);
         if (shown.size() > kMostArrows) break;
     }
-    if (shown.size() > kMostArrows) {
-        draw->AddText(ImVec2(plot.origin.x + 4, plot.origin.y - kRuler - 18),
-                      IM_COL32(255, 200, 100, 255),
-                      "More sends than can be read here: zoom in to see their arrows");
-        return;
-    }
+    if (shown.size() > kMostArrows) return false;
     draw->PushClipRect(ImVec2(plot.origin.x, plot.origin.y - 4),
                        ImVec2(plot.origin.x + plot.width, plot.origin.y + 100000), true);
     for (const PipeTransfer* transfer : shown) {
@@ -225,6 +232,7 @@ void DrawArrows(ImDrawList* draw, const Plot& plot, const PipelineLoad& load) {
                                 ImVec2(to.x + 3.5f, to.y + head), color);
     }
     draw->PopClipRect();
+    return true;
 }
 
 // The lanes' labels: stage, rank and bubble; the busiest stage in amber.
@@ -401,7 +409,14 @@ void PipelineView::DrawLegend() const {
     key(kSendColor, "Send");
     key(kReceiveColor, "Receive");
     key(kCommunicationColor, "other communication");
-    if (m_denseDrawn) key(kDenseColor, "several operators a pixel (zoom in)");
+    if (m_denseDrawn)
+        key(kDenseColor, "several operators a pixel, as bright as they are busy (zoom in)");
+    if (m_arrowsHidden) {
+        const char* hint = "more sends than can be read: zoom in to see their arrows";
+        ImGui::SameLine(0, 14);
+        if (ImGui::GetCursorScreenPos().x + ImGui::CalcTextSize(hint).x > right) ImGui::NewLine();
+        ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.4f, 1), "%s", hint);
+    }
 }
 
 namespace {
@@ -508,6 +523,7 @@ void PipelineView::Draw(ViewContext& context) {
     if (m_viewEndNs <= m_viewStartNs) m_viewEndNs = m_viewStartNs + 1;
     plot.startNs = m_viewStartNs;
     plot.nsPerPx = (m_viewEndNs - m_viewStartNs) / plot.width;
+    plot.pxPerNs = 1 / plot.nsPerPx;
     const float lanesHeight = plot.lanePx * static_cast<float>(lanes);
     ImGui::SetCursorScreenPos(plot.origin);
     ImGui::InvisibleButton("pipeline", ImVec2(plot.width, lanesHeight));
@@ -538,7 +554,7 @@ void PipelineView::Draw(ViewContext& context) {
     for (size_t s = 0; s < lanes; ++s) m_denseDrawn |= DrawLane(draw, plot, load, s);
     DrawSelected(draw, plot, load, m_selected);
     draw->PopClipRect();
-    DrawArrows(draw, plot, load);
+    m_arrowsHidden = !DrawArrows(draw, plot, load);
     DrawLaneLabels(draw, plot, load);
     ImGui::SetCursorScreenPos(ImVec2(start.x, plot.origin.y + lanesHeight + 10));
     // Lanes at their tallest leave room: the panels take it.

@@ -68,9 +68,9 @@ private:
     int m_pipelineRank = -1;  // the rank whose pipeline is shown; -1 until the first frame
     double m_viewStartNs = 0, m_viewEndNs = 0;  // from the devices' step start
     bool m_dragging = false;
-    bool m_denseDrawn = false;
-    PipeOperatorRef m_selected;  // the operator whose attributes the panel shows  // the last frame
-                                 // merged computations into a pixel's bar
+    bool m_denseDrawn = false;    // the last frame merged computations into a pixel's bar
+    bool m_arrowsHidden = false;  // the last frame had more transfers than it draws arrows for
+    PipeOperatorRef m_selected;   // the operator whose attributes the panel shows
 };
 
 }  // namespace marey
