@@ -95,6 +95,8 @@ TEST_CASE("A generated 1F1B pipeline: every send paired, 8 microbatches, the ide
     }
     CHECK(expected == 8);
     CHECK(TransferLabel(schedule.transfers.front()) == "F1");
+    CHECK(schedule.namedStage == -1);
+    CHECK(schedule.verdict.rfind("No stage holds the others up and the bubble, ", 0) == 0);
     // (4 − 1) / (8 + 4 − 1): balanced stages come within a point of it.
     CHECK(schedule.idealBubble == doctest::Approx(3.0 / 11));
     for (const PipeStageFigures& stage : schedule.stages) {
@@ -120,6 +122,29 @@ TEST_CASE("A slow stage computes longest and widens every other stage's bubble")
     for (size_t s = 0; s < 4; ++s)
         if (s != 2) CHECK(schedule.stages[s].bubble > schedule.idealBubble + 0.05);
     CHECK(schedule.meanBubble > schedule.idealBubble + 0.03);
+    CHECK(schedule.namedStage == 2);
+    CHECK(schedule.verdict.rfind("Stage 2 (rank 9) computes ", 0) == 0);
+    CHECK(schedule.verdict.find("25.0 % longer than the median stage") != std::string::npos);
+}
+
+TEST_CASE("A first stage late with every microbatch widens the bubble, and is named for it") {
+    const std::filesystem::path dir = test::TempDir("pipeline_stall");
+    ClusterOptions options;
+    options.tp = 2, options.pp = 4, options.dp = 2, options.ranks = 16;
+    options.steps = 1;
+    options.microbatches = 8;
+    options.microbatchStallNs = 3000000;
+    std::string error;
+    REQUIRE_MESSAGE(WriteCluster(options, dir.string(), &error), error);
+    auto loaded = LoadCluster(dir.string(), 1);
+    REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+    const PipelineSchedule schedule = ScheduleOf(loaded.value(), 0, "1");
+    CHECK(schedule.meanBubble > schedule.idealBubble + 0.05);
+    CHECK(schedule.namedStage == 0);
+    // Eight stalls of 3 ms: the first stage idles 24 ms neither computing nor receiving.
+    CHECK(schedule.stages[0].idleNs == doctest::Approx(24000000).epsilon(0.001));
+    CHECK(schedule.verdict.rfind("No stage computes longer, yet the bubble is ", 0) == 0);
+    CHECK(schedule.verdict.find("stage 0 (rank 0) idles 24.000 ms") != std::string::npos);
 }
 
 TEST_CASE("Without transfers, with one stage or with clocks that differ, nothing is paired") {

@@ -49,6 +49,9 @@ struct ClusterOptions {
     // step's operators and its backward the second, each 1/m as long; its activation and its
     // gradient cross between stages as hcom_send / hcom_receive operators in kernel_details.csv.
     uint32_t microbatches = 0;
+    // With microbatches: the first stage waits this long before each forward (its input is late
+    // for every microbatch), which widens every stage's bubble while no stage computes longer.
+    int64_t microbatchStallNs = 0;
 
     bool HasLayout() const { return tp > 0 && pp > 0 && dp > 0; }
     bool OneFOneB() const { return HasLayout() && pp > 1 && microbatches > 0; }

@@ -270,6 +270,7 @@ private:
                         step.p2p.push_back({false, first + from * stride, at, arrives - at});
                         at = arrives;
                     }
+                    if (p == 0 && forward) at += m_o.microbatchStallNs;
                     at = RunHalf(s, r, k, forward, at, step);
                     const int to = forward ? static_cast<int>(p) + 1 : static_cast<int>(p) - 1;
                     if (to >= 0 && to < static_cast<int>(pp)) {

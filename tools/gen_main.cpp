@@ -53,6 +53,7 @@ void Usage() {
         "                     [--heavy-flops-rank R] [--tp T --pp P --dp D]\n"
         "                     [--slow-stage S] [--slow-tp-group G] [--slow-replica D] "
         "[--microbatches M]\n"
+        "                     [--microbatch-stall-us U]\n"
         "  --cluster writes DIR/rank_R_ascend_pt for R in 0..N-1 (default 16 ranks, 10 steps, 8 "
         "per node): one\n"
         "  synchronous job; --slow-rank makes R compute 25 %% longer (the others wait for it), "
@@ -78,7 +79,10 @@ void Usage() {
         "rank of replica D;\n"
         "  --microbatches runs each step as a 1F1B schedule of M microbatches over the P stages, "
         "their\n"
-        "  activations and gradients as hcom_send / hcom_receive in kernel_details.csv\n"
+        "  activations and gradients as hcom_send / hcom_receive in kernel_details.csv;\n"
+        "  --microbatch-stall-us makes the first stage wait U us before each forward (a larger "
+        "bubble,\n"
+        "  no slower stage)\n"
         "       marey-gen --gpu-trace FILE.json [--events N] [--seed S] [--rank R] [--steps K] "
         "[--nsys-twin FILE.sqlite]\n"
         "                 [--slow-loader-steps N,M,...]\n"
@@ -241,6 +245,8 @@ bool ParseClusterOption(const char* arg, const Next& next, marey::ClusterOptions
         cluster.slowTpGroup = std::atoi(next());
     else if (!std::strcmp(arg, "--slow-replica"))
         cluster.slowReplica = std::atoi(next());
+    else if (!std::strcmp(arg, "--microbatch-stall-us"))
+        cluster.microbatchStallNs = std::atoll(next()) * 1000;
     else if (!std::strcmp(arg, "--microbatches"))
         cluster.microbatches = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
     else if (!std::strcmp(arg, "--slow-link"))
@@ -261,6 +267,10 @@ bool SettleLayout(marey::ClusterOptions& cluster, bool ranksGiven) {
         return false;
     if (anySize) cluster.ranks = static_cast<uint32_t>(layoutRanks);
     if (cluster.microbatches > 0 && !(cluster.OneFOneB() && cluster.microbatches <= 4096))
+        return false;
+    if (cluster.microbatchStallNs != 0 &&
+        !(cluster.microbatches > 0 && cluster.microbatchStallNs > 0 &&
+          cluster.microbatchStallNs <= int64_t{1000000000}))
         return false;
     const bool planted =
         cluster.slowStage >= 0 || cluster.slowTpGroup >= 0 || cluster.slowReplica >= 0;

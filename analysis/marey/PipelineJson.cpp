@@ -22,6 +22,7 @@ void WriteSchedule(JsonObject& o, const std::string& step, const PipelineSchedul
     o.Real("mean_bubble", schedule.meanBubble);
     o.IntOrNull("busiest_stage", schedule.busiestStage);
     o.Int("median_computing_ns", schedule.medianComputingNs);
+    o.String("verdict", schedule.verdict);
     // Why a stage has no operators in this step, one line a reason.
     JsonArray(o.Key("problems"), problems,
               [](std::string& out, const std::string& p) { AppendJsonString(out, p); });
@@ -32,6 +33,7 @@ void WriteSchedule(JsonObject& o, const std::string& step, const PipelineSchedul
                            s.Int("rank", stage.rankId);
                            s.Int("computing_ns", stage.computingNs);
                            s.Int("receive_ns", stage.receiveNs);
+                           s.Int("idle_ns", stage.idleNs);
                            s.RealOrNull("bubble", stage.bubble);
                            s.Int("sends", stage.sends);
                            s.Int("receives", stage.receives);

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/RobustStats.hpp"
+#include "core/TextFormat.hpp"
 
 namespace marey {
 
@@ -163,6 +164,7 @@ void MeasureBubbles(const MareyStep& step, PipelineSchedule& schedule) {
         // measure: it is left out of the mean, the median and the busiest.
         if (step.devices[s].ops.empty()) continue;
         stage.bubble = 1.0 - static_cast<double>(stage.computingNs) / span;
+        stage.idleNs = std::max<TimeNs>(0, (last - first) - stage.computingNs - stage.receiveNs);
         bubbles += stage.bubble;
         computing.push_back(stage.computingNs);
         if (schedule.busiestStage < 0 ||
@@ -204,6 +206,42 @@ void FindSpecialOperators(const MareyStep& step, PipelineSchedule& schedule) {
             count.ns += device.ops[i].endNs - device.ops[i].startNs;
         }
     }
+}
+
+// The verdict of the header's rule, in words, and the stage it names (-1 for none).
+std::string Verdict(const PipelineSchedule& schedule, int* named) {
+    if (schedule.busiestStage < 0 || schedule.stages.size() < 2) return {};
+    const PipeStageFigures& busiest = schedule.stages[static_cast<size_t>(schedule.busiestStage)];
+    const double median = static_cast<double>(schedule.medianComputingNs);
+    const auto name = [](size_t s, const PipeStageFigures& stage) {
+        return "stage " + std::to_string(s) + " (rank " + std::to_string(stage.rankId) + ")";
+    };
+    if (median > 0 && static_cast<double>(busiest.computingNs) > 1.10 * median) {
+        *named = schedule.busiestStage;
+        return "Stage " + std::to_string(schedule.busiestStage) + " (rank " +
+               std::to_string(busiest.rankId) + ") computes " +
+               FormatDuration(busiest.computingNs) + ", " +
+               FormatPercent(static_cast<double>(busiest.computingNs) / median - 1) +
+               " longer than the median stage: the other stages wait for it in Receive "
+               "(rebalance its layers)";
+    }
+    if (schedule.microbatches == 0) return {};
+    const std::string bubble = FormatPercent(schedule.meanBubble) +
+                               " on average against 1F1B's ideal of " +
+                               FormatPercent(schedule.idealBubble);
+    if (schedule.meanBubble <= schedule.idealBubble + 0.05)
+        return "No stage holds the others up and the bubble, " + bubble +
+               ", is the schedule's own: more microbatches (or an interleaved schedule) make it "
+               "smaller";
+    size_t idlest = 0;
+    for (size_t s = 1; s < schedule.stages.size(); ++s)
+        if (schedule.stages[s].idleNs > schedule.stages[idlest].idleNs) idlest = s;
+    *named = static_cast<int>(idlest);
+    return "No stage computes longer, yet the bubble is " + bubble + ": " +
+           name(idlest, schedule.stages[idlest]) + " idles " +
+           FormatDuration(schedule.stages[idlest].idleNs) +
+           " neither computing nor receiving, so it starts its microbatches late (look at its "
+           "input or its host)";
 }
 
 }  // namespace
@@ -260,6 +298,7 @@ PipelineSchedule BuildPipelineSchedule(const MareyStep& step) {
     FindSpecialOperators(step, schedule);
     const double p = static_cast<double>(schedule.stages.size());
     if (schedule.microbatches > 0) schedule.idealBubble = (p - 1) / (schedule.microbatches + p - 1);
+    schedule.verdict = Verdict(schedule, &schedule.namedStage);
     return schedule;
 }
 

@@ -62,6 +62,7 @@ struct PipeStageFigures {
     std::vector<int32_t> transferOf;  // per operator: index into PipelineSchedule::transfers
     TimeNs computingNs = 0;           // the union of its computations within the span
     TimeNs receiveNs = 0;             // the union of its receives within the span
+    TimeNs idleNs = 0;  // the span less its computing and its receiving: neither, waiting on itself
     double bubble = -1;  // the share of the span it computes nothing, 0 to 1; -1 without operators
     uint32_t sends = 0, receives = 0;  // of the step, paired or not
     std::vector<PipeSpecial> special;  // per operator
@@ -79,6 +80,9 @@ struct PipelineSchedule {
     TimeNs medianComputingNs = 0;           // over the stages with operators (core/RobustStats)
     uint64_t unpaired = 0;                  // Sends and Receives no pair was found for
     std::string markedBy;  // "inferred from the send/receive order", or why there are none
+    // Why the bubble is what it is, by the rule of BuildPipelineSchedule; empty without stages.
+    std::string verdict;
+    int namedStage = -1;  // the stage the verdict names, -1 when it names none
 };
 
 // The ranks of the pipeline that holds 'rank', one per stage in stage order: its "pp" group of
@@ -87,7 +91,10 @@ struct PipelineSchedule {
 // O(groups + ranks).
 std::vector<int> PipelineRanks(const ParallelLayout& layout, int rank);
 
-// The schedule of 'step', whose devices are the stages in order. O(operators log operators).
+// The schedule of 'step', whose devices are the stages in order. Its verdict: a stage computing
+// 10 % longer than the median stage holds the others up; else a bubble 5 points over 1F1B's
+// ideal comes from the stage idling longest neither computing nor receiving (it starts its
+// microbatches late); else the bubble is the schedule's own. O(operators log operators).
 PipelineSchedule BuildPipelineSchedule(const MareyStep& step);
 
 // "F3" or "B3" (microbatches counted from 1, as people count them).

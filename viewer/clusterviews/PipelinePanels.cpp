@@ -36,13 +36,14 @@ void DrawSpecialTable(const PipelineLoad& load) {
             "AllGather, ReduceScatter, AllToAll, Broadcast and Redistribution operators "
             "redistribute a tensor;\nan AllReduce after the stage's last computation aggregates "
             "the gradients, one between computations\nreduces a split result "
-            "(redistribution). Each cell: operators · their time.");
+            "(redistribution). Each cell: operators · their time.\n"
+            "Idle: the pipeline's span less the stage's computing and receiving.");
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
                                   ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("special", 7, flags, ImVec2(0, ImGui::GetContentRegionAvail().y)))
+    if (!ImGui::BeginTable("special", 8, flags, ImVec2(0, ImGui::GetContentRegionAvail().y)))
         return;
     ImGui::TableSetupScrollFreeze(0, 1);
-    for (const char* column : {"stage", "rank", "computing", "bubble", "sends / receives",
+    for (const char* column : {"stage", "rank", "computing", "bubble", "idle", "sends / receives",
                                "redistribution", "gradient aggregation"})
         ImGui::TableSetupColumn(column);
     ImGui::TableHeadersRow();
@@ -57,6 +58,7 @@ void DrawSpecialTable(const PipelineLoad& load) {
                 std::to_string(stage.rankId),
                 Ms(stage.computingNs),
                 stage.bubble < 0 ? "-" : FormatPercent(stage.bubble),
+                stage.bubble < 0 ? "-" : Ms(stage.idleNs),
                 std::to_string(stage.sends) + " / " + std::to_string(stage.receives),
                 CountCell(stage.redistribution),
                 CountCell(stage.aggregation)};

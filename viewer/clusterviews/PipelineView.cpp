@@ -235,14 +235,13 @@ bool DrawArrows(ImDrawList* draw, const Plot& plot, const PipelineLoad& load) {
     return true;
 }
 
-// The lanes' labels: stage, rank and bubble; the busiest stage in amber.
+// The lanes' labels: stage, rank and bubble; the stage the verdict names in amber.
 void DrawLaneLabels(ImDrawList* draw, const Plot& plot, const PipelineLoad& load) {
     const float font = ImGui::GetFontSize();
     for (size_t s = 0; s < load.schedule.stages.size(); ++s) {
         const PipeStageFigures& stage = load.schedule.stages[s];
         const float y = plot.origin.y + static_cast<float>(s) * plot.lanePx;
-        const bool busiest =
-            static_cast<int>(s) == load.schedule.busiestStage && load.schedule.stages.size() > 1;
+        const bool busiest = static_cast<int>(s) == load.schedule.namedStage;
         const ImU32 color = busiest ? IM_COL32(255, 200, 100, 255) : IM_COL32(220, 220, 220, 255);
         const std::string name =
             "stage " + std::to_string(s) + " · rank " + std::to_string(stage.rankId);
@@ -257,7 +256,7 @@ void DrawLaneLabels(ImDrawList* draw, const Plot& plot, const PipelineLoad& load
             draw->AddText(ImVec2(plot.origin.x - kGutter + 6, y + (plot.lanePx - font) / 2), color,
                           name.c_str());
         } else if (s % static_cast<size_t>(std::ceil(font / plot.lanePx)) == 0 || busiest) {
-            // Thin lanes: every few a label, at its lane's top; the busiest always.
+            // Thin lanes: every few a label, at its lane's top; the named stage always.
             draw->AddText(ImVec2(plot.origin.x - kGutter + 6, y), color, name.c_str());
         }
     }
@@ -347,7 +346,7 @@ void PipelineView::DrawControls() {
 }
 
 // One line of figures: the microbatches and how they were found, the bubble against the ideal,
-// the busiest stage against the median.
+// the verdict (which stage holds the others up, or why the bubble is wider).
 void PipelineView::DrawSummary() const {
     const PipelineSchedule& schedule = m_load->schedule;
     std::string line =
@@ -360,18 +359,18 @@ void PipelineView::DrawSummary() const {
     line += " · bubble " + FormatPercent(schedule.meanBubble) + " on average";
     if (schedule.microbatches > 0) line += ", 1F1B's ideal " + FormatPercent(schedule.idealBubble);
     ImGui::TextUnformatted(line.c_str());
-    if (schedule.busiestStage >= 0 && schedule.stages.size() > 1) {
-        const PipeStageFigures& busiest =
-            schedule.stages[static_cast<size_t>(schedule.busiestStage)];
-        ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.4f, 1),
-                           "Stage %d (rank %d) computes longest: %s, the median stage %s",
-                           schedule.busiestStage, busiest.rankId, Ms(busiest.computingNs).c_str(),
-                           Ms(schedule.medianComputingNs).c_str());
+    if (!schedule.verdict.empty()) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.4f, 1), "%s", schedule.verdict.c_str());
+        ImGui::PopTextWrapPos();
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip(
                 "Computing: the union of a stage's computations within the pipeline's span.\n"
                 "Bubble: the share of that span in which the stage computes nothing.\n"
-                "1F1B's ideal: (p - 1) / (m + p - 1) for p stages and m microbatches.");
+                "1F1B's ideal: (p - 1) / (m + p - 1) for p stages and m microbatches.\n"
+                "A stage computing 10 %% longer than the median stage holds the others up; else "
+                "a bubble\n5 points over the ideal comes from the stage idling longest, neither "
+                "computing nor receiving.");
     }
     // Stages without operators in the step: why, one line a reason.
     bool noFile = false;
