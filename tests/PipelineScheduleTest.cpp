@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 #include <simdjson.h>
 
+#include <functional>
+
 #include "ClusterGenerator.hpp"
 #include "TestSupport.hpp"
 #include "loading/ClusterLoader.hpp"
@@ -15,16 +17,22 @@ using namespace marey;
 
 namespace {
 
-// A generated TP 2 × PP 4 × DP 2 job of 8 microbatches a step, read back.
-Cluster GeneratedPipeline(const std::string& name, int slowStage) {
+// A generated TP 2 × PP 4 × DP 2 job of 8 microbatches a step, two steps, read back; 'change'
+// plants what a test needs, and the folder of rank 'removed' (when one) is deleted before.
+Cluster GeneratedPipeline(const std::string& name, int slowStage,
+                          const std::function<void(ClusterOptions&)>& change = {},
+                          int removed = -1) {
     const std::filesystem::path dir = test::TempDir(name);
     ClusterOptions options;
     options.tp = 2, options.pp = 4, options.dp = 2, options.ranks = 16;
     options.steps = 2;
     options.microbatches = 8;
     options.slowStage = slowStage;
+    if (change) change(options);
     std::string error;
     REQUIRE_MESSAGE(WriteCluster(options, dir.string(), &error), error);
+    if (removed >= 0)
+        std::filesystem::remove_all(dir / ("rank_" + std::to_string(removed) + "_ascend_pt"));
     auto loaded = LoadCluster(dir.string(), 1);
     REQUIRE_MESSAGE(loaded.ok(), loaded.message());
     return std::move(loaded.value());
@@ -128,17 +136,9 @@ TEST_CASE("A slow stage computes longest and widens every other stage's bubble")
 }
 
 TEST_CASE("A first stage late with every microbatch widens the bubble, and is named for it") {
-    const std::filesystem::path dir = test::TempDir("pipeline_stall");
-    ClusterOptions options;
-    options.tp = 2, options.pp = 4, options.dp = 2, options.ranks = 16;
-    options.steps = 1;
-    options.microbatches = 8;
-    options.microbatchStallNs = 3000000;
-    std::string error;
-    REQUIRE_MESSAGE(WriteCluster(options, dir.string(), &error), error);
-    auto loaded = LoadCluster(dir.string(), 1);
-    REQUIRE_MESSAGE(loaded.ok(), loaded.message());
-    const PipelineSchedule schedule = ScheduleOf(loaded.value(), 0, "1");
+    const Cluster cluster = GeneratedPipeline(
+        "pipeline_stall", -1, [](ClusterOptions& o) { o.microbatchStallNs = 3000000; });
+    const PipelineSchedule schedule = ScheduleOf(cluster, 0, "1");
     CHECK(schedule.meanBubble > schedule.idealBubble + 0.05);
     CHECK(schedule.namedStage == 0);
     // Eight stalls of 3 ms: the first stage idles 24 ms neither computing nor receiving.
@@ -226,17 +226,7 @@ TEST_CASE("stats --json's pipeline key: the first pipeline's steps, null without
 }
 
 TEST_CASE("A pipeline rank without its folder keeps its stage, and no transfer skips it") {
-    const std::filesystem::path dir = test::TempDir("pipeline_missing_rank");
-    ClusterOptions options;
-    options.tp = 2, options.pp = 4, options.dp = 2, options.ranks = 16;
-    options.steps = 1;
-    options.microbatches = 8;
-    std::string error;
-    REQUIRE_MESSAGE(WriteCluster(options, dir.string(), &error), error);
-    std::filesystem::remove_all(dir / "rank_4_ascend_pt");
-    auto loaded = LoadCluster(dir.string(), 1);
-    REQUIRE_MESSAGE(loaded.ok(), loaded.message());
-    const Cluster& cluster = loaded.value();
+    const Cluster cluster = GeneratedPipeline("pipeline_missing_rank", -1, {}, 4);
     CHECK(PipelineRanks(cluster.parallel, 0) == std::vector<int>{0, 4, 8, 12});
     const PipelineSchedule schedule = ScheduleOf(cluster, 0, "1");
     REQUIRE(schedule.stages.size() == 4);

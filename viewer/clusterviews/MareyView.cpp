@@ -476,11 +476,7 @@ namespace {
 // kernel_details.csv).
 bool DrawHeader(ClusterDocument& document, MareyState& state) {
     DrawStepAndGroupPickers(document);
-    // On the pickers' line when it has room, else under them.
-    const float stepsShownPx = ImGui::CalcTextSize("Steps shown").x + 130;
-    if (ImGui::GetItemRectMax().x + 20 + stepsShownPx <=
-        ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
-        ImGui::SameLine(0, 20);
+    SameLineIfRoom(ImGui::CalcTextSize("Steps shown").x + 130);  // else under the pickers
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Steps shown");
     ImGui::SameLine();

@@ -325,11 +325,7 @@ void PipelineView::DrawControls() {
                              : layout.stages.front().ranks.front();
     }
     DrawStepAndGroupPickers(m_document);
-    // On the pickers' line when it has room, else under them.
-    const float pickerPx = ImGui::CalcTextSize("Pipeline of rank").x + 130;
-    if (ImGui::GetItemRectMax().x + 20 + pickerPx <=
-        ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
-        ImGui::SameLine(0, 20);
+    SameLineIfRoom(ImGui::CalcTextSize("Pipeline of rank").x + 130);  // else under the pickers
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Pipeline of rank");
     ImGui::SameLine();

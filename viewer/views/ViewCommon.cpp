@@ -38,10 +38,13 @@ void SectionTitle(const char* text) {
     ImGui::Dummy(ImVec2(0, 3));
 }
 
-void NoteAfter(const char* text, float spacingPx) {
+void SameLineIfRoom(float widthPx, float spacingPx) {
     const float lineEnd = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    const float width = ImGui::CalcTextSize(text).x;
-    if (ImGui::GetItemRectMax().x + spacingPx + width <= lineEnd) ImGui::SameLine(0, spacingPx);
+    if (ImGui::GetItemRectMax().x + spacingPx + widthPx <= lineEnd) ImGui::SameLine(0, spacingPx);
+}
+
+void NoteAfter(const char* text, float spacingPx) {
+    SameLineIfRoom(ImGui::CalcTextSize(text).x, spacingPx);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", text);
     ImGui::PopStyleColor();

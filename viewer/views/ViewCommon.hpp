@@ -72,6 +72,10 @@ void SectionTitle(const char* text);
 // line of its own, wrapped to the window's width.
 void NoteAfter(const char* text, float spacingPx = 20);
 
+// Puts what follows on the last item's line, 'spacingPx' on, when 'widthPx' fits the rest of it;
+// else it starts the next line.
+void SameLineIfRoom(float widthPx, float spacingPx = 20);
+
 // The label of a table cell whose text may be wider than its column: the text cut in the middle
 // to the room left ("hcom_al…586_0_1", never a cut end that several names share), then "###"
 // and 'id', so that the cell's id stays put as the column resizes. 'cut' says whether it was cut:
