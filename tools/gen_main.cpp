@@ -3,6 +3,9 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <limits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -213,42 +216,58 @@ int WriteTwin(const std::string& tracePath, const std::string& twinPath) {
     return 0;
 }
 
+// The whole number 'text' gives for 'option', at most 'most' (a sign only where 'negative' allows
+// one); any other text is a usage error, said with what was given, and the program exits 2.
+int64_t WholeNumber(const char* option, const char* text, bool negative = false,
+                    int64_t most = std::numeric_limits<int32_t>::max()) {
+    int64_t value = 0;
+    const char* end = text + std::strlen(text);
+    const auto [at, error] = std::from_chars(text, end, value);
+    if (error != std::errc() || at != end || *text == '\0' || (value < 0 && !negative) ||
+        value > most) {
+        std::fprintf(stderr, "marey-gen: %s: expected a whole number %s %lld, got \"%s\"\n", option,
+                     negative ? "up to" : "from 0 to", static_cast<long long>(most), text);
+        std::exit(2);
+    }
+    return value;
+}
+
 // An option of --cluster's job into 'cluster' ('next' gives its value); false for any other
 // option or a value that cannot be read.
 template <typename Next>
 bool ParseClusterOption(const char* arg, const Next& next, marey::ClusterOptions& cluster) {
     if (!std::strcmp(arg, "--ranks-per-node"))
-        cluster.ranksPerNode = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+        cluster.ranksPerNode = static_cast<uint32_t>(WholeNumber(arg, next()));
     else if (!std::strcmp(arg, "--slow-rank"))
-        cluster.slowRank = std::atoi(next());
+        cluster.slowRank = static_cast<int>(WholeNumber(arg, next(), true));
     else if (!std::strcmp(arg, "--layers"))
-        cluster.layers = static_cast<uint32_t>(std::max(1, std::atoi(next())));
+        cluster.layers = static_cast<uint32_t>(std::max<int64_t>(1, WholeNumber(arg, next())));
     else if (!std::strcmp(arg, "--slow-operator"))
-        cluster.slowOperator = std::atoi(next());
+        cluster.slowOperator = static_cast<int>(WholeNumber(arg, next(), true));
     else if (!std::strcmp(arg, "--slow-operator-rank"))
-        cluster.slowOperatorRank = std::atoi(next());
+        cluster.slowOperatorRank = static_cast<int>(WholeNumber(arg, next(), true));
     else if (!std::strcmp(arg, "--slow-input-rank"))
-        cluster.slowInputRank = std::atoi(next());
+        cluster.slowInputRank = static_cast<int>(WholeNumber(arg, next(), true));
     else if (!std::strcmp(arg, "--heavy-flops-rank"))
-        cluster.heavyFlopsRank = std::atoi(next());
+        cluster.heavyFlopsRank = static_cast<int>(WholeNumber(arg, next(), true));
     else if (!std::strcmp(arg, "--pipeline"))
         cluster.pipeline = true;
     else if (!std::strcmp(arg, "--tp"))
-        cluster.tp = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+        cluster.tp = static_cast<uint32_t>(WholeNumber(arg, next()));
     else if (!std::strcmp(arg, "--pp"))
-        cluster.pp = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+        cluster.pp = static_cast<uint32_t>(WholeNumber(arg, next()));
     else if (!std::strcmp(arg, "--dp"))
-        cluster.dp = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+        cluster.dp = static_cast<uint32_t>(WholeNumber(arg, next()));
     else if (!std::strcmp(arg, "--slow-stage"))
-        cluster.slowStage = std::atoi(next());
+        cluster.slowStage = static_cast<int>(WholeNumber(arg, next(), true));
     else if (!std::strcmp(arg, "--slow-tp-group"))
-        cluster.slowTpGroup = std::atoi(next());
+        cluster.slowTpGroup = static_cast<int>(WholeNumber(arg, next(), true));
     else if (!std::strcmp(arg, "--slow-replica"))
-        cluster.slowReplica = std::atoi(next());
+        cluster.slowReplica = static_cast<int>(WholeNumber(arg, next(), true));
     else if (!std::strcmp(arg, "--microbatch-stall-us"))
-        cluster.microbatchStallNs = std::atoll(next()) * 1000;
+        cluster.microbatchStallNs = WholeNumber(arg, next()) * 1000;
     else if (!std::strcmp(arg, "--microbatches"))
-        cluster.microbatches = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+        cluster.microbatches = static_cast<uint32_t>(WholeNumber(arg, next()));
     else if (!std::strcmp(arg, "--slow-link"))
         return std::sscanf(next(), "%d-%d", &cluster.slowLinkSrc, &cluster.slowLinkDst) == 2;
     else
@@ -288,6 +307,7 @@ int main(int argc, char** argv) {
     marey::ClusterOptions cluster;
     std::optional<marey::RankExport> exportArg;
     for (int i = 1; i < argc; ++i) {
+        const char* option = argv[i];  // next() moves i on to its value
         auto next = [&]() -> const char* {
             if (i + 1 >= argc) {
                 Usage();
@@ -296,7 +316,8 @@ int main(int argc, char** argv) {
             return argv[++i];
         };
         if (!std::strcmp(argv[i], "--events")) {
-            options.events = std::strtoull(next(), nullptr, 10);
+            options.events = static_cast<uint64_t>(
+                WholeNumber(option, next(), false, std::numeric_limits<int64_t>::max()));
             eventsGiven = true;
         } else if (!std::strcmp(argv[i], "--gpu-trace"))
             gpuTrace = next();
@@ -305,9 +326,9 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--seed"))
             options.seed = std::strtoull(next(), nullptr, 10);
         else if (!std::strcmp(argv[i], "--rank"))
-            options.rank = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+            options.rank = static_cast<uint32_t>(WholeNumber(option, next()));
         else if (!std::strcmp(argv[i], "--streams"))
-            options.streams = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+            options.streams = static_cast<uint32_t>(WholeNumber(option, next()));
         else if (!std::strcmp(argv[i], "--out"))
             out = next();
         else if (!std::strcmp(argv[i], "--rank-dir"))
@@ -320,10 +341,10 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--cluster"))
             clusterDir = next();
         else if (!std::strcmp(argv[i], "--ranks")) {
-            cluster.ranks = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+            cluster.ranks = static_cast<uint32_t>(WholeNumber(option, next()));
             ranksGiven = true;
         } else if (!std::strcmp(argv[i], "--steps")) {
-            cluster.steps = static_cast<uint32_t>(std::strtoul(next(), nullptr, 10));
+            cluster.steps = static_cast<uint32_t>(WholeNumber(option, next()));
             stepsGiven = true;
         } else if (!std::strcmp(argv[i], "--slow-loader-steps")) {
             if (!ParseStepList(next(), &slowLoaderSteps)) return Usage(), 2;
