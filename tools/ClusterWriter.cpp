@@ -535,16 +535,25 @@ bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>
         const RankStep& step = steps[s][rank];
         const int64_t t0 = starts[s];
         const std::string number = std::to_string(s + 1);
-        const int64_t notOverlapped = step.ringElapseNs + step.meshElapseNs;
-        // A pipeline stage's waits for the stage before it are its bubble: free time inside the
-        // stage's compute, which the step's phases count as free.
-        const int64_t bubble = step.computeEndNs - step.preparingNs - step.computingNs;
-        const int64_t free = step.freeNs + bubble;
+        // The gaps between a pipeline stage's computations: its waits in Receive, which the
+        // profiler counts as Bubble and inside Communication(Not Overlapped), never as Free
+        // (torch_npu's step_trace_time; Exclude Receive takes them out again, and Stage is the
+        // step less them); the rest of a gap (a 1F1B stage stalled on its own) is free.
+        const int64_t gaps = step.computeEndNs - step.preparingNs - step.computingNs;
+        int64_t bubble = gaps;
+        if (!step.p2p.empty()) {
+            bubble = 0;
+            for (const P2pOp& op : step.p2p)
+                if (!op.send) bubble += op.ns;
+            bubble = std::min(bubble, gaps);
+        }
+        const int64_t notOverlapped = step.ringElapseNs + step.meshElapseNs + bubble;
+        const int64_t free = step.freeNs + gaps - bubble;
         const int64_t wall = step.computingNs + notOverlapped + free;
         stepTrace.text += number + "," + Micros(step.computingNs) + "," + Micros(notOverlapped) +
                           ",0," + Micros(notOverlapped) + "," + Micros(free) + "," +
                           Micros(wall - bubble) + "," + Micros(bubble) + "," +
-                          Micros(notOverlapped) + "," + Micros(step.preparingNs) + "\n";
+                          Micros(notOverlapped - bubble) + "," + Micros(step.preparingNs) + "\n";
         // The host's step begins before the time it waits for its data.
         slice(1, "ProfilerStep#" + number, t0, wall + step.preparingNs);
         AppendStepOperators(o, rank, number, t0, step, kernels.text, slice);
