@@ -152,19 +152,22 @@ void MeasureBubbles(const MareyStep& step, PipelineSchedule& schedule) {
     double bubbles = 0;
     for (size_t s = 0; s < schedule.stages.size(); ++s) {
         PipeStageFigures& stage = schedule.stages[s];
-        std::vector<std::pair<TimeNs, TimeNs>> compute, receive;
+        std::vector<std::pair<TimeNs, TimeNs>> compute, receive, any;
         for (size_t i = 0; i < step.devices[s].ops.size(); ++i) {
             const MareyOp& op = step.devices[s].ops[i];
             if (stage.kinds[i] == PipeOpKind::kCompute) compute.emplace_back(op.startNs, op.endNs);
             if (stage.kinds[i] == PipeOpKind::kReceive) receive.emplace_back(op.startNs, op.endNs);
+            any.emplace_back(op.startNs, op.endNs);
         }
         stage.computingNs = UnionWithin(compute, first, last);
         stage.receiveNs = UnionWithin(receive, first, last);
+        // Idle: no operator of any kind runs (a stage all-reducing its gradients is not idle).
+        const TimeNs busyNs = UnionWithin(any, first, last);
         // A stage without operators in the step (no file, or not this step) has no bubble to
         // measure: it is left out of the mean, the median and the busiest.
         if (step.devices[s].ops.empty()) continue;
         stage.bubble = 1.0 - static_cast<double>(stage.computingNs) / span;
-        stage.idleNs = std::max<TimeNs>(0, (last - first) - stage.computingNs - stage.receiveNs);
+        stage.idleNs = (last - first) - busyNs;
         bubbles += stage.bubble;
         computing.push_back(stage.computingNs);
         if (schedule.busiestStage < 0 ||
@@ -240,7 +243,7 @@ std::string Verdict(const PipelineSchedule& schedule, int* named) {
     return "No stage computes longer, yet the bubble is " + bubble + ": " +
            name(idlest, schedule.stages[idlest]) + " idles " +
            FormatDuration(schedule.stages[idlest].idleNs) +
-           " neither computing nor receiving, so it starts its microbatches late (look at its "
+           " with no operator running, so it starts its microbatches late (look at its "
            "input or its host)";
 }
 

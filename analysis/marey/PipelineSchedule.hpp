@@ -62,7 +62,7 @@ struct PipeStageFigures {
     std::vector<int32_t> transferOf;  // per operator: index into PipelineSchedule::transfers
     TimeNs computingNs = 0;           // the union of its computations within the span
     TimeNs receiveNs = 0;             // the union of its receives within the span
-    TimeNs idleNs = 0;  // the span less its computing and its receiving: neither, waiting on itself
+    TimeNs idleNs = 0;   // the span in which none of its operators runs: it waits on itself
     double bubble = -1;  // the share of the span it computes nothing, 0 to 1; -1 without operators
     uint32_t sends = 0, receives = 0;  // of the step, paired or not
     std::vector<PipeSpecial> special;  // per operator
@@ -93,7 +93,7 @@ std::vector<int> PipelineRanks(const ParallelLayout& layout, int rank);
 
 // The schedule of 'step', whose devices are the stages in order. Its verdict: a stage computing
 // 10 % longer than the median stage holds the others up; else a bubble 5 points over 1F1B's
-// ideal comes from the stage idling longest neither computing nor receiving (it starts its
+// ideal comes from the stage idling longest with no operator running (it starts its
 // microbatches late); else the bubble is the schedule's own. O(operators log operators).
 PipelineSchedule BuildPipelineSchedule(const MareyStep& step);
 

@@ -37,9 +37,11 @@ void DrawSpecialTable(const PipelineLoad& load) {
             "redistribute a tensor;\nan AllReduce after the stage's last computation aggregates "
             "the gradients, one between computations\nreduces a split result "
             "(redistribution). Each cell: operators · their time.\n"
-            "Idle: the pipeline's span less the stage's computing and receiving.");
+            "Idle: the part of the pipeline's span in which none of the stage's operators runs.");
+    // Columns keep their widths in a narrow window: the table scrolls sideways instead.
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
-                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                  ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("special", 8, flags, ImVec2(0, ImGui::GetContentRegionAvail().y)))
         return;
     ImGui::TableSetupScrollFreeze(0, 1);

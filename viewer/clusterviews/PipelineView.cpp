@@ -1,5 +1,6 @@
 #include "clusterviews/PipelineView.hpp"
 
+#include <GLFW/glfw3.h>
 #include <imgui.h>
 
 #include <algorithm>
@@ -26,7 +27,7 @@ constexpr uint64_t kMostCachedRows = 4000000;
 
 const Rgba kTypePalette[kTypeColors] = {
     {0.30f, 0.72f, 0.36f, 1}, {0.55f, 0.80f, 0.30f, 1}, {0.20f, 0.60f, 0.55f, 1},
-    {0.75f, 0.70f, 0.25f, 1}, {0.45f, 0.55f, 0.85f, 1}, {0.70f, 0.50f, 0.80f, 1},
+    {0.75f, 0.70f, 0.25f, 1}, {0.62f, 0.42f, 0.28f, 1}, {0.70f, 0.50f, 0.80f, 1},
     {0.85f, 0.55f, 0.55f, 1}, {0.40f, 0.75f, 0.80f, 1}, {0.65f, 0.60f, 0.45f, 1},
 };
 constexpr Rgba kOtherType = {0.55f, 0.57f, 0.60f, 1};
@@ -40,6 +41,15 @@ constexpr ImU32 kBackwardArrow = IM_COL32(255, 150, 170, 255);
 
 ImU32 U32(const Rgba& c) {
     return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, c.a));
+}
+
+// Where the step's last operator on any stage ends (the gradient all-reduce after the
+// pipeline's span included).
+TimeNs WholeStepEndNs(const PipelineLoad& load) {
+    TimeNs end = load.schedule.spanEndNs;
+    for (const MareyDevice& device : load.marey.devices)
+        for (const MareyOp& op : device.ops) end = std::max(end, op.endNs);
+    return std::max(end, load.schedule.spanStartNs + 1);
 }
 
 // The step's operators typed and the types ordered by the time the stages spent in them.
@@ -85,12 +95,21 @@ std::shared_ptr<PipelineLoad> Load(const Cluster* cluster, std::vector<int> rank
     load->marey = BuildMareyStep(*cached, std::vector<std::string>{load->step});
     if (cached->rows <= kMostCachedRows) load->tables = cached;
     load->schedule = BuildPipelineSchedule(load->marey);
+    bool noFile = false;
+    load->problems = SummarizeDeviceProblems(load->marey, 3, &noFile);
     TypeOperators(*load);
     for (const MareyDevice& device : load->marey.devices) {
         TimeNs longest = 0;
         for (const MareyOp& op : device.ops) longest = std::max(longest, op.endNs - op.startNs);
         load->longestOp.push_back(longest);
         load->runningEnds.push_back(MareyRunningEnds(device));
+        const PipeStageFigures& figures = load->schedule.stages[load->transferOps.size()];
+        // Receives, then Sends, each by start: the order they are drawn in.
+        std::vector<uint32_t> transfers;
+        for (const PipeOpKind kind : {PipeOpKind::kReceive, PipeOpKind::kSend})
+            for (uint32_t i = 0; i < device.ops.size(); ++i)
+                if (figures.kinds[i] == kind) transfers.push_back(i);
+        load->transferOps.push_back(std::move(transfers));
     }
     return load;
 }
@@ -121,6 +140,15 @@ struct Plot {
     }
 };
 
+// A tick's time in ms with as many decimals as the tick step needs, so neighbours never read
+// alike ("22.870 ms", "22.875 ms" for a 5 µs step).
+std::string TickLabel(double ns, double tickNs) {
+    const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(tickNs / 1e6))), 0, 6);
+    char text[48];
+    std::snprintf(text, sizeof text, "%.*f ms", decimals, ns / 1e6);
+    return text;
+}
+
 // The ruler above the lanes: round times from the step's start.
 void DrawRuler(ImDrawList* draw, const Plot& plot, float lanesHeight) {
     const double range = plot.nsPerPx * plot.width;
@@ -130,9 +158,46 @@ void DrawRuler(ImDrawList* draw, const Plot& plot, float lanesHeight) {
         const float x = plot.X(ns);
         draw->AddLine(ImVec2(x, plot.origin.y - 6), ImVec2(x, plot.origin.y + lanesHeight),
                       IM_COL32(255, 255, 255, 28));
+        const std::string label = TickLabel(ns, tick);
+        if (x + 3 + ImGui::CalcTextSize(label.c_str()).x > plot.origin.x + plot.width) continue;
         draw->AddText(ImVec2(x + 3, plot.origin.y - kRuler + 2), IM_COL32(200, 200, 200, 255),
-                      Ms(static_cast<TimeNs>(ns)).c_str());
+                      label.c_str());
     }
+}
+
+// A lane's Sends and Receives in the range shown, in the lower half of the lane and on top of the
+// computations they overlap (a posted send runs beside the next computation), each at least a
+// pixel wide and labelled with its microbatch where it has room. O(transfers of the lane).
+void DrawTransfers(ImDrawList* draw, const Plot& plot, const PipelineLoad& load, size_t stage) {
+    const MareyDevice& device = load.marey.devices[stage];
+    const PipeStageFigures& figures = load.schedule.stages[stage];
+    const double endNs = plot.Ns(plot.origin.x + plot.width);
+    const float top = plot.LaneTop(stage), bottom = top + plot.barPx;
+    // Receives first, in the lower half; Sends over them in the lowest quarter, so that a send
+    // running beside a receive (a posted activation while the stage waits for a gradient) shows.
+    const std::vector<uint32_t>& order = load.transferOps[stage];  // receives first (Load)
+    for (const bool labels : {false, true})  // the labels last, over the sends
+        for (const uint32_t op : order) {
+            const MareyOp& transfer = device.ops[op];
+            if (transfer.endNs < plot.startNs || transfer.startNs > endNs) continue;
+            const bool send = figures.kinds[op] == PipeOpKind::kSend;
+            const float y0 = top + plot.barPx * (send ? 0.75f : 0.45f);
+            const float x0 = plot.X(static_cast<double>(transfer.startNs));
+            const float x1 = std::max(x0 + 1, plot.X(static_cast<double>(transfer.endNs)));
+            if (!labels) {
+                draw->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, bottom),
+                                    U32(OperatorColor(load, stage, op)));
+                continue;
+            }
+            const int32_t t = figures.transferOf[op];
+            // The label stays at the view's left edge while the transfer runs on past it.
+            const float labelX = std::max(x0, plot.origin.x) + 2;
+            if (t < 0 || send || x1 - labelX < 20 || plot.barPx < 12) continue;
+            const std::string label =
+                TransferLabel(load.schedule.transfers[static_cast<size_t>(t)]);
+            draw->AddText(ImVec2(labelX, y0 + (bottom - y0 - ImGui::GetFontSize()) / 2),
+                          IM_COL32(15, 15, 20, 255), label.c_str());
+        }
 }
 
 // One lane's operators in the range shown. Computations narrower than a pixel that follow each
@@ -185,18 +250,12 @@ bool DrawLane(ImDrawList* draw, const Plot& plot, const PipelineLoad& load, size
             continue;
         }
         drawDense();
-        const float y0 = transfer ? top + plot.barPx * 0.45f : top;
-        draw->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, bottom),
+        if (transfer) continue;  // drawn after the computations, on top of them
+        draw->AddRectFilled(ImVec2(x0, top), ImVec2(x1, bottom),
                             U32(OperatorColor(load, stage, op)));
-        const int32_t t = figures.transferOf[op];
-        if (t >= 0 && x1 - x0 >= 22 && plot.barPx >= 12) {
-            const std::string label =
-                TransferLabel(load.schedule.transfers[static_cast<size_t>(t)]);
-            draw->AddText(ImVec2(x0 + 2, y0 + (bottom - y0 - ImGui::GetFontSize()) / 2),
-                          IM_COL32(15, 15, 20, 255), label.c_str());
-        }
     }
     drawDense();
+    DrawTransfers(draw, plot, load, stage);
     return anyDense;
 }
 
@@ -204,7 +263,9 @@ bool DrawLane(ImDrawList* draw, const Plot& plot, const PipelineLoad& load, size
 // enough in the range to read; false (none drawn) when there are more.
 bool DrawArrows(ImDrawList* draw, const Plot& plot, const PipelineLoad& load) {
     const double endNs = plot.Ns(plot.origin.x + plot.width);
-    std::vector<const PipeTransfer*> shown;
+    // Kept between frames: a frame reuses the capacity instead of allocating again.
+    static thread_local std::vector<const PipeTransfer*> shown;
+    shown.clear();
     for (const PipeTransfer& transfer : load.schedule.transfers) {
         const MareyOp& send = load.marey.devices[transfer.fromStage].ops[transfer.fromOp];
         const MareyOp& receive = load.marey.devices[transfer.toStage].ops[transfer.toOp];
@@ -255,9 +316,15 @@ void DrawLaneLabels(ImDrawList* draw, const Plot& plot, const PipelineLoad& load
         } else if (plot.lanePx >= font) {
             draw->AddText(ImVec2(plot.origin.x - kGutter + 6, y + (plot.lanePx - font) / 2), color,
                           name.c_str());
-        } else if (s % static_cast<size_t>(std::ceil(font / plot.lanePx)) == 0 || busiest) {
-            // Thin lanes: every few a label, at its lane's top; the named stage always.
-            draw->AddText(ImVec2(plot.origin.x - kGutter + 6, y), color, name.c_str());
+        } else {
+            // Thin lanes: every few a label, at its lane's top, and the named stage always; a
+            // label that would run into the named stage's is left out. Hover names any lane.
+            const size_t every = static_cast<size_t>(std::ceil(font / plot.lanePx));
+            const float namedY =
+                plot.origin.y + static_cast<float>(load.schedule.namedStage) * plot.lanePx;
+            const bool clear = load.schedule.namedStage < 0 || std::abs(y - namedY) >= font;
+            if (busiest || (s % every == 0 && clear))
+                draw->AddText(ImVec2(plot.origin.x - kGutter + 6, y), color, name.c_str());
         }
     }
 }
@@ -271,7 +338,7 @@ PipelineView::PipelineView(ClusterDocument& cluster) : m_document(cluster) {}
 PipelineView::~PipelineView() = default;
 
 bool PipelineView::Busy() const {
-    return m_job.Busy();
+    return m_job.Busy() || m_settleFrames > 0;
 }
 
 void PipelineView::Wait() {
@@ -293,11 +360,14 @@ void PipelineView::Take(std::shared_ptr<PipelineLoad> load) {
     m_load = std::move(load);
     if (same && m_viewEndNs > m_viewStartNs) return;
     m_selected = {};
-    const PipelineSchedule& schedule = m_load->schedule;
-    m_viewStartNs = static_cast<double>(schedule.spanStartNs);
-    m_viewEndNs = static_cast<double>(std::max(schedule.spanEndNs, m_load->marey.spanNs));
-    if (schedule.spanEndNs > schedule.spanStartNs)
-        m_viewEndNs = static_cast<double>(schedule.spanEndNs);
+    ShowWholeStep();
+    m_settleFrames = 3;  // a table sizes its columns from a frame's contents: draw a few
+}
+
+void PipelineView::ShowWholeStep() {
+    if (!m_load) return;
+    m_viewStartNs = static_cast<double>(m_load->schedule.spanStartNs);
+    m_viewEndNs = static_cast<double>(WholeStepEndNs(*m_load));
 }
 
 void PipelineView::Refresh() {
@@ -325,6 +395,16 @@ void PipelineView::DrawControls() {
                              : layout.stages.front().ranks.front();
     }
     DrawStepAndGroupPickers(m_document);
+    // A group chosen in the picker (a pipeline's p2p pair, a stage, a TP group) shows the
+    // pipeline of its first rank that has a stage.
+    if (m_document.selection.group != m_shownGroup) {
+        m_shownGroup = m_document.selection.group;
+        for (const int rank : m_document.GroupRanks())
+            if (m_shownGroup && layout.StageOf(rank) >= 0) {
+                m_pipelineRank = rank;
+                break;
+            }
+    }
     SameLineIfRoom(ImGui::CalcTextSize("Pipeline of rank").x + 130);  // else under the pickers
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Pipeline of rank");
@@ -333,6 +413,9 @@ void PipelineView::DrawControls() {
     int rank = m_pipelineRank;
     if (ImGui::InputInt("##pipelineRank", &rank, 1, 10) && layout.StageOf(rank) >= 0)
         m_pipelineRank = rank;
+    SameLineIfRoom(ImGui::CalcTextSize("Whole step").x + 20, 12);
+    if (ImGui::Button("Whole step")) ShowWholeStep();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show the whole step again (Home)");
     if (!m_document.selection.step && m_document.cluster.steps.size() > 1)
         NoteAfter(("(step " + m_document.cluster.steps.front() +
                    ": the average over steps has no operators)")
@@ -354,7 +437,7 @@ void PipelineView::DrawSummary() const {
         line += "no microbatches: " + schedule.markedBy;
     line += " · bubble " + FormatPercent(schedule.meanBubble) + " on average";
     if (schedule.microbatches > 0) line += ", 1F1B's ideal " + FormatPercent(schedule.idealBubble);
-    ImGui::TextUnformatted(line.c_str());
+    ImGui::TextWrapped("%s", line.c_str());
     if (!schedule.verdict.empty()) {
         ImGui::PushTextWrapPos(0);
         ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.4f, 1), "%s", schedule.verdict.c_str());
@@ -368,9 +451,8 @@ void PipelineView::DrawSummary() const {
                 "a bubble\n5 points over the ideal comes from the stage idling longest, neither "
                 "computing nor receiving.");
     }
-    // Stages without operators in the step: why, one line a reason.
-    bool noFile = false;
-    for (const std::string& reason : SummarizeDeviceProblems(m_load->marey, 3, &noFile))
+    // Stages without operators in the step: why, one line a reason (found once, in Load).
+    for (const std::string& reason : m_load->problems)
         ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1), "%s", reason.c_str());
     if (schedule.unpaired > 0)
         ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.35f, 1), "%s",
@@ -422,8 +504,23 @@ PipeOperatorRef HoverOperator(const Plot& plot, const PipelineLoad& load, bool c
     if (mouse.y < plot.origin.y || mouse.x < plot.origin.x) return {};
     const size_t stage = static_cast<size_t>((mouse.y - plot.origin.y) / plot.lanePx);
     if (stage >= load.marey.devices.size()) return {};
-    const int64_t op = MareyOpAt(load.marey.devices[stage], load.runningEnds[stage],
-                                 plot.Ns(mouse.x), 2 * plot.nsPerPx);
+    // The lower part of a lane shows the transfers on top: there the mouse means them.
+    int64_t op = -1;
+    const float depth = (mouse.y - plot.LaneTop(stage)) / plot.barPx;
+    if (depth >= 0.45f) {
+        // The lowest quarter shows the sends over the receives: there a send wins.
+        const double at = plot.Ns(mouse.x), slack = 2 * plot.nsPerPx;
+        for (const uint32_t t : load.transferOps[stage]) {
+            const MareyOp& transfer = load.marey.devices[stage].ops[t];
+            const bool send = load.schedule.stages[stage].kinds[t] == PipeOpKind::kSend;
+            if (send && depth < 0.75f) continue;
+            if (transfer.startNs - slack <= at && at <= transfer.endNs + slack && (op < 0 || send))
+                op = t;
+        }
+    }
+    if (op < 0)
+        op = MareyOpAt(load.marey.devices[stage], load.runningEnds[stage], plot.Ns(mouse.x),
+                       2 * plot.nsPerPx);
     if (op < 0) return {};
     const PipeOperatorRef ref{static_cast<int>(stage), op};
     ImGui::SetTooltip("%s%s", OperatorDescription(load, ref).c_str(),
@@ -457,7 +554,7 @@ void ZoomAndPan(const Plot& plot, double& startNs, double& endNs, double spanSta
     if (ImGui::IsItemHovered() && io.MouseWheel != 0) {
         const double at = plot.Ns(io.MousePos.x);
         const double factor = std::pow(0.8, io.MouseWheel);
-        const double width = std::clamp(range * factor, 1000.0, (spanEnd - spanStart) * 2);
+        const double width = std::clamp(range * factor, 1000.0, (spanEnd - spanStart) * 1.2);
         startNs = at - (at - startNs) * width / range;
         endNs = startNs + width;
     }
@@ -471,6 +568,10 @@ void ZoomAndPan(const Plot& plot, double& startNs, double& endNs, double spanSta
         startNs = spanStart;
         endNs = spanEnd;
     }
+    // Never far past the step: a tenth of it beyond either end at most.
+    const double width = endNs - startNs, margin = (spanEnd - spanStart) * 0.1;
+    if (startNs < spanStart - margin) startNs = spanStart - margin, endNs = startNs + width;
+    if (endNs > spanEnd + margin) endNs = spanEnd + margin, startNs = endNs - width;
 }
 
 }  // namespace
@@ -530,8 +631,15 @@ void PipelineView::Draw(ViewContext& context) {
     const PipeOperatorRef under =
         hovered && !m_dragging ? HoverOperator(plot, load, canOpen) : PipeOperatorRef{};
     ZoomAndPan(plot, m_viewStartNs, m_viewEndNs, static_cast<double>(load.schedule.spanStartNs),
-               static_cast<double>(load.schedule.spanEndNs), m_dragging, under.Valid());
-    if (released) m_selected = under;  // a click on no operator clears the panel
+               static_cast<double>(WholeStepEndNs(load)), m_dragging, under.Valid());
+    // A click on no operator clears the panel; the second click of a double click (which reset
+    // the zoom) selects nothing.
+    if (doubleClicked) m_doubleClickHeld = true;
+    if (released && !m_doubleClickHeld) m_selected = under;
+    if (released) m_doubleClickHeld = false;
+    if (ImGui::IsWindowFocused() && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) m_selected = {};
+    if (ImGui::IsWindowFocused() && ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) ShowWholeStep();
+    if (m_settleFrames > 0) --m_settleFrames;
     if (doubleClicked && under.Valid() && canOpen)
         RequestOpenOperator(load, under, m_document, context.clusterRequest);
     ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -551,6 +659,18 @@ void PipelineView::Draw(ViewContext& context) {
     draw->PopClipRect();
     m_arrowsHidden = !DrawArrows(draw, plot, load);
     DrawLaneLabels(draw, plot, load);
+    // The gutter names the lane under the mouse, labelled or not.
+    const ImVec2 mouse = ImGui::GetMousePos();
+    if (ImGui::IsWindowHovered() && mouse.x >= plot.origin.x - kGutter && mouse.x < plot.origin.x &&
+        mouse.y >= plot.origin.y && mouse.y < plot.origin.y + lanesHeight) {
+        const size_t s = static_cast<size_t>((mouse.y - plot.origin.y) / plot.lanePx);
+        if (s < lanes) {
+            const PipeStageFigures& stage = load.schedule.stages[s];
+            ImGui::SetTooltip("stage %zu · rank %d · %s", s, stage.rankId,
+                              stage.bubble < 0 ? "no operators in the step"
+                                               : ("bubble " + FormatPercent(stage.bubble)).c_str());
+        }
+    }
     ImGui::SetCursorScreenPos(ImVec2(start.x, plot.origin.y + lanesHeight + 10));
     // Lanes at their tallest leave room: the panels take it.
     DrawPipelinePanels(load, m_selected, m_document, context.clusterRequest,

@@ -4,12 +4,14 @@
 // Send to the Receive on the next or previous stage that took it, marked with its microbatch
 // (F3, B3). Each lane says its bubble against the 1F1B ideal. The step is read off the UI thread.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "BackgroundJob.hpp"
 #include "marey/PipelineSchedule.hpp"
 #include "views/View.hpp"
+#include "workspace/Ids.hpp"
 
 namespace marey {
 
@@ -34,11 +36,14 @@ struct PipelineLoad {
     std::string step;
     MareyStep marey;
     PipelineSchedule schedule;
-    std::vector<uint32_t> typeOfKey;   // per key of 'marey': index into 'types'
-    std::vector<PipeTypeShare> types;  // computations by time, longest first
-    std::vector<TimeNs> longestOp;     // per stage, for the first operator a range shows
+    std::vector<std::string> problems;  // why stages have no operators, one line a reason
+    std::vector<uint32_t> typeOfKey;    // per key of 'marey': index into 'types'
+    std::vector<PipeTypeShare> types;   // computations by time, longest first
+    std::vector<TimeNs> longestOp;      // per stage, for the first operator a range shows
     std::vector<std::vector<TimeNs>> runningEnds;  // per stage, for hit tests (MareyOpAt)
-    std::shared_ptr<const MareyTables> tables;     // kept for the next step of the same ranks
+    // Per stage: its Receives, then its Sends, each by start.
+    std::vector<std::vector<uint32_t>> transferOps;
+    std::shared_ptr<const MareyTables> tables;  // kept for the next step of the same ranks
 };
 
 class PipelineView : public View {
@@ -56,6 +61,8 @@ private:
     // Starts a load when the step or the pipeline shown changed; takes a finished one in.
     void Refresh();
     void Take(std::shared_ptr<PipelineLoad> load);
+    // The pipeline's span to the step's last operator.
+    void ShowWholeStep();
     void DrawControls();
     void DrawSummary() const;
     void DrawLegend() const;
@@ -68,9 +75,14 @@ private:
     int m_pipelineRank = -1;  // the rank whose pipeline is shown; -1 until the first frame
     double m_viewStartNs = 0, m_viewEndNs = 0;  // from the devices' step start
     bool m_dragging = false;
-    bool m_denseDrawn = false;    // the last frame merged computations into a pixel's bar
-    bool m_arrowsHidden = false;  // the last frame had more transfers than it draws arrows for
-    PipeOperatorRef m_selected;   // the operator whose attributes the panel shows
+    bool m_denseDrawn = false;       // the last frame merged computations into a pixel's bar
+    bool m_arrowsHidden = false;     // the last frame had more transfers than it draws arrows for
+    PipeOperatorRef m_selected;      // the operator whose attributes the panel shows
+    bool m_doubleClickHeld = false;  // the button is down for a double click's second press
+    int m_settleFrames = 0;
+    std::optional<GroupIndex>
+        m_shownGroup;  // the group picker's choice the pipeline follows          // frames to draw
+                       // after a load, while tables size themselves
 };
 
 }  // namespace marey
