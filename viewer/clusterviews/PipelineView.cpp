@@ -21,6 +21,7 @@ namespace {
 
 constexpr float kGutter = 150;  // the lanes' labels
 constexpr float kRuler = 22;
+constexpr float kMinLanePx = 8;
 constexpr size_t kTypeColors = 9;     // the longest types get a colour each, the rest grey
 constexpr size_t kMostArrows = 6000;  // more in the range shown: zoom in to see them
 constexpr uint64_t kMostCachedRows = 4000000;
@@ -613,8 +614,10 @@ void PipelineView::Draw(ViewContext& context) {
     const size_t lanes = load.marey.devices.size();
     // The panels below take a third of the height, at least enough for a few rows.
     const float panelPx = std::clamp(avail.y * 0.3f, 120.0f, 240.0f);
-    plot.lanePx =
-        std::clamp((avail.y - kRuler - 18 - panelPx) / static_cast<float>(lanes), 3.0f, 56.0f);
+    // Lanes of at least kMinLanePx: in a short window the view scrolls rather than squeeze them
+    // into lines no one can read or point at.
+    plot.lanePx = std::clamp((avail.y - kRuler - 18 - panelPx) / static_cast<float>(lanes),
+                             kMinLanePx, 56.0f);
     plot.barPx = std::max(2.0f, plot.lanePx * 0.7f);
     if (m_viewEndNs <= m_viewStartNs) m_viewEndNs = m_viewStartNs + 1;
     plot.startNs = m_viewStartNs;
