@@ -98,6 +98,7 @@ std::shared_ptr<PipelineLoad> Load(const Cluster* cluster, std::vector<int> rank
     load->schedule = BuildPipelineSchedule(load->marey);
     bool noFile = false;
     load->problems = SummarizeDeviceProblems(load->marey, 3, &noFile);
+    load->wholeStepEndNs = WholeStepEndNs(*load);
     TypeOperators(*load);
     for (const MareyDevice& device : load->marey.devices) {
         TimeNs longest = 0;
@@ -368,7 +369,7 @@ void PipelineView::Take(std::shared_ptr<PipelineLoad> load) {
 void PipelineView::ShowWholeStep() {
     if (!m_load) return;
     m_viewStartNs = static_cast<double>(m_load->schedule.spanStartNs);
-    m_viewEndNs = static_cast<double>(WholeStepEndNs(*m_load));
+    m_viewEndNs = static_cast<double>(m_load->wholeStepEndNs);
 }
 
 void PipelineView::Refresh() {
@@ -634,7 +635,7 @@ void PipelineView::Draw(ViewContext& context) {
     const PipeOperatorRef under =
         hovered && !m_dragging ? HoverOperator(plot, load, canOpen) : PipeOperatorRef{};
     ZoomAndPan(plot, m_viewStartNs, m_viewEndNs, static_cast<double>(load.schedule.spanStartNs),
-               static_cast<double>(WholeStepEndNs(load)), m_dragging, under.Valid());
+               static_cast<double>(load.wholeStepEndNs), m_dragging, under.Valid());
     // A click on no operator clears the panel; the second click of a double click (which reset
     // the zoom) selects nothing.
     if (doubleClicked) m_doubleClickHeld = true;

@@ -36,6 +36,7 @@ struct PipelineLoad {
     std::string step;
     MareyStep marey;
     PipelineSchedule schedule;
+    TimeNs wholeStepEndNs = 0;          // the step's last operator on any stage: the view's far end
     std::vector<std::string> problems;  // why stages have no operators, one line a reason
     std::vector<uint32_t> typeOfKey;    // per key of 'marey': index into 'types'
     std::vector<PipeTypeShare> types;   // computations by time, longest first
