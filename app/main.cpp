@@ -9,7 +9,7 @@
 #include "SummarizeCommand.hpp"
 
 #ifdef MAREY_HAS_VIEWER
-#include "ViewerMain.hpp"
+#include "shell/ViewerMain.hpp"
 #endif
 
 int main(int argc, char** argv) {

@@ -47,6 +47,67 @@ const std::map<std::string, std::set<std::string>>& AllowedEdges() {
     return kAllowed;
 }
 
+// Folder of viewer/ → the folders of viewer/ its files may include (and every folder of
+// analysis/, which lies below the whole window). The view kit lies below the documents and the
+// views; the shell (the application, the view registry) above them all.
+const std::map<std::string, std::set<std::string>>& ViewerEdges() {
+    static const std::map<std::string, std::set<std::string>> kAllowed = {
+        {"base", {}},
+        {"render", {"base"}},
+        {"timeline", {"base", "render"}},
+        {"panels", {"base", "render", "timeline"}},
+        {"viewkit", {"base", "render", "timeline", "panels"}},
+        {"workspace", {"base", "render", "timeline", "panels", "viewkit"}},
+        // The three kinds of views stand side by side: none includes another's.
+        {"views", {"base", "render", "timeline", "panels", "viewkit", "workspace"}},
+        {"clusterviews", {"base", "render", "timeline", "panels", "viewkit", "workspace"}},
+        {"compareviews", {"base", "render", "timeline", "panels", "viewkit", "workspace"}},
+        {"shell",
+         {"base", "render", "timeline", "panels", "viewkit", "workspace", "views", "clusterviews",
+          "compareviews"}},
+    };
+    return kAllowed;
+}
+
+// app/ (the command line and its MCP server) is one layer: it reaches the window only through
+// the shell's entry point.
+const std::map<std::string, std::set<std::string>>& AppEdges() {
+    static const std::map<std::string, std::set<std::string>> kAllowed = {
+        {"app", {"mcp", "shell"}},
+    };
+    return kAllowed;
+}
+
+// One tree of the sources and its rule: which folder may include which, and what lies below
+// the whole tree (any of its folders may include those).
+struct Layering {
+    std::string tree;  // "analysis", "viewer", "app"
+    const std::map<std::string, std::set<std::string>>& allowed;
+    std::set<std::string> below;  // folders of lower trees
+    bool guiAllowed = false;
+};
+
+std::set<std::string> FoldersOf(const std::map<std::string, std::set<std::string>>& table) {
+    std::set<std::string> folders;
+    for (const auto& [folder, allowed] : table) folders.insert(folder);
+    return folders;
+}
+
+const Layering& AnalysisLayering() {
+    static const Layering kLayering{"analysis", AllowedEdges(), {}, false};
+    return kLayering;
+}
+
+const Layering& ViewerLayering() {
+    static const Layering kLayering{"viewer", ViewerEdges(), FoldersOf(AllowedEdges()), true};
+    return kLayering;
+}
+
+const Layering& AppLayering() {
+    static const Layering kLayering{"app", AppEdges(), FoldersOf(AllowedEdges()), true};
+    return kLayering;
+}
+
 // Headers of the GUI: no file of analysis/ may include them, by any path.
 bool IsGuiHeader(const std::string& header) {
     for (const char* prefix : {"imgui", "GL/", "GLFW/", "epoxy/", "viewer/", "stb"})
@@ -69,12 +130,13 @@ std::string IncludedHeader(const std::string& line, bool* quoted) {
     return line.substr(at + 1, end - at - 1);
 }
 
-// Every forbidden #include in 'text', the file 'path' of folder 'folder', one message each:
-// "analysis/load/X.cpp:7: load/ must not include model/ (model/TraceModel.hpp)". O(text).
-std::vector<std::string> Violations(const std::string& folder, const std::string& path,
-                                    const std::string& text) {
+// Every forbidden #include in 'text', the file 'path' of folder 'folder' of the layering's tree,
+// one message each: "analysis/load/X.cpp:7: load/ must not include model/ (model/TraceModel.hpp)".
+// O(text).
+std::vector<std::string> Violations(const Layering& layering, const std::string& folder,
+                                    const std::string& path, const std::string& text) {
     std::vector<std::string> found;
-    const auto& table = AllowedEdges();
+    const auto& table = layering.allowed;
     const auto allowed = table.find(folder);
     if (allowed == table.end()) {
         found.push_back(path + ": the folder " + folder + "/ has no place in the layering table");
@@ -87,52 +149,108 @@ std::vector<std::string> Violations(const std::string& folder, const std::string
         const std::string header = IncludedHeader(line, &quoted);
         if (header.empty()) continue;
         const std::string where = path + ":" + std::to_string(number) + ": ";
-        if (IsGuiHeader(header)) {
+        if (!layering.guiAllowed && IsGuiHeader(header)) {
             found.push_back(where + folder + "/ must not include the GUI (" + header + ")");
             continue;
         }
         const size_t slash = header.find('/');
         if (!quoted || slash == std::string::npos)
-            continue;  // the standard library, simdjson, zlib
+            continue;  // the standard library, simdjson, zlib, a header of the same folder
         const std::string target = header.substr(0, slash);
-        if (target == folder || allowed->second.count(target)) continue;
+        if (target == folder || allowed->second.count(target) || layering.below.count(target))
+            continue;
+        const std::string tree = layering.tree + "/";
         if (!table.count(target))
-            found.push_back(where + folder + "/ includes " + target +
-                            "/, which is not a folder of analysis/ (" + header + ")");
+            found.push_back(
+                where + folder + "/ includes " + target + "/, which is not a folder of " +
+                (layering.below.empty() ? tree : tree + " nor one below it") + " (" + header + ")");
         else
             found.push_back(where + folder + "/ must not include " + target + "/ (" + header + ")");
     }
     return found;
 }
 
-}  // namespace
+// The analysis tree's rule, as the tests below were first written.
+std::vector<std::string> Violations(const std::string& folder, const std::string& path,
+                                    const std::string& text) {
+    return Violations(AnalysisLayering(), folder, path, text);
+}
 
-TEST_CASE("no file of analysis/ includes a folder its layer must not reach") {
+// Every violation in the tree 'layering' names, read from the sources; 'filesRead' counts them.
+// Files of app/ all belong to its one layer "app"; every other tree's files live in folders.
+std::vector<std::string> TreeViolations(const Layering& layering, size_t* filesRead) {
     namespace fs = std::filesystem;
-    const fs::path root = fs::path(MAREY_SOURCE_DIR) / "analysis";
-    REQUIRE(fs::is_directory(root));
-    size_t filesRead = 0;
+    const fs::path root = fs::path(MAREY_SOURCE_DIR) / layering.tree;
     std::vector<std::string> violations;
     for (const fs::directory_entry& entry : fs::recursive_directory_iterator(root)) {
         const std::string extension = entry.path().extension().string();
         if (!entry.is_regular_file() || (extension != ".hpp" && extension != ".cpp")) continue;
         const fs::path relative = fs::relative(entry.path(), root);
-        const std::string folder = relative.begin()->string();
+        const std::string path = layering.tree + "/" + relative.generic_string();
+        ++*filesRead;
+        std::string folder = relative.begin()->string();
+        if (layering.tree == "app") {
+            folder = "app";
+        } else if (!relative.has_parent_path()) {
+            violations.push_back(path + ": every file of " + layering.tree +
+                                 "/ lives in one of its folders");
+            continue;
+        }
         std::ifstream file(entry.path());
         std::stringstream text;
         text << file.rdbuf();
-        const std::string path = "analysis/" + relative.generic_string();
-        if (relative.has_parent_path()) {
-            for (std::string& message : Violations(folder, path, text.str()))
-                violations.push_back(std::move(message));
-        } else {
-            violations.push_back(path + ": every file of analysis/ lives in one of its folders");
-        }
-        ++filesRead;
+        for (std::string& message : Violations(layering, folder, path, text.str()))
+            violations.push_back(std::move(message));
     }
-    CHECK(filesRead > 100);
     std::sort(violations.begin(), violations.end());
-    for (const std::string& message : violations) FAIL_CHECK(message);
+    return violations;
+}
+
+}  // namespace
+
+TEST_CASE("no file of analysis/ includes a folder its layer must not reach") {
+    size_t filesRead = 0;
+    for (const std::string& message : TreeViolations(AnalysisLayering(), &filesRead))
+        FAIL_CHECK(message);
+    CHECK(filesRead > 100);
+}
+
+TEST_CASE("no file of viewer/ or app/ includes a folder its layer must not reach") {
+    size_t viewerFiles = 0, appFiles = 0;
+    for (const std::string& message : TreeViolations(ViewerLayering(), &viewerFiles))
+        FAIL_CHECK(message);
+    for (const std::string& message : TreeViolations(AppLayering(), &appFiles)) FAIL_CHECK(message);
+    CHECK(viewerFiles > 80);
+    CHECK(appFiles > 10);
+}
+
+TEST_CASE("a back-include in viewer/ or app/ is named with its file, line and edge") {
+    SUBCASE("a view reaching up to the shell") {
+        const std::vector<std::string> found =
+            Violations(ViewerLayering(), "views", "viewer/views/X.cpp",
+                       "#include <imgui.h>\n#include \"model/TraceModel.hpp\"\n"
+                       "#include \"shell/ViewRegistry.hpp\"\n");
+        REQUIRE(found.size() == 1);
+        CHECK(found[0] ==
+              "viewer/views/X.cpp:3: views/ must not include shell/ (shell/ViewRegistry.hpp)");
+    }
+    SUBCASE("the view kit reaching up to the documents, a view to a view of another kind") {
+        CHECK(Violations(ViewerLayering(), "viewkit", "viewer/viewkit/Y.hpp",
+                         "#include \"workspace/Document.hpp\"\n")
+                  .size() == 1);
+        CHECK(Violations(ViewerLayering(), "compareviews", "viewer/compareviews/Z.cpp",
+                         "#include \"views/TimelineTab.hpp\"\n")
+                  .size() == 1);
+    }
+    SUBCASE("the command line reaching into the window past its shell") {
+        const std::vector<std::string> found =
+            Violations(AppLayering(), "app", "app/main.cpp",
+                       "#include \"shell/ViewerMain.hpp\"\n#include \"workspace/Workspace.hpp\"\n");
+        REQUIRE(found.size() == 1);
+        CHECK(found[0] ==
+              "app/main.cpp:2: app/ includes workspace/, which is not a folder of app/ nor one "
+              "below it (workspace/Workspace.hpp)");
+    }
 }
 
 TEST_CASE("a forbidden include is named with its file, line and edge") {

@@ -11,10 +11,10 @@
 #include <set>
 #include <thread>
 
-#include "Colors.hpp"
-#include "KeyScript.hpp"
-#include "LayoutSettings.hpp"
-#include "SettingsFolder.hpp"
+#include "base/Colors.hpp"
+#include "shell/KeyScript.hpp"
+#include "base/LayoutSettings.hpp"
+#include "base/SettingsFolder.hpp"
 #include "TestSupport.hpp"
 #include "panels/RangeStatsPanel.hpp"
 #include "panels/SearchPanel.hpp"

@@ -3,21 +3,29 @@
 // are drawn into a headless ImGui context, so that their sort caches run for real (and, in the
 // sanitizer build, under AddressSanitizer).
 #include <doctest/doctest.h>
+#include <GLFW/glfw3.h>
 #include <imgui.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <thread>
 
 #include "clusterviews/MatrixView.hpp"
 #include "clusterviews/StepTraceView.hpp"
 #include "timeline/TimelineView.hpp"
-#include "views/ViewContext.hpp"
+#include "base/LayoutSettings.hpp"
+#include "clusterviews/ClusterCommon.hpp"
+#include "render/BoxRenderer.hpp"
+#include "render/MareyRenderer.hpp"
+#include "viewkit/ViewCommon.hpp"
+#include "viewkit/ViewContext.hpp"
 #include "clusterviews/TimeOverviewView.hpp"
-#include "views/ViewRegistry.hpp"
+#include "compareviews/CompareTimelines.hpp"
+#include "shell/ViewRegistry.hpp"
 #include "workspace/Workspace.hpp"
 #include "TestSupport.hpp"
 #include <unistd.h>
@@ -26,6 +34,21 @@ using namespace marey;
 namespace fs = std::filesystem;
 
 namespace {
+
+// What a view is drawn with, headless: the renderers only collect (no GL context here).
+struct HeadlessContext {
+    TimelineRequest request;
+    BoxRenderer boxes, boxesB;
+    LayoutSettings layout;
+    ClusterRequest clusterRequest;
+    MareyRenderer marey;
+    std::optional<ComparisonOptions> recompare;
+    ViewContext Make(Workspace& workspace, Document* document, ClusterDocument* cluster,
+                     ComparisonPair* comparison = nullptr) {
+        return ViewContext{workspace,    document, comparison, cluster,        boxes, boxesB,
+                           1.0f / 60.0f, request,  layout,     clusterRequest, marey, recompare};
+    }
+};
 
 // A generated comparison pair, written by marey-gen once per test binary.
 const fs::path& GeneratedPair() {
@@ -73,14 +96,8 @@ public:
         std::map<std::string, int> vertices;
         ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
         ImGui::NewFrame();
-        TimelineRequest request;
-        BoxRenderer unusedBoxes, unusedBoxesB;  // the timeline view is not drawn here
-        LayoutSettings layout;
-        ClusterRequest clusterRequest;
-        MareyRenderer unusedMarey;
-        ViewContext context{workspace,   &document,      nullptr,      nullptr,
-                            unusedBoxes, unusedBoxesB,   1.0f / 60.0f, request,
-                            layout,      clusterRequest, unusedMarey};
+        HeadlessContext parts;
+        ViewContext context = parts.Make(workspace, &document, nullptr);
         const std::vector<const ViewEntry*> entries = ViewsOf(ViewScope::kDocument);
         REQUIRE(document.views.size() == entries.size());
         for (size_t i = 0; i < entries.size(); ++i) {
@@ -104,17 +121,24 @@ public:
         }
         return vertices;
     }
+    // Draws one comparison view of 'pair' in one frame.
+    void DrawComparisonView(Workspace& workspace, ComparisonPair& pair, View& view) {
+        ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+        ImGui::NewFrame();
+        HeadlessContext parts;
+        ViewContext context = parts.Make(workspace, nullptr, nullptr, &pair);
+        ImGui::SetNextWindowSize(ImVec2(1600, 900));
+        ImGui::Begin("comparison");
+        view.Draw(context);
+        ImGui::End();
+        ImGui::Render();
+    }
     // Draws one view of 'document' in one frame (a timeline lays its tracks out when drawn).
     void DrawView(Workspace& workspace, Document& document, View& view) {
         ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
         ImGui::NewFrame();
-        TimelineRequest request;
-        BoxRenderer boxes, boxesB;  // only collected: no GL context here
-        LayoutSettings layout;
-        ClusterRequest clusterRequest;
-        MareyRenderer marey;
-        ViewContext context{workspace,    &document, nullptr, nullptr,        boxes, boxesB,
-                            1.0f / 60.0f, request,   layout,  clusterRequest, marey};
+        HeadlessContext parts;
+        ViewContext context = parts.Make(workspace, &document, nullptr);
         ImGui::SetNextWindowSize(ImVec2(1600, 900));
         ImGui::Begin("view");
         view.Draw(context);
@@ -125,13 +149,8 @@ public:
     int DrawClusterView(Workspace& workspace, ClusterDocument& cluster, View& view) {
         ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
         ImGui::NewFrame();
-        TimelineRequest request;
-        ClusterRequest clusterRequest;
-        BoxRenderer boxes, boxesB;
-        LayoutSettings layout;
-        MareyRenderer marey;
-        ViewContext context{workspace,    nullptr, nullptr, &cluster,       boxes, boxesB,
-                            1.0f / 60.0f, request, layout,  clusterRequest, marey};
+        HeadlessContext parts;
+        ViewContext context = parts.Make(workspace, nullptr, &cluster);
         ImGui::SetNextWindowSize(ImVec2(1600, 900));
         ImGui::Begin("one cluster view");
         view.Draw(context);
@@ -147,13 +166,8 @@ public:
         AttachViews(workspace);
         ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
         ImGui::NewFrame();
-        TimelineRequest request;
-        ClusterRequest clusterRequest;
-        BoxRenderer boxes, boxesB;  // only collected: no GL context here
-        LayoutSettings layout;
-        MareyRenderer marey;  // only collected as well
-        ViewContext context{workspace,    nullptr, nullptr, &cluster,       boxes, boxesB,
-                            1.0f / 60.0f, request, layout,  clusterRequest, marey};
+        HeadlessContext parts;
+        ViewContext context = parts.Make(workspace, nullptr, &cluster);
         const std::vector<const ViewEntry*> entries = ViewsOf(ViewScope::kCluster);
         REQUIRE(cluster.views.size() == entries.size());
         for (size_t i = 0; i < entries.size(); ++i) {
@@ -163,7 +177,7 @@ public:
             ImGui::End();
         }
         ImGui::Render();
-        return clusterRequest;
+        return parts.clusterRequest;
     }
 };
 
@@ -253,6 +267,40 @@ TEST_CASE("a comparison opened in the workspace is diffed off the UI thread once
     CHECK(comparison->diff.alignment.offsetNs == -5000001373);
     // Closing a side ends the comparison first (its diff read both documents).
     workspace.Close(workspace.comparison()->b);
+    CHECK(workspace.comparison() == nullptr);
+}
+
+TEST_CASE("a comparison compared again keeps what a person chose in its views, not in the pair") {
+    HeadlessImGui imgui;
+    Workspace workspace;
+    workspace.OpenComparison((GeneratedPair() / "a").string(), (GeneratedPair() / "b").string());
+    WaitForLoads(workspace);
+    REQUIRE(workspace.comparison() != nullptr);
+    workspace.comparison()->diff.wait();
+    AttachViews(workspace);
+    ComparisonPair* first = workspace.comparison();
+    auto* timelines = FindView<CompareTimelinesView>(first->views);
+    REQUIRE(timelines != nullptr);
+    CHECK(timelines->Synced());
+    // L turns sync off, as a person does in the Timelines A / B tab.
+    ImGui::GetIO().KeysDown[GLFW_KEY_L] = true;
+    imgui.DrawComparisonView(workspace, *first, *timelines);
+    ImGui::GetIO().KeysDown[GLFW_KEY_L] = false;
+    CHECK_FALSE(timelines->Synced());
+
+    ComparisonOptions options;
+    options.align.step = "2";
+    workspace.Recompare(options);
+    ComparisonPair* second = workspace.comparison();
+    REQUIRE(second != first);  // a new pair, its diff computed again
+    CHECK(second->replaced != nullptr);
+    AttachViews(workspace);
+    CHECK(second->replaced == nullptr);  // handed over, then let go
+    auto* after = FindView<CompareTimelinesView>(second->views);
+    REQUIRE(after != nullptr);
+    CHECK_FALSE(after->Synced());
+    // Another pair of documents starts with nothing to take over.
+    workspace.EndComparison();
     CHECK(workspace.comparison() == nullptr);
 }
 

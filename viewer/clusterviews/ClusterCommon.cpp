@@ -11,7 +11,7 @@
 #include <cstdio>
 
 #include "loading/RanksTimeline.hpp"
-#include "views/ViewCommon.hpp"
+#include "viewkit/ViewCommon.hpp"
 #include "core/TextFormat.hpp"
 
 namespace marey {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "Colors.hpp"
+#include "base/Colors.hpp"
 #include "workspace/ClusterDocument.hpp"
 
 struct ImDrawList;

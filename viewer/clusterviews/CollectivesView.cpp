@@ -10,8 +10,8 @@
 #include "clusterviews/ClusterCommon.hpp"
 #include "clusterviews/CollectivesView.hpp"
 #include "panels/TextWrap.hpp"
-#include "views/ViewCommon.hpp"
-#include "views/ViewContext.hpp"
+#include "viewkit/ViewCommon.hpp"
+#include "viewkit/ViewContext.hpp"
 #include "core/TextFormat.hpp"
 
 namespace marey {

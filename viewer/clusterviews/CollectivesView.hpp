@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cluster/ClusterCommunication.hpp"
-#include "views/View.hpp"
+#include "viewkit/View.hpp"
 
 namespace marey {
 

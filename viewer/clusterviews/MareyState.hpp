@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "BackgroundJob.hpp"
+#include "base/BackgroundJob.hpp"
 #include "marey/Marey.hpp"
 #include "marey/MareyInput.hpp"
 #include "render/MareyRenderer.hpp"

@@ -19,9 +19,9 @@
 #include "rank/TraceSummary.hpp"
 #include "timeline/KeyMotion.hpp"
 #include "timeline/RulerTicks.hpp"
-#include "views/ViewCommon.hpp"
+#include "viewkit/ViewCommon.hpp"
 #include "clusterviews/MareyView.hpp"
-#include "views/ViewContext.hpp"
+#include "viewkit/ViewContext.hpp"
 
 // [SECTION] Colours, the devices shown, layout
 

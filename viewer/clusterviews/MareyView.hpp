@@ -3,7 +3,7 @@
 // operator a bar on its device's row and a band to the same operator on the row below. The step
 // is read off the UI thread.
 #include "clusterviews/MareyState.hpp"
-#include "views/View.hpp"
+#include "viewkit/View.hpp"
 
 namespace marey {
 

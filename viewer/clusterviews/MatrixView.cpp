@@ -14,8 +14,9 @@
 #include "clusterviews/ClusterCommon.hpp"
 #include "clusterviews/MatrixView.hpp"
 #include "cluster/ClusterSource.hpp"
-#include "views/ViewCommon.hpp"
-#include "views/ViewContext.hpp"
+#include "viewkit/ViewCommon.hpp"
+#include "viewkit/ViewContext.hpp"
+#include "render/BoxRenderer.hpp"
 
 namespace marey {
 namespace {

@@ -6,10 +6,10 @@
 #include <optional>
 #include <vector>
 
-#include "BackgroundJob.hpp"
+#include "base/BackgroundJob.hpp"
 #include "cluster/ClusterLinks.hpp"
 #include "cluster/MatrixGrid.hpp"
-#include "views/View.hpp"
+#include "viewkit/View.hpp"
 
 namespace marey {
 

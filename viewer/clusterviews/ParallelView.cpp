@@ -6,13 +6,13 @@
 #include <cmath>
 #include <string>
 
-#include "Colors.hpp"
+#include "base/Colors.hpp"
 #include "clusterviews/ClusterCommon.hpp"
 #include "cluster/ClusterSteps.hpp"
 #include "core/TextFormat.hpp"
 #include "render/BoxRenderer.hpp"
-#include "views/ViewCommon.hpp"
-#include "views/ViewContext.hpp"
+#include "viewkit/ViewCommon.hpp"
+#include "viewkit/ViewContext.hpp"
 #include "workspace/ClusterDocument.hpp"
 
 namespace marey {

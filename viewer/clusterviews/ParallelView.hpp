@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "core/Time.hpp"
-#include "views/View.hpp"
-#include "workspace/Ids.hpp"
+#include "viewkit/View.hpp"
+#include "base/Ids.hpp"
 
 namespace marey {
 

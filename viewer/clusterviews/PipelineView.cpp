@@ -8,12 +8,12 @@
 #include <map>
 #include <thread>
 
-#include "Colors.hpp"
+#include "base/Colors.hpp"
 #include "clusterviews/ClusterCommon.hpp"
 #include "clusterviews/PipelinePanels.hpp"
 #include "core/TextFormat.hpp"
-#include "views/ViewCommon.hpp"
-#include "views/ViewContext.hpp"
+#include "viewkit/ViewCommon.hpp"
+#include "viewkit/ViewContext.hpp"
 #include "workspace/ClusterDocument.hpp"
 
 namespace marey {

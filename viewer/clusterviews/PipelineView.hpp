@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "BackgroundJob.hpp"
+#include "base/BackgroundJob.hpp"
 #include "marey/PipelineSchedule.hpp"
-#include "views/View.hpp"
-#include "workspace/Ids.hpp"
+#include "viewkit/View.hpp"
+#include "base/Ids.hpp"
 
 namespace marey {
 

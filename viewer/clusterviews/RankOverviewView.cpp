@@ -7,9 +7,9 @@
 #include <cmath>
 
 #include "clusterviews/ClusterCommon.hpp"
-#include "views/ViewCommon.hpp"
+#include "viewkit/ViewCommon.hpp"
 #include "clusterviews/RankOverviewView.hpp"
-#include "views/ViewContext.hpp"
+#include "viewkit/ViewContext.hpp"
 
 namespace marey {
 namespace {

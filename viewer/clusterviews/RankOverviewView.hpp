@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "cluster/ClusterFindings.hpp"
-#include "views/View.hpp"
-#include "workspace/Ids.hpp"
+#include "viewkit/View.hpp"
+#include "base/Ids.hpp"
 
 namespace marey {
 

@@ -9,8 +9,8 @@
 #include "core/RobustStats.hpp"
 #include "clusterviews/ClusterCommon.hpp"
 #include "clusterviews/StepTraceView.hpp"
-#include "views/ViewCommon.hpp"
-#include "views/ViewContext.hpp"
+#include "viewkit/ViewCommon.hpp"
+#include "viewkit/ViewContext.hpp"
 
 namespace marey {
 namespace {

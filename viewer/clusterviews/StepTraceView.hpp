@@ -7,8 +7,8 @@
 #include "cluster/ClusterSteps.hpp"
 #include "cluster/GroupDifference.hpp"
 #include "core/RobustStats.hpp"
-#include "views/View.hpp"
-#include "workspace/Ids.hpp"
+#include "viewkit/View.hpp"
+#include "base/Ids.hpp"
 
 namespace marey {
 

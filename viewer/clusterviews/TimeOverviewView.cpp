@@ -9,9 +9,9 @@
 
 #include "cluster/StepBuckets.hpp"
 #include "clusterviews/ClusterCommon.hpp"
-#include "views/ViewCommon.hpp"
+#include "viewkit/ViewCommon.hpp"
 #include "clusterviews/TimeOverviewView.hpp"
-#include "views/ViewContext.hpp"
+#include "viewkit/ViewContext.hpp"
 
 namespace marey {
 namespace {

@@ -1,6 +1,6 @@
 #pragma once
 // Time overview of a cluster: step time and its phases per rank on a double axis.
-#include "views/View.hpp"
+#include "viewkit/View.hpp"
 
 namespace marey {
 

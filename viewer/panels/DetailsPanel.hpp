@@ -3,7 +3,7 @@
 // flows in and out with a jump to the other end, the parent and the children.
 #include <vector>
 
-#include "ViewState.hpp"
+#include "base/ViewState.hpp"
 #include "model/TraceModel.hpp"
 
 namespace marey {

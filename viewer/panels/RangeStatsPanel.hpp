@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "BackgroundJob.hpp"
+#include "base/BackgroundJob.hpp"
 #include "index/RangeStats.hpp"
 
 namespace marey {

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "BackgroundJob.hpp"
+#include "base/BackgroundJob.hpp"
 #include "timeline/SearchIndex.hpp"
 
 namespace marey {

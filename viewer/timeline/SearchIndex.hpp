@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ViewState.hpp"
+#include "base/ViewState.hpp"
 #include "model/TraceModel.hpp"
 
 namespace marey {

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "Colors.hpp"
-#include "ViewState.hpp"
+#include "base/Colors.hpp"
+#include "base/ViewState.hpp"
 #include "index/RowQuery.hpp"
 #include "load/EventDetails.hpp"
 #include "model/TraceModel.hpp"

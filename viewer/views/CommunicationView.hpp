@@ -4,8 +4,8 @@
 // bandwidth and transit size per transport type with the packet size distribution; the links
 // of communication_matrix.json.
 #include "rank/RankAnalysis.hpp"
-#include "views/View.hpp"
-#include "views/ViewCommon.hpp"
+#include "viewkit/View.hpp"
+#include "viewkit/ViewCommon.hpp"
 
 namespace marey {
 

@@ -2,7 +2,7 @@
 // What the three files of the data-preparation view draw with alike: its colours.
 #include <imgui.h>
 
-#include "Colors.hpp"
+#include "base/Colors.hpp"
 
 namespace marey {
 

@@ -10,8 +10,9 @@
 #include "rank/DataPreparation.hpp"
 #include "views/DataPreparationDraw.hpp"
 #include "views/StepChart.hpp"
-#include "views/ViewCommon.hpp"
-#include "views/ViewContext.hpp"
+#include "viewkit/ViewCommon.hpp"
+#include "viewkit/ViewContext.hpp"
+#include "workspace/Document.hpp"
 
 namespace marey {
 namespace {

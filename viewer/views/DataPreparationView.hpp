@@ -5,7 +5,7 @@
 // processing (the dataset pipeline left to right, each queue coloured by its average usage, the
 // bottleneck operators with their suggestion; a click on a queue shows its size over time).
 #include "rank/RankAnalysis.hpp"
-#include "views/View.hpp"
+#include "viewkit/View.hpp"
 
 namespace marey {
 

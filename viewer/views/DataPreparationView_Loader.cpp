@@ -9,7 +9,7 @@
 #include "views/DataPreparationView.hpp"
 #include "views/DataPreparationDraw.hpp"
 #include "views/StepChart.hpp"
-#include "views/ViewCommon.hpp"
+#include "viewkit/ViewCommon.hpp"
 
 namespace marey {
 namespace {

@@ -10,7 +10,7 @@
 #include "views/DataPreparationView.hpp"
 #include "timeline/ElideText.hpp"
 #include "views/DataPreparationDraw.hpp"
-#include "views/ViewCommon.hpp"
+#include "viewkit/ViewCommon.hpp"
 
 namespace marey {
 namespace {

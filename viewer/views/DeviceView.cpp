@@ -1,10 +1,10 @@
 #include "views/DeviceView.hpp"
-#include "views/ViewContext.hpp"
+#include "viewkit/ViewContext.hpp"
 
 #include <imgui.h>
 
 #include "core/TextFormat.hpp"
-#include "views/TableHeaders.hpp"
+#include "viewkit/TableHeaders.hpp"
 #include "workspace/Document.hpp"
 
 namespace marey {

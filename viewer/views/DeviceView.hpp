@@ -9,7 +9,7 @@
 
 #include "rank/RankOverview.hpp"
 #include "views/FigureSourceList.hpp"
-#include "views/View.hpp"
+#include "viewkit/View.hpp"
 
 namespace marey {
 

@@ -1,6 +1,6 @@
 // The Device view's per-stream and launch sections, and the list of what lies behind a figure.
 #include "views/DeviceView.hpp"
-#include "views/ViewContext.hpp"
+#include "viewkit/ViewContext.hpp"
 
 #include <imgui.h>
 
@@ -9,7 +9,8 @@
 #include <string>
 
 #include "core/TextFormat.hpp"
-#include "views/TableHeaders.hpp"
+#include "viewkit/TableHeaders.hpp"
+#include "workspace/Document.hpp"
 
 namespace marey {
 namespace {

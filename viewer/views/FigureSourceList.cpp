@@ -6,7 +6,7 @@
 #include <cctype>
 
 #include "core/TextFormat.hpp"
-#include "views/TableHeaders.hpp"
+#include "viewkit/TableHeaders.hpp"
 
 namespace marey {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "model/TraceModel.hpp"
 #include "trace/FigureIntervals.hpp"
-#include "views/ViewCommon.hpp"
+#include "viewkit/ViewCommon.hpp"
 
 namespace marey {
 

@@ -1,5 +1,5 @@
 #include "views/MemoryView.hpp"
-#include "views/ViewContext.hpp"
+#include "viewkit/ViewContext.hpp"
 
 #include <imgui.h>
 
@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "core/TextFormat.hpp"
+#include "workspace/Document.hpp"
 
 namespace marey {
 namespace {

@@ -1,5 +1,5 @@
 #include "views/OperatorsView.hpp"
-#include "views/ViewContext.hpp"
+#include "viewkit/ViewContext.hpp"
 
 #include <imgui.h>
 
@@ -9,6 +9,7 @@
 #include "core/FuzzyMatch.hpp"
 #include "core/TextFormat.hpp"
 #include "timeline/ElideText.hpp"
+#include "workspace/Document.hpp"
 
 namespace marey {
 namespace {

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "rank/RankAnalysis.hpp"
-#include "views/View.hpp"
-#include "views/ViewCommon.hpp"
+#include "viewkit/View.hpp"
+#include "viewkit/ViewCommon.hpp"
 
 namespace marey {
 

@@ -1,11 +1,12 @@
 #include "views/OverviewView.hpp"
-#include "views/ViewContext.hpp"
+#include "viewkit/ViewContext.hpp"
 
 #include <imgui.h>
 
 #include <filesystem>
 
 #include "core/TextFormat.hpp"
+#include "workspace/Document.hpp"
 
 namespace marey {
 namespace {

@@ -3,8 +3,8 @@
 // overlapped or not, free) as a stacked bar and a table, the advice for the three problem
 // classes, and which profiler files the folder holds.
 #include "rank/RankAnalysis.hpp"
-#include "views/View.hpp"
-#include "views/ViewCommon.hpp"
+#include "viewkit/View.hpp"
+#include "viewkit/ViewCommon.hpp"
 
 namespace marey {
 

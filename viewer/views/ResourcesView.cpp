@@ -9,9 +9,10 @@
 #include "load/MemoryCsv.hpp"
 #include "rank/RankFlops.hpp"
 #include "timeline/ElideText.hpp"
-#include "views/TableHeaders.hpp"
-#include "views/ViewCommon.hpp"
-#include "views/ViewContext.hpp"
+#include "viewkit/TableHeaders.hpp"
+#include "viewkit/ViewCommon.hpp"
+#include "viewkit/ViewContext.hpp"
+#include "workspace/Document.hpp"
 
 namespace marey {
 namespace {

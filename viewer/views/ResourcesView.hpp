@@ -4,7 +4,7 @@
 // files, rank/RankFlops.hpp). Every figure is read from the rank's analysis, as `stats --json`'s
 // "resources" gives it.
 #include "rank/RankAnalysis.hpp"
-#include "views/View.hpp"
+#include "viewkit/View.hpp"
 
 namespace marey {
 

@@ -1,5 +1,5 @@
 #include "views/StepsView.hpp"
-#include "views/ViewContext.hpp"
+#include "viewkit/ViewContext.hpp"
 
 #include <imgui.h>
 
@@ -8,6 +8,7 @@
 
 #include "core/TextFormat.hpp"
 #include "timeline/RulerTicks.hpp"
+#include "workspace/Document.hpp"
 
 namespace marey {
 namespace {

@@ -3,8 +3,8 @@
 // stage / bubble when present, as stacked bars with a step selector and a table. Clicking a step
 // zooms the timeline to it.
 #include "rank/RankAnalysis.hpp"
-#include "views/View.hpp"
-#include "views/ViewCommon.hpp"
+#include "viewkit/View.hpp"
+#include "viewkit/ViewCommon.hpp"
 
 namespace marey {
 

@@ -8,7 +8,11 @@
 #include <string>
 
 #include "views/TimelineTab.hpp"
-#include "views/ViewContext.hpp"
+#include "viewkit/ViewContext.hpp"
+#include "base/LayoutSettings.hpp"
+#include "render/BoxRenderer.hpp"
+#include "viewkit/ViewCommon.hpp"
+#include "workspace/Workspace.hpp"
 
 namespace marey {
 namespace {

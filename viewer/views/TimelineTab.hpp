@@ -10,7 +10,7 @@
 #include "panels/RangeStatsPanel.hpp"
 #include "panels/SearchPanel.hpp"
 #include "timeline/TimelineView.hpp"
-#include "views/View.hpp"
+#include "viewkit/View.hpp"
 
 namespace marey {
 
@@ -34,6 +34,7 @@ public:
     void TakeOver(View& previous) override;
 
     TimelineView& timeline() { return m_timeline; }
+    TimelineView* Timeline() override { return &m_timeline; }
 
     // For the frame benchmark: the search and the range statistics, and the side panel's tab.
     SearchPanel& search() { return m_search; }

@@ -9,8 +9,8 @@
 
 #include "cluster/Cluster.hpp"
 #include "cluster/ClusterReport.hpp"
-#include "views/View.hpp"
-#include "workspace/Ids.hpp"
+#include "viewkit/View.hpp"
+#include "base/Ids.hpp"
 #include "workspace/Document.hpp"
 
 namespace marey {

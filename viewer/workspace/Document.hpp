@@ -12,8 +12,8 @@
 
 #include "compare/RankSummary.hpp"
 #include "rank/LoadedRank.hpp"
-#include "views/View.hpp"
-#include "workspace/Ids.hpp"
+#include "viewkit/View.hpp"
+#include "base/Ids.hpp"
 
 namespace marey {
 

@@ -82,12 +82,12 @@ void Workspace::OpenComparison(const std::string& pathA, const std::string& path
 }
 
 void Workspace::Compare(DocumentId a, DocumentId b, const ComparisonOptions& options) {
-    CompareViewState view;
-    if (m_comparison && m_comparison->a == a && m_comparison->b == b) view = m_comparison->view;
-    view.placed = false;  // the alignment may change: B is placed again
-    view.requested.reset();
+    std::unique_ptr<ComparisonPair> before = std::move(m_comparison);
     m_comparison = std::make_unique<ComparisonPair>();
-    m_comparison->view = view;
+    if (before && before->a == a && before->b == b) {
+        before->replaced.reset();  // one generation is enough to hand over
+        m_comparison->replaced = std::move(before);
+    }
     m_comparison->a = a;
     m_comparison->b = b;
     m_comparison->options = options;

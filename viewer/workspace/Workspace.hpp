@@ -13,28 +13,6 @@
 
 namespace marey {
 
-// How the comparison is shown: what a person chose in its views.
-struct CompareViewState {
-    bool sync = true;             // one time axis: moving either timeline moves the other
-    bool focusB = false;          // which timeline the keys move (the one under the mouse, or Tab)
-    bool placed = false;          // B's view has been set from A's since the alignment changed
-    bool laidOut = false;         // the first screen's tall host processes are folded
-    float halfHeightPx = 360.0f;  // of one timeline, at the last frame
-    double lastStartA = 0, lastEndA = 0, lastStartB = 0,
-           lastEndB = 0;   // views after the last frame
-    bool byType = false;   // the diff's operator table by type instead of by name
-    std::string selected;  // the operator (or type) selected in the diff
-    // The diff row's last click: its time, taken at the frame after it, so that a slow frame
-    // (both timelines brought to the run) does not turn a person's double-click into two clicks.
-    double clickedAt = -1e9;
-    bool clickSettling = false;
-    int stepA = -1, stepB = -1;  // indexes into the summaries' steps chosen in the step pickers
-    bool onlySteps = false;      // the diff covers only the chosen steps
-    // Another alignment or step asked for in a view; the application recompares after the frame's
-    // views are drawn, since the views hold pointers into the current diff while they draw.
-    std::optional<ComparisonOptions> requested;
-};
-
 // Two documents shown against each other, and their diff computed off the UI thread.
 struct ComparisonPair {
     ComparisonPair();
@@ -45,10 +23,12 @@ struct ComparisonPair {
     DocumentId a, b;
     ComparisonOptions options;
     std::shared_future<Comparison> diff;  // valid once both documents are loaded
-    CompareViewState view;
     // The diff, or null while it is computed.
     const Comparison* Ready() const;
-    // The objects of the comparison's views (their state is 'view' above); declared last.
+    // The pair this one replaces (the same documents compared again), kept until its views have
+    // handed what a person set up there to this pair's views (View::TakeOver).
+    std::unique_ptr<ComparisonPair> replaced;
+    // The objects of the comparison's views, which keep what a person chose; declared last.
     ViewList views;
 };
 

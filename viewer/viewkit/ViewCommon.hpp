@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "Colors.hpp"
+#include "base/Colors.hpp"
 #include "core/Time.hpp"
 #include "load/RankDirectory.hpp"
-#include "workspace/Ids.hpp"
+#include "base/Ids.hpp"
 
 namespace marey {
 

@@ -1,4 +1,4 @@
-#include "InstallPaths.hpp"
+#include "shell/InstallPaths.hpp"
 
 #include <unistd.h>
 

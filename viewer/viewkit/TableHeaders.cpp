@@ -1,4 +1,4 @@
-#include "views/TableHeaders.hpp"
+#include "viewkit/TableHeaders.hpp"
 
 #include <imgui.h>
 

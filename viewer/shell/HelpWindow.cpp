@@ -1,4 +1,4 @@
-#include "HelpWindow.hpp"
+#include "shell/HelpWindow.hpp"
 
 #include <imgui.h>
 

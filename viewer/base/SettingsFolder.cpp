@@ -1,4 +1,4 @@
-#include "SettingsFolder.hpp"
+#include "base/SettingsFolder.hpp"
 
 #include <cstdlib>
 #include <filesystem>

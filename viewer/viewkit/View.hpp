@@ -8,6 +8,7 @@
 
 namespace marey {
 
+class TimelineView;
 struct ViewContext;
 struct TimelineRequest;
 
@@ -33,8 +34,31 @@ public:
     virtual void TakeOver(View& previous) { (void)previous; }
     // The frame benchmark: moves the view as a person would, in frame 'frame' of 'frameCount'.
     virtual void BenchmarkFrame(int frame, int frameCount) { (void)frame, (void)frameCount; }
+    // The timeline the view draws, when it draws one of its own: a comparison draws the
+    // documents' timelines in its halves through this, without knowing the view's type.
+    virtual TimelineView* Timeline() { return nullptr; }
 };
 
 using ViewList = std::vector<std::unique_ptr<View>>;
+
+// The first timeline among 'views', or null (before views are attached). O(views).
+inline TimelineView* TimelineIn(const ViewList& views) {
+    for (const auto& view : views)
+        if (TimelineView* timeline = view->Timeline()) return timeline;
+    return nullptr;
+}
+
+// Sends 'request' to every view of a list.
+inline void SendTo(const ViewList& views, const TimelineRequest& request) {
+    for (const auto& view : views) view->Apply(request);
+}
+
+// The first view of type T among 'views', or null. O(views).
+template <class T>
+T* FindView(const ViewList& views) {
+    for (const auto& view : views)
+        if (auto* found = dynamic_cast<T*>(view.get())) return found;
+    return nullptr;
+}
 
 }  // namespace marey

@@ -1,4 +1,4 @@
-#include "ViewerMain.hpp"
+#include "shell/ViewerMain.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -8,11 +8,11 @@
 #include <string>
 #include <string_view>
 
-#include "App.hpp"
-#include "InstallPaths.hpp"
+#include "shell/App.hpp"
+#include "shell/InstallPaths.hpp"
 #include "cluster/ClusterFolder.hpp"
 #include "loading/RanksTimeline.hpp"
-#include "views/ViewRegistry.hpp"
+#include "shell/ViewRegistry.hpp"
 
 #ifndef MAREY_ASSETS_DIR
 #define MAREY_ASSETS_DIR ""

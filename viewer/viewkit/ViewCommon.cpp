@@ -1,4 +1,4 @@
-#include "views/ViewCommon.hpp"
+#include "viewkit/ViewCommon.hpp"
 
 #include <imgui.h>
 

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "App.hpp"
+#include "shell/App.hpp"
 #include "core/TextFormat.hpp"
 #include "panels/TextWrap.hpp"
 #include "timeline/TimelineView.hpp"

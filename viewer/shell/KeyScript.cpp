@@ -1,4 +1,4 @@
-#include "KeyScript.hpp"
+#include "shell/KeyScript.hpp"
 
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>

@@ -16,7 +16,7 @@
 
 #include <time.h>
 
-#include "App.hpp"
+#include "shell/App.hpp"
 #include "core/TextFormat.hpp"
 #include "rank/TraceSummary.hpp"
 #include "timeline/TimelineView.hpp"

@@ -1,4 +1,4 @@
-#include "LayoutSettings.hpp"
+#include "base/LayoutSettings.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "SettingsFolder.hpp"
+#include "base/SettingsFolder.hpp"
 
 namespace marey {
 

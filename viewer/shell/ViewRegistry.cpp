@@ -1,4 +1,4 @@
-#include "views/ViewRegistry.hpp"
+#include "shell/ViewRegistry.hpp"
 
 #include "cluster/ClusterFolder.hpp"
 #include "import/nsys/NsysLoader.hpp"
@@ -12,8 +12,8 @@
 #include "clusterviews/RankOverviewView.hpp"
 #include "clusterviews/StepTraceView.hpp"
 #include "clusterviews/TimeOverviewView.hpp"
-#include "compare/CompareTimelines.hpp"
-#include "compare/DiffView.hpp"
+#include "compareviews/CompareTimelines.hpp"
+#include "compareviews/DiffView.hpp"
 #include "views/CommunicationView.hpp"
 #include "views/DataPreparationView.hpp"
 #include "views/DeviceView.hpp"
@@ -44,6 +44,12 @@ void Attach(const ViewTarget& target, ViewScope scope) {
     ViewList& views = ViewsOfTarget(target);
     if (!views.empty()) return;
     for (const ViewEntry* entry : ViewsOf(scope)) views.push_back(entry->create(target));
+}
+
+// Hands what a person set up in the views of something replaced to the views that replace them.
+void TakeOverViews(ViewList& views, const ViewList& before) {
+    if (before.size() != views.size()) return;
+    for (size_t i = 0; i < before.size(); ++i) views[i]->TakeOver(*before[i]);
 }
 
 // Calls 'f' on every view list of the workspace.
@@ -115,9 +121,7 @@ void AttachViews(Workspace& workspace) {
         target.document = document.get();
         Attach(target, ScopeOf(document.get()));
         if (!document->replaced) continue;
-        const ViewList& before = document->replaced->views;
-        if (before.size() == document->views.size())
-            for (size_t i = 0; i < before.size(); ++i) document->views[i]->TakeOver(*before[i]);
+        TakeOverViews(document->views, document->replaced->views);
         document->replaced.reset();
     }
     for (const auto& cluster : workspace.clusters()) {
@@ -129,6 +133,8 @@ void AttachViews(Workspace& workspace) {
         ViewTarget target;
         target.comparison = pair;
         Attach(target, ViewScope::kComparison);
+        if (pair->replaced) TakeOverViews(pair->views, pair->replaced->views);
+        pair->replaced.reset();
     }
 }
 
@@ -147,19 +153,16 @@ void UpdateViews(Workspace& workspace) {
 }
 
 TimelineView* TimelineOf(Document& document) {
-    for (const auto& view : document.views)
-        if (auto* tab = dynamic_cast<TimelineTab*>(view.get())) return &tab->timeline();
-    return nullptr;
+    return TimelineIn(document.views);
 }
 
 const char* SidePanelOf(Document& document) {
-    for (const auto& view : document.views)
-        if (auto* tab = dynamic_cast<TimelineTab*>(view.get())) return tab->ShownPanel();
-    return "";
+    const TimelineTab* tab = FindView<TimelineTab>(document.views);
+    return tab ? tab->ShownPanel() : "";
 }
 
 void SendToViews(Document& document, const TimelineRequest& request) {
-    for (const auto& view : document.views) view->Apply(request);
+    SendTo(document.views, request);
 }
 
 }  // namespace marey

@@ -1,17 +1,20 @@
 #pragma once
 // The window: GLFW, OpenGL 3.3 core through libepoxy, Dear ImGui, the main loop, the menus, the
-// bar of open documents and the tabs of the views (listed in views/ViewRegistry.cpp). The frame
+// bar of open documents and the tabs of the views (listed in shell/ViewRegistry.cpp). The frame
 // benchmark is in App_Benchmark.cpp.
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "Fonts.hpp"
-#include "KeyScript.hpp"
-#include "LayoutSettings.hpp"
+#include "shell/Fonts.hpp"
+#include "shell/KeyScript.hpp"
+#include "base/LayoutSettings.hpp"
 #include "render/BoxRenderer.hpp"
-#include "views/ViewContext.hpp"
-#include "views/ViewRegistry.hpp"
+#include "clusterviews/ClusterCommon.hpp"
+#include "render/MareyRenderer.hpp"
+#include "shell/ViewRegistry.hpp"
+#include "viewkit/ViewCommon.hpp"
+#include "viewkit/ViewContext.hpp"
 #include "workspace/Workspace.hpp"
 
 struct GLFWwindow;
@@ -104,6 +107,8 @@ private:
     FontSet m_fonts;
     BoxRenderer m_boxes, m_boxesB;
     MareyRenderer m_marey;
+    // Another alignment or step a comparison view asked for in this frame.
+    std::optional<ComparisonOptions> m_recompare;
     Workspace m_workspace;
     LayoutSettings m_layout;
     std::optional<DocumentId> m_active;  // the document or cluster shown (when not the comparison)

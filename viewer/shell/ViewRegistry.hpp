@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "views/View.hpp"
+#include "viewkit/View.hpp"
 
 namespace marey {
 

@@ -12,11 +12,12 @@
 
 #include "core/TextFormat.hpp"
 #include "rank/TraceSummary.hpp"
-#include "compare/DiffView.hpp"
+#include "compareviews/DiffView.hpp"
 #include "timeline/TimelineView.hpp"
-#include "views/ViewCommon.hpp"
-#include "views/ViewContext.hpp"
-#include "views/ViewRegistry.hpp"
+#include "viewkit/ViewCommon.hpp"
+#include "viewkit/ViewContext.hpp"
+#include "compareviews/CompareTimelines.hpp"
+#include "workspace/Workspace.hpp"
 
 namespace marey {
 namespace {
@@ -73,17 +74,21 @@ bool ShowRun(TimelineView& timeline, const std::vector<std::string>& names, Time
 
 // Highlights the operator (or every operator of the type) in both timelines and shows its first
 // run in each: A's, with B following on the aligned axis, or each its own when sync is off.
-void SelectOperator(ViewContext& context, const Comparison& comparison, const OperatorDiff& row) {
+void SelectOperator(ViewContext& context, DiffChoices& choices, const Comparison& comparison,
+                    const OperatorDiff& row) {
     ComparisonPair& pair = *context.comparison;
-    const bool again = pair.view.selected == row.name &&
-                       ImGui::GetTime() - pair.view.clickedAt < ImGui::GetIO().MouseDoubleClickTime;
+    const bool again = choices.selected == row.name &&
+                       ImGui::GetTime() - choices.clickedAt < ImGui::GetIO().MouseDoubleClickTime;
     context.request.switchToTimeline = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) || again;
-    pair.view.clickedAt = ImGui::GetTime();
-    pair.view.clickSettling = true;
+    choices.clickedAt = ImGui::GetTime();
+    choices.clickSettling = true;
     if (context.request.switchToTimeline && again) return;  // shown by the first click
-    pair.view.selected = row.name;
+    choices.selected = row.name;
+    CompareTimelinesView* timelines = FindView<CompareTimelinesView>(pair.views);
+    const bool sync = !timelines || timelines->Synced();
+    const float halfHeightPx = timelines ? timelines->HalfHeightPx() : 360.0f;
     std::vector<std::string> names;
-    if (pair.view.byType) {
+    if (choices.byType) {
         for (const RankSummary* side : {&comparison.a, &comparison.b})
             for (const SummaryOperator& op : side->operators)
                 if (op.type == row.name) names.push_back(op.name);
@@ -100,19 +105,19 @@ void SelectOperator(ViewContext& context, const Comparison& comparison, const Op
         highlight.names = names;
         highlight.label = row.name;
         highlight.goToFirst = false;
-        SendToViews(*document, highlight);
-        if (first < 0) continue;
-        const bool follows = pair.view.sync && id == pair.b && row.firstStartA >= 0;
-        TimelineView& timeline = *TimelineOf(*document);
-        if (ShowRun(timeline, names, first, pair.view.halfHeightPx, follows) || follows) continue;
+        SendTo(document->views, highlight);
+        TimelineView* timeline = TimelineIn(document->views);
+        if (first < 0 || !timeline) continue;
+        const bool follows = sync && id == pair.b && row.firstStartA >= 0;
+        if (ShowRun(*timeline, names, first, halfHeightPx, follows) || follows) continue;
         const double start = static_cast<double>(first - document->model().firstNs);
-        timeline.ShowRange(start - 0.5 * durationNs, start + 1.5 * durationNs, false);
+        timeline->ShowRange(start - 0.5 * durationNs, start + 1.5 * durationNs, false);
     }
-    pair.view.placed = !(pair.view.sync && row.firstStartA >= 0);  // B follows A's new view
+    if (timelines) timelines->PlaceBFromA(sync && row.firstStartA >= 0);  // B follows A's view
 }
 
-void DrawOperatorTable(ViewContext& context, const Comparison& comparison, float height) {
-    CompareViewState& view = context.comparison->view;
+void DrawOperatorTable(ViewContext& context, DiffChoices& view, const Comparison& comparison,
+                       float height) {
     const std::vector<OperatorDiff>& rows =
         view.byType ? comparison.diff.types : comparison.diff.operators;
     constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
@@ -136,7 +141,7 @@ void DrawOperatorTable(ViewContext& context, const Comparison& comparison, float
             if (ImGui::Selectable(
                     ElidedCellLabel(row.name, "name").c_str(), view.selected == row.name,
                     ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowDoubleClick))
-                SelectOperator(context, comparison, row);
+                SelectOperator(context, view, comparison, row);
             if (ImGui::IsItemHovered() && !view.byType)
                 ImGui::SetTooltip("%s\ntype %s\nright-click: align the timelines on its first run",
                                   row.name.c_str(), row.type.c_str());
@@ -145,7 +150,7 @@ void DrawOperatorTable(ViewContext& context, const Comparison& comparison, float
                     ComparisonOptions options;
                     options.align.by = AlignBy::kOperator;
                     options.align.operatorName = row.name;
-                    view.requested = options;
+                    context.recompare = options;
                 }
                 ImGui::EndPopup();
             }
@@ -273,9 +278,9 @@ void DrawCommunication(const Comparison& comparison, float height) {
 }
 
 // A combo of a summary's placed steps; returns true when the choice changed.
-bool StepPicker(const char* label, const RankSummary& summary, int* index) {
-    const std::string preview = *index >= 0 && *index < static_cast<int>(summary.steps.size())
-                                    ? "step " + summary.steps[static_cast<size_t>(*index)].step
+bool StepPicker(const char* label, const RankSummary& summary, std::optional<size_t>* index) {
+    const std::string preview = *index && **index < summary.steps.size()
+                                    ? "step " + summary.steps[**index].step
                                     : "first common step";
     bool changed = false;
     ImGui::SetNextItemWidth(170);
@@ -283,16 +288,14 @@ bool StepPicker(const char* label, const RankSummary& summary, int* index) {
         for (size_t i = 0; i < summary.steps.size(); ++i) {
             if (!summary.steps[i].placed) continue;
             const std::string name = "step " + summary.steps[i].step;
-            if (ImGui::Selectable(name.c_str(), *index == static_cast<int>(i)))
-                *index = static_cast<int>(i), changed = true;
+            if (ImGui::Selectable(name.c_str(), *index == i)) *index = i, changed = true;
         }
         ImGui::EndCombo();
     }
     return changed;
 }
 
-void DrawStepControls(ViewContext& context) {
-    CompareViewState& view = context.comparison->view;
+void DrawStepControls(ViewContext& context, DiffChoices& view) {
     // The pickers list the whole runs' steps, also while the diff covers one step only.
     const Document* a = context.workspace.Find(context.comparison->a);
     const Document* b = context.workspace.Find(context.comparison->b);
@@ -301,22 +304,25 @@ void DrawStepControls(ViewContext& context) {
     changed |= StepPicker("Step of B", b->summary, &view.stepB);
     ImGui::SameLine(0, 16);
     changed |= ImGui::Checkbox("Diff only these steps", &view.onlySteps);
-    if (!changed || view.stepA < 0) return;
+    if (!changed || !view.stepA) return;
     ComparisonOptions options;
-    const std::string stepA = a->summary.steps[static_cast<size_t>(view.stepA)].step;
-    const std::string stepB =
-        view.stepB >= 0 ? b->summary.steps[static_cast<size_t>(view.stepB)].step : stepA;
+    const std::string stepA = a->summary.steps[*view.stepA].step;
+    const std::string stepB = view.stepB ? b->summary.steps[*view.stepB].step : stepA;
     options.align.step = stepA;
     options.align.stepB = stepB;
     if (view.onlySteps) options.stepA = stepA, options.stepB = stepB;
-    view.requested = options;
+    context.recompare = options;
 }
 
 }  // namespace
 
+void DiffView::TakeOver(View& previous) {
+    if (const auto* before = dynamic_cast<const DiffView*>(&previous))
+        m_choices = before->m_choices;
+}
+
 void DiffView::Draw(ViewContext& context) {
-    CompareViewState& view = context.comparison->view;
-    if (std::exchange(view.clickSettling, false)) view.clickedAt = ImGui::GetTime();
+    if (std::exchange(m_choices.clickSettling, false)) m_choices.clickedAt = ImGui::GetTime();
     const Comparison* comparison = context.comparison->Ready();
     if (!comparison) {
         ImGui::TextDisabled("computing the diff…");
@@ -328,19 +334,17 @@ void DiffView::Draw(ViewContext& context) {
     ImGui::Text("B  %s   (operators from %s)", comparison->b.path.c_str(),
                 comparison->b.operatorSource.c_str());
     if (!comparison->note.empty()) ImGui::TextColored(kSlower, "%s", comparison->note.c_str());
-    DrawStepControls(context);
+    DrawStepControls(context, m_choices);
     ImGui::Separator();
     const float height = ImGui::GetContentRegionAvail().y;
     const float width = ImGui::GetContentRegionAvail().x;
     ImGui::BeginChild("left", ImVec2(width * 0.58f, height));
     SectionTitle("Operators, largest difference first");
     ImGui::SameLine(0, 20);
-    if (ImGui::RadioButton("by name", !context.comparison->view.byType))
-        context.comparison->view.byType = false;
+    if (ImGui::RadioButton("by name", !m_choices.byType)) m_choices.byType = false;
     ImGui::SameLine();
-    if (ImGui::RadioButton("by type", context.comparison->view.byType))
-        context.comparison->view.byType = true;
-    DrawOperatorTable(context, *comparison, ImGui::GetContentRegionAvail().y);
+    if (ImGui::RadioButton("by type", m_choices.byType)) m_choices.byType = true;
+    DrawOperatorTable(context, m_choices, *comparison, ImGui::GetContentRegionAvail().y);
     ImGui::EndChild();
     ImGui::SameLine(0, 12);
     ImGui::BeginChild("right", ImVec2(0, height));

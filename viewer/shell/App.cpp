@@ -1,4 +1,4 @@
-#include "App.hpp"
+#include "shell/App.hpp"
 
 #include <epoxy/gl.h>
 #include <GLFW/glfw3.h>
@@ -15,9 +15,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "Colors.hpp"
-#include "HelpWindow.hpp"
-#include "SettingsFolder.hpp"
+#include "base/Colors.hpp"
+#include "shell/HelpWindow.hpp"
+#include "base/SettingsFolder.hpp"
 #include "cluster/ClusterFolder.hpp"
 #include "core/TextFormat.hpp"
 #include "panels/TextWrap.hpp"
@@ -661,10 +661,9 @@ void App::Frame(float dt) {
         if (ShowingComparison() || ActiveDocument() || ActiveCluster()) DrawViewTabs(dt);
     }
     ImGui::End();
-    if (ComparisonPair* pair = m_workspace.comparison(); pair && pair->view.requested) {
-        const ComparisonOptions options = *pair->view.requested;  // the pair is replaced
-        m_workspace.Recompare(options);
-    }
+    // After the views are drawn: they hold pointers into the diff that this replaces.
+    if (std::optional<ComparisonOptions> options = std::exchange(m_recompare, std::nullopt))
+        m_workspace.Recompare(*options);
     DrawOpenDialog();
     if (m_showHelp) DrawHelp(&m_showHelp);
     if (!ShowingComparison() && ActiveDocument() && TimelineOf(*ActiveDocument()) &&
@@ -820,7 +819,8 @@ void App::DrawViewTabs(float dt) {
                         request,
                         m_layout,
                         clusterRequest,
-                        m_marey};
+                        m_marey,
+                        m_recompare};
     ViewTarget target;
     target.document = context.document, target.cluster = context.cluster,
     target.comparison = context.comparison;

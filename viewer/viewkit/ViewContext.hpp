@@ -1,14 +1,22 @@
 #pragma once
 // What a view is given to draw: the workspace, what it shows, the renderers and what it may ask
 // of the application.
-#include "LayoutSettings.hpp"
-#include "clusterviews/ClusterCommon.hpp"
-#include "render/BoxRenderer.hpp"
-#include "render/MareyRenderer.hpp"
-#include "views/ViewCommon.hpp"
-#include "workspace/Workspace.hpp"
+// of the application. Declared only: the view kit lies below the documents and the views, so
+// a view includes the headers of what it uses.
+#include <optional>
 
 namespace marey {
+
+class BoxRenderer;
+class MareyRenderer;
+class Workspace;
+struct ClusterDocument;
+struct ClusterRequest;
+struct ComparisonOptions;
+struct ComparisonPair;
+struct Document;
+struct LayoutSettings;
+struct TimelineRequest;
 
 struct ViewContext {
     Workspace& workspace;
@@ -22,6 +30,9 @@ struct ViewContext {
     LayoutSettings& layout;          // panel and column sizes a person chose
     ClusterRequest& clusterRequest;  // what a cluster view asks to open
     MareyRenderer& marey;            // the Marey view's bars and bands
+    // Another alignment or step a comparison view asks for: the application compares again once
+    // the frame's views are drawn, since they hold pointers into the current diff while they draw.
+    std::optional<ComparisonOptions>& recompare;
 };
 
 }  // namespace marey

@@ -1,6 +1,6 @@
-#include "Fonts.hpp"
+#include "shell/Fonts.hpp"
 
-#include "InstallPaths.hpp"
+#include "shell/InstallPaths.hpp"
 
 #include <imgui.h>
 

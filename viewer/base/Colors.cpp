@@ -1,4 +1,4 @@
-#include "Colors.hpp"
+#include "base/Colors.hpp"
 
 #include <imgui.h>
 

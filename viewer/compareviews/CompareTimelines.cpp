@@ -8,10 +8,10 @@
 
 #include "core/TextFormat.hpp"
 #include "rank/TraceSummary.hpp"
-#include "compare/CompareTimelines.hpp"
+#include "compareviews/CompareTimelines.hpp"
 #include "timeline/TimelineView.hpp"
-#include "views/ViewContext.hpp"
-#include "views/ViewRegistry.hpp"
+#include "viewkit/ViewContext.hpp"
+#include "workspace/Workspace.hpp"
 
 namespace marey {
 namespace {
@@ -71,72 +71,82 @@ bool DrawHalf(const char* id, Document& document, BoxRenderer& boxes, float fram
     ImGui::BeginChild(id, ImVec2(0, height), false,
                       ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoScrollbar);
     const bool hovered = ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem);
-    TimelineOf(document)->Draw(boxes, frameDt);
+    TimelineIn(document.views)->Draw(boxes, frameDt);
     ImGui::EndChild();
     return hovered;
 }
 
 }  // namespace
 
+void CompareTimelinesView::TakeOver(View& previous) {
+    const auto* before = dynamic_cast<const CompareTimelinesView*>(&previous);
+    if (!before) return;
+    m_sync = before->m_sync, m_focusB = before->m_focusB, m_laidOut = before->m_laidOut;
+    m_halfHeightPx = before->m_halfHeightPx;
+    m_lastStartA = before->m_lastStartA, m_lastEndA = before->m_lastEndA;
+    m_lastStartB = before->m_lastStartB, m_lastEndB = before->m_lastEndB;
+    m_placed = false;  // the alignment may have changed: B is placed again
+}
+
 void CompareTimelinesView::Draw(ViewContext& context) {
     ComparisonPair& pair = *context.comparison;
-    CompareViewState& view = pair.view;
     Document& a = *context.workspace.Find(pair.a);
     Document& b = *context.workspace.Find(pair.b);
-    if (!TimelineOf(a) || !TimelineOf(b)) return;  // views are attached at the start of a frame
-    TimelineView& timelineA = *TimelineOf(a);
-    TimelineView& timelineB = *TimelineOf(b);
+    // Views are attached at the start of a frame.
+    if (!TimelineIn(a.views) || !TimelineIn(b.views)) return;
+    TimelineView& timelineA = *TimelineIn(a.views);
+    TimelineView& timelineB = *TimelineIn(b.views);
     const Comparison* comparison = pair.Ready();
     const TimeNs offset =
         comparison ? comparison->diff.alignment.offsetNs : a.model().firstNs - b.model().firstNs;
     const double shift = RelativeShift(a, b, offset);
 
     const ImGuiIO& io = ImGui::GetIO();
-    if (!io.WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_TAB, false)) view.focusB = !view.focusB;
+    if (!io.WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_TAB, false)) m_focusB = !m_focusB;
     if (!io.WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_L, false))
-        view.sync = !view.sync, view.placed = false;
+        m_sync = !m_sync, m_placed = false;
     ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() + 8, ImGui::GetCursorPosY() + 3));
-    if (ImGui::Checkbox("Sync time axes (L)", &view.sync)) view.placed = false;
+    if (ImGui::Checkbox("Sync time axes (L)", &m_sync)) m_placed = false;
     ImGui::SameLine(0, 24);
     ImGui::TextDisabled("Keys move the highlighted half (Tab or the mouse picks it).  %s",
                         OffsetText(comparison).c_str());
 
-    if (!view.placed && comparison && view.sync) {
+    if (!m_placed && comparison && m_sync) {
         timelineB.SetViewRange(timelineA.state().viewStartNs + shift,
                                timelineA.state().viewEndNs + shift);
-        view.placed = true;
+        m_placed = true;
     }
-    timelineA.SetKeyboardEnabled(!view.focusB);
-    timelineB.SetKeyboardEnabled(view.focusB);
+    timelineA.SetKeyboardEnabled(!m_focusB);
+    timelineB.SetKeyboardEnabled(m_focusB);
     timelineA.SetRulerShiftNs(0);
     timelineB.SetRulerShiftNs(-shift);  // B's ruler reads A's times at the aligned moments
 
     const float halfHeight =
         std::floor((ImGui::GetContentRegionAvail().y - 2 * kHeaderHeightPx - 4) * 0.5f);
-    view.halfHeightPx = halfHeight;
-    if (!view.laidOut) {  // the first screen shows the device streams, not only the host stack
+    m_halfHeightPx = halfHeight;
+    if (!m_laidOut) {  // the first screen shows the device streams, not only the host stack
         timelineA.FoldHostProcesses(halfHeight * kTallProcessShare);
         timelineB.FoldHostProcesses(halfHeight * kTallProcessShare);
-        view.laidOut = true;
+        m_laidOut = true;
     }
-    DrawHeader("A", a, !view.focusB, "");
+    DrawHeader("A", a, !m_focusB, "");
     const bool overA = DrawHalf("compare_a", a, context.boxes, context.frameDt, halfHeight);
     ViewState& stateA = timelineA.state();
     ViewState& stateB = timelineB.state();
-    if (view.sync && Changed(stateA, view.lastStartA, view.lastEndA))
+    if (m_sync && Changed(stateA, m_lastStartA, m_lastEndA))
         timelineB.SetViewRange(stateA.viewStartNs + shift, stateA.viewEndNs + shift);
     ImGui::Dummy(ImVec2(0, 4));
-    DrawHeader("B", b, view.focusB, view.sync ? "" : "sync off");
+    DrawHeader("B", b, m_focusB, m_sync ? "" : "sync off");
     const bool overB = DrawHalf("compare_b", b, context.boxesB, context.frameDt, halfHeight);
-    if (view.sync && Changed(stateB, view.lastStartB, view.lastEndB) &&
-        !Changed(stateA, view.lastStartA, view.lastEndA))
+    if (m_sync && Changed(stateB, m_lastStartB, m_lastEndB) &&
+        !Changed(stateA, m_lastStartA, m_lastEndA))
         timelineA.SetViewRange(stateB.viewStartNs - shift, stateB.viewEndNs - shift);
     if (overA && io.MouseDelta.x * io.MouseDelta.x + io.MouseDelta.y * io.MouseDelta.y > 0)
-        view.focusB = false;
+        m_focusB = false;
     if (overB && io.MouseDelta.x * io.MouseDelta.x + io.MouseDelta.y * io.MouseDelta.y > 0)
-        view.focusB = true;
-    view.lastStartA = stateA.viewStartNs, view.lastEndA = stateA.viewEndNs;
-    view.lastStartB = stateB.viewStartNs, view.lastEndB = stateB.viewEndNs;
+        m_focusB = true;
+    m_lastStartA = stateA.viewStartNs, m_lastEndA = stateA.viewEndNs;
+    m_lastStartB = stateB.viewStartNs, m_lastEndB = stateB.viewEndNs;
 }
 
 }  // namespace marey
