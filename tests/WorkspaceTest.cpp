@@ -504,14 +504,16 @@ TEST_CASE(
     Document* document = workspace.Find(id);
     REQUIRE(document != nullptr);
     REQUIRE(document->analysis().dataPreparation);
-    std::map<std::string, int> first;
+    std::map<std::string, int> before;
     for (int frame = 0; frame < 3; ++frame) {
         const std::map<std::string, int> drawn = imgui.DrawDocumentViews(workspace, *document);
-        // Ten steps of two queues, three operators with their queues, the bottleneck's table and
-        // its queue over time: far more than the notice of a rank without the files.
+        // Ten steps of two queues, three operators with their queues, the bottleneck's table, the
+        // profiler's own analysis and the queue over time: far more than the notice of a rank
+        // without the files.
         CHECK(drawn.at("data") > 4000);
-        if (frame == 0) first = drawn;
-        if (frame == 2) CHECK(drawn.at("data") == first.at("data"));
+        // Once ImGui has sized the tables' columns (the first frame), the same each frame.
+        if (frame == 2) CHECK(drawn.at("data") == before.at("data"));
+        before = drawn;
     }
     workspace.Close(id);
     fs::remove_all(dir);

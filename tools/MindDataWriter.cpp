@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "GeneratedText.hpp"
 
@@ -22,6 +24,55 @@ std::string QueueCells(double usage, int capacity, int samples) {
     std::snprintf(cells, sizeof cells, "]\",%.4f,%d,%.6f", sum / samples, capacity,
                   sum / samples / capacity);
     return sizes + cells;
+}
+
+// minddata_pipeline_summary_R.json and its CSV twin as MindSpore writes them: every value a list,
+// per operator in the order of op_ids; the bottleneck warning only for the planted run.
+void SummaryTexts(bool inputBound, std::string* json, std::string* csv) {
+    const char* usage = inputBound ? "6.25, 6.25, 94.375" : "50.0, 50.0, 50.0";
+    const char* empty = inputBound ? "50.0, 50.0, 0.0" : "0.0, 0.0, 0.0";
+    const char* average = inputBound ? "4.0, 8.0, 120.8" : "32.0, 64.0, 64.0";
+    std::vector<std::pair<std::string, std::string>> rows = {
+        {"op_ids", "0, 1, 2"},
+        {"op_names", "\"Batch\", \"Map\", \"TFReader\""},
+        {"pipeline_ops", "\"Batch(id=0)\", \"Map(id=1)\", \"TFReader(id=2)\""},
+        {"num_workers", "4, 2, 8"},
+        {"queue_average_size", average},
+        {"queue_utilization_pct", usage},
+        {"queue_empty_freq_pct", empty},
+        {"children_ids", "[1], [2], []"},
+        {"parent_id", "-1, 0, 1"},
+        {"avg_cpu_pct", inputBound ? "20.5, 195.0, 40.0" : "20.5, 60.0, 40.0"},
+        {"per_pipeline_time", "-1"},
+        {"per_push_queue_time", "1.25"},
+        {"per_batch_time", inputBound ? "6.0" : "0.04"},
+        {"avg_cpu_pct_per_worker", inputBound ? "5.125, 97.5, 5.0" : "5.125, 30.0, 5.0"},
+    };
+    if (inputBound) {
+        rows.push_back({"bottleneck_warning", "\"Map(id=1)\""});
+        rows.push_back({"bottleneck_suggestion",
+                        "\"Map(id=1) may be a bottleneck: its workers are near full use; try "
+                        "raising its num_parallel_workers.\""});
+    }
+    *json = "{";
+    *csv = "";
+    for (size_t i = 0; i < rows.size(); ++i) {
+        *json += (i ? ", \"" : "\"") + rows[i].first + "\": [" + rows[i].second + "]";
+        // Python's csv: a list in a cell as "[1]", a text with a comma quoted, CRLF ends.
+        std::string cells = rows[i].second;
+        if (rows[i].first == "children_ids")
+            cells = "\"[1]\",\"[2]\",[]";
+        else if (rows[i].first == "bottleneck_suggestion") {
+            cells = rows[i].second;  // a quoted sentence with commas
+        } else {
+            std::string plain;
+            for (const char c : cells)
+                if (c != '"' && c != ' ') plain += c;
+            cells = plain;
+        }
+        *csv += rows[i].first + "," + cells + "\r\n";
+    }
+    *json += "}\n";
 }
 
 }  // namespace
@@ -54,7 +105,13 @@ bool WriteMindDataFiles(const std::string& folder, int rank, uint32_t steps, std
         device += "GetNext_dequeue_wait " + std::to_string(startUs) + " " +
                   std::to_string(startUs + waitUs) + " " + std::to_string(deviceSize) + "\n";
     }
-    return WriteTextFile(folder + "/minddata_pipeline_raw_" + suffix + ".csv", pipeline, error) &&
+    std::string summaryJson, summaryCsv;
+    SummaryTexts(inputBound, &summaryJson, &summaryCsv);
+    return WriteTextFile(folder + "/minddata_pipeline_summary_" + suffix + ".json", summaryJson,
+                         error) &&
+           WriteTextFile(folder + "/minddata_pipeline_summary_" + suffix + ".csv", summaryCsv,
+                         error) &&
+           WriteTextFile(folder + "/minddata_pipeline_raw_" + suffix + ".csv", pipeline, error) &&
            WriteTextFile(folder + "/device_queue_profiling_" + suffix + ".txt", host, error) &&
            WriteTextFile(folder + "/minddata_aicpu_" + suffix + ".txt", device, error);
 }

@@ -169,7 +169,8 @@ const NumberedName kDataPreparationNames[] = {
     {"minddata_pipeline_raw_", ".csv"},      {"device_queue_profiling_", ".txt"},
     {"dataset_iterator_profiling_", ".txt"}, {"minddata_aicpu_", ".txt"},
     {"minddata_getnext_profiling_", ".txt"}, {"pipeline_profiling_", ".json"},
-    {"minddata_cpu_utilization_", ".json"},
+    {"minddata_cpu_utilization_", ".json"},  {"minddata_pipeline_summary_", ".json"},
+    {"minddata_pipeline_summary_", ".csv"},
 };
 const NumberedName kFlopsNames[] = {
     {"flops_summary_", ".json"}, {"flops_scope_", ".json"}, {"flops_", ".txt"}};
@@ -177,9 +178,17 @@ const NumberedName kMindSporeTimelines[] = {{"ascend_timeline_display_", ".json"
                                             {"gpu_timeline_display_", ".json"}};
 const NumberedName kMindSporeStepTrace{"step_trace_raw_", "_detail_time.csv"};
 
-std::string NumberedPath(const fs::path& folder, const NumberedName& name, int rank) {
+// The file of 'rank' named 'name' in 'folder', or "" when there is none. Something else under
+// that name (a folder, a pipe, a dangling link) is not "absent": it is named in 'problems'.
+std::string NumberedPath(const fs::path& folder, const NumberedName& name, int rank,
+                         std::vector<std::string>* problems = nullptr) {
     const fs::path path = folder / (name.prefix + std::to_string(rank) + name.suffix);
-    return IsFile(path) ? path.string() : std::string();
+    if (IsFile(path)) return path.string();
+    std::error_code error;
+    if (problems && fs::exists(fs::symlink_status(path, error)))
+        problems->push_back(path.string() + ": error: " + NotAFileReason(path) +
+                            ", not a file; not read");
+    return std::string();
 }
 
 // The ranks the files of 'folder' named like 'names' give.
@@ -238,9 +247,9 @@ void NoteOtherRanks(const fs::path& folder, int rank, std::vector<std::string>& 
 FlopsFiles FindFlopsFiles(const std::string& folder, int rankId) {
     FlopsFiles files;
     if (rankId < 0) return files;
-    files.summary = NumberedPath(folder, {"flops_summary_", ".json"}, rankId);
-    files.operators = NumberedPath(folder, {"flops_", ".txt"}, rankId);
-    files.scope = NumberedPath(folder, {"flops_scope_", ".json"}, rankId);
+    files.summary = NumberedPath(folder, {"flops_summary_", ".json"}, rankId, &files.problems);
+    files.operators = NumberedPath(folder, {"flops_", ".txt"}, rankId, &files.problems);
+    files.scope = NumberedPath(folder, {"flops_scope_", ".json"}, rankId, &files.problems);
     return files;
 }
 
@@ -252,15 +261,19 @@ DataPreparationFiles FindDataPreparationFiles(const std::string& folder, int ran
         if (ranks.size() != 1) return files;
         rankId = *ranks.begin();
     }
-    files.pipelineRaw = NumberedPath(folder, kDataPreparationNames[0], rankId);
-    files.hostQueue = NumberedPath(folder, kDataPreparationNames[1], rankId);
-    if (files.hostQueue.empty())
-        files.hostQueue = NumberedPath(folder, kDataPreparationNames[2], rankId);
-    files.pipelineProfiling = NumberedPath(folder, kDataPreparationNames[5], rankId);
-    files.cpuUtilization = NumberedPath(folder, kDataPreparationNames[6], rankId);
-    files.deviceQueue = NumberedPath(folder, kDataPreparationNames[3], rankId);
+    const auto path = [&](size_t name) {
+        return NumberedPath(folder, kDataPreparationNames[name], rankId, &files.problems);
+    };
+    files.pipelineRaw = path(0);
+    files.hostQueue = path(1);
+    if (files.hostQueue.empty()) files.hostQueue = path(2);
+    files.pipelineProfiling = path(5);
+    files.cpuUtilization = path(6);
+    files.summary = path(7);
+    if (files.summary.empty()) files.summary = path(8);
+    files.deviceQueue = path(3);
     if (files.deviceQueue.empty()) {
-        files.deviceQueue = NumberedPath(folder, kDataPreparationNames[4], rankId);
+        files.deviceQueue = path(4);
         files.deviceQueueInNs = !files.deviceQueue.empty();
     }
     return files;

@@ -40,16 +40,20 @@ struct DataPreparationFiles {
     // pipeline_profiling_N.json: the same pipeline, read when the CSV is absent.
     std::string pipelineProfiling;
     std::string cpuUtilization;  // minddata_cpu_utilization_N.json
+    // The profiler's own analysis: minddata_pipeline_summary_N.json, else its .csv twin.
+    std::string summary;
     // The host queue: device_queue_profiling_N.txt, else dataset_iterator_profiling_N.txt.
     std::string hostQueue;
     // The device's data queue: minddata_aicpu_N.txt (Ascend, microseconds), else
     // minddata_getnext_profiling_N.txt (GPU, nanoseconds: deviceQueueInNs).
     std::string deviceQueue;
     bool deviceQueueInNs = false;
+    // A folder, a pipe or a dangling link under one of these names: named, never read.
+    std::vector<std::string> problems;
 
     bool Any() const {
         return !pipelineRaw.empty() || !pipelineProfiling.empty() || !hostQueue.empty() ||
-               !deviceQueue.empty() || !cpuUtilization.empty();
+               !deviceQueue.empty() || !cpuUtilization.empty() || !summary.empty();
     }
 };
 
@@ -58,6 +62,8 @@ struct FlopsFiles {
     std::string summary;    // flops_summary_N.json
     std::string operators;  // flops_N.txt
     std::string scope;      // flops_scope_N.json
+    // A folder, a pipe or a dangling link under one of these names: named, never read.
+    std::vector<std::string> problems;
 
     bool Any() const { return !summary.empty() || !operators.empty() || !scope.empty(); }
 };

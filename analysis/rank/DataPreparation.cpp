@@ -8,6 +8,7 @@
 #include "core/TextFormat.hpp"
 #include "load/AnalysisFile.hpp"
 #include "load/MindDataJson.hpp"
+#include "load/MindDataSummary.hpp"
 
 namespace marey {
 
@@ -266,10 +267,71 @@ std::string IntervalSummary(const std::vector<DataPreparationStep>& steps,
 
 }  // namespace
 
+std::string ProfilerWarningText(const MindDataSummary& summary) {
+    if (summary.bottleneckOperators.empty())
+        return summary.suggestion.empty() ? "no bottleneck warning" : summary.suggestion;
+    // MindSpore's suggestion usually names the operators itself: then it is the whole line.
+    bool named = !summary.suggestion.empty();
+    for (const std::string& op : summary.bottleneckOperators)
+        named = named && summary.suggestion.find(op) != std::string::npos;
+    if (named) return summary.suggestion;
+    std::string text = "bottleneck at ";
+    for (size_t i = 0; i < summary.bottleneckOperators.size(); ++i)
+        text += (i ? ", " : "") + summary.bottleneckOperators[i];
+    return summary.suggestion.empty() ? text : text + ": " + summary.suggestion;
+}
+
+namespace {
+
+// The summary's operators as a pipeline, for a rank whose raw pipeline files are absent: the
+// queue rules then judge what the summary says of each queue (its utilisation, in %). Links that
+// contradict one another are dropped and named in 'problems', as the raw file's are.
+std::vector<PipelineOperator> PipelineFromSummary(const MindDataSummary& summary,
+                                                  const std::string& name,
+                                                  std::vector<std::string>& problems) {
+    std::vector<PipelineOperator> operators;
+    for (const MindDataSummaryOperator& from : summary.operators) {
+        PipelineOperator& op = operators.emplace_back();
+        op.id = from.id;
+        op.type = from.name;
+        op.workers = std::max(from.workers, 0);
+        op.hasQueue = from.queueUtilizationPct >= 0;
+        op.queueUsage = op.hasQueue ? from.queueUtilizationPct / 100 : 0;
+        op.parent = from.parent;
+        op.children = from.children;
+        op.cpuPercent = from.cpuPercent;
+    }
+    for (const LinkProblem& problem : CheckPipelineLinks(operators))
+        problems.push_back(name + ": error: " + problem.message);
+    return operators;
+}
+
+// Reads the profiler's own summary into 'preparation'; its pipeline stands in for the raw
+// files' when they are absent.
+void ReadProfilerSummary(const DataPreparationFiles& files, DataPreparation& preparation) {
+    ReadAnalysisFile(files.summary, preparation.problems, [&](std::string_view text) {
+        const bool csv = files.summary.size() >= 4 &&
+                         files.summary.compare(files.summary.size() - 4, 4, ".csv") == 0;
+        auto summary = csv ? ParseMindDataSummaryCsv(text, files.summary)
+                           : ParseMindDataSummaryJson(text, files.summary);
+        if (!summary.ok()) return preparation.problems.push_back(summary.message());
+        preparation.problems.insert(preparation.problems.end(), summary.value().problems.begin(),
+                                    summary.value().problems.end());
+        preparation.profilerSummary = std::move(summary.value());
+        preparation.hasProfilerSummary = true;
+    });
+    if (preparation.hasProfilerSummary && preparation.pipeline.operators.empty())
+        preparation.pipeline = AnalyzePipeline(
+            PipelineFromSummary(preparation.profilerSummary, files.summary, preparation.problems));
+}
+
+}  // namespace
+
 DataPreparation AnalyzeDataPreparation(const DataPreparationFiles& files, const StepTrace* steps,
                                        const std::string& stepTable) {
     DataPreparation preparation;
     preparation.files = files;
+    preparation.problems = files.problems;
     std::map<int, DataPreparationStep> byStep;
     const auto stepEntry = [&](int step) -> DataPreparationStep& {
         DataPreparationStep& entry = byStep[step];
@@ -302,6 +364,7 @@ DataPreparation AnalyzeDataPreparation(const DataPreparationFiles& files, const 
             if (found != cpu.value().operatorPercent.end()) op.cpuPercent = found->second;
         }
     });
+    ReadProfilerSummary(files, preparation);
     ReadAnalysisFile(files.hostQueue, preparation.problems, [&](std::string_view text) {
         HostQueueRecord record = ParseHostQueueText(text);
         AddFileProblems(files.hostQueue, record.problems, preparation.problems);

@@ -13,6 +13,7 @@
 
 #include "core/Time.hpp"
 #include "load/MindDataFiles.hpp"
+#include "load/MindDataSummary.hpp"
 #include "load/RankDirectory.hpp"
 #include "load/StepTraceCsv.hpp"
 #include "rank/DataLoaderWait.hpp"
@@ -103,15 +104,24 @@ struct DataPreparation {
     std::string intervalSource;              // where intervalNs came from; empty when nowhere
     DataVerdict verdict;
     DataPipeline pipeline;
+    // The profiler's own analysis of the pipeline (minddata_pipeline_summary_N.json or .csv):
+    // its bottleneck warning and suggestion, each operator's CPU share and queue figures.
+    // Shown beside the queue rules' bottlenecks, never merged into them: two judges, two names.
+    MindDataSummary profilerSummary;
+    bool hasProfilerSummary = false;
     DataLoaderRecord loader;            // PyTorch's data loader in the rank's trace
     double processCpuPercent = -1;      // the process's CPU use (user + system, % of one core)
     std::vector<std::string> problems;  // "file:line:column: error: …"
 
     bool HasRecord() const {
         return !steps.empty() || !pipeline.operators.empty() || loader.Found() ||
-               processCpuPercent >= 0;
+               processCpuPercent >= 0 || hasProfilerSummary;
     }
 };
+
+// What the profiler's own summary warns of, in one line: "bottleneck at Map(id=1): <its
+// suggestion>", its suggestion alone, or "no bottleneck warning".
+std::string ProfilerWarningText(const MindDataSummary& summary);
 
 // The pipeline's columns and its bottlenecks by the queue rules. Parents and children must name
 // operators of 'operators' (ParsePipelineRawCsv drops those that do not; others are ignored).

@@ -24,6 +24,7 @@ FlopsSummary SummarizeOperatorFlops(const std::vector<OperatorFlops>& operators)
 
 RankFlops ReadRankFlops(const FlopsFiles& files) {
     RankFlops flops;
+    flops.problems = files.problems;
     const auto fileName = [](const std::string& path) {
         return std::filesystem::path(path).filename().string();
     };

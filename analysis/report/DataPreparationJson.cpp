@@ -10,6 +10,40 @@ void WriteIdList(std::string& out, const std::vector<int>& ids) {
     JsonArray(out, ids, [](std::string& o, int id) { o += std::to_string(id); });
 }
 
+// The profiler's own analysis, as minddata_pipeline_summary_N says it; null without the file.
+void WriteProfilerSummary(std::string& out, const DataPreparation& preparation) {
+    if (!preparation.hasProfilerSummary) {
+        out += "null";
+        return;
+    }
+    const MindDataSummary& summary = preparation.profilerSummary;
+    JsonObject object(out);
+    object.String("file", preparation.files.summary);
+    JsonArray(object.Key("bottleneck_operators"), summary.bottleneckOperators,
+              [](std::string& o, const std::string& name) { AppendJsonString(o, name); });
+    object.String("suggestion", summary.suggestion);
+    object.String("cpu_analysis", summary.cpuAnalysis);
+    object.String("queue_analysis", summary.queueAnalysis);
+    object.RealOrNull("per_pipeline_ms", summary.perPipelineMs);
+    object.RealOrNull("per_push_queue_ms", summary.perPushQueueMs);
+    object.RealOrNull("per_batch_ms", summary.perBatchMs);
+    JsonArray(object.Key("operators"), summary.operators,
+              [](std::string& o, const MindDataSummaryOperator& op) {
+                  JsonObject entry(o);
+                  entry.Int("op_id", op.id);
+                  entry.String("name", op.name);
+                  entry.String("pipeline_name", op.pipelineName);
+                  entry.IntOrNull("workers", op.workers);
+                  entry.RealOrNull("cpu_percent", op.cpuPercent);
+                  entry.RealOrNull("cpu_percent_per_worker", op.cpuPercentPerWorker);
+                  entry.RealOrNull("queue_average_size", op.queueAverageSize);
+                  entry.RealOrNull("queue_utilization_percent", op.queueUtilizationPct);
+                  entry.RealOrNull("queue_empty_percent", op.queueEmptyPct);
+                  entry.IntOrNull("parent", op.parent);
+                  WriteIdList(entry.Key("children"), op.children);
+              });
+}
+
 }  // namespace
 
 namespace {
@@ -93,6 +127,7 @@ void WriteDataPreparation(std::string& out, const DataPreparation* preparation) 
         root.Real("process_cpu_percent", preparation->processCpuPercent);
     else
         root.Null("process_cpu_percent");
+    WriteProfilerSummary(root.Key("profiler_summary"), *preparation);
     WriteDataLoader(root.Key("data_loader"), preparation->loader);
     JsonObject judged(root.Key("verdict"));
     WriteDataVerdict(judged, preparation->verdict);
@@ -150,6 +185,9 @@ std::string DataPreparationToText(const DataPreparation* preparation) {
     for (const DataBottleneck& bottleneck : pipeline.bottlenecks)
         out += "    bottleneck " + bottleneck.opType + " (op " + std::to_string(bottleneck.opId) +
                "): " + bottleneck.rule + "; " + bottleneck.suggestion + "\n";
+    if (preparation->hasProfilerSummary)
+        out += "    profiler's own analysis: " + ProfilerWarningText(preparation->profilerSummary) +
+               "\n";
     return out;
 }
 

@@ -1,12 +1,13 @@
 // libFuzzer target: any bytes as each of the profiler's CSV files (kernel_details.csv as a
-// timeline and as a table, step_trace_time.csv, op_statistic.csv), and every record through the
-// CSV reader.
+// timeline and as a table, step_trace_time.csv, op_statistic.csv, MindSpore's pipeline summary
+// in both its CSV and its JSON form), and every record through the CSV reader.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "load/CsvReader.hpp"
 #include "load/KernelTable.hpp"
+#include "load/MindDataSummary.hpp"
 #include "load/OpStatisticCsv.hpp"
 #include "load/StepTraceCsv.hpp"
 #include "import/kernel_csv/KernelCsvLoader.hpp"
@@ -39,5 +40,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 if (ns < 0) __builtin_trap();
     if (auto statistic = ParseOpStatisticCsv(text, "fuzz.csv"); statistic.ok())
         (void)OperatorsFromOpStatistic(statistic.value());
+    // A summary's figures keep their ranges whatever the bytes: -1 (none) or a value in range.
+    for (auto summary :
+         {ParseMindDataSummaryCsv(text, "fuzz.csv"), ParseMindDataSummaryJson(text, "fuzz.json")}) {
+        if (!summary.ok()) continue;
+        for (const MindDataSummaryOperator& op : summary.value().operators)
+            if (op.queueUtilizationPct > 100 || op.queueEmptyPct > 100 || op.workers < -1 ||
+                (op.queueUtilizationPct < 0 && op.queueUtilizationPct != -1))
+                __builtin_trap();
+    }
     return 0;
 }

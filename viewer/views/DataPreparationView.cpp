@@ -99,8 +99,9 @@ void DataPreparationView::DrawMindData(const DataPreparation& preparation) {
     }
     if (!files.Any()) return;  // no MindData files: no pipeline to draw
     // The pipeline's file: the CSV, else the JSON it is made from.
-    const std::string& pipelineFile =
-        files.pipelineRaw.empty() ? files.pipelineProfiling : files.pipelineRaw;
+    const std::string& pipelineFile = !files.pipelineRaw.empty()         ? files.pipelineRaw
+                                      : !files.pipelineProfiling.empty() ? files.pipelineProfiling
+                                                                         : files.summary;
     std::string sourcesOfPipeline =
         pipelineFile.empty() ? std::string("no pipeline file") : FileName(pipelineFile);
     if (!files.cpuUtilization.empty()) sourcesOfPipeline += ", " + FileName(files.cpuUtilization);
@@ -114,9 +115,8 @@ void DataPreparationView::DrawMindData(const DataPreparation& preparation) {
     const DataPipeline& pipeline = preparation.pipeline;
     if (pipeline.operators.empty()) {
         ImGui::TextDisabled(
-            "No pipeline recorded: neither minddata_pipeline_raw_N.csv nor "
-            "pipeline_profiling_N.json "
-            "is in this folder.");
+            "No pipeline recorded: none of minddata_pipeline_raw_N.csv, pipeline_profiling_N.json "
+            "and minddata_pipeline_summary_N.json is in this folder.");
         return;
     }
     // The first bottleneck's queue is shown over time until a person clicks another.
@@ -125,6 +125,7 @@ void DataPreparationView::DrawMindData(const DataPreparation& preparation) {
             if (pipeline.operators[i].id == pipeline.bottlenecks[0].opId) m_selected = i;
     DrawPipeline(pipeline);
     DrawBottlenecks(pipeline);
+    DrawProfilerSummary(preparation);
     DrawSelectedQueue(pipeline);
 }
 

@@ -27,6 +27,7 @@ private:
     void DrawPipeline(const DataPipeline& pipeline);
     void DrawSelectedQueue(const DataPipeline& pipeline);
     void DrawBottlenecks(const DataPipeline& pipeline);
+    void DrawProfilerSummary(const DataPreparation& preparation);
 
     size_t m_selected = SIZE_MAX;  // the operator whose output queue is shown over time
 };

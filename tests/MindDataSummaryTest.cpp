@@ -1,0 +1,254 @@
+// MindSpore's own analysis of the dataset pipeline, minddata_pipeline_summary_N.json and .csv:
+// read by key in either format, its warning and figures shown beside the queue rules', its
+// damage named with key and place.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+
+#include "TestSupport.hpp"
+#include "load/MindDataSummary.hpp"
+#include "load/RankDirectory.hpp"
+#include "rank/DataPreparation.hpp"
+#include "report/DataPreparationJson.hpp"
+
+using namespace marey;
+namespace fs = std::filesystem;
+
+namespace {
+
+// As MindSpore writes it for a pipeline Batch (root) ← Map ← TFReader, Map warned of; the keys in
+// another order than the writer's, as another version writes them.
+const char* kSummaryJson = R"json({
+  "pipeline_ops": ["Batch(id=0)", "Map(id=1)", "TFReader(id=2)"],
+  "op_ids": [0, 1, 2],
+  "op_names": ["Batch", "Map", "TFReader"],
+  "num_workers": [4, 2, 8],
+  "queue_average_size": [4.0, 8.0, 120.8],
+  "queue_utilization_pct": [6.25, 6.25, 94.375],
+  "queue_empty_freq_pct": [50.0, 50.0, 0.0],
+  "children_ids": [[1], [2], []],
+  "parent_id": [-1, 0, 1],
+  "avg_cpu_pct": [20.5, 195.0, 40.0],
+  "per_pipeline_time": [-1],
+  "per_push_queue_time": [1.25],
+  "per_batch_time": [6.0],
+  "avg_cpu_pct_per_worker": [5.125, 97.5, 5.0],
+  "cpu_analysis_details": ["Map(id=1) uses 97.5 % of each of its workers."],
+  "bottleneck_warning": ["Map(id=1)"],
+  "bottleneck_suggestion": ["Map(id=1) may be a bottleneck: raise its num_parallel_workers."]
+})json";
+
+// The same summary as Python's csv module writes the dict: a row per key, CRLF, lists in cells
+// as "[1, 2]", a sentence with a comma quoted.
+const char* kSummaryCsv =
+    "op_ids,0,1,2\r\n"
+    "op_names,Batch,Map,TFReader\r\n"
+    "pipeline_ops,Batch(id=0),Map(id=1),TFReader(id=2)\r\n"
+    "num_workers,4,2,8\r\n"
+    "queue_average_size,4.0,8.0,120.8\r\n"
+    "queue_utilization_pct,6.25,6.25,94.375\r\n"
+    "queue_empty_freq_pct,50.0,50.0,0.0\r\n"
+    "children_ids,[1],[2],[]\r\n"
+    "parent_id,-1,0,1\r\n"
+    "avg_cpu_pct,20.5,195.0,40.0\r\n"
+    "per_pipeline_time,-1\r\n"
+    "per_push_queue_time,1.25\r\n"
+    "per_batch_time,6.0\r\n"
+    "avg_cpu_pct_per_worker,5.125,97.5,5.0\r\n"
+    "cpu_analysis_details,Map(id=1) uses 97.5 % of each of its workers.\r\n"
+    "bottleneck_warning,Map(id=1)\r\n"
+    "bottleneck_suggestion,\"Map(id=1) may be a bottleneck: raise its num_parallel_workers.\"\r\n";
+
+void CheckPlanted(const MindDataSummary& summary) {
+    REQUIRE(summary.operators.size() == 3);
+    const MindDataSummaryOperator& map = summary.operators[1];
+    CHECK(map.id == 1);
+    CHECK(map.name == "Map");
+    CHECK(map.pipelineName == "Map(id=1)");
+    CHECK(map.workers == 2);
+    CHECK(map.cpuPercent == doctest::Approx(195.0));
+    CHECK(map.cpuPercentPerWorker == doctest::Approx(97.5));
+    CHECK(map.queueUtilizationPct == doctest::Approx(6.25));
+    CHECK(map.queueEmptyPct == doctest::Approx(50.0));
+    CHECK(map.queueAverageSize == doctest::Approx(8.0));
+    CHECK(map.parent == 0);
+    CHECK(map.children == std::vector<int>{2});
+    CHECK(summary.operators[0].parent == -1);
+    CHECK(summary.operators[2].children.empty());
+    CHECK(summary.perPipelineMs == -1);  // the writer's "none"
+    CHECK(summary.perPushQueueMs == doctest::Approx(1.25));
+    CHECK(summary.perBatchMs == doctest::Approx(6.0));
+    CHECK(summary.bottleneckOperators == std::vector<std::string>{"Map(id=1)"});
+    CHECK(summary.suggestion == "Map(id=1) may be a bottleneck: raise its num_parallel_workers.");
+    CHECK(summary.cpuAnalysis == "Map(id=1) uses 97.5 % of each of its workers.");
+    CHECK(summary.queueAnalysis.empty());
+    CHECK(summary.problems.empty());
+}
+
+// The problems of a JSON summary whose key 'key' holds 'value' in place of the planted one.
+std::vector<std::string> JsonProblemsWith(const std::string& key, const std::string& value) {
+    std::string text = kSummaryJson;
+    const size_t at = text.find("\"" + key + "\": ");
+    REQUIRE(at != std::string::npos);
+    const size_t start = at + key.size() + 4;
+    const size_t end = text.find('\n', start);
+    text.replace(start, end - start, value + ",");
+    auto summary = ParseMindDataSummaryJson(text, "s.json");
+    REQUIRE_MESSAGE(summary.ok(), summary.message());
+    return summary.value().problems;
+}
+
+}  // namespace
+
+TEST_CASE("the profiler's pipeline summary reads alike from its JSON and its CSV, by key") {
+    auto json = ParseMindDataSummaryJson(kSummaryJson, "minddata_pipeline_summary_0.json");
+    REQUIRE_MESSAGE(json.ok(), json.message());
+    CheckPlanted(json.value());
+    auto csv = ParseMindDataSummaryCsv(kSummaryCsv, "minddata_pipeline_summary_0.csv");
+    REQUIRE_MESSAGE(csv.ok(), csv.message());
+    CheckPlanted(csv.value());
+    CHECK(ProfilerWarningText(json.value()) ==
+          "Map(id=1) may be a bottleneck: raise its num_parallel_workers.");
+    MindDataSummary quiet;
+    CHECK(ProfilerWarningText(quiet) == "no bottleneck warning");
+    quiet.bottleneckOperators = {"Batch(id=0)"};
+    quiet.suggestion = "raise prefetch_size";
+    CHECK(ProfilerWarningText(quiet) == "bottleneck at Batch(id=0): raise prefetch_size");
+}
+
+TEST_CASE("a damaged summary value is named with its key and place and left out, the rest read") {
+    SUBCASE("a percentage out of range, a negative count, text for a number") {
+        const auto problems = JsonProblemsWith("queue_utilization_pct", "[6.25, 150, 94.375]");
+        REQUIRE(problems.size() == 1);
+        CHECK(problems[0] ==
+              "s.json: error: queue_utilization_pct[1]: expected a percentage, 0 to 100, got "
+              "\"150\"; left out");
+        CHECK(JsonProblemsWith("num_workers", "[4, -3, 8]").size() == 1);
+        CHECK(JsonProblemsWith("avg_cpu_pct", "[20.5, \"lots\", 40.0]").size() == 1);
+        CHECK(JsonProblemsWith("per_batch_time", "[1e300]").size() == 1);
+    }
+    SUBCASE("a list of another length cannot be matched to operators: left out whole") {
+        const auto problems = JsonProblemsWith("avg_cpu_pct", "[20.5, 195.0]");
+        REQUIRE(problems.size() == 1);
+        CHECK(problems[0] ==
+              "s.json: error: avg_cpu_pct: 2 values for 3 operators: not matched to operators; "
+              "left out");
+        std::string text = kSummaryJson;
+        text.replace(text.find("[20.5, 195.0, 40.0]"), 19, "[20.5, 195.0]");
+        auto summary = ParseMindDataSummaryJson(text, "s.json");
+        REQUIRE(summary.ok());
+        for (const MindDataSummaryOperator& op : summary.value().operators)
+            CHECK(op.cpuPercent == -1);  // none matched by guess
+    }
+    SUBCASE("links naming no operator, or the operator itself, are dropped") {
+        CHECK(JsonProblemsWith("parent_id", "[-1, 7, 1]").size() == 1);
+        CHECK(JsonProblemsWith("children_ids", "[[1], [1], []]").size() == 1);
+    }
+    SUBCASE("a repeated op id leaves that operator out, with its other values") {
+        std::string text = kSummaryJson;
+        text.replace(text.find("\"op_ids\": [0, 1, 2]"), 19, "\"op_ids\": [0, 0, 2]");
+        auto summary = ParseMindDataSummaryJson(text, "s.json");
+        REQUIRE(summary.ok());
+        CHECK(summary.value().operators.size() == 2);
+        CHECK(summary.value().problems.size() >= 1);
+        CHECK(summary.value().problems[0].find("op_ids[1]") != std::string::npos);
+    }
+    SUBCASE("without op_ids, or not JSON, the file is refused with its name") {
+        auto none = ParseMindDataSummaryJson("{\"op_names\": [\"Batch\"]}", "s.json");
+        REQUIRE_FALSE(none.ok());
+        CHECK(none.message() ==
+              "s.json: error: no \"op_ids\" list of operator ids: not a minddata_pipeline_summary "
+              "file");
+        CHECK_FALSE(ParseMindDataSummaryJson("{\"op_ids\": [0, 1", "s.json").ok());
+        CHECK_FALSE(ParseMindDataSummaryJson("", "s.json").ok());
+        CHECK_FALSE(ParseMindDataSummaryCsv("", "s.csv").ok());
+        CHECK_FALSE(ParseMindDataSummaryCsv("\x01\x02garbage\xff", "s.csv").ok());
+    }
+    SUBCASE("a CSV row repeated, and a last row cut without its line end") {
+        std::string text = kSummaryCsv;
+        text += "num_workers,9,9,9\r\n";
+        text += "bottleneck_suggestion_extra,Map(id=1) may be a bottle";  // cut
+        auto summary = ParseMindDataSummaryCsv(text, "s.csv");
+        REQUIRE(summary.ok());
+        CHECK(summary.value().operators[1].workers == 2);  // the first row's
+        const auto& problems = summary.value().problems;
+        REQUIRE(problems.size() == 2);
+        CHECK(problems[0] ==
+              "s.csv:18: error: the key \"num_workers\" repeats an earlier row's; row left out");
+        CHECK(problems[1].find("has no line end: the file is cut; row left out") !=
+              std::string::npos);
+    }
+}
+
+TEST_CASE("a rank with the summary alone draws its pipeline and judges it by the queue rules") {
+    const fs::path dir = test::TempDir("minddata_summary_only");
+    std::ofstream(dir / "minddata_pipeline_summary_3.csv") << kSummaryCsv;
+    const DataPreparationFiles files = FindDataPreparationFiles(dir.string(), -1);
+    CHECK(fs::path(files.summary).filename() == "minddata_pipeline_summary_3.csv");
+    const DataPreparation preparation = AnalyzeDataPreparation(files, nullptr);
+    CHECK(preparation.problems.empty());
+    REQUIRE(preparation.hasProfilerSummary);
+    CHECK(preparation.HasRecord());
+    REQUIRE(preparation.pipeline.operators.size() == 3);
+    // TFReader's queue 94 % full, Map's 6 %: Map, by the queue rules as by the profiler.
+    REQUIRE(preparation.pipeline.bottlenecks.size() == 1);
+    CHECK(preparation.pipeline.bottlenecks[0].opId == 1);
+    const std::string json = DataPreparationToJson(&preparation);
+    CHECK(json.find("\"profiler_summary\": {\"file\": ") != std::string::npos);
+    CHECK(json.find("\"bottleneck_operators\": [\"Map(id=1)\"]") != std::string::npos);
+    CHECK(DataPreparationToText(&preparation).find("profiler's own analysis: Map(id=1) may be") !=
+          std::string::npos);
+    // With the JSON beside it, the JSON is read.
+    std::ofstream(dir / "minddata_pipeline_summary_3.json") << kSummaryJson;
+    CHECK(fs::path(FindDataPreparationFiles(dir.string(), 3).summary).extension() == ".json");
+    fs::remove_all(dir);
+}
+
+TEST_CASE("marey-gen's MindData files carry the summary: its warning on the planted operator") {
+    const fs::path dir = test::TempDir("minddata_summary_gen");
+    const std::string command = std::string(MAREY_GEN) + " --events 2000 --rank 0 --rank-dir " +
+                                (dir / "rank").string() + " --data-preparation > /dev/null 2>&1";
+    REQUIRE(std::system(command.c_str()) == 0);
+    const fs::path output = dir / "rank" / "ASCEND_PROFILER_OUTPUT";
+    const DataPreparation preparation =
+        AnalyzeDataPreparation(FindDataPreparationFiles(output.string(), 0), nullptr);
+    CHECK(preparation.problems.empty());
+    REQUIRE(preparation.hasProfilerSummary);
+    CHECK(preparation.profilerSummary.bottleneckOperators == std::vector<std::string>{"Map(id=1)"});
+    // Its CSV twin says the same.
+    std::ifstream csvFile(output / "minddata_pipeline_summary_0.csv");
+    const std::string csv((std::istreambuf_iterator<char>(csvFile)), {});
+    auto fromCsv = ParseMindDataSummaryCsv(csv, "csv");
+    REQUIRE_MESSAGE(fromCsv.ok(), fromCsv.message());
+    CHECK(fromCsv.value().problems.empty());
+    CHECK(fromCsv.value().operators.size() == preparation.profilerSummary.operators.size());
+    CHECK(fromCsv.value().suggestion == preparation.profilerSummary.suggestion);
+    CHECK(fromCsv.value().operators[1].cpuPercent ==
+          doctest::Approx(preparation.profilerSummary.operators[1].cpuPercent));
+    fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "a folder under a numbered MindData or FLOPs file's name is named, never taken as absent") {
+    const fs::path dir = test::TempDir("minddata_not_a_file");
+    fs::create_directories(dir / "minddata_pipeline_summary_3.json");
+    std::ofstream(dir / "minddata_pipeline_summary_3.csv") << kSummaryCsv;
+    fs::create_directories(dir / "flops_summary_3.json");
+    const DataPreparationFiles files = FindDataPreparationFiles(dir.string(), 3);
+    CHECK(fs::path(files.summary).extension() == ".csv");  // its twin is read
+    const DataPreparation preparation = AnalyzeDataPreparation(files, nullptr);
+    REQUIRE(preparation.problems.size() == 1);
+    CHECK(preparation.problems[0] == (dir / "minddata_pipeline_summary_3.json").string() +
+                                         ": error: a folder, not a file; not read");
+    CHECK(preparation.hasProfilerSummary);
+    const FlopsFiles flops = FindFlopsFiles(dir.string(), 3);
+    CHECK(flops.summary.empty());
+    REQUIRE(flops.problems.size() == 1);
+    CHECK(flops.problems[0].find("flops_summary_3.json: error: a folder, not a file") !=
+          std::string::npos);
+    fs::remove_all(dir);
+}
