@@ -185,6 +185,20 @@ TEST_CASE("without MindData files the step table's Preparing column is the step 
 }
 
 TEST_CASE("damaged MindData rows are named with their line and left out, the rest is read") {
+    SUBCASE("a pipeline cut inside its last row, without a line end") {
+        // "2,TFReader,8" cut from "2,TFReader,80,…": its workers would read as 8.
+        const std::string csv = std::string(kHeader) + "0,Batch,4,,,,0,10,,[2]\n2,TFReader,8";
+        auto table = ParsePipelineRawCsv(csv, "pipeline.csv");
+        REQUIRE(table.ok());
+        CHECK(table.value().operators.size() == 1);
+        // Batch's child is then no operator of the file: its link is dropped and named too.
+        REQUIRE(table.value().problems.size() == 2);
+        CHECK(table.value().problems[0].message ==
+              "operator 0: child 2 names no operator; link dropped");
+        CHECK(table.value().problems[1].message ==
+              "the last row has no line end: the file is cut inside it; row left out");
+        CHECK(table.value().problems[1].line == 3);
+    }
     SUBCASE("the pipeline") {
         const std::string csv = std::string(kHeader) +
                                 "0,Batch,4,,,,0,10,,[4]\n"

@@ -98,6 +98,7 @@ bool CsvReader::Next(std::vector<std::string_view>& fields, uint64_t* recordOffs
     // At the end the flag stays as the last record left it: readers ask once their loop is done.
     if (m_position >= size) return false;
     m_unterminated = false;
+    m_cutAtEnd = false;
     if (recordOffset) *recordOffset = m_position;
     bool ended = false;
     while (!ended) {
@@ -123,6 +124,7 @@ bool CsvReader::Next(std::vector<std::string_view>& fields, uint64_t* recordOffs
         if (p >= size) {
             m_position = size;
             ended = true;
+            m_cutAtEnd = m_text.back() != '\r';
         } else if (m_text[p] == '\n') {
             m_position = p + 1;
             ended = true;
@@ -131,6 +133,7 @@ bool CsvReader::Next(std::vector<std::string_view>& fields, uint64_t* recordOffs
             if (m_position >= size) {
                 fields.emplace_back();
                 ended = true;
+                m_cutAtEnd = true;
             }
         }
     }

@@ -22,6 +22,9 @@ public:
 
     // True when the last record ended inside a quoted field that never closed.
     bool LastRecordUnterminated() const { return m_unterminated; }
+    // True when the record just read ends the text without a line end. Profilers end every row
+    // with one, so such a record is where a cut file stops: its last cell may be cut short.
+    bool LastRecordCut() const { return m_cutAtEnd; }
 
 private:
     // A field whose text is not one run of the file (doubled quotes, text after the closing
@@ -38,6 +41,7 @@ private:
     std::string m_scratch;  // reused from record to record: no allocation per field
     std::vector<ScratchField> m_scratchFields;
     bool m_unterminated = false;
+    bool m_cutAtEnd = false;
 };
 
 // Index of the column whose header is 'name' (compared after trimming white space), or -1.
@@ -57,6 +61,9 @@ std::string CsvCellProblem(std::string_view column, std::string_view what, std::
 // that record, whose last cell is cut and whose next cells are lost.
 inline constexpr const char* kCsvUnterminatedRecord =
     "a quoted field never closes: the file is truncated inside this row; row left out";
+// What it says of a last row without a line end (CsvReader::LastRecordCut).
+inline constexpr const char* kCsvCutRecord =
+    "the last row has no line end: the file is cut inside it; row left out";
 
 // Field 'column' of a record, trimmed; empty when the column is absent (-1) or the row is short.
 std::string_view FieldAt(const std::vector<std::string_view>& fields, int column);

@@ -220,6 +220,10 @@ Result<PipelineTable> ParsePipelineRawCsv(std::string_view text, const std::stri
     uint64_t offset = 0;
     while (reader.Next(fields, &offset)) {
         if (reader.LastRecordUnterminated()) break;  // named below
+        if (reader.LastRecordCut()) {
+            table.problems.push_back({offset, 0, 0, kCsvCutRecord});
+            break;
+        }
         // A short row would read its missing cells as unrecorded, a long one its cells in their
         // neighbours' columns: neither is read.
         if (fields.size() != header.size()) {

@@ -3,11 +3,13 @@
 #include <simdjson.h>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdlib>
 #include <map>
 #include <set>
 #include <utility>
 
+#include "core/Problem.hpp"
 #include "load/CsvReader.hpp"
 #include "load/MindDataFiles.hpp"
 
@@ -307,34 +309,33 @@ Result<MindDataSummary> ParseMindDataSummaryCsv(std::string_view text, const std
     std::vector<std::string_view> fields;
     SummaryKeys keys;
     std::set<std::string> seen;
-    std::vector<std::string> problems;
-    for (int row = 1; reader.Next(fields); ++row) {
-        if (reader.LastRecordUnterminated()) {
-            problems.push_back(name + ":" + std::to_string(row) +
-                               ": error: " + kCsvUnterminatedRecord);
+    std::vector<ImportProblem> problems;  // by place in the file
+    uint64_t offset = 0;
+    while (reader.Next(fields, &offset)) {
+        if (reader.LastRecordUnterminated() || reader.LastRecordCut()) {
+            problems.push_back(
+                {offset, 0, 0,
+                 reader.LastRecordUnterminated() ? kCsvUnterminatedRecord : kCsvCutRecord});
             break;
         }
         const std::string key(TrimField(fields.front()));
         if (!seen.insert(key).second) {
-            problems.push_back(name + ":" + std::to_string(row) + ": error: the key \"" +
-                               key.substr(0, 40) + "\" repeats an earlier row's; row left out");
+            problems.push_back(
+                {offset, 0, 0,
+                 "the key \"" + key.substr(0, 40) + "\" repeats an earlier row's; row left out"});
             continue;
         }
         std::vector<SummaryCell> cells;
         for (size_t i = 1; i < fields.size(); ++i) cells.push_back(CsvCell(fields[i]));
         keys.emplace_back(key, std::move(cells));
     }
-    // Python ends every row with a line end: a last row without one was cut, its last value
-    // perhaps in the middle.
-    if (!keys.empty() && !text.empty() && text.back() != '\n' && text.back() != '\r') {
-        problems.push_back(name + ": error: the last row (\"" + keys.back().first.substr(0, 40) +
-                           "\") has no line end: the file is cut; row left out");
-        keys.pop_back();
-    }
+    FillLineColumns(text, problems);
     auto summary = SummaryBuilder(keys, name).Build();
-    if (summary.ok())
-        summary.value().problems.insert(summary.value().problems.begin(), problems.begin(),
-                                        problems.end());
+    if (!summary.ok()) return summary;
+    std::vector<std::string>& named = summary.value().problems;
+    for (size_t i = 0; i < problems.size(); ++i)
+        named.insert(named.begin() + static_cast<std::ptrdiff_t>(i),
+                     FormatProblem(name, problems[i]));
     return summary;
 }
 
