@@ -1,6 +1,7 @@
-// MindSpore's own analysis of the dataset pipeline, minddata_pipeline_summary_N.json and .csv:
-// read by key in either format, its warning and figures shown beside the queue rules', its
-// damage named with key and place.
+// What the profiler itself says of the data's preparation: MindSpore's analysis of the dataset
+// pipeline (minddata_pipeline_summary_N.json and .csv, read by key in either format, its warning
+// shown beside the queue rules'), dataset.csv's stages and data_preprocess.csv's AI CPU tasks;
+// their damage named with its place.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -10,6 +11,8 @@
 #include <iterator>
 
 #include "TestSupport.hpp"
+#include "load/AicpuPreprocessCsv.hpp"
+#include "load/DatasetStagesCsv.hpp"
 #include "load/MindDataSummary.hpp"
 #include "load/RankDirectory.hpp"
 #include "rank/DataPreparation.hpp"
@@ -250,6 +253,124 @@ TEST_CASE(
     CHECK(flops.summary.empty());
     REQUIRE(flops.problems.size() == 1);
     CHECK(flops.problems[0].find("flops_summary_3.json: error: a folder, not a file") !=
+          std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "dataset.csv: each operation's stages, their runs and times, and its damaged rows named") {
+    const std::string csv =
+        "Operation,Stage,Occurrences,Avg. time (us),Custom Info\r\n"
+        "Pipeline,Build,1,1520.5,\r\n"
+        "MapOp(ID:3),WorkerProcess,640,5980.25,\"{'num_workers': 2, 'python': True}\"\r\n"
+        "MapOp(ID:3),WorkerGet,-4,12.5,\r\n"
+        "MapOp(ID:3),WorkerIdle,1.5,12.5,\r\n"
+        "Batch(ID:0),GetFromPreviousOp,80,abc,\r\n"
+        "Pipeline,Build,2,10.0,\r\n"
+        "Batch(ID:0),Build,1\r\n"
+        "TFReader(ID:4),WorkerProcess,640,31";
+    auto table = ParseDatasetStagesCsv(csv, "dataset.csv");
+    REQUIRE_MESSAGE(table.ok(), table.message());
+    const auto& stages = table.value().stages;
+    REQUIRE(stages.size() == 2);
+    CHECK(stages[1].operation == "MapOp(ID:3)");
+    CHECK(stages[1].stage == "WorkerProcess");
+    CHECK(stages[1].occurrences == 640);
+    CHECK(stages[1].averageNs == 5980250);
+    CHECK(stages[1].totalNs == 640 * int64_t{5980250});
+    CHECK(stages[1].customInfo == "{'num_workers': 2, 'python': True}");
+    std::vector<std::string> messages;
+    for (const ImportProblem& problem : table.value().problems)
+        messages.push_back(std::to_string(problem.line) + ": " + problem.message);
+    REQUIRE(messages.size() == 6);
+    CHECK(messages[0] ==
+          "4: column \"Occurrences\": expected a whole count from 0 up: \"-4\"; "
+          "row left out");
+    CHECK(messages[1].rfind("5: column \"Occurrences\"", 0) == 0);
+    CHECK(messages[2].rfind("6: column \"Avg. time (us)\"", 0) == 0);
+    CHECK(messages[3] == "7: Pipeline Build repeats an earlier row's; row left out");
+    CHECK(messages[4] == "8: a row of 3 cells against the header's 5 columns; row left out");
+    CHECK(messages[5] ==
+          "9: the last row has no line end: the file is cut inside it; row left out");
+    auto other = ParseDatasetStagesCsv("op_id,op_type\n0,Batch\n", "dataset.csv");
+    REQUIRE_FALSE(other.ok());
+    CHECK(other.message() ==
+          "dataset.csv:1:1: error: not a dataset.csv: expected the columns Operation, Stage, "
+          "Occurrences and Avg. time (us)");
+}
+
+TEST_CASE("data_preprocess.csv: AI CPU tasks summed per node, in µs or in older CANN's ms") {
+    SUBCASE("today's columns, timestamps ending with a tab") {
+        const std::string csv =
+            "Device_id,Timestamp(us),Node,Compute_time(us),Memcpy_time(us),Task_time(us),"
+            "Dispatch_time(us),Total_time(us),Stream ID,Task ID\r\n"
+            "0,1736408883100000.000\t,GetNext,5.2,1.1,6.3,2.0,8.3,3,2\r\n"
+            "0,1736408883200000.000\t,GetNext,5.0,1.0,6.0,2.0,8.0,3,4\r\n"
+            "0,1736408883200000.050\t,Cast,1.5,0.0,1.5,0.5,2.0,3,5\r\n"
+            "0,1736408883300000.000\t,Cast,-1.5,0.0,1.5,0.5,2.0,3,7\r\n"
+            "0,1736408883300000.000\t,Cast,x,0.0,1.5,0.5,2.0,3,9\r\n";
+        auto table = ParseAicpuPreprocessCsv(csv, "data_preprocess.csv");
+        REQUIRE_MESSAGE(table.ok(), table.message());
+        const AicpuPreprocessTable& read = table.value();
+        CHECK(read.tasks == 3);
+        REQUIRE(read.nodes.size() == 2);
+        CHECK(read.nodes[0].node == "GetNext");  // the longest total first
+        CHECK(read.nodes[0].count == 2);
+        CHECK(read.nodes[0].computeNs == 10200);
+        CHECK(read.nodes[0].totalNs == 16300);
+        CHECK(read.nodes[0].longestNs == 8300);
+        CHECK(read.firstNs == 1736408883100000000);
+        CHECK(read.lastNs == 1736408883200000050);
+        REQUIRE(read.problems.size() == 2);
+        CHECK(read.problems[0].line == 5);
+        CHECK(read.problems[0].message ==
+              "column \"Compute_time\": expected a time from 0 up: \"-1.5\"; row left out");
+    }
+    SUBCASE("older CANN: no Device_id, times in ms, no Dispatch_time column") {
+        const std::string csv =
+            "Timestamp(us),Node,Compute_time(ms),Memcpy_time(ms),Task_time(ms),Total_time(ms)\n"
+            "1736408883100000.000,GetNext,0.0052,0.0011,0.0063,0.0083\n";
+        auto table = ParseAicpuPreprocessCsv(csv, "data_preprocess.csv");
+        REQUIRE_MESSAGE(table.ok(), table.message());
+        REQUIRE(table.value().nodes.size() == 1);
+        CHECK(table.value().nodes[0].totalNs == 8300);
+        CHECK(table.value().nodes[0].computeNs == 5200);
+        CHECK_FALSE(table.value().hasDispatch);
+        REQUIRE(table.value().problems.size() == 1);
+        CHECK(table.value().problems[0].message == "no column Dispatch_time: read without it");
+    }
+    SUBCASE("another file, an empty one") {
+        CHECK_FALSE(ParseAicpuPreprocessCsv("", "d.csv").ok());
+        auto other = ParseAicpuPreprocessCsv("Name,Duration(us)\nx,1\n", "d.csv");
+        REQUIRE_FALSE(other.ok());
+        CHECK(other.message() ==
+              "d.csv:1:1: error: not a data_preprocess.csv: expected the columns Node and "
+              "Total_time(us)");
+    }
+}
+
+TEST_CASE("a generated input-bound rank's dataset stages and AI CPU tasks reach stats --json") {
+    const fs::path dir = test::TempDir("minddata_stage_tables");
+    const std::string command = std::string(MAREY_GEN) + " --events 2000 --rank 0 --rank-dir " +
+                                (dir / "rank").string() + " --data-preparation > /dev/null 2>&1";
+    REQUIRE(std::system(command.c_str()) == 0);
+    const fs::path output = dir / "rank" / "ASCEND_PROFILER_OUTPUT";
+    const DataPreparation preparation =
+        AnalyzeDataPreparation(FindDataPreparationFiles(output.string(), 0), nullptr);
+    CHECK(preparation.problems.empty());
+    REQUIRE(preparation.datasetStages.size() == 5);
+    CHECK(preparation.datasetStages[0].operation == "MapOp(ID:1)");  // the longest in all
+    CHECK(preparation.datasetStages[0].stage == "WorkerProcess");
+    REQUIRE(preparation.hasAicpuPreprocess);
+    CHECK(preparation.aicpuPreprocess.tasks == 20);
+    const std::string json = DataPreparationToJson(&preparation);
+    CHECK(json.find("\"dataset_stages\": [{\"operation\": \"MapOp(ID:1)\", \"stage\": "
+                    "\"WorkerProcess\", \"occurrences\": 80") != std::string::npos);
+    CHECK(json.find("\"aicpu_preprocess\": {\"tasks\": 20") != std::string::npos);
+    const std::string text = DataPreparationToText(&preparation);
+    CHECK(text.find("dataset stages: 5, the longest in all MapOp(ID:1) WorkerProcess") !=
+          std::string::npos);
+    CHECK(text.find("AI CPU preprocessing: 20 tasks of 2 nodes, the longest in all GetNext") !=
           std::string::npos);
     fs::remove_all(dir);
 }

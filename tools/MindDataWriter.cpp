@@ -75,6 +75,36 @@ void SummaryTexts(bool inputBound, std::string* json, std::string* csv) {
     *json += "}\n";
 }
 
+// dataset.csv: each operation's stages, the Map's work the longest when input-bound.
+std::string DatasetStagesText(bool inputBound, uint32_t steps) {
+    const std::string batches = std::to_string(steps * 8);
+    return "Operation,Stage,Occurrences,Avg. time (us),Custom Info\r\n"
+           "Pipeline,Build,1,1520.5,\r\n"
+           "BatchOp(ID:0),GetFromPreviousOp," +
+           batches + ",45.0,\r\nMapOp(ID:1),WorkerGet," + batches +
+           ",12.5,\r\nMapOp(ID:1),WorkerProcess," + batches + "," +
+           (inputBound ? "5980.25" : "410.0") +
+           ",\"{'num_workers': 2}\"\r\nTFReader(ID:2),WorkerProcess," + batches +
+           ",310.0,\"{'num_workers': 8}\"\r\n";
+}
+
+// data_preprocess.csv: a GetNext and a Cast AI CPU task per step, timestamps ending with a tab
+// as the profiler writes them.
+std::string AicpuPreprocessText(uint32_t steps) {
+    std::string text =
+        "Device_id,Timestamp(us),Node,Compute_time(us),Memcpy_time(us),Task_time(us),"
+        "Dispatch_time(us),Total_time(us),Stream ID,Task ID\r\n";
+    const long long firstUs = 1736408883000000LL;
+    for (uint32_t step = 1; step <= steps; ++step) {
+        const std::string at = std::to_string(firstUs + static_cast<long long>(step) * 100000);
+        text +=
+            "0," + at + ".000\t,GetNext,5.2,1.1,6.3,2.0,8.3,3," + std::to_string(step * 2) + "\r\n";
+        text += "0," + at + ".050\t,Cast,1.5,0.0,1.5,0.5,2.0,3," + std::to_string(step * 2 + 1) +
+                "\r\n";
+    }
+    return text;
+}
+
 }  // namespace
 
 bool WriteMindDataFiles(const std::string& folder, int rank, uint32_t steps, std::string* error,
@@ -107,7 +137,9 @@ bool WriteMindDataFiles(const std::string& folder, int rank, uint32_t steps, std
     }
     std::string summaryJson, summaryCsv;
     SummaryTexts(inputBound, &summaryJson, &summaryCsv);
-    return WriteTextFile(folder + "/minddata_pipeline_summary_" + suffix + ".json", summaryJson,
+    return WriteTextFile(folder + "/dataset.csv", DatasetStagesText(inputBound, steps), error) &&
+           WriteTextFile(folder + "/data_preprocess.csv", AicpuPreprocessText(steps), error) &&
+           WriteTextFile(folder + "/minddata_pipeline_summary_" + suffix + ".json", summaryJson,
                          error) &&
            WriteTextFile(folder + "/minddata_pipeline_summary_" + suffix + ".csv", summaryCsv,
                          error) &&

@@ -12,8 +12,9 @@ namespace marey {
 inline constexpr int kPlantedBottleneckOp = 1;
 inline constexpr int kHostQueueCapacity = 64;
 
-// Writes FOLDER/minddata_pipeline_raw_R.csv, device_queue_profiling_R.txt and
-// minddata_aicpu_R.txt for 'steps' steps (steps from 1): the planted input-bound run, or with
+// Writes FOLDER/minddata_pipeline_raw_R.csv, device_queue_profiling_R.txt,
+// minddata_aicpu_R.txt, minddata_pipeline_summary_R.json and .csv, dataset.csv and
+// data_preprocess.csv for 'steps' steps (steps from 1): the planted input-bound run, or with
 // 'inputBound' false a healthy one (both queues half full in every step, every pipeline queue
 // half used: no bottleneck). Returns false with 'error' set when a file cannot be written.
 bool WriteMindDataFiles(const std::string& folder, int rank, uint32_t steps, std::string* error,

@@ -170,7 +170,7 @@ const NumberedName kDataPreparationNames[] = {
     {"dataset_iterator_profiling_", ".txt"}, {"minddata_aicpu_", ".txt"},
     {"minddata_getnext_profiling_", ".txt"}, {"pipeline_profiling_", ".json"},
     {"minddata_cpu_utilization_", ".json"},  {"minddata_pipeline_summary_", ".json"},
-    {"minddata_pipeline_summary_", ".csv"},
+    {"minddata_pipeline_summary_", ".csv"},  {"dataset_", ".csv"},
 };
 const NumberedName kFlopsNames[] = {
     {"flops_summary_", ".json"}, {"flops_scope_", ".json"}, {"flops_", ".txt"}};
@@ -178,17 +178,21 @@ const NumberedName kMindSporeTimelines[] = {{"ascend_timeline_display_", ".json"
                                             {"gpu_timeline_display_", ".json"}};
 const NumberedName kMindSporeStepTrace{"step_trace_raw_", "_detail_time.csv"};
 
-// The file of 'rank' named 'name' in 'folder', or "" when there is none. Something else under
-// that name (a folder, a pipe, a dangling link) is not "absent": it is named in 'problems'.
-std::string NumberedPath(const fs::path& folder, const NumberedName& name, int rank,
-                         std::vector<std::string>* problems = nullptr) {
-    const fs::path path = folder / (name.prefix + std::to_string(rank) + name.suffix);
+// 'path' when it is a file, else "". Something else under its name (a folder, a pipe, a dangling
+// link) is not "absent": it is named in 'problems'.
+std::string FileOrProblem(const fs::path& path, std::vector<std::string>* problems) {
     if (IsFile(path)) return path.string();
     std::error_code error;
     if (problems && fs::exists(fs::symlink_status(path, error)))
         problems->push_back(path.string() + ": error: " + NotAFileReason(path) +
                             ", not a file; not read");
     return std::string();
+}
+
+// The file of 'rank' named 'name' in 'folder', or "" (see FileOrProblem).
+std::string NumberedPath(const fs::path& folder, const NumberedName& name, int rank,
+                         std::vector<std::string>* problems = nullptr) {
+    return FileOrProblem(folder / (name.prefix + std::to_string(rank) + name.suffix), problems);
 }
 
 // The ranks the files of 'folder' named like 'names' give.
@@ -255,6 +259,10 @@ FlopsFiles FindFlopsFiles(const std::string& folder, int rankId) {
 
 DataPreparationFiles FindDataPreparationFiles(const std::string& folder, int rankId) {
     DataPreparationFiles files;
+    // The files of one name in every rank's folder.
+    files.datasetStages = FileOrProblem(fs::path(folder) / "dataset.csv", &files.problems);
+    files.aicpuPreprocess =
+        FileOrProblem(fs::path(folder) / "data_preprocess.csv", &files.problems);
     if (rankId < 0) {
         const std::set<int> ranks =
             RanksNamed(folder, kDataPreparationNames, std::size(kDataPreparationNames));
@@ -271,6 +279,7 @@ DataPreparationFiles FindDataPreparationFiles(const std::string& folder, int ran
     files.cpuUtilization = path(6);
     files.summary = path(7);
     if (files.summary.empty()) files.summary = path(8);
+    if (files.datasetStages.empty()) files.datasetStages = path(9);
     files.deviceQueue = path(3);
     if (files.deviceQueue.empty()) {
         files.deviceQueue = path(4);

@@ -42,6 +42,10 @@ struct DataPreparationFiles {
     std::string cpuUtilization;  // minddata_cpu_utilization_N.json
     // The profiler's own analysis: minddata_pipeline_summary_N.json, else its .csv twin.
     std::string summary;
+    // Each dataset operation's stages: dataset.csv (MindSpore 2.5 on), else dataset_N.csv.
+    std::string datasetStages;
+    // The AI CPU tasks that prepared the data on the device: data_preprocess.csv.
+    std::string aicpuPreprocess;
     // The host queue: device_queue_profiling_N.txt, else dataset_iterator_profiling_N.txt.
     std::string hostQueue;
     // The device's data queue: minddata_aicpu_N.txt (Ascend, microseconds), else
@@ -53,7 +57,8 @@ struct DataPreparationFiles {
 
     bool Any() const {
         return !pipelineRaw.empty() || !pipelineProfiling.empty() || !hostQueue.empty() ||
-               !deviceQueue.empty() || !cpuUtilization.empty() || !summary.empty();
+               !deviceQueue.empty() || !cpuUtilization.empty() || !summary.empty() ||
+               !datasetStages.empty() || !aicpuPreprocess.empty();
     }
 };
 

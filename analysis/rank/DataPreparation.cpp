@@ -325,6 +325,27 @@ void ReadProfilerSummary(const DataPreparationFiles& files, DataPreparation& pre
             PipelineFromSummary(preparation.profilerSummary, files.summary, preparation.problems));
 }
 
+// Reads the profiler's tables of the data's stages: dataset.csv and data_preprocess.csv.
+void ReadStageTables(const DataPreparationFiles& files, DataPreparation& preparation) {
+    ReadAnalysisFile(files.datasetStages, preparation.problems, [&](std::string_view text) {
+        auto table = ParseDatasetStagesCsv(text, files.datasetStages);
+        if (!table.ok()) return preparation.problems.push_back(table.message());
+        AddFileProblems(files.datasetStages, table.value().problems, preparation.problems);
+        preparation.datasetStages = std::move(table.value().stages);
+        std::stable_sort(
+            preparation.datasetStages.begin(), preparation.datasetStages.end(),
+            [](const DatasetStage& a, const DatasetStage& b) { return a.totalNs > b.totalNs; });
+    });
+    ReadAnalysisFile(files.aicpuPreprocess, preparation.problems, [&](std::string_view text) {
+        auto table = ParseAicpuPreprocessCsv(text, files.aicpuPreprocess);
+        if (!table.ok()) return preparation.problems.push_back(table.message());
+        AddFileProblems(files.aicpuPreprocess, table.value().problems, preparation.problems);
+        preparation.aicpuPreprocess = std::move(table.value());
+        preparation.aicpuPreprocess.problems.clear();  // named above
+        preparation.hasAicpuPreprocess = true;
+    });
+}
+
 }  // namespace
 
 DataPreparation AnalyzeDataPreparation(const DataPreparationFiles& files, const StepTrace* steps,
@@ -365,6 +386,7 @@ DataPreparation AnalyzeDataPreparation(const DataPreparationFiles& files, const 
         }
     });
     ReadProfilerSummary(files, preparation);
+    ReadStageTables(files, preparation);
     ReadAnalysisFile(files.hostQueue, preparation.problems, [&](std::string_view text) {
         HostQueueRecord record = ParseHostQueueText(text);
         AddFileProblems(files.hostQueue, record.problems, preparation.problems);

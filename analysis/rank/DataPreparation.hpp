@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "core/Time.hpp"
+#include "load/AicpuPreprocessCsv.hpp"
+#include "load/DatasetStagesCsv.hpp"
 #include "load/MindDataFiles.hpp"
 #include "load/MindDataSummary.hpp"
 #include "load/RankDirectory.hpp"
@@ -109,13 +111,21 @@ struct DataPreparation {
     // Shown beside the queue rules' bottlenecks, never merged into them: two judges, two names.
     MindDataSummary profilerSummary;
     bool hasProfilerSummary = false;
+    // Each dataset operation's stages with their counts and mean times (dataset.csv), the
+    // longest in all (count × mean) first.
+    std::vector<DatasetStage> datasetStages;
+    // The AI CPU tasks that prepared data on the device, per node (data_preprocess.csv); its
+    // problems are in 'problems'.
+    AicpuPreprocessTable aicpuPreprocess;
+    bool hasAicpuPreprocess = false;
     DataLoaderRecord loader;            // PyTorch's data loader in the rank's trace
     double processCpuPercent = -1;      // the process's CPU use (user + system, % of one core)
     std::vector<std::string> problems;  // "file:line:column: error: …"
 
     bool HasRecord() const {
         return !steps.empty() || !pipeline.operators.empty() || loader.Found() ||
-               processCpuPercent >= 0 || hasProfilerSummary;
+               processCpuPercent >= 0 || hasProfilerSummary || !datasetStages.empty() ||
+               hasAicpuPreprocess;
     }
 };
 

@@ -44,6 +44,41 @@ void WriteProfilerSummary(std::string& out, const DataPreparation& preparation) 
               });
 }
 
+void WriteDatasetStages(std::string& out, const std::vector<DatasetStage>& stages) {
+    JsonArray(out, stages, [](std::string& o, const DatasetStage& stage) {
+        JsonObject entry(o);
+        entry.String("operation", stage.operation);
+        entry.String("stage", stage.stage);
+        entry.Int("occurrences", stage.occurrences);
+        entry.Int("average_ns", stage.averageNs);
+        entry.Int("total_ns", stage.totalNs);
+        entry.String("custom_info", stage.customInfo);
+    });
+}
+
+void WriteAicpuPreprocess(std::string& out, const DataPreparation& preparation) {
+    if (!preparation.hasAicpuPreprocess) {
+        out += "null";
+        return;
+    }
+    const AicpuPreprocessTable& table = preparation.aicpuPreprocess;
+    JsonObject object(out);
+    object.Int("tasks", table.tasks);
+    object.IntOrNull("first_ns", table.firstNs);
+    object.IntOrNull("last_ns", table.lastNs);
+    JsonArray(object.Key("nodes"), table.nodes, [&](std::string& o, const AicpuNodeTimes& node) {
+        JsonObject entry(o);
+        entry.String("node", node.node);
+        entry.Int("count", node.count);
+        entry.IntOrNull("compute_ns", table.hasCompute ? node.computeNs : -1);
+        entry.IntOrNull("memcpy_ns", table.hasMemcpy ? node.memcpyNs : -1);
+        entry.IntOrNull("task_ns", table.hasTask ? node.taskNs : -1);
+        entry.IntOrNull("dispatch_ns", table.hasDispatch ? node.dispatchNs : -1);
+        entry.Int("total_ns", node.totalNs);
+        entry.Int("longest_ns", node.longestNs);
+    });
+}
+
 }  // namespace
 
 namespace {
@@ -128,6 +163,8 @@ void WriteDataPreparation(std::string& out, const DataPreparation* preparation) 
     else
         root.Null("process_cpu_percent");
     WriteProfilerSummary(root.Key("profiler_summary"), *preparation);
+    WriteDatasetStages(root.Key("dataset_stages"), preparation->datasetStages);
+    WriteAicpuPreprocess(root.Key("aicpu_preprocess"), *preparation);
     WriteDataLoader(root.Key("data_loader"), preparation->loader);
     JsonObject judged(root.Key("verdict"));
     WriteDataVerdict(judged, preparation->verdict);
@@ -185,6 +222,23 @@ std::string DataPreparationToText(const DataPreparation* preparation) {
     for (const DataBottleneck& bottleneck : pipeline.bottlenecks)
         out += "    bottleneck " + bottleneck.opType + " (op " + std::to_string(bottleneck.opId) +
                "): " + bottleneck.rule + "; " + bottleneck.suggestion + "\n";
+    if (!preparation->datasetStages.empty()) {
+        const DatasetStage& longest = preparation->datasetStages.front();
+        out += "    dataset stages: " + std::to_string(preparation->datasetStages.size()) +
+               ", the longest in all " + longest.operation + " " + longest.stage + " (" +
+               FormatDuration(longest.totalNs) + " over " +
+               CountText(static_cast<size_t>(longest.occurrences), "run", "runs") + ")\n";
+    }
+    if (preparation->hasAicpuPreprocess) {
+        const AicpuPreprocessTable& aicpu = preparation->aicpuPreprocess;
+        out += "    AI CPU preprocessing: " +
+               CountText(static_cast<size_t>(aicpu.tasks), "task", "tasks") + " of " +
+               CountText(aicpu.nodes.size(), "node", "nodes") +
+               (aicpu.nodes.empty() ? std::string()
+                                    : ", the longest in all " + aicpu.nodes.front().node + " (" +
+                                          FormatDuration(aicpu.nodes.front().totalNs) + ")") +
+               "\n";
+    }
     if (preparation->hasProfilerSummary)
         out += "    profiler's own analysis: " + ProfilerWarningText(preparation->profilerSummary) +
                "\n";

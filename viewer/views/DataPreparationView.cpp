@@ -117,6 +117,7 @@ void DataPreparationView::DrawMindData(const DataPreparation& preparation) {
         ImGui::TextDisabled(
             "No pipeline recorded: none of minddata_pipeline_raw_N.csv, pipeline_profiling_N.json "
             "and minddata_pipeline_summary_N.json is in this folder.");
+        DrawStageTables(preparation);
         return;
     }
     // The first bottleneck's queue is shown over time until a person clicks another.
@@ -127,6 +128,7 @@ void DataPreparationView::DrawMindData(const DataPreparation& preparation) {
     DrawBottlenecks(pipeline);
     DrawProfilerSummary(preparation);
     DrawSelectedQueue(pipeline);
+    DrawStageTables(preparation);
 }
 
 void DataPreparationView::DrawVerdict(const DataPreparation& preparation) {

@@ -28,6 +28,7 @@ private:
     void DrawSelectedQueue(const DataPipeline& pipeline);
     void DrawBottlenecks(const DataPipeline& pipeline);
     void DrawProfilerSummary(const DataPreparation& preparation);
+    void DrawStageTables(const DataPreparation& preparation);
 
     size_t m_selected = SIZE_MAX;  // the operator whose output queue is shown over time
 };

@@ -1,12 +1,15 @@
-// The profiler's own analysis of the dataset pipeline (minddata_pipeline_summary_N.json or .csv),
-// shown as MindSpore wrote it, beside the queue rules' bottlenecks: its warning and suggestion,
-// its sentences on CPU and queues, and each operator's CPU share and queue figures.
+// What the profiler itself says of the data's preparation, shown as it wrote it: its analysis of
+// the dataset pipeline (minddata_pipeline_summary_N.json or .csv) beside the queue rules'
+// bottlenecks, each dataset operation's stages (dataset.csv) and the AI CPU tasks that prepared
+// data on the device (data_preprocess.csv).
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
 
+#include "core/TextFormat.hpp"
 #include "rank/DataPreparation.hpp"
 #include "views/DataPreparationDraw.hpp"
 #include "views/DataPreparationView.hpp"
@@ -64,14 +67,104 @@ void DrawSummaryOperators(const MindDataSummary& summary) {
     ImGui::EndTable();
 }
 
+std::string FileName(const std::string& path) {
+    return std::filesystem::path(path).filename().string();
+}
+
+void DrawDatasetStages(const std::vector<DatasetStage>& stages) {
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                  ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+    const float rows = static_cast<float>(std::min<size_t>(stages.size(), 12) + 1);
+    if (!ImGui::BeginTable("dataset stages", 6, flags,
+                           ImVec2(0, rows * ImGui::GetTextLineHeightWithSpacing() + 6)))
+        return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("Operation");
+    ImGui::TableSetupColumn("Stage");
+    for (const char* title : {"Runs", "Mean", "In all"}) ImGui::TableSetupColumn(title);
+    ImGui::TableSetupColumn("Custom info", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
+    for (const DatasetStage& stage : stages) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(stage.operation.c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(stage.stage.c_str());
+        ImGui::TableNextColumn();
+        RightAligned(std::to_string(stage.occurrences));
+        ImGui::TableNextColumn();
+        RightAligned(FormatDuration(stage.averageNs));
+        ImGui::TableNextColumn();
+        RightAligned(FormatDuration(stage.totalNs));
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(stage.customInfo.c_str());
+    }
+    ImGui::EndTable();
+}
+
+void DrawAicpuNodes(const AicpuPreprocessTable& table) {
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                  ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+    const float rows = static_cast<float>(std::min<size_t>(table.nodes.size(), 12) + 1);
+    if (!ImGui::BeginTable("aicpu nodes", 8, flags,
+                           ImVec2(0, rows * ImGui::GetTextLineHeightWithSpacing() + 6)))
+        return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("Node", ImGuiTableColumnFlags_WidthStretch);
+    for (const char* title :
+         {"Tasks", "Compute", "Memcpy", "Task", "Dispatch", "Total", "Longest task"})
+        ImGui::TableSetupColumn(title);
+    ImGui::TableHeadersRow();
+    const auto time = [](bool has, TimeNs ns) {
+        RightAligned(has ? FormatDuration(ns) : std::string("-"));
+    };
+    for (const AicpuNodeTimes& node : table.nodes) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(node.node.c_str());
+        ImGui::TableNextColumn();
+        RightAligned(std::to_string(node.count));
+        ImGui::TableNextColumn();
+        time(table.hasCompute, node.computeNs);
+        ImGui::TableNextColumn();
+        time(table.hasMemcpy, node.memcpyNs);
+        ImGui::TableNextColumn();
+        time(table.hasTask, node.taskNs);
+        ImGui::TableNextColumn();
+        time(table.hasDispatch, node.dispatchNs);
+        ImGui::TableNextColumn();
+        time(true, node.totalNs);
+        ImGui::TableNextColumn();
+        time(true, node.longestNs);
+    }
+    ImGui::EndTable();
+}
+
 }  // namespace
+
+void DataPreparationView::DrawStageTables(const DataPreparation& preparation) {
+    if (!preparation.datasetStages.empty()) {
+        SectionTitle(("Dataset stages (" + FileName(preparation.files.datasetStages) +
+                      "; each operation's stages, the longest in all first)")
+                         .c_str());
+        DrawDatasetStages(preparation.datasetStages);
+    }
+    if (preparation.hasAicpuPreprocess) {
+        SectionTitle(
+            ("AI CPU data preprocessing on the device (" +
+             FileName(preparation.files.aicpuPreprocess) + "; " +
+             CountText(static_cast<size_t>(preparation.aicpuPreprocess.tasks), "task", "tasks") +
+             ", summed per node)")
+                .c_str());
+        DrawAicpuNodes(preparation.aicpuPreprocess);
+    }
+}
 
 void DataPreparationView::DrawProfilerSummary(const DataPreparation& preparation) {
     if (!preparation.hasProfilerSummary) return;
     const MindDataSummary& summary = preparation.profilerSummary;
-    const std::string title = "The profiler's own analysis (" +
-                              std::filesystem::path(preparation.files.summary).filename().string() +
-                              ")";
+    const std::string title =
+        "The profiler's own analysis (" + FileName(preparation.files.summary) + ")";
     SectionTitle(title.c_str());
     const std::string warning = ProfilerWarningText(summary);
     if (summary.HasWarning()) ImGui::PushStyleColor(ImGuiCol_Text, PackColor(kDataWarning));
