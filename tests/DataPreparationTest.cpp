@@ -443,6 +443,20 @@ TEST_CASE("a rank whose input is late is named for its input, not as a slow-comp
     CHECK(refused.message() ==
           "r.json: error: \"data_verdict\": expected a kind of the documented ones, its text, and "
           "step counts with the empty steps among them");
+    // A kind its counts do not give ("not the bottleneck" with the host queue empty in 3 steps of
+    // the record's few) is refused too: it was not written by marey.
+    std::string contradicting = written;
+    const std::string kind = "\"kind\": \"data_processing\"";
+    contradicting.replace(contradicting.find(kind), kind.size(),
+                          "\"kind\": \"not_the_bottleneck\"");
+    contradicting += std::string(simdjson::SIMDJSON_PADDING, ' ');
+    auto contradicted = ReadRankSummary(
+        std::string_view(contradicting.data(), contradicting.size() - simdjson::SIMDJSON_PADDING),
+        "r.json");
+    REQUIRE_FALSE(contradicted.ok());
+    CHECK(contradicted.message() ==
+          "r.json: error: \"data_verdict\": its kind \"not_the_bottleneck\" is not the one its "
+          "step counts give (\"data_processing\")");
     // Without a late rank, no input finding.
     options.slowInputRank = -1;
     const fs::path even = test::TempDir("even_input_cluster");
@@ -470,7 +484,8 @@ TEST_CASE("short rows, missing columns, byte-order marks, repeated and empty fil
         ParseDeviceQueueText("\xEF\xBB\xBFGetNext 1 2 3\nGetNext 1 2 3\nGetNext 5 6 0\n", false);
     REQUIRE(device.batches.size() == 2);
     CHECK(device.batches[1].step == 2);
-    CHECK(test::ProblemsOf(device.problems) == "2:1: repeats the batch before it; line left out\n");
+    CHECK(test::ProblemsOf(device.problems) ==
+          "2:1: repeats an earlier batch (the same start and end); line left out\n");
     CHECK(ParseHostQueueText("\xEF\xBB\xBF"
                              "1 64 1 3\n")
               .steps.size() == 1);

@@ -13,6 +13,7 @@
 #include "TestSupport.hpp"
 #include "load/AicpuPreprocessCsv.hpp"
 #include "load/DatasetStagesCsv.hpp"
+#include "load/MindDataFiles.hpp"
 #include "load/MindDataSummary.hpp"
 #include "load/RankDirectory.hpp"
 #include "rank/DataPreparation.hpp"
@@ -373,4 +374,54 @@ TEST_CASE("a generated input-bound rank's dataset stages and AI CPU tasks reach 
     CHECK(text.find("AI CPU preprocessing: 20 tasks of 2 nodes, the longest in all GetNext") !=
           std::string::npos);
     fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "MindData queue files cut at their end, batches repeated out of order, a pipeline "
+    "missing a link column") {
+    SUBCASE("a host queue cut inside its last line: \"1.25\" read as \"1.2\" no more") {
+        const HostQueueRecord record = ParseHostQueueText("1 64 1 2 10\n0 1 1 1.2");
+        REQUIRE(record.problems.size() == 1);
+        CHECK(record.problems[0].line == 2);
+        CHECK(record.problems[0].message ==
+              "the last line has no line end: the file is cut inside it; line left out");
+        REQUIRE(record.steps.size() == 1);
+        CHECK(record.steps[0].pushNs == -1);
+    }
+    SUBCASE(
+        "a device queue: a GetNext line cut to \"GetNe\", a repeat far from its first, no SIZE") {
+        const std::string text =
+            "GetNext_dequeue_wait 100 140 2\n"
+            "GetNext_dequeue_wait 200 240 0\n"
+            "GetNext_dequeue_wait 100 140 2\n"
+            "GetNext_dequeue_wait 300 340\n"
+            "GetNe";
+        const DeviceQueueRecord record = ParseDeviceQueueText(text, false);
+        REQUIRE(record.batches.size() == 3);
+        CHECK(record.batches[2].step == 3);  // the repeat made no phantom step
+        CHECK(record.batches[2].size == -1);
+        REQUIRE(record.problems.size() == 3);
+        CHECK(record.problems[0].message ==
+              "repeats an earlier batch (the same start and end); line left out");
+        CHECK(record.problems[1].message ==
+              "no SIZE: the data queue's size for batch 3 is not known");
+        CHECK(record.problems[2].line == 5);
+    }
+    SUBCASE(
+        "without children_id the parents give the links, and no operator is taken for a "
+        "source for want of its children") {
+        const std::string csv =
+            "op_id,op_type,num_workers,output_queue_size,output_queue_average_size,"
+            "output_queue_length,output_queue_usage_rate,sample_interval,parent_id\n"
+            "0,Batch,4,,,64,0.05,10,\n"
+            "1,Map,2,,,64,0.05,10,0\n"
+            "2,TFReader,8,,,64,0.95,10,1\n";
+        auto table = ParsePipelineRawCsv(csv, "pipeline.csv");
+        REQUIRE(table.ok());
+        REQUIRE(table.value().problems.size() == 1);  // the missing column, nothing else
+        CHECK(table.value().operators[1].children == std::vector<int>{2});
+        const DataPipeline pipeline = AnalyzePipeline(table.value().operators);
+        REQUIRE(pipeline.bottlenecks.size() == 1);
+        CHECK(pipeline.bottlenecks[0].opId == 1);  // Map, not a "source"
+    }
 }

@@ -227,6 +227,13 @@ private:
         verdict.emptyDeviceSteps = static_cast<int>(counts[1]);
         verdict.hostSteps = static_cast<int>(counts[2]);
         verdict.emptyHostSteps = static_cast<int>(counts[3]);
+        // The kind is made from the counts: one that contradicts them was not written so.
+        if (const DataVerdictKind made = VerdictKindOf(verdict); made != verdict.kind) {
+            verdict = DataVerdict{};
+            return Fail("data_verdict", "its kind \"" + key +
+                                            "\" is not the one its step counts give (\"" +
+                                            DataVerdictKey(made) + "\")");
+        }
         return Status();
     }
 

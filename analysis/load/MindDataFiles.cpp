@@ -187,6 +187,34 @@ std::vector<LinkProblem> CheckPipelineLinks(std::vector<PipelineOperator>& opera
     return problems;
 }
 
+namespace {
+
+// Each operator's children from the parents the others name. O(operators log operators).
+void LinkChildrenFromParents(std::vector<PipelineOperator>& operators) {
+    std::map<int, size_t> byId;
+    for (size_t i = 0; i < operators.size(); ++i) byId.emplace(operators[i].id, i);
+    for (const PipelineOperator& op : operators) {
+        const auto parent = byId.find(op.parent);
+        if (op.parent >= 0 && parent != byId.end())
+            operators[parent->second].children.push_back(op.id);
+    }
+}
+
+// Each operator's parent from the children lists that name it (the first, when several do: the
+// others are then named by CheckPipelineLinks). O(operators log operators + links).
+void LinkParentsFromChildren(std::vector<PipelineOperator>& operators) {
+    std::map<int, size_t> byId;
+    for (size_t i = 0; i < operators.size(); ++i) byId.emplace(operators[i].id, i);
+    for (const PipelineOperator& op : operators)
+        for (const int child : op.children) {
+            const auto found = byId.find(child);
+            if (found != byId.end() && operators[found->second].parent < 0)
+                operators[found->second].parent = op.id;
+        }
+}
+
+}  // namespace
+
 Result<PipelineTable> ParsePipelineRawCsv(std::string_view text, const std::string& name) {
     CsvReader reader(text);
     const std::vector<std::string> header = ReadCsvHeader(reader);
@@ -250,6 +278,10 @@ Result<PipelineTable> ParsePipelineRawCsv(std::string_view text, const std::stri
     }
     if (reader.LastRecordUnterminated())
         table.problems.push_back({offset, 0, 0, kCsvUnterminatedRecord});
+    // Parents and children say the same links from either end: without one column the other
+    // gives them, so that no operator is taken for a source for want of its children.
+    if (at.children < 0 && at.parent >= 0) LinkChildrenFromParents(table.operators);
+    if (at.parent < 0 && at.children >= 0) LinkParentsFromChildren(table.operators);
     for (const LinkProblem& problem : CheckPipelineLinks(table.operators))
         table.problems.push_back({offsets[problem.operatorIndex], 0, 0, problem.message});
     std::stable_sort(
@@ -276,17 +308,26 @@ std::vector<std::string_view> SplitWords(std::string_view line) {
     return words;
 }
 
-// Calls 'visit(words, offset)' for every line of 'text' that holds a word.
+// What a parser says of a last line without a line end.
+constexpr const char* kCutLine =
+    "the last line has no line end: the file is cut inside it; line left out";
+
+// Calls 'visit(words, offset)' for every line of 'text' that holds a word. The profiler ends
+// every line with a line end: a last line without one is where a cut file stops ("1.25" cut to
+// "1.2", "GetNext" to "GetNe"), so it is not visited; its offset is returned, else UINT64_MAX.
 template <typename Visit>
-void ForEachLine(std::string_view text, Visit visit) {
+uint64_t ForEachLine(std::string_view text, Visit visit) {
     size_t start = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // a UTF-8 byte-order mark
     while (start < text.size()) {
         size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) end = text.size();
-        const std::vector<std::string_view> words = SplitWords(text.substr(start, end - start));
+        const std::vector<std::string_view> words = SplitWords(
+            text.substr(start, (end == std::string_view::npos ? text.size() : end) - start));
+        if (end == std::string_view::npos)
+            return words.empty() ? UINT64_MAX : static_cast<uint64_t>(start);
         if (!words.empty()) visit(words, static_cast<uint64_t>(start));
         start = end + 1;
     }
+    return UINT64_MAX;
 }
 
 // A time in milliseconds as nanoseconds; false for a negative, non-numeric or huge one.
@@ -303,7 +344,8 @@ HostQueueRecord ParseHostQueueText(std::string_view text) {
     HostQueueRecord record;
     std::map<int, HostQueueStep> steps;
     std::set<std::pair<int, int>> seen;  // (step, what): a second record of either is damage
-    ForEachLine(text, [&](const std::vector<std::string_view>& words, uint64_t offset) {
+    const uint64_t cut = ForEachLine(text, [&](const std::vector<std::string_view>& words,
+                                               uint64_t offset) {
         const auto problem = [&](const std::string& what) {
             record.problems.push_back({offset, 0, 0, what + "; line left out"});
         };
@@ -337,6 +379,7 @@ HostQueueRecord ParseHostQueueText(std::string_view text) {
         entry.step = step;
         (sub == 0 ? entry.getNs : sub == 1 ? entry.pushNs : entry.totalNs) = ns;
     });
+    if (cut != UINT64_MAX) record.problems.push_back({cut, 0, 0, kCutLine});
     for (auto& [step, entry] : steps) record.steps.push_back(entry);
     if (record.steps.empty() && record.problems.empty())
         record.problems.push_back({0, 0, 0, "the file holds no line: no step of the host queue"});
@@ -347,7 +390,9 @@ HostQueueRecord ParseHostQueueText(std::string_view text) {
 DeviceQueueRecord ParseDeviceQueueText(std::string_view text, bool nanoseconds) {
     DeviceQueueRecord record;
     int ordinal = 0;
-    ForEachLine(text, [&](const std::vector<std::string_view>& words, uint64_t offset) {
+    std::set<std::pair<TimeNs, TimeNs>> taken;  // the batches read, by (start, end)
+    const uint64_t cut = ForEachLine(text, [&](const std::vector<std::string_view>& words,
+                                               uint64_t offset) {
         if (words[0].substr(0, 7) != "GetNext") return;  // another AI CPU operator
         ++ordinal;
         int size = -1;
@@ -369,15 +414,22 @@ DeviceQueueRecord ParseDeviceQueueText(std::string_view text, bool nanoseconds) 
                                            std::to_string(ordinal) + " left out"});
             return;
         }
-        // A line written twice is one batch, not the next step's.
-        if (!record.batches.empty() && record.batches.back().startNs == start &&
-            record.batches.back().endNs == end) {
-            record.problems.push_back({offset, 0, 0, "repeats the batch before it; line left out"});
+        // A line written twice, next to its first or anywhere after, is one batch, not the
+        // next step's.
+        if (!taken.insert({start, end}).second) {
+            record.problems.push_back(
+                {offset, 0, 0, "repeats an earlier batch (the same start and end); line left out"});
             --ordinal;
             return;
         }
+        if (words.size() == 3)
+            record.problems.push_back({offset, 0, 0,
+                                       "no SIZE: the data queue's size for batch " +
+                                           std::to_string(ordinal) + " is not known"});
         record.batches.push_back({ordinal, start, end, size});
     });
+    // A cut line may be a GetNext line cut anywhere ("GetNe"): its batch is lost, and said so.
+    if (cut != UINT64_MAX) record.problems.push_back({cut, 0, 0, kCutLine});
     if (ordinal == 0)
         record.problems.push_back(
             {0, 0, 0, "no GetNext line: the device's data queue is not known"});

@@ -73,6 +73,8 @@ std::string SuggestionFor(const PipelineOperator& op, bool source) {
         return "raise its num_parallel_workers; if it runs a Python operation, make that "
                "script faster";
     if (TypeIs(op.type, "Batch")) return "adjust its prefetch_size";
+    if (op.type.empty())
+        return "its type is not recorded: look it up in the dataset's code by its id";
     return "it has no worker setting of its own: speed up the operators that feed it";
 }
 
@@ -197,6 +199,24 @@ std::string EmptyIn(const char* queue, int empty, int steps) {
 }
 
 // MindInsight's analyse_queue_summary: the host queue decides first, then the device's.
+}  // namespace
+
+DataVerdictKind VerdictKindOf(const DataVerdict& counts) {
+    if (counts.hostSteps > 0) {
+        if (counts.emptyHostSteps > kEmptyQueueShare * counts.hostSteps)
+            return DataVerdictKind::kProcessing;
+        return counts.emptyDeviceSteps > 0 ? DataVerdictKind::kSending
+                                           : DataVerdictKind::kNotBottleneck;
+    }
+    if (counts.deviceSteps > 0)
+        return counts.emptyDeviceSteps > kEmptyQueueShare * counts.deviceSteps
+                   ? DataVerdictKind::kWaiting
+                   : DataVerdictKind::kNotBottleneck;
+    return DataVerdictKind::kNoRecord;
+}
+
+namespace {
+
 DataVerdict JudgeSteps(const std::vector<DataPreparationStep>& steps) {
     DataVerdict verdict;
     for (const DataPreparationStep& step : steps) {
@@ -204,27 +224,24 @@ DataVerdict JudgeSteps(const std::vector<DataPreparationStep>& steps) {
             ++verdict.deviceSteps, verdict.emptyDeviceSteps += step.deviceQueue == 0;
         if (step.hostQueue >= 0) ++verdict.hostSteps, verdict.emptyHostSteps += step.hostQueue == 0;
     }
+    verdict.kind = VerdictKindOf(verdict);
     const std::string host = EmptyIn("the host queue", verdict.emptyHostSteps, verdict.hostSteps);
     const std::string device =
         EmptyIn("the device's data queue", verdict.emptyDeviceSteps, verdict.deviceSteps);
     if (verdict.hostSteps > 0) {
-        if (verdict.emptyHostSteps > kEmptyQueueShare * verdict.hostSteps) {
-            verdict.kind = DataVerdictKind::kProcessing;
+        if (verdict.kind == DataVerdictKind::kProcessing) {
             verdict.text = host + (verdict.deviceSteps > 0 ? " (" + device + ")" : "") +
                            ": the dataset pipeline does not keep up; data processing is the "
                            "bottleneck";
-        } else if (verdict.emptyDeviceSteps > 0) {
-            verdict.kind = DataVerdictKind::kSending;
+        } else if (verdict.kind == DataVerdictKind::kSending) {
             verdict.text = device + " while " + host +
                            ": sending the batches from host to device is the bottleneck";
         } else {
-            verdict.kind = DataVerdictKind::kNotBottleneck;
             verdict.text = host + (verdict.deviceSteps > 0 ? " and " + device : "") +
                            ": data preparation is not what holds the steps up";
         }
     } else if (verdict.deviceSteps > 0) {
-        const bool waiting = verdict.emptyDeviceSteps > kEmptyQueueShare * verdict.deviceSteps;
-        verdict.kind = waiting ? DataVerdictKind::kWaiting : DataVerdictKind::kNotBottleneck;
+        const bool waiting = verdict.kind == DataVerdictKind::kWaiting;
         verdict.text = device + (waiting ? ": the steps waited for data; without the host "
                                            "queue's record, whether processing or sending is "
                                            "slow is not known"

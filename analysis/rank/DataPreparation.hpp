@@ -68,6 +68,10 @@ struct DataVerdict {
     }
 };
 
+// The kind the step counts of 'counts' give (MindInsight's rule, with kEmptyQueueShare): the one
+// place it is decided, for a rank's own queues and to check a summary file's.
+DataVerdictKind VerdictKindOf(const DataVerdict& counts);
+
 // "data_processing", "sending_to_device", "waited_for_data", "not_the_bottleneck",
 // "no_queue_record": the JSON's name of each kind.
 const char* DataVerdictKey(DataVerdictKind kind);

@@ -220,8 +220,9 @@ std::string DataPreparationToText(const DataPreparation* preparation) {
                           (pipeline.bottlenecks.size() == 1 ? "" : "s")) +
                "\n";
     for (const DataBottleneck& bottleneck : pipeline.bottlenecks)
-        out += "    bottleneck " + bottleneck.opType + " (op " + std::to_string(bottleneck.opId) +
-               "): " + bottleneck.rule + "; " + bottleneck.suggestion + "\n";
+        out += "    bottleneck " + (bottleneck.opType.empty() ? "" : bottleneck.opType + " ") +
+               "(op " + std::to_string(bottleneck.opId) + "): " + bottleneck.rule + "; " +
+               bottleneck.suggestion + "\n";
     if (!preparation->datasetStages.empty()) {
         const DatasetStage& longest = preparation->datasetStages.front();
         out += "    dataset stages: " + std::to_string(preparation->datasetStages.size()) +
