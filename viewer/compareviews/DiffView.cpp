@@ -151,7 +151,14 @@ void DrawOperatorTable(ViewContext& context, DiffChoices& view, const Comparison
                     options.align.by = AlignBy::kOperator;
                     options.align.operatorName = row.name;
                     context.recompare = options;
+                    // An operator's run aligns the whole runs: the steps chosen no longer hold,
+                    // and the step controls say so.
+                    view.stepA.reset(), view.stepB.reset(), view.onlySteps = false;
                 }
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip(
+                        "Compares the whole runs, aligned on this operator's first "
+                        "run (the steps chosen above are let go)");
                 ImGui::EndPopup();
             }
             ImGui::TableNextColumn();
@@ -285,6 +292,8 @@ bool StepPicker(const char* label, const RankSummary& summary, std::optional<siz
     bool changed = false;
     ImGui::SetNextItemWidth(170);
     if (ImGui::BeginCombo(label, preview.c_str())) {
+        if (ImGui::Selectable("first common step", !*index))
+            changed = index->has_value(), index->reset();
         for (size_t i = 0; i < summary.steps.size(); ++i) {
             if (!summary.steps[i].placed) continue;
             const std::string name = "step " + summary.steps[i].step;
@@ -304,7 +313,12 @@ void DrawStepControls(ViewContext& context, DiffChoices& view) {
     changed |= StepPicker("Step of B", b->summary, &view.stepB);
     ImGui::SameLine(0, 16);
     changed |= ImGui::Checkbox("Diff only these steps", &view.onlySteps);
-    if (!changed || !view.stepA) return;
+    if (!changed) return;
+    if (!view.stepA) {  // back to the whole runs, aligned on their first common step
+        view.stepB.reset(), view.onlySteps = false;
+        context.recompare = ComparisonOptions{};
+        return;
+    }
     ComparisonOptions options;
     const std::string stepA = a->summary.steps[*view.stepA].step;
     const std::string stepB = view.stepB ? b->summary.steps[*view.stepB].step : stepA;
