@@ -234,6 +234,9 @@ TEST_CASE("marey-gen's MindData files carry the summary: its warning on the plan
     CHECK(fromCsv.value().suggestion == preparation.profilerSummary.suggestion);
     CHECK(fromCsv.value().operators[1].cpuPercent ==
           doctest::Approx(preparation.profilerSummary.operators[1].cpuPercent));
+    // Without minddata_cpu_utilization_0.json, the pipeline's boxes take the summary's CPU share.
+    for (const PipelineOperator& op : preparation.pipeline.operators)
+        if (op.id == 1) CHECK(op.cpuPercent == doctest::Approx(195.0));
     fs::remove_all(dir);
 }
 

@@ -337,9 +337,19 @@ void ReadProfilerSummary(const DataPreparationFiles& files, DataPreparation& pre
         preparation.profilerSummary = std::move(summary.value());
         preparation.hasProfilerSummary = true;
     });
-    if (preparation.hasProfilerSummary && preparation.pipeline.operators.empty())
+    if (!preparation.hasProfilerSummary) return;
+    if (preparation.pipeline.operators.empty()) {
         preparation.pipeline = AnalyzePipeline(
             PipelineFromSummary(preparation.profilerSummary, files.summary, preparation.problems));
+        return;
+    }
+    // Each operator's CPU share where minddata_cpu_utilization_N.json did not give it.
+    std::map<int, double> cpuById;
+    for (const MindDataSummaryOperator& from : preparation.profilerSummary.operators)
+        cpuById.emplace(from.id, from.cpuPercent);
+    for (PipelineOperator& op : preparation.pipeline.operators)
+        if (const auto found = cpuById.find(op.id); op.cpuPercent < 0 && found != cpuById.end())
+            op.cpuPercent = found->second;
 }
 
 // Reads the profiler's tables of the data's stages: dataset.csv and data_preprocess.csv.
