@@ -196,6 +196,16 @@ TEST_CASE(
     std::remove(compared.png.c_str());
 }
 
+TEST_CASE("coming back to the cluster from a rank opened in it shows the view it was left on") {
+    // Overview by rank (Ctrl+2), rank 11 opened with Enter, then the cluster's tab in the
+    // document bar clicked: the overview again, not the first view.
+    const Run back = Viewer("--rank 11 --keys '{Ctrl+2}{Enter}{Click 308,31}'", "back");
+    REQUIRE(back.status == 0);
+    CHECK(back.output.find("cluster ranks 16") != std::string::npos);
+    CHECK(back.output.find("tab overview") != std::string::npos);
+    std::remove(back.png.c_str());
+}
+
 TEST_CASE("the real 16-rank cluster_analysis_output opens to the step trace") {
     const std::string fixtures = marey::test::FixturesDir();
     if (fixtures.empty()) return;

@@ -490,6 +490,13 @@ void App::PrintViews() {
                                    static_cast<TimeNs>(view.viewStartNs)),
             static_cast<long long>(document.model().firstNs + static_cast<TimeNs>(view.viewEndNs)));
     };
+    // The view shown, by its --view name, for the tests of coming back to a document.
+    const std::vector<const ViewEntry*> shown =
+        ViewsOf(ShowingComparison() ? ViewScope::kComparison
+                                    : ScopeOf(ActiveCluster() ? nullptr : ActiveDocument()));
+    const size_t tab =
+        static_cast<size_t>(LastViewOf(ShowingComparison() ? std::nullopt : m_active));
+    if (tab < shown.size()) std::printf("tab %s\n", shown[tab]->name);
     ComparisonPair* pair = m_workspace.comparison();
     if (ShowingComparison()) {
         print("view", *m_workspace.Find(pair->a));
@@ -742,7 +749,7 @@ void App::DrawDocumentBar() {
             if (!select && (m_comparisonTab || m_active != document->id)) {
                 m_comparisonTab = false;
                 m_active = document->id;
-                m_mainTab = 0;
+                m_mainTab = LastViewOf(m_active);
             }
             ImGui::EndTabItem();
         }
@@ -759,7 +766,7 @@ void App::DrawDocumentBar() {
             if (!select && (m_comparisonTab || m_active != cluster->id)) {
                 m_comparisonTab = false;
                 m_active = cluster->id;
-                m_mainTab = 0;
+                m_mainTab = LastViewOf(m_active);
             }
             ImGui::EndTabItem();
         }
@@ -783,7 +790,8 @@ void App::DrawDocumentBar() {
         if (select && m_comparisonTab) --m_selectDocumentTab;
         if (ImGui::BeginTabItem(label.c_str(), &open,
                                 select && m_comparisonTab ? ImGuiTabItemFlags_SetSelected : 0)) {
-            if (!select && !m_comparisonTab) m_comparisonTab = true, m_mainTab = 0;
+            if (!select && !m_comparisonTab)
+                m_comparisonTab = true, m_mainTab = LastViewOf(std::nullopt);
             ImGui::EndTabItem();
         }
         if (ImGui::IsItemHovered())
@@ -795,6 +803,11 @@ void App::DrawDocumentBar() {
         m_workspace.Close(*closed);
         if (closed == m_active) m_active = FirstOpen();
     }
+}
+
+int App::LastViewOf(std::optional<DocumentId> id) const {
+    const auto found = m_lastView.find(id ? id->value() : 0);
+    return found == m_lastView.end() ? 0 : found->second;
 }
 
 // The views of the shown tab; Ctrl+1 … switch between them.
@@ -847,6 +860,7 @@ void App::DrawViewTabs(float dt) {
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("%s  (%s)", views[i]->title, shortcut.c_str());
             if (!open) continue;
+            m_lastView[comparison || !m_active ? 0 : m_active->value()] = static_cast<int>(i);
             View& view = *objects[i];
             if (view.FillsTab()) {
                 view.Draw(context);

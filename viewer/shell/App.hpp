@@ -2,6 +2,7 @@
 // The window: GLFW, OpenGL 3.3 core through libepoxy, Dear ImGui, the main loop, the menus, the
 // bar of open documents and the tabs of the views (listed in shell/ViewRegistry.cpp). The frame
 // benchmark is in App_Benchmark.cpp.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -119,6 +120,10 @@ private:
     bool m_comparisonTab = false;  // the comparison is the shown tab
     int m_selectDocumentTab = 0;   // frames left to bring the shown tab forward in the bar
     int m_mainTab = 0;             // requested view within the shown tab's views, -1 once shown
+    // The view each document, cluster (by id) or the comparison (0) showed last: coming back to
+    // it shows that view again, not its first.
+    std::map<uint32_t, int> m_lastView;
+    int LastViewOf(std::optional<DocumentId> id) const;
     bool m_commandLineApplied = false;
     bool m_commandLineRejected = false;  // --step or --rank named what the cluster lacks
     bool m_openDialog = false;
