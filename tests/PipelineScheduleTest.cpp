@@ -9,6 +9,7 @@
 
 #include "ClusterGenerator.hpp"
 #include "TestSupport.hpp"
+#include "cluster/ClusterCommunication.hpp"
 #include "loading/ClusterLoader.hpp"
 #include "marey/PipelineJson.hpp"
 #include "marey/PipelineSchedule.hpp"
@@ -133,6 +134,33 @@ TEST_CASE("A slow stage computes longest and widens every other stage's bubble")
     CHECK(schedule.namedStage == 2);
     CHECK(schedule.verdict.rfind("Stage 2 (rank 9) computes ", 0) == 0);
     CHECK(schedule.verdict.find("25.0 % longer than the median stage") != std::string::npos);
+}
+
+TEST_CASE("each rank's communication wait per step: the slow stage's ranks wait least") {
+    const Cluster cluster = GeneratedPipeline("pipeline_wait", 2);
+    const RankStepCommunication sums = SumCommunicationByRankStep(cluster);
+    REQUIRE(sums.waitNs.size() == cluster.ranks.size());
+    REQUIRE(sums.waitNs[0].size() == cluster.steps.size());
+    // Over the averaged steps and in each step, the least waiting ranks are stage 2's (8-11).
+    for (const std::optional<size_t> step :
+         {std::optional<size_t>(), std::optional<size_t>(0), std::optional<size_t>(1)}) {
+        TimeNs slowest = INT64_MAX, others = INT64_MAX;
+        for (size_t r = 0; r < cluster.ranks.size(); ++r) {
+            const TimeNs wait = RankWaitNs(sums, r, step);
+            REQUIRE(wait >= 0);
+            const int id = cluster.ranks[r].rankId;
+            (id >= 8 && id <= 11 ? slowest : others) =
+                std::min(id >= 8 && id <= 11 ? slowest : others, wait);
+        }
+        CHECK(slowest < others);
+    }
+    // The time overview's mean wait is the same sums, averaged over the ranks.
+    const std::vector<StepOverview> overview = BuildTimeOverview(cluster);
+    TimeNs sum = 0;
+    for (size_t r = 0; r < cluster.ranks.size(); ++r) sum += sums.waitNs[r][0];
+    CHECK(overview[0].meanWaitNs == sum / static_cast<TimeNs>(cluster.ranks.size()));
+    CHECK(RankWaitNs(sums, cluster.ranks.size(), std::nullopt) == -1);  // no such rank
+    CHECK(RankWaitNs(sums, 0, cluster.steps.size()) == -1);             // no such step
 }
 
 TEST_CASE("A first stage late with every microbatch widens the bubble, and is named for it") {

@@ -64,9 +64,39 @@ int RankEveryoneWaitsFor(const std::vector<CollectiveOnRank>& ranks) {
     return least->rankId;
 }
 
+RankStepCommunication SumCommunicationByRankStep(const Cluster& cluster) {
+    std::unordered_map<std::string, size_t> stepIndex;
+    for (size_t i = 0; i < cluster.steps.size(); ++i) stepIndex.emplace(cluster.steps[i], i);
+    RankStepCommunication sums;
+    sums.elapseNs.assign(cluster.ranks.size(), std::vector<TimeNs>(cluster.steps.size(), -1));
+    sums.waitNs = sums.elapseNs;
+    for (size_t r = 0; r < cluster.ranks.size(); ++r)
+        for (const RankCollective& c : cluster.ranks[r].collectives) {
+            const auto it = stepIndex.find(c.step);
+            if (it == stepIndex.end()) continue;
+            TimeNs& elapse = sums.elapseNs[r][it->second];
+            TimeNs& wait = sums.waitNs[r][it->second];
+            elapse = SaturatingAdd(std::max<TimeNs>(elapse, 0), c.elapseNs);
+            wait = SaturatingAdd(std::max<TimeNs>(wait, 0), c.waitNs);
+        }
+    return sums;
+}
+
+TimeNs RankWaitNs(const RankStepCommunication& sums, size_t rank, std::optional<size_t> step) {
+    if (rank >= sums.waitNs.size()) return -1;
+    const std::vector<TimeNs>& steps = sums.waitNs[rank];
+    if (step) return *step < steps.size() ? steps[*step] : -1;
+    TimeNs total = 0;
+    int64_t counted = 0;
+    for (const TimeNs wait : steps)
+        if (wait >= 0) total = SaturatingAdd(total, wait), ++counted;
+    return counted ? total / counted : -1;
+}
+
 std::vector<StepOverview> BuildTimeOverview(const Cluster& cluster) {
     std::unordered_map<std::string, size_t> stepIndex;
     for (size_t i = 0; i < cluster.steps.size(); ++i) stepIndex.emplace(cluster.steps[i], i);
+    const RankStepCommunication communication = SumCommunicationByRankStep(cluster);
     std::vector<StepOverview> steps(cluster.steps.size());
     std::vector<TimeNs> commSum(steps.size(), 0), waitSum(steps.size(), 0);
     std::vector<uint32_t> commRanks(steps.size(), 0);
@@ -80,15 +110,10 @@ std::vector<StepOverview> BuildTimeOverview(const Cluster& cluster) {
             const auto it = stepIndex.find(row.step);
             if (it != stepIndex.end()) steps[it->second].rankStepNs[r] = StepWallNs(row);
         }
-        std::vector<TimeNs> comm(steps.size(), 0), wait(steps.size(), 0);
-        std::vector<bool> has(steps.size(), false);
-        for (const RankCollective& c : rank.collectives) {
-            const auto it = stepIndex.find(c.step);
-            if (it == stepIndex.end()) continue;
-            comm[it->second] += c.elapseNs, wait[it->second] += c.waitNs, has[it->second] = true;
-        }
         for (size_t s = 0; s < steps.size(); ++s)
-            if (has[s]) commSum[s] += comm[s], waitSum[s] += wait[s], ++commRanks[s];
+            if (communication.elapseNs[r][s] >= 0)
+                commSum[s] += communication.elapseNs[r][s],
+                    waitSum[s] += communication.waitNs[r][s], ++commRanks[s];
     }
     for (size_t s = 0; s < steps.size(); ++s) {
         StepOverview& step = steps[s];

@@ -2,6 +2,7 @@
 // Communication across ranks: one collective (say the third allReduce of step 50) on every rank
 // that ran it, with where each rank's time went; and per step, every rank's step time beside the
 // average communication and wait time (the time overview).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,5 +51,19 @@ struct StepOverview {
 
 // One entry per cluster step. O(ranks × (steps + collectives)).
 std::vector<StepOverview> BuildTimeOverview(const Cluster& cluster);
+
+// Each rank's communication summed per step: its operators' elapse and wait (communication.json's
+// Elapse Time and Wait Time, or what a trace's collectives give). [rank][step] in the cluster's
+// orders; -1 where the rank records no communication operator in the step. The one place a rank's
+// wait per step is summed: the time overview and the parallel layout's colours read it.
+// O(ranks × (steps + collectives)).
+struct RankStepCommunication {
+    std::vector<std::vector<TimeNs>> elapseNs, waitNs;
+};
+RankStepCommunication SumCommunicationByRankStep(const Cluster& cluster);
+
+// A rank's wait in one step ('step' an index into cluster.steps), or averaged over the steps it
+// records communication in; -1 when it records none there.
+TimeNs RankWaitNs(const RankStepCommunication& sums, size_t rank, std::optional<size_t> step);
 
 }  // namespace marey

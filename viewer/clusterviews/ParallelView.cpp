@@ -283,20 +283,38 @@ void ActOnRank(ClusterDocument& document, ClusterRequest& request, RankId rank) 
 
 ParallelView::ParallelView(ClusterDocument& cluster) : m_document(cluster) {}
 
+const char* ParallelView::MetricName() const {
+    if (m_column == kWaitMetric) return "Communication wait";
+    return StepColumnName(m_column, m_document.report.averagedSteps.layout);
+}
+
 void ParallelView::Refresh() {
     if (m_shownStep == m_document.selection.step && m_shownColumn == m_column) return;
     m_shownStep = m_document.selection.step, m_shownColumn = m_column;
-    // The averaged table is the report's, made once on the loading thread; one step's is made.
-    StepTable oneStep;
-    if (m_shownStep) oneStep = BuildStepTable(m_document.cluster, m_shownStep->value());
-    const StepTable& table = m_shownStep ? oneStep : m_document.report.averagedSteps;
     m_values.assign(m_document.cluster.ranks.size(), -1);
+    if (m_column == kWaitMetric) {
+        // Summed once: the cluster does not change after it is read.
+        if (m_communication.waitNs.empty())
+            m_communication = SumCommunicationByRankStep(m_document.cluster);
+        const std::optional<size_t> step =
+            m_shownStep ? std::optional<size_t>(static_cast<size_t>(m_shownStep->value()))
+                        : std::nullopt;
+        for (size_t i = 0; i < m_values.size(); ++i)
+            m_values[i] = RankWaitNs(m_communication, i, step);
+    } else {
+        // The averaged table is the report's, made once on the loading thread; one step's is
+        // made.
+        StepTable oneStep;
+        if (m_shownStep) oneStep = BuildStepTable(m_document.cluster, m_shownStep->value());
+        const StepTable& table = m_shownStep ? oneStep : m_document.report.averagedSteps;
+        for (size_t i = 0; i < table.rows.size() && i < m_values.size(); ++i)
+            if (table.rows[i].present)
+                m_values[i] = table.rows[i].ns[static_cast<size_t>(m_column)];
+    }
     m_lowest = m_highest = 0;
     bool first = true;
-    for (size_t i = 0; i < table.rows.size() && i < m_values.size(); ++i) {
-        if (!table.rows[i].present) continue;
-        const TimeNs value = table.rows[i].ns[static_cast<size_t>(m_column)];
-        m_values[i] = value;
+    for (const TimeNs value : m_values) {
+        if (value < 0) continue;
         m_lowest = first ? value : std::min(m_lowest, value);
         m_highest = first ? value : std::max(m_highest, value);
         first = false;
@@ -327,7 +345,7 @@ void ParallelView::DrawControls() {
     ImGui::TextUnformatted("Colour by");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(240);
-    if (ImGui::BeginCombo("##metric", StepColumnName(m_column, averaged.layout))) {
+    if (ImGui::BeginCombo("##metric", MetricName(), ImGuiComboFlags_HeightLarge)) {
         for (int column = 0; column < kStepColumnCount; ++column) {
             // The phases some rank spends time in (the step trace's columns).
             const bool any = std::any_of(
@@ -339,6 +357,17 @@ void ParallelView::DrawControls() {
             if (ImGui::Selectable(StepColumnName(column, averaged.layout), column == m_column))
                 m_column = column;
         }
+        // The wait the ranks' communication operators record: who waits on whom.
+        const bool anyCommunication =
+            std::any_of(m_document.cluster.ranks.begin(), m_document.cluster.ranks.end(),
+                        [](const ClusterRank& rank) { return !rank.collectives.empty(); });
+        if (anyCommunication && ImGui::Selectable("Communication wait", m_column == kWaitMetric))
+            m_column = kWaitMetric;
+        if (anyCommunication && ImGui::IsItemHovered())
+            ImGui::SetTooltip(
+                "Each rank's communication operators' wait (communication.json's "
+                "Wait Time) summed over the step: a rank that waits little is the "
+                "one the others wait for.");
         ImGui::EndCombo();
     }
     Refresh();
@@ -362,8 +391,7 @@ void ParallelView::DrawLegend() {
     ImGui::SameLine();
     const std::optional<StepIndex>& step = m_document.selection.step;
     ImGui::Text(
-        "%s  (%s, %s)", Ms(m_highest).c_str(),
-        StepColumnName(m_column, m_document.report.averagedSteps.layout),
+        "%s  (%s, %s)", Ms(m_highest).c_str(), MetricName(),
         step ? ("step " + m_document.cluster.steps[static_cast<size_t>(step->value())]).c_str()
              : "averaged over steps");
     ImGui::SameLine(0, 24);
@@ -433,8 +461,7 @@ void ParallelView::Draw(ViewContext& context) {
     if (focus >= 0) DrawOutlines(draw, grid, layout, layout.places[static_cast<size_t>(focus)]);
     if (under >= 0 && m_benchmarkRank < 0) {
         const RankPlace& at = layout.places[static_cast<size_t>(under)];
-        DrawRankTooltip(layout, at, m_values,
-                        StepColumnName(m_column, document.report.averagedSteps.layout));
+        DrawRankTooltip(layout, at, m_values, MetricName());
         ActOnRank(document, context.clusterRequest, RankId(at.rank));
     }
     DrawRankMenu(document, context.clusterRequest);

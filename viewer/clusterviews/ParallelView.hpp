@@ -6,7 +6,9 @@
 #include <optional>
 #include <vector>
 
+#include "cluster/ClusterCommunication.hpp"
 #include "core/Time.hpp"
+#include "cluster/ClusterSteps.hpp"
 #include "viewkit/View.hpp"
 #include "base/Ids.hpp"
 
@@ -28,6 +30,11 @@ private:
     void Refresh();
     void DrawControls();
     void DrawLegend();
+    // The name of what the ranks are coloured by.
+    const char* MetricName() const;
+
+    // A colour beyond the step table's columns: each rank's communication wait.
+    static constexpr int kWaitMetric = kStepColumnCount;
 
     ClusterDocument& m_document;
     int m_column = -1;  // the step table's column shown; -1 until the first frame picks one
@@ -35,7 +42,8 @@ private:
     int m_shownColumn = -2;
     std::vector<TimeNs> m_values;  // per cluster rank; -1 where the rank lacks the step
     TimeNs m_lowest = 0, m_highest = 0;
-    int m_benchmarkRank = -1;  // the rank the benchmark hovers, by index
+    RankStepCommunication m_communication;  // summed the first time the wait is shown
+    int m_benchmarkRank = -1;               // the rank the benchmark hovers, by index
 };
 
 }  // namespace marey
