@@ -149,8 +149,48 @@ TEST_CASE("a damaged summary value is named with its key and place and left out,
             CHECK(op.cpuPercent == -1);  // none matched by guess
     }
     SUBCASE("links naming no operator, or the operator itself, are dropped") {
-        CHECK(JsonProblemsWith("parent_id", "[-1, 7, 1]").size() == 1);
-        CHECK(JsonProblemsWith("children_ids", "[[1], [1], []]").size() == 1);
+        // The link dropped, then what it leaves contradicting (Batch lists Map as its child).
+        const auto parent = JsonProblemsWith("parent_id", "[-1, 7, 1]");
+        REQUIRE(parent.size() == 2);
+        CHECK(parent[0].find("parent_id[1]: expected the id of another operator") !=
+              std::string::npos);
+        CHECK(parent[1].find("operator 0: child 1") != std::string::npos);
+        CHECK(JsonProblemsWith("children_ids", "[[1], [1], []]").size() == 2);
+    }
+    SUBCASE("a loop of parents is named and broken, as the raw file's") {
+        const auto loop = JsonProblemsWith("parent_id", "[2, 0, 1]");
+        REQUIRE_FALSE(loop.empty());
+        bool named = false;
+        for (const std::string& problem : loop)
+            named = named || problem.find("loop") != std::string::npos;
+        CHECK(named);
+    }
+    SUBCASE("NaN, Infinity and numbers past a double leave only their value out") {
+        const auto nan = JsonProblemsWith("avg_cpu_pct", "[NaN, 195.0, 40.0]");
+        REQUIRE(nan.size() == 1);
+        CHECK(nan[0] ==
+              "s.json: error: avg_cpu_pct[0]: expected a CPU share (% of one core), got "
+              "\"null\"; left out");
+        CHECK(JsonProblemsWith("avg_cpu_pct", "[Infinity, -Infinity, 1e400]").size() == 3);
+        CHECK(JsonProblemsWith("num_workers", "[4, 99999999999999999999, 8]").size() == 1);
+    }
+    SUBCASE("a key written twice: the repeat is named and left out") {
+        std::string text = kSummaryJson;
+        text.replace(text.find("\"num_workers\""), 0, "\"num_workers\": [1, 1, 1], ");
+        auto summary = ParseMindDataSummaryJson(text, "s.json");
+        REQUIRE(summary.ok());
+        CHECK(summary.value().operators[1].workers == 1);  // the first, as in the CSV
+        REQUIRE_FALSE(summary.value().problems.empty());
+        CHECK(summary.value().problems[0] ==
+              "s.json: error: the key \"num_workers\" repeats an earlier one; the repeat is left "
+              "out");
+    }
+    SUBCASE("a file cut inside its object says so") {
+        const std::string text = std::string(kSummaryJson).substr(0, 420);
+        auto cut = ParseMindDataSummaryJson(text, "s.json");
+        REQUIRE_FALSE(cut.ok());
+        CHECK(cut.message().find("; the text ends at byte 420 before its object closes: the file "
+                                 "is cut") != std::string::npos);
     }
     SUBCASE("a repeated op id leaves that operator out, with its other values") {
         std::string text = kSummaryJson;
@@ -288,8 +328,8 @@ TEST_CASE(
         messages.push_back(std::to_string(problem.line) + ": " + problem.message);
     REQUIRE(messages.size() == 6);
     CHECK(messages[0] ==
-          "4: column \"Occurrences\": expected a whole count from 0 up: \"-4\"; "
-          "row left out");
+          "4: column \"Occurrences\": expected a whole count from 0 to 2^40: \"-4\"; row left "
+          "out");
     CHECK(messages[1].rfind("5: column \"Occurrences\"", 0) == 0);
     CHECK(messages[2].rfind("6: column \"Avg. time (us)\"", 0) == 0);
     CHECK(messages[3] == "7: Pipeline Build repeats an earlier row's; row left out");
@@ -301,6 +341,35 @@ TEST_CASE(
     CHECK(other.message() ==
           "dataset.csv:1:1: error: not a dataset.csv: expected the columns Operation, Stage, "
           "Occurrences and Avg. time (us)");
+}
+
+TEST_CASE(
+    "a dataset stage whose total passes 292 years, an AI CPU task of an hour and more, a "
+    "task written twice: named and left out") {
+    const std::string stages =
+        "Operation,Stage,Occurrences,Avg. time (us),Custom Info\n"
+        "MapOp(ID:1),WorkerProcess,999999999,999999999,\n"
+        "MapOp(ID:1),WorkerGet,80,12.5,\n";
+    auto table = ParseDatasetStagesCsv(stages, "dataset.csv");
+    REQUIRE(table.ok());
+    CHECK(table.value().stages.size() == 1);
+    REQUIRE(table.value().problems.size() == 1);
+    CHECK(table.value().problems[0].message ==
+          "its runs times its mean pass 292 years; row left out");
+    const std::string tasks =
+        "Device_id,Timestamp(us),Node,Compute_time(us),Memcpy_time(us),Task_time(us),"
+        "Dispatch_time(us),Total_time(us),Stream ID,Task ID\n"
+        "0,100,GetNext,1e15,1,1,1,1,3,1\n"
+        "0,200,GetNext,5,1,6,2,8,3,2\n"
+        "0,200,GetNext,5,1,6,2,8,3,2\n";
+    auto aicpu = ParseAicpuPreprocessCsv(tasks, "data_preprocess.csv");
+    REQUIRE(aicpu.ok());
+    CHECK(aicpu.value().tasks == 1);
+    REQUIRE(aicpu.value().problems.size() == 2);
+    CHECK(aicpu.value().problems[0].message.find("expected a duration from 0 to an hour") !=
+          std::string::npos);
+    CHECK(aicpu.value().problems[1].message ==
+          "repeats an earlier task (its stream, task id, node and start); row left out");
 }
 
 TEST_CASE("data_preprocess.csv: AI CPU tasks summed per node, in µs or in older CANN's ms") {
@@ -328,7 +397,8 @@ TEST_CASE("data_preprocess.csv: AI CPU tasks summed per node, in µs or in older
         REQUIRE(read.problems.size() == 2);
         CHECK(read.problems[0].line == 5);
         CHECK(read.problems[0].message ==
-              "column \"Compute_time\": expected a time from 0 up: \"-1.5\"; row left out");
+              "column \"Compute_time\": expected a duration from 0 to an hour: \"-1.5\"; row "
+              "left out");
     }
     SUBCASE("older CANN: no Device_id, times in ms, no Dispatch_time column") {
         const std::string csv =

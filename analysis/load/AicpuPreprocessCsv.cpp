@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_set>
 
 #include "core/Problem.hpp"
 #include "load/CsvReader.hpp"
@@ -29,19 +30,26 @@ TimeColumn FindTimeColumn(const std::vector<std::string>& header, const char* ba
 }
 
 struct AicpuColumns {
-    int node;
+    int node, stream, taskId;
     TimeColumn timestamp, compute, memcpy, task, dispatch, total;
 };
 
+// No AI CPU task lasts an hour: past it, a duration is damage.
+constexpr TimeNs kMaxTaskNs = int64_t{3600} * 1000000000;
+
 // One time of a row into 'out' (left 0 when the file lacks the column); false when the cell is
-// not a time from 0 up, with 'problem' set.
+// not a time from 0 up ('duration': to an hour), with 'problem' set.
 bool ReadTime(const std::vector<std::string_view>& fields, const TimeColumn& column, TimeNs* out,
-              std::string* problem) {
+              std::string* problem, bool duration = true) {
     if (column.index < 0) return true;
     const std::string_view cell = FieldAt(fields, column.index);
-    if (ParseScaledDecimal(cell, column.shift, out) == DecimalError::kNone && *out >= 0)
+    if (ParseScaledDecimal(cell, column.shift, out) == DecimalError::kNone && *out >= 0 &&
+        (!duration || *out <= kMaxTaskNs))
         return true;
-    *problem = CsvCellProblem(column.name, "expected a time from 0 up", cell, "row left out");
+    *problem = CsvCellProblem(
+        column.name,
+        duration ? "expected a duration from 0 to an hour" : "expected a time from 0 up", cell,
+        "row left out");
     return false;
 }
 
@@ -52,7 +60,7 @@ std::string AddRow(const std::vector<std::string_view>& fields, const AicpuColum
     if (node.empty()) return "no Node; row left out";
     TimeNs stamp = 0, compute = 0, memcpy = 0, task = 0, dispatch = 0, total = 0;
     std::string problem;
-    if (!ReadTime(fields, at.timestamp, &stamp, &problem) ||
+    if (!ReadTime(fields, at.timestamp, &stamp, &problem, false) ||
         !ReadTime(fields, at.compute, &compute, &problem) ||
         !ReadTime(fields, at.memcpy, &memcpy, &problem) ||
         !ReadTime(fields, at.task, &task, &problem) ||
@@ -84,6 +92,8 @@ Result<AicpuPreprocessTable> ParseAicpuPreprocessCsv(std::string_view text,
     const std::vector<std::string> header = ReadCsvHeader(reader);
     if (header.empty()) return Status::Error(name + ": error: the file is empty");
     const AicpuColumns at{FindColumn(header, "Node"),
+                          FindColumn(header, "Stream ID"),
+                          FindColumn(header, "Task ID"),
                           FindTimeColumn(header, "Timestamp"),
                           FindTimeColumn(header, "Compute_time"),
                           FindTimeColumn(header, "Memcpy_time"),
@@ -103,6 +113,7 @@ Result<AicpuPreprocessTable> ParseAicpuPreprocessCsv(std::string_view text,
     if (!missing.empty())
         table.problems.push_back({0, 0, 0, "no column " + missing + ": read without it"});
     std::map<std::string, AicpuNodeTimes> nodes;
+    std::unordered_set<std::string> seen;
     std::vector<std::string_view> fields;
     uint64_t offset = 0;
     while (reader.Next(fields, &offset)) {
@@ -117,6 +128,17 @@ Result<AicpuPreprocessTable> ParseAicpuPreprocessCsv(std::string_view text,
                 {offset, 0, 0,
                  "a row of " + std::to_string(fields.size()) + " cells against the header's " +
                      std::to_string(header.size()) + " columns; row left out"});
+            continue;
+        }
+        // A task is written once: the same stream, task id, node and start again is a repeat.
+        std::string key;
+        for (const int column : {at.stream, at.taskId, at.node, at.timestamp.index})
+            key.append(FieldAt(fields, column)).push_back('\x1f');
+        if (!seen.insert(std::move(key)).second) {
+            table.problems.push_back(
+                {offset, 0, 0,
+                 "repeats an earlier task (its stream, task id, node and start); "
+                 "row left out"});
             continue;
         }
         const std::string problem = AddRow(fields, at, nodes, table);

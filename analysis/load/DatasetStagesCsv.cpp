@@ -9,8 +9,10 @@
 namespace marey {
 namespace {
 
-// An operation runs far fewer times than this in one profile: past it, damage.
+// An operation runs far fewer times than this in one profile, and no stage's mean lasts a day:
+// past either, damage.
 constexpr int64_t kMaxOccurrences = int64_t{1} << 40;
+constexpr TimeNs kMaxStageMeanNs = int64_t{24} * 3600 * 1000000000;
 
 struct StageColumns {
     int operation, stage, occurrences, average, customInfo;
@@ -26,14 +28,15 @@ std::string ReadStage(const std::vector<std::string_view>& fields, const StageCo
     if (ParseScaledDecimal(count, 0, &stage.occurrences) != DecimalError::kNone ||
         stage.occurrences < 0 || stage.occurrences > kMaxOccurrences ||
         count.find_first_of(".eE") != std::string_view::npos)
-        return CsvCellProblem("Occurrences", "expected a whole count from 0 up", count,
+        return CsvCellProblem("Occurrences", "expected a whole count from 0 to 2^40", count,
                               "row left out");
     const std::string_view average = FieldAt(fields, at.average);
-    if (ParseMicrosToNs(average, &stage.averageNs) != DecimalError::kNone || stage.averageNs < 0)
-        return CsvCellProblem("Avg. time (us)", "expected a time in µs from 0 up", average,
+    if (ParseMicrosToNs(average, &stage.averageNs) != DecimalError::kNone || stage.averageNs < 0 ||
+        stage.averageNs > kMaxStageMeanNs)
+        return CsvCellProblem("Avg. time (us)", "expected a time in µs from 0 to a day", average,
                               "row left out");
     if (__builtin_mul_overflow(stage.averageNs, stage.occurrences, &stage.totalNs))
-        stage.totalNs = INT64_MAX;
+        return "its runs times its mean pass 292 years; row left out";
     stage.customInfo = std::string(FieldAt(fields, at.customInfo));
     return "";
 }

@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstddef>
 #include <cstdlib>
@@ -46,6 +47,7 @@ public:
                                  ": error: no \"op_ids\" list of operator ids: "
                                  "not a minddata_pipeline_summary file");
         ReadPerOperator();
+        CheckLinks();
         m_out.perPipelineMs = Time("per_pipeline_time");
         m_out.perPushQueueMs = Time("per_push_queue_time");
         m_out.perBatchMs = Time("per_batch_time");
@@ -191,6 +193,23 @@ private:
         });
     }
 
+    // Parents and children that contradict one another, or close a loop, are dropped and named,
+    // as the raw pipeline file's are (CheckPipelineLinks).
+    void CheckLinks() {
+        std::vector<PipelineOperator> links(m_out.operators.size());
+        for (size_t i = 0; i < links.size(); ++i) {
+            links[i].id = m_out.operators[i].id;
+            links[i].parent = m_out.operators[i].parent;
+            links[i].children = m_out.operators[i].children;
+        }
+        for (const LinkProblem& problem : CheckPipelineLinks(links))
+            m_out.problems.push_back(m_name + ": error: " + problem.message);
+        for (size_t i = 0; i < links.size(); ++i) {
+            m_out.operators[i].parent = links[i].parent;
+            m_out.operators[i].children = std::move(links[i].children);
+        }
+    }
+
     // A one-value time in ms, or -1.
     double Time(const std::string& key) {
         const auto* cells = Cells(key);
@@ -246,6 +265,51 @@ SummaryCell JsonCell(dom::element value) {
     return cell;
 }
 
+// 'text' with every number token outside strings that JSON readers refuse written as null:
+// Python's json module writes NaN, Infinity and -Infinity, and a number past a double's range
+// (1e400) or an integer past 19 digits makes simdjson refuse the whole document. As null, only
+// that value is left out, and named where it is read. O(text).
+std::string NullForUnreadableNumbers(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    bool inString = false;
+    for (size_t i = 0; i < text.size();) {
+        const char c = text[i];
+        if (inString) {
+            out += c;
+            if (c == '\\' && i + 1 < text.size())
+                out += text[++i];
+            else if (c == '"')
+                inString = false;
+            ++i;
+            continue;
+        }
+        if (c == '"') {
+            inString = true, out += c, ++i;
+            continue;
+        }
+        if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == 'N' || c == 'I')) {
+            out += c, ++i;
+            continue;
+        }
+        size_t end = i;
+        while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) ||
+                                     text[end] == '-' || text[end] == '+' || text[end] == '.'))
+            ++end;
+        const std::string token(text.substr(i, end - i));
+        bool unreadable = token == "NaN" || token == "Infinity" || token == "-Infinity";
+        if (!unreadable && token != "-" && token.find_first_of("NI") == std::string::npos) {
+            const bool integer = token.find_first_of(".eE") == std::string::npos;
+            const size_t digits = token.size() - (token[0] == '-' ? 1 : 0);
+            unreadable =
+                (integer && digits > 19) || !std::isfinite(std::strtod(token.c_str(), nullptr));
+        }
+        out += unreadable ? std::string("null") : token;
+        i = end;
+    }
+    return out;
+}
+
 // "[1, 2]" as Python writes a list into a CSV cell; false for anything else.
 bool ParseListCell(std::string_view text, std::vector<double>* out) {
     if (text.size() < 2 || text.front() != '[' || text.back() != ']') return false;
@@ -285,13 +349,27 @@ SummaryCell CsvCell(std::string_view field) {
 
 Result<MindDataSummary> ParseMindDataSummaryJson(std::string_view text, const std::string& name) {
     if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+    const std::string readable = NullForUnreadableNumbers(text);
     dom::parser parser;
     dom::object object;
-    if (auto error = parser.parse(text.data(), text.size()).get(object))
+    if (auto error = parser.parse(readable).get(object)) {
+        const std::string_view trimmed = TrimField(text);
+        const std::string cut = !trimmed.empty() && trimmed.front() == '{' && trimmed.back() != '}'
+                                    ? "; the text ends at byte " + std::to_string(text.size()) +
+                                          " before its object closes: the file is cut"
+                                    : "";
         return Status::Error(name +
-                             ": error: not a JSON object: " + simdjson::error_message(error));
+                             ": error: not a JSON object: " + simdjson::error_message(error) + cut);
+    }
     SummaryKeys keys;
+    std::set<std::string_view> seen;
+    std::vector<std::string> repeated;
     for (dom::key_value_pair field : object) {
+        if (!seen.insert(field.key).second) {
+            repeated.push_back(name + ": error: the key \"" + std::string(field.key.substr(0, 40)) +
+                               "\" repeats an earlier one; the repeat is left out");
+            continue;
+        }
         std::vector<SummaryCell> cells;
         dom::array array;
         if (!field.value.get(array)) {
@@ -301,7 +379,11 @@ Result<MindDataSummary> ParseMindDataSummaryJson(std::string_view text, const st
         }
         keys.emplace_back(std::string(field.key), std::move(cells));
     }
-    return SummaryBuilder(keys, name).Build();
+    auto summary = SummaryBuilder(keys, name).Build();
+    if (summary.ok())
+        summary.value().problems.insert(summary.value().problems.begin(), repeated.begin(),
+                                        repeated.end());
+    return summary;
 }
 
 Result<MindDataSummary> ParseMindDataSummaryCsv(std::string_view text, const std::string& name) {

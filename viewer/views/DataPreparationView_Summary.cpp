@@ -45,9 +45,10 @@ void DrawSummaryOperators(const MindDataSummary& summary) {
     for (const MindDataSummaryOperator& op : summary.operators) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        const std::string name = op.pipelineName.empty()
-                                     ? op.name + " (op " + std::to_string(op.id) + ")"
-                                     : op.pipelineName;
+        const std::string id = "op " + std::to_string(op.id);
+        const std::string name = !op.pipelineName.empty() ? op.pipelineName
+                                 : op.name.empty()        ? id
+                                                          : op.name + " (" + id + ")";
         ImGui::TextUnformatted(name.c_str());
         ImGui::TableNextColumn();
         RightAligned(op.workers < 0 ? "-" : std::to_string(op.workers));
