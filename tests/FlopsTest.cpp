@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <simdjson.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -13,6 +14,7 @@
 #include "cluster/ClusterFindings.hpp"
 #include "cluster/ClusterRankFile.hpp"
 #include "load/FlopsFiles.hpp"
+#include "load/MemoryCsv.hpp"
 #include "loading/ClusterLoader.hpp"
 #include "loading/RankLoader.hpp"
 #include "report/RankJson.hpp"
@@ -319,4 +321,85 @@ TEST_CASE("a real rank's peak memory in its resources: the framework's allocated
     CHECK(int64_t(resources["peak_memory_bytes"]) == std::llround(4599.740723 * 1048576));
     CHECK(std::string_view(resources["peak_memory_source"]) == "memory_record.csv (PTA Allocated)");
     CHECK(resources["flops"].is_null());
+}
+
+TEST_CASE("a generated device with a memory peak: the peak in every place, the finding names it") {
+    const fs::path dir = test::TempDir("memory_peak_cluster");
+    ClusterOptions options;
+    options.ranks = 8;
+    options.steps = 3;
+    options.memoryPeakRank = 6;
+    std::string error;
+    REQUIRE_MESSAGE(WriteCluster(options, dir.string(), &error), error);
+    auto cluster = LoadCluster(dir.string(), 1);
+    REQUIRE_MESSAGE(cluster.ok(), cluster.message());
+    // Each rank's peak inside its cluster is the one the rank's own resources give.
+    const int64_t others = std::llround(24576.0 * 1048576),
+                  heavy = std::llround(24576.0 * 1.4 * 1048576);
+    for (const ClusterRank& rank : cluster.value().ranks) {
+        CAPTURE(rank.rankId);
+        CHECK(rank.peakMemory.bytes == (rank.rankId == 6 ? heavy : others));
+        CHECK(rank.peakMemory.source == "memory_record.csv (PTA Allocated)");
+    }
+    auto alone = LoadRank((dir / "rank_6_ascend_pt").string(), LoadOptions{});
+    REQUIRE_MESSAGE(alone.ok(), alone.message());
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    const std::string json = RankAnalysisToJson(*alone.value().analysis);
+    REQUIRE(parser.parse(json).get(root) == simdjson::SUCCESS);
+    CHECK(int64_t(root["resources"]["peak_memory_bytes"]) == heavy);
+    int found = 0;
+    for (const ClusterFinding& finding : FindClusterProblems(cluster.value()))
+        if (finding.kind == ClusterFindingKind::kMemoryPeak) {
+            ++found;
+            CHECK(finding.ranks == std::vector<int>{6});
+            CHECK(finding.text.rfind("Memory peak: rank 6 peaks at 33.60 GB against a median of "
+                                     "24.00 GB over 8 devices (+40.0 %",
+                                     0) == 0);
+        }
+    CHECK(found == 1);
+    // The summary file keeps the peak; a damaged one there is named.
+    const std::string written = WriteRankSummary(cluster.value().ranks[6]);
+    CHECK(written.find("\"peak_memory\": {\"bytes\": " + std::to_string(heavy)) !=
+          std::string::npos);
+    const std::string padded = written + std::string(simdjson::SIMDJSON_PADDING, ' ');
+    auto read = ReadRankSummary(std::string_view(padded.data(), written.size()), "r.json");
+    REQUIRE_MESSAGE(read.ok(), read.message());
+    CHECK(read.value().peakMemory.bytes == heavy);
+    std::string damaged = written;
+    damaged.replace(damaged.find(std::to_string(heavy)), std::to_string(heavy).size(),
+                    "4503599627370497");  // 2^52 + 1: past a pebibyte
+    damaged += std::string(simdjson::SIMDJSON_PADDING, ' ');
+    auto refused = ReadRankSummary(
+        std::string_view(damaged.data(), damaged.size() - simdjson::SIMDJSON_PADDING), "r.json");
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.message() ==
+          "r.json: error: \"peak_memory\": expected its bytes (from 0 to "
+          "2^50) and the file they came from");
+    // Equal peaks: no finding.
+    options.memoryPeakRank = 8;  // no such rank: every rank writes its record, none heavier
+    const fs::path even = test::TempDir("memory_even");
+    REQUIRE(WriteCluster(options, even.string(), &error));
+    auto evenCluster = LoadCluster(even.string(), 1);
+    REQUIRE(evenCluster.ok());
+    CHECK(evenCluster.value().ranks[0].peakMemory.bytes == others);
+    for (const ClusterFinding& finding : FindClusterProblems(evenCluster.value()))
+        CHECK(finding.kind != ClusterFindingKind::kMemoryPeak);
+    fs::remove_all(dir);
+    fs::remove_all(even);
+}
+
+TEST_CASE("memory amounts that are no memory are named, never a peak") {
+    const std::string csv =
+        "Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB)\n"
+        "PTA,100,10.5,20,10.5\n"
+        "PTA,200,NaN,20,10.5\n"
+        "PTA,300,-4,20,10.5\n"
+        "PTA,400,1e300,20,10.5\n"
+        "PTA,500,12.5,20,10.5\n";
+    auto record = ParseMemoryRecordCsv(csv, "memory_record.csv");
+    REQUIRE(record.ok());
+    CHECK(record.value().problems.size() == 3);
+    const PeakMemory peak = PeakAllocatedMemory(record.value());
+    CHECK(peak.bytes == std::llround(12.5 * 1048576));
 }

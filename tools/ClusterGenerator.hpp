@@ -36,6 +36,10 @@ struct ClusterOptions {
     // unbalanced pipeline stage does. A heavy rank implies the files.
     bool flopsFiles = false;
     int heavyFlopsRank = -1;
+    // Every rank writes memory_record.csv, its framework's allocated memory rising to a peak in
+    // each step; memoryPeakRank's peak is kMemoryPeakFactorPlanted times the others' (a device
+    // that holds more than its peers). -1: no memory files.
+    int memoryPeakRank = -1;
     // A parallel layout (all three, or none): ranks = tp × pp × dp in Megatron's rank order
     // (tensor parallel fastest, pipeline slowest), written to every rank's profiler_metadata.json
     // (distributed_args and parallel_group_info). With pp > 1 the stages form a pipeline: a rank

@@ -19,6 +19,24 @@
 namespace marey {
 namespace {
 
+// memory_record.csv of one device: its framework's (PTA) allocated memory rising from 2 GB to a
+// peak of 'scale' × 24 GB in each step, as a training step allocates its activations.
+std::string MemoryRecordText(uint32_t steps, double scale) {
+    std::string text =
+        "Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream "
+        "Ptr,Device Type\r\n";
+    for (uint32_t step = 0; step < steps; ++step)
+        for (int sample = 0; sample <= 10; ++sample) {
+            const double allocated = 2048 + (24576 * scale - 2048) * sample / 10.0;
+            char line[160];
+            std::snprintf(line, sizeof line, "PTA,%lld.000\t,%.4f,%.1f,%.4f,0,NPU:0\r\n",
+                          1736408883000000LL + step * 100000LL + sample * 1000LL, allocated,
+                          32768.0 * scale, allocated);
+            text += line;
+        }
+    return text;
+}
+
 struct Operator {
     const char* type;
     int64_t baseNs;
@@ -475,6 +493,21 @@ void AppendStepOperators(const ClusterOptions& o, int rank, const std::string& n
     }
 }
 
+// The files a planted cause needs beside the rank's own: MindSpore's data queues (a late input
+// shows there too: every rank records them, the slow one input-bound), memory records, FLOPs.
+bool WritePlantedFiles(const ClusterOptions& o, int rank, const std::string& out,
+                       std::string* error) {
+    if (o.slowInputRank >= 0 &&
+        !WriteMindDataFiles(out, rank, o.steps, error, rank == o.slowInputRank))
+        return false;
+    if (o.memoryPeakRank >= 0 &&
+        !WriteTextFile(out + "/memory_record.csv",
+                       MemoryRecordText(o.steps, rank == o.memoryPeakRank ? 1.4 : 1.0), error))
+        return false;
+    return (!o.flopsFiles && o.heavyFlopsRank < 0) ||
+           WriteFlopsFiles(out, rank, rank == o.heavyFlopsRank ? kHeavyFlopsFactor : 1.0, error);
+}
+
 bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>>& steps,
                const std::vector<int64_t>& starts, const std::string& dir, std::string* error,
                uint64_t* bytes) {
@@ -584,14 +617,7 @@ bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>
     trace.text += "\n]\n";
     const bool written = info.Close() && metadata.Close() && stepTrace.Close() && comm.Close() &&
                          matrix.Close() && kernels.Close() && trace.Close();
-    // A late input shows in MindSpore's data queues too: every rank records them, the slow one
-    // input-bound.
-    if (!written) return false;
-    if (o.slowInputRank >= 0 &&
-        !WriteMindDataFiles(out, rank, o.steps, error, rank == o.slowInputRank))
-        return false;
-    return (!o.flopsFiles && o.heavyFlopsRank < 0) ||
-           WriteFlopsFiles(out, rank, rank == o.heavyFlopsRank ? kHeavyFlopsFactor : 1.0, error);
+    return written && WritePlantedFiles(o, rank, out, error);
 }
 
 }  // namespace

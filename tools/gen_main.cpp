@@ -53,7 +53,8 @@ void Usage() {
         "                     [--slow-rank R] [--slow-link SRC-DST] [--layers L] [--slow-operator "
         "K]\n"
         "                     [--slow-operator-rank R] [--pipeline] [--slow-input-rank R]\n"
-        "                     [--heavy-flops-rank R] [--tp T --pp P --dp D]\n"
+        "                     [--heavy-flops-rank R] [--memory-peak-rank R] [--tp T --pp P --dp "
+        "D]\n"
         "                     [--slow-stage S] [--slow-tp-group G] [--slow-replica D] "
         "[--microbatches M]\n"
         "                     [--microbatch-stall-us U]\n"
@@ -74,6 +75,8 @@ void Usage() {
         "every rank's\n"
         "  FLOPs files (flops_N.txt, flops_summary_N.json, flops_scope_N.json), R's 1.35 times "
         "the others';\n"
+        "  --memory-peak-rank writes every rank's memory_record.csv, R's peak 1.4 times the "
+        "others';\n"
         "  --tp --pp --dp lay the T*P*D ranks out in Megatron's order (written to "
         "profiler_metadata.json),\n"
         "  the P stages a pipeline; --slow-stage makes every rank of stage S compute 25 %% "
@@ -250,6 +253,8 @@ bool ParseClusterOption(const char* arg, const Next& next, marey::ClusterOptions
         cluster.slowInputRank = static_cast<int>(WholeNumber(arg, next(), true));
     else if (!std::strcmp(arg, "--heavy-flops-rank"))
         cluster.heavyFlopsRank = static_cast<int>(WholeNumber(arg, next(), true));
+    else if (!std::strcmp(arg, "--memory-peak-rank"))
+        cluster.memoryPeakRank = static_cast<int>(WholeNumber(arg, next(), true));
     else if (!std::strcmp(arg, "--pipeline"))
         cluster.pipeline = true;
     else if (!std::strcmp(arg, "--tp"))

@@ -213,6 +213,37 @@ std::optional<ClusterFinding> FlopsFinding(const Cluster& cluster) {
     return f;
 }
 
+// The devices whose peak allocated memory passes the median device's by kMemoryPeakFactor,
+// when fewer than half of the devices with a memory record do.
+std::optional<ClusterFinding> MemoryPeakFinding(const Cluster& cluster) {
+    std::vector<std::pair<int64_t, int>> peaks;  // (bytes, rank id)
+    for (const ClusterRank& rank : cluster.ranks)
+        if (rank.peakMemory.bytes > 0) peaks.emplace_back(rank.peakMemory.bytes, rank.rankId);
+    if (peaks.size() < 3) return std::nullopt;
+    std::vector<double> values;
+    for (const auto& [bytes, id] : peaks) values.push_back(static_cast<double>(bytes));
+    const double median = MedianAndMad(values).median;
+    std::vector<std::pair<int64_t, int>> high;
+    for (const auto& peak : peaks)
+        if (static_cast<double>(peak.first) > median * kMemoryPeakFactor) high.push_back(peak);
+    if (high.empty() || high.size() * 2 >= peaks.size()) return std::nullopt;
+    std::sort(high.rbegin(), high.rend());  // the highest first
+    ClusterFinding f = MakeFinding(ClusterFindingKind::kMemoryPeak, "all ranks", "");
+    std::vector<int> ids;
+    for (const auto& [bytes, id] : high) f.ranks.push_back(id), ids.push_back(id);
+    std::sort(ids.begin(), ids.end());
+    const int64_t medianBytes = static_cast<int64_t>(median);
+    f.text = "Memory peak: " + std::string(ids.size() == 1 ? "rank " : "ranks ") +
+             FormatRankList(ids) + (ids.size() == 1 ? " peaks at " : " peak up to ") +
+             FormatBytes(high.front().first) + " against a median of " + FormatBytes(medianBytes) +
+             " over " + std::to_string(peaks.size()) + " devices (+" +
+             FormatPercent(static_cast<double>(high.front().first) / median - 1) +
+             ", memory_record.csv). A device that holds more than its peers is the first to run "
+             "out: look at its Memory view (what is allocated at its peak) for work split "
+             "unevenly or memory not released.";
+    return f;
+}
+
 // Ranks that differ in groups, and a step that dominates the average, over 'rankIds'.
 void StepTableFindings(const Cluster& cluster, const StepTable& averaged,
                        const std::vector<SlowRank>& slow, const std::vector<int>& rankIds,
@@ -257,6 +288,8 @@ const char* ClusterFindingKindName(ClusterFindingKind kind) {
             return "step_dominates";
         case ClusterFindingKind::kFlopsUnbalanced:
             return "flops_unbalanced";
+        case ClusterFindingKind::kMemoryPeak:
+            return "memory_peak";
     }
     return "compute";
 }
@@ -345,6 +378,8 @@ std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster, const St
         findings.push_back(std::move(*input));
     if (std::optional<ClusterFinding> flops = FlopsFinding(cluster))
         findings.push_back(std::move(*flops));
+    if (std::optional<ClusterFinding> memory = MemoryPeakFinding(cluster))
+        findings.push_back(std::move(*memory));
     // Communication not overlapped over the whole cluster is said once, not again for each group;
     // so is a step that dominates the average.
     auto said = [&](ClusterFindingKind kind) {

@@ -23,11 +23,12 @@ enum class ClusterFindingKind {
     kCommunication,
     kRanksDiffer,
     kStepDominates,
-    kFlopsUnbalanced  // the ranks carry unequal FLOPs (MindSpore's FLOPs summaries)
+    kFlopsUnbalanced,  // the ranks carry unequal FLOPs (MindSpore's FLOPs summaries)
+    kMemoryPeak        // a few devices' memory peaks stand above the others' (memory_record.csv)
 };
 
 // "compute", "scheduling", "input", "communication", "ranks_differ", "step_dominates",
-// "flops_unbalanced".
+// "flops_unbalanced", "memory_peak".
 const char* ClusterFindingKindName(ClusterFindingKind kind);
 
 struct ClusterFinding {
@@ -50,6 +51,10 @@ struct ClusterFinding {
 // fall into more than one such level carries unequal FLOPs.
 inline constexpr double kFlopsLevelFactor = 1.10;
 
+// A device whose peak allocated memory passes the median device's by this factor stands out,
+// when fewer than half the devices do (else the peaks differ by group, not by device).
+inline constexpr double kMemoryPeakFactor = 1.20;
+
 // A spread (largest share minus the median share) above this many points of the total time is
 // a finding; so is communication not overlapped above this share of the median rank's time.
 inline constexpr double kShareSpreadPoints = 0.05;
@@ -66,8 +71,9 @@ std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster, const Step
 // a finding that names the same ranks as one before it is left out. The ranks that are exactly
 // one unit of the parallel layout (a stage, a group, a replica) are named as that unit, first.
 // Once, over the whole cluster: the ranks whose MindData queues say they waited for data
-// (ClusterRank::dataVerdict), and ranks whose FLOPs fall into levels more than kFlopsLevelFactor
-// apart. O(groups × ranks × steps).
+// (ClusterRank::dataVerdict), ranks whose FLOPs fall into levels more than kFlopsLevelFactor
+// apart, and devices whose memory peak passes the median's by kMemoryPeakFactor.
+// O(groups × ranks × steps).
 std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster, const StepTable& averaged);
 std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster);
 

@@ -132,6 +132,7 @@ std::string ClusterToJson(const Cluster& cluster) {
                                o.Int("rank", rank.rankId);
                                o.String("data_verdict", DataVerdictKey(rank.dataVerdict.kind));
                                WriteFlopsSummary(o, rank.flops, rank.flopsSource);
+                               WritePeakMemory(o, rank.peakMemory);
                                if (!rank.overview.valid) {
                                    o.Bool("available", false);
                                    return;

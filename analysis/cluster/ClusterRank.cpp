@@ -1,4 +1,5 @@
 #include "cluster/ClusterRank.hpp"
+#include "load/MemoryCsv.hpp"
 
 #include <algorithm>
 #include <map>
@@ -264,6 +265,15 @@ void ReadFlopsSummary(const FlopsFiles& files, ClusterRank& rank) {
     rank.problems.insert(rank.problems.end(), flops.problems.begin(), flops.problems.end());
 }
 
+void ReadPeakMemory(const std::string& memoryRecord, ClusterRank& rank) {
+    ReadAnalysisFile(memoryRecord, rank.problems, [&](std::string_view text) {
+        auto record = ParseMemoryRecordCsv(text, memoryRecord);
+        if (!record.ok()) return rank.problems.push_back(record.message());
+        AddFileProblems(memoryRecord, record.value().problems, rank.problems);
+        rank.peakMemory = PeakAllocatedMemory(record.value());
+    });
+}
+
 ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& options) {
     ClusterRank rank;
     rank.rankId = files.rankId;
@@ -275,6 +285,7 @@ ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& o
     rank.problems = files.problems;
     ReadDataVerdict(files.dataPreparation, rank);
     ReadFlopsSummary(files.flops, rank);
+    ReadPeakMemory(files.memoryRecord, rank);
     // A folder with both exports is read from its database, as a single rank is.
     if (!files.profilerDb.empty()) {
         SummarizeDatabase(files, options, rank);

@@ -16,6 +16,7 @@
 #include "core/Time.hpp"
 #include "load/CommunicationJson.hpp"
 #include "load/KernelTable.hpp"
+#include "load/MemoryCsv.hpp"
 #include "load/ParallelMetadata.hpp"
 #include "load/RankDirectory.hpp"
 #include "load/StepTraceCsv.hpp"
@@ -88,6 +89,9 @@ struct ClusterRank {
     // Its FLOPs summary (rank/RankFlops.hpp), and the file it came from; empty source: none.
     FlopsSummary flops;
     std::string flopsSource;
+    // Its device's peak allocated memory (load/MemoryCsv.hpp's rule); bytes -1 without a
+    // memory_record.csv.
+    PeakMemory peakMemory;
 
     const std::string& Name(uint32_t index) const { return names[index]; }
     // The index of 'name' in 'names', added when new. O(names).
@@ -157,6 +161,10 @@ ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& o
 // The verdict of the MindData queue files 'files' names into rank.dataVerdict, their problems
 // into rank.problems; nothing without a queue file. O(size of those files).
 void ReadDataVerdict(const DataPreparationFiles& files, ClusterRank& rank);
+
+// The device's peak allocated memory from memory_record.csv (PeakAllocatedMemory) into
+// rank.peakMemory; its problems into rank.problems. Nothing when 'memoryRecord' is empty.
+void ReadPeakMemory(const std::string& memoryRecord, ClusterRank& rank);
 
 // The FLOPs summary of the files 'files' names into rank.flops, by the rank's own rule
 // (ReadRankFlops: flops_N.txt read only without flops_summary_N.json, the scopes never), their

@@ -159,7 +159,23 @@ private:
             return s;
         if (Status s = ReadDataVerdict(root, rank.dataVerdict); !s.ok()) return s;
         if (Status s = ReadParallel(root, rank); !s.ok()) return s;
+        if (Status s = ReadPeakMemory(root, rank); !s.ok()) return s;
         return ReadFlops(root, rank);
+    }
+
+    // "peak_memory", when present: its bytes, a count up to a pebibyte, and its source.
+    Status ReadPeakMemory(simdjson::dom::element root, ClusterRank& rank) const {
+        simdjson::dom::object peak;
+        if (root["peak_memory"].get(peak)) return Status();
+        int64_t bytes = 0;
+        std::string source;
+        if (!Int(peak["bytes"], bytes) || bytes < 0 || bytes > kMaxPeakMemoryBytes ||
+            !String(peak["source"], source) || source.empty())
+            return Fail("peak_memory",
+                        "expected its bytes (from 0 to 2^50) and the file they came from");
+        rank.peakMemory.bytes = bytes;
+        rank.peakMemory.source = std::move(source);
+        return Status();
     }
 
     // "parallel", when present: the rank's parallel job, read as its profiler_metadata.json is;
@@ -391,6 +407,11 @@ std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolut
             WriteDataVerdict(data, rank.dataVerdict);
         }
         if (!rank.parallel.Empty()) root.Key("parallel") += ParallelInfoJson(rank.parallel);
+        if (rank.peakMemory.bytes >= 0) {
+            JsonObject peak(root.Key("peak_memory"));
+            peak.Int("bytes", rank.peakMemory.bytes);
+            peak.String("source", rank.peakMemory.source);
+        }
         if (!rank.flopsSource.empty()) {
             JsonObject flops(root.Key("flops"));
             flops.String("source", rank.flopsSource);

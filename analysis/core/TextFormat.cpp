@@ -80,4 +80,17 @@ std::string QuoteForMessage(std::string_view text, size_t most) {
     return out + (i < text.size() ? "…\"" : "\"");
 }
 
+std::string FormatBytes(int64_t bytes) {
+    if (bytes <= 0) return "0 B";
+    const double kb = static_cast<double>(bytes) / 1024;
+    char text[48];
+    if (kb >= 1024.0 * 1024.0)
+        std::snprintf(text, sizeof text, "%.2f GB", kb / (1024.0 * 1024.0));
+    else if (kb >= 1024)
+        std::snprintf(text, sizeof text, "%.2f MB", kb / 1024);
+    else
+        std::snprintf(text, sizeof text, "%.1f KB", kb);
+    return text;
+}
+
 }  // namespace marey

@@ -25,6 +25,10 @@ std::string LaterOrEarlier(TimeNs otherMinusThisNs);
 // "12.5 %" for a share of 0.125: one decimal. O(1).
 std::string FormatPercent(double share);
 
+// An amount of memory in 1024s, as the profilers count it: "0 B", "512.0 KB", "1.50 MB",
+// "45.20 GB".
+std::string FormatBytes(int64_t bytes);
+
 // 'text' between double quotes for a message: bytes that are not UTF-8 and control bytes as
 // \xNN, so that what a damaged file holds is shown and cannot garble a terminal; at most 'most'
 // bytes of it, then "…". O(text).

@@ -1,5 +1,7 @@
 #include "load/MemoryCsv.hpp"
 
+#include <cmath>
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -9,13 +11,19 @@
 namespace marey {
 namespace {
 
-// A number of megabytes or kilobytes; false for text that is not one.
+// A memory amount's largest value in its unit (MiB or KiB): a pebibyte in MiB, past which an
+// amount is damage, not memory.
+constexpr double kMaxAmount = 1024.0 * 1024.0 * 1024.0;
+
+// A number of megabytes or kilobytes from 0 to kMaxAmount; false for anything else (text,
+// NaN, infinities, negative or huge numbers).
 bool ParseAmount(std::string_view cell, double* value) {
     if (cell.empty()) return false;
     const std::string text(cell);
     char* end = nullptr;
     *value = std::strtod(text.c_str(), &end);
-    return end == text.c_str() + text.size() && *value == *value;  // not NaN
+    return end == text.c_str() + text.size() && std::isfinite(*value) && *value >= 0 &&
+           *value <= kMaxAmount;
 }
 
 }  // namespace
@@ -61,7 +69,8 @@ Result<MemoryRecord> ParseMemoryRecordCsv(std::string_view text, const std::stri
             if (!ParseAmount(cell, &megabytes)) {
                 record.problems.push_back(
                     {offset, 0, 0,
-                     CsvCellProblem(metric.column, "not a number", cell, "no sample")});
+                     CsvCellProblem(metric.column, "not an amount from 0 to 2^30", cell,
+                                    "no sample")});
                 continue;
             }
             auto it = std::find_if(record.series.begin(), record.series.end(),
@@ -128,8 +137,9 @@ Result<OperatorMemory> ParseOperatorMemoryCsv(std::string_view text, const std::
         }
         const std::string_view sizeCell = FieldAt(fields, sizeColumn);
         if (!sizeCell.empty() && !ParseAmount(sizeCell, &allocation.sizeKb)) {
-            memory.problems.push_back(
-                {offset, 0, 0, CsvCellProblem("Size(KB)", "not a number", sizeCell, "read as 0")});
+            memory.problems.push_back({offset, 0, 0,
+                                       CsvCellProblem("Size(KB)", "not an amount from 0 to 2^30",
+                                                      sizeCell, "read as 0")});
             allocation.sizeKb = 0;
         }
         const std::string_view releaseCell = FieldAt(fields, releaseColumn);
@@ -160,6 +170,15 @@ const MemorySeries* ChooseAllocatedSeries(const MemoryRecord& record) {
             chosen = &series;
     }
     return chosen;
+}
+
+PeakMemory PeakAllocatedMemory(const MemoryRecord& record) {
+    PeakMemory peak;
+    const MemorySeries* allocated = ChooseAllocatedSeries(record);
+    if (!allocated) return peak;
+    peak.bytes = static_cast<int64_t>(std::llround(allocated->peakMb * kBytesPerMemoryMb));
+    peak.source = "memory_record.csv (" + allocated->component + " " + allocated->metric + ")";
+    return peak;
 }
 
 }  // namespace marey

@@ -2,6 +2,7 @@
 // memory_record.csv (memory in use over time, per component) and operator_memory.csv (each
 // allocation an operator made: size, when it was allocated and released), written by the Ascend
 // profilers with profile_memory=True.
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,17 @@ const MemorySeries* ChooseAllocatedSeries(const MemoryRecord& record);
 
 // memory_record.csv's MB are MiB (the profiler divides bytes by 1024 twice).
 inline constexpr double kBytesPerMemoryMb = 1024.0 * 1024.0;
+
+// A device's peak allocated memory and where it was read: the one rule for a rank alone
+// (its resources) and inside its cluster. bytes -1: not recorded.
+struct PeakMemory {
+    int64_t bytes = -1;
+    std::string source;  // "memory_record.csv (PTA Allocated)"
+};
+PeakMemory PeakAllocatedMemory(const MemoryRecord& record);
+
+// No device holds a pebibyte: past it, a peak is damage.
+inline constexpr int64_t kMaxPeakMemoryBytes = int64_t{1} << 50;
 
 // Reads operator_memory.csv; a row with a bad allocation time is skipped and reported, an empty
 // release time means the memory was still held. Fails only without "Name" and "Allocation

@@ -18,21 +18,21 @@ void WriteFlopsSummary(JsonObject& object, const FlopsSummary& summary, const st
         object.String("flops_source", source);
 }
 
+void WritePeakMemory(JsonObject& object, const PeakMemory& peak) {
+    object.IntOrNull("peak_memory_bytes", peak.bytes);
+    if (peak.source.empty())
+        object.Null("peak_memory_source");
+    else
+        object.String("peak_memory_source", peak.source);
+}
+
 std::string RankResourcesToJson(const RankFlops* flops, const MemoryRecord* memory) {
-    const MemorySeries* allocated = memory ? ChooseAllocatedSeries(*memory) : nullptr;
-    if (!flops && !allocated) return "null";
+    const PeakMemory peak = memory ? PeakAllocatedMemory(*memory) : PeakMemory{};
+    if (!flops && peak.bytes < 0) return "null";
     std::string out;
     {
         JsonObject root(out);
-        if (allocated) {
-            root.Int("peak_memory_bytes",
-                     static_cast<int64_t>(std::llround(allocated->peakMb * kBytesPerMemoryMb)));
-            root.String("peak_memory_source", "memory_record.csv (" + allocated->component + " " +
-                                                  allocated->metric + ")");
-        } else {
-            root.Null("peak_memory_bytes");
-            root.Null("peak_memory_source");
-        }
+        WritePeakMemory(root, peak);
         static const RankFlops kNone;
         const RankFlops& known = flops ? *flops : kNone;
         WriteFlopsSummary(root, known.summary, known.summarySource);

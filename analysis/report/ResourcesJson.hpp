@@ -16,6 +16,10 @@ struct RankFlops;
 // null where the summary does not say. The one writer of these keys.
 void WriteFlopsSummary(JsonObject& object, const FlopsSummary& summary, const std::string& source);
 
+// "peak_memory_bytes" and "peak_memory_source" into 'object' (null where not recorded): the one
+// writer of these keys, for a rank and for its cluster's "rank_figures".
+void WritePeakMemory(JsonObject& object, const PeakMemory& peak);
+
 // The rank's "resources" object: the FLOPs summary's keys, its ten largest operators and its
 // FLOPs by scope (null without 'flops'), and "peak_memory_bytes" with its source (null without
 // an allocated series in 'memory'); "null" when both are null.

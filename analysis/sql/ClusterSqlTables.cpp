@@ -62,7 +62,9 @@ std::unique_ptr<SqlRows> RankTable(const Cluster& cluster) {
                                {"flops", "REAL"},
                                {"flops_per_s", "REAL"},
                                {"flops_utilization", "REAL"},
-                               {"flops_source", "TEXT"}},
+                               {"flops_source", "TEXT"},
+                               {"peak_memory_bytes", "INTEGER"},
+                               {"peak_memory_source", "TEXT"}},
         static_cast<int64_t>(cluster.ranks.size()),
         [&cluster](int64_t id, int column, sqlite3_context* out) {
             const ClusterRank& rank = cluster.ranks[static_cast<size_t>(id)];
@@ -101,6 +103,12 @@ std::unique_ptr<SqlRows> RankTable(const Cluster& cluster) {
                 case 17:
                     if (rank.flopsSource.empty()) return sqlite3_result_null(out);
                     return SetSqlText(out, rank.flopsSource);
+                case 18:
+                    if (rank.peakMemory.bytes < 0) return sqlite3_result_null(out);
+                    return sqlite3_result_int64(out, rank.peakMemory.bytes);
+                case 19:
+                    if (rank.peakMemory.source.empty()) return sqlite3_result_null(out);
+                    return SetSqlText(out, rank.peakMemory.source);
                 default:
                     // A rank without overview figures has none to give, not zeros.
                     if (!figures.valid) return sqlite3_result_null(out);

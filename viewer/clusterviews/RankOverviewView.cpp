@@ -31,6 +31,7 @@ ImVec4 FindingColor(ClusterFindingKind kind) {
         case ClusterFindingKind::kRanksDiffer:
         case ClusterFindingKind::kStepDominates:
         case ClusterFindingKind::kFlopsUnbalanced:
+        case ClusterFindingKind::kMemoryPeak:
             return ImVec4(1, 0.8f, 0.35f, 1);
         default:
             return ImVec4(1, 0.65f, 0.35f, 1);

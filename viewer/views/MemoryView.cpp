@@ -4,9 +4,11 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "core/TextFormat.hpp"
+#include "load/MemoryCsv.hpp"
 #include "workspace/Document.hpp"
 
 namespace marey {
@@ -15,15 +17,7 @@ namespace {
 enum Column { kName, kSize, kAllocated, kReleased, kHeld, kColumnCount };
 
 std::string Megabytes(double mb) {
-    char text[40];
-    if (mb == 0) return "0 B";  // nothing held, not "0.0 KB"
-    if (mb >= 1024)
-        std::snprintf(text, sizeof text, "%.2f GB", mb / 1024);
-    else if (mb >= 1)
-        std::snprintf(text, sizeof text, "%.2f MB", mb);
-    else
-        std::snprintf(text, sizeof text, "%.1f KB", mb * 1024);
-    return text;
+    return FormatBytes(static_cast<int64_t>(std::llround(mb * kBytesPerMemoryMb)));
 }
 
 std::string AxisLabel(double mb, double top) {
