@@ -196,6 +196,33 @@ TEST_CASE(
     std::remove(compared.png.c_str());
 }
 
+TEST_CASE("the parallel layout colours the devices by peak memory: the planted device stands out") {
+    const fs::path dir =
+        fs::temp_directory_path() / ("marey-cluster-memory-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    const std::string generate =
+        std::string(MAREY_GEN) + " --cluster " + dir.string() +
+        " --tp 2 --pp 4 --dp 2 --microbatches 4 --memory-peak-rank 9 2>/dev/null";
+    REQUIRE(std::system(generate.c_str()) == 0);
+    const std::string png = dir.string() + ".png";
+    // The colour list, then its last entry, Peak memory.
+    const std::string command = marey::test::XvfbRun() + std::string(MAREY_BINARY) + " " +
+                                dir.string() + " --view parallel --size 1600x900 --screenshot " +
+                                png + " --keys '{Click 813,85}{Click 760,291}' 2>&1";
+    int status = -1;
+    const std::string output = marey::test::RunCommand(command, &status);
+    REQUIRE(status == 0);
+    CHECK(output.find("tab parallel") != std::string::npos);
+    // One square at the bright end of the scale (rank 9, 1.4 times the others' peak), the 15
+    // others at its dark end.
+    const int bright = CountColor(png, 253, 231, 37), dark = CountColor(png, 68, 1, 84);
+    CHECK(bright > 1000);
+    CHECK(bright < 2500);
+    CHECK(dark > 14 * 1000);
+    std::remove(png.c_str());
+    fs::remove_all(dir);
+}
+
 TEST_CASE("coming back to the cluster from a rank opened in it shows the view it was left on") {
     // Overview by rank (Ctrl+2), rank 11 opened with Enter, then the cluster's tab in the
     // document bar clicked: the overview again, not the first view.

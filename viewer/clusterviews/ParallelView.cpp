@@ -107,7 +107,7 @@ Grid Fit(const ParallelLayout& layout, ImVec2 origin, ImVec2 room) {
 
 // The index into the cluster's ranks of the rank at 'mouse', or -1; where cells are merged, the
 // rank whose figure the cell's colour shows (its longest).
-int RankAt(const Grid& grid, const ParallelLayout& layout, const std::vector<TimeNs>& values,
+int RankAt(const Grid& grid, const ParallelLayout& layout, const std::vector<double>& values,
            ImVec2 mouse) {
     int found = -1;
     for (size_t i = 0; i < layout.places.size(); ++i) {
@@ -151,10 +151,10 @@ void DrawLabels(ImDrawList* draw, const Grid& grid, ImVec2 origin) {
                       IM_COL32(200, 204, 212, 255), ("replica " + std::to_string(r)).c_str());
 }
 
-// The figures shown: per cluster rank (-1 without the step), and their range.
+// The figures shown: per cluster rank (-1 without one), and their range.
 struct Shown {
-    const std::vector<TimeNs>& values;
-    TimeNs lowest, highest;
+    const std::vector<double>& values;
+    double lowest, highest;
 };
 
 // The squares (or merged cells: the longest rank's colour), on the GPU; ranks outside the chosen
@@ -162,20 +162,20 @@ struct Shown {
 void DrawRanks(BoxRenderer& boxes, ImDrawList* draw, const Grid& grid,
                const ClusterDocument& document, const Shown& shown) {
     boxes.Clear();
-    const double span = static_cast<double>(std::max<TimeNs>(1, shown.highest - shown.lowest));
+    const double span = std::max(1e-9, shown.highest - shown.lowest);
     struct RankLabel {
         ImVec2 at;
         int rank;
         Rgba color;
     };
     std::vector<RankLabel> rankLabels;
-    std::vector<TimeNs> cellWorst;
+    std::vector<double> cellWorst;
     if (grid.Merged()) cellWorst.assign(static_cast<size_t>(grid.stages * grid.replicas), -1);
     for (size_t i = 0; i < document.cluster.parallel.places.size(); ++i) {
         const RankPlace& place = document.cluster.parallel.places[i];
         if (!Placed(place) || place.pp >= grid.stages || place.dp >= grid.replicas) continue;
         if (grid.Merged()) {
-            TimeNs& worst = cellWorst[static_cast<size_t>(place.dp * grid.stages + place.pp)];
+            double& worst = cellWorst[static_cast<size_t>(place.dp * grid.stages + place.pp)];
             worst = std::max(worst, shown.values[i]);
             continue;
         }
@@ -234,11 +234,13 @@ void DrawOutlines(ImDrawList* draw, const Grid& grid, const ParallelLayout& layo
 
 // The rank's place, its figure, and its groups' members' figures side by side.
 void DrawRankTooltip(const ParallelLayout& layout, const RankPlace& at,
-                     const std::vector<TimeNs>& values, const char* phase) {
+                     const std::vector<double>& values, const char* phase,
+                     std::string (*format)(double)) {
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(PlaceText(at, layout).c_str());
     const size_t index = static_cast<size_t>(&at - layout.places.data());
-    ImGui::Text("%s: %s", phase, values[index] < 0 ? "no step" : Ms(values[index]).c_str());
+    ImGui::Text("%s: %s", phase,
+                values[index] < 0 ? "not recorded" : format(values[index]).c_str());
     // Its groups' members side by side.
     const std::pair<const char*, int RankPlace::*> dimensions[] = {
         {"TP group", &RankPlace::tp}, {"pipeline", &RankPlace::pp}, {"DP group", &RankPlace::dp}};
@@ -252,7 +254,7 @@ void DrawRankTooltip(const ParallelLayout& layout, const RankPlace& at,
                      : shown % 6 == 0 ? "\n    "
                                       : "  ") +
                     std::to_string(layout.places[i].rank) + ": " +
-                    (values[i] < 0 ? "-" : Ms(values[i]));
+                    (values[i] < 0 ? "-" : format(values[i]));
             ++shown;
         }
         if (members < 2) continue;
@@ -283,16 +285,71 @@ void ActOnRank(ClusterDocument& document, ClusterRequest& request, RankId rank) 
 
 ParallelView::ParallelView(ClusterDocument& cluster) : m_document(cluster) {}
 
+namespace {
+
+// "162.0 GFLOPs" from 1.62e11 FLOPs.
+std::string Giga(double value, const char* unit) {
+    char text[48];
+    std::snprintf(text, sizeof text, "%.1f G%s", value / 1e9, unit);
+    return text;
+}
+
+// The device's figure for a resource metric (one per profile, not per step); -1 unknown.
+double ResourceOf(const ClusterRank& rank, int metric) {
+    switch (metric) {
+        case ParallelView::kFlopsMetric:
+            return rank.flops.Flops();
+        case ParallelView::kFlopsPerSecondMetric:
+            return rank.flops.FlopsPerSecond();
+        case ParallelView::kUtilizationMetric:
+            return rank.flops.UtilizationShare();
+        default:
+            return static_cast<double>(rank.peakMemory.bytes);
+    }
+}
+
+}  // namespace
+
 const char* ParallelView::MetricName() const {
-    if (m_column == kWaitMetric) return "Communication wait";
-    return StepColumnName(m_column, m_document.report.averagedSteps.layout);
+    switch (m_column) {
+        case kWaitMetric:
+            return "Communication wait";
+        case kFlopsMetric:
+            return "FLOPs";
+        case kFlopsPerSecondMetric:
+            return "FLOPS";
+        case kUtilizationMetric:
+            return "FLOPs utilisation";
+        case kPeakMemoryMetric:
+            return "Peak memory";
+        default:
+            return StepColumnName(m_column, m_document.report.averagedSteps.layout);
+    }
+}
+
+std::string (*ParallelView::FormatOf(int metric))(double) {
+    switch (metric) {
+        case kFlopsMetric:
+            return [](double flops) { return Giga(flops, "FLOPs"); };
+        case kFlopsPerSecondMetric:
+            return [](double perSecond) { return Giga(perSecond, "FLOPS"); };
+        case kUtilizationMetric:
+            return [](double share) { return FormatPercent(share); };
+        case kPeakMemoryMetric:
+            return [](double bytes) { return FormatBytes(static_cast<int64_t>(bytes)); };
+        default:
+            return [](double ns) { return Ms(static_cast<TimeNs>(ns)); };
+    }
 }
 
 void ParallelView::Refresh() {
     if (m_shownStep == m_document.selection.step && m_shownColumn == m_column) return;
     m_shownStep = m_document.selection.step, m_shownColumn = m_column;
     m_values.assign(m_document.cluster.ranks.size(), -1);
-    if (m_column == kWaitMetric) {
+    if (IsResourceMetric(m_column)) {
+        for (size_t i = 0; i < m_values.size(); ++i)
+            m_values[i] = ResourceOf(m_document.cluster.ranks[i], m_column);
+    } else if (m_column == kWaitMetric) {
         // Summed once: the cluster does not change after it is read.
         if (m_communication.waitNs.empty())
             m_communication = SumCommunicationByRankStep(m_document.cluster);
@@ -313,7 +370,7 @@ void ParallelView::Refresh() {
     }
     m_lowest = m_highest = 0;
     bool first = true;
-    for (const TimeNs value : m_values) {
+    for (const double value : m_values) {
         if (value < 0) continue;
         m_lowest = first ? value : std::min(m_lowest, value);
         m_highest = first ? value : std::max(m_highest, value);
@@ -321,7 +378,28 @@ void ParallelView::Refresh() {
     }
     // The scale spans at least a tenth of the longest figure: differences of a fraction of a
     // percent (jitter) stay one colour, not the whole range.
-    m_lowest = std::max<TimeNs>(0, std::min(m_lowest, m_highest - m_highest / 10));
+    m_lowest = std::max(0.0, std::min(m_lowest, m_highest - m_highest / 10));
+}
+
+// The devices' resources over the whole profile, those some rank records: a heatmap by stage and
+// replica.
+void ParallelView::DrawResourceChoices() {
+    for (const int metric :
+         {kFlopsMetric, kFlopsPerSecondMetric, kUtilizationMetric, kPeakMemoryMetric}) {
+        const bool known =
+            std::any_of(m_document.cluster.ranks.begin(), m_document.cluster.ranks.end(),
+                        [&](const ClusterRank& rank) { return ResourceOf(rank, metric) >= 0; });
+        if (!known) continue;
+        const int shown = m_column;
+        m_column = metric;
+        const std::string name = MetricName();
+        m_column = shown;
+        if (ImGui::Selectable(name.c_str(), m_column == metric)) m_column = metric;
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(
+                "Over the whole profile (MindSpore's FLOPs summaries, "
+                "memory_record.csv's peak allocated memory), not per step.");
+    }
 }
 
 void ParallelView::BenchmarkFrame(int frame, int) {
@@ -368,6 +446,7 @@ void ParallelView::DrawControls() {
                 "Each rank's communication operators' wait (communication.json's "
                 "Wait Time) summed over the step: a rank that waits little is the "
                 "one the others wait for.");
+        DrawResourceChoices();
         ImGui::EndCombo();
     }
     Refresh();
@@ -378,7 +457,7 @@ void ParallelView::DrawLegend() {
     // The colour scale, bright the longest.
     ImDrawList* draw = ImGui::GetWindowDrawList();
     ImGui::Dummy(ImVec2(0, 4));
-    ImGui::TextUnformatted(Ms(m_lowest).c_str());
+    ImGui::TextUnformatted(FormatOf(m_column)(m_lowest).c_str());
     ImGui::SameLine();
     const ImVec2 bar = ImGui::GetCursorScreenPos();
     for (int i = 0; i < 60; ++i) {
@@ -391,9 +470,10 @@ void ParallelView::DrawLegend() {
     ImGui::SameLine();
     const std::optional<StepIndex>& step = m_document.selection.step;
     ImGui::Text(
-        "%s  (%s, %s)", Ms(m_highest).c_str(), MetricName(),
-        step ? ("step " + m_document.cluster.steps[static_cast<size_t>(step->value())]).c_str()
-             : "averaged over steps");
+        "%s  (%s, %s)", FormatOf(m_column)(m_highest).c_str(), MetricName(),
+        IsResourceMetric(m_column) ? "over the profile"
+        : step ? ("step " + m_document.cluster.steps[static_cast<size_t>(step->value())]).c_str()
+               : "averaged over steps");
     ImGui::SameLine(0, 24);
     auto outlineKey = [&](ImU32 color, const char* text) {
         const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -461,7 +541,7 @@ void ParallelView::Draw(ViewContext& context) {
     if (focus >= 0) DrawOutlines(draw, grid, layout, layout.places[static_cast<size_t>(focus)]);
     if (under >= 0 && m_benchmarkRank < 0) {
         const RankPlace& at = layout.places[static_cast<size_t>(under)];
-        DrawRankTooltip(layout, at, m_values, MetricName());
+        DrawRankTooltip(layout, at, m_values, MetricName(), FormatOf(m_column));
         ActOnRank(document, context.clusterRequest, RankId(at.rank));
     }
     DrawRankMenu(document, context.clusterRequest);
