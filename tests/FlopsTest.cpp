@@ -52,9 +52,11 @@ TEST_CASE("MindInsight's cluster FLOPs summaries, read to the digit, are unbalan
         if (finding.kind != ClusterFindingKind::kFlopsUnbalanced) continue;
         ++found;
         CHECK(finding.ranks == std::vector<int>{2, 3});
-        CHECK(finding.text.rfind("Unbalanced FLOPs: the ranks carry unequal work (their FLOPs "
-                                 "summaries): ranks 2-3 329.6 GFLOPs against ranks 0-1 107.1 "
-                                 "GFLOPs (3.08×).",
+        // cluster_propose reads as two pipeline stages: the heavy one is named as the stage.
+        CHECK(finding.unitKind == "stage");
+        CHECK(finding.text.rfind("Unbalanced FLOPs across the pipeline: stage 1 (ranks 2-3) "
+                                 "carries 207.6 % more FLOPs than the other stages' median (329.6 "
+                                 "GFLOPs a rank against 107.1 GFLOPs",
                                  0) == 0);
     }
     CHECK(found == 1);
@@ -267,8 +269,10 @@ TEST_CASE("a generated heavy stage: its FLOPs everywhere, the finding names exac
         if (finding.kind == ClusterFindingKind::kFlopsUnbalanced) {
             ++found;
             CHECK(finding.ranks == std::vector<int>{4});
-            CHECK(finding.text.find("rank 4 162.0 GFLOPs against ranks 0-3, 5 120.0 GFLOPs "
-                                    "(1.35×)") != std::string::npos);
+            // Each rank a stage of one pipeline: rank 4 is stage 4.
+            CHECK(finding.text.find("stage 4 (rank 4) carries 35.0 % more FLOPs than the other "
+                                    "stages' median (162.0 GFLOPs a rank against 120.0 GFLOPs") !=
+                  std::string::npos);
         }
     CHECK(found == 1);
     // The summary file keeps the FLOPs; a damaged figure there is named.
@@ -402,4 +406,48 @@ TEST_CASE("memory amounts that are no memory are named, never a peak") {
     CHECK(record.value().problems.size() == 3);
     const PeakMemory peak = PeakAllocatedMemory(record.value());
     CHECK(peak.bytes == std::llround(12.5 * 1048576));
+}
+
+TEST_CASE("a generated heavy pipeline stage is named as the stage, a heavy rank in it as a rank") {
+    const fs::path dir = test::TempDir("flops_stage");
+    ClusterOptions options;
+    options.tp = 2, options.pp = 4, options.dp = 2, options.ranks = 16;
+    options.steps = 2;
+    options.heavyFlopsStage = 2;
+    std::string error;
+    REQUIRE_MESSAGE(WriteCluster(options, dir.string(), &error), error);
+    auto cluster = LoadCluster(dir.string(), 1);
+    REQUIRE_MESSAGE(cluster.ok(), cluster.message());
+    int found = 0;
+    for (const ClusterFinding& finding : FindClusterProblems(cluster.value()))
+        if (finding.kind == ClusterFindingKind::kFlopsUnbalanced) {
+            ++found;
+            CHECK(finding.unitKind == "stage");
+            CHECK(finding.unitIndex == 2);
+            CHECK(finding.ranks == std::vector<int>{8, 9, 10, 11});
+            CHECK(finding.text ==
+                  "Unbalanced FLOPs across the pipeline: stage 2 (ranks 8-11) carries 35.0 % more "
+                  "FLOPs than the other stages' median (162.0 GFLOPs a rank against 120.0 GFLOPs, "
+                  "the "
+                  "ranks' FLOPs summaries); the other stages wait for it: move layers from it to "
+                  "the others until their FLOPs match.");
+        }
+    CHECK(found == 1);
+    // One heavy rank of a stage does not make its stage heavy: the rank is named.
+    options.heavyFlopsStage = -1;
+    options.heavyFlopsRank = 9;
+    const fs::path rankDir = test::TempDir("flops_stage_rank");
+    REQUIRE(WriteCluster(options, rankDir.string(), &error));
+    auto oneRank = LoadCluster(rankDir.string(), 1);
+    REQUIRE(oneRank.ok());
+    found = 0;
+    for (const ClusterFinding& finding : FindClusterProblems(oneRank.value()))
+        if (finding.kind == ClusterFindingKind::kFlopsUnbalanced) {
+            ++found;
+            CHECK(finding.unitKind.empty());
+            CHECK(finding.ranks == std::vector<int>{9});
+        }
+    CHECK(found == 1);
+    fs::remove_all(dir);
+    fs::remove_all(rankDir);
 }

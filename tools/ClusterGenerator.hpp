@@ -36,6 +36,7 @@ struct ClusterOptions {
     // unbalanced pipeline stage does. A heavy rank implies the files.
     bool flopsFiles = false;
     int heavyFlopsRank = -1;
+    int heavyFlopsStage = -1;  // with a layout: every rank of this stage heavy, as heavyFlopsRank
     // Every rank writes memory_record.csv, its framework's allocated memory rising to a peak in
     // each step; memoryPeakRank's peak is kMemoryPeakFactorPlanted times the others' (a device
     // that holds more than its peers). -1: no memory files.
@@ -70,6 +71,10 @@ struct ClusterOptions {
         if (!HasLayout()) return false;
         return StageOf(rank) == slowStage || rank / static_cast<int>(tp) == slowTpGroup ||
                ReplicaOf(rank) == slowReplica;
+    }
+    // True when 'rank' carries kHeavyFlopsFactor times the others' FLOPs.
+    bool HeavyFlops(int rank) const {
+        return rank == heavyFlopsRank || (HasLayout() && StageOf(rank) == heavyFlopsStage);
     }
     int PreviousInPipeline(int rank) const {
         if (HasLayout())

@@ -504,8 +504,8 @@ bool WritePlantedFiles(const ClusterOptions& o, int rank, const std::string& out
         !WriteTextFile(out + "/memory_record.csv",
                        MemoryRecordText(o.steps, rank == o.memoryPeakRank ? 1.4 : 1.0), error))
         return false;
-    return (!o.flopsFiles && o.heavyFlopsRank < 0) ||
-           WriteFlopsFiles(out, rank, rank == o.heavyFlopsRank ? kHeavyFlopsFactor : 1.0, error);
+    return (!o.flopsFiles && o.heavyFlopsRank < 0 && o.heavyFlopsStage < 0) ||
+           WriteFlopsFiles(out, rank, o.HeavyFlops(rank) ? kHeavyFlopsFactor : 1.0, error);
 }
 
 bool WriteRank(const Job& job, int rank, const std::vector<std::vector<RankStep>>& steps,

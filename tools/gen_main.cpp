@@ -75,6 +75,7 @@ void Usage() {
         "every rank's\n"
         "  FLOPs files (flops_N.txt, flops_summary_N.json, flops_scope_N.json), R's 1.35 times "
         "the others';\n"
+        "  --heavy-flops-stage does so for every rank of stage S (with --tp --pp --dp);\n"
         "  --memory-peak-rank writes every rank's memory_record.csv, R's peak 1.4 times the "
         "others';\n"
         "  --tp --pp --dp lay the T*P*D ranks out in Megatron's order (written to "
@@ -253,6 +254,8 @@ bool ParseClusterOption(const char* arg, const Next& next, marey::ClusterOptions
         cluster.slowInputRank = static_cast<int>(WholeNumber(arg, next(), true));
     else if (!std::strcmp(arg, "--heavy-flops-rank"))
         cluster.heavyFlopsRank = static_cast<int>(WholeNumber(arg, next(), true));
+    else if (!std::strcmp(arg, "--heavy-flops-stage"))
+        cluster.heavyFlopsStage = static_cast<int>(WholeNumber(arg, next(), true));
     else if (!std::strcmp(arg, "--memory-peak-rank"))
         cluster.memoryPeakRank = static_cast<int>(WholeNumber(arg, next(), true));
     else if (!std::strcmp(arg, "--pipeline"))

@@ -173,10 +173,55 @@ std::optional<ClusterFinding> DataVerdictFinding(const Cluster& cluster) {
     return f;
 }
 
+// With pipeline stages whose every rank has a FLOPs summary: the stage whose ranks carry the most
+// FLOPs (its median rank's), named when it passes the other stages' median by kFlopsLevelFactor.
+// The tuning method's "stage 2 carries 35 % more FLOPs than the median stage: rebalance the
+// layers".
+std::optional<ClusterFinding> StageFlopsFinding(const Cluster& cluster) {
+    const ParallelLayout& layout = cluster.parallel;
+    if (layout.stages.size() < 2) return std::nullopt;
+    std::vector<double> stageFlops;  // per stage, its median rank's MFLOPs
+    for (const ParallelStage& stage : layout.stages) {
+        std::vector<double> ranks;
+        for (const int id : stage.ranks) {
+            const int index = cluster.IndexOfRank(id);
+            if (index < 0 || cluster.ranks[static_cast<size_t>(index)].flops.mflops <= 0)
+                return std::nullopt;  // a stage without its FLOPs: no stage is judged
+            ranks.push_back(cluster.ranks[static_cast<size_t>(index)].flops.mflops);
+        }
+        if (ranks.empty()) return std::nullopt;
+        stageFlops.push_back(MedianAndMad(ranks).median);
+    }
+    const size_t heaviest = static_cast<size_t>(
+        std::max_element(stageFlops.begin(), stageFlops.end()) - stageFlops.begin());
+    std::vector<double> others;  // the other stages' (MedianAndMad reorders what it is given)
+    for (size_t s = 0; s < stageFlops.size(); ++s)
+        if (s != heaviest) others.push_back(stageFlops[s]);
+    const double median = MedianAndMad(others).median;
+    if (median <= 0 || stageFlops[heaviest] <= median * kFlopsLevelFactor) return std::nullopt;
+    const ParallelStage& stage = layout.stages[heaviest];
+    ClusterFinding f = MakeFinding(ClusterFindingKind::kFlopsUnbalanced, "all ranks", "");
+    f.ranks = stage.ranks;
+    std::sort(f.ranks.begin(), f.ranks.end());
+    f.unitKind = "stage";
+    f.unitIndex = stage.stage;
+    char amounts[96];
+    std::snprintf(amounts, sizeof amounts, "%.1f GFLOPs a rank against %.1f GFLOPs",
+                  stageFlops[heaviest] / 1e3, median / 1e3);
+    f.text = "Unbalanced FLOPs across the pipeline: stage " + std::to_string(stage.stage) +
+             (f.ranks.size() == 1 ? " (rank " : " (ranks ") + FormatRankList(f.ranks) +
+             ") carries " + FormatPercent(stageFlops[heaviest] / median - 1) +
+             " more FLOPs than the other stages' median (" + amounts +
+             ", the ranks' FLOPs summaries); the other stages wait for it: move layers from it "
+             "to the others until their FLOPs match.";
+    return f;
+}
+
 // The ranks' FLOPs in levels: sorted, a new level where a rank carries more than
 // kFlopsLevelFactor times the level's first. Unequal FLOPs across the pipeline's stages make the
 // later stages wait (the tuning method's "unbalanced FLOPs").
 std::optional<ClusterFinding> FlopsFinding(const Cluster& cluster) {
+    if (std::optional<ClusterFinding> stage = StageFlopsFinding(cluster)) return stage;
     std::vector<std::pair<double, int>> flops;
     for (const ClusterRank& rank : cluster.ranks)
         if (rank.flops.mflops > 0) flops.emplace_back(rank.flops.mflops, rank.rankId);
