@@ -135,13 +135,13 @@ TEST_CASE("the operators' FLOPs: both headers read, damaged rows named with thei
         CHECK(test::ProblemsOf(table.value().problems) ==
               "4:1: column \"MFLOPs\": not a number from 0 to 1e+12: \" -1\"; row left out\n"
               "5:1: column \"GFLOPS\": not a number from 0 to 1e+09: \" nan\"; row left out\n"
-              "6:1: expected 4 cells, got 2; row left out\n"
+              "6:1: a row of 2 cells against the header's 4 columns; row left out\n"
               "7:1: no operator name; row left out\n"
               "8:1: column \"MFLOPs\": not a number from 0 to 1e+12: \" 0x10\"; row left out\n"
               "9:1: column \"utilisation (%)\": not a number from 0 to 100: \" 9999\"; row left "
               "out\n"
               "10:1: operator Default/net/MatMul-op2 again; row left out\n"
-              "11:1: the file ends inside this row (no line end): it was cut; row left out\n");
+              "11:1: the last row has no line end: the file is cut inside it; row left out\n");
         const FlopsSummary summary = SummarizeOperatorFlops(table.value().operators);
         CHECK(summary.mflops == doctest::Approx(1200.5));
         CHECK(summary.gflopsPerS == doctest::Approx(30.125));

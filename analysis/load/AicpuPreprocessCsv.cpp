@@ -117,19 +117,10 @@ Result<AicpuPreprocessTable> ParseAicpuPreprocessCsv(std::string_view text,
     std::vector<std::string_view> fields;
     uint64_t offset = 0;
     while (reader.Next(fields, &offset)) {
-        if (reader.LastRecordUnterminated() || reader.LastRecordCut()) {
-            table.problems.push_back(
-                {offset, 0, 0,
-                 reader.LastRecordUnterminated() ? kCsvUnterminatedRecord : kCsvCutRecord});
-            break;
-        }
-        if (fields.size() != header.size()) {
-            table.problems.push_back(
-                {offset, 0, 0,
-                 "a row of " + std::to_string(fields.size()) + " cells against the header's " +
-                     std::to_string(header.size()) + " columns; row left out"});
-            continue;
-        }
+        const CsvRecordCheck check =
+            CheckTableRecord(reader, fields, header.size(), offset, table.problems);
+        if (check == CsvRecordCheck::kStop) break;
+        if (check == CsvRecordCheck::kSkip) continue;
         // A task is written once: the same stream, task id, node and start again is a repeat.
         std::string key;
         for (const int column : {at.stream, at.taskId, at.node, at.timestamp.index})

@@ -148,4 +148,21 @@ std::string_view FieldAt(const std::vector<std::string_view>& fields, int column
                : std::string_view();
 }
 
+CsvRecordCheck CheckTableRecord(const CsvReader& reader,
+                                const std::vector<std::string_view>& fields, size_t headerWidth,
+                                uint64_t offset, std::vector<ImportProblem>& problems) {
+    if (reader.LastRecordUnterminated() || reader.LastRecordCut()) {
+        problems.push_back(
+            {offset, 0, 0,
+             reader.LastRecordUnterminated() ? kCsvUnterminatedRecord : kCsvCutRecord});
+        return CsvRecordCheck::kStop;
+    }
+    if (fields.size() == headerWidth) return CsvRecordCheck::kRead;
+    problems.push_back({offset, 0, 0,
+                        "a row of " + std::to_string(fields.size()) +
+                            " cells against the header's " + std::to_string(headerWidth) +
+                            " columns; row left out"});
+    return CsvRecordCheck::kSkip;
+}
+
 }  // namespace marey

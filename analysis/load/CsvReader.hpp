@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/Status.hpp"
+
 namespace marey {
 
 class CsvReader {
@@ -64,6 +66,15 @@ inline constexpr const char* kCsvUnterminatedRecord =
 // What it says of a last row without a line end (CsvReader::LastRecordCut).
 inline constexpr const char* kCsvCutRecord =
     "the last row has no line end: the file is cut inside it; row left out";
+
+// What a table reader does with the record just read: read it, skip it (another width than the
+// header's: a short row would read its missing cells as unrecorded, a long one its cells in their
+// neighbours' columns), or stop (the file is cut inside it). A record skipped or stopped at is
+// named in 'problems' at 'offset'. The one rule of every table reader.
+enum class CsvRecordCheck { kRead, kSkip, kStop };
+CsvRecordCheck CheckTableRecord(const CsvReader& reader,
+                                const std::vector<std::string_view>& fields, size_t headerWidth,
+                                uint64_t offset, std::vector<ImportProblem>& problems);
 
 // Field 'column' of a record, trimmed; empty when the column is absent (-1) or the row is short.
 std::string_view FieldAt(const std::vector<std::string_view>& fields, int column);

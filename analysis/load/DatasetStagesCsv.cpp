@@ -67,19 +67,10 @@ Result<DatasetStageTable> ParseDatasetStagesCsv(std::string_view text, const std
     std::vector<std::string_view> fields;
     uint64_t offset = 0;
     while (reader.Next(fields, &offset)) {
-        if (reader.LastRecordUnterminated() || reader.LastRecordCut()) {
-            table.problems.push_back(
-                {offset, 0, 0,
-                 reader.LastRecordUnterminated() ? kCsvUnterminatedRecord : kCsvCutRecord});
-            break;
-        }
-        if (fields.size() != header.size()) {
-            table.problems.push_back(
-                {offset, 0, 0,
-                 "a row of " + std::to_string(fields.size()) + " cells against the header's " +
-                     std::to_string(header.size()) + " columns; row left out"});
-            continue;
-        }
+        const CsvRecordCheck check =
+            CheckTableRecord(reader, fields, header.size(), offset, table.problems);
+        if (check == CsvRecordCheck::kStop) break;
+        if (check == CsvRecordCheck::kSkip) continue;
         DatasetStage stage;
         const std::string problem = ReadStage(fields, at, stage);
         if (!problem.empty()) {

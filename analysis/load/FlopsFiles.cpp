@@ -109,25 +109,11 @@ Result<OperatorFlopsTable> ParseOperatorFlopsText(std::string_view text, const s
     const char* columns[] = {"MFLOPs", "GFLOPS", "utilisation (%)"};
     const double ranges[] = {kMaxMflops, kMaxGflopsPerS, kMaxUtilizationPercent};
     std::set<std::string> seen;
-    // The profiler ends every line: a last row without its line end was cut.
-    const bool cut = !text.empty() && text.back() != '\n';
     while (reader.Next(fields, &offset)) {
-        if (cut && text.find('\n', offset) == std::string_view::npos) {
-            table.problems.push_back({offset, 0, 0,
-                                      "the file ends inside this row (no line end): it was "
-                                      "cut; row left out"});
-            break;
-        }
-        if (reader.LastRecordUnterminated()) {
-            table.problems.push_back({offset, 0, 0, kCsvUnterminatedRecord});
-            break;
-        }
-        if (fields.size() != header.size()) {
-            table.problems.push_back({offset, 0, 0,
-                                      "expected " + std::to_string(header.size()) + " cells, got " +
-                                          std::to_string(fields.size()) + "; row left out"});
-            continue;
-        }
+        const CsvRecordCheck check =
+            CheckTableRecord(reader, fields, header.size(), offset, table.problems);
+        if (check == CsvRecordCheck::kStop) break;
+        if (check == CsvRecordCheck::kSkip) continue;
         OperatorFlops op;
         op.name = std::string(TrimField(fields[0]));
         double* values[] = {&op.mflops, &op.gflopsPerS, &op.utilizationPercent};

@@ -247,20 +247,10 @@ Result<PipelineTable> ParsePipelineRawCsv(std::string_view text, const std::stri
     std::vector<std::string_view> fields;
     uint64_t offset = 0;
     while (reader.Next(fields, &offset)) {
-        if (reader.LastRecordUnterminated()) break;  // named below
-        if (reader.LastRecordCut()) {
-            table.problems.push_back({offset, 0, 0, kCsvCutRecord});
-            break;
-        }
-        // A short row would read its missing cells as unrecorded, a long one its cells in their
-        // neighbours' columns: neither is read.
-        if (fields.size() != header.size()) {
-            table.problems.push_back(
-                {offset, 0, 0,
-                 "a row of " + std::to_string(fields.size()) + " cells against the header's " +
-                     std::to_string(header.size()) + " columns; row left out"});
-            continue;
-        }
+        const CsvRecordCheck check =
+            CheckTableRecord(reader, fields, header.size(), offset, table.problems);
+        if (check == CsvRecordCheck::kStop) break;
+        if (check == CsvRecordCheck::kSkip) continue;
         PipelineOperator op;
         const std::string problem = ReadPipelineRow(fields, at, op);
         if (!problem.empty()) {
@@ -276,8 +266,6 @@ Result<PipelineTable> ParsePipelineRawCsv(std::string_view text, const std::stri
         table.operators.push_back(std::move(op));
         offsets.push_back(offset);
     }
-    if (reader.LastRecordUnterminated())
-        table.problems.push_back({offset, 0, 0, kCsvUnterminatedRecord});
     // Parents and children say the same links from either end: without one column the other
     // gives them, so that no operator is taken for a source for want of its children.
     if (at.children < 0 && at.parent >= 0) LinkChildrenFromParents(table.operators);

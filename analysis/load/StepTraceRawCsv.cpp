@@ -31,19 +31,10 @@ Result<StepTrace> ParseStepTraceRawCsv(std::string_view text, const std::string&
     std::vector<std::string_view> fields;
     uint64_t offset = 0;
     while (reader.Next(fields, &offset)) {
-        if (reader.LastRecordUnterminated()) {
-            trace.problems.push_back({offset, 0, 0, kCsvUnterminatedRecord});
-            break;
-        }
-        // A short row would read its missing cells as absent, a long one (a stray separator)
-        // its cells in their neighbours' columns: neither is read.
-        if (fields.size() != header.size()) {
-            trace.problems.push_back(
-                {offset, 0, 0,
-                 "a row of " + std::to_string(fields.size()) + " cells against the header's " +
-                     std::to_string(header.size()) + " columns; row left out"});
-            continue;
-        }
+        const CsvRecordCheck check =
+            CheckTableRecord(reader, fields, header.size(), offset, trace.problems);
+        if (check == CsvRecordCheck::kStop) break;
+        if (check == CsvRecordCheck::kSkip) continue;
         StepRow row;
         row.step = std::string(FieldAt(fields, stepColumn));
         if (row.step == "-") continue;  // MindInsight's average of the steps above
