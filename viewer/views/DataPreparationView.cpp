@@ -19,10 +19,6 @@ namespace {
 
 constexpr ImU32 kGrid = IM_COL32(60, 64, 74, 255);
 
-std::string FileName(const std::string& path) {
-    return std::filesystem::path(path).filename().string();
-}
-
 // A notice for a rank without any MindData file, framed as a missing file is.
 void DrawNoRecord() {
     ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.20f, 0.17f, 0.10f, 1.0f));
@@ -82,7 +78,7 @@ void DataPreparationView::DrawMindData(const DataPreparation& preparation) {
     const DataPreparationFiles& files = preparation.files;
     std::string sources;
     for (const std::string* path : {&files.hostQueue, &files.deviceQueue})
-        if (!path->empty()) sources += (sources.empty() ? "" : ", ") + FileName(*path);
+        if (!path->empty()) sources += (sources.empty() ? "" : ", ") + DataFileName(*path);
     if (sources.empty())
         sources = preparation.intervalSource.empty() ? "no queue file" : preparation.intervalSource;
     SectionTitle(("Step interval (" + sources + ")").c_str());
@@ -103,8 +99,9 @@ void DataPreparationView::DrawMindData(const DataPreparation& preparation) {
                                       : !files.pipelineProfiling.empty() ? files.pipelineProfiling
                                                                          : files.summary;
     std::string sourcesOfPipeline =
-        pipelineFile.empty() ? std::string("no pipeline file") : FileName(pipelineFile);
-    if (!files.cpuUtilization.empty()) sourcesOfPipeline += ", " + FileName(files.cpuUtilization);
+        pipelineFile.empty() ? std::string("no pipeline file") : DataFileName(pipelineFile);
+    if (!files.cpuUtilization.empty())
+        sourcesOfPipeline += ", " + DataFileName(files.cpuUtilization);
     const std::string pipelineTitle =
         "Data processing (" + sourcesOfPipeline +
         "; the pipeline left to right, each queue coloured by its average usage; click a queue)";

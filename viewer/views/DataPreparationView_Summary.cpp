@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <string>
 
 #include "core/TextFormat.hpp"
@@ -18,12 +17,9 @@
 namespace marey {
 namespace {
 
-// "12.5 %", or "-" where the summary holds no value.
+// "12.5 %" of a percentage, or "-" where the summary holds no value.
 std::string Percent(double value) {
-    if (value < 0) return "-";
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f %%", value);
-    return text;
+    return value < 0 ? "-" : FormatPercent(value / 100);
 }
 
 std::string Milliseconds(double value) {
@@ -66,10 +62,6 @@ void DrawSummaryOperators(const MindDataSummary& summary) {
         RightAligned(size);
     }
     ImGui::EndTable();
-}
-
-std::string FileName(const std::string& path) {
-    return std::filesystem::path(path).filename().string();
 }
 
 void DrawDatasetStages(const std::vector<DatasetStage>& stages) {
@@ -145,7 +137,7 @@ void DrawAicpuNodes(const AicpuPreprocessTable& table) {
 
 void DataPreparationView::DrawStageTables(const DataPreparation& preparation) {
     if (!preparation.datasetStages.empty()) {
-        SectionTitle(("Dataset stages (" + FileName(preparation.files.datasetStages) +
+        SectionTitle(("Dataset stages (" + DataFileName(preparation.files.datasetStages) +
                       "; each operation's stages, the longest in all first)")
                          .c_str());
         DrawDatasetStages(preparation.datasetStages);
@@ -153,7 +145,7 @@ void DataPreparationView::DrawStageTables(const DataPreparation& preparation) {
     if (preparation.hasAicpuPreprocess) {
         SectionTitle(
             ("AI CPU data preprocessing on the device (" +
-             FileName(preparation.files.aicpuPreprocess) + "; " +
+             DataFileName(preparation.files.aicpuPreprocess) + "; " +
              CountText(static_cast<size_t>(preparation.aicpuPreprocess.tasks), "task", "tasks") +
              ", summed per node)")
                 .c_str());
@@ -165,7 +157,7 @@ void DataPreparationView::DrawProfilerSummary(const DataPreparation& preparation
     if (!preparation.hasProfilerSummary) return;
     const MindDataSummary& summary = preparation.profilerSummary;
     const std::string title =
-        "The profiler's own analysis (" + FileName(preparation.files.summary) + ")";
+        "The profiler's own analysis (" + DataFileName(preparation.files.summary) + ")";
     SectionTitle(title.c_str());
     const std::string warning = ProfilerWarningText(summary);
     if (summary.HasWarning()) ImGui::PushStyleColor(ImGuiCol_Text, PackColor(kDataWarning));
