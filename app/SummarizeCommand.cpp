@@ -46,7 +46,7 @@ int WriteRankSummaryFiles(const std::vector<std::string>& folders, const std::st
         }
         for (const RankFiles& files : ranks) {
             const ClusterRank rank = SummarizeRankFolder(files);
-            if (rank.rankId < 0) {
+            if (!rank.rankId) {
                 std::fprintf(stderr,
                              "%s: error: no rank id (no profiler_info_N.json, no rank in the "
                              "folder name); not written\n",
@@ -54,13 +54,13 @@ int WriteRankSummaryFiles(const std::vector<std::string>& folders, const std::st
                 exitCode = 1;
                 continue;
             }
-            const std::string path = outDir + "/" + RankSummaryFileName(rank.rankId);
-            const auto [earlier, first] = written.emplace(rank.rankId, files.root);
+            const std::string path = outDir + "/" + RankSummaryFileName(rank.Id().value());
+            const auto [earlier, first] = written.emplace(rank.Id().value(), files.root);
             if (!first) {
                 std::fprintf(stderr,
                              "%s: error: rank %d again (also %s); %s keeps the first, this one is "
                              "not written\n",
-                             files.root.c_str(), rank.rankId, earlier->second.c_str(),
+                             files.root.c_str(), rank.Id().value(), earlier->second.c_str(),
                              path.c_str());
                 exitCode = 1;
                 continue;
@@ -90,8 +90,8 @@ int WriteRankSummaryFiles(const std::vector<std::string>& folders, const std::st
                 continue;
             }
             std::fprintf(stderr, "%s: rank %d, %zu steps, %zu collectives, %zu problems\n",
-                         path.c_str(), rank.rankId, rank.steps.size(), rank.collectives.size(),
-                         rank.problems.size());
+                         path.c_str(), rank.Id().value(), rank.steps.size(),
+                         rank.collectives.size(), rank.problems.size());
         }
     }
     return exitCode;

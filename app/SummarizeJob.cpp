@@ -243,8 +243,10 @@ std::string SummaryLine(const RankInput& input, const std::string& summaryFolder
         if (rank.unreadable) return kMissingLine + WriteSummaryMissingLine(input, rank.problems);
         // The rank id and input before the line, so that process 0 refuses a second line of one
         // id without parsing the JSON: "R<id> <bytes of the path> <path><line>".
-        return kRankLine + std::to_string(rank.rankId) + ' ' + std::to_string(input.path.size()) +
-               ' ' + input.path + WriteSummaryRankLine(rank, input, summaryFolder);
+        // A rank of no id writes the line format's -1; process 0 numbers it after the others.
+        return kRankLine + std::to_string(ValueOr(rank.rankId, -1)) + ' ' +
+               std::to_string(input.path.size()) + ' ' + input.path +
+               WriteSummaryRankLine(rank, input, summaryFolder);
     } catch (const std::exception& error) {
         return kMissingLine +
                WriteSummaryMissingLine(

@@ -200,7 +200,7 @@ std::string Dump(const Cluster& cluster) {
     for (const std::string& step : cluster.steps) out << " " << step;
     out << "\n";
     for (const ClusterRank& rank : cluster.ranks) {
-        out << "rank " << rank.rankId << " total " << rank.overview.totalNs << "\n";
+        out << "rank " << ToString(rank.Id()) << " total " << rank.overview.totalNs << "\n";
         for (int p = 0; p < kStepPhaseCount; ++p) out << rank.hasPhase[p];
         out << "\n";
         for (const StepRow& row : rank.steps) {
@@ -293,7 +293,7 @@ TEST_CASE(
     const ClusterReport dbReport = BuildClusterReport(fromDb);
     const ClusterReport textReport = BuildClusterReport(fromText);
     REQUIRE_FALSE(dbReport.slowRanks.empty());
-    CHECK(dbReport.slowRanks.front().rankId == kSlowRank);
+    CHECK(dbReport.slowRanks.front().rankId == RankId(kSlowRank));
     CHECK(textReport.slowRanks.size() == dbReport.slowRanks.size());
     REQUIRE_FALSE(dbReport.slowLinks.empty());
     CHECK(dbReport.slowLinks.front().srcRank == 2);

@@ -138,7 +138,7 @@ TEST_CASE("a job summarised into one file opens as the same cluster as its folde
     auto away = LoadCluster(file.string(), 1);
     REQUIRE(away.ok());
     CHECK(away.value().ranks[2].path == (dir / "job" / "rank_2_ascend_pt").string());
-    const MareyStep marey = LoadMareyStep(away.value(), {0, 1, 2, 3, 4, 5}, "1", 2);
+    const MareyStep marey = LoadMareyStep(away.value(), test::Ranks({0, 1, 2, 3, 4, 5}), "1", 2);
     const std::vector<std::string> reasons = SummarizeDeviceProblems(marey, 8, nullptr);
     REQUIRE(reasons.size() == 1);
     CHECK(reasons[0] == "ranks 0-5: their files, where the cluster says they are (" +
@@ -170,7 +170,7 @@ TEST_CASE("an unfinished summary names the ranks it lacks, and --resume makes on
     CHECK(problems.find("incomplete: the summarising job ended before its end line; 3 of 6 ranks "
                         "have no summary yet") != std::string::npos);
     CHECK(problems.find("job/rank_5_ascend_pt: not summarised yet") != std::string::npos);
-    CHECK(cut.value().missingRanks == std::vector<int>{3, 4, 5});
+    CHECK(RankNumbers(cut.value().missingRanks) == std::vector<int>{3, 4, 5});
 
     const std::string output = Summarize(dir, "job --out job.jsonl --resume", &status);
     CHECK_MESSAGE(status == 0, output);

@@ -72,16 +72,16 @@ TEST_CASE("a generated cluster flags exactly its planted slow rank and slow link
     CHECK(cluster.steps.back() == "12");
     CHECK(cluster.problems.empty());
 
-    const std::vector<SlowRank> slow = FindSlowRanks(BuildStepTable(cluster, -1));
+    const std::vector<SlowRank> slow = FindSlowRanks(BuildStepTable(cluster, std::nullopt));
     REQUIRE(slow.size() == 1);
-    CHECK(slow[0].rankId == 37);
+    CHECK(slow[0].rankId == RankId(37));
     CHECK(slow[0].column == kStepComputing);
     CHECK(slow[0].valueNs > slow[0].medianNs * 6 / 5);
     // Every single step says the same.
     for (int s = 0; s < static_cast<int>(cluster.steps.size()); ++s) {
-        const std::vector<SlowRank> inStep = FindSlowRanks(BuildStepTable(cluster, s));
+        const std::vector<SlowRank> inStep = FindSlowRanks(BuildStepTable(cluster, StepIndex(s)));
         REQUIRE(inStep.size() == 1);
-        CHECK(inStep[0].rankId == 37);
+        CHECK(inStep[0].rankId == RankId(37));
     }
 
     const std::vector<SlowLink> links = FindSlowLinks(BuildMatrix(cluster));
@@ -101,7 +101,7 @@ TEST_CASE("a generated cluster flags exactly its planted slow rank and slow link
     const std::vector<CollectiveOnRank> across =
         CollectiveAcrossRanks(cluster, "1", collectives.front().name);
     REQUIRE(across.size() == 64);
-    CHECK(RankEveryoneWaitsFor(across) == 37);
+    CHECK(RankEveryoneWaitsFor(across) == RankId(37));
 
     // One step time for all ranks in every step (a synchronous job).
     const std::vector<StepOverview> overview = BuildTimeOverview(cluster);
@@ -136,7 +136,7 @@ TEST_CASE("a generated cluster without planted faults flags nothing") {
     options.steps = 6;
     options.seed = 9;
     const Cluster cluster = Generate(dir, options);
-    CHECK(FindSlowRanks(BuildStepTable(cluster, -1)).empty());
+    CHECK(FindSlowRanks(BuildStepTable(cluster, std::nullopt)).empty());
     CHECK(FindSlowLinks(BuildMatrix(cluster)).empty());
     for (const ClusterFinding& finding : FindClusterProblems(cluster))
         CHECK(finding.kind != ClusterFindingKind::kCompute);
@@ -155,7 +155,7 @@ TEST_CASE("a slow link between nodes is flagged among the RDMA links") {
     CHECK(links[0].srcRank == 15);
     CHECK(links[0].dstRank == 16);
     CHECK(links[0].transport == "RDMA");
-    CHECK(FindSlowRanks(BuildStepTable(cluster, -1)).empty());
+    CHECK(FindSlowRanks(BuildStepTable(cluster, std::nullopt)).empty());
     fs::remove_all(dir);
 }
 
@@ -165,7 +165,7 @@ TEST_CASE("jitter of a fraction of a percent on a thousand ranks raises no flag"
     std::uniform_real_distribution<double> jitter(0.994, 1.006);
     for (int r = 0; r < 1000; ++r) {
         ClusterRank rank;
-        rank.rankId = r;
+        rank.rankId = RankId(r);
         rank.hasPhase[kStepComputing] = rank.hasPhase[kStepCommNotOverlapped] =
             rank.hasPhase[kStepFree] = true;
         for (int s = 0; s < 5; ++s) {
@@ -179,18 +179,18 @@ TEST_CASE("jitter of a fraction of a percent on a thousand ranks raises no flag"
         cluster.ranks.push_back(std::move(rank));
     }
     cluster.steps = {"0", "1", "2", "3", "4"};
-    CHECK(FindSlowRanks(BuildStepTable(cluster, -1)).empty());
-    for (int s = 0; s < 5; ++s) CHECK(FindSlowRanks(BuildStepTable(cluster, s)).empty());
+    CHECK(FindSlowRanks(BuildStepTable(cluster, std::nullopt)).empty());
+    for (int s = 0; s < 5; ++s) CHECK(FindSlowRanks(BuildStepTable(cluster, StepIndex(s))).empty());
     // A rank 2 % slower in computing: far outside the jitter, but under what matters (3 % of
     // the step): still no flag. At 10 % it is flagged.
     for (StepRow& row : cluster.ranks[500].steps)
         row.ns[kStepComputing] = static_cast<TimeNs>(80e6 * 1.02);
-    CHECK(FindSlowRanks(BuildStepTable(cluster, -1)).empty());
+    CHECK(FindSlowRanks(BuildStepTable(cluster, std::nullopt)).empty());
     for (StepRow& row : cluster.ranks[500].steps)
         row.ns[kStepComputing] = static_cast<TimeNs>(80e6 * 1.10);
-    const std::vector<SlowRank> slow = FindSlowRanks(BuildStepTable(cluster, -1));
+    const std::vector<SlowRank> slow = FindSlowRanks(BuildStepTable(cluster, std::nullopt));
     REQUIRE(slow.size() == 1);
-    CHECK(slow[0].rankId == 500);
+    CHECK(slow[0].rankId == RankId(500));
     CHECK(DescribeSlowRank(slow[0]).find("Computing") != std::string::npos);
 }
 
@@ -206,7 +206,7 @@ TEST_CASE(
     fs::create_directories(dir / "summaries");
     for (const ClusterRank& rank : original.ranks) {
         const std::string text = WriteRankSummary(rank);
-        std::ofstream(dir / "summaries" / RankSummaryFileName(rank.rankId)) << text;
+        std::ofstream(dir / "summaries" / RankSummaryFileName(rank.Id().value())) << text;
         const simdjson::padded_string padded(text);
         auto read = ReadRankSummary(std::string_view(padded.data(), padded.size()), "summary");
         REQUIRE_MESSAGE(read.ok(), read.message());
@@ -216,9 +216,10 @@ TEST_CASE(
     REQUIRE(reopened.ok());
     CHECK(reopened.value().source == ClusterSource::kRankSummaryFiles);
     CHECK(reopened.value().ranks.size() == 16);
-    const std::vector<SlowRank> slow = FindSlowRanks(BuildStepTable(reopened.value(), -1));
+    const std::vector<SlowRank> slow =
+        FindSlowRanks(BuildStepTable(reopened.value(), std::nullopt));
     REQUIRE(slow.size() == 1);
-    CHECK(slow[0].rankId == 3);
+    CHECK(slow[0].rankId == RankId(3));
     const std::vector<SlowLink> links = FindSlowLinks(BuildMatrix(reopened.value()));
     REQUIRE(links.size() == 1);
     CHECK(links[0].srcRank == 4);
@@ -232,8 +233,8 @@ TEST_CASE(
     auto damaged = LoadCluster((dir / "summaries").string(), 2);
     REQUIRE(damaged.ok());
     CHECK(damaged.value().ranks.size() == 15);
-    CHECK(damaged.value().IndexOfRank(7) < 0);
-    CHECK(damaged.value().missingRanks == std::vector<int>{7});
+    CHECK(!damaged.value().IndexOfRank(RankId(7)));
+    CHECK(RankNumbers(damaged.value().missingRanks) == std::vector<int>{7});
     REQUIRE(damaged.value().problems.size() >= 3);
     CHECK(damaged.value().problems[0].find(
               "rank_summary_7.json: error: \"steps[0]\": expected an array of 10 values") !=
@@ -257,9 +258,9 @@ TEST_CASE(
         std::ofstream(dir / "summaries" / RankSummaryFileName(15)) << last;
         auto cut = LoadCluster((dir / "summaries").string(), 2);
         REQUIRE(cut.ok());
-        CHECK(cut.value().IndexOfRank(15) < 0);
-        CHECK(cut.value().IndexOfRank(16) < 0);
-        CHECK(cut.value().missingRanks == std::vector<int>{7, 15});
+        CHECK(!cut.value().IndexOfRank(RankId(15)));
+        CHECK(!cut.value().IndexOfRank(RankId(16)));
+        CHECK(RankNumbers(cut.value().missingRanks) == std::vector<int>{7, 15});
         // Both files' errors come first, before anything else the folder holds.
         REQUIRE(cut.value().problems.size() >= 5);
         bool named = false;
@@ -326,8 +327,8 @@ TEST_CASE("duplicate and missing rank ids are reported, and the first of a dupli
     auto cluster = LoadCluster(dir.string(), 2);
     REQUIRE(cluster.ok());
     CHECK(cluster.value().ranks.size() == 4);
-    CHECK(cluster.value().duplicateRanks == std::vector<int>{1});
-    CHECK(cluster.value().missingRanks == std::vector<int>{2});
+    CHECK(RankNumbers(cluster.value().duplicateRanks) == std::vector<int>{1});
+    CHECK(RankNumbers(cluster.value().missingRanks) == std::vector<int>{2});
     CHECK(cluster.value().ranks[1].path.find("rank_1_ascend_pt") != std::string::npos);
     std::string problems;
     for (const std::string& problem : cluster.value().problems) problems += problem + "\n";
@@ -349,7 +350,7 @@ TEST_CASE("a rank that other files name and that has no data is missing, with it
         auto cluster = LoadCluster((dir / "job").string(), 2);
         REQUIRE(cluster.ok());
         CHECK(cluster.value().ranks.size() == 15);
-        CHECK(cluster.value().missingRanks == std::vector<int>{15});
+        CHECK(RankNumbers(cluster.value().missingRanks) == std::vector<int>{15});
         const auto& problems = cluster.value().problems;
         CHECK(std::count(
                   problems.begin(), problems.end(),
@@ -368,7 +369,7 @@ TEST_CASE("a rank that other files name and that has no data is missing, with it
         fs::rename(dir / "job" / "rank_14_ascend_pt", deep / "rank_14_ascend_pt");
         auto cluster = LoadCluster((dir / "job").string(), 2);
         REQUIRE(cluster.ok());
-        CHECK(cluster.value().missingRanks == std::vector<int>{14, 15});
+        CHECK(RankNumbers(cluster.value().missingRanks) == std::vector<int>{14, 15});
         const auto& problems = cluster.value().problems;
         CHECK(std::count(problems.begin(), problems.end(),
                          "rank 15 missing: " + (dir / "job" / "rank_15_ascend_pt").string() +
@@ -437,15 +438,15 @@ TEST_CASE("real two-rank runs open as clusters") {
         auto cluster = LoadCluster(path, 2);
         REQUIRE_MESSAGE(cluster.ok(), cluster.message());
         REQUIRE(cluster.value().ranks.size() == 2);
-        CHECK(cluster.value().ranks[0].rankId == 0);
-        CHECK(cluster.value().ranks[1].rankId == 1);
+        CHECK(cluster.value().ranks[0].rankId == RankId(0));
+        CHECK(cluster.value().ranks[1].rankId == RankId(1));
         CHECK(cluster.value().steps == std::vector<std::string>{"50"});
         // Two ranks of an 8-rank job: where communication_matrix.json names the other six (Level1,
         // Level2), they are missing.
         if (std::string(level) == "level0")
             CHECK(cluster.value().missingRanks.empty());
         else
-            CHECK(cluster.value().missingRanks == std::vector<int>{2, 3, 4, 5, 6, 7});
+            CHECK(RankNumbers(cluster.value().missingRanks) == std::vector<int>{2, 3, 4, 5, 6, 7});
         for (const ClusterRank& rank : cluster.value().ranks) CHECK(rank.overview.valid);
         if (std::string(level) != "level0") {
             // Level1 and Level2 write communication files: both ranks ran the same collectives.
@@ -472,7 +473,7 @@ TEST_CASE("the real 16-rank cluster_analysis_output opens as a cluster") {
     CHECK(cluster.steps == std::vector<std::string>{"2"});
     CHECK(cluster.problems.empty());
     // Rank 11 of cluster_step_trace_time.csv: Computing 79880.36 µs.
-    const StepTable table = BuildStepTable(cluster, 0);
+    const StepTable table = BuildStepTable(cluster, StepIndex(0));
     CHECK(table.rows[11].ns[kStepComputing] == 79879360);
     CHECK(table.rows[8].ns[kStepBubble] == 178320265);
     // Two pipeline stages from the file's stage rows, and the groups of communication_group.json.
@@ -754,7 +755,7 @@ TEST_CASE(
     REQUIRE_MESSAGE(status.ok(), status.message());
     CHECK(cluster.problems.empty());
     REQUIRE(cluster.ranks.size() == 2);
-    CHECK(cluster.ranks[1].rankId == 1);
+    CHECK(cluster.ranks[1].rankId == RankId(1));
     CHECK(cluster.ranks[1].rankSource == "cluster_analysis_output");
     REQUIRE(cluster.ranks[0].steps.size() == 1);
     CHECK(cluster.ranks[0].steps[0].step == "2");
@@ -772,9 +773,9 @@ TEST_CASE("a cluster's JSON and text name its ranks, missing ids and only the fi
     cluster.root = "/job";
     cluster.source = ClusterSource::kRankFolders;
     cluster.ranks.resize(2);
-    cluster.ranks[0].rankId = 0;
-    cluster.ranks[1].rankId = 2;
-    cluster.missingRanks = {1};
+    cluster.ranks[0].rankId = RankId(0);
+    cluster.ranks[1].rankId = RankId(2);
+    cluster.missingRanks = test::Ranks({1});
     for (int i = 0; i < 25; ++i) cluster.problems.push_back("p" + std::to_string(i));
 
     const std::string json = ClusterToJson(cluster);
@@ -817,7 +818,7 @@ TEST_CASE(
     const ClusterReport report = BuildClusterReport(cluster);
     CHECK(report.averagedSteps.rows.size() == 16);
     REQUIRE(report.slowRanks.size() == 1);
-    CHECK(report.slowRanks[0].rankId == 9);
+    CHECK(report.slowRanks[0].rankId == RankId(9));
     REQUIRE(report.slowLinks.size() == 1);
     CHECK(report.slowLinks[0].srcRank == 2);
     CHECK(report.slowLinks[0].dstRank == 3);
@@ -845,7 +846,7 @@ TEST_CASE(
     const ClusterRank rank =
         ReadMindInsightRank((dir / "step_trace_raw_3_detail_time.csv").string());
     CHECK(rank.problems.empty());
-    CHECK(rank.rankId == 3);
+    CHECK(rank.rankId == RankId(3));
     CHECK(rank.rankSource == "step_trace_raw_3_detail_time.csv (file name)");
     REQUIRE(rank.steps.size() == 1);
     CHECK(rank.steps[0].ns[kStepFree] == 1000);
@@ -856,7 +857,7 @@ TEST_CASE(
     // A file that is not there is one problem, and no steps.
     const ClusterRank missing =
         ReadMindInsightRank((dir / "step_trace_raw_4_detail_time.csv").string());
-    CHECK(missing.rankId == 4);
+    CHECK(missing.rankId == RankId(4));
     CHECK(missing.steps.empty());
     REQUIRE(missing.problems.size() == 1);
     CHECK(missing.problems[0] == (dir / "step_trace_raw_4_detail_time.csv").string() +
@@ -914,8 +915,9 @@ TEST_CASE("a rank id of 999999 in a small job gives missing ids as runs, not a m
                    "profiler_metadata.json");
     auto cluster = LoadCluster(dir.string(), 2);
     REQUIRE(cluster.ok());
-    CHECK(cluster.value().IndexOfRank(999999) >= 0);
-    CHECK(RankRuns(cluster.value().missingRanks) == std::vector<std::pair<int, int>>{{3, 999998}});
+    CHECK(cluster.value().IndexOfRank(RankId(999999)).has_value());
+    CHECK(RankRuns(RankNumbers(cluster.value().missingRanks)) ==
+          std::vector<std::pair<int, int>>{{3, 999998}});
     const std::string json = ClusterToJson(cluster.value());
     CHECK(json.size() < 4000);
     CHECK(json.find("\"missing_rank_ids\": [[3, 999998]]") != std::string::npos);
@@ -940,16 +942,16 @@ TEST_CASE("the median rank is the rank of the middle step time among the ranks p
     for (const auto& [rank, ns, present] : std::vector<std::tuple<int, TimeNs, bool>>{
              {0, 50, true}, {1, 10, true}, {2, 99, false}, {3, 30, true}}) {
         StepTableRow row;
-        row.rankId = rank;
+        row.rankId = RankId(rank);
         row.present = present;
         row.ns[kStepTimeColumn] = ns;
         table.rows.push_back(row);
     }
-    CHECK(MedianRankOf(table) == 3);  // 10, 30, 50: rank 3's 30; rank 2 is absent
+    CHECK(MedianRankOf(table) == RankId(3));  // 10, 30, 50: rank 3's 30; rank 2 is absent
     table.rows[0].ns[kStepTimeColumn] = 20;
-    CHECK(MedianRankOf(table) == 0);  // 10, 20, 30
+    CHECK(MedianRankOf(table) == RankId(0));  // 10, 20, 30
     for (StepTableRow& row : table.rows) row.present = false;
-    CHECK(MedianRankOf(table) == -1);
+    CHECK(MedianRankOf(table) == std::nullopt);
 }
 
 TEST_CASE("a link that carried almost nothing is too small to judge and never slow") {

@@ -71,8 +71,8 @@ TEST_CASE("the diff of the generated pair finds exactly the planted differences 
     const LoadedComparison loaded = CompareFolders(GeneratedPair() / "a", GeneratedPair() / "b");
     const TraceDiff& diff = loaded.comparison.diff;
     CHECK(loaded.comparison.a.operatorSource == "kernel_details.csv");
-    CHECK(loaded.comparison.a.rankId == 0);
-    CHECK(loaded.comparison.b.rankId == 1);
+    CHECK(loaded.comparison.a.rankId == RankId(0));
+    CHECK(loaded.comparison.b.rankId == RankId(1));
 
     REQUIRE(diff.operators.size() >= 3);
     // MatMul twice as slow on B, same count.
@@ -243,7 +243,7 @@ TEST_CASE(
     CHECK(diff.operators[0].totalB == 9000);
     CHECK(diff.operators[1].name == "relu");
     CHECK(diff.operators[1].countA == 0);
-    CHECK(loaded.comparison.a.rankId == -1);
+    CHECK(loaded.comparison.a.rankId == std::nullopt);
 }
 
 TEST_CASE("stats --compare --json writes the documented keys") {
@@ -301,8 +301,8 @@ TEST_CASE("the real two-rank runs compare rank 0 with rank 1 without problems") 
             CHECK(side->value().analysis->problems.empty());
         }
         const Comparison& comparison = loaded.comparison;
-        CHECK(comparison.a.rankId == 0);
-        CHECK(comparison.b.rankId == 1);
+        CHECK(comparison.a.rankId == RankId(0));
+        CHECK(comparison.b.rankId == RankId(1));
         CHECK(comparison.diff.alignment.by == AlignBy::kStep);
         CHECK(comparison.diff.alignment.step == "50");
         // Every kernel row is counted once, on its side.
@@ -336,7 +336,7 @@ SummaryStep PlacedStep(const std::string& name, TimeNs startNs, TimeNs endNs) {
 std::pair<RankSummary, RankSummary> SmallSummaries() {
     RankSummary a, b;
     a.path = "a", b.path = "b";
-    a.rankId = 0;
+    a.rankId = RankId(0);
     a.operatorSource = b.operatorSource = "all slices";
     a.firstNs = 500, b.firstNs = 8000;
     a.operators = {{"MatMul", "MatMul", 2, 100, 40, 60, 1000}, {"Add", "Add", 1, 50, 50, 50, 1200}};
@@ -378,7 +378,7 @@ TEST_CASE("a trace's summary orders numeric steps by value and keeps only the wi
     const RankAnalysis analysis;
     const RankSummary summary = SummarizeRank(analysis, model.get(), "t.json");
     CHECK(summary.path == "t.json");
-    CHECK(summary.rankId == -1);
+    CHECK(summary.rankId == std::nullopt);
     CHECK(summary.operatorSource == "all slices");
     REQUIRE(summary.steps.size() == 2);
     CHECK(summary.steps[0].step == "2");

@@ -185,7 +185,7 @@ TEST_CASE("a rank named only by the communication files, past the step file's ra
     const Status status = ReadAnalysisOutput(dir.string(), cluster);
     REQUIRE_MESSAGE(status.ok(), status.message());
     REQUIRE(cluster.ranks.size() == 2);
-    CHECK(cluster.ranks[1].rankId == 1);
+    CHECK(cluster.ranks[1].rankId == RankId(1));
     CHECK(HasProblem(cluster.problems,
                      "cluster_communication_matrix.json: rank 99 is in neither "
                      "cluster_step_trace_time.csv nor communication_group.json; its 1 link left "
@@ -216,7 +216,7 @@ TEST_CASE("a summary line that lost its rank id takes its folder's, and joins it
     auto cluster = LoadCluster(summary, 2);
     REQUIRE_MESSAGE(cluster.ok(), cluster.message());
     REQUIRE(cluster.value().ranks.size() == 4);
-    CHECK(cluster.value().ranks[2].rankId == 2);
+    CHECK(cluster.value().ranks[2].rankId == RankId(2));
     CHECK(cluster.value().missingRanks.empty());
     CHECK(HasProblem(cluster.value().problems,
                      "no rank id where it was read; rank 2 from its folder's name"));

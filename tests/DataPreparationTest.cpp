@@ -310,7 +310,7 @@ TEST_CASE("MindInsight's own MindData samples: read to the digit and judged as i
     CHECK(chosen.value()->kind == SourceKind::kAscendText);
     auto files = FindRankFiles(run);
     REQUIRE(files.ok());
-    CHECK(files.value().rankId == 1);
+    CHECK(files.value().rankId == RankId(1));
     CHECK(fs::path(files.value().traceView).filename() == "ascend_timeline_display_1.json");
     const DataPreparationFiles& data = files.value().dataPreparation;
     CHECK(fs::path(data.pipelineRaw).filename() == "minddata_pipeline_raw_1.csv");
@@ -377,7 +377,7 @@ TEST_CASE(
     // One rank's folder alone opens as that rank, with its data preparation.
     auto files = FindRankFiles((dir / "1" / "profiler").string());
     REQUIRE(files.ok());
-    CHECK(files.value().rankId == 1);
+    CHECK(files.value().rankId == RankId(1));
     CHECK_FALSE(files.value().dataPreparation.pipelineRaw.empty());
     fs::remove_all(dir);
 }
@@ -394,15 +394,15 @@ TEST_CASE("a rank whose input is late is named for its input, not as a slow-comp
     REQUIRE_MESSAGE(cluster.ok(), cluster.message());
     const ClusterRank* late = nullptr;
     for (const ClusterRank& rank : cluster.value().ranks)
-        if (rank.rankId == 3) late = &rank;
+        if (rank.rankId == RankId(3)) late = &rank;
     REQUIRE(late != nullptr);
     CHECK(late->steps[0].ns[kStepPreparing] == kSlowInputNs);
     // Every rank has its data queues' verdict; only rank 3's says it waited.
     for (const ClusterRank& rank : cluster.value().ranks) {
         CAPTURE(rank.rankId);
         CHECK(rank.problems.empty());
-        CHECK(rank.dataVerdict.kind ==
-              (rank.rankId == 3 ? DataVerdictKind::kProcessing : DataVerdictKind::kNotBottleneck));
+        CHECK(rank.dataVerdict.kind == (rank.Id().value() == 3 ? DataVerdictKind::kProcessing
+                                                               : DataVerdictKind::kNotBottleneck));
     }
     const std::vector<ClusterFinding> findings = FindClusterProblems(cluster.value());
     int spread = 0, queues = 0;
@@ -507,7 +507,7 @@ TEST_CASE(
     std::ofstream(dir / "minddata_pipeline_raw_0.csv") << kHeader << "0,Batch,4,,,,0,10,,\n";
     auto files = FindRankFiles(dir.string());
     REQUIRE(files.ok());
-    CHECK(files.value().rankId == 1);
+    CHECK(files.value().rankId == RankId(1));
     CHECK(fs::path(files.value().dataPreparation.pipelineRaw).filename() ==
           "minddata_pipeline_raw_1.csv");
     REQUIRE(files.value().problems.size() == 1);

@@ -40,12 +40,12 @@ TEST_CASE("MindInsight's cluster FLOPs summaries, read to the digit, are unbalan
                                    {329612.4, 4897.642, 0.725}};
     for (const ClusterRank& rank : cluster.value().ranks) {
         CAPTURE(rank.rankId);
-        REQUIRE(rank.rankId >= 0);
-        REQUIRE(rank.rankId < 4);
-        CHECK(rank.flopsSource == "flops_summary_" + std::to_string(rank.rankId) + ".json");
-        CHECK(rank.flops.mflops == expected[rank.rankId][0]);
-        CHECK(rank.flops.gflopsPerS == expected[rank.rankId][1]);
-        CHECK(rank.flops.utilizationPercent == expected[rank.rankId][2]);
+        REQUIRE(rank.rankId.has_value());
+        REQUIRE(rank.Id().value() < 4);
+        CHECK(rank.flopsSource == "flops_summary_" + ToString(rank.Id()) + ".json");
+        CHECK(rank.flops.mflops == expected[rank.Id().value()][0]);
+        CHECK(rank.flops.gflopsPerS == expected[rank.Id().value()][1]);
+        CHECK(rank.flops.utilizationPercent == expected[rank.Id().value()][2]);
     }
     int found = 0;
     for (const ClusterFinding& finding : FindClusterProblems(cluster.value())) {
@@ -261,8 +261,9 @@ TEST_CASE("a generated heavy stage: its FLOPs everywhere, the finding names exac
     REQUIRE_MESSAGE(cluster.ok(), cluster.message());
     for (const ClusterRank& rank : cluster.value().ranks) {
         CAPTURE(rank.rankId);
-        CHECK(rank.flops.mflops ==
-              doctest::Approx(kGeneratedMflops * (rank.rankId == 4 ? kHeavyFlopsFactor : 1.0)));
+        CHECK(
+            rank.flops.mflops ==
+            doctest::Approx(kGeneratedMflops * (rank.Id().value() == 4 ? kHeavyFlopsFactor : 1.0)));
     }
     int found = 0;
     for (const ClusterFinding& finding : FindClusterProblems(cluster.value()))
@@ -342,7 +343,7 @@ TEST_CASE("a generated device with a memory peak: the peak in every place, the f
                   heavy = std::llround(24576.0 * 1.4 * 1048576);
     for (const ClusterRank& rank : cluster.value().ranks) {
         CAPTURE(rank.rankId);
-        CHECK(rank.peakMemory.bytes == (rank.rankId == 6 ? heavy : others));
+        CHECK(rank.peakMemory.bytes == (rank.Id().value() == 6 ? heavy : others));
         CHECK(rank.peakMemory.source == "memory_record.csv (PTA Allocated)");
     }
     auto alone = LoadRank((dir / "rank_6_ascend_pt").string(), LoadOptions{});

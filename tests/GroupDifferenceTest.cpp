@@ -30,7 +30,7 @@ constexpr TimeNs kMs = 1000000;
 ClusterRank MakeRank(int rankId, const std::vector<TimeNs>& computingNs, TimeNs commNs,
                      TimeNs freeNs) {
     ClusterRank rank;
-    rank.rankId = rankId;
+    rank.rankId = RankId(rankId);
     rank.hasPhase[kStepComputing] = rank.hasPhase[kStepCommNotOverlapped] =
         rank.hasPhase[kStepFree] = true;
     for (size_t s = 0; s < computingNs.size(); ++s) {
@@ -70,7 +70,7 @@ TEST_CASE("two ranks against two are a group difference carried by the step that
     const Cluster cluster =
         MakeCluster({MakeRank(0, usual, 8 * kMs, 2 * kMs), MakeRank(1, usual, 8 * kMs, 2 * kMs),
                      MakeRank(2, early, 8 * kMs, 2 * kMs), MakeRank(3, early, 8 * kMs, 2 * kMs)});
-    const StepTable averaged = BuildStepTable(cluster, -1);
+    const StepTable averaged = BuildStepTable(cluster, std::nullopt);
     const std::vector<SlowRank> slow = FindSlowRanks(averaged);
     CHECK(slow.empty());  // median and MAD see nothing in two against two
     const auto difference = FindGroupDifference(cluster, averaged, slow);
@@ -126,7 +126,7 @@ TEST_CASE("a warm-up step on every rank dominates the average and is no group di
         ranks.push_back(MakeRank(r, computing, 8 * kMs, 2 * kMs));
     }
     const Cluster cluster = MakeCluster(std::move(ranks));
-    const StepTable averaged = BuildStepTable(cluster, -1);
+    const StepTable averaged = BuildStepTable(cluster, std::nullopt);
     CHECK_FALSE(FindGroupDifference(cluster, averaged, FindSlowRanks(averaged)));
     const auto dominant = FindDominantStep(cluster);
     REQUIRE(dominant);
@@ -160,7 +160,7 @@ TEST_CASE("three groups of ranks are named slowest first against the fastest") {
         ranks.push_back(
             MakeRank(r, std::vector<TimeNs>(5, 80 * kMs), 10 * kMs, (10 + 30 * (r / 4)) * kMs));
     const Cluster cluster = MakeCluster(std::move(ranks));
-    const StepTable averaged = BuildStepTable(cluster, -1);
+    const StepTable averaged = BuildStepTable(cluster, std::nullopt);
     const std::vector<SlowRank> slow = FindSlowRanks(averaged);
     CHECK(slow.empty());
     const auto difference = FindGroupDifference(cluster, averaged, slow);
@@ -180,7 +180,7 @@ TEST_CASE("three groups of ranks are named slowest first against the fastest") {
     CHECK(DescribeGroupDifference(*difference).find("Every step carries it") != std::string::npos);
     CHECK(DifferingRanks(*difference) == std::vector<int>{8, 9, 10, 11, 4, 5, 6, 7});
     // Within one step as well.
-    const StepTable third = BuildStepTable(cluster, 2);
+    const StepTable third = BuildStepTable(cluster, StepIndex(2));
     const auto inStep = FindGroupDifference(cluster, third, FindSlowRanks(third));
     REQUIRE(inStep);
     CHECK(inStep->groups.size() == 3);
@@ -205,10 +205,10 @@ TEST_CASE("one slow rank among 1,000 is the cause named before the ranks that wa
             MakeRank(r, std::vector<TimeNs>(4, computing), 100 * kMs - computing, 2 * kMs));
     }
     const Cluster cluster = MakeCluster(std::move(ranks));
-    const StepTable averaged = BuildStepTable(cluster, -1);
+    const StepTable averaged = BuildStepTable(cluster, std::nullopt);
     const std::vector<SlowRank> slow = FindSlowRanks(averaged);
     REQUIRE(slow.size() == 1);
-    CHECK(slow[0].rankId == 617);
+    CHECK(slow[0].rankId == RankId(617));
     CHECK_FALSE(FindGroupDifference(cluster, averaged, slow));  // every rank takes 102 ms
     const std::vector<ClusterFinding> findings = FindClusterProblems(cluster, averaged);
     const std::vector<ClusterFinding> comm = OfKind(findings, ClusterFindingKind::kCommunication);
@@ -254,7 +254,7 @@ TEST_CASE("jitter alone on 1,000 ranks is no group difference and no dominant st
     }
     const Cluster cluster = MakeCluster(std::move(ranks));
     for (int s = -1; s < 5; ++s) {
-        const StepTable table = BuildStepTable(cluster, s);
+        const StepTable table = BuildStepTable(cluster, StepIndex(s));
         CHECK_FALSE(FindGroupDifference(cluster, table, FindSlowRanks(table)));
     }
     CHECK_FALSE(FindDominantStep(cluster));
@@ -270,7 +270,7 @@ TEST_CASE("the real cluster_propose: ranks 2-3 differ from ranks 0-1 in step 1 a
     auto loaded = LoadCluster(fixtures + "/mindinsight/tests/utils/resource/cluster_propose", 2);
     REQUIRE_MESSAGE(loaded.ok(), loaded.message());
     const Cluster& cluster = loaded.value();
-    const StepTable averaged = BuildStepTable(cluster, -1);
+    const StepTable averaged = BuildStepTable(cluster, std::nullopt);
     const std::vector<SlowRank> slow = FindSlowRanks(averaged);
     CHECK(slow.empty());
     const auto difference = FindGroupDifference(cluster, averaged, slow);
@@ -295,7 +295,7 @@ TEST_CASE("the real cluster_propose: ranks 2-3 differ from ranks 0-1 in step 1 a
     CHECK(text.find("waiting on Receive") != std::string::npos);
     // Every later step takes about the same on all four.
     for (int s = 1; s < 5; ++s) {
-        const StepTable step = BuildStepTable(cluster, s);
+        const StepTable step = BuildStepTable(cluster, StepIndex(s));
         CHECK_FALSE(FindGroupDifference(cluster, step, FindSlowRanks(step)));
     }
     const std::vector<ClusterFinding> findings = FindClusterProblems(cluster, averaged);

@@ -65,7 +65,7 @@ TEST_CASE(
     options.slowOperator =
         10;  // LayerNorm_10: LayerNorm_2 is the same operator in the layer before
     const auto generated = Generate("pipeline", options);
-    const std::vector<int> order = MareyDeviceOrder(generated->cluster);
+    const std::vector<RankId> order = MareyDeviceOrder(generated->cluster);
     REQUIRE(order.size() == 16);
     CHECK(std::is_sorted(order.begin(), order.end()));
     const MareyStep step = LoadMareyStep(generated->cluster, order, "1", 2);
@@ -115,7 +115,7 @@ TEST_CASE(
     }
     // The same device is the slowest by the slant it adds.
     TimeNs excess = 0;
-    CHECK(SlowestDevice(DeviceSlants(step), &excess) == 6);
+    CHECK(SlowestDevice(DeviceSlants(step), &excess) == RankId(6));
     CHECK(excess > 3000000);
 }
 
@@ -129,7 +129,7 @@ TEST_CASE("in a data-parallel job the slow device's bands slant in and back out"
         LoadMareyStep(generated->cluster, MareyDeviceOrder(generated->cluster), "1", 2);
     const std::vector<DeviceSlant> slants = DeviceSlants(step);
     REQUIRE(slants.size() == 12);
-    CHECK(SlowestDevice(slants) == 4);
+    CHECK(SlowestDevice(slants) == RankId(4));
     CHECK(slants[4].slantNs > 5000000);   // ends its operators later than rank 3
     CHECK(slants[5].slantNs < -5000000);  // rank 5 ends them earlier again
     for (size_t d = 1; d < 12; ++d)
@@ -165,11 +165,11 @@ TEST_CASE(
     const auto generated = Generate("missing", options);
     fs::remove(generated->dir / "rank_2_ascend_pt" / "ASCEND_PROFILER_OUTPUT" /
                "kernel_details.csv");
-    const MareyStep step = LoadMareyStep(generated->cluster, {0, 1, 2, 3}, "2", 2);
+    const MareyStep step = LoadMareyStep(generated->cluster, test::Ranks({0, 1, 2, 3}), "2", 2);
     CHECK(step.devices[2].ops.empty());
     CHECK(step.devices[2].problem.find("kernel_details.csv") != std::string::npos);
     CHECK_FALSE(step.devices[1].ops.empty());
-    const MareyStep absent = LoadMareyStep(generated->cluster, {0, 1}, "9", 2);
+    const MareyStep absent = LoadMareyStep(generated->cluster, test::Ranks({0, 1}), "9", 2);
     CHECK(absent.keys.empty());
     CHECK(absent.devices[0].problem.find("no operator of step 9") != std::string::npos);
 }
@@ -180,12 +180,16 @@ TEST_CASE(
     options.ranks = 4;
     options.steps = 2;
     const auto generated = Generate("no_operators", options);
-    std::vector<DeviceSlant> slants{{0, 0, 0}, {1, 500, 30}, {2, 0, 0}, {3, 400, 30}, {4, 410, 30}};
+    std::vector<DeviceSlant> slants{{RankId(0), 0, 0},
+                                    {RankId(1), 500, 30},
+                                    {RankId(2), 0, 0},
+                                    {RankId(3), 400, 30},
+                                    {RankId(4), 410, 30}};
     TimeNs excess = 0;
-    CHECK(SlowestDevice(slants, &excess) == 1);  // rank 2, with nothing shared, is left out
+    CHECK(SlowestDevice(slants, &excess) == RankId(1));  // rank 2, with nothing shared, is left out
     CHECK(excess == 90);
     slants[1].slantNs = 410;
-    CHECK(SlowestDevice(slants) == -1);  // none bends the bands more than the median
+    CHECK(SlowestDevice(slants) == std::nullopt);  // none bends the bands more than the median
     for (int rank = 0; rank < 4; ++rank)
         fs::remove(generated->dir / ("rank_" + std::to_string(rank) + "_ascend_pt") /
                    "ASCEND_PROFILER_OUTPUT" / "kernel_details.csv");
@@ -226,7 +230,7 @@ TEST_CASE("the real two-rank Level1 run matches its operators across the two dev
     if (fixtures.empty()) return;
     auto cluster = LoadCluster(fixtures + "/msinsight/test/data/pytorch/text/level1", 2);
     REQUIRE(cluster.ok());
-    const MareyStep step = LoadMareyStep(cluster.value(), {0, 1}, "50", 2);
+    const MareyStep step = LoadMareyStep(cluster.value(), test::Ranks({0, 1}), "50", 2);
     REQUIRE(step.devices.size() == 2);
     CHECK(step.devices[0].ops.size() == 191);  // the step's rows of rank 0's kernel_details.csv
     const MareyMatchCount count = CountMatches(step);
@@ -239,7 +243,7 @@ TEST_CASE("several steps on one axis: operators match within their own step") {
     options.ranks = 6;
     options.steps = 3;
     const auto generated = Generate("steps", options);
-    const std::vector<int> order = MareyDeviceOrder(generated->cluster);
+    const std::vector<RankId> order = MareyDeviceOrder(generated->cluster);
     const MareyStep one = LoadMareyStep(generated->cluster, order, "2", 2);
     const MareyStep two =
         LoadMareyStep(generated->cluster, order, std::vector<std::string>{"2", "3"}, 2);
@@ -353,7 +357,7 @@ TEST_CASE(
         return std::shared_ptr<const KernelTable>(std::move(kernels));
     };
     MareyTables tables;
-    tables.rankIds = {0, 1};
+    tables.rankIds = test::Ranks({0, 1});
     tables.tables = {table({{"2", "B", 500},
                             {"1", "A", 100},
                             {"1", "B", 100},
@@ -394,7 +398,7 @@ TEST_CASE(
 TEST_CASE("devices without operators are summed up by reason, with their ranks") {
     MareyStep step;
     step.devices.resize(6);
-    for (int d = 0; d < 6; ++d) step.devices[static_cast<size_t>(d)].rankId = d;
+    for (int d = 0; d < 6; ++d) step.devices[static_cast<size_t>(d)].rankId = RankId(d);
     for (int d : {0, 1, 2})
         step.devices[static_cast<size_t>(d)].problem =
             "no kernel_details.csv in /r" + std::to_string(d);

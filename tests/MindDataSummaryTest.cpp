@@ -232,7 +232,7 @@ TEST_CASE("a damaged summary value is named with its key and place and left out,
 TEST_CASE("a rank with the summary alone draws its pipeline and judges it by the queue rules") {
     const fs::path dir = test::TempDir("minddata_summary_only");
     std::ofstream(dir / "minddata_pipeline_summary_3.csv") << kSummaryCsv;
-    const DataPreparationFiles files = FindDataPreparationFiles(dir.string(), -1);
+    const DataPreparationFiles files = FindDataPreparationFiles(dir.string(), std::nullopt);
     CHECK(fs::path(files.summary).filename() == "minddata_pipeline_summary_3.csv");
     const DataPreparation preparation = AnalyzeDataPreparation(files, nullptr);
     CHECK(preparation.problems.empty());
@@ -249,7 +249,8 @@ TEST_CASE("a rank with the summary alone draws its pipeline and judges it by the
           std::string::npos);
     // With the JSON beside it, the JSON is read.
     std::ofstream(dir / "minddata_pipeline_summary_3.json") << kSummaryJson;
-    CHECK(fs::path(FindDataPreparationFiles(dir.string(), 3).summary).extension() == ".json");
+    CHECK(fs::path(FindDataPreparationFiles(dir.string(), RankId(3)).summary).extension() ==
+          ".json");
     fs::remove_all(dir);
 }
 
@@ -260,7 +261,7 @@ TEST_CASE("marey-gen's MindData files carry the summary: its warning on the plan
     REQUIRE(std::system(command.c_str()) == 0);
     const fs::path output = dir / "rank" / "ASCEND_PROFILER_OUTPUT";
     const DataPreparation preparation =
-        AnalyzeDataPreparation(FindDataPreparationFiles(output.string(), 0), nullptr);
+        AnalyzeDataPreparation(FindDataPreparationFiles(output.string(), RankId(0)), nullptr);
     CHECK(preparation.problems.empty());
     REQUIRE(preparation.hasProfilerSummary);
     CHECK(preparation.profilerSummary.bottleneckOperators == std::vector<std::string>{"Map(id=1)"});
@@ -286,14 +287,14 @@ TEST_CASE(
     fs::create_directories(dir / "minddata_pipeline_summary_3.json");
     std::ofstream(dir / "minddata_pipeline_summary_3.csv") << kSummaryCsv;
     fs::create_directories(dir / "flops_summary_3.json");
-    const DataPreparationFiles files = FindDataPreparationFiles(dir.string(), 3);
+    const DataPreparationFiles files = FindDataPreparationFiles(dir.string(), RankId(3));
     CHECK(fs::path(files.summary).extension() == ".csv");  // its twin is read
     const DataPreparation preparation = AnalyzeDataPreparation(files, nullptr);
     REQUIRE(preparation.problems.size() == 1);
     CHECK(preparation.problems[0] == (dir / "minddata_pipeline_summary_3.json").string() +
                                          ": error: a folder, not a file; not read");
     CHECK(preparation.hasProfilerSummary);
-    const FlopsFiles flops = FindFlopsFiles(dir.string(), 3);
+    const FlopsFiles flops = FindFlopsFiles(dir.string(), RankId(3));
     CHECK(flops.summary.empty());
     REQUIRE(flops.problems.size() == 1);
     CHECK(flops.problems[0].find("flops_summary_3.json: error: a folder, not a file") !=
@@ -430,7 +431,7 @@ TEST_CASE("a generated input-bound rank's dataset stages and AI CPU tasks reach 
     REQUIRE(std::system(command.c_str()) == 0);
     const fs::path output = dir / "rank" / "ASCEND_PROFILER_OUTPUT";
     const DataPreparation preparation =
-        AnalyzeDataPreparation(FindDataPreparationFiles(output.string(), 0), nullptr);
+        AnalyzeDataPreparation(FindDataPreparationFiles(output.string(), RankId(0)), nullptr);
     CHECK(preparation.problems.empty());
     REQUIRE(preparation.datasetStages.size() == 5);
     CHECK(preparation.datasetStages[0].operation == "MapOp(ID:1)");  // the longest in all

@@ -410,7 +410,7 @@ TEST_CASE("a folder of per-rank exports opens as a cluster, each rank as it open
     for (uint32_t r = 0; r < 2; ++r) {
         CAPTURE(r);
         const ClusterRank& rank = cluster.value().ranks[r];
-        CHECK(rank.rankId == static_cast<int>(r));
+        CHECK(rank.rankId == RankId(static_cast<int>(r)));
         CHECK(rank.problems.empty());
         CHECK_FALSE(rank.steps.empty());  // from the NVTX ranges named ProfilerStep#N
         auto alone = LoadRank(rank.path, {});
@@ -551,7 +551,7 @@ TEST_CASE("the real two-process export as a cluster: a rank per process, ids fro
     for (int r = 0; r < 2; ++r) {
         CAPTURE(r);
         const ClusterRank& rank = cluster.value().ranks[static_cast<size_t>(r)];
-        CHECK(rank.rankId == r);
+        CHECK(rank.rankId == RankId(r));
         CHECK(rank.rankSource == "the CUDA device of the export's process");
         CHECK(rank.problems.empty());
         REQUIRE(rank.kernels);

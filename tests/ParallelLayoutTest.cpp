@@ -50,7 +50,7 @@ Cluster ClusterOf(int n, const RankParallelInfo& info, bool onlyFirst) {
     Cluster cluster;
     for (int r = 0; r < n; ++r) {
         ClusterRank rank;
-        rank.rankId = r;
+        rank.rankId = RankId(r);
         if (r == 0 || !onlyFirst) rank.parallel = info;
         cluster.ranks.push_back(std::move(rank));
     }

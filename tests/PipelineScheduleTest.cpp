@@ -40,7 +40,7 @@ Cluster GeneratedPipeline(const std::string& name, int slowStage,
 }
 
 PipelineSchedule ScheduleOf(const Cluster& cluster, int rank, const std::string& step) {
-    const std::vector<int> ranks = PipelineRanks(cluster.parallel, rank);
+    const std::vector<RankId> ranks = PipelineRanks(cluster.parallel, RankId(rank));
     const MareyTables tables = LoadMareyTables(cluster, ranks, 1);
     return BuildPipelineSchedule(BuildMareyStep(tables, {step}));
 }
@@ -49,7 +49,7 @@ PipelineSchedule ScheduleOf(const Cluster& cluster, int rank, const std::string&
 MareyDevice Device(MareyStep& step, int rank,
                    const std::vector<std::tuple<std::string, TimeNs, TimeNs>>& ops) {
     MareyDevice device;
-    device.rankId = rank;
+    device.rankId = RankId(rank);
     for (const auto& [name, start, end] : ops) {
         step.names.push_back(name);
         step.keys.push_back(
@@ -79,7 +79,7 @@ TEST_CASE("Sends and receives are told by their names, and a kernel that does bo
 
 TEST_CASE("A generated 1F1B pipeline: every send paired, 8 microbatches, the ideal bubble") {
     const Cluster cluster = GeneratedPipeline("pipeline_1f1b", -1);
-    CHECK(PipelineRanks(cluster.parallel, 5) == std::vector<int>{1, 5, 9, 13});
+    CHECK(RankNumbers(PipelineRanks(cluster.parallel, RankId(5))) == std::vector<int>{1, 5, 9, 13});
     const PipelineSchedule schedule = ScheduleOf(cluster, 0, "1");
     REQUIRE(schedule.stages.size() == 4);
     CHECK(schedule.markedBy == "inferred from the send/receive order");
@@ -123,7 +123,7 @@ TEST_CASE("A slow stage computes longest and widens every other stage's bubble")
     const PipelineSchedule schedule = ScheduleOf(cluster, 1, "2");
     REQUIRE(schedule.stages.size() == 4);
     CHECK(schedule.busiestStage == 2);
-    CHECK(schedule.stages[2].rankId == 9);
+    CHECK(schedule.stages[2].rankId == RankId(9));
     // 25 % more computing than the median stage.
     CHECK(static_cast<double>(schedule.stages[2].computingNs) /
               static_cast<double>(schedule.medianComputingNs) ==
@@ -148,7 +148,7 @@ TEST_CASE("each rank's communication wait per step: the slow stage's ranks wait 
         for (size_t r = 0; r < cluster.ranks.size(); ++r) {
             const TimeNs wait = RankWaitNs(sums, r, step);
             REQUIRE(wait >= 0);
-            const int id = cluster.ranks[r].rankId;
+            const int id = cluster.ranks[r].Id().value();
             (id >= 8 && id <= 11 ? slowest : others) =
                 std::min(id >= 8 && id <= 11 ? slowest : others, wait);
         }
@@ -256,7 +256,7 @@ TEST_CASE("stats --json's pipeline key: the first pipeline's steps, null without
 
 TEST_CASE("A pipeline rank without its folder keeps its stage, and no transfer skips it") {
     const Cluster cluster = GeneratedPipeline("pipeline_missing_rank", -1, {}, 4);
-    CHECK(PipelineRanks(cluster.parallel, 0) == std::vector<int>{0, 4, 8, 12});
+    CHECK(RankNumbers(PipelineRanks(cluster.parallel, RankId(0))) == std::vector<int>{0, 4, 8, 12});
     const PipelineSchedule schedule = ScheduleOf(cluster, 0, "1");
     REQUIRE(schedule.stages.size() == 4);
     CHECK(schedule.stages[1].bubble == -1);

@@ -525,7 +525,7 @@ TEST_CASE("a cluster of database ranks has every rank's steps, collectives, link
         CHECK_FALSE(rank.operatorTypes.empty());
         CHECK(rank.overview.valid);
     }
-    const std::vector<int> ids{0, 1};
+    const std::vector<RankId> ids{RankId(0), RankId(1)};
     std::vector<std::string> problems;
     const auto tables = LoadKernelTables(cluster.value(), ids, 2, problems);
     REQUIRE(tables.size() == 2);
@@ -617,8 +617,8 @@ TEST_CASE("a cluster of one text rank and one database rank reads both alike") {
     REQUIRE(cluster.value().ranks.size() == 2);
     const ClusterRank& text = cluster.value().ranks[0];
     const ClusterRank& database = cluster.value().ranks[1];
-    CHECK(text.rankId == 0);
-    CHECK(database.rankId == 1);
+    CHECK(text.rankId == RankId(0));
+    CHECK(database.rankId == RankId(1));
     CHECK(text.steps.size() == database.steps.size());
     CHECK(text.collectives.size() == database.collectives.size());
     CHECK(text.operatorTypes.size() == database.operatorTypes.size());

@@ -524,7 +524,7 @@ TEST_CASE("a generated rank folder is recognised and its views agree with each o
     std::unique_ptr<TraceModel> model;
     const RankAnalysis analysis = AnalyzeFolder(root, &model);
     CHECK(analysis.problems.empty());
-    CHECK(analysis.files.rankId == 3);
+    CHECK(analysis.files.rankId == RankId(3));
     CHECK(analysis.files.profilerLevel == "Level1");
     REQUIRE(analysis.steps);
     REQUIRE(analysis.overview.valid);
@@ -582,7 +582,7 @@ TEST_CASE(
         std::ofstream(root / "profiler_info_5.json") << "{\"rank_id\": " << value << "}";
         auto files = FindRankFiles(root.string());
         REQUIRE(files.ok());
-        CHECK(files.value().rankId == 5);
+        CHECK(files.value().rankId == RankId(5));
         CHECK(files.value().rankSource == "profiler_info_5.json (file name)");
         CHECK(files.value().kernelDetails.empty());
         CHECK(files.value().stepTrace.empty());
@@ -646,7 +646,7 @@ TEST_CASE(
             std::unique_ptr<TraceModel> model;
             const RankAnalysis analysis = AnalyzeFolder(folder, &model);
             CHECK(analysis.problems.empty());
-            CHECK(analysis.files.rankId == (rank[4] - '0'));
+            CHECK(analysis.files.rankId == RankId(rank[4] - '0'));
             REQUIRE(analysis.steps);
             REQUIRE(analysis.steps->rows.size() == 1);
             REQUIRE(analysis.overview.valid);
@@ -684,7 +684,7 @@ TEST_CASE(
     const fs::path old = fs::path(fixtures) / "msinsight/server/src/test/test_data/test_rank_0";
     std::unique_ptr<TraceModel> model;
     const RankAnalysis analysis = AnalyzeFolder(old, &model);
-    CHECK(analysis.files.rankId == 0);
+    CHECK(analysis.files.rankId == RankId(0));
     REQUIRE(analysis.communication);
     CHECK(analysis.communicationTotals.operators == 28);
     CHECK(analysis.overview.source == std::string(kStepsOfStepTraceCsv));

@@ -342,11 +342,11 @@ TEST_CASE("a rank's tables become kernel, step and communication_op, only those 
 TEST_CASE("a cluster's tables: a rank without overview figures has NULLs, not zeros") {
     Cluster cluster;
     ClusterRank first, second;
-    first.rankId = 0;
+    first.rankId = RankId(0);
     first.overview.valid = true;
     first.overview.computingNs = 500;
     first.overview.totalNs = 800;
-    second.rankId = 3;
+    second.rankId = RankId(3);
     second.problems = {"a: error: b"};
     cluster.ranks = {first, second};
     cluster.groups = {{"g", "collective", {0, 3}}};

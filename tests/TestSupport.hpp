@@ -3,10 +3,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/Ids.hpp"
 #include "import/chrome_json/TraceLoader.hpp"
 
 namespace marey::test {
@@ -49,5 +51,12 @@ std::string ProblemText(const TraceModel& model);
 
 // A parser's problems, each as "line:column: message\n".
 std::string ProblemsOf(const std::vector<ImportProblem>& problems);
+
+// Rank ids from numbers, for the tests' short lists: Ranks({0, 1, 2}).
+inline std::vector<RankId> Ranks(std::initializer_list<int> numbers) {
+    std::vector<RankId> ids;
+    for (const int number : numbers) ids.push_back(RankId(number));
+    return ids;
+}
 
 }  // namespace marey::test

@@ -60,7 +60,7 @@ TEST_CASE(
     CHECK(cluster.source == ClusterSource::kRankTraces);
     REQUIRE(cluster.ranks.size() == 2);
     for (int r = 0; r < 2; ++r) {
-        CHECK(cluster.ranks[r].rankId == r);
+        CHECK(cluster.ranks[r].rankId == RankId(r));
         CHECK(cluster.ranks[r].rankSource == "the trace's distributedInfo.rank");
         CHECK(cluster.ranks[r].steps.size() == 3);
         CHECK_FALSE(cluster.ranks[r].operatorTypes.empty());
@@ -89,7 +89,7 @@ TEST_CASE(
     }
 
     // The Marey view reads each rank's kernels from its trace.
-    const MareyTables tables = LoadMareyTables(cluster, {0, 1}, 2);
+    const MareyTables tables = LoadMareyTables(cluster, test::Ranks({0, 1}), 2);
     REQUIRE(tables.tables.size() == 2);
     CHECK(tables.tables[0] != nullptr);
     CHECK(tables.tables[1] != nullptr);
@@ -119,7 +119,7 @@ TEST_CASE(
     REQUIRE(loaded.ok());
     const Cluster& cluster = loaded.value();
     std::map<int, std::string> sources;
-    for (const ClusterRank& rank : cluster.ranks) sources[rank.rankId] = rank.rankSource;
+    for (const ClusterRank& rank : cluster.ranks) sources[rank.Id().value()] = rank.rankSource;
     CHECK(sources.count(5) == 1);
     CHECK(sources[5] == "the trace's file name");
     bool numbered = false;
@@ -141,8 +141,8 @@ TEST_CASE("HTA's pair of sampled rank traces opens as a two-rank cluster") {
     auto loaded = LoadCluster(dir, 2);
     REQUIRE(loaded.ok());
     REQUIRE(loaded.value().ranks.size() == 2);
-    CHECK(loaded.value().ranks[0].rankId == 0);
-    CHECK(loaded.value().ranks[1].rankId == 1);
+    CHECK(loaded.value().ranks[0].rankId == RankId(0));
+    CHECK(loaded.value().ranks[1].rankId == RankId(1));
     CHECK(loaded.value().ranks[0].steps.size() == 2);
     CHECK_FALSE(loaded.value().ranks[0].collectives.empty());
 }

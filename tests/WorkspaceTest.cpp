@@ -371,7 +371,7 @@ TEST_CASE(
     REQUIRE(cluster != nullptr);
     CHECK(cluster->Title().find("24 ranks") != std::string::npos);
     REQUIRE(cluster->report.slowRanks.size() == 1);
-    CHECK(cluster->report.slowRanks[0].rankId == 5);
+    CHECK(cluster->report.slowRanks[0].rankId == RankId(5));
     REQUIRE(cluster->report.slowLinks.size() == 1);
     imgui.DrawClusterViews(workspace, *cluster);
     StepTraceView* steps = nullptr;
@@ -396,7 +396,7 @@ TEST_CASE(
     cluster->selection.step.reset(), cluster->selection.group.reset();
     steps->SortBy(kStepColumnCount, true);
     const StepTableCache& shown = steps->TableShown();
-    CHECK(shown.table.rows[shown.order.front()].rankId == 5);
+    CHECK(shown.table.rows[shown.order.front()].rankId == RankId(5));
     // The box plots are over the 24 ranks, and the slow rank's value in its flagged column is that
     // column's maximum, well above the median.
     REQUIRE(shown.slow.size() == 1);

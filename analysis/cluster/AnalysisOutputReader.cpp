@@ -67,8 +67,8 @@ Status ReadAnalysisOutput(const std::string& folder, Cluster& cluster) {
     std::map<int, ClusterRank> ranks;
     auto rankFor = [&](int id) -> ClusterRank& {
         ClusterRank& rank = ranks[id];
-        if (rank.rankId < 0) {
-            rank.rankId = id;
+        if (!rank.rankId) {
+            rank.rankId = RankId(id);
             rank.path = folder;
             rank.rankSource = "cluster_analysis_output";
         }

@@ -21,8 +21,8 @@ bool IsNumber(const std::string& text) {
 
 // Takes the ranks whose summary file could not be read out of the cluster: their problems come
 // first, and the id in the file's name (rank_summary_N.json) is missing, not invented.
-std::vector<int> LeaveOutUnreadable(Cluster& cluster) {
-    std::vector<int> ids;
+std::vector<RankId> LeaveOutUnreadable(Cluster& cluster) {
+    std::vector<RankId> ids;
     std::vector<std::string> problems;
     std::vector<ClusterRank> kept;
     for (ClusterRank& rank : cluster.ranks) {
@@ -37,8 +37,8 @@ std::vector<int> LeaveOutUnreadable(Cluster& cluster) {
         if (IsRankSummaryFileName(name) &&
             std::from_chars(digits, digits + name.size() - 18, id).ec == std::errc() &&
             id <= 1 << 24) {
-            ids.push_back(id);
-            problems.push_back(name + ": rank " + std::to_string(ids.back()) +
+            ids.push_back(RankId(id));
+            problems.push_back(name + ": rank " + std::to_string(id) +
                                " left out: its summary cannot be read");
         } else {
             problems.push_back(rank.path + ": left out: its summary cannot be read");
@@ -54,33 +54,36 @@ std::vector<int> LeaveOutUnreadable(Cluster& cluster) {
 void SettleRankIds(Cluster& cluster) {
     // A rank of no id whose folder's name gives one (a summary line that lost its id) takes it.
     for (ClusterRank& rank : cluster.ranks) {
-        if (rank.rankId >= 0) continue;
-        const int fromName =
+        if (rank.rankId) continue;
+        const std::optional<RankId> fromName =
             RankIdFromFolderName(std::filesystem::path(rank.path).filename().string());
-        if (fromName < 0) continue;
+        if (!fromName) continue;
         rank.rankId = fromName;
         rank.rankSource = "its folder's name";
         cluster.problems.push_back(rank.path + ": no rank id where it was read; rank " +
-                                   std::to_string(fromName) + " from its folder's name");
+                                   ToString(*fromName) + " from its folder's name");
     }
     std::stable_sort(
         cluster.ranks.begin(), cluster.ranks.end(),
         [](const ClusterRank& a, const ClusterRank& b) { return a.rankId < b.rankId; });
-    int next = cluster.ranks.empty() ? 0 : std::max(0, cluster.ranks.back().rankId + 1);
+    // Sorted, the ranks of no id come first; the others are numbered after the largest.
+    int next = cluster.ranks.empty() || !cluster.ranks.back().rankId
+                   ? 0
+                   : cluster.ranks.back().Id().value() + 1;
     std::vector<ClusterRank> kept;
     kept.reserve(cluster.ranks.size());
     for (ClusterRank& rank : cluster.ranks) {
-        if (rank.rankId < 0) {
-            rank.rankId = next++;
+        if (!rank.rankId) {
+            rank.rankId = RankId(next++);
             cluster.problems.push_back(rank.path +
                                        ": no rank id (no profiler_info_N.json, no rank in the "
                                        "folder name); shown as rank " +
-                                       std::to_string(rank.rankId));
+                                       ToString(rank.Id()));
             rank.rankSource = "numbered after the others";
         } else if (!kept.empty() && kept.back().rankId == rank.rankId) {
-            if (cluster.duplicateRanks.empty() || cluster.duplicateRanks.back() != rank.rankId)
-                cluster.duplicateRanks.push_back(rank.rankId);
-            cluster.problems.push_back("rank " + std::to_string(rank.rankId) +
+            if (cluster.duplicateRanks.empty() || cluster.duplicateRanks.back() != rank.Id())
+                cluster.duplicateRanks.push_back(rank.Id());
+            cluster.problems.push_back("rank " + ToString(rank.Id()) +
                                        " appears twice: " + kept.back().path + " and " + rank.path +
                                        "; the second is left out");
             continue;
@@ -94,15 +97,16 @@ void SettleRankIds(Cluster& cluster) {
 
 // The ids missing below the largest rank id, and 'absent' (ids known to exist whatever the
 // largest is), as one problem.
-void ReportMissingRanks(Cluster& cluster, const std::vector<int>& absent) {
+void ReportMissingRanks(Cluster& cluster, const std::vector<RankId>& absent) {
     int expected = 0;
     for (const ClusterRank& rank : cluster.ranks) {
-        for (; expected < rank.rankId; ++expected) cluster.missingRanks.push_back(expected);
-        expected = rank.rankId + 1;
+        for (; expected < rank.Id().value(); ++expected)
+            cluster.missingRanks.push_back(RankId(expected));
+        expected = rank.Id().value() + 1;
     }
     const size_t belowLargest = cluster.missingRanks.size();
-    for (const int id : absent)
-        if (cluster.IndexOfRank(id) < 0) cluster.missingRanks.push_back(id);
+    for (const RankId id : absent)
+        if (!cluster.IndexOfRank(id)) cluster.missingRanks.push_back(id);
     std::sort(cluster.missingRanks.begin(), cluster.missingRanks.end());
     cluster.missingRanks.erase(
         std::unique(cluster.missingRanks.begin(), cluster.missingRanks.end()),
@@ -111,8 +115,7 @@ void ReportMissingRanks(Cluster& cluster, const std::vector<int>& absent) {
     const bool allBelow = belowLargest == cluster.missingRanks.size();
     cluster.problems.push_back(
         CountText(cluster.missingRanks.size(), "rank id", "rank ids") + " missing" +
-        (allBelow ? " below the largest (" + std::to_string(cluster.ranks.back().rankId) + ")"
-                  : "") +
+        (allBelow ? " below the largest (" + ToString(cluster.ranks.back().Id()) + ")" : "") +
         ": " + FormatRankList(cluster.missingRanks));
 }
 
@@ -125,8 +128,8 @@ int SettleWorldSize(Cluster& cluster) {
     for (const ClusterRank& rank : cluster.ranks)
         if (rank.worldSize > worldSize) worldSize = rank.worldSize, largest = &rank;
     if (worldSize > kMaxWorldSize) {
-        cluster.problems.push_back("rank " + std::to_string(largest->rankId) + " (" +
-                                   largest->path + "): world_size " + std::to_string(worldSize) +
+        cluster.problems.push_back("rank " + ToString(largest->Id()) + " (" + largest->path +
+                                   "): world_size " + std::to_string(worldSize) +
                                    " in profiler_metadata.json is past " +
                                    std::to_string(kMaxWorldSize) + " ranks; ignored");
         return 0;
@@ -134,7 +137,7 @@ int SettleWorldSize(Cluster& cluster) {
     for (const ClusterRank& rank : cluster.ranks)
         if (rank.worldSize > 0 && rank.worldSize != worldSize) {
             cluster.problems.push_back(
-                "rank " + std::to_string(rank.rankId) + " says the job has " +
+                "rank " + ToString(rank.Id()) + " says the job has " +
                 std::to_string(rank.worldSize) + " ranks, others " + std::to_string(worldSize) +
                 " (world_size in profiler_metadata.json); " + std::to_string(worldSize) + " used");
             break;
@@ -155,8 +158,7 @@ void LeaveOutLinksOutsideTheJob(Cluster& cluster, int worldSize) {
         for (const RankLink& link : rank.links)
             if (outside(link) && count++ < 5)
                 examples += (examples.empty() ? "" : ", ") + std::to_string(link.srcRank) + "-" +
-                            std::to_string(link.dstRank) + " (rank " + std::to_string(rank.rankId) +
-                            ")";
+                            std::to_string(link.dstRank) + " (rank " + ToString(rank.Id()) + ")";
         rank.links.erase(std::remove_if(rank.links.begin(), rank.links.end(), outside),
                          rank.links.end());
     }
@@ -170,7 +172,7 @@ void LeaveOutLinksOutsideTheJob(Cluster& cluster, int worldSize) {
 
 // Rank ids that another file names (a link's end, the job's rank count) and no rank has.
 // O((links + world size) log).
-std::vector<int> NamedRanks(const Cluster& cluster, int worldSize) {
+std::vector<RankId> NamedRanks(const Cluster& cluster, int worldSize) {
     // A flag per id (ids are at most 2^24): a full mesh of a thousand ranks names each id a
     // thousand times, and sorting two million ids would cost more than reading the cluster.
     std::vector<char> named(static_cast<size_t>(std::max(worldSize, 0)), 1);
@@ -182,10 +184,10 @@ std::vector<int> NamedRanks(const Cluster& cluster, int worldSize) {
                     named.resize(static_cast<size_t>(id) + 1, 0);
                 named[static_cast<size_t>(id)] = 1;
             }
-    std::vector<int> absent;
+    std::vector<RankId> absent;
     for (size_t id = 0; id < named.size(); ++id)
-        if (named[id] && cluster.IndexOfRank(static_cast<int>(id)) < 0)
-            absent.push_back(static_cast<int>(id));
+        if (named[id] && !cluster.IndexOfRank(RankId(static_cast<int>(id))))
+            absent.push_back(RankId(static_cast<int>(id)));
     return absent;
 }
 
@@ -196,26 +198,27 @@ void ExplainMissingRanks(Cluster& cluster, const std::vector<SkippedFolder>& ski
     constexpr size_t kMaxLines = 20;
     if (cluster.missingRanks.empty()) return;
     // Who names each id, built once: a million missing ids must not each scan every link.
-    std::map<int, std::string> folderOf;
+    std::map<RankId, std::string> folderOf;
     for (const SkippedFolder& folder : skipped)
-        folderOf[folder.rankId] = folder.path + ": " + folder.reason;
-    std::map<int, std::set<int>> linkedBy;
+        if (folder.rankId) folderOf[*folder.rankId] = folder.path + ": " + folder.reason;
+    std::map<RankId, std::set<RankId>> linkedBy;
     for (const ClusterRank& rank : cluster.ranks)
         for (const RankLink& link : rank.links)
-            for (const int id : {link.srcRank, link.dstRank})
-                if (id != rank.rankId && std::binary_search(cluster.missingRanks.begin(),
-                                                            cluster.missingRanks.end(), id))
-                    linkedBy[id].insert(rank.rankId);
-    std::vector<std::pair<std::string, std::vector<int>>> reasons;  // in the order first met
+            for (const int end : {link.srcRank, link.dstRank})
+                if (const RankId id(end);
+                    id != rank.Id() && std::binary_search(cluster.missingRanks.begin(),
+                                                          cluster.missingRanks.end(), id))
+                    linkedBy[id].insert(rank.Id());
+    std::vector<std::pair<std::string, std::vector<RankId>>> reasons;  // in the order first met
     std::map<std::string, size_t> reasonIndex;
-    for (const int id : cluster.missingRanks) {
+    for (const RankId id : cluster.missingRanks) {
         std::string why;
         if (const auto folder = folderOf.find(id); folder != folderOf.end()) {
             why = folder->second;
         } else if (const auto by = linkedBy.find(id); by != linkedBy.end()) {
             why = "named by the links of " +
                   std::string(by->second.size() == 1 ? "rank " : "ranks ") +
-                  FormatRankList(std::vector<int>(by->second.begin(), by->second.end())) +
+                  FormatRankList(std::vector<RankId>(by->second.begin(), by->second.end())) +
                   "; no folder found";
         } else if (worldSize > 0) {
             why = "of the job's " + std::to_string(worldSize) +
@@ -227,7 +230,7 @@ void ExplainMissingRanks(Cluster& cluster, const std::vector<SkippedFolder>& ski
         reasons[it->second].second.push_back(id);
     }
     for (size_t i = 0; i < reasons.size() && i < kMaxLines; ++i) {
-        const std::vector<int>& ids = reasons[i].second;
+        const std::vector<RankId>& ids = reasons[i].second;
         cluster.problems.push_back((ids.size() == 1 ? "rank " : "ranks ") + FormatRankList(ids) +
                                    " missing: " + reasons[i].first);
     }
@@ -246,17 +249,18 @@ void CollectSteps(Cluster& cluster) {
 
 }  // namespace
 
-int Cluster::IndexOfRank(int rankId) const {
+std::optional<size_t> Cluster::IndexOfRank(RankId rankId) const {
     const auto it =
         std::lower_bound(ranks.begin(), ranks.end(), rankId,
-                         [](const ClusterRank& rank, int id) { return rank.rankId < id; });
-    return it != ranks.end() && it->rankId == rankId ? static_cast<int>(it - ranks.begin()) : -1;
+                         [](const ClusterRank& rank, RankId id) { return rank.rankId < id; });
+    if (it == ranks.end() || it->rankId != rankId) return std::nullopt;
+    return static_cast<size_t>(it - ranks.begin());
 }
 
-int Cluster::IndexOfStep(const std::string& step) const {
+std::optional<StepIndex> Cluster::IndexOfStep(const std::string& step) const {
     for (size_t i = 0; i < steps.size(); ++i)
-        if (steps[i] == step) return static_cast<int>(i);
-    return -1;
+        if (steps[i] == step) return StepIndex(static_cast<int>(i));
+    return std::nullopt;
 }
 
 void SortSteps(std::vector<std::string>& steps) {
@@ -286,6 +290,10 @@ std::vector<std::pair<int, int>> RankRuns(const std::vector<int>& ranks) {
             runs.push_back({id, id});
     }
     return runs;
+}
+
+std::string FormatRankList(const std::vector<RankId>& ranks) {
+    return FormatRankList(RankNumbers(ranks));
 }
 
 std::string FormatRankList(const std::vector<int>& ranks) {
@@ -341,7 +349,7 @@ std::vector<ClusterGroup> GroupsFromCollectives(const std::vector<ClusterRank>& 
             if (hash.empty()) continue;
             auto& entry = byHash[hash];
             entry.first = entry.first || collective.p2p;
-            entry.second.insert(rank.rankId);
+            entry.second.insert(rank.Id().value());
         }
     }
     std::vector<ClusterGroup> groups;
@@ -374,9 +382,9 @@ void NameRanksOfAnotherSource(Cluster& cluster) {
     const OverviewRule common = CommonOverviewRule(cluster);
     for (const ClusterRank& rank : cluster.ranks)
         if (rank.overview.valid && rank.overview.rule != common)
-            cluster.problems.push_back("rank " + std::to_string(rank.rankId) +
-                                       ": its figures come from " + rank.overview.source +
-                                       ", while most ranks' are " + OverviewRuleText(common) +
+            cluster.problems.push_back("rank " + ToString(rank.Id()) + ": its figures come from " +
+                                       rank.overview.source + ", while most ranks' are " +
+                                       OverviewRuleText(common) +
                                        "; it is left out of the comparisons of ranks' shares");
 }
 
@@ -385,18 +393,18 @@ void NameRanksOfAnotherSource(Cluster& cluster) {
 void SettleCluster(Cluster& cluster, const std::vector<SkippedFolder>& skipped) {
     for (const SkippedFolder& folder : skipped)
         cluster.problems.push_back(folder.path + ": " + folder.reason);
-    std::vector<int> absent = LeaveOutUnreadable(cluster);
+    std::vector<RankId> absent = LeaveOutUnreadable(cluster);
     SettleRankIds(cluster);
     const int worldSize = SettleWorldSize(cluster);
     LeaveOutLinksOutsideTheJob(cluster, worldSize);
-    for (const int id : NamedRanks(cluster, worldSize)) absent.push_back(id);
+    for (const RankId id : NamedRanks(cluster, worldSize)) absent.push_back(id);
     ReportMissingRanks(cluster, absent);
     ExplainMissingRanks(cluster, skipped, worldSize);
     CollectSteps(cluster);
     NameRanksOfAnotherSource(cluster);
     for (const ClusterRank& rank : cluster.ranks)
         for (const std::string& problem : rank.problems)
-            cluster.problems.push_back("rank " + std::to_string(rank.rankId) + ": " + problem);
+            cluster.problems.push_back("rank " + ToString(rank.Id()) + ": " + problem);
 }
 
 void AddNamedParallelGroups(const std::vector<NamedRankGroup>& groups, const std::string& source,

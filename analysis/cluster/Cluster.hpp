@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/Ids.hpp"
 #include "cluster/ClusterRank.hpp"
 #include "cluster/ClusterSource.hpp"
 #include "cluster/ParallelLayout.hpp"
@@ -35,22 +36,22 @@ struct Cluster {
     std::string root;
     StepLayout layout = StepLayout::kAscend;
     ClusterSource source = ClusterSource::kNone;
-    std::vector<ClusterRank> ranks;     // ascending rank id, each id once
-    std::vector<ClusterGroup> groups;   // largest first
-    std::vector<std::string> steps;     // every step any rank has, in step order
-    std::vector<int> missingRanks;      // ids below the largest that no rank has
-    std::vector<int> duplicateRanks;    // ids that more than one folder claimed (the first kept)
-    std::vector<std::string> problems;  // folder-level problems, then each rank's file problems
+    std::vector<ClusterRank> ranks;      // ascending rank id, each id once
+    std::vector<ClusterGroup> groups;    // largest first
+    std::vector<std::string> steps;      // every step any rank has, in step order
+    std::vector<RankId> missingRanks;    // ids below the largest that no rank has
+    std::vector<RankId> duplicateRanks;  // ids that more than one folder claimed (the first kept)
+    std::vector<std::string> problems;   // folder-level problems, then each rank's file problems
     // The parallel job's layout (BuildParallelLayout), made once the ranks and groups are read.
     ParallelLayout parallel;
     // For ranks read from their traces: reads a trace's kernel table (the Marey view's input).
     // Set by the loader, which alone can load a trace.
     std::function<Result<KernelTable>(const std::string& tracePath)> readTraceKernels;
 
-    // Index into 'ranks' of rank 'rankId', or -1. O(log ranks).
-    int IndexOfRank(int rankId) const;
-    // Index into 'steps' of 'step', or -1. O(steps).
-    int IndexOfStep(const std::string& step) const;
+    // Index into 'ranks' of rank 'rankId', if the cluster has it. O(log ranks).
+    std::optional<size_t> IndexOfRank(RankId rankId) const;
+    // The index of 'step' in 'steps', if a rank has it. O(steps).
+    std::optional<StepIndex> IndexOfStep(const std::string& step) const;
 };
 
 struct SkippedFolder;
@@ -89,6 +90,7 @@ void SortSteps(std::vector<std::string>& steps);
 
 // "0-7, 9, 12-15": rank ids as ranges, for messages.
 std::string FormatRankList(const std::vector<int>& ranks);
+std::string FormatRankList(const std::vector<RankId>& ranks);
 
 // The rank ids written in 'text' in its order: "(0, 1, 2, 3)" and "(0,1,2,3)" give 0, 1, 2, 3,
 // "3" gives 3; empty when an id is past 2^24. How msprof-analyze writes a stage or group. O(n).

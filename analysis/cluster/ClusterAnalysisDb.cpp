@@ -126,8 +126,8 @@ struct DbCluster {
 
     ClusterRank& RankFor(int id) {
         ClusterRank& rank = ranks[id];
-        if (rank.rankId < 0) {
-            rank.rankId = id;
+        if (!rank.rankId) {
+            rank.rankId = RankId(id);
             rank.path = db.Path();
             rank.rankSource = "cluster_analysis.db";
         }

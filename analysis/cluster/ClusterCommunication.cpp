@@ -45,22 +45,22 @@ std::vector<CollectiveOnRank> CollectiveAcrossRanks(const Cluster& cluster, cons
         for (const RankCollective& c : rank.collectives) {
             if (c.step != step || rank.Name(c.name) != name) continue;
             out.push_back(
-                {rank.rankId, c.startNs, c.elapseNs, c.transitNs, c.waitNs, c.syncNs, c.idleNs});
+                {rank.Id(), c.startNs, c.elapseNs, c.transitNs, c.waitNs, c.syncNs, c.idleNs});
             break;
         }
     }
     return out;
 }
 
-int RankEveryoneWaitsFor(const std::vector<CollectiveOnRank>& ranks) {
-    if (ranks.size() < 2) return -1;
+std::optional<RankId> RankEveryoneWaitsFor(const std::vector<CollectiveOnRank>& ranks) {
+    if (ranks.size() < 2) return std::nullopt;
     std::vector<TimeNs> waits;
     for (const CollectiveOnRank& rank : ranks) waits.push_back(rank.waitNs);
     const TimeNs median = Median(waits);
     const auto least = std::min_element(
         ranks.begin(), ranks.end(),
         [](const CollectiveOnRank& a, const CollectiveOnRank& b) { return a.waitNs < b.waitNs; });
-    if (median <= 0 || least->waitNs * 10 > median) return -1;
+    if (median <= 0 || least->waitNs * 10 > median) return std::nullopt;
     return least->rankId;
 }
 
@@ -121,8 +121,8 @@ std::vector<StepOverview> BuildTimeOverview(const Cluster& cluster) {
         for (size_t r = 0; r < step.rankStepNs.size(); ++r) {
             if (step.rankStepNs[r] < 0) continue;
             present.push_back(step.rankStepNs[r]);
-            if (step.slowestRank < 0 || step.rankStepNs[r] > step.maxNs)
-                step.maxNs = step.rankStepNs[r], step.slowestRank = cluster.ranks[r].rankId;
+            if (!step.slowestRank || step.rankStepNs[r] > step.maxNs)
+                step.maxNs = step.rankStepNs[r], step.slowestRank = cluster.ranks[r].Id();
         }
         if (!present.empty()) {
             step.minNs = *std::min_element(present.begin(), present.end());

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Ids.hpp"
 #include "cluster/Cluster.hpp"
 
 namespace marey {
@@ -22,7 +23,7 @@ struct CollectiveKey {
 std::vector<CollectiveKey> ListCollectives(const Cluster& cluster);
 
 struct CollectiveOnRank {
-    int rankId = -1;
+    RankId rankId;
     TimeNs startNs = 0, elapseNs = 0, transitNs = 0, waitNs = 0, syncNs = 0, idleNs = 0;
     double WaitRatio() const {
         const double busy = static_cast<double>(waitNs + transitNs);
@@ -36,17 +37,17 @@ std::vector<CollectiveOnRank> CollectiveAcrossRanks(const Cluster& cluster, cons
                                                     const std::string& name);
 
 // The rank the others wait for: the one that waits least, when it waits clearly less than the
-// median (a tenth of the median wait at most). -1 when no rank stands out.
-int RankEveryoneWaitsFor(const std::vector<CollectiveOnRank>& ranks);
+// median (a tenth of the median wait at most). None when no rank stands out.
+std::optional<RankId> RankEveryoneWaitsFor(const std::vector<CollectiveOnRank>& ranks);
 
 // One step of the time overview.
 struct StepOverview {
     std::string step;
     std::vector<TimeNs> rankStepNs;  // per cluster rank; -1 when the rank lacks the step
     TimeNs minNs = 0, medianNs = 0, maxNs = 0;
-    int slowestRank = -1;
-    TimeNs meanCommunicationNs = 0;  // collectives' elapse summed per rank, averaged over ranks
-    TimeNs meanWaitNs = 0;           // their wait, the same way
+    std::optional<RankId> slowestRank;  // none when no rank has the step
+    TimeNs meanCommunicationNs = 0;     // collectives' elapse summed per rank, averaged over ranks
+    TimeNs meanWaitNs = 0;              // their wait, the same way
 };
 
 // One entry per cluster step. O(ranks × (steps + collectives)).

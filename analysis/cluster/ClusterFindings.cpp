@@ -58,14 +58,15 @@ std::vector<RankShare> WaitedFor(const std::vector<SlowRank>& slow,
     for (const SlowRank& s : slow) {
         if (s.column == kStepCommNotOverlapped || s.column == kStepCommNotOverlappedExcludeReceive)
             continue;
-        const auto at = std::find_if(comm.begin(), comm.end(),
-                                     [&](const RankShare& c) { return c.rankId == s.rankId; });
+        const auto at = std::find_if(comm.begin(), comm.end(), [&](const RankShare& c) {
+            return c.rankId == s.rankId.value();
+        });
         if (at == comm.end()) continue;
         causes.push_back(*at);
         const std::string said = DescribeSlowRank(s);  // "rank 7: Computing …"
         const size_t colon = said.find(": ");
-        *why += (why->empty() ? "" : "; ") + std::string("rank ") + std::to_string(s.rankId) +
-                " (" + (colon == std::string::npos ? said : said.substr(colon + 2)) + ")";
+        *why += (why->empty() ? "" : "; ") + std::string("rank ") + ToString(s.rankId) + " (" +
+                (colon == std::string::npos ? said : said.substr(colon + 2)) + ")";
     }
     std::vector<double> values;
     for (const RankShare& c : comm) values.push_back(c.share);
@@ -130,7 +131,7 @@ RankShare PreparingShare(const ClusterRank& rank) {
         preparing = SaturatingAdd(preparing, row.ns[kStepPreparing]);
         total = SaturatingAdd(total, SaturatingAdd(StepWallNs(row), row.ns[kStepPreparing]));
     }
-    return {rank.rankId, total > 0 ? static_cast<double>(preparing) / total : 0, preparing};
+    return {rank.Id().value(), total > 0 ? static_cast<double>(preparing) / total : 0, preparing};
 }
 
 // The ranks whose MindData queues say their steps waited for data, by the queues' verdict:
@@ -155,9 +156,9 @@ std::optional<ClusterFinding> DataVerdictFinding(const Cluster& cluster) {
         if (byKind[k].empty()) continue;
         parts += std::string(parts.empty() ? "" : "; ") + words[k] + " on ";
         for (size_t i = 0; i < byKind[k].size() && i < 5; ++i)
-            parts += (i ? ", " : "") + std::string("rank ") + std::to_string(byKind[k][i]->rankId);
+            parts += (i ? ", " : "") + std::string("rank ") + ToString(byKind[k][i]->Id());
         if (byKind[k].size() > 5) parts += " and " + std::to_string(byKind[k].size() - 5) + " more";
-        for (const ClusterRank* rank : byKind[k]) f.ranks.push_back(rank->rankId);
+        for (const ClusterRank* rank : byKind[k]) f.ranks.push_back(rank->Id().value());
     }
     if (f.ranks.empty()) return std::nullopt;
     // The first rank of the first verdict said, quoted: what its queues show.
@@ -167,7 +168,7 @@ std::optional<ClusterFinding> DataVerdictFinding(const Cluster& cluster) {
     f.text = "Input problem: the data queues of " + std::to_string(f.ranks.size()) + " of " +
              std::to_string(recorded) + (recorded == 1 ? " rank" : " ranks") +
              " that recorded them say their steps waited for data: " + parts + " (rank " +
-             std::to_string(first->rankId) + ": " + first->dataVerdict.text +
+             ToString(first->Id()) + ": " + first->dataVerdict.text +
              "). Until the input keeps up, no other tuning shortens these steps: look at their "
              "Data preparation view (the pipeline and its bottleneck operator).";
     return f;
@@ -184,10 +185,10 @@ std::optional<ClusterFinding> StageFlopsFinding(const Cluster& cluster) {
     for (const ParallelStage& stage : layout.stages) {
         std::vector<double> ranks;
         for (const int id : stage.ranks) {
-            const int index = cluster.IndexOfRank(id);
-            if (index < 0 || cluster.ranks[static_cast<size_t>(index)].flops.mflops <= 0)
+            const std::optional<size_t> index = cluster.IndexOfRank(RankId(id));
+            if (!index || cluster.ranks[*index].flops.mflops <= 0)
                 return std::nullopt;  // a stage without its FLOPs: no stage is judged
-            ranks.push_back(cluster.ranks[static_cast<size_t>(index)].flops.mflops);
+            ranks.push_back(cluster.ranks[*index].flops.mflops);
         }
         if (ranks.empty()) return std::nullopt;
         stageFlops.push_back(MedianAndMad(ranks).median);
@@ -224,7 +225,7 @@ std::optional<ClusterFinding> FlopsFinding(const Cluster& cluster) {
     if (std::optional<ClusterFinding> stage = StageFlopsFinding(cluster)) return stage;
     std::vector<std::pair<double, int>> flops;
     for (const ClusterRank& rank : cluster.ranks)
-        if (rank.flops.mflops > 0) flops.emplace_back(rank.flops.mflops, rank.rankId);
+        if (rank.flops.mflops > 0) flops.emplace_back(rank.flops.mflops, rank.Id().value());
     if (flops.size() < 2) return std::nullopt;
     std::sort(flops.begin(), flops.end());
     std::vector<std::vector<std::pair<double, int>>> levels;
@@ -263,7 +264,7 @@ std::optional<ClusterFinding> FlopsFinding(const Cluster& cluster) {
 std::optional<ClusterFinding> MemoryPeakFinding(const Cluster& cluster) {
     std::vector<std::pair<int64_t, int>> peaks;  // (bytes, rank id)
     for (const ClusterRank& rank : cluster.ranks)
-        if (rank.peakMemory.bytes > 0) peaks.emplace_back(rank.peakMemory.bytes, rank.rankId);
+        if (rank.peakMemory.bytes > 0) peaks.emplace_back(rank.peakMemory.bytes, rank.Id().value());
     if (peaks.size() < 3) return std::nullopt;
     std::vector<double> values;
     for (const auto& [bytes, id] : peaks) values.push_back(static_cast<double>(bytes));
@@ -346,12 +347,13 @@ std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster, const Step
     const OverviewRule common = CommonOverviewRule(cluster);
     for (const ClusterRank& rank : cluster.ranks) {
         if (!rank.overview.valid || rank.overview.rule != common) continue;
-        if (!rankIds.empty() && !std::binary_search(rankIds.begin(), rankIds.end(), rank.rankId))
+        if (!rankIds.empty() &&
+            !std::binary_search(rankIds.begin(), rankIds.end(), rank.Id().value()))
             continue;
         const OverviewFigures& f = rank.overview;
-        computing.push_back({rank.rankId, f.Share(f.computingNs), f.computingNs});
-        free.push_back({rank.rankId, f.Share(f.freeNs), f.freeNs});
-        comm.push_back({rank.rankId, f.Share(f.commNotOverlappedNs), f.commNotOverlappedNs});
+        computing.push_back({rank.Id().value(), f.Share(f.computingNs), f.computingNs});
+        free.push_back({rank.Id().value(), f.Share(f.freeNs), f.freeNs});
+        comm.push_back({rank.Id().value(), f.Share(f.commNotOverlappedNs), f.commNotOverlappedNs});
         if (rank.hasPhase[kStepPreparing]) input.push_back(PreparingShare(rank));
     }
     std::vector<ClusterFinding> findings;
@@ -414,7 +416,7 @@ std::vector<ClusterFinding> FindGroupProblems(const Cluster& cluster, const Step
 }
 
 std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster) {
-    return FindClusterProblems(cluster, BuildStepTable(cluster, -1));
+    return FindClusterProblems(cluster, BuildStepTable(cluster, std::nullopt));
 }
 
 std::vector<ClusterFinding> FindClusterProblems(const Cluster& cluster, const StepTable& averaged) {

@@ -30,7 +30,8 @@ bool LooksLikeRankFolder(const std::string& name) {
         const std::string s = suffix;
         return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
     };
-    return endsWith("_ascend_pt") || endsWith("_ascend_ms") || RankIdFromFolderName(name) >= 0;
+    return endsWith("_ascend_pt") || endsWith("_ascend_ms") ||
+           RankIdFromFolderName(name).has_value();
 }
 
 void Skip(const fs::path& folder, const std::string& reason, ClusterFolders& found) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Ids.hpp"
 #include "load/RankDirectory.hpp"
 
 namespace marey {
@@ -17,7 +18,7 @@ namespace marey {
 struct SkippedFolder {
     std::string path;
     std::string reason;  // "no profiler data in it", "behind a symbolic link, not followed", …
-    int rankId = -1;     // as the folder's name says, or -1
+    std::optional<RankId> rankId;  // as the folder's name says, if it does
 };
 
 struct ClusterFolders {

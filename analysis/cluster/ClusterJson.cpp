@@ -117,19 +117,19 @@ std::string ClusterToJson(const Cluster& cluster) {
         root.String("source", ClusterSourceName(cluster.source));
         root.Int("ranks", static_cast<int64_t>(cluster.ranks.size()));
         JsonArray(root.Key("rank_ids"), cluster.ranks,
-                  [](std::string& o, const ClusterRank& r) { o += std::to_string(r.rankId); });
+                  [](std::string& o, const ClusterRank& r) { o += ToString(r.Id()); });
         // As runs [first, last]: a damaged rank id of a million is one run, not a million ids.
-        JsonArray(root.Key("missing_rank_ids"), RankRuns(cluster.missingRanks),
+        JsonArray(root.Key("missing_rank_ids"), RankRuns(RankNumbers(cluster.missingRanks)),
                   [](std::string& o, const std::pair<int, int>& run) {
                       o +=
                           "[" + std::to_string(run.first) + ", " + std::to_string(run.second) + "]";
                   });
-        WriteRankIds(root.Key("duplicate_rank_ids"), cluster.duplicateRanks);
+        WriteRankIds(root.Key("duplicate_rank_ids"), RankNumbers(cluster.duplicateRanks));
         // Each rank's overview as the Overview by rank draws it, with the keys of the rank's own
         // "overview" (`marey stats RANK --json`): the same figures by the same rule.
         JsonArrayOfObjects(root.Key("rank_figures"), cluster.ranks,
                            [](JsonObject& o, const ClusterRank& rank) {
-                               o.Int("rank", rank.rankId);
+                               o.Int("rank", rank.Id().value());
                                o.String("data_verdict", DataVerdictKey(rank.dataVerdict.kind));
                                WriteFlopsSummary(o, rank.flops, rank.flopsSource);
                                WritePeakMemory(o, rank.peakMemory);
@@ -145,7 +145,7 @@ std::string ClusterToJson(const Cluster& cluster) {
                   [](std::string& o, const std::string& s) { AppendJsonString(o, s); });
         JsonArrayOfObjects(root.Key("slow_ranks"), report.slowRanks,
                            [](JsonObject& o, const SlowRank& slow) {
-                               o.Int("rank", slow.rankId);
+                               o.Int("rank", slow.rankId.value());
                                o.String("phase", StepColumnKey(slow.column, slow.layout));
                                o.Int("value_ns", slow.valueNs);
                                o.Int("median_ns", slow.medianNs);

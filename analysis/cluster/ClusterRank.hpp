@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/Ids.hpp"
 #include "core/StringPool.hpp"
 #include "core/Time.hpp"
 #include "load/CommunicationJson.hpp"
@@ -59,7 +60,8 @@ struct RankOperatorType {
 };
 
 struct ClusterRank {
-    int rankId = -1;
+    // Empty only while its files are read: the cluster gives a rank of no id one after the others.
+    std::optional<RankId> rankId;
     std::string path;        // the rank folder or summary file it was read from
     std::string rankSource;  // where the rank id came from
     std::string profilerLevel;
@@ -93,6 +95,8 @@ struct ClusterRank {
     // memory_record.csv.
     PeakMemory peakMemory;
 
+    // Its id once it is in a cluster (which numbers a rank of no id after the others).
+    RankId Id() const { return rankId.value(); }
     const std::string& Name(uint32_t index) const { return names[index]; }
     // The index of 'name' in 'names', added when new. O(names).
     uint32_t Intern(const std::string& name);

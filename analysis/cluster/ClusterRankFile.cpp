@@ -36,7 +36,7 @@ public:
         if (root["rank"].get(id) || id < -1 || id > kMaxRankId)
             return Fail("rank", "expected a rank id from 0 to " + std::to_string(kMaxRankId) +
                                     ", or -1 for none");
-        rank.rankId = static_cast<int>(id);
+        if (id >= 0) rank.rankId = RankId(static_cast<int>(id));
         Text(root, "path", rank.path), Text(root, "rank_source", rank.rankSource),
             Text(root, "profiler_level", rank.profilerLevel);
         ResolvePath(root, rank.path);
@@ -132,7 +132,7 @@ private:
                                 int64_t src = 0, dst = 0, count = 0;
                                 const bool ok =
                                     nameIndex(*it, l.op) && nameIndex(*++it, l.group) &&
-                                    RankId(*++it, src) && RankId(*++it, dst) &&
+                                    ReadRankId(*++it, src) && ReadRankId(*++it, dst) &&
                                     String(*++it, l.transport) && Real(*++it, l.transitSizeMb) &&
                                     l.transitSizeMb >= 0 && Duration(*++it, l.transitNs) &&
                                     Duration(*++it, count) && count <= UINT32_MAX;
@@ -288,7 +288,7 @@ private:
     static bool Int(simdjson::dom::element e, int64_t& out) { return !e.get(out); }
     // A duration or a count: never negative (a negative one is damage, not data).
     static bool Duration(simdjson::dom::element e, int64_t& out) { return !e.get(out) && out >= 0; }
-    static bool RankId(simdjson::dom::element e, int64_t& out) {
+    static bool ReadRankId(simdjson::dom::element e, int64_t& out) {
         return !e.get(out) && out >= 0 && out <= 1 << 24;
     }
     static bool Real(simdjson::dom::element e, double& out) {
@@ -341,7 +341,7 @@ std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolut
     {
         JsonObject root(out);
         root.Int("tracelens_rank_summary", kFormatVersion);
-        root.Int("rank", rank.rankId);
+        root.Int("rank", ValueOr(rank.rankId, -1));  // the format's "none"
         root.String("path", rank.path);
         if (!absolutePath.empty()) root.String("absolute_path", absolutePath);
         if (!input.empty()) root.String("input", input);

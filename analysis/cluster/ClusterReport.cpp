@@ -6,7 +6,7 @@ namespace marey {
 
 ClusterReport BuildClusterReport(const Cluster& cluster) {
     ClusterReport report;
-    report.averagedSteps = BuildStepTable(cluster, -1);
+    report.averagedSteps = BuildStepTable(cluster, std::nullopt);
     report.slowRanks = FindSlowRanks(report.averagedSteps);
     report.matrix = BuildMatrix(cluster);
     report.slowLinks = FindSlowLinks(report.matrix);

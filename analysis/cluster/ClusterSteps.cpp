@@ -48,16 +48,16 @@ const char* StepColumnKey(int column, StepLayout layout) {
     return keys[column];
 }
 
-StepTable BuildStepTable(const Cluster& cluster, int stepIndex) {
+StepTable BuildStepTable(const Cluster& cluster, std::optional<StepIndex> step) {
     StepTable table;
     table.layout = cluster.layout;
-    if (stepIndex >= 0 && stepIndex < static_cast<int>(cluster.steps.size()))
-        table.step = cluster.steps[stepIndex];
+    if (step && step->value() >= 0 && static_cast<size_t>(step->value()) < cluster.steps.size())
+        table.step = cluster.steps[static_cast<size_t>(step->value())];
     table.rows.resize(cluster.ranks.size());
     for (size_t r = 0; r < cluster.ranks.size(); ++r) {
         const ClusterRank& rank = cluster.ranks[r];
         StepTableRow& out = table.rows[r];
-        out.rankId = rank.rankId;
+        out.rankId = rank.Id();
         for (int p = 0; p < kStepPhaseCount; ++p)
             table.hasColumn[p] = table.hasColumn[p] || rank.hasPhase[p];
         if (!table.step.empty()) {
@@ -78,8 +78,9 @@ StepTable BuildStepTable(const Cluster& cluster, int stepIndex) {
 std::vector<SlowRank> FindSlowRanks(const StepTable& table, const std::vector<int>& onlyRanks) {
     std::vector<const StepTableRow*> rows;
     for (const StepTableRow& row : table.rows)
-        if (row.present && (onlyRanks.empty() ||
-                            std::binary_search(onlyRanks.begin(), onlyRanks.end(), row.rankId)))
+        if (row.present &&
+            (onlyRanks.empty() ||
+             std::binary_search(onlyRanks.begin(), onlyRanks.end(), row.rankId.value())))
             rows.push_back(&row);
     if (rows.size() < 3) return {};  // two ranks cannot say which of them is the odd one
     auto spreadOf = [&](int column) {
@@ -133,16 +134,16 @@ std::string DescribeSlowRank(const SlowRank& slow) {
         std::snprintf(share, sizeof share, ", %+.1f %%",
                       100.0 * static_cast<double>(slow.valueNs - slow.medianNs) /
                           static_cast<double>(slow.medianNs));
-    return "rank " + std::to_string(slow.rankId) + ": " + StepColumnName(slow.column, slow.layout) +
-           " " + FormatDuration(slow.valueNs) + " against a median of " +
-           FormatDuration(slow.medianNs) + " (MAD " + FormatDuration(slow.madNs) + ")" + share;
+    return "rank " + ToString(slow.rankId) + ": " + StepColumnName(slow.column, slow.layout) + " " +
+           FormatDuration(slow.valueNs) + " against a median of " + FormatDuration(slow.medianNs) +
+           " (MAD " + FormatDuration(slow.madNs) + ")" + share;
 }
 
-int MedianRankOf(const StepTable& table) {
+std::optional<RankId> MedianRankOf(const StepTable& table) {
     std::vector<const StepTableRow*> rows;
     for (const StepTableRow& row : table.rows)
         if (row.present) rows.push_back(&row);
-    if (rows.empty()) return -1;
+    if (rows.empty()) return std::nullopt;
     std::vector<TimeNs> times;
     for (const StepTableRow* row : rows) times.push_back(row->ns[kStepTimeColumn]);
     const TimeNs median = Median(times);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Ids.hpp"
 #include "cluster/Cluster.hpp"
 
 namespace marey {
@@ -20,7 +21,7 @@ const char* StepColumnName(int column, StepLayout layout = StepLayout::kAscend);
 const char* StepColumnKey(int column, StepLayout layout = StepLayout::kAscend);
 
 struct StepTableRow {
-    int rankId = -1;
+    RankId rankId;
     bool present = false;  // the rank has the step (or, averaged, any step)
     std::array<TimeNs, kStepColumnCount> ns{};
 };
@@ -32,19 +33,20 @@ struct StepTable {
     std::array<bool, kStepColumnCount> hasColumn{};  // some rank's file has it
 };
 
-// 'stepIndex' into cluster.steps, or -1 for the average over each rank's steps. O(ranks × steps).
-StepTable BuildStepTable(const Cluster& cluster, int stepIndex);
+// Step 'step' of cluster.steps, or without one the average over each rank's steps.
+// O(ranks × steps).
+StepTable BuildStepTable(const Cluster& cluster, std::optional<StepIndex> step);
 
 // The rank whose step time is nearest the median (core/RobustStats' rule) of the ranks present
-// in 'table': the rank to compare another with when none was chosen. -1 when no rank is present.
-// O(ranks).
-int MedianRankOf(const StepTable& table);
+// in 'table': the rank to compare another with when none was chosen. None when no rank is
+// present. O(ranks).
+std::optional<RankId> MedianRankOf(const StepTable& table);
 
 // A rank flagged as slow: its value of 'column' lies more than kSlowScore robust deviations
 // above the median of the ranks compared, and at least kSlowShareOfStep of the median step time
 // above it, so that jitter of a fraction of a percent never raises a flag on a thousand ranks.
 struct SlowRank {
-    int rankId = -1;
+    RankId rankId;
     int column = 0;
     StepLayout layout = StepLayout::kAscend;  // how to name the column
     TimeNs valueNs = 0, medianNs = 0, madNs = 0;

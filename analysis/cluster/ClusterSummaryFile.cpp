@@ -92,7 +92,7 @@ private:
             if (!isRow || !Text(*it, folder.path) || !Text(*++it, folder.reason) ||
                 (*++it).get(rankId) || rankId < -1 || rankId > 1 << 24)
                 return Fail("\"skipped\": expected [path, reason, rank id or -1]");
-            folder.rankId = static_cast<int>(rankId);
+            if (rankId >= 0) folder.rankId = RankId(static_cast<int>(rankId));
             header.skipped.push_back(std::move(folder));
         }
         return Status();
@@ -258,7 +258,7 @@ std::string WriteSummaryHeader(const ClusterSummaryHeader& header) {
             AppendJsonString(skipped, header.skipped[i].path);
             skipped += ", ";
             AppendJsonString(skipped, header.skipped[i].reason);
-            skipped += ", " + std::to_string(header.skipped[i].rankId) + "]";
+            skipped += ", " + std::to_string(ValueOr(header.skipped[i].rankId, -1)) + "]";
         }
         skipped += ']';
     }

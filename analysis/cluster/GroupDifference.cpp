@@ -37,7 +37,7 @@ std::vector<std::vector<TimeNs>> StepWalls(const Cluster& cluster,
     for (size_t s = 0; s < cluster.steps.size(); ++s) stepIndex.emplace(cluster.steps[s], s);
     std::vector<std::vector<TimeNs>> walls(cluster.ranks.size());
     for (size_t r = 0; r < cluster.ranks.size(); ++r) {
-        if (!Included(onlyRanks, cluster.ranks[r].rankId)) continue;
+        if (!Included(onlyRanks, cluster.ranks[r].Id().value())) continue;
         walls[r].assign(cluster.steps.size(), -1);
         for (const StepRow& row : cluster.ranks[r].steps) {
             const auto at = stepIndex.find(row.step);
@@ -122,7 +122,7 @@ std::optional<GroupDifference> FindGroupDifference(const Cluster& cluster, const
     std::vector<size_t> order;  // indexes into table.rows, by step time
     std::vector<double> times;
     for (size_t r = 0; r < table.rows.size(); ++r)
-        if (table.rows[r].present && Included(onlyRanks, table.rows[r].rankId)) {
+        if (table.rows[r].present && Included(onlyRanks, table.rows[r].rankId.value())) {
             order.push_back(r);
             times.push_back(static_cast<double>(table.rows[r].ns[kStepTimeColumn]));
         }
@@ -161,7 +161,7 @@ std::optional<GroupDifference> FindGroupDifference(const Cluster& cluster, const
         RankGroupFigures figures;
         std::vector<double> medians;
         for (const size_t r : groups[g]) {
-            figures.ranks.push_back(table.rows[r].rankId);
+            figures.ranks.push_back(table.rows[r].rankId.value());
             medians.push_back(table.step.empty() ? RankMedianStep(walls[r])
                                                  : static_cast<double>(timeOf(r)));
         }

@@ -91,10 +91,10 @@ void ReadPipelineShape(const std::string& name, ClusterRank& rank) {
         if (ranksError != std::errc() || afterRanks == end || *afterRanks != '_') ranks = 0;
     }
     if (stages < 1 || ranks < 1 || ranks > kMaxParallelRank || ranks % stages != 0 ||
-        rank.rankId >= ranks) {
+        rank.Id().value() >= ranks) {
         rank.problems.push_back(name + ": error: its name gives " + std::to_string(stages) +
                                 " stages of " + std::to_string(ranks) + " ranks (rank " +
-                                std::to_string(rank.rankId) +
+                                ToString(rank.Id()) +
                                 "): not a pipeline's shape; the layout not read from it");
         return;
     }
@@ -112,7 +112,9 @@ int RankOfStepTraceRaw(const std::string& fileName) {
 ClusterRank ReadMindInsightRank(const std::string& path) {
     ClusterRank rank;
     const fs::path file(path);
-    rank.rankId = RankOfStepTraceRaw(file.filename().string());
+    // Found by its name, which holds the rank (a name without one gives a rank of no id).
+    if (const int id = RankOfStepTraceRaw(file.filename().string()); id >= 0)
+        rank.rankId = RankId(id);
     rank.path = file.parent_path().string();
     rank.rankSource = file.filename().string() + " (file name)";
     ReadAnalysisFile(path, rank.problems, [&](std::string_view text) {
@@ -127,7 +129,8 @@ ClusterRank ReadMindInsightRank(const std::string& path) {
     for (size_t i = 0; i < rank.steps.size(); ++i) stepIndex[rank.steps[i].step] = i;
     // Communication and its waiting per step: one entry per step, named for what it sums.
     const std::string hccl =
-        (file.parent_path() / ("hccl_raw_" + std::to_string(rank.rankId) + ".csv")).string();
+        (file.parent_path() / ("hccl_raw_" + std::to_string(ValueOr(rank.rankId, -1)) + ".csv"))
+            .string();
     if (fs::exists(hccl)) {
         const uint32_t name = rank.Intern("communication of the step (hccl_raw)");
         const uint32_t group = rank.Intern("");
@@ -153,7 +156,7 @@ ClusterRank ReadMindInsightRank(const std::string& path) {
          it.increment(error)) {
         const std::string name = it->path().filename().string();
         if (name.rfind("ascend_cluster_analyse_pipeline-parallel_", 0) != 0 || name.size() < 5 ||
-            name.substr(name.rfind('_') + 1) != std::to_string(rank.rankId) + ".csv")
+            !rank.rankId || name.substr(name.rfind('_') + 1) != ToString(rank.Id()) + ".csv")
             continue;
         ReadPipelineShape(name, rank);
         size_t line = 0;
@@ -181,7 +184,7 @@ ClusterRank ReadMindInsightRank(const std::string& path) {
     inputs.bubble = BubbleCountedIn::kComputing;
     inputs.stepsSource = kStepsOfStepTraceRaw;
     rank.overview = RankOverviewFigures(inputs);
-    if (rank.rankId >= 0) {
+    if (rank.rankId) {
         ReadDataVerdict(FindDataPreparationFiles(file.parent_path().string(), rank.rankId), rank);
         ReadFlopsSummary(FindFlopsFiles(file.parent_path().string(), rank.rankId), rank);
     }

@@ -75,7 +75,7 @@ std::vector<ClusterFinding> FindParallelUnitProblems(const Cluster& cluster,
             for (const StepTableRow& row : averaged.rows) {
                 if (!row.present) continue;
                 const bool in =
-                    std::binary_search(unit.ranks.begin(), unit.ranks.end(), row.rankId);
+                    std::binary_search(unit.ranks.begin(), unit.ranks.end(), row.rankId.value());
                 (in ? inside : outside).push_back(PhaseOf(row, column, averaged.layout));
             }
             if (inside.size() != unit.ranks.size() || outside.empty()) continue;

@@ -50,10 +50,10 @@ bool HasDimensionGroups(const ParallelLayout& layout) {
 void JoinRankFiles(const Cluster& cluster, ParallelLayout& layout, int& world) {
     const ClusterRank* sizesFrom = nullptr;
     size_t disagreeing = 0;
-    int firstDisagreeing = -1;
+    RankId firstDisagreeing;  // read only when 'disagreeing' counts one
     std::set<std::tuple<std::string, std::string, std::vector<int>>> seen;
-    size_t foreign = 0;  // groups a rank's file lists that do not hold the rank
-    int firstForeign = -1;
+    size_t foreign = 0;   // groups a rank's file lists that do not hold the rank
+    RankId firstForeign;  // read only when 'foreign' counts one
     for (const ClusterRank& rank : cluster.ranks) {
         const RankParallelInfo& info = rank.parallel;
         world = std::max({world, info.worldSize, rank.worldSize});
@@ -64,13 +64,13 @@ void JoinRankFiles(const Cluster& cluster, ParallelLayout& layout, int& world) {
                 sizesFrom = &rank;
                 layout.sizes = info.sizes;
             } else if (!(info.sizes == sizesFrom->parallel.sizes) && disagreeing++ == 0) {
-                firstDisagreeing = rank.rankId;
+                firstDisagreeing = rank.Id();
             }
         }
         for (const NamedRankGroup& group : info.groups) {
             // A rank's files speak for its own groups: one without it is another rank's to say.
-            if (!std::binary_search(group.ranks.begin(), group.ranks.end(), rank.rankId)) {
-                if (foreign++ == 0) firstForeign = rank.rankId;
+            if (!std::binary_search(group.ranks.begin(), group.ranks.end(), rank.Id().value())) {
+                if (foreign++ == 0) firstForeign = rank.Id();
                 continue;
             }
             // A dimension's group of one rank says only that the dimension has size 1.
@@ -83,12 +83,12 @@ void JoinRankFiles(const Cluster& cluster, ParallelLayout& layout, int& world) {
         layout.notes.push_back(std::to_string(foreign) +
                                " groups that do not hold the rank whose files list them (the "
                                "first in rank " +
-                               std::to_string(firstForeign) + "'s) left out");
+                               ToString(firstForeign) + "'s) left out");
     if (disagreeing > 0)
         layout.notes.push_back(std::to_string(disagreeing) + " ranks (the first rank " +
-                               std::to_string(firstDisagreeing) +
+                               ToString(firstDisagreeing) +
                                ") give other parallel sizes than rank " +
-                               std::to_string(sizesFrom->rankId) + ", whose are used");
+                               ToString(sizesFrom->Id()) + ", whose are used");
     if (!layout.sizes.Any() && layout.groups.empty()) layout.source.clear();  // a world size only
 }
 
@@ -301,7 +301,7 @@ void PlaceRanks(const Cluster& cluster, ParallelLayout& layout) {
     layout.places.resize(cluster.ranks.size());
     for (size_t i = 0; i < cluster.ranks.size(); ++i) {
         RankPlace& place = layout.places[i];
-        place.rank = cluster.ranks[i].rankId;
+        place.rank = cluster.ranks[i].Id().value();
         for (const Dimension& dimension : kDimensions)
             if (layout.sizes.*dimension.size == 1) place.*dimension.place = 0;
     }
@@ -310,9 +310,9 @@ void PlaceRanks(const Cluster& cluster, ParallelLayout& layout) {
         const Dimension* dimension = DimensionOf(group.kind);
         if (!dimension) continue;
         for (size_t k = 0; k < group.ranks.size(); ++k) {
-            const int index = cluster.IndexOfRank(group.ranks[k]);
-            if (index < 0) continue;
-            int& place = layout.places[index].*dimension->place;
+            const std::optional<size_t> index = cluster.IndexOfRank(RankId(group.ranks[k]));
+            if (!index) continue;
+            int& place = layout.places[*index].*dimension->place;
             if (place >= 0 && place != static_cast<int>(k))
                 ++twice;
             else
@@ -387,7 +387,7 @@ ParallelLayout BuildParallelLayout(const Cluster& cluster) {
     ParallelLayout layout;
     int world = 0;
     JoinRankFiles(cluster, layout, world);
-    const int largestId = cluster.ranks.empty() ? 0 : cluster.ranks.back().rankId + 1;
+    const int largestId = cluster.ranks.empty() ? 0 : cluster.ranks.back().Id().value() + 1;
     DropImplausible(layout, world, cluster.ranks.size(), largestId);
     world = std::max(world, largestId);
     if (layout.Known() && !layout.groups.empty())
@@ -404,7 +404,7 @@ ParallelLayout BuildParallelLayout(const Cluster& cluster) {
         layout.notes.push_back("the pipeline's " + std::to_string(layout.stages.size()) +
                                " stages from msprof-analyze's cluster analysis");
     std::vector<int> present;
-    for (const ClusterRank& rank : cluster.ranks) present.push_back(rank.rankId);
+    for (const ClusterRank& rank : cluster.ranks) present.push_back(rank.Id().value());
     if ((layout.stages.empty() || stagesAdded) && CompleteSizes(layout, world))
         AddMegatronGroups(layout, world, present);
     for (const Dimension& dimension : kDimensions)

@@ -26,7 +26,7 @@ ClusterRank SummarizeTraceRank(const TraceModel& model, const TraceAnalyses& ana
     if (analyses.ranks.empty()) return rank;
     const RankTraceAnalysis& own = analyses.ranks.front();
     if (own.rankFrom != RankIdSource::kOrder) {
-        rank.rankId = static_cast<int>(own.rank);
+        rank.rankId = RankId(static_cast<int>(own.rank));
         rank.rankSource =
             own.rankFrom == RankIdSource::kDistributedInfo ? "the trace's distributedInfo.rank"
             : own.rankFrom == RankIdSource::kCudaDevice ? "the CUDA device of the export's process"

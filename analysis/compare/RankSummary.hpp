@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Ids.hpp"
 #include "core/Time.hpp"
 #include "load/StepTraceCsv.hpp"
 #include "model/TraceModel.hpp"
@@ -52,9 +53,9 @@ struct TimeWindow {
 
 struct RankSummary {
     std::string path;
-    int rankId = -1;             // -1 when neither profiler_info_N.json nor the folder name says
-    std::string operatorSource;  // "kernel_details.csv", "device activities" (made from the
-                                 // trace), "Ascend Hardware slices", "all slices"
+    std::optional<RankId> rankId;  // none when neither profiler_info_N.json nor the folder says
+    std::string operatorSource;    // "kernel_details.csv", "device activities" (made from the
+                                   // trace), "Ascend Hardware slices", "all slices"
     std::vector<SummaryOperator> operators;  // by name, largest total first
     std::vector<SummaryOperator> types;      // by type, largest total first
     OverviewFigures overview;

@@ -33,15 +33,16 @@ int NumberBetween(const std::string& name, const std::string& prefix, const std:
     return std::stoi(digits);
 }
 
-int RankIdFromFolderName(const std::string& name) {
+std::optional<RankId> RankIdFromFolderName(const std::string& name) {
     const size_t at = name.rfind("rank");
-    if (at == std::string::npos) return -1;
+    if (at == std::string::npos) return std::nullopt;
     size_t i = at + 4;
     if (i < name.size() && name[i] == '_') ++i;
     size_t end = i;
     while (end < name.size() && end - i < 6 && std::isdigit(static_cast<unsigned char>(name[end])))
         ++end;
-    return end > i ? std::stoi(name.substr(i, end - i)) : -1;
+    if (end == i) return std::nullopt;
+    return RankId(std::stoi(name.substr(i, end - i)));
 }
 
 namespace {
@@ -68,7 +69,7 @@ void ReadProfilerInfo(const fs::path& path, RankFiles& files) {
     if (!document.at_pointer("/rank_id").get(rankValue)) {
         int64_t rank = -1;
         if (!rankValue.get(rank) && rank >= 0 && rank <= kMaxRankId) {
-            files.rankId = static_cast<int>(rank);
+            files.rankId = RankId(static_cast<int>(rank));
             files.rankSource = path.filename().string() + " (rank_id)";
         } else {
             files.problems.push_back(path.string() + ": error: \"rank_id\" is " +
@@ -212,22 +213,22 @@ std::set<int> RanksNamed(const fs::path& folder, const NumberedName* names, size
 }
 
 // The rank of a MindSpore profiler folder of one rank: the one its timeline names, else the one
-// its data-preparation files name, and its step traces name no other; -1 otherwise (a cluster's
-// folder, whose step traces name several, is read as a cluster).
-int MindSporeFolderRank(const fs::path& folder) {
+// its data-preparation files name, and its step traces name no other; none otherwise (a
+// cluster's folder, whose step traces name several, is read as a cluster).
+std::optional<RankId> MindSporeFolderRank(const fs::path& folder) {
     std::set<int> ranks = RanksNamed(folder, kMindSporeTimelines, std::size(kMindSporeTimelines));
     if (ranks.empty())
         ranks = RanksNamed(folder, kDataPreparationNames, std::size(kDataPreparationNames));
-    if (ranks.size() != 1) return -1;
+    if (ranks.size() != 1) return std::nullopt;
     const std::set<int> stepRanks = RanksNamed(folder, &kMindSporeStepTrace, 1);
     if (stepRanks.size() > 1 || (stepRanks.size() == 1 && *stepRanks.begin() != *ranks.begin()))
-        return -1;
-    return *ranks.begin();
+        return std::nullopt;
+    return RankId(*ranks.begin());
 }
 
 // Data-preparation and FLOPs files of other ranks than 'rank' in 'folder': named, never read as
 // its own.
-void NoteOtherRanks(const fs::path& folder, int rank, std::vector<std::string>& problems) {
+void NoteOtherRanks(const fs::path& folder, RankId rank, std::vector<std::string>& problems) {
     std::vector<const NumberedName*> kinds;
     for (const NumberedName& kind : kDataPreparationNames) kinds.push_back(&kind);
     for (const NumberedName& kind : kFlopsNames) kinds.push_back(&kind);
@@ -238,39 +239,41 @@ void NoteOtherRanks(const fs::path& folder, int rank, std::vector<std::string>& 
         const std::string name = it->path().filename().string();
         for (const NumberedName* kind : kinds) {
             const int named = NumberBetween(name, kind->prefix, kind->suffix);
-            if (named >= 0 && named != rank)
+            if (named >= 0 && named != rank.value())
                 problems.push_back(it->path().string() + ": error: names rank " +
                                    std::to_string(named) + ", not this folder's rank " +
-                                   std::to_string(rank) + "; not read");
+                                   ToString(rank) + "; not read");
         }
     }
 }
 
 }  // namespace
 
-FlopsFiles FindFlopsFiles(const std::string& folder, int rankId) {
+FlopsFiles FindFlopsFiles(const std::string& folder, std::optional<RankId> rankId) {
     FlopsFiles files;
-    if (rankId < 0) return files;
-    files.summary = NumberedPath(folder, {"flops_summary_", ".json"}, rankId, &files.problems);
-    files.operators = NumberedPath(folder, {"flops_", ".txt"}, rankId, &files.problems);
-    files.scope = NumberedPath(folder, {"flops_scope_", ".json"}, rankId, &files.problems);
+    if (!rankId) return files;
+    const int rank = rankId->value();
+    files.summary = NumberedPath(folder, {"flops_summary_", ".json"}, rank, &files.problems);
+    files.operators = NumberedPath(folder, {"flops_", ".txt"}, rank, &files.problems);
+    files.scope = NumberedPath(folder, {"flops_scope_", ".json"}, rank, &files.problems);
     return files;
 }
 
-DataPreparationFiles FindDataPreparationFiles(const std::string& folder, int rankId) {
+DataPreparationFiles FindDataPreparationFiles(const std::string& folder,
+                                              std::optional<RankId> rankId) {
     DataPreparationFiles files;
     // The files of one name in every rank's folder.
     files.datasetStages = FileOrProblem(fs::path(folder) / "dataset.csv", &files.problems);
     files.aicpuPreprocess =
         FileOrProblem(fs::path(folder) / "data_preprocess.csv", &files.problems);
-    if (rankId < 0) {
+    if (!rankId) {
         const std::set<int> ranks =
             RanksNamed(folder, kDataPreparationNames, std::size(kDataPreparationNames));
         if (ranks.size() != 1) return files;
-        rankId = *ranks.begin();
+        rankId = RankId(*ranks.begin());
     }
     const auto path = [&](size_t name) {
-        return NumberedPath(folder, kDataPreparationNames[name], rankId, &files.problems);
+        return NumberedPath(folder, kDataPreparationNames[name], rankId->value(), &files.problems);
     };
     files.pipelineRaw = path(0);
     files.hostQueue = path(1);
@@ -294,7 +297,8 @@ bool IsRankDirectory(const std::string& path) {
     const fs::path output = OutputFolder(path);
     for (const KnownFile& known : kKnownFiles)
         if (IsFile(output / known.kind->fileName)) return true;
-    return !FindProfilerDatabase(output.string()).empty() || MindSporeFolderRank(output) >= 0;
+    return !FindProfilerDatabase(output.string()).empty() ||
+           MindSporeFolderRank(output).has_value();
 }
 
 Result<RankFiles> FindRankFiles(const std::string& path) {
@@ -326,12 +330,13 @@ Result<RankFiles> FindRankFiles(const std::string& path) {
     if (!files.profilerDb.empty() && IsFile(output / "analysis.db"))
         files.analysisDb = (output / "analysis.db").string();
     // MindSpore's profiler folder of one rank (MindInsight's layout): numbered files.
-    const int mindSporeRank = any || !files.profilerDb.empty() ? -1 : MindSporeFolderRank(output);
-    if (mindSporeRank >= 0) {
+    const std::optional<RankId> mindSporeRank =
+        any || !files.profilerDb.empty() ? std::nullopt : MindSporeFolderRank(output);
+    if (mindSporeRank) {
         for (const NumberedName& timeline : kMindSporeTimelines)
             if (files.traceView.empty())
-                files.traceView = NumberedPath(output, timeline, mindSporeRank);
-        files.stepTraceRaw = NumberedPath(output, kMindSporeStepTrace, mindSporeRank);
+                files.traceView = NumberedPath(output, timeline, mindSporeRank->value());
+        files.stepTraceRaw = NumberedPath(output, kMindSporeStepTrace, mindSporeRank->value());
         files.rankId = mindSporeRank;
         files.rankSource = "the MindSpore profiler's file names";
         any = true;
@@ -354,26 +359,26 @@ Result<RankFiles> FindRankFiles(const std::string& path) {
     std::sort(infos.begin(), infos.end());
     if (!infos.empty()) {
         ReadProfilerInfo(infos.front(), files);
-        if (files.rankId < 0) {
-            files.rankId =
-                NumberBetween(infos.front().filename().string(), "profiler_info_", ".json");
+        const int named =
+            NumberBetween(infos.front().filename().string(), "profiler_info_", ".json");
+        if (!files.rankId && named >= 0) {
+            files.rankId = RankId(named);
             files.rankSource = infos.front().filename().string() + " (file name)";
         }
     }
     // torch_npu writes the job's shape beside profiler_info.
     files.parallel =
         ReadProfilerMetadata((infoFolder / "profiler_metadata.json").string(), files.problems);
-    if (files.rankId < 0) {
+    if (!files.rankId) {
         const std::string folderName = fs::weakly_canonical(infoFolder, error).filename().string();
         files.rankId = RankIdFromFolderName(folderName);
-        if (files.rankId >= 0) files.rankSource = "folder name " + folderName;
+        if (files.rankId) files.rankSource = "folder name " + folderName;
     }
     // MindSpore writes its data-preparation files beside the others, named by the rank (in its
     // own layout, the rank its file names give, which a profiler_info file may contradict).
-    files.dataPreparation = FindDataPreparationFiles(
-        output.string(), mindSporeRank >= 0 ? mindSporeRank : files.rankId);
-    const int dataRank = mindSporeRank >= 0 ? mindSporeRank : files.rankId;
-    if (dataRank >= 0) NoteOtherRanks(output, dataRank, files.problems);
+    const std::optional<RankId> dataRank = mindSporeRank ? mindSporeRank : files.rankId;
+    files.dataPreparation = FindDataPreparationFiles(output.string(), dataRank);
+    if (dataRank) NoteOtherRanks(output, *dataRank, files.problems);
     files.flops = FindFlopsFiles(output.string(), dataRank);
     return files;
 }

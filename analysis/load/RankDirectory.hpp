@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Ids.hpp"
 #include "core/Status.hpp"
 #include "load/ParallelMetadata.hpp"
 
@@ -74,11 +75,11 @@ struct FlopsFiles {
 };
 
 struct RankFiles {
-    std::string root;           // the folder a person opened
-    std::string outputDir;      // where the profiler's files are (ASCEND_PROFILER_OUTPUT or root)
-    int rankId = -1;            // -1 when neither profiler_info_N.json nor a file name says
-    std::string rankSource;     // where the rank id came from, for the overview
-    std::string profilerLevel;  // "Level0", "Level1", "Level2" or empty
+    std::string root;       // the folder a person opened
+    std::string outputDir;  // where the profiler's files are (ASCEND_PROFILER_OUTPUT or root)
+    std::optional<RankId> rankId;  // none when neither profiler_info_N.json nor a name says
+    std::string rankSource;        // where the rank id came from, for the overview
+    std::string profilerLevel;     // "Level0", "Level1", "Level2" or empty
     // The parallel job as profiler_metadata.json describes it: its rank count
     // (distributed_args.world_size; 0 unknown), sizes and this rank's groups.
     RankParallelInfo parallel;
@@ -115,19 +116,20 @@ bool IsRankDirectory(const std::string& path);
 inline constexpr int kMaxRankId = 999999;
 
 // The rank id a folder's name gives ("rank3_ascend_pt", "test_rank_3": the digits after the last
-// "rank"), or -1.
-int RankIdFromFolderName(const std::string& name);
+// "rank"), or none.
+std::optional<RankId> RankIdFromFolderName(const std::string& name);
 
 // The N of a file name "<prefix>N<suffix>" ("profiler_info_3.json", "step_trace_raw_3_
 // detail_time.csv"): at most 7 digits (a rank id below ten million), else -1.
 int NumberBetween(const std::string& name, const std::string& prefix, const std::string& suffix);
 
-// The data-preparation files of rank 'rankId' in 'folder'; with rankId -1, of the one rank their
-// names give (none when they name several).
-DataPreparationFiles FindDataPreparationFiles(const std::string& folder, int rankId);
+// The data-preparation files of rank 'rankId' in 'folder'; without a rank id, of the one rank
+// their names give (none when they name several).
+DataPreparationFiles FindDataPreparationFiles(const std::string& folder,
+                                              std::optional<RankId> rankId);
 
-// The FLOPs files of rank 'rankId' (from 0) in 'folder'.
-FlopsFiles FindFlopsFiles(const std::string& folder, int rankId);
+// The FLOPs files of rank 'rankId' in 'folder' (none without a rank id).
+FlopsFiles FindFlopsFiles(const std::string& folder, std::optional<RankId> rankId);
 
 // The files of the rank folder 'path'. Fails when 'path' is not a folder or holds none of them.
 Result<RankFiles> FindRankFiles(const std::string& path);

@@ -17,13 +17,13 @@ Result<std::map<int, std::string>> RankFoldersById(const std::string& path) {
                              "summaries and cluster_analysis_output hold no per-step operators)");
     std::map<int, std::string> byId;
     for (const RankFiles& folder : found.rankFolders) {
-        if (folder.rankId < 0)
+        if (!folder.rankId)
             return Status::Error(folder.root +
                                  ": no rank id (no profiler_info_N.json, no number in its name): "
                                  "it cannot be paired with a rank of the other cluster");
-        const auto [at, inserted] = byId.emplace(folder.rankId, folder.root);
+        const auto [at, inserted] = byId.emplace(folder.rankId->value(), folder.root);
         if (!inserted)
-            return Status::Error(folder.root + ": rank " + std::to_string(folder.rankId) +
+            return Status::Error(folder.root + ": rank " + ToString(*folder.rankId) +
                                  " again (also " + at->second +
                                  "): it cannot be paired with a rank of the other cluster");
     }

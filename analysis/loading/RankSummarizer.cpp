@@ -60,12 +60,12 @@ ClusterRank SummarizeExportProcess(const std::string& path, const NsysRank& rank
     auto loaded = LoadNsysRank(path, options, rank);
     if (!loaded.ok()) {
         ClusterRank unread = UnreadableRank(path, loaded.message());
-        unread.rankId = static_cast<int>(rank.rank);
+        unread.rankId = RankId(static_cast<int>(rank.rank));
         return unread;
     }
     ClusterRank summary = SummarizeLoadedTimeline(*loaded.value().model, path);
-    if (summary.rankId < 0) {
-        summary.rankId = static_cast<int>(rank.rank);
+    if (!summary.rankId) {
+        summary.rankId = RankId(static_cast<int>(rank.rank));
         summary.rankSource = "its process's place among the export's processes";
     }
     return summary;

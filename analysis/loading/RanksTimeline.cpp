@@ -43,7 +43,7 @@ std::vector<std::string> CommonSteps(const std::vector<LoadedPart>& parts) {
 
 std::string RankLabel(const std::string& path) {
     const RankFiles files = FindRankFor(path);
-    if (files.rankId >= 0) return "rank " + std::to_string(files.rankId);
+    if (files.rankId) return "rank " + ToString(*files.rankId);
     std::filesystem::path name(path);
     if (name.filename().empty()) name = name.parent_path();
     return name.filename().string();
@@ -129,8 +129,9 @@ Result<std::vector<std::string>> ResolveRankPaths(const std::string& cluster,
         for (const int id : ids.value()) {
             if (!named.insert(id).second)
                 return Status::Error("ranks: rank " + std::to_string(id) + " named twice");
-            auto it = std::find_if(folders.rankFolders.begin(), folders.rankFolders.end(),
-                                   [id](const RankFiles& files) { return files.rankId == id; });
+            auto it =
+                std::find_if(folders.rankFolders.begin(), folders.rankFolders.end(),
+                             [id](const RankFiles& files) { return Holds(files.rankId, id); });
             if (it == folders.rankFolders.end())
                 return Status::Error(cluster + ": error: no rank folder of rank " +
                                      std::to_string(id) + " (it has " +

@@ -34,7 +34,7 @@ std::string MareyStep::KeyLabel(uint32_t key) const {
            (steps.size() > 1 ? " · step " + steps[k.step] : std::string());
 }
 
-std::vector<int> MareyDeviceOrder(const Cluster& cluster) {
+std::vector<RankId> MareyDeviceOrder(const Cluster& cluster) {
     std::vector<const ClusterGroup*> stages;
     for (const ClusterGroup& group : cluster.groups)
         if (group.kind == "stage") stages.push_back(&group);
@@ -44,18 +44,19 @@ std::vector<int> MareyDeviceOrder(const Cluster& cluster) {
     std::sort(stages.begin(), stages.end(), [](const ClusterGroup* a, const ClusterGroup* b) {
         return a->ranks.front() < b->ranks.front();
     });
-    std::vector<int> order;
-    std::set<int> placed;
+    std::vector<RankId> order;
+    std::set<RankId> placed;
     for (const ClusterGroup* stage : stages)
-        for (const int rank : stage->ranks)
-            if (cluster.IndexOfRank(rank) >= 0 && placed.insert(rank).second) order.push_back(rank);
+        for (const int number : stage->ranks)
+            if (const RankId rank(number); cluster.IndexOfRank(rank) && placed.insert(rank).second)
+                order.push_back(rank);
     for (const ClusterRank& rank : cluster.ranks)
-        if (placed.insert(rank.rankId).second) order.push_back(rank.rankId);
+        if (placed.insert(rank.Id()).second) order.push_back(rank.Id());
     return order;
 }
 
 MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables,
-                         const std::vector<int>& rankIds, const std::string& step) {
+                         const std::vector<RankId>& rankIds, const std::string& step) {
     return BuildMareyStep(tables, rankIds, std::vector<std::string>{step});
 }
 
@@ -123,7 +124,7 @@ StepRows IndexedStepRows(const KernelTable& table, const KernelStepIndex& index,
 // BuildMareyStep over tables with their step indexes ('indexes' empty: scan each table).
 MareyStep BuildSteps(const std::vector<const KernelTable*>& tables,
                      const std::vector<const KernelStepIndex*>& indexes,
-                     const std::vector<int>& rankIds, const std::vector<std::string>& steps) {
+                     const std::vector<RankId>& rankIds, const std::vector<std::string>& steps) {
     MareyStep result;
     result.steps = steps;
     result.step = steps.empty()       ? std::string()
@@ -217,7 +218,8 @@ constexpr char kUnreachable[] = "not reachable from this machine: ";
 }  // namespace
 
 MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables,
-                         const std::vector<int>& rankIds, const std::vector<std::string>& steps) {
+                         const std::vector<RankId>& rankIds,
+                         const std::vector<std::string>& steps) {
     return BuildSteps(tables, {}, rankIds, steps);
 }
 
@@ -242,15 +244,16 @@ KernelStepIndex IndexKernelSteps(const KernelTable& table) {
 }
 
 std::vector<std::shared_ptr<const KernelTable>> LoadKernelTables(
-    const Cluster& cluster, const std::vector<int>& rankIds, unsigned threads,
+    const Cluster& cluster, const std::vector<RankId>& rankIds, unsigned threads,
     std::vector<std::string>& problems) {
     std::vector<std::shared_ptr<const KernelTable>> tables(rankIds.size());
     problems.assign(rankIds.size(), std::string());
     ParallelFor(
         rankIds.size(), std::max(1u, threads), std::vector<uint64_t>(rankIds.size(), 1),
         [&](size_t i) {
-            const int index = cluster.IndexOfRank(rankIds[i]);
-            if (index < 0) return;
+            const std::optional<size_t> found = cluster.IndexOfRank(rankIds[i]);
+            if (!found) return;
+            const size_t index = *found;
             if (cluster.ranks[index].kernels) {
                 tables[i] = cluster.ranks[index].kernels;
                 return;
@@ -300,7 +303,8 @@ std::vector<std::shared_ptr<const KernelTable>> LoadKernelTables(
 }
 
 std::vector<std::string> SummarizeDeviceProblems(const MareyStep& step, size_t most, bool* noFile) {
-    std::map<std::string, std::vector<int>> byReason;  // a reason shared by devices → their ranks
+    std::map<std::string, std::vector<RankId>>
+        byReason;  // a reason shared by devices → their ranks
     std::vector<std::string> single;
     size_t withoutFile = 0;
     std::string unreachableExample;
@@ -317,7 +321,7 @@ std::vector<std::string> SummarizeDeviceProblems(const MareyStep& step, size_t m
         } else if (device.problem.rfind("no operator of step", 0) == 0) {
             byReason[device.problem].push_back(device.rankId);
         } else if (single.size() < most) {
-            single.push_back("rank " + std::to_string(device.rankId) + ": " + device.problem);
+            single.push_back("rank " + ToString(device.rankId) + ": " + device.problem);
         }
     }
     if (noFile) *noFile = !step.devices.empty() && withoutFile == step.devices.size();
@@ -334,12 +338,12 @@ std::vector<std::string> SummarizeDeviceProblems(const MareyStep& step, size_t m
     return lines;
 }
 
-MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds,
+MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<RankId>& rankIds,
                         const std::string& step, unsigned threads) {
     return LoadMareyStep(cluster, rankIds, std::vector<std::string>{step}, threads);
 }
 
-MareyTables LoadMareyTables(const Cluster& cluster, const std::vector<int>& rankIds,
+MareyTables LoadMareyTables(const Cluster& cluster, const std::vector<RankId>& rankIds,
                             unsigned threads) {
     MareyTables result;
     result.rankIds = rankIds;
@@ -369,7 +373,7 @@ MareyStep BuildMareyStep(const MareyTables& tables, const std::vector<std::strin
     return result;
 }
 
-MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds,
+MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<RankId>& rankIds,
                         const std::vector<std::string>& steps, unsigned threads) {
     return BuildMareyStep(LoadMareyTables(cluster, rankIds, threads), steps);
 }
@@ -424,20 +428,20 @@ int64_t MareyOpAt(const MareyDevice& device, const std::vector<TimeNs>& runningE
     return -1;
 }
 
-int SlowestDevice(const std::vector<DeviceSlant>& slants, TimeNs* excessNs) {
+std::optional<RankId> SlowestDevice(const std::vector<DeviceSlant>& slants, TimeNs* excessNs) {
     // Only a device that shares operators with the one above has a slant: one without any (no
     // kernel_details.csv, no operator of the step) is not "slowest" with a slant of 0.
     std::vector<const DeviceSlant*> measured;
     for (size_t d = 1; d < slants.size(); ++d)
         if (slants[d].operators > 0) measured.push_back(&slants[d]);
-    if (measured.size() < 2) return -1;
+    if (measured.size() < 2) return std::nullopt;
     std::vector<TimeNs> values;
     for (const DeviceSlant* slant : measured) values.push_back(slant->slantNs);
     const TimeNs median = Median(values);
     const DeviceSlant* worst = measured.front();
     for (const DeviceSlant* slant : measured)
         if (slant->slantNs > worst->slantNs) worst = slant;
-    if (worst->slantNs <= median) return -1;  // none bends the bands more than the others
+    if (worst->slantNs <= median) return std::nullopt;  // none bends the bands more than the others
     if (excessNs) *excessNs = worst->slantNs - median;
     return worst->rankId;
 }
@@ -452,13 +456,13 @@ std::vector<MareyRow> MareyRows(const MareyStep& step,
     std::vector<bool> stageDone(collapsed.size(), false);
     for (size_t d = 0; d < step.devices.size(); ++d) {
         if (stageOf[d] < 0) {
-            rows.push_back({"rank " + std::to_string(step.devices[d].rankId), {d}});
+            rows.push_back({"rank " + ToString(step.devices[d].rankId), {d}});
             continue;
         }
         if (stageDone[stageOf[d]]) continue;
         stageDone[stageOf[d]] = true;
         MareyRow row;
-        std::vector<int> ranks;
+        std::vector<RankId> ranks;
         for (const size_t member : collapsed[stageOf[d]])
             row.devices.push_back(member), ranks.push_back(step.devices[member].rankId);
         std::sort(ranks.begin(), ranks.end());

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Ids.hpp"
 #include "cluster/Cluster.hpp"
 #include "load/KernelTable.hpp"
 
@@ -24,7 +25,7 @@ struct MareyOp {
 };
 
 struct MareyDevice {
-    int rankId = -1;
+    RankId rankId;
     // Absolute, on the device's clock: where its times count from. One moment for every device
     // when their clocks agree (MareyStep::sharedClock), else each device's first operator of the
     // step.
@@ -59,13 +60,13 @@ struct MareyStep {
 
 // Rank ids in pipeline order: the cluster's stage groups (or point-to-point groups) in the
 // order of their first rank, each in rank order, then the ranks of no stage; else rank order.
-std::vector<int> MareyDeviceOrder(const Cluster& cluster);
+std::vector<RankId> MareyDeviceOrder(const Cluster& cluster);
 
 // The kernel_details.csv of each rank of 'rankIds', read on up to 'threads' threads, or the table
 // the loader kept (ClusterRank::kernels) without reading anything; a rank without one gets null
 // and a line in 'problems' (one per rank, empty when fine).
 std::vector<std::shared_ptr<const KernelTable>> LoadKernelTables(
-    const Cluster& cluster, const std::vector<int>& rankIds, unsigned threads,
+    const Cluster& cluster, const std::vector<RankId>& rankIds, unsigned threads,
     std::vector<std::string>& problems);
 
 // A kernel table's rows by step: what a step's operators are without a pass over every row.
@@ -83,14 +84,14 @@ KernelStepIndex IndexKernelSteps(const KernelTable& table);
 // The tables of the devices shown, kept so that another step is built without reading the
 // files again.
 struct MareyTables {
-    std::vector<int> rankIds;
+    std::vector<RankId> rankIds;
     std::vector<std::shared_ptr<const KernelTable>> tables;  // null for a rank without one
     std::vector<KernelStepIndex> stepIndexes;                // per table, empty for null
     std::vector<std::string> problems;                       // per rank, empty when fine
     uint64_t rows = 0;                                       // over every table
 };
 // The tables and their step indexes, on up to 'threads' threads.
-MareyTables LoadMareyTables(const Cluster& cluster, const std::vector<int>& rankIds,
+MareyTables LoadMareyTables(const Cluster& cluster, const std::vector<RankId>& rankIds,
                             unsigned threads);
 // One step's figures from 'tables': O(the steps' rows over every device), whatever the tables
 // hold besides.
@@ -99,18 +100,18 @@ MareyStep BuildMareyStep(const MareyTables& tables, const std::vector<std::strin
 // Reads the operators of step 'step' from the kernel_details.csv of each rank in 'rankIds' (in
 // that order), on up to 'threads' threads. A rank without the file, or without the step, is a
 // device with no operators and a problem saying why. O(rows of those files).
-MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds,
+MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<RankId>& rankIds,
                         const std::string& step, unsigned threads);
 // Several consecutive steps on one axis: operators match within their own step.
-MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<int>& rankIds,
+MareyStep LoadMareyStep(const Cluster& cluster, const std::vector<RankId>& rankIds,
                         const std::vector<std::string>& steps, unsigned threads);
 
 // The same from tables already read (tests, the generator's own tables): 'tables[i]' is rank
 // 'rankIds[i]'s kernel_details.csv.
 MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables,
-                         const std::vector<int>& rankIds, const std::string& step);
+                         const std::vector<RankId>& rankIds, const std::string& step);
 MareyStep BuildMareyStep(const std::vector<const KernelTable*>& tables,
-                         const std::vector<int>& rankIds, const std::vector<std::string>& steps);
+                         const std::vector<RankId>& rankIds, const std::vector<std::string>& steps);
 
 // Operators of the step matched between neighbouring devices, and those that are not.
 struct MareyMatchCount {
@@ -124,7 +125,7 @@ MareyMatchCount CountMatches(const MareyStep& step);
 // (and, in a pipeline, every device below inherits that delay without adding to it), so its
 // slant stands out; in a healthy job every slant is about the same. The first device has none.
 struct DeviceSlant {
-    int rankId = -1;
+    RankId rankId;
     TimeNs slantNs = 0;
     uint64_t operators = 0;  // shared with the device above
 };
@@ -137,8 +138,10 @@ std::vector<DeviceSlant> DeviceSlants(const MareyStep& step);
 std::vector<std::string> SummarizeDeviceProblems(const MareyStep& step, size_t most, bool* noFile);
 
 // The device whose slant exceeds the median slant by the most, among the devices that share
-// operators with the one above; -1 with fewer than two of them or when none exceeds the median.
-int SlowestDevice(const std::vector<DeviceSlant>& slants, TimeNs* excessNs = nullptr);
+// operators with the one above; none with fewer than two of them or when none exceeds the
+// median.
+std::optional<RankId> SlowestDevice(const std::vector<DeviceSlant>& slants,
+                                    TimeNs* excessNs = nullptr);
 
 // Per operator of 'device' (by start): the latest end among it and those started before it, for
 // MareyOpAt. O(operators).

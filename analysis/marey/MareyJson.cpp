@@ -11,14 +11,14 @@
 namespace marey {
 
 std::string MareyToJson(const Cluster& cluster, unsigned threads) {
-    const std::vector<int> order = MareyDeviceOrder(cluster);
+    const std::vector<RankId> order = MareyDeviceOrder(cluster);
     const MareyTables tables = LoadMareyTables(cluster, order, threads);
     const std::vector<std::string>& problems = tables.problems;
     struct StepFigures {
         std::string step;
         size_t operators = 0;
         MareyMatchCount count;
-        int slowest = -1;
+        std::optional<RankId> slowest;
         TimeNs excessNs = 0;
         std::vector<DeviceSlant> slants;
     };
@@ -28,46 +28,46 @@ std::string MareyToJson(const Cluster& cluster, unsigned threads) {
                 [&](size_t s) {
                     const std::string& step = cluster.steps[s];
                     const MareyStep marey = BuildMareyStep(tables, {step});
-                    StepFigures figures{step, marey.keys.size(),  CountMatches(marey), -1,
+                    StepFigures figures{step, marey.keys.size(),  CountMatches(marey), std::nullopt,
                                         0,    DeviceSlants(marey)};
                     figures.slowest = SlowestDevice(figures.slants, &figures.excessNs);
                     steps[s] = std::move(figures);
                 });
     // The slowest device over the steps: the one most often slowest, with its median excess.
-    std::map<int, std::vector<TimeNs>> excessOf;
+    std::map<RankId, std::vector<TimeNs>> excessOf;
     for (const StepFigures& figures : steps)
-        if (figures.slowest >= 0) excessOf[figures.slowest].push_back(figures.excessNs);
-    int slowest = -1;
+        if (figures.slowest) excessOf[*figures.slowest].push_back(figures.excessNs);
+    std::optional<RankId> slowest;
     for (const auto& [rank, excesses] : excessOf)
-        if (slowest < 0 || excesses.size() > excessOf[slowest].size()) slowest = rank;
+        if (!slowest || excesses.size() > excessOf[*slowest].size()) slowest = rank;
     std::string out;
     {
         JsonObject root(out);
-        WriteRankIds(root.Key("devices"), order);
+        WriteRankIds(root.Key("devices"), RankNumbers(order));
         JsonArrayOfObjects(root.Key("steps"), steps, [](JsonObject& o, const StepFigures& figures) {
             o.String("step", figures.step);
             o.Int("operators", static_cast<int64_t>(figures.operators));
             o.Int("matched", static_cast<int64_t>(figures.count.matched));
             o.Int("unmatched", static_cast<int64_t>(figures.count.unmatched));
-            if (figures.slowest >= 0)
-                o.Int("slowest_device", figures.slowest);
+            if (figures.slowest)
+                o.Int("slowest_device", figures.slowest->value());
             else
                 o.Null("slowest_device");
             o.Int("slant_excess_ns", figures.excessNs);
         });
-        if (slowest < 0) {
+        if (!slowest) {
             root.Null("slowest_device");
         } else {
-            std::vector<TimeNs> excesses = excessOf[slowest];
+            std::vector<TimeNs> excesses = excessOf[*slowest];
             JsonObject device(root.Key("slowest_device"));
-            device.Int("rank", slowest);
-            device.Int("steps_slowest", static_cast<int64_t>(excessOf[slowest].size()));
+            device.Int("rank", slowest->value());
+            device.Int("steps_slowest", static_cast<int64_t>(excesses.size()));
             device.Int("slant_excess_ns", Median(excesses));
         }
         std::vector<std::string> missing;
         for (size_t i = 0; i < problems.size(); ++i)
             if (!problems[i].empty())
-                missing.push_back("rank " + std::to_string(order[i]) + ": " + problems[i]);
+                missing.push_back("rank " + ToString(order[i]) + ": " + problems[i]);
         JsonArray(root.Key("problems"), missing,
                   [](std::string& o, const std::string& p) { AppendJsonString(o, p); });
     }

@@ -30,7 +30,7 @@ void WriteSchedule(JsonObject& o, const std::string& step, const PipelineSchedul
     JsonArrayOfObjects(o.Key("stages"), schedule.stages,
                        [&](JsonObject& s, const PipeStageFigures& stage) {
                            s.Int("stage", static_cast<int64_t>(index++));
-                           s.Int("rank", stage.rankId);
+                           s.Int("rank", stage.rankId.value());
                            s.Int("computing_ns", stage.computingNs);
                            s.Int("receive_ns", stage.receiveNs);
                            s.Int("idle_ns", stage.idleNs);
@@ -51,9 +51,10 @@ void WriteSchedule(JsonObject& o, const std::string& step, const PipelineSchedul
 
 std::string PipelineToJson(const Cluster& cluster, unsigned threads) {
     const ParallelLayout& layout = cluster.parallel;
-    const std::vector<int> ranks = layout.stages.empty() || layout.stages.front().ranks.empty()
-                                       ? std::vector<int>{}
-                                       : PipelineRanks(layout, layout.stages.front().ranks.front());
+    const std::vector<RankId> ranks =
+        layout.stages.empty() || layout.stages.front().ranks.empty()
+            ? std::vector<RankId>{}
+            : PipelineRanks(layout, RankId(layout.stages.front().ranks.front()));
     if (ranks.empty()) return "null";
     const MareyTables tables = LoadMareyTables(cluster, ranks, threads);
     std::vector<PipelineSchedule> schedules(cluster.steps.size());
@@ -68,7 +69,7 @@ std::string PipelineToJson(const Cluster& cluster, unsigned threads) {
     std::string out;
     {
         JsonObject root(out);
-        WriteRankIds(root.Key("ranks"), ranks);
+        WriteRankIds(root.Key("ranks"), RankNumbers(ranks));
         size_t index = 0;
         JsonArrayOfObjects(
             root.Key("steps"), schedules, [&](JsonObject& o, const PipelineSchedule& schedule) {
@@ -78,7 +79,7 @@ std::string PipelineToJson(const Cluster& cluster, unsigned threads) {
         std::vector<std::string> problems;
         for (size_t i = 0; i < tables.problems.size(); ++i)
             if (!tables.problems[i].empty())
-                problems.push_back("rank " + std::to_string(ranks[i]) + ": " + tables.problems[i]);
+                problems.push_back("rank " + ToString(ranks[i]) + ": " + tables.problems[i]);
         JsonArray(root.Key("problems"), problems,
                   [](std::string& o, const std::string& p) { AppendJsonString(o, p); });
     }

@@ -217,14 +217,13 @@ std::string Verdict(const PipelineSchedule& schedule, int* named) {
     const PipeStageFigures& busiest = schedule.stages[static_cast<size_t>(schedule.busiestStage)];
     const double median = static_cast<double>(schedule.medianComputingNs);
     const auto name = [](size_t s, const PipeStageFigures& stage) {
-        return "stage " + std::to_string(s) + " (rank " + std::to_string(stage.rankId) + ")";
+        return "stage " + std::to_string(s) + " (rank " + ToString(stage.rankId) + ")";
     };
     if (median > 0 && static_cast<double>(busiest.computingNs) > 1.10 * median) {
         *named = schedule.busiestStage;
         return "Stage " + std::to_string(schedule.busiestStage) + " (rank " +
-               std::to_string(busiest.rankId) + ") computes " +
-               FormatDuration(busiest.computingNs) + ", " +
-               FormatPercent(static_cast<double>(busiest.computingNs) / median - 1) +
+               ToString(busiest.rankId) + ") computes " + FormatDuration(busiest.computingNs) +
+               ", " + FormatPercent(static_cast<double>(busiest.computingNs) / median - 1) +
                " longer than the median stage: the other stages wait for it in Receive "
                "(rebalance its layers)";
     }
@@ -305,7 +304,8 @@ PipelineSchedule BuildPipelineSchedule(const MareyStep& step) {
     return schedule;
 }
 
-std::vector<int> PipelineRanks(const ParallelLayout& layout, int rank) {
+std::vector<RankId> PipelineRanks(const ParallelLayout& layout, RankId rankId) {
+    const int rank = rankId.value();  // the layout's groups and stages list numbers
     for (const ParallelGroup& group : layout.groups)
         if (group.kind == "pp" &&
             std::binary_search(group.ranks.begin(), group.ranks.end(), rank)) {
@@ -319,8 +319,8 @@ std::vector<int> PipelineRanks(const ParallelLayout& layout, int rank) {
             }
             std::stable_sort(keyed.begin(), keyed.end(),
                              [](const auto& a, const auto& b) { return a.first < b.first; });
-            std::vector<int> ranks;
-            for (const auto& [stage, id] : keyed) ranks.push_back(id);
+            std::vector<RankId> ranks;
+            for (const auto& [stage, id] : keyed) ranks.push_back(RankId(id));
             return ranks;
         }
     const int stage = layout.StageOf(rank);
@@ -330,9 +330,9 @@ std::vector<int> PipelineRanks(const ParallelLayout& layout, int rank) {
         if (s.stage == stage)
             place = static_cast<size_t>(std::lower_bound(s.ranks.begin(), s.ranks.end(), rank) -
                                         s.ranks.begin());
-    std::vector<int> ranks;
+    std::vector<RankId> ranks;
     for (const ParallelStage& s : layout.stages)
-        if (place < s.ranks.size()) ranks.push_back(s.ranks[place]);
+        if (place < s.ranks.size()) ranks.push_back(RankId(s.ranks[place]));
     return ranks;
 }
 

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Ids.hpp"
 #include "cluster/ParallelLayout.hpp"
 #include "marey/Marey.hpp"
 
@@ -57,7 +58,7 @@ struct PipeTransfer {
 };
 
 struct PipeStageFigures {
-    int rankId = -1;
+    RankId rankId;
     std::vector<PipeOpKind> kinds;    // per operator of the device
     std::vector<int32_t> transferOf;  // per operator: index into PipelineSchedule::transfers
     TimeNs computingNs = 0;           // the union of its computations within the span
@@ -89,7 +90,7 @@ struct PipelineSchedule {
 // the layout; else, where the layout has stages but no such group, each stage's rank at the place
 // 'rank' holds in its own stage; empty when the layout has no stages or no stage holds 'rank'.
 // O(groups + ranks).
-std::vector<int> PipelineRanks(const ParallelLayout& layout, int rank);
+std::vector<RankId> PipelineRanks(const ParallelLayout& layout, RankId rankId);
 
 // The schedule of 'step', whose devices are the stages in order. Its verdict: a stage computing
 // 10 % longer than the median stage holds the others up; else a bubble 5 points over 1F1B's

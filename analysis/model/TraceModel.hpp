@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/Ids.hpp"
 #include "core/JoinedThread.hpp"
 #include "core/PodArray.hpp"
 #include "core/Status.hpp"
@@ -188,8 +189,8 @@ struct TraceSource {
     // the text).
     CopyBytesTable copyBytes;
     // A rank of an Nsight Systems export of several processes: the CUDA device its process ran
-    // on; -1 for every other source.
-    int64_t deviceRank = -1;
+    // on; none for every other source.
+    std::optional<RankId> deviceRank;
     // The model was read from the index cache (cache/IndexCache.hpp), not parsed from the text.
     bool fromIndexCache = false;
     // A profiler database or an Nsight Systems export, kept open read-only for the details of a

@@ -225,8 +225,8 @@ std::string RankAnalysisToJson(const RankAnalysis& analysis) {
         JsonObject rank(out);
         const RankFiles& files = analysis.files;
         rank.String("folder", files.root);
-        if (files.rankId >= 0)
-            rank.Int("rank_id", files.rankId);
+        if (files.rankId)
+            rank.Int("rank_id", files.rankId->value());
         else
             rank.Key("rank_id") += "null";
         rank.String("rank_source", files.rankSource);
@@ -300,7 +300,7 @@ std::string RankAnalysisToText(const RankAnalysis& analysis) {
     const RankFiles& files = analysis.files;
     out += "rank folder   " + files.root + "\n";
     std::snprintf(line, sizeof line, "  rank        %s%s%s\n",
-                  files.rankId >= 0 ? std::to_string(files.rankId).c_str() : "unknown",
+                  files.rankId ? ToString(*files.rankId).c_str() : "unknown",
                   files.rankSource.empty() ? "" : "  from ", files.rankSource.c_str());
     out += line;
     if (!files.profilerLevel.empty()) out += "  level       " + files.profilerLevel + "\n";

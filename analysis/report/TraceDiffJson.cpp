@@ -12,8 +12,8 @@ namespace {
 void WriteSide(JsonObject& root, const char* key, const RankSummary& side) {
     JsonObject object(root.Key(key));
     object.String("path", side.path);
-    if (side.rankId >= 0)
-        object.Int("rank_id", side.rankId);
+    if (side.rankId)
+        object.Int("rank_id", side.rankId->value());
     else
         object.Null("rank_id");
     object.String("operator_source", side.operatorSource);

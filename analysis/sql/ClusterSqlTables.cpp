@@ -37,7 +37,7 @@ std::unique_ptr<SqlRows> PerRankRows(const Cluster& cluster, const char* name,
             const ClusterRank& rank = cluster.ranks[(after - 1)->second];
             const size_t index = static_cast<size_t>(id - (after - 1)->first);
             if (column == 0) return sqlite3_result_int64(out, id);
-            if (column == 1) return sqlite3_result_int64(out, rank.rankId);
+            if (column == 1) return sqlite3_result_int64(out, rank.Id().value());
             cell(rank, index, column - 2, out);
         });
 }
@@ -76,7 +76,7 @@ std::unique_ptr<SqlRows> RankTable(const Cluster& cluster) {
                 case 0:
                     return sqlite3_result_int64(out, id);
                 case 1:
-                    return sqlite3_result_int64(out, rank.rankId);
+                    return sqlite3_result_int64(out, rank.Id().value());
                 case 2:
                     return SetSqlText(out, rank.path);
                 case 3:

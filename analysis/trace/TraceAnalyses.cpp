@@ -123,7 +123,7 @@ const char* RankIdSourceName(RankIdSource source) {
 }
 
 TraceRank FindTraceRank(const TraceSource& source) {
-    if (source.deviceRank >= 0) return {source.deviceRank, RankIdSource::kCudaDevice};
+    if (source.deviceRank) return {source.deviceRank->value(), RankIdSource::kCudaDevice};
     const std::string_view text(source.text.data(), source.text.size());
     const std::string_view head = text.substr(0, kRankSearchBytes);
     const std::string_view tail = text.size() > kRankSearchBytes

@@ -100,10 +100,10 @@ void SelectRank(ClusterDocument& cluster, RankId rankId) {
 }
 
 std::optional<RankId> MedianRank(const ClusterDocument& cluster) {
-    const int median = MedianRankOf(cluster.report.averagedSteps);
-    if (median >= 0) return RankId(median);
+    if (const std::optional<RankId> median = MedianRankOf(cluster.report.averagedSteps))
+        return median;
     if (cluster.cluster.ranks.empty()) return std::nullopt;
-    return RankId(cluster.cluster.ranks.front().rankId);
+    return cluster.cluster.ranks.front().Id();
 }
 
 void RankRightClick(ClusterDocument& cluster, RankId rankId) {
@@ -198,14 +198,15 @@ void DrawOneTimelinePicker(ClusterDocument& cluster, ClusterRequest& request) {
         return;
     }
     for (const int rank : ranks.value())
-        if (cluster.cluster.IndexOfRank(rank) < 0) {
+        if (!cluster.cluster.IndexOfRank(RankId(rank))) {
             views.oneTimelineError = "the cluster has no rank " + std::to_string(rank);
             return;
         }
     views.oneTimelineError.clear();
     request.cluster = cluster.id;
     request.kind = ClusterRequest::kOpenRanksInOneTimeline;
-    request.ranks = ranks.value();
+    request.ranks.clear();
+    for (const int rank : ranks.value()) request.ranks.push_back(RankId(rank));
     const std::optional<StepIndex> step = cluster.selection.step;
     request.alignStep =
         step ? cluster.cluster.steps[static_cast<size_t>(step->value())] : std::string();

@@ -23,9 +23,9 @@ struct ClusterRequest {
     TimeNs startNs = 0,
            endNs =
                0;  // with the timeline: show and mark this range (absolute), when endNs > startNs
-    std::string label;       // names the marked range
-    std::vector<int> ranks;  // kOpenRanksInOneTimeline: rank ids, in the order shown
-    std::string alignStep;   // and the step they are aligned on (empty: the first they share)
+    std::string label;          // names the marked range
+    std::vector<RankId> ranks;  // kOpenRanksInOneTimeline: in the order shown
+    std::string alignStep;      // and the step they are aligned on (empty: the first they share)
 };
 
 // The step picker (averaged or one step) and the group picker, on one line.

@@ -21,7 +21,7 @@ const Rgba kTransitColor{0.30f, 0.60f, 0.95f, 1}, kWaitColor{0.96f, 0.60f, 0.22f
     kSyncColor{0.72f, 0.40f, 0.10f, 1}, kIdleColor{0.45f, 0.46f, 0.50f, 1};
 
 void DrawRankChart(ClusterDocument& document, const std::vector<CollectiveOnRank>& ranks,
-                   int waitedFor, float height, ClusterRequest& request) {
+                   std::optional<RankId> waitedFor, float height, ClusterRequest& request) {
     const float axis = 76, rightAxis = 48;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x - axis - rightAxis;
@@ -76,12 +76,12 @@ void DrawRankChart(ClusterDocument& document, const std::vector<CollectiveOnRank
         if (rank.rankId == waitedFor)
             draw->AddRect(ImVec2(x - 2, top - 2), ImVec2(x + bar + 2, bottom + 1),
                           IM_COL32(255, 80, 70, 255), 0, 0, 2);
-        if (Holds(document.selection.rank, rank.rankId))
+        if (document.selection.rank == rank.rankId)
             draw->AddRect(ImVec2(x - 1, top), ImVec2(x + bar + 1, bottom),
                           IM_COL32(255, 255, 255, 255), 0, 0, 1.5f);
         if (static_cast<float>(i) - labelEvery * std::floor(static_cast<float>(i) / labelEvery) <
             0.5f) {
-            const std::string text = std::to_string(rank.rankId);
+            const std::string text = ToString(rank.rankId);
             draw->AddText(ImVec2(x + bar / 2 - ImGui::CalcTextSize(text.c_str()).x / 2, bottom + 4),
                           IM_COL32(160, 165, 175, 255), text.c_str());
         }
@@ -97,7 +97,7 @@ void DrawRankChart(ClusterDocument& document, const std::vector<CollectiveOnRank
     if (hovered >= 0 && ImGui::IsItemHovered()) {
         const CollectiveOnRank& rank = ranks[hovered];
         ImGui::BeginTooltip();
-        ImGui::Text("rank %d", rank.rankId);
+        ImGui::Text("rank %d", rank.rankId.value());
         ImGui::Text("elapse   %s", Ms(rank.elapseNs).c_str());
         ImGui::Text("transit  %s", Ms(rank.transitNs).c_str());
         ImGui::Text("wait     %s", Ms(rank.waitNs).c_str());
@@ -251,18 +251,18 @@ void CollectivesView::Draw(ViewContext& context) {
     const CollectiveKey& key = document.report.collectives[m_collective];
     const CollectiveCache& shown = Shown();
     const std::vector<CollectiveOnRank>& ranks = shown.ranks;
-    const int waitedFor = shown.waitedFor;
+    const std::optional<RankId> waitedFor = shown.waitedFor;
     // A cluster read from rank traces without profiler steps has collectives of no step.
     const std::string where = key.step.empty() ? key.name : "Step " + key.step + ", " + key.name;
     SectionTitle((where + ": each rank's time in it").c_str());
-    if (waitedFor >= 0) {
+    if (waitedFor) {
         const auto it = std::find_if(ranks.begin(), ranks.end(), [&](const CollectiveOnRank& r) {
             return r.rankId == waitedFor;
         });
         ImGui::TextColored(ImVec4(1, 0.5f, 0.45f, 1),
                            "Rank %d waits %s against %s for the median rank: it arrives last and "
                            "the others wait for it (framed red).",
-                           waitedFor, Ms(it->waitNs).c_str(),
+                           waitedFor->value(), Ms(it->waitNs).c_str(),
                            Ms(static_cast<TimeNs>(shown.medianWaitNs)).c_str());
     } else {
         ImGui::TextDisabled("No rank stands out: every rank waits about as long as the others.");

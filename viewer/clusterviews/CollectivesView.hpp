@@ -16,8 +16,8 @@ struct ClusterDocument;
 struct CollectiveCache {
     std::optional<int> collective;  // index into report.collectives; none before the first
     std::vector<CollectiveOnRank> ranks;
-    int waitedFor = -1;       // RankEveryoneWaitsFor(ranks)
-    double medianWaitNs = 0;  // over 'ranks'
+    std::optional<RankId> waitedFor;  // RankEveryoneWaitsFor(ranks)
+    double medianWaitNs = 0;          // over 'ranks'
 };
 
 class CollectivesView : public View {

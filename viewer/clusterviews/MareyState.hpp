@@ -19,7 +19,7 @@ struct ClusterDocument;
 // with every device its own row.
 struct MareyLoad {
     std::vector<std::string> steps;
-    std::vector<int> rankIds;
+    std::vector<RankId> rankIds;
     MareyStep marey;
     std::vector<MareyMemory> memory;               // per device
     std::vector<std::vector<TimeNs>> runningEnds;  // per device, for hit tests (MareyOpAt)
@@ -35,7 +35,7 @@ struct MareyState {
     std::shared_ptr<MareyLoad> load;
     std::vector<std::string> requestedSteps;
     int stepsShown = 1;  // consecutive steps from the chosen one
-    std::vector<int> requestedRanks;
+    std::vector<RankId> requestedRanks;
     int devicesPerStage = 0;                  // 0: the cluster's stage groups
     std::vector<std::vector<size_t>> stages;  // device indexes per stage
     std::vector<bool> collapsed;              // per stage

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <thread>
 #include <unordered_map>
 
@@ -54,7 +55,7 @@ Rgba ClassColor(CoreClass coreClass) {
 
 // Builds the steps shown from the tables of the load before when they cover the same devices,
 // else reads the devices' files; keeps the tables for the next step unless they are large.
-std::shared_ptr<MareyLoad> Load(const Cluster* cluster, const std::vector<int>& rankIds,
+std::shared_ptr<MareyLoad> Load(const Cluster* cluster, const std::vector<RankId>& rankIds,
                                 const std::vector<std::string>& steps,
                                 std::shared_ptr<const MareyTables> cached) {
     auto load = std::make_shared<MareyLoad>();
@@ -66,10 +67,10 @@ std::shared_ptr<MareyLoad> Load(const Cluster* cluster, const std::vector<int>& 
     load->marey = BuildMareyStep(*cached, steps);
     if (cached->rows <= kMostCachedRows) load->tables = cached;
     for (const MareyDevice& device : load->marey.devices) {
-        const int index = cluster->IndexOfRank(device.rankId);
-        load->memory.push_back(index < 0 ? MareyMemory()
-                                         : LoadMareyMemory(cluster->ranks[index].path,
-                                                           device.stepStartNs, load->marey.spanNs));
+        const std::optional<size_t> index = cluster->IndexOfRank(device.rankId);
+        load->memory.push_back(!index ? MareyMemory()
+                                      : LoadMareyMemory(cluster->ranks[*index].path,
+                                                        device.stepStartNs, load->marey.spanNs));
     }
     for (const MareyDevice& device : load->marey.devices)
         load->runningEnds.push_back(MareyRunningEnds(device));
@@ -80,9 +81,9 @@ std::shared_ptr<MareyLoad> Load(const Cluster* cluster, const std::vector<int>& 
 }
 
 // The devices shown: the cluster's pipeline order, restricted to the chosen group.
-std::vector<int> ShownRanks(const ClusterDocument& document) {
-    std::vector<int> ranks;
-    for (const int rank : MareyDeviceOrder(document.cluster))
+std::vector<RankId> ShownRanks(const ClusterDocument& document) {
+    std::vector<RankId> ranks;
+    for (const RankId rank : MareyDeviceOrder(document.cluster))
         if (document.InGroup(rank) && ranks.size() < kMostDevices) ranks.push_back(rank);
     return ranks;
 }
@@ -97,7 +98,7 @@ std::vector<std::vector<size_t>> Stages(const ClusterDocument& document, const M
             std::vector<size_t> members;
             for (size_t d = 0; d < step.devices.size(); ++d)
                 if (std::binary_search(group.ranks.begin(), group.ranks.end(),
-                                       step.devices[d].rankId))
+                                       step.devices[d].rankId.value()))
                     members.push_back(d);
             if (members.size() > 1) stages.push_back(members);
         }
@@ -135,11 +136,11 @@ void TakeLoad(const ClusterDocument& document, MareyState& state,
     state.rows = MareyRows(state.load->marey, {});
     ++state.layoutVersion;
     state.selectedDevice = -1;
-    std::unordered_map<int, const ClusterRank*> withFlops;
+    std::map<RankId, const ClusterRank*> withFlops;
     state.mostMflops = state.mostGflopsPerS = 0;
     for (const ClusterRank& rank : document.cluster.ranks) {
         if (rank.flopsSource.empty()) continue;
-        withFlops[rank.rankId] = &rank;
+        withFlops[rank.Id()] = &rank;
         state.mostMflops = std::max(state.mostMflops, rank.flops.mflops);
         state.mostGflopsPerS = std::max(state.mostGflopsPerS, rank.flops.gflopsPerS);
     }
@@ -164,7 +165,7 @@ void Refresh(ClusterDocument& document, MareyState& state) {
     for (size_t i = first;
          i < all.size() && steps.size() < static_cast<size_t>(std::max(1, state.stepsShown)); ++i)
         steps.push_back(all[i]);
-    const std::vector<int> ranks = ShownRanks(document);
+    const std::vector<RankId> ranks = ShownRanks(document);
     if (steps == state.requestedSteps && ranks == state.requestedRanks) return;
     state.requestedSteps = steps;
     state.requestedRanks = ranks;
@@ -254,9 +255,10 @@ void DrawTooltip(const MareyState& state, size_t device, size_t opIndex) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             if (d == device)
-                ImGui::TextColored(ImVec4(1, 1, 0.6f, 1), "rank %d", step.devices[d].rankId);
+                ImGui::TextColored(ImVec4(1, 1, 0.6f, 1), "rank %d",
+                                   step.devices[d].rankId.value());
             else
-                ImGui::Text("rank %d", step.devices[d].rankId);
+                ImGui::Text("rank %d", step.devices[d].rankId.value());
             if (at < 0) {
                 ImGui::TableNextColumn();
                 ImGui::TextDisabled("not run");
@@ -274,7 +276,8 @@ void DrawTooltip(const MareyState& state, size_t device, size_t opIndex) {
         if (step.devices.size() > 32)
             ImGui::TextDisabled("and %zu more devices", step.devices.size() - 32);
     }
-    ImGui::TextDisabled("click: open rank %d's timeline at it", step.devices[device].rankId);
+    ImGui::TextDisabled("click: open rank %d's timeline at it",
+                        step.devices[device].rankId.value());
     ImGui::EndTooltip();
 }
 
@@ -333,8 +336,9 @@ void DrawFlopsBlocks(const MareyState& state, ImDrawList* draw, const Plot& plot
         if (ImGui::IsMouseHoveringRect(ImVec2(xs[0], y),
                                        ImVec2(xs[1] + kFlopsBlock, y + plot.barPx)))
             ImGui::SetTooltip("rank %d: %.1f GFLOPs, %.1f GFLOPS, %.2f %% utilisation (%s)",
-                              shown->rankId, shown->flops.mflops / 1e3, shown->flops.gflopsPerS,
-                              shown->flops.utilizationPercent, shown->flopsSource.c_str());
+                              shown->Id().value(), shown->flops.mflops / 1e3,
+                              shown->flops.gflopsPerS, shown->flops.utilizationPercent,
+                              shown->flopsSource.c_str());
     }
 }
 
@@ -365,7 +369,7 @@ void DrawGutter(ClusterDocument& document, MareyState& state, ImDrawList* draw, 
     size_t selectedRow = SIZE_MAX;
     for (size_t r = 0; r < state.rows.size(); ++r)
         if (state.rows[r].devices.size() == 1 &&
-            Holds(document.selection.rank, step.devices[state.rows[r].devices[0]].rankId))
+            document.selection.rank == step.devices[state.rows[r].devices[0]].rankId)
             selectedRow = r;
     for (size_t r = 0; r < state.rows.size(); ++r) {
         const float y = plot.origin.y + static_cast<float>(r) * plot.rowPx;
@@ -396,7 +400,7 @@ void DrawMemoryChart(const MareyState& state, const Plot& plot, float top) {
     const MareyMemory& memory = state.load->memory[device];
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const std::string title =
-        "memory allocated, rank " + std::to_string(state.load->marey.devices[device].rankId) +
+        "memory allocated, rank " + ToString(state.load->marey.devices[device].rankId) +
         (state.selectedDevice < 0 ? " (click a row's label for another)" : "");
     draw->AddText(ImVec2(plot.origin.x - kGutter + 4, top), IM_COL32(170, 175, 185, 255),
                   title.c_str());
@@ -534,8 +538,8 @@ void DrawSummary(const MareyState& state) {
         "a band joins the k-th run of an operator on a device to its k-th run on the row below; "
         "none where a device lacks it");
     TimeNs excess = 0;
-    const int slowest = SlowestDevice(state.load->slants, &excess);
-    if (slowest >= 0 && excess > 0) {
+    const std::optional<RankId> slowest = SlowestDevice(state.load->slants, &excess);
+    if (slowest && excess > 0) {
         TimeNs slant = 0;
         for (const DeviceSlant& s : state.load->slants)
             if (s.rankId == slowest) slant = s.slantNs;
@@ -543,7 +547,7 @@ void DrawSummary(const MareyState& state) {
         ImGui::TextWrapped(
             "Step %s: rank %d adds the most slant: it ends its operators %s later "
             "than the device above it, %s more than the median device.",
-            step.step.c_str(), slowest, FormatDuration(slant).c_str(),
+            step.step.c_str(), slowest->value(), FormatDuration(slant).c_str(),
             FormatDuration(excess).c_str());
         ImGui::PopStyleColor();
     }
@@ -552,7 +556,7 @@ void DrawSummary(const MareyState& state) {
                   "%zu operators · %llu bands · %llu runs without a partner below",
                   step.keys.size(), static_cast<unsigned long long>(state.load->matches.matched),
                   static_cast<unsigned long long>(state.load->matches.unmatched));
-    if (slowest >= 0 && excess > 0)
+    if (slowest && excess > 0)
         NoteAfter(counts);
     else
         ImGui::TextDisabled("%s", counts);
@@ -609,7 +613,7 @@ void DrawStageControls(ClusterDocument& document, MareyState& state,
                                          .c_str(),
               ImGui::GetStyle().ItemSpacing.x);
     size_t inGroup = 0;
-    for (const ClusterRank& rank : document.cluster.ranks) inGroup += document.InGroup(rank.rankId);
+    for (const ClusterRank& rank : document.cluster.ranks) inGroup += document.InGroup(rank.Id());
     if (inGroup > step.devices.size()) {
         ImGui::SameLine(0, 20);
         ImGui::TextColored(ImVec4(1, 0.75f, 0.35f, 1),

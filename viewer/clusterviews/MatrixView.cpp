@@ -194,7 +194,8 @@ void DrawCells(ViewContext& context, ClusterDocument& document, const MatrixCach
     const MatrixGrid& grid = cache.grid;
     const MatrixGrid::Level& level = grid.LevelFor(layout.cellPx, kMinBlockPx);
     std::vector<bool> inGroup(grid.RankIds().size());
-    for (size_t i = 0; i < inGroup.size(); ++i) inGroup[i] = document.InGroup(grid.RankIds()[i]);
+    for (size_t i = 0; i < inGroup.size(); ++i)
+        inGroup[i] = document.InGroup(RankId(grid.RankIds()[i]));
     const double blockPx = layout.cellPx * level.block;
     const int firstX = std::max(0, static_cast<int>(std::floor(layout.firstX / level.block)));
     const int lastX = std::min(
@@ -285,7 +286,7 @@ void DrawHover(ClusterDocument& document, MatrixSettings& views, const MatrixCac
                                    "slow: %.0f %% of the median %.2f GB/s of %s links",
                                    100 * slow.bandwidthGBps / slow.medianGBps, slow.medianGBps,
                                    slow.transport.c_str());
-        if (!document.InGroup(src) || !document.InGroup(dst))
+        if (!document.InGroup(RankId(src)) || !document.InGroup(RankId(dst)))
             ImGui::TextDisabled("outside the chosen group");
     } else {
         ImGui::TextDisabled("no link");
@@ -431,7 +432,7 @@ const MatrixCache* MatrixView::Shown() {
     else if (m_cache && m_cache->key.op == op)
         cells = m_cache->cells;
     std::vector<int> rankIds;
-    for (const ClusterRank& rank : m_document.cluster.ranks) rankIds.push_back(rank.rankId);
+    for (const ClusterRank& rank : m_document.cluster.ranks) rankIds.push_back(rank.Id().value());
     const std::string opName =
         !op ? std::string() : report.matrixOperators[static_cast<size_t>(*op)];
     const Cluster* source = &m_document.cluster;

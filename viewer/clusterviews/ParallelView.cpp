@@ -182,7 +182,7 @@ void DrawRanks(BoxRenderer& boxes, ImDrawList* draw, const Grid& grid,
         Rgba color = shown.values[i] < 0
                          ? kNoValueColor
                          : Viridis(static_cast<float>((shown.values[i] - shown.lowest) / span));
-        if (!document.InGroup(place.rank))
+        if (!document.InGroup(RankId(place.rank)))
             color = {color.r * 0.35f, color.g * 0.35f, color.b * 0.35f, 1};
         const ImVec2 a = grid.Square(place), b = grid.SquareEnd(place);
         boxes.Add({a.x, a.y, b.x, b.y, color.r, color.g, color.b, 1, 0});
@@ -362,7 +362,7 @@ void ParallelView::Refresh() {
         // The averaged table is the report's, made once on the loading thread; one step's is
         // made.
         StepTable oneStep;
-        if (m_shownStep) oneStep = BuildStepTable(m_document.cluster, m_shownStep->value());
+        if (m_shownStep) oneStep = BuildStepTable(m_document.cluster, m_shownStep);
         const StepTable& table = m_shownStep ? oneStep : m_document.report.averagedSteps;
         for (size_t i = 0; i < table.rows.size() && i < m_values.size(); ++i)
             if (table.rows[i].present)
@@ -534,11 +534,10 @@ void ParallelView::Draw(ViewContext& context) {
     DrawLabels(draw, grid, origin);
     DrawRanks(context.boxes, draw, grid, document, Shown{m_values, m_lowest, m_highest});
     // The groups of the rank under the mouse, else of the selected one.
-    const int focus = under >= 0 ? under
-                      : document.selection.rank
-                          ? document.cluster.IndexOfRank(document.selection.rank->value())
-                          : -1;
-    if (focus >= 0) DrawOutlines(draw, grid, layout, layout.places[static_cast<size_t>(focus)]);
+    const std::optional<size_t> focus = under >= 0
+                                            ? std::optional<size_t>(static_cast<size_t>(under))
+                                            : document.SelectedRankIndex();
+    if (focus) DrawOutlines(draw, grid, layout, layout.places[*focus]);
     if (under >= 0 && m_benchmarkRank < 0) {
         const RankPlace& at = layout.places[static_cast<size_t>(under)];
         DrawRankTooltip(layout, at, m_values, MetricName(), FormatOf(m_column));

@@ -57,7 +57,7 @@ void DrawSpecialTable(const PipelineLoad& load) {
             ImGui::TableNextRow();
             const std::string cells[] = {
                 std::to_string(s),
-                std::to_string(stage.rankId),
+                ToString(stage.rankId),
                 Ms(stage.computingNs),
                 stage.bubble < 0 ? "-" : FormatPercent(stage.bubble),
                 stage.bubble < 0 ? "-" : Ms(stage.idleNs),
@@ -105,8 +105,8 @@ std::string OperatorDescription(const PipelineLoad& load, const PipeOperatorRef&
     std::string text = load.marey.KeyLabel(chosen.key) + "\ntype " + OperatorTypeOfName(name) +
                        ", " + PipeOpKindName(figures.kinds[op]) + ", on " +
                        CoreClassName(load.marey.keys[chosen.key].coreClass) + "\nstage " +
-                       std::to_string(stage) + ", rank " + std::to_string(device.rankId) +
-                       "\nstarts " + Ms(chosen.startNs) + " into the step, lasts " +
+                       std::to_string(stage) + ", rank " + ToString(device.rankId) + "\nstarts " +
+                       Ms(chosen.startNs) + " into the step, lasts " +
                        FormatDuration(chosen.endNs - chosen.startNs);
     if (const char* special = SpecialName(figures.special[op])) text += "\n" + std::string(special);
     const int32_t t = figures.transferOf[op];

@@ -85,8 +85,8 @@ void TypeOperators(PipelineLoad& load) {
     load.typeOfKey = std::move(typeOfKey);
 }
 
-std::shared_ptr<PipelineLoad> Load(const Cluster* cluster, std::vector<int> ranks, std::string step,
-                                   std::shared_ptr<const MareyTables> cached) {
+std::shared_ptr<PipelineLoad> Load(const Cluster* cluster, std::vector<RankId> ranks,
+                                   std::string step, std::shared_ptr<const MareyTables> cached) {
     auto load = std::make_shared<PipelineLoad>();
     load->ranks = std::move(ranks);
     load->step = std::move(step);
@@ -306,8 +306,7 @@ void DrawLaneLabels(ImDrawList* draw, const Plot& plot, const PipelineLoad& load
         const float y = plot.origin.y + static_cast<float>(s) * plot.lanePx;
         const bool busiest = static_cast<int>(s) == load.schedule.namedStage;
         const ImU32 color = busiest ? IM_COL32(255, 200, 100, 255) : IM_COL32(220, 220, 220, 255);
-        const std::string name =
-            "stage " + std::to_string(s) + " · rank " + std::to_string(stage.rankId);
+        const std::string name = "stage " + std::to_string(s) + " · rank " + ToString(stage.rankId);
         if (plot.lanePx >= 2 * font + 2) {
             draw->AddText(ImVec2(plot.origin.x - kGutter + 6, y + plot.lanePx / 2 - font), color,
                           name.c_str());
@@ -379,7 +378,8 @@ void PipelineView::Refresh() {
     const size_t stepIndex = static_cast<size_t>(std::clamp(
         ValueOr(m_document.selection.step, 0), 0, static_cast<int>(cluster.steps.size()) - 1));
     const std::string& step = cluster.steps[stepIndex];
-    const std::vector<int> ranks = PipelineRanks(cluster.parallel, m_pipelineRank);
+    if (!m_pipelineRank) return;
+    const std::vector<RankId> ranks = PipelineRanks(cluster.parallel, *m_pipelineRank);
     if (ranks.empty() || (ranks == m_requestedRanks && step == m_requestedStep)) return;
     m_requestedRanks = ranks;
     m_requestedStep = step;
@@ -390,11 +390,11 @@ void PipelineView::Refresh() {
 
 void PipelineView::DrawControls() {
     const ParallelLayout& layout = m_document.cluster.parallel;
-    if (m_pipelineRank < 0 || layout.StageOf(m_pipelineRank) < 0) {
+    if (!m_pipelineRank || layout.StageOf(m_pipelineRank->value()) < 0) {
         const std::optional<RankId>& selected = m_document.selection.rank;
         m_pipelineRank = selected && layout.StageOf(selected->value()) >= 0
-                             ? selected->value()
-                             : layout.stages.front().ranks.front();
+                             ? *selected
+                             : RankId(layout.stages.front().ranks.front());
     }
     DrawStepAndGroupPickers(m_document);
     // A group chosen in the picker (a pipeline's p2p pair, a stage, a TP group) shows the
@@ -403,7 +403,7 @@ void PipelineView::DrawControls() {
         m_shownGroup = m_document.selection.group;
         for (const int rank : m_document.GroupRanks())
             if (m_shownGroup && layout.StageOf(rank) >= 0) {
-                m_pipelineRank = rank;
+                m_pipelineRank = RankId(rank);
                 break;
             }
     }
@@ -412,9 +412,9 @@ void PipelineView::DrawControls() {
     ImGui::TextUnformatted("Pipeline of rank");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(110);
-    int rank = m_pipelineRank;
+    int rank = m_pipelineRank->value();
     if (ImGui::InputInt("##pipelineRank", &rank, 1, 10) && layout.StageOf(rank) >= 0)
-        m_pipelineRank = rank;
+        m_pipelineRank = RankId(rank);
     SameLineIfRoom(ImGui::CalcTextSize("Whole step").x + 20, 12);
     if (ImGui::Button("Whole step")) ShowWholeStep();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show the whole step again (Home)");
@@ -670,7 +670,7 @@ void PipelineView::Draw(ViewContext& context) {
         const size_t s = static_cast<size_t>((mouse.y - plot.origin.y) / plot.lanePx);
         if (s < lanes) {
             const PipeStageFigures& stage = load.schedule.stages[s];
-            ImGui::SetTooltip("stage %zu · rank %d · %s", s, stage.rankId,
+            ImGui::SetTooltip("stage %zu · rank %d · %s", s, stage.rankId.value(),
                               stage.bubble < 0 ? "no operators in the step"
                                                : ("bubble " + FormatPercent(stage.bubble)).c_str());
         }

@@ -32,7 +32,7 @@ struct PipeOperatorRef {
 
 // What a load holds: the pipeline's step, its schedule, and the types for the colours.
 struct PipelineLoad {
-    std::vector<int> ranks;  // one per stage, in stage order
+    std::vector<RankId> ranks;  // one per stage, in stage order
     std::string step;
     MareyStep marey;
     PipelineSchedule schedule;
@@ -71,9 +71,9 @@ private:
     ClusterDocument& m_document;
     BackgroundJob<std::shared_ptr<PipelineLoad>> m_job;
     std::shared_ptr<PipelineLoad> m_load;
-    std::vector<int> m_requestedRanks;
+    std::vector<RankId> m_requestedRanks;
     std::string m_requestedStep;
-    int m_pipelineRank = -1;  // the rank whose pipeline is shown; -1 until the first frame
+    std::optional<RankId> m_pipelineRank;  // the rank whose pipeline is shown; from the first frame
     double m_viewStartNs = 0, m_viewEndNs = 0;  // from the devices' step start
     bool m_dragging = false;
     bool m_denseDrawn = false;       // the last frame merged computations into a pixel's bar

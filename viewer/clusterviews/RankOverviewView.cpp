@@ -67,7 +67,7 @@ void DrawFindings(ClusterDocument& document, const std::vector<ClusterFinding>& 
 void DrawShareChart(ClusterDocument& document, ClusterRequest& request) {
     std::vector<const ClusterRank*> ranks;
     for (const ClusterRank& rank : document.cluster.ranks)
-        if (document.InGroup(rank.rankId) && rank.overview.valid) ranks.push_back(&rank);
+        if (document.InGroup(rank.Id()) && rank.overview.valid) ranks.push_back(&rank);
     if (ranks.empty()) {
         DrawNoClusterData(document, kStepTraceFile, "The overview across ranks");
         return;
@@ -99,12 +99,12 @@ void DrawShareChart(ClusterDocument& document, ClusterRequest& request) {
                                 PackColor(segment.color));
             y -= h;
         }
-        if (Holds(document.selection.rank, ranks[i]->rankId))
+        if (document.selection.rank == ranks[i]->rankId)
             draw->AddRect(ImVec2(x - 1, plotTop - 1), ImVec2(x + barWidth + 1, plotBottom + 1),
                           IM_COL32(255, 255, 255, 255), 0, 0, 2);
         if (static_cast<float>(i) - labelEvery * std::floor(static_cast<float>(i) / labelEvery) <
             0.5f) {
-            const std::string label = std::to_string(ranks[i]->rankId);
+            const std::string label = ToString(ranks[i]->Id());
             draw->AddText(
                 ImVec2(x + barWidth / 2 - ImGui::CalcTextSize(label.c_str()).x / 2, plotBottom + 4),
                 IM_COL32(160, 165, 175, 255), label.c_str());
@@ -116,15 +116,15 @@ void DrawShareChart(ClusterDocument& document, ClusterRequest& request) {
     if (hovered >= 0 && ImGui::IsItemHovered()) {
         const ClusterRank& rank = *ranks[hovered];
         ImGui::BeginTooltip();
-        ImGui::Text("rank %d (%s)", rank.rankId, rank.overview.source.c_str());
+        ImGui::Text("rank %d (%s)", rank.Id().value(), rank.overview.source.c_str());
         for (const BarSegment& segment : Shares(rank.overview))
             ImGui::Text("%-30s %s", segment.label, Percent(segment.value).c_str());
         // Ranks of summaries or MindInsight files have no trace to open: only selection then.
         ImGui::TextDisabled(document.CanOpenRanks() ? "click: select · right-click: open or compare"
                                                     : "click: select");
         ImGui::EndTooltip();
-        if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) SelectRank(document, RankId(rank.rankId));
-        RankRightClick(document, RankId(rank.rankId));
+        if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) SelectRank(document, rank.Id());
+        RankRightClick(document, rank.Id());
     }
     DrawRankMenu(document, request);
     DrawLegend(Shares(ranks.front()->overview));

@@ -110,11 +110,9 @@ void DrawDistributions(ClusterDocument& document, const StepTableCache& cache,
                     ImVec2(xOf(static_cast<double>(slow.valueNs)) - 5, mid + 20),
                     ImVec2(xOf(static_cast<double>(slow.valueNs)) + 5, mid + 20),
                     IM_COL32(255, 90, 80, 255));
-        const int selected = document.selection.rank
-                                 ? document.cluster.IndexOfRank(document.selection.rank->value())
-                                 : -1;
-        if (selected >= 0 && rows[selected].present) {
-            const float x = xOf(static_cast<double>(rows[selected].ns[column]));
+        const std::optional<size_t> selected = document.SelectedRankIndex();
+        if (selected && rows[*selected].present) {
+            const float x = xOf(static_cast<double>(rows[*selected].ns[column]));
             draw->AddLine(ImVec2(x, mid - 14), ImVec2(x, mid + 14), IM_COL32(255, 255, 255, 255),
                           2);
         }
@@ -152,10 +150,10 @@ void DrawDistributions(ClusterDocument& document, const StepTableCache& cache,
 }
 
 // True when 'rankId' lies in a group slower than the reference one.
-bool InSlowerGroup(const GroupDifference& difference, int rankId) {
+bool InSlowerGroup(const GroupDifference& difference, RankId rankId) {
     for (size_t g = 0; g < difference.reference; ++g)  // slowest first: these are slower
         if (std::binary_search(difference.groups[g].ranks.begin(), difference.groups[g].ranks.end(),
-                               rankId))
+                               rankId.value()))
             return true;
     return false;
 }
@@ -274,7 +272,7 @@ const StepTableCache& StepTraceView::TableShown() {
     const bool newRows = cache.rows != rowsKey;
     if (newRows) {
         cache.table = !selection.step ? m_document.report.averagedSteps
-                                      : BuildStepTable(m_document.cluster, selection.step->value());
+                                      : BuildStepTable(m_document.cluster, selection.step);
         const std::vector<int> ranks =
             !selection.group ? std::vector<int>() : m_document.GroupRanks();
         cache.slow = FindSlowRanks(cache.table, ranks);
@@ -352,7 +350,7 @@ void StepTraceView::Draw(ViewContext& context) {
     if (document.selection.rank != m_scrolledRank) {
         m_scrolledRank = document.selection.rank;
         const auto at = std::find_if(shown.order.begin(), shown.order.end(), [&](int i) {
-            return Holds(document.selection.rank, shown.table.rows[i].rankId);
+            return document.selection.rank == shown.table.rows[i].rankId;
         });
         if (at != shown.order.end()) {
             const float rowHeight =
@@ -373,8 +371,8 @@ void StepTraceView::Draw(ViewContext& context) {
                 if (s.rankId == row.rankId) slow = &s;
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            const std::string label = std::to_string(row.rankId);
-            if (ImGui::Selectable(label.c_str(), Holds(document.selection.rank, row.rankId),
+            const std::string label = ToString(row.rankId);
+            if (ImGui::Selectable(label.c_str(), document.selection.rank == row.rankId,
                                   ImGuiSelectableFlags_SpanAllColumns))
                 SelectRank(document, RankId(row.rankId));
             RankRightClick(document, RankId(row.rankId));

@@ -36,19 +36,17 @@ void DrawStepTooltip(const ClusterDocument& document, const StepOverview& step) 
     ImGui::BeginTooltip();
     ImGui::Text("step %s", step.step.c_str());
     ImGui::TextColored(ImVec4(0.55f, 0.75f, 1, 1),
-                       "step time   fastest %s   median %s   slowest %s (rank %d)",
+                       "step time   fastest %s   median %s   slowest %s (rank %s)",
                        Ms(step.minNs).c_str(), Ms(step.medianNs).c_str(), Ms(step.maxNs).c_str(),
-                       step.slowestRank);
+                       step.slowestRank ? ToString(*step.slowestRank).c_str() : "none");
     ImGui::TextColored(ImVec4(0.96f, 0.6f, 0.22f, 1), "communication, average over ranks   %s",
                        Ms(step.meanCommunicationNs).c_str());
     ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.35f, 1), "of which waiting                       %s",
                        Ms(step.meanWaitNs).c_str());
-    const int rank = document.selection.rank
-                         ? document.cluster.IndexOfRank(document.selection.rank->value())
-                         : -1;
-    if (rank >= 0 && step.rankStepNs[rank] >= 0)
+    const std::optional<size_t> rank = document.SelectedRankIndex();
+    if (rank && step.rankStepNs[*rank] >= 0)
         ImGui::Text("selected rank %d: %s", document.selection.rank->value(),
-                    Ms(step.rankStepNs[rank]).c_str());
+                    Ms(step.rankStepNs[*rank]).c_str());
     ImGui::TextDisabled("click: show step %s in every cluster view", step.step.c_str());
     ImGui::EndTooltip();
 }
@@ -124,12 +122,12 @@ void DrawRankLines(const Chart& chart, const ClusterDocument& document,
                    const std::vector<StepOverview>& steps) {
     const Cluster& cluster = document.cluster;
     for (size_t r = 0; r < cluster.ranks.size(); ++r) {
-        if (!document.InGroup(cluster.ranks[r].rankId)) continue;
+        if (!document.InGroup(cluster.ranks[r].Id())) continue;
         std::vector<ImVec2> line;
         for (size_t s = 0; s < steps.size(); ++s)
             if (steps[s].rankStepNs[r] >= 0)
                 line.push_back(ImVec2(chart.X(s), chart.YLeft(steps[s].rankStepNs[r])));
-        const bool selected = Holds(document.selection.rank, cluster.ranks[r].rankId);
+        const bool selected = document.selection.rank == cluster.ranks[r].rankId;
         chart.draw->AddPolyline(
             line.data(), static_cast<int>(line.size()),
             selected ? IM_COL32(255, 255, 255, 255) : IM_COL32(140, 170, 230, 70), 0,

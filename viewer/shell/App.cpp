@@ -304,14 +304,14 @@ void App::ApplyCommandLineSelection(ClusterDocument& cluster) {
         }
     }
     if (m_options.rank) {
-        if (cluster.cluster.IndexOfRank(m_options.rank->value()) >= 0) {
+        if (cluster.cluster.IndexOfRank(*m_options.rank)) {
             SelectRank(cluster, *m_options.rank);
         } else {
-            std::fprintf(stderr,
-                         "marey: --rank %d: not a rank of this cluster (%zu ranks, ids %d to %d)\n",
-                         m_options.rank->value(), cluster.cluster.ranks.size(),
-                         cluster.cluster.ranks.empty() ? 0 : cluster.cluster.ranks.front().rankId,
-                         cluster.cluster.ranks.empty() ? 0 : cluster.cluster.ranks.back().rankId);
+            std::fprintf(
+                stderr, "marey: --rank %d: not a rank of this cluster (%zu ranks, ids %d to %d)\n",
+                m_options.rank->value(), cluster.cluster.ranks.size(),
+                cluster.cluster.ranks.empty() ? 0 : cluster.cluster.ranks.front().Id().value(),
+                cluster.cluster.ranks.empty() ? 0 : cluster.cluster.ranks.back().Id().value());
             m_commandLineRejected = true;
         }
     }
@@ -331,8 +331,9 @@ void App::ApplyClusterRequest(const ClusterRequest& request) {
     // A rank's folder as its cluster records it; empty (and said) when this machine cannot reach
     // it: a summary gathered on the cluster's nodes names their paths, not this machine's.
     auto pathOf = [&](std::optional<RankId> rankId) {
-        const int index = rankId ? cluster->cluster.IndexOfRank(rankId->value()) : -1;
-        std::string path = index < 0 ? std::string() : cluster->cluster.ranks[index].path;
+        const std::optional<size_t> index =
+            rankId ? cluster->cluster.IndexOfRank(*rankId) : std::nullopt;
+        std::string path = index ? cluster->cluster.ranks[*index].path : std::string();
         std::error_code error;
         if (!path.empty() && !std::filesystem::exists(path, error)) {
             m_workspace.Notify(cluster->cluster.root,
@@ -346,8 +347,8 @@ void App::ApplyClusterRequest(const ClusterRequest& request) {
     };
     if (request.kind == ClusterRequest::kOpenRanksInOneTimeline) {
         std::vector<std::string> paths;
-        for (const int rank : request.ranks)
-            if (const std::string path = pathOf(RankId(rank)); !path.empty()) paths.push_back(path);
+        for (const RankId rank : request.ranks)
+            if (const std::string path = pathOf(rank); !path.empty()) paths.push_back(path);
         if (paths.empty()) {
             m_workspace.Notify(cluster->cluster.root, "none of the ranks asked for has a folder");
             return;

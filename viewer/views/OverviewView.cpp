@@ -221,7 +221,7 @@ void OverviewView::Draw(const RankAnalysis& analysis, TimelineRequest&) {
                   "every view.");
     } else {
         ImGui::TextColored(ImVec4(0.8f, 0.86f, 1, 1), "Rank %s",
-                           files.rankId >= 0 ? std::to_string(files.rankId).c_str() : "?");
+                           files.rankId ? ToString(*files.rankId).c_str() : "?");
         ImGui::SameLine(0, 16);
         ImGui::TextDisabled(
             "%s%s%s   %s",

@@ -30,18 +30,18 @@ const ClusterGroup* ClusterDocument::ChosenGroup() const {
 std::vector<int> ClusterDocument::GroupRanks() const {
     if (const ClusterGroup* group = ChosenGroup()) return group->ranks;
     std::vector<int> ranks;
-    for (const ClusterRank& rank : cluster.ranks) ranks.push_back(rank.rankId);
+    for (const ClusterRank& rank : cluster.ranks) ranks.push_back(rank.Id().value());
     return ranks;
 }
 
-bool ClusterDocument::InGroup(int rankId) const {
+bool ClusterDocument::InGroup(RankId rankId) const {
     const ClusterGroup* group = ChosenGroup();
     if (!group) return true;
     const std::vector<int>& ranks = group->ranks;
-    return std::binary_search(ranks.begin(), ranks.end(), rankId);
+    return std::binary_search(ranks.begin(), ranks.end(), rankId.value());
 }
 
-const SlowRank* ClusterDocument::SlowRankOf(int rankId) const {
+const SlowRank* ClusterDocument::SlowRankOf(RankId rankId) const {
     for (const SlowRank& slow : report.slowRanks)
         if (slow.rankId == rankId) return &slow;
     return nullptr;

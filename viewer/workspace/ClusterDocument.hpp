@@ -47,9 +47,13 @@ struct ClusterDocument {
     // The rank ids of the chosen group (all ranks when none is chosen).
     std::vector<int> GroupRanks() const;
     // True when 'rankId' is in the chosen group.
-    bool InGroup(int rankId) const;
+    bool InGroup(RankId rankId) const;
     // The slow-rank flag of 'rankId' over the averaged steps, or null.
-    const SlowRank* SlowRankOf(int rankId) const;
+    const SlowRank* SlowRankOf(RankId rankId) const;
+    // The index into cluster.ranks of the selected rank, if one is selected and the cluster has it.
+    std::optional<size_t> SelectedRankIndex() const {
+        return selection.rank ? cluster.IndexOfRank(*selection.rank) : std::nullopt;
+    }
     // Whether ranks can be opened: the cluster came from rank folders.
     bool CanOpenRanks() const { return RanksAreFolders(cluster.source); }
 

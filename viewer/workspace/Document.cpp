@@ -19,8 +19,8 @@ std::string Document::Title() const {
     }
     std::string file = std::filesystem::path(rank.path).filename().string();
     if (rank.source.rfind("database ", 0) == 0) file = rank.source.substr(9);
-    const int rankId = rank.analysis ? rank.analysis->files.rankId : -1;
-    return rankId >= 0 ? "rank " + std::to_string(rankId) + " · " + file : file;
+    const std::optional<RankId> rankId = rank.analysis ? rank.analysis->files.rankId : std::nullopt;
+    return rankId ? "rank " + ToString(*rankId) + " · " + file : file;
 }
 
 std::string Document::Source() const {

@@ -120,7 +120,8 @@ LoadedNsys LoadOneRank(const std::shared_ptr<const SqliteFile>& connection,
     read.onlyGlobalPid = rank.process.globalPid;
     std::string schemaVersion;
     loaded.model = BuildNsysModel(connection, read, threads, progress, &schemaVersion);
-    if (rank.rankFrom == kRankFromDevice) loaded.model->sources.front().deviceRank = rank.rank;
+    if (rank.rankFrom == kRankFromDevice)
+        loaded.model->sources.front().deviceRank = RankId(static_cast<int>(rank.rank));
     loaded.ranks = {rank};
     loaded.note = NoteOf(*connection, schemaVersion);
     return loaded;
@@ -203,7 +204,7 @@ Result<LoadedNsys> LoadNsysExport(const std::string& path, const LoadOptions& op
                 "pid " + std::to_string(rank.process.pid) + ", rank id from " + rank.rankFrom;
             part.model = BuildNsysModel(connection, read, threads, nullptr, &schemaVersion);
             if (rank.rankFrom == kRankFromDevice)
-                part.model->sources.front().deviceRank = rank.rank;
+                part.model->sources.front().deviceRank = RankId(static_cast<int>(rank.rank));
             parts.push_back(std::move(part));
         }
         loaded.model = MergeRankModels(std::move(parts), threads);
