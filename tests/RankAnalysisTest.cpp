@@ -200,7 +200,30 @@ TEST_CASE(
     for (size_t i = 0; i < 2; ++i)
         CHECK(bare.value().problems[i].message == full.value().problems[i].message);
     CHECK(bare.value().problems[1].message ==
-          "column \"Duration(us)\": out of the int64 nanosecond range: \"-1\"; row skipped");
+          "column \"Duration(us)\": a negative duration: \"-1\"; row skipped");
+}
+
+TEST_CASE(
+    "a kernel table names the cell at fault: a start before zero, a negative duration, an "
+    "end past int64") {
+    const std::string text =
+        "Name,Type,Accelerator Core,Start Time(us),Duration(us)\n"
+        "A,A,AI_CORE,-5,10\n"                             // the start is wrong, not the duration
+        "B,B,AI_CORE,5,-10\n"                             // the duration is
+        "C,C,AI_CORE,9000000000000000,900000000000000\n"  // each fits, their end does not
+        "D,D,AI_CORE,5,10\n";
+    auto table = ParseKernelTable(text, "kernel_details.csv");
+    REQUIRE(table.ok());
+    CHECK(table.value().rows.size() == 1);
+    REQUIRE(table.value().problems.size() == 3);
+    CHECK(table.value().problems[0].message ==
+          "column \"Start Time(us)\": a start before the clock's zero: \"-5\"; row skipped");
+    CHECK(table.value().problems[0].line == 2);
+    CHECK(table.value().problems[1].message ==
+          "column \"Duration(us)\": a negative duration: \"-10\"; row skipped");
+    CHECK(table.value().problems[2].message ==
+          "column \"Duration(us)\": an end past the int64 range: \"900000000000000\"; row "
+          "skipped");
 }
 
 TEST_CASE(

@@ -76,22 +76,27 @@ Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& n
         KernelRow row;
         const std::string_view start = FieldAt(fields, columns.start),
                                duration = FieldAt(fields, columns.duration);
-        DecimalError error = ParseMicrosToNs(start, &row.startNs);
+        // Tasks start after the clock's zero, last no negative time and end within int64 (the
+        // overview's sums then fit); the cell at fault is the one named.
         const char* column = "Start Time(us)";
         std::string_view cell = start;
-        if (error == DecimalError::kNone) {
-            error = ParseMicrosToNs(duration, &row.durNs);
-            column = "Duration(us)";
-            cell = duration;
+        const char* what = nullptr;
+        if (const DecimalError error = ParseMicrosToNs(start, &row.startNs);
+            error != DecimalError::kNone) {
+            what = DescribeDecimalError(error);
+        } else if (row.startNs < 0) {
+            what = "a start before the clock's zero";
+        } else if (const DecimalError durError = ParseMicrosToNs(duration, &row.durNs);
+                   durError != DecimalError::kNone) {
+            column = "Duration(us)", cell = duration, what = DescribeDecimalError(durError);
+        } else if (row.durNs < 0) {
+            column = "Duration(us)", cell = duration, what = "a negative duration";
+        } else if (row.startNs > INT64_MAX - row.durNs) {
+            column = "Duration(us)", cell = duration, what = "an end past the int64 range";
         }
-        // Tasks start after the clock's zero and end within int64: the overview's sums then fit.
-        if (error == DecimalError::kNone &&
-            (row.durNs < 0 || row.startNs < 0 || row.startNs > INT64_MAX - row.durNs))
-            error = DecimalError::kOutOfRange;
-        if (error != DecimalError::kNone) {
+        if (what) {
             table.problems.push_back(
-                {offset, 0, 0,
-                 CsvCellProblem(column, DescribeDecimalError(error), cell, "row skipped")});
+                {offset, 0, 0, CsvCellProblem(column, what, cell, "row skipped")});
             continue;
         }
         const std::string_view taskName = FieldAt(fields, columns.name);
