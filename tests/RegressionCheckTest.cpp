@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 
@@ -21,6 +22,7 @@
 #include "compare/RegressionCheck.hpp"
 #include "compare/RunDamage.hpp"
 #include "loading/RankLoader.hpp"
+#include "report/CheckHtml.hpp"
 #include "report/CheckReport.hpp"
 #include "report/MarkupEscape.hpp"
 
@@ -573,4 +575,46 @@ TEST_CASE("a name written into markup has its five special characters as entitie
     CHECK(EscapeMarkup("a<b>&\"c'd") == "a&lt;b&gt;&amp;&quot;c&#39;d");
     CHECK(EscapeMarkup("hcom_allReduce__586_0_1") == "hcom_allReduce__586_0_1");
     CHECK(EscapeMarkup("") == "");
+}
+
+// [SECTION] What the check leaves out, said
+
+TEST_CASE("check names the new and vanished operators too small to judge, in every report") {
+    const std::vector<std::string> steps{"1", "2", "3", "4"};
+    auto side = [&](const std::string& path, std::map<std::string, TimeNs> operators) {
+        CheckSide out;
+        out.path = path;
+        out.stepTime.steps = out.operators.steps = steps;
+        out.stepTime.series["step time"].assign(steps.size(), 10'000'000);
+        for (const auto& [name, ns] : operators)
+            out.operators.series[name].assign(steps.size(), ns);
+        return out;
+    };
+    // The minimum time is 1 % of the 10 ms step: 100 µs.
+    const CheckSide baseline = side("a", {{"MatMul", 1'000'000}, {"Cast", 30'000}});
+    const CheckSide candidate =
+        side("b", {{"MatMul", 1'000'000}, {"aclnnSilu", 40'000}, {"Add", 90'000}});
+    const Result<CheckResult> checked = CheckSides(baseline, candidate, CheckRules::Defaults());
+    REQUIRE(checked.ok());
+    const CheckResult& result = checked.value();
+    CHECK_FALSE(result.Failed());
+    REQUIRE(result.notJudged.size() == 3);
+    CHECK(result.notJudged[0].name == "Add");  // largest first
+    CHECK(result.notJudged[0].added);
+    CHECK(result.notJudged[2].removed);
+    const std::string line =
+        "not judged: 2 new operators and 1 vanished operator under the minimum time of "
+        "100.000 µs (Add, 90.000 µs a step; aclnnSilu, 40.000 µs a step; Cast, 30.000 µs a step)";
+    CHECK(CheckNotJudgedText(result) == line);
+    CHECK(CheckToText(result).find(line + "\n") != std::string::npos);
+    CHECK(CheckToMarkdown(result).find(line) != std::string::npos);
+    CHECK(CheckToHtml(result).find("Not judged") != std::string::npos);
+    const std::string json = CheckToJson(result);
+    CHECK(json.find("\"not_judged\": [{\"kind\": \"op\", \"name\": \"Add\"") != std::string::npos);
+    CHECK(json.find("\"not_judged_text\": \"not judged: 2 new operators") != std::string::npos);
+    // Nothing too small to judge: no line, and null in the JSON.
+    const CheckResult same = CheckSides(baseline, baseline, CheckRules::Defaults()).value();
+    CHECK(same.notJudged.empty());
+    CHECK(CheckNotJudgedText(same).empty());
+    CHECK(CheckToJson(same).find("\"not_judged_text\": null") != std::string::npos);
 }

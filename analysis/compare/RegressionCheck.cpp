@@ -228,7 +228,7 @@ SeriesChange CompareSeries(std::vector<double> a, std::vector<double> b, bool pa
 }
 
 struct Verdicts {
-    std::vector<CheckFinding> regressions, improvements;
+    std::vector<CheckFinding> regressions, improvements, notJudged;
 };
 
 // Compares every series of one group and files what counts.
@@ -263,7 +263,13 @@ void CheckGroup(CheckKind kind, const CheckSeriesGroup& a, const CheckSeriesGrou
         const TimeNs size = kind == CheckKind::kPhase || kind == CheckKind::kInput
                                 ? std::llabs(finding.changeNs)
                                 : std::max(finding.baselineNs, finding.candidateNs);
-        if (kind != CheckKind::kStep && size < minTimeNs) continue;
+        if (kind != CheckKind::kStep && size < minTimeNs) {
+            // A new or vanished operator is a change of the program, however small: named.
+            const bool byName = kind == CheckKind::kOperator || kind == CheckKind::kCommunication;
+            if (byName && size > 0 && (finding.added || finding.removed))
+                out.notJudged.push_back(finding);
+            continue;
+        }
         const double roundedPercent = std::round(std::fabs(finding.changePercent) * 10) / 10;
         const bool large = finding.added || finding.removed ||
                            (roundedPercent >= finding.maxPercent &&
@@ -349,6 +355,8 @@ Result<CheckResult> CheckSides(const CheckSide& baseline, const CheckSide& candi
     };
     std::sort(verdicts.regressions.begin(), verdicts.regressions.end(), bySize);
     std::sort(verdicts.improvements.begin(), verdicts.improvements.end(), bySize);
+    std::sort(verdicts.notJudged.begin(), verdicts.notJudged.end(), bySize);
+    result.notJudged = std::move(verdicts.notJudged);
     result.regressions = std::move(verdicts.regressions);
     result.improvements = std::move(verdicts.improvements);
     result.stepTimes =

@@ -13,7 +13,8 @@
 //             take at least the minimum time per step on one side (default 1 % of the baseline's
 //             median step), phases and input figures only when their change is at least that. A
 //             figure only the candidate has is a regression of its whole value; one only the
-//             baseline has is an improvement. Improvements mirror regressions.
+//             baseline has is an improvement. Improvements mirror regressions. A new or vanished
+//             operator under the minimum time is listed as not judged.
 #include <map>
 #include <optional>
 #include <string>
@@ -85,6 +86,9 @@ struct CheckResult {
     std::string baselinePath, candidatePath;
     std::vector<CheckFinding> regressions;   // largest change first
     std::vector<CheckFinding> improvements;  // largest saving first
+    // Operators (by name, and communication operators) only one side has that were left out only
+    // because they take less than the minimum time per step: said, never judged. Largest first.
+    std::vector<CheckFinding> notJudged;
     size_t stepsCompared = 0;    // steps of the step-time series compared (paired, or baseline's)
     bool paired = false;         // the step times were paired by step name
     std::string alignedStep;     // the first step both sides have; empty when none

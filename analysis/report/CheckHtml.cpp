@@ -250,6 +250,8 @@ void AppendRunMeta(std::string& out, const CheckResult& result) {
                   CountText(result.figuresCompared, "figure", "figures") +
                       " compared; operators and phases count from " +
                       FormatDuration(result.minTimeNs) + " per step");
+    if (const std::string notJudged = CheckNotJudgedText(result); !notJudged.empty())
+        AppendMetaRow(out, "Not judged", EscapeMarkup(notJudged.substr(notJudged.find(':') + 2)));
     out += "</dl>\n";
 }
 

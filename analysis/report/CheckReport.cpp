@@ -1,5 +1,6 @@
 #include "report/CheckReport.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/TextFormat.hpp"
@@ -67,6 +68,28 @@ std::string CheckVerdictText(const CheckResult& result) {
            CountText(result.improvements.size(), "improvement", "improvements");
 }
 
+std::string CheckNotJudgedText(const CheckResult& result) {
+    if (result.notJudged.empty()) return "";
+    size_t added = 0;
+    for (const CheckFinding& finding : result.notJudged) added += finding.added;
+    const size_t removed = result.notJudged.size() - added;
+    std::string counts;
+    if (added) counts = CountText(added, "new operator", "new operators");
+    if (removed)
+        counts += (counts.empty() ? "" : " and ") +
+                  CountText(removed, "vanished operator", "vanished operators");
+    constexpr size_t kNamed = 3;  // the largest few by name; the JSON lists them all
+    std::string names;
+    for (size_t i = 0; i < result.notJudged.size() && i < kNamed; ++i) {
+        const CheckFinding& finding = result.notJudged[i];
+        names += (i ? "; " : "") + finding.name + ", " +
+                 FormatDuration(std::max(finding.baselineNs, finding.candidateNs)) + " a step";
+    }
+    if (result.notJudged.size() > kNamed) names += "; …";
+    return "not judged: " + counts + " under the minimum time of " +
+           FormatDuration(result.minTimeNs) + " (" + names + ")";
+}
+
 std::string CheckStepsText(const CheckResult& result) {
     if (result.stepsCompared == 0) return "no steps: whole runs compared";
     std::string text = CountText(result.stepsCompared, "step", "steps") +
@@ -106,6 +129,8 @@ std::string CheckToText(const CheckResult& result) {
         out += "regression: " + CheckFindingText(finding) + "\n";
     for (const CheckFinding& finding : result.improvements)
         out += "improvement: " + CheckFindingText(finding) + "\n";
+    if (const std::string notJudged = CheckNotJudgedText(result); !notJudged.empty())
+        out += notJudged + "\n";
     out += CheckVerdictText(result) + " (" + CheckStepsText(result) + ")\n";
     return out;
 }
@@ -122,6 +147,8 @@ std::string CheckToMarkdown(const CheckResult& result) {
            "`: " + CheckStepsText(result) +
            ". Changes are per step; an operator or phase counts from " +
            FormatDuration(result.minTimeNs) + ".\n";
+    if (const std::string notJudged = CheckNotJudgedText(result); !notJudged.empty())
+        out += "\n" + notJudged + ".\n";
     if (!result.damage.empty()) {
         out += "\nDamaged input, compared with --allow-damaged:\n\n";
         for (const std::string& damage : result.damage) out += "- " + damage + "\n";
@@ -192,6 +219,11 @@ void WriteCheckJson(JsonObject& object, const CheckResult& result) {
               [](std::string& out, const std::string& line) { AppendJsonString(out, line); });
     AppendJsonFindings(object, "regressions", result.regressions);
     AppendJsonFindings(object, "improvements", result.improvements);
+    AppendJsonFindings(object, "not_judged", result.notJudged);
+    if (result.notJudged.empty())
+        object.Null("not_judged_text");
+    else
+        object.String("not_judged_text", CheckNotJudgedText(result));
 }
 
 std::string CheckToJson(const CheckResult& result) {

@@ -18,7 +18,7 @@ std::string CheckToMarkdown(const CheckResult& result);
 
 // {"verdict", "baseline", "candidate", "steps_compared", "paired", "aligned_step",
 //  "baseline_step_ns", "candidate_step_ns", "min_time_ns", "figures_compared", "regressions",
-//  "improvements"}.
+//  "improvements", "not_judged", "not_judged_text"}.
 std::string CheckToJson(const CheckResult& result);
 
 // JUnit XML for CI systems: one test suite "marey check" with one test case per kind of figure
@@ -35,6 +35,10 @@ std::string CheckVerdictText(const CheckResult& result);
 
 // "78 steps paired by name, aligned on step 1; baseline median step 2.813 ms".
 std::string CheckStepsText(const CheckResult& result);
+
+// "not judged: 1 new operator under the minimum time of 1.200 ms (aclnnSilu, 40.000 µs a
+// step)": the operators only one side has that were too small to judge; empty when none.
+std::string CheckNotJudgedText(const CheckResult& result);
 
 // "+100.0 %", or "new" / "gone" for a figure only one side has.
 std::string CheckChangeText(const CheckFinding& finding);
