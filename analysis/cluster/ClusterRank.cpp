@@ -13,6 +13,7 @@
 #include "load/AnalysisFile.hpp"
 #include "load/CommunicationJson.hpp"
 #include "load/KernelTable.hpp"
+#include "load/RankTableFiles.hpp"
 
 namespace marey {
 
@@ -70,7 +71,7 @@ void AddRankCollectives(const std::vector<CommunicationOp>& ops, ClusterRank& ra
 RankLinkSums::RankLinkSums(ClusterRank& rank) : m_rank(rank) {}
 
 void RankLinkSums::Add(std::string_view group, int srcRank, int dstRank, std::string_view transport,
-                       double transitSizeMb, TimeNs transitNs) {
+                       double transitSizeMb, TimeNs transitNs, uint32_t entries) {
     const size_t at = group.rfind('@');
     const std::string_view op = group.substr(0, at);
     // The file's own sum of the others, with "@<group>" in msprof-analyze's newer files.
@@ -92,7 +93,7 @@ void RankLinkSums::Add(std::string_view group, int srcRank, int dstRank, std::st
     RankLink& sum = m_sums[it->second];
     sum.transitSizeMb += transitSizeMb;
     sum.transitNs = SaturatingAdd(sum.transitNs, transitNs);
-    ++sum.count;
+    sum.count += entries;
 }
 
 void RankLinkSums::Finish() {
@@ -121,7 +122,7 @@ void AddRankLinks(const std::vector<CommunicationLink>& links, ClusterRank& rank
     RankLinkSums sums(rank);
     for (const CommunicationLink& link : links)
         sums.Add(link.group, link.srcRank, link.dstRank, link.transport, link.transitSizeMb,
-                 link.transitNs);
+                 link.transitNs, link.entries);
     sums.Finish();
 }
 
@@ -147,17 +148,6 @@ void AddOperatorTypes(const KernelTable& kernels, ClusterRank& rank) {
     for (RankOperatorType& type : types) rank.operatorTypes.push_back(std::move(type));
 }
 
-// The rank's overview by the one rule, from what was read of it: the steps of its step file or
-// database, else its tasks.
-void SetRankOverview(ClusterRank& rank, bool database, const KernelTable* kernels) {
-    RankOverviewInputs inputs;
-    inputs.profilerSteps = &rank.steps;
-    inputs.stepsSource = database ? kStepsOfDatabase : kStepsOfStepTraceCsv;
-    inputs.kernels = kernels;
-    inputs.kernelsSource = database ? kKernelsOfDatabase : kKernelsOfCsv;
-    rank.overview = RankOverviewFigures(inputs);
-}
-
 }  // namespace
 
 uint32_t ClusterRank::Intern(const std::string& name) {
@@ -181,7 +171,7 @@ std::string StepFromKey(const std::string& key) {
 namespace {
 
 // The summary of a rank exported as a database: analysis.db's steps, communication and links,
-// the operator types of its tasks; steps computed from the tasks when analysis.db has none.
+// the tasks' operator types and overview; steps computed from the tasks when analysis.db has none.
 void SummarizeDatabase(const RankFiles& files, const RankReadOptions& options, ClusterRank& rank) {
     auto opened = SqliteFile::OpenReadOnly(files.profilerDb);
     if (!opened.ok()) return rank.problems.push_back(opened.message());
@@ -202,15 +192,12 @@ void SummarizeDatabase(const RankFiles& files, const RankReadOptions& options, C
         for (const ImportProblem& problem : chunk.problems.kept)
             rank.problems.push_back(FormatProblem(files.profilerDb, problem));
     if (!tables.steps) tables.steps = StepsFromTimeline(timeline);
-    for (std::string& problem : tables.problems) rank.problems.push_back(std::move(problem));
-    rank.steps = std::move(tables.steps->rows);
-    rank.hasPhase = tables.steps->hasColumn;
-    if (tables.communication) AddRankCollectives(tables.communication->ops, rank);
-    if (tables.matrix) AddRankLinks(tables.matrix->links, rank);
-    AddOperatorTypes(timeline.kernels, rank);
-    SetRankOverview(rank, true, &timeline.kernels);
+    tables.kernels = std::move(timeline.kernels);
+    RankTableOrigin origin;
+    origin.database = true;
+    SummarizeRankTables(tables, origin, rank);
     if (options.keepKernelTable)
-        rank.kernels = std::make_shared<const KernelTable>(std::move(timeline.kernels));
+        rank.kernels = std::make_shared<const KernelTable>(std::move(*tables.kernels));
 }
 
 // Kernel rows of steps that the step file does not list are in no step's figures, and the Marey
@@ -274,6 +261,20 @@ void ReadPeakMemory(const std::string& memoryRecord, ClusterRank& rank) {
     });
 }
 
+void SummarizeRankTables(const RankTables& tables, const RankTableOrigin& origin,
+                         ClusterRank& rank) {
+    rank.problems.insert(rank.problems.end(), tables.problems.begin(), tables.problems.end());
+    if (tables.steps) {
+        rank.steps = tables.steps->rows;
+        rank.hasPhase = tables.steps->hasColumn;
+    }
+    if (tables.communication) AddRankCollectives(tables.communication->ops, rank);
+    if (tables.matrix) AddRankLinks(tables.matrix->links, rank);
+    if (tables.kernels) AddOperatorTypes(*tables.kernels, rank);
+    rank.overview = RankOverviewFigures(OverviewInputsOf(tables, origin));
+    if (tables.memoryRecord) rank.peakMemory = PeakAllocatedMemory(*tables.memoryRecord);
+}
+
 ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& options) {
     ClusterRank rank;
     rank.rankId = files.rankId;
@@ -285,61 +286,32 @@ ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& o
     rank.problems = files.problems;
     ReadDataVerdict(files.dataPreparation, rank);
     ReadFlopsSummary(files.flops, rank);
-    ReadPeakMemory(files.memoryRecord, rank);
-    // A folder with both exports is read from its database, as a single rank is.
+    // A folder with both exports is read from its database, as a single rank is (its memory
+    // still from memory_record.csv).
     if (!files.profilerDb.empty()) {
+        ReadPeakMemory(files.memoryRecord, rank);
         SummarizeDatabase(files, options, rank);
         return rank;
     }
-    ReadAnalysisFile(files.stepTrace, rank.problems, [&](std::string_view text) {
-        auto steps = ParseStepTraceCsv(text, files.stepTrace);
-        if (!steps.ok()) return rank.problems.push_back(steps.message());
-        AddFileProblems(files.stepTrace, steps.value().problems, rank.problems);
-        rank.steps = std::move(steps.value().rows);
-        rank.hasPhase = steps.value().hasColumn;
-    });
-    ReadAnalysisFile(files.communication, rank.problems, [&](std::string_view text) {
-        CommunicationOps ops;
-        CommunicationReadOptions options;
-        options.keepBandwidth = false;  // checked, but the summary keeps none of it
-        const Status status = ParseCommunicationJson(text, files.communication, ops, options);
-        AddFileProblems(files.communication, ops.problems, rank.problems);
-        if (!status.ok()) return rank.problems.push_back(status.message());
-        AddRankCollectives(ops.ops, rank);
-    });
-    ReadAnalysisFile(files.communicationMatrix, rank.problems, [&](std::string_view text) {
-        // Each link summed as it is read: a rank's matrix holds one entry per link and step.
-        std::vector<ImportProblem> problems;
-        RankLinkSums sums(rank);
-        const Status status = ReadCommunicationMatrixLinks(
-            text, files.communicationMatrix, problems, [&](const CommunicationLinkView& link) {
-                sums.Add(link.group, link.srcRank, link.dstRank, link.transport, link.transitSizeMb,
-                         link.transitNs);
-            });
-        AddFileProblems(files.communicationMatrix, problems, rank.problems);
-        if (!status.ok()) return rank.problems.push_back(status.message());
-        sums.Finish();
-    });
-    const size_t problemsBefore = rank.problems.size();
-    ReadAnalysisFile(files.kernelDetails, rank.problems, [&](std::string_view text) {
-        // Operator totals and the overview need each row's type, times and core class only.
-        KernelReadOptions read;
-        read.names = options.keepKernelTable;
-        auto table = ParseKernelTable(text, files.kernelDetails, read);
-        if (!table.ok()) return rank.problems.push_back(table.message());
+    // The tables as the rank opened alone reads them, leaner: the summary needs each kernel's
+    // type, times and core class, not its name, and no bandwidth, op_statistic or operator memory.
+    RankTableSelection selection;
+    selection.kernelNames = options.keepKernelTable;
+    selection.opStatistic = selection.communicationBandwidth = selection.operatorMemory = false;
+    selection.matrixByStep = false;
+    RankTables tables = ReadRankTableFiles(files, selection);
+    RankTableOrigin origin;
+    origin.stepTraceRaw = files.stepTrace.empty() && !files.stepTraceRaw.empty();
+    SummarizeRankTables(tables, origin, rank);
+    if (tables.kernels) {
+        NameStepsNotInStepFile(files.kernelDetails, *tables.kernels, rank);
         // A file whose bytes could not all be read (a truncated gzip) is not kept: the Marey view
         // reads it again and names the problem itself.
-        const bool textWhole = rank.problems.size() == problemsBefore;
-        AddFileProblems(files.kernelDetails, table.value().problems, rank.problems);
-        AddOperatorTypes(table.value(), rank);
-        SetRankOverview(rank, false, &table.value());
-        NameStepsNotInStepFile(files.kernelDetails, table.value(), rank);
-        if (options.keepKernelTable && textWhole) {
-            table.value().rows.shrink_to_fit();  // a thousand ranks keep theirs side by side
-            rank.kernels = std::make_shared<const KernelTable>(std::move(table.value()));
+        if (options.keepKernelTable && !tables.kernelsCut) {
+            tables.kernels->rows.shrink_to_fit();  // a thousand ranks keep theirs side by side
+            rank.kernels = std::make_shared<const KernelTable>(std::move(*tables.kernels));
         }
-    });
-    if (!rank.overview.valid) SetRankOverview(rank, false, nullptr);  // no kernel_details.csv
+    }
     return rank;
 }
 

@@ -112,10 +112,11 @@ void AddRankCollectives(const std::vector<CommunicationOp>& ops, ClusterRank& ra
 class RankLinkSums {
 public:
     explicit RankLinkSums(ClusterRank& rank);
-    // One link: 'group' is the matrix's op key ("allreduce-top1@<hash>", or an op name). The
-    // file's own "Total Op Info" is left out. O(1) amortised.
+    // One link, or 'entries' of the file's summed: 'group' is the matrix's op key
+    // ("allreduce-top1@<hash>", or an op name). The file's own "Total Op Info" is left out.
+    // O(1) amortised.
     void Add(std::string_view group, int srcRank, int dstRank, std::string_view transport,
-             double transitSizeMb, TimeNs transitNs);
+             double transitSizeMb, TimeNs transitNs, uint32_t entries = 1);
     // Appends the sums to rank.links by operator, group, source, destination and transport (as
     // text), their names to rank.names in the order they were first read. O(sums log sums).
     void Finish();
@@ -161,6 +162,13 @@ struct RankReadOptions {
 // communication_matrix.json and kernel_details.csv, each once. Never fails: what cannot be read is
 // in 'problems'. O(size of those files).
 ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& options = {});
+
+// The summary of a rank from its tables, whatever they were read from (a text export, a database,
+// a trace's device activities): steps and phases, collectives, links, operator types, the overview
+// by the rank's one rule (OverviewInputsOf, as the rank opened alone) and the peak memory, with
+// the tables' problems. The kernel table itself is left to the caller. O(rows of the tables).
+void SummarizeRankTables(const RankTables& tables, const RankTableOrigin& origin,
+                         ClusterRank& rank);
 
 // The verdict of the MindData queue files 'files' names into rank.dataVerdict, their problems
 // into rank.problems; nothing without a queue file. O(size of those files).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <tuple>
 
 #include "load/ParallelMetadata.hpp"
@@ -42,30 +43,25 @@ ClusterRank SummarizeTraceRank(const TraceModel& model, const TraceAnalyses& ana
         rank.problems.push_back(path + ": no device analyses: " + own.unavailable);
         return rank;
     }
-    const StepTrace steps = StepTraceFromAnalyses(analyses);
-    rank.steps = steps.rows;
-    rank.hasPhase = steps.hasColumn;
-    const KernelTable kernels = KernelTableFromActivities(model, analyses);
-    for (const OperatorStat& stat : OperatorsFromKernels(kernels).byType)
-        rank.operatorTypes.push_back({stat.name, stat.count, stat.totalNs});
-    // The steps were made from the trace, not written by a profiler: the overview comes from the
-    // activities, as for the trace opened alone (RankOverviewFigures).
-    RankOverviewInputs inputs;
-    inputs.kernels = &kernels;
-    inputs.kernelsSource = kKernelsOfTrace;
-    rank.overview = RankOverviewFigures(inputs);
-
-    for (const TraceCollective& found : FindTraceCollectives(model, analyses, own.group)) {
-        RankCollective collective;
-        collective.step = found.step;
-        collective.name = rank.Intern(found.name);
-        collective.group = rank.Intern(found.group);
-        collective.p2p = found.p2p;
-        collective.startNs = found.startNs;
-        collective.elapseNs = found.elapseNs;
-        collective.transitNs = found.elapseNs;  // until EstimateCollectiveWaits splits it
-        rank.collectives.push_back(std::move(collective));
-    }
+    // The tables the trace opened alone makes from its device activities (RankAnalysis's
+    // AnalyzeDeviceActivities): its steps were made from the trace, not written by a profiler, so
+    // the overview comes from the activities, by the same rule.
+    RankTables tables;
+    tables.steps = StepTraceFromAnalyses(analyses);
+    CommunicationOps collectives = CommunicationFromTrace(model, analyses);
+    if (!collectives.ops.empty()) tables.communication = std::move(collectives);
+    if (!analyses.activities.activities.empty())
+        tables.kernels = KernelTableFromActivities(model, analyses);
+    RankTableOrigin origin;
+    origin.kernelsFromTrace = origin.stepsFromTrace = true;
+    SummarizeRankTables(tables, origin, rank);
+    // Kept whatever the options: a trace costs seconds to read again, its kernel table tens of
+    // bytes a kernel, so each trace is read once (the Marey view's table). A trace without device
+    // activities keeps none, and the Marey view asks its reader, which says why.
+    if (tables.kernels)
+        rank.kernels = std::make_shared<const KernelTable>(std::move(*tables.kernels));
+    // The collectives' time is all transfer until EstimateCollectiveWaits splits it.
+    for (RankCollective& collective : rank.collectives) collective.transitNs = collective.elapseNs;
     return rank;
 }
 

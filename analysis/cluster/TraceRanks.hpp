@@ -16,7 +16,7 @@ namespace marey {
 // every rank: "pg <group> <collective> seq <n>" where PyTorch recorded the collective's process
 // group, kind and sequence number on the kernel (its group: the process group; "#<place>" in the
 // step without a sequence number), else "<kernel name before '('>#<its place among the kernels
-// of that name in its step>". Rank id from distributedInfo or the file name, else -1 (numbered
+// of that name in its step>". Rank id from distributedInfo or the file name, else none (numbered
 // after the others). O(activities).
 ClusterRank SummarizeTraceRank(const TraceModel& model, const TraceAnalyses& analyses,
                                const std::string& path);

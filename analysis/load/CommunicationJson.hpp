@@ -52,6 +52,9 @@ struct CommunicationLink {
     double transitSizeMb = 0;
     TimeNs transitNs = 0;
     double bandwidthGBps = 0;
+    // The file's entries it stands for: 1 as read; more once a reader summed the entries of one
+    // operator, group, source, destination and transport over the steps (step then empty).
+    uint32_t entries = 1;
 };
 
 // One link as read, for a reader that keeps less than CommunicationLink: its text is only valid
@@ -65,6 +68,9 @@ struct CommunicationLinkView {
     double transitSizeMb = 0;
     TimeNs transitNs = 0;
     double bandwidthGBps = 0;
+    // The file's entries it stands for: 1 as read; more once a reader summed the entries of one
+    // operator, group, source, destination and transport over the steps (step then empty).
+    uint32_t entries = 1;
 };
 
 struct CommunicationOps {

@@ -24,6 +24,8 @@ struct RankTables {
     std::optional<CommunicationMatrix> matrix;
     std::optional<MemoryRecord> memoryRecord;
     std::optional<OperatorMemory> operatorMemory;
+    // The kernels' file could not all be read (a truncated gzip): the rows before the cut.
+    bool kernelsCut = false;
     // "file:line:column: error: message" (or "file: error: table T, row N: …") for every problem
     // met in these tables' files (at most 100 per file, then a count), and the errors of files
     // that could not be read at all.

@@ -30,12 +30,6 @@ ClusterRank SummarizeLoadedTimeline(const TraceModel& model, const std::string& 
     ClusterRank rank = SummarizeTraceRank(model, analyses, path);
     for (const ImportProblem& problem : model.report.problems)
         rank.problems.push_back(FormatProblem(path, problem));
-    // As the Marey view's reader makes it, kept whatever the options: a trace costs seconds to
-    // read again, its kernel table tens of bytes a kernel, so each trace is read once. A trace
-    // without device activities keeps none, and the Marey view asks that reader, which says why.
-    if (!analyses.activities.activities.empty())
-        rank.kernels =
-            std::make_shared<const KernelTable>(KernelTableFromActivities(model, analyses));
     return rank;
 }
 

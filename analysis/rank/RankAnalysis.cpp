@@ -5,7 +5,7 @@
 #include <thread>
 #include <unordered_map>
 
-#include "load/AnalysisFile.hpp"
+#include "load/RankTableFiles.hpp"
 #include "load/TraceText.hpp"
 #include "rank/DataPreparation.hpp"
 #include "rank/RankFlops.hpp"
@@ -31,59 +31,12 @@ std::vector<StepSpan> PlaceSteps(const StepTrace& steps, const TraceModel& model
 
 RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model) {
     RankAnalysis analysis;
+    RankTables tables = ReadRankTableFiles(files);
+    std::vector<std::string> problems = files.problems;  // finding the files, then reading them
+    problems.insert(problems.end(), tables.problems.begin(), tables.problems.end());
+    static_cast<RankTables&>(analysis) = std::move(tables);
+    analysis.problems = std::move(problems);
     analysis.files = files;
-    analysis.problems = files.problems;
-    ReadAnalysisFile(files.kernelDetails, analysis.problems, [&](std::string_view text) {
-        auto table = ParseKernelTable(text, files.kernelDetails);
-        if (!table.ok()) return analysis.problems.push_back(table.message());
-        AddFileProblems(files.kernelDetails, table.value().problems, analysis.problems);
-        analysis.kernels = std::move(table.value());
-    });
-    ReadAnalysisFile(files.stepTrace, analysis.problems, [&](std::string_view text) {
-        auto steps = ParseStepTraceCsv(text, files.stepTrace);
-        if (!steps.ok()) return analysis.problems.push_back(steps.message());
-        AddFileProblems(files.stepTrace, steps.value().problems, analysis.problems);
-        analysis.steps = std::move(steps.value());
-    });
-    if (!analysis.steps)  // MindSpore's own layout: its step_trace_raw
-        ReadAnalysisFile(files.stepTraceRaw, analysis.problems, [&](std::string_view text) {
-            auto steps = ParseStepTraceRawCsv(text, files.stepTraceRaw);
-            if (!steps.ok()) return analysis.problems.push_back(steps.message());
-            AddFileProblems(files.stepTraceRaw, steps.value().problems, analysis.problems);
-            analysis.steps = std::move(steps.value());
-        });
-    ReadAnalysisFile(files.opStatistic, analysis.problems, [&](std::string_view text) {
-        auto table = ParseOpStatisticCsv(text, files.opStatistic);
-        if (!table.ok()) return analysis.problems.push_back(table.message());
-        AddFileProblems(files.opStatistic, table.value().problems, analysis.problems);
-        analysis.opStatistic = std::move(table.value());
-    });
-    ReadAnalysisFile(files.communication, analysis.problems, [&](std::string_view text) {
-        CommunicationOps ops;
-        const Status status = ParseCommunicationJson(text, files.communication, ops);
-        AddFileProblems(files.communication, ops.problems, analysis.problems);
-        if (!status.ok()) return analysis.problems.push_back(status.message());
-        analysis.communication = std::move(ops);
-    });
-    ReadAnalysisFile(files.communicationMatrix, analysis.problems, [&](std::string_view text) {
-        CommunicationMatrix matrix;
-        const Status status = ParseCommunicationMatrixJson(text, files.communicationMatrix, matrix);
-        AddFileProblems(files.communicationMatrix, matrix.problems, analysis.problems);
-        if (!status.ok()) return analysis.problems.push_back(status.message());
-        analysis.matrix = std::move(matrix);
-    });
-    ReadAnalysisFile(files.memoryRecord, analysis.problems, [&](std::string_view text) {
-        auto record = ParseMemoryRecordCsv(text, files.memoryRecord);
-        if (!record.ok()) return analysis.problems.push_back(record.message());
-        AddFileProblems(files.memoryRecord, record.value().problems, analysis.problems);
-        analysis.memoryRecord = std::move(record.value());
-    });
-    ReadAnalysisFile(files.operatorMemory, analysis.problems, [&](std::string_view text) {
-        auto memory = ParseOperatorMemoryCsv(text, files.operatorMemory);
-        if (!memory.ok()) return analysis.problems.push_back(memory.message());
-        AddFileProblems(files.operatorMemory, memory.value().problems, analysis.problems);
-        analysis.operatorMemory = std::move(memory.value());
-    });
     if (model)
         AnalyzeDeviceActivities(analysis, *model,
                                 std::max(1u, std::thread::hardware_concurrency()));
@@ -119,21 +72,12 @@ void SummarizeRank(RankAnalysis& analysis, const TraceModel* model) {
         if (analysis.kernelsFromTrace) analysis.operators.source = "the trace's device activities";
     } else if (analysis.opStatistic)
         analysis.operators = OperatorsFromOpStatistic(*analysis.opStatistic);
-    RankOverviewInputs inputs;
     const bool database = !analysis.database.empty();
-    if (analysis.steps && !analysis.stepsFromTrace) inputs.profilerSteps = &analysis.steps->rows;
     // MindSpore's step_trace_raw is read as its cluster reads it (cluster/MindInsightReader).
     const bool raw =
         !database && analysis.files.stepTrace.empty() && !analysis.files.stepTraceRaw.empty();
-    inputs.stepsSource = database ? kStepsOfDatabase
-                         : raw    ? kStepsOfStepTraceRaw
-                                  : kStepsOfStepTraceCsv;
-    if (raw) inputs.bubble = BubbleCountedIn::kComputing;
-    if (analysis.kernels) inputs.kernels = &*analysis.kernels;
-    inputs.kernelsSource = analysis.kernelsFromTrace ? kKernelsOfTrace
-                           : database                ? kKernelsOfDatabase
-                                                     : kKernelsOfCsv;
-    analysis.overview = RankOverviewFigures(inputs);
+    const RankTableOrigin origin{database, raw, analysis.kernelsFromTrace, analysis.stepsFromTrace};
+    analysis.overview = RankOverviewFigures(OverviewInputsOf(analysis, origin));
     if (model) analysis.overlapTracks = OverviewFromOverlapTracks(*model);
     analysis.advice = AdviseOnOverview(analysis.overview, TopComputeTypes(analysis.operators, 3));
     if (analysis.communication)

@@ -230,4 +230,18 @@ std::vector<Advice> AdviseOnOverview(
     return advice;
 }
 
+RankOverviewInputs OverviewInputsOf(const RankTables& tables, const RankTableOrigin& origin) {
+    RankOverviewInputs inputs;
+    if (tables.steps && !origin.stepsFromTrace) inputs.profilerSteps = &tables.steps->rows;
+    inputs.stepsSource = origin.database       ? kStepsOfDatabase
+                         : origin.stepTraceRaw ? kStepsOfStepTraceRaw
+                                               : kStepsOfStepTraceCsv;
+    if (origin.stepTraceRaw) inputs.bubble = BubbleCountedIn::kComputing;
+    if (tables.kernels) inputs.kernels = &*tables.kernels;
+    inputs.kernelsSource = origin.kernelsFromTrace ? kKernelsOfTrace
+                           : origin.database       ? kKernelsOfDatabase
+                                                   : kKernelsOfCsv;
+    return inputs;
+}
+
 }  // namespace marey

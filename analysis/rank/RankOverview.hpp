@@ -9,6 +9,7 @@
 
 #include "core/Time.hpp"
 #include "load/KernelTable.hpp"
+#include "load/RankTables.hpp"
 #include "load/StepTraceCsv.hpp"
 #include "model/TraceModel.hpp"
 
@@ -90,6 +91,20 @@ struct RankOverviewInputs {
 // its cluster read the same inputs, so they give the same figures. The profiler's own Overlap
 // Analysis tracks (OverviewFromOverlapTracks) are another figure, shown under their own name.
 OverviewFigures RankOverviewFigures(const RankOverviewInputs& inputs);
+
+// Where a rank's tables came from: what decides which of them its overview is made from and how
+// each is named.
+struct RankTableOrigin {
+    bool database = false;          // a profiler database (and its analysis.db)
+    bool stepTraceRaw = false;      // MindSpore's step_trace_raw (its bubble counted in computing)
+    bool kernelsFromTrace = false;  // the kernels were made from a trace's device activities
+    bool stepsFromTrace = false;    // so were the steps: never used as the profiler's steps
+};
+
+// The inputs of RankOverviewFigures for a rank's tables: the one place that says which table a
+// rank's overview comes from, for the rank opened alone (RankAnalysis) and inside its cluster
+// (ClusterRank). 'tables' must outlive the inputs.
+RankOverviewInputs OverviewInputsOf(const RankTables& tables, const RankTableOrigin& origin);
 
 enum class AdviceKind { kCompute, kScheduling, kCommunication, kHealthy };
 
