@@ -501,3 +501,52 @@ TEST_CASE(
     CHECK(text.find("\n  2 ") != std::string::npos);
     CHECK(text.find("\n  3 ") == std::string::npos);
 }
+
+TEST_CASE("the diff says which recorded phase holds a step's difference, or that none does") {
+    StepDiff step;
+    step.step = "3";
+    step.inA = step.inB = step.hasPhases = true;
+    step.aNs = 3'336'000, step.bNs = 6'887'000;  // +3.551 ms
+    step.phasesA[kStepComputing] = 2'000'000, step.phasesB[kStepComputing] = 2'050'000;
+    step.phasesA[kStepFree] = 300'000, step.phasesB[kStepFree] = 3'301'000;
+    step.phasesA[kStepCommNotOverlapped] = 500'000, step.phasesB[kStepCommNotOverlapped] = 400'000;
+    StepDifferencePlace place = PlaceStepDifference(step);
+    CHECK(place.kind == StepDifferencePlace::kOnePhase);
+    CHECK(place.phase == kStepFree);
+    CHECK(place.text == "free +3.001 ms of +3.551 ms");
+
+    // Two phases share it, neither by half.
+    step.phasesB[kStepFree] = 1'600'000;             // +1.300 ms
+    step.phasesB[kStepComputing] = 3'300'000;        // +1.300 ms
+    step.phasesB[kStepCommNotOverlapped] = 500'000;  // 0
+    place = PlaceStepDifference(step);
+    CHECK(place.kind == StepDifferencePlace::kSpread);
+    CHECK(place.text ==
+          "spread over the phases (+2.600 ms of +3.551 ms; largest computing +1.300 ms)");
+
+    // The phases hardly change: the difference lies outside them.
+    step.phasesB = step.phasesA;
+    step.phasesB[kStepFree] += 100'000;
+    place = PlaceStepDifference(step);
+    CHECK(place.kind == StepDifferencePlace::kUnrecorded);
+    CHECK(place.text ==
+          "no recorded phase holds it: the phases change by +100.000 µs of +3.551 ms");
+
+    // Faster in B: the largest saving.
+    step.phasesB = step.phasesA;
+    step.bNs = 2'336'000;
+    step.phasesB[kStepCommNotOverlapped] -= 450'000;
+    step.phasesB[kStepComputing] -= 550'000;
+    place = PlaceStepDifference(step);
+    CHECK(place.kind == StepDifferencePlace::kOnePhase);
+    CHECK(place.text == "computing -550.000 µs of -1.000 ms");
+
+    // Without the profiler's rows on one side, nothing recorded places it.
+    step.hasPhases = false;
+    CHECK(PlaceStepDifference(step).kind == StepDifferencePlace::kNoPhases);
+    // A difference under 1 % of the step and 10 µs is not placed.
+    step.bNs = step.aNs + 5'000;
+    CHECK(PlaceStepDifference(step).kind == StepDifferencePlace::kNone);
+    step.inB = false;
+    CHECK(PlaceStepDifference(step).kind == StepDifferencePlace::kNone);
+}

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <unordered_map>
 
+#include "core/TextFormat.hpp"
+
 namespace marey {
 namespace {
 
@@ -171,6 +173,61 @@ Alignment AlignSummaries(const RankSummary& a, const RankSummary& b,
     alignment.by = AlignBy::kStart;
     alignment.offsetNs = a.firstNs - b.firstNs;
     return alignment;
+}
+
+namespace {
+
+// "+3.000 ms", "-46.000 µs".
+std::string Signed(TimeNs ns) {
+    return (ns < 0 ? "-" : "+") + FormatDuration(std::llabs(ns));
+}
+
+}  // namespace
+
+StepDifferencePlace PlaceStepDifference(const StepDiff& step) {
+    StepDifferencePlace place;
+    if (!step.inA || !step.inB) return place;
+    const TimeNs difference = step.DiffNs();
+    if (std::llabs(difference) * 100 < step.aNs && std::llabs(difference) < 10'000) return place;
+    if (!step.hasPhases) {
+        place.kind = StepDifferencePlace::kNoPhases;
+        place.text = "no recorded phase: the profiler's step rows are not on both sides";
+        return place;
+    }
+    // The phases that add up to the step's time (StepWallNs) and the wait before it.
+    constexpr StepPhase kPlaces[] = {kStepComputing, kStepCommNotOverlapped, kStepFree,
+                                     kStepPreparing};
+    const char* const kNames[] = {"computing", "communication not overlapped", "free", "preparing"};
+    size_t largest = std::size(kPlaces);  // the largest change the same way as the step's
+    for (size_t i = 0; i < std::size(kPlaces); ++i) {
+        const TimeNs change = step.phasesB[kPlaces[i]] - step.phasesA[kPlaces[i]];
+        place.phasesNs += change;
+        if (change != 0 && (change > 0) == (difference > 0) &&
+            std::llabs(change) > std::llabs(place.phaseNs))
+            largest = i, place.phaseNs = change;
+    }
+    const std::string of = " of " + Signed(difference);
+    if (largest == std::size(kPlaces)) {
+        place.kind = StepDifferencePlace::kUnrecorded;
+        place.text =
+            "no recorded phase holds it: the phases change by " + Signed(place.phasesNs) + of;
+        return place;
+    }
+    place.phase = kPlaces[largest];
+    if (std::llabs(place.phaseNs) * 2 >= std::llabs(difference)) {
+        place.kind = StepDifferencePlace::kOnePhase;
+        place.text = std::string(kNames[largest]) + " " + Signed(place.phaseNs) + of;
+    } else if ((place.phasesNs > 0) == (difference > 0) &&
+               std::llabs(place.phasesNs) * 2 >= std::llabs(difference)) {
+        place.kind = StepDifferencePlace::kSpread;
+        place.text = "spread over the phases (" + Signed(place.phasesNs) + of + "; largest " +
+                     kNames[largest] + " " + Signed(place.phaseNs) + ")";
+    } else {
+        place.kind = StepDifferencePlace::kUnrecorded;
+        place.text =
+            "no recorded phase holds it: the phases change by " + Signed(place.phasesNs) + of;
+    }
+    return place;
 }
 
 TraceDiff DiffSummaries(const RankSummary& a, const RankSummary& b, const Alignment& alignment) {

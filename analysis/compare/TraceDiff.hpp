@@ -63,6 +63,27 @@ struct StepDiff {
     TimeNs DiffNs() const { return bNs - aNs; }
 };
 
+// Where a step's difference lies among the phases the profiler recorded for it on both sides:
+// the phases that make up the step's wall time (computing, communication not overlapped, free)
+// and the time before it (preparing).
+struct StepDifferencePlace {
+    enum Kind {
+        kNone,       // no difference to place (under 1 % of A's step and under 10 µs)
+        kNoPhases,   // a side has no profiler row for the step: nothing recorded to place it in
+        kOnePhase,   // one phase changes by at least half of the difference, the same way
+        kSpread,     // the phases change by most of it together, none by half
+        kUnrecorded  // the phases change by less than half of it: the rest lies outside them
+    };
+    Kind kind = kNone;
+    int phase = -1;       // kOnePhase: the StepPhase; otherwise the largest change's
+    TimeNs phaseNs = 0;   // that phase's change, B - A
+    TimeNs phasesNs = 0;  // the listed phases' changes summed
+    std::string text;     // "free +3.000 ms of +3.551 ms", "no recorded phase: …"
+};
+
+// The place of 'step''s difference by the rule of StepDifferencePlace. O(phases).
+StepDifferencePlace PlaceStepDifference(const StepDiff& step);
+
 struct CommunicationDiff {
     std::string step, name;
     bool inA = false, inB = false;

@@ -100,6 +100,12 @@ void WriteSteps(JsonObject& root, const TraceDiff& diff) {
             object.Int("diff_ns", row.DiffNs());
         else
             object.Null("diff_ns");
+        // Where the difference lies (compare/TraceDiff's PlaceStepDifference); null when none.
+        const StepDifferencePlace place = PlaceStepDifference(row);
+        if (place.kind == StepDifferencePlace::kNone)
+            object.Null("where");
+        else
+            object.String("where", place.text);
         if (!row.hasPhases) return;
         for (int phase = 0; phase < kStepPhaseCount; ++phase) {
             const std::string key = kStepPhaseJsonKeys[phase];
@@ -177,10 +183,12 @@ std::string TraceDiffToText(const RankSummary& a, const RankSummary& b, const Tr
     out += "\nsteps:\n";
     for (const StepDiff& row : diff.steps) {
         if (!row.inA || !row.inB) continue;
-        std::snprintf(line, sizeof line, "  %-12s %14s %14s %14s\n", row.step.c_str(),
+        std::snprintf(line, sizeof line, "  %-12s %14s %14s %14s", row.step.c_str(),
                       FormatDuration(row.aNs).c_str(), FormatDuration(row.bNs).c_str(),
                       SignedDuration(row.DiffNs()).c_str());
         out += line;
+        const StepDifferencePlace place = PlaceStepDifference(row);
+        out += (place.kind == StepDifferencePlace::kNone ? "" : "   " + place.text) + "\n";
     }
     return out;
 }

@@ -218,14 +218,56 @@ void DrawOverview(const Comparison& comparison) {
     ImGui::EndTable();
 }
 
+// Each recorded phase of the step on both sides, and where its difference lies.
+void DrawStepPhasesTooltip(const StepDiff& row, const StepDifferencePlace& place) {
+    ImGui::BeginTooltip();
+    ImGui::Text(
+        "Step %s: %s", row.step.c_str(),
+        place.kind == StepDifferencePlace::kNone ? "no difference to place" : place.text.c_str());
+    if (row.hasPhases &&
+        ImGui::BeginTable("phases", 4, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+        for (const char* title : {"Phase", "A", "B", "B − A"}) ImGui::TableSetupColumn(title);
+        ImGui::TableHeadersRow();
+        for (const StepPhase phase :
+             {kStepComputing, kStepCommNotOverlapped, kStepFree, kStepPreparing}) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(kStepPhaseColumns[phase]);
+            ImGui::TableNextColumn();
+            RightAligned(FormatDuration(row.phasesA[phase]));
+            ImGui::TableNextColumn();
+            RightAligned(FormatDuration(row.phasesB[phase]));
+            ImGui::TableNextColumn();
+            DiffCell(row.phasesB[phase] - row.phasesA[phase]);
+        }
+        ImGui::EndTable();
+    }
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
+    ImGui::TextDisabled(
+        "The phase of the profiler's step rows that changes by at least half of the step's "
+        "difference, the same way; else whether the phases together hold most of it, or that "
+        "no recorded phase does.");
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+}
+
 void DrawSteps(const Comparison& comparison, float height) {
     constexpr ImGuiTableFlags kFlags =
         ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
-    if (!ImGui::BeginTable("steps", 6, kFlags, ImVec2(0, height))) return;
+    if (!ImGui::BeginTable("steps", 5, kFlags, ImVec2(0, height))) return;
     ImGui::TableSetupScrollFreeze(0, 1);
-    for (const char* title : {"Step", "A", "B", "B − A", "Free A", "Free B"})
-        ImGui::TableSetupColumn(title);
+    ImGui::TableSetupColumn("Step", ImGuiTableColumnFlags_None, 0.6f);
+    for (const char* title : {"A", "B", "B − A"}) ImGui::TableSetupColumn(title);
+    // The widest column: where the step's difference lies among its recorded phases (each
+    // phase of both sides in its tooltip).
+    ImGui::TableSetupColumn("Where", ImGuiTableColumnFlags_None, 1.9f);
     ImGui::TableHeadersRow();
+    if (ImGui::IsItemHovered())  // the last header: "Where"
+        ImGui::SetTooltip(
+            "Where each step's difference lies: the phase of the profiler's step rows\n"
+            "(computing, communication not overlapped, free, preparing) that changes by at\n"
+            "least half of it the same way; else whether the phases together hold most of it,\n"
+            "or that no recorded phase does. Hover a step for its phases.");
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(comparison.diff.steps.size()));
     while (clipper.Step()) {
@@ -233,7 +275,11 @@ void DrawSteps(const Comparison& comparison, float height) {
             const StepDiff& row = comparison.diff.steps[static_cast<size_t>(i)];
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(row.step.c_str());
+            // The whole row answers the mouse: its phases in a tooltip.
+            ImGui::Selectable(
+                row.step.c_str(), false,
+                ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap);
+            const bool rowHovered = ImGui::IsItemHovered();
             ImGui::TableNextColumn();
             RightAligned(row.inA ? FormatDuration(row.aNs) : "-");
             ImGui::TableNextColumn();
@@ -241,9 +287,17 @@ void DrawSteps(const Comparison& comparison, float height) {
             ImGui::TableNextColumn();
             if (row.inA && row.inB) DiffCell(row.DiffNs());
             ImGui::TableNextColumn();
-            RightAligned(row.hasPhases ? FormatDuration(row.phasesA[kStepFree]) : "-");
-            ImGui::TableNextColumn();
-            RightAligned(row.hasPhases ? FormatDuration(row.phasesB[kStepFree]) : "-");
+            // In short: the phase and its change, or what kind of place; the tooltip says all.
+            const StepDifferencePlace place = PlaceStepDifference(row);
+            if (place.kind == StepDifferencePlace::kOnePhase)
+                ImGui::TextUnformatted(place.text.substr(0, place.text.find(" of ")).c_str());
+            else if (place.kind == StepDifferencePlace::kSpread)
+                ImGui::TextUnformatted("spread over phases");
+            else if (place.kind == StepDifferencePlace::kUnrecorded)
+                ImGui::TextDisabled("in no phase");
+            else if (place.kind == StepDifferencePlace::kNoPhases)
+                ImGui::TextDisabled("no phases");
+            if (rowHovered) DrawStepPhasesTooltip(row, place);
         }
     }
     ImGui::EndTable();
