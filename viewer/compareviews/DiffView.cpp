@@ -116,14 +116,21 @@ void SelectOperator(ViewContext& context, DiffChoices& choices, const Comparison
     if (timelines) timelines->PlaceBFromA(sync && row.firstStartA >= 0);  // B follows A's view
 }
 
+// A table's inner width: the space there is beside its vertical scroll bar, but never under
+// 'least' pixels, below which its columns would be crushed; the table then scrolls sideways
+// (with ImGuiTableFlags_ScrollX).
+float InnerWidth(float least) {
+    return std::max(ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize, least);
+}
+
 void DrawOperatorTable(ViewContext& context, DiffChoices& view, const Comparison& comparison,
                        float height) {
     const std::vector<OperatorDiff>& rows =
         view.byType ? comparison.diff.types : comparison.diff.operators;
     constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
-                                       ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
-                                       ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("operators", 9, kFlags, ImVec2(0, height))) return;
+                                       ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                       ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("operators", 9, kFlags, ImVec2(0, height), InnerWidth(760))) return;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn(view.byType ? "Type" : "Operator", ImGuiTableColumnFlags_WidthStretch);
     for (const char* title :
@@ -204,8 +211,10 @@ void DrawOverview(const Comparison& comparison) {
             !a.valid ? "A" : "B");
         return;
     }
-    if (!ImGui::BeginTable("overview", 4,
-                           ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
+    if (!ImGui::BeginTable(
+            "overview", 4,
+            ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollX,
+            ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 7.6f), InnerWidth(480)))
         return;
     for (const char* title : {"", "A", "B", "B − A"}) ImGui::TableSetupColumn(title);
     ImGui::TableHeadersRow();
@@ -252,9 +261,9 @@ void DrawStepPhasesTooltip(const StepDiff& row, const StepDifferencePlace& place
 }
 
 void DrawSteps(const Comparison& comparison, float height) {
-    constexpr ImGuiTableFlags kFlags =
-        ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
-    if (!ImGui::BeginTable("steps", 5, kFlags, ImVec2(0, height))) return;
+    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                                       ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingStretchProp;
+    if (!ImGui::BeginTable("steps", 5, kFlags, ImVec2(0, height), InnerWidth(520))) return;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("Step", ImGuiTableColumnFlags_None, 0.6f);
     for (const char* title : {"A", "B", "B − A"}) ImGui::TableSetupColumn(title);
@@ -308,9 +317,9 @@ void DrawCommunication(const Comparison& comparison, float height) {
         ImGui::TextDisabled("No communication.json on either side.");
         return;
     }
-    constexpr ImGuiTableFlags kFlags =
-        ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
-    if (!ImGui::BeginTable("communication", 6, kFlags, ImVec2(0, height))) return;
+    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                                       ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingStretchProp;
+    if (!ImGui::BeginTable("communication", 6, kFlags, ImVec2(0, height), InnerWidth(620))) return;
     ImGui::TableSetupScrollFreeze(0, 1);
     for (const char* title : {"Operator", "Elapse A", "Elapse B", "B − A", "Wait A", "Wait B"})
         ImGui::TableSetupColumn(title);
@@ -406,7 +415,10 @@ void DiffView::Draw(ViewContext& context) {
     ImGui::Separator();
     const float height = ImGui::GetContentRegionAvail().y;
     const float width = ImGui::GetContentRegionAvail().x;
-    ImGui::BeginChild("left", ImVec2(width * 0.58f, height));
+    // Side by side when both halves have room for their columns; else the operators above the
+    // rest, each table scrolling sideways rather than crushing its columns.
+    const bool stacked = width < 1100;
+    ImGui::BeginChild("left", stacked ? ImVec2(0, height * 0.45f) : ImVec2(width * 0.58f, height));
     SectionTitle("Operators, largest difference first");
     ImGui::SameLine(0, 20);
     if (ImGui::RadioButton("by name", !m_choices.byType)) m_choices.byType = false;
@@ -414,17 +426,19 @@ void DiffView::Draw(ViewContext& context) {
     if (ImGui::RadioButton("by type", m_choices.byType)) m_choices.byType = true;
     DrawOperatorTable(context, m_choices, *comparison, ImGui::GetContentRegionAvail().y);
     ImGui::EndChild();
-    ImGui::SameLine(0, 12);
-    ImGui::BeginChild("right", ImVec2(0, height));
+    if (!stacked) ImGui::SameLine(0, 12);
+    ImGui::BeginChild("right", ImVec2(0, stacked ? 0 : height));
     SectionTitle("Overview");
     DrawOverview(*comparison);
     ImGui::Dummy(ImVec2(0, 6));
     SectionTitle("Steps");
+    // At least a dozen rows each: in a short window the half scrolls to them instead.
+    const float least = ImGui::GetTextLineHeightWithSpacing() * 13;
     const float rest = ImGui::GetContentRegionAvail().y;
-    DrawSteps(*comparison, rest * 0.5f - 30);
+    DrawSteps(*comparison, std::max(rest * 0.5f - 30, least));
     ImGui::Dummy(ImVec2(0, 6));
     SectionTitle("Communication operators");
-    DrawCommunication(*comparison, ImGui::GetContentRegionAvail().y);
+    DrawCommunication(*comparison, std::max(ImGui::GetContentRegionAvail().y, least));
     ImGui::EndChild();
     ImGui::EndChild();
 }
