@@ -362,7 +362,7 @@ TEST_CASE(
     CHECK(b.FindStep("3")->DurationNs() == 475);
     CHECK(b.FindStep("2")->DurationNs() == 1000);
     CHECK(b.FindStep("4") == nullptr);
-    const TimeWindow window{100, 200};
+    const TimeWindow window{100, 200, ""};
     CHECK(window.Contains(100));
     CHECK(window.Contains(199));
     CHECK_FALSE(window.Contains(200));
@@ -394,7 +394,7 @@ TEST_CASE("a trace's summary orders numeric steps by value and keeps only the wi
     CHECK(matMul->firstStartNs == 10000);
 
     const RankSummary step10 =
-        SummarizeRank(analysis, model.get(), "t.json", TimeWindow{100000, 150000});
+        SummarizeRank(analysis, model.get(), "t.json", TimeWindow{100000, 150000, "10"});
     matMul = FindOperator(step10, "MatMul");
     REQUIRE(matMul != nullptr);
     CHECK(matMul->count == 1);
@@ -549,4 +549,41 @@ TEST_CASE("the diff says which recorded phase holds a step's difference, or that
     CHECK(PlaceStepDifference(step).kind == StepDifferencePlace::kNone);
     step.inB = false;
     CHECK(PlaceStepDifference(step).kind == StepDifferencePlace::kNone);
+}
+
+TEST_CASE("a diff of one step each has the overview of those steps, by the whole run's rule") {
+    ComparisonOptions options;
+    options.stepA = options.stepB = "3";  // B's step 3 has 3 ms more free time
+    const LoadedComparison loaded =
+        CompareFolders(GeneratedPair() / "a", GeneratedPair() / "b", options);
+    const Comparison& comparison = loaded.comparison;
+    REQUIRE(comparison.note.empty());
+    const RankAnalysis& a = *loaded.pair.a.value().analysis;
+    const RankAnalysis& b = *loaded.pair.b.value().analysis;
+    REQUIRE(a.steps.has_value());
+    const auto rowOf = [](const RankAnalysis& analysis, const std::string& step) {
+        for (const StepRow& row : analysis.steps->rows)
+            if (row.step == step) return row;
+        FAIL("no step " << step);
+        return StepRow{};
+    };
+    // The rank's overview comes from its steps: the step's overview is its own row.
+    CHECK(a.overview.source == std::string(kStepsOfStepTraceCsv));
+    const OverviewFigures& stepA = comparison.diff.overviewA;
+    const OverviewFigures& stepB = comparison.diff.overviewB;
+    CHECK(stepA.totalNs == StepWallNs(rowOf(a, "3")));
+    CHECK(stepB.totalNs == StepWallNs(rowOf(b, "3")));
+    CHECK(stepA.freeNs == rowOf(a, "3").ns[kStepFree]);
+    CHECK(stepB.freeNs - stepA.freeNs == rowOf(b, "3").ns[kStepFree] - rowOf(a, "3").ns[kStepFree]);
+    CHECK(stepB.freeNs - stepA.freeNs > 2'900'000);  // the planted 3 ms
+    CHECK(stepA.totalNs < a.overview.totalNs / 10);  // one step, not the run
+
+    // A window without a step of the profiler's rows: the device tasks that start in it.
+    TimeWindow window;
+    window.startNs = a.kernels->rows.front().startNs;
+    window.endNs = window.startNs + 1'000'000;
+    const OverviewFigures tasks = OverviewOfStep(a, window);
+    CHECK(tasks.source == std::string(kKernelsOfCsv));
+    CHECK(tasks.totalNs > 0);
+    CHECK(tasks.totalNs <= 2'000'000);
 }

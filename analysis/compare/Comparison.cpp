@@ -9,7 +9,7 @@ namespace {
 std::optional<TimeWindow> SharedStepWindow(const RankSummary& summary, const std::string& step) {
     const SummaryStep* found = summary.FindStep(step);
     if (!found || !found->placed) return std::nullopt;
-    return TimeWindow{found->startNs, found->endNs};
+    return TimeWindow{found->startNs, found->endNs, step};
 }
 
 std::optional<TimeNs> OccurrenceStart(const LoadedRank& side, const AlignmentRequest& request) {

@@ -140,6 +140,25 @@ const SummaryStep* RankSummary::FindStep(const std::string& name) const {
     return nullptr;
 }
 
+OverviewFigures OverviewOfStep(const RankAnalysis& analysis, const TimeWindow& window) {
+    RankTables step;
+    if (analysis.steps && !window.step.empty())
+        for (const StepRow& row : analysis.steps->rows)
+            if (row.step == window.step) {
+                step.steps.emplace();
+                step.steps->rows.push_back(row);
+                step.steps->hasColumn = analysis.steps->hasColumn;
+                break;
+            }
+    if (analysis.kernels) {
+        KernelTable kernels;  // the rows only: the overview reads their times and core classes
+        for (const KernelRow& row : analysis.kernels->rows)
+            if (window.Contains(row.startNs)) kernels.rows.push_back(row);
+        step.kernels = std::move(kernels);
+    }
+    return RankOverviewFigures(OverviewInputsOf(step, analysis.origin));
+}
+
 RankSummary SummarizeRank(const RankAnalysis& analysis, const TraceModel* model,
                           const std::string& path, const std::optional<TimeWindow>& window) {
     RankSummary summary;
@@ -161,7 +180,7 @@ RankSummary SummarizeRank(const RankAnalysis& analysis, const TraceModel* model,
         accumulator.Finish([&](StringId id) { return model->strings.Get(id); }, summary.operators,
                            summary.types);
     }
-    summary.overview = analysis.overview;
+    summary.overview = window ? OverviewOfStep(analysis, *window) : analysis.overview;
     summary.steps = CollectSteps(analysis, model);
     if (analysis.communication) {
         for (const CommunicationOp& op : analysis.communication->ops) {

@@ -48,6 +48,7 @@ struct SummaryCommunicationOp {
 // [startNs, endNs) are kept.
 struct TimeWindow {
     TimeNs startNs = 0, endNs = 0;
+    std::string step;  // the step whose span it is, when it is one
     bool Contains(TimeNs t) const { return t >= startNs && t < endNs; }
 };
 
@@ -69,11 +70,17 @@ struct RankSummary {
 
 // Summarises a loaded rank. Operators come from kernel_details.csv when the folder has one, else
 // from the trace's "Ascend Hardware" slices, else from every slice of the trace (a GPU or CPU
-// trace). 'window' restricts operators and communication to one step's time. 'model' may be
-// null (a folder with no trace). O(slices + kernel rows).
+// trace). 'window' restricts operators and communication to one step's time, and the overview
+// to that step (OverviewOfStep). 'model' may be null (a folder with no trace). O(slices + kernel
+// rows).
 RankSummary SummarizeRank(const RankAnalysis& analysis, const TraceModel* model,
                           const std::string& path,
                           const std::optional<TimeWindow>& window = std::nullopt);
+
+// The rank's overview over the step of 'window', by the rule of its whole overview (the same
+// inputs, OverviewInputsOf): the profiler's row for that step where the rank's overview comes
+// from its steps, else its device tasks that start within the step. O(kernel rows + steps).
+OverviewFigures OverviewOfStep(const RankAnalysis& analysis, const TimeWindow& window);
 
 // Every operator's total in each of the placed 'steps' (SummaryStep::placed), by name and by
 // type: byName[name][i] is its time in steps[i] (0 for a step that is not placed). A run counts in

@@ -76,8 +76,8 @@ void SummarizeRank(RankAnalysis& analysis, const TraceModel* model) {
     // MindSpore's step_trace_raw is read as its cluster reads it (cluster/MindInsightReader).
     const bool raw =
         !database && analysis.files.stepTrace.empty() && !analysis.files.stepTraceRaw.empty();
-    const RankTableOrigin origin{database, raw, analysis.kernelsFromTrace, analysis.stepsFromTrace};
-    analysis.overview = RankOverviewFigures(OverviewInputsOf(analysis, origin));
+    analysis.origin = {database, raw, analysis.kernelsFromTrace, analysis.stepsFromTrace};
+    analysis.overview = RankOverviewFigures(OverviewInputsOf(analysis, analysis.origin));
     if (model) analysis.overlapTracks = OverviewFromOverlapTracks(*model);
     analysis.advice = AdviseOnOverview(analysis.overview, TopComputeTypes(analysis.operators, 3));
     if (analysis.communication)

@@ -43,6 +43,9 @@ struct RankAnalysis : RankTables {
     // Analysis tracks of its trace (another figure, named apart; valid = false without them).
     OverviewFigures overview;
     OverviewFigures overlapTracks;
+    // Where its tables came from, which chose the overview's inputs (OverviewInputsOf): a part
+    // of the run (one step) is summarised by the same rule.
+    RankTableOrigin origin;
     std::vector<Advice> advice;
     OperatorTables operators;
     CommunicationTotals communicationTotals;

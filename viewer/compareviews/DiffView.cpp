@@ -428,7 +428,13 @@ void DiffView::Draw(ViewContext& context) {
     ImGui::EndChild();
     if (!stacked) ImGui::SameLine(0, 12);
     ImGui::BeginChild("right", ImVec2(0, stacked ? 0 : height));
-    SectionTitle("Overview");
+    // With the diff restricted to the chosen steps, the overview is of those steps alone.
+    const bool ofSteps = m_choices.onlySteps && comparison->note.empty() &&
+                         comparison->diff.alignment.by == AlignBy::kStep;
+    SectionTitle(ofSteps ? ("Overview of step " + comparison->diff.alignment.step +
+                            " of A and step " + comparison->diff.alignment.stepB + " of B")
+                               .c_str()
+                         : "Overview");
     DrawOverview(*comparison);
     ImGui::Dummy(ImVec2(0, 6));
     SectionTitle("Steps");
