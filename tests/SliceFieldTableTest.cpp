@@ -193,3 +193,42 @@ TEST_CASE("the importers give each thread its role: Kineto by category, Ascend b
         if (track.kind == TrackKind::kThread && track.sliceCount > 0) again.push_back(track.role);
     CHECK(again == roles);
 }
+
+TEST_CASE("a correlation id that is no id is named with its event's place and links nothing") {
+    const std::string text =
+        "{\"traceEvents\":[\n"
+        "{\"ph\":\"X\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":11,\"dur\":2,"
+        "\"cat\":\"cuda_runtime\",\"args\":{\"correlation\":-5}},\n"
+        "{\"ph\":\"X\",\"name\":\"k1\",\"pid\":0,\"tid\":7,\"ts\":14,\"dur\":3,\"cat\":\"kernel\","
+        "\"args\":{\"correlation\":1.5,\"stream\":7}},\n"
+        "{\"ph\":\"X\",\"name\":\"k2\",\"pid\":0,\"tid\":7,\"ts\":24,\"dur\":3,\"cat\":\"kernel\","
+        "\"args\":{\"correlation\":18446744073709551615}},\n"
+        "{\"ph\":\"X\",\"name\":\"k3\",\"pid\":0,\"tid\":7,\"ts\":34,\"dur\":3,\"cat\":\"kernel\","
+        "\"args\":{\"correlation\":\"abc\",\"connection_id\":9}},\n"
+        "{\"ph\":\"X\",\"name\":\"k4\",\"pid\":0,\"tid\":7,\"ts\":44,\"dur\":3,\"cat\":\"kernel\","
+        "\"args\":{\"correlation\":\"77\"}}\n"
+        "]}\n";
+    const auto model = test::LoadJson(text);
+    CHECK(model->sliceCount == 5);  // every event stays
+    const std::vector<ImportProblem>& problems = model->report.problems;
+    REQUIRE(problems.size() == 3);
+    CHECK(problems[0].line == 2);
+    CHECK(problems[0].message ==
+          "args \"correlation\" is -5: expected an integer from 0 to 2^63 - 1; linked to no "
+          "launch");
+    CHECK(problems[1].line == 3);
+    CHECK(problems[1].message.find("is 1.5:") != std::string::npos);
+    CHECK(problems[2].message.find("is 18446744073709551615:") != std::string::npos);
+    // A valid connection_id after a damaged correlation is the id; a quoted number is one.
+    const TraceSource& source = model->sources.front();
+    size_t hint = 0;
+    int64_t valid = 0;
+    for (const Track& track : model->tracks)
+        for (const Row& row : track.rows)
+            for (size_t i = 0; i < row.size(); ++i) {
+                const auto fields = source.sliceFields.Find(row.Ref(i), hint);
+                REQUIRE(fields.has_value());
+                if (fields->hasCorrelation) valid += fields->correlation;
+            }
+    CHECK(valid == 9 + 77);
+}

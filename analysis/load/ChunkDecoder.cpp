@@ -601,10 +601,18 @@ struct ChunkDecoder::Impl {
         // read of millions of events: kept aside while the event is at hand.
         events.AddSlice(track, ts, dur, offset, InternToken(fields[kName]));
         if (const KeptCategory category = KeptCategoryOf(fields[kCat]);
-            category != KeptCategory::kNone)
-            events.sliceFields.Append(
-                offset, category,
-                fields.Has(kArgs) ? ReadCorrelationInArgs(fields[kArgs]).value_or(-1) : -1);
+            category != KeptCategory::kNone) {
+            std::string_view damaged;
+            const int64_t correlation =
+                fields.Has(kArgs) ? ReadCorrelationInArgs(fields[kArgs], &damaged).value_or(-1)
+                                  : -1;
+            // A damaged id is never an id: the event stays, linked to no launch, and is named.
+            if (!damaged.empty())
+                events.problems.Add(offset, "args \"correlation\" is " + std::string(damaged) +
+                                                ": expected an integer from 0 to 2^63 - 1; "
+                                                "linked to no launch");
+            events.sliceFields.Append(offset, category, correlation);
+        }
         if (fields.Has(kBindId)) AddBoundFlow(fields, track, ts, offset, eventStart);
     }
 

@@ -1,5 +1,6 @@
 #include "load/EventFields.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "load/JsonScan.hpp"
@@ -46,6 +47,20 @@ void ForEachKey(const char* p, const char* end, Visit&& visit) {
             return;
         p = value;
     }
+}
+
+// The raw text of a scalar value (a number, or a string with its quotes), at most 40 bytes, for
+// messages.
+std::string_view ValueText(const char* p, const char* end) {
+    const char* q = p;
+    if (q < end && *q == '"') {
+        for (++q; q < end && *q != '"'; ++q)
+            if (*q == '\\' && q + 1 < end) ++q;
+        if (q < end) ++q;
+    } else {
+        while (q < end && *q != ',' && *q != '}' && *q != ']' && !IsSpace(*q)) ++q;
+    }
+    return std::string_view(p, std::min<size_t>(static_cast<size_t>(q - p), 40));
 }
 
 std::string_view StringAt(const char* p, const char* end) {
@@ -122,16 +137,21 @@ ActivityFields ReadActivityFields(const TraceText& text, uint64_t offset) {
     return fields;
 }
 
-std::optional<int64_t> ReadCorrelationInArgs(std::string_view args) {
+std::optional<int64_t> ReadCorrelationInArgs(std::string_view args, std::string_view* damaged) {
     std::optional<int64_t> correlation;
+    std::string_view firstDamaged;
     ForEachKey(args.data(), args.data() + args.size(),
                [&](std::string_view key, int depth, const char* value, const char* limit) {
                    if (depth != 1 || (key != "correlation" && key != "connection_id")) return true;
                    int64_t id = 0;
-                   if (!ReadNonNegativeInteger(value, limit, &id)) return true;
+                   if (!ReadNonNegativeInteger(value, limit, &id)) {
+                       if (firstDamaged.empty()) firstDamaged = ValueText(value, limit);
+                       return true;
+                   }
                    correlation = id;
                    return false;
                });
+    if (damaged) *damaged = correlation ? std::string_view() : firstDamaged;
     return correlation;
 }
 

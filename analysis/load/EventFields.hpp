@@ -24,9 +24,13 @@ struct ActivityFields {
 ActivityFields ReadActivityFields(const TraceText& text, uint64_t offset);
 
 // The correlation id among the keys of an "args" object's text, as ReadActivityFields reads it:
-// the first "correlation" or "connection_id" that is a non-negative integer; nullopt when none.
-// 'args' must lie inside padded trace text (the scan reads 16 bytes at a time). O(its size).
-std::optional<int64_t> ReadCorrelationInArgs(std::string_view args);
+// the first "correlation" or "connection_id" that is an integer from 0 to 2^63 - 1 (written as a
+// number or a string of digits). A value there that is not such an integer (negative, a
+// fraction, past int64, text) is damage, never an id: 'damaged' then holds its text, when no
+// valid id follows it. 'args' must lie inside padded trace text (the scan reads 16 bytes at a
+// time). O(its size).
+std::optional<int64_t> ReadCorrelationInArgs(std::string_view args,
+                                             std::string_view* damaged = nullptr);
 
 // How many bytes a device copy or fill moved: Kineto's args "bytes" of its gpu_memcpy and
 // gpu_memset events, a non-negative integer written as a number or a string of digits. nullopt
