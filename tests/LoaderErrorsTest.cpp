@@ -157,3 +157,23 @@ TEST_CASE("a load asked to cancel stops and says so, naming the file") {
     REQUIRE_FALSE(result.ok());
     CHECK(result.message() == "big.json: cancelled");
 }
+
+TEST_CASE("a second \"traceEvents\" array is named at its key, and keys after the array are not") {
+    const std::string one =
+        R"({"traceEvents": [{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}],)";
+    SUBCASE("the key repeated") {
+        auto model =
+            LoadJson(one +
+                     "\n\"traceName\": \"x\", \"traceEvents\": [{\"ph\": \"X\", \"name\": \"b\", "
+                     "\"pid\": 1, \"tid\": 1, \"ts\": 5, \"dur\": 2}]}");
+        CHECK(model->sliceCount == 1);
+        CHECK(ProblemText(*model) ==
+              "2:19: a second \"traceEvents\" array: not read (the first one is the trace; a "
+              "file should have one)");
+    }
+    SUBCASE("other keys after the array, one holding the word") {
+        auto model = LoadJson(one + R"( "displayTimeUnit": "ns", "note": {"traceEvents": []}})");
+        CHECK(model->sliceCount == 1);
+        CHECK(model->report.problemCount == 0);
+    }
+}

@@ -168,6 +168,26 @@ const char* FindEventArray(const char* begin, const char* end, const char** prob
     }
 }
 
+const char* FindRepeatedEventArray(const char* arrayEnd, const char* end) {
+    const char* p = arrayEnd < end && *arrayEnd == ']' ? arrayEnd + 1 : arrayEnd;
+    for (;;) {
+        p = SkipWhitespace(p, end);
+        if (p >= end || *p != ',') return nullptr;
+        p = SkipWhitespace(p + 1, end);
+        if (p >= end || *p != '"') return nullptr;
+        const char* keyAt = p;
+        const ScanResult key = SkipString(p, end);
+        if (key.status != ScanStatus::kOk) return nullptr;
+        const bool isEvents = key.end - p == 13 && std::memcmp(p, "\"traceEvents\"", 13) == 0;
+        p = SkipWhitespace(key.end, end);
+        if (p >= end || *p != ':') return nullptr;
+        if (isEvents) return keyAt;
+        const ScanResult value = SkipValue(SkipWhitespace(p + 1, end), end);
+        if (value.status != ScanStatus::kOk) return nullptr;
+        p = value.end;
+    }
+}
+
 const char* FindLikelyEventStart(const char* from, const char* limit, const char* textEnd) {
     const char* p = from;
     while (p < limit) {

@@ -26,6 +26,11 @@ ScanResult SkipValue(const char* p, const char* end);
 // Skips a string whose opening quote is at 'p'.
 ScanResult SkipString(const char* p, const char* end);
 
+// After the event array's closing ']' at 'arrayEnd': the key of another "traceEvents" among the
+// object's keys that follow (a file that repeats the key), or null when there is none or the rest
+// is not an object's keys. O(bytes after the array).
+const char* FindRepeatedEventArray(const char* arrayEnd, const char* end);
+
 // Where the event array of a trace starts: the byte after its '['. Accepts a bare array or an
 // object with a "traceEvents" key among others. Returns nullptr when neither is found;
 // 'whatWasFound' then describes the first significant byte.

@@ -140,6 +140,14 @@ bool KeepContiguousChunks(const TraceText& source, const std::vector<ChunkPlan>&
             source.size(),
             "the event array is not closed with ']' (the file may be truncated); "
             "every complete event was loaded");
+    } else if (const char* repeated = FindRepeatedEventArray(
+                   source.data() + chunks.back().endOffset, source.data() + source.size())) {
+        // JSON parsers disagree on a repeated key; the first array is the trace here, and the
+        // second is said rather than silently dropped.
+        chunks.back().problems.Add(
+            static_cast<uint64_t>(repeated - source.data()),
+            "a second \"traceEvents\" array: not read (the first one is the trace; a file "
+            "should have one)");
     }
     for (const ImportProblem& p : source.problems())
         chunks.back().problems.Add(p.byteOffset, p.message);
