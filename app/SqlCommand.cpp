@@ -14,6 +14,7 @@
 #include "SqlOutput.hpp"
 #include "cache/IndexCache.hpp"
 #include "import/Importer.hpp"
+#include "core/Problem.hpp"
 #include "loading/ClusterLoader.hpp"
 #include "loading/RankLoader.hpp"
 #include "sql/SqlSession.hpp"
@@ -75,6 +76,32 @@ int RunQueries(SqlSession& session, SqlResultSink& output, bool hasQuery,
     const std::string script{std::istreambuf_iterator<char>(std::cin),
                              std::istreambuf_iterator<char>()};
     return RunAndSay(session, script, output, "<stdin>") ? 0 : 1;
+}
+
+}  // namespace
+
+namespace {
+
+// What was wrong with the source, said on standard error before the results so that a query's
+// answer is never taken for the whole file's: the count and the first problem.
+void NoteImportProblems(const std::string& path, size_t count, const std::string& first) {
+    if (count == 0) return;
+    std::fprintf(stderr,
+                 "marey sql: note: %zu import problem%s in %s (the tables hold what could be "
+                 "read; `marey stats` lists them); the first: %s\n",
+                 count, count == 1 ? "" : "s", path.c_str(), first.c_str());
+}
+
+// The same for a loaded rank: its trace's problems, then its tables'.
+void NoteImportProblems(const LoadedRank& rank) {
+    const size_t traceProblems = rank.model ? rank.model->report.problemCount : 0;
+    const size_t tableProblems = rank.analysis ? rank.analysis->problems.size() : 0;
+    std::string first;
+    if (traceProblems && !rank.model->report.problems.empty())
+        first = FormatProblem(rank.model->Path(), rank.model->report.problems.front());
+    else if (tableProblems)
+        first = rank.analysis->problems.front();
+    NoteImportProblems(rank.path, traceProblems + tableProblems, first);
 }
 
 }  // namespace
@@ -143,6 +170,9 @@ int RunSqlCommand(int argc, char** argv) {
             std::fprintf(stderr, "%s\n", cluster.message().c_str());
             return 1;
         }
+        NoteImportProblems(
+            path, cluster.value().problems.size(),
+            cluster.value().problems.empty() ? "" : cluster.value().problems.front());
         auto session = SqlSession::OpenCluster(cluster.value());
         if (!session.ok()) {
             std::fprintf(stderr, "marey sql: %s\n", session.message().c_str());
@@ -156,6 +186,7 @@ int RunSqlCommand(int argc, char** argv) {
         return 1;
     }
     const LoadedRank rank = std::move(loaded.value());
+    NoteImportProblems(rank);
     auto session = SqlSession::Open(rank.model.get(), rank.analysis.get());
     if (!session.ok()) {
         std::fprintf(stderr, "marey sql: %s\n", session.message().c_str());

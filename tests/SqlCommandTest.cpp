@@ -327,3 +327,29 @@ TEST_CASE(
     CHECK(output.find("42") != std::string::npos);
     CHECK(output.find("counter_track") != std::string::npos);  // .tables
 }
+
+TEST_CASE("sql says on standard error how many import problems the source had, and the first") {
+    const fs::path dir = marey::test::TempDir("sql-problems");
+    const fs::path trace = dir / "damaged.json";
+    {
+        std::FILE* file = std::fopen(trace.c_str(), "wb");
+        REQUIRE(file);
+        std::fputs(
+            "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2},\n"
+            "{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":\"x\",\"dur\":2},\n"
+            "{\"ph\":\"X\",\"name\":\"c\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":2}]\n",
+            file);
+        std::fclose(file);
+    }
+    const Outcome damaged =
+        Sql(trace.string() + " --no-cache --csv \"select count(*) as n from slice\"", "", true);
+    CHECK(damaged.status == 0);
+    CHECK(damaged.output.find("n\r\n2\r\n") != std::string::npos);  // RFC 4180 line ends
+    CHECK(damaged.output.find("marey sql: note: 1 import problem in " + trace.string()) !=
+          std::string::npos);
+    CHECK(damaged.output.find("the first: " + trace.string() + ":2:") != std::string::npos);
+    // A whole file says nothing more than its results.
+    const Outcome whole = Sql(Sample() + " --csv \"select 1 as one\"", "", true);
+    CHECK(whole.output.find("note:") == std::string::npos);
+    fs::remove_all(dir);
+}
