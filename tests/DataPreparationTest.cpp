@@ -56,6 +56,8 @@ std::vector<int> BottleneckIds(const std::string& csv) {
 
 }  // namespace
 
+// [SECTION] The queue rules and the verdicts
+
 TEST_CASE("the pipeline's bottleneck is the operator the three queue rules name") {
     // Full input queues and a nearly empty output queue: the operator between them.
     CHECK(BottleneckIds(Pipeline(0.1, 0.95, 0.5)) == std::vector<int>{4});
@@ -184,6 +186,8 @@ TEST_CASE("without MindData files the step table's Preparing column is the step 
     CHECK(preparation.verdict.text.empty());
 }
 
+// [SECTION] Damaged files
+
 TEST_CASE("damaged MindData rows are named with their line and left out, the rest is read") {
     SUBCASE("a pipeline cut inside its last row, without a line end") {
         // "2,TFReader,8" cut from "2,TFReader,80,…": its workers would read as 8.
@@ -285,6 +289,8 @@ TEST_CASE("damaged MindData rows are named with their line and left out, the res
               "out\n");
     }
 }
+
+// [SECTION] Real samples and clusters
 
 TEST_CASE("MindInsight's own MindData samples: read to the digit and judged as its tests judge") {
     const std::string fixtures = test::FixturesDir();
@@ -589,4 +595,15 @@ TEST_CASE(
     CHECK(cpu.value().problems ==
           std::vector<std::string>{"cpu.json: error: op_info[0].metrics: user_utilization and "
                                    "sys_utilization: expected lists of percentages; left out"});
+}
+
+TEST_CASE("an operator whose file does not record its workers has none, never 0 workers") {
+    auto table = ParsePipelineRawCsv(std::string(kHeader) + "0,Batch,,,,,0,10,,[4]\n" +
+                                         "4,MapOp,3,\"[8, 8]\",8.0,64,0.125,10,0,\n",
+                                     "pipeline.csv");
+    REQUIRE(table.ok());
+    CHECK(table.value().problems.empty());
+    REQUIRE(table.value().operators.size() == 2);
+    CHECK_FALSE(table.value().operators[0].workers.has_value());
+    CHECK(table.value().operators[1].workers == 3);
 }

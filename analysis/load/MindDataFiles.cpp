@@ -70,8 +70,7 @@ std::string ReadPipelineRow(const std::vector<std::string_view>& fields, const P
         const char* column;
         int index;
         int* value;
-    } counts[] = {{"num_workers", at.workers, &op.workers},
-                  {"output_queue_length", at.length, &op.queueCapacity},
+    } counts[] = {{"output_queue_length", at.length, &op.queueCapacity},
                   {"sample_interval", at.interval, &op.sampleIntervalMs},
                   {"parent_id", at.parent, &op.parent}};
     for (const auto& count : counts) {
@@ -79,6 +78,12 @@ std::string ReadPipelineRow(const std::vector<std::string_view>& fields, const P
         if (cell.empty()) continue;  // not recorded (the root has no parent)
         if (!ParseCount(cell, count.value))
             return CsvCellProblem(count.column, "expected a count", cell, "row left out");
+    }
+    if (const std::string_view cell = FieldAt(fields, at.workers); !cell.empty()) {
+        int workers = 0;
+        if (!ParseCount(cell, &workers))
+            return CsvCellProblem("num_workers", "expected a count", cell, "row left out");
+        op.workers = workers;
     }
     const std::string_view sizes = FieldAt(fields, at.sizes);
     if (!sizes.empty() && !ParseCountList(sizes, &op.queueSizes))

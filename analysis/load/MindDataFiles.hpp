@@ -7,6 +7,7 @@
 // (mindinsight/profiler/analyser/minddata_*.py). Each parser keeps every row it can read and
 // names every other with its line.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,8 +25,8 @@ inline constexpr int64_t kMaxMindDataCount = 1 << 30;
 // the device queue). Operators are kept in the file's order.
 struct PipelineOperator {
     int id = -1;
-    std::string type;  // "Batch", "MapOp", "TFReader", …
-    int workers = 0;
+    std::string type;            // "Batch", "MapOp", "TFReader", …
+    std::optional<int> workers;  // num_workers; none when the file does not record it
     // The output queue's sampled sizes, every sampleIntervalMs; empty when it was not recorded.
     std::vector<int> queueSizes;
     int queueCapacity = 0;  // output_queue_length; 0 when not recorded

@@ -46,8 +46,12 @@ std::string ReadOperator(dom::object entry, PipelineOperator& op) {
         return "op_id: expected an operator id (a count)";
     std::string_view type;
     if (!entry["op_type"].get(type)) op.type = std::string(type);
-    if (!entry["num_workers"].get(value) && !ReadCount(value, &op.workers))
-        return "num_workers: expected a count, got " + Shown(value);
+    if (!entry["num_workers"].get(value)) {
+        int workers = 0;
+        if (!ReadCount(value, &workers))
+            return "num_workers: expected a count, got " + Shown(value);
+        op.workers = workers;
+    }
     if (!entry["children"].get(value) && !value.is_null() && !ReadCounts(value, &op.children))
         return "children: expected a list of operator ids, got " + Shown(value);
     dom::element queue;

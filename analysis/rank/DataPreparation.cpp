@@ -311,7 +311,7 @@ std::vector<PipelineOperator> PipelineFromSummary(const MindDataSummary& summary
         PipelineOperator& op = operators.emplace_back();
         op.id = from.id;
         op.type = from.name;
-        op.workers = std::max(from.workers, 0);
+        if (from.workers >= 0) op.workers = from.workers;  // -1: the summary does not say
         op.hasQueue = from.queueUtilizationPct >= 0;
         op.queueUsage = op.hasQueue ? from.queueUtilizationPct / 100 : 0;
         op.parent = from.parent;

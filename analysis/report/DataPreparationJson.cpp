@@ -135,7 +135,10 @@ void WriteDataPreparation(std::string& out, const DataPreparation* preparation) 
         JsonObject object(ops);
         object.Int("op_id", op.id);
         object.String("op_type", op.type);
-        object.Int("workers", op.workers);
+        if (op.workers)
+            object.Int("workers", *op.workers);
+        else
+            object.Null("workers");
         object.Int("column", pipeline.column[i]);
         if (op.hasQueue)
             object.Real("output_queue_usage", op.queueUsage);

@@ -87,7 +87,9 @@ void DataPreparationView::DrawPipeline(const DataPipeline& pipeline) {
     float widest = 0;
     for (const PipelineOperator& op : ops) {
         titles.push_back(op.type + " (op " + std::to_string(op.id) + ")");
-        std::string line = std::to_string(op.workers) + (op.workers == 1 ? " worker" : " workers");
+        std::string line = !op.workers        ? std::string("workers not recorded")
+                           : *op.workers == 1 ? std::string("1 worker")
+                                              : std::to_string(*op.workers) + " workers";
         if (op.cpuPercent >= 0) {
             char cpu[32];
             std::snprintf(cpu, sizeof cpu, ", CPU %.0f %%", op.cpuPercent);
@@ -204,8 +206,10 @@ void DataPreparationView::DrawSelectedQueue(const DataPipeline& pipeline) {
     std::string parent = "the device";
     for (const PipelineOperator& other : pipeline.operators)
         if (other.id == op.parent) parent = other.type + " (op " + std::to_string(other.id) + ")";
-    ImGui::Text("Queue from %s (op %d, %d workers) to %s: %s used on average", op.type.c_str(),
-                op.id, op.workers, parent.c_str(), UsageText(op).c_str());
+    const std::string workers =
+        op.workers ? std::to_string(*op.workers) + " workers" : "workers not recorded";
+    ImGui::Text("Queue from %s (op %d, %s) to %s: %s used on average", op.type.c_str(), op.id,
+                workers.c_str(), parent.c_str(), UsageText(op).c_str());
     if (op.queueSizes.empty()) {
         ImGui::TextDisabled("Its sizes were not sampled.");
         return;
