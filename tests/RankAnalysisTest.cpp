@@ -328,6 +328,21 @@ TEST_CASE("broken communication JSON keeps the operators before the break and sa
         CHECK(data.problems.back().line == 1);
         CHECK(data.problems.back().column == 85);
     }
+    SUBCASE("cut between operators, every string whole: read up to the cut, not refused") {
+        const std::string text = Padded(
+            "{\"step1\": {\"collective\": {\"a@1\": {\"Communication Time Info\": {\"Elapse "
+            "Time(ms)\": 2}},\n"
+            "\"b@1\": {\"Communication Time Info\": {\"Elapse Time(ms)\": 3}},\n");
+        CommunicationOps data;
+        const Status status = ParseCommunicationJson(text, "communication.json", data);
+        REQUIRE(status.ok());  // it was "the top level is not an object of steps"
+        REQUIRE(data.ops.size() == 2);
+        CHECK(data.ops[1].name == "b");
+        REQUIRE(data.problems.size() == 1);
+        CHECK(data.problems[0].message.rfind("the file is cut short or malformed after here (",
+                                             0) == 0);
+        CHECK(data.problems[0].line == 2);
+    }
     SUBCASE("a value of the wrong type reads 0 and is reported at its place") {
         const std::string text = Padded(
             "{\"step1\": {\"p2p\": {\"send@9\": {\"Communication Time Info\": {\"Elapse "

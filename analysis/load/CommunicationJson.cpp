@@ -66,6 +66,23 @@ public:
     using Visitor = std::function<void(const std::string& step, const std::string& kind,
                                        std::string_view key, od::object)>;
 
+    // The text closed where it was cut (CloseTruncated), iterated in 'document' with the cut
+    // named; false when no cut can be closed or the closed text is not JSON either.
+    bool IterateClosed(od::parser& parser, od::document& document, simdjson::error_code error) {
+        uint64_t cut = 0;
+        m_closed = CloseTruncated(m_text, &cut);
+        if (m_closed.empty() || parser
+                                    .iterate(m_closed.data(), m_closed.size(),
+                                             m_closed.size() + simdjson::SIMDJSON_PADDING)
+                                    .get(document))
+            return false;
+        m_problems.push_back({cut, 0, 0,
+                              std::string("the file is cut short or malformed after here (") +
+                                  simdjson::error_message(error) +
+                                  "); everything before was read"});
+        return true;
+    }
+
     // Returns false when the text is not JSON at all (the caller turns that into a fatal error).
     bool Walk(const Visitor& visit, std::string* fatal) {
         od::parser parser;
@@ -75,24 +92,20 @@ public:
                              .iterate(m_text.data(), m_text.size(),
                                       m_text.size() + simdjson::SIMDJSON_PADDING)
                              .get(document)) {
-            uint64_t cut = 0;
-            m_closed = CloseTruncated(m_text, &cut);
-            if (m_closed.empty() || parser
-                                        .iterate(m_closed.data(), m_closed.size(),
-                                                 m_closed.size() + simdjson::SIMDJSON_PADDING)
-                                        .get(document)) {
+            if (!IterateClosed(parser, document, error)) {
                 *fatal = std::string("not JSON: ") + simdjson::error_message(error);
                 return false;
             }
-            m_problems.push_back({cut, 0, 0,
-                                  std::string("the file is cut short or malformed after here (") +
-                                      simdjson::error_message(error) +
-                                      "); everything before was read"});
         }
         od::object steps;
-        if (document.get_object().get(steps)) {
-            *fatal = "the top level is not an object of steps";
-            return false;
+        if (auto error = document.get_object().get(steps)) {
+            // A file cut short with its strings whole passes the first look and fails only
+            // here, as an object that does not end: read what comes before the cut.
+            if (!m_closed.empty() || !IterateClosed(parser, document, error) ||
+                document.get_object().get(steps)) {
+                *fatal = "the top level is not an object of steps";
+                return false;
+            }
         }
         for (auto stepField : steps) {
             std::string_view stepKey;
