@@ -1,5 +1,7 @@
 #include "load/RankTableFiles.hpp"
 
+#include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -63,42 +65,39 @@ private:
     std::vector<CommunicationLink> m_links;
 };
 
+// Reads the table at 'path' with 'parse' (text, name → Result of a table with its problems) into
+// 'out'; a file that cannot be read or parsed leaves 'out' unset and says why in 'problems'.
+template <typename Table, typename Parse>
+void ReadTable(const std::string& path, std::vector<std::string>& problems,
+               std::optional<Table>& out, Parse parse) {
+    ReadAnalysisFile(path, problems, [&](std::string_view text) {
+        auto table = parse(text, path);
+        if (!table.ok()) return problems.push_back(table.message());
+        AddFileProblems(path, table.value().problems, problems);
+        out = std::move(table.value());
+    });
+}
+
 }  // namespace
 
 RankTables ReadRankTableFiles(const RankFiles& files, const RankTableSelection& selection) {
     RankTables tables;
     std::vector<std::string>& problems = tables.problems;
     const size_t problemsBefore = problems.size();
-    ReadAnalysisFile(files.kernelDetails, problems, [&](std::string_view text) {
-        // A file whose bytes could not all be read (a truncated gzip) has said so just before.
-        tables.kernelsCut = problems.size() > problemsBefore;
-        KernelReadOptions read;
-        read.names = selection.kernelNames;
-        auto table = ParseKernelTable(text, files.kernelDetails, read);
-        if (!table.ok()) return problems.push_back(table.message());
-        AddFileProblems(files.kernelDetails, table.value().problems, problems);
-        tables.kernels = std::move(table.value());
-    });
-    ReadAnalysisFile(files.stepTrace, problems, [&](std::string_view text) {
-        auto steps = ParseStepTraceCsv(text, files.stepTrace);
-        if (!steps.ok()) return problems.push_back(steps.message());
-        AddFileProblems(files.stepTrace, steps.value().problems, problems);
-        tables.steps = std::move(steps.value());
-    });
+    KernelReadOptions read;
+    read.names = selection.kernelNames;
+    ReadTable(files.kernelDetails, problems, tables.kernels,
+              [&](std::string_view text, const std::string& name) {
+                  // A file whose bytes could not all be read (a truncated gzip) said so just
+                  // before.
+                  tables.kernelsCut = problems.size() > problemsBefore;
+                  return ParseKernelTable(text, name, read);
+              });
+    ReadTable(files.stepTrace, problems, tables.steps, ParseStepTraceCsv);
     if (!tables.steps)  // MindSpore's own layout: its step_trace_raw
-        ReadAnalysisFile(files.stepTraceRaw, problems, [&](std::string_view text) {
-            auto steps = ParseStepTraceRawCsv(text, files.stepTraceRaw);
-            if (!steps.ok()) return problems.push_back(steps.message());
-            AddFileProblems(files.stepTraceRaw, steps.value().problems, problems);
-            tables.steps = std::move(steps.value());
-        });
+        ReadTable(files.stepTraceRaw, problems, tables.steps, ParseStepTraceRawCsv);
     if (selection.opStatistic)
-        ReadAnalysisFile(files.opStatistic, problems, [&](std::string_view text) {
-            auto table = ParseOpStatisticCsv(text, files.opStatistic);
-            if (!table.ok()) return problems.push_back(table.message());
-            AddFileProblems(files.opStatistic, table.value().problems, problems);
-            tables.opStatistic = std::move(table.value());
-        });
+        ReadTable(files.opStatistic, problems, tables.opStatistic, ParseOpStatisticCsv);
     ReadAnalysisFile(files.communication, problems, [&](std::string_view text) {
         CommunicationOps ops;
         CommunicationReadOptions options;
@@ -124,19 +123,9 @@ RankTables ReadRankTableFiles(const RankFiles& files, const RankTableSelection& 
         if (!status.ok()) return problems.push_back(status.message());
         tables.matrix = std::move(matrix);
     });
-    ReadAnalysisFile(files.memoryRecord, problems, [&](std::string_view text) {
-        auto record = ParseMemoryRecordCsv(text, files.memoryRecord);
-        if (!record.ok()) return problems.push_back(record.message());
-        AddFileProblems(files.memoryRecord, record.value().problems, problems);
-        tables.memoryRecord = std::move(record.value());
-    });
+    ReadTable(files.memoryRecord, problems, tables.memoryRecord, ParseMemoryRecordCsv);
     if (selection.operatorMemory)
-        ReadAnalysisFile(files.operatorMemory, problems, [&](std::string_view text) {
-            auto memory = ParseOperatorMemoryCsv(text, files.operatorMemory);
-            if (!memory.ok()) return problems.push_back(memory.message());
-            AddFileProblems(files.operatorMemory, memory.value().problems, problems);
-            tables.operatorMemory = std::move(memory.value());
-        });
+        ReadTable(files.operatorMemory, problems, tables.operatorMemory, ParseOperatorMemoryCsv);
     return tables;
 }
 
