@@ -24,6 +24,8 @@
 #include "rank/RankAnalysis.hpp"
 #include "rank/TraceSummary.hpp"
 #include "compare/CheckRules.hpp"
+#include "path/CriticalPath.hpp"
+#include "report/CriticalPathJson.hpp"
 #include "report/TraceAnalysesJson.hpp"
 #include "trace/HtaCompatible.hpp"
 #include "trace/TraceAnalyses.hpp"
@@ -47,6 +49,27 @@ std::string WithKey(const std::string& objectText, const std::string& keyAndValu
     return objectText.substr(0, objectText.rfind('}')) + ", " + keyAndValue + "}\n";
 }
 
+// The critical path of each rank's longest step (of the whole trace without steps), as JSON.
+std::string CriticalPathsJson(const TraceModel& model, const TraceAnalyses& analyses) {
+    std::string out = "[";
+    for (const RankTraceAnalysis& rank : analyses.ranks) {
+        if (out.size() > 1) out += ", ";
+        out +=
+            CriticalPathToJson(model, *CriticalPathOfStep(model, analyses, rank.group), rank.rank);
+    }
+    return out + "]";
+}
+
+std::string CriticalPathsText(const TraceModel& model, const TraceAnalyses& analyses) {
+    std::string out;
+    for (const RankTraceAnalysis& rank : analyses.ranks) {
+        if (analyses.ranks.size() > 1) out += "rank " + std::to_string(rank.rank) + ": ";
+        out += CriticalPathToText(model, *CriticalPathOfStep(model, analyses, rank.group),
+                                  model.firstNs, 5);
+    }
+    return out;
+}
+
 // The trace's summary text with its device analyses added: marey's, or HTA 0.5's.
 // 'computed': the analyses a rank's load already made, reused when made with the same cut-offs.
 std::string WithAnalyses(const std::string& summary, const TraceModel& model, bool json,
@@ -67,8 +90,9 @@ std::string WithAnalyses(const std::string& summary, const TraceModel& model, bo
     std::optional<TraceAnalyses> made;
     if (!reusable) made = AnalyzeTrace(model, options);
     const TraceAnalyses& analyses = reusable ? *computed : *made;
-    return json ? WithKey(summary, "\"analyses\": " + TraceAnalysesToJson(analyses))
-                : summary + TraceAnalysesToText(analyses);
+    return json ? WithKey(WithKey(summary, "\"analyses\": " + TraceAnalysesToJson(analyses)),
+                          "\"critical_path\": " + CriticalPathsJson(model, analyses))
+                : summary + TraceAnalysesToText(analyses) + CriticalPathsText(model, analyses);
 }
 
 void Usage() {

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "CheckCommand.hpp"
+#include "CriticalPathCommand.hpp"
 #include "SqlCommand.hpp"
 #include "mcp/McpServer.hpp"
 #include "StatsCommand.hpp"
@@ -15,6 +16,8 @@
 int main(int argc, char** argv) {
     if (argc >= 2 && std::strcmp(argv[1], "stats") == 0) return marey::RunStatsCommand(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "check") == 0) return marey::RunCheckCommand(argc, argv);
+    if (argc >= 2 && std::strcmp(argv[1], "critical-path") == 0)
+        return marey::RunCriticalPathCommand(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "sql") == 0) return marey::RunSqlCommand(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "mcp") == 0) return marey::RunMcpCommand(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "summarize") == 0)

@@ -67,6 +67,7 @@
 #include "import/chrome_json/TraceLoader.hpp"
 #include "report/CheckHtml.hpp"
 #include "report/CheckReport.hpp"
+#include "path/CriticalPath.hpp"
 #include "trace/TraceAnalyses.hpp"
 
 using namespace marey;
@@ -386,6 +387,10 @@ std::string WindowText(double ns) {
 struct GpuAnalysisMeasure {
     double loadSeconds = 0, analysisSeconds = 0;
     uint64_t events = 0, activities = 0, launches = 0;
+    // The critical path of the longest step, and of the whole trace as one window (the most a
+    // person can ask for), after the analyses; the events of each graph.
+    double stepPathSeconds = 0, wholePathSeconds = 0;
+    uint64_t stepPathEvents = 0, wholePathEvents = 0;
 };
 
 GpuAnalysisMeasure LoadAndAnalyze(const std::string& path, unsigned threads) {
@@ -407,6 +412,16 @@ GpuAnalysisMeasure LoadAndAnalyze(const std::string& path, unsigned threads) {
     measure.events = loaded.value()->report.eventCount;
     measure.activities = analyses.activities.activities.size();
     measure.launches = analyses.activities.launches.size();
+    const TraceModel& model = *loaded.value();
+    start = Now();
+    const CriticalPath stepPath = *CriticalPathOfStep(model, analyses, kNoGroup);
+    measure.stepPathSeconds = Now() - start;
+    measure.stepPathEvents = stepPath.events;
+    start = Now();
+    const CriticalPath wholePath =
+        CriticalPathOfWindow(model, analyses.activities, kNoGroup, model.firstNs, model.lastNs + 1);
+    measure.wholePathSeconds = Now() - start;
+    measure.wholePathEvents = wholePath.events;
     return measure;
 }
 
@@ -447,6 +462,10 @@ int RunGpuBenchmark(const std::vector<uint64_t>& sizes, const std::string& dir, 
             "  every analysis after the load : %8.3f s  (%llu device activities, %llu launches)\n",
             best.analysisSeconds, static_cast<unsigned long long>(best.activities),
             static_cast<unsigned long long>(best.launches));
+        std::printf("  critical path, longest step  : %8.3f s  (%llu events in its graph)\n",
+                    best.stepPathSeconds, static_cast<unsigned long long>(best.stepPathEvents));
+        std::printf("  critical path, whole trace   : %8.3f s  (%llu events in its graph)\n",
+                    best.wholePathSeconds, static_cast<unsigned long long>(best.wholePathEvents));
         std::fflush(stdout);
         if (!keep) std::remove(path.c_str());
     }

@@ -22,27 +22,31 @@ const std::map<std::string, std::set<std::string>>& AllowedEdges() {
         {"model", {"core", "load"}},
         {"index", {"core", "model"}},
         {"trace", {"core", "load", "model", "index"}},
-        {"rank", {"core", "load", "model", "index", "trace"}},
-        {"compare", {"core", "load", "model", "index", "trace", "rank"}},
-        {"report", {"core", "load", "model", "index", "trace", "rank", "compare"}},
-        {"cluster", {"core", "load", "db", "model", "index", "trace", "rank", "compare", "report"}},
+        // The critical path: a graph over the trace's calls and device work (path/).
+        {"path", {"core", "load", "model", "index", "trace"}},
+        {"rank", {"core", "load", "model", "index", "trace", "path"}},
+        {"compare", {"core", "load", "model", "index", "trace", "path", "rank"}},
+        {"report", {"core", "load", "model", "index", "trace", "path", "rank", "compare"}},
+        {"cluster",
+         {"core", "load", "db", "model", "index", "trace", "path", "rank", "compare", "report"}},
         {"marey",
-         {"core", "load", "db", "model", "index", "trace", "rank", "compare", "report", "cluster"}},
+         {"core", "load", "db", "model", "index", "trace", "path", "rank", "compare", "report",
+          "cluster"}},
         // The index cache keeps models: it stands on model/ and only the loading layer uses it.
         {"cache", {"core", "load", "model"}},
         // One importer per format (import/<format>/) and their registry: below them the shared
         // readers (load/ for JSON and CSV, db/ for SQLite) and what a rank's tables become.
         {"import",
-         {"core", "load", "db", "model", "index", "trace", "rank", "compare", "report", "cluster",
-          "cache"}},
+         {"core", "load", "db", "model", "index", "trace", "path", "rank", "compare", "report",
+          "cluster", "cache"}},
         // `marey sql`'s tables: the model read in place, through SQLite.
         // Its args table reads a row's details through the importer of its format.
         {"sql",
-         {"core", "load", "db", "model", "index", "trace", "rank", "compare", "report", "cluster",
-          "cache", "import"}},
+         {"core", "load", "db", "model", "index", "trace", "path", "rank", "compare", "report",
+          "cluster", "cache", "import"}},
         {"loading",
-         {"core", "load", "db", "model", "index", "trace", "rank", "compare", "report", "cluster",
-          "marey", "cache", "import"}},
+         {"core", "load", "db", "model", "index", "trace", "path", "rank", "compare", "report",
+          "cluster", "marey", "cache", "import"}},
     };
     return kAllowed;
 }

@@ -527,7 +527,12 @@ private:
         }
         Burst burst;
         burst.convolutionStartNs = end + Draw(1000, 3000);
-        burst.convolutionEndNs = burst.convolutionStartNs + Draw(600000, 700000);
+        const int64_t convolutionNs = Draw(600000, 700000);  // drawn either way: same seeds
+        const std::vector<uint64_t>& slow = m_options.slowKernelSteps;
+        burst.convolutionEndNs =
+            burst.convolutionStartNs +
+            (std::find(slow.begin(), slow.end(), m_stepNumber) != slow.end() ? kSlowKernelNs
+                                                                             : convolutionNs);
         Place(m_compute, DeviceKind::kKernel, kConvolution, burst.convolutionStartNs,
               burst.convolutionEndNs - burst.convolutionStartNs, queued[4]);
         AddIdle(burst.convolutionStartNs - end);
@@ -686,6 +691,7 @@ private:
     }
 
     void WriteStep(uint64_t number, uint64_t shortKernels) {
+        m_stepNumber = number;
         const int64_t stepStart = m_hostNs;
         const int64_t previousEndNs = m_result.expected.total.lastEndNs;
         m_step = EmptyFigures();
@@ -811,6 +817,7 @@ private:
     int64_t m_hostPid = 0;
     int64_t m_hostNs = 0;  // where the host thread is free from
     uint64_t m_nextExternalId = 1;
+    uint64_t m_stepNumber = 0;  // N of the ProfilerStep#N being written
     uint64_t m_nextCorrelation = 1;
     uint64_t m_eventIndex = 0;
     std::string m_ranksList;

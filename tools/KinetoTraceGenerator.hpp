@@ -32,9 +32,14 @@ struct KinetoTraceOptions {
     // through it); in these steps (N of ProfilerStep#N) it takes kSlowLoaderNs. Empty: no
     // loader calls at all.
     std::vector<uint64_t> slowLoaderSteps;
+    // In these steps the convolution the first all-reduce overlaps takes kSlowKernelNs: the host
+    // waits for it in the step's closing synchronisation, and the step's critical path runs
+    // through it.
+    std::vector<uint64_t> slowKernelSteps;
 };
 
 constexpr int64_t kLoaderNs = 20000, kSlowLoaderNs = 4000000;
+constexpr int64_t kSlowKernelNs = 8000000;
 
 // The classes of device activities as bits: a set of classes running at once is their OR, the
 // index into KinetoFigures::classSetNs (the order of docs/trace-analyses.md's kernel_types).

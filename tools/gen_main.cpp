@@ -92,7 +92,7 @@ void Usage() {
         "  no slower stage)\n"
         "       marey-gen --gpu-trace FILE.json [--events N] [--seed S] [--rank R] [--steps K] "
         "[--nsys-twin FILE.sqlite]\n"
-        "                 [--slow-loader-steps N,M,...]\n"
+        "                 [--slow-loader-steps N,M,...] [--slow-kernel-steps N,M,...]\n"
         "  --gpu-trace writes a PyTorch profiler (Kineto) trace of one GPU rank with planted "
         "idle gaps, overlap,\n"
         "  launch outliers and queues; --steps K writes K steps (sized by --events when given), "
@@ -103,7 +103,9 @@ void Usage() {
         "them);\n"
         "  --slow-loader-steps starts every step with the data loader's next() (20 us, the device "
         "idle),\n"
-        "  4 ms in the steps named\n");
+        "  4 ms in the steps named; --slow-kernel-steps makes the step's long convolution run "
+        "8 ms in the steps\n"
+        "  named (the host waits for it at the step's end)\n");
 }
 
 // "text", "db" or "both", as torch_npu's export_type names them.
@@ -311,7 +313,7 @@ int main(int argc, char** argv) {
     marey::GeneratorOptions options;
     std::string out, rankDir, pairDir, clusterDir, gpuTrace, nsysTwin;
     bool eventsGiven = false, stepsGiven = false, ranksGiven = false, dataPreparation = false;
-    std::vector<uint64_t> slowLoaderSteps;
+    std::vector<uint64_t> slowLoaderSteps, slowKernelSteps;
     marey::ClusterOptions cluster;
     std::optional<marey::RankExport> exportArg;
     for (int i = 1; i < argc; ++i) {
@@ -356,6 +358,8 @@ int main(int argc, char** argv) {
             stepsGiven = true;
         } else if (!std::strcmp(argv[i], "--slow-loader-steps")) {
             if (!ParseStepList(next(), &slowLoaderSteps)) return Usage(), 2;
+        } else if (!std::strcmp(argv[i], "--slow-kernel-steps")) {
+            if (!ParseStepList(next(), &slowKernelSteps)) return Usage(), 2;
         } else if (!std::strcmp(argv[i], "--data-preparation"))
             dataPreparation = true;
         else if (!ParseClusterOption(argv[i], next, cluster))
@@ -371,6 +375,7 @@ int main(int argc, char** argv) {
         kineto.seed = options.seed;
         kineto.rank = options.rank;
         kineto.slowLoaderSteps = slowLoaderSteps;
+        kineto.slowKernelSteps = slowKernelSteps;
         const int status = WriteGpuTrace(kineto, gpuTrace);
         return status != 0 || nsysTwin.empty() ? status : WriteTwin(gpuTrace, nsysTwin);
     }

@@ -1,0 +1,73 @@
+#pragma once
+// What made a window (a step, or a range a person selects) of one rank as long as it was: the
+// longest path through its graph of host calls, launches, device work and synchronisations, and
+// the path's time split by what bounds it (docs/critical-path.md).
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "path/PathGraph.hpp"
+#include "trace/TraceAnalyses.hpp"
+
+namespace marey {
+
+// A run of the path inside one event and of one bound kind: a host call's own time, a device
+// activity, the wait for a launch, or the gap to the previous activity on a stream.
+struct PathStretch {
+    BoundKind bound = BoundKind::kCpu;
+    TimeNs startNs = 0, endNs = 0;  // the part of the event's time on the path
+    StringId name = 0;              // the event's (for a launch: the launched work's)
+    SliceAddress slice;             // the event's, to select it
+    // Where the stretch begins: the event itself, or for a launch's wait the launch call and
+    // for a wait behind other work the work before it on the stream.
+    SliceAddress fromSlice;
+    uint32_t stream = kNoPathEvent;  // the device stream, for device work and its waits
+};
+
+struct CriticalPath {
+    std::string step;               // the step's label ("5"); empty for a range or the whole trace
+    TimeNs fromNs = 0, toNs = 0;    // the window
+    TimeNs startNs = 0, endNs = 0;  // the first and the last node of the path
+    TimeNs lengthNs = 0;            // the time on the path: the sum of its edges
+    std::array<TimeNs, kBoundKindCount> boundNs{};
+    std::vector<PathStretch> stretches;  // in the path's order
+    // The graph it was found in.
+    uint64_t events = 0, edges = 0;
+    std::array<uint64_t, kPathEdgeKindCount> edgesByKind{};
+    uint64_t syncMarkers = 0, unmatchedSyncs = 0;
+    uint64_t backwardEdges = 0;  // edges left out because they would run back in time
+    // Nodes on a cycle (a clock that runs back between host and device) are left out of the
+    // search: the path is found among the rest, and this says how many there were.
+    uint64_t nodesOnCycles = 0;
+    std::string unavailable;  // why there is no path; empty when there is
+};
+
+// What a path's time went to by name: each (name, bound kind)'s time on the path and stretches.
+struct PathContributor {
+    StringId name = 0;
+    BoundKind bound = BoundKind::kCpu;
+    TimeNs ns = 0;
+    uint64_t stretches = 0;
+};
+
+// The 'most' names with the most time on 'path', most first. O(stretches log stretches).
+std::vector<PathContributor> TopContributors(const CriticalPath& path, size_t most);
+
+// The longest path of 'graph' (edges' weights summed; every node may start or end it), its
+// stretches and its time by bound kind. O(nodes + edges).
+CriticalPath FindLongestPath(const PathGraph& graph);
+
+// The path of rank 'group' (kNoGroup: a trace of one rank) over [fromNs, toNs). O(events of the
+// window × log) plus the text of its synchronisation records.
+CriticalPath CriticalPathOfWindow(const TraceModel& model, const DeviceActivities& activities,
+                                  uint32_t group, TimeNs fromNs, TimeNs toNs);
+
+// The path of a rank's longest step (the step of 'stepLabel' when given), or of the whole trace
+// when it has no step. nullopt when 'stepLabel' names no step of the rank.
+std::optional<CriticalPath> CriticalPathOfStep(const TraceModel& model,
+                                               const TraceAnalyses& analyses, uint32_t group,
+                                               const std::string* stepLabel = nullptr);
+
+}  // namespace marey

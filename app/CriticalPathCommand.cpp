@@ -1,0 +1,218 @@
+#include "CriticalPathCommand.hpp"
+
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "compare/CheckRules.hpp"
+#include "loading/RankLoader.hpp"
+#include "path/CriticalPath.hpp"
+#include "rank/RankAnalysis.hpp"
+#include "report/CriticalPathJson.hpp"
+
+namespace marey {
+namespace {
+
+void Usage() {
+    std::fprintf(
+        stderr,
+        "usage: marey critical-path PATH [--json] [--source text|db] [--rank N]\n"
+        "           [--step LABEL | --range FROM,TO | --annotation NAME [--instance K]]\n"
+        "  FROM and TO are times since the trace's start (\"43.3s\", \"120ms\");\n"
+        "  --instance counts the annotation's slices from 0 by start (default 0).\n"
+        "  Without a window: the rank's longest step, or the whole trace without steps.\n");
+}
+
+struct Window {
+    std::optional<std::string> step;
+    std::optional<std::pair<TimeNs, TimeNs>> range;  // since the trace's start
+    std::string annotation;
+    uint64_t instance = 0;
+};
+
+bool ParseRange(const char* text, std::pair<TimeNs, TimeNs>* range) {
+    const std::string_view all = text;
+    const size_t comma = all.find(',');
+    if (comma == std::string_view::npos) return false;
+    return !ParseCheckDuration(all.substr(0, comma), &range->first) &&
+           !ParseCheckDuration(all.substr(comma + 1), &range->second) && range->first >= 0 &&
+           range->first < range->second;
+}
+
+// The 'instance'-th slice named 'name' on the host threads of 'group', by start.
+std::optional<std::pair<TimeNs, TimeNs>> AnnotationSpan(const TraceModel& model, uint32_t group,
+                                                        const std::string& name,
+                                                        uint64_t instance) {
+    const StringId id = model.strings.Find(name);
+    if (!id) return std::nullopt;
+    std::vector<std::pair<TimeNs, TimeNs>> spans;
+    for (uint32_t t = 0; t < model.tracks.size(); ++t) {
+        const Track& track = model.tracks[t];
+        if (track.role != TrackRole::kHostThread && track.role != TrackRole::kNpuLaunchThread)
+            continue;
+        if (model.GroupOf(t) != group) continue;
+        for (const Row& row : track.rows)
+            for (size_t i = 0; i < row.size(); ++i)
+                if (row.name[i] == id) spans.emplace_back(row.start[i], row.end[i]);
+    }
+    std::sort(spans.begin(), spans.end());
+    if (instance >= spans.size()) return std::nullopt;
+    return spans[instance];
+}
+
+// Reads the options after PATH; false after saying what is wrong.
+bool ParseOptions(int argc, char** argv, std::string& path, bool& json, LoadOptions& options,
+                  std::optional<int64_t>& rank, Window& window) {
+    for (int i = 2; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        const bool hasValue = i + 1 < argc;
+        if (arg == "--json") {
+            json = true;
+        } else if (arg == "--source" && hasValue) {
+            const std::optional<RankSource> parsed = ParseRankSource(argv[++i]);
+            if (!parsed) {
+                std::fprintf(stderr,
+                             "marey critical-path: --source: expected text or db, got \"%s\"\n",
+                             argv[i]);
+                return false;
+            }
+            options.source = *parsed;
+        } else if (arg == "--rank" && hasValue) {
+            const std::string_view text = argv[++i];
+            int64_t number = 0;
+            if (std::from_chars(text.data(), text.data() + text.size(), number).ptr !=
+                    text.data() + text.size() ||
+                number < 0) {
+                std::fprintf(stderr,
+                             "marey critical-path: --rank: expected a rank number, got \"%s\"\n",
+                             argv[i]);
+                return false;
+            }
+            rank = number;
+        } else if (arg == "--step" && hasValue) {
+            window.step = argv[++i];
+        } else if (arg == "--range" && hasValue) {
+            std::pair<TimeNs, TimeNs> range;
+            if (!ParseRange(argv[++i], &range)) {
+                std::fprintf(stderr,
+                             "marey critical-path: --range: expected FROM,TO, two times since the "
+                             "trace's start with FROM before TO (\"1.2s,1.5s\"), got \"%s\"\n",
+                             argv[i]);
+                return false;
+            }
+            window.range = range;
+        } else if (arg == "--annotation" && hasValue) {
+            window.annotation = argv[++i];
+        } else if (arg == "--instance" && hasValue) {
+            const std::string_view text = argv[++i];
+            if (std::from_chars(text.data(), text.data() + text.size(), window.instance).ptr !=
+                text.data() + text.size()) {
+                std::fprintf(
+                    stderr,
+                    "marey critical-path: --instance: expected a count from 0, got \"%s\"\n",
+                    argv[i]);
+                return false;
+            }
+        } else if (path.empty() && argv[i][0] != '-') {
+            path = argv[i];
+        } else {
+            std::fprintf(
+                stderr, "marey critical-path: %s \"%s\"\n",
+                argv[i][0] == '-' ? "unknown option or missing value" : "unexpected argument",
+                argv[i]);
+            return false;
+        }
+    }
+    const int windows = (window.step ? 1 : 0) + (window.range ? 1 : 0) + !window.annotation.empty();
+    if (windows > 1) {
+        std::fprintf(stderr, "marey critical-path: give one of --step, --range and --annotation\n");
+        return false;
+    }
+    return !path.empty();
+}
+
+}  // namespace
+
+int RunCriticalPathCommand(int argc, char** argv) {
+    std::string path;
+    bool json = false;
+    LoadOptions options;
+    std::optional<int64_t> rankWanted;
+    Window window;
+    if (!ParseOptions(argc, argv, path, json, options, rankWanted, window)) return Usage(), 2;
+    Result<IndexCacheOptions> cache = IndexCacheFromEnvironment(false);
+    if (!cache.ok()) {
+        std::fprintf(stderr, "marey critical-path: %s\n", cache.message().c_str());
+        return 2;
+    }
+    options.cache = std::move(cache.value());
+    auto loaded = LoadRank(path, options);
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "%s\n", loaded.message().c_str());
+        return 1;
+    }
+    const LoadedRank& rank = loaded.value();
+    if (!rank.model) {
+        std::fprintf(stderr, "marey critical-path: %s: no timeline to follow a path through\n",
+                     path.c_str());
+        return 1;
+    }
+    const TraceModel& model = *rank.model;
+    std::optional<TraceAnalyses> made;
+    const TraceAnalyses* analyses = rank.analysis ? rank.analysis->trace.get() : nullptr;
+    if (!analyses) {
+        TraceAnalysisOptions analysisOptions;
+        analysisOptions.threads = std::max(1u, std::thread::hardware_concurrency());
+        made = AnalyzeTrace(model, analysisOptions);
+        analyses = &*made;
+    }
+    std::string text = json ? "[" : "";
+    bool any = false;
+    for (const RankTraceAnalysis& traceRank : analyses->ranks) {
+        if (rankWanted && traceRank.rank != *rankWanted) continue;
+        std::optional<CriticalPath> found;
+        const char* what = "";
+        if (window.range) {
+            found = CriticalPathOfWindow(model, analyses->activities, traceRank.group,
+                                         model.firstNs + window.range->first,
+                                         model.firstNs + window.range->second);
+        } else if (!window.annotation.empty()) {
+            const auto span =
+                AnnotationSpan(model, traceRank.group, window.annotation, window.instance);
+            if (span)
+                found = CriticalPathOfWindow(model, analyses->activities, traceRank.group,
+                                             span->first, span->second);
+            what = "no such annotation instance";
+        } else {
+            found = CriticalPathOfStep(model, *analyses, traceRank.group,
+                                       window.step ? &*window.step : nullptr);
+            what = "no such step";
+        }
+        if (!found) {
+            std::fprintf(stderr, "marey critical-path: %s: rank %lld: %s\n", path.c_str(),
+                         static_cast<long long>(traceRank.rank), what);
+            return 1;
+        }
+        if (json) {
+            text +=
+                std::string(any ? ",\n " : "") + CriticalPathToJson(model, *found, traceRank.rank);
+        } else {
+            if (analyses->ranks.size() > 1) text += "rank " + std::to_string(traceRank.rank) + ": ";
+            text += CriticalPathToText(model, *found, model.firstNs);
+        }
+        any = true;
+    }
+    if (!any) {
+        std::fprintf(stderr, "marey critical-path: %s: no rank %lld\n", path.c_str(),
+                     static_cast<long long>(rankWanted.value_or(-1)));
+        return 1;
+    }
+    if (json) text += "]\n";
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
+}
+
+}  // namespace marey
