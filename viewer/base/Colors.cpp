@@ -80,6 +80,22 @@ Rgba SeriesColor(size_t index) {
     return kPalette[index % (sizeof kPalette / sizeof kPalette[0])];
 }
 
+Rgba BoundKindColor(BoundKind kind) {
+    switch (kind) {
+        case BoundKind::kCpu:
+            return {0.96f, 0.58f, 0.22f, 1};
+        case BoundKind::kCompute:
+            return {0.40f, 0.82f, 0.42f, 1};
+        case BoundKind::kCommunication:
+            return {0.36f, 0.62f, 1.00f, 1};
+        case BoundKind::kLaunch:
+            return {0.98f, 0.86f, 0.30f, 1};
+        case BoundKind::kKernelKernel:
+            return {0.78f, 0.56f, 0.96f, 1};
+    }
+    return {0.7f, 0.7f, 0.7f, 1};
+}
+
 Rgba Dimmed(const Rgba& color) {
     const float grey = (color.r + color.g + color.b) / 3.0f;
     return {grey * 0.35f + 0.12f, grey * 0.35f + 0.12f, grey * 0.35f + 0.13f, 1.0f};

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "path/PathGraph.hpp"
+
 namespace marey {
 
 struct Rgba {
@@ -23,6 +25,9 @@ Rgba ColorFromArgb(uint32_t argb);
 
 // Fixed colours for Ascend time classes, or nullptr when 'name' is not one of them.
 const Rgba* TimeClassColor(std::string_view name);
+
+// What bounds a stretch of a critical path: one colour each, in the view and on the timeline.
+Rgba BoundKindColor(BoundKind kind);
 
 uint32_t PackColor(const Rgba& color);  // ImGui's IM_COL32 layout
 Rgba Dimmed(const Rgba& color);         // for slices that do not match a search

@@ -845,21 +845,31 @@ void App::DrawViewTabs(float dt) {
     // alone (ImGui cuts what still does not fit), the whole in each tab's tooltip.
     const ImGuiStyle& style = ImGui::GetStyle();
     float fullWidth = 0;
+    // Ctrl+1 … Ctrl+9 reach the first nine views; a tenth and later have no shortcut to show.
+    auto shortcutOf = [](size_t view) {
+        return view < 9 ? "Ctrl+" + std::to_string(view + 1) : std::string();
+    };
     for (size_t i = 0; i < views.size(); ++i)
-        fullWidth += ImGui::CalcTextSize(views[i]->title).x + ImGui::CalcTextSize("  (Ctrl+0)").x +
+        fullWidth += ImGui::CalcTextSize(views[i]->title).x +
+                     (i < 9 ? ImGui::CalcTextSize("  (Ctrl+0)").x : 0.0f) +
                      style.FramePadding.x * 2 + style.ItemInnerSpacing.x;
     const bool withShortcuts = fullWidth < ImGui::GetContentRegionAvail().x;
     if (ImGui::BeginTabBar("views")) {
         for (size_t i = 0; i < views.size(); ++i) {
-            const std::string shortcut = "Ctrl+" + std::to_string(i + 1);
-            const std::string label = std::string(views[i]->title) +
-                                      (withShortcuts ? "  (" + shortcut + ")" : "") + "###view" +
-                                      std::to_string(i);
+            const std::string shortcut = shortcutOf(i);
+            const std::string label =
+                std::string(views[i]->title) +
+                (withShortcuts && !shortcut.empty() ? "  (" + shortcut + ")" : "") + "###view" +
+                std::to_string(i);
             const bool requested = m_mainTab == static_cast<int>(i);
             const bool open = ImGui::BeginTabItem(label.c_str(), nullptr,
                                                   requested ? ImGuiTabItemFlags_SetSelected : 0);
-            if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("%s  (%s)", views[i]->title, shortcut.c_str());
+            if (ImGui::IsItemHovered()) {
+                if (shortcut.empty())
+                    ImGui::SetTooltip("%s", views[i]->title);
+                else
+                    ImGui::SetTooltip("%s  (%s)", views[i]->title, shortcut.c_str());
+            }
             if (!open) continue;
             m_lastView[comparison || !m_active ? 0 : m_active->value()] = static_cast<int>(i);
             View& view = *objects[i];

@@ -17,6 +17,7 @@
 #include "views/CommunicationView.hpp"
 #include "views/DataPreparationView.hpp"
 #include "views/DeviceView.hpp"
+#include "views/CriticalPathView.hpp"
 #include "views/MemoryView.hpp"
 #include "views/OperatorsView.hpp"
 #include "views/OverviewView.hpp"
@@ -70,6 +71,7 @@ const std::vector<ViewEntry>& Views() {
         {"operators", "Operators", S::kDocument, Make<OperatorsView>},
         {"steps", "Steps", S::kDocument, Make<StepsView>},
         {"device", "Device", S::kDocument, Make<DeviceView>},
+        {"critical-path", "Critical path", S::kDocument, Make<CriticalPathView>},
         {"communication", "Communication", S::kDocument, Make<CommunicationView>},
         {"memory", "Memory", S::kDocument, Make<MemoryView>},
         {"data", "Data preparation", S::kDocument, Make<DataPreparationView>},

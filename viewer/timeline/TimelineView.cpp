@@ -441,6 +441,7 @@ void TimelineView::Draw(BoxRenderer& boxes, float frameDt) {
                       IM_COL32(20, 20, 20, 220), 2.0f);
     }
     if (m_state.showFlows) DrawFlows(draw, originY, m_canvas.bodyTop);  // under the labels
+    DrawCriticalPath(draw, originY, m_canvas.bodyTop);
     DrawLabels(draw);
     DrawRangeAndMark(draw);
     draw->PopClipRect();

@@ -15,6 +15,7 @@
 #include "index/RowQuery.hpp"
 #include "load/EventDetails.hpp"
 #include "model/TraceModel.hpp"
+#include "path/CriticalPath.hpp"
 #include "render/BoxRenderer.hpp"
 #include "timeline/SearchIndex.hpp"
 #include "timeline/TimelineData.hpp"
@@ -110,6 +111,12 @@ public:
     // range) of a timeline of the same files (the ranks loaded again with another alignment);
     // nothing when they differ in shape.
     void TakeLayoutFrom(const TimelineView& other, bool withView);
+    // Outlines the stretches of 'path' (of this timeline's model) and the jumps between them;
+    // null takes the outline away.
+    void SetCriticalPath(std::shared_ptr<const CriticalPath> path) {
+        m_criticalPath = std::move(path);
+    }
+    const CriticalPath* criticalPath() const { return m_criticalPath.get(); }
     // Cached details (args) of the event of 'track' at 'ref' (a byte offset in its file).
     const EventDetails& Details(uint32_t track, uint64_t ref);
 
@@ -202,6 +209,11 @@ private:
     bool DrawAnalysisTooltip();
     // Timeline_Flows.cpp
     void DrawFlows(ImDrawList* draw, float originY, float pinnedOriginY);
+    // Timeline_CriticalPath.cpp
+    void DrawCriticalPath(ImDrawList* draw, float originY, float pinnedOriginY);
+    void DrawCriticalPathLegend(ImDrawList* draw);
+    // The y of the middle of 'row' of 'track' on screen; -1 when its lane is not laid out.
+    float RowMiddleY(uint32_t track, uint32_t row, float originY, float pinnedOriginY) const;
     // The selected and hovered slices and the slices their flows lead to (a few hops): whose
     // arrows are drawn when not every flow is.
     void CollectFlowFocus(const Flow* begin, TimeNs viewStart, TimeNs viewEnd);
@@ -210,7 +222,8 @@ private:
                    bool exactDepth) const;
 
     const TraceModel& m_model;
-    std::shared_ptr<const TimelineData> m_data;  // never null
+    std::shared_ptr<const TimelineData> m_data;          // never null
+    std::shared_ptr<const CriticalPath> m_criticalPath;  // outlined when set
     uint32_t m_documentId = 0;
     ViewState m_state;
     LayoutMetrics m_metrics;

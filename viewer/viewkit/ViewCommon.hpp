@@ -1,6 +1,7 @@
 #pragma once
 // Pieces the analysis views share: what a view asks of the timeline, the missing-file notice,
 // stacked bars with a legend, and number formatting with units.
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,8 @@
 #include "base/Ids.hpp"
 
 namespace marey {
+
+struct CriticalPath;  // path/CriticalPath.hpp
 
 // What a view asks the application to do in the timeline of document 'document' (the caller of
 // the view fills it in); 'kind' kNone when nothing.
@@ -24,6 +27,9 @@ struct TimelineRequest {
         kSearch,          // type 'label' into the search box, run it and select the first match
         kShowPanel,    // bring the side panel tab 'label' forward: details, range, search, issues
         kFocusSearch,  // put the keyboard focus in the search box
+        // outline 'criticalPath' on the timeline (none: take it away), then as kShowRange when
+        // a range is given
+        kShowCriticalPath,
     } kind = kNone;
     std::optional<DocumentId> document;  // the document shown when a view asks; set by the caller
     TimeNs startNs = 0, endNs = 0;       // absolute, as in the trace (kShowRange)
@@ -37,6 +43,7 @@ struct TimelineRequest {
     std::string label;
     bool goToFirst = true;  // kHighlightNames: select and frame the first match once found
     bool switchToTimeline = false;
+    std::shared_ptr<const CriticalPath> criticalPath;  // kShowCriticalPath
 };
 
 struct BarSegment {

@@ -163,6 +163,10 @@ void TimelineTab::Update() {
 void TimelineTab::Apply(const TimelineRequest& request) {
     TimelineView& timeline = m_timeline;
     switch (request.kind) {
+        case TimelineRequest::kShowCriticalPath:
+            timeline.SetCriticalPath(request.criticalPath);
+            if (request.startNs == request.endNs) break;
+            [[fallthrough]];
         case TimelineRequest::kShowRange: {
             const TimeNs firstNs = m_document.model().firstNs;
             timeline.ShowRange(static_cast<double>(request.startNs - firstNs),

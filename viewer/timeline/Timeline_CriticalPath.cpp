@@ -1,0 +1,118 @@
+// The critical path over the timeline: each stretch's part of its slice outlined in the colour
+// of what bounds it, a launch's wait or a wait behind other work drawn as an arrow from where it
+// began, and the path's jumps from one thread or stream to another as thin white arrows.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/TextFormat.hpp"
+#include "timeline/TimelineView.hpp"
+
+namespace marey {
+namespace {
+
+constexpr size_t kMostStretchesDrawn = 20000;  // more cannot be told apart; zooming in shows all
+
+void Arrow(ImDrawList* draw, ImVec2 from, ImVec2 to, ImU32 color, float thickness) {
+    draw->AddLine(from, to, color, thickness);
+    const float dx = to.x - from.x, dy = to.y - from.y;
+    const float length = std::sqrt(dx * dx + dy * dy);
+    if (length < 8.0f) return;
+    const float ux = dx / length, uy = dy / length;
+    draw->AddTriangleFilled(to, ImVec2(to.x - 7 * ux + 3.5f * uy, to.y - 7 * uy - 3.5f * ux),
+                            ImVec2(to.x - 7 * ux - 3.5f * uy, to.y - 7 * uy + 3.5f * ux), color);
+}
+
+bool SameRow(const SliceAddress& a, const SliceAddress& b) {
+    return a.track == b.track && a.row == b.row;
+}
+
+}  // namespace
+
+float TimelineView::RowMiddleY(uint32_t track, uint32_t row, float originY,
+                               float pinnedOriginY) const {
+    const Lane* lane = m_layout.FindTrack(track);
+    if (!lane) return -1.0f;
+    return (lane->pinned ? pinnedOriginY : originY) + lane->y +
+           (static_cast<float>(row) + 0.5f) * m_metrics.rowHeight;
+}
+
+void TimelineView::DrawCriticalPath(ImDrawList* draw, float originY, float pinnedOriginY) {
+    if (!m_criticalPath || m_criticalPath->stretches.empty()) return;
+    const std::vector<PathStretch>& stretches = m_criticalPath->stretches;
+    const TimeNs viewStart = AbsoluteNs(m_state.viewStartNs);
+    const TimeNs viewEnd = AbsoluteNs(m_state.viewEndNs);
+    const float half = m_metrics.rowHeight * 0.5f;
+    auto x = [&](TimeNs absoluteNs) {
+        return static_cast<float>(ToX(static_cast<double>(absoluteNs - m_model.firstNs)));
+    };
+    // The path runs forward in time: the first stretch that ends in view, by a search.
+    size_t first = static_cast<size_t>(
+        std::lower_bound(stretches.begin(), stretches.end(), viewStart,
+                         [](const PathStretch& s, TimeNs t) { return s.endNs < t; }) -
+        stretches.begin());
+    if (first > 0) --first;  // its jump into the view
+    size_t drawn = 0;
+    for (size_t i = first; i < stretches.size() && stretches[i].startNs <= viewEnd; ++i) {
+        if (drawn++ == kMostStretchesDrawn) break;
+        const PathStretch& stretch = stretches[i];
+        const ImU32 color = PackColor(BoundKindColor(stretch.bound));
+        const float y = RowMiddleY(stretch.slice.track, stretch.slice.row, originY, pinnedOriginY);
+        const float x0 = x(stretch.startNs), x1 = std::max(x(stretch.endNs), x0 + 1.0f);
+        const bool wait =
+            stretch.bound == BoundKind::kLaunch || stretch.bound == BoundKind::kKernelKernel;
+        if (wait) {
+            const float fromY =
+                RowMiddleY(stretch.fromSlice.track, stretch.fromSlice.row, originY, pinnedOriginY);
+            if (y >= 0 && fromY >= 0) Arrow(draw, ImVec2(x0, fromY), ImVec2(x1, y), color, 2.0f);
+        } else if (y >= 0) {
+            draw->AddRect(ImVec2(x0 - 1, y - half), ImVec2(x1 + 1, y + half), color, 0.0f, 0, 2.0f);
+        }
+        // A jump: the path left the previous stretch's row for another without time.
+        if (i + 1 < stretches.size()) {
+            const PathStretch& next = stretches[i + 1];
+            if (SameRow(stretch.slice, next.fromSlice)) continue;
+            const float toY =
+                RowMiddleY(next.fromSlice.track, next.fromSlice.row, originY, pinnedOriginY);
+            if (y >= 0 && toY >= 0)
+                Arrow(draw, ImVec2(x(stretch.endNs), y), ImVec2(x(next.startNs), toY),
+                      IM_COL32(235, 238, 245, 200), 1.2f);
+        }
+    }
+    DrawCriticalPathLegend(draw);
+}
+
+// The path's name and length, and the colour of each bound kind, bottom left of the slice area:
+// one line when it fits, else the kinds on a line above the name.
+void TimelineView::DrawCriticalPathLegend(ImDrawList* draw) {
+    const std::string title =
+        "critical path of " +
+        (m_criticalPath->step.empty() ? std::string("a range") : "step " + m_criticalPath->step) +
+        ": " + FormatDuration(m_criticalPath->lengthNs);
+    const float titleWidth = ImGui::CalcTextSize(title.c_str()).x;
+    float kindsWidth = 0;
+    for (int k = 0; k < kBoundKindCount; ++k)
+        kindsWidth += ImGui::CalcTextSize(BoundKindName(static_cast<BoundKind>(k))).x + 26;
+    const float room = m_canvas.x1 - m_canvas.x0 - 16;
+    const bool oneLine = titleWidth + 16 + kindsWidth <= room;
+    const float lineHeight = ImGui::GetTextLineHeight() + 4;
+    const float x0 = m_canvas.x0 + 8, bottom = m_canvas.bodyBottom - 4;
+    const float top = bottom - (oneLine ? lineHeight : 2 * lineHeight);
+    const float width = oneLine ? titleWidth + 16 + kindsWidth : std::max(titleWidth, kindsWidth);
+    draw->AddRectFilled(ImVec2(x0 - 4, top - 2), ImVec2(x0 + width, bottom),
+                        IM_COL32(24, 27, 34, 230), 3.0f);
+    ImVec2 at(x0, top);
+    for (int k = 0; k < kBoundKindCount; ++k) {
+        const BoundKind kind = static_cast<BoundKind>(k);
+        draw->AddRect(ImVec2(at.x, at.y + 3), ImVec2(at.x + 12, at.y + 15),
+                      PackColor(BoundKindColor(kind)), 0.0f, 0, 2.0f);
+        at.x += 16;
+        draw->AddText(at, IM_COL32(200, 205, 215, 255), BoundKindName(kind));
+        at.x += ImGui::CalcTextSize(BoundKindName(kind)).x + 10;
+    }
+    at = oneLine ? ImVec2(at.x + 6, top) : ImVec2(x0, top + lineHeight);
+    draw->AddText(at, IM_COL32(235, 238, 245, 255), title.c_str());
+}
+
+}  // namespace marey

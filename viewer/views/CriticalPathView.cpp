@@ -1,0 +1,358 @@
+#include "views/CriticalPathView.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "base/Colors.hpp"
+#include "core/TextFormat.hpp"
+#include "timeline/ElideText.hpp"
+#include "viewkit/TableHeaders.hpp"
+#include "viewkit/ViewCommon.hpp"
+#include "viewkit/ViewContext.hpp"
+#include "workspace/Document.hpp"
+
+namespace marey {
+namespace {
+
+constexpr size_t kContributorsShown = 12;
+
+// How each bound kind is made, for its tooltip and the table (HTA 0.5's bound types).
+const char* BoundMeaning(BoundKind kind) {
+    switch (kind) {
+        case BoundKind::kCpu:
+            return "time inside host calls (operators, runtime calls) on the path; a call that "
+                   "waits for the device (a synchronise, a blocking copy) counts none of its wait";
+        case BoundKind::kCompute:
+            return "device work on the path that is not communication: kernels, copies, fills";
+        case BoundKind::kCommunication:
+            return "communication kernels and tasks on the path (NCCL, HCCL)";
+        case BoundKind::kLaunch:
+            return "from a launch call's start to its work's start, on a stream that was idle: "
+                   "the device waited for the host to launch";
+        case BoundKind::kKernelKernel:
+            return "the gap between two pieces of work on one stream, the second queued behind "
+                   "the first (under 1.5 ms)";
+    }
+    return "";
+}
+
+const char* BoundLabel(BoundKind kind) {
+    switch (kind) {
+        case BoundKind::kCpu:
+            return "CPU";
+        case BoundKind::kCompute:
+            return "Computation";
+        case BoundKind::kCommunication:
+            return "Communication";
+        case BoundKind::kLaunch:
+            return "Launch delay";
+        case BoundKind::kKernelKernel:
+            return "Kernel to kernel";
+    }
+    return "";
+}
+
+std::string Share(TimeNs part, TimeNs whole) {
+    return whole > 0 ? FormatPercent(static_cast<double>(part) / static_cast<double>(whole))
+                     : std::string("–");
+}
+
+// A name cut to the cell's width, and whether it was cut (the tooltip then gives all of it).
+void ElidedName(const std::string& name) {
+    std::string scratch;
+    const std::string_view shown = ElideToWidth(name, ImGui::GetContentRegionAvail().x, scratch);
+    ImGui::TextUnformatted(shown.data(), shown.data() + shown.size());
+    if (shown.size() != name.size() && ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", name.c_str());
+}
+
+std::string Unavailable(const RankAnalysis& analysis) {
+    if (!analysis.trace)
+        return "No critical path: this rank has no timeline file (a PyTorch profiler trace, "
+               "trace_view.json, a profiler database) to follow a path through.";
+    if (analysis.trace->ranks.empty())
+        return "No critical path: " + analysis.trace->activities.unavailable;
+    return "";
+}
+
+}  // namespace
+
+void CriticalPathView::ChooseDefaultStep() {
+    const TraceAnalyses& analyses = *m_document.analysis().trace;
+    const uint32_t group = analyses.ranks.front().group;
+    m_steps.clear();
+    for (uint32_t s = 0; s < analyses.steps.size(); ++s)
+        if (analyses.steps[s].group == group) m_steps.push_back(s);
+    if (m_stepChosen) return;
+    m_step.reset();
+    for (const uint32_t s : m_steps) {
+        const StepWindow& step = analyses.steps[s];
+        if (!m_step || step.endNs - step.startNs >
+                           analyses.steps[*m_step].endNs - analyses.steps[*m_step].startNs)
+            m_step = s;
+    }
+}
+
+void CriticalPathView::Compute() {
+    std::shared_ptr<const TraceAnalyses> analyses = m_document.analysis().trace;
+    const TraceModel& model = m_document.model();
+    const std::optional<uint32_t> step = m_step;
+    m_path.reset();
+    m_selected = SIZE_MAX;
+    m_job.Request([analyses, &model, step]() -> std::shared_ptr<const CriticalPath> {
+        const uint32_t group = analyses->ranks.front().group;
+        if (!step)
+            return std::make_shared<const CriticalPath>(CriticalPathOfWindow(
+                model, analyses->activities, group, model.firstNs, model.lastNs + 1));
+        const StepWindow& window = analyses->steps[*step];
+        CriticalPath path =
+            CriticalPathOfWindow(model, analyses->activities, group, window.startNs, window.endNs);
+        path.step = window.label;
+        return std::make_shared<const CriticalPath>(std::move(path));
+    });
+}
+
+void CriticalPathView::Update() {
+    if (auto result = m_job.TakeResult()) {
+        m_path = std::move(*result);
+        m_contributors = TopContributors(*m_path, kContributorsShown);
+    }
+}
+
+void CriticalPathView::StartOnce() {
+    if (m_started || !Unavailable(m_document.analysis()).empty()) return;
+    m_started = true;
+    ChooseDefaultStep();
+    Compute();
+}
+
+void CriticalPathView::Wait() {
+    StartOnce();
+    if (auto result = m_job.Wait()) {
+        m_path = std::move(*result);
+        m_contributors = TopContributors(*m_path, kContributorsShown);
+    }
+}
+
+void CriticalPathView::TakeOver(View& previous) {
+    if (auto* before = dynamic_cast<CriticalPathView*>(&previous)) {
+        m_step = before->m_step;
+        m_stepChosen = before->m_stepChosen;
+    }
+}
+
+std::string CriticalPathView::WindowLabel() const {
+    if (!m_step) return "the whole trace";
+    return "step " + m_document.analysis().trace->steps[*m_step].label;
+}
+
+void CriticalPathView::ShowOnTimeline(TimelineRequest& request, TimeNs startNs, TimeNs endNs,
+                                      const std::string& name, std::optional<uint32_t> track) {
+    request.kind = TimelineRequest::kShowCriticalPath;
+    request.criticalPath = m_path;
+    request.startNs = startNs;
+    request.endNs = endNs;
+    request.selectName = name;
+    request.track = track;
+    request.switchToTimeline = true;
+    request.label = name.empty() ? "critical path of " + WindowLabel() : name;
+}
+
+void CriticalPathView::DrawHeader(TimelineRequest& request) {
+    const TraceAnalyses& analyses = *m_document.analysis().trace;
+    ImGui::SetNextItemWidth(220);
+    if (ImGui::BeginCombo("##window", WindowLabel().c_str())) {
+        if (ImGui::Selectable("the whole trace", !m_step)) {
+            m_step.reset(), m_stepChosen = true;
+            Compute();
+        }
+        for (const uint32_t s : m_steps) {
+            const StepWindow& step = analyses.steps[s];
+            ImGui::PushID(static_cast<int>(s));
+            const std::string label =
+                "step " + step.label + "  (" + FormatDuration(step.endNs - step.startNs) + ")";
+            if (ImGui::Selectable(label.c_str(), m_step == s)) {
+                m_step = s, m_stepChosen = true;
+                Compute();
+            }
+            ImGui::PopID();
+        }
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "The window whose critical path is shown: a step (the longest one at "
+            "first) or the whole trace.");
+    if (!m_path) return;
+    ImGui::SameLine(0, 16);
+    if (ImGui::SmallButton("Show the path on the timeline")) {
+        // The first host call on the path brings its thread on screen, its process open.
+        std::optional<uint32_t> hostTrack;
+        for (const PathStretch& stretch : m_path->stretches)
+            if (stretch.bound == BoundKind::kCpu) {
+                hostTrack = stretch.slice.track;
+                break;
+            }
+        ShowOnTimeline(request, m_path->fromNs, m_path->toNs, "", hostTrack);
+    }
+    ImGui::SameLine(0, 8);
+    if (ImGui::SmallButton("Hide it there")) {
+        request.kind = TimelineRequest::kShowCriticalPath;
+        request.criticalPath = nullptr;
+    }
+}
+
+void CriticalPathView::DrawBound(const CriticalPath& path) {
+    const TimeNs windowNs = path.toNs - path.fromNs;
+    const TimeNs firstNs = m_document.model().firstNs;
+    ImGui::Text("%s on the path of %s, from %s to %s; the window is %s long.",
+                FormatDuration(path.lengthNs).c_str(), WindowLabel().c_str(),
+                FormatInstant(path.startNs - firstNs).c_str(),
+                FormatInstant(path.endNs - firstNs).c_str(), FormatDuration(windowNs).c_str());
+    BoundKind largest = BoundKind::kCpu;
+    for (int k = 0; k < kBoundKindCount; ++k)
+        if (path.boundNs[static_cast<size_t>(k)] > path.boundNs[static_cast<size_t>(largest)])
+            largest = static_cast<BoundKind>(k);
+    ImGui::TextDisabled(
+        "Bound most by %s: %s of the path. The path follows host calls, launches, device work "
+        "and synchronisations; time where it waits on nothing recorded is not on it.",
+        BoundLabel(largest),
+        Share(path.boundNs[static_cast<size_t>(largest)], path.lengthNs).c_str());
+    SectionTitle("The path's time by what bounds it");
+    std::vector<BarSegment> segments;
+    for (int k = 0; k < kBoundKindCount; ++k)
+        segments.push_back({BoundLabel(static_cast<BoundKind>(k)),
+                            static_cast<double>(path.boundNs[static_cast<size_t>(k)]),
+                            BoundKindColor(static_cast<BoundKind>(k))});
+    DrawStackedBar(segments, ImGui::GetContentRegionAvail().x, 28);
+    DrawLegend(segments);
+    if (!ImGui::BeginTable(
+            "bound", 4,
+            ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit))
+        return;
+    ImGui::TableSetupColumn("Bound by", ImGuiTableColumnFlags_WidthFixed, 150);
+    ImGui::TableSetupColumn("Time", ImGuiTableColumnFlags_WidthFixed, 110);
+    ImGui::TableSetupColumn("Share of the path", ImGuiTableColumnFlags_WidthFixed, 130);
+    ImGui::TableSetupColumn("How it is made", ImGuiTableColumnFlags_WidthStretch);
+    HeadersRowAligned(0b110);
+    for (int k = 0; k < kBoundKindCount; ++k) {
+        const BoundKind kind = static_cast<BoundKind>(k);
+        const TimeNs ns = path.boundNs[static_cast<size_t>(k)];
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(BoundLabel(kind));
+        ImGui::TableNextColumn();
+        RightAligned(FormatDuration(ns));
+        ImGui::TableNextColumn();
+        RightAligned(Share(ns, path.lengthNs));
+        ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextDisabled("%s", BoundMeaning(kind));
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::EndTable();
+}
+
+void CriticalPathView::DrawContributors(const CriticalPath& path) {
+    SectionTitle("What the path's time went to, by name");
+    if (!ImGui::BeginTable(
+            "contributors", 4,
+            ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit))
+        return;
+    ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("Bound by", ImGuiTableColumnFlags_WidthFixed, 130);
+    ImGui::TableSetupColumn("Time on the path", ImGuiTableColumnFlags_WidthFixed, 130);
+    ImGui::TableSetupColumn("Stretches", ImGuiTableColumnFlags_WidthFixed, 80);
+    HeadersRowAligned(0b1100);
+    for (const PathContributor& contributor : m_contributors) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ElidedName(std::string(m_document.model().Name(contributor.name)));
+        ImGui::TableNextColumn();
+        ImGui::TextColored(
+            ImVec4(BoundKindColor(contributor.bound).r, BoundKindColor(contributor.bound).g,
+                   BoundKindColor(contributor.bound).b, 1.0f),
+            "%s", BoundLabel(contributor.bound));
+        ImGui::TableNextColumn();
+        RightAligned(FormatDuration(contributor.ns) + "  " + Share(contributor.ns, path.lengthNs));
+        ImGui::TableNextColumn();
+        RightAligned(std::to_string(contributor.stretches));
+    }
+    ImGui::EndTable();
+}
+
+void CriticalPathView::DrawStretches(const CriticalPath& path, TimelineRequest& request) {
+    SectionTitle("The path, stretch by stretch  (click: show it on the timeline)");
+    const TraceModel& model = m_document.model();
+    const float height = std::max(200.0f, ImGui::GetContentRegionAvail().y);
+    if (!ImGui::BeginTable("stretches", 6,
+                           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                               ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY,
+                           ImVec2(0, height)))
+        return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, 50);
+    ImGui::TableSetupColumn("Start", ImGuiTableColumnFlags_WidthFixed, 130);
+    ImGui::TableSetupColumn("Duration", ImGuiTableColumnFlags_WidthFixed, 100);
+    ImGui::TableSetupColumn("Bound by", ImGuiTableColumnFlags_WidthFixed, 130);
+    ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("Track", ImGuiTableColumnFlags_WidthFixed, 250);
+    HeadersRowAligned(0b000111);
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(path.stretches.size()));
+    while (clipper.Step()) {
+        for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+            const PathStretch& stretch = path.stretches[static_cast<size_t>(i)];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::PushID(i);
+            const bool chosen = m_selected == static_cast<size_t>(i);
+            if (ImGui::Selectable(std::to_string(i + 1).c_str(), chosen,
+                                  ImGuiSelectableFlags_SpanAllColumns)) {
+                m_selected = static_cast<size_t>(i);
+                ShowOnTimeline(request, stretch.startNs, stretch.endNs,
+                               std::string(model.Name(stretch.name)), stretch.slice.track);
+            }
+            ImGui::PopID();
+            ImGui::TableNextColumn();
+            RightAligned(FormatInstant(stretch.startNs - model.firstNs));
+            ImGui::TableNextColumn();
+            RightAligned(FormatDuration(stretch.endNs - stretch.startNs));
+            ImGui::TableNextColumn();
+            const Rgba color = BoundKindColor(stretch.bound);
+            ImGui::TextColored(ImVec4(color.r, color.g, color.b, 1.0f), "%s",
+                               BoundLabel(stretch.bound));
+            ImGui::TableNextColumn();
+            ElidedName(std::string(model.Name(stretch.name)));
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(model.TrackLabel(stretch.slice.track).c_str());
+        }
+    }
+    ImGui::EndTable();
+}
+
+void CriticalPathView::Draw(ViewContext& context) {
+    const RankAnalysis& analysis = m_document.analysis();
+    const std::string unavailable = Unavailable(analysis);
+    if (!unavailable.empty()) {
+        ImGui::TextDisabled("%s", unavailable.c_str());
+        return;
+    }
+    StartOnce();
+    DrawHeader(context.request);
+    if (!m_path) {
+        ImGui::TextDisabled("computing the critical path of %s…", WindowLabel().c_str());
+        return;
+    }
+    if (!m_path->unavailable.empty()) {
+        ImGui::TextDisabled("No critical path in %s: %s.", WindowLabel().c_str(),
+                            m_path->unavailable.c_str());
+        return;
+    }
+    DrawBound(*m_path);
+    DrawContributors(*m_path);
+    DrawStretches(*m_path, context.request);
+}
+
+}  // namespace marey

@@ -1,0 +1,57 @@
+#pragma once
+// Critical path: what made a step of the open rank as long as it was (docs/critical-path.md).
+// The longest path through its host calls, launches, device work and synchronisations, its time
+// by what bounds it, the names with the most time on it, and every stretch in order; a stretch
+// clicked shows it on the timeline, which outlines the whole path.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/BackgroundJob.hpp"
+#include "path/CriticalPath.hpp"
+#include "viewkit/View.hpp"
+
+namespace marey {
+
+struct Document;
+struct TimelineRequest;
+
+class CriticalPathView : public View {
+public:
+    explicit CriticalPathView(Document& document) : m_document(document) {}
+    void Draw(ViewContext& context) override;
+    bool Busy() const override { return m_job.Busy(); }
+    void Update() override;
+    void Wait() override;
+    void TakeOver(View& previous) override;
+
+private:
+    // The steps of the rank (indices into TraceAnalyses::steps) and the one chosen: the longest
+    // until a person picks another; nullopt is the whole trace.
+    void ChooseDefaultStep();
+    // Chooses the step and starts computing its path, the first time the view is drawn or
+    // waited for.
+    void StartOnce();
+    void Compute();
+    std::string WindowLabel() const;
+    void DrawHeader(TimelineRequest& request);
+    void DrawBound(const CriticalPath& path);
+    void DrawContributors(const CriticalPath& path);
+    void DrawStretches(const CriticalPath& path, TimelineRequest& request);
+    // Asks the timeline to outline the path and show [startNs, endNs], selecting 'name' there.
+    void ShowOnTimeline(TimelineRequest& request, TimeNs startNs, TimeNs endNs,
+                        const std::string& name, std::optional<uint32_t> track);
+
+    Document& m_document;
+    std::vector<uint32_t> m_steps;  // the rank's, by start
+    std::optional<uint32_t> m_step;
+    bool m_stepChosen = false;
+    bool m_started = false;
+    BackgroundJob<std::shared_ptr<const CriticalPath>> m_job;
+    std::shared_ptr<const CriticalPath> m_path;  // of the window asked for last, once computed
+    std::vector<PathContributor> m_contributors;
+    size_t m_selected = SIZE_MAX;  // the stretch shown on the timeline
+};
+
+}  // namespace marey
