@@ -231,8 +231,9 @@ int RunCheckCommand(int argc, char** argv) {
         for (const std::string& line : damage) message += "\n  " + line;
         return Fail(message + "\n(--allow-damaged compares what was loaded; the check then fails)");
     }
-    Result<CheckResult> result =
-        CheckSides(MakeCheckSide(pair.a.value()), MakeCheckSide(pair.b.value()), args.rules);
+    const bool withPath = args.rules.Names(CheckKind::kCriticalPath);
+    Result<CheckResult> result = CheckSides(MakeCheckSide(pair.a.value(), withPath),
+                                            MakeCheckSide(pair.b.value(), withPath), args.rules);
     if (!result.ok()) return Fail(result.message());
     result.value().damage = std::move(damage);
     return WriteReports(args, MakeReports(args, result.value(), CheckToMarkdown, CheckToHtml,

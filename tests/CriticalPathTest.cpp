@@ -5,10 +5,15 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <string>
 
 #include "KinetoTraceGenerator.hpp"
 #include "TestSupport.hpp"
+#include "compare/CheckRules.hpp"
+#include "compare/RegressionCheck.hpp"
+#include "loading/RankLoader.hpp"
+#include "report/CheckReport.hpp"
 #include "path/CriticalPath.hpp"
 #include "path/PathGraph.hpp"
 #include "report/CriticalPathJson.hpp"
@@ -318,5 +323,71 @@ TEST_CASE("the command line names a window it cannot find and options it cannot 
     const std::string statsJson =
         test::RunCommand(std::string(MAREY_BINARY) + " stats " + trace + " --json", &statsCode);
     CHECK(statsJson.find("\"critical_path\": [{\"rank\": 0, \"step\": \"4\"") != std::string::npos);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("check gates on the critical path's bound kinds only where a rule names them") {
+    CheckRule rule;
+    REQUIRE_FALSE(ParseMaxRule("cp:communication=10%", &rule));
+    CHECK(rule.kind == CheckKind::kCriticalPath);
+    CHECK(rule.pattern == "communication");
+    CHECK_FALSE(ParseMaxRule("cp:*=5%", &rule));
+    const std::optional<RuleError> typo = ParseMaxRule("cp:comunication=10%", &rule);
+    REQUIRE(typo);
+    CHECK(typo->column == 3);
+    CHECK(typo->message ==
+          "expected cpu, compute, communication, launch or kernel_kernel (or a pattern of them) "
+          "after cp:, got \"comunication\"");
+
+    // The same four steps, the candidate's convolution 8 ms in every step: its paths' compute
+    // grows by about 7.4 ms a step.
+    const std::filesystem::path dir = test::TempDir("critical_path_check");
+    auto write = [&](const char* name, std::vector<uint64_t> slowSteps) {
+        KinetoTraceOptions options;
+        options.steps = 4;
+        options.events = 0;
+        options.seed = 5;
+        options.slowKernelSteps = std::move(slowSteps);
+        const std::string path = (dir / name).string();
+        std::FILE* file = std::fopen(path.c_str(), "w");
+        REQUIRE(file);
+        GenerateKinetoTrace(options, file);
+        std::fclose(file);
+        return path;
+    };
+    const std::string baseline = write("a.json", {}), candidate = write("b.json", {1, 2, 3, 4});
+    LoadedPair pair = LoadRankPair(baseline, candidate);
+    REQUIRE(pair.a.ok());
+    REQUIRE(pair.b.ok());
+    CheckRules rules = CheckRules::Defaults();
+    CheckRule every;
+    REQUIRE_FALSE(ParseMaxRule("cp:*=5%", &every));
+    rules.rules.push_back(every);
+    const Result<CheckResult> gated =
+        CheckSides(MakeCheckSide(pair.a.value(), true), MakeCheckSide(pair.b.value(), true), rules);
+    REQUIRE(gated.ok());
+    const auto found =
+        std::find_if(gated.value().regressions.begin(), gated.value().regressions.end(),
+                     [](const CheckFinding& f) { return f.kind == CheckKind::kCriticalPath; });
+    REQUIRE(found != gated.value().regressions.end());
+    CHECK(found->name == "compute");
+    CHECK(found->changeNs > 7'000'000);
+    CHECK(DescribeFinding(*found) == "critical path compute");
+    // Without a cp rule, no figure of the path is compared, even when computed.
+    const Result<CheckResult> plain =
+        CheckSides(MakeCheckSide(pair.a.value(), true), MakeCheckSide(pair.b.value(), true),
+                   CheckRules::Defaults());
+    REQUIRE(plain.ok());
+    for (const CheckFinding& finding : plain.value().regressions)
+        CHECK(finding.kind != CheckKind::kCriticalPath);
+    CHECK(plain.value().figuresCompared + 1 < gated.value().figuresCompared);
+
+    // The command line: the rule, and the line of the report.
+    int status = -1;
+    const std::string text = test::RunCommand(std::string(MAREY_BINARY) + " check " + baseline +
+                                                  " " + candidate + " --max cp:compute=10%",
+                                              &status);
+    CHECK(WEXITSTATUS(status) == 1);
+    CHECK(text.find("regression: critical path compute") != std::string::npos);
     std::filesystem::remove_all(dir);
 }

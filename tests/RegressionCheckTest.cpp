@@ -290,8 +290,8 @@ TEST_CASE("a mistake in a rules file is named with its file, line and column") {
     SUBCASE("an unknown figure") {
         const Status status = ParseRulesText("max kernel:X=3%\n", "r", &rules);
         CHECK(status.message() ==
-              "r:1:5: error: expected step, phase:NAME, op:NAME, type:NAME, comm:NAME or "
-              "input:NAME before '='");
+              "r:1:5: error: expected step, phase:NAME, op:NAME, type:NAME, comm:NAME, "
+              "input:NAME or cp:KIND before '='");
     }
     SUBCASE("a duration without a unit") {
         const Status status = ParseRulesText("min-time 50\n", "r", &rules);
@@ -557,7 +557,7 @@ TEST_CASE("check writes JUnit XML with one test case per kind of figure, escaped
     faster.changePercent = -10;
     result.improvements.push_back(faster);
     const std::string xml = CheckToJunit(result);
-    CHECK(xml.find("<testsuite name=\"marey check\" tests=\"6\" failures=\"1\" errors=\"0\">") !=
+    CHECK(xml.find("<testsuite name=\"marey check\" tests=\"7\" failures=\"1\" errors=\"0\">") !=
           std::string::npos);
     CHECK(
         xml.find("<testcase classname=\"marey.check\" name=\"operators\">\n    <failure "

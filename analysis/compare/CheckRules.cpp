@@ -1,5 +1,6 @@
 #include "compare/CheckRules.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -9,7 +10,11 @@
 namespace marey {
 namespace {
 
-constexpr std::string_view kPrefixes[] = {"step", "phase", "op", "type", "comm", "input"};
+constexpr std::string_view kPrefixes[] = {"step", "phase", "op", "type", "comm", "input", "cp"};
+
+// The critical path's figures: its bound kinds (path/PathGraph.hpp BoundKindName).
+constexpr std::string_view kCriticalPathFigures[] = {"cpu", "compute", "communication", "launch",
+                                                     "kernel_kernel"};
 
 std::string_view Trimmed(std::string_view text, size_t* skipped) {
     size_t first = 0;
@@ -44,6 +49,12 @@ CheckRules CheckRules::Defaults() {
     return rules;
 }
 
+bool CheckRules::Names(CheckKind kind, const std::string& name) const {
+    for (const CheckRule& rule : rules)
+        if (rule.kind == kind && (name.empty() || GlobMatches(rule.pattern, name))) return true;
+    return false;
+}
+
 double CheckRules::MaxPercentFor(CheckKind kind, const std::string& name) const {
     double found = kind == CheckKind::kStep || kind == CheckKind::kPhase ? 5 : 10;
     for (const CheckRule& rule : rules)
@@ -66,9 +77,19 @@ std::optional<RuleError> ParseMaxRule(std::string_view text, CheckRule* rule) {
     }
     if (!known || (rule->kind == CheckKind::kStep) != (colon == std::string_view::npos))
         return RuleError{
-            0, "expected step, phase:NAME, op:NAME, type:NAME, comm:NAME or input:NAME before '='"};
+            0,
+            "expected step, phase:NAME, op:NAME, type:NAME, comm:NAME, input:NAME or cp:KIND "
+            "before '='"};
     rule->pattern = colon == std::string_view::npos ? "*" : std::string(target.substr(colon + 1));
     if (rule->pattern.empty()) return RuleError{colon + 1, "expected a name or pattern after ':'"};
+    // The critical path has five figures: a pattern that matches none of them is a mistake.
+    if (rule->kind == CheckKind::kCriticalPath &&
+        std::none_of(std::begin(kCriticalPathFigures), std::end(kCriticalPathFigures),
+                     [&](std::string_view figure) { return GlobMatches(rule->pattern, figure); }))
+        return RuleError{colon + 1,
+                         "expected cpu, compute, communication, launch or kernel_kernel (or a "
+                         "pattern of them) after cp:, got " +
+                             QuoteForMessage(rule->pattern)};
     const std::string_view value = text.substr(equals + 1);
     size_t used = 0;
     rule->maxPercent = LeadingNumber(value, &used);

@@ -9,6 +9,9 @@
 //   max type:MatMul=8%       operators by type
 //   max comm:hcom_allReduce*=8%  communication operators
 //   max input:step_interval=20%  the input figures (step_interval, data_loader)
+//   max cp:communication=10%     the critical path's time by what bounds it (cpu, compute,
+//                            communication, launch, kernel_kernel); checked only when a rule
+//                            names it
 //   min-time 50us            figures smaller per step are not checked (ns, us, ms, s)
 // A '#' starts a comment. A later rule wins over an earlier one for the figures both match.
 #include <optional>
@@ -21,9 +24,9 @@
 
 namespace marey {
 
-enum class CheckKind { kStep, kPhase, kOperator, kType, kCommunication, kInput };
+enum class CheckKind { kStep, kPhase, kOperator, kType, kCommunication, kInput, kCriticalPath };
 
-// "step", "phase", "op", "type", "comm", "input": the rule prefixes and the JSON's "kind".
+// "step", "phase", "op", "type", "comm", "input", "cp": the rule prefixes and the JSON's "kind".
 const char* CheckKindName(CheckKind kind);
 
 struct CheckRule {
@@ -43,6 +46,9 @@ struct CheckRules {
 
     // The threshold in percent for the figure 'name' of 'kind'. O(rules).
     double MaxPercentFor(CheckKind kind, const std::string& name) const;
+    // Whether a rule of 'kind' matches 'name' (any name when empty): the critical path's figures
+    // are checked only then. O(rules).
+    bool Names(CheckKind kind, const std::string& name = "") const;
 };
 
 // A rule that could not be read: the 0-based byte column in the text given and what was expected.

@@ -32,6 +32,9 @@ bool CanBeWaiting(const CheckFinding& finding) {
             return IsCommunicationOperator(finding.name);
         case CheckKind::kInput:
             return false;  // the rank's own input pipeline, whatever the others do
+        case CheckKind::kCriticalPath:
+            // A path's communication is its wait for the other ranks; the rest is its own.
+            return finding.name == "communication";
     }
     return true;
 }

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/RobustStats.hpp"
+#include "path/CriticalPath.hpp"
 #include "rank/DataPreparation.hpp"
 
 namespace marey {
@@ -130,13 +131,31 @@ void InputOf(const RankAnalysis& analysis, CheckSeriesGroup& group) {
     fill(kDataLoaderFigure, loader);
 }
 
+// Each step's critical path by bound kind; a trace without steps gives one "run" of its whole.
+void CriticalPathOf(const LoadedRank& rank, CheckSeriesGroup& out) {
+    if (!rank.model || !rank.analysis->trace || rank.analysis->trace->ranks.empty()) return;
+    const TraceAnalyses& analyses = *rank.analysis->trace;
+    const uint32_t group = analyses.ranks.front().group;
+    std::vector<CriticalPath> paths = CriticalPathsOfSteps(*rank.model, analyses, group);
+    if (paths.empty()) {
+        paths.push_back(*CriticalPathOfStep(*rank.model, analyses, group));
+        paths.back().step = kRunStep;
+    }
+    for (const CriticalPath& path : paths) {
+        out.steps.push_back(path.step);
+        for (int k = 0; k < kBoundKindCount; ++k)
+            out.series[BoundKindName(static_cast<BoundKind>(k))].push_back(
+                path.boundNs[static_cast<size_t>(k)]);
+    }
+}
+
 }  // namespace
 
 bool IsCommunicationOperator(const std::string& name) {
     return name.rfind("hcom_", 0) == 0;
 }
 
-CheckSide MakeCheckSide(const LoadedRank& rank) {
+CheckSide MakeCheckSide(const LoadedRank& rank, bool withCriticalPath) {
     const RankSummary summary = SummarizeRank(*rank.analysis, rank.model.get(), rank.path);
     CheckSide side;
     side.path = rank.path;
@@ -152,6 +171,7 @@ CheckSide MakeCheckSide(const LoadedRank& rank) {
     OperatorsOf(rank, summary, side);
     CommunicationOf(summary, side.communication);
     InputOf(*rank.analysis, side.input);
+    if (withCriticalPath) CriticalPathOf(rank, side.criticalPath);
     return side;
 }
 
@@ -240,6 +260,8 @@ void CheckGroup(CheckKind kind, const CheckSeriesGroup& a, const CheckSeriesGrou
     for (const auto& [name, series] : a.series) all[name].first = &series;
     for (const auto& [name, series] : b.series) all[name].second = &series;
     for (const auto& [name, sides] : all) {
+        // The critical path's figures are checked only where a rule names them.
+        if (kind == CheckKind::kCriticalPath && !rules.Names(kind, name)) continue;
         ++*compared;
         const SeriesChange change = CompareSeries(Pick(sides.first, pairing.a),
                                                   Pick(sides.second, pairing.b), pairing.paired);
@@ -340,6 +362,7 @@ Result<CheckResult> CheckSides(const CheckSide& baseline, const CheckSide& candi
         {CheckKind::kType, &CheckSide::types},
         {CheckKind::kCommunication, &CheckSide::communication},
         {CheckKind::kInput, &CheckSide::input},
+        {CheckKind::kCriticalPath, &CheckSide::criticalPath},
     };
     for (const auto& [kind, group] : groups)
         CheckGroup(kind, baseline.*group, candidate.*group, rules, result.minTimeNs, verdicts,

@@ -44,13 +44,18 @@ struct CheckSide {
     // device waited between steps for its batch (MindSpore), and "data_loader", the time in
     // PyTorch's loader calls (rank/DataLoaderWait.hpp); each only where the rank records it.
     CheckSeriesGroup input;
+    // The critical path of each step by what bounds it (path/CriticalPath.hpp): "cpu",
+    // "compute", "communication", "launch", "kernel_kernel". Filled only when asked for.
+    CheckSeriesGroup criticalPath;
 };
 
 // The series of a loaded rank: steps and phases from its summary, operators per placed step,
 // communication operators per step with their instance numbers dropped ("hcom_allReduce__586_0_1"
 // is "hcom_allReduce"), and HCCL's kernels among the operators by name likewise, since the
-// profiler numbers them differently in each recording. O(slices + kernel rows).
-CheckSide MakeCheckSide(const LoadedRank& rank);
+// profiler numbers them differently in each recording. 'withCriticalPath': each step's critical
+// path too (a rule names one of its figures), where the rank has a timeline. O(slices + kernel
+// rows).
+CheckSide MakeCheckSide(const LoadedRank& rank, bool withCriticalPath = false);
 
 // True for HCCL's kernels and their types ("hcom_allReduce__586_0_1", "hcom_allReduce_"): their
 // time includes waiting for the other ranks.

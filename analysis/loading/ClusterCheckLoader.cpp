@@ -55,7 +55,8 @@ Result<ClusterCheckResult> CheckClusterFolders(const std::string& baseline,
             if (!side->ok())
                 return Status::Error("rank " + std::to_string(rank) + ": " + side->message());
         Result<CheckResult> result =
-            CheckSides(MakeCheckSide(pair.a.value()), MakeCheckSide(pair.b.value()), rules);
+            CheckSides(MakeCheckSide(pair.a.value(), rules.Names(CheckKind::kCriticalPath)),
+                       MakeCheckSide(pair.b.value(), rules.Names(CheckKind::kCriticalPath)), rules);
         if (!result.ok())
             return Status::Error("rank " + std::to_string(rank) + ": " + result.message());
         cluster.ranks.push_back({rank, std::move(result.value())});

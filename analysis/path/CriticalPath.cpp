@@ -191,4 +191,25 @@ std::optional<CriticalPath> CriticalPathOfStep(const TraceModel& model,
     return path;
 }
 
+std::vector<CriticalPath> CriticalPathsOfSteps(const TraceModel& model,
+                                               const TraceAnalyses& analyses, uint32_t group) {
+    std::vector<std::vector<uint32_t>> workOfStep(analyses.steps.size());
+    const std::vector<DeviceActivity>& all = analyses.activities.activities;
+    for (uint32_t a = 0; a < all.size(); ++a)
+        if (all[a].step != kNoStep && analyses.steps[all[a].step].group == group)
+            workOfStep[all[a].step].push_back(a);
+    std::vector<CriticalPath> paths;
+    for (uint32_t s = 0; s < analyses.steps.size(); ++s) {
+        const StepWindow& step = analyses.steps[s];
+        if (step.group != group) continue;
+        CriticalPath path = FindLongestPath(BuildPathGraph(
+            model, analyses.activities, group, step.startNs, step.endNs, &workOfStep[s]));
+        path.fromNs = step.startNs;
+        path.toNs = step.endNs;
+        path.step = step.label;
+        paths.push_back(std::move(path));
+    }
+    return paths;
+}
+
 }  // namespace marey

@@ -112,12 +112,13 @@ std::optional<int64_t> ArgInteger(const EventDetails& details, std::string_view 
 class GraphBuilder {
 public:
     GraphBuilder(const TraceModel& model, const DeviceActivities& activities, uint32_t group,
-                 TimeNs fromNs, TimeNs toNs)
+                 TimeNs fromNs, TimeNs toNs, const std::vector<uint32_t>* deviceWork)
         : m_model(model),
           m_activities(activities),
           m_group(group),
           m_fromNs(fromNs),
-          m_toNs(toNs) {}
+          m_toNs(toNs),
+          m_deviceWork(deviceWork) {}
 
     PathGraph Build() {
         const LoadTiming timing;
@@ -166,8 +167,8 @@ private:
     // Every call of the rank's host threads inside the window, a thread after another, each in
     // (row, index) order: sorted by address, which the launch lookup searches.
     void GatherHostEvents() {
-        std::vector<int8_t> blocking(m_model.strings.size(), -1);  // by name: -1 not yet known
-        m_isCallByName.assign(m_model.strings.size(), -1);
+        // By name, as met: a step's graph reads a few hundred names of a pool of millions.
+        std::unordered_map<StringId, bool> blocking, isCallByName;
         // One thread's calls may lie on tracks of two processes (the Ascend profiler writes a
         // Python thread's CANN calls under "CANN", with the same thread id): one call stack.
         std::unordered_map<int64_t, size_t> threadOfTid;
@@ -190,17 +191,17 @@ private:
                     if (!InWindow(row.start[i], row.end[i])) continue;
                     // A name keeps its category on a thread (aten::mm is an operator, a Python
                     // function's name is never a call's): read once per name, not per event.
-                    int8_t& isCall = m_isCallByName[row.name[i]];
-                    if (isCall < 0)
-                        isCall = IsCallCategory(source.FieldsAt(row.Ref(i), hint).category);
-                    if (!isCall) continue;
+                    auto [isCall, newName] = isCallByName.try_emplace(row.name[i], false);
+                    if (newName)
+                        isCall->second = IsCallCategory(source.FieldsAt(row.Ref(i), hint).category);
+                    if (!isCall->second) continue;
                     PathEvent event;
                     event.startNs = row.start[i], event.endNs = row.end[i];
                     event.name = row.name[i];
                     event.slice = {t, r, static_cast<uint32_t>(i)};
-                    int8_t& isBlocking = blocking[row.name[i]];
-                    if (isBlocking < 0) isBlocking = IsBlockingCall(m_model.Name(row.name[i]));
-                    event.blocking = isBlocking;
+                    auto [isBlocking, newBlocking] = blocking.try_emplace(row.name[i], false);
+                    if (newBlocking) isBlocking->second = IsBlockingCall(m_model.Name(row.name[i]));
+                    event.blocking = isBlocking->second;
                     thread.push_back(static_cast<uint32_t>(m_graph.events.size()));
                     m_graph.events.push_back(event);
                 }
@@ -224,7 +225,10 @@ private:
     // The activities of the rank launched inside the window (by start, as DeviceActivities
     // holds them), each with the host event of its launch when that lies inside the window too.
     void GatherDeviceEvents() {
-        for (const DeviceActivity& activity : m_activities.activities) {
+        const size_t count = m_deviceWork ? m_deviceWork->size() : m_activities.activities.size();
+        for (size_t i = 0; i < count; ++i) {
+            const DeviceActivity& activity =
+                m_activities.activities[m_deviceWork ? (*m_deviceWork)[i] : i];
             if (m_activities.streams[activity.stream].group != m_group) continue;
             const HostLaunch* launch =
                 activity.launch == kNoLaunch
@@ -291,14 +295,16 @@ private:
     }
 
     std::unordered_map<int64_t, uint32_t> SyncCallsByCorrelation() const {
-        std::vector<char> isSyncCall(m_model.strings.size(), 0);
+        std::vector<StringId> syncCalls;
         for (std::string_view call : kSyncCalls)
-            if (StringId id = m_model.strings.Find(call)) isSyncCall[id] = 1;
+            if (StringId id = m_model.strings.Find(call)) syncCalls.push_back(id);
+        if (syncCalls.empty()) return {};
         std::unordered_map<int64_t, uint32_t> byCorrelation;
         size_t hint = 0;
         for (uint32_t e = 0; e < m_hostEventCount; ++e) {
             const PathEvent& event = m_graph.events[e];
-            if (!isSyncCall[event.name]) continue;
+            if (std::find(syncCalls.begin(), syncCalls.end(), event.name) == syncCalls.end())
+                continue;
             const Row& row = m_model.tracks[event.slice.track].rows[event.slice.row];
             const ActivityFields fields =
                 m_model.SourceOf(event.slice.track).FieldsAt(row.Ref(event.slice.index), hint);
@@ -351,11 +357,11 @@ private:
     const DeviceActivities& m_activities;
     const uint32_t m_group;
     const TimeNs m_fromNs, m_toNs;
+    const std::vector<uint32_t>* m_deviceWork;  // the activities to read; null: all
     PathGraph m_graph;
     uint32_t m_hostEventCount = 0;
     std::vector<std::vector<uint32_t>> m_threads;  // host events by thread
-    std::vector<int8_t> m_isCallByName;  // -1 not read yet, else whether the name's are calls
-    std::vector<uint32_t> m_launchOf;    // per device event: its launch's event
+    std::vector<uint32_t> m_launchOf;              // per device event: its launch's event
     std::vector<std::vector<std::pair<TimeNs, uint32_t>>>
         m_launchedOn;  // see IndexLaunchesByStream
     std::vector<SyncMarker> m_markers;
@@ -545,8 +551,9 @@ const char* BoundKindName(BoundKind kind) {
 }
 
 PathGraph BuildPathGraph(const TraceModel& model, const DeviceActivities& activities,
-                         uint32_t group, TimeNs fromNs, TimeNs toNs) {
-    return GraphBuilder(model, activities, group, fromNs, toNs).Build();
+                         uint32_t group, TimeNs fromNs, TimeNs toNs,
+                         const std::vector<uint32_t>* deviceWork) {
+    return GraphBuilder(model, activities, group, fromNs, toNs, deviceWork).Build();
 }
 
 }  // namespace marey

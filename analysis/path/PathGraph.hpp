@@ -66,8 +66,12 @@ struct PathGraph {
 // The rank 'group' (kNoGroup: a trace of one rank) between 'fromNs' and 'toNs': its host calls
 // that lie inside the window, the device activities launched inside it (or, without a launch,
 // starting inside it), and the edges between them (docs/critical-path.md lists the rules).
-// O(events of the window × log) plus the text of the device's synchronisation records.
+// 'deviceWork': the indices into activities.activities to read, when the caller has them (the
+// activities AssignSteps gave a step); null: every activity is searched. O(events of the window
+// × log) plus the text of the device's synchronisation records, plus O(activities) without
+// 'deviceWork'.
 PathGraph BuildPathGraph(const TraceModel& model, const DeviceActivities& activities,
-                         uint32_t group, TimeNs fromNs, TimeNs toNs);
+                         uint32_t group, TimeNs fromNs, TimeNs toNs,
+                         const std::vector<uint32_t>* deviceWork = nullptr);
 
 }  // namespace marey

@@ -154,6 +154,8 @@ std::string WhatCell(const CheckFinding& f) {
             return "<span class=\"kind\">communication</span>" + Code(f.name);
         case CheckKind::kInput:
             return "<span class=\"kind\">input</span>" + Code(f.name);
+        case CheckKind::kCriticalPath:
+            return "<span class=\"kind\">critical path</span>" + Code(f.name);
     }
     return Code(f.name);
 }

@@ -118,6 +118,8 @@ std::string DescribeFinding(const CheckFinding& finding) {
             return "communication " + finding.name;
         case CheckKind::kInput:
             return "input " + finding.name;
+        case CheckKind::kCriticalPath:
+            return "critical path " + finding.name;
     }
     return finding.name;
 }
@@ -166,7 +168,8 @@ std::string CheckJunitSuite(const CheckResult& result, const std::string& suite,
                  {CheckKind::kOperator, "operators"},
                  {CheckKind::kType, "operator types"},
                  {CheckKind::kCommunication, "communication operators"},
-                 {CheckKind::kInput, "input"}};
+                 {CheckKind::kInput, "input"},
+                 {CheckKind::kCriticalPath, "critical path"}};
     const std::string pad(static_cast<size_t>(indent), ' ');
     size_t failures = 0;
     std::string cases;
