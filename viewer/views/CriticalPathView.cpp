@@ -113,11 +113,15 @@ void CriticalPathView::Compute() {
     });
 }
 
+void CriticalPathView::TakePath(std::shared_ptr<const CriticalPath> path) {
+    m_path = std::move(path);
+    m_contributors = TopContributors(*m_path, kContributorsShown);
+    m_selected = SIZE_MAX;
+}
+
 void CriticalPathView::Update() {
-    if (auto result = m_job.TakeResult()) {
-        m_path = std::move(*result);
-        m_contributors = TopContributors(*m_path, kContributorsShown);
-    }
+    if (auto result = m_job.TakeResult()) TakePath(std::move(*result));
+    if (auto result = m_stepsJob.TakeResult()) m_stepPaths = std::move(*result);
 }
 
 void CriticalPathView::StartOnce() {
@@ -125,14 +129,23 @@ void CriticalPathView::StartOnce() {
     m_started = true;
     ChooseDefaultStep();
     Compute();
+    if (m_steps.size() < 2) return;
+    // Every step's path at once, for the table: one pass over the rank's events.
+    std::shared_ptr<const TraceAnalyses> analyses = m_document.analysis().trace;
+    const TraceModel& model = m_document.model();
+    m_stepsJob.Request([analyses, &model]() -> std::shared_ptr<const StepPaths> {
+        auto paths = std::make_shared<StepPaths>();
+        for (CriticalPath& path :
+             CriticalPathsOfSteps(model, *analyses, analyses->ranks.front().group))
+            paths->push_back(std::make_shared<const CriticalPath>(std::move(path)));
+        return paths;
+    });
 }
 
 void CriticalPathView::Wait() {
     StartOnce();
-    if (auto result = m_job.Wait()) {
-        m_path = std::move(*result);
-        m_contributors = TopContributors(*m_path, kContributorsShown);
-    }
+    if (auto result = m_job.Wait()) TakePath(std::move(*result));
+    if (auto result = m_stepsJob.Wait()) m_stepPaths = std::move(*result);
 }
 
 void CriticalPathView::TakeOver(View& previous) {
@@ -254,6 +267,58 @@ void CriticalPathView::DrawBound(const CriticalPath& path) {
     ImGui::EndTable();
 }
 
+void CriticalPathView::DrawSteps() {
+    if (m_steps.size() < 2) return;
+    SectionTitle("Every step's critical path  (click: show that step's)");
+    if (!m_stepPaths) {
+        ImGui::TextDisabled("computing the path of each of the %zu steps…", m_steps.size());
+        return;
+    }
+    const float rowHeight = ImGui::GetTextLineHeightWithSpacing();
+    const float height = std::min(8.5f, static_cast<float>(m_stepPaths->size()) + 1.5f) * rowHeight;
+    if (!ImGui::BeginTable("steps", 8,
+                           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                               ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY,
+                           ImVec2(0, height)))
+        return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("Step", ImGuiTableColumnFlags_WidthFixed, 90);
+    ImGui::TableSetupColumn("Step time", ImGuiTableColumnFlags_WidthFixed, 100);
+    ImGui::TableSetupColumn("On the path", ImGuiTableColumnFlags_WidthFixed, 100);
+    for (int k = 0; k < kBoundKindCount; ++k)
+        ImGui::TableSetupColumn(BoundLabel(static_cast<BoundKind>(k)),
+                                ImGuiTableColumnFlags_WidthFixed, 120);
+    HeadersRowAligned(0b11111110);
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(m_stepPaths->size()));
+    while (clipper.Step()) {
+        for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+            const std::shared_ptr<const CriticalPath>& path =
+                (*m_stepPaths)[static_cast<size_t>(i)];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::PushID(i);
+            const bool chosen = m_step == m_steps[static_cast<size_t>(i)];
+            if (ImGui::Selectable(path->step.c_str(), chosen,
+                                  ImGuiSelectableFlags_SpanAllColumns) &&
+                !chosen) {
+                m_step = m_steps[static_cast<size_t>(i)], m_stepChosen = true;
+                TakePath(path);
+            }
+            ImGui::PopID();
+            ImGui::TableNextColumn();
+            RightAligned(FormatDuration(path->toNs - path->fromNs));
+            ImGui::TableNextColumn();
+            RightAligned(FormatDuration(path->lengthNs));
+            for (int k = 0; k < kBoundKindCount; ++k) {
+                ImGui::TableNextColumn();
+                RightAligned(Share(path->boundNs[static_cast<size_t>(k)], path->lengthNs));
+            }
+        }
+    }
+    ImGui::EndTable();
+}
+
 void CriticalPathView::DrawContributors(const CriticalPath& path) {
     SectionTitle("What the path's time went to, by name");
     if (!ImGui::BeginTable(
@@ -351,6 +416,7 @@ void CriticalPathView::Draw(ViewContext& context) {
         return;
     }
     DrawBound(*m_path);
+    DrawSteps();
     DrawContributors(*m_path);
     DrawStretches(*m_path, context.request);
 }

@@ -21,7 +21,7 @@ class CriticalPathView : public View {
 public:
     explicit CriticalPathView(Document& document) : m_document(document) {}
     void Draw(ViewContext& context) override;
-    bool Busy() const override { return m_job.Busy(); }
+    bool Busy() const override { return m_job.Busy() || m_stepsJob.Busy(); }
     void Update() override;
     void Wait() override;
     void TakeOver(View& previous) override;
@@ -39,6 +39,9 @@ private:
     void DrawBound(const CriticalPath& path);
     void DrawContributors(const CriticalPath& path);
     void DrawStretches(const CriticalPath& path, TimelineRequest& request);
+    // Every step's path in a table; a row clicked shows that step's path.
+    void DrawSteps();
+    void TakePath(std::shared_ptr<const CriticalPath> path);
     // Asks the timeline to outline the path and show [startNs, endNs], selecting 'name' there.
     void ShowOnTimeline(TimelineRequest& request, TimeNs startNs, TimeNs endNs,
                         const std::string& name, std::optional<uint32_t> track);
@@ -50,6 +53,9 @@ private:
     bool m_started = false;
     BackgroundJob<std::shared_ptr<const CriticalPath>> m_job;
     std::shared_ptr<const CriticalPath> m_path;  // of the window asked for last, once computed
+    using StepPaths = std::vector<std::shared_ptr<const CriticalPath>>;
+    BackgroundJob<std::shared_ptr<const StepPaths>> m_stepsJob;
+    std::shared_ptr<const StepPaths> m_stepPaths;  // in m_steps' order, once computed
     std::vector<PathContributor> m_contributors;
     size_t m_selected = SIZE_MAX;  // the stretch shown on the timeline
 };
