@@ -1,5 +1,6 @@
 #include "CriticalPathCommand.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -31,15 +32,20 @@ struct Window {
     std::optional<std::pair<TimeNs, TimeNs>> range;  // since the trace's start
     std::string annotation;
     uint64_t instance = 0;
+    bool instanceGiven = false;
 };
 
-bool ParseRange(const char* text, std::pair<TimeNs, TimeNs>* range) {
+// Reads "1.2s,1.5s"; nullopt, or what is wrong with it.
+std::optional<std::string> ParseRange(const char* text, std::pair<TimeNs, TimeNs>* range) {
     const std::string_view all = text;
     const size_t comma = all.find(',');
-    if (comma == std::string_view::npos) return false;
-    return !ParseCheckDuration(all.substr(0, comma), &range->first) &&
-           !ParseCheckDuration(all.substr(comma + 1), &range->second) && range->first >= 0 &&
-           range->first < range->second;
+    if (comma == std::string_view::npos) return "expected FROM,TO, two times separated by a comma";
+    for (const auto& [part, ns] : {std::pair{all.substr(0, comma), &range->first},
+                                   std::pair{all.substr(comma + 1), &range->second}})
+        if (const auto error = ParseCheckDuration(part, ns)) return error->message;
+    if (range->first < 0) return "FROM is before the trace's start";
+    if (range->first >= range->second) return "expected FROM before TO";
+    return std::nullopt;
 }
 
 // The 'instance'-th slice named 'name' on the host threads of 'group', by start.
@@ -83,9 +89,9 @@ bool ParseOptions(int argc, char** argv, std::string& path, bool& json, LoadOpti
         } else if (arg == "--rank" && hasValue) {
             const std::string_view text = argv[++i];
             int64_t number = 0;
-            if (std::from_chars(text.data(), text.data() + text.size(), number).ptr !=
-                    text.data() + text.size() ||
-                number < 0) {
+            const auto [end, error] =
+                std::from_chars(text.data(), text.data() + text.size(), number);
+            if (error != std::errc() || end != text.data() + text.size() || number < 0) {
                 std::fprintf(stderr,
                              "marey critical-path: --rank: expected a rank number, got \"%s\"\n",
                              argv[i]);
@@ -96,11 +102,11 @@ bool ParseOptions(int argc, char** argv, std::string& path, bool& json, LoadOpti
             window.step = argv[++i];
         } else if (arg == "--range" && hasValue) {
             std::pair<TimeNs, TimeNs> range;
-            if (!ParseRange(argv[++i], &range)) {
+            if (const auto error = ParseRange(argv[++i], &range)) {
                 std::fprintf(stderr,
-                             "marey critical-path: --range: expected FROM,TO, two times since the "
-                             "trace's start with FROM before TO (\"1.2s,1.5s\"), got \"%s\"\n",
-                             argv[i]);
+                             "marey critical-path: --range \"%s\": %s (times since the trace's "
+                             "start, as in 1.2s,1.5s)\n",
+                             argv[i], error->c_str());
                 return false;
             }
             window.range = range;
@@ -108,8 +114,10 @@ bool ParseOptions(int argc, char** argv, std::string& path, bool& json, LoadOpti
             window.annotation = argv[++i];
         } else if (arg == "--instance" && hasValue) {
             const std::string_view text = argv[++i];
-            if (std::from_chars(text.data(), text.data() + text.size(), window.instance).ptr !=
-                text.data() + text.size()) {
+            const auto [end, error] =
+                std::from_chars(text.data(), text.data() + text.size(), window.instance);
+            window.instanceGiven = true;
+            if (error != std::errc() || end != text.data() + text.size()) {
                 std::fprintf(
                     stderr,
                     "marey critical-path: --instance: expected a count from 0, got \"%s\"\n",
@@ -129,6 +137,12 @@ bool ParseOptions(int argc, char** argv, std::string& path, bool& json, LoadOpti
     const int windows = (window.step ? 1 : 0) + (window.range ? 1 : 0) + !window.annotation.empty();
     if (windows > 1) {
         std::fprintf(stderr, "marey critical-path: give one of --step, --range and --annotation\n");
+        return false;
+    }
+    if (window.instanceGiven && window.annotation.empty()) {
+        std::fprintf(stderr,
+                     "marey critical-path: --instance counts the slices of --annotation; "
+                     "give --annotation NAME too\n");
         return false;
     }
     return !path.empty();
@@ -161,6 +175,13 @@ int RunCriticalPathCommand(int argc, char** argv) {
         return 1;
     }
     const TraceModel& model = *rank.model;
+    // A damaged trace still has a path, of what was read: said, never silent.
+    if (model.report.truncated || model.report.problemCount > 0)
+        std::fprintf(stderr,
+                     "marey critical-path: %s: %s%llu problems while reading it; the path is of "
+                     "what was read (marey stats lists the problems)\n",
+                     path.c_str(), model.report.truncated ? "the trace is cut short; " : "",
+                     static_cast<unsigned long long>(model.report.problemCount));
     std::optional<TraceAnalyses> made;
     const TraceAnalyses* analyses = rank.analysis ? rank.analysis->trace.get() : nullptr;
     if (!analyses) {
@@ -190,6 +211,19 @@ int RunCriticalPathCommand(int argc, char** argv) {
             found = CriticalPathOfStep(model, *analyses, traceRank.group,
                                        window.step ? &*window.step : nullptr);
             what = "no such step";
+            const size_t marked = window.step ? static_cast<size_t>(std::count_if(
+                                                    analyses->steps.begin(), analyses->steps.end(),
+                                                    [&](const StepWindow& step) {
+                                                        return step.group == traceRank.group &&
+                                                               step.label == *window.step;
+                                                    }))
+                                              : 0;
+            if (marked > 1)
+                std::fprintf(stderr,
+                             "marey critical-path: %s: rank %lld marks step %s %zu times; the "
+                             "path of the first\n",
+                             path.c_str(), static_cast<long long>(traceRank.rank),
+                             window.step->c_str(), marked);
         }
         if (!found) {
             std::fprintf(stderr, "marey critical-path: %s: rank %lld: %s\n", path.c_str(),

@@ -211,6 +211,45 @@ TEST_CASE("a window with nothing in it says so, and a cycle leaves its nodes out
     CHECK(path.endNs == 40);
 }
 
+TEST_CASE("no time on the path is counted twice: overlapping calls, clocks, damaged records") {
+    // Three calls overlapping without nesting (A 100-700, B 200-800, C 300-900 µs): B and C are
+    // left off the chain; the path is A's 600 µs, never 1.8 ms in a 1 ms step.
+    const Found staircase = PathOf(Event("user_annotation", "ProfilerStep#1", 1, 10, 0, 1000, "") +
+                                   Op("A", 100, 600) + Op("B", 200, 600) + Op("C", 300, 600));
+    CHECK(staircase.path.lengthNs == 600'000);
+    CHECK(staircase.path.overlappingCalls == 2);
+    CHECK(staircase.path.lengthNs <= staircase.path.endNs - staircase.path.startNs);
+
+    // A kernel that starts 3 µs before its launch call (a device clock converted to the host's):
+    // the device's times move 3 µs later, the launch is joined and its wait is 0.
+    const Found early = PathOf(Runtime("cudaLaunchKernel", 10, 5, 1) + Kernel("k", 7, 7, 100, 1));
+    CHECK(early.path.deviceShiftNs == 3'000);
+    CHECK(early.path.backwardEdges == 0);
+    CHECK(early.path.lengthNs == 100'000);
+    CHECK(early.Stretches() == "k:compute");
+
+    // A stream-wait record whose event names a call that is not an event record: unmatched,
+    // never joined.
+    const Found wrong = PathOf(
+        Runtime("cudaLaunchKernel", 0, 10, 1) + Kernel("a", 7, 100, 500, 1) +
+        Runtime("cudaDeviceSynchronize", 20, 5, 2) + Runtime("cudaStreamWaitEvent", 30, 5, 3) +
+        Sync("Stream Wait Event", 20, 32, 1, 3,
+             ", \"wait_on_stream\": 7, \"wait_on_cuda_event_record_corr_id\": 2") +
+        Runtime("cudaLaunchKernel", 40, 10, 4) + Kernel("b", 20, 610, 100, 4));
+    CHECK(wrong.path.syncMarkers == 1);
+    CHECK(wrong.path.unmatchedSyncs == 1);
+    CHECK(wrong.path.edgesByKind[static_cast<size_t>(PathEdgeKind::kSync)] == 0);
+
+    // A source that keeps no category (as a database): a Python function is told by its name.
+    const Found python = PathOf(
+        "{\"ph\": \"X\", \"name\": \"torch/nn/modules/module.py(1532): _call_impl\", "
+        "\"pid\": 1, \"tid\": 10, \"ts\": 0, \"dur\": 500},"
+        "{\"ph\": \"X\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 10, \"ts\": 100, "
+        "\"dur\": 50},");
+    CHECK(python.Stretches() == "aten::mm:cpu");
+    CHECK(python.path.lengthNs == 50'000);
+}
+
 TEST_CASE("the path finds the causes the generator planted: a slow data loader, a slow kernel") {
     // Four steps; step 2's data loader takes 4 ms (the device idle), step 3's convolution 8 ms
     // (the host waits for it at the step's end). Every other step's longest stretch is under
@@ -373,6 +412,9 @@ TEST_CASE("check gates on the critical path's bound kinds only where a rule name
     CHECK(found->name == "compute");
     CHECK(found->changeNs > 7'000'000);
     CHECK(DescribeFinding(*found) == "critical path compute");
+    // JUnit gives the critical path a test case only when a rule asked for it.
+    CHECK(CheckToJunit(gated.value()).find("tests=\"7\"") != std::string::npos);
+    CHECK(CheckToJunit(gated.value()).find("name=\"critical path\"") != std::string::npos);
     // Without a cp rule, no figure of the path is compared, even when computed.
     const Result<CheckResult> plain =
         CheckSides(MakeCheckSide(pair.a.value(), true), MakeCheckSide(pair.b.value(), true),
@@ -381,6 +423,7 @@ TEST_CASE("check gates on the critical path's bound kinds only where a rule name
     for (const CheckFinding& finding : plain.value().regressions)
         CHECK(finding.kind != CheckKind::kCriticalPath);
     CHECK(plain.value().figuresCompared + 1 < gated.value().figuresCompared);
+    CHECK(CheckToJunit(plain.value()).find("critical path") == std::string::npos);
 
     // The command line: the rule, and the line of the report.
     int status = -1;

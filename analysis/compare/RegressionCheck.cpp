@@ -364,9 +364,13 @@ Result<CheckResult> CheckSides(const CheckSide& baseline, const CheckSide& candi
         {CheckKind::kInput, &CheckSide::input},
         {CheckKind::kCriticalPath, &CheckSide::criticalPath},
     };
-    for (const auto& [kind, group] : groups)
+    for (const auto& [kind, group] : groups) {
+        const size_t before = result.figuresCompared;
         CheckGroup(kind, baseline.*group, candidate.*group, rules, result.minTimeNs, verdicts,
                    &result.figuresCompared);
+        if (kind == CheckKind::kCriticalPath)
+            result.criticalPathCompared = result.figuresCompared > before;
+    }
     if (result.figuresCompared == 0)
         return Status::Error("nothing to compare: " + baseline.path + " and " + candidate.path +
                              " have no steps, overview phases, operators or communication "

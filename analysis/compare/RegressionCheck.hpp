@@ -101,7 +101,8 @@ struct CheckResult {
     TimeNs candidateStepNs = 0;  // the candidate's, over the same steps when paired
     TimeNs minTimeNs = 0;        // the minimum change that applied
     size_t figuresCompared = 0;
-    CheckSeriesPair stepTimes;  // the step-time series compared; empty without steps
+    bool criticalPathCompared = false;  // a rule named a figure of the critical path, compared
+    CheckSeriesPair stepTimes;          // the step-time series compared; empty without steps
     // The largest regression of one operator by name (else of a communication operator): its
     // per-step times. Unset when no operator regressed.
     std::optional<CheckSeriesPair> worstOperator;

@@ -62,7 +62,7 @@ void AddStretches(const PathGraph& graph, const std::vector<uint32_t>& pathEdges
             PathStretch& last = path.stretches.back();
             if (last.bound == *bound && last.slice.track == event.slice.track &&
                 last.slice.row == event.slice.row && last.slice.index == event.slice.index &&
-                last.endNs <= startNs) {
+                last.endNs == startNs) {
                 last.endNs = endNs;
                 continue;
             }
@@ -83,6 +83,8 @@ CriticalPath FindLongestPath(const PathGraph& graph) {
     path.syncMarkers = graph.syncMarkers;
     path.unmatchedSyncs = graph.unmatchedSyncs;
     path.backwardEdges = graph.backwardEdges;
+    path.overlappingCalls = graph.overlappingCalls;
+    path.deviceShiftNs = graph.deviceShiftNs;
     if (graph.events.empty()) {
         path.unavailable = "no host call or device work lies inside the window";
         return path;
@@ -175,7 +177,8 @@ std::optional<CriticalPath> CriticalPathOfStep(const TraceModel& model,
     const StepWindow* chosen = nullptr;
     for (const StepWindow& step : analyses.steps) {
         if (step.group != group) continue;
-        if (stepLabel ? step.label == *stepLabel
+        // A label marked twice: the first (by start) of its windows.
+        if (stepLabel ? step.label == *stepLabel && !chosen
                       : !chosen || step.endNs - step.startNs > chosen->endNs - chosen->startNs)
             chosen = &step;
     }

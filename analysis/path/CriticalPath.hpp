@@ -38,6 +38,12 @@ struct CriticalPath {
     std::array<uint64_t, kPathEdgeKindCount> edgesByKind{};
     uint64_t syncMarkers = 0, unmatchedSyncs = 0;
     uint64_t backwardEdges = 0;  // edges left out because they would run back in time
+    // Host calls left off their thread's chain: they overlap an earlier call without nesting.
+    uint64_t overlappingCalls = 0;
+    // Added to the device's times in the graph (and in the stretches of device work), so that
+    // work never starts before the call that launched it: its clock, converted to the host's,
+    // runs up to this much behind (Ascend: a few µs). At most 50 µs; 0 for most traces.
+    TimeNs deviceShiftNs = 0;
     // Nodes on a cycle (a clock that runs back between host and device) are left out of the
     // search: the path is found among the rest, and this says how many there were.
     uint64_t nodesOnCycles = 0;

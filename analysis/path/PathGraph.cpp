@@ -54,12 +54,25 @@ constexpr std::array<std::string_view, 10> kSyncCalls = {
 // The categories of the host events that are calls (HTA 0.5 reads cpu_op, cuda_runtime and
 // cuda_driver; Ascend's task queue adds enqueue and dequeue). Python functions, annotations and
 // the profiler's own span wrap calls without being one; an event of no category (a database's,
-// an Ascend CANN call) is a call.
+// an Ascend CANN call) is a call unless its name is a Python function's.
 constexpr std::array<std::string_view, 9> kCallCategories = {
     "",       "cpu_op",   "cuda_runtime", "cuda_driver", "Runtime",
     "Driver", "Operator", "enqueue",      "dequeue"};
 
-bool IsCallCategory(std::string_view category) {
+// A Python function's record as profilers name it ("torch/nn/modules/module.py(1532): _call_impl",
+// "<built-in method cat of type object at 0x…>"): what a source that keeps no category (a
+// profiler database) tells them by.
+bool IsPythonFunctionName(std::string_view name) {
+    if (name.rfind("<built-in ", 0) == 0) return true;
+    const size_t at = name.find(".py(");
+    if (at == std::string_view::npos) return false;
+    size_t digit = at + 4;
+    while (digit < name.size() && name[digit] >= '0' && name[digit] <= '9') ++digit;
+    return digit > at + 4 && name.substr(digit, 3) == "): ";
+}
+
+bool IsCall(std::string_view category, std::string_view name) {
+    if (category.empty()) return !IsPythonFunctionName(name);
     return std::find(kCallCategories.begin(), kCallCategories.end(), category) !=
            kCallCategories.end();
 }
@@ -74,7 +87,7 @@ constexpr std::array<std::pair<std::string_view, SyncKind>, 4> kSyncMarkers = {{
 }};
 
 struct SyncMarker {
-    SyncKind kind;
+    SyncKind kind = SyncKind::kContext;
     TimeNs endNs = 0;
     uint32_t stream = 0;                   // the stream it was recorded on
     uint32_t call = kNoPathEvent;          // the host call of its correlation id
@@ -109,6 +122,8 @@ std::optional<int64_t> ArgInteger(const EventDetails& details, std::string_view 
     return std::nullopt;
 }
 
+// [SECTION] The graph of one rank and window
+
 class GraphBuilder {
 public:
     GraphBuilder(const TraceModel& model, const DeviceActivities& activities, uint32_t group,
@@ -125,6 +140,7 @@ public:
         GatherHostEvents();
         timing.Report("critical path: host calls gathered");
         GatherDeviceEvents();
+        ShiftDeviceClock();
         timing.Report("critical path: device work gathered");
         FindSyncMarkers();
         timing.Report("critical path: synchronisation records read");
@@ -144,18 +160,36 @@ private:
     }
     bool OfGroup(uint32_t track) const { return m_model.GroupOf(track) == m_group; }
 
-    // An edge between two events. One that runs back in time by more than the clocks can
-    // differ (work that overlaps other work on its stream, a clock that jumped) is left out and
-    // counted, so that no time on the path is counted twice; one that runs back by less (an
-    // Ascend task that starts 3 µs before its launch call, as the device's clock is converted
-    // to the host's) is kept without time.
+    // An edge between two events. One that runs back in time (work that overlaps other work
+    // on its stream, a clock that jumped) is left out and counted, so that no time on the path
+    // is counted twice.
     void AddEdge(uint32_t from, uint32_t to, PathEdgeKind kind, uint32_t event, bool timed) {
         const TimeNs spanNs = m_graph.NodeTime(to) - m_graph.NodeTime(from);
-        if (spanNs < -kClockSkewNs) {
+        if (spanNs < 0) {
             ++m_graph.backwardEdges;
             return;
         }
-        m_graph.edges.push_back({from, to, timed ? std::max<TimeNs>(0, spanNs) : 0, kind, event});
+        m_graph.edges.push_back({from, to, timed ? spanNs : 0, kind, event});
+    }
+
+    // The device's clock, as the profiler converted it to the host's, can run a few µs behind:
+    // an Ascend task starts 3 µs before the call that launched it. The device's times in the
+    // graph move later by the most any launch needs (at most kClockSkewNs), so that every
+    // launch runs forward; the path says by how much.
+    void ShiftDeviceClock() {
+        TimeNs shiftNs = 0;
+        for (uint32_t e = m_hostEventCount; e < m_graph.events.size(); ++e) {
+            const uint32_t launch = LaunchOf(e);
+            if (launch == kNoPathEvent) continue;
+            const TimeNs aheadNs = m_graph.events[launch].startNs - m_graph.events[e].startNs;
+            if (aheadNs > shiftNs && aheadNs <= kClockSkewNs) shiftNs = aheadNs;
+        }
+        m_graph.deviceShiftNs = shiftNs;
+        if (shiftNs == 0) return;
+        for (uint32_t e = m_hostEventCount; e < m_graph.events.size(); ++e) {
+            m_graph.events[e].startNs += shiftNs;
+            m_graph.events[e].endNs += shiftNs;
+        }
     }
     // An edge of a thread's call stack: kept even when overlapping calls make it run back (its
     // time then 0), so that the thread's chain holds.
@@ -193,7 +227,8 @@ private:
                     // function's name is never a call's): read once per name, not per event.
                     auto [isCall, newName] = isCallByName.try_emplace(row.name[i], false);
                     if (newName)
-                        isCall->second = IsCallCategory(source.FieldsAt(row.Ref(i), hint).category);
+                        isCall->second = IsCall(source.FieldsAt(row.Ref(i), hint).category,
+                                                m_model.Name(row.name[i]));
                     if (!isCall->second) continue;
                     PathEvent event;
                     event.startNs = row.start[i], event.endNs = row.end[i];
@@ -270,6 +305,13 @@ private:
         };
         for (const uint32_t e : thread) {
             while (!open.empty() && events[open.back()].endNs < events[e].endNs) exit();
+            // A call that starts before where the thread's chain has got to overlaps an earlier
+            // call without nesting in it (rows of overlapping slices): joined, it would count
+            // that time twice. It stays in the graph for its launches, off the thread's chain.
+            if (last != UINT32_MAX && events[e].startNs < m_graph.NodeTime(last)) {
+                ++m_graph.overlappingCalls;
+                continue;
+            }
             if (last != UINT32_MAX) {
                 if (open.empty())
                     AddStackEdge(last, StartNode(e), PathEdgeKind::kDependency, kNoPathEvent,
@@ -347,6 +389,10 @@ private:
     // Kineto's synchronisation records on the rank's device streams inside the window, each
     // joined to its host call and, for an event's, to the work the event followed.
     void FindSyncMarkers();
+    // Joins a record to its host call and, for an event's, to the work the event followed;
+    // false when one of them is not found (or is not the call the record names).
+    bool JoinMarker(SyncMarker marker, const std::unordered_map<int64_t, uint32_t>& calls,
+                    const TraceSource& source, uint64_t ref, int64_t device);
     // A waiting call that no record joins (an AscendCL synchronise, a blocking copy): it waited
     // for the device work that ended last while it ran; when none ended then, it waited for
     // nothing and its time is the host's.
@@ -369,6 +415,29 @@ private:
     std::unordered_map<uint32_t, uint32_t> m_waitsFor;  // device event ► the work it waited for
 };
 
+// [SECTION] Synchronisation: records and waiting calls
+
+// Whether 'call' is the host call a record of 'kind' stands for (a record's correlation id that
+// names another call is damage, not a join).
+bool CallFitsRecord(SyncKind kind, std::string_view call) {
+    switch (kind) {
+        case SyncKind::kContext:
+            return call == "cudaDeviceSynchronize" || call == "hipDeviceSynchronize";
+        case SyncKind::kStream:
+            return call == "cudaStreamSynchronize" || call == "hipStreamSynchronize";
+        case SyncKind::kEvent:
+            return call == "cudaEventSynchronize" || call == "hipEventSynchronize";
+        case SyncKind::kStreamWaitEvent:
+            return call == "cudaStreamWaitEvent" || call == "hipStreamWaitEvent";
+    }
+    return false;
+}
+
+bool IsEventRecordCall(std::string_view call) {
+    return call == "cudaEventRecord" || call == "cudaEventRecordWithFlags" ||
+           call == "hipEventRecord";
+}
+
 void GraphBuilder::FindSyncMarkers() {
     std::array<StringId, kSyncMarkers.size()> markerNames{};
     bool any = false;
@@ -384,51 +453,61 @@ void GraphBuilder::FindSyncMarkers() {
         const TraceSource& source = m_model.SourceOf(stream.track);
         size_t hint = 0;
         for (const Row& row : track.rows) {
-            for (size_t i = 0; i < row.size(); ++i) {
+            // A record lies at its host call, which lies in the window.
+            const size_t first = static_cast<size_t>(
+                std::lower_bound(row.start.begin(), row.start.end(), m_fromNs - kClockSkewNs) -
+                row.start.begin());
+            for (size_t i = first; i < row.size() && row.start[i] < m_toNs + kClockSkewNs; ++i) {
                 const auto named = std::find(markerNames.begin(), markerNames.end(), row.name[i]);
                 if (row.name[i] == 0 || named == markerNames.end()) continue;
                 const ActivityFields fields = source.FieldsAt(row.Ref(i), hint);
                 if (fields.category != "cuda_sync") continue;
-                const auto call =
-                    fields.hasCorrelation ? calls.find(fields.correlation) : calls.end();
-                if (call == calls.end()) continue;  // its call lies outside the window
                 ++m_graph.syncMarkers;
-                SyncMarker marker{kSyncMarkers[named - markerNames.begin()].second, row.end[i], s,
-                                  call->second};
-                if (marker.kind == SyncKind::kEvent || marker.kind == SyncKind::kStreamWaitEvent) {
-                    // The event's record call and stream are in the record's args only.
-                    const EventDetails details = source.format == SourceFormat::kChromeJson
-                                                     ? ReadEventDetails(source.text, row.Ref(i))
-                                                     : EventDetails{};
-                    const auto recordId = ArgInteger(details, "wait_on_cuda_event_record_corr_id");
-                    const auto recordStream = ArgInteger(details, "wait_on_stream");
-                    const auto record = recordId ? calls.find(*recordId) : calls.end();
-                    const auto recordedOn =
-                        recordStream ? StreamNumbered(stream.device, *recordStream) : std::nullopt;
-                    if (record != calls.end() && recordedOn)
-                        marker.sourceKernel =
-                            LastLaunchedBefore(*recordedOn, m_graph.events[record->second].startNs);
-                    if (marker.sourceKernel == kNoPathEvent) {
-                        ++m_graph.unmatchedSyncs;
-                        continue;
-                    }
-                    if (marker.kind == SyncKind::kStreamWaitEvent) {
-                        const PathEvent& waitCall = m_graph.events[marker.call];
-                        const uint32_t waiting =
-                            NextLaunchedAfter(s, waitCall.slice.track, waitCall.endNs);
-                        if (waiting == kNoPathEvent) {
-                            ++m_graph.unmatchedSyncs;
-                            continue;
-                        }
-                        m_waitsFor[waiting] = marker.sourceKernel;
-                    }
-                }
-                m_markers.push_back(marker);
+                SyncMarker marker{kSyncMarkers[named - markerNames.begin()].second, row.end[i], s};
+                if (!JoinMarker(marker, calls, source, row.Ref(i), stream.device))
+                    ++m_graph.unmatchedSyncs;
             }
         }
     }
     std::sort(m_markers.begin(), m_markers.end(),
               [](const SyncMarker& a, const SyncMarker& b) { return a.endNs < b.endNs; });
+}
+
+bool GraphBuilder::JoinMarker(SyncMarker marker, const std::unordered_map<int64_t, uint32_t>& calls,
+                              const TraceSource& source, uint64_t ref, int64_t device) {
+    size_t hint = 0;
+    const ActivityFields fields = source.FieldsAt(ref, hint);
+    const auto call = fields.hasCorrelation ? calls.find(fields.correlation) : calls.end();
+    if (call == calls.end() ||
+        !CallFitsRecord(marker.kind, m_model.Name(m_graph.events[call->second].name)))
+        return false;
+    marker.call = call->second;
+    if (marker.kind == SyncKind::kEvent || marker.kind == SyncKind::kStreamWaitEvent) {
+        // The event's record call and stream are in the record's args only.
+        const EventDetails details = source.format == SourceFormat::kChromeJson
+                                         ? ReadEventDetails(source.text, ref)
+                                         : EventDetails{};
+        const auto recordId = ArgInteger(details, "wait_on_cuda_event_record_corr_id");
+        const auto recordStream = ArgInteger(details, "wait_on_stream");
+        const auto record = recordId ? calls.find(*recordId) : calls.end();
+        if (record == calls.end() ||
+            !IsEventRecordCall(m_model.Name(m_graph.events[record->second].name)))
+            return false;
+        const auto recordedOn = recordStream ? StreamNumbered(device, *recordStream) : std::nullopt;
+        if (!recordedOn) return false;
+        marker.sourceKernel =
+            LastLaunchedBefore(*recordedOn, m_graph.events[record->second].startNs);
+        if (marker.sourceKernel == kNoPathEvent) return false;
+        if (marker.kind == SyncKind::kStreamWaitEvent) {
+            const PathEvent& waitCall = m_graph.events[marker.call];
+            const uint32_t waiting =
+                NextLaunchedAfter(marker.stream, waitCall.slice.track, waitCall.endNs);
+            if (waiting == kNoPathEvent) return false;
+            m_waitsFor[waiting] = marker.sourceKernel;
+        }
+    }
+    m_markers.push_back(marker);
+    return true;
 }
 
 void GraphBuilder::FindBlockingWaits() {
@@ -453,6 +532,8 @@ void GraphBuilder::FindBlockingWaits() {
     }
 }
 
+// [SECTION] The device's edges
+
 // The device's work in the order it ran (each activity at its start, each synchronisation at its
 // end, as HTA sorts them), with the stream's last activity at hand: an activity on an idle stream
 // waited for its launch; one queued behind another waited for that one; a synchronisation joins
@@ -470,12 +551,15 @@ void GraphBuilder::AddDeviceEdges() {
                         kNoPathEvent, false);
                 continue;
             }
+            bool joined = false;
             for (uint32_t s = 0; s < lastOnStream.size(); ++s) {
                 const bool synced = marker.kind == SyncKind::kContext || s == marker.stream;
-                if (synced && lastOnStream[s] != kNoPathEvent)
-                    AddEdge(EndNode(lastOnStream[s]), EndNode(marker.call), PathEdgeKind::kSync,
-                            kNoPathEvent, false);
+                if (!synced || lastOnStream[s] == kNoPathEvent) continue;
+                AddEdge(EndNode(lastOnStream[s]), EndNode(marker.call), PathEdgeKind::kSync,
+                        kNoPathEvent, false);
+                joined = true;
             }
+            if (!joined) ++m_graph.unmatchedSyncs;  // no work of the window on its streams
         }
     };
     for (uint32_t e = m_hostEventCount; e < m_graph.events.size(); ++e) {
@@ -517,6 +601,8 @@ void GraphBuilder::AddDeviceEdges() {
 }
 
 }  // namespace
+
+// [SECTION] Names and the entry point
 
 const char* PathEdgeKindName(PathEdgeKind kind) {
     switch (kind) {

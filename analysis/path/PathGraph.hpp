@@ -54,9 +54,11 @@ struct PathGraph {
     std::vector<PathEvent> events;
     std::vector<PathEdge> edges;
     std::array<uint64_t, kPathEdgeKindCount> edgesByKind{};
-    uint64_t syncMarkers = 0;     // the device's synchronisation records read
-    uint64_t unmatchedSyncs = 0;  // of those, the ones whose call or work was not found
-    uint64_t backwardEdges = 0;   // left out: they would have run back in time
+    uint64_t syncMarkers = 0;       // the device's synchronisation records read
+    uint64_t unmatchedSyncs = 0;    // of those, the ones whose call or work was not found
+    uint64_t backwardEdges = 0;     // left out: they would have run back in time
+    uint64_t overlappingCalls = 0;  // host calls that overlap an earlier one without nesting
+    TimeNs deviceShiftNs = 0;       // added to every device time (see ShiftDeviceClock)
     TimeNs NodeTime(uint32_t node) const {
         const PathEvent& event = events[node / 2];
         return node % 2 ? event.endNs : event.startNs;

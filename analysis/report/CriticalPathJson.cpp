@@ -49,8 +49,16 @@ std::string CriticalPathToJson(const TraceModel& model, const CriticalPath& path
     if (!path.unavailable.empty()) object.String("unavailable", path.unavailable);
     object.Int("window_start_ns", path.fromNs);
     object.Int("window_end_ns", path.toNs);
-    object.Int("start_ns", path.startNs);
-    object.Int("end_ns", path.endNs);
+    if (path.unavailable.empty()) {
+        object.Int("start_ns", path.startNs);
+        object.Int("end_ns", path.endNs);
+    } else {
+        object.Null("start_ns");
+        object.Null("end_ns");
+    }
+    // What was read of the trace: a path of a damaged one is of what was read.
+    object.Int("import_problems", static_cast<int64_t>(model.report.problemCount));
+    object.Bool("truncated", model.report.truncated);
     object.Int("length_ns", path.lengthNs);
     {
         JsonObject bound(object.Key("bound_ns"));
@@ -70,6 +78,8 @@ std::string CriticalPathToJson(const TraceModel& model, const CriticalPath& path
     object.Int("sync_records", static_cast<int64_t>(path.syncMarkers));
     object.Int("sync_records_unmatched", static_cast<int64_t>(path.unmatchedSyncs));
     object.Int("edges_running_back", static_cast<int64_t>(path.backwardEdges));
+    object.Int("calls_off_chain", static_cast<int64_t>(path.overlappingCalls));
+    object.Int("device_clock_shift_ns", path.deviceShiftNs);
     object.Int("nodes_on_cycles", static_cast<int64_t>(path.nodesOnCycles));
     JsonArrayOfObjects(object.Key("by_name"), TopContributors(path, kMostNamesWritten),
                        [&](JsonObject& entry, const PathContributor& contributor) {

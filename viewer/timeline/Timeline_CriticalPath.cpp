@@ -47,6 +47,17 @@ void TimelineView::DrawCriticalPath(ImDrawList* draw, float originY, float pinne
     auto x = [&](TimeNs absoluteNs) {
         return static_cast<float>(ToX(static_cast<double>(absoluteNs - m_model.firstNs)));
     };
+    // The path's device times run later by its clock shift (CriticalPath::deviceShiftNs); the
+    // slices are drawn at their own.
+    const TimeNs shiftNs = m_criticalPath->deviceShiftNs;
+    auto startsOnDevice = [](const PathStretch& s) {
+        return s.bound != BoundKind::kCpu && s.bound != BoundKind::kLaunch;
+    };
+    auto endsOnDevice = [](const PathStretch& s) { return s.bound != BoundKind::kCpu; };
+    auto startX = [&](const PathStretch& s) {
+        return x(s.startNs - (startsOnDevice(s) ? shiftNs : 0));
+    };
+    auto endX = [&](const PathStretch& s) { return x(s.endNs - (endsOnDevice(s) ? shiftNs : 0)); };
     // The path runs forward in time: the first stretch that ends in view, by a search.
     size_t first = static_cast<size_t>(
         std::lower_bound(stretches.begin(), stretches.end(), viewStart,
@@ -59,7 +70,7 @@ void TimelineView::DrawCriticalPath(ImDrawList* draw, float originY, float pinne
         const PathStretch& stretch = stretches[i];
         const ImU32 color = PackColor(BoundKindColor(stretch.bound));
         const float y = RowMiddleY(stretch.slice.track, stretch.slice.row, originY, pinnedOriginY);
-        const float x0 = x(stretch.startNs), x1 = std::max(x(stretch.endNs), x0 + 1.0f);
+        const float x0 = startX(stretch), x1 = std::max(endX(stretch), x0 + 1.0f);
         const bool wait =
             stretch.bound == BoundKind::kLaunch || stretch.bound == BoundKind::kKernelKernel;
         if (wait) {
@@ -76,7 +87,7 @@ void TimelineView::DrawCriticalPath(ImDrawList* draw, float originY, float pinne
             const float toY =
                 RowMiddleY(next.fromSlice.track, next.fromSlice.row, originY, pinnedOriginY);
             if (y >= 0 && toY >= 0)
-                Arrow(draw, ImVec2(x(stretch.endNs), y), ImVec2(x(next.startNs), toY),
+                Arrow(draw, ImVec2(endX(stretch), y), ImVec2(startX(next), toY),
                       IM_COL32(235, 238, 245, 200), 1.2f);
         }
     }

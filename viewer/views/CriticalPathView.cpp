@@ -232,6 +232,12 @@ void CriticalPathView::DrawBound(const CriticalPath& path) {
         "and synchronisations; time where it waits on nothing recorded is not on it.",
         BoundLabel(largest),
         Share(path.boundNs[static_cast<size_t>(largest)], path.lengthNs).c_str());
+    if (path.deviceShiftNs > 0)
+        ImGui::TextDisabled(
+            "The device's times on the path are %s later than recorded: its "
+            "clock, converted to the host's, starts work before the call that "
+            "launched it.",
+            FormatDuration(path.deviceShiftNs).c_str());
     SectionTitle("The path's time by what bounds it");
     std::vector<BarSegment> segments;
     for (int k = 0; k < kBoundKindCount; ++k)
