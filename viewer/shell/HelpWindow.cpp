@@ -37,8 +37,9 @@ const Binding kTimeline[] = {
 };
 const Binding kEverywhere[] = {
     {"Ctrl+F", "search names; Enter / Shift+Enter: next / previous match, wherever the focus is"},
-    {"Ctrl+1 … Ctrl+7",
-     "the views: Timeline, Overview, Operators, Steps, Device, Communication, Memory"},
+    {"Ctrl+1 … Ctrl+9",
+     "the first nine views of a rank: Timeline, Overview, Operators, Steps, Device, Critical "
+     "path, Communication, Memory, Data preparation (of a cluster or a comparison, its own)"},
     {"Ctrl+B", "hide or show the side panel"},
     {"Ctrl+O",
      "open a trace, a rank folder, a cluster folder or a kernel_details.csv (or drop it on the "

@@ -444,6 +444,7 @@ void TimelineView::Draw(BoxRenderer& boxes, float frameDt) {
     DrawCriticalPath(draw, originY, m_canvas.bodyTop);
     DrawLabels(draw);
     DrawRangeAndMark(draw);
+    DrawCriticalPathLegend(draw);  // over the counters' scales and labels
     draw->PopClipRect();
     DrawCursorAndMeasure(draw);
 

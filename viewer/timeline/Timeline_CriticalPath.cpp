@@ -1,6 +1,7 @@
 // The critical path over the timeline: each stretch's part of its slice outlined in the colour
 // of what bounds it, a launch's wait or a wait behind other work drawn as an arrow from where it
-// began, and the path's jumps from one thread or stream to another as thin white arrows.
+// began, and the path's jumps from one thread or stream to another as dashed white arrows (the
+// flows' arrows are solid).
 #include <imgui.h>
 
 #include <algorithm>
@@ -22,6 +23,20 @@ void Arrow(ImDrawList* draw, ImVec2 from, ImVec2 to, ImU32 color, float thicknes
     const float ux = dx / length, uy = dy / length;
     draw->AddTriangleFilled(to, ImVec2(to.x - 7 * ux + 3.5f * uy, to.y - 7 * uy - 3.5f * ux),
                             ImVec2(to.x - 7 * ux - 3.5f * uy, to.y - 7 * uy + 3.5f * ux), color);
+}
+
+// A jump of the path: dashed, so that it is never taken for a flow's arrow.
+void DashedArrow(ImDrawList* draw, ImVec2 from, ImVec2 to, ImU32 color) {
+    const float dx = to.x - from.x, dy = to.y - from.y;
+    const float length = std::sqrt(dx * dx + dy * dy);
+    if (length < 1.0f) return;
+    constexpr float kDashPx = 5.0f;
+    for (float at = 0; at < length; at += 2 * kDashPx) {
+        const float a = at / length, b = std::min(length, at + kDashPx) / length;
+        draw->AddLine(ImVec2(from.x + dx * a, from.y + dy * a),
+                      ImVec2(from.x + dx * b, from.y + dy * b), color, 1.5f);
+    }
+    Arrow(draw, ImVec2(to.x - dx / length * 8, to.y - dy / length * 8), to, color, 1.5f);
 }
 
 bool SameRow(const SliceAddress& a, const SliceAddress& b) {
@@ -78,6 +93,9 @@ void TimelineView::DrawCriticalPath(ImDrawList* draw, float originY, float pinne
                 RowMiddleY(stretch.fromSlice.track, stretch.fromSlice.row, originY, pinnedOriginY);
             if (y >= 0 && fromY >= 0) Arrow(draw, ImVec2(x0, fromY), ImVec2(x1, y), color, 2.0f);
         } else if (y >= 0) {
+            // A dark rim under the colour: a green outline stays visible on a green kernel.
+            draw->AddRect(ImVec2(x0 - 2, y - half - 1), ImVec2(x1 + 2, y + half + 1),
+                          IM_COL32(10, 10, 14, 230), 0.0f, 0, 4.0f);
             draw->AddRect(ImVec2(x0 - 1, y - half), ImVec2(x1 + 1, y + half), color, 0.0f, 0, 2.0f);
         }
         // A jump: the path left the previous stretch's row for another without time.
@@ -87,43 +105,52 @@ void TimelineView::DrawCriticalPath(ImDrawList* draw, float originY, float pinne
             const float toY =
                 RowMiddleY(next.fromSlice.track, next.fromSlice.row, originY, pinnedOriginY);
             if (y >= 0 && toY >= 0)
-                Arrow(draw, ImVec2(endX(stretch), y), ImVec2(startX(next), toY),
-                      IM_COL32(235, 238, 245, 200), 1.2f);
+                DashedArrow(draw, ImVec2(endX(stretch), y), ImVec2(startX(next), toY),
+                            IM_COL32(235, 238, 245, 220));
         }
     }
-    DrawCriticalPathLegend(draw);
 }
 
-// The path's name and length, and the colour of each bound kind, bottom left of the slice area:
-// one line when it fits, else the kinds on a line above the name.
+// The path's name and length, and the colour of each bound kind, bottom left of the slice area,
+// over everything else drawn there: the kinds wrap onto as many lines as the width needs.
 void TimelineView::DrawCriticalPathLegend(ImDrawList* draw) {
-    const std::string title =
-        "critical path of " +
-        (m_criticalPath->step.empty() ? std::string("a range") : "step " + m_criticalPath->step) +
-        ": " + FormatDuration(m_criticalPath->lengthNs);
-    const float titleWidth = ImGui::CalcTextSize(title.c_str()).x;
-    float kindsWidth = 0;
-    for (int k = 0; k < kBoundKindCount; ++k)
-        kindsWidth += ImGui::CalcTextSize(BoundKindName(static_cast<BoundKind>(k))).x + 26;
-    const float room = m_canvas.x1 - m_canvas.x0 - 16;
-    const bool oneLine = titleWidth + 16 + kindsWidth <= room;
+    if (!m_criticalPath || m_criticalPath->stretches.empty()) return;
+    const CriticalPath& path = *m_criticalPath;
+    const bool whole = path.fromNs <= m_model.firstNs && path.toNs > m_model.lastNs;
+    const std::string title = "critical path of " +
+                              (!path.step.empty() ? "step " + path.step
+                               : whole            ? "the whole trace"
+                                                  : "a range") +
+                              ": " + FormatDuration(path.lengthNs);
+    const float room = std::max(120.0f, m_canvas.x1 - m_canvas.x0 - 16);
     const float lineHeight = ImGui::GetTextLineHeight() + 4;
-    const float x0 = m_canvas.x0 + 8, bottom = m_canvas.bodyBottom - 4;
-    const float top = bottom - (oneLine ? lineHeight : 2 * lineHeight);
-    const float width = oneLine ? titleWidth + 16 + kindsWidth : std::max(titleWidth, kindsWidth);
-    draw->AddRectFilled(ImVec2(x0 - 4, top - 2), ImVec2(x0 + width, bottom),
-                        IM_COL32(24, 27, 34, 230), 3.0f);
-    ImVec2 at(x0, top);
+    // Lay the kinds out in lines first, then draw from the top of the box down.
+    std::vector<std::vector<int>> lines(1);
+    float lineWidth = 0, widest = ImGui::CalcTextSize(title.c_str()).x;
     for (int k = 0; k < kBoundKindCount; ++k) {
-        const BoundKind kind = static_cast<BoundKind>(k);
-        draw->AddRect(ImVec2(at.x, at.y + 3), ImVec2(at.x + 12, at.y + 15),
-                      PackColor(BoundKindColor(kind)), 0.0f, 0, 2.0f);
-        at.x += 16;
-        draw->AddText(at, IM_COL32(200, 205, 215, 255), BoundKindName(kind));
-        at.x += ImGui::CalcTextSize(BoundKindName(kind)).x + 10;
+        const float width = ImGui::CalcTextSize(BoundKindName(static_cast<BoundKind>(k))).x + 26;
+        if (lineWidth > 0 && lineWidth + width > room) lines.emplace_back(), lineWidth = 0;
+        lines.back().push_back(k);
+        lineWidth += width;
+        widest = std::max(widest, lineWidth);
     }
-    at = oneLine ? ImVec2(at.x + 6, top) : ImVec2(x0, top + lineHeight);
-    draw->AddText(at, IM_COL32(235, 238, 245, 255), title.c_str());
+    const float x0 = m_canvas.x0 + 8, bottom = m_canvas.bodyBottom - 4;
+    const float top = bottom - static_cast<float>(lines.size() + 1) * lineHeight;
+    draw->AddRectFilled(ImVec2(x0 - 4, top - 2), ImVec2(x0 + std::min(widest, room) + 4, bottom),
+                        IM_COL32(24, 27, 34, 235), 3.0f);
+    float y = top;
+    for (const std::vector<int>& line : lines) {
+        float x = x0;
+        for (const int k : line) {
+            const BoundKind kind = static_cast<BoundKind>(k);
+            draw->AddRect(ImVec2(x, y + 3), ImVec2(x + 12, y + 15), PackColor(BoundKindColor(kind)),
+                          0.0f, 0, 2.0f);
+            draw->AddText(ImVec2(x + 16, y), IM_COL32(200, 205, 215, 255), BoundKindName(kind));
+            x += ImGui::CalcTextSize(BoundKindName(kind)).x + 26;
+        }
+        y += lineHeight;
+    }
+    draw->AddText(ImVec2(x0, y), IM_COL32(235, 238, 245, 255), title.c_str());
 }
 
 }  // namespace marey

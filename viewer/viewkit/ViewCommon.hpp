@@ -1,6 +1,7 @@
 #pragma once
 // Pieces the analysis views share: what a view asks of the timeline, the missing-file notice,
 // stacked bars with a legend, and number formatting with units.
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,6 +45,9 @@ struct TimelineRequest {
     bool goToFirst = true;  // kHighlightNames: select and frame the first match once found
     bool switchToTimeline = false;
     std::shared_ptr<const CriticalPath> criticalPath;  // kShowCriticalPath
+    // kShowRange, kShowCriticalPath: this exact slice (track, row, index) is selected and brought
+    // on screen, rather than one found by name.
+    std::optional<std::array<uint32_t, 3>> selectSlice;
 };
 
 struct BarSegment {

@@ -63,8 +63,13 @@ void ElidedName(const std::string& name) {
     std::string scratch;
     const std::string_view shown = ElideToWidth(name, ImGui::GetContentRegionAvail().x, scratch);
     ImGui::TextUnformatted(shown.data(), shown.data() + shown.size());
-    if (shown.size() != name.size() && ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", name.c_str());
+    if (shown.size() == name.size() || !ImGui::IsItemHovered()) return;
+    // Kernel names run to hundreds of characters: wrapped, so the tooltip stays in the window.
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 45.0f);
+    ImGui::TextUnformatted(name.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
 }
 
 std::string Unavailable(const RankAnalysis& analysis) {
@@ -161,15 +166,33 @@ std::string CriticalPathView::WindowLabel() const {
 }
 
 void CriticalPathView::ShowOnTimeline(TimelineRequest& request, TimeNs startNs, TimeNs endNs,
-                                      const std::string& name, std::optional<uint32_t> track) {
+                                      std::optional<uint32_t> track) {
     request.kind = TimelineRequest::kShowCriticalPath;
     request.criticalPath = m_path;
     request.startNs = startNs;
     request.endNs = endNs;
-    request.selectName = name;
     request.track = track;
     request.switchToTimeline = true;
-    request.label = name.empty() ? "critical path of " + WindowLabel() : name;
+    request.label = "critical path of " + WindowLabel();
+}
+
+void CriticalPathView::ShowStretch(TimelineRequest& request, const PathStretch& stretch) {
+    const TraceModel& model = m_document.model();
+    const SliceAddress& slice = stretch.slice;
+    const Row& row = model.tracks[slice.track].rows[slice.row];
+    // A wait is shown with the work it waited for, whole; the stretch's own part otherwise
+    // (the tail of a long call stays in view).
+    const bool wait =
+        stretch.bound == BoundKind::kLaunch || stretch.bound == BoundKind::kKernelKernel;
+    const TimeNs shiftNs = stretch.bound == BoundKind::kCpu ? 0 : m_path->deviceShiftNs;
+    const TimeNs startNs = stretch.startNs - (stretch.bound == BoundKind::kLaunch ? 0 : shiftNs);
+    const TimeNs endNs = wait ? row.end[slice.index] : stretch.endNs - shiftNs;
+    // A launch's wait opens the launching thread too (its process may be folded).
+    ShowOnTimeline(request, startNs, std::max(endNs, startNs + 1),
+                   stretch.bound == BoundKind::kLaunch ? std::optional(stretch.fromSlice.track)
+                                                       : std::nullopt);
+    request.selectSlice = std::array<uint32_t, 3>{slice.track, slice.row, slice.index};
+    request.label = std::string(model.Name(stretch.name));
 }
 
 void CriticalPathView::DrawHeader(TimelineRequest& request) {
@@ -207,7 +230,8 @@ void CriticalPathView::DrawHeader(TimelineRequest& request) {
                 hostTrack = stretch.slice.track;
                 break;
             }
-        ShowOnTimeline(request, m_path->fromNs, m_path->toNs, "", hostTrack);
+        ShowOnTimeline(request, m_path->startNs, std::max(m_path->endNs, m_path->startNs + 1),
+                       hostTrack);
     }
     ImGui::SameLine(0, 8);
     if (ImGui::SmallButton("Hide it there")) {
@@ -219,6 +243,7 @@ void CriticalPathView::DrawHeader(TimelineRequest& request) {
 void CriticalPathView::DrawBound(const CriticalPath& path) {
     const TimeNs windowNs = path.toNs - path.fromNs;
     const TimeNs firstNs = m_document.model().firstNs;
+    ImGui::PushTextWrapPos(0);  // a narrow window wraps the sentences, never cuts them
     ImGui::Text("%s on the path of %s, from %s to %s; the window is %s long.",
                 FormatDuration(path.lengthNs).c_str(), WindowLabel().c_str(),
                 FormatInstant(path.startNs - firstNs).c_str(),
@@ -238,6 +263,7 @@ void CriticalPathView::DrawBound(const CriticalPath& path) {
             "clock, converted to the host's, starts work before the call that "
             "launched it.",
             FormatDuration(path.deviceShiftNs).c_str());
+    ImGui::PopTextWrapPos();
     SectionTitle("The path's time by what bounds it");
     std::vector<BarSegment> segments;
     for (int k = 0; k < kBoundKindCount; ++k)
@@ -246,14 +272,16 @@ void CriticalPathView::DrawBound(const CriticalPath& path) {
                             BoundKindColor(static_cast<BoundKind>(k))});
     DrawStackedBar(segments, ImGui::GetContentRegionAvail().x, 28);
     DrawLegend(segments);
+    // A narrow window keeps how each kind is made for the tooltip of its name.
+    const bool wide = ImGui::GetContentRegionAvail().x >= 900;
     if (!ImGui::BeginTable(
-            "bound", 4,
+            "bound", wide ? 4 : 3,
             ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit))
         return;
     ImGui::TableSetupColumn("Bound by", ImGuiTableColumnFlags_WidthFixed, 150);
     ImGui::TableSetupColumn("Time", ImGuiTableColumnFlags_WidthFixed, 110);
     ImGui::TableSetupColumn("Share of the path", ImGuiTableColumnFlags_WidthFixed, 130);
-    ImGui::TableSetupColumn("How it is made", ImGuiTableColumnFlags_WidthStretch);
+    if (wide) ImGui::TableSetupColumn("How it is made", ImGuiTableColumnFlags_WidthStretch);
     HeadersRowAligned(0b110);
     for (int k = 0; k < kBoundKindCount; ++k) {
         const BoundKind kind = static_cast<BoundKind>(k);
@@ -261,10 +289,12 @@ void CriticalPathView::DrawBound(const CriticalPath& path) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(BoundLabel(kind));
+        if (!wide && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", BoundMeaning(kind));
         ImGui::TableNextColumn();
         RightAligned(FormatDuration(ns));
         ImGui::TableNextColumn();
         RightAligned(Share(ns, path.lengthNs));
+        if (!wide) continue;
         ImGui::TableNextColumn();
         ImGui::PushTextWrapPos(0);
         ImGui::TextDisabled("%s", BoundMeaning(kind));
@@ -356,19 +386,25 @@ void CriticalPathView::DrawContributors(const CriticalPath& path) {
 void CriticalPathView::DrawStretches(const CriticalPath& path, TimelineRequest& request) {
     SectionTitle("The path, stretch by stretch  (click: show it on the timeline)");
     const TraceModel& model = m_document.model();
-    const float height = std::max(200.0f, ImGui::GetContentRegionAvail().y);
-    if (!ImGui::BeginTable("stretches", 6,
-                           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
-                               ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY,
-                           ImVec2(0, height)))
+    const float height = std::max(320.0f, ImGui::GetContentRegionAvail().y);
+    // A table of its own per window: another step's list starts at its top.
+    ImGui::PushID(m_step ? static_cast<int>(*m_step) : -1);
+    const bool open =
+        ImGui::BeginTable("stretches", 6,
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                              ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY,
+                          ImVec2(0, height));
+    if (!open) {
+        ImGui::PopID();
         return;
+    }
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, 50);
     ImGui::TableSetupColumn("Start", ImGuiTableColumnFlags_WidthFixed, 130);
     ImGui::TableSetupColumn("Duration", ImGuiTableColumnFlags_WidthFixed, 100);
     ImGui::TableSetupColumn("Bound by", ImGuiTableColumnFlags_WidthFixed, 130);
-    ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableSetupColumn("Track", ImGuiTableColumnFlags_WidthFixed, 250);
+    ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+    ImGui::TableSetupColumn("Track", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     HeadersRowAligned(0b000111);
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(path.stretches.size()));
@@ -382,8 +418,7 @@ void CriticalPathView::DrawStretches(const CriticalPath& path, TimelineRequest& 
             if (ImGui::Selectable(std::to_string(i + 1).c_str(), chosen,
                                   ImGuiSelectableFlags_SpanAllColumns)) {
                 m_selected = static_cast<size_t>(i);
-                ShowOnTimeline(request, stretch.startNs, stretch.endNs,
-                               std::string(model.Name(stretch.name)), stretch.slice.track);
+                ShowStretch(request, stretch);
             }
             ImGui::PopID();
             ImGui::TableNextColumn();
@@ -401,6 +436,7 @@ void CriticalPathView::DrawStretches(const CriticalPath& path, TimelineRequest& 
         }
     }
     ImGui::EndTable();
+    ImGui::PopID();
 }
 
 void CriticalPathView::Draw(ViewContext& context) {

@@ -42,9 +42,11 @@ private:
     // Every step's path in a table; a row clicked shows that step's path.
     void DrawSteps();
     void TakePath(std::shared_ptr<const CriticalPath> path);
-    // Asks the timeline to outline the path and show [startNs, endNs], selecting 'name' there.
+    // Asks the timeline to outline the path and show [startNs, endNs], 'track' brought on screen.
     void ShowOnTimeline(TimelineRequest& request, TimeNs startNs, TimeNs endNs,
-                        const std::string& name, std::optional<uint32_t> track);
+                        std::optional<uint32_t> track);
+    // The same for one stretch: its own slice selected, a wait shown with the work it waited for.
+    void ShowStretch(TimelineRequest& request, const PathStretch& stretch);
 
     Document& m_document;
     std::vector<uint32_t> m_steps;  // the rank's, by start

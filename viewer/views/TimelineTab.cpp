@@ -165,6 +165,9 @@ void TimelineTab::Apply(const TimelineRequest& request) {
     switch (request.kind) {
         case TimelineRequest::kShowCriticalPath:
             timeline.SetCriticalPath(request.criticalPath);
+            // Taken away: so is the band that marked it.
+            if (!request.criticalPath && timeline.state().markLabel.rfind("critical path", 0) == 0)
+                timeline.state().hasMark = false;
             if (request.startNs == request.endNs) break;
             [[fallthrough]];
         case TimelineRequest::kShowRange: {
@@ -178,7 +181,12 @@ void TimelineTab::Apply(const TimelineRequest& request) {
             state.markEndNs = request.endNs - firstNs;
             state.markLabel = request.label;
             if (request.track) timeline.ScrollToRow(*request.track, 0);
-            if (!request.selectName.empty()) {
+            if (request.selectSlice) {
+                const auto& [track, row, index] = *request.selectSlice;
+                timeline.Select({track, row, index, timeline.documentId()}, false);
+                timeline.ScrollToRow(track, row);
+                m_sideTab = 0;
+            } else if (!request.selectName.empty()) {
                 constexpr TimeNs kSelectWithinNs = 10'000'000;
                 const SliceRef slice =
                     timeline.FindSliceNear(request.selectName, request.startNs, kSelectWithinNs);
