@@ -10,7 +10,9 @@
 
 #include "compare/CheckRules.hpp"
 #include "loading/RankLoader.hpp"
+#include "loading/RanksTimeline.hpp"
 #include "path/CriticalPath.hpp"
+#include "path/RanksPath.hpp"
 #include "rank/RankAnalysis.hpp"
 #include "report/CriticalPathJson.hpp"
 
@@ -24,7 +26,10 @@ void Usage() {
         "           [--step LABEL | --range FROM,TO | --annotation NAME [--instance K]]\n"
         "  FROM and TO are times since the trace's start (\"43.3s\", \"120ms\");\n"
         "  --instance counts the annotation's slices from 0 by start (default 0).\n"
-        "  Without a window: the rank's longest step, or the whole trace without steps.\n");
+        "  Without a window: the rank's longest step, or the whole trace without steps.\n"
+        "       marey critical-path RANK_A RANK_B ... [--json] [--step LABEL]\n"
+        "  several traces or rank folders: one step's path across the ranks (their clocks\n"
+        "  aligned on it), jumping at each collective to the rank that arrived last.\n");
 }
 
 struct Window {
@@ -70,8 +75,8 @@ std::optional<std::pair<TimeNs, TimeNs>> AnnotationSpan(const TraceModel& model,
 }
 
 // Reads the options after PATH; false after saying what is wrong.
-bool ParseOptions(int argc, char** argv, std::string& path, bool& json, LoadOptions& options,
-                  std::optional<int64_t>& rank, Window& window) {
+bool ParseOptions(int argc, char** argv, std::vector<std::string>& paths, bool& json,
+                  LoadOptions& options, std::optional<int64_t>& rank, Window& window) {
     for (int i = 2; i < argc; ++i) {
         const std::string_view arg = argv[i];
         const bool hasValue = i + 1 < argc;
@@ -124,8 +129,8 @@ bool ParseOptions(int argc, char** argv, std::string& path, bool& json, LoadOpti
                     argv[i]);
                 return false;
             }
-        } else if (path.empty() && argv[i][0] != '-') {
-            path = argv[i];
+        } else if (argv[i][0] != '-') {
+            paths.push_back(argv[i]);
         } else {
             std::fprintf(
                 stderr, "marey critical-path: %s \"%s\"\n",
@@ -145,24 +150,69 @@ bool ParseOptions(int argc, char** argv, std::string& path, bool& json, LoadOpti
                      "give --annotation NAME too\n");
         return false;
     }
-    return !path.empty();
+    if (paths.size() > 1 && (window.range || !window.annotation.empty() || rank)) {
+        std::fprintf(stderr,
+                     "marey critical-path: across several ranks the window is a step "
+                     "(--step); --range, --annotation and --rank take one trace\n");
+        return false;
+    }
+    return !paths.empty();
+}
+
+// The path of one step across the ranks at 'paths', their clocks aligned on the step (as several
+// ranks in one timeline align them): what made that step as long as it was on every rank.
+int RunAcrossRanks(const std::vector<std::string>& paths, bool json, const LoadOptions& options,
+                   const Window& window) {
+    RanksTimelineOptions ranksOptions;
+    ranksOptions.load = options;
+    ranksOptions.alignStep = window.step.value_or("");
+    auto loaded = LoadRanksTimeline(paths, ranksOptions);
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "%s\n", loaded.message().c_str());
+        return 1;
+    }
+    const RanksTimeline& ranks = loaded.value();
+    for (const std::string& failure : ranks.failures)
+        std::fprintf(stderr, "marey critical-path: left out: %s\n", failure.c_str());
+    TraceAnalysisOptions analysisOptions;
+    analysisOptions.threads = std::max(1u, std::thread::hardware_concurrency());
+    const TraceAnalyses analyses = AnalyzeTrace(*ranks.model, analysisOptions);
+    const std::optional<std::string> step = window.step ? window.step : LongestSharedStep(analyses);
+    if (!step) {
+        std::fprintf(stderr,
+                     "marey critical-path: the ranks share no step to follow a path "
+                     "through\n");
+        return 1;
+    }
+    const std::optional<CriticalPath> path = CriticalPathAcrossRanks(*ranks.model, analyses, *step);
+    if (!path) {
+        std::fprintf(stderr, "marey critical-path: no rank marks step %s\n", step->c_str());
+        return 1;
+    }
+    const std::string text =
+        json ? CriticalPathAcrossRanksToJson(*ranks.model, *path, analyses) + "\n"
+             : CriticalPathAcrossRanksToText(*ranks.model, *path, analyses, ranks.model->firstNs);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
 }
 
 }  // namespace
 
 int RunCriticalPathCommand(int argc, char** argv) {
-    std::string path;
+    std::vector<std::string> paths;
     bool json = false;
     LoadOptions options;
     std::optional<int64_t> rankWanted;
     Window window;
-    if (!ParseOptions(argc, argv, path, json, options, rankWanted, window)) return Usage(), 2;
+    if (!ParseOptions(argc, argv, paths, json, options, rankWanted, window)) return Usage(), 2;
     Result<IndexCacheOptions> cache = IndexCacheFromEnvironment(false);
     if (!cache.ok()) {
         std::fprintf(stderr, "marey critical-path: %s\n", cache.message().c_str());
         return 2;
     }
     options.cache = std::move(cache.value());
+    if (paths.size() > 1) return RunAcrossRanks(paths, json, options, window);
+    const std::string& path = paths.front();
     auto loaded = LoadRank(path, options);
     if (!loaded.ok()) {
         std::fprintf(stderr, "%s\n", loaded.message().c_str());

@@ -13,6 +13,8 @@
 #include "compare/CheckRules.hpp"
 #include "compare/RegressionCheck.hpp"
 #include "loading/RankLoader.hpp"
+#include "loading/RanksTimeline.hpp"
+#include "path/RanksPath.hpp"
 #include "report/CheckReport.hpp"
 #include "path/CriticalPath.hpp"
 #include "path/PathGraph.hpp"
@@ -433,4 +435,51 @@ TEST_CASE("check gates on the critical path's bound kinds only where a rule name
     CHECK(WEXITSTATUS(status) == 1);
     CHECK(text.find("regression: critical path compute") != std::string::npos);
     std::filesystem::remove_all(dir);
+}
+
+// [SECTION] Across ranks
+
+TEST_CASE("across ranks the path jumps at a collective to the rank that arrived last") {
+    // A two-rank job (docs/critical-path.md shows it): rank 0 computes 1 ms, rank 1 6 ms, then
+    // both all-reduce (the kernel ends at 6.522 ms on both) and rank 0 runs a 3 ms kernel, rank 1
+    // a 0.1 ms one.
+    const std::string examples = std::string(MAREY_TESTS_DIR) + "/../docs/examples/two-ranks/";
+    const std::string a = examples + "rank0.json", b = examples + "rank1.json";
+    auto loaded = LoadRanksTimeline({a, b}, RanksTimelineOptions{});
+    REQUIRE(loaded.ok());
+    const TraceModel& model = *loaded.value().model;
+    const TraceAnalyses analyses = AnalyzeTrace(model, TraceAnalysisOptions{});
+    REQUIRE(analyses.ranks.size() == 2);
+    CHECK(StepsOfEveryRank(analyses) == std::vector<std::string>{"1"});
+    const std::optional<CriticalPath> path = CriticalPathAcrossRanks(model, analyses, "1");
+    REQUIRE(path);
+    // Rank 1's aten::mm before its launch (5), the launch wait (10) and compute (6000), the wait
+    // behind it (2), the all-reduce after rank 1 arrived (500), onto rank 0: the wait behind it
+    // (2) and its 3 ms kernel.
+    CHECK(path->lengthNs == 9'519'000);
+    CHECK(path->boundNs[static_cast<size_t>(BoundKind::kCommunication)] == 500'000);
+    CHECK(path->boundNs[static_cast<size_t>(BoundKind::kCompute)] == 9'000'000);
+    REQUIRE(path->collectives.size() == 1);
+    CHECK(path->collectives[0].name == "pg 0 allreduce seq 1");
+    CHECK(path->collectives[0].lateByNs == 5'000'000);
+    CHECK(path->collectives[0].ranks == 2);
+    REQUIRE(path->groups.size() == 2);
+    CHECK(analyses.ranks[path->groups[0]].rank == 1);  // it starts on the late rank
+    CHECK(analyses.ranks[path->groups[1]].rank == 0);
+    // Rank 0 alone counts its 5 ms wait in the all-reduce as communication: across ranks that
+    // wait is rank 1's compute.
+    const CriticalPath alone = *CriticalPathOfStep(model, analyses, analyses.ranks[0].group);
+    CHECK(alone.boundNs[static_cast<size_t>(BoundKind::kCommunication)] == 5'500'000);
+
+    int status = -1;
+    const std::string text = test::RunCommand(
+        std::string(MAREY_BINARY) + " critical-path " + a + " " + b + " 2>&1", &status);
+    CHECK(status == 0);
+    CHECK(text.find("rank 1 arrived last at pg 0 allreduce seq 1, 5.000 ms after the first of "
+                    "its 2 ranks; every other rank waited for it; before it, its path held "
+                    "gemm 6.000 ms (compute)") != std::string::npos);
+    const std::string json = test::RunCommand(
+        std::string(MAREY_BINARY) + " critical-path " + a + " " + b + " --json", &status);
+    CHECK(json.find("\"ranks_visited\": [1, 0], \"collectives\": [{\"name\": \"pg 0 allreduce "
+                    "seq 1\", \"last_rank\": 1, \"late_by_ns\": 5000000") != std::string::npos);
 }

@@ -438,8 +438,10 @@ TEST_CASE("ranks loaded again on another alignment keep the timeline a person se
     REQUIRE(before->ranks.has_value());
     TimelineView* timeline = TimelineOf(*before);
     REQUIRE(timeline != nullptr);
-    REQUIRE(before->views.size() == 1);
+    REQUIRE(before->views.size() == 2);  // the timeline, the critical path across the ranks
     imgui.DrawView(workspace, *before, *before->views[0]);
+    before->views[1]->Wait();  // the ranks' analyses and a step's path, off the UI thread
+    imgui.DrawView(workspace, *before, *before->views[1]);
     timeline->SetViewRange(1000000, 2000000);
     workspace.RealignRanks(id, kAlignOnClock);
     WaitForLoads(workspace);

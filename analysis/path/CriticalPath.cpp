@@ -22,6 +22,8 @@ std::optional<BoundKind> BoundOf(const PathGraph& graph, const PathEdge& edge) {
             return event.activityClass == ActivityClass::kCommunication ? BoundKind::kCommunication
                                                                         : BoundKind::kCompute;
         }
+        case PathEdgeKind::kCollective:
+            return BoundKind::kCommunication;
         case PathEdgeKind::kDependency:
         case PathEdgeKind::kSync:
             return std::nullopt;
@@ -75,7 +77,7 @@ void AddStretches(const PathGraph& graph, const std::vector<uint32_t>& pathEdges
 
 }  // namespace
 
-CriticalPath FindLongestPath(const PathGraph& graph) {
+CriticalPath FindLongestPath(const PathGraph& graph, std::vector<uint32_t>* pathEdgesOut) {
     CriticalPath path;
     path.events = graph.events.size();
     path.edges = graph.edges.size();
@@ -131,6 +133,7 @@ CriticalPath FindLongestPath(const PathGraph& graph) {
         if (pathEdges.size() > graph.edges.size()) break;  // a cycle: never, as the order is
     }
     std::reverse(pathEdges.begin(), pathEdges.end());
+    if (pathEdgesOut) *pathEdgesOut = pathEdges;
     path.startNs = graph.NodeTime(start);
     path.endNs = graph.NodeTime(end);
     AddStretches(graph, pathEdges, path);

@@ -26,6 +26,15 @@ struct PathStretch {
     uint32_t stream = kNoPathEvent;  // the device stream, for device work and its waits
 };
 
+// A collective where a path across ranks went from the rank that arrived last to another.
+struct PathCollective {
+    std::string name;        // as FindTraceCollectives names it: "pg 0 allreduce seq 12"
+    uint32_t lateGroup = 0;  // the rank (group of the model) that arrived last
+    TimeNs lateByNs = 0;     // its arrival after the first rank's
+    uint32_t ranks = 0;      // the ranks that took part
+    TimeNs arrivedNs = 0;    // the last arrival: where the path left that rank
+};
+
 struct CriticalPath {
     std::string step;               // the step's label ("5"); empty for a range or the whole trace
     TimeNs fromNs = 0, toNs = 0;    // the window
@@ -48,6 +57,10 @@ struct CriticalPath {
     // search: the path is found among the rest, and this says how many there were.
     uint64_t nodesOnCycles = 0;
     std::string unavailable;  // why there is no path; empty when there is
+    // Across ranks (path/RanksPath.hpp): the ranks (groups) the path visits, in the order it
+    // first reaches them, and the collectives where it crossed from the rank that came last.
+    std::vector<uint32_t> groups;
+    std::vector<PathCollective> collectives;
 };
 
 // What a path's time went to by name: each (name, bound kind)'s time on the path and stretches.
@@ -62,8 +75,9 @@ struct PathContributor {
 std::vector<PathContributor> TopContributors(const CriticalPath& path, size_t most);
 
 // The longest path of 'graph' (edges' weights summed; every node may start or end it), its
-// stretches and its time by bound kind. O(nodes + edges).
-CriticalPath FindLongestPath(const PathGraph& graph);
+// stretches and its time by bound kind; 'pathEdges', when given, gets the path's edges (indices
+// into graph.edges) in order. O(nodes + edges).
+CriticalPath FindLongestPath(const PathGraph& graph, std::vector<uint32_t>* pathEdges = nullptr);
 
 // The path of rank 'group' (kNoGroup: a trace of one rank) over [fromNs, toNs). O(events of the
 // window × log) plus the text of its synchronisation records.

@@ -616,6 +616,8 @@ const char* PathEdgeKindName(PathEdgeKind kind) {
             return "kernel to kernel";
         case PathEdgeKind::kSync:
             return "synchronisation";
+        case PathEdgeKind::kCollective:
+            return "collective";
     }
     return "?";
 }

@@ -20,8 +20,11 @@ enum class PathEdgeKind : uint8_t {
     kLaunchDelay,   // from a launch call's start to its activity's start, on an idle stream
     kKernelKernel,  // from an activity's end to the next one's start on a busy stream
     kSync,          // a synchronisation: the device's work before the host or stream that waited
+    // across ranks: a collective ends on each rank once the last rank has arrived, from that
+    // rank's arrival to each rank's end (the time after the arrival, communication)
+    kCollective,
 };
-constexpr int kPathEdgeKindCount = 5;
+constexpr int kPathEdgeKindCount = 6;
 const char* PathEdgeKindName(PathEdgeKind kind);  // "operator", "dependency", …
 
 // What bounds the time of an edge on the path: the and HTA's bound types.

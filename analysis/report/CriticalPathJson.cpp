@@ -32,16 +32,49 @@ std::string StreamLabel(const TraceModel& model, const PathStretch& stretch) {
     return model.TrackLabel(stretch.slice.track);
 }
 
-}  // namespace
+// The rank number of 'group' among the analyses' ranks; none when it is not one of them.
+std::optional<int64_t> RankOfGroup(const TraceAnalyses& analyses, uint32_t group) {
+    for (const RankTraceAnalysis& rank : analyses.ranks)
+        if (rank.group == group) return rank.rank;
+    return std::nullopt;
+}
 
-std::string CriticalPathToJson(const TraceModel& model, const CriticalPath& path,
-                               std::optional<int64_t> rank, size_t mostStretches) {
+void IntOrNull(JsonObject& object, const char* key, std::optional<int64_t> value) {
+    if (value)
+        object.Int(key, *value);
+    else
+        object.Null(key);
+}
+
+// The object of one path; 'across': the analyses of a path across ranks (each stretch's rank
+// from its group), else null and 'rank' is every stretch's.
+std::string PathToJson(const TraceModel& model, const CriticalPath& path,
+                       std::optional<int64_t> rank, const TraceAnalyses* across,
+                       size_t mostStretches) {
+    auto rankOf = [&](const PathStretch& stretch) {
+        return across ? RankOfGroup(*across, model.GroupOf(stretch.slice.track)) : rank;
+    };
     std::string out;
     JsonObject object(out);
-    if (rank)
-        object.Int("rank", *rank);
-    else
-        object.Null("rank");
+    IntOrNull(object, "rank", across ? std::nullopt : rank);
+    if (across) {
+        JsonArray(
+            object.Key("ranks"), across->ranks,
+            [](std::string& text, const RankTraceAnalysis& r) { text += std::to_string(r.rank); });
+        JsonArray(object.Key("ranks_visited"), path.groups, [&](std::string& text, uint32_t g) {
+            const std::optional<int64_t> number = RankOfGroup(*across, g);
+            text += number ? std::to_string(*number) : std::string("null");
+        });
+        JsonArrayOfObjects(object.Key("collectives"), path.collectives,
+                           [&](JsonObject& entry, const PathCollective& collective) {
+                               entry.String("name", collective.name);
+                               IntOrNull(entry, "last_rank",
+                                         RankOfGroup(*across, collective.lateGroup));
+                               entry.Int("late_by_ns", collective.lateByNs);
+                               entry.Int("arrived_ns", collective.arrivedNs);
+                               entry.Int("ranks", collective.ranks);
+                           });
+    }
     if (path.step.empty())
         object.Null("step");
     else
@@ -93,10 +126,7 @@ std::string CriticalPathToJson(const TraceModel& model, const CriticalPath& path
     object.Int("stretches_left_out", static_cast<int64_t>(path.stretches.size() - kept.size()));
     JsonArrayOfObjects(object.Key("stretches"), kept, [&](JsonObject& entry, size_t s) {
         const PathStretch& stretch = path.stretches[s];
-        if (rank)
-            entry.Int("rank", *rank);
-        else
-            entry.Null("rank");
+        IntOrNull(entry, "rank", rankOf(stretch));
         entry.String("kind", BoundKindName(stretch.bound));
         entry.String("name", model.Name(stretch.name));
         entry.Int("start_ns", stretch.startNs);
@@ -104,6 +134,18 @@ std::string CriticalPathToJson(const TraceModel& model, const CriticalPath& path
         entry.String("track", StreamLabel(model, stretch));
     });
     return out;
+}
+
+}  // namespace
+
+std::string CriticalPathToJson(const TraceModel& model, const CriticalPath& path,
+                               std::optional<int64_t> rank, size_t mostStretches) {
+    return PathToJson(model, path, rank, nullptr, mostStretches);
+}
+
+std::string CriticalPathAcrossRanksToJson(const TraceModel& model, const CriticalPath& path,
+                                          const TraceAnalyses& analyses, size_t mostStretches) {
+    return PathToJson(model, path, std::nullopt, &analyses, mostStretches);
 }
 
 std::string CriticalPathToText(const TraceModel& model, const CriticalPath& path, TimeNs originNs,
@@ -131,6 +173,7 @@ std::string CriticalPathToText(const TraceModel& model, const CriticalPath& path
     if (path.nodesOnCycles)
         text += "; " + std::to_string(path.nodesOnCycles) +
                 " nodes on cycles left out (a clock that runs back between host and device?)";
+    if (longest == 0) return text + "\n";
     text += "\n  longest stretches, in the path's order:\n";
     for (const size_t s : LongestStretches(path, longest)) {
         const PathStretch& stretch = path.stretches[s];
@@ -138,6 +181,50 @@ std::string CriticalPathToText(const TraceModel& model, const CriticalPath& path
                 FormatDuration(stretch.endNs - stretch.startNs) + "  " +
                 BoundKindName(stretch.bound) + "  " + std::string(model.Name(stretch.name)) +
                 "  (" + StreamLabel(model, stretch) + ")\n";
+    }
+    return text;
+}
+
+std::string CriticalPathAcrossRanksToText(const TraceModel& model, const CriticalPath& path,
+                                          const TraceAnalyses& analyses, TimeNs originNs,
+                                          size_t longest) {
+    auto rankText = [&](uint32_t group) {
+        const std::optional<int64_t> number = RankOfGroup(analyses, group);
+        return number ? "rank " + std::to_string(*number) : std::string("a rank");
+    };
+    std::string text = "across " + CountText(analyses.ranks.size(), "rank", "ranks") + ": ";
+    text += CriticalPathToText(model, path, originNs, 0);
+    // The longest stretches, by rank, after the jumps that explain them.
+    std::string visited;
+    for (const uint32_t group : path.groups)
+        visited += (visited.empty() ? "" : ", ") + rankText(group);
+    text += "  visits " + (visited.empty() ? std::string("no rank") : visited) + "\n";
+    for (const PathCollective& collective : path.collectives) {
+        text += "  " + rankText(collective.lateGroup) + " arrived last at " + collective.name +
+                ", " + FormatDuration(collective.lateByNs) + " after the first of its " +
+                std::to_string(collective.ranks) + " ranks; every other rank waited for it";
+        // What that rank's path held before it arrived: its largest names.
+        CriticalPath before;
+        for (const PathStretch& stretch : path.stretches)
+            if (model.GroupOf(stretch.slice.track) == collective.lateGroup &&
+                stretch.endNs <= collective.arrivedNs)
+                before.stretches.push_back(stretch);
+        const std::vector<PathContributor> top = TopContributors(before, 3);
+        if (!top.empty()) {
+            text += "; before it, its path held";
+            for (size_t i = 0; i < top.size(); ++i)
+                text += std::string(i ? "," : "") + " " + std::string(model.Name(top[i].name)) +
+                        " " + FormatDuration(top[i].ns) + " (" + BoundKindName(top[i].bound) + ")";
+        }
+        text += "\n";
+    }
+    text += "  longest stretches, in the path's order:\n";
+    for (const size_t s : LongestStretches(path, longest)) {
+        const PathStretch& stretch = path.stretches[s];
+        text += "    " + rankText(model.GroupOf(stretch.slice.track)) + "  " +
+                FormatInstant(stretch.startNs - originNs) + "  " +
+                FormatDuration(stretch.endNs - stretch.startNs) + "  " +
+                BoundKindName(stretch.bound) + "  " + std::string(model.Name(stretch.name)) + "\n";
     }
     return text;
 }

@@ -19,9 +19,21 @@ std::string CriticalPathToJson(const TraceModel& model, const CriticalPath& path
                                std::optional<int64_t> rank,
                                size_t mostStretches = kMostStretchesWritten);
 
+// The same for a path across ranks (path/RanksPath.hpp): "rank" null, "ranks", "ranks_visited",
+// "collectives" (each: name, last_rank, late_by_ns, arrived_ns, ranks), each stretch's rank.
+std::string CriticalPathAcrossRanksToJson(const TraceModel& model, const CriticalPath& path,
+                                          const TraceAnalyses& analyses,
+                                          size_t mostStretches = kMostStretchesWritten);
+
 // A few lines: the window, the path's length and its share per bound kind, then its 'longest'
 // longest stretches. Times since the trace's start ('originNs').
 std::string CriticalPathToText(const TraceModel& model, const CriticalPath& path, TimeNs originNs,
                                size_t longest = 15);
+
+// The same for a path across ranks, with the ranks it visits and, for each collective where it
+// crossed, which rank came last, how late, and what that rank's path held before it.
+std::string CriticalPathAcrossRanksToText(const TraceModel& model, const CriticalPath& path,
+                                          const TraceAnalyses& analyses, TimeNs originNs,
+                                          size_t longest = 15);
 
 }  // namespace marey

@@ -78,6 +78,7 @@ const std::vector<ViewEntry>& Views() {
         {"resources", "Resources", S::kDocument, Make<ResourcesView>},
         {"timeline", "Timelines A / B", S::kComparison, Make<CompareTimelinesView>},
         {"timeline", "Timeline of several ranks", S::kRanks, Make<TimelineTab>},
+        {"critical-path", "Critical path across the ranks", S::kRanks, Make<CriticalPathView>},
         {"compare", "Diff", S::kComparison, Make<DiffView>},
         {"steps", "Step trace", S::kCluster, Make<StepTraceView>},
         {"overview", "Overview by rank", S::kCluster, Make<RankOverviewView>},

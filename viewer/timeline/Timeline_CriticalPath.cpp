@@ -97,6 +97,12 @@ void TimelineView::DrawCriticalPath(ImDrawList* draw, float originY, float pinne
             draw->AddRect(ImVec2(x0 - 2, y - half - 1), ImVec2(x1 + 2, y + half + 1),
                           IM_COL32(10, 10, 14, 230), 0.0f, 0, 4.0f);
             draw->AddRect(ImVec2(x0 - 1, y - half), ImVec2(x1 + 1, y + half), color, 0.0f, 0, 2.0f);
+            // A collective's end on a rank that waited: the arrow from the rank that came last.
+            if (!SameRow(stretch.fromSlice, stretch.slice)) {
+                const float fromY = RowMiddleY(stretch.fromSlice.track, stretch.fromSlice.row,
+                                               originY, pinnedOriginY);
+                if (fromY >= 0) Arrow(draw, ImVec2(x0, fromY), ImVec2(x1, y), color, 2.0f);
+            }
         }
         // A jump: the path left the previous stretch's row for another without time.
         if (i + 1 < stretches.size()) {

@@ -3,9 +3,11 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <thread>
 
 #include "base/Colors.hpp"
 #include "core/TextFormat.hpp"
+#include "path/RanksPath.hpp"
 #include "timeline/ElideText.hpp"
 #include "viewkit/TableHeaders.hpp"
 #include "viewkit/ViewCommon.hpp"
@@ -83,14 +85,40 @@ std::string Unavailable(const RankAnalysis& analysis) {
 
 }  // namespace
 
+bool CriticalPathView::Across() const {
+    return m_document.ranks.has_value();
+}
+
+std::string CriticalPathView::GroupText(uint32_t group) const {
+    const TraceModel& model = m_document.model();
+    return group < model.groups.size() ? model.groups[group].label : std::string("the rank");
+}
+
+std::string CriticalPathView::TrackText(uint32_t track) const {
+    const std::string label = m_document.model().TrackLabel(track);
+    return Across() ? GroupText(m_document.model().GroupOf(track)) + " · " + label : label;
+}
+
 void CriticalPathView::ChooseDefaultStep() {
-    const TraceAnalyses& analyses = *m_document.analysis().trace;
+    const TraceAnalyses& analyses = *m_analyses;
     const uint32_t group = analyses.ranks.front().group;
+    // Across ranks: the steps every rank marks, as the first rank has them.
+    const std::vector<std::string> shared =
+        Across() ? StepsOfEveryRank(analyses) : std::vector<std::string>();
     m_steps.clear();
     for (uint32_t s = 0; s < analyses.steps.size(); ++s)
-        if (analyses.steps[s].group == group) m_steps.push_back(s);
-    if (m_stepChosen) return;
+        if (analyses.steps[s].group == group &&
+            (!Across() ||
+             std::find(shared.begin(), shared.end(), analyses.steps[s].label) != shared.end()))
+            m_steps.push_back(s);
+    if (m_stepChosen && (!m_step || *m_step < analyses.steps.size())) return;
     m_step.reset();
+    if (Across()) {
+        const std::optional<std::string> longest = LongestSharedStep(analyses);
+        for (const uint32_t s : m_steps)
+            if (longest && analyses.steps[s].label == *longest) m_step = s;
+        return;
+    }
     for (const uint32_t s : m_steps) {
         const StepWindow& step = analyses.steps[s];
         if (!m_step || step.endNs - step.startNs >
@@ -99,56 +127,97 @@ void CriticalPathView::ChooseDefaultStep() {
     }
 }
 
+// The path of 'step' (none: the whole trace) of one rank, or across every rank.
+std::shared_ptr<const CriticalPath> CriticalPathView::PathOf(const TraceModel& model,
+                                                             const TraceAnalyses& analyses,
+                                                             std::optional<uint32_t> step,
+                                                             bool across) {
+    const uint32_t group = analyses.ranks.front().group;
+    if (across) {
+        if (!step) return nullptr;
+        std::optional<CriticalPath> path =
+            CriticalPathAcrossRanks(model, analyses, analyses.steps[*step].label);
+        return path ? std::make_shared<const CriticalPath>(std::move(*path)) : nullptr;
+    }
+    if (!step)
+        return std::make_shared<const CriticalPath>(CriticalPathOfWindow(
+            model, analyses.activities, group, model.firstNs, model.lastNs + 1));
+    const StepWindow& window = analyses.steps[*step];
+    CriticalPath path =
+        CriticalPathOfWindow(model, analyses.activities, group, window.startNs, window.endNs);
+    path.step = window.label;
+    return std::make_shared<const CriticalPath>(std::move(path));
+}
+
 void CriticalPathView::Compute() {
-    std::shared_ptr<const TraceAnalyses> analyses = m_document.analysis().trace;
+    std::shared_ptr<const TraceAnalyses> analyses = m_analyses;
     const TraceModel& model = m_document.model();
     const std::optional<uint32_t> step = m_step;
+    const bool across = Across();
     m_path.reset();
     m_selected = SIZE_MAX;
-    m_job.Request([analyses, &model, step]() -> std::shared_ptr<const CriticalPath> {
-        const uint32_t group = analyses->ranks.front().group;
-        if (!step)
-            return std::make_shared<const CriticalPath>(CriticalPathOfWindow(
-                model, analyses->activities, group, model.firstNs, model.lastNs + 1));
-        const StepWindow& window = analyses->steps[*step];
-        CriticalPath path =
-            CriticalPathOfWindow(model, analyses->activities, group, window.startNs, window.endNs);
-        path.step = window.label;
-        return std::make_shared<const CriticalPath>(std::move(path));
-    });
+    m_job.Request(
+        [analyses, &model, step, across]() { return PathOf(model, *analyses, step, across); });
 }
 
 void CriticalPathView::TakePath(std::shared_ptr<const CriticalPath> path) {
     m_path = std::move(path);
-    m_contributors = TopContributors(*m_path, kContributorsShown);
+    m_contributors =
+        m_path ? TopContributors(*m_path, kContributorsShown) : std::vector<PathContributor>();
     m_selected = SIZE_MAX;
 }
 
-void CriticalPathView::Update() {
-    if (auto result = m_job.TakeResult()) TakePath(std::move(*result));
-    if (auto result = m_stepsJob.TakeResult()) m_stepPaths = std::move(*result);
-}
-
-void CriticalPathView::StartOnce() {
-    if (m_started || !Unavailable(m_document.analysis()).empty()) return;
-    m_started = true;
+void CriticalPathView::TakeAnalyses(std::shared_ptr<const TraceAnalyses> analyses) {
+    m_analyses = std::move(analyses);
+    if (m_analyses->ranks.empty()) return;
     ChooseDefaultStep();
     Compute();
     if (m_steps.size() < 2) return;
-    // Every step's path at once, for the table: one pass over the rank's events.
-    std::shared_ptr<const TraceAnalyses> analyses = m_document.analysis().trace;
+    // Every step's path at once, for the table: one pass over the rank's events (across ranks,
+    // one path per step).
+    std::shared_ptr<const TraceAnalyses> shared = m_analyses;
     const TraceModel& model = m_document.model();
-    m_stepsJob.Request([analyses, &model]() -> std::shared_ptr<const StepPaths> {
+    const std::vector<uint32_t> steps = m_steps;
+    const bool across = Across();
+    m_stepsJob.Request([shared, &model, steps, across]() -> std::shared_ptr<const StepPaths> {
         auto paths = std::make_shared<StepPaths>();
-        for (CriticalPath& path :
-             CriticalPathsOfSteps(model, *analyses, analyses->ranks.front().group))
+        if (across) {
+            for (const uint32_t s : steps) paths->push_back(PathOf(model, *shared, s, true));
+            return paths;
+        }
+        for (CriticalPath& path : CriticalPathsOfSteps(model, *shared, shared->ranks.front().group))
             paths->push_back(std::make_shared<const CriticalPath>(std::move(path)));
         return paths;
     });
 }
 
+void CriticalPathView::Update() {
+    if (auto result = m_analysesJob.TakeResult()) TakeAnalyses(std::move(*result));
+    if (auto result = m_job.TakeResult()) TakePath(std::move(*result));
+    if (auto result = m_stepsJob.TakeResult()) m_stepPaths = std::move(*result);
+}
+
+void CriticalPathView::StartOnce() {
+    if (m_started) return;
+    if (!Across()) {
+        if (!Unavailable(m_document.analysis()).empty()) return;
+        m_started = true;
+        TakeAnalyses(m_document.analysis().trace);
+        return;
+    }
+    // Several ranks in one timeline: their device analyses are made here, off the UI thread.
+    m_started = true;
+    const TraceModel& model = m_document.model();
+    m_analysesJob.Request([&model]() -> std::shared_ptr<const TraceAnalyses> {
+        TraceAnalysisOptions options;
+        options.threads = std::max(1u, std::thread::hardware_concurrency());
+        return std::make_shared<const TraceAnalyses>(AnalyzeTrace(model, options));
+    });
+}
+
 void CriticalPathView::Wait() {
     StartOnce();
+    if (auto result = m_analysesJob.Wait()) TakeAnalyses(std::move(*result));
     if (auto result = m_job.Wait()) TakePath(std::move(*result));
     if (auto result = m_stepsJob.Wait()) m_stepPaths = std::move(*result);
 }
@@ -161,8 +230,8 @@ void CriticalPathView::TakeOver(View& previous) {
 }
 
 std::string CriticalPathView::WindowLabel() const {
-    if (!m_step) return "the whole trace";
-    return "step " + m_document.analysis().trace->steps[*m_step].label;
+    if (!m_step) return Across() ? "no step every rank marks" : "the whole trace";
+    return "step " + m_analyses->steps[*m_step].label + (Across() ? " across the ranks" : "");
 }
 
 void CriticalPathView::ShowOnTimeline(TimelineRequest& request, TimeNs startNs, TimeNs endNs,
@@ -196,10 +265,11 @@ void CriticalPathView::ShowStretch(TimelineRequest& request, const PathStretch& 
 }
 
 void CriticalPathView::DrawHeader(TimelineRequest& request) {
-    const TraceAnalyses& analyses = *m_document.analysis().trace;
-    ImGui::SetNextItemWidth(220);
+    const TraceAnalyses& analyses = *m_analyses;
+    ImGui::SetNextItemWidth(260);
     if (ImGui::BeginCombo("##window", WindowLabel().c_str())) {
-        if (ImGui::Selectable("the whole trace", !m_step)) {
+        // Across ranks a path is of one step: a collective is matched within its step.
+        if (!Across() && ImGui::Selectable("the whole trace", !m_step)) {
             m_step.reset(), m_stepChosen = true;
             Compute();
         }
@@ -263,6 +333,18 @@ void CriticalPathView::DrawBound(const CriticalPath& path) {
             "clock, converted to the host's, starts work before the call that "
             "launched it.",
             FormatDuration(path.deviceShiftNs).c_str());
+    // Across ranks: where the path went from the rank that came last to the others.
+    for (const PathCollective& collective : path.collectives)
+        ImGui::Text(
+            "%s arrived last at %s, %s after the first of its %u ranks; every other rank "
+            "waited for it.",
+            GroupText(collective.lateGroup).c_str(), collective.name.c_str(),
+            FormatDuration(collective.lateByNs).c_str(), collective.ranks);
+    if (Across() && path.collectives.empty())
+        ImGui::TextDisabled(
+            "The path stays on %s: no collective made another rank wait for it "
+            "long enough to set the step's length.",
+            path.groups.empty() ? "one rank" : GroupText(path.groups.front()).c_str());
     ImGui::PopTextWrapPos();
     SectionTitle("The path's time by what bounds it");
     std::vector<BarSegment> segments;
@@ -432,7 +514,7 @@ void CriticalPathView::DrawStretches(const CriticalPath& path, TimelineRequest& 
             ImGui::TableNextColumn();
             ElidedName(std::string(model.Name(stretch.name)));
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(model.TrackLabel(stretch.slice.track).c_str());
+            ImGui::TextUnformatted(TrackText(stretch.slice.track).c_str());
         }
     }
     ImGui::EndTable();
@@ -440,16 +522,30 @@ void CriticalPathView::DrawStretches(const CriticalPath& path, TimelineRequest& 
 }
 
 void CriticalPathView::Draw(ViewContext& context) {
-    const RankAnalysis& analysis = m_document.analysis();
-    const std::string unavailable = Unavailable(analysis);
+    const std::string unavailable = Across() ? std::string() : Unavailable(m_document.analysis());
     if (!unavailable.empty()) {
         ImGui::TextDisabled("%s", unavailable.c_str());
         return;
     }
     StartOnce();
+    if (!m_analyses) {
+        ImGui::TextDisabled("computing the device analyses of every rank…");
+        return;
+    }
+    if (m_analyses->ranks.empty()) {
+        ImGui::TextDisabled("No critical path: %s", m_analyses->activities.unavailable.c_str());
+        return;
+    }
+    if (Across() && m_steps.empty()) {
+        ImGui::TextDisabled(
+            "No critical path across the ranks: they share no step "
+            "(ProfilerStep#N) to follow a path through.");
+        return;
+    }
     DrawHeader(context.request);
     if (!m_path) {
-        ImGui::TextDisabled("computing the critical path of %s…", WindowLabel().c_str());
+        ImGui::TextDisabled("%s the critical path of %s…", m_job.Busy() ? "computing" : "no",
+                            WindowLabel().c_str());
         return;
     }
     if (!m_path->unavailable.empty()) {

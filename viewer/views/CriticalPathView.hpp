@@ -10,6 +10,7 @@
 
 #include "base/BackgroundJob.hpp"
 #include "path/CriticalPath.hpp"
+#include "trace/TraceAnalyses.hpp"
 #include "viewkit/View.hpp"
 
 namespace marey {
@@ -21,7 +22,7 @@ class CriticalPathView : public View {
 public:
     explicit CriticalPathView(Document& document) : m_document(document) {}
     void Draw(ViewContext& context) override;
-    bool Busy() const override { return m_job.Busy() || m_stepsJob.Busy(); }
+    bool Busy() const override { return m_analysesJob.Busy() || m_job.Busy() || m_stepsJob.Busy(); }
     void Update() override;
     void Wait() override;
     void TakeOver(View& previous) override;
@@ -30,6 +31,15 @@ private:
     // The steps of the rank (indices into TraceAnalyses::steps) and the one chosen: the longest
     // until a person picks another; nullopt is the whole trace.
     void ChooseDefaultStep();
+    // Several ranks in one timeline: paths across the ranks, of steps every rank marks.
+    bool Across() const;
+    std::string GroupText(uint32_t group) const;  // "rank 3"
+    std::string TrackText(uint32_t track) const;  // "rank 3 · stream 7" across ranks
+    static std::shared_ptr<const CriticalPath> PathOf(const TraceModel& model,
+                                                      const TraceAnalyses& analyses,
+                                                      std::optional<uint32_t> step, bool across);
+    // The analyses the paths are found with: the rank's, or made for several ranks.
+    void TakeAnalyses(std::shared_ptr<const TraceAnalyses> analyses);
     // Chooses the step and starts computing its path, the first time the view is drawn or
     // waited for.
     void StartOnce();
@@ -53,6 +63,8 @@ private:
     std::optional<uint32_t> m_step;
     bool m_stepChosen = false;
     bool m_started = false;
+    BackgroundJob<std::shared_ptr<const TraceAnalyses>> m_analysesJob;
+    std::shared_ptr<const TraceAnalyses> m_analyses;  // once taken
     BackgroundJob<std::shared_ptr<const CriticalPath>> m_job;
     std::shared_ptr<const CriticalPath> m_path;  // of the window asked for last, once computed
     using StepPaths = std::vector<std::shared_ptr<const CriticalPath>>;

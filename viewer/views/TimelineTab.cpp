@@ -165,6 +165,19 @@ void TimelineTab::Apply(const TimelineRequest& request) {
     switch (request.kind) {
         case TimelineRequest::kShowCriticalPath:
             timeline.SetCriticalPath(request.criticalPath);
+            // The processes the path runs through are opened (a first screen folds the host's,
+            // a timeline of several ranks their devices'); a path of very many threads opens
+            // the first few.
+            if (request.criticalPath) {
+                std::vector<uint32_t> opened;
+                for (const PathStretch& stretch : request.criticalPath->stretches)
+                    for (const uint32_t track : {stretch.slice.track, stretch.fromSlice.track})
+                        if (opened.size() < 64 &&
+                            std::find(opened.begin(), opened.end(), track) == opened.end()) {
+                            opened.push_back(track);
+                            timeline.ExpandToTrack(track);
+                        }
+            }
             // Taken away: so is the band that marked it.
             if (!request.criticalPath && timeline.state().markLabel.rfind("critical path", 0) == 0)
                 timeline.state().hasMark = false;
