@@ -50,6 +50,7 @@
 
 #include "BenchSupport.hpp"
 #include "ClusterBenchmarks.hpp"
+#include "PathBenchmark.hpp"
 #include "SqlBenchmark.hpp"
 #include "ClusterGenerator.hpp"
 #include "KinetoTraceGenerator.hpp"
@@ -712,7 +713,7 @@ int main(int argc, char** argv) {
     unsigned threads = 0;
     bool keep = false;
     bool compare = false, cluster = false, database = false, gpu = false, summarize = false,
-         gpuCluster = false, cache = false, nsys = false, sql = false;
+         gpuCluster = false, cache = false, nsys = false, sql = false, ranksPath = false;
     uint64_t eventsPerRank = 100000;
     uint32_t steps = 50;
     for (int i = 1; i < argc; ++i) {
@@ -744,6 +745,9 @@ int main(int argc, char** argv) {
         } else if (!std::strcmp(argv[i], "--gpu-cluster") && i + 1 < argc) {
             gpuCluster = true;
             sizes = ParseSizes(argv[++i]);
+        } else if (!std::strcmp(argv[i], "--critical-path-ranks") && i + 1 < argc) {
+            ranksPath = true;
+            sizes = ParseSizes(argv[++i]);
         } else if (!std::strcmp(argv[i], "--events") && i + 1 < argc) {
             eventsPerRank = ParseSizes(argv[++i]).front();
         } else if (!std::strcmp(argv[i], "--summarize") && i + 1 < argc) {
@@ -762,6 +766,8 @@ int main(int argc, char** argv) {
                 "       marey-bench --summarize RANKS[,RANKS...] [--steps S] [--dir DIR] "
                 "[--repeat N] [--keep]\n"
                 "       marey-bench --gpu-cluster RANKS[,RANKS...] [--events PER_RANK] "
+                "[--dir DIR] [--repeat N] [--keep]\n"
+                "       marey-bench --critical-path-ranks RANKS[,RANKS...] [--events PER_RANK] "
                 "[--dir DIR] [--repeat N] [--keep]\n");
             return 2;
         }
@@ -778,6 +784,7 @@ int main(int argc, char** argv) {
     if (cache) return RunCacheBenchmark(sizes, dir, repeat, threads, keep);
     if (sql) return RunSqlBenchmark(sizes, dir, repeat, threads, keep);
     if (gpuCluster) return RunGpuClusterBenchmark(sizes, eventsPerRank, dir, repeat, threads, keep);
+    if (ranksPath) return RunRanksPathBenchmark(sizes, eventsPerRank, dir, repeat, threads, keep);
     if (cluster) return RunClusterBenchmark(sizes, steps, dir, repeat, threads, keep);
     if (summarize) return RunSummarizeBenchmark(sizes, steps, dir, repeat, threads, keep);
     return RunLoadBenchmark(sizes, dir, repeat, threads, keep);

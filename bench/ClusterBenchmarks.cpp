@@ -239,33 +239,43 @@ int RunSummarizeBenchmark(const std::vector<uint64_t>& sizes, uint32_t steps,
 
 // [SECTION] Rank traces
 
+std::string WriteRankTraces(const std::string& dir, uint64_t ranks, uint64_t eventsPerRank) {
+    const std::string folder = dir + "/marey-bench-gpu-cluster-" + std::to_string(ranks) + "x" +
+                               std::to_string(eventsPerRank);
+    std::error_code error;
+    std::filesystem::create_directories(folder, error);
+    for (uint64_t r = 0; r < ranks; ++r) {
+        const std::string path = RankTracePath(folder, r);
+        struct stat info {};
+        if (stat(path.c_str(), &info) == 0) continue;
+        std::FILE* file = std::fopen(path.c_str(), "wb");
+        if (!file) {
+            std::perror(path.c_str());
+            return {};
+        }
+        KinetoTraceOptions options;
+        options.events = eventsPerRank;
+        options.rank = static_cast<uint32_t>(r);
+        options.worldSize = static_cast<uint32_t>(ranks);
+        options.seed = 100 + r;
+        options.steps = 10;
+        GenerateKinetoTrace(options, file);
+        std::fclose(file);
+    }
+    return folder;
+}
+
+std::string RankTracePath(const std::string& folder, uint64_t rank) {
+    return folder + "/rank-" + std::to_string(rank) + ".pt.trace.json";
+}
+
 // A folder of generated Kineto rank traces opened as a cluster: every trace loaded and analysed,
 // the ranks side by side on every core, then every cluster view's data.
 int RunGpuClusterBenchmark(const std::vector<uint64_t>& rankCounts, uint64_t eventsPerRank,
                            const std::string& dir, int repeat, unsigned threads, bool keep) {
     for (const uint64_t ranks : rankCounts) {
-        const std::string folder = dir + "/marey-bench-gpu-cluster-" + std::to_string(ranks) + "x" +
-                                   std::to_string(eventsPerRank);
-        std::error_code error;
-        std::filesystem::create_directories(folder, error);
-        for (uint64_t r = 0; r < ranks; ++r) {
-            const std::string path = folder + "/rank-" + std::to_string(r) + ".pt.trace.json";
-            struct stat info {};
-            if (stat(path.c_str(), &info) == 0) continue;
-            std::FILE* file = std::fopen(path.c_str(), "wb");
-            if (!file) {
-                std::perror(path.c_str());
-                return 1;
-            }
-            KinetoTraceOptions options;
-            options.events = eventsPerRank;
-            options.rank = static_cast<uint32_t>(r);
-            options.worldSize = static_cast<uint32_t>(ranks);
-            options.seed = 100 + r;
-            options.steps = 10;
-            GenerateKinetoTrace(options, file);
-            std::fclose(file);
-        }
+        const std::string folder = WriteRankTraces(dir, ranks, eventsPerRank);
+        if (folder.empty()) return 1;
         ClusterMeasure best;
         best.loadSeconds = 1e30;
         uint64_t bytes = 0;

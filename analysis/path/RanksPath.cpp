@@ -15,6 +15,16 @@ const StepWindow* StepOf(const TraceAnalyses& analyses, uint32_t group, const st
     return nullptr;
 }
 
+// The device work of each step window (AssignSteps' step of each activity), in start order: a
+// rank's step reads its own, never every rank's.
+std::vector<std::vector<uint32_t>> WorkOfSteps(const TraceAnalyses& analyses) {
+    std::vector<std::vector<uint32_t>> work(analyses.steps.size());
+    const std::vector<DeviceActivity>& all = analyses.activities.activities;
+    for (uint32_t a = 0; a < all.size(); ++a)
+        if (all[a].step != kNoStep) work[all[a].step].push_back(a);
+    return work;
+}
+
 // 'part' appended to 'all': its events, and its edges with their nodes and events moved past
 // what 'all' held. Returns the offset of its events.
 uint32_t Append(PathGraph& all, const PathGraph& part) {
@@ -45,7 +55,7 @@ struct Participant {
 std::map<std::string, std::vector<Participant>> CollectivesOf(
     const TraceModel& model, const TraceAnalyses& analyses, const std::string& label,
     const PathGraph& all, const std::vector<std::pair<uint32_t, uint32_t>>& rankEvents,
-    const std::vector<TimeNs>& shifts) {
+    const std::vector<TimeNs>& shifts, const std::vector<const std::vector<uint32_t>*>& work) {
     std::map<std::string, std::vector<Participant>> byName;
     for (size_t r = 0; r < rankEvents.size(); ++r) {
         const auto [group, offset] = rankEvents[r];
@@ -57,7 +67,8 @@ std::map<std::string, std::vector<Participant>> CollectivesOf(
             if (all.events[e].IsDevice() &&
                 all.events[e].activityClass == ActivityClass::kCommunication)
                 kernelAt.emplace(all.events[e].startNs - shifts[r], e);
-        for (const TraceCollective& collective : FindTraceCollectives(model, analyses, group)) {
+        for (const TraceCollective& collective :
+             FindTraceCollectives(model, analyses, group, work[r])) {
             if (collective.step != label || collective.p2p) continue;
             const auto kernel = kernelAt.find(collective.startNs);
             if (kernel != kernelAt.end())
@@ -101,12 +112,15 @@ std::optional<CriticalPath> CriticalPathAcrossRanks(const TraceModel& model,
     PathGraph all;
     std::vector<std::pair<uint32_t, uint32_t>> rankEvents;  // (group, its first event)
     std::vector<TimeNs> shifts;
+    std::vector<const std::vector<uint32_t>*> work;  // each rank's step's device work
+    const std::vector<std::vector<uint32_t>> workOfSteps = WorkOfSteps(analyses);
     TimeNs fromNs = INT64_MAX, toNs = INT64_MIN;
     for (const RankTraceAnalysis& rank : analyses.ranks) {
         const StepWindow* step = StepOf(analyses, rank.group, stepLabel);
         if (!step) continue;
-        const PathGraph part =
-            BuildPathGraph(model, analyses.activities, rank.group, step->startNs, step->endNs);
+        work.push_back(&workOfSteps[static_cast<size_t>(step - analyses.steps.data())]);
+        const PathGraph part = BuildPathGraph(model, analyses.activities, rank.group, step->startNs,
+                                              step->endNs, work.back());
         rankEvents.emplace_back(rank.group, Append(all, part));
         shifts.push_back(part.deviceShiftNs);
         fromNs = std::min(fromNs, step->startNs);
@@ -123,7 +137,7 @@ std::optional<CriticalPath> CriticalPathAcrossRanks(const TraceModel& model,
     }
     std::vector<std::pair<size_t, PathCollective>> crossings;  // (edge, what it crosses at)
     for (const auto& [name, participants] :
-         CollectivesOf(model, analyses, stepLabel, all, rankEvents, shifts)) {
+         CollectivesOf(model, analyses, stepLabel, all, rankEvents, shifts, work)) {
         if (participants.size() < 2) continue;
         const Participant* last = &participants.front();
         TimeNs firstNs = INT64_MAX;

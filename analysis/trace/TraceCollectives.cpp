@@ -32,9 +32,12 @@ std::string StepHolding(const TraceAnalyses& analyses, uint32_t group, TimeNs ns
 }
 
 void AddGpuCollectives(const TraceModel& model, const TraceAnalyses& analyses, uint32_t group,
-                       std::vector<TraceCollective>& out) {
+                       const std::vector<uint32_t>* indices, std::vector<TraceCollective>& out) {
     std::map<std::pair<uint32_t, std::string>, uint32_t> seen;
-    for (const DeviceActivity& activity : analyses.activities.activities) {
+    const std::vector<DeviceActivity>& all = analyses.activities.activities;
+    const size_t count = indices ? indices->size() : all.size();
+    for (size_t i = 0; i < count; ++i) {
+        const DeviceActivity& activity = all[indices ? (*indices)[i] : i];
         const DeviceStream& stream = analyses.activities.streams[activity.stream];
         if (stream.group != group || stream.ascend ||
             activity.kind.activityClass != ActivityClass::kCommunication)
@@ -89,9 +92,10 @@ void AddHcclOperators(const TraceModel& model, const TraceAnalyses& analyses, ui
 }  // namespace
 
 std::vector<TraceCollective> FindTraceCollectives(const TraceModel& model,
-                                                  const TraceAnalyses& analyses, uint32_t group) {
+                                                  const TraceAnalyses& analyses, uint32_t group,
+                                                  const std::vector<uint32_t>* activities) {
     std::vector<TraceCollective> collectives;
-    AddGpuCollectives(model, analyses, group, collectives);
+    AddGpuCollectives(model, analyses, group, activities, collectives);
     AddHcclOperators(model, analyses, group, collectives);
     return collectives;
 }

@@ -25,8 +25,11 @@ struct TraceCollective {
 // ("…#<place>" among the group's collectives of that kind in the step without a sequence), else
 // "<kernel name before '('>#<its place among the kernels of that name in its step>"; and, for
 // Ascend, one per slice of HCCL's "Group N Communication" threads, the trace's own record of
-// each operator ("hcom_allReduce__586_0_1", named alike on every rank). O(activities).
-std::vector<TraceCollective> FindTraceCollectives(const TraceModel& model,
-                                                  const TraceAnalyses& analyses, uint32_t group);
+// each operator ("hcom_allReduce__586_0_1", named alike on every rank). 'activities': the
+// indices into analyses.activities.activities to read (one step's, in order: a kernel's place
+// is counted within its step), else all. O(activities read).
+std::vector<TraceCollective> FindTraceCollectives(
+    const TraceModel& model, const TraceAnalyses& analyses, uint32_t group,
+    const std::vector<uint32_t>* activities = nullptr);
 
 }  // namespace marey
