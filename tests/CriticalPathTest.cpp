@@ -62,6 +62,16 @@ std::string Sync(const char* kind, int stream, int ts, int dur, int correlation,
                      ", \"correlation\": " + std::to_string(correlation) + more);
 }
 
+// Kernel a on stream 7 [100, 600]; 'recordCall' (correlation 2, as cudaEventRecord would) then
+// cudaStreamWaitEvent make stream 20 wait; kernel b on stream 20 [610, 710].
+std::string StreamWaitEvents(const char* recordCall) {
+    return Runtime("cudaLaunchKernel", 0, 10, 1) + Kernel("a", 7, 100, 500, 1) +
+           Runtime(recordCall, 20, 5, 2) + Runtime("cudaStreamWaitEvent", 30, 5, 3) +
+           Sync("Stream Wait Event", 20, 32, 1, 3,
+                ", \"wait_on_stream\": 7, \"wait_on_cuda_event_record_corr_id\": 2") +
+           Runtime("cudaLaunchKernel", 40, 10, 4) + Kernel("b", 20, 610, 100, 4);
+}
+
 struct Found {
     std::unique_ptr<TraceModel> model;
     CriticalPath path;
@@ -154,12 +164,7 @@ TEST_CASE("a stream waiting on an event waits for the work recorded before the e
     // Kernel a on stream 7 [100, 600]; cudaEventRecord then cudaStreamWaitEvent make stream 20
     // wait for it; kernel b on stream 20 [610, 710]. The path: a's launch delay 100, a 500, the
     // wait (no time), b 100.
-    const Found found =
-        PathOf(Runtime("cudaLaunchKernel", 0, 10, 1) + Kernel("a", 7, 100, 500, 1) +
-               Runtime("cudaEventRecord", 20, 5, 2) + Runtime("cudaStreamWaitEvent", 30, 5, 3) +
-               Sync("Stream Wait Event", 20, 32, 1, 3,
-                    ", \"wait_on_stream\": 7, \"wait_on_cuda_event_record_corr_id\": 2") +
-               Runtime("cudaLaunchKernel", 40, 10, 4) + Kernel("b", 20, 610, 100, 4));
+    const Found found = PathOf(StreamWaitEvents("cudaEventRecord"));
     CHECK(found.path.syncMarkers == 1);
     CHECK(found.path.unmatchedSyncs == 0);
     CHECK(found.path.edgesByKind[static_cast<size_t>(PathEdgeKind::kSync)] == 1);
@@ -232,12 +237,7 @@ TEST_CASE("no time on the path is counted twice: overlapping calls, clocks, dama
 
     // A stream-wait record whose event names a call that is not an event record: unmatched,
     // never joined.
-    const Found wrong = PathOf(
-        Runtime("cudaLaunchKernel", 0, 10, 1) + Kernel("a", 7, 100, 500, 1) +
-        Runtime("cudaDeviceSynchronize", 20, 5, 2) + Runtime("cudaStreamWaitEvent", 30, 5, 3) +
-        Sync("Stream Wait Event", 20, 32, 1, 3,
-             ", \"wait_on_stream\": 7, \"wait_on_cuda_event_record_corr_id\": 2") +
-        Runtime("cudaLaunchKernel", 40, 10, 4) + Kernel("b", 20, 610, 100, 4));
+    const Found wrong = PathOf(StreamWaitEvents("cudaDeviceSynchronize"));
     CHECK(wrong.path.syncMarkers == 1);
     CHECK(wrong.path.unmatchedSyncs == 1);
     CHECK(wrong.path.edgesByKind[static_cast<size_t>(PathEdgeKind::kSync)] == 0);
