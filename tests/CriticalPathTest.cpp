@@ -483,3 +483,27 @@ TEST_CASE("across ranks the path jumps at a collective to the rank that arrived 
     CHECK(json.find("\"ranks_visited\": [1, 0], \"collectives\": [{\"name\": \"pg 0 allreduce "
                     "seq 1\", \"last_rank\": 1, \"late_by_ns\": 5000000") != std::string::npos);
 }
+
+TEST_CASE("across the real Level1 ranks the path joins their HCCL all-reduce") {
+    const std::string fixtures = test::FixturesDir();
+    if (fixtures.empty()) return;
+    const std::string level1 = fixtures + "/msinsight/test/data/pytorch/text/level1/";
+    auto loaded = LoadRanksTimeline({level1 + "rank0_ascend_pt", level1 + "rank1_ascend_pt"},
+                                    RanksTimelineOptions{});
+    REQUIRE(loaded.ok());
+    const TraceModel& model = *loaded.value().model;
+    const TraceAnalyses analyses = AnalyzeTrace(model, TraceAnalysisOptions{});
+    const std::optional<CriticalPath> path = CriticalPathAcrossRanks(model, analyses, "50");
+    REQUIRE(path);
+    // Rank 1 reaches the step's first all-reduce 3.493 ms after rank 0: the path starts on
+    // rank 1 and crosses to rank 0 there.
+    REQUIRE_FALSE(path->collectives.empty());
+    const PathCollective& first = path->collectives.front();
+    CHECK(first.name == "hcom_allReduce__586_0_1");
+    CHECK(analyses.ranks[first.lateGroup].rank == 1);
+    CHECK(first.lateByNs > 3'400'000);
+    CHECK(first.lateByNs < 3'600'000);
+    REQUIRE(path->groups.size() == 2);
+    CHECK(analyses.ranks[path->groups[0]].rank == 1);
+    CHECK(path->lengthNs <= path->endNs - path->startNs);
+}

@@ -46,12 +46,16 @@ uint32_t Append(PathGraph& all, const PathGraph& part) {
     return offset;
 }
 
+// One rank's part in a collective: a GPU's one kernel, or the tasks an Ascend HCCL operator ran
+// on the rank's streams, by start.
 struct Participant {
     uint32_t group = 0;
-    uint32_t event = 0;  // in the joined graph
+    std::vector<uint32_t> events;  // in the joined graph
+    uint32_t first = 0, last = 0;  // the first to start, the last to end
 };
 
-// Each collective of the step, by name, with its kernel on each rank that ran it.
+// Each collective of the step, by name, with its work on each rank that ran it: the kernel that
+// starts where the collective does, or the communication tasks inside its operator's span.
 std::map<std::string, std::vector<Participant>> CollectivesOf(
     const TraceModel& model, const TraceAnalyses& analyses, const std::string& label,
     const PathGraph& all, const std::vector<std::pair<uint32_t, uint32_t>>& rankEvents,
@@ -61,21 +65,71 @@ std::map<std::string, std::vector<Participant>> CollectivesOf(
         const auto [group, offset] = rankEvents[r];
         const uint32_t end = r + 1 < rankEvents.size() ? rankEvents[r + 1].second
                                                        : static_cast<uint32_t>(all.events.size());
-        // Its communication kernels by start, as the graph holds them (moved by its shift).
-        std::unordered_map<TimeNs, uint32_t> kernelAt;
+        // Its communication work by start on its own clock (the graph's moved by its shift).
+        std::vector<std::pair<TimeNs, uint32_t>> byStart;
         for (uint32_t e = offset; e < end; ++e)
             if (all.events[e].IsDevice() &&
                 all.events[e].activityClass == ActivityClass::kCommunication)
-                kernelAt.emplace(all.events[e].startNs - shifts[r], e);
+                byStart.emplace_back(all.events[e].startNs - shifts[r], e);
+        std::sort(byStart.begin(), byStart.end());
         for (const TraceCollective& collective :
              FindTraceCollectives(model, analyses, group, work[r])) {
             if (collective.step != label || collective.p2p) continue;
-            const auto kernel = kernelAt.find(collective.startNs);
-            if (kernel != kernelAt.end())
-                byName[collective.name].push_back({group, kernel->second});
+            Participant part;
+            part.group = group;
+            const TimeNs endNs = collective.startNs + collective.elapseNs;
+            for (auto it = std::lower_bound(byStart.begin(), byStart.end(),
+                                            std::pair{collective.startNs, uint32_t{0}});
+                 it != byStart.end() && it->first <= endNs; ++it) {
+                const PathEvent& task = all.events[it->second];
+                if (task.endNs - shifts[r] > endNs) continue;  // not inside the operator
+                part.events.push_back(it->second);
+                if (collective.elapseNs == task.endNs - task.startNs) break;  // the kernel itself
+            }
+            if (part.events.empty()) continue;
+            part.first = part.events.front();
+            part.last = *std::max_element(
+                part.events.begin(), part.events.end(),
+                [&](uint32_t a, uint32_t b) { return all.events[a].endNs < all.events[b].endNs; });
+            byName[collective.name].push_back(std::move(part));
         }
     }
     return byName;
+}
+
+// Joins one collective's participants: on each, only the time after the last rank arrived
+// counts; from the last rank's arrival an edge runs to each other rank's end.
+void JoinCollective(PathGraph& all, const std::string& name,
+                    const std::vector<Participant>& participants,
+                    const std::unordered_map<uint32_t, size_t>& ownEdge,
+                    std::vector<std::pair<size_t, PathCollective>>& crossings) {
+    const Participant* last = &participants.front();
+    TimeNs firstNs = INT64_MAX;
+    for (const Participant& p : participants) {
+        if (all.events[p.first].startNs > all.events[last->first].startNs) last = &p;
+        firstNs = std::min(firstNs, all.events[p.first].startNs);
+    }
+    const TimeNs arrivedNs = all.events[last->first].startNs;
+    const PathCollective crossing{name, last->group, arrivedNs - firstNs,
+                                  static_cast<uint32_t>(participants.size()), arrivedNs};
+    for (const Participant& p : participants) {
+        for (const uint32_t e : p.events) {
+            const PathEvent& task = all.events[e];
+            if (const auto own = ownEdge.find(2 * e); own != ownEdge.end())
+                all.edges[own->second].weightNs =
+                    std::max<TimeNs>(0, task.endNs - std::max(task.startNs, arrivedNs));
+        }
+        if (&p == last) continue;
+        const PathEvent& end = all.events[p.last];
+        if (end.endNs < arrivedNs) {  // ended before the last arrived: the clocks disagree
+            ++all.backwardEdges;
+            continue;
+        }
+        crossings.emplace_back(all.edges.size(), crossing);
+        all.edges.push_back({2 * last->first, 2 * p.last + 1, end.endNs - arrivedNs,
+                             PathEdgeKind::kCollective, p.last});
+        ++all.edgesByKind[static_cast<size_t>(PathEdgeKind::kCollective)];
+    }
 }
 
 }  // namespace
@@ -137,33 +191,8 @@ std::optional<CriticalPath> CriticalPathAcrossRanks(const TraceModel& model,
     }
     std::vector<std::pair<size_t, PathCollective>> crossings;  // (edge, what it crosses at)
     for (const auto& [name, participants] :
-         CollectivesOf(model, analyses, stepLabel, all, rankEvents, shifts, work)) {
-        if (participants.size() < 2) continue;
-        const Participant* last = &participants.front();
-        TimeNs firstNs = INT64_MAX;
-        for (const Participant& p : participants) {
-            if (all.events[p.event].startNs > all.events[last->event].startNs) last = &p;
-            firstNs = std::min(firstNs, all.events[p.event].startNs);
-        }
-        const TimeNs arrivedNs = all.events[last->event].startNs;
-        PathCollective crossing{name, last->group, arrivedNs - firstNs,
-                                static_cast<uint32_t>(participants.size()), arrivedNs};
-        for (const Participant& p : participants) {
-            const PathEvent& kernel = all.events[p.event];
-            if (const auto own = ownEdge.find(2 * p.event); own != ownEdge.end())
-                all.edges[own->second].weightNs =
-                    std::max<TimeNs>(0, kernel.endNs - std::max(kernel.startNs, arrivedNs));
-            if (p.event == last->event) continue;
-            if (kernel.endNs < arrivedNs) {  // ended before the last arrived: clocks disagree
-                ++all.backwardEdges;
-                continue;
-            }
-            crossings.emplace_back(all.edges.size(), crossing);
-            all.edges.push_back({2 * last->event, 2 * p.event + 1, kernel.endNs - arrivedNs,
-                                 PathEdgeKind::kCollective, p.event});
-            ++all.edgesByKind[static_cast<size_t>(PathEdgeKind::kCollective)];
-        }
-    }
+         CollectivesOf(model, analyses, stepLabel, all, rankEvents, shifts, work))
+        if (participants.size() >= 2) JoinCollective(all, name, participants, ownEdge, crossings);
 
     std::vector<uint32_t> pathEdges;
     CriticalPath path = FindLongestPath(all, &pathEdges);
