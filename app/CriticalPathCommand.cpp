@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "compare/CheckRules.hpp"
+#include "core/TextFormat.hpp"
 #include "loading/RankLoader.hpp"
 #include "loading/RanksTimeline.hpp"
 #include "path/CriticalPath.hpp"
@@ -174,6 +175,16 @@ int RunAcrossRanks(const std::vector<std::string>& paths, bool json, const LoadO
     const RanksTimeline& ranks = loaded.value();
     for (const std::string& failure : ranks.failures)
         std::fprintf(stderr, "marey critical-path: left out: %s\n", failure.c_str());
+    // A damaged rank still takes part, with what was read of it: said, never silent.
+    for (size_t g = 0; g < ranks.model->groups.size() && g < ranks.paths.size(); ++g) {
+        const ImportReport& report = ranks.model->groups[g].report;
+        if (report.truncated || report.problemCount > 0)
+            std::fprintf(stderr,
+                         "marey critical-path: %s: %s%s while reading it; its part of the "
+                         "path is of what was read\n",
+                         ranks.paths[g].c_str(), report.truncated ? "the trace is cut short; " : "",
+                         CountText(report.problemCount, "problem", "problems").c_str());
+    }
     TraceAnalysisOptions analysisOptions;
     analysisOptions.threads = std::max(1u, std::thread::hardware_concurrency());
     const TraceAnalyses analyses = AnalyzeTrace(*ranks.model, analysisOptions);
@@ -228,10 +239,10 @@ int RunCriticalPathCommand(int argc, char** argv) {
     // A damaged trace still has a path, of what was read: said, never silent.
     if (model.report.truncated || model.report.problemCount > 0)
         std::fprintf(stderr,
-                     "marey critical-path: %s: %s%llu problems while reading it; the path is of "
-                     "what was read (marey stats lists the problems)\n",
+                     "marey critical-path: %s: %s%s while reading it; the path is of what was read "
+                     "(marey stats lists the problems)\n",
                      path.c_str(), model.report.truncated ? "the trace is cut short; " : "",
-                     static_cast<unsigned long long>(model.report.problemCount));
+                     CountText(model.report.problemCount, "problem", "problems").c_str());
     std::optional<TraceAnalyses> made;
     const TraceAnalyses* analyses = rank.analysis ? rank.analysis->trace.get() : nullptr;
     if (!analyses) {
