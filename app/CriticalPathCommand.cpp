@@ -29,6 +29,7 @@ void Usage() {
         "  --instance counts the annotation's slices from 0 by start (default 0).\n"
         "  Without a window: the rank's longest step, or the whole trace without steps.\n"
         "       marey critical-path RANK_A RANK_B ... [--json] [--step LABEL]\n"
+        "       marey critical-path CLUSTER --ranks 0-3,7 [--json] [--step LABEL]\n"
         "  several traces or rank folders: one step's path across the ranks (their clocks\n"
         "  aligned on it), jumping at each collective to the rank that arrived last.\n");
 }
@@ -39,6 +40,7 @@ struct Window {
     std::string annotation;
     uint64_t instance = 0;
     bool instanceGiven = false;
+    std::optional<std::string> ranks;  // rank ids of a cluster folder ("0-3,7")
 };
 
 // Reads "1.2s,1.5s"; nullopt, or what is wrong with it.
@@ -104,6 +106,8 @@ bool ParseOptions(int argc, char** argv, std::vector<std::string>& paths, bool& 
                 return false;
             }
             rank = number;
+        } else if (arg == "--ranks" && hasValue) {
+            window.ranks = argv[++i];
         } else if (arg == "--step" && hasValue) {
             window.step = argv[++i];
         } else if (arg == "--range" && hasValue) {
@@ -151,7 +155,14 @@ bool ParseOptions(int argc, char** argv, std::vector<std::string>& paths, bool& 
                      "give --annotation NAME too\n");
         return false;
     }
-    if (paths.size() > 1 && (window.range || !window.annotation.empty() || rank)) {
+    if (window.ranks && paths.size() != 1) {
+        std::fprintf(stderr,
+                     "marey critical-path: --ranks takes rank ids of one cluster folder: "
+                     "CLUSTER --ranks 0-3,7\n");
+        return false;
+    }
+    if ((paths.size() > 1 || window.ranks) &&
+        (window.range || !window.annotation.empty() || rank)) {
         std::fprintf(stderr,
                      "marey critical-path: across several ranks the window is a step "
                      "(--step); --range, --annotation and --rank take one trace\n");
@@ -222,6 +233,14 @@ int RunCriticalPathCommand(int argc, char** argv) {
         return 2;
     }
     options.cache = std::move(cache.value());
+    if (window.ranks) {
+        auto resolved = ResolveRankPaths(paths.front(), {*window.ranks});
+        if (!resolved.ok()) {
+            std::fprintf(stderr, "marey critical-path: %s\n", resolved.message().c_str());
+            return 2;
+        }
+        paths = std::move(resolved.value());
+    }
     if (paths.size() > 1) return RunAcrossRanks(paths, json, options, window);
     const std::string& path = paths.front();
     auto loaded = LoadRank(path, options);

@@ -351,6 +351,11 @@ TEST_CASE("the command line names a window it cannot find and options it cannot 
     CHECK(code == 2);
     CHECK(run(trace + " --step 4 --range 0ms,1ms", &code).find("give one of") != std::string::npos);
     CHECK(code == 2);
+    CHECK(run(trace + " --ranks 0-3", &code).find("not a cluster folder") != std::string::npos);
+    CHECK(code == 2);
+    CHECK(run(trace + " " + trace + " --range 0ms,1ms", &code).find("the window is a step") !=
+          std::string::npos);
+    CHECK(code == 2);
     CHECK(run(trace + " --annotation nothing", &code).find("no such annotation instance") !=
           std::string::npos);
     CHECK(code == 1);
@@ -506,4 +511,23 @@ TEST_CASE("across the real Level1 ranks the path joins their HCCL all-reduce") {
     REQUIRE(path->groups.size() == 2);
     CHECK(analyses.ranks[path->groups[0]].rank == 1);
     CHECK(path->lengthNs <= path->endNs - path->startNs);
+}
+
+TEST_CASE("a cluster folder's ranks by id: one step's path across them") {
+    const std::filesystem::path dir = test::TempDir("critical_path_cluster");
+    REQUIRE(std::system((std::string(MAREY_GEN) + " --cluster " + dir.string() +
+                         " --ranks 4 --steps 3 --slow-rank 2 2>/dev/null")
+                            .c_str()) == 0);
+    int status = -1;
+    const std::string text = test::RunCommand(
+        std::string(MAREY_BINARY) + " critical-path " + dir.string() + " --ranks 0-3 2>&1",
+        &status);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+    CHECK(text.rfind("across 4 ranks: critical path of step ", 0) == 0);
+    const std::string missing = test::RunCommand(
+        std::string(MAREY_BINARY) + " critical-path " + dir.string() + " --ranks 7 2>&1", &status);
+    CHECK(WEXITSTATUS(status) == 2);
+    CHECK(missing.find("no rank folder of rank 7") != std::string::npos);
+    std::filesystem::remove_all(dir);
 }

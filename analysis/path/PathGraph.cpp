@@ -463,7 +463,9 @@ void GraphBuilder::FindSyncMarkers() {
                 const ActivityFields fields = source.FieldsAt(row.Ref(i), hint);
                 if (fields.category != "cuda_sync") continue;
                 ++m_graph.syncMarkers;
-                SyncMarker marker{kSyncMarkers[named - markerNames.begin()].second, row.end[i], s};
+                // A record is device time: on the graph's clock, moved as the device's work is.
+                SyncMarker marker{kSyncMarkers[named - markerNames.begin()].second,
+                                  row.end[i] + m_graph.deviceShiftNs, s};
                 if (!JoinMarker(marker, calls, source, row.Ref(i), stream.device))
                     ++m_graph.unmatchedSyncs;
             }

@@ -58,7 +58,10 @@ constexpr std::string_view kTools = R"tools([
  "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "required": ["a", "b"]}},
 {"name": "check", "title": "The regression gate between a baseline and a candidate",
  "description": "`marey check BASELINE CANDIDATE --json`: whether the candidate regressed (steps, phases, operators, communication against thresholds), with each judged figure. A regression is a result, not an error; a damaged input is an error.",
- "inputSchema": {"type": "object", "properties": {"baseline": {"type": "string"}, "candidate": {"type": "string"}, "rules": {"type": "array", "items": {"type": "string"}, "description": "thresholds as --max takes them: step=3%, phase:free=8%, op:aclnnMatMul*=8%"}, "min_time": {"type": "string", "description": "operators smaller per step are not judged, e.g. 50us"}}, "required": ["baseline", "candidate"]}},
+ "inputSchema": {"type": "object", "properties": {"baseline": {"type": "string"}, "candidate": {"type": "string"}, "rules": {"type": "array", "items": {"type": "string"}, "description": "thresholds as --max takes them: step=3%, phase:free=8%, op:aclnnMatMul*=8%, cp:communication=10% (the critical path of each step, by what bounds it)"}, "min_time": {"type": "string", "description": "operators smaller per step are not judged, e.g. 50us"}}, "required": ["baseline", "candidate"]}},
+{"name": "critical_path", "title": "What made a step as long as it was",
+ "description": "`marey critical-path PATHS --json`: the longest path through a step's host calls, launches, device work and synchronisations (HTA's critical path), its time by what bounds it (cpu, compute, communication, launch, kernel_kernel), the names with the most time on it and its stretches. One path: one rank, its longest step unless a step, a range or an annotation is given. Several paths (traces or rank folders of one job): one step across the ranks, which jumps at each collective to the rank that arrived last and names it. Paged as summary is.",
+ "inputSchema": {"type": "object", "properties": {"paths": {"type": "array", "items": {"type": "string"}, "minItems": 1, "description": "a trace or rank folder, or several ranks of one job"}, "step": {"type": "string", "description": "N of ProfilerStep#N"}, "range": {"type": "string", "description": "one rank: FROM,TO since the trace's start, e.g. 1.2s,1.5s"}, "annotation": {"type": "string", "description": "one rank: the window is the slice of this name"}, "instance": {"type": "integer", "minimum": 0, "description": "which slice of that name, from 0 by start"}, "offset": {"type": "integer", "minimum": 0}}, "required": ["paths"]}},
 {"name": "screenshot", "title": "A picture of a view",
  "description": "Draws PATH in marey's window (off screen) and returns the PNG: the timeline, or a view of a rank folder (overview, operators, steps, device, communication, memory) or of a cluster (steps, overview, matrix, communication, time, marey, parallel).",
  "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}, "view": {"type": "string"}, "width": {"type": "integer", "minimum": 320, "maximum": 3840}, "height": {"type": "integer", "minimum": 240, "maximum": 2160}}, "required": ["path"]}}
@@ -388,6 +391,34 @@ ToolResult McpTools::Check(simdjson::dom::element arguments) {
     return FromChild(RunChild(m_self, command, kLoadSeconds), true);
 }
 
+ToolResult McpTools::CriticalPath(simdjson::dom::element arguments) {
+    std::vector<std::string> command = {"critical-path"};
+    simdjson::dom::array paths;
+    if (arguments["paths"].get_array().get(paths) != simdjson::SUCCESS || paths.size() == 0)
+        return Failure("expected \"paths\": a trace or rank folder, or several ranks of one job");
+    for (simdjson::dom::element path : paths) {
+        std::string_view text;
+        if (path.get_string().get(text) != simdjson::SUCCESS)
+            return Failure("\"paths\": expected strings, each a trace or rank folder");
+        command.push_back(AsPath(std::string(text)));
+    }
+    command.push_back("--json");
+    for (const char* key : {"step", "range", "annotation"}) {
+        std::string value;
+        if (StringArgument(arguments, key, value))
+            command.insert(command.end(), {std::string("--") + key, value});
+    }
+    int64_t instance = 0, offset = 0;
+    if (!IntegerArgument(arguments, "instance", 0, INT64_MAX, -1, instance))
+        return Failure("\"instance\": expected an integer of at least 0");
+    if (instance >= 0) command.insert(command.end(), {"--instance", std::to_string(instance)});
+    if (!IntegerArgument(arguments, "offset", 0, INT64_MAX, 0, offset))
+        return Failure("\"offset\": expected an integer of at least 0");
+    ToolResult result = FromChild(RunChild(m_self, command, kLoadSeconds));
+    if (!result.isError) result.text = Page(result.text, static_cast<size_t>(offset));
+    return result;
+}
+
 ToolResult McpTools::Screenshot(simdjson::dom::element arguments) {
     std::string path, view;
     if (!StringArgument(arguments, "path", path)) return Failure("expected \"path\"");
@@ -451,6 +482,7 @@ ToolResult McpTools::Call(std::string_view name, simdjson::dom::element argument
     if (name == "sql") return Sql(arguments);
     if (name == "compare") return Compare(arguments);
     if (name == "check") return Check(arguments);
+    if (name == "critical_path") return CriticalPath(arguments);
     if (name == "screenshot") return Screenshot(arguments);
     return Failure("no tool named " + Quoted(name) + "; tools/list names them");
 }

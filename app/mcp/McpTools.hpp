@@ -55,6 +55,7 @@ private:
     ToolResult Sql(simdjson::dom::element arguments);
     ToolResult Compare(simdjson::dom::element arguments);
     ToolResult Check(simdjson::dom::element arguments);
+    ToolResult CriticalPath(simdjson::dom::element arguments);
     ToolResult Screenshot(simdjson::dom::element arguments);
     Document* Find(simdjson::dom::element arguments, ToolResult& error);
 

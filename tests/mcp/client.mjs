@@ -55,8 +55,8 @@ try {
 
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  check(isDeepStrictEqual(names, ["check", "cluster_findings", "compare", "device_analyses", "open",
-    "screenshot", "sql", "steps", "summary", "top_operators"]), `the tools: ${names}`);
+  check(isDeepStrictEqual(names, ["check", "cluster_findings", "compare", "critical_path",
+    "device_analyses", "open", "screenshot", "sql", "steps", "summary", "top_operators"]), `the tools: ${names}`);
   for (const tool of tools)
     check(tool.inputSchema?.type === "object" && tool.description.length > 40, `${tool.name} has a schema and a description`);
 
@@ -96,6 +96,13 @@ try {
   const bare = await callJson(client, "open", { path: gpu });
   check(bare.kind === "trace" && bare.slices === commandJson(["stats", gpu, "--json"]).slices,
     `open: a bare trace is a trace (${bare.kind})`);
+  // The critical path of the bare trace's longest step, and of a step named.
+  check(isDeepStrictEqual(await callJson(client, "critical_path", { paths: [gpu] }),
+    commandJson(["critical-path", gpu, "--json"])), "critical_path: as `marey critical-path --json`");
+  check(isDeepStrictEqual(await callJson(client, "critical_path", { paths: [gpu], step: "3" }),
+    commandJson(["critical-path", gpu, "--json", "--step", "3"])), "critical_path of a step");
+  const noStep = await call(client, "critical_path", { paths: [gpu], step: "999" });
+  check(noStep.isError && /no such step/.test(noStep.text), `critical_path: a step that is not there (${noStep.text})`);
   const relative = await call(client, "open", { path: "stats" });
   check(relative.isError && relative.text.includes("stats"), `open "stats": a path, not a subcommand (${relative.text})`);
   const read = await client.readResource({ uri: "marey://document/d1" });

@@ -394,7 +394,8 @@ void CriticalPathView::DrawSteps() {
     }
     const float rowHeight = ImGui::GetTextLineHeightWithSpacing();
     const float height = std::min(8.5f, static_cast<float>(m_stepPaths->size()) + 1.5f) * rowHeight;
-    if (!ImGui::BeginTable("steps", 8,
+    const bool across = Across();
+    if (!ImGui::BeginTable("steps", across ? 9 : 8,
                            ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY,
                            ImVec2(0, height)))
@@ -406,6 +407,7 @@ void CriticalPathView::DrawSteps() {
     for (int k = 0; k < kBoundKindCount; ++k)
         ImGui::TableSetupColumn(BoundLabel(static_cast<BoundKind>(k)),
                                 ImGuiTableColumnFlags_WidthFixed, 120);
+    if (across) ImGui::TableSetupColumn("Visits", ImGuiTableColumnFlags_WidthStretch);
     HeadersRowAligned(0b11111110);
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(m_stepPaths->size()));
@@ -415,6 +417,11 @@ void CriticalPathView::DrawSteps() {
                 (*m_stepPaths)[static_cast<size_t>(i)];
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
+            if (!path) {  // no rank had the step's work to follow
+                ImGui::TextDisabled(
+                    "%s", m_analyses->steps[m_steps[static_cast<size_t>(i)]].label.c_str());
+                continue;
+            }
             ImGui::PushID(i);
             const bool chosen = m_step == m_steps[static_cast<size_t>(i)];
             if (ImGui::Selectable(path->step.c_str(), chosen,
@@ -432,6 +439,13 @@ void CriticalPathView::DrawSteps() {
                 ImGui::TableNextColumn();
                 RightAligned(Share(path->boundNs[static_cast<size_t>(k)], path->lengthNs));
             }
+            if (!across) continue;
+            // The ranks the path visits, in order: where a step's time came from.
+            ImGui::TableNextColumn();
+            std::string visits;
+            for (const uint32_t group : path->groups)
+                visits += (visits.empty() ? "" : ", ") + GroupText(group);
+            ElidedName(visits);
         }
     }
     ImGui::EndTable();
@@ -544,8 +558,10 @@ void CriticalPathView::Draw(ViewContext& context) {
     }
     DrawHeader(context.request);
     if (!m_path) {
-        ImGui::TextDisabled("%s the critical path of %s…", m_job.Busy() ? "computing" : "no",
-                            WindowLabel().c_str());
+        if (m_job.Busy())
+            ImGui::TextDisabled("computing the critical path of %s…", WindowLabel().c_str());
+        else
+            ImGui::TextDisabled("No critical path of %s: no rank marks it.", WindowLabel().c_str());
         return;
     }
     if (!m_path->unavailable.empty()) {
