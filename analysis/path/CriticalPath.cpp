@@ -70,8 +70,7 @@ void AddStretches(const PathGraph& graph, const std::vector<uint32_t>& pathEdges
             }
         }
         const SliceAddress fromSlice = graph.events[edge.from / 2].slice;
-        path.stretches.push_back(
-            {*bound, startNs, endNs, event.name, event.slice, fromSlice, event.stream});
+        path.stretches.push_back({*bound, startNs, endNs, event.name, event.slice, fromSlice});
     }
 }
 
@@ -174,6 +173,16 @@ CriticalPath CriticalPathOfWindow(const TraceModel& model, const DeviceActivitie
     return path;
 }
 
+CriticalPath CriticalPathOfStepWindow(const TraceModel& model, const TraceAnalyses& analyses,
+                                      const StepWindow& step, const std::vector<uint32_t>* work) {
+    CriticalPath path = FindLongestPath(
+        BuildPathGraph(model, analyses.activities, step.group, step.startNs, step.endNs, work));
+    path.fromNs = step.startNs;
+    path.toNs = step.endNs;
+    path.step = step.label;
+    return path;
+}
+
 std::optional<CriticalPath> CriticalPathOfStep(const TraceModel& model,
                                                const TraceAnalyses& analyses, uint32_t group,
                                                const std::string* stepLabel) {
@@ -191,30 +200,24 @@ std::optional<CriticalPath> CriticalPathOfStep(const TraceModel& model,
         return CriticalPathOfWindow(model, analyses.activities, group, model.firstNs,
                                     model.lastNs + 1);
     }
-    CriticalPath path =
-        CriticalPathOfWindow(model, analyses.activities, group, chosen->startNs, chosen->endNs);
-    path.step = chosen->label;
-    return path;
+    return CriticalPathOfStepWindow(model, analyses, *chosen);
+}
+
+std::vector<std::vector<uint32_t>> WorkOfSteps(const TraceAnalyses& analyses) {
+    std::vector<std::vector<uint32_t>> work(analyses.steps.size());
+    const std::vector<DeviceActivity>& all = analyses.activities.activities;
+    for (uint32_t a = 0; a < all.size(); ++a)
+        if (all[a].step != kNoStep) work[all[a].step].push_back(a);
+    return work;
 }
 
 std::vector<CriticalPath> CriticalPathsOfSteps(const TraceModel& model,
                                                const TraceAnalyses& analyses, uint32_t group) {
-    std::vector<std::vector<uint32_t>> workOfStep(analyses.steps.size());
-    const std::vector<DeviceActivity>& all = analyses.activities.activities;
-    for (uint32_t a = 0; a < all.size(); ++a)
-        if (all[a].step != kNoStep && analyses.steps[all[a].step].group == group)
-            workOfStep[all[a].step].push_back(a);
+    const std::vector<std::vector<uint32_t>> work = WorkOfSteps(analyses);
     std::vector<CriticalPath> paths;
-    for (uint32_t s = 0; s < analyses.steps.size(); ++s) {
-        const StepWindow& step = analyses.steps[s];
-        if (step.group != group) continue;
-        CriticalPath path = FindLongestPath(BuildPathGraph(
-            model, analyses.activities, group, step.startNs, step.endNs, &workOfStep[s]));
-        path.fromNs = step.startNs;
-        path.toNs = step.endNs;
-        path.step = step.label;
-        paths.push_back(std::move(path));
-    }
+    for (uint32_t s = 0; s < analyses.steps.size(); ++s)
+        if (analyses.steps[s].group == group)
+            paths.push_back(CriticalPathOfStepWindow(model, analyses, analyses.steps[s], &work[s]));
     return paths;
 }
 

@@ -23,7 +23,6 @@ struct PathStretch {
     // Where the stretch begins: the event itself, or for a launch's wait the launch call and
     // for a wait behind other work the work before it on the stream.
     SliceAddress fromSlice;
-    uint32_t stream = kNoPathEvent;  // the device stream, for device work and its waits
 };
 
 // A collective where a path across ranks went from the rank that arrived last to another.
@@ -83,6 +82,17 @@ CriticalPath FindLongestPath(const PathGraph& graph, std::vector<uint32_t>* path
 // window × log) plus the text of its synchronisation records.
 CriticalPath CriticalPathOfWindow(const TraceModel& model, const DeviceActivities& activities,
                                   uint32_t group, TimeNs fromNs, TimeNs toNs);
+
+// The path of one step window (TraceAnalyses::steps), labelled with it. 'work': the step's device
+// work when the caller has it (WorkOfSteps), else every activity is searched.
+CriticalPath CriticalPathOfStepWindow(const TraceModel& model, const TraceAnalyses& analyses,
+                                      const StepWindow& step,
+                                      const std::vector<uint32_t>* work = nullptr);
+
+// Each step window's device work (indices into analyses.activities.activities), by the step
+// AssignSteps gave each activity, in start order: what a path of many steps reads step by step
+// instead of every activity for each. O(activities).
+std::vector<std::vector<uint32_t>> WorkOfSteps(const TraceAnalyses& analyses);
 
 // The path of a rank's longest step (the step of 'stepLabel' when given), or of the whole trace
 // when it has no step. nullopt when 'stepLabel' names no step of the rank.

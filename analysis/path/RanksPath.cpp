@@ -15,16 +15,6 @@ const StepWindow* StepOf(const TraceAnalyses& analyses, uint32_t group, const st
     return nullptr;
 }
 
-// The device work of each step window (AssignSteps' step of each activity), in start order: a
-// rank's step reads its own, never every rank's.
-std::vector<std::vector<uint32_t>> WorkOfSteps(const TraceAnalyses& analyses) {
-    std::vector<std::vector<uint32_t>> work(analyses.steps.size());
-    const std::vector<DeviceActivity>& all = analyses.activities.activities;
-    for (uint32_t a = 0; a < all.size(); ++a)
-        if (all[a].step != kNoStep) work[all[a].step].push_back(a);
-    return work;
-}
-
 // 'part' appended to 'all': its events, and its edges with their nodes and events moved past
 // what 'all' held. Returns the offset of its events.
 uint32_t Append(PathGraph& all, const PathGraph& part) {

@@ -142,11 +142,8 @@ std::shared_ptr<const CriticalPath> CriticalPathView::PathOf(const TraceModel& m
     if (!step)
         return std::make_shared<const CriticalPath>(CriticalPathOfWindow(
             model, analyses.activities, group, model.firstNs, model.lastNs + 1));
-    const StepWindow& window = analyses.steps[*step];
-    CriticalPath path =
-        CriticalPathOfWindow(model, analyses.activities, group, window.startNs, window.endNs);
-    path.step = window.label;
-    return std::make_shared<const CriticalPath>(std::move(path));
+    return std::make_shared<const CriticalPath>(
+        CriticalPathOfStepWindow(model, analyses, analyses.steps[*step]));
 }
 
 void CriticalPathView::Compute() {
