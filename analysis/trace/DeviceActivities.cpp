@@ -351,25 +351,30 @@ DeviceActivities FindDeviceActivities(const TraceModel& model, unsigned threads)
     return found;
 }
 
-void AssignSteps(DeviceActivities& activities, const std::vector<StepWindow>& steps,
-                 unsigned threads) {
-    std::vector<uint32_t> order(steps.size());
-    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+StepFinder::StepFinder(const std::vector<StepWindow>& steps) : m_steps(steps) {
+    m_order.resize(steps.size());
+    for (uint32_t i = 0; i < m_order.size(); ++i) m_order[i] = i;
+    std::sort(m_order.begin(), m_order.end(), [&](uint32_t a, uint32_t b) {
         if (steps[a].group != steps[b].group) return steps[a].group < steps[b].group;
         return steps[a].startNs < steps[b].startNs;
     });
-    auto stepHolding = [&](uint32_t group, TimeNs time) {
-        auto it = std::upper_bound(order.begin(), order.end(), std::pair{group, time},
-                                   [&](const std::pair<uint32_t, TimeNs>& key, uint32_t step) {
-                                       return key.first != steps[step].group
-                                                  ? key.first < steps[step].group
-                                                  : key.second < steps[step].startNs;
-                                   });
-        if (it == order.begin()) return kNoStep;
-        const StepWindow& step = steps[*(it - 1)];
-        return step.group == group && time < step.endNs ? *(it - 1) : kNoStep;
-    };
+}
+
+uint32_t StepFinder::Holding(uint32_t group, TimeNs time) const {
+    auto it = std::upper_bound(m_order.begin(), m_order.end(), std::pair{group, time},
+                               [&](const std::pair<uint32_t, TimeNs>& key, uint32_t step) {
+                                   return key.first != m_steps[step].group
+                                              ? key.first < m_steps[step].group
+                                              : key.second < m_steps[step].startNs;
+                               });
+    if (it == m_order.begin()) return kNoStep;
+    const StepWindow& step = m_steps[*(it - 1)];
+    return step.group == group && time < step.endNs ? *(it - 1) : kNoStep;
+}
+
+void AssignSteps(DeviceActivities& activities, const std::vector<StepWindow>& steps,
+                 unsigned threads) {
+    const StepFinder finder(steps);
     // Millions of lookups, each independent: in equal parts on the threads.
     std::vector<DeviceActivity>& all = activities.activities;
     const size_t parts = std::max<size_t>(1, std::min<size_t>(threads, all.size() / 65536));
@@ -383,7 +388,7 @@ void AssignSteps(DeviceActivities& activities, const std::vector<StepWindow>& st
                             activity.launch != kNoLaunch
                                 ? activities.launches[static_cast<size_t>(activity.launch)].startNs
                                 : activity.startNs;
-                        activity.step = stepHolding(group, time);
+                        activity.step = finder.Holding(group, time);
                     }
                 });
 }

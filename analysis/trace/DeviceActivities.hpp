@@ -68,6 +68,20 @@ struct StepWindow {
     uint32_t group = kNoGroup;
 };
 
+// The step windows of one list by rank and start, to find the one that holds a time.
+class StepFinder {
+public:
+    // Keeps a reference to 'steps', which must outlive it. O(steps log steps).
+    explicit StepFinder(const std::vector<StepWindow>& steps);
+    // The index in 'steps' of the window of 'group' that holds 'time' (start ≤ time < end); of
+    // windows that overlap, the one that started last. kNoStep when none. O(log steps).
+    uint32_t Holding(uint32_t group, TimeNs time) const;
+
+private:
+    const std::vector<StepWindow>& m_steps;
+    std::vector<uint32_t> m_order;  // indices of m_steps by group, then start
+};
+
 // Gives each activity the step (an index into 'steps') its launch lies in or, without a launch,
 // the step holding its start; kNoStep when none. O(activities × log steps), on 'threads' threads.
 void AssignSteps(DeviceActivities& activities, const std::vector<StepWindow>& steps,

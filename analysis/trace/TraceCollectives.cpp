@@ -23,12 +23,12 @@ bool IsPointToPoint(const std::string& name) {
            name.find("Recv") != std::string::npos;
 }
 
-// The label of the host step window of 'group' that holds 'ns', or "" (AssignSteps' rule for
-// device work without a launch).
-std::string StepHolding(const TraceAnalyses& analyses, uint32_t group, TimeNs ns) {
-    for (const StepWindow& window : analyses.steps)
-        if (window.group == group && window.startNs <= ns && ns < window.endNs) return window.label;
-    return {};
+// The label of the step window of 'group' that holds 'ns', or "" (AssignSteps' rule for device
+// work without a launch).
+std::string StepHolding(const TraceAnalyses& analyses, const StepFinder& steps, uint32_t group,
+                        TimeNs ns) {
+    const uint32_t step = steps.Holding(group, ns);
+    return step == kNoStep ? std::string() : analyses.steps[step].label;
 }
 
 void AddGpuCollectives(const TraceModel& model, const TraceAnalyses& analyses, uint32_t group,
@@ -68,6 +68,7 @@ void AddGpuCollectives(const TraceModel& model, const TraceAnalyses& analyses, u
 
 void AddHcclOperators(const TraceModel& model, const TraceAnalyses& analyses, uint32_t group,
                       std::vector<TraceCollective>& out) {
+    const StepFinder steps(analyses.steps);
     for (uint32_t t = 0; t < model.tracks.size(); ++t) {
         const Track& track = model.tracks[t];
         if (track.kind != TrackKind::kThread || track.process >= model.processes.size() ||
@@ -78,7 +79,7 @@ void AddHcclOperators(const TraceModel& model, const TraceAnalyses& analyses, ui
             for (size_t i = 0; i < row.size(); ++i) {
                 TraceCollective collective;
                 collective.name = std::string(model.Name(row.name[i]));
-                collective.step = StepHolding(analyses, group, row.start[i]);
+                collective.step = StepHolding(analyses, steps, group, row.start[i]);
                 collective.p2p = collective.name.find("send") != std::string::npos ||
                                  collective.name.find("receive") != std::string::npos ||
                                  collective.name.find("recv") != std::string::npos;
