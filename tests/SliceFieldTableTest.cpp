@@ -4,11 +4,13 @@
 // importer from them.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <string>
 
 #include "KinetoTraceGenerator.hpp"
 #include "TestSupport.hpp"
 #include "import/TrackRoles.hpp"
+#include "load/EventFields.hpp"
 #include "load/SliceFieldTable.hpp"
 
 using namespace marey;
@@ -136,12 +138,45 @@ TEST_CASE("tables joined keep each slice's task type, coded again in the joined 
     CHECK(first.Find(9, hint)->category == "kernel");
     CHECK(first.Find(9, hint)->taskType.empty());
     CHECK(first.TaskTypeCount() == 2);
-    // The cache of a text holds categories only: a task type is damage there.
-    PodArray<uint64_t> refs;
-    PodArray<int64_t> correlations;
-    for (size_t i = 0; i < first.size(); ++i)
-        refs.push_back(first.RefsAndCodes()[i]), correlations.push_back(first.Correlations()[i]);
-    CHECK_FALSE(SliceFieldTable::FromArrays(std::move(refs), std::move(correlations)));
+    // As the index cache keeps it: the same table again; a code past its task types, a first
+    // type that is not empty, or a row with nothing to keep, is damage.
+    const auto arrays = [&](PodArray<uint64_t>& refs, PodArray<int64_t>& correlations) {
+        for (size_t i = 0; i < first.size(); ++i)
+            refs.push_back(first.RefsAndCodes()[i]),
+                correlations.push_back(first.Correlations()[i]);
+    };
+    {
+        PodArray<uint64_t> refs;
+        PodArray<int64_t> correlations;
+        arrays(refs, correlations);
+        const auto again = SliceFieldTable::FromArrays(std::move(refs), std::move(correlations),
+                                                       first.TaskTypes());
+        REQUIRE(again);
+        CHECK(again->Find(3, hint)->taskType == "SDMA");
+        CHECK(again->Find(2, hint)->correlation == 7);
+    }
+    {
+        PodArray<uint64_t> refs;
+        PodArray<int64_t> correlations;
+        arrays(refs, correlations);
+        CHECK_FALSE(SliceFieldTable::FromArrays(std::move(refs), std::move(correlations),
+                                                {std::string(), "AI_CORE"}));
+    }
+    {
+        PodArray<uint64_t> refs;
+        PodArray<int64_t> correlations;
+        arrays(refs, correlations);
+        CHECK_FALSE(SliceFieldTable::FromArrays(std::move(refs), std::move(correlations),
+                                                {"AI_CORE", "SDMA", ""}));
+    }
+    {
+        PodArray<uint64_t> refs;
+        PodArray<int64_t> correlations;
+        refs.push_back(uint64_t{4} << 16);
+        correlations.push_back(-1);
+        CHECK_FALSE(
+            SliceFieldTable::FromArrays(std::move(refs), std::move(correlations), {std::string()}));
+    }
 }
 
 TEST_CASE("the importers give each thread its role: Kineto by category, Ascend by its processes") {
@@ -231,4 +266,63 @@ TEST_CASE("a correlation id that is no id is named with its event's place and li
                 if (fields->hasCorrelation) valid += fields->correlation;
             }
     CHECK(valid == 9 + 77);
+}
+
+TEST_CASE("an Ascend event's task type and connection id are kept as it loads, -1 being none") {
+    const std::string text =
+        "{\"traceEvents\":[\n"
+        "{\"ph\":\"X\",\"name\":\"AscendCL@Add\",\"pid\":1,\"tid\":1,\"ts\":11,\"dur\":2,"
+        "\"args\":{\"Mode\":\"ACL_OP\",\"connection_id\":41}},\n"
+        "{\"ph\":\"X\",\"name\":\"Add_1\",\"pid\":2,\"tid\":3,\"ts\":14,\"dur\":3,"
+        "\"args\":{\"Model Id\":4294967295,\"Task Type\":\"AI_CORE\",\"connection_id\":41}},\n"
+        "{\"ph\":\"X\",\"name\":\"Memcpy\",\"pid\":2,\"tid\":3,\"ts\":24,\"dur\":3,"
+        "\"args\":{\"Task Type\":\"SDMA\",\"connection_id\":-1}},\n"
+        "{\"ph\":\"X\",\"name\":\"Mul_2\",\"pid\":2,\"tid\":3,\"ts\":34,\"dur\":3,"
+        "\"args\":{\"Task Type\":\"AI_CORE\",\"connection_id\":\"x7\"}},\n"
+        "{\"ph\":\"X\",\"name\":\"aten::add\",\"pid\":1,\"tid\":1,\"ts\":40,\"dur\":3,"
+        "\"cat\":\"cpu_op\",\"args\":{\"connection_id\":5}},\n"
+        "{\"ph\":\"X\",\"name\":\"plain\",\"pid\":1,\"tid\":1,\"ts\":50,\"dur\":3,"
+        "\"args\":{\"level\":\"node\"}}\n"
+        "]}\n";
+    const auto model = test::LoadJson(text);
+    CHECK(model->sliceCount == 6);
+    // -1 is Ascend's "none"; text where an id belongs is damage, named with its place.
+    REQUIRE(model->report.problems.size() == 1);
+    CHECK(model->report.problems[0].line == 5);
+    CHECK(model->report.problems[0].message ==
+          "args \"connection_id\" is \"x7\": expected an integer from 0 to 2^63 - 1; linked to "
+          "no launch");
+    const SliceFieldTable& table = model->sources.front().sliceFields;
+    CHECK(table.size() == 4);  // the CANN call and the three tasks; not cpu_op, not "plain"
+    std::map<std::string, ActivityFields> byName;
+    for (const Track& track : model->tracks)
+        for (const Row& row : track.rows)
+            for (size_t i = 0; i < row.size(); ++i) {
+                size_t hint = 0;
+                if (const auto fields = table.Find(row.Ref(i), hint))
+                    byName[std::string(model->Name(row.name[i]))] = *fields;
+            }
+    REQUIRE(byName.size() == 4);
+    CHECK(byName["AscendCL@Add"].taskType.empty());
+    CHECK(byName["AscendCL@Add"].correlation == 41);
+    CHECK(byName["Add_1"].taskType == "AI_CORE");
+    CHECK(byName["Add_1"].category.empty());
+    CHECK(byName["Add_1"].correlation == 41);
+    CHECK(byName["Memcpy"].taskType == "SDMA");
+    CHECK_FALSE(byName["Memcpy"].hasCorrelation);
+    CHECK(byName["Mul_2"].taskType == "AI_CORE");
+    CHECK_FALSE(byName["Mul_2"].hasCorrelation);
+    // What the text says at each kept slice is what the table says.
+    const TraceSource& source = model->sources.front();
+    for (const Track& track : model->tracks)
+        for (const Row& row : track.rows)
+            for (size_t i = 0; i < row.size(); ++i) {
+                size_t hint = 0;
+                const auto kept = table.Find(row.Ref(i), hint);
+                if (!kept) continue;
+                const ActivityFields read = ReadActivityFields(source.text, row.Ref(i));
+                CHECK(read.taskType == kept->taskType);
+                CHECK(read.hasCorrelation == kept->hasCorrelation);
+                CHECK(read.correlation == kept->correlation);
+            }
 }

@@ -49,6 +49,12 @@ void WriteStrings(CacheFileWriter& out, const StringPool& strings) {
     out.WriteString(bytes);
 }
 
+// A short list of strings (a slice field table's task types), each as its own record.
+void WriteStringList(CacheFileWriter& out, const std::vector<std::string>& list) {
+    out.WriteValue(static_cast<uint64_t>(list.size()));
+    for (const std::string& text : list) out.WriteString(text);
+}
+
 void WriteProcess(CacheFileWriter& out, const Process& process) {
     WriteEntity(out, process.pid);
     out.WriteValue(process.name);
@@ -135,6 +141,15 @@ bool ReadEnum(CacheFileReader& in, Enum& value, Enum last) {
         return false;
     }
     value = static_cast<Enum>(byte);
+    return true;
+}
+
+bool ReadStringList(CacheFileReader& in, std::vector<std::string>& list) {
+    uint64_t count = 0;
+    if (!in.ReadCount<uint64_t>(count)) return false;
+    list.resize(count);
+    for (std::string& text : list)
+        if (!in.ReadString(text)) return false;
     return true;
 }
 
@@ -245,6 +260,7 @@ void SerializeModel(const TraceModel& model, CacheFileWriter& out) {
     out.WriteArray(model.unfinished.data(), model.unfinished.size());
     WritePod(out, model.sources.front().sliceFields.RefsAndCodes());
     WritePod(out, model.sources.front().sliceFields.Correlations());
+    WriteStringList(out, model.sources.front().sliceFields.TaskTypes());
     out.WriteValue(kEndMark);
 }
 
@@ -265,12 +281,13 @@ Status DeserializeModel(CacheFileReader& in, TraceModel& model) {
            in.ReadArray(model.unfinished);
     PodArray<uint64_t> fieldOffsets;
     PodArray<int64_t> fieldCorrelations;
+    std::vector<std::string> taskTypes;
     read = read && in.ReadArray(fieldOffsets) && in.ReadArray(fieldCorrelations) &&
-           in.ReadValue(endMark);
+           ReadStringList(in, taskTypes) && in.ReadValue(endMark);
     if (read && endMark != kEndMark) in.Refuse("it is damaged: its last record is not the end");
     if (read) {
-        auto fields =
-            SliceFieldTable::FromArrays(std::move(fieldOffsets), std::move(fieldCorrelations));
+        auto fields = SliceFieldTable::FromArrays(
+            std::move(fieldOffsets), std::move(fieldCorrelations), std::move(taskTypes));
         if (fields)
             model.sources.front().sliceFields = std::move(*fields);
         else

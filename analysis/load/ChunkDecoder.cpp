@@ -612,8 +612,24 @@ struct ChunkDecoder::Impl {
                                                 ": expected an integer from 0 to 2^63 - 1; "
                                                 "linked to no launch");
             events.sliceFields.Append(offset, category, correlation);
+        } else if (!fields.Has(kCat) && fields.Has(kArgs)) {
+            KeepTaskFields(fields[kArgs], offset);
         }
         if (fields.Has(kBindId)) AddBoundFlow(fields, track, ts, offset, eventStart);
+    }
+
+    // An Ascend event has no "cat": its task type and connection id, when its args hold either,
+    // are kept as a kept category's are (Ascend writes tens of millions of them).
+    void KeepTaskFields(std::string_view args, uint64_t offset) {
+        const TaskArgs task = ReadTaskArgs(args);
+        if (!task.damaged.empty())
+            out->problems.Add(offset, "args \"" + std::string(task.damagedKey) + "\" is " +
+                                          std::string(task.damaged) +
+                                          ": expected an integer from 0 to 2^63 - 1; linked to "
+                                          "no launch");
+        if (task.taskType.empty() && !task.correlation) return;
+        out->sliceFields.AppendTask(offset, out->sliceFields.TaskTypeCode(task.taskType),
+                                    task.correlation.value_or(-1));
     }
 
     // An async event ('b', 'e', 'n', and the older 'S', 'F', 'T', 'p'), matched later by its id.

@@ -155,6 +155,30 @@ std::optional<int64_t> ReadCorrelationInArgs(std::string_view args, std::string_
     return correlation;
 }
 
+TaskArgs ReadTaskArgs(std::string_view args) {
+    TaskArgs found;
+    std::string_view firstDamaged, firstDamagedKey;
+    ForEachKey(
+        args.data(), args.data() + args.size(),
+        [&](std::string_view key, int depth, const char* value, const char* limit) {
+            if (depth != 1) return true;
+            if (key == "Task Type") {
+                if (found.taskType.empty()) found.taskType = StringAt(value, limit);
+            } else if ((key == "correlation" || key == "connection_id") && !found.correlation) {
+                int64_t id = 0;
+                if (ReadNonNegativeInteger(value, limit, &id))
+                    found.correlation = id;
+                else if (ValueText(value, limit) == "-1")
+                    return true;  // Ascend's own "no connection"
+                else if (firstDamaged.empty())
+                    firstDamaged = ValueText(value, limit), firstDamagedKey = key;
+            }
+            return true;
+        });
+    if (!found.correlation) found.damaged = firstDamaged, found.damagedKey = firstDamagedKey;
+    return found;
+}
+
 std::optional<uint64_t> ReadCopyBytes(const TraceText& text, uint64_t offset) {
     std::optional<uint64_t> bytes;
     ForEachEventField(

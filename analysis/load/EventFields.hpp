@@ -32,6 +32,19 @@ ActivityFields ReadActivityFields(const TraceText& text, uint64_t offset);
 std::optional<int64_t> ReadCorrelationInArgs(std::string_view args,
                                              std::string_view* damaged = nullptr);
 
+// What an Ascend event without a "cat" keeps in its "args": its "Task Type" (raw, as
+// ReadActivityFields reads it; empty when absent) and its "connection_id" or "correlation" as
+// ReadCorrelationInArgs reads it (with 'damaged' the same), except that -1, which Ascend's
+// profiler writes for "none", is no id and no damage. 'args' must lie inside padded trace text.
+// O(its size).
+struct TaskArgs {
+    std::string_view taskType;
+    std::optional<int64_t> correlation;
+    // A value there that is not an id, and its key, when no valid id follows it.
+    std::string_view damaged, damagedKey;
+};
+TaskArgs ReadTaskArgs(std::string_view args);
+
 // How many bytes a device copy or fill moved: Kineto's args "bytes" of its gpu_memcpy and
 // gpu_memset events, a non-negative integer written as a number or a string of digits. nullopt
 // when absent, not such an integer ("1.5e6", "12abc", negative), or the event is damaged before

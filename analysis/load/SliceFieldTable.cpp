@@ -118,17 +118,23 @@ void SliceFieldTable::Finish() {
 }
 
 std::optional<SliceFieldTable> SliceFieldTable::FromArrays(PodArray<uint64_t> refsAndCodes,
-                                                           PodArray<int64_t> correlations) {
+                                                           PodArray<int64_t> correlations,
+                                                           std::vector<std::string> taskTypes) {
+    if (taskTypes.empty() || !taskTypes.front().empty() || taskTypes.size() > 256)
+        return std::nullopt;
     SliceFieldTable table;
     table.m_refAndCodes = std::move(refsAndCodes);
     table.m_correlation = std::move(correlations);
+    table.m_taskTypes = std::move(taskTypes);
     if (table.m_refAndCodes.size() != table.m_correlation.size() || !table.IsSorted())
         return std::nullopt;
     for (size_t i = 0; i < table.size(); ++i) {
         const uint64_t value = table.m_refAndCodes[i];
         const uint8_t category = CategoryCodeOf(value);
-        if (category == 0 || category >= kNames.size() || TaskCodeOf(value) != 0 ||
-            table.m_correlation[i] < -1)
+        const uint8_t task = TaskCodeOf(value);
+        const int64_t correlation = table.m_correlation[i];
+        if (category >= kNames.size() || task >= table.m_taskTypes.size() || correlation < -1 ||
+            (category == 0 && task == 0 && correlation < 0))
             return std::nullopt;
     }
     return table;

@@ -70,12 +70,15 @@ public:
     std::optional<ActivityFields> Find(uint64_t ref, size_t& hint) const;
 
     // Its arrays as stored (the index cache writes them), and a table from such arrays: nullopt
-    // when they are not a table (sizes that differ, refs out of order, an unknown category, or a
-    // task type, which the cache of a text never holds).
+    // when they are not a table (sizes that differ, refs out of order, an unknown category or
+    // task type code, a row with neither a category, a task type nor an id, a first task type
+    // that is not empty, more than 256 of them).
     const PodArray<uint64_t>& RefsAndCodes() const { return m_refAndCodes; }
     const PodArray<int64_t>& Correlations() const { return m_correlation; }
+    const std::vector<std::string>& TaskTypes() const { return m_taskTypes; }  // by code
     static std::optional<SliceFieldTable> FromArrays(PodArray<uint64_t> refsAndCodes,
-                                                     PodArray<int64_t> correlations);
+                                                     PodArray<int64_t> correlations,
+                                                     std::vector<std::string> taskTypes);
 
 private:
     bool IsSorted() const;
