@@ -33,6 +33,8 @@
 using namespace marey;
 namespace fs = std::filesystem;
 
+// [SECTION] Helpers: a generated pair, loads waited for, headless frames
+
 namespace {
 
 // What a view is drawn with, headless: the renderers only collect (no GL context here).
@@ -185,6 +187,8 @@ public:
 
 }  // namespace
 
+// [SECTION] Documents and their loads
+
 TEST_CASE("two documents load at once, each with its own id, model, summary and timeline") {
     Workspace workspace;
     const DocumentId a = workspace.Open((GeneratedPair() / "a").string());
@@ -216,6 +220,71 @@ TEST_CASE("two documents load at once, each with its own id, model, summary and 
     CHECK(again != a);
     CHECK(again != b);
     WaitForLoads(workspace);
+}
+
+TEST_CASE("a rank's timeline is given before its analyses, then the whole document of its id") {
+    LoadQueue queue;
+    queue.Start(DocumentId(7), (GeneratedPair() / "a").string());
+    std::vector<LoadQueue::Finished> finished;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (queue.Busy() && std::chrono::steady_clock::now() < deadline) {
+        for (LoadQueue::Finished& one : queue.TakeFinished()) finished.push_back(std::move(one));
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    REQUIRE(finished.size() == 2);
+    const LoadQueue::Finished& timeline = finished[0];
+    const LoadQueue::Finished& whole = finished[1];
+    CHECK(timeline.id == DocumentId(7));
+    CHECK(timeline.timelineOnly);
+    CHECK_FALSE(timeline.afterTimeline);
+    REQUIRE(timeline.document != nullptr);
+    CHECK(timeline.document->analysisPending);
+    CHECK(timeline.document->analysis().trace == nullptr);  // nothing computed yet
+    REQUIRE(timeline.document->timelineData != nullptr);
+    CHECK(timeline.document->timelineData->deviceCounters.empty());
+    CHECK(whole.afterTimeline);
+    CHECK_FALSE(whole.timelineOnly);
+    REQUIRE(whole.document != nullptr);
+    CHECK_FALSE(whole.document->analysisPending);
+    REQUIRE(whole.document->analysis().trace != nullptr);
+    CHECK_FALSE(whole.document->timelineData->deviceCounters.empty());
+    // One model: the timeline on screen is the one the analyses were computed from.
+    CHECK(&timeline.document->model() == &whole.document->model());
+}
+
+TEST_CASE("a document shown before its analyses keeps its timeline view when they arrive") {
+    Workspace workspace;
+    const DocumentId id = workspace.Open((GeneratedPair() / "b").string());
+    const TimelineView* seenPending = nullptr;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (workspace.loads().Busy() && std::chrono::steady_clock::now() < deadline) {
+        workspace.Poll();
+        AttachViews(workspace);
+        Document* document = workspace.Find(id);
+        if (document && document->analysisPending && !seenPending) {
+            // Every view is made; those that need the analyses draw a line saying so meanwhile.
+            CHECK(document->views.size() == ViewsOf(ViewScope::kDocument).size());
+            seenPending = TimelineOf(*document);
+            CHECK(seenPending != nullptr);
+            CHECK(seenPending->data().deviceCounters.empty());
+        }
+    }
+    workspace.Poll();
+    AttachViews(workspace);
+    Document* document = workspace.Find(id);
+    REQUIRE(document != nullptr);
+    CHECK_FALSE(document->analysisPending);
+    CHECK_FALSE(document->analysisArrived);
+    CHECK(document->replaced == nullptr);
+    REQUIRE(document->analysis().trace != nullptr);
+    CHECK(document->summary.operators.size() > 10);
+    REQUIRE(TimelineOf(*document) != nullptr);
+    CHECK_FALSE(TimelineOf(*document)->data().deviceCounters.empty());
+    // When the wait was seen (it lasts a few milliseconds here), the same timeline took the
+    // analyses in: what a person set up there stays.
+    if (seenPending) CHECK(TimelineOf(*document) == seenPending);
+    const std::string seen = seenPending ? "yes" : "no";
+    MESSAGE("the timeline was seen before the analyses: " << seen);
 }
 
 TEST_CASE("a load that fails says why and leaves the other documents alone") {
@@ -253,6 +322,8 @@ TEST_CASE("a load's message becomes a notice naming the path once, and a cancel 
     CHECK(MakeLoadNotice("", "/r/rank_3: error: the folder holds no timeline", false).Text() ==
           "Cannot open /r/rank_3: the folder holds no timeline");
 }
+
+// [SECTION] Comparisons
 
 TEST_CASE("a comparison opened in the workspace is diffed off the UI thread once both sides load") {
     Workspace workspace;
@@ -305,6 +376,8 @@ TEST_CASE("a comparison compared again keeps what a person chose in its views, n
     workspace.EndComparison();
     CHECK(workspace.comparison() == nullptr);
 }
+
+// [SECTION] Views
 
 TEST_CASE("views keep their sort caches per document: rank 0 sorted, closed, then rank 1 sorted") {
     HeadlessImGui imgui;

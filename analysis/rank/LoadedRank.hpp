@@ -12,7 +12,9 @@ namespace marey {
 
 struct LoadedRank {
     std::string path;
-    std::unique_ptr<TraceModel> model;  // null for a rank folder that holds no timeline file
+    // Null for a rank folder that holds no timeline file. Shared: the window shows the timeline
+    // while the loading thread still computes the analyses from it.
+    std::shared_ptr<TraceModel> model;
     std::unique_ptr<RankAnalysis>
         analysis;  // never null; its files are empty outside a rank folder
     // What was read: "database ascend_pytorch_profiler_0.db" or "text trace_view.json"; and the

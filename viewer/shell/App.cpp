@@ -642,9 +642,33 @@ int App::Run(const ViewerOptions& options) {
             }
         }
         glfwSwapBuffers(m_window);
+        ReportDrawnFrame();
     }
     Shutdown();
     return exitCode;
+}
+
+void App::ReportDrawnFrame() {
+    if (m_analysesReported || m_workspace.documents().empty()) return;
+    const Document& document = *m_workspace.documents().front();
+    const auto sinceModel = [&] {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                         document.modelReadyAt)
+            .count();
+    };
+    char line[160];
+    if (!m_firstFrameReported) {
+        m_firstFrameReported = true;
+        std::snprintf(line, sizeof line,
+                      "window: first frame of the document, %.1f ms after its model", sinceModel());
+        m_timing.Report(line);
+    }
+    if (!document.analysisPending) {
+        m_analysesReported = true;
+        std::snprintf(line, sizeof line, "window: analyses drawn, %.1f ms after the model",
+                      sinceModel());
+        m_timing.Report(line);
+    }
 }
 
 void App::Frame(float dt) {
@@ -873,7 +897,10 @@ void App::DrawViewTabs(float dt) {
             if (!open) continue;
             m_lastView[comparison || !m_active ? 0 : m_active->value()] = static_cast<int>(i);
             View& view = *objects[i];
-            if (view.FillsTab()) {
+            if (context.document && context.document->analysisPending &&
+                !view.DrawsBeforeAnalyses()) {
+                DrawAnalysesPending(views[i]->title);
+            } else if (view.FillsTab()) {
                 view.Draw(context);
             } else {
                 ImGui::BeginChild("view", ImVec2(0, 0), false,
@@ -889,6 +916,17 @@ void App::DrawViewTabs(float dt) {
     if (!comparison) request.document = m_active;
     ApplyRequest(request);
     ApplyClusterRequest(clusterRequest);
+}
+
+// A view of a document whose timeline is shown while its analyses are computed.
+void App::DrawAnalysesPending(const char* title) {
+    ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysUseWindowPadding);
+    ImGui::Spacing();
+    ImGui::Text("%s: computing the rank's analyses…", title);
+    ImGui::TextDisabled(
+        "Device activities, steps, operators and communication are being computed from the "
+        "trace; this view fills in when they are ready. The timeline (Ctrl+1) is ready now.");
+    ImGui::EndChild();
 }
 
 void App::ApplyRequest(const TimelineRequest& request) {

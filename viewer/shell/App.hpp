@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/LoadTiming.hpp"
 #include "shell/Fonts.hpp"
 #include "shell/KeyScript.hpp"
 #include "base/LayoutSettings.hpp"
@@ -66,6 +67,7 @@ private:
     void DrawLoads();
     // The notices of failed and cancelled loads, wrapped at 'wrapX'; each with Dismiss.
     void DrawNotices(float wrapX);
+    void DrawAnalysesPending(const char* title);
     void DrawDocumentBar();
     void DrawViewTabs(float dt);
     void ApplyRequest(const TimelineRequest& request);
@@ -103,7 +105,12 @@ private:
     // woke for nothing and draws no frame.
     bool WaitForEvents(bool scripted);
 
+    // MAREY_TIMING: when the first document's first frame and its analyses were drawn.
+    void ReportDrawnFrame();
+
     ViewerOptions m_options;
+    LoadTiming m_timing;  // from the window's start
+    bool m_firstFrameReported = false, m_analysesReported = false;
     GLFWwindow* m_window = nullptr;
     FontSet m_fonts;
     BoxRenderer m_boxes, m_boxesB;

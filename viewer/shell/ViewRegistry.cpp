@@ -123,6 +123,18 @@ void AttachViews(Workspace& workspace) {
         ViewTarget target;
         target.document = document.get();
         Attach(target, ScopeOf(document.get()));
+        if (document->analysisArrived) {
+            const std::vector<const ViewEntry*> entries = ViewsOf(ScopeOf(document.get()));
+            for (size_t i = 0; i < document->views.size() && i < entries.size(); ++i) {
+                if (document->views[i]->DrawsBeforeAnalyses())
+                    document->views[i]->AnalysesArrived();
+                else
+                    document->views[i] = entries[i]->create(target);
+            }
+            document->analysisArrived = false;
+            document->replaced.reset();  // the empty analysis those views read
+            continue;
+        }
         if (!document->replaced) continue;
         TakeOverViews(document->views, document->replaced->views);
         document->replaced.reset();
@@ -132,7 +144,12 @@ void AttachViews(Workspace& workspace) {
         target.cluster = cluster.get();
         Attach(target, ViewScope::kCluster);
     }
-    if (ComparisonPair* pair = workspace.comparison()) {
+    // A comparison's views are made once both documents have their analyses: they line the
+    // two timelines up on the steps the analyses find.
+    ComparisonPair* pair = workspace.comparison();
+    const Document* a = pair ? workspace.Find(pair->a) : nullptr;
+    const Document* b = pair ? workspace.Find(pair->b) : nullptr;
+    if (a && b && !a->analysisPending && !b->analysisPending) {
         ViewTarget target;
         target.comparison = pair;
         Attach(target, ViewScope::kComparison);

@@ -56,12 +56,16 @@ TimelineData BuildTimelineData(const TraceModel& model, const TraceAnalyses* ana
     }
     data.minimap = BuildMinimap(model);
     data.hostWaitsOfTrack.assign(model.tracks.size(), -1);
-    if (analyses) {
-        data.deviceCounters = BuildDeviceCounters(model, *analyses);
-        data.hostWaits = CollectHostWaits(*analyses);
-        for (size_t i = 0; i < data.hostWaits.size(); ++i)
-            data.hostWaitsOfTrack[data.hostWaits[i].track] = static_cast<int32_t>(i);
-    }
+    return analyses ? WithDeviceAnalyses(std::move(data), model, *analyses) : data;
+}
+
+TimelineData WithDeviceAnalyses(TimelineData data, const TraceModel& model,
+                                const TraceAnalyses& analyses) {
+    data.deviceCounters = BuildDeviceCounters(model, analyses);
+    data.hostWaits = CollectHostWaits(analyses);
+    data.hostWaitsOfTrack.assign(model.tracks.size(), -1);
+    for (size_t i = 0; i < data.hostWaits.size(); ++i)
+        data.hostWaitsOfTrack[data.hostWaits[i].track] = static_cast<int32_t>(i);
     return data;
 }
 

@@ -32,4 +32,10 @@ struct TimelineData {
 // Call it off the UI thread.
 TimelineData BuildTimelineData(const TraceModel& model, const TraceAnalyses* analyses = nullptr);
 
+// 'data' (built from 'model' without analyses) with the device counters and marks of 'analyses'
+// added: what the timeline shows once the analyses of a model on screen arrive. O(activities log
+// activities).
+TimelineData WithDeviceAnalyses(TimelineData data, const TraceModel& model,
+                                const TraceAnalyses& analyses);
+
 }  // namespace marey

@@ -31,6 +31,14 @@ TimelineView::TimelineView(const TraceModel& model, std::shared_ptr<const Timeli
     ShowAll();
 }
 
+void TimelineView::SetData(std::shared_ptr<const TimelineData> data) {
+    if (!data) return;
+    m_data = std::move(data);
+    m_flowCategoryShown.resize(m_data->flowCategories.size(), 1);
+    m_counterSummaries.clear();
+    m_layoutDirty = true;
+}
+
 TimeNs TimelineView::AbsoluteNs(double relativeNs) const {
     const double clamped = std::max(-9.0e18, std::min(9.0e18, relativeNs));
     return m_model.firstNs + static_cast<TimeNs>(std::floor(clamped));

@@ -42,6 +42,10 @@ public:
     TimelineView(const TraceModel& model, std::shared_ptr<const TimelineData> data,
                  uint32_t documentId);
 
+    // The derived data again, now with the rank's device analyses, which arrived after the first
+    // frames: the tracks are laid out again and the view stays where it is. O(tracks).
+    void SetData(std::shared_ptr<const TimelineData> data);
+
     // Draws the timeline into the current ImGui window region. 'frameDt' drives held-key motion.
     void Draw(BoxRenderer& boxes, float frameDt);
 

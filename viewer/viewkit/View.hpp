@@ -32,6 +32,12 @@ public:
     // 'previous' is the same view of the document this one's replaces (loaded again, ranks
     // aligned on another step): keeps what a person set up there.
     virtual void TakeOver(View& previous) { (void)previous; }
+    // True when it draws a document whose analyses are still being computed
+    // (Document::analysisPending): the timeline. The others show what is being computed instead.
+    virtual bool DrawsBeforeAnalyses() const { return false; }
+    // The analyses of its document arrived: a view that draws before them takes them in here;
+    // the others are made again.
+    virtual void AnalysesArrived() {}
     // The frame benchmark: moves the view as a person would, in frame 'frame' of 'frameCount'.
     virtual void BenchmarkFrame(int frame, int frameCount) { (void)frame, (void)frameCount; }
     // The timeline the view draws, when it draws one of its own: a comparison draws the

@@ -137,6 +137,10 @@ void TimelineTab::TakeOver(View& previous) {
     m_timeline.TakeLayoutFrom(before->m_timeline, onClock);
 }
 
+void TimelineTab::AnalysesArrived() {
+    m_timeline.SetData(m_document.timelineData);
+}
+
 void TimelineTab::PlaceFirstScreen() {
     m_firstScreenPlaced = true;
     // The first screen of a rank is its device: host stacks folded (a click opens them), the view

@@ -32,6 +32,8 @@ public:
     void Apply(const TimelineRequest& request) override;
     // Keeps the folding (and, unless aligned on a step, the view) of the timeline replaced.
     void TakeOver(View& previous) override;
+    bool DrawsBeforeAnalyses() const override { return true; }
+    void AnalysesArrived() override;
 
     TimelineView& timeline() { return m_timeline; }
     TimelineView* Timeline() override { return &m_timeline; }

@@ -4,6 +4,7 @@
 // objects of the views that show it (made by the view registry; their types are not known here).
 // Everything that points into the model lives here, so nothing outlives or confuses the
 // document it belongs to.
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -41,6 +42,13 @@ struct Document {
     // Built on the loading thread: the timeline's counter scales, flow categories and minimap.
     std::shared_ptr<const TimelineData> timelineData;
     bool hasOverlapAnalysis = false;  // an Ascend trace with the time classes the legend explains
+    // The timeline is shown while the loading thread computes the rank's analyses: 'analysis'
+    // is empty until the whole document arrives (Workspace::Poll moves it in).
+    bool analysisPending = false;
+    // Set when the analyses arrived, until the view registry has made the views that show them.
+    bool analysisArrived = false;
+    // When the loading thread had the model ready (MAREY_TIMING measures the first frame from it).
+    std::chrono::steady_clock::time_point modelReadyAt = std::chrono::steady_clock::now();
     // Set when the document is several ranks in one timeline (its model has one group per rank);
     // rank.path is then empty and the analysis views do not apply.
     std::optional<RanksInOneTimeline> ranks;

@@ -12,6 +12,9 @@
 namespace marey {
 namespace {
 
+// The stage of a load whose timeline is shown while the rank's analyses are computed.
+constexpr int kStageAnalyses = 4;
+
 float ClusterFraction(const ClusterProgress& progress) {
     const uint32_t total = progress.ranksTotal.load();
     return total ? 0.95f * static_cast<float>(progress.ranksDone.load()) / static_cast<float>(total)
@@ -19,6 +22,8 @@ float ClusterFraction(const ClusterProgress& progress) {
 }
 
 float Fraction(const LoadProgress& progress) {
+    // The timeline is on screen: what is left is the analyses, about a tenth of a first load.
+    if (progress.stage.load() == kStageAnalyses) return 0.9f;
     const uint64_t total = progress.bytesTotal.load();
     if (total == 0) return 0.0f;
     const float parsed = static_cast<float>(progress.bytesDone.load()) / static_cast<float>(total);
@@ -34,8 +39,10 @@ const char* StageText(const LoadProgress& progress) {
             return "parsing events";
         case 2:
             return "building tracks and index";
-        default:
+        case 3:
             return "summarising";
+        default:
+            return "computing the analyses";
     }
 }
 
@@ -47,14 +54,17 @@ float RanksFraction(const RanksProgress& progress) {
     return 0.95f * (static_cast<float>(done) + current) / static_cast<float>(total);
 }
 
-// The document's derived data, built on the loading thread: never on the UI thread.
-void BuildDerivedData(Document& document) {
+// The document's derived data, built on the loading thread: never on the UI thread. 'shown' is
+// the timeline's data of the same model when its timeline was given before the analyses.
+void BuildDerivedData(Document& document, const TimelineData* shown = nullptr) {
     // A rank's summary feeds the comparison, which a timeline of several ranks is never part of.
-    if (!document.ranks)
+    if (!document.ranks && !document.analysisPending)
         document.summary =
             SummarizeRank(document.analysis(), &document.model(), document.rank.path);
+    const TraceAnalyses* analyses = document.analysis().trace.get();
     document.timelineData = std::make_shared<const TimelineData>(
-        BuildTimelineData(document.model(), document.analysis().trace.get()));
+        shown && analyses ? WithDeviceAnalyses(*shown, document.model(), *analyses)
+                          : BuildTimelineData(document.model(), analyses));
     for (const Track& track : document.model().tracks)
         document.hasOverlapAnalysis |= track.role == TrackRole::kOverlapAnalysis;
 }
@@ -99,6 +109,21 @@ void LoadQueue::Run(Job& job, unsigned threads) {
     options.source = job.source;
     options.stepRange = job.stepRange;
     options.cache = job.cache;
+    // The timeline is shown while the analyses are computed: its document holds the model and
+    // an empty analysis until the whole one replaces it.
+    options.timelineReady = [&job](const std::shared_ptr<TraceModel>& model) {
+        auto document = std::make_unique<Document>();
+        document->id = job.id;
+        document->rank.path = job.path;
+        document->rank.model = model;
+        document->rank.analysis = std::make_unique<RankAnalysis>();
+        document->analysisPending = true;
+        BuildDerivedData(*document);
+        job.progress.stage = kStageAnalyses;
+        job.timelineShown = document->timelineData;
+        const std::lock_guard<std::mutex> lock(job.timelineMutex);
+        job.timeline = std::move(document);
+    };
     auto loaded = LoadRank(job.path, options, &job.progress);
     if (!loaded.ok()) {
         job.error = loaded.message();
@@ -109,9 +134,10 @@ void LoadQueue::Run(Job& job, unsigned threads) {
         auto document = std::make_unique<Document>();
         document->id = job.id;
         document->rank = std::move(loaded.value());
-        BuildDerivedData(*document);
+        BuildDerivedData(*document, job.timelineShown.get());
         job.document = std::move(document);
     }
+    job.timelineShown.reset();
     job.done = true;
 }
 
@@ -205,6 +231,19 @@ std::vector<LoadQueue::Finished> LoadQueue::TakeFinished() {
     std::vector<Finished> finished;
     for (auto it = m_jobs.begin(); it != m_jobs.end();) {
         Job& job = **it;
+        if (!job.timelineGiven) {
+            std::unique_ptr<Document> timeline;
+            {
+                const std::lock_guard<std::mutex> lock(job.timelineMutex);
+                timeline = std::move(job.timeline);
+            }
+            if (timeline) {
+                job.timelineGiven = true;
+                Finished early{job.id, job.path, std::move(timeline), nullptr, "", false};
+                early.timelineOnly = true;
+                finished.push_back(std::move(early));
+            }
+        }
         if (!job.done) {
             ++it;
             continue;
@@ -215,8 +254,10 @@ std::vector<LoadQueue::Finished> LoadQueue::TakeFinished() {
         const bool cancelled =
             job.cancelled && !job.document && !job.cluster && job.error.size() >= said.size() &&
             job.error.compare(job.error.size() - said.size(), said.size(), said) == 0;
-        finished.push_back({job.id, job.path, std::move(job.document), std::move(job.cluster),
-                            job.error, cancelled});
+        Finished ended{job.id,    job.path, std::move(job.document), std::move(job.cluster),
+                       job.error, cancelled};
+        ended.afterTimeline = job.timelineGiven;
+        finished.push_back(std::move(ended));
         it = m_jobs.erase(it);
     }
     return finished;

@@ -3,6 +3,7 @@
 // be cancelled. The window keeps drawing and shows the progress of each.
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -61,8 +62,14 @@ public:
         std::unique_ptr<ClusterDocument> cluster;  // a cluster folder; null otherwise
         std::string error;                         // when both are null
         bool cancelled = false;                    // the load stopped because Cancel asked it
+        // The document's timeline, before its analyses (Document::analysisPending): the load
+        // goes on, and ends later with the whole document of the same id.
+        bool timelineOnly = false;
+        // The load ended after it had given its timeline: the document, if any, completes it.
+        bool afterTimeline = false;
     };
-    // The loads that ended since the last call, in the order they ended.
+    // The loads that ended since the last call, in the order they ended, and the timelines that
+    // loads still computing their analyses have ready (each given once, before its load ends).
     std::vector<Finished> TakeFinished();
 
 private:
@@ -85,6 +92,13 @@ private:
         std::unique_ptr<Document> document;
         std::unique_ptr<ClusterDocument> cluster;
         std::string error;
+        // The timeline, made on the loading thread once the model is ready (guarded by
+        // timelineMutex); taken by TakeFinished.
+        std::mutex timelineMutex;
+        std::unique_ptr<Document> timeline;
+        // Its derived data (loading thread only): the whole document's adds the analyses' to it.
+        std::shared_ptr<const TimelineData> timelineShown;
+        bool timelineGiven = false;  // UI thread only
     };
     static void Run(Job& job, unsigned threads);
     static void RunCluster(Job& job, unsigned threads);

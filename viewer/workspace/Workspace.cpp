@@ -103,7 +103,7 @@ void Workspace::StartDiffWhenLoaded() {
     if (!m_comparison || m_comparison->diff.valid()) return;
     const Document* a = Find(m_comparison->a);
     const Document* b = Find(m_comparison->b);
-    if (!a || !b) return;
+    if (!a || !b || a->analysisPending || b->analysisPending) return;
     // The documents are immutable and outlive the diff: Close() waits for it before freeing them.
     const LoadedRank* rankA = &a->rank;
     const LoadedRank* rankB = &b->rank;
@@ -134,7 +134,12 @@ void Workspace::Close(DocumentId id) {
 
 std::vector<DocumentId> Workspace::Poll() {
     std::vector<DocumentId> opened;
+    bool analysed = false;
     for (LoadQueue::Finished& finished : m_loads.TakeFinished()) {
+        if (finished.afterTimeline) {
+            analysed |= TakeAnalyses(finished);
+            continue;
+        }
         if (finished.cluster) {
             opened.push_back(finished.id);
             m_clusters.push_back(std::move(finished.cluster));
@@ -170,8 +175,31 @@ std::vector<DocumentId> Workspace::Poll() {
             m_documents.push_back(std::move(finished.document));
         }
     }
-    if (!opened.empty()) StartDiffWhenLoaded();
+    if (!opened.empty() || analysed) StartDiffWhenLoaded();
     return opened;
+}
+
+bool Workspace::TakeAnalyses(LoadQueue::Finished& finished) {
+    Document* shown = Find(finished.id);
+    if (!shown) return false;  // closed while its analyses were computed
+    shown->analysisPending = false;
+    if (!finished.document) {
+        m_errors.push_back(finished.error);
+        LoadNotice notice = MakeLoadNotice(finished.path, finished.error, finished.cancelled);
+        notice.serial = m_nextNotice++;
+        m_notices.push_back(std::move(notice));
+        return false;
+    }
+    // The document on screen stays (its views point at it); what the load computed moves in. What
+    // it showed before waits in 'replaced' until the views that read it are made again.
+    std::unique_ptr<Document> whole = std::move(finished.document);
+    std::swap(shown->rank, whole->rank);
+    std::swap(shown->summary, whole->summary);
+    std::swap(shown->timelineData, whole->timelineData);
+    shown->hasOverlapAnalysis = whole->hasOverlapAnalysis;
+    shown->analysisArrived = true;
+    shown->replaced = std::move(whole);
+    return true;
 }
 
 ClusterDocument* Workspace::FindCluster(DocumentId id) {

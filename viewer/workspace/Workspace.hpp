@@ -92,6 +92,9 @@ public:
 
 private:
     void StartDiffWhenLoaded();
+    // The end of a load whose timeline is shown: its analyses move into that document. Returns
+    // whether they did (false when it was closed meanwhile, or the load failed: said).
+    bool TakeAnalyses(LoadQueue::Finished& finished);
 
     std::vector<std::unique_ptr<Document>> m_documents;
     std::vector<std::unique_ptr<ClusterDocument>> m_clusters;

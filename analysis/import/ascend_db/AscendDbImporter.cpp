@@ -53,6 +53,7 @@ Result<LoadedRank> LoadRank(const std::string& path, const LoadOptions& options,
     rank.model = std::move(db.model);
     rank.source = "database " + std::filesystem::path(files.profilerDb).filename().string();
     if (files.HasTextExport()) rank.otherSource = "text";
+    if (options.timelineReady) options.timelineReady(rank.model);
     // The folder's problems, the tasks', then the tables' (the order the text export's are in).
     std::vector<std::string> problems = files.problems;
     for (const ImportProblem& problem : db.kernels.problems)

@@ -2,6 +2,7 @@
 // Loads one Chrome Trace Event JSON file (.json or .json.gz) into a TraceModel, on all cores.
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +39,11 @@ struct LoadOptions {
     // An Nsight Systems export: the NVTX range name that marks a step (--step-range); empty:
     // PyTorch's ProfilerStep#N ranges.
     std::string stepRange;
+    // Called on the loading thread once a rank's timeline is ready and before its analyses are
+    // computed (by the importers whose analyses take long: a trace, a profiler database), so that
+    // the window can draw the timeline meanwhile. Nothing changes the model after this call. May
+    // be empty.
+    std::function<void(const std::shared_ptr<TraceModel>&)> timelineReady;
 };
 
 // Loads 'path'. Fails only when the file cannot be read or holds no trace at all; every other
