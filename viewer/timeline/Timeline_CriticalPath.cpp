@@ -123,11 +123,18 @@ void TimelineView::DrawCriticalPathLegend(ImDrawList* draw) {
     if (!m_criticalPath || m_criticalPath->stretches.empty()) return;
     const CriticalPath& path = *m_criticalPath;
     const bool whole = path.fromNs <= m_model.firstNs && path.toNs > m_model.lastNs;
-    const std::string title = "critical path of " +
-                              (!path.step.empty() ? "step " + path.step
-                               : whole            ? "the whole trace"
-                                                  : "a range") +
-                              ": " + FormatDuration(path.lengthNs);
+    // Across ranks the title says so, with the ranks the path visits in the order it reaches them.
+    const bool acrossRanks = !path.groups.empty();
+    std::string visits;
+    for (const uint32_t group : path.groups)
+        if (group < m_model.groups.size())
+            visits += (visits.empty() ? "" : " → ") + m_model.groups[group].label;
+    const std::string title =
+        std::string(acrossRanks ? "critical path across the ranks, " : "critical path of ") +
+        (!path.step.empty() ? "step " + path.step
+         : whole            ? "the whole trace"
+                            : "a range") +
+        ": " + FormatDuration(path.lengthNs) + (visits.empty() ? "" : " (" + visits + ")");
     const float room = std::max(120.0f, m_canvas.x1 - m_canvas.x0 - 16);
     const float lineHeight = ImGui::GetTextLineHeight() + 4;
     // Lay the kinds out in lines first, then draw from the top of the box down.
