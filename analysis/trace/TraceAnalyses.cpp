@@ -154,6 +154,25 @@ TraceAnalyses AnalyzeTrace(const TraceModel& model, const TraceAnalysisOptions& 
         groups.push_back(kNoGroup);
     else
         for (uint32_t g = 0; g < model.groups.size(); ++g) groups.push_back(g);
+    // Each rank's activities and steps, and each step's activities, in one pass over all of
+    // them: a model of a thousand ranks is not walked once per rank.
+    const auto orderOf = [&](uint32_t group) -> size_t {
+        if (model.groups.empty()) return group == kNoGroup ? 0 : groups.size();
+        return group < groups.size() ? group : groups.size();
+    };
+    std::vector<std::vector<uint32_t>> activitiesOfRank(groups.size());
+    std::vector<std::vector<uint32_t>> perStep(analyses.steps.size());
+    for (uint32_t i = 0; i < analyses.activities.activities.size(); ++i) {
+        const DeviceActivity& activity = analyses.activities.activities[i];
+        const size_t order = orderOf(analyses.activities.streams[activity.stream].group);
+        if (order >= groups.size()) continue;
+        activitiesOfRank[order].push_back(i);
+        if (activity.step != kNoStep) perStep[activity.step].push_back(i);
+    }
+    std::vector<std::vector<uint32_t>> stepsOfRanks(groups.size());
+    for (uint32_t s = 0; s < analyses.steps.size(); ++s)
+        if (const size_t order = orderOf(analyses.steps[s].group); order < groups.size())
+            stepsOfRanks[order].push_back(s);
     for (size_t order = 0; order < groups.size(); ++order) {
         RankTraceAnalysis rank;
         rank.group = groups[order];
@@ -164,15 +183,7 @@ TraceAnalyses AnalyzeTrace(const TraceModel& model, const TraceAnalysisOptions& 
         rank.rank = found.source == RankIdSource::kOrder ? static_cast<int64_t>(order) : found.rank;
         rank.rankFrom = found.source;
 
-        std::vector<uint32_t> indices;
-        indices.reserve(analyses.activities.activities.size());
-        std::vector<std::vector<uint32_t>> perStep(analyses.steps.size());
-        for (uint32_t i = 0; i < analyses.activities.activities.size(); ++i) {
-            const DeviceActivity& activity = analyses.activities.activities[i];
-            if (analyses.activities.streams[activity.stream].group != rank.group) continue;
-            indices.push_back(i);
-            if (activity.step != kNoStep) perStep[activity.step].push_back(i);
-        }
+        const std::vector<uint32_t> indices = std::move(activitiesOfRank[order]);
         if (indices.empty()) {
             rank.unavailable = analyses.activities.unavailable.empty()
                                    ? "this rank's device streams hold no kernel, copy, fill or task"
@@ -181,9 +192,7 @@ TraceAnalyses AnalyzeTrace(const TraceModel& model, const TraceAnalysisOptions& 
             continue;
         }
         // The rank's figures and each step's are independent: side by side on the threads.
-        std::vector<uint32_t> stepsOfRank;
-        for (uint32_t s = 0; s < analyses.steps.size(); ++s)
-            if (analyses.steps[s].group == rank.group) stepsOfRank.push_back(s);
+        const std::vector<uint32_t>& stepsOfRank = stepsOfRanks[order];
         std::vector<ActivityFigures> figures(stepsOfRank.size() + 1);
         std::vector<uint64_t> sizes{indices.size()};
         for (const uint32_t s : stepsOfRank) sizes.push_back(perStep[s].size());
