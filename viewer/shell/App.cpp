@@ -722,8 +722,10 @@ void App::DrawLoads() {
         ImGui::PushID(static_cast<int>(load.id.value()));
         if (alone) ImGui::Text("Loading %s", load.path.c_str());
         ImGui::ProgressBar(load.fraction, ImVec2(barWidth, 0), load.stage);
-        ImGui::SameLine();
-        if (ImGui::SmallButton("Cancel")) m_workspace.loads().Cancel(load.id);
+        if (load.cancellable) {
+            ImGui::SameLine();
+            if (ImGui::SmallButton("Cancel")) m_workspace.loads().Cancel(load.id);
+        }
         if (!alone) {
             ImGui::SameLine();
             ImGui::TextDisabled("%s", load.path.c_str());

@@ -216,14 +216,14 @@ bool LoadQueue::IsLoading(DocumentId id) const {
 std::vector<LoadStatus> LoadQueue::Running() const {
     std::vector<LoadStatus> running;
     for (const auto& job : m_jobs)
-        running.push_back(job->isCluster ? LoadStatus{job->id, job->path,
-                                                      ClusterFraction(job->clusterProgress),
-                                                      "reading rank summaries"}
-                          : !job->rankPaths.empty()
-                              ? LoadStatus{job->id, job->path, RanksFraction(job->ranksProgress),
-                                           "reading the ranks"}
-                              : LoadStatus{job->id, job->path, Fraction(job->progress),
-                                           StageText(job->progress)});
+        running.push_back(
+            job->isCluster ? LoadStatus{job->id, job->path, ClusterFraction(job->clusterProgress),
+                                        "reading rank summaries"}
+            : !job->rankPaths.empty()
+                ? LoadStatus{job->id, job->path, RanksFraction(job->ranksProgress),
+                             "reading the ranks"}
+                : LoadStatus{job->id, job->path, Fraction(job->progress), StageText(job->progress),
+                             job->progress.stage.load() != kStageAnalyses});
     return running;
 }
 

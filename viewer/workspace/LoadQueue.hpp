@@ -22,6 +22,9 @@ struct LoadStatus {
     std::string path;
     float fraction;     // 0..1
     const char* stage;  // "parsing events", …
+    // False once the document's timeline is shown and its analyses are computed: they cannot be
+    // stopped (closing the document drops them).
+    bool cancellable = true;
 };
 
 class LoadQueue {
