@@ -287,6 +287,34 @@ TEST_CASE("a document shown before its analyses keeps its timeline view when the
     MESSAGE("the timeline was seen before the analyses: " << seen);
 }
 
+TEST_CASE("a document closed while its analyses run is gone: no load shown, opened anew") {
+    Workspace workspace;
+    const std::string path = (GeneratedPair() / "a").string();
+    const DocumentId id = workspace.Open(path);
+    bool closedWhilePending = false;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (workspace.loads().Busy() && std::chrono::steady_clock::now() < deadline) {
+        workspace.Poll();
+        const Document* document = workspace.Find(id);
+        if (document && document->analysisPending && !closedWhilePending) {
+            workspace.Close(id);
+            closedWhilePending = true;
+            // Its analyses still run, but nothing shows or finds that load any more.
+            CHECK(workspace.loads().Running().empty());
+            CHECK_FALSE(workspace.loads().IsLoading(id));
+            const DocumentId again = workspace.OpenOnce(path);
+            CHECK(again != id);
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    workspace.Poll();
+    CHECK(workspace.Find(id) == nullptr);  // the analyses that came later made nothing
+    CHECK(workspace.notices().empty());
+    if (closedWhilePending) CHECK(workspace.documents().size() == 1);  // the one opened anew
+    const std::string closed = closedWhilePending ? "yes" : "no";
+    MESSAGE("closed while its analyses ran: " << closed);
+}
+
 TEST_CASE("a load that fails says why and leaves the other documents alone") {
     Workspace workspace;
     workspace.Open((GeneratedPair() / "a").string());

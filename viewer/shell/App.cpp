@@ -234,9 +234,18 @@ bool App::NeedsAnotherFrame() {
         if (down) return true;
     for (const int key : {GLFW_KEY_W, GLFW_KEY_A, GLFW_KEY_S, GLFW_KEY_D})
         if (ImGui::IsKeyDown(key)) return true;  // held keys move the view every frame
+    // While the diff runs, and the frames after it: the last frame drawn must show its result,
+    // not "computing the diff…".
     if (ComparisonPair* pair = m_workspace.comparison();
-        pair && pair->diff.valid() && !pair->Ready())
+        pair && pair->diff.valid() && !pair->Ready()) {
+        m_diffRunning = true;
         return true;
+    }
+    if (m_diffRunning) {
+        m_diffRunning = false;
+        m_framesAfterInput = kFramesAfterInput;
+        return true;
+    }
     return AnyViewBusy(m_workspace);
 }
 
@@ -248,8 +257,9 @@ bool App::ShowingComparison() {
 void App::TakeLoadedDocuments() {
     const std::vector<DocumentId> opened = m_workspace.Poll();
     AttachViews(m_workspace);
-    if (!opened.empty())
-        m_framesAfterInput = kFramesAfterInput;  // the new tabs settle before the window idles
+    // New tabs, or views that analyses just filled, settle before the window idles.
+    if (!opened.empty() || m_workspace.TakeAnalysesArrived())
+        m_framesAfterInput = kFramesAfterInput;
     for (const DocumentId id : opened) {
         Document* document = m_workspace.Find(id);
         ClusterDocument* cluster = m_workspace.FindCluster(id);
@@ -865,6 +875,13 @@ void App::DrawViewTabs(float dt) {
     target.document = context.document, target.cluster = context.cluster,
     target.comparison = context.comparison;
     const ViewList& objects = ViewsOfTarget(target);
+    if (comparison && objects.empty()) {
+        // Made once both documents have their analyses (ViewRegistry's AttachViews).
+        ImGui::Spacing();
+        ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 8);
+        ImGui::TextUnformatted("Comparison: waiting for the analyses of both runs…");
+        return;
+    }
     if (objects.size() != views.size()) return;  // attached at the start of the frame
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 6);
     // The shortcut in each tab's title while every title fits; in a narrow window the titles

@@ -111,6 +111,7 @@ private:
     ViewerOptions m_options;
     LoadTiming m_timing;  // from the window's start
     bool m_firstFrameReported = false, m_analysesReported = false;
+    bool m_diffRunning = false;  // the comparison's diff ran at the last frame's check
     GLFWwindow* m_window = nullptr;
     FontSet m_fonts;
     BoxRenderer m_boxes, m_boxesB;

@@ -204,26 +204,29 @@ void LoadQueue::Start(DocumentId id, const std::string& path, unsigned share) {
 void LoadQueue::Cancel(DocumentId id) {
     for (auto& job : m_jobs)
         if (job->id == id)
-            job->cancelled = true, job->progress.cancel = true, job->clusterProgress.cancel = true,
-            job->ranksProgress.rank.cancel = true;
+            job->dropped = job->timelineGiven, job->cancelled = true, job->progress.cancel = true,
+            job->clusterProgress.cancel = true, job->ranksProgress.rank.cancel = true;
 }
 
 bool LoadQueue::IsLoading(DocumentId id) const {
     return std::any_of(m_jobs.begin(), m_jobs.end(),
-                       [id](const auto& job) { return job->id == id; });
+                       [id](const auto& job) { return job->id == id && !job->dropped; });
 }
 
 std::vector<LoadStatus> LoadQueue::Running() const {
     std::vector<LoadStatus> running;
     for (const auto& job : m_jobs)
-        running.push_back(
-            job->isCluster ? LoadStatus{job->id, job->path, ClusterFraction(job->clusterProgress),
-                                        "reading rank summaries"}
-            : !job->rankPaths.empty()
-                ? LoadStatus{job->id, job->path, RanksFraction(job->ranksProgress),
-                             "reading the ranks"}
-                : LoadStatus{job->id, job->path, Fraction(job->progress), StageText(job->progress),
-                             job->progress.stage.load() != kStageAnalyses});
+        if (!job->dropped)
+            running.push_back(
+                job->isCluster
+                    ? LoadStatus{job->id, job->path, ClusterFraction(job->clusterProgress),
+                                 "reading rank summaries"}
+                : !job->rankPaths.empty()
+                    ? LoadStatus{job->id, job->path, RanksFraction(job->ranksProgress),
+                                 "reading the ranks"}
+                    : LoadStatus{job->id, job->path, Fraction(job->progress),
+                                 StageText(job->progress),
+                                 job->progress.stage.load() != kStageAnalyses});
     return running;
 }
 

@@ -102,6 +102,9 @@ private:
         // Its derived data (loading thread only): the whole document's adds the analyses' to it.
         std::shared_ptr<const TimelineData> timelineShown;
         bool timelineGiven = false;  // UI thread only
+        // Its document was closed after its timeline was given: the analyses still run, but the
+        // load is no longer shown or found (UI thread only).
+        bool dropped = false;
     };
     static void Run(Job& job, unsigned threads);
     static void RunCluster(Job& job, unsigned threads);

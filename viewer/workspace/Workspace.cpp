@@ -175,6 +175,7 @@ std::vector<DocumentId> Workspace::Poll() {
             m_documents.push_back(std::move(finished.document));
         }
     }
+    m_analysesArrived |= analysed;
     if (!opened.empty() || analysed) StartDiffWhenLoaded();
     return opened;
 }

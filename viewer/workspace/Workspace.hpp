@@ -5,6 +5,7 @@
 #include <optional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compare/Comparison.hpp"
@@ -72,6 +73,8 @@ public:
     // Takes finished loads in: call once per frame. Returns the ids that became documents or
     // clusters.
     std::vector<DocumentId> Poll();
+    // Whether a shown document's analyses arrived since the last call (the window draws again).
+    bool TakeAnalysesArrived() { return std::exchange(m_analysesArrived, false); }
 
     Document* Find(DocumentId id);
     ClusterDocument* FindCluster(DocumentId id);
@@ -96,6 +99,7 @@ private:
     // whether they did (false when it was closed meanwhile, or the load failed: said).
     bool TakeAnalyses(LoadQueue::Finished& finished);
 
+    bool m_analysesArrived = false;
     std::vector<std::unique_ptr<Document>> m_documents;
     std::vector<std::unique_ptr<ClusterDocument>> m_clusters;
     LoadQueue m_loads;
