@@ -282,10 +282,14 @@ TEST_CASE("an Ascend event's task type and connection id are kept as it loads, -
         "{\"ph\":\"X\",\"name\":\"aten::add\",\"pid\":1,\"tid\":1,\"ts\":40,\"dur\":3,"
         "\"cat\":\"cpu_op\",\"args\":{\"connection_id\":5}},\n"
         "{\"ph\":\"X\",\"name\":\"plain\",\"pid\":1,\"tid\":1,\"ts\":50,\"dur\":3,"
-        "\"args\":{\"level\":\"node\"}}\n"
+        "\"args\":{\"level\":\"node\"}},\n"
+        "{\"ph\":\"X\",\"name\":\"Twice\",\"pid\":2,\"tid\":3,\"ts\":60,\"dur\":1,"
+        "\"args\":{\"Task Type\":\"AI_CORE\",\"Task Type\":\"SDMA\",\"connection_id\":8}},\n"
+        "{\"ph\":\"X\",\"name\":\"Numbered\",\"pid\":2,\"tid\":3,\"ts\":70,\"dur\":1,"
+        "\"args\":{\"Task Type\":5,\"connection_id\":9}}\n"
         "]}\n";
     const auto model = test::LoadJson(text);
-    CHECK(model->sliceCount == 6);
+    CHECK(model->sliceCount == 8);
     // -1 is Ascend's "none"; text where an id belongs is damage, named with its place.
     REQUIRE(model->report.problems.size() == 1);
     CHECK(model->report.problems[0].line == 5);
@@ -293,7 +297,7 @@ TEST_CASE("an Ascend event's task type and connection id are kept as it loads, -
           "args \"connection_id\" is \"x7\": expected an integer from 0 to 2^63 - 1; linked to "
           "no launch");
     const SliceFieldTable& table = model->sources.front().sliceFields;
-    CHECK(table.size() == 4);  // the CANN call and the three tasks; not cpu_op, not "plain"
+    CHECK(table.size() == 6);  // the CANN call and the five tasks; not cpu_op, not "plain"
     std::map<std::string, ActivityFields> byName;
     for (const Track& track : model->tracks)
         for (const Row& row : track.rows)
@@ -302,7 +306,10 @@ TEST_CASE("an Ascend event's task type and connection id are kept as it loads, -
                 if (const auto fields = table.Find(row.Ref(i), hint))
                     byName[std::string(model->Name(row.name[i]))] = *fields;
             }
-    REQUIRE(byName.size() == 4);
+    REQUIRE(byName.size() == 6);
+    CHECK(byName["Twice"].taskType == "SDMA");   // the last of a key written twice, as the text
+    CHECK(byName["Numbered"].taskType.empty());  // a type that is no string is none
+    CHECK(byName["Numbered"].correlation == 9);
     CHECK(byName["AscendCL@Add"].taskType.empty());
     CHECK(byName["AscendCL@Add"].correlation == 41);
     CHECK(byName["Add_1"].taskType == "AI_CORE");

@@ -163,7 +163,7 @@ TaskArgs ReadTaskArgs(std::string_view args) {
         [&](std::string_view key, int depth, const char* value, const char* limit) {
             if (depth != 1) return true;
             if (key == "Task Type") {
-                if (found.taskType.empty()) found.taskType = StringAt(value, limit);
+                found.taskType = StringAt(value, limit);  // the last, as ReadActivityFields
             } else if ((key == "correlation" || key == "connection_id") && !found.correlation) {
                 int64_t id = 0;
                 if (ReadNonNegativeInteger(value, limit, &id))
