@@ -58,12 +58,16 @@ void CheckAligned(const CompareRun& run) {
 
 }  // namespace
 
-TEST_CASE("the two timelines open aligned on the first step and keys move both together") {
+TEST_CASE("the two timelines open on the aligned first step and keys move both together") {
     const CompareRun opened = Compare("");
     REQUIRE_MESSAGE(opened.status == 0, opened.output);
     REQUIRE_MESSAGE(opened.parsed, opened.output);
     CHECK(opened.offset == -5000001373);  // B's clock is 5 s ahead
     CheckAligned(opened);
+    // The first screen is the aligned step (about 3 ms of the pair's 330 ms), whether or not A
+    // was drawn alone while B still loaded.
+    CHECK(opened.endA - opened.startA < 10000000);
+    CHECK(opened.endA - opened.startA > 1000000);
 
     const CompareRun moved = Compare("--keys WWWWDD");
     REQUIRE_MESSAGE(moved.parsed, moved.output);

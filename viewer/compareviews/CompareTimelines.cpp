@@ -76,12 +76,29 @@ bool DrawHalf(const char* id, Document& document, BoxRenderer& boxes, float fram
     return hovered;
 }
 
+// The comparison's first screen, whatever A showed before it (a half drawn alone while B still
+// loaded has its own first screen): the aligned step of A, else A's device span, else all of A.
+void ShowFirstScreen(TimelineView& timelineA, TimeNs firstNsA, const Comparison& comparison) {
+    const Alignment& alignment = comparison.diff.alignment;
+    const SummaryStep* step =
+        alignment.by == AlignBy::kStep ? comparison.a.FindStep(alignment.step) : nullptr;
+    if (step && step->placed && step->endNs > step->startNs) {
+        timelineA.ShowRange(static_cast<double>(step->startNs - firstNsA),
+                            static_cast<double>(step->endNs - firstNsA), true);
+    } else if (const auto span = timelineA.DeviceSpan()) {
+        timelineA.ShowRange(span->first, span->second, true);
+    } else {
+        timelineA.ShowAll();
+    }
+}
+
 }  // namespace
 
 void CompareTimelinesView::TakeOver(View& previous) {
     const auto* before = dynamic_cast<const CompareTimelinesView*>(&previous);
     if (!before) return;
     m_sync = before->m_sync, m_focusB = before->m_focusB, m_laidOut = before->m_laidOut;
+    m_firstScreenShown = before->m_firstScreenShown;
     m_halfHeightPx = before->m_halfHeightPx;
     m_lastStartA = before->m_lastStartA, m_lastEndA = before->m_lastEndA;
     m_lastStartB = before->m_lastStartB, m_lastEndB = before->m_lastEndB;
@@ -111,6 +128,10 @@ void CompareTimelinesView::Draw(ViewContext& context) {
     ImGui::TextDisabled("Keys move the highlighted half (Tab or the mouse picks it).  %s",
                         OffsetText(comparison).c_str());
 
+    if (comparison && !m_firstScreenShown) {
+        ShowFirstScreen(timelineA, a.model().firstNs, *comparison);
+        m_firstScreenShown = true, m_placed = false;
+    }
     if (!m_placed && comparison && m_sync) {
         timelineB.SetViewRange(timelineA.state().viewStartNs + shift,
                                timelineA.state().viewEndNs + shift);

@@ -26,6 +26,7 @@ private:
     bool m_focusB = false;   // which timeline the keys move (the one under the mouse, or Tab)
     bool m_placed = false;   // B's view has been set from A's since the alignment changed
     bool m_laidOut = false;  // the first screen's tall host processes are folded
+    bool m_firstScreenShown = false;  // A shows the aligned step once the alignment is known
     float m_halfHeightPx = 360.0f;
     double m_lastStartA = 0, m_lastEndA = 0, m_lastStartB = 0, m_lastEndB = 0;  // last frame's
 };
