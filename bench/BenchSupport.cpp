@@ -1,10 +1,14 @@
 #include "BenchSupport.hpp"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +20,66 @@
 #include "loading/ClusterLoader.hpp"
 
 namespace marey::bench {
+
+std::string MareyBinary() {
+    std::error_code error;
+    return (std::filesystem::read_symlink("/proc/self/exe", error).parent_path() / "marey")
+        .string();
+}
+
+std::pair<double, uint64_t> TimeStatsCommand(const std::string& path,
+                                             const std::string& cacheHome) {
+    const std::string marey = MareyBinary();
+    const double start = Now();
+    const pid_t child = fork();
+    if (child == 0) {
+        const int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        if (cacheHome.empty()) {
+            execl(marey.c_str(), marey.c_str(), "stats", path.c_str(), "--json", "--no-cache",
+                  static_cast<char*>(nullptr));
+        } else {
+            setenv("XDG_CACHE_HOME", cacheHome.c_str(), 1);
+            execl(marey.c_str(), marey.c_str(), "stats", path.c_str(), "--json",
+                  static_cast<char*>(nullptr));
+        }
+        _exit(127);
+    }
+    int status = 0;
+    struct rusage usage {};
+    if (child < 0 || wait4(child, &status, 0, &usage) != child || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0)
+        return {-1.0, 0};
+    return {Now() - start, static_cast<uint64_t>(usage.ru_maxrss) * 1024};
+}
+
+WindowMeasure TimeWindowOpen(const std::string& path, const std::string& cacheHome) {
+    WindowMeasure measure;
+    if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) return measure;
+    const std::string png = cacheHome + "/window.png";
+    const std::string command = "MAREY_TIMING=1 XDG_CACHE_HOME='" + cacheHome +
+                                "' xvfb-run -a -s '-screen 0 1600x1000x24' '" + MareyBinary() +
+                                "' '" + path + "' --screenshot '" + png +
+                                "' --size 1500x900 2>&1 >/dev/null";
+    std::FILE* output = popen(command.c_str(), "r");
+    if (!output) return measure;
+    // MAREY_TIMING's lines: "   0.312 s  cpu … window: first frame of the document, 98.1 ms
+    // after its model" and "… window: analyses drawn, 721.0 ms after the model".
+    char line[512];
+    while (std::fgets(line, sizeof line, output)) {
+        const double seconds = std::strtod(line, nullptr);
+        if (const char* at = std::strstr(line, "first frame of the document, ")) {
+            measure.firstFrameSeconds = seconds;
+            measure.firstFrameAfterModelMs =
+                std::strtod(at + std::strlen("first frame of the document, "), nullptr);
+        } else if (std::strstr(line, "window: analyses drawn")) {
+            measure.analysesSeconds = seconds;
+        }
+    }
+    if (pclose(output) != 0) return WindowMeasure{};
+    std::remove(png.c_str());
+    return measure;
+}
 
 double Now() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <type_traits>
 
 #include "TraceGenerator.hpp"
@@ -59,6 +60,25 @@ Result InChild(const Work& work) {
     waitpid(child, &status, 0);
     return measure;
 }
+
+// The marey binary built beside this benchmark.
+std::string MareyBinary();
+
+// `marey stats PATH --json` run as its own process, its output thrown away: seconds from the
+// start to the exit, and its peak resident bytes. With 'cacheHome', the process's index cache
+// lives in CACHEHOME/marey (XDG_CACHE_HOME), else it runs with --no-cache. Negative seconds
+// when it could not run.
+std::pair<double, uint64_t> TimeStatsCommand(const std::string& path,
+                                             const std::string& cacheHome = "");
+
+// The window opened on 'path' under Xvfb (xvfb-run), as its own process with MAREY_TIMING=1 and
+// its index cache in CACHEHOME/marey: seconds from the window's start to its first frame of the
+// document and to the frame with its analyses, and the first frame's milliseconds after the
+// model was ready. All negative when xvfb-run is missing or the window failed.
+struct WindowMeasure {
+    double firstFrameSeconds = -1, analysesSeconds = -1, firstFrameAfterModelMs = -1;
+};
+WindowMeasure TimeWindowOpen(const std::string& path, const std::string& cacheHome);
 
 struct ClusterMeasure {
     double loadSeconds = 0, reportSeconds = 0;

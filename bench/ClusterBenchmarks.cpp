@@ -33,29 +33,6 @@ uint64_t RankFileBytes(const std::string& dir) {
     return bytes;
 }
 
-// `marey stats DIR --json` run as its own process, its output thrown away: seconds from the
-// start to the exit, and its peak resident bytes. Negative seconds when it could not run.
-std::pair<double, uint64_t> TimeStatsCommand(const std::string& dir) {
-    std::error_code error;
-    const std::string marey =
-        (std::filesystem::read_symlink("/proc/self/exe", error).parent_path() / "marey").string();
-    const double start = Now();
-    const pid_t child = fork();
-    if (child == 0) {
-        const int null = open("/dev/null", O_WRONLY);
-        dup2(null, STDOUT_FILENO);
-        execl(marey.c_str(), marey.c_str(), "stats", dir.c_str(), "--json",
-              static_cast<char*>(nullptr));
-        _exit(127);
-    }
-    int status = 0;
-    struct rusage usage {};
-    if (child < 0 || wait4(child, &status, 0, &usage) != child || !WIFEXITED(status) ||
-        WEXITSTATUS(status) != 0)
-        return {-1.0, 0};
-    return {Now() - start, static_cast<uint64_t>(usage.ru_maxrss) * 1024};
-}
-
 }  // namespace
 
 // [SECTION] Rank folders

@@ -162,3 +162,30 @@ TEST_CASE("a Kineto trace, a cluster and a damaged file of each format go to the
     CHECK(csv.message().find(empty.string()) != std::string::npos);
     fs::remove_all(dir);
 }
+
+TEST_CASE("a rank's load says which of its analyses runs, from its timeline on") {
+    const fs::path dir = test::TempDir("importer_analysis_stage");
+    const fs::path trace = dir / "rank-0.json";
+    {
+        KinetoTraceOptions options;
+        options.steps = 2;
+        std::FILE* file = std::fopen(trace.c_str(), "wb");
+        REQUIRE(file);
+        GenerateKinetoTrace(options, file);
+        std::fclose(file);
+    }
+    LoadProgress progress;
+    const char* atTimeline = "not called";
+    LoadOptions options;
+    options.timelineReady = [&](const std::shared_ptr<TraceModel>&) {
+        atTimeline = progress.analysis.load();
+    };
+    auto loaded = LoadRank(trace.string(), options, &progress);
+    REQUIRE_MESSAGE(loaded.ok(), loaded.message());
+    CHECK(atTimeline == nullptr);  // the analyses start after the timeline is given
+    // The last part of the analyses is the last said.
+    REQUIRE(progress.analysis.load() != nullptr);
+    CHECK(std::string(progress.analysis.load()) ==
+          "summarising the overview, operators and data preparation");
+    fs::remove_all(dir);
+}

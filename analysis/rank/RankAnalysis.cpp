@@ -29,8 +29,9 @@ std::vector<StepSpan> PlaceSteps(const StepTrace& steps, const TraceModel& model
 
 }  // namespace
 
-RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model) {
+RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model, LoadProgress* progress) {
     RankAnalysis analysis;
+    ReportAnalysis(progress, "reading the rank folder's tables");
     RankTables tables = ReadRankTableFiles(files);
     std::vector<std::string> problems = files.problems;  // finding the files, then reading them
     problems.insert(problems.end(), tables.problems.begin(), tables.problems.end());
@@ -38,16 +39,19 @@ RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model) {
     analysis.problems = std::move(problems);
     analysis.files = files;
     if (model)
-        AnalyzeDeviceActivities(analysis, *model,
-                                std::max(1u, std::thread::hardware_concurrency()));
+        AnalyzeDeviceActivities(analysis, *model, std::max(1u, std::thread::hardware_concurrency()),
+                                progress);
+    ReportAnalysis(progress, "summarising the overview, operators and data preparation");
     SummarizeRank(analysis, model);
     return analysis;
 }
 
-void AnalyzeDeviceActivities(RankAnalysis& analysis, const TraceModel& model, unsigned threads) {
+void AnalyzeDeviceActivities(RankAnalysis& analysis, const TraceModel& model, unsigned threads,
+                             LoadProgress* progress) {
     TraceAnalysisOptions options;
     options.threads = threads;
-    auto analyses = std::make_shared<TraceAnalyses>(AnalyzeTrace(model, options));
+    auto analyses = std::make_shared<TraceAnalyses>(AnalyzeTrace(model, options, progress));
+    ReportAnalysis(progress, "making the kernel, step and communication tables");
     if (!analysis.kernels && !analyses->activities.activities.empty()) {
         analysis.kernels = KernelTableFromActivities(model, *analyses);
         analysis.kernelsFromTrace = true;

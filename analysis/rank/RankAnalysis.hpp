@@ -69,13 +69,15 @@ struct RankAnalysis : RankTables {
 // Reads every analysis file 'files' names, then computes the summaries. 'model' (may be null) is
 // the rank's loaded trace: its Overlap Analysis tracks are preferred for the overview, and its
 // ProfilerStep slices place the steps. Never fails: what cannot be read is in 'problems', and the
-// views say which file is missing.
-RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model);
+// views say which file is missing. 'progress' (may be null) hears which part runs.
+RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model,
+                         LoadProgress* progress = nullptr);
 
 // Analyses the device activities of 'model' into analysis.trace and, where the folder lacks
 // them, makes the kernel, step and communication tables from them. AnalyzeRank calls it before
 // SummarizeRank.
-void AnalyzeDeviceActivities(RankAnalysis& analysis, const TraceModel& model, unsigned threads);
+void AnalyzeDeviceActivities(RankAnalysis& analysis, const TraceModel& model, unsigned threads,
+                             LoadProgress* progress = nullptr);
 
 // The summaries of an analysis whose tables are filled (from files or a database): operators,
 // overview with advice, communication totals, step places. AnalyzeRank ends with it.

@@ -138,15 +138,19 @@ TraceRank FindTraceRank(const TraceSource& source) {
     return {};
 }
 
-TraceAnalyses AnalyzeTrace(const TraceModel& model, const TraceAnalysisOptions& options) {
+TraceAnalyses AnalyzeTrace(const TraceModel& model, const TraceAnalysisOptions& options,
+                           LoadProgress* progress) {
     const LoadTiming timing;  // per stage, with MAREY_TIMING set
     TraceAnalyses analyses;
     analyses.options = options;
+    ReportAnalysis(progress, "finding the device activities");
     analyses.activities = FindDeviceActivities(model, options.threads);
     timing.Report("analyses: device activities found");
+    ReportAnalysis(progress, "placing the device activities in their steps");
     analyses.steps = FindStepWindows(model);
     AssignSteps(analyses.activities, analyses.steps, options.threads);
     timing.Report("analyses: steps assigned");
+    ReportAnalysis(progress, "computing the figures of the rank and its steps");
 
     // One rank per group; a single trace is one rank of group kNoGroup.
     std::vector<uint32_t> groups;

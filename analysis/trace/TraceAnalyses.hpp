@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/LoadProgress.hpp"
 #include "trace/DeviceActivities.hpp"
 #include "trace/DeviceTime.hpp"
 #include "trace/LaunchStats.hpp"
@@ -64,6 +65,8 @@ TraceRank FindTraceRank(const TraceSource& source);
 
 // The analyses of a single trace or a model of several ranks (one per group). O(activities
 // log activities) after reading the device events' text (see FindDeviceActivities).
-TraceAnalyses AnalyzeTrace(const TraceModel& model, const TraceAnalysisOptions& options);
+// 'progress' (may be null) hears which part runs.
+TraceAnalyses AnalyzeTrace(const TraceModel& model, const TraceAnalysisOptions& options,
+                           LoadProgress* progress = nullptr);
 
 }  // namespace marey

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cfloat>
 #include <chrono>
 #include <cstdio>
@@ -47,6 +48,9 @@ App* g_app = nullptr;
 // Counts what wakes the window: input, resizes, exposure. Installed before ImGui's backend,
 // which calls them from its own callbacks.
 int g_windowEvents = 0;
+
+// Whether GLFW runs: a loading thread that ends after the window closed must not wake it.
+std::atomic<bool> g_glfwRunning{false};
 
 void DropCallback(GLFWwindow*, int count, const char** paths) {
     ++g_windowEvents;
@@ -110,6 +114,11 @@ bool App::Init(std::string* error) {
     glfwWindowHint(GLFW_DOUBLEBUFFER, GL_TRUE);
     const bool headless = !m_options.screenshotPath.empty() || m_options.frameBenchmark;
     m_workspace.loads().SetRankSource(m_options.source);
+    // A timeline or document ready wakes a window that waits: it is drawn at once.
+    g_glfwRunning = true;
+    m_workspace.loads().SetWake([] {
+        if (g_glfwRunning) glfwPostEmptyEvent();
+    });
     m_workspace.loads().SetStepRange(m_options.stepRange);
     m_workspace.loads().SetExportJobsAsClusters(!IsClusterPath(m_options.path) &&
                                                 m_options.opensAsCluster);
@@ -163,6 +172,7 @@ void App::Shutdown() {
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
+    g_glfwRunning = false;
     glfwDestroyWindow(m_window);
     glfwTerminate();
     g_app = nullptr;
@@ -727,7 +737,8 @@ void App::DrawLoads() {
     else
         ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 8);
     ImGui::BeginGroup();
-    const float barWidth = alone ? size.x * 0.5f : 360.0f;
+    // Wide enough for the longest stage ("summarising the overview, operators and data …").
+    const float barWidth = alone ? size.x * 0.5f : 440.0f;
     for (const LoadStatus& load : running) {
         ImGui::PushID(static_cast<int>(load.id.value()));
         if (alone) ImGui::Text("Loading %s", load.path.c_str());

@@ -41,8 +41,10 @@ const char* StageText(const LoadProgress& progress) {
             return "building tracks and index";
         case 3:
             return "summarising";
-        default:
-            return "computing the analyses";
+        default: {
+            const char* analysis = progress.analysis.load();
+            return analysis ? analysis : "computing the analyses";
+        }
     }
 }
 
@@ -121,8 +123,11 @@ void LoadQueue::Run(Job& job, unsigned threads) {
         BuildDerivedData(*document);
         job.progress.stage = kStageAnalyses;
         job.timelineShown = document->timelineData;
-        const std::lock_guard<std::mutex> lock(job.timelineMutex);
-        job.timeline = std::move(document);
+        {
+            const std::lock_guard<std::mutex> lock(job.timelineMutex);
+            job.timeline = std::move(document);
+        }
+        if (job.wake) job.wake();
     };
     auto loaded = LoadRank(job.path, options, &job.progress);
     if (!loaded.ok()) {
@@ -183,7 +188,11 @@ void LoadQueue::StartRanks(DocumentId id, const std::vector<std::string>& paths,
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     Job& started = *job;
     m_jobs.push_back(std::move(job));
-    started.thread = std::thread([&started, threads] { RunRanks(started, threads); });
+    started.wake = m_wake;
+    started.thread = std::thread([&started, threads] {
+        RunRanks(started, threads);
+        if (started.wake) started.wake();
+    });
 }
 
 void LoadQueue::Start(DocumentId id, const std::string& path, unsigned share) {
@@ -198,7 +207,11 @@ void LoadQueue::Start(DocumentId id, const std::string& path, unsigned share) {
         std::max(1u, std::thread::hardware_concurrency() / std::max(1u, share));
     Job& started = *job;
     m_jobs.push_back(std::move(job));
-    started.thread = std::thread([&started, threads] { Run(started, threads); });
+    started.wake = m_wake;
+    started.thread = std::thread([&started, threads] {
+        Run(started, threads);
+        if (started.wake) started.wake();
+    });
 }
 
 void LoadQueue::Cancel(DocumentId id) {

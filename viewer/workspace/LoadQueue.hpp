@@ -2,6 +2,7 @@
 // Loads documents on background threads, several at once, each with its own progress; a load can
 // be cancelled. The window keeps drawing and shows the progress of each.
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -41,6 +42,9 @@ public:
     void Start(DocumentId id, const std::string& path, unsigned share = 1);
     // Which export of a rank folder that holds both the loads that start later open.
     void SetRankSource(RankSource source) { m_source = source; }
+    // Called on a loading thread whenever a load has something for TakeFinished (its timeline,
+    // or its end), so that a window waiting for input draws it at once. Must be thread-safe.
+    void SetWake(std::function<void()> wake) { m_wake = std::move(wake); }
     // An Nsight Systems export's step range (--step-range), for every load from now on.
     void SetStepRange(std::string name) { m_stepRange = std::move(name); }
     // A job recorded in one Nsight Systems export opens in the cluster views (a cluster view was
@@ -91,7 +95,8 @@ private:
         RanksProgress ranksProgress;
         std::thread thread;
         std::atomic<bool> done{false};
-        bool cancelled = false;  // Cancel was asked (UI thread only)
+        std::function<void()> wake;  // LoadQueue::SetWake's, for the loading thread
+        bool cancelled = false;      // Cancel was asked (UI thread only)
         std::unique_ptr<Document> document;
         std::unique_ptr<ClusterDocument> cluster;
         std::string error;
@@ -112,6 +117,7 @@ private:
 
     std::vector<std::unique_ptr<Job>> m_jobs;
     RankSource m_source = RankSource::kAuto;
+    std::function<void()> m_wake;
     std::string m_stepRange;
     bool m_exportJobsAsClusters = false;
     IndexCacheOptions m_cache;

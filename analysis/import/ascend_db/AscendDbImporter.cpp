@@ -67,7 +67,9 @@ Result<LoadedRank> LoadRank(const std::string& path, const LoadOptions& options,
     analysis->database = files.profilerDb;  // before the summaries, which name their source
     AnalyzeDeviceActivities(
         *analysis, *rank.model,
-        options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
+        options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency()),
+        progress);
+    ReportAnalysis(progress, "summarising the overview, operators and data preparation");
     SummarizeRank(*analysis, rank.model.get());
     analysis->operators.source = "the database's TASK and COMMUNICATION_OP";
     rank.analysis = std::move(analysis);

@@ -55,7 +55,7 @@ Result<LoadedRank> LoadTraceRank(const std::string& path, const LoadOptions& opt
     }
     if (!files.profilerDb.empty()) rank.otherSource = "database";
     if (rank.model && options.timelineReady) options.timelineReady(rank.model);
-    rank.analysis = std::make_unique<RankAnalysis>(AnalyzeRank(files, rank.model.get()));
+    rank.analysis = std::make_unique<RankAnalysis>(AnalyzeRank(files, rank.model.get(), progress));
     return rank;
 }
 

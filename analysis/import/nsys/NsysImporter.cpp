@@ -37,7 +37,8 @@ Result<LoadedRank> LoadRank(const std::string& path, const LoadOptions& options,
     rank.model = std::move(loaded.value().model);
     rank.source = "Nsight Systems export " + std::filesystem::path(path).filename().string();
     rank.note = std::move(loaded.value().note);
-    rank.analysis = std::make_unique<RankAnalysis>(AnalyzeRank(RankFiles{}, rank.model.get()));
+    rank.analysis =
+        std::make_unique<RankAnalysis>(AnalyzeRank(RankFiles{}, rank.model.get(), progress));
     return rank;
 }
 
