@@ -163,10 +163,14 @@ TEST_CASE("the viewer writes the index cache of a trace it opens, and with --no-
     CHECK_FALSE(fs::exists(cache / "marey"));  // (Mesa keeps its shader cache beside it)
     const Outcome written = Marey(trace + " --screenshot " + Png("cache"));
     CHECK_MESSAGE(written.status == 0, written.output);
-    size_t files = 0;
-    for (const fs::directory_entry& entry : fs::directory_iterator(cache / "marey"))
-        files += entry.path().extension() == ".index";
-    CHECK(files == 1);
+    size_t models = 0, analyses = 0;
+    for (const fs::directory_entry& entry : fs::directory_iterator(cache / "marey")) {
+        const std::string name = entry.path().filename().string();
+        analyses += name.size() > 16 && name.substr(16) == ".analyses.index";
+        models += name.size() > 16 && name.substr(16) == ".index";
+    }
+    CHECK(models == 1);    // the model's file
+    CHECK(analyses == 1);  // and its device analyses beside it
     const Outcome read = Marey(trace + " --screenshot " + Png("cache"));
     if (before)
         setenv("XDG_CACHE_HOME", saved.c_str(), 1);

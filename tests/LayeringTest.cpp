@@ -32,8 +32,9 @@ const std::map<std::string, std::set<std::string>>& AllowedEdges() {
         {"marey",
          {"core", "load", "db", "model", "index", "trace", "path", "rank", "compare", "report",
           "cluster"}},
-        // The index cache keeps models: it stands on model/ and only the loading layer uses it.
-        {"cache", {"core", "load", "model"}},
+        // The index cache keeps models and their device analyses: it stands on model/ and trace/,
+        // and only the loading layer uses it.
+        {"cache", {"core", "load", "model", "index", "trace"}},
         // One importer per format (import/<format>/) and their registry: below them the shared
         // readers (load/ for JSON and CSV, db/ for SQLite) and what a rank's tables become.
         {"import",

@@ -211,6 +211,7 @@ Status CacheFileReader::CheckHeader(const CacheKey& key, const CacheFormat& form
     if (checksum.Value() != header.payloadChecksum)
         return Status::Error("it is damaged: its checksum does not match its contents");
     m_at = payloadAt;
+    m_payloadChecksum = header.payloadChecksum;
     m_payloadEnd = payloadAt + header.payloadBytes;
     return Status();
 }

@@ -92,6 +92,8 @@ public:
     // Writes the header with the payload's length and checksum and renames the file to its
     // real name. Returns the file's size, or why it could not be written.
     Result<uint64_t> Commit();
+    // The payload's checksum, once committed: what a file made from this one names it by.
+    uint64_t PayloadChecksum() const { return m_header.payloadChecksum; }
 
 private:
     CacheFileWriter() = default;
@@ -168,6 +170,8 @@ public:
         return Read(array.data(), bytes) && (!IsPageAligned(bytes) || SkipToPage());
     }
     bool ReadString(std::string& text);
+    // The payload's checksum, from the header (checked against the payload by Open).
+    uint64_t PayloadChecksum() const { return m_payloadChecksum; }
     // Bytes of the payload not read yet.
     uint64_t Remaining() const { return m_payloadEnd - m_at; }
     // Whether 'count' elements of 'elementBytes' fit in what is left (a guard before allocating).
@@ -191,7 +195,8 @@ private:
     std::string m_path;
     char* m_base = nullptr;  // the mapping of the whole file
     uint64_t m_mappedBytes = 0;
-    uint64_t m_at = 0, m_payloadEnd = 0;                 // offsets in the file
+    uint64_t m_at = 0, m_payloadEnd = 0;  // offsets in the file
+    uint64_t m_payloadChecksum = 0;
     std::vector<std::pair<uint64_t, uint64_t>> m_taken;  // page ranges arrays took, in order
     std::string m_refused;
 };

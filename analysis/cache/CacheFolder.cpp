@@ -49,6 +49,12 @@ std::string CacheFilePath(const std::string& folder, const std::string& canonica
     return folder + "/" + name + kCacheFileExtension;
 }
 
+std::string AnalysesCacheFilePath(const std::string& folder, const std::string& canonicalPath) {
+    std::string path = CacheFilePath(folder, canonicalPath);
+    path.insert(path.size() - std::strlen(kCacheFileExtension), ".analyses");
+    return path;
+}
+
 Status CreateCacheFolder(const std::string& folder) {
     if (folder.empty())
         return Status::Error("no cache folder: neither XDG_CACHE_HOME nor HOME is set");

@@ -17,6 +17,10 @@ std::string DefaultCacheFolder();
 // header says which one it holds.
 std::string CacheFilePath(const std::string& folder, const std::string& canonicalPath);
 
+// The file of the analyses cached beside that cache file: "<hash>.analyses.index" (it ends as
+// the cache's files do, so that EvictOldest weighs it like them).
+std::string AnalysesCacheFilePath(const std::string& folder, const std::string& canonicalPath);
+
 // Creates 'folder' and the folders above it that are missing, each readable by its owner only
 // (0700). Fails with the reason when it cannot.
 Status CreateCacheFolder(const std::string& folder);

@@ -97,6 +97,7 @@ std::unique_ptr<TraceModel> IndexCache::Read(TraceText& text) const {
     source.text = std::move(text);
     source.format = SourceFormat::kChromeJson;
     source.fromIndexCache = true;
+    source.indexCacheChecksum = reader.value()->PayloadChecksum();
     const Status read = DeserializeModel(*reader.value(), *model);
     if (!read.ok()) {
         text = std::move(model->sources.front().text);
@@ -108,7 +109,7 @@ std::unique_ptr<TraceModel> IndexCache::Read(TraceText& text) const {
     return model;
 }
 
-Result<uint64_t> IndexCache::Write(const TraceModel& model) const {
+Result<uint64_t> IndexCache::Write(const TraceModel& model, uint64_t* checksum) const {
     const LoadTiming timing;
     if (!Usable()) return Status::Error("the trace's size and time cannot be read");
     if (Status folder = CreateCacheFolder(m_options.folder); !folder.ok()) return folder;
@@ -117,6 +118,7 @@ Result<uint64_t> IndexCache::Write(const TraceModel& model) const {
     SerializeModel(model, *writer.value());
     Result<uint64_t> written = writer.value()->Commit();
     if (!written.ok()) return written;
+    if (checksum) *checksum = writer.value()->PayloadChecksum();
     if (written.value() > m_options.limitBytes) {
         ::unlink(m_filePath.c_str());
         return Status::Error("its " + std::to_string(written.value() >> 20) +
@@ -132,7 +134,9 @@ Result<uint64_t> IndexCache::Write(const TraceModel& model) const {
 void IndexCache::WriteInBackground(TraceModel& model) const {
     if (!Usable()) return;
     model.cacheWrite.Start([cache = *this, &model] {
-        const Result<uint64_t> written = cache.Write(model);
+        uint64_t checksum = 0;
+        const Result<uint64_t> written = cache.Write(model, &checksum);
+        if (written.ok()) model.sources.front().indexCacheChecksum = checksum;
         if (!written.ok())
             cache.Say(cache.m_name + ": index cache not written: " + written.message());
     });

@@ -64,8 +64,14 @@ public:
     // its own that the model joins before it goes, then evicts the oldest files over the limit.
     // A failure is said, never returned: the load has succeeded.
     void WriteInBackground(TraceModel& model) const;
-    // The same on this thread: the file's size, or why it was not written. O(model).
-    Result<uint64_t> Write(const TraceModel& model) const;
+    // The same on this thread: the file's size, or why it was not written; 'checksum' (may be
+    // null) gets its payload's. O(model).
+    Result<uint64_t> Write(const TraceModel& model, uint64_t* checksum = nullptr) const;
+    // The trace's key (canonical path, size, time) as read when this object was made.
+    const CacheKey& Key() const { return m_key; }
+    const IndexCacheOptions& Options() const { return m_options; }
+    // The trace as the messages name it.
+    const std::string& Name() const { return m_name; }
 
 private:
     void Say(const std::string& line) const;

@@ -193,6 +193,9 @@ struct TraceSource {
     std::optional<RankId> deviceRank;
     // The model was read from the index cache (cache/IndexCache.hpp), not parsed from the text.
     bool fromIndexCache = false;
+    // The checksum of the index cache file's payload this model was read from or written to; 0
+    // when there is none (yet). What the analyses cached beside it were made from.
+    uint64_t indexCacheChecksum = 0;
     // A profiler database or an Nsight Systems export, kept open read-only for the details of a
     // selected row (one thread at a time: the one that shows them); null for every other source.
     std::shared_ptr<const SqliteFile> database;

@@ -29,7 +29,8 @@ std::vector<StepSpan> PlaceSteps(const StepTrace& steps, const TraceModel& model
 
 }  // namespace
 
-RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model, LoadProgress* progress) {
+RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model, LoadProgress* progress,
+                         std::shared_ptr<TraceAnalyses> cached) {
     RankAnalysis analysis;
     ReportAnalysis(progress, "reading the rank folder's tables");
     RankTables tables = ReadRankTableFiles(files);
@@ -40,17 +41,19 @@ RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model, LoadPr
     analysis.files = files;
     if (model)
         AnalyzeDeviceActivities(analysis, *model, std::max(1u, std::thread::hardware_concurrency()),
-                                progress);
+                                progress, std::move(cached));
     ReportAnalysis(progress, "summarising the overview, operators and data preparation");
     SummarizeRank(analysis, model);
     return analysis;
 }
 
 void AnalyzeDeviceActivities(RankAnalysis& analysis, const TraceModel& model, unsigned threads,
-                             LoadProgress* progress) {
+                             LoadProgress* progress, std::shared_ptr<TraceAnalyses> cached) {
     TraceAnalysisOptions options;
     options.threads = threads;
-    auto analyses = std::make_shared<TraceAnalyses>(AnalyzeTrace(model, options, progress));
+    std::shared_ptr<TraceAnalyses> analyses =
+        cached ? std::move(cached)
+               : std::make_shared<TraceAnalyses>(AnalyzeTrace(model, options, progress));
     ReportAnalysis(progress, "making the kernel, step and communication tables");
     if (!analysis.kernels && !analyses->activities.activities.empty()) {
         analysis.kernels = KernelTableFromActivities(model, *analyses);

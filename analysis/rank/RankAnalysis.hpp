@@ -70,14 +70,18 @@ struct RankAnalysis : RankTables {
 // the rank's loaded trace: its Overlap Analysis tracks are preferred for the overview, and its
 // ProfilerStep slices place the steps. Never fails: what cannot be read is in 'problems', and the
 // views say which file is missing. 'progress' (may be null) hears which part runs.
+// 'cached' (may be null): the model's device analyses as the index cache kept them, used instead
+// of computing them again.
 RankAnalysis AnalyzeRank(const RankFiles& files, const TraceModel* model,
-                         LoadProgress* progress = nullptr);
+                         LoadProgress* progress = nullptr,
+                         std::shared_ptr<TraceAnalyses> cached = nullptr);
 
 // Analyses the device activities of 'model' into analysis.trace and, where the folder lacks
 // them, makes the kernel, step and communication tables from them. AnalyzeRank calls it before
 // SummarizeRank.
 void AnalyzeDeviceActivities(RankAnalysis& analysis, const TraceModel& model, unsigned threads,
-                             LoadProgress* progress = nullptr);
+                             LoadProgress* progress = nullptr,
+                             std::shared_ptr<TraceAnalyses> cached = nullptr);
 
 // The summaries of an analysis whose tables are filled (from files or a database): operators,
 // overview with advice, communication totals, step places. AnalyzeRank ends with it.

@@ -53,6 +53,7 @@ struct TraceAnalyses {
     std::vector<StepWindow> steps;
     std::vector<RankTraceAnalysis> ranks;  // one per group, or one for a single trace
     std::vector<IdleGap> gaps;             // every idle gap, by stream then time
+    bool fromIndexCache = false;  // read from the index cache beside the model, not computed
 };
 
 // The rank a trace says it is: distributedInfo.rank, else "rank-N"/"rank_N" in its file name,

@@ -1,7 +1,11 @@
 #include "import/ascend_text/AscendTextImporter.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <optional>
+#include <thread>
 
+#include "cache/AnalysesCache.hpp"
 #include "load/RankDirectory.hpp"
 #include "rank/RankAnalysis.hpp"
 
@@ -55,7 +59,21 @@ Result<LoadedRank> LoadTraceRank(const std::string& path, const LoadOptions& opt
     }
     if (!files.profilerDb.empty()) rank.otherSource = "database";
     if (rank.model && options.timelineReady) options.timelineReady(rank.model);
-    rank.analysis = std::make_unique<RankAnalysis>(AnalyzeRank(files, rank.model.get(), progress));
+    // The device analyses, read from the index cache beside the model when it has them (a
+    // re-open), else computed and written there for the next open.
+    std::optional<IndexCache> cache;
+    std::shared_ptr<TraceAnalyses> cached;
+    if (rank.model && options.cache.enabled) {
+        cache.emplace(options.cache, rank.model->Path());
+        TraceAnalysisOptions figures;
+        figures.threads = std::max(1u, std::thread::hardware_concurrency());
+        cached = ReadCachedAnalyses(*cache, *rank.model, figures);
+    }
+    const bool fromCache = cached != nullptr;
+    rank.analysis = std::make_unique<RankAnalysis>(
+        AnalyzeRank(files, rank.model.get(), progress, std::move(cached)));
+    if (cache && !fromCache && rank.analysis->trace)
+        WriteAnalysesInBackground(*cache, *rank.model, rank.analysis->trace);
     return rank;
 }
 
