@@ -1,5 +1,6 @@
 // The viewer's logic without a window: search, selection, navigation, range statistics and the
 // key script parser. Links the viewer library but creates no GL context.
+#include <GLFW/glfw3.h>
 #include <doctest/doctest.h>
 #include <imgui.h>
 
@@ -12,6 +13,7 @@
 #include <thread>
 
 #include "base/Colors.hpp"
+#include "shell/KeyReleaseHold.hpp"
 #include "shell/KeyScript.hpp"
 #include "base/LayoutSettings.hpp"
 #include "base/SettingsFolder.hpp"
@@ -42,6 +44,8 @@ const char* kTrace = R"([
   {"ph": "f", "cat": "HostToDevice", "id": "99", "name": "h2d", "pid": 2, "tid": 7, "ts": 45, "bp": "e"}])";
 
 }  // namespace
+
+// [SECTION] Search, selection, range statistics, keys
 
 TEST_CASE("search matches names case-insensitively and lists matches in time order") {
     auto model = LoadJson(kTrace);
@@ -126,6 +130,26 @@ TEST_CASE("key scripts name letters and special keys, and refuse unknown names")
     CHECK(error == "{Click here} in --keys needs a place: {Click X,Y}");
 }
 
+TEST_CASE("a quick chord is seen whole: releases in a frame where a key was pressed wait") {
+    KeyReleaseHold hold;
+    // Ctrl down in one frame; in the next, 3 down and Ctrl up (a tool's or a quick hand's
+    // Ctrl+3): Ctrl's release waits, so the frame sees Ctrl and 3 down together.
+    CHECK_FALSE(hold.Hold(GLFW_KEY_LEFT_CONTROL, 37, GLFW_PRESS, 0));
+    CHECK(hold.StartFrame().empty());
+    CHECK_FALSE(hold.Hold(GLFW_KEY_3, 12, GLFW_PRESS, GLFW_MOD_CONTROL));
+    CHECK(hold.Hold(GLFW_KEY_LEFT_CONTROL, 37, GLFW_RELEASE, GLFW_MOD_CONTROL));
+    CHECK(hold.Hold(GLFW_KEY_3, 12, GLFW_RELEASE, 0));
+    CHECK(hold.Holding());
+    const std::vector<KeyRelease> released = hold.StartFrame();  // the frame after
+    REQUIRE(released.size() == 2);
+    CHECK(released[0].key == GLFW_KEY_LEFT_CONTROL);
+    CHECK(released[1].key == GLFW_KEY_3);
+    CHECK_FALSE(hold.Holding());
+    // A frame without a press passes its releases on at once; a repeat is no press.
+    CHECK_FALSE(hold.Hold(GLFW_KEY_W, 25, GLFW_REPEAT, 0));
+    CHECK_FALSE(hold.Hold(GLFW_KEY_W, 25, GLFW_RELEASE, 0));
+}
+
 TEST_CASE(
     "an operator picked in the operator view highlights exactly its slices, not names that contain "
     "it") {
@@ -171,6 +195,8 @@ TEST_CASE("slice references carry their document, and a timeline refuses another
     timeline.Select(foreign, false);
     CHECK(timeline.state().selected == own);
 }
+
+// [SECTION] Timeline navigation, ruler, labels, search
 
 TEST_CASE("zoom-out and panning stop at the trace with a 5 % margin") {
     auto model = LoadJson(kTrace);
@@ -408,6 +434,8 @@ TEST_CASE(
         home / ".config/tracelens/layout.txt"));  // the old file is left as it was
     std::filesystem::remove_all(home);
 }
+
+// [SECTION] Layout settings, counters, comparison halves, figure lists
 
 TEST_CASE("a small window narrows the side panel to a share, a wide one keeps the width set") {
     LayoutSettings layout;  // 580 px

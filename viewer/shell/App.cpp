@@ -18,6 +18,7 @@
 
 #include "base/Colors.hpp"
 #include "shell/HelpWindow.hpp"
+#include "shell/KeyReleaseHold.hpp"
 #include "base/SettingsFolder.hpp"
 #include "cluster/ClusterFolder.hpp"
 #include "core/TextFormat.hpp"
@@ -57,21 +58,11 @@ void DropCallback(GLFWwindow*, int count, const char** paths) {
     if (g_app && count > 0) g_app->Open(paths[0]);
 }
 
-// A key pressed and released before the next frame (a quick tap while the window waited, or a
-// tool's synthetic key) would never be seen as down by ImGui 1.86, which keeps only whether a key
-// is down: its release is held back to the frame after.
-struct HeldRelease {
-    int key, scancode, mods;
-};
-std::vector<int> g_pressedThisFrame;
-std::vector<HeldRelease> g_heldReleases;
+KeyReleaseHold g_keyReleases;
 
 void KeyCallback(GLFWwindow* window, int key, int scancode, int action, int mods) {
-    if (action == GLFW_PRESS) g_pressedThisFrame.push_back(key);
-    if (action == GLFW_RELEASE && std::find(g_pressedThisFrame.begin(), g_pressedThisFrame.end(),
-                                            key) != g_pressedThisFrame.end()) {
+    if (g_keyReleases.Hold(key, scancode, action, mods)) {
         ++g_windowEvents;
-        g_heldReleases.push_back({key, scancode, mods});
         return;
     }
     ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
@@ -79,10 +70,7 @@ void KeyCallback(GLFWwindow* window, int key, int scancode, int action, int mods
 
 // Before a frame: the releases held back from the frame before reach ImGui now.
 void ReleaseHeldKeys(GLFWwindow* window) {
-    g_pressedThisFrame.clear();
-    std::vector<HeldRelease> releases;
-    releases.swap(g_heldReleases);
-    for (const HeldRelease& r : releases)
+    for (const KeyRelease& r : g_keyReleases.StartFrame())
         ImGui_ImplGlfw_KeyCallback(window, r.key, r.scancode, GLFW_RELEASE, r.mods);
 }
 
@@ -231,7 +219,7 @@ App::FrameNeed App::NextFrameNeed() {
 }
 
 bool App::NeedsAnotherFrame() {
-    if (!g_heldReleases.empty()) return true;
+    if (g_keyReleases.Holding()) return true;
     // A view tab asked for (--view, a rank opened on a view) takes ImGui two frames to lay out
     // and select: an idle window would show the frame in between, with no tabs drawn.
     if (m_mainTab >= 0 && (ShowingComparison() || ActiveDocument() || ActiveCluster())) return true;
