@@ -127,6 +127,28 @@ TEST_CASE("a CSV row cut inside a quote is named and not read, the rows before i
           "inside this row; row left out");
 }
 
+TEST_CASE("a kernel row that lost a cell, or the last row cut without its line end, is left out") {
+    // The short row is as a real file has it (msinsight's test_rank_0): its Duration column
+    // holds the wait, every cell after its start one to the left.
+    const std::string text =
+        "Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us)\n"
+        "1,MatMul,MatMul,AI_CORE,10,5,0\n"
+        "1,FlashAttentionScore,FlashAttentionScore,MIX_AIC,20,1.8\n"
+        "1,Add,Add,AI_VECTOR_CORE,30,2,0\n"
+        "1,Mul,Mul,AI_VECTOR_CORE,40,3";
+    auto table = ParseKernelTable(text, "kernel_details.csv");
+    REQUIRE(table.ok());
+    REQUIRE(table.value().rows.size() == 2);  // MatMul and Add
+    CHECK(table.value().rows[1].startNs == 30000);
+    REQUIRE(table.value().problems.size() == 2);
+    CHECK(FormatProblem("kernel_details.csv", table.value().problems[0]) ==
+          "kernel_details.csv:3:1: error: a row of 6 cells against the header's 7 columns; row "
+          "left out");
+    CHECK(FormatProblem("kernel_details.csv", table.value().problems[1]) ==
+          "kernel_details.csv:5:1: error: the last row has no line end: the file is cut inside "
+          "it; row left out");
+}
+
 TEST_CASE("a step row with more cells than the header, or a header alone, reads no step") {
     auto shifted = ParseStepTraceCsv(
         "Step,Computing,Communication(Not Overlapped),Free\n"

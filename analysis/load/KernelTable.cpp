@@ -72,7 +72,13 @@ Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& n
     };
     uint64_t offset = 0;
     while (reader.Next(fields, &offset)) {
-        if (reader.LastRecordUnterminated()) break;  // a row cut inside a quote: named below
+        // A row of another width than the header's reads its cells in their neighbours' columns
+        // (a real file's row that lost a cell after its start reads its wait as its duration):
+        // left out and named, as is a row the file is cut inside.
+        const CsvRecordCheck check =
+            CheckTableRecord(reader, fields, header.size(), offset, table.problems);
+        if (check == CsvRecordCheck::kStop) break;
+        if (check == CsvRecordCheck::kSkip) continue;
         KernelRow row;
         const std::string_view start = FieldAt(fields, columns.start),
                                duration = FieldAt(fields, columns.duration);
@@ -112,8 +118,6 @@ Result<KernelTable> ParseKernelTable(std::string_view text, const std::string& n
                                                                 : CoreClass::kOther);
         table.rows.push_back(row);
     }
-    if (reader.LastRecordUnterminated())
-        table.problems.push_back({offset, 0, 0, kCsvUnterminatedRecord});
     FillLineColumns(text, table.problems);
     return table;
 }
