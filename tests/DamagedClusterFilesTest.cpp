@@ -294,6 +294,21 @@ TEST_CASE("a link key that is no rank pair, or a link that is no object, is name
     CHECK(links.problems[1].message == "link \"1-3\" is not an object of figures; skipped");
 }
 
+TEST_CASE("a link key repeated in one operator is one link, each repeat named") {
+    std::string body = "\"0-1\": {\"Transit Time(ms)\": 2, \"Transit Size(MB)\": 4}";
+    for (int i = 0; i < 10000; ++i) body += ", \"0-1\": {\"Transit Time(ms)\": 2}";
+    const std::string text = Padded("{\"step1\": {\"collective\": {\"ar@1\": {" + body +
+                                    "}, \"ar@2\": {\"0-1\": {\"Transit Time(ms)\": 3}}}}}");
+    CommunicationMatrix links;
+    REQUIRE(ParseCommunicationMatrixJson(text, "communication_matrix.json", links).ok());
+    // The first of ar@1, and ar@2's own (another operator: no repeat).
+    REQUIRE(links.links.size() == 2);
+    CHECK(links.links[0].transitSizeMb == 4);
+    CHECK(links.links[1].transitNs == 3000000);
+    REQUIRE(links.problems.size() == 10000);
+    CHECK(links.problems[0].message == "link \"0-1\" again in this operator; the first kept");
+}
+
 TEST_CASE("a negative start timestamp of an operator is named and not used") {
     const std::string ops = Padded(
         "{\"step1\": {\"collective\": {\"hcom_allReduce_1\": {\"Communication Time Info\": "

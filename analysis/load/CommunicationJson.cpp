@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <unordered_set>
 
 #include "core/Problem.hpp"
 
@@ -565,6 +566,9 @@ Status ReadCommunicationMatrixLinks(
         [&](const std::string& step, const std::string& kind, std::string_view key,
             od::object body) {
             const std::string group(key);
+            // A JSON object's key given twice (a damaged writer's 10,000 copies of one link)
+            // would count its link as many times: the first is kept, each repeat named.
+            std::unordered_set<uint64_t> linksSeen;
             for (auto linkField : body) {
                 std::string_view linkKey;
                 od::object linkBody;
@@ -589,6 +593,13 @@ Status ReadCommunicationMatrixLinks(
                 if (!keyOk) {
                     reader.NoteAt(valueAt, "link \"" + std::string(linkKey.substr(0, 40)) +
                                                "\" is not \"<src rank>-<dst rank>\"; skipped");
+                    continue;
+                }
+                const uint64_t pair = uint64_t{static_cast<uint32_t>(link.srcRank)} << 32 |
+                                      static_cast<uint32_t>(link.dstRank);
+                if (!linksSeen.insert(pair).second) {
+                    reader.NoteAt(valueAt, "link \"" + std::string(linkKey.substr(0, 40)) +
+                                               "\" again in this operator; the first kept");
                     continue;
                 }
                 const int rejected = reader.Rejected();
