@@ -56,6 +56,16 @@ void CheckLoadsWithDetails(const std::string& path, RankSource preference = Rank
     CHECK(read > 0);
 }
 
+// A generated Kineto trace of two steps at 'path'.
+void WriteKinetoTrace(const fs::path& path) {
+    KinetoTraceOptions options;
+    options.steps = 2;
+    std::FILE* file = std::fopen(path.c_str(), "wb");
+    REQUIRE(file);
+    GenerateKinetoTrace(options, file);
+    std::fclose(file);
+}
+
 }  // namespace
 
 TEST_CASE("the registry lists one importer per kind of source, each named") {
@@ -117,14 +127,7 @@ TEST_CASE("each importer probes its own format: a rank folder with both exports,
 TEST_CASE("a Kineto trace, a cluster and a damaged file of each format go to their importers") {
     const fs::path dir = test::TempDir("importer_trace");
     const fs::path trace = dir / "rank-0.json";
-    {
-        KinetoTraceOptions options;
-        options.steps = 2;
-        std::FILE* file = std::fopen(trace.c_str(), "wb");
-        REQUIRE(file);
-        GenerateKinetoTrace(options, file);
-        std::fclose(file);
-    }
+    WriteKinetoTrace(trace);
     CHECK(KindOf(trace.string()) == SourceKind::kChromeJson);
     CHECK(ChromeJsonImporter().probe(trace.string(), RankSource::kAuto).confidence == 100);
     CHECK(KernelCsvImporter().probe(trace.string(), RankSource::kAuto).confidence == 0);
@@ -166,14 +169,7 @@ TEST_CASE("a Kineto trace, a cluster and a damaged file of each format go to the
 TEST_CASE("a rank's load says which of its analyses runs, from its timeline on") {
     const fs::path dir = test::TempDir("importer_analysis_stage");
     const fs::path trace = dir / "rank-0.json";
-    {
-        KinetoTraceOptions options;
-        options.steps = 2;
-        std::FILE* file = std::fopen(trace.c_str(), "wb");
-        REQUIRE(file);
-        GenerateKinetoTrace(options, file);
-        std::fclose(file);
-    }
+    WriteKinetoTrace(trace);
     LoadProgress progress;
     const char* atTimeline = "not called";
     LoadOptions options;

@@ -29,7 +29,7 @@ constexpr uint64_t kEndMark = 0x444E4553594C414Eull;  // "NALYSEND"
 
 void WriteFigures(CacheFileWriter& out, const ActivityFigures& figures) {
     const DeviceTime& time = figures.time;
-    out.WriteValue<uint8_t>(time.any ? 1 : 0);
+    out.WriteFlag(time.any);
     out.WriteValue(time.temporal);
     out.WriteValue(time.busyNs);
     out.WriteArray(time.classSets.data(), time.classSets.size());
@@ -55,7 +55,7 @@ void WriteActivities(CacheFileWriter& out, const DeviceActivities& activities) {
         out.WriteValue(stream.group);
         out.WriteValue(stream.device);
         out.WriteString(stream.label);
-        out.WriteValue<uint8_t>(stream.ascend ? 1 : 0);
+        out.WriteFlag(stream.ascend);
     }
     out.WriteArray(activities.activities.data(), activities.activities.size());
     out.WriteArray(activities.launches.data(), activities.launches.size());
@@ -70,17 +70,6 @@ struct Bounds {
     const TraceModel& model;
     size_t streams = 0, launches = 0, steps = 0;
 };
-
-bool ReadFlag(CacheFileReader& in, bool& value) {
-    uint8_t byte = 0;
-    if (!in.ReadValue(byte)) return false;
-    if (byte > 1) {
-        in.Refuse("it is damaged: a flag of " + std::to_string(byte));
-        return false;
-    }
-    value = byte == 1;
-    return true;
-}
 
 // False, with the reason, when 'ok' is not.
 bool Check(CacheFileReader& in, bool ok, const char* what) {
@@ -99,7 +88,7 @@ bool ValidSlice(const TraceModel& model, const SliceAddress& slice) {
 
 bool ReadFigures(CacheFileReader& in, const Bounds& bounds, ActivityFigures& figures) {
     DeviceTime& time = figures.time;
-    if (!ReadFlag(in, time.any) || !in.ReadValue(time.temporal) || !in.ReadValue(time.busyNs) ||
+    if (!in.ReadFlag(time.any) || !in.ReadValue(time.temporal) || !in.ReadValue(time.busyNs) ||
         !in.ReadArray(time.classSets) || !in.ReadValue(time.communicationNs) ||
         !in.ReadValue(time.overlappedNs))
         return false;
@@ -132,7 +121,7 @@ bool ReadActivities(CacheFileReader& in, const TraceModel& model, DeviceActiviti
         DeviceStream& stream = activities.streams.emplace_back();
         if (!in.ReadValue(stream.track) || !in.ReadValue(stream.group) ||
             !in.ReadValue(stream.device) || !in.ReadString(stream.label) ||
-            !ReadFlag(in, stream.ascend) ||
+            !in.ReadFlag(stream.ascend) ||
             !Check(in, stream.track < model.tracks.size() && ValidGroup(model, stream.group),
                    "a stream's track or rank out of range"))
             return false;

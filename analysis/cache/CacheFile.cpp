@@ -287,6 +287,17 @@ bool CacheFileReader::ReadString(std::string& text) {
     return !aligned || SkipToPage();
 }
 
+bool CacheFileReader::ReadFlag(bool& value) {
+    uint8_t byte = 0;
+    if (!ReadValue(byte)) return false;
+    if (byte > 1) {
+        Refuse("it is damaged: a flag of " + std::to_string(byte));
+        return false;
+    }
+    value = byte == 1;
+    return true;
+}
+
 Status CacheFileReader::Finish() {
     if (!m_refused.empty()) return Status::Error(m_refused);
     if (Remaining() != 0)

@@ -88,6 +88,8 @@ public:
         if (aligned) PadToPage();
     }
     void WriteString(std::string_view text) { WriteArray(text.data(), text.size()); }
+    // A bool as one byte, 0 or 1.
+    void WriteFlag(bool value) { WriteValue<uint8_t>(value ? 1 : 0); }
 
     // Writes the header with the payload's length and checksum and renames the file to its
     // real name. Returns the file's size, or why it could not be written.
@@ -170,6 +172,8 @@ public:
         return Read(array.data(), bytes) && (!IsPageAligned(bytes) || SkipToPage());
     }
     bool ReadString(std::string& text);
+    // A bool as WriteFlag wrote it; any byte but 0 and 1 is damage.
+    bool ReadFlag(bool& value);
     // The payload's checksum, from the header (checked against the payload by Open).
     uint64_t PayloadChecksum() const { return m_payloadChecksum; }
     // Bytes of the payload not read yet.

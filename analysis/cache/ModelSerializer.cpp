@@ -60,7 +60,7 @@ void WriteProcess(CacheFileWriter& out, const Process& process) {
     out.WriteValue(process.name);
     out.WriteValue(process.labels);
     out.WriteValue(process.sortIndex);
-    out.WriteValue<uint8_t>(process.hasSortIndex);
+    out.WriteFlag(process.hasSortIndex);
     out.WriteValue(process.group);
     out.WriteArray(process.tracks.data(), process.tracks.size());
 }
@@ -83,7 +83,7 @@ void WriteTrack(CacheFileWriter& out, const Track& track) {
     WriteEntity(out, track.tid);
     out.WriteValue(track.name);
     out.WriteValue(track.sortIndex);
-    out.WriteValue<uint8_t>(track.hasSortIndex);
+    out.WriteFlag(track.hasSortIndex);
     out.WriteValue(track.role);
     out.WriteValue(track.sliceCount);
     out.WriteValue(track.overlapSliceCount);
@@ -113,7 +113,7 @@ void WriteReport(CacheFileWriter& out, const ImportReport& report) {
     out.WriteValue(report.unmatchedFlowEvents);
     out.WriteValue(report.unmatchedBegins);
     out.WriteValue(report.unmatchedEnds);
-    out.WriteValue<uint8_t>(report.truncated ? 1 : 0);
+    out.WriteFlag(report.truncated);
 }
 
 // [SECTION] Reading
@@ -122,13 +122,6 @@ void WriteReport(CacheFileWriter& out, const ImportReport& report) {
 
 bool ReadEntity(CacheFileReader& in, EntityId& id) {
     return in.ReadValue(id.number) && in.ReadValue(id.text);
-}
-
-bool ReadBool(CacheFileReader& in, bool& value) {
-    uint8_t byte = 0;
-    if (!in.ReadValue(byte)) return false;
-    value = byte != 0;
-    return true;
 }
 
 // An enum stored as its byte; a value past 'last' is damage.
@@ -178,7 +171,7 @@ bool ReadStrings(CacheFileReader& in, StringPool& strings) {
 bool ReadProcess(CacheFileReader& in, Process& process) {
     return ReadEntity(in, process.pid) && in.ReadValue(process.name) &&
            in.ReadValue(process.labels) && in.ReadValue(process.sortIndex) &&
-           ReadBool(in, process.hasSortIndex) && in.ReadValue(process.group) &&
+           in.ReadFlag(process.hasSortIndex) && in.ReadValue(process.group) &&
            in.ReadArray(process.tracks);
 }
 
@@ -193,7 +186,7 @@ bool ReadTrack(CacheFileReader& in, Track& track) {
     uint64_t rows = 0;
     if (!ReadEnum(in, track.kind, TrackKind::kCounter) || !in.ReadValue(track.process) ||
         !ReadEntity(in, track.tid) || !in.ReadValue(track.name) || !in.ReadValue(track.sortIndex) ||
-        !ReadBool(in, track.hasSortIndex) || !ReadEnum(in, track.role, kLastTrackRole) ||
+        !in.ReadFlag(track.hasSortIndex) || !ReadEnum(in, track.role, kLastTrackRole) ||
         !in.ReadValue(track.sliceCount) || !in.ReadValue(track.overlapSliceCount) ||
         !in.ReadValue(track.counterKey) || !in.ReadValue(rows))
         return false;
@@ -218,13 +211,9 @@ bool ReadReport(CacheFileReader& in, ImportReport& report) {
             !in.ReadValue(problem.column) || !in.ReadString(problem.message))
             return false;
     }
-    uint8_t truncated = 0;
-    if (!in.ReadValue(report.matchedFlows) || !in.ReadValue(report.unmatchedFlowEvents) ||
-        !in.ReadValue(report.unmatchedBegins) || !in.ReadValue(report.unmatchedEnds) ||
-        !in.ReadValue(truncated) || truncated > 1)
-        return false;
-    report.truncated = truncated == 1;
-    return true;
+    return in.ReadValue(report.matchedFlows) && in.ReadValue(report.unmatchedFlowEvents) &&
+           in.ReadValue(report.unmatchedBegins) && in.ReadValue(report.unmatchedEnds) &&
+           in.ReadFlag(report.truncated);
 }
 
 }  // namespace
