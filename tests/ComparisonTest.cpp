@@ -514,6 +514,7 @@ TEST_CASE("the diff says which recorded phase holds a step's difference, or that
     CHECK(place.kind == StepDifferencePlace::kOnePhase);
     CHECK(place.phase == kStepFree);
     CHECK(place.text == "free +3.001 ms of +3.551 ms");
+    CHECK(place.shortText == "+3.001 ms free");  // the Diff's cell: the change first
 
     // Two phases share it, neither by half.
     step.phasesB[kStepFree] = 1'600'000;             // +1.300 ms

@@ -217,6 +217,7 @@ StepDifferencePlace PlaceStepDifference(const StepDiff& step) {
     if (std::llabs(place.phaseNs) * 2 >= std::llabs(difference)) {
         place.kind = StepDifferencePlace::kOnePhase;
         place.text = std::string(kNames[largest]) + " " + Signed(place.phaseNs) + of;
+        place.shortText = Signed(place.phaseNs) + " " + kNames[largest];
     } else if ((place.phasesNs > 0) == (difference > 0) &&
                std::llabs(place.phasesNs) * 2 >= std::llabs(difference)) {
         place.kind = StepDifferencePlace::kSpread;

@@ -79,6 +79,9 @@ struct StepDifferencePlace {
     TimeNs phaseNs = 0;   // that phase's change, B - A
     TimeNs phasesNs = 0;  // the listed phases' changes summed
     std::string text;     // "free +3.000 ms of +3.551 ms", "no recorded phase: …"
+    // kOnePhase, for a narrow table cell: the change first, so that a cut keeps it
+    // ("+3.000 ms free", "-5.604 ms communication not overlapped").
+    std::string shortText;
 };
 
 // The place of 'step''s difference by the rule of StepDifferencePlace. O(phases).

@@ -296,10 +296,10 @@ void DrawSteps(const Comparison& comparison, float height) {
             ImGui::TableNextColumn();
             if (row.inA && row.inB) DiffCell(row.DiffNs());
             ImGui::TableNextColumn();
-            // In short: the phase and its change, or what kind of place; the tooltip says all.
+            // In short: the change and its phase, or what kind of place; the tooltip says all.
             const StepDifferencePlace place = PlaceStepDifference(row);
             if (place.kind == StepDifferencePlace::kOnePhase)
-                ImGui::TextUnformatted(place.text.substr(0, place.text.find(" of ")).c_str());
+                ImGui::TextUnformatted(place.shortText.c_str());
             else if (place.kind == StepDifferencePlace::kSpread)
                 ImGui::TextUnformatted("spread over phases");
             else if (place.kind == StepDifferencePlace::kUnrecorded)
