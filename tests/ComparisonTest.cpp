@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "TestSupport.hpp"
@@ -66,6 +67,8 @@ const SummaryOperator* FindOperator(const RankSummary& summary, const std::strin
 }
 
 }  // namespace
+
+// [SECTION] The generated pair: planted differences and alignment
 
 TEST_CASE("the diff of the generated pair finds exactly the planted differences first") {
     const LoadedComparison loaded = CompareFolders(GeneratedPair() / "a", GeneratedPair() / "b");
@@ -288,6 +291,8 @@ TEST_CASE("stats --compare --json writes the documented keys") {
     CHECK(steps.at(0)["diff_ns"].is_int64());
 }
 
+// [SECTION] Real runs and the text and JSON outputs
+
 TEST_CASE("the real two-rank runs compare rank 0 with rank 1 without problems") {
     const std::string fixtures = test::FixturesDir();
     if (fixtures.empty()) return;
@@ -500,6 +505,32 @@ TEST_CASE(
     // Only steps both sides have.
     CHECK(text.find("\n  2 ") != std::string::npos);
     CHECK(text.find("\n  3 ") == std::string::npos);
+}
+
+// [SECTION] Notes and the places of step differences
+
+TEST_CASE("a side whose step file lost damaged rows is compared with a note saying so") {
+    const fs::path dir = test::TempDir("compare_lost_rows");
+    fs::copy(GeneratedPair(), dir, fs::copy_options::recursive);
+    fs::path stepFile;
+    for (const auto& entry : fs::recursive_directory_iterator(dir / "b"))
+        if (entry.path().filename() == "step_trace_time.csv") stepFile = entry.path();
+    REQUIRE_FALSE(stepFile.empty());
+    // Two rows damaged: one cut short, one with a duration that is no number.
+    std::ofstream(stepFile, std::ios::app) << "98,1.5\n99,abc,1,1,1,1,1,1,1,1\n";
+    const LoadedComparison loaded = CompareFolders(dir / "a", dir / "b");
+    CHECK(loaded.comparison.a.stepRowsLeftOut == 0);
+    CHECK(loaded.comparison.b.stepRowsLeftOut == 2);
+    CHECK(loaded.comparison.b.StepRowsNote() ==
+          "its step file had 2 damaged rows, left out: the steps compared are those read");
+    const std::string text =
+        TraceDiffToText(loaded.comparison.a, loaded.comparison.b, loaded.comparison.diff, 5);
+    CHECK(text.find("\nB: its step file had 2 damaged rows, left out") != std::string::npos);
+    CHECK(text.find("A: its step file") == std::string::npos);
+    const std::string json =
+        TraceDiffToJson(loaded.comparison.a, loaded.comparison.b, loaded.comparison.diff);
+    CHECK(json.find("\"step_rows_left_out\": 2") != std::string::npos);
+    fs::remove_all(dir);
 }
 
 TEST_CASE("the diff says which recorded phase holds a step's difference, or that none does") {

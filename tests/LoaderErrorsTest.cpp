@@ -168,8 +168,19 @@ TEST_CASE("a second \"traceEvents\" array is named at its key, and keys after th
                      "\"pid\": 1, \"tid\": 1, \"ts\": 5, \"dur\": 2}]}");
         CHECK(model->sliceCount == 1);
         CHECK(ProblemText(*model) ==
-              "2:19: a second \"traceEvents\" array: not read (the first one is the trace; a "
-              "file should have one)");
+              "2:19: a second \"traceEvents\" array of 1 event: not read (the first one is the "
+              "trace; a file should have one)");
+    }
+    SUBCASE("the key repeated with its events counted, nested arrays and strings skipped") {
+        auto model =
+            LoadJson(one + R"( "traceEvents": [{"args": {"s": "],[", "a": [1, [2]]}}, {}, 7]})");
+        CHECK(model->sliceCount == 1);
+        CHECK(ProblemText(*model).find("array of 3 events: not read") != std::string::npos);
+    }
+    SUBCASE("a second array cut short: named, without a count") {
+        auto model = LoadJson(one + R"( "traceEvents": [{"ph": "X"}, )");
+        CHECK(ProblemText(*model).find("a second \"traceEvents\" array: not read") !=
+              std::string::npos);
     }
     SUBCASE("other keys after the array, one holding the word") {
         auto model = LoadJson(one + R"( "displayTimeUnit": "ns", "note": {"traceEvents": []}})");

@@ -159,6 +159,12 @@ OverviewFigures OverviewOfStep(const RankAnalysis& analysis, const TimeWindow& w
     return RankOverviewFigures(OverviewInputsOf(step, analysis.origin));
 }
 
+std::string RankSummary::StepRowsNote() const {
+    if (stepRowsLeftOut == 0) return "";
+    return "its step file had " + std::to_string(stepRowsLeftOut) + " damaged row" +
+           (stepRowsLeftOut == 1 ? "" : "s") + ", left out: the steps compared are those read";
+}
+
 RankSummary SummarizeRank(const RankAnalysis& analysis, const TraceModel* model,
                           const std::string& path, const std::optional<TimeWindow>& window) {
     RankSummary summary;
@@ -182,6 +188,8 @@ RankSummary SummarizeRank(const RankAnalysis& analysis, const TraceModel* model,
     }
     summary.overview = window ? OverviewOfStep(analysis, *window) : analysis.overview;
     summary.steps = CollectSteps(analysis, model);
+    if (analysis.steps && !analysis.stepsFromTrace)
+        summary.stepRowsLeftOut = analysis.steps->problems.size();
     if (analysis.communication) {
         for (const CommunicationOp& op : analysis.communication->ops) {
             if (op.isTotal || (window && op.hasStart && !window->Contains(op.startNs))) continue;

@@ -63,9 +63,15 @@ struct RankSummary {
     std::vector<SummaryStep> steps;  // in step order (numeric when the names are numbers)
     std::vector<SummaryCommunicationOp> communication;  // in file order, "Total Op Info" left out
     TimeNs firstNs = 0, lastNs = 0;                     // the trace's span; 0, 0 without a trace
+    // Rows of the rank's step file that were damaged and left out (each one of its problems):
+    // those steps are missing from what is compared.
+    size_t stepRowsLeftOut = 0;
 
     // The step named 'step', or null.
     const SummaryStep* FindStep(const std::string& step) const;
+    // What a comparison says of the rows left out: "its step file had 3 damaged rows, left out:
+    // the steps compared are those read"; empty when none were.
+    std::string StepRowsNote() const;
 };
 
 // Summarises a loaded rank. Operators come from kernel_details.csv when the folder has one, else

@@ -188,6 +188,26 @@ const char* FindRepeatedEventArray(const char* arrayEnd, const char* end) {
     }
 }
 
+int64_t CountArrayAfterKey(const char* keyAt, const char* end) {
+    const ScanResult key = SkipString(keyAt, end);
+    if (key.status != ScanStatus::kOk) return -1;
+    const char* p = SkipWhitespace(key.end, end);
+    if (p >= end || *p != ':') return -1;
+    p = SkipWhitespace(p + 1, end);
+    if (p >= end || *p != '[') return -1;
+    p = SkipWhitespace(p + 1, end);
+    if (p < end && *p == ']') return 0;
+    for (int64_t count = 1;; ++count) {
+        const ScanResult value = SkipValue(p, end);
+        if (value.status != ScanStatus::kOk) return -1;
+        p = SkipWhitespace(value.end, end);
+        if (p >= end) return -1;
+        if (*p == ']') return count;
+        if (*p != ',') return -1;
+        p = SkipWhitespace(p + 1, end);
+    }
+}
+
 const char* FindLikelyEventStart(const char* from, const char* limit, const char* textEnd) {
     const char* p = from;
     while (p < limit) {

@@ -31,6 +31,10 @@ ScanResult SkipString(const char* p, const char* end);
 // is not an object's keys. O(bytes after the array).
 const char* FindRepeatedEventArray(const char* arrayEnd, const char* end);
 
+// The number of values in the array after the key at 'keyAt' ("traceEvents": [ … ]), each
+// skipped as SkipValue skips it; -1 when what follows is not a whole array. O(bytes of it).
+int64_t CountArrayAfterKey(const char* keyAt, const char* end);
+
 // Where the event array of a trace starts: the byte after its '['. Accepts a bare array or an
 // object with a "traceEvents" key among others. Returns nullptr when neither is found;
 // 'whatWasFound' then describes the first significant byte.

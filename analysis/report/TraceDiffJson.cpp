@@ -18,6 +18,10 @@ void WriteSide(JsonObject& root, const char* key, const RankSummary& side) {
         object.Null("rank_id");
     object.String("operator_source", side.operatorSource);
     object.Int("first_ns", side.firstNs);
+    if (side.stepRowsLeftOut > 0) {
+        object.Int("step_rows_left_out", static_cast<int64_t>(side.stepRowsLeftOut));
+        object.String("note", side.StepRowsNote());
+    }
 }
 
 void WriteAlignment(JsonObject& root, const Alignment& alignment) {
@@ -158,6 +162,9 @@ std::string TraceDiffToJson(const RankSummary& a, const RankSummary& b, const Tr
 std::string TraceDiffToText(const RankSummary& a, const RankSummary& b, const TraceDiff& diff,
                             size_t top) {
     std::string out = "A: " + a.path + "\nB: " + b.path + "\n";
+    for (const auto& [label, side] : {std::pair{"A", &a}, std::pair{"B", &b}})
+        if (side->stepRowsLeftOut > 0)
+            out += std::string(label) + ": " + side->StepRowsNote() + "\n";
     out += std::string("aligned by ") + AlignByName(diff.alignment.by);
     if (diff.alignment.by == AlignBy::kStep) out += " " + diff.alignment.step;
     if (diff.alignment.by == AlignBy::kOperator) out += " " + diff.alignment.operatorName;

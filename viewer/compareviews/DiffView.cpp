@@ -411,6 +411,10 @@ void DiffView::Draw(ViewContext& context) {
     ImGui::Text("B  %s   (operators from %s)", comparison->b.path.c_str(),
                 comparison->b.operatorSource.c_str());
     if (!comparison->note.empty()) ImGui::TextColored(kSlower, "%s", comparison->note.c_str());
+    for (const auto& [label, side] :
+         {std::pair{"A", &comparison->a}, std::pair{"B", &comparison->b}})
+        if (side->stepRowsLeftOut > 0)
+            ImGui::TextColored(kSlower, "%s: %s", label, side->StepRowsNote().c_str());
     DrawStepControls(context, m_choices);
     ImGui::Separator();
     const float height = ImGui::GetContentRegionAvail().y;

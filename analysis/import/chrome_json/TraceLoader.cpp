@@ -144,10 +144,14 @@ bool KeepContiguousChunks(const TraceText& source, const std::vector<ChunkPlan>&
                    source.data() + chunks.back().endOffset, source.data() + source.size())) {
         // JSON parsers disagree on a repeated key; the first array is the trace here, and the
         // second is said rather than silently dropped.
+        // How many events it holds is said, so that what is not shown is known.
+        const int64_t events = CountArrayAfterKey(repeated, source.data() + source.size());
         chunks.back().problems.Add(
             static_cast<uint64_t>(repeated - source.data()),
-            "a second \"traceEvents\" array: not read (the first one is the trace; a file "
-            "should have one)");
+            "a second \"traceEvents\" array" +
+                (events >= 0 ? " of " + std::to_string(events) + " event" + (events == 1 ? "" : "s")
+                             : std::string()) +
+                ": not read (the first one is the trace; a file should have one)");
     }
     for (const ImportProblem& p : source.problems())
         chunks.back().problems.Add(p.byteOffset, p.message);
