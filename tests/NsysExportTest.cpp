@@ -387,6 +387,31 @@ TEST_CASE("a generated Kineto trace and its export twin: the same analyses in st
     fs::remove_all(dir);
 }
 
+TEST_CASE("an export's timeline is given to the window before its analyses are computed") {
+    const fs::path dir = test::TempDir("nsys_timeline_first");
+    const fs::path twin = dir / "gpu.sqlite";
+    KinetoTraceOptions options;
+    options.events = 5000;
+    const std::string text =
+        test::WrittenText([&](std::FILE* out) { GenerateKinetoTrace(options, out); });
+    std::string error;
+    REQUIRE_MESSAGE(WriteNsysTwin(text, twin.string(), nullptr, &error), error);
+    LoadProgress progress;
+    LoadOptions load;
+    size_t given = 0, tracks = 0;
+    const char* analysisThen = "not called";
+    load.timelineReady = [&](const std::shared_ptr<TraceModel>& model) {
+        ++given, tracks = model->tracks.size(), analysisThen = progress.analysis.load();
+    };
+    auto loaded = LoadRank(twin.string(), load, &progress);
+    REQUIRE_MESSAGE(loaded.ok(), (loaded.ok() ? "" : loaded.message()));
+    CHECK(given == 1);
+    CHECK(tracks == loaded.value().model->tracks.size());
+    CHECK(analysisThen == nullptr);  // no analysis had started
+    CHECK(progress.analysis.load() != nullptr);
+    fs::remove_all(dir);
+}
+
 // [SECTION] Clusters, comparison, steps and check
 
 TEST_CASE("a folder of per-rank exports opens as a cluster, each rank as it opens alone") {

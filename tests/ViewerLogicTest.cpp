@@ -361,6 +361,13 @@ TEST_CASE("names cut to fit keep the end that tells them apart, and whole unders
     CHECK(shown.size() == 4);
 }
 
+TEST_CASE("text elided to nothing is an empty string, never a null pointer ImGui would read") {
+    std::string scratch;
+    const std::string_view nothing = ElideToWidth(std::string_view(), 100.0f, scratch);
+    CHECK(nothing.empty());
+    CHECK(nothing.data() != nullptr);
+}
+
 TEST_CASE("a selected table row is brighter than a hovered one") {
     ImGuiContext* previous = ImGui::GetCurrentContext();
     ImGuiContext* context = ImGui::CreateContext();

@@ -141,6 +141,21 @@ TEST_CASE("a trace that cannot be opened is reported, not crashed on") {
     std::remove(png.c_str());
 }
 
+TEST_CASE("a track whose name is empty is drawn, not crashed on (the real Nsight mock export)") {
+    // Its tracks are named by nothing the header can show: a label elided to nothing once reached
+    // ImGui as a null pointer (strlen on null).
+    const std::string fixtures = marey::test::FixturesDir();
+    if (fixtures.empty()) return;
+    const std::string png = TempPng("nsys_mock");
+    for (const char* view : {"timeline", "device"}) {
+        CAPTURE(view);
+        const Run run = Viewer(fixtures + "/nsys-ai/tests/fixtures/mock.sqlite --screenshot " +
+                               png + " --view " + view);
+        CHECK_MESSAGE(run.status == 0, run.output);
+    }
+    std::remove(png.c_str());
+}
+
 TEST_CASE("a failed open while the sample is shown stays on screen as a notice naming the path") {
     const std::string png = TempPng("notice");
     const std::filesystem::path empty = marey::test::TempDir("empty_folder");

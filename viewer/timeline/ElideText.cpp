@@ -41,9 +41,11 @@ std::string ElideMiddle(std::string_view text, float widthPx,
 }
 
 std::string_view ElideToWidth(std::string_view text, float widthPx, std::string& scratch) {
-    // An empty view may hold no pointer at all, and CalcTextSizeA reads a null end as "up to the
-    // terminating NUL": strlen on null.
-    if (text.empty()) return {};
+    // Nothing to show is an empty view of an empty string, never a view with no pointer: ImGui
+    // (AddText, TextUnformatted, CalcTextSizeA) reads a null end as "up to the terminating NUL",
+    // strlen on null, and a track with an empty name crashed the window that way.
+    constexpr std::string_view kNothing = "";
+    if (text.empty()) return kNothing;
     const ImFont* font = ImGui::GetFont();
     const float size = ImGui::GetFontSize();
     const auto measure = [&](std::string_view part) {
@@ -54,7 +56,7 @@ std::string_view ElideToWidth(std::string_view text, float widthPx, std::string&
     };
     if (measure(text) <= widthPx) return text;
     scratch = ElideMiddle(text, widthPx, measure);
-    if (scratch.size() <= kEllipsis.size() || measure(scratch) > widthPx) return {};
+    if (scratch.size() <= kEllipsis.size() || measure(scratch) > widthPx) return kNothing;
     return scratch;
 }
 

@@ -37,6 +37,8 @@ Result<LoadedRank> LoadRank(const std::string& path, const LoadOptions& options,
     rank.model = std::move(loaded.value().model);
     rank.source = "Nsight Systems export " + std::filesystem::path(path).filename().string();
     rank.note = std::move(loaded.value().note);
+    // The window draws the timeline while the rank's analyses are computed.
+    if (options.timelineReady) options.timelineReady(rank.model);
     rank.analysis =
         std::make_unique<RankAnalysis>(AnalyzeRank(RankFiles{}, rank.model.get(), progress));
     return rank;
