@@ -430,6 +430,11 @@ TEST_CASE("a cache file that does not fit its trace is said, ignored and written
         fs::resize_file(cacheFile, cacheBytes / 2);
         reason = "it is truncated: ";
     }
+    SUBCASE("one byte short: said in bytes, where megabytes would read the same") {
+        fs::resize_file(cacheFile, cacheBytes - 1);
+        reason = "it is truncated: " + std::to_string(cacheBytes - 1) + " of " +
+                 std::to_string(cacheBytes) + " bytes";
+    }
     SUBCASE("a byte of its payload flipped") {
         const std::string bytes = ReadWholeFile(cacheFile);
         const uint64_t at = payloadAt + (cacheBytes - payloadAt) / 2;
@@ -451,6 +456,24 @@ TEST_CASE("a cache file that does not fit its trace is said, ignored and written
         const uint32_t layout = ModelCacheFormat().layout ^ 1;
         Patch(cacheFile, offsetof(CacheHeader, layout), &layout, sizeof layout);
         reason = "it was written by a build whose records have other sizes";
+    }
+    SUBCASE("its path's length damaged: what follows the path is never quoted") {
+        uint32_t pathBytes = 0;
+        std::memcpy(&pathBytes, ReadWholeFile(cacheFile).data() + offsetof(CacheHeader, pathBytes),
+                    sizeof pathBytes);
+        pathBytes += 9;  // the payload's first field, a byte count with zeros in it
+        Patch(cacheFile, offsetof(CacheHeader, pathBytes), &pathBytes, sizeof pathBytes);
+        reason = "its header is damaged (its path is not text)";
+    }
+    SUBCASE("its reserved header field set") {
+        const uint32_t unused = 7;
+        Patch(cacheFile, offsetof(CacheHeader, unused), &unused, sizeof unused);
+        reason = "its header is damaged (a reserved field is set)";
+    }
+    SUBCASE("a pipe in its place, which would block a reader") {
+        fs::remove(cacheFile);
+        REQUIRE(::mkfifo(cacheFile.c_str(), 0600) == 0);
+        reason = "it is not a file but a pipe (remove it so that the cache can be written)";
     }
     SUBCASE("the trace was touched since") {
         fs::last_write_time(trace, fs::last_write_time(trace) + std::chrono::seconds(2));

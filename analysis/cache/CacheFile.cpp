@@ -53,6 +53,13 @@ std::string MegabytesText(uint64_t bytes) {
     return text;
 }
 
+// "0.6 MB of 1.2 MB"; in bytes when the two read the same in MB ("1241095 of 1241096 bytes").
+std::string SizesText(uint64_t bytes, uint64_t expected) {
+    if (MegabytesText(bytes) != MegabytesText(expected))
+        return MegabytesText(bytes) + " of " + MegabytesText(expected);
+    return std::to_string(bytes) + " of " + std::to_string(expected) + " bytes";
+}
+
 }  // namespace
 
 // [SECTION] Writing
@@ -149,13 +156,23 @@ Result<std::unique_ptr<CacheFileReader>> CacheFileReader::Open(const std::string
                                                                const CacheFormat& format) {
     std::unique_ptr<CacheFileReader> reader(new CacheFileReader());
     reader->m_path = path;
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // Without blocking: a FIFO in the file's place would wait for a writer forever.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         if (errno == ENOENT || errno == ENOTDIR) return Status::Error("");  // no cache yet
         return Status::Error("cannot open it: " + ErrorText());
     }
     struct stat info {};
     const bool statted = ::fstat(fd, &info) == 0;
+    if (statted && !S_ISREG(info.st_mode)) {
+        ::close(fd);
+        return Status::Error(std::string("it is not a file but ") +
+                             (S_ISDIR(info.st_mode)    ? "a folder"
+                              : S_ISFIFO(info.st_mode) ? "a pipe"
+                              : S_ISSOCK(info.st_mode) ? "a socket"
+                                                       : "a device") +
+                             " (remove it so that the cache can be written)");
+    }
     const uint64_t fileBytes = statted ? static_cast<uint64_t>(info.st_size) : 0;
     if (statted && fileBytes >= sizeof(CacheHeader)) {
         // Private and writable: the arrays that take pages of it may change them in the process
@@ -191,15 +208,22 @@ Status CacheFileReader::CheckHeader(const CacheKey& key, const CacheFormat& form
     if (header.pathBytes > kMaxCachedPathBytes || sizeof header + header.pathBytes > fileBytes)
         return Status::Error("its header is damaged (a path of " +
                              std::to_string(header.pathBytes) + " bytes)");
+    if (header.unused != 0) return Status::Error("its header is damaged (a reserved field is set)");
     const std::string_view cachedPath(m_base + sizeof header, header.pathBytes);
-    if (cachedPath != key.path)
-        return Status::Error("it was written for " + std::string(cachedPath));
+    if (cachedPath != key.path) {
+        // A damaged length reads bytes past the path: only a path of text is quoted.
+        const bool text = std::all_of(cachedPath.begin(), cachedPath.end(), [](char c) {
+            return static_cast<unsigned char>(c) >= 0x20 && c != 0x7f;
+        });
+        return Status::Error(text ? "it was written for " + std::string(cachedPath)
+                                  : std::string("its header is damaged (its path is not text)"));
+    }
     if (header.sourceBytes != key.sizeBytes || header.sourceMtimeNs != key.mtimeNs)
         return Status::Error("the trace changed since it was written (size or modification time)");
     const uint64_t payloadAt = sizeof header + header.pathBytes;
     if (header.payloadBytes > fileBytes - payloadAt)
-        return Status::Error("it is truncated: " + MegabytesText(fileBytes) + " of " +
-                             MegabytesText(payloadAt + header.payloadBytes));
+        return Status::Error("it is truncated: " +
+                             SizesText(fileBytes, payloadAt + header.payloadBytes));
     if (header.payloadBytes < fileBytes - payloadAt)
         return Status::Error("it is longer than its header says (" + MegabytesText(fileBytes) +
                              ")");
