@@ -5,7 +5,9 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <cstring>
 #include <fstream>
+#include <iterator>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -207,6 +209,42 @@ TEST_CASE("cached analyses that do not fit are said, ignored and written again")
     const LoadedRank rewritten = setup.Load();
     CHECK(rewritten.analysis->trace->fromIndexCache);
     CHECK(setup.TakeSaid().empty());
+}
+
+TEST_CASE("the analyses file holds no stray memory: records' padding is written as zeros") {
+    Setup setup("analyses_cache_padding");
+    const LoadedRank rank = setup.Load();
+    const TraceAnalyses& clean = *rank.analysis->trace;
+    // The same records, their padding bytes set to what freed memory might hold.
+    TraceAnalyses poisoned = clean;
+    for (size_t i = 0; i < poisoned.activities.activities.size(); ++i) {
+        DeviceActivity& to = poisoned.activities.activities[i];
+        const DeviceActivity& from = clean.activities.activities[i];
+        std::memset(static_cast<void*>(&to), 0xAB, sizeof to);
+        to.startNs = from.startNs, to.endNs = from.endNs, to.name = from.name;
+        to.stream = from.stream, to.kind = from.kind, to.launch = from.launch;
+        to.step = from.step, to.slice = from.slice;
+    }
+    for (size_t i = 0; i < poisoned.gaps.size(); ++i) {
+        IdleGap& to = poisoned.gaps[i];
+        std::memset(static_cast<void*>(&to), 0xCD, sizeof to);
+        to.startNs = clean.gaps[i].startNs, to.endNs = clean.gaps[i].endNs;
+        to.stream = clean.gaps[i].stream, to.kind = clean.gaps[i].kind;
+    }
+    REQUIRE_FALSE(poisoned.gaps.empty());
+    const IndexCache cache(setup.Options().cache, setup.trace.string());
+    const auto write = [&](const TraceAnalyses& analyses, const fs::path& path) {
+        auto writer = CacheFileWriter::Create(path.string(), cache.Key(), AnalysesCacheFormat());
+        REQUIRE(writer.ok());
+        SerializeAnalyses(analyses, *writer.value());
+        REQUIRE(writer.value()->Commit().ok());
+        std::ifstream in(path, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const std::string a = write(clean, setup.dir / "clean.index");
+    const std::string b = write(poisoned, setup.dir / "poisoned.index");
+    CHECK(a.size() == b.size());
+    CHECK(a == b);
 }
 
 TEST_CASE("marey stats prints the same JSON with its analyses from the cache") {

@@ -27,24 +27,71 @@ constexpr uint64_t kEndMark = 0x444E4553594C414Eull;  // "NALYSEND"
 
 // [SECTION] Writing
 
+// The records below have padding: written field by field (CacheFileWriter::WriteArrayOfFields).
+void WriteClassSets(CacheFileWriter& out, const std::vector<ClassSetTime>& sets) {
+    out.WriteArrayOfFields<ClassSetTime>(
+        sets.size(), [&](size_t first, size_t n, ClassSetTime* to) {
+            for (size_t i = 0; i < n; ++i)
+                to[i].classes = sets[first + i].classes, to[i].ns = sets[first + i].ns;
+        });
+}
+
+void WriteIdle(CacheFileWriter& out, const std::vector<StreamIdle>& idle) {
+    out.WriteArrayOfFields<StreamIdle>(idle.size(), [&](size_t first, size_t n, StreamIdle* to) {
+        for (size_t i = 0; i < n; ++i)
+            to[i].stream = idle[first + i].stream, to[i].gaps = idle[first + i].gaps;
+    });
+}
+
+void WriteSamples(CacheFileWriter& out, const std::vector<QueueSample>& samples) {
+    out.WriteArrayOfFields<QueueSample>(
+        samples.size(), [&](size_t first, size_t n, QueueSample* to) {
+            for (size_t i = 0; i < n; ++i)
+                to[i].time = samples[first + i].time, to[i].depth = samples[first + i].depth;
+        });
+}
+
+void WriteDeviceActivities(CacheFileWriter& out, const std::vector<DeviceActivity>& all) {
+    out.WriteArrayOfFields<DeviceActivity>(
+        all.size(), [&](size_t first, size_t n, DeviceActivity* to) {
+            for (size_t i = 0; i < n; ++i) {
+                const DeviceActivity& from = all[first + i];
+                to[i].startNs = from.startNs, to[i].endNs = from.endNs, to[i].name = from.name;
+                to[i].stream = from.stream, to[i].kind.activityClass = from.kind.activityClass;
+                to[i].kind.memory = from.kind.memory, to[i].launch = from.launch;
+                to[i].step = from.step, to[i].slice = from.slice;
+            }
+        });
+}
+
+void WriteGaps(CacheFileWriter& out, const std::vector<IdleGap>& gaps) {
+    out.WriteArrayOfFields<IdleGap>(gaps.size(), [&](size_t first, size_t n, IdleGap* to) {
+        for (size_t i = 0; i < n; ++i) {
+            const IdleGap& from = gaps[first + i];
+            to[i].startNs = from.startNs, to[i].endNs = from.endNs;
+            to[i].stream = from.stream, to[i].kind = from.kind;
+        }
+    });
+}
+
 void WriteFigures(CacheFileWriter& out, const ActivityFigures& figures) {
     const DeviceTime& time = figures.time;
     out.WriteFlag(time.any);
     out.WriteValue(time.temporal);
     out.WriteValue(time.busyNs);
-    out.WriteArray(time.classSets.data(), time.classSets.size());
+    WriteClassSets(out, time.classSets);
     out.WriteValue(time.communicationNs);
     out.WriteValue(time.overlappedNs);
     for (const std::vector<TimeRange>& ranges : time.unions)
         out.WriteArray(ranges.data(), ranges.size());
-    out.WriteArray(figures.idle.data(), figures.idle.size());
+    WriteIdle(out, figures.idle);
     out.WriteValue(figures.launch);
     out.WriteValue<uint64_t>(figures.queue.size());
     for (const StreamQueue& queue : figures.queue) {
         out.WriteValue(queue.stream);
         out.WriteValue(queue.mean);
         out.WriteValue(queue.max);
-        out.WriteArray(queue.samples.data(), queue.samples.size());
+        WriteSamples(out, queue.samples);
     }
 }
 
@@ -57,7 +104,7 @@ void WriteActivities(CacheFileWriter& out, const DeviceActivities& activities) {
         out.WriteString(stream.label);
         out.WriteFlag(stream.ascend);
     }
-    out.WriteArray(activities.activities.data(), activities.activities.size());
+    WriteDeviceActivities(out, activities.activities);
     out.WriteArray(activities.launches.data(), activities.launches.size());
     out.WriteValue(activities.activitiesWithCorrelation);
     out.WriteString(activities.unavailable);
@@ -221,7 +268,7 @@ void SerializeAnalyses(const TraceAnalyses& analyses, CacheFileWriter& out) {
             out.WriteValue(step.window);
         }
     }
-    out.WriteArray(analyses.gaps.data(), analyses.gaps.size());
+    WriteGaps(out, analyses.gaps);
     out.WriteValue(kEndMark);
 }
 

@@ -3,8 +3,10 @@
 // with a checksum over it. Written under a temporary name and renamed, so that a crash never
 // leaves half a file under the real name; read with every length checked against what is left,
 // so that a truncated, garbled or foreign file is refused with the reason, never trusted.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -85,6 +87,25 @@ public:
         const bool aligned = IsPageAligned(count * sizeof(T));
         if (aligned) PadToPage();
         Write(data, count * sizeof(T));
+        if (aligned) PadToPage();
+    }
+    // WriteArray's layout for records with padding, whose bytes in memory are whatever was there
+    // before: each chunk of records is zeroed, then 'copyFields(first, count, out)' copies their
+    // fields one by one, so that the file is the same run after run and holds no stray memory.
+    template <typename T, typename CopyFields>
+    void WriteArrayOfFields(size_t count, CopyFields copyFields) {
+        static_assert(std::is_trivially_copyable_v<T>);
+        WriteValue<uint64_t>(count);
+        const bool aligned = IsPageAligned(count * sizeof(T));
+        if (aligned) PadToPage();
+        constexpr size_t kChunkRecords = 4096;
+        std::vector<T> chunk(std::min(count, kChunkRecords));
+        for (size_t first = 0; first < count; first += kChunkRecords) {
+            const size_t records = std::min(kChunkRecords, count - first);
+            std::memset(static_cast<void*>(chunk.data()), 0, records * sizeof(T));
+            copyFields(first, records, chunk.data());
+            Write(chunk.data(), records * sizeof(T));
+        }
         if (aligned) PadToPage();
     }
     void WriteString(std::string_view text) { WriteArray(text.data(), text.size()); }
