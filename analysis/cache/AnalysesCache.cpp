@@ -1,7 +1,5 @@
 #include "cache/AnalysesCache.hpp"
 
-#include <unistd.h>
-
 #include "cache/AnalysesSerializer.hpp"
 #include "cache/CacheFolder.hpp"
 #include "core/LoadTiming.hpp"
@@ -65,23 +63,13 @@ void WriteAnalysesInBackground(const IndexCache& cache, TraceModel& model,
         const uint64_t madeFrom = model.sources.front().indexCacheChecksum;
         if (madeFrom == 0) return;  // the model has no cache file: nothing to stand beside
         const LoadTiming timing;
-        auto writer = CacheFileWriter::Create(path, cache.Key(), AnalysesCacheFormat());
-        Result<uint64_t> written = writer.ok() ? Result<uint64_t>(0) : writer.status();
-        if (writer.ok()) {
-            writer.value()->WriteValue(madeFrom);
-            SerializeAnalyses(*analyses, *writer.value());
-            written = writer.value()->Commit();
-        }
-        if (written.ok() && written.value() > cache.Options().limitBytes) {
-            ::unlink(path.c_str());
-            written = Status::Error("their " + std::to_string(written.value() >> 20) +
-                                    " MiB are more than the cache's limit (MAREY_CACHE_LIMIT)");
-        }
-        if (!written.ok()) {
-            Say(cache, cache.Name() + ": analyses cache not written: " + written.message());
-            return;
-        }
-        EvictOldest(cache.Options().folder, cache.Options().limitBytes, path);
+        const Result<uint64_t> written = WriteCacheFile(
+            cache.Options(), path, cache.Key(), AnalysesCacheFormat(), [&](CacheFileWriter& out) {
+                out.WriteValue(madeFrom);
+                SerializeAnalyses(*analyses, out);
+            });
+        if (!written.ok())
+            return Say(cache, cache.Name() + ": analyses cache not written: " + written.message());
         timing.Report("analyses cache written");
     });
 }

@@ -109,25 +109,34 @@ std::unique_ptr<TraceModel> IndexCache::Read(TraceText& text) const {
     return model;
 }
 
-Result<uint64_t> IndexCache::Write(const TraceModel& model, uint64_t* checksum) const {
-    const LoadTiming timing;
-    if (!Usable()) return Status::Error("the trace's size and time cannot be read");
-    if (Status folder = CreateCacheFolder(m_options.folder); !folder.ok()) return folder;
-    auto writer = CacheFileWriter::Create(m_filePath, m_key, ModelCacheFormat());
+Result<uint64_t> WriteCacheFile(const IndexCacheOptions& options, const std::string& path,
+                                const CacheKey& key, const CacheFormat& format,
+                                const std::function<void(CacheFileWriter&)>& serialize,
+                                uint64_t* checksum) {
+    if (Status folder = CreateCacheFolder(options.folder); !folder.ok()) return folder;
+    auto writer = CacheFileWriter::Create(path, key, format);
     if (!writer.ok()) return writer.status();
-    SerializeModel(model, *writer.value());
+    serialize(*writer.value());
     Result<uint64_t> written = writer.value()->Commit();
     if (!written.ok()) return written;
     if (checksum) *checksum = writer.value()->PayloadChecksum();
-    if (written.value() > m_options.limitBytes) {
-        ::unlink(m_filePath.c_str());
+    if (written.value() > options.limitBytes) {
+        ::unlink(path.c_str());
         return Status::Error("its " + std::to_string(written.value() >> 20) +
                              " MiB are more than the cache's limit of " +
-                             std::to_string(m_options.limitBytes >> 20) +
-                             " MiB (MAREY_CACHE_LIMIT)");
+                             std::to_string(options.limitBytes >> 20) + " MiB (MAREY_CACHE_LIMIT)");
     }
-    EvictOldest(m_options.folder, m_options.limitBytes, m_filePath);
-    timing.Report("index cache written");
+    EvictOldest(options.folder, options.limitBytes, path);
+    return written;
+}
+
+Result<uint64_t> IndexCache::Write(const TraceModel& model, uint64_t* checksum) const {
+    const LoadTiming timing;
+    if (!Usable()) return Status::Error("the trace's size and time cannot be read");
+    Result<uint64_t> written = WriteCacheFile(
+        m_options, m_filePath, m_key, ModelCacheFormat(),
+        [&](CacheFileWriter& out) { SerializeModel(model, out); }, checksum);
+    if (written.ok()) timing.Report("index cache written");
     return written;
 }
 

@@ -41,6 +41,15 @@ std::optional<uint64_t> ParseCacheLimit(std::string_view text);
 // "marey: ". Fails with a message when MAREY_CACHE_LIMIT is not a size.
 Result<IndexCacheOptions> IndexCacheFromEnvironment(bool noCache);
 
+// Writes the cache file 'path' of 'key' in 'format' with what 'serialize' writes (making the
+// folder when missing); a file over the options' limit is removed again and said; then the least
+// recently used files over the limit go. Its size, or why it was not written; 'checksum' (may be
+// null) gets its payload's. Every file of the cache is written by it.
+Result<uint64_t> WriteCacheFile(const IndexCacheOptions& options, const std::string& path,
+                                const CacheKey& key, const CacheFormat& format,
+                                const std::function<void(CacheFileWriter&)>& serialize,
+                                uint64_t* checksum = nullptr);
+
 // The cache entry of one trace file.
 class IndexCache {
 public:
