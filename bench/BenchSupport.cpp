@@ -121,14 +121,21 @@ uint64_t ReadTreeIntoPageCache(const std::string& dir) {
     return bytes;
 }
 
-ClusterMeasure OpenCluster(const std::string& dir, unsigned threads) {
+ClusterMeasure OpenCluster(const std::string& dir, unsigned threads,
+                           const std::string& cacheFolder) {
     ClusterMeasure measure;
     measure.baseBytes = ReadStatusKb("VmRSS:") * 1024;
+    IndexCacheOptions cache;
+    cache.enabled = !cacheFolder.empty();
+    cache.folder = cacheFolder;
+    ClusterProgress progress;
     ResetPeakRss();
     const double start = Now();
     auto cluster =
-        LoadCluster(dir, threads ? threads : std::max(1u, std::thread::hardware_concurrency()));
+        LoadCluster(dir, threads ? threads : std::max(1u, std::thread::hardware_concurrency()),
+                    &progress, {}, cache);
     if (!cluster.ok()) std::abort();
+    measure.ranksFromCache = progress.ranksCached;
     measure.loadSeconds = Now() - start;
     const ClusterReport report = BuildClusterReport(cluster.value());
     measure.reportSeconds = Now() - start - measure.loadSeconds;

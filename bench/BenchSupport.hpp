@@ -89,10 +89,12 @@ struct ClusterMeasure {
     uint64_t peakBytes = 0, baseBytes = 0;
     uint32_t ranks = 0, steps = 0, slowRanks = 0, slowLinks = 0;
     uint64_t links = 0;
+    uint32_t ranksFromCache = 0;  // of 'ranks': summaries taken from the cluster cache
 };
 
 // A cluster folder (or summary file) loaded on 'threads' threads (0: every core) and its views'
-// data built, in this process.
-ClusterMeasure OpenCluster(const std::string& dir, unsigned threads);
+// data built, in this process; with 'cacheFolder', through the cluster cache kept there.
+ClusterMeasure OpenCluster(const std::string& dir, unsigned threads,
+                           const std::string& cacheFolder = "");
 
 }  // namespace marey::bench

@@ -55,6 +55,13 @@ std::string AnalysesCacheFilePath(const std::string& folder, const std::string& 
     return path;
 }
 
+std::string ClusterCacheFilePath(const std::string& folder, const std::string& canonicalPath) {
+    // Its own hash input: an Nsight export is both a trace and a cluster of its processes.
+    std::string path = CacheFilePath(folder, "cluster:" + canonicalPath);
+    path.insert(path.size() - std::strlen(kCacheFileExtension), ".cluster");
+    return path;
+}
+
 Status CreateCacheFolder(const std::string& folder) {
     if (folder.empty())
         return Status::Error("no cache folder: neither XDG_CACHE_HOME nor HOME is set");

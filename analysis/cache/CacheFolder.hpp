@@ -21,6 +21,9 @@ std::string CacheFilePath(const std::string& folder, const std::string& canonica
 // the cache's files do, so that EvictOldest weighs it like them).
 std::string AnalysesCacheFilePath(const std::string& folder, const std::string& canonicalPath);
 
+// The file of the rank summaries of the cluster at 'canonicalPath': "<hash>.cluster.index".
+std::string ClusterCacheFilePath(const std::string& folder, const std::string& canonicalPath);
+
 // Creates 'folder' and the folders above it that are missing, each readable by its owner only
 // (0700). Fails with the reason when it cannot.
 Status CreateCacheFolder(const std::string& folder);

@@ -59,14 +59,16 @@ void Walk(const fs::path& folder, int depth, size_t enoughRanks, ClusterFolders&
     }
     std::error_code error;
     std::vector<fs::path> children;
+    found.listedFolders.push_back(folder.string());
     for (fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, error),
          end;
          !error && it != end; it.increment(error)) {
         std::error_code typeError;
         if (it->is_symlink(typeError)) {  // a link loop must not trap the walk
             const std::string name = it->path().filename().string();
-            if (fs::is_directory(it->path(), typeError) &&
-                (LooksLikeRankFolder(name) || IsRankDirectory(it->path().string())))
+            if (!fs::is_directory(it->path(), typeError)) continue;
+            found.repeatable = false;  // what is behind the link decides whether it is skipped
+            if (LooksLikeRankFolder(name) || IsRankDirectory(it->path().string()))
                 Skip(it->path(), "behind a symbolic link, not followed", found);
             continue;
         }
@@ -82,6 +84,7 @@ void Walk(const fs::path& folder, int depth, size_t enoughRanks, ClusterFolders&
     std::sort(children.begin(), children.end());
     for (const fs::path& child : children) {
         if (depth + 1 > kMaxDepth) {
+            found.repeatable = false;
             if (LooksLikeRankFolder(child.filename().string()) || IsRankDirectory(child.string()))
                 Skip(child, "more than " + std::to_string(kMaxDepth) + " levels deep, not searched",
                      found);

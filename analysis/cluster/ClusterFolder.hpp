@@ -30,6 +30,11 @@ struct ClusterFolders {
     std::vector<std::string> traceFiles;  // rank traces (*.pt.trace.json.gz …), in path order
     std::vector<std::string> problems;    // rank folders that could not be read
     std::vector<SkippedFolder> skipped;   // in walk order
+    // The folders the walk listed (the rank folders not among them: it does not walk into them).
+    std::vector<std::string> listedFolders;
+    // False when what the walk found depends on more than those folders and the rank folders'
+    // own files: a link to a folder, or a folder past the depth, was looked into.
+    bool repeatable = true;
 
     size_t RankCount() const {
         return rankFolders.size() + summaryFiles.size() + stepTraceRawFiles.size() +

@@ -389,7 +389,7 @@ std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolut
                      std::to_string(l.group) + ", " + std::to_string(l.srcRank) + ", " +
                      std::to_string(l.dstRank) + ", ";
             AppendJsonString(links, l.transport);
-            links += ", " + JsonNumber(l.transitSizeMb) + ", " + std::to_string(l.transitNs) +
+            links += ", " + JsonExactNumber(l.transitSizeMb) + ", " + std::to_string(l.transitNs) +
                      ", " + std::to_string(l.count) + "]";
         }
         links += ']';
@@ -420,7 +420,7 @@ std::string WriteRankSummary(const ClusterRank& rank, const std::string& absolut
                 {"gflops_per_s", rank.flops.gflopsPerS},
                 {"utilization_percent", rank.flops.utilizationPercent}};
             for (const auto& [key, value] : figures)
-                if (value >= 0) flops.Real(key, value);
+                if (value >= 0) flops.ExactReal(key, value);
         }
         AppendArrayOfStrings(root.Key("problems"), rank.problems);
     }

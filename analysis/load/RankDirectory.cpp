@@ -113,6 +113,16 @@ fs::path OutputFolder(const fs::path& root) {
     return fs::is_directory(nested, error) ? nested : root;
 }
 
+// Where profiler_info and profiler_metadata.json are: the rank folder, or the folder above when
+// the person opened ASCEND_PROFILER_OUTPUT itself.
+fs::path InfoFolder(const fs::path& root) {
+    std::error_code error;
+    if (root.filename() == "ASCEND_PROFILER_OUTPUT" ||
+        (root.filename().empty() && root.parent_path().filename() == "ASCEND_PROFILER_OUTPUT"))
+        return fs::weakly_canonical(root / "..", error);
+    return root;
+}
+
 // Why 'path', which exists, is not a regular file: "a folder", "a pipe", "a link to nothing"…
 std::string NotAFileReason(const fs::path& path) {
     std::error_code error;
@@ -307,11 +317,7 @@ Result<RankFiles> FindRankFiles(const std::string& path) {
     RankFiles files;
     files.root = path;
     fs::path root(path);
-    // The person may have opened ASCEND_PROFILER_OUTPUT itself: profiler_info lives one up.
-    fs::path infoFolder = root;
-    if (fs::path(root).filename() == "ASCEND_PROFILER_OUTPUT" ||
-        (root.filename().empty() && root.parent_path().filename() == "ASCEND_PROFILER_OUTPUT"))
-        infoFolder = fs::weakly_canonical(root / "..", error);
+    const fs::path infoFolder = InfoFolder(root);
     const fs::path output = OutputFolder(root);
     files.outputDir = output.string();
     bool any = false;
@@ -381,6 +387,16 @@ Result<RankFiles> FindRankFiles(const std::string& path) {
     if (dataRank) NoteOtherRanks(output, *dataRank, files.problems);
     files.flops = FindFlopsFiles(output.string(), dataRank);
     return files;
+}
+
+std::vector<std::string> RankFolderFolders(const std::string& path) {
+    const fs::path root(path);
+    std::vector<std::string> folders{path};
+    for (const fs::path& folder : {OutputFolder(root), InfoFolder(root)})
+        if (folder != root &&
+            std::find(folders.begin(), folders.end(), folder.string()) == folders.end())
+            folders.push_back(folder.string());
+    return folders;
 }
 
 std::string MissingFileMessage(const RankFileKind& kind) {

@@ -134,6 +134,12 @@ FlopsFiles FindFlopsFiles(const std::string& folder, std::optional<RankId> rankI
 // The files of the rank folder 'path'. Fails when 'path' is not a folder or holds none of them.
 Result<RankFiles> FindRankFiles(const std::string& path);
 
+// The folders whose entries FindRankFiles lists or reads files of: 'path', its
+// ASCEND_PROFILER_OUTPUT when there, and the folder above when 'path' is an
+// ASCEND_PROFILER_OUTPUT (its profiler_info and metadata live there). What was read from a rank
+// folder is out of date when one of these folders, or a file directly in them, changed. O(1).
+std::vector<std::string> RankFolderFolders(const std::string& path);
+
 // "Missing communication.json: it is written with profiler_level=... ." for a view to show.
 std::string MissingFileMessage(const RankFileKind& kind);
 

@@ -8,9 +8,11 @@
 #include "cluster/ClusterFolder.hpp"
 #include "cluster/ClusterSummaryFile.hpp"
 #include "cluster/RankInput.hpp"
+#include "core/LoadTiming.hpp"
 #include "core/ParallelFor.hpp"
 #include "cluster/TraceRanks.hpp"
 #include "import/nsys/NsysLoader.hpp"
+#include "loading/ClusterRankCache.hpp"
 #include "loading/RankLoader.hpp"
 #include "loading/RankSummarizer.hpp"
 #include "import/chrome_json/TraceLoader.hpp"
@@ -34,8 +36,11 @@ Result<KernelTable> ReadTraceKernels(const std::string& path) {
 
 // Reads every rank of 'inputs' on 'threads' threads; the waits of collectives read from traces
 // estimated across them.
+// Each rank whose files are as they were when the cache was written is taken from it (unless
+// its kernel table is to be kept: the cache holds summaries only).
 std::vector<ClusterRank> ReadRanks(const RankInputList& inputs, unsigned threads,
-                                   ClusterProgress* progress, const RankReadOptions& options) {
+                                   ClusterProgress* progress, const RankReadOptions& options,
+                                   ClusterRankCache& cache) {
     const size_t count = inputs.inputs.size();
     std::vector<ClusterRank> ranks(count);
     if (progress) progress->ranksTotal = static_cast<uint32_t>(count);
@@ -43,9 +48,20 @@ std::vector<ClusterRank> ReadRanks(const RankInputList& inputs, unsigned threads
     for (size_t i = 0; i < count; ++i) sizes[i] = inputs.inputs[i].bytes;
     ParallelFor(count, threads, sizes, [&](size_t i) {
         if (progress && progress->cancel) return;
-        ranks[i] = SummarizeRankInput(inputs.inputs[i], options);
+        std::optional<ClusterRank> cached;
+        if (!options.keepKernelTable) cached = cache.Take(i);
+        if (cached) {
+            ranks[i] = std::move(*cached);
+            if (progress) ++progress->ranksCached;
+        } else {
+            cache.StampBeforeRead(i);
+            ranks[i] = SummarizeRankInput(inputs.inputs[i], options);
+            cache.Keep(i, ranks[i]);
+        }
         if (progress) ++progress->ranksDone;
     });
+    if (progress && progress->cancel) return ranks;
+    cache.Finish();
     if (RanksAreTraces(inputs.source))
         EstimateCollectiveWaits(ranks, std::vector<bool>(ranks.size(), true));
     return ranks;
@@ -147,23 +163,30 @@ Result<Cluster> LoadExportCluster(const std::string& path, unsigned threads,
 
 // The cluster 'path' holds, read by the reader of its kind, before its layout is made.
 Result<Cluster> ReadCluster(const std::string& path, unsigned threads, ClusterProgress* progress,
-                            const RankReadOptions& options) {
+                            const RankReadOptions& options, const IndexCacheOptions& cacheOptions) {
     if (IsClusterSummaryFile(path)) return LoadClusterSummary(path, threads, progress);
     // An export of one process says so ("not a job"): its processes are listed once, there.
     if (IsNsysExportFile(path)) return LoadExportCluster(path, threads, progress, options);
-    const ClusterFolders folders = FindClusterFolders(path);
+    const LoadTiming timing;
+    ClusterRankCache cache(cacheOptions, path, options.stepRange);
+    std::optional<ClusterWalk> walk = cache.TakeWalk(threads);
+    if (!walk) walk = WalkClusterFolder(path);
+    cache.SetWalk(*walk);
+    timing.Report(cache.WalkTaken() ? "cluster: folders known from the cache"
+                                    : "cluster: folders walked");
     Cluster cluster;
     cluster.root = path;
-    cluster.problems = folders.problems;
-    if (folders.RankCount() > 0) {
-        const RankInputList inputs = ListRankInputs(folders);
+    cluster.problems = walk->problems;
+    const RankInputList& inputs = walk->ranks;
+    if (!inputs.inputs.empty()) {
         cluster.source = inputs.source;
         cluster.layout = inputs.layout;
-        cluster.ranks = ReadRanks(inputs, std::max(1u, threads), progress, options);
+        cluster.ranks = ReadRanks(inputs, std::max(1u, threads), progress, options, cache);
+        timing.Report("cluster: ranks read");
         if (RanksAreTraces(inputs.source)) cluster.readTraceKernels = ReadTraceKernels;
         if (progress && progress->cancel) return Status::Error(path + ": cancelled");
-    } else if (!folders.analysisOutput.empty()) {
-        if (Status status = ReadAnalysisOutputFolder(folders.analysisOutput, cluster); !status.ok())
+    } else if (!walk->analysisOutput.empty()) {
+        if (Status status = ReadAnalysisOutputFolder(walk->analysisOutput, cluster); !status.ok())
             return status;
     } else {
         return Status::Error(
@@ -172,18 +195,20 @@ Result<Cluster> ReadCluster(const std::string& path, unsigned threads, ClusterPr
             "ASCEND_PROFILER_OUTPUT), no rank traces (*.pt.trace.json[.gz]), no "
             "rank_summary_N.json files and no cluster_analysis_output in it");
     }
-    SettleCluster(cluster, folders.skipped);
+    SettleCluster(cluster, walk->skipped);
     // Groups once the ids are settled: a left-out duplicate or a rank of no id joins none.
-    if (folders.RankCount() > 0) cluster.groups = GroupsFromCollectives(cluster.ranks);
+    if (!inputs.inputs.empty()) cluster.groups = GroupsFromCollectives(cluster.ranks);
     return cluster;
 }
 
 }  // namespace
 
 Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterProgress* progress,
-                            const RankReadOptions& options) {
-    Result<Cluster> cluster = ReadCluster(path, threads, progress, options);
+                            const RankReadOptions& options, const IndexCacheOptions& cache) {
+    const LoadTiming timing;
+    Result<Cluster> cluster = ReadCluster(path, threads, progress, options, cache);
     if (cluster.ok()) cluster.value().parallel = BuildParallelLayout(cluster.value());
+    timing.Report("cluster: loaded and settled");
     return cluster;
 }
 

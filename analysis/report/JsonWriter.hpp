@@ -3,6 +3,7 @@
 // schemas of docs/stats-json.md say (integers for ns, %.9g for reals, null for what is not finite).
 #include <cmath>
 #include <cstdint>
+#include <charconv>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -18,6 +19,15 @@ inline std::string JsonNumber(double value) {
     char text[40];
     std::snprintf(text, sizeof text, "%.9g", value);
     return text;
+}
+
+// The shortest text that reads back as exactly 'value' (std::to_chars), or "null" when it is not
+// finite: for files marey reads again, where %.9g would lose the last digits.
+inline std::string JsonExactNumber(double value) {
+    if (!std::isfinite(value)) return "null";
+    char text[40];
+    const auto written = std::to_chars(text, text + sizeof text, value);
+    return std::string(text, written.ptr);
 }
 
 // Writes '{' now and '}' when it goes out of scope; Key() returns the output to write a value.
@@ -36,6 +46,7 @@ public:
     }
     void Int(const char* key, int64_t value) { Key(key) += std::to_string(value); }
     void Real(const char* key, double value) { Key(key) += JsonNumber(value); }
+    void ExactReal(const char* key, double value) { Key(key) += JsonExactNumber(value); }
     void String(const char* key, std::string_view value) { AppendJsonString(Key(key), value); }
     void Null(const char* key) { Key(key) += "null"; }
     void Bool(const char* key, bool value) { Key(key) += value ? "true" : "false"; }
