@@ -38,9 +38,10 @@ Result<KernelTable> ReadTraceKernels(const std::string& path) {
 // estimated across them.
 // Each rank whose files are as they were when the cache was written is taken from it (unless
 // its kernel table is to be kept: the cache holds summaries only).
-std::vector<ClusterRank> ReadRanks(const RankInputList& inputs, unsigned threads,
+std::vector<ClusterRank> ReadRanks(const ClusterWalk& walk, unsigned threads,
                                    ClusterProgress* progress, const RankReadOptions& options,
                                    ClusterRankCache& cache) {
+    const RankInputList& inputs = walk.ranks;
     const size_t count = inputs.inputs.size();
     std::vector<ClusterRank> ranks(count);
     if (progress) progress->ranksTotal = static_cast<uint32_t>(count);
@@ -55,7 +56,9 @@ std::vector<ClusterRank> ReadRanks(const RankInputList& inputs, unsigned threads
             if (progress) ++progress->ranksCached;
         } else {
             cache.StampBeforeRead(i);
-            ranks[i] = SummarizeRankInput(inputs.inputs[i], options);
+            // A rank folder's files as the walk found them: not looked for a second time.
+            ranks[i] = i < walk.rankFiles.size() ? SummarizeRankFolder(walk.rankFiles[i], options)
+                                                 : SummarizeRankInput(inputs.inputs[i], options);
             cache.Keep(i, ranks[i]);
         }
         if (progress) ++progress->ranksDone;
@@ -181,7 +184,7 @@ Result<Cluster> ReadCluster(const std::string& path, unsigned threads, ClusterPr
     if (!inputs.inputs.empty()) {
         cluster.source = inputs.source;
         cluster.layout = inputs.layout;
-        cluster.ranks = ReadRanks(inputs, std::max(1u, threads), progress, options, cache);
+        cluster.ranks = ReadRanks(*walk, std::max(1u, threads), progress, options, cache);
         timing.Report("cluster: ranks read");
         if (RanksAreTraces(inputs.source)) cluster.readTraceKernels = ReadTraceKernels;
         if (progress && progress->cancel) return Status::Error(path + ": cancelled");

@@ -93,6 +93,8 @@ ClusterWalk WalkClusterFolder(const std::string& path) {
     ClusterFolders folders = FindClusterFolders(path);
     ClusterWalk walk;
     walk.ranks = ListRankInputs(folders);
+    if (walk.ranks.source == ClusterSource::kRankFolders)
+        walk.rankFiles = std::move(folders.rankFolders);
     walk.problems = std::move(folders.problems);
     walk.skipped = std::move(folders.skipped);
     walk.analysisOutput = std::move(folders.analysisOutput);
@@ -253,10 +255,10 @@ void ClusterRankCache::StampBeforeRead(size_t index) {
     if (!Cacheable(index)) return;
     Entry& entry = m_entries[index];
     entry = Entry{};
-    const int64_t readFromNs = WallClockNs();
     StampInput(m_walk.ranks.inputs[index], entry.paths, entry.stamps);
-    // A file written within a clock tick of its read could change again unseen: not kept.
-    if (!AllSettled(entry.stamps, readFromNs)) entry.paths.clear();
+    // A file written within a clock tick of its read could change again unseen: not kept. Its
+    // read began with the walk, which read the rank's profiler_info and metadata files.
+    if (!AllSettled(entry.stamps, m_walkStartNs)) entry.paths.clear();
 }
 
 void ClusterRankCache::Keep(size_t index, const ClusterRank& rank) {

@@ -36,6 +36,9 @@ struct ClusterWalk {
     std::string analysisOutput;              // a cluster_analysis_output folder, or empty
     std::vector<std::string> listedFolders;  // FindClusterFolders's
     bool repeatable = false;                 // FindClusterFolders's
+    // Per input of rank folders, the files the walk found in it (what reading it starts from);
+    // empty when the walk was taken from the cache.
+    std::vector<RankFiles> rankFiles;
 };
 
 // FindClusterFolders and ListRankInputs of 'path'. O(entries walked).
