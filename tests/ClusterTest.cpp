@@ -17,6 +17,7 @@
 
 #include "ClusterGenerator.hpp"
 #include "TestSupport.hpp"
+#include "load/MatrixLinkSums.hpp"
 #include "cluster/ClusterSource.hpp"
 #include "cluster/AnalysisOutputReader.hpp"
 #include "cluster/Cluster.hpp"
@@ -682,15 +683,27 @@ TEST_CASE(
     "names in the order read") {
     ClusterRank rank;
     rank.names = {"hcom_x"};  // already there from communication.json
-    RankLinkSums sums(rank);
-    sums.Add("broadcast@7", 3, 1, "HCCS", 1.0, 100);
-    sums.Add("allreduce@9", 3, 2, "RDMA", 2.0, 200);
-    sums.Add("Total Op Info@9", 3, 2, "RDMA", 99.0, 9900);  // the file's own sum: left out
-    sums.Add("allreduce@9", 3, 2, "RDMA", 0.5, 50);
-    sums.Add("allreduce@9", 3, 2, "HCCS", 4.0, 400);
-    sums.Add("allreduce", 3, 0, "HCCS", 8.0, 800);  // a 2023 file: no group hash
-    sums.Add("broadcast@7", 3, 1, "HCCS", 1.0, 100);
-    sums.Finish();
+    MatrixLinkSums sums;
+    const auto add = [&](const char* group, int dst, const char* transport, double mb, TimeNs ns) {
+        CommunicationLinkView view;
+        view.group = group, view.srcRank = 3, view.dstRank = dst, view.transport = transport;
+        view.transitSizeMb = mb, view.transitNs = ns;
+        sums.Add(view);
+    };
+    add("broadcast@7", 1, "HCCS", 1.0, 100);
+    add("allreduce@9", 2, "RDMA", 2.0, 200);
+    add("Total Op Info@9", 2, "RDMA", 99.0, 9900);  // the file's own sum: left out
+    add("allreduce@9", 2, "RDMA", 0.5, 50);
+    add("allreduce@9", 2, "HCCS", 4.0, 400);
+    add("allreduce", 0, "HCCS", 8.0, 800);  // a 2023 file: no group hash
+    add("broadcast@7", 1, "HCCS", 1.0, 100);
+    const std::vector<CommunicationLink> summed = sums.Finish();
+    CHECK(summed.size() == 5);
+    CHECK(summed[0].opName == "broadcast");
+    // Summed links summed again are the same links.
+    CHECK(SumMatrixLinks(summed).size() == 5);
+    CHECK(SumMatrixLinks(summed)[1].entries == 2);
+    AddRankLinks(summed, rank);
     CHECK(rank.names == std::vector<std::string>{"hcom_x", "broadcast", "7", "allreduce", "9", ""});
     REQUIRE(rank.links.size() == 4);
     auto link = [&](size_t i) {

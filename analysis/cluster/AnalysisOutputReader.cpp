@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/TextFormat.hpp"
+#include "load/MatrixLinkSums.hpp"
 #include "load/AnalysisFile.hpp"
 #include "load/CommunicationJson.hpp"
 #include "load/ParallelMetadata.hpp"
@@ -142,7 +143,7 @@ Status ReadAnalysisOutput(const std::string& folder, Cluster& cluster) {
                              bySource[link.srcRank].push_back(std::move(link));
                          for (auto& [id, links] : bySource)
                              if (!outsideJob(id, matrixPath, links.size(), "link", "links"))
-                                 AddRankLinks(links, rankFor(id));
+                                 AddRankLinks(SumMatrixLinks(links), rankFor(id));
                      });
     if (ranks.empty())
         return Status::Error(folder +

@@ -11,6 +11,7 @@
 
 #include "db/DbRows.hpp"
 #include "db/SqliteFile.hpp"
+#include "load/MatrixLinkSums.hpp"
 
 namespace marey {
 namespace {
@@ -347,7 +348,7 @@ void ReadLinks(DbCluster& out) {
         bySource[link.srcRank].push_back(std::move(link));
     }
     if (row.Failed()) out.problems.push_back(out.db.LastError());
-    for (auto& [id, links] : bySource) AddRankLinks(links, out.RankFor(id));
+    for (auto& [id, links] : bySource) AddRankLinks(SumMatrixLinks(links), out.RankFor(id));
 }
 
 }  // namespace

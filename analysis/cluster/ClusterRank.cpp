@@ -1,4 +1,5 @@
 #include "cluster/ClusterRank.hpp"
+
 #include "load/MemoryCsv.hpp"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include "core/Problem.hpp"
 #include "core/TextFormat.hpp"
 #include "db/DbParallelMetadata.hpp"
+#include "load/MatrixLinkSums.hpp"
 #include "db/DbRankTables.hpp"
 #include "db/DbTimeline.hpp"
 #include "load/AnalysisFile.hpp"
@@ -68,62 +70,36 @@ void AddRankCollectives(const std::vector<CommunicationOp>& ops, ClusterRank& ra
     }
 }
 
-RankLinkSums::RankLinkSums(ClusterRank& rank) : m_rank(rank) {}
-
-void RankLinkSums::Add(std::string_view group, int srcRank, int dstRank, std::string_view transport,
-                       double transitSizeMb, TimeNs transitNs, uint32_t entries) {
-    const size_t at = group.rfind('@');
-    const std::string_view op = group.substr(0, at);
-    // The file's own sum of the others, with "@<group>" in msprof-analyze's newer files.
-    if (op == "Total Op Info") return;
-    const std::string_view hash =
-        at == std::string_view::npos ? std::string_view() : group.substr(at + 1);
-    uint32_t transportId = 0;
-    while (transportId < m_transports.size() && m_transports[transportId] != transport)
-        ++transportId;
-    if (transportId == m_transports.size()) m_transports.emplace_back(transport);
-    const Key key{m_strings.Intern(op), m_strings.Intern(hash), srcRank, dstRank, transportId};
-    const auto [it, added] = m_index.try_emplace(key, static_cast<uint32_t>(m_sums.size()));
-    if (added) {
-        m_keys.push_back(key);
-        m_sums.emplace_back();
-        m_sums.back().srcRank = srcRank, m_sums.back().dstRank = dstRank;
-        m_sums.back().transport = m_transports[transportId];
-    }
-    RankLink& sum = m_sums[it->second];
-    sum.transitSizeMb += transitSizeMb;
-    sum.transitNs = SaturatingAdd(sum.transitNs, transitNs);
-    sum.count += entries;
-}
-
-void RankLinkSums::Finish() {
-    // Names go into the rank in the order their first link came, as each sum's key is new.
-    RankNames names(m_rank);
-    for (size_t i = 0; i < m_sums.size(); ++i) {
-        m_sums[i].op = names.Intern(m_strings.Get(m_keys[i].op));
-        m_sums[i].group = names.Intern(m_strings.Get(m_keys[i].group));
-    }
-    // Ordered by operator, group, source, destination and transport, as text.
-    std::vector<uint32_t> order(m_sums.size());
-    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    auto text = [&](uint32_t i) {
-        return std::make_tuple(m_strings.Get(m_keys[i].op), m_strings.Get(m_keys[i].group),
-                               m_keys[i].srcRank, m_keys[i].dstRank,
-                               std::string_view(m_transports[m_keys[i].transport]));
-    };
-    std::sort(order.begin(), order.end(),
-              [&](uint32_t a, uint32_t b) { return text(a) < text(b); });
-    m_rank.links.reserve(m_rank.links.size() + m_sums.size());
-    for (const uint32_t i : order) m_rank.links.push_back(std::move(m_sums[i]));
-    m_sums.clear(), m_keys.clear(), m_index.clear();
-}
-
 void AddRankLinks(const std::vector<CommunicationLink>& links, ClusterRank& rank) {
-    RankLinkSums sums(rank);
-    for (const CommunicationLink& link : links)
-        sums.Add(link.group, link.srcRank, link.dstRank, link.transport, link.transitSizeMb,
-                 link.transitNs, link.entries);
-    sums.Finish();
+    RankNames names(rank);
+    std::vector<RankLink> added;
+    added.reserve(links.size());
+    for (const CommunicationLink& link : links) {
+        const size_t at = link.group.rfind('@');
+        const std::string_view key(link.group);
+        const std::string_view op = key.substr(0, at);
+        // The file's own sum of the others, with "@<group>" in msprof-analyze's newer files.
+        if (op == "Total Op Info") continue;
+        RankLink sum;
+        sum.op = names.Intern(op);
+        sum.group =
+            names.Intern(at == std::string_view::npos ? std::string_view() : key.substr(at + 1));
+        sum.srcRank = link.srcRank, sum.dstRank = link.dstRank;
+        sum.transport = link.transport;
+        sum.transitSizeMb = link.transitSizeMb;
+        sum.transitNs = link.transitNs;
+        sum.count = link.entries;
+        added.push_back(std::move(sum));
+    }
+    const auto text = [&](const RankLink& l) {
+        return std::make_tuple(std::string_view(rank.names[l.op]),
+                               std::string_view(rank.names[l.group]), l.srcRank, l.dstRank,
+                               std::string_view(l.transport));
+    };
+    std::stable_sort(added.begin(), added.end(),
+                     [&](const RankLink& a, const RankLink& b) { return text(a) < text(b); });
+    rank.links.reserve(rank.links.size() + added.size());
+    for (RankLink& link : added) rank.links.push_back(std::move(link));
 }
 
 namespace {
@@ -269,7 +245,10 @@ void SummarizeRankTables(const RankTables& tables, const RankTableOrigin& origin
         rank.hasPhase = tables.steps->hasColumn;
     }
     if (tables.communication) AddRankCollectives(tables.communication->ops, rank);
-    if (tables.matrix) AddRankLinks(tables.matrix->links, rank);
+    if (tables.matrix)
+        AddRankLinks(tables.matrix->linksSummed ? tables.matrix->links
+                                                : SumMatrixLinks(tables.matrix->links),
+                     rank);
     if (tables.kernels) AddOperatorTypes(*tables.kernels, rank);
     rank.overview = RankOverviewFigures(OverviewInputsOf(tables, origin));
     if (tables.memoryRecord) rank.peakMemory = PeakAllocatedMemory(*tables.memoryRecord);

@@ -107,44 +107,11 @@ struct ClusterRank {
 // The collectives of 'ops' ("Total Op Info" left out) appended to rank.collectives.
 void AddRankCollectives(const std::vector<CommunicationOp>& ops, ClusterRank& rank);
 
-// A rank's links summed per (operator, group, source, destination, transport) as they are read,
-// without a copy of any link's text: one entry per distinct key.
-class RankLinkSums {
-public:
-    explicit RankLinkSums(ClusterRank& rank);
-    // One link, or 'entries' of the file's summed: 'group' is the matrix's op key
-    // ("allreduce-top1@<hash>", or an op name). The file's own "Total Op Info" is left out.
-    // O(1) amortised.
-    void Add(std::string_view group, int srcRank, int dstRank, std::string_view transport,
-             double transitSizeMb, TimeNs transitNs, uint32_t entries = 1);
-    // Appends the sums to rank.links by operator, group, source, destination and transport (as
-    // text), their names to rank.names in the order they were first read. O(sums log sums).
-    void Finish();
-
-private:
-    struct Key {
-        StringId op = 0, group = 0;  // in m_strings
-        int srcRank = -1, dstRank = -1;
-        uint32_t transport = 0;  // index into m_transports
-        bool operator==(const Key&) const = default;
-    };
-    struct KeyHash {
-        size_t operator()(const Key& key) const {
-            return ((uint64_t{key.op} << 40) ^ (uint64_t{key.group} << 20) ^ key.transport) *
-                       0x9E3779B97F4A7C15ull ^
-                   (static_cast<uint64_t>(static_cast<uint32_t>(key.srcRank)) << 32 |
-                    static_cast<uint32_t>(key.dstRank));
-        }
-    };
-    ClusterRank& m_rank;
-    StringPool m_strings;
-    std::vector<std::string> m_transports;
-    std::unordered_map<Key, uint32_t, KeyHash> m_index;  // key → index into m_sums
-    std::vector<Key> m_keys;                             // per sum
-    std::vector<RankLink> m_sums;                        // in the order their keys came
-};
-
-// 'links' summed per (operator, source, destination, transport) into rank.links (RankLinkSums).
+// 'links', summed over the steps already (one per operator key, transport, source and
+// destination: MatrixLinkSums), into rank.links, the file's own "Total Op Info" left out: each
+// key split into its operator and group names (interned into rank.names in the order their first
+// link came), ordered by operator, group, source, destination and transport as text.
+// O(links log links).
 void AddRankLinks(const std::vector<CommunicationLink>& links, ClusterRank& rank);
 
 // What reading a rank keeps besides its summary.

@@ -84,6 +84,8 @@ struct CommunicationOps {
 struct CommunicationMatrix {
     std::vector<CommunicationLink> links;
     std::vector<ImportProblem> problems;
+    // The links are summed over the steps already, one per key (MatrixLinkSums), not as read.
+    bool linksSummed = false;
 };
 
 // What reading communication.json keeps.

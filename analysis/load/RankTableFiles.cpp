@@ -2,68 +2,19 @@
 
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
-#include "core/StringPool.hpp"
 #include "core/Time.hpp"
 #include "load/AnalysisFile.hpp"
 #include "load/CommunicationJson.hpp"
 #include "load/KernelTable.hpp"
+#include "load/MatrixLinkSums.hpp"
 #include "load/MemoryCsv.hpp"
 #include "load/OpStatisticCsv.hpp"
 #include "load/StepTraceCsv.hpp"
 
 namespace marey {
 namespace {
-
-// A matrix's entries summed over the steps while they are read: no copy of an entry's text, one
-// link per key. The links come out in the order their keys were first read.
-class MatrixSums {
-public:
-    void Add(const CommunicationLinkView& entry) {
-        const Key key{m_strings.Intern(entry.group), m_strings.Intern(entry.transport),
-                      entry.srcRank, entry.dstRank};
-        const auto [it, added] = m_index.try_emplace(key, m_links.size());
-        if (added) {
-            CommunicationLink link;
-            link.kind = entry.kind;
-            link.srcRank = entry.srcRank, link.dstRank = entry.dstRank;
-            link.entries = 0;
-            m_links.push_back(std::move(link));
-            m_keys.push_back(key);
-        }
-        CommunicationLink& link = m_links[it->second];
-        link.transitSizeMb += entry.transitSizeMb;
-        link.transitNs = SaturatingAdd(link.transitNs, entry.transitNs);
-        ++link.entries;
-    }
-    std::vector<CommunicationLink> Finish() {
-        for (size_t i = 0; i < m_links.size(); ++i) {
-            m_links[i].group = m_strings.Get(m_keys[i].group);
-            m_links[i].transport = m_strings.Get(m_keys[i].transport);
-        }
-        return std::move(m_links);
-    }
-
-private:
-    struct Key {
-        StringId group = 0, transport = 0;
-        int srcRank = -1, dstRank = -1;
-        bool operator==(const Key&) const = default;
-    };
-    struct KeyHash {
-        size_t operator()(const Key& key) const {
-            return ((uint64_t{key.group} << 32) ^ key.transport) * 0x9E3779B97F4A7C15ull ^
-                   (static_cast<uint64_t>(static_cast<uint32_t>(key.srcRank)) << 32 |
-                    static_cast<uint32_t>(key.dstRank));
-        }
-    };
-    StringPool m_strings;
-    std::unordered_map<Key, size_t, KeyHash> m_index;
-    std::vector<Key> m_keys;
-    std::vector<CommunicationLink> m_links;
-};
 
 // Reads the table at 'path' with 'parse' (text, name → Result of a table with its problems) into
 // 'out'; a file that cannot be read or parsed leaves 'out' unset and says why in 'problems'.
@@ -113,11 +64,12 @@ RankTables ReadRankTableFiles(const RankFiles& files, const RankTableSelection& 
         if (selection.matrixByStep) {
             status = ParseCommunicationMatrixJson(text, files.communicationMatrix, matrix);
         } else {
-            MatrixSums sums;
+            MatrixLinkSums sums;
             status = ReadCommunicationMatrixLinks(
                 text, files.communicationMatrix, matrix.problems,
                 [&](const CommunicationLinkView& entry) { sums.Add(entry); });
             matrix.links = sums.Finish();
+            matrix.linksSummed = true;
         }
         AddFileProblems(files.communicationMatrix, matrix.problems, problems);
         if (!status.ok()) return problems.push_back(status.message());
