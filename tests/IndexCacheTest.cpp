@@ -508,6 +508,26 @@ TEST_CASE("a cache file that does not fit its trace is said, ignored and written
     CHECK(setup.TakeSaid().empty());
 }
 
+TEST_CASE("a folder in a cache file's place is said once per open, and nothing is written there") {
+    CacheSetup setup("index_cache_folder");
+    const fs::path trace = setup.dir / "kinds.json";
+    WriteFile(trace, EveryKindOfEvent());
+    const fs::path cacheFile = setup.CacheFileOf(trace);
+    fs::create_directories(cacheFile);
+    for (int open = 0; open < 2; ++open) {
+        const std::unique_ptr<TraceModel> loaded = setup.Load(trace);
+        CHECK_FALSE(loaded->sources[0].fromIndexCache);
+        loaded->cacheWrite.Join();
+        const std::vector<std::string> said = setup.TakeSaid();
+        REQUIRE(said.size() == 1);
+        CHECK(said[0] == trace.string() + ": index cache " + cacheFile.string() +
+                             " ignored: it is not a file but a folder (remove it so that the "
+                             "cache can be written)");
+    }
+    CHECK(fs::is_directory(cacheFile));
+    CHECK(fs::is_empty(cacheFile));
+}
+
 TEST_CASE("a cache file whose checksum holds but whose indices point out of range is refused") {
     CacheSetup setup("index_cache_indices");
     const fs::path trace = setup.dir / "kinds.json";

@@ -33,7 +33,7 @@ std::shared_ptr<TraceAnalyses> ReadCachedAnalyses(const IndexCache& cache, const
     auto reader = CacheFileReader::Open(path, cache.Key(), AnalysesCacheFormat());
     const auto ignored = [&](const std::string& why) {
         Say(cache, cache.Name() + ": analyses cache " + path + " ignored: " + why +
-                       "; they are written again after this load");
+                       RewriteNote(path, "they"));
         return nullptr;
     };
     if (!reader.ok()) return reader.message().empty() ? nullptr : ignored(reader.message());
@@ -69,7 +69,10 @@ void WriteAnalysesInBackground(const IndexCache& cache, TraceModel& model,
                 SerializeAnalyses(*analyses, out);
             });
         if (!written.ok())
-            return Say(cache, cache.Name() + ": analyses cache not written: " + written.message());
+            return written.message().empty()
+                       ? void()
+                       : Say(cache,
+                             cache.Name() + ": analyses cache not written: " + written.message());
         timing.Report("analyses cache written");
     });
 }

@@ -149,6 +149,17 @@ Result<uint64_t> CacheFileWriter::Commit() {
     return m_headerBytes + m_payloadBytes;
 }
 
+bool CacheFileIsFolder(const std::string& path) {
+    struct stat info {};
+    return ::lstat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+std::string RewriteNote(const std::string& path, const char* subject) {
+    if (CacheFileIsFolder(path)) return "";
+    return std::string("; ") + subject + (std::string(subject) == "it" ? " is" : " are") +
+           " written again after this load";
+}
+
 // [SECTION] Reading
 
 Result<std::unique_ptr<CacheFileReader>> CacheFileReader::Open(const std::string& path,

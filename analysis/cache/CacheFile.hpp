@@ -50,6 +50,14 @@ struct CacheHeader {
     uint32_t unused;
 };
 static_assert(sizeof(CacheHeader) == 56);
+// Whether a folder stands where the cache file 'path' goes: no file can be renamed over it, so
+// nothing is cached there until a person removes it (said when it is read, not again when written).
+bool CacheFileIsFolder(const std::string& path);
+
+// What a reader that ignored the cache file 'path' says it does next: "; it is written again after
+// this load" ('subject' is "it" or "they"), or nothing when a folder stands there.
+std::string RewriteNote(const std::string& path, const char* subject = "it");
+
 // Paths longer than this are not cached (PATH_MAX is 4096).
 constexpr uint32_t kMaxCachedPathBytes = 4096;
 

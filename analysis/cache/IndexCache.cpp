@@ -88,7 +88,7 @@ std::unique_ptr<TraceModel> IndexCache::Read(TraceText& text) const {
     if (!reader.ok()) {
         if (!reader.message().empty())
             Say(m_name + ": index cache " + m_filePath + " ignored: " + reader.message() +
-                "; it is written again after this load");
+                RewriteNote(m_filePath));
         return nullptr;
     }
     auto model = std::make_unique<TraceModel>();
@@ -102,7 +102,7 @@ std::unique_ptr<TraceModel> IndexCache::Read(TraceText& text) const {
     if (!read.ok()) {
         text = std::move(model->sources.front().text);
         Say(m_name + ": index cache " + m_filePath + " ignored: " + read.message() +
-            "; it is written again after this load");
+            RewriteNote(m_filePath));
         return nullptr;
     }
     TouchCacheFile(m_filePath);
@@ -114,6 +114,8 @@ Result<uint64_t> WriteCacheFile(const IndexCacheOptions& options, const std::str
                                 const std::function<void(CacheFileWriter&)>& serialize,
                                 uint64_t* checksum) {
     if (Status folder = CreateCacheFolder(options.folder); !folder.ok()) return folder;
+    // Its reader said so already: no second line on every open.
+    if (CacheFileIsFolder(path)) return Status::Error("");
     auto writer = CacheFileWriter::Create(path, key, format);
     if (!writer.ok()) return writer.status();
     serialize(*writer.value());
@@ -146,7 +148,7 @@ void IndexCache::WriteInBackground(TraceModel& model) const {
         uint64_t checksum = 0;
         const Result<uint64_t> written = cache.Write(model, &checksum);
         if (written.ok()) model.sources.front().indexCacheChecksum = checksum;
-        if (!written.ok())
+        if (!written.ok() && !written.message().empty())
             cache.Say(cache.m_name + ": index cache not written: " + written.message());
     });
 }

@@ -133,7 +133,7 @@ bool ClusterRankCache::ReadFile() {
         m_storedWalk.clear();
         m_storedCount = 0;
         Say(m_clusterPath + ": cluster cache " + m_filePath + " ignored: " + why +
-            "; it is written again after this load");
+            RewriteNote(m_filePath));
         return false;
     };
     if (!opened.ok()) return opened.message().empty() ? false : ignored(opened.message());
@@ -338,8 +338,11 @@ void ClusterRankCache::WriteFile() {
                 out.WriteString(m_entries[i].summary);
             }
         });
-    if (!written.ok())
-        return Say(m_clusterPath + ": cluster cache not written: " + written.message());
+    if (!written.ok()) {
+        if (!written.message().empty())
+            Say(m_clusterPath + ": cluster cache not written: " + written.message());
+        return;
+    }
     timing.Report("cluster: rank summaries cache written");
 }
 
