@@ -2,7 +2,8 @@
 // repository resolves, to a heading that exists where it names one; the README starts with the
 // two commands, the second being exactly what CI runs; and the five things it says to try first
 // run as written (their /tmp paths in a folder of the test's own; a command that opens the window
-// takes a screenshot under Xvfb and exits).
+// takes a screenshot under Xvfb and exits); and every `marey` command the pages' shell blocks show
+// runs, its placeholders (TRACE, RANK_DIR, CLUSTER, …) given generated inputs.
 #include <doctest/doctest.h>
 
 #include <sys/wait.h>
@@ -156,5 +157,111 @@ TEST_CASE("the five things the README says to try first run as written") {
         ++run;
     }
     CHECK(run == 4);
+    fs::remove_all(dir);
+}
+
+namespace {
+
+// The `marey …` lines of the pages' ```sh blocks, with the page each is on.
+std::vector<std::pair<std::string, std::string>> ShellCommands() {
+    std::vector<std::pair<std::string, std::string>> commands;
+    for (const fs::path& page : Pages()) {
+        const std::string text = ReadText(page);
+        bool shell = false;
+        size_t start = 0;
+        while (start < text.size()) {
+            size_t end = text.find('\n', start);
+            if (end == std::string::npos) end = text.size();
+            const std::string line = text.substr(start, end - start);
+            if (line.rfind("```", 0) == 0)
+                shell = !shell && line == "```sh";
+            else if (shell && line.rfind("marey ", 0) == 0)
+                commands.emplace_back(page.filename().string(), line);
+            start = end + 1;
+        }
+    }
+    return commands;
+}
+
+// 'line' as it runs here: its comment, optional [parts] and "…" dropped, each placeholder given
+// its input; empty when it names a placeholder that has none.
+std::string Runnable(std::string line,
+                     const std::vector<std::pair<std::string, std::string>>& inputs) {
+    if (const size_t comment = line.find("  #"); comment != std::string::npos) line.erase(comment);
+    line = std::regex_replace(line, std::regex(R"( \[[^\]]*\])"), "");
+    for (const char* ellipsis : {" …", " ..."})
+        for (size_t at; (at = line.find(ellipsis)) != std::string::npos;)
+            line.erase(at, std::string(ellipsis).size());
+    std::string out;
+    const std::regex word(R"([A-Za-z0-9_./-]+)");
+    size_t last = 0;
+    for (std::sregex_iterator it(line.begin(), line.end(), word), end; it != end; ++it) {
+        std::string token = it->str();
+        for (const auto& [name, input] : inputs)
+            if (token == name) token = input;
+        // A word in capitals with no input (NAME, N, RUN.sqlite): this line cannot run here.
+        if (std::regex_match(token, std::regex(R"([A-Z][A-Z_]*(\.[a-z]+)?)"))) return "";
+        out += line.substr(last, static_cast<size_t>(it->position()) - last) + token;
+        last = static_cast<size_t>(it->position() + it->length());
+    }
+    out += line.substr(last);
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("every marey command the pages' shell blocks show runs, given generated inputs") {
+    const fs::path dir = marey::test::TempDir("docs_commands");
+    int made = 0;
+    const std::string generated =
+        marey::test::RunCommand(std::string(MAREY_GEN) + " --cluster " + (dir / "job").string() +
+                                    " --ranks 8 --steps 6 && " + MAREY_GEN + " --gpu-trace " +
+                                    (dir / "trace.json").string() + " --events 4000 --steps 8 2>&1",
+                                &made);
+    REQUIRE_MESSAGE(made == 0, generated);
+    std::ofstream(dir / "queries.sql") << "select count(*) from slice;\n";
+    const std::string rank0 = (dir / "job" / "rank_0_ascend_pt").string();
+    const std::string rank1 = (dir / "job" / "rank_1_ascend_pt").string();
+    const std::vector<std::pair<std::string, std::string>> inputs = {
+        {"TRACE", (dir / "trace.json").string()},
+        {"TRACE_OR_RANK", (dir / "trace.json").string()},
+        {"trace.json", (dir / "trace.json").string()},
+        {"RANK_DIR", rank0},
+        {"RANK_DIR_A", rank0},
+        {"RANK_DIR_B", rank1},
+        {"RANK_A", rank0},
+        {"RANK_B", rank1},
+        {"CLUSTER", (dir / "job").string()},
+        {"JOB", (dir / "job").string()},
+        {"/scratch/job42", (dir / "job").string()},
+        {"job42.jsonl", (dir / "job42.jsonl").string()},
+        {"queries.sql", (dir / "queries.sql").string()}};
+    // The subcommands; any other line opens the window, which draws one frame under Xvfb.
+    const std::set<std::string> subcommands = {"critical-path", "stats", "sql",    "summarize",
+                                               "check",         "mcp",   "compare"};
+    size_t ran = 0;
+    for (const auto& [page, written] : ShellCommands()) {
+        std::string line = Runnable(written, inputs);
+        if (line.empty()) continue;
+        const std::string second = line.substr(6, line.find(' ', 6) - 6);
+        line = std::string(MAREY_BINARY) + line.substr(5);
+        if (!subcommands.count(second))
+            line = marey::test::XvfbRun("1600x1000x24") + line + " --screenshot " +
+                   (dir / "shot.png").string();
+        int status = 0;
+        const std::string output =
+            marey::test::RunCommand("cd " + dir.string() + " && " + line + " 2>&1", &status);
+        status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        CAPTURE(page);
+        CAPTURE(written);
+        CAPTURE(line);
+        CAPTURE(output.substr(0, 600));
+        CHECK(status == 0);
+        ++ran;
+    }
+    // Every page's commands but those naming an input no test can make (an annotation's NAME,
+    // a step N, a RUN.sqlite at a prompt).
+    CHECK(ran >= 16);
     fs::remove_all(dir);
 }
