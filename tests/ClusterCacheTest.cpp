@@ -152,7 +152,7 @@ TEST_CASE("a cluster opened again takes its walk and every rank from the cache, 
     CHECK(changed.json == changedExpected);
     REQUIRE(cache.said.size() == 1);
     CHECK(cache.said[0].find("cluster cache: 1 of 6 ranks read again, their files changed since "
-                             "it was written (") != std::string::npos);
+                             "it was written: ") != std::string::npos);
     CHECK(cache.said[0].find("step_trace_time.csv") != std::string::npos);
     cache.said.clear();
 

@@ -200,6 +200,12 @@ void Patch(const fs::path& path, uint64_t offset, const void* bytes, size_t coun
     REQUIRE(file.good());
 }
 
+// The lowest bit of the byte at 'at' of 'path' flipped.
+void FlipBit(const fs::path& path, uint64_t at) {
+    const char flipped = static_cast<char>(ReadWholeFile(path)[at] ^ 1);
+    Patch(path, at, &flipped, 1);
+}
+
 // A folder with a trace and a cache folder beside it, and the lines the cache says.
 struct CacheSetup {
     fs::path dir;
@@ -463,17 +469,37 @@ TEST_CASE("a cache file that does not fit its trace is said, ignored and written
                     sizeof pathBytes);
         pathBytes += 9;  // the payload's first field, a byte count with zeros in it
         Patch(cacheFile, offsetof(CacheHeader, pathBytes), &pathBytes, sizeof pathBytes);
-        reason = "its header is damaged (its path is not text)";
+        reason = "its header is damaged (its checksum does not match)";
     }
-    SUBCASE("its reserved header field set") {
-        const uint32_t unused = 7;
-        Patch(cacheFile, offsetof(CacheHeader, unused), &unused, sizeof unused);
-        reason = "its header is damaged (a reserved field is set)";
+    SUBCASE("its path's length past the file: cut short or damaged, said in bytes") {
+        const uint32_t pathBytes = 4000;
+        Patch(cacheFile, offsetof(CacheHeader, pathBytes), &pathBytes, sizeof pathBytes);
+        fs::resize_file(cacheFile, 100);
+        reason =
+            "its header is cut short or damaged (it names a path of 4000 bytes in a file of "
+            "100 bytes)";
+    }
+    SUBCASE("a byte of its path damaged: not read as another trace's file") {
+        Patch(cacheFile, sizeof(CacheHeader) + 1, "\xd0", 1);
+        reason = "its header is damaged (its checksum does not match)";
+    }
+    SUBCASE("its payload's length damaged: not read as a truncation") {
+        FlipBit(cacheFile, offsetof(CacheHeader, payloadBytes) + 5);
+        reason = "its header is damaged (its checksum does not match)";
+    }
+    SUBCASE("its header's checksum damaged") {
+        FlipBit(cacheFile, offsetof(CacheHeader, headerChecksum));
+        reason = "its header is damaged (its checksum does not match)";
+    }
+    SUBCASE("bytes past its end") {
+        std::ofstream(cacheFile, std::ios::app | std::ios::binary) << "junk\n";
+        reason = "it is longer than its header says: " + std::to_string(cacheBytes + 5) +
+                 " bytes, not " + std::to_string(cacheBytes) + " bytes";
     }
     SUBCASE("a pipe in its place, which would block a reader") {
         fs::remove(cacheFile);
         REQUIRE(::mkfifo(cacheFile.c_str(), 0600) == 0);
-        reason = "it is not a file but a pipe (remove it so that the cache can be written)";
+        reason = "it is not a file but a pipe";  // replaced by the cache file written after
     }
     SUBCASE("the trace was touched since") {
         fs::last_write_time(trace, fs::last_write_time(trace) + std::chrono::seconds(2));
@@ -488,7 +514,7 @@ TEST_CASE("a cache file that does not fit its trace is said, ignored and written
         WriteFile(other, EveryKindOfEvent());
         setup.Load(other);
         fs::copy_file(setup.CacheFileOf(other), cacheFile, fs::copy_options::overwrite_existing);
-        reason = "it was written for " + fs::canonical(other).string();
+        reason = "it was written for \"" + fs::canonical(other).string() + "\"";
     }
     setup.TakeSaid();
     const std::unique_ptr<TraceModel> again = setup.Load(trace);

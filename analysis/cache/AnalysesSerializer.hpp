@@ -16,7 +16,7 @@ namespace marey {
 // AnalyzeTrace puts in them change (a rule of docs/trace-analyses.md, a new figure): caches of
 // the old meaning are then refused and written again. The static_asserts in
 // AnalysesSerializer.cpp fail when an analysis struct changes size, as a reminder.
-inline constexpr uint32_t kAnalysesCacheVersion = 1;
+inline constexpr uint32_t kAnalysesCacheVersion = 2;
 
 // kAnalysesCacheVersion and the tag of this build's record layout.
 CacheFormat AnalysesCacheFormat();

@@ -1,5 +1,7 @@
 #include "cache/CacheFile.hpp"
 
+#include "core/TextFormat.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -60,6 +62,18 @@ std::string SizesText(uint64_t bytes, uint64_t expected) {
     return std::to_string(bytes) + " of " + std::to_string(expected) + " bytes";
 }
 
+uint32_t HeaderChecksum(CacheHeader header, std::string_view path) {
+    header.headerChecksum = 0;
+    Checksum checksum;
+    checksum.Add(&header, sizeof header);
+    checksum.Add(path.data(), path.size());
+    return static_cast<uint32_t>(checksum.Value());
+}
+
+std::string BytesText(uint64_t bytes) {
+    return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
+}
+
 }  // namespace
 
 // [SECTION] Writing
@@ -89,6 +103,7 @@ Result<std::unique_ptr<CacheFileWriter>> CacheFileWriter::Create(const std::stri
     writer->m_buffer.insert(writer->m_buffer.end(), header, header + sizeof(CacheHeader));
     writer->m_buffer.insert(writer->m_buffer.end(), key.path.begin(), key.path.end());
     writer->m_headerBytes = writer->m_buffer.size();
+    writer->m_keyPath = key.path;
     return writer;
 }
 
@@ -135,6 +150,7 @@ Result<uint64_t> CacheFileWriter::Commit() {
     if (!m_status.ok()) return m_status;
     m_header.payloadBytes = m_payloadBytes;
     m_header.payloadChecksum = m_checksum.Value();
+    m_header.headerChecksum = HeaderChecksum(m_header, m_keyPath);
     if (::pwrite(m_fd, &m_header, sizeof m_header, 0) != static_cast<ssize_t>(sizeof m_header))
         Fail(ErrorText());
     // Without fsync: a cache is not worth a wait for the disk. A file that a crash leaves with
@@ -171,18 +187,22 @@ Result<std::unique_ptr<CacheFileReader>> CacheFileReader::Open(const std::string
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         if (errno == ENOENT || errno == ENOTDIR) return Status::Error("");  // no cache yet
+        struct stat info {};
+        if (errno == ENXIO && ::stat(path.c_str(), &info) == 0 && S_ISSOCK(info.st_mode))
+            return Status::Error("it is not a file but a socket");
         return Status::Error("cannot open it: " + ErrorText());
     }
     struct stat info {};
     const bool statted = ::fstat(fd, &info) == 0;
     if (statted && !S_ISREG(info.st_mode)) {
         ::close(fd);
+        // A file is renamed over anything but a folder: only a folder must go by hand.
         return Status::Error(std::string("it is not a file but ") +
-                             (S_ISDIR(info.st_mode)    ? "a folder"
+                             (S_ISDIR(info.st_mode) ? "a folder (remove it so that the cache can "
+                                                      "be written)"
                               : S_ISFIFO(info.st_mode) ? "a pipe"
                               : S_ISSOCK(info.st_mode) ? "a socket"
-                                                       : "a device") +
-                             " (remove it so that the cache can be written)");
+                                                       : "a device"));
     }
     const uint64_t fileBytes = statted ? static_cast<uint64_t>(info.st_size) : 0;
     if (statted && fileBytes >= sizeof(CacheHeader)) {
@@ -198,8 +218,8 @@ Result<std::unique_ptr<CacheFileReader>> CacheFileReader::Open(const std::string
     ::close(fd);
     if (!statted) return Status::Error("cannot read it: " + error);
     if (fileBytes < sizeof(CacheHeader))
-        return Status::Error("it is shorter than a cache file's header (" +
-                             std::to_string(fileBytes) + " bytes)");
+        return Status::Error("it is shorter than a cache file's header (" + BytesText(fileBytes) +
+                             ")");
     if (!reader->m_base) return Status::Error("cannot map it: " + error);
     if (Status fits = reader->CheckHeader(key, format, fileBytes); !fits.ok()) return fits;
     return reader;
@@ -217,18 +237,14 @@ Status CacheFileReader::CheckHeader(const CacheKey& key, const CacheFormat& form
     if (header.layout != format.layout)
         return Status::Error("it was written by a build whose records have other sizes");
     if (header.pathBytes > kMaxCachedPathBytes || sizeof header + header.pathBytes > fileBytes)
-        return Status::Error("its header is damaged (a path of " +
-                             std::to_string(header.pathBytes) + " bytes)");
-    if (header.unused != 0) return Status::Error("its header is damaged (a reserved field is set)");
+        return Status::Error("its header is cut short or damaged (it names a path of " +
+                             BytesText(header.pathBytes) + " in a file of " + BytesText(fileBytes) +
+                             ")");
     const std::string_view cachedPath(m_base + sizeof header, header.pathBytes);
-    if (cachedPath != key.path) {
-        // A damaged length reads bytes past the path: only a path of text is quoted.
-        const bool text = std::all_of(cachedPath.begin(), cachedPath.end(), [](char c) {
-            return static_cast<unsigned char>(c) >= 0x20 && c != 0x7f;
-        });
-        return Status::Error(text ? "it was written for " + std::string(cachedPath)
-                                  : std::string("its header is damaged (its path is not text)"));
-    }
+    if (header.headerChecksum != HeaderChecksum(header, cachedPath))
+        return Status::Error("its header is damaged (its checksum does not match)");
+    if (cachedPath != key.path)
+        return Status::Error("it was written for " + QuoteForMessage(cachedPath, 4096));
     if (header.sourceBytes != key.sizeBytes || header.sourceMtimeNs != key.mtimeNs)
         return Status::Error("the trace changed since it was written (size or modification time)");
     const uint64_t payloadAt = sizeof header + header.pathBytes;
@@ -236,8 +252,8 @@ Status CacheFileReader::CheckHeader(const CacheKey& key, const CacheFormat& form
         return Status::Error("it is truncated: " +
                              SizesText(fileBytes, payloadAt + header.payloadBytes));
     if (header.payloadBytes < fileBytes - payloadAt)
-        return Status::Error("it is longer than its header says (" + MegabytesText(fileBytes) +
-                             ")");
+        return Status::Error("it is longer than its header says: " + BytesText(fileBytes) +
+                             ", not " + BytesText(payloadAt + header.payloadBytes));
     // The pages are the page cache's already: one call maps them all, instead of a fault for
     // every few. It fails on kernels before 5.14, and the checksum then faults them in.
     ::madvise(m_base, m_mappedBytes, kPopulateRead);

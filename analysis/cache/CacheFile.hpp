@@ -47,7 +47,9 @@ struct CacheHeader {
     uint64_t payloadBytes;
     uint64_t payloadChecksum;
     uint32_t pathBytes;
-    uint32_t unused;
+    // Of the header's other fields and the key's path: the payload's checksum does not cover
+    // them, and a damaged length or path must not read as another trace's file.
+    uint32_t headerChecksum;
 };
 static_assert(sizeof(CacheHeader) == 56);
 // Whether a folder stands where the cache file 'path' goes: no file can be renamed over it, so
@@ -136,6 +138,7 @@ private:
     std::string m_path, m_tempPath;
     CacheHeader m_header{};
     uint64_t m_headerBytes = 0;  // the header and the key's path
+    std::string m_keyPath;
     std::vector<char> m_buffer;
     Checksum m_checksum;
     uint64_t m_payloadBytes = 0;

@@ -15,7 +15,7 @@ namespace marey {
 // loader puts in them change (the decoder, ModelBuilder, FlowMatcher, BuildOverview): caches of
 // the old meaning are then refused and written again, never read as the new one. The
 // static_asserts in ModelSerializer.cpp fail when a model struct changes size, as a reminder.
-inline constexpr uint32_t kModelCacheVersion = 5;
+inline constexpr uint32_t kModelCacheVersion = 6;
 
 // kModelCacheVersion and the tag of this build's record layout.
 CacheFormat ModelCacheFormat();

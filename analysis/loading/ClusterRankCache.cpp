@@ -294,8 +294,8 @@ void ClusterRankCache::Finish() {
     if (changed > 0)
         Say(m_clusterPath + ": cluster cache: " + std::to_string(changed) + " of " +
             std::to_string(m_entries.size()) +
-            " ranks read again, their files changed since it was written (" + *first +
-            (changed > 1 ? ", the first" : "") + ")");
+            " ranks read again, their files changed since it was written: " + *first +
+            (changed > 1 ? " (the first of " + std::to_string(changed) + ")" : ""));
     if (m_walkTaken && fresh == 0 && m_storedCount == m_taken.load()) return;
     WriteFile();
 }

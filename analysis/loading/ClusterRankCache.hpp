@@ -26,7 +26,7 @@ namespace marey {
 // Bump when what a rank's summary or the walk holds or means changes (SummarizeRankFolder, the
 // summary of a trace, the readers they call, FindClusterFolders): caches of the old meaning are
 // then refused and written again.
-inline constexpr uint32_t kClusterRankCacheVersion = 1;
+inline constexpr uint32_t kClusterRankCacheVersion = 2;
 
 // What walking a cluster folder found, as the loader uses it.
 struct ClusterWalk {
