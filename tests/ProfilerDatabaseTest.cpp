@@ -443,8 +443,10 @@ TEST_CASE("analysis.db alone: steps, communication and links with their units") 
     auto db = SqliteFile::OpenReadOnly(
         (fs::path(fixtures) / kSampleRank / "ASCEND_PROFILER_OUTPUT" / "analysis.db").string());
     REQUIRE(db.ok());
+    auto profiler = SqliteFile::OpenReadOnly(SampleDb(fs::path(fixtures) / kSampleRank).string());
+    REQUIRE(profiler.ok());
     RankTables tables;
-    ReadAnalysisDb(*db.value(), tables);
+    ReadAnalysisDb(*db.value(), *profiler.value(), tables);
     CHECK(tables.problems.empty());
     REQUIRE(tables.steps);
     CHECK(tables.steps->rows.at(0).ns[kStepStage] == 132233522);  // µs in the table
@@ -597,6 +599,111 @@ TEST_CASE("one generated run as text and as a database gives the same stats, to 
                                                    << "\n  db:   " << database.substr(from, 240));
         }
     }
+}
+
+TEST_CASE("a table dropped from a generated database is one line naming what it changes") {
+    const fs::path dir = test::TempDir("db_dropped_tables");
+    GeneratorOptions options;
+    options.events = 20000;
+    std::string error;
+    REQUIRE_MESSAGE(
+        WriteRankDirectory(options, (dir / "r").string(), &error, nullptr, RankExport::kDatabase),
+        error);
+    const fs::path db = SampleDb(dir / "r");
+    const std::string original = ReadBytes(db);
+    const struct {
+        const char* sql;
+        const char* line;  // the one problem, after "<db>: error: " as the report gives it
+    } cases[] = {
+        {"DROP TABLE COMPUTE_TASK_INFO",
+         "no table COMPUTE_TASK_INFO (schema 1.0.0): its device tasks are not known as compute "
+         "tasks: named by their task type (AI_CORE…), with no operator table and no Computing "
+         "rows"},
+        {"DROP TABLE COMMUNICATION_OP",
+         "no table COMMUNICATION_OP (schema 1.0.0): no communication operators (hcom_…): the "
+         "operator table, the overlap rows and the communication figures leave communication "
+         "out"},
+        {"DROP TABLE COMMUNICATION_TASK_INFO",
+         "no table COMMUNICATION_TASK_INFO (schema 1.0.0): communication tasks are shown on their "
+         "streams only, named by their task type, not on HCCL's planes"},
+        {"DROP TABLE META_DATA",
+         "no table META_DATA (schema version unknown): tables and columns are read by name, and "
+         "the job's parallel layout is not read from it"},
+        {"DROP TABLE ENUM_API_TYPE",
+         "no table ENUM_API_TYPE (schema 1.0.0): API types are shown as their numbers "
+         "(10000@launch)"},
+        // Without the table every name is missing: said once, not again as ids without a row.
+        {"DROP TABLE STRING_IDS", "no table STRING_IDS: names read as <string N>"},
+        // Both parts of the load (host and device rows) count theirs: one line.
+        {"DELETE FROM STRING_IDS WHERE id IN (SELECT name FROM PYTORCH_API LIMIT 1) OR id IN "
+         "(SELECT name FROM COMPUTE_TASK_INFO LIMIT 1)",
+         nullptr},
+        // One card's run has no HCCL tables at all: nothing is missing.
+        {"DROP TABLE COMMUNICATION_OP; DROP TABLE COMMUNICATION_TASK_INFO", ""},
+    };
+    for (const auto& [sql, line] : cases) {
+        CAPTURE(sql);
+        std::ofstream(db, std::ios::binary | std::ios::trunc) << original;
+        test::ExecuteSql(db, sql);
+        auto loaded = LoadProfilerDatabase(db.string(), "");
+        REQUIRE(loaded.ok());
+        const std::vector<ImportProblem>& problems = loaded.value().model->report.problems;
+        if (!line) {
+            REQUIRE(problems.size() == 1);
+            CHECK(problems[0].message.find(" string ids have no row in STRING_IDS: shown as "
+                                           "<string N>") != std::string::npos);
+        } else if (line[0] == 0) {
+            CHECK_MESSAGE(problems.empty(), Problems(*loaded.value().model));
+        } else {
+            REQUIRE_MESSAGE(problems.size() == 1, Problems(*loaded.value().model));
+            CHECK(problems[0].message == line);
+        }
+    }
+    std::ofstream(db, std::ios::binary | std::ios::trunc) << original;
+    // analysis.db: each table the run had, a NULL step, an empty file, a folder in its place.
+    const fs::path analysis = dir / "r" / "ASCEND_PROFILER_OUTPUT" / "analysis.db";
+    const std::string analysisBytes = ReadBytes(analysis);
+    const auto rankProblems = [&] {
+        auto loaded = LoadProfilerDatabase(db.string(), analysis.string());
+        REQUIRE(loaded.ok());
+        return loaded.value().tables.problems;
+    };
+    const struct {
+        const char* sql;
+        const char* line;
+    } analysisCases[] = {
+        {"DROP TABLE CommAnalyzerTime",
+         "no table CommAnalyzerTime: no communication operators or their waits"},
+        {"DROP TABLE CommAnalyzerMatrix", "no table CommAnalyzerMatrix: no communication links"},
+        {"DROP TABLE StepTraceTime",
+         "no table StepTraceTime: the steps are computed from the profiler database's tasks"},
+        {"UPDATE StepTraceTime SET step = NULL WHERE rowid = 1",
+         "table StepTraceTime, row 1: its step is NULL; step left out"},
+    };
+    for (const auto& [sql, line] : analysisCases) {
+        CAPTURE(sql);
+        std::ofstream(analysis, std::ios::binary | std::ios::trunc) << analysisBytes;
+        test::ExecuteSql(analysis, sql);
+        const std::vector<std::string> problems = rankProblems();
+        REQUIRE(problems.size() == 1);
+        CHECK(problems[0] == analysis.string() + ": error: " + line);
+    }
+    std::ofstream(analysis, std::ios::binary | std::ios::trunc);  // 0 bytes
+    const std::vector<std::string> empty = rankProblems();
+    REQUIRE(empty.size() == 1);
+    CHECK(empty[0] == analysis.string() +
+                          ": error: none of analysis.db's tables is in it: the steps are computed "
+                          "from the profiler database's tasks, and no communication operators or "
+                          "links are shown");
+    fs::remove(analysis);
+    fs::create_directory(analysis);
+    auto files = FindRankFiles((dir / "r").string());
+    REQUIRE(files.ok());
+    CHECK(files.value().analysisDb.empty());
+    REQUIRE(files.value().problems.size() == 1);
+    CHECK(files.value().problems[0] ==
+          analysis.string() + ": error: a folder, not a file; not read");
+    fs::remove_all(dir);
 }
 
 TEST_CASE("a cluster of one text rank and one database rank reads both alike") {

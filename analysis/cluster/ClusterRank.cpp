@@ -155,7 +155,7 @@ void SummarizeDatabase(const RankFiles& files, const RankReadOptions& options, C
     if (!files.analysisDb.empty()) {
         auto analysis = SqliteFile::OpenReadOnly(files.analysisDb);
         if (analysis.ok())
-            ReadAnalysisDb(*analysis.value(), tables);
+            ReadAnalysisDb(*analysis.value(), *opened.value(), tables);
         else
             tables.problems.push_back(analysis.message());
     }

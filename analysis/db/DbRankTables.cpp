@@ -68,6 +68,12 @@ void ReadStepTraceTime(const SqliteFile& db, RankTables& tables) {
     SqliteStatement& row = statement.value();
     while (row.Step()) {
         StepRow step;
+        // An empty step is a run without steps, as in step_trace_time.csv; NULL is damage.
+        if (row.IsNull(columns.Column(0))) {
+            tables.problems.push_back(RowPlace(db, "StepTraceTime", row.Int(0)) +
+                                      "its step is NULL; step left out");
+            continue;
+        }
         step.step = std::string(row.Text(columns.Column(0)));
         bool readable = true;
         for (int p = 0; p < kStepPhaseCount && readable; ++p) {
@@ -259,7 +265,38 @@ StepTrace StepsFromTimeline(const DbTimeline& timeline) {
     return trace;
 }
 
-void ReadAnalysisDb(const SqliteFile& analysisDb, RankTables& tables) {
+void ReadAnalysisDb(const SqliteFile& analysisDb, const SqliteFile& profilerDb,
+                    RankTables& tables) {
+    // Each table, whether the run had what it holds, and what its absence changes: a run
+    // without communication writes no CommAnalyzer tables, and lacks nothing.
+    const bool communication = profilerDb.HasTable("COMMUNICATION_OP");
+    const struct {
+        const char* table;
+        bool expected;
+        const char* loss;
+    } kTables[] = {
+        {"StepTraceTime", true, "the steps are computed from the profiler database's tasks"},
+        {"CommAnalyzerTime", communication, "no communication operators or their waits"},
+        {"CommAnalyzerMatrix", communication, "no communication links"},
+        {"CommAnalyzerBandwidth", communication && analysisDb.HasTable("CommAnalyzerTime"),
+         "no bandwidth per transport"},
+    };
+    std::vector<std::string> missing;
+    for (const auto& [table, expected, loss] : kTables)
+        if (expected && !analysisDb.HasTable(table))
+            missing.push_back(std::string("no table ") + table + ": " + loss);
+    const bool none = std::none_of(std::begin(kTables), std::end(kTables),
+                                   [&](const auto& t) { return analysisDb.HasTable(t.table); });
+    if (none)  // an empty file, or another database under its name: one line
+        tables.problems.push_back(analysisDb.Path() +
+                                  ": error: none of analysis.db's tables is in it: the steps are "
+                                  "computed from the profiler database's tasks" +
+                                  (communication ? ", and no communication operators or links "
+                                                   "are shown"
+                                                 : ""));
+    else
+        for (const std::string& line : missing)
+            tables.problems.push_back(analysisDb.Path() + ": error: " + line);
     ReadStepTraceTime(analysisDb, tables);
     ReadCommAnalyzerTime(analysisDb, tables);
     ReadCommAnalyzerMatrix(analysisDb, tables);

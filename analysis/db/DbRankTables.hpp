@@ -13,8 +13,10 @@
 namespace marey {
 
 // Reads analysis.db's StepTraceTime (µs), CommAnalyzerTime and CommAnalyzerBandwidth (ms, MB) and
-// CommAnalyzerMatrix into 'tables'. A missing table leaves its member empty.
-void ReadAnalysisDb(const SqliteFile& analysisDb, RankTables& tables);
+// CommAnalyzerMatrix into 'tables'. A missing table leaves its member empty, and is a problem
+// naming what that changes when the run had what it holds (the CommAnalyzer tables only when
+// 'profilerDb', the same run's database, has communication operators).
+void ReadAnalysisDb(const SqliteFile& analysisDb, const SqliteFile& profilerDb, RankTables& tables);
 
 // step_trace_time.csv's figures for each STEP_TIME row, from the Overlap Analysis of the tasks:
 // what analysis.db's StepTraceTime holds when there is none (equal to it on the real sample).

@@ -8,7 +8,7 @@ namespace marey {
 DbStrings DbStrings::Read(const SqliteFile& db, std::vector<std::string>& problems) {
     DbStrings strings;
     if (!db.HasTable("STRING_IDS")) {
-        problems.push_back(db.Path() + ": error: no table STRING_IDS: names read as <string N>");
+        problems.push_back("no table STRING_IDS: names read as <string N>");
         return strings;
     }
     auto statement = db.Prepare("SELECT id, value FROM STRING_IDS");

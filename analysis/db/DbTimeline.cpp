@@ -59,7 +59,6 @@ void DbTimelineReader::Run() {
     if (m_part == Part::kHost) {
         ReadPytorchApi();
         ReadConnectionIds();
-        ReportMissingStrings();
         SortSlices();
         m_timing.Report("database: host slices sorted");
         return;
@@ -74,7 +73,6 @@ void DbTimelineReader::Run() {
     ReadCannApi();
     m_out.sliceFields.Finish();
     ReadCounters();
-    ReportMissingStrings();
 }
 
 void DbTimelineReader::ReadMetadata() {
@@ -135,14 +133,35 @@ void DbTimelineReader::CheckTables() {
         Problem("schema version " + m_schemaVersion +
                 " has not been seen before (marey knows 1.x): tables and columns are read by "
                 "name, and what is missing is listed here");
-    const std::pair<const char*, const char*> kTables[] = {
-        {"TASK", "no device tasks"},
-        {"PYTORCH_API", "no PyTorch operators on the host"},
-        {"CANN_API", "no CANN API calls and no HostToDevice arrows"},
-        {"STRING_IDS", nullptr},  // reported when its strings are read
+    const auto has = [&](const char* table) { return m_db.HasTable(table); };
+    // Each table with what its absence changes, and whether it is expected: a table the
+    // profiler writes only when there is something to hold (no HCCL tables on one card) is
+    // missing only beside the tables that refer to it. STRING_IDS is said when it is read.
+    const struct {
+        const char* table;
+        bool expected;
+        const char* loss;
+    } kTables[] = {
+        {"TASK", true, "no device tasks"},
+        {"PYTORCH_API", true, "no PyTorch operators on the host"},
+        {"CANN_API", true, "no CANN API calls and no HostToDevice arrows"},
+        {"COMPUTE_TASK_INFO", has("TASK"),
+         "its device tasks are not known as compute tasks: named by their task type (AI_CORE…), "
+         "with no operator table and no Computing rows"},
+        {"COMMUNICATION_OP", has("COMMUNICATION_TASK_INFO"),
+         "no communication operators (hcom_…): the operator table, the overlap rows and the "
+         "communication figures leave communication out"},
+        {"COMMUNICATION_TASK_INFO", has("COMMUNICATION_OP"),
+         "communication tasks are shown on their streams only, named by their task type, not "
+         "on HCCL's planes"},
+        {"META_DATA", true,
+         "tables and columns are read by name, and the job's parallel layout is not read from "
+         "it"},
+        {"ENUM_API_TYPE", has("PYTORCH_API") || has("CANN_API"),
+         "API types are shown as their numbers (10000@launch)"},
     };
-    for (const auto& [table, loss] : kTables)
-        if (loss && !m_db.HasTable(table))
+    for (const auto& [table, expected, loss] : kTables)
+        if (expected && !has(table))
             Problem("no table " + std::string(table) + " (schema " + SchemaText() + "): " + loss);
 }
 

@@ -13,6 +13,9 @@ void DbTimelineReader::Finish(DbTimelineReader& host, DbTimelineReader& device, 
     out.rowsRead = std::move(device.m_rowsRead);
     out.rowsRead.insert(out.rowsRead.begin(), host.m_rowsRead.begin(), host.m_rowsRead.end());
     out.schemaVersion = device.m_schemaVersion;
+    // One count for both parts' rows, said by the part whose problems come first.
+    device.m_missingStrings += host.m_missingStrings;
+    device.ReportMissingStrings();
     out.farRowids = {std::move(host.m_farRowids), {}};
     auto shapeSlices = [&device] {
         if (!device.m_computing.empty() || !device.m_communication.empty()) device.AddOverlap();
@@ -149,7 +152,8 @@ void DbTimelineReader::FinishKernels() {
 }
 
 void DbTimelineReader::ReportMissingStrings() {
-    if (m_missingStrings)
+    // Without the table every name is missing, and "no table STRING_IDS" says so already.
+    if (m_missingStrings && m_db.HasTable("STRING_IDS"))
         Problem(std::to_string(m_missingStrings) +
                 " string ids have no row in STRING_IDS: shown as <string N>");
 }

@@ -145,9 +145,12 @@ const std::string& RankFiles::PathOf(const RankFileKind& kind) const {
     return kNone;
 }
 
-std::string FindProfilerDatabase(const std::string& folder) {
+namespace {
+
+// The entries of 'folder' named as a profiler database is, in name order.
+std::vector<fs::path> ProfilerDatabaseEntries(const std::string& folder) {
     std::error_code error;
-    std::vector<std::string> found;
+    std::vector<fs::path> found;
     for (fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, error),
          end;
          !error && it != end; it.increment(error)) {
@@ -155,12 +158,19 @@ std::string FindProfilerDatabase(const std::string& folder) {
         const bool profilerName = name.rfind("ascend_pytorch_profiler", 0) == 0 ||
                                   name.rfind("ascend_mindspore_profiler", 0) == 0 ||
                                   name.rfind("msprof_", 0) == 0;
-        if (profilerName && name.size() > 3 && name.compare(name.size() - 3, 3, ".db") == 0 &&
-            IsFile(it->path()))
-            found.push_back(it->path().string());
+        if (profilerName && name.size() > 3 && name.compare(name.size() - 3, 3, ".db") == 0)
+            found.push_back(it->path());
     }
     std::sort(found.begin(), found.end());
-    return found.empty() ? std::string() : found.front();
+    return found;
+}
+
+}  // namespace
+
+std::string FindProfilerDatabase(const std::string& folder) {
+    for (const fs::path& entry : ProfilerDatabaseEntries(folder))
+        if (IsFile(entry)) return entry.string();
+    return "";
 }
 
 bool RankFiles::HasAnyAnalysisFile() const {
@@ -333,8 +343,17 @@ Result<RankFiles> FindRankFiles(const std::string& path) {
         }
     }
     files.profilerDb = FindProfilerDatabase(output.string());
+    // A folder, pipe or dangling link under a database's name is not "no database".
+    for (const fs::path& entry : ProfilerDatabaseEntries(output.string()))
+        if (!IsFile(entry))
+            files.problems.push_back(entry.string() + ": error: " + NotAFileReason(entry) +
+                                     ", not a file; not read");
     if (!files.profilerDb.empty() && IsFile(output / "analysis.db"))
         files.analysisDb = (output / "analysis.db").string();
+    else if (!files.profilerDb.empty() &&
+             fs::exists(fs::symlink_status(output / "analysis.db", error)))
+        files.problems.push_back((output / "analysis.db").string() + ": error: " +
+                                 NotAFileReason(output / "analysis.db") + ", not a file; not read");
     // MindSpore's profiler folder of one rank (MindInsight's layout): numbered files.
     const std::optional<RankId> mindSporeRank =
         any || !files.profilerDb.empty() ? std::nullopt : MindSporeFolderRank(output);

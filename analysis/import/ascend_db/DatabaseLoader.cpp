@@ -61,7 +61,7 @@ Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
     if (!analysisDb.empty()) {
         auto analysis = SqliteFile::OpenReadOnly(analysisDb);
         if (analysis.ok())
-            ReadAnalysisDb(*analysis.value(), loaded.tables);
+            ReadAnalysisDb(*analysis.value(), db, loaded.tables);
         else
             loaded.tables.problems.push_back(analysis.status().message());
     }
