@@ -601,15 +601,20 @@ TEST_CASE("one generated run as text and as a database gives the same stats, to 
     }
 }
 
-TEST_CASE("a table dropped from a generated database is one line naming what it changes") {
-    const fs::path dir = test::TempDir("db_dropped_tables");
+// A generated rank exported as a database, in dir/r: its profiler database.
+fs::path GeneratedDatabaseRank(const fs::path& dir) {
     GeneratorOptions options;
     options.events = 20000;
     std::string error;
     REQUIRE_MESSAGE(
         WriteRankDirectory(options, (dir / "r").string(), &error, nullptr, RankExport::kDatabase),
         error);
-    const fs::path db = SampleDb(dir / "r");
+    return SampleDb(dir / "r");
+}
+
+TEST_CASE("a table dropped from a generated database is one line naming what it changes") {
+    const fs::path dir = test::TempDir("db_dropped_tables");
+    const fs::path db = GeneratedDatabaseRank(dir);
     const std::string original = ReadBytes(db);
     const struct {
         const char* sql;
@@ -659,8 +664,46 @@ TEST_CASE("a table dropped from a generated database is one line naming what it 
             CHECK(problems[0].message == line);
         }
     }
-    std::ofstream(db, std::ios::binary | std::ios::trunc) << original;
-    // analysis.db: each table the run had, a NULL step, an empty file, a folder in its place.
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a generated database cut short reads each table up to its damage, said once") {
+    const fs::path dir = test::TempDir("db_cut_short");
+    const fs::path db = GeneratedDatabaseRank(dir);
+    const std::string original = ReadBytes(db);
+    // Cut short: each table reads up to its damage from a copy in memory, said once; a file cut
+    // inside its schema gives nothing and is refused with why.
+    const uint64_t fullSlices = [&] {
+        std::ofstream(db, std::ios::binary | std::ios::trunc) << original;
+        auto loaded = LoadProfilerDatabase(db.string(), "");
+        REQUIRE(loaded.ok());
+        return loaded.value().model->sliceCount;
+    }();
+    std::ofstream(db, std::ios::binary | std::ios::trunc)
+        << original.substr(0, original.size() * 6 / 10);
+    auto cut = LoadProfilerDatabase(db.string(), "");
+    REQUIRE(cut.ok());
+    CHECK(cut.value().model->sliceCount > fullSlices / 4);
+    CHECK(cut.value().model->sliceCount < fullSlices);
+    const std::string cutProblems = Problems(*cut.value().model);
+    CHECK(cutProblems.find("the file is damaged (database disk image is malformed): read from a "
+                           "copy in memory, each table up to its damage; what lies past it is "
+                           "not shown") != std::string::npos);
+    CHECK(cutProblems.find("(while reading ") != std::string::npos);
+    CHECK(cutProblems.find(db.string()) == std::string::npos);  // the report adds it once
+    CHECK(ReadBytes(db).size() == original.size() * 6 / 10);    // never written
+    std::ofstream(db, std::ios::binary | std::ios::trunc) << original.substr(0, 4096);
+    auto schemaCut = LoadProfilerDatabase(db.string(), "");
+    REQUIRE_FALSE(schemaCut.ok());
+    CHECK(schemaCut.message().find(": error: not a readable SQLite database (") ==
+          db.string().size());
+    CHECK(schemaCut.message().find("nothing could be salvaged") != std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("analysis.db: a table the run had, a NULL step, an empty file, a folder: each said") {
+    const fs::path dir = test::TempDir("db_analysis_damaged");
+    const fs::path db = GeneratedDatabaseRank(dir);
     const fs::path analysis = dir / "r" / "ASCEND_PROFILER_OUTPUT" / "analysis.db";
     const std::string analysisBytes = ReadBytes(analysis);
     const auto rankProblems = [&] {

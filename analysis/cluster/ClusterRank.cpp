@@ -151,6 +151,8 @@ namespace {
 void SummarizeDatabase(const RankFiles& files, const RankReadOptions& options, ClusterRank& rank) {
     auto opened = SqliteFile::OpenReadOnly(files.profilerDb);
     if (!opened.ok()) return rank.problems.push_back(opened.message());
+    if (!opened.value()->Salvaged().empty())
+        rank.problems.push_back(files.profilerDb + ": error: " + opened.value()->Salvaged());
     RankTables tables;
     if (!files.analysisDb.empty()) {
         auto analysis = SqliteFile::OpenReadOnly(files.analysisDb);

@@ -31,7 +31,7 @@ DbStrings DbStrings::Read(const SqliteFile& db, std::vector<std::string>& proble
         }
         strings.m_values.emplace(id, std::string(row.Text(1)));
     }
-    if (row.Failed()) problems.push_back(db.LastError() + " (while reading STRING_IDS)");
+    if (row.Failed()) problems.push_back(db.LastErrorMessage() + " (while reading STRING_IDS)");
     return strings;
 }
 

@@ -207,7 +207,8 @@ DbTimeline ReadDbTimeline(const SqliteFile& db, unsigned threads, LoadProgress* 
     DbTimelineReader host(db, timeline, timeline.chunks[0], 0, Part::kHost);
     // The device part reads on a connection of its own (a connection serves one thread).
     std::unique_ptr<SqliteFile> second;
-    if (threads > 1) {
+    // A salvaged file is a copy in memory: not copied a second time for a second connection.
+    if (threads > 1 && db.Salvaged().empty()) {
         auto opened = SqliteFile::OpenReadOnly(db.Path());
         if (opened.ok()) second = std::move(opened.value());
     }

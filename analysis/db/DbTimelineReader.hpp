@@ -138,7 +138,8 @@ private:
     }
     void AfterRows(const SqliteStatement& statement, const std::string& table) {
         if (statement.Failed())
-            Problem(m_db.LastError() + " (while reading " + table + "; the rows before were kept)");
+            Problem(m_db.LastErrorMessage() + " (while reading " + table +
+                    "; the rows before were kept)");
     }
 
     // The row's connection id: false when NULL (no arrow), and, with a problem naming the row,

@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <cstdio>
 #include <filesystem>
 
 namespace marey {
@@ -22,6 +23,69 @@ std::string ReadOnlyUri(const std::string& path) {
     return uri + "?mode=ro&immutable=1";
 }
 
+namespace {
+
+// The most of a damaged database read into memory to salvage its rows.
+constexpr uint64_t kMaxSalvagedBytes = uint64_t{4} << 30;
+
+// The schema, asked for at once: SQLite reads the header only at the first query.
+int CheckSchema(sqlite3* db, std::string& message) {
+    char* text = nullptr;
+    const int checked =
+        sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, &text);
+    if (checked != SQLITE_OK) message = text ? text : sqlite3_errstr(checked);
+    sqlite3_free(text);
+    return checked;
+}
+
+// A database cut short or damaged keeps what can be read: its bytes copied into memory (the file
+// is never written), the header's page count marked stale so that SQLite counts the pages that
+// are there, and the schema's checks of pages past the end relaxed (writable_schema, on a
+// read-only copy), so that every table whose pages are there reads up to its damage. Null when
+// even that copy cannot be read.
+sqlite3* OpenSalvaged(const std::string& path, std::string& why) {
+    std::error_code error;
+    const uint64_t bytes = std::filesystem::file_size(path, error);
+    if (error || bytes < 100 || bytes > kMaxSalvagedBytes) {
+        why = error ? error.message() : bytes < 100 ? "shorter than a header" : "too large to copy";
+        return nullptr;
+    }
+    auto* copy = static_cast<unsigned char*>(sqlite3_malloc64(bytes));
+    std::FILE* file = copy ? std::fopen(path.c_str(), "rb") : nullptr;
+    const bool read = file && std::fread(copy, 1, bytes, file) == bytes;
+    if (file) std::fclose(file);
+    if (!read) {
+        sqlite3_free(copy);
+        why = "cannot be read into memory";
+        return nullptr;
+    }
+    // A page cut inside reads as garbage rows: only whole pages are kept (the page size, at
+    // byte 16, big-endian; 1 stands for 65536).
+    const uint32_t pageBytes = copy[16] << 8 | copy[17];
+    const uint64_t page = pageBytes == 1 ? 65536 : pageBytes;
+    const uint64_t kept = page >= 512 && (page & (page - 1)) == 0 ? bytes / page * page : bytes;
+    // The page count at byte 28 holds only while byte 92's counter equals byte 24's.
+    copy[95] = static_cast<unsigned char>(copy[27] + 1);
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) !=
+            SQLITE_OK ||
+        sqlite3_deserialize(
+            db, "main", copy, static_cast<sqlite3_int64>(bytes), static_cast<sqlite3_int64>(bytes),
+            SQLITE_DESERIALIZE_READONLY | SQLITE_DESERIALIZE_FREEONCLOSE) != SQLITE_OK) {
+        why = db ? sqlite3_errmsg(db) : "no memory";
+        sqlite3_close(db);
+        return nullptr;
+    }
+    sqlite3_exec(db, "PRAGMA writable_schema = ON", nullptr, nullptr, nullptr);
+    if (CheckSchema(db, why) != SQLITE_OK) {
+        sqlite3_close(db);
+        return nullptr;
+    }
+    return db;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<SqliteFile>> SqliteFile::OpenReadOnly(const std::string& path) {
     std::error_code error;
     if (!std::filesystem::is_regular_file(path, error))
@@ -39,12 +103,22 @@ Result<std::unique_ptr<SqliteFile>> SqliteFile::OpenReadOnly(const std::string& 
     }
     // SQLite reads the header only at the first query: ask for the schema now, so that a file
     // that is not a database fails here with its name.
-    char* message = nullptr;
-    const int checked =
-        sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, &message);
+    std::string text;
+    const int checked = CheckSchema(db, text);
+    if (checked == SQLITE_CORRUPT) {
+        sqlite3_close(db);
+        std::string why;
+        if (sqlite3* salvaged = OpenSalvaged(path, why)) {
+            std::unique_ptr<SqliteFile> file(new SqliteFile(salvaged, path));
+            file->m_salvaged = "the file is damaged (" + text +
+                               "): read from a copy in memory, each table up to its damage; "
+                               "what lies past it is not shown";
+            return file;
+        }
+        return Status::Error(path + ": error: not a readable SQLite database (" + text +
+                             "; nothing could be salvaged: " + why + ")");
+    }
     if (checked != SQLITE_OK) {
-        std::string text = message ? message : sqlite3_errstr(checked);
-        sqlite3_free(message);
         sqlite3_close(db);
         return Status::Error(path + ": error: not a readable SQLite database (" + text + ")");
     }
@@ -83,7 +157,11 @@ Result<SqliteStatement> SqliteFile::Prepare(const std::string& sql) const {
 }
 
 std::string SqliteFile::LastError() const {
-    return m_path + ": error: " + sqlite3_errmsg(m_db);
+    return m_path + ": error: " + LastErrorMessage();
+}
+
+std::string SqliteFile::LastErrorMessage() const {
+    return sqlite3_errmsg(m_db);
 }
 
 void SqliteFile::StopWhen(const std::atomic<bool>* stop) const {

@@ -22,8 +22,10 @@ class SqliteStatement;
 class SqliteFile {
 public:
     // Opens 'path' read-only. Fails, naming the file, when it is missing, not a SQLite database
-    // (the header is read at once, so a text file fails here and not at the first query) or
-    // damaged in its first page.
+    // (the header is read at once, so a text file fails here and not at the first query) or so
+    // damaged that nothing of it can be read. A file SQLite finds damaged (cut short) is read
+    // from a copy in memory (up to 4 GiB) whose tables read up to their damage: Salvaged() says
+    // so.
     static Result<std::unique_ptr<SqliteFile>> OpenReadOnly(const std::string& path);
     ~SqliteFile();
     SqliteFile(const SqliteFile&) = delete;
@@ -37,6 +39,8 @@ public:
     Result<SqliteStatement> Prepare(const std::string& sql) const;
     // "<file>: <what SQLite says>", for a statement that failed while it stepped.
     std::string LastError() const;
+    // The same without the file's name, for a problem the import report names the file of.
+    std::string LastErrorMessage() const;
     // The names of the files beside it that a writer keeps open (its -wal or -journal): their
     // changes are not read (the database is opened immutable).
     std::vector<std::string> WriterFilesBeside() const;
@@ -44,11 +48,14 @@ public:
     // person's Cancel); null: never. SQLite asks every kStopCheckSteps of its own steps.
     void StopWhen(const std::atomic<bool>* stop) const;
     static constexpr int kStopCheckSteps = 10000;
+    // Why the file is read from a salvaged copy, for the import report; empty when it is not.
+    const std::string& Salvaged() const { return m_salvaged; }
 
 private:
     SqliteFile(sqlite3* db, std::string path) : m_db(db), m_path(std::move(path)) {}
     sqlite3* m_db;
     std::string m_path;
+    std::string m_salvaged;
 };
 
 // A column's value as SQLite stored it: profilers store times as INTEGER in one table and TEXT

@@ -35,6 +35,7 @@ Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
     if (progress && progress->cancel) return Status::Error(profilerDb + ": cancelled");
     if (progress) progress->stage = 2;
     timing.Report("database: tables read");
+    if (!db.Salvaged().empty()) timeline.chunks.front().problems.Add(0, db.Salvaged());
     for (const std::string& writer : db.WriterFilesBeside())
         timeline.chunks.front().problems.Add(
             0, writer +

@@ -234,7 +234,7 @@ private:
             }
             m_strings[id] = std::string(row.Text(columns.Column(1)));
         }
-        if (row.Failed()) Problem(m_db.LastError() + " (while reading StringIds)");
+        if (row.Failed()) Problem(m_db.LastErrorMessage() + " (while reading StringIds)");
     }
 
     // The string of 'id', or "<string N>" (counted) when StringIds has none.
@@ -356,7 +356,7 @@ private:
             if (RowidFits(table, rowid)) perRow(row, rowid);
         }
         if (row.Failed())
-            Problem(m_db.LastError() + " (while reading " + NsysTableName(table) +
+            Problem(m_db.LastErrorMessage() + " (while reading " + NsysTableName(table) +
                     "; the rows before were kept)");
         CountRows(table, rows);
     }
