@@ -107,10 +107,13 @@ void Usage() {
 // The summary of the cluster at 'path': its views' figures and, with --json, the Marey key.
 // The cluster cache is written (for the window) but only read without --json, whose Marey key
 // needs every rank's kernel table, which the cache does not hold.
-int PrintClusterStats(const std::string& path, bool json, const IndexCacheOptions& cache) {
+int PrintClusterStats(const std::string& path, bool json, const LoadOptions& options) {
     // The rank's kernel tables are kept from the one read: the "marey" key needs them again.
     RankReadOptions readOptions;
     readOptions.keepKernelTable = json;
+    readOptions.source = options.source;
+    readOptions.stepRange = options.stepRange;
+    const IndexCacheOptions& cache = options.cache;
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     auto cluster = LoadCluster(path, threads, nullptr, readOptions, cache);
     if (!cluster.ok()) {
@@ -198,7 +201,7 @@ int RunStatsCommand(int argc, char** argv) {
     // A cluster folder: the cluster's summary, under its own key.
     const auto importer = ChooseImporter(path, options.source);
     if (importer.ok() && importer.value()->kind == SourceKind::kCluster)
-        return PrintClusterStats(path, json, options.cache);
+        return PrintClusterStats(path, json, options);
     // Whatever the path, the rank as the window opens it (LoadRank): its summaries (overview,
     // operators, steps, communication) join the trace's, so that every figure the window shows
     // is here with the same value; a trace that came alone has them from its device activities.

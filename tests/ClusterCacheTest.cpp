@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ClusterGenerator.hpp"
+#include "TraceGenerator.hpp"
 #include "KinetoTraceGenerator.hpp"
 #include "TestSupport.hpp"
 #include "cache/CacheFile.hpp"
@@ -278,5 +279,50 @@ TEST_CASE("a folder of rank traces re-opened takes every trace's summary, the Ma
     CHECK(replaced.json == Open(dir / "job", nullptr).json);
     REQUIRE(cache.said.size() == 1);
     CHECK(cache.said[0].find("rank-1.pt.trace.json") != std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("--source picks each rank folder's export, and the cache keeps their summaries apart") {
+    const fs::path dir = test::TempDir("cluster_cache_source");
+    fs::create_directories(dir / "job");
+    for (int rank = 0; rank < 2; ++rank) {
+        GeneratorOptions options;
+        options.events = 20000;
+        options.rank = static_cast<uint32_t>(rank);
+        std::string error;
+        REQUIRE_MESSAGE(
+            WriteRankDirectory(
+                options, (dir / "job" / ("rank_" + std::to_string(rank) + "_ascend_pt")).string(),
+                &error, nullptr, RankExport::kBoth),
+            error);
+    }
+    WaitUntilSettled();
+    RankReadOptions text;
+    text.source = RankSource::kText;
+    const std::string fromDatabase = Open(dir / "job", nullptr).json;
+    const std::string fromText = Open(dir / "job", nullptr, text).json;
+    CHECK(fromDatabase.find("\"source\": \"the database's steps") != std::string::npos);
+    CHECK(fromText.find("\"source\": \"step_trace_time.csv (the sum of its steps)\"") !=
+          std::string::npos);
+    CacheSetup cache(dir / "cache");
+    Open(dir / "job", &cache);
+    const Opened textOpened = Open(dir / "job", &cache, text);
+    CHECK(textOpened.fromCache == 0);  // summaries read from the databases are not the text's
+    CHECK(textOpened.json == fromText);
+    const Opened textAgain = Open(dir / "job", &cache, text);
+    CHECK(textAgain.fromCache == 2);
+    CHECK(textAgain.json == fromText);
+    // A folder without the export asked for is read from the other, and says so.
+    for (const char* name : {"kernel_details.csv", "step_trace_time.csv", "trace_view.json",
+                             "communication.json", "communication_matrix.json", "op_statistic.csv",
+                             "memory_record.csv", "operator_memory.csv"})
+        fs::remove(dir / "job" / "rank_1_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / name);
+    auto cluster = LoadCluster((dir / "job").string(), 2, nullptr, text);
+    REQUIRE(cluster.ok());
+    const ClusterRank& rank1 = cluster.value().ranks.at(1);
+    REQUIRE_FALSE(rank1.problems.empty());
+    CHECK(rank1.problems[0] == (dir / "job" / "rank_1_ascend_pt").string() +
+                                   ": --source text: no text export in this folder; its database "
+                                   "was read");
     fs::remove_all(dir);
 }

@@ -657,7 +657,7 @@ TEST_CASE(
     fs::remove_all(root);
 }
 
-TEST_CASE("the profiler's SQLite export is refused with what to record instead") {
+TEST_CASE("a trace asked of a folder that holds only the profiler's database says to open it") {
     const fs::path root =
         fs::temp_directory_path() / ("marey_db_only_" + std::to_string(::getpid()));
     fs::remove_all(root);
@@ -666,8 +666,17 @@ TEST_CASE("the profiler's SQLite export is refused with what to record instead")
         << "SQLite format 3";
     auto resolved = ResolveTraceFile(root.string());
     REQUIRE_FALSE(resolved.ok());
-    CHECK(resolved.message().find("holds only the SQLite export (ascend_pytorch_profiler_0.db)") !=
+    CHECK(resolved.message().find("no trace in this folder, only its profiler database "
+                                  "(ascend_pytorch_profiler_0.db): open the folder itself") !=
           std::string::npos);
+    // Something that is not a file under a database's name is named as such.
+    fs::remove(root / "ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db");
+    fs::create_directory(root / "ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db");
+    auto folder = ResolveTraceFile(root.string());
+    REQUIRE_FALSE(folder.ok());
+    CHECK(folder.message() ==
+          (root / "ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db").string() +
+              ": error: a folder, not a file; not read (and no trace is in " + root.string() + ")");
     fs::remove_all(root);
 }
 

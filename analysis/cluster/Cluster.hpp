@@ -47,6 +47,9 @@ struct Cluster {
     // For ranks read from their traces: reads a trace's kernel table (the Marey view's input).
     // Set by the loader, which alone can load a trace.
     std::function<Result<KernelTable>(const std::string& tracePath)> readTraceKernels;
+    // Which export of a rank folder holding both its ranks were read from (--source): the
+    // Marey view reads their kernels from the same.
+    RankSource rankSource = RankSource::kAuto;
 
     // Index into 'ranks' of rank 'rankId', if the cluster has it. O(log ranks).
     std::optional<size_t> IndexOfRank(RankId rankId) const;

@@ -150,9 +150,17 @@ namespace {
 // the tasks' operator types and overview; steps computed from the tasks when analysis.db has none.
 void SummarizeDatabase(const RankFiles& files, const RankReadOptions& options, ClusterRank& rank) {
     auto opened = SqliteFile::OpenReadOnly(files.profilerDb);
-    if (!opened.ok()) return rank.problems.push_back(opened.message());
+    if (!opened.ok()) {
+        rank.unreadable = true;
+        return rank.problems.push_back(opened.message());
+    }
     if (!opened.value()->Salvaged().empty())
         rank.problems.push_back(files.profilerDb + ": error: " + opened.value()->Salvaged());
+    // An empty file opens as an empty database: as the rank opened alone, it is no profiler's.
+    if (Status profiler = CheckProfilerDatabase(*opened.value()); !profiler.ok()) {
+        rank.unreadable = true;  // left out of the cluster and named, never a rank of zeros
+        return rank.problems.push_back(profiler.message());
+    }
     RankTables tables;
     if (!files.analysisDb.empty()) {
         auto analysis = SqliteFile::OpenReadOnly(files.analysisDb);
@@ -268,8 +276,14 @@ ClusterRank SummarizeRankFolder(const RankFiles& files, const RankReadOptions& o
     ReadDataVerdict(files.dataPreparation, rank);
     ReadFlopsSummary(files.flops, rank);
     // A folder with both exports is read from its database, as a single rank is (its memory
-    // still from memory_record.csv).
-    if (!files.profilerDb.empty()) {
+    // still from memory_record.csv), unless its text is asked for.
+    const bool text = options.source == RankSource::kText;
+    if (!files.profilerDb.empty() &&
+        (!text || !(files.HasTextExport() || !files.stepTrace.empty()))) {
+        if (text)
+            rank.problems.push_back(files.root +
+                                    ": --source text: no text export in this folder; its "
+                                    "database was read");
         ReadPeakMemory(files.memoryRecord, rank);
         SummarizeDatabase(files, options, rank);
         return rank;

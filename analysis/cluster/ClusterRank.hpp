@@ -123,6 +123,9 @@ struct RankReadOptions {
     // Nsight Systems exports: the NVTX range that marks a step (--step-range); empty: PyTorch's
     // ProfilerStep#N ranges.
     std::string stepRange;
+    // Which export of a rank folder that holds both is read (--source): the database unless
+    // kText; a folder without the export asked for is read from the other, and says so.
+    RankSource source = RankSource::kAuto;
 };
 
 // Reads the summary of the rank folder 'files' from step_trace_time.csv, communication.json,

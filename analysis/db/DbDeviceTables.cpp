@@ -66,6 +66,7 @@ void DbTimelineReader::ReadTasks() {
                    {"startNs", "endNs", "connectionId", "globalTaskId", "taskType", "streamId"});
     if (!task.TableExists()) return;
     ReportMissing(task);
+    if (!task.Has(kStart) || !task.Has(kEnd)) return;  // no task can be placed: said once
     DbColumns compute(m_db, "COMPUTE_TASK_INFO", {"name", "opType", "taskType", "globalTaskId"});
     if (compute.TableExists()) ReportMissing(compute);
     std::string sql = "SELECT t.rowid";

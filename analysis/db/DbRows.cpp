@@ -13,7 +13,8 @@ DbStrings DbStrings::Read(const SqliteFile& db, std::vector<std::string>& proble
     }
     auto statement = db.Prepare("SELECT id, value FROM STRING_IDS");
     if (!statement.ok()) {
-        problems.push_back(statement.status().message());
+        problems.push_back("table STRING_IDS: " + db.LastErrorMessage() +
+                           ": names read as <string N>");
         return strings;
     }
     SqliteStatement& row = statement.value();

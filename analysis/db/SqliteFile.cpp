@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 namespace marey {
@@ -38,6 +39,36 @@ int CheckSchema(sqlite3* db, std::string& message) {
     return checked;
 }
 
+uint32_t BigEndian32(const unsigned char* bytes) {
+    return uint32_t{bytes[0]} << 24 | uint32_t{bytes[1]} << 16 | uint32_t{bytes[2]} << 8 | bytes[3];
+}
+
+// Why the SQLite file 'path' is cut short, from its header and size; empty when it is whole (or
+// not SQLite: SQLite says so). SQLite itself reads a page past the end as zeros: rows of nothing.
+std::string CutShortReason(const std::string& path) {
+    unsigned char header[100] = {};
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    const size_t read = file ? std::fread(header, 1, sizeof header, file) : 0;
+    if (file) std::fclose(file);
+    if (read < sizeof header || std::memcmp(header, "SQLite format 3", 16) != 0) return "";
+    std::error_code error;
+    const uint64_t bytes = std::filesystem::file_size(path, error);
+    const uint32_t pageField = uint32_t{header[16]} << 8 | header[17];
+    const uint64_t page = pageField == 1 ? 65536 : pageField;
+    if (error || page < 512 || (page & (page - 1)) != 0) return "";
+    if (bytes % page != 0)
+        return "it ends inside a page: " + std::to_string(bytes) +
+               " bytes is not a whole number "
+               "of " +
+               std::to_string(page) + "-byte pages";
+    // The page count at byte 28 holds while byte 92's counter equals byte 24's.
+    const uint64_t pages = BigEndian32(header + 28);
+    if (BigEndian32(header + 24) == BigEndian32(header + 92) && pages * page > bytes)
+        return "it holds " + std::to_string(bytes / page) + " of its " + std::to_string(pages) +
+               " pages";
+    return "";
+}
+
 // A database cut short or damaged keeps what can be read: its bytes copied into memory (the file
 // is never written), the header's page count marked stale so that SQLite counts the pages that
 // are there, and the schema's checks of pages past the end relaxed (writable_schema, on a
@@ -66,11 +97,13 @@ sqlite3* OpenSalvaged(const std::string& path, std::string& why) {
     const uint64_t kept = page >= 512 && (page & (page - 1)) == 0 ? bytes / page * page : bytes;
     // The page count at byte 28 holds only while byte 92's counter equals byte 24's.
     copy[95] = static_cast<unsigned char>(copy[27] + 1);
+    // A copy in memory has no write-ahead log to share: read as a rollback-journal file.
+    copy[18] = copy[19] = 1;
     sqlite3* db = nullptr;
     if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) !=
             SQLITE_OK ||
         sqlite3_deserialize(
-            db, "main", copy, static_cast<sqlite3_int64>(bytes), static_cast<sqlite3_int64>(bytes),
+            db, "main", copy, static_cast<sqlite3_int64>(kept), static_cast<sqlite3_int64>(kept),
             SQLITE_DESERIALIZE_READONLY | SQLITE_DESERIALIZE_FREEONCLOSE) != SQLITE_OK) {
         why = db ? sqlite3_errmsg(db) : "no memory";
         sqlite3_close(db);
@@ -104,7 +137,9 @@ Result<std::unique_ptr<SqliteFile>> SqliteFile::OpenReadOnly(const std::string& 
     // SQLite reads the header only at the first query: ask for the schema now, so that a file
     // that is not a database fails here with its name.
     std::string text;
-    const int checked = CheckSchema(db, text);
+    const std::string cut = CutShortReason(path);
+    const int checked = cut.empty() ? CheckSchema(db, text) : SQLITE_CORRUPT;
+    if (!cut.empty()) text = cut;
     if (checked == SQLITE_CORRUPT) {
         sqlite3_close(db);
         std::string why;
@@ -154,6 +189,14 @@ Result<SqliteStatement> SqliteFile::Prepare(const std::string& sql) const {
         return Status::Error(LastError());
     }
     return SqliteStatement(statement);
+}
+
+Status CheckProfilerDatabase(const SqliteFile& db) {
+    for (const char* table : {"TASK", "PYTORCH_API", "CANN_API", "COMMUNICATION_OP"})
+        if (db.HasTable(table)) return Status();
+    return Status::Error(db.Path() +
+                         ": error: not a profiler database: none of the tables TASK, "
+                         "PYTORCH_API, CANN_API, COMMUNICATION_OP is in it");
 }
 
 std::string SqliteFile::LastError() const {

@@ -90,6 +90,10 @@ private:
     bool m_failed = false;
 };
 
+// Whether 'db' holds any of a profiler database's timeline tables (TASK, PYTORCH_API, CANN_API,
+// COMMUNICATION_OP); the error naming them when it holds none.
+Status CheckProfilerDatabase(const SqliteFile& db);
+
 // The URI SQLite opens 'path' with, read-only and immutable; characters a URI reserves are
 // escaped, so that a folder named "run#3?" still opens.
 std::string ReadOnlyUri(const std::string& path);

@@ -408,6 +408,12 @@ Result<RankFiles> FindRankFiles(const std::string& path) {
     return files;
 }
 
+std::optional<RankSource> ParseRankSource(std::string_view text) {
+    if (text == "text") return RankSource::kText;
+    if (text == "db" || text == "database") return RankSource::kDatabase;
+    return std::nullopt;
+}
+
 std::vector<std::string> RankFolderFolders(const std::string& path) {
     const fs::path root(path);
     std::vector<std::string> folders{path};

@@ -2,7 +2,10 @@
 // Recognises an Ascend profiler rank folder (a *_ascend_pt or *_ascend_ms folder, its
 // ASCEND_PROFILER_OUTPUT folder, or any folder holding the profiler's files) and says which of
 // its files are there.
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/Ids.hpp"
@@ -10,6 +13,13 @@
 #include "load/ParallelMetadata.hpp"
 
 namespace marey {
+
+// Which export of a rank folder to open when it holds both: the database by default, as the
+// profiler's own tools do.
+enum class RankSource : uint8_t { kAuto, kText, kDatabase };
+
+// The value of a command line's --source: "text", or "db" (also "database"); nullopt otherwise.
+std::optional<RankSource> ParseRankSource(std::string_view text);
 
 // One file a rank folder may hold, with the profiler setting that writes it (for the message a
 // view shows when it is missing).

@@ -35,12 +35,30 @@ Result<std::string> ResolveTraceFile(const std::string& path) {
                                    fs::directory_options::skip_permission_denied, error),
          end;
          traces.empty() && !error && it != end; it.increment(error)) {
-        if (it->path().extension() == ".db")
+        if (it->path().extension() != ".db") continue;
+        // A readable profiler database opens with its own importer before this: what is left
+        // is a database of another name, or something that is not a file under a database's.
+        std::error_code kind;
+        if (!fs::is_regular_file(it->path(), kind)) {
+            const bool dangling = fs::is_symlink(fs::symlink_status(it->path(), kind)) &&
+                                  !fs::exists(it->path(), kind);
+            return Status::Error(it->path().string() + ": error: " +
+                                 (dangling                             ? "a link to nothing"
+                                  : fs::is_directory(it->path(), kind) ? "a folder"
+                                  : fs::is_fifo(it->path(), kind)      ? "a pipe"
+                                                                       : "not a regular file") +
+                                 ", not a file; not read (and no trace is in " + path + ")");
+        }
+        const std::string name = it->path().filename().string();
+        if (name.rfind("ascend_", 0) == 0 || name.rfind("msprof_", 0) == 0)
             return Status::Error(path +
-                                 ": error: this profiler folder holds only the SQLite export (" +
-                                 it->path().filename().string() +
-                                 "); marey reads the text export: record with export_type Text "
-                                 "(ExportType.Text) to get trace_view.json and the CSV files");
+                                 ": error: no trace in this folder, only its profiler "
+                                 "database (" +
+                                 name + "): open the folder itself, without --source text");
+        return Status::Error(path + ": error: no trace in this folder, and " + name +
+                             " is not a profiler database by its name "
+                             "(ascend_pytorch_profiler_N.db, ascend_mindspore_profiler_N.db, "
+                             "msprof_*.db)");
     }
     error.clear();
     if (traces.empty())

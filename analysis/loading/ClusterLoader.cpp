@@ -171,7 +171,7 @@ Result<Cluster> ReadCluster(const std::string& path, unsigned threads, ClusterPr
     // An export of one process says so ("not a job"): its processes are listed once, there.
     if (IsNsysExportFile(path)) return LoadExportCluster(path, threads, progress, options);
     const LoadTiming timing;
-    ClusterRankCache cache(cacheOptions, path, options.stepRange);
+    ClusterRankCache cache(cacheOptions, path, options);
     std::optional<ClusterWalk> walk = cache.TakeWalk(threads);
     if (!walk) walk = WalkClusterFolder(path);
     cache.SetWalk(*walk);
@@ -210,7 +210,10 @@ Result<Cluster> LoadCluster(const std::string& path, unsigned threads, ClusterPr
                             const RankReadOptions& options, const IndexCacheOptions& cache) {
     const LoadTiming timing;
     Result<Cluster> cluster = ReadCluster(path, threads, progress, options, cache);
-    if (cluster.ok()) cluster.value().parallel = BuildParallelLayout(cluster.value());
+    if (cluster.ok()) {
+        cluster.value().parallel = BuildParallelLayout(cluster.value());
+        cluster.value().rankSource = options.source;
+    }
     timing.Report("cluster: loaded and settled");
     return cluster;
 }

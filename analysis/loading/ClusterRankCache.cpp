@@ -106,10 +106,10 @@ ClusterWalk WalkClusterFolder(const std::string& path) {
 // [SECTION] Reading the cache file
 
 ClusterRankCache::ClusterRankCache(IndexCacheOptions options, const std::string& clusterPath,
-                                   const std::string& stepRange)
+                                   const RankReadOptions& read)
     : m_options(std::move(options)),
       m_clusterPath(clusterPath),
-      m_stepRange(stepRange),
+      m_readKey(read.stepRange + "\n--source " + std::to_string(static_cast<int>(read.source))),
       m_walkStartNs(WallClockNs()) {
     if (!m_options.enabled) return;
     if (m_options.folder.empty()) m_options.folder = DefaultCacheFolder();
@@ -147,10 +147,10 @@ bool ClusterRankCache::ReadFile() {
             if (!in.ReadString(entry.paths[s]) || !in.ReadValue(entry.stamps[s])) return false;
         return true;
     };
-    std::string stepRange;
+    std::string readKey;
     bool hasWalk = false;
     uint64_t count = 0;
-    if (!in.ReadString(stepRange) || !in.ReadFlag(hasWalk) ||
+    if (!in.ReadString(readKey) || !in.ReadFlag(hasWalk) ||
         (hasWalk && (!in.ReadString(m_storedWalk) || !readStamps(m_storedFolders))) ||
         !in.ReadCount<uint64_t>(count))
         return ignored(in.Finish().message());
@@ -164,8 +164,8 @@ bool ClusterRankCache::ReadFile() {
     }
     if (Status finished = in.Finish(); !finished.ok()) return ignored(finished.message());
     m_storedCount = m_stored.size();
-    // Traces cut by another step range have other steps: nothing of them is these ranks'.
-    if (stepRange != m_stepRange) m_stored.clear(), m_storedWalk.clear();
+    // Read with another step range or source, the summaries are others: none is these ranks'.
+    if (readKey != m_readKey) m_stored.clear(), m_storedWalk.clear();
     TouchCacheFile(m_filePath);
     return true;
 }
@@ -327,7 +327,7 @@ void ClusterRankCache::WriteFile() {
                     out.WriteValue(entry.stamps[s]);
                 }
             };
-            out.WriteString(m_stepRange);
+            out.WriteString(m_readKey);
             out.WriteFlag(keepWalk);
             if (keepWalk) out.WriteString(walkText), writeStamps(m_storedFolders);
             out.WriteValue<uint64_t>(count);

@@ -46,12 +46,12 @@ ClusterWalk WalkClusterFolder(const std::string& path);
 
 class ClusterRankCache {
 public:
-    // Reads the cache file of the cluster at 'clusterPath' (as the messages name it), whose
-    // traces are cut into steps by the NVTX range 'stepRange'; nothing when the options are not
-    // enabled. A file that does not fit is said (options.say, "… ignored: why") and written
-    // again after the load. O(file).
+    // Reads the cache file of the cluster at 'clusterPath' (as the messages name it), whose ranks
+    // are read with 'read' (its step range and source: a file written with others holds other
+    // summaries); nothing when the options are not enabled. A file that does not fit is said
+    // (options.say, "… ignored: why") and written again after the load. O(file).
     ClusterRankCache(IndexCacheOptions options, const std::string& clusterPath,
-                     const std::string& stepRange);
+                     const RankReadOptions& read);
     ClusterRankCache(const ClusterRankCache&) = delete;
     ClusterRankCache& operator=(const ClusterRankCache&) = delete;
 
@@ -97,7 +97,7 @@ private:
     std::string m_clusterPath;  // as the messages name it
     CacheKey m_key;             // its canonical path
     std::string m_filePath;     // empty: nothing is read or written
-    std::string m_stepRange;
+    std::string m_readKey;      // the step range and source the summaries are read with
     int64_t m_walkStartNs = 0;  // made just before the walk: what its stamps must be older than
     // From the file: the walk (its header text, the listed folders' stamps) and the entries by
     // their input's key.

@@ -273,7 +273,9 @@ std::vector<std::shared_ptr<const KernelTable>> LoadKernelTables(
                 return;
             }
             auto files = FindRankFiles(cluster.ranks[index].path);
-            if (files.ok() && !files.value().profilerDb.empty()) {
+            const bool textAsked = cluster.rankSource == RankSource::kText && files.ok() &&
+                                   !files.value().kernelDetails.empty();
+            if (files.ok() && !files.value().profilerDb.empty() && !textAsked) {
                 // A database rank: its compute tasks and communication operators.
                 auto db = SqliteFile::OpenReadOnly(files.value().profilerDb);
                 if (!db.ok()) {

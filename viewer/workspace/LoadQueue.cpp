@@ -84,6 +84,7 @@ LoadQueue::~LoadQueue() {
 void LoadQueue::RunCluster(Job& job, unsigned threads) {
     RankReadOptions options;
     options.stepRange = job.stepRange;
+    options.source = job.source;
     auto loaded = LoadCluster(job.path, threads, &job.clusterProgress, options, job.cache);
     if (!loaded.ok()) {
         job.error = loaded.message();

@@ -1,6 +1,7 @@
 #include "import/ascend_db/DatabaseLoader.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <thread>
 
@@ -22,11 +23,7 @@ Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
     if (!opened.ok()) return opened.status();
     std::shared_ptr<const SqliteFile> connection = std::move(opened.value());
     const SqliteFile& db = *connection;
-    if (!db.HasTable("TASK") && !db.HasTable("PYTORCH_API") && !db.HasTable("CANN_API") &&
-        !db.HasTable("COMMUNICATION_OP"))
-        return Status::Error(profilerDb +
-                             ": error: not a profiler database: none of the tables TASK, "
-                             "PYTORCH_API, CANN_API, COMMUNICATION_OP is in it");
+    if (Status profiler = CheckProfilerDatabase(db); !profiler.ok()) return profiler;
     LoadedDatabase loaded;
     const unsigned threads =
         options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -36,11 +33,19 @@ Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
     if (progress) progress->stage = 2;
     timing.Report("database: tables read");
     if (!db.Salvaged().empty()) timeline.chunks.front().problems.Add(0, db.Salvaged());
-    for (const std::string& writer : db.WriterFilesBeside())
+    // A write-ahead log holds changes not in the main file yet; a rollback journal holds the
+    // pages an unfinished change replaced in it, which only a writer may put back.
+    for (const std::string& writer : db.WriterFilesBeside()) {
+        const bool journal =
+            writer.size() > 8 && writer.compare(writer.size() - 8, 8, "-journal") == 0;
         timeline.chunks.front().problems.Add(
-            0, writer +
-                   " is beside it: a program still writes the database; what it has not "
-                   "yet written to the main file is not shown");
+            0, std::filesystem::path(writer).filename().string() +
+                   (journal ? " is beside it: a program was writing the database; its last "
+                              "change may be shown half made (the journal that would undo it is "
+                              "not read)"
+                            : " is beside it: a program still writes the database; what it has "
+                              "not yet written to the main file is not shown"));
+    }
     loaded.model = std::make_unique<TraceModel>();
     TraceModel& model = *loaded.model;
     TraceSource& source = model.sources.emplace_back();

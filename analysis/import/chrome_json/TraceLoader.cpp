@@ -165,12 +165,6 @@ bool KeepContiguousChunks(const TraceText& source, const std::vector<ChunkPlan>&
 
 }  // namespace
 
-std::optional<RankSource> ParseRankSource(std::string_view text) {
-    if (text == "text") return RankSource::kText;
-    if (text == "db" || text == "database") return RankSource::kDatabase;
-    return std::nullopt;
-}
-
 Result<std::unique_ptr<TraceModel>> LoadTrace(const std::string& path, const LoadOptions& options,
                                               LoadProgress* progress) {
     const LoadTiming timing;

@@ -11,18 +11,12 @@
 #include "cache/IndexCache.hpp"
 #include "core/LoadProgress.hpp"
 #include "core/Status.hpp"
+#include "load/RankDirectory.hpp"
 #include "load/TraceText.hpp"
 #include "model/ModelBuilder.hpp"
 #include "model/TraceModel.hpp"
 
 namespace marey {
-
-// Which export of a rank folder to open when it holds both: the database by default, as the
-// profiler's own tools do.
-enum class RankSource : uint8_t { kAuto, kText, kDatabase };
-
-// The value of a command line's --source: "text", or "db" (also "database"); nullopt otherwise.
-std::optional<RankSource> ParseRankSource(std::string_view text);
 
 struct LoadOptions {
     RankSource source = RankSource::kAuto;
