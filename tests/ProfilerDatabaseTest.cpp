@@ -740,6 +740,16 @@ TEST_CASE("analysis.db: a table the run had, a NULL step, an empty file, a folde
          "no table StepTraceTime: the steps are computed from the profiler database's tasks"},
         {"UPDATE StepTraceTime SET step = NULL WHERE rowid = 1",
          "table StepTraceTime, row 1: its step is NULL; step left out"},
+        {"INSERT INTO StepTraceTime SELECT * FROM StepTraceTime WHERE rowid = 1",
+         "table StepTraceTime, row 68: a second row of step \"1\"; left out"},
+        {"ALTER TABLE StepTraceTime RENAME COLUMN computing TO computed",
+         "table StepTraceTime has no column computing: what it holds is left out"},
+        {"UPDATE CommAnalyzerTime SET elapse_time = NULL WHERE rowid = 1",
+         "table CommAnalyzerTime, row 1: its step or a time is NULL, or a time is not a duration "
+         "in ms; operator left out"},
+        {"UPDATE CommAnalyzerBandwidth SET transit_size = 1e300 WHERE rowid = 1",
+         "table CommAnalyzerBandwidth, row 1: its transit size, time or bandwidth is NULL, "
+         "negative or out of range; row left out"},
     };
     for (const auto& [sql, line] : analysisCases) {
         CAPTURE(sql);

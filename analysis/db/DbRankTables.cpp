@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "db/DbRows.hpp"
 
@@ -49,6 +50,18 @@ std::string RowPlace(const SqliteFile& db, const std::string& table, int64_t row
     return db.Path() + ": error: table " + table + ", row " + std::to_string(rowid) + ": ";
 }
 
+// A column of analysis.db not there (another schema, a rename): named once, its values left out.
+void ReportMissingColumns(const SqliteFile& db, const DbColumns& columns, RankTables& tables) {
+    for (const std::string& missing : columns.Missing())
+        tables.problems.push_back(db.Path() + ": error: " + missing +
+                                  ": what it holds is left out");
+}
+
+// A size in MB or a bandwidth in GB/s: present, from 0 to 10^12 (the text export's rule).
+bool ReadAmount(const SqliteStatement& row, int column, double* value) {
+    return !row.IsNull(column) && ReadDbReal(row, column, value) && *value >= 0 && *value <= 1e12;
+}
+
 void ReadStepTraceTime(const SqliteFile& db, RankTables& tables) {
     // analysis.db's columns, in the order of kStepPhaseColumns.
     static const char* const kColumns[kStepPhaseCount] = {
@@ -61,9 +74,12 @@ void ReadStepTraceTime(const SqliteFile& db, RankTables& tables) {
     for (const char* column : kColumns) wanted.push_back(column);
     DbColumns columns(db, "StepTraceTime", wanted);
     if (!columns.TableExists()) return;
+    ReportMissingColumns(db, columns, tables);
+    if (!columns.Has(0)) return;  // no row names its step: the steps come from the tasks
     auto statement = db.Prepare(columns.Select());
     if (!statement.ok()) return tables.problems.push_back(statement.status().message());
     StepTrace trace;
+    std::set<std::string> seenSteps;
     for (int p = 0; p < kStepPhaseCount; ++p) trace.hasColumn[p] = columns.Has(1 + p);
     SqliteStatement& row = statement.value();
     while (row.Step()) {
@@ -75,6 +91,11 @@ void ReadStepTraceTime(const SqliteFile& db, RankTables& tables) {
             continue;
         }
         step.step = std::string(row.Text(columns.Column(0)));
+        if (!seenSteps.insert(step.step).second) {
+            tables.problems.push_back(RowPlace(db, "StepTraceTime", row.Int(0)) +
+                                      "a second row of step \"" + step.step + "\"; left out");
+            continue;
+        }
         bool readable = true;
         for (int p = 0; p < kStepPhaseCount && readable; ++p) {
             if (!columns.Has(1 + p) || row.IsNull(columns.Column(1 + p))) continue;
@@ -102,6 +123,7 @@ void ReadCommAnalyzerTime(const SqliteFile& db, RankTables& tables) {
         {"hccl_op_name", "group_name", "start_timestamp", "elapse_time", "transit_time",
          "wait_time", "synchronization_time", "idle_time", "step", "type"});
     if (!columns.TableExists()) return;
+    ReportMissingColumns(db, columns, tables);
     auto statement = db.Prepare(columns.Select());
     if (!statement.ok()) return tables.problems.push_back(statement.status().message());
     CommunicationOps ops;
@@ -115,13 +137,16 @@ void ReadCommAnalyzerTime(const SqliteFile& db, RankTables& tables) {
         op.kind = std::string(row.Text(columns.Column(kType)));
         op.hasStart = ReadMicros(row, columns.Column(kStart), &op.startNs);
         TimeNs* const times[] = {&op.elapseNs, &op.transitNs, &op.waitNs, &op.syncNs, &op.idleNs};
-        bool readable = true;
+        // A column not there is said once above; a NULL in one that is there is damage.
+        bool readable = !columns.Has(kStep) || !row.IsNull(columns.Column(kStep));
         for (int t = 0; t < 5 && readable; ++t)
-            readable = row.IsNull(columns.Column(kElapse + t)) ||
-                       ReadDuration(row, columns.Column(kElapse + t), 1e6, times[t]);
+            readable = !columns.Has(kElapse + t) ||
+                       (!row.IsNull(columns.Column(kElapse + t)) &&
+                        ReadDuration(row, columns.Column(kElapse + t), 1e6, times[t]));
         if (!readable) {
             tables.problems.push_back(RowPlace(db, "CommAnalyzerTime", row.Int(0)) +
-                                      "a time is not a duration in ms; operator left out");
+                                      "its step or a time is NULL, or a time is not a duration "
+                                      "in ms; operator left out");
             continue;
         }
         op.waitRatio = RatioOf(op.waitNs, op.transitNs);
@@ -134,11 +159,24 @@ void ReadCommAnalyzerTime(const SqliteFile& db, RankTables& tables) {
         db, "CommAnalyzerBandwidth",
         {"hccl_op_name", "group_name", "transport_type", "transit_size", "transit_time",
          "bandwidth", "large_packet_ratio", "package_size", "count", "total_duration", "step"});
-    if (bandwidth.TableExists()) {
+    if (bandwidth.TableExists()) ReportMissingColumns(db, bandwidth, tables);
+    // Without its size, time or bandwidth no row of it can be read: said once above.
+    if (bandwidth.TableExists() && bandwidth.Has(3) && bandwidth.Has(4) && bandwidth.Has(5)) {
         auto rows = db.Prepare(bandwidth.Select());
         if (!rows.ok()) return tables.problems.push_back(rows.status().message());
         SqliteStatement& b = rows.value();
         while (b.Step()) {
+            double sizeMb = 0, gbps = 0;
+            TimeNs transitNs = 0;
+            if (!ReadAmount(b, bandwidth.Column(3), &sizeMb) ||
+                !ReadAmount(b, bandwidth.Column(5), &gbps) || b.IsNull(bandwidth.Column(4)) ||
+                !ReadDuration(b, bandwidth.Column(4), 1e6, &transitNs)) {
+                tables.problems.push_back(
+                    RowPlace(db, "CommAnalyzerBandwidth", b.Int(0)) +
+                    "its transit size, time or bandwidth is NULL, negative or out of range; row "
+                    "left out");
+                continue;
+            }
             const auto found = byOp.find({std::string(b.Text(bandwidth.Column(10))),
                                           std::string(b.Text(bandwidth.Column(0))) + "@" +
                                               std::string(b.Text(bandwidth.Column(1)))});
@@ -151,9 +189,9 @@ void ReadCommAnalyzerTime(const SqliteFile& db, RankTables& tables) {
             if (it == transports.end()) {
                 TransportBandwidth added;
                 added.transport = transport;
-                ReadDbReal(b, bandwidth.Column(3), &added.transitSizeMb);
-                ReadDuration(b, bandwidth.Column(4), 1e6, &added.transitNs);
-                ReadDbReal(b, bandwidth.Column(5), &added.bandwidthGBps);
+                added.transitSizeMb = sizeMb;
+                added.transitNs = transitNs;
+                added.bandwidthGBps = gbps;
                 ReadDbReal(b, bandwidth.Column(6), &added.largePacketRatio);
                 transports.push_back(std::move(added));
                 it = std::prev(transports.end());
