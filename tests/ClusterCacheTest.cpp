@@ -237,19 +237,11 @@ TEST_CASE("a damaged or foreign cluster cache file is named, ignored and written
 
 TEST_CASE("a folder of rank traces re-opened takes every trace's summary, the Marey view reads") {
     const fs::path dir = test::TempDir("cluster_cache_traces");
-    fs::create_directories(dir / "job");
-    for (uint32_t rank = 0; rank < 3; ++rank) {
-        KinetoTraceOptions options;
-        options.rank = rank;
-        options.seed = 40 + rank;
-        options.steps = 3;
-        options.worldSize = 3;
-        std::FILE* file = std::fopen(
-            (dir / "job" / ("rank-" + std::to_string(rank) + ".pt.trace.json")).c_str(), "wb");
-        REQUIRE(file);
-        GenerateKinetoTrace(options, file);
-        std::fclose(file);
-    }
+    KinetoTraceOptions options;
+    options.seed = 40;
+    options.steps = 3;
+    std::string error;
+    REQUIRE_MESSAGE(WriteKinetoRankTraces((dir / "job").string(), 3, options, &error), error);
     WaitUntilSettled();
     const std::string expected = Open(dir / "job", nullptr).json;
     CacheSetup cache(dir / "cache");

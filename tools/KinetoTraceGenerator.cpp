@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -832,6 +833,30 @@ private:
 
 KinetoTraceResult GenerateKinetoTrace(const KinetoTraceOptions& options, std::FILE* out) {
     return KinetoGenerator(options, out).Run();
+}
+
+bool WriteKinetoRankTraces(const std::string& folder, uint32_t ranks,
+                           const KinetoTraceOptions& options, std::string* error) {
+    std::error_code made;
+    std::filesystem::create_directories(folder, made);
+    for (uint32_t rank = 0; rank < ranks; ++rank) {
+        const std::string path = folder + "/rank-" + std::to_string(rank) + ".pt.trace.json";
+        std::FILE* file = std::fopen(path.c_str(), "wb");
+        if (!file) {
+            if (error) *error = path + ": cannot write";
+            return false;
+        }
+        KinetoTraceOptions rankOptions = options;
+        rankOptions.rank = rank;
+        rankOptions.worldSize = ranks;
+        rankOptions.seed = options.seed + rank;
+        GenerateKinetoTrace(rankOptions, file);
+        if (std::fclose(file) != 0) {
+            if (error) *error = path + ": cannot write";
+            return false;
+        }
+    }
+    return true;
 }
 
 }  // namespace marey

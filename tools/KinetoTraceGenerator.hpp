@@ -119,4 +119,10 @@ struct KinetoTraceResult {
 // of 1 MiB. O(events) time; memory O(steps) for the expected figures.
 KinetoTraceResult GenerateKinetoTrace(const KinetoTraceOptions& options, std::FILE* out);
 
+// A folder of 'ranks' rank traces of one job: 'folder'/rank-<r>.pt.trace.json, each as 'options'
+// says with its rank, the job's world size and the seed options.seed + r. Makes the folder; false
+// with 'error' set when a file cannot be written.
+bool WriteKinetoRankTraces(const std::string& folder, uint32_t ranks,
+                           const KinetoTraceOptions& options, std::string* error);
+
 }  // namespace marey

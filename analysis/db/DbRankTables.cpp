@@ -303,28 +303,29 @@ StepTrace StepsFromTimeline(const DbTimeline& timeline) {
     return trace;
 }
 
+namespace {
+
+constexpr const char* kAnalysisTables[] = {"StepTraceTime", "CommAnalyzerTime",
+                                           "CommAnalyzerMatrix", "CommAnalyzerBandwidth"};
+
+}  // namespace
+
 void ReadAnalysisDb(const SqliteFile& analysisDb, const SqliteFile& profilerDb,
                     RankTables& tables) {
     // Each table, whether the run had what it holds, and what its absence changes: a run
     // without communication writes no CommAnalyzer tables, and lacks nothing.
     const bool communication = profilerDb.HasTable("COMMUNICATION_OP");
-    const struct {
-        const char* table;
-        bool expected;
-        const char* loss;
-    } kTables[] = {
-        {"StepTraceTime", true, "the steps are computed from the profiler database's tasks"},
-        {"CommAnalyzerTime", communication, "no communication operators or their waits"},
-        {"CommAnalyzerMatrix", communication, "no communication links"},
-        {"CommAnalyzerBandwidth", communication && analysisDb.HasTable("CommAnalyzerTime"),
-         "no bandwidth per transport"},
-    };
-    std::vector<std::string> missing;
-    for (const auto& [table, expected, loss] : kTables)
-        if (expected && !analysisDb.HasTable(table))
-            missing.push_back(std::string("no table ") + table + ": " + loss);
-    const bool none = std::none_of(std::begin(kTables), std::end(kTables),
-                                   [&](const auto& t) { return analysisDb.HasTable(t.table); });
+    const std::vector<std::string> missing = MissingTableLines(
+        analysisDb,
+        {
+            {"StepTraceTime", true, "the steps are computed from the profiler database's tasks"},
+            {"CommAnalyzerTime", communication, "no communication operators or their waits"},
+            {"CommAnalyzerMatrix", communication, "no communication links"},
+            {"CommAnalyzerBandwidth", communication && analysisDb.HasTable("CommAnalyzerTime"),
+             "no bandwidth per transport"},
+        });
+    const bool none = std::none_of(std::begin(kAnalysisTables), std::end(kAnalysisTables),
+                                   [&](const char* table) { return analysisDb.HasTable(table); });
     if (none)  // an empty file, or another database under its name: one line
         tables.problems.push_back(analysisDb.Path() +
                                   ": error: none of analysis.db's tables is in it: the steps are "

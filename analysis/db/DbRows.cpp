@@ -76,6 +76,16 @@ DbColumns::DbColumns(const SqliteFile& db, std::string table,
     }
 }
 
+std::vector<std::string> MissingTableLines(const SqliteFile& db,
+                                           std::initializer_list<ExpectedTable> tables,
+                                           const std::string& note) {
+    std::vector<std::string> lines;
+    for (const ExpectedTable& table : tables)
+        if (table.expected && !db.HasTable(table.table))
+            lines.push_back(std::string("no table ") + table.table + note + ": " + table.loss);
+    return lines;
+}
+
 std::string DbColumns::Select(const std::string& tail) const {
     std::string sql = "SELECT rowid";
     for (const std::string& name : m_present) sql += ", \"" + name + "\"";

@@ -2,6 +2,7 @@
 // What every reader of a profiler database needs: the string table, the columns of a table found
 // by name, and time values read whatever their storage class.
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -31,6 +32,19 @@ private:
     std::unordered_map<int64_t, std::string> m_values;
     std::unordered_set<int64_t> m_nullIds;
 };
+
+// A table a reader expects, whether the run had what it holds (a profiler writes some tables only
+// when there is something to put in them) and what its absence changes, for a person.
+struct ExpectedTable {
+    const char* table;
+    bool expected;
+    const char* loss;
+};
+
+// "no table T<note>: <loss>" for each expected table 'db' lacks, in the order given. O(tables).
+std::vector<std::string> MissingTableLines(const SqliteFile& db,
+                                           std::initializer_list<ExpectedTable> tables,
+                                           const std::string& note = "");
 
 // A table's columns, wanted by name: a query reads "rowid" first and then each column present.
 // Column names drift between schema versions: each wanted column may name alternatives

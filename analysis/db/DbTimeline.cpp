@@ -137,32 +137,30 @@ void DbTimelineReader::CheckTables() {
     // Each table with what its absence changes, and whether it is expected: a table the
     // profiler writes only when there is something to hold (no HCCL tables on one card) is
     // missing only beside the tables that refer to it. STRING_IDS is said when it is read.
-    const struct {
-        const char* table;
-        bool expected;
-        const char* loss;
-    } kTables[] = {
-        {"TASK", true, "no device tasks"},
-        {"PYTORCH_API", true, "no PyTorch operators on the host"},
-        {"CANN_API", true, "no CANN API calls and no HostToDevice arrows"},
-        {"COMPUTE_TASK_INFO", has("TASK"),
-         "its device tasks are not known as compute tasks: named by their task type (AI_CORE…), "
-         "with no operator table and no Computing rows"},
-        {"COMMUNICATION_OP", has("COMMUNICATION_TASK_INFO"),
-         "no communication operators (hcom_…): the operator table, the overlap rows and the "
-         "communication figures leave communication out"},
-        {"COMMUNICATION_TASK_INFO", has("COMMUNICATION_OP"),
-         "communication tasks are shown on their streams only, named by their task type, not "
-         "on HCCL's planes"},
-        {"META_DATA", true,
-         "tables and columns are read by name, and the job's parallel layout is not read from "
-         "it"},
-        {"ENUM_API_TYPE", has("PYTORCH_API") || has("CANN_API"),
-         "API types are shown as their numbers (10000@launch)"},
-    };
-    for (const auto& [table, expected, loss] : kTables)
-        if (expected && !has(table))
-            Problem("no table " + std::string(table) + " (schema " + SchemaText() + "): " + loss);
+    const std::vector<std::string> missing = MissingTableLines(
+        m_db,
+        {
+            {"TASK", true, "no device tasks"},
+            {"PYTORCH_API", true, "no PyTorch operators on the host"},
+            {"CANN_API", true, "no CANN API calls and no HostToDevice arrows"},
+            {"COMPUTE_TASK_INFO", has("TASK"),
+             "its device tasks are not known as compute tasks: named by their task type "
+             "(AI_CORE…), "
+             "with no operator table and no Computing rows"},
+            {"COMMUNICATION_OP", has("COMMUNICATION_TASK_INFO"),
+             "no communication operators (hcom_…): the operator table, the overlap rows and the "
+             "communication figures leave communication out"},
+            {"COMMUNICATION_TASK_INFO", has("COMMUNICATION_OP"),
+             "communication tasks are shown on their streams only, named by their task type, not "
+             "on HCCL's planes"},
+            {"META_DATA", true,
+             "tables and columns are read by name, and the job's parallel layout is not read from "
+             "it"},
+            {"ENUM_API_TYPE", has("PYTORCH_API") || has("CANN_API"),
+             "API types are shown as their numbers (10000@launch)"},
+        },
+        " (schema " + SchemaText() + ")");
+    for (const std::string& line : missing) Problem(line);
 }
 
 void DbTimelineReader::ReadSteps() {
