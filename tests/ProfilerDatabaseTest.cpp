@@ -759,6 +759,19 @@ TEST_CASE("analysis.db: a table the run had, a NULL step, an empty file, a folde
         REQUIRE(problems.size() == 1);
         CHECK(problems[0] == analysis.string() + ": error: " + line);
     }
+    // Cut short: salvaged as the profiler's database is, each table named where it broke off.
+    std::ofstream(analysis, std::ios::binary | std::ios::trunc) << analysisBytes.substr(0, 50000);
+    std::string cutLines;
+    for (const std::string& line : rankProblems()) cutLines += line + "\n";
+    CHECK(cutLines.find(analysis.string() + ": error: the file is damaged (it ends inside a page: "
+                                            "50000 bytes") != std::string::npos);
+    CHECK(cutLines.find("(while reading StepTraceTime; the rows before were kept)") !=
+          std::string::npos);
+    std::ofstream(analysis, std::ios::binary | std::ios::trunc) << analysisBytes.substr(0, 3000);
+    const std::vector<std::string> noPage = rankProblems();
+    REQUIRE(noPage.size() == 1);
+    CHECK(noPage[0].find("nothing could be salvaged: not one whole page is there") !=
+          std::string::npos);
     std::ofstream(analysis, std::ios::binary | std::ios::trunc);  // 0 bytes
     const std::vector<std::string> empty = rankProblems();
     REQUIRE(empty.size() == 1);

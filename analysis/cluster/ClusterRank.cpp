@@ -164,6 +164,9 @@ void SummarizeDatabase(const RankFiles& files, const RankReadOptions& options, C
     RankTables tables;
     if (!files.analysisDb.empty()) {
         auto analysis = SqliteFile::OpenReadOnly(files.analysisDb);
+        if (analysis.ok() && !analysis.value()->Salvaged().empty())
+            tables.problems.push_back(files.analysisDb +
+                                      ": error: " + analysis.value()->Salvaged());
         if (analysis.ok())
             ReadAnalysisDb(*analysis.value(), *opened.value(), tables);
         else

@@ -50,6 +50,15 @@ std::string RowPlace(const SqliteFile& db, const std::string& table, int64_t row
     return db.Path() + ": error: table " + table + ", row " + std::to_string(rowid) + ": ";
 }
 
+// A query that failed while it stepped (a damaged page): what SQLite said, the table, and that
+// the rows before it were kept.
+void ReportFailedRead(const SqliteFile& db, const SqliteStatement& row, const char* table,
+                      RankTables& tables) {
+    if (row.Failed())
+        tables.problems.push_back(db.LastError() + " (while reading " + table +
+                                  "; the rows before were kept)");
+}
+
 // A column of analysis.db not there (another schema, a rename): named once, its values left out.
 void ReportMissingColumns(const SqliteFile& db, const DbColumns& columns, RankTables& tables) {
     for (const std::string& missing : columns.Missing())
@@ -106,7 +115,7 @@ void ReadStepTraceTime(const SqliteFile& db, RankTables& tables) {
         }
         if (readable) trace.rows.push_back(std::move(step));
     }
-    if (row.Failed()) tables.problems.push_back(db.LastError());
+    ReportFailedRead(db, row, "StepTraceTime", tables);
     tables.steps = std::move(trace);
 }
 
@@ -154,7 +163,7 @@ void ReadCommAnalyzerTime(const SqliteFile& db, RankTables& tables) {
         byOp[{op.step, op.name + "@" + op.group}] = ops.ops.size();
         ops.ops.push_back(std::move(op));
     }
-    if (row.Failed()) tables.problems.push_back(db.LastError());
+    ReportFailedRead(db, row, "CommAnalyzerTime", tables);
     DbColumns bandwidth(
         db, "CommAnalyzerBandwidth",
         {"hccl_op_name", "group_name", "transport_type", "transit_size", "transit_time",
@@ -205,6 +214,7 @@ void ReadCommAnalyzerTime(const SqliteFile& db, RankTables& tables) {
                 it->sizes.push_back(bucket);
             }
         }
+        ReportFailedRead(db, b, "CommAnalyzerBandwidth", tables);
     }
     tables.communication = std::move(ops);
 }
@@ -242,7 +252,7 @@ void ReadCommAnalyzerMatrix(const SqliteFile& db, RankTables& tables) {
         if (link.opName.empty()) link.opName = std::string(row.Text(columns.Column(0)));
         matrix.links.push_back(std::move(link));
     }
-    if (row.Failed()) tables.problems.push_back(db.LastError());
+    ReportFailedRead(db, row, "CommAnalyzerMatrix", tables);
     tables.matrix = std::move(matrix);
 }
 

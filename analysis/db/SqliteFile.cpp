@@ -95,6 +95,11 @@ sqlite3* OpenSalvaged(const std::string& path, std::string& why) {
     const uint32_t pageBytes = copy[16] << 8 | copy[17];
     const uint64_t page = pageBytes == 1 ? 65536 : pageBytes;
     const uint64_t kept = page >= 512 && (page & (page - 1)) == 0 ? bytes / page * page : bytes;
+    if (kept == 0) {  // an empty database would open, and say nothing of what was lost
+        sqlite3_free(copy);
+        why = "not one whole page is there";
+        return nullptr;
+    }
     // The page count at byte 28 holds only while byte 92's counter equals byte 24's.
     copy[95] = static_cast<unsigned char>(copy[27] + 1);
     // A copy in memory has no write-ahead log to share: read as a rollback-journal file.

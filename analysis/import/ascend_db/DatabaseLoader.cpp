@@ -66,6 +66,9 @@ Result<LoadedDatabase> LoadProfilerDatabase(const std::string& profilerDb,
 
     if (!analysisDb.empty()) {
         auto analysis = SqliteFile::OpenReadOnly(analysisDb);
+        if (analysis.ok() && !analysis.value()->Salvaged().empty())
+            loaded.tables.problems.push_back(analysisDb +
+                                             ": error: " + analysis.value()->Salvaged());
         if (analysis.ok())
             ReadAnalysisDb(*analysis.value(), db, loaded.tables);
         else
