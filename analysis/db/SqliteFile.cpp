@@ -104,8 +104,9 @@ sqlite3* OpenSalvaged(const std::string& path, std::string& why) {
     copy[95] = static_cast<unsigned char>(copy[27] + 1);
     // A copy in memory has no write-ahead log to share: read as a rollback-journal file.
     copy[18] = copy[19] = 1;
+    // Read-only twice over: the connection and the deserialised copy; no file is ever opened.
     sqlite3* db = nullptr;
-    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) !=
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) !=
             SQLITE_OK ||
         sqlite3_deserialize(
             db, "main", copy, static_cast<sqlite3_int64>(kept), static_cast<sqlite3_int64>(kept),
